@@ -1,0 +1,59 @@
+/* Configuration: defaults and derivation from PTM registers. */
+#include <string.h>
+
+#include "pft.h"
+
+int pft_config_init(struct pft_config *cfg)
+{
+	if (!cfg)
+		return -PFT_ERR_INVALID;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->size = sizeof(*cfg);
+	cfg->version_minor = 1;
+	cfg->ts_64bit = 1;
+	return 0;
+}
+
+int pft_config_from_regs(struct pft_config *cfg, uint32_t etmcr,
+			 uint32_t etmccer, uint32_t etmidr, uint32_t etmtraceidr)
+{
+	static const uint8_t ctxid_sizes[4] = { 0, 1, 2, 4 };
+	struct pft_config c;
+
+	if (!cfg)
+		return -PFT_ERR_INVALID;
+	/* ETMIDR[11:8] is the major architecture: 3 = PFTv1 (ETMv3 reads 2). */
+	if (((etmidr >> 8) & 0xf) != 3)
+		return -PFT_ERR_BAD_CONFIG;
+
+	pft_config_init(&c);
+	c.version_minor = (etmidr >> 4) & 0xf;
+	c.branch_broadcast = (etmcr >> 8) & 1;
+	c.cycle_accurate = (etmcr >> 12) & 1;
+	c.ctxid_bytes = ctxid_sizes[(etmcr >> 14) & 3];
+	c.timestamps = (etmcr >> 28) & 1;
+	c.return_stack = (etmcr >> 29) & 1;
+	c.dmb_dsb_waypoints = (etmccer >> 24) & 1;
+	if (c.version_minor >= 1) {
+		c.vmid = (etmcr >> 30) & 1;
+		c.virtualization = (etmccer >> 26) & 1;
+		c.ts_64bit = (etmccer >> 29) & 1;
+		c.ts_gray = !((etmccer >> 28) & 1);
+	} else {
+		/* PFTv1.0: always 48-bit, and the encoding bit reads 0 (Gray);
+		 * the Cortex-A9 captures confirm Gray coding. */
+		c.ts_64bit = 0;
+		c.ts_gray = 1;
+	}
+	c.trace_id = etmtraceidr & 0x7f;
+	c.etmcr = etmcr;
+	c.etmccer = etmccer;
+	c.etmidr = etmidr;
+	c.etmtraceidr = etmtraceidr;
+
+	/* Copy only the part of the struct the caller knows about. */
+	size_t n = cfg->size && cfg->size < sizeof(c) ? cfg->size : sizeof(c);
+	c.size = n;
+	memcpy(cfg, &c, n);
+	return 0;
+}

@@ -1,0 +1,33 @@
+/* cli.h - what the pft subcommands share. */
+#ifndef PFT_CLI_H
+#define PFT_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes (see doc/listing-format.md). */
+enum {
+	EXIT_OK = 0,
+	EXIT_DECODE_ERRORS = 1, /* the input was read, errors were reported */
+	EXIT_USAGE = 2          /* wrong options, unreadable files */
+};
+
+/* Print "pft: <message>" as one line on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse a decimal or 0x-hex unsigned number; the whole string must be one.
+ * Returns 0 or -1. */
+int cli_parse_u64(const char *s, uint64_t *out);
+int cli_parse_u32(const char *s, uint32_t *out);
+
+/* Subcommands: each gets argv[0] = its own name. Return the exit code.
+ * A subcommand that is not linked into this build is NULL (weak). */
+int cmd_dump(int argc, char **argv) __attribute__((weak));
+int cmd_decode(int argc, char **argv) __attribute__((weak));
+int cmd_encode(int argc, char **argv) __attribute__((weak));
+int cmd_stats(int argc, char **argv) __attribute__((weak));
+int cmd_event(int argc, char **argv) __attribute__((weak));
+int cmd_regs(int argc, char **argv) __attribute__((weak));
+int cmd_coverage(int argc, char **argv) __attribute__((weak));
+
+#endif

@@ -1,0 +1,97 @@
+/* pft - the command-line front end of libpft. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "pft.h"
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pft: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_u32(const char *s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(s, &v) || v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static void usage(FILE *out, const struct command *cmds, size_t n)
+{
+	fprintf(out, "usage: pft COMMAND [OPTIONS]\n\ncommands:\n");
+	for (size_t i = 0; i < n; i++)
+		if (cmds[i].run)
+			fprintf(out, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(out, "\n'pft COMMAND --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct command cmds[] = {
+		{ "dump", cmd_dump, "list the packets of a PTM trace" },
+		{ "decode", cmd_decode, "reconstruct the executed instructions" },
+		{ "coverage", cmd_coverage, "which code the trace executed" },
+		{ "encode", cmd_encode, "model a PTM: instruction log to PFT trace" },
+		{ "stats", cmd_stats, "trace bandwidth of an instruction log" },
+		{ "event", cmd_event, "encode or decode a PTM event register" },
+		{ "regs", cmd_regs, "explain PTM trace registers" },
+	};
+	const size_t n = sizeof(cmds) / sizeof(cmds[0]);
+
+	if (argc < 2) {
+		usage(stderr, cmds, n);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout, cmds, n);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("pft %s\n", pft_version());
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		if (!cmds[i].run) {
+			cli_error("'%s' is not available in this build", argv[1]);
+			return EXIT_USAGE;
+		}
+		return cmds[i].run(argc - 1, argv + 1);
+	}
+	cli_error("unknown command '%s' (try 'pft --help')", argv[1]);
+	return EXIT_USAGE;
+}
