@@ -1,0 +1,802 @@
+/*
+ * PFT packet decoder: bytes of one trace source -> packets.
+ *
+ * Packets are decoded in place in the caller's buffer.  A packet split
+ * across two feeds is copied into a small carry buffer (the longest packet
+ * is 16 bytes), so memory stays constant however long the stream.  The
+ * header byte is dispatched through a per-decoder 256-entry table because
+ * two entries (0x80, 0x82) depend on the configuration.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft.h"
+
+enum {
+	/* Longest A-sync we accept as one packet: 15 zeros and 0x80.  Longer
+	 * zero runs are padding or damage (see decode_zeros). */
+	ASYNC_MAX_ZEROS = 15,
+	PKT_MAX = ASYNC_MAX_ZEROS + 1,
+	NOTSYNC_MAX = 16, /* bytes per NOTSYNC packet, for readable listings */
+	CARRY_MAX = 2 * PKT_MAX
+};
+
+enum header_kind {
+	HK_RESERVED = 0,
+	HK_BRANCH,
+	HK_ATOM,
+	HK_ATOM_NO_MARKER, /* 0x80/0x82 without cycle-accurate mode */
+	HK_ATOM_CA,
+	HK_ZERO,
+	HK_ISYNC,
+	HK_TRIGGER,
+	HK_VMID,
+	HK_TIMESTAMP,
+	HK_IGNORE,
+	HK_CONTEXTID,
+	HK_WAYPOINT,
+	HK_EXCEPTION_RETURN
+};
+
+struct pft_pkt_decoder {
+	struct pft_config cfg;
+	uint8_t kind[256];        /* enum header_kind by header byte */
+	uint8_t atom_count[256];  /* non-CA atom headers: number of atoms */
+	uint8_t atom_bits[256];   /* non-CA atom headers: E bits, oldest = bit 0 */
+
+	/* Input. */
+	const uint8_t *buf;
+	size_t len, pos;
+	uint64_t buf_offset;      /* offset of buf[0] */
+	int finished;
+
+	/* A packet (or, unsynchronised, a run of zeros) cut by a feed. */
+	uint8_t carry[CARRY_MAX];
+	size_t ncarry;
+	uint64_t carry_offset;
+
+	int synced;
+
+	/* Packet-layer state (pft-flow.md section 2). */
+	uint32_t base_addr;       /* address of the last address-bearing packet */
+	enum pft_isa base_isa;
+	uint8_t altis;            /* sticky Thumb/ThumbEE selection */
+	uint64_t ts_raw;          /* timestamp register, in its encoded domain */
+
+};
+
+static const uint8_t zero_bytes[NOTSYNC_MAX];
+
+static void build_tables(struct pft_pkt_decoder *d)
+{
+	for (unsigned h = 0; h < 256; h++) {
+		uint8_t k = HK_RESERVED;
+
+		if (h & 1)
+			k = HK_BRANCH;
+		else if (h & 0x80) {
+			if (d->cfg.cycle_accurate)
+				k = HK_ATOM_CA;
+			else if (h == 0x80 || h == 0x82)
+				k = HK_ATOM_NO_MARKER;
+			else
+				k = HK_ATOM;
+		} else {
+			switch (h) {
+			case 0x00: k = HK_ZERO; break;
+			case 0x08: k = HK_ISYNC; break;
+			case 0x0c: k = HK_TRIGGER; break;
+			case 0x3c: k = HK_VMID; break;
+			case 0x42: case 0x46: k = HK_TIMESTAMP; break;
+			case 0x66: k = HK_IGNORE; break;
+			case 0x6e: k = HK_CONTEXTID; break;
+			case 0x72: k = HK_WAYPOINT; break;
+			case 0x76: k = HK_EXCEPTION_RETURN; break;
+			default: break;
+			}
+		}
+		d->kind[h] = k;
+
+		/* Non-CA atoms: the highest set bit of [6:2] is a marker; the
+		 * atoms are below it down to bit 1, oldest highest; 0 = E. */
+		if (k == HK_ATOM) {
+			int marker = 6;
+
+			while (marker > 2 && !(h & (1u << marker)))
+				marker--;
+			uint8_t n = (uint8_t)(marker - 1), bits = 0;
+			for (unsigned i = 0; i < n; i++)
+				if (!(h & (1u << (n - i))))
+					bits |= (uint8_t)(1u << i);
+			d->atom_count[h] = n;
+			d->atom_bits[h] = bits;
+		}
+	}
+}
+
+struct pft_pkt_decoder *pft_pkt_alloc(const struct pft_config *cfg, int *errcode)
+{
+	struct pft_pkt_decoder *d;
+	int err = 0;
+
+	if (!cfg || cfg->size < offsetof(struct pft_config, reserved))
+		err = -PFT_ERR_INVALID;
+	else if (cfg->ctxid_bytes != 0 && cfg->ctxid_bytes != 1 &&
+		 cfg->ctxid_bytes != 2 && cfg->ctxid_bytes != 4)
+		err = -PFT_ERR_BAD_CONFIG;
+	if (err) {
+		if (errcode)
+			*errcode = err;
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		if (errcode)
+			*errcode = -PFT_ERR_NOMEM;
+		return NULL;
+	}
+	pft_config_init(&d->cfg);
+	memcpy(&d->cfg, cfg, cfg->size < sizeof(d->cfg) ? cfg->size : sizeof(d->cfg));
+	d->cfg.size = sizeof(d->cfg);
+	build_tables(d);
+	d->base_isa = PFT_ISA_ARM;
+	if (errcode)
+		*errcode = 0;
+	return d;
+}
+
+void pft_pkt_free(struct pft_pkt_decoder *d)
+{
+	free(d);
+}
+
+int pft_pkt_reset(struct pft_pkt_decoder *d)
+{
+	if (!d)
+		return -PFT_ERR_INVALID;
+	d->buf = NULL;
+	d->len = d->pos = 0;
+	d->buf_offset = 0;
+	d->finished = 0;
+	d->ncarry = 0;
+	d->synced = 0;
+	d->base_addr = 0;
+	d->base_isa = PFT_ISA_ARM;
+	d->altis = 0;
+	d->ts_raw = 0;
+	return 0;
+}
+
+int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf, size_t len,
+		    uint64_t offset)
+{
+	if (!d || (!buf && len))
+		return -PFT_ERR_INVALID;
+	if (d->finished)
+		return -PFT_ERR_EOS;
+	d->buf = buf;
+	d->len = len;
+	d->pos = 0;
+	d->buf_offset = offset;
+	return 0;
+}
+
+int pft_pkt_feed(struct pft_pkt_decoder *d, const uint8_t *buf, size_t len)
+{
+	if (!d)
+		return -PFT_ERR_INVALID;
+	return pft_pkt_feed_at(d, buf, len, d->buf_offset + d->len);
+}
+
+int pft_pkt_finish(struct pft_pkt_decoder *d)
+{
+	if (!d)
+		return -PFT_ERR_INVALID;
+	d->finished = 1;
+	return 0;
+}
+
+int pft_pkt_sync_forward(struct pft_pkt_decoder *d)
+{
+	if (!d)
+		return -PFT_ERR_INVALID;
+	d->synced = 0;
+	return 0;
+}
+
+uint64_t pft_pkt_get_offset(const struct pft_pkt_decoder *d)
+{
+	if (!d)
+		return 0;
+	if (d->ncarry)
+		return d->carry_offset;
+	return d->buf_offset + d->pos;
+}
+
+/* ---- Field decoders.  Each returns the bytes used, or 0 if @avail is
+ * too short.  None changes the decoder state. ---- */
+
+/* Cycle count (pft-protocol.md 4.1): CC0 holds Count[3:0] in bits [5:2] and
+ * the continuation in bit 6; up to four more bytes of 7 bits follow. */
+static size_t parse_cycles(const uint8_t *p, size_t avail, uint32_t *count)
+{
+	if (!avail)
+		return 0;
+	uint32_t c = (p[0] >> 2) & 0xf;
+	if (!(p[0] & 0x40)) {
+		*count = c;
+		return 1;
+	}
+	for (size_t j = 1; j <= 4; j++) {
+		if (j >= avail)
+			return 0;
+		c |= (uint32_t)(p[j] & 0x7f) << (4 + 7 * (j - 1));
+		if (j == 4 || !(p[j] & 0x80)) {
+			*count = c;
+			return j + 1;
+		}
+	}
+	return 0; /* not reached */
+}
+
+static enum pft_isa thumb_or_thumbee(uint8_t altis)
+{
+	return altis ? PFT_ISA_THUMBEE : PFT_ISA_THUMB;
+}
+
+/*
+ * Address section of branch and waypoint packets (pft-protocol.md 4.2),
+ * starting at p[0] (which has bit 0 set).  Fills addr, isa, addr_bytes;
+ * *@e_flag gets the E bit of the last byte (only meaningful for bytes
+ * AB1-AB4).  The instruction set of a compressed address is that of the
+ * previous address-bearing packet.
+ */
+static size_t parse_address(const struct pft_pkt_decoder *d, const uint8_t *p,
+			    size_t avail, struct pft_packet *pkt, int *e_flag)
+{
+	size_t k = 1;
+
+	while (k < 5 && (p[k - 1] & 0x80)) {
+		if (k >= avail)
+			return 0;
+		k++;
+	}
+
+	enum pft_isa isa = d->base_isa;
+	if (k == 5) {
+		uint8_t ab4 = p[4];
+		if (ab4 & 0x20)
+			isa = PFT_ISA_JAZELLE;
+		else if (ab4 & 0x10)
+			isa = thumb_or_thumbee(d->altis);
+		else
+			isa = PFT_ISA_ARM;
+	}
+	unsigned shift = isa == PFT_ISA_ARM ? 2 : isa == PFT_ISA_JAZELLE ? 0 : 1;
+	uint32_t v = (uint32_t)((p[0] >> 1) & 0x3f) << shift;
+	unsigned nbits = 6 + shift;
+	*e_flag = 0;
+	for (size_t i = 1; i < k; i++) {
+		uint8_t b = p[i];
+		if (i == 4) {
+			/* AB4: ARM A[31:29], Thumb A[31:28], Jazelle A[31:27]. */
+			v |= (uint32_t)(b & ((1u << (32 - nbits)) - 1)) << nbits;
+			nbits = 32;
+			*e_flag = (b >> 6) & 1;
+		} else if (i == k - 1) {
+			v |= (uint32_t)(b & 0x3f) << nbits;
+			nbits += 6;
+			*e_flag = (b >> 6) & 1;
+		} else {
+			v |= (uint32_t)(b & 0x7f) << nbits;
+			nbits += 7;
+		}
+	}
+	if (nbits >= 32) {
+		pkt->addr = v;
+	} else {
+		uint32_t mask = (1u << nbits) - 1;
+		pkt->addr = (d->base_addr & ~mask) | (v & mask);
+	}
+	pkt->isa = isa;
+	pkt->addr_bytes = (uint8_t)k;
+	return k;
+}
+
+static size_t parse_branch(const struct pft_pkt_decoder *d, const uint8_t *p,
+			   size_t avail, struct pft_packet *pkt)
+{
+	int e_flag;
+	size_t n = parse_address(d, p, avail, pkt, &e_flag);
+
+	if (!n)
+		return 0;
+	if (n >= 2 && e_flag) {
+		if (n >= avail)
+			return 0;
+		uint8_t ex0 = p[n++];
+		pkt->exc_bytes = 1;
+		pkt->ns = ex0 & 1;
+		pkt->exception = (ex0 >> 1) & 0xf;
+		pkt->altis = (ex0 >> 6) & 1;
+		if (ex0 & 0x80) {
+			if (n >= avail)
+				return 0;
+			uint8_t ex1 = p[n++];
+			pkt->exc_bytes = 2;
+			pkt->exception |= (uint16_t)((ex1 & 0x1f) << 4);
+			pkt->hyp = (ex1 >> 5) & 1;
+		}
+		if (pkt->isa == PFT_ISA_THUMB || pkt->isa == PFT_ISA_THUMBEE)
+			pkt->isa = thumb_or_thumbee(pkt->altis);
+	}
+	if (d->cfg.cycle_accurate) {
+		size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
+		if (!c)
+			return 0;
+		pkt->has_cycles = 1;
+		n += c;
+	}
+	return n;
+}
+
+static size_t parse_waypoint(const struct pft_pkt_decoder *d, const uint8_t *p,
+			     size_t avail, struct pft_packet *pkt)
+{
+	int e_flag;
+
+	if (avail < 2)
+		return 0;
+	size_t n = parse_address(d, p + 1, avail - 1, pkt, &e_flag);
+	if (!n)
+		return 0;
+	n += 1;
+	/* Ambiguity A5: the information byte follows only a 5-byte address
+	 * whose last byte has bit 6 set. */
+	if (pkt->addr_bytes == 5 && e_flag) {
+		if (n >= avail)
+			return 0;
+		pkt->exc_bytes = 1;
+		pkt->altis = (p[n++] >> 6) & 1;
+		if (pkt->isa == PFT_ISA_THUMB || pkt->isa == PFT_ISA_THUMBEE)
+			pkt->isa = thumb_or_thumbee(pkt->altis);
+	}
+	return n;
+}
+
+static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
+			  size_t avail, struct pft_packet *pkt)
+{
+	size_t n = 6;
+
+	if (avail < n)
+		return 0;
+	uint32_t a = (uint32_t)p[1] | (uint32_t)p[2] << 8 |
+		     (uint32_t)p[3] << 16 | (uint32_t)p[4] << 24;
+	uint8_t info = p[5];
+	pkt->reason = (info >> 5) & 3;
+	pkt->ns = (info >> 3) & 1;
+	pkt->altis = (a & 1) ? (info >> 2) & 1 : 0;
+	pkt->hyp = (info >> 1) & 1;
+	pkt->addr = a & ~1u;
+	pkt->isa = (a & 1) ? thumb_or_thumbee(pkt->altis) : PFT_ISA_ARM;
+	if (d->cfg.cycle_accurate && pkt->reason != PFT_ISYNC_PERIODIC) {
+		size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
+		if (!c)
+			return 0;
+		pkt->has_cycles = 1;
+		n += c;
+	}
+	if (d->cfg.ctxid_bytes) {
+		if (avail - n < d->cfg.ctxid_bytes)
+			return 0;
+		for (unsigned i = 0; i < d->cfg.ctxid_bytes; i++)
+			pkt->ctxid |= (uint32_t)p[n + i] << (8 * i);
+		pkt->has_ctxid = 1;
+		n += d->cfg.ctxid_bytes;
+	}
+	return n;
+}
+
+static uint64_t gray_to_binary(uint64_t g)
+{
+	for (unsigned s = 1; s < 64; s <<= 1)
+		g ^= g >> s;
+	return g;
+}
+
+static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
+			      size_t avail, struct pft_packet *pkt)
+{
+	/* 48-bit: six 7-bit groups then a final 6-bit byte; 64-bit: eight
+	 * 7-bit groups then a final 8-bit byte. */
+	const unsigned last = d->cfg.ts_64bit ? 8 : 6;
+	const unsigned width = d->cfg.ts_64bit ? 64 : 48;
+	uint64_t v = 0;
+	unsigned nbits = 0;
+	size_t n = 1;
+
+	for (unsigned j = 0;; j++) {
+		if (n >= avail)
+			return 0;
+		uint8_t b = p[n++];
+		if (j == last) {
+			v |= (uint64_t)(b & (d->cfg.ts_64bit ? 0xff : 0x3f)) << nbits;
+			nbits = width;
+			break;
+		}
+		v |= (uint64_t)(b & 0x7f) << nbits;
+		nbits += 7;
+		if (!(b & 0x80))
+			break;
+	}
+	uint64_t mask = nbits >= 64 ? ~0ull : (1ull << nbits) - 1;
+	uint64_t raw = (d->ts_raw & ~mask) | (v & mask);
+	if (width == 48)
+		raw &= (1ull << 48) - 1;
+	pkt->ts_raw = raw;
+	pkt->ts = d->cfg.ts_gray ? gray_to_binary(raw) : raw;
+	pkt->ts_bits = (uint8_t)(nbits > width ? width : nbits);
+	pkt->ts_clock_change = (p[0] >> 2) & 1;
+	if (d->cfg.cycle_accurate) {
+		size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
+		if (!c)
+			return 0;
+		pkt->has_cycles = 1;
+		n += c;
+	}
+	return n;
+}
+
+/* A zero header while synchronised: an A-sync of 5-15 zeros and 0x80. */
+static int parse_zeros(const uint8_t *p, size_t avail, struct pft_packet *pkt)
+{
+	size_t z = 0;
+
+	while (z < avail && z <= ASYNC_MAX_ZEROS && p[z] == 0)
+		z++;
+	if (z > ASYNC_MAX_ZEROS) {
+		/* Too long for an A-sync: give up sync at the first zero and
+		 * let the unsynchronised scan find where alignment returns. */
+		pkt->type = PFT_PKT_BAD;
+		pkt->bad = PFT_BAD_ASYNC;
+		return -1;
+	}
+	if (z == avail)
+		return 0;
+	if (p[z] == 0x80 && z >= 5) {
+		pkt->type = PFT_PKT_ASYNC;
+		return (int)z + 1;
+	}
+	pkt->type = PFT_PKT_BAD;
+	pkt->bad = PFT_BAD_ASYNC;
+	return -(int)(z + (p[z] == 0x80));
+}
+
+/*
+ * Decode the packet at p[0] (synchronised).  Returns its length (> 0), 0 if
+ * more bytes are needed, or -(bytes) of a bad packet (pkt->bad says why).
+ */
+static int parse_packet(const struct pft_pkt_decoder *d, const uint8_t *p,
+			size_t avail, struct pft_packet *pkt)
+{
+	const uint8_t h = p[0];
+	size_t n;
+
+	switch ((enum header_kind)d->kind[h]) {
+	case HK_ATOM:
+		pkt->type = PFT_PKT_ATOM;
+		pkt->n_atoms = d->atom_count[h];
+		pkt->atoms = d->atom_bits[h];
+		return 1;
+	case HK_BRANCH:
+		pkt->type = PFT_PKT_BRANCH;
+		return (int)parse_branch(d, p, avail, pkt);
+	case HK_ATOM_CA:
+		pkt->type = PFT_PKT_ATOM;
+		pkt->n_atoms = 1;
+		pkt->atoms = (h & 2) ? 0 : 1;
+		pkt->has_cycles = 1;
+		return (int)parse_cycles(p, avail, &pkt->cycles);
+	case HK_ISYNC:
+		pkt->type = PFT_PKT_ISYNC;
+		return (int)parse_isync(d, p, avail, pkt);
+	case HK_TIMESTAMP:
+		pkt->type = PFT_PKT_TIMESTAMP;
+		return (int)parse_timestamp(d, p, avail, pkt);
+	case HK_WAYPOINT:
+		pkt->type = PFT_PKT_WAYPOINT;
+		return (int)parse_waypoint(d, p, avail, pkt);
+	case HK_CONTEXTID:
+		pkt->type = PFT_PKT_CONTEXTID;
+		n = 1 + d->cfg.ctxid_bytes;
+		if (avail < n)
+			return 0;
+		for (size_t i = 1; i < n; i++)
+			pkt->ctxid |= (uint32_t)p[i] << (8 * (i - 1));
+		pkt->has_ctxid = 1;
+		return (int)n;
+	case HK_VMID:
+		pkt->type = PFT_PKT_VMID;
+		if (avail < 2)
+			return 0;
+		pkt->vmid = p[1];
+		return 2;
+	case HK_TRIGGER:
+		pkt->type = PFT_PKT_TRIGGER;
+		return 1;
+	case HK_IGNORE:
+		pkt->type = PFT_PKT_IGNORE;
+		return 1;
+	case HK_EXCEPTION_RETURN:
+		pkt->type = PFT_PKT_EXCEPTION_RETURN;
+		return 1;
+	case HK_ZERO:
+		return parse_zeros(p, avail, pkt);
+	case HK_ATOM_NO_MARKER:
+		pkt->type = PFT_PKT_BAD;
+		pkt->bad = PFT_BAD_ATOM_NO_MARKER;
+		return -1;
+	case HK_RESERVED:
+		break;
+	}
+	pkt->type = PFT_PKT_BAD;
+	pkt->bad = PFT_BAD_RESERVED_HEADER;
+	return -1;
+}
+
+/* Apply a complete packet to the packet-layer state. */
+static void commit(struct pft_pkt_decoder *d, const struct pft_packet *pkt)
+{
+	switch (pkt->type) {
+	case PFT_PKT_ISYNC:
+		d->altis = pkt->altis;
+		d->base_addr = pkt->addr;
+		d->base_isa = pkt->isa;
+		break;
+	case PFT_PKT_BRANCH:
+	case PFT_PKT_WAYPOINT:
+		if (pkt->exc_bytes && pkt->isa != PFT_ISA_ARM &&
+		    pkt->isa != PFT_ISA_JAZELLE)
+			d->altis = pkt->altis;
+		d->base_addr = pkt->addr;
+		d->base_isa = pkt->isa;
+		break;
+	case PFT_PKT_TIMESTAMP:
+		d->ts_raw = pkt->ts_raw;
+		break;
+	default:
+		break;
+	}
+}
+
+static int bad_status(const struct pft_packet *pkt)
+{
+	switch (pkt->bad) {
+	case PFT_BAD_RESERVED_HEADER:
+		return -PFT_ERR_BAD_OPCODE;
+	case PFT_BAD_TRUNCATED:
+		return -PFT_ERR_TRUNCATED;
+	default:
+		return -PFT_ERR_BAD_PACKET;
+	}
+}
+
+/*
+ * Unsynchronised: look for >= 5 zeros and 0x80 from buf[pos].  Emits the
+ * bytes before it as NOTSYNC (at most NOTSYNC_MAX at a time); keeps a
+ * trailing run of zeros, which may start an A-sync, in the carry.  Looks at
+ * most NOTSYNC_MAX + PKT_MAX bytes ahead: an A-sync that starts within the
+ * next NOTSYNC_MAX bytes ends within that window.
+ */
+static int scan_unsynced(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	const uint8_t *b = d->buf;
+	const size_t pos = d->pos, limit = d->len;
+	size_t end = limit - pos > NOTSYNC_MAX + PKT_MAX ? pos + NOTSYNC_MAX + PKT_MAX
+							 : limit;
+	size_t run = 0, i, stop;
+
+	for (i = pos; i < end; i++) {
+		if (b[i] == 0) {
+			run++;
+			continue;
+		}
+		if (b[i] == 0x80 && run >= 5)
+			break;
+		run = 0;
+	}
+	size_t zeros = run > ASYNC_MAX_ZEROS ? ASYNC_MAX_ZEROS : run;
+	if (i < end) {
+		stop = i - zeros;
+		if (stop == pos) {
+			pkt->type = PFT_PKT_ASYNC;
+			pkt->size = (uint32_t)(zeros + 1);
+			pkt->raw = b + stop;
+			pkt->offset = d->buf_offset + stop;
+			d->pos = i + 1;
+			d->synced = 1;
+			return 0;
+		}
+	} else if (end == limit) {
+		stop = limit - zeros;
+		if (stop == pos) {
+			/* Only zeros are left: they may begin an A-sync. */
+			memcpy(d->carry, b + pos, zeros);
+			d->ncarry = zeros;
+			d->carry_offset = d->buf_offset + pos;
+			d->pos = limit;
+			return -PFT_ERR_NEED_INPUT;
+		}
+	} else {
+		stop = end;
+	}
+	if (stop - pos > NOTSYNC_MAX)
+		stop = pos + NOTSYNC_MAX;
+	pkt->type = PFT_PKT_NOTSYNC;
+	pkt->size = (uint32_t)(stop - pos);
+	pkt->raw = b + pos;
+	pkt->offset = d->buf_offset + pos;
+	d->pos = stop;
+	return 0;
+}
+
+/* Unsynchronised with zeros carried over from the previous feed. */
+static int resolve_carried_zeros(struct pft_pkt_decoder *d,
+				 struct pft_packet *pkt)
+{
+	size_t z = 0, avail = d->len - d->pos;
+	const uint8_t *b = d->buf + d->pos;
+
+	while (z < avail && b[z] == 0)
+		z++;
+	size_t total = d->ncarry + z;
+	int ends_async = z < avail && b[z] == 0x80 && total >= 5;
+
+	if (z == avail && total <= ASYNC_MAX_ZEROS) {
+		memcpy(d->carry + d->ncarry, b, z);
+		d->ncarry = total;
+		d->pos = d->len;
+		return -PFT_ERR_NEED_INPUT;
+	}
+	if (ends_async && total <= ASYNC_MAX_ZEROS) {
+		memcpy(d->carry + d->ncarry, b, z + 1);
+		pkt->type = PFT_PKT_ASYNC;
+		pkt->size = (uint32_t)(total + 1);
+		pkt->raw = d->carry;
+		pkt->offset = d->carry_offset;
+		d->pos += z + 1;
+		d->ncarry = 0;
+		d->synced = 1;
+		return 0;
+	}
+	/* The carried zeros (or the oldest of them) are not part of an
+	 * A-sync: report them, keeping any that still may be. */
+	size_t excess = d->ncarry;
+	if ((ends_async || z == avail) && z < ASYNC_MAX_ZEROS)
+		excess = total - ASYNC_MAX_ZEROS;
+	pkt->type = PFT_PKT_NOTSYNC;
+	pkt->size = (uint32_t)excess;
+	pkt->raw = zero_bytes;
+	pkt->offset = d->carry_offset;
+	memmove(d->carry, d->carry + excess, d->ncarry - excess);
+	d->ncarry -= excess;
+	d->carry_offset += excess;
+	return 0;
+}
+
+/* Finish a packet cut by a feed: append new bytes to the carry. */
+static int resolve_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	size_t avail = d->len - d->pos;
+	size_t take = CARRY_MAX - d->ncarry;
+
+	if (take > avail)
+		take = avail;
+	memcpy(d->carry + d->ncarry, d->buf + d->pos, take);
+	size_t have = d->ncarry + take;
+	int n = parse_packet(d, d->carry, have, pkt);
+
+	if (n == 0) {
+		if (take < avail)
+			return -PFT_ERR_INTERNAL; /* longer than any packet */
+		d->ncarry = have;
+		d->pos = d->len;
+		return -PFT_ERR_NEED_INPUT;
+	}
+	size_t used = (size_t)(n > 0 ? n : -n);
+	pkt->size = (uint32_t)used;
+	pkt->raw = d->carry;
+	pkt->offset = d->carry_offset;
+	if (used < d->ncarry) {
+		/* Only a bad packet can end inside the carried bytes. */
+		memmove(d->carry, d->carry + used, d->ncarry - used);
+		d->ncarry -= used;
+		d->carry_offset += used;
+	} else {
+		d->pos += used - d->ncarry;
+		d->ncarry = 0;
+	}
+	if (n < 0) {
+		d->synced = 0;
+		return bad_status(pkt);
+	}
+	commit(d, pkt);
+	return 0;
+}
+
+/* After finish: whatever is left in the carry. */
+static int flush_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	pkt->size = (uint32_t)d->ncarry;
+	pkt->raw = d->carry;
+	pkt->offset = d->carry_offset;
+	d->ncarry = 0;
+	if (!d->synced) {
+		pkt->type = PFT_PKT_NOTSYNC;
+		return 0;
+	}
+	pkt->type = PFT_PKT_BAD;
+	pkt->bad = PFT_BAD_TRUNCATED;
+	d->synced = 0;
+	return -PFT_ERR_TRUNCATED;
+}
+
+static int next_packet(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	memset(pkt, 0, sizeof(*pkt));
+
+	if (d->ncarry) {
+		if (d->pos < d->len) {
+			if (!d->synced)
+				return resolve_carried_zeros(d, pkt);
+			return resolve_carry(d, pkt);
+		}
+		if (!d->finished)
+			return -PFT_ERR_NEED_INPUT;
+		return flush_carry(d, pkt);
+	}
+	if (d->pos >= d->len)
+		return d->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
+	if (!d->synced)
+		return scan_unsynced(d, pkt);
+
+	const uint8_t *p = d->buf + d->pos;
+	size_t avail = d->len - d->pos;
+	int n = parse_packet(d, p, avail, pkt);
+
+	if (n == 0) {
+		memcpy(d->carry, p, avail);
+		d->ncarry = avail;
+		d->carry_offset = d->buf_offset + d->pos;
+		d->pos = d->len;
+		if (!d->finished)
+			return -PFT_ERR_NEED_INPUT;
+		return flush_carry(d, pkt);
+	}
+	size_t used = (size_t)(n > 0 ? n : -n);
+	pkt->size = (uint32_t)used;
+	pkt->raw = p;
+	pkt->offset = d->buf_offset + d->pos;
+	d->pos += used;
+	if (n < 0) {
+		d->synced = 0;
+		return bad_status(pkt);
+	}
+	commit(d, pkt);
+	return 0;
+}
+
+int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
+{
+	if (!d || !pkt || !size)
+		return -PFT_ERR_INVALID;
+	if (size >= sizeof(*pkt))
+		return next_packet(d, pkt);
+
+	/* An older caller with a shorter struct: copy what it knows. */
+	struct pft_packet full;
+	int status = next_packet(d, &full);
+	memcpy(pkt, &full, size);
+	return status;
+}
