@@ -264,49 +264,45 @@ pft_export const char *pft_exception_name(unsigned number);
 
 /*
  * One packet.  Which fields mean something depends on @type; the others
- * are zero.
+ * are zero.  The struct is 64 bytes (one cache line): it is written once
+ * per packet on the decoder's hot path.
  */
 struct pft_packet {
-	enum pft_packet_type type;
-	uint32_t size;            /* bytes in the packet */
 	uint64_t offset;          /* input offset of the first byte */
 	const uint8_t *raw;       /* the @size bytes; valid until the next call */
-
-	/* ISYNC, BRANCH, WAYPOINT: the full (decompressed) address and the
-	 * instruction set at it. */
-	uint32_t addr;
-	enum pft_isa isa;
-	uint8_t addr_bytes;       /* BRANCH, WAYPOINT: address bytes, 1-5 */
-
-	uint8_t reason;           /* ISYNC: enum pft_isync_reason */
-	/* ISYNC; BRANCH with exception bytes (hyp: only with EX1). */
-	uint8_t ns, hyp, altis;
-	/* BRANCH: exception information bytes (0-2); WAYPOINT: 1 when the
-	 * information byte is present. */
-	uint8_t exc_bytes;
-	uint16_t exception;       /* BRANCH: exception number, 0 = none */
-
-	uint8_t has_cycles;       /* cycle count present (cycle-accurate) */
-	uint32_t cycles;
-
-	/* ATOM: @n_atoms atoms; bit i of @atoms is atom i, oldest first,
-	 * 1 = E (executed), 0 = N (not executed). */
-	uint8_t n_atoms;
-	uint8_t atoms;
-
-	uint8_t has_ctxid;        /* ISYNC (with ctxid_bytes > 0), CONTEXTID */
-	uint32_t ctxid;
-	uint8_t vmid;             /* VMID */
 
 	/* TIMESTAMP: the timestamp after merging this packet's bits into the
 	 * previous value and, for Gray-coded streams, converting to binary. */
 	uint64_t ts;
 	uint64_t ts_raw;          /* merged value as sent (Gray for Gray streams) */
-	uint8_t ts_bits;          /* low-order bits this packet updated */
-	uint8_t ts_clock_change;  /* header R bit: the clock frequency changed */
 
+	/* ISYNC, BRANCH, WAYPOINT: the full (decompressed) address. */
+	uint32_t addr;
+	uint32_t cycles;          /* cycle count, when has_cycles */
+	uint32_t ctxid;           /* ISYNC (with ctxid_bytes > 0), CONTEXTID */
+	uint16_t size;            /* bytes in the packet (at most 16) */
+	uint16_t exception;       /* BRANCH: exception number, 0 = none */
+
+	uint8_t type;             /* enum pft_packet_type */
+	uint8_t isa;              /* ISYNC, BRANCH, WAYPOINT: enum pft_isa at addr */
+	uint8_t addr_bytes;       /* BRANCH, WAYPOINT: address bytes, 1-5 */
+	uint8_t reason;           /* ISYNC: enum pft_isync_reason */
+	/* ISYNC; BRANCH with exception bytes (hyp: only with EX1);
+	 * WAYPOINT with its information byte (altis). */
+	uint8_t ns, hyp, altis;
+	/* BRANCH: exception information bytes (0-2); WAYPOINT: 1 when the
+	 * information byte is present. */
+	uint8_t exc_bytes;
+	uint8_t has_cycles;       /* cycle count present (cycle-accurate) */
+	/* ATOM: @n_atoms atoms; bit i of @atoms is atom i, oldest first,
+	 * 1 = E (executed), 0 = N (not executed). */
+	uint8_t n_atoms;
+	uint8_t atoms;
+	uint8_t has_ctxid;
+	uint8_t vmid;             /* VMID */
+	uint8_t ts_bits;          /* TIMESTAMP: low-order bits this packet updated */
+	uint8_t ts_clock_change;  /* TIMESTAMP: header R bit, the clock changed */
 	uint8_t bad;              /* BAD: enum pft_bad_reason */
-	uint8_t reserved[13];
 };
 
 struct pft_pkt_decoder;

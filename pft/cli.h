@@ -20,6 +20,10 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_parse_u64(const char *s, uint64_t *out);
 int cli_parse_u32(const char *s, uint32_t *out);
 
+/* After getopt_long returned '?' (with opterr = 0): print one line saying
+ * which option of subcommand @cmd was wrong. @opt is getopt's optopt. */
+void cli_bad_option(const char *cmd, char **argv, int opt);
+
 /* Subcommands: each gets argv[0] = its own name. Return the exit code.
  * A subcommand that is not linked into this build is NULL (weak). */
 int cmd_dump(int argc, char **argv) __attribute__((weak));

@@ -189,6 +189,7 @@ int cmd_dump(int argc, char **argv)
 
 	input_opts_init(&o);
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c >= INPUT_OPT_BASE && c < INPUT_OPT_END) {
 			if (input_option(&o, c, optarg))
@@ -208,7 +209,7 @@ int cmd_dump(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		} else {
-			usage(stderr);
+			cli_bad_option("dump", argv, optopt);
 			return EXIT_USAGE;
 		}
 	}

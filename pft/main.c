@@ -1,5 +1,6 @@
 /* pft - the command-line front end of libpft. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,20 @@ int cli_parse_u32(const char *s, uint32_t *out)
 		return -1;
 	*out = (uint32_t)v;
 	return 0;
+}
+
+void cli_bad_option(const char *cmd, char **argv, int opt)
+{
+	const char *word = argv[optind - 1];
+
+	/* getopt_long sets optopt to 0 for an unknown long option, and to the
+	 * option's code when a known one lacks its value. */
+	if (opt && !strncmp(word, "--", 2))
+		cli_error("%s: option '%s' needs a value", cmd, word);
+	else if (opt)
+		cli_error("%s: unknown option '-%c' (try 'pft %s --help')", cmd, opt, cmd);
+	else
+		cli_error("%s: unknown option '%s' (try 'pft %s --help')", cmd, word, cmd);
 }
 
 struct command {

@@ -611,7 +611,7 @@ static int scan_unsynced(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 		stop = i - zeros;
 		if (stop == pos) {
 			pkt->type = PFT_PKT_ASYNC;
-			pkt->size = (uint32_t)(zeros + 1);
+			pkt->size = (uint16_t)(zeros + 1);
 			pkt->raw = b + stop;
 			pkt->offset = d->buf_offset + stop;
 			d->pos = i + 1;
@@ -634,7 +634,7 @@ static int scan_unsynced(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 	if (stop - pos > NOTSYNC_MAX)
 		stop = pos + NOTSYNC_MAX;
 	pkt->type = PFT_PKT_NOTSYNC;
-	pkt->size = (uint32_t)(stop - pos);
+	pkt->size = (uint16_t)(stop - pos);
 	pkt->raw = b + pos;
 	pkt->offset = d->buf_offset + pos;
 	d->pos = stop;
@@ -662,7 +662,7 @@ static int resolve_carried_zeros(struct pft_pkt_decoder *d,
 	if (ends_async && total <= ASYNC_MAX_ZEROS) {
 		memcpy(d->carry + d->ncarry, b, z + 1);
 		pkt->type = PFT_PKT_ASYNC;
-		pkt->size = (uint32_t)(total + 1);
+		pkt->size = (uint16_t)(total + 1);
 		pkt->raw = d->carry;
 		pkt->offset = d->carry_offset;
 		d->pos += z + 1;
@@ -676,7 +676,7 @@ static int resolve_carried_zeros(struct pft_pkt_decoder *d,
 	if ((ends_async || z == avail) && z < ASYNC_MAX_ZEROS)
 		excess = total - ASYNC_MAX_ZEROS;
 	pkt->type = PFT_PKT_NOTSYNC;
-	pkt->size = (uint32_t)excess;
+	pkt->size = (uint16_t)excess;
 	pkt->raw = zero_bytes;
 	pkt->offset = d->carry_offset;
 	memmove(d->carry, d->carry + excess, d->ncarry - excess);
@@ -705,7 +705,7 @@ static int resolve_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 		return -PFT_ERR_NEED_INPUT;
 	}
 	size_t used = (size_t)(n > 0 ? n : -n);
-	pkt->size = (uint32_t)used;
+	pkt->size = (uint16_t)used;
 	pkt->raw = d->carry;
 	pkt->offset = d->carry_offset;
 	if (used < d->ncarry) {
@@ -728,7 +728,7 @@ static int resolve_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 /* After finish: whatever is left in the carry. */
 static int flush_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
-	pkt->size = (uint32_t)d->ncarry;
+	pkt->size = (uint16_t)d->ncarry;
 	pkt->raw = d->carry;
 	pkt->offset = d->carry_offset;
 	d->ncarry = 0;
@@ -746,6 +746,35 @@ static int next_packet(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
 	memset(pkt, 0, sizeof(*pkt));
 
+	/* Hot path: synchronised, nothing carried, the packet is in the buffer
+	 * (atoms are most packets: decode them without the general dispatch). */
+	if (__builtin_expect(d->synced && !d->ncarry && d->pos < d->len, 1)) {
+		const uint8_t *p = d->buf + d->pos;
+		const uint8_t h = *p;
+
+		if (d->kind[h] == HK_ATOM) {
+			pkt->type = PFT_PKT_ATOM;
+			pkt->n_atoms = d->atom_count[h];
+			pkt->atoms = d->atom_bits[h];
+			pkt->size = 1;
+			pkt->raw = p;
+			pkt->offset = d->buf_offset + d->pos;
+			d->pos++;
+			return 0;
+		}
+		if (d->kind[h] == HK_ATOM_CA && !(h & 0x40)) {
+			pkt->type = PFT_PKT_ATOM;
+			pkt->n_atoms = 1;
+			pkt->atoms = (h & 2) ? 0 : 1;
+			pkt->has_cycles = 1;
+			pkt->cycles = (h >> 2) & 0xf;
+			pkt->size = 1;
+			pkt->raw = p;
+			pkt->offset = d->buf_offset + d->pos;
+			d->pos++;
+			return 0;
+		}
+	}
 	if (d->ncarry) {
 		if (d->pos < d->len) {
 			if (!d->synced)
@@ -775,7 +804,7 @@ static int next_packet(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 		return flush_carry(d, pkt);
 	}
 	size_t used = (size_t)(n > 0 ? n : -n);
-	pkt->size = (uint32_t)used;
+	pkt->size = (uint16_t)used;
 	pkt->raw = p;
 	pkt->offset = d->buf_offset + d->pos;
 	d->pos += used;

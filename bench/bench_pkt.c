@@ -1,0 +1,212 @@
+/*
+ * bench_pkt: packet-decode throughput of libpft against OpenCSD's PTM
+ * packet processor, on the same in-memory PFT stream, in the same run.
+ *
+ * The stream: the real Cortex-A15 trace of the TC2 capture (trace ID 0x13,
+ * deformatted by libpft, from its first A-sync on), repeated until it is at
+ * least --mb megabytes (default 64).  Or --raw FILE: a raw PFT stream.
+ * Neither decoder prints; each counts its packets.  Best of --runs runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <opencsd/c_api/opencsd_c_api.h>
+
+#include "pft.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
+	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+/* The bytes of trace ID @id from a formatted buffer, from the first A-sync. */
+static uint8_t *extract_id(const uint8_t *buf, size_t len, uint8_t id, size_t *out_len)
+{
+	struct pft_dfmt *d = pft_dfmt_alloc(NULL, NULL);
+	struct pft_dfmt_chunk c;
+	uint8_t *out = malloc(len);
+	size_t n = 0;
+
+	pft_dfmt_feed(d, buf, len);
+	pft_dfmt_finish(d);
+	for (;;) {
+		int st = pft_dfmt_next(d, &c, sizeof(c));
+		if (st == -PFT_ERR_EOS || st == -PFT_ERR_NEED_INPUT)
+			break;
+		if (st == 0 && c.id == id) {
+			memcpy(out + n, c.data, c.len);
+			n += c.len;
+		}
+	}
+	pft_dfmt_free(d);
+	static const uint8_t async[6] = { 0, 0, 0, 0, 0, 0x80 };
+	size_t start = 0;
+	while (start + 6 <= n && memcmp(out + start, async, 6))
+		start++;
+	memmove(out, out + start, n - start);
+	*out_len = n - start;
+	return out;
+}
+
+static uint64_t run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t len)
+{
+	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
+	struct pft_packet pkt;
+	uint64_t n = 0;
+
+	pft_pkt_feed(d, buf, len);
+	pft_pkt_finish(d);
+	for (;;) {
+		int st = pft_pkt_next(d, &pkt, sizeof(pkt));
+		if (st == -PFT_ERR_EOS)
+			break;
+		n++;
+	}
+	pft_pkt_free(d);
+	return n;
+}
+
+static ocsd_datapath_resp_t count_pkt(const void *ctx, const ocsd_datapath_op_t op,
+				      const ocsd_trc_index_t index, const void *pkt)
+{
+	(void)index;
+	(void)pkt;
+	if (op == OCSD_OP_DATA)
+		(*(uint64_t *)ctx)++;
+	return OCSD_RESP_CONT;
+}
+
+static uint64_t run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len)
+{
+	dcd_tree_handle_t t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
+	ocsd_ptm_cfg pc = { .reg_idr = cfg->etmidr, .reg_ctrl = cfg->etmcr,
+			    .reg_ccer = cfg->etmccer, .reg_trc_id = cfg->etmtraceidr,
+			    .arch_ver = ARCH_V7, .core_prof = profile_CortexA };
+	unsigned char csid;
+	uint64_t n = 0;
+
+	if (ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_PTM, OCSD_CREATE_FLG_PACKET_PROC,
+				   &pc, &csid) != OCSD_OK ||
+	    ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_SINK,
+					   (void *)count_pkt, &n) != OCSD_OK) {
+		fprintf(stderr, "bench: cannot set up OpenCSD\n");
+		exit(2);
+	}
+	size_t done = 0;
+	while (done < len) {
+		uint32_t chunk = len - done > (1u << 30) ? (1u << 30) : (uint32_t)(len - done);
+		uint32_t used = 0;
+		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, done, chunk,
+							      buf + done, &used);
+		if (OCSD_DATA_RESP_IS_FATAL(r)) {
+			fprintf(stderr, "bench: OpenCSD fatal error at %zu\n", done);
+			exit(2);
+		}
+		done += used;
+	}
+	ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
+	ocsd_destroy_dcd_tree(t);
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	const char *shared = getenv("PFT_SHARED") ? getenv("PFT_SHARED") : "../shared";
+	const char *raw = NULL;
+	size_t mb = 64;
+	int runs = 5;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--mb") && i + 1 < argc)
+			mb = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
+			runs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--raw") && i + 1 < argc)
+			raw = argv[++i];
+		else {
+			fprintf(stderr, "usage: bench_pkt [--mb N] [--runs N] [--raw FILE]\n");
+			return 2;
+		}
+	}
+
+	struct pft_config cfg;
+	pft_config_init(&cfg);
+	/* The TC2 PTM's registers (device_8.ini). */
+	pft_config_from_regs(&cfg, 0x10001000, 0x34C01AC2, 0x411CF312, 0x13);
+
+	size_t unit_len;
+	uint8_t *unit;
+	if (raw) {
+		unit = read_file(raw, &unit_len);
+	} else {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/testdata/opencsd-snapshots/TC2/cstrace.bin", shared);
+		size_t blen;
+		uint8_t *b = read_file(path, &blen);
+		if (!b) {
+			fprintf(stderr, "bench: cannot read %s (set PFT_SHARED)\n", path);
+			return 2;
+		}
+		unit = extract_id(b, blen, 0x13, &unit_len);
+		free(b);
+	}
+	if (!unit || !unit_len) {
+		fprintf(stderr, "bench: no input\n");
+		return 2;
+	}
+	size_t len = raw ? unit_len : 0;
+	uint8_t *buf = unit;
+	if (!raw) {
+		size_t want = mb << 20, copies = (want + unit_len - 1) / unit_len;
+		buf = malloc(copies * unit_len);
+		for (size_t i = 0; i < copies; i++)
+			memcpy(buf + i * unit_len, unit, unit_len);
+		len = copies * unit_len;
+	}
+
+	double best_pft = 1e30, best_ocsd = 1e30;
+	uint64_t n_pft = 0, n_ocsd = 0;
+	for (int r = 0; r < runs; r++) {
+		double t0 = now();
+		n_pft = run_pft(&cfg, buf, len);
+		double t1 = now();
+		n_ocsd = run_ocsd(&cfg, buf, len);
+		double t2 = now();
+		if (t1 - t0 < best_pft)
+			best_pft = t1 - t0;
+		if (t2 - t1 < best_ocsd)
+			best_ocsd = t2 - t1;
+	}
+	double mbytes = len / 1e6;
+	printf("input: %.1f MB of PFT (%s), best of %d runs\n", mbytes,
+	       raw ? raw : "TC2 trace ID 0x13, repeated", runs);
+	printf("%-8s %10s %12s %14s\n", "decoder", "MB/s", "Mpackets/s", "packets");
+	printf("%-8s %10.1f %12.2f %14llu\n", "libpft", mbytes / best_pft,
+	       n_pft / best_pft / 1e6, (unsigned long long)n_pft);
+	printf("%-8s %10.1f %12.2f %14llu\n", "OpenCSD", mbytes / best_ocsd,
+	       n_ocsd / best_ocsd / 1e6, (unsigned long long)n_ocsd);
+	printf("ratio (libpft / OpenCSD): %.1fx\n", best_ocsd / best_pft);
+	return 0;
+}

@@ -1,0 +1,11 @@
+#!/bin/sh
+# Benchmarks of libpft against OpenCSD, in the same run on the same input.
+# usage: sh bench/run.sh [pkt] [-- ARGS for the benchmark]
+set -e
+cd "$(dirname "$0")/.."
+sh scripts/install-deps.sh
+cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DPFT_BENCH=ON >/dev/null
+cmake --build build-bench -j2 --target bench_pkt >/dev/null
+export PFT_SHARED="${PFT_SHARED:-$(pwd)/../shared}"
+echo "== packet decoding (bench_pkt)"
+./build-bench/bench_pkt "$@"
