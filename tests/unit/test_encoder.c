@@ -1022,6 +1022,110 @@ static void test_alloc(void)
 	PTU_EQ(pft_enc_force_tsync(NULL), -PFT_ERR_INVALID);
 }
 
+/* A small deterministic generator (xorshift32). */
+static uint32_t next_random(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/* Random field values: every packet is either rejected or has the header
+ * class of section 2 and a length within section 3's limits. */
+static void test_random_packets(void)
+{
+	/* Longest packet per type (section 3). */
+	static const int max_len[PFT_PKT_TYPE_MAX] = {
+		[PFT_PKT_ASYNC] = 6, [PFT_PKT_ISYNC] = 15,
+		[PFT_PKT_ATOM] = 5, [PFT_PKT_BRANCH] = 12,
+		[PFT_PKT_WAYPOINT] = 7, [PFT_PKT_TRIGGER] = 1,
+		[PFT_PKT_CONTEXTID] = 5, [PFT_PKT_VMID] = 2,
+		[PFT_PKT_TIMESTAMP] = 15, [PFT_PKT_IGNORE] = 1,
+		[PFT_PKT_EXCEPTION_RETURN] = 1,
+	};
+	static const uint8_t ctxid_sizes[4] = { 0, 1, 2, 4 };
+	uint32_t seed = 777;
+	int valid = 0;
+
+	for (int c = 0; c < 16; c++) {
+		struct pft_config cfg;
+		struct pft_encoder *e;
+
+		pft_config_init(&cfg);
+		cfg.cycle_accurate = c & 1;
+		cfg.ts_64bit = c >> 1 & 1;
+		cfg.ts_gray = c >> 2 & 1;
+		cfg.version_minor = c >> 3 & 1;
+		cfg.ctxid_bytes = ctxid_sizes[c & 3];
+		e = pft_enc_alloc(&cfg, NULL);
+		PTU_CHECK(e != NULL);
+		if (!e)
+			return;
+		for (int i = 0; i < 20000; i++) {
+			uint32_t r = next_random(&seed);
+			struct pft_packet p = {
+				.type = (enum pft_packet_type)(r % PFT_PKT_TYPE_MAX),
+				.addr = next_random(&seed) & ~(r >> 8 & 3u),
+				.isa = (enum pft_isa)(r >> 10 & 3),
+				.reason = r >> 12 & 3,
+				.ns = r >> 14 & 1,
+				.hyp = (r >> 15 & 7) == 0,
+				.exception = (r >> 18 & 1) ? r >> 19 & 0x1ff : 0,
+				.has_cycles = cfg.cycle_accurate,
+				.cycles = next_random(&seed) >> (r >> 27),
+				.n_atoms = 1 + (r >> 16 & 3),
+				.atoms = (uint8_t)(r >> 20),
+				.has_ctxid = (r >> 28 & 1) && cfg.ctxid_bytes,
+				.ctxid = cfg.ctxid_bytes ? next_random(&seed) >>
+					 (32 - 8 * cfg.ctxid_bytes) : 0,
+				.vmid = (uint8_t)r,
+				.ts = ((uint64_t)next_random(&seed) << 32 |
+				       next_random(&seed)) >> (r >> 26),
+				.ts_clock_change = r >> 29 & 1,
+			};
+			uint8_t out[PFT_ENC_MAX_PACKET];
+			int n;
+
+			if (p.type == PFT_PKT_ISYNC && p.reason == 0)
+				p.has_cycles = 0;
+			n = pft_enc_packet(e, &p, out, sizeof(out));
+			if (n == -PFT_ERR_INVALID)
+				continue;
+			valid++;
+			PTU_CHECK(n >= 1 && n <= max_len[p.type]);
+			if (n < 1)
+				continue;
+			switch (p.type) {
+			case PFT_PKT_BRANCH:
+				PTU_EQ(out[0] & 1, 1);
+				break;
+			case PFT_PKT_ATOM:
+				PTU_EQ(out[0] & 0x81, 0x80);
+				/* 0x80/0x82 only when cycle-accurate (A2). */
+				if (!cfg.cycle_accurate)
+					PTU_CHECK(out[0] > 0x83);
+				break;
+			case PFT_PKT_TIMESTAMP:
+				PTU_EQ(out[0] & 0xfb, 0x42);
+				break;
+			case PFT_PKT_ISYNC:
+				PTU_EQ(out[0], 0x08);
+				break;
+			case PFT_PKT_WAYPOINT:
+				PTU_EQ(out[0], 0x72);
+				PTU_EQ(out[1] & 1, 1);
+				break;
+			default:
+				break;
+			}
+		}
+		pft_enc_free(e);
+	}
+	/* Most packets are valid: the test exercises the encoders. */
+	PTU_CHECK(valid > 16 * 20000 / 2);
+}
+
 int main(void)
 {
 	PTU_RUN(test_async_and_single_byte_packets);
@@ -1041,5 +1145,6 @@ int main(void)
 	PTU_RUN(test_invalid_packets);
 	PTU_RUN(test_errors_keep_state);
 	PTU_RUN(test_alloc);
+	PTU_RUN(test_random_packets);
 	PTU_MAIN_END();
 }
