@@ -361,6 +361,149 @@ pft_export uint64_t pft_pkt_get_offset(const struct pft_pkt_decoder *d);
 
 /* ---- Section: packet encoder (pft_enc_) ---- */
 
+/*
+ * The packet encoder turns struct pft_packet values into PFT bytes, exactly
+ * as pft-protocol.md describes them.  It owns the compression state a PTM
+ * keeps: the previous address-bearing packet (address, ISA), the NS, AltIS
+ * and Hyp state last sent, the context ID last sent and the previous
+ * timestamp.  Packets are encoded in stream order.
+ *
+ * Input fields by packet type (the others are ignored).  The decoder's
+ * outputs @size, @offset, @raw, @addr_bytes, @exc_bytes, @ts_raw, @ts_bits
+ * and @bad, and @altis (the ISA gives it) are always ignored.
+ *
+ *   ASYNC      -- always `00 00 00 00 00 80`.
+ *   ISYNC      addr, isa (ARM, THUMB, THUMBEE), reason, ns, hyp (v1.1
+ *              only), has_cycles + cycles (exactly when cycle-accurate and
+ *              reason != periodic), has_ctxid + ctxid (when ctxid_bytes >
+ *              0; without has_ctxid the last context ID sent is repeated,
+ *              0 at first).
+ *   ATOM       n_atoms (1-5; 1 when cycle-accurate), atoms (bit i = atom i,
+ *              oldest first, 1 = E; bits above n_atoms ignored),
+ *              has_cycles + cycles (exactly when cycle-accurate).
+ *   BRANCH     addr, isa (ARM, THUMB, THUMBEE, JAZELLE), exception (0-511),
+ *              ns, hyp: the state at the target, always (the encoder
+ *              decides whether exception bytes must carry it),
+ *              has_cycles + cycles (exactly when cycle-accurate).
+ *   WAYPOINT   addr, isa (ARM, THUMB, THUMBEE); never cycles.
+ *   CONTEXTID  ctxid (must fit in ctxid_bytes, which must not be 0).
+ *   VMID       vmid (PFTv1.1 only).
+ *   TIMESTAMP  ts (binary; Gray coded here when cfg->ts_gray), fits the
+ *              width (48 bits unless cfg->ts_64bit), ts_clock_change,
+ *              has_cycles + cycles (exactly when cycle-accurate).
+ *   TRIGGER, IGNORE, EXCEPTION_RETURN -- no fields.
+ *
+ * Addresses must be aligned for their ISA (ARM 4, Thumb/ThumbEE 2).
+ *
+ * Compression choices:
+ *  - Branch and waypoint addresses use the fewest bytes of spec table 4.5
+ *    (2 when exception bytes follow), 5 when the alignment (ARM, Thumb or
+ *    ThumbEE, Jazelle) differs from the previous address packet's, and 5
+ *    until an I-sync or branch has given a base.  Ambiguity A4: after a
+ *    waypoint update the bytes cover the differences from both the
+ *    waypoint address and the last branch/I-sync address, so decoders
+ *    following either reading agree.
+ *  - EX0 is sent when the exception is not 0, or NS, AltIS or Hyp differ
+ *    from the state last sent (or no state has been sent since allocation
+ *    or reset).  EX1 is sent for exception numbers > 15 and, ambiguity A8,
+ *    whenever Hyp changes (it is the only place a branch can carry Hyp).
+ *  - Waypoint updates (ambiguity A5) never set bit 6 of AB1-AB3; the AltIS
+ *    information byte is sent (with a 5-byte address) only when a Thumb or
+ *    ThumbEE waypoint's AltIS differs from the state last sent.  Since
+ *    decoders may or may not apply it, the next branch then re-sends EX0.
+ *  - Timestamps carry only the 7-bit groups that cover the bits changed
+ *    since the previous timestamp packet; the first one after allocation or
+ *    reset, and the one after pft_enc_force_tsync(), carry every byte.
+ *  - Cycle counts use the fewest bytes (spec table 4.8).  CC0 bit 7 is 1 in
+ *    I-syncs and 0 in branch and timestamp packets, as observed.
+ *  - An A-sync changes no state: a PTM follows it with an I-sync, and a
+ *    decoder that reads the stream from its start keeps its state across it.
+ */
+struct pft_encoder;
+
+/* Allocate an encoder for a stream described by @cfg (copied; it uses
+ * version_minor, cycle_accurate, ctxid_bytes, ts_64bit and ts_gray).
+ * Returns NULL with *@errcode set (if @errcode is not NULL) to
+ * -PFT_ERR_INVALID (NULL @cfg, or @cfg->size too small to hold ts_gray),
+ * -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0, 1, 2 or 4) or
+ * -PFT_ERR_NOMEM. */
+pft_export struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg,
+					     int *errcode);
+pft_export void pft_enc_free(struct pft_encoder *e);
+
+/* Encode @pkt into @out (@outlen bytes; PFT_ENC_MAX_PACKET is always
+ * enough).  Returns the number of bytes written, -PFT_ERR_INVALID (NULL
+ * argument, bad type or a field out of range or not allowed by the
+ * configuration, see above) or -PFT_ERR_NOMEM (@outlen too small).  On
+ * error nothing is written and the state is unchanged. */
+pft_export int pft_enc_packet(struct pft_encoder *e,
+			      const struct pft_packet *pkt, uint8_t *out,
+			      size_t outlen);
+
+enum {
+	PFT_ENC_MAX_PACKET = 16  /* bytes; the longest packet has 15 */
+};
+
+/* Forget the compression state as if just allocated: the next address is
+ * sent in 5 bytes, the next branch carries EX0, the next timestamp is full
+ * and the context ID last sent is 0.  Returns 0 or -PFT_ERR_INVALID. */
+pft_export int pft_enc_reset(struct pft_encoder *e);
+
+/* Send the next timestamp in full width (a T-sync), as a PTM does
+ * periodically.  Returns 0 or -PFT_ERR_INVALID. */
+pft_export int pft_enc_force_tsync(struct pft_encoder *e);
+
+/* frames: formatter */
+
+/*
+ * The formatter interleaves several sources' byte streams into 16-byte
+ * CoreSight frames (pft-flow.md section 11).  Each ID change costs one
+ * byte: when the previous source's last byte would take an ID-or-data slot,
+ * the ID goes there with aux bit 1 and that byte moves to the following
+ * data slot (it still belongs to the previous ID).
+ *
+ * Memory-buffer mode (ETB/ETF/ETR): frames only.  Trace-port mode (TPIU):
+ * an FSYNC (`ff ff ff 7f`) before the first frame and then before every
+ * @fsync_period-th frame, and the current ID repeated in a frame's first
+ * slot when the previous 7 frames had no ID byte.  No HSYNCs.
+ */
+struct pft_ffmt_config {
+	size_t size;            /* sizeof(struct pft_ffmt_config) */
+	uint8_t tpiu;           /* 0: memory buffer, 1: trace port */
+	uint8_t fsync_period;   /* TPIU: frames per FSYNC; 0 means 8 */
+	uint8_t reserved[6];
+};
+
+struct pft_ffmt;
+
+/* Returns NULL on failure, with the error code in *@errcode if given
+ * (-PFT_ERR_INVALID: @cfg->size too small; -PFT_ERR_NOMEM). @cfg may be
+ * NULL (memory buffer). */
+pft_export struct pft_ffmt *pft_ffmt_alloc(const struct pft_ffmt_config *cfg,
+					   int *errcode);
+pft_export void pft_ffmt_free(struct pft_ffmt *f);
+
+/* Append @len bytes of source @id (0x01-0x6f).  The bytes are copied.
+ * Returns 0, -PFT_ERR_INVALID (NULL @f, NULL @data with @len > 0, or @id
+ * out of range) or -PFT_ERR_NOMEM. */
+pft_export int pft_ffmt_put(struct pft_ffmt *f, uint8_t id,
+			    const uint8_t *data, size_t len);
+
+/* Move up to @cap bytes of finished output (whole frames, with their
+ * FSYNCs in TPIU mode; a small @cap may split a frame) to @out.  Returns
+ * the number of bytes moved (0 when none is ready; at most INT_MAX) or
+ * -PFT_ERR_INVALID (NULL @f, or NULL @out with @cap > 0). */
+pft_export int pft_ffmt_take(struct pft_ffmt *f, uint8_t *out, size_t cap);
+
+/* Bytes of finished output waiting for pft_ffmt_take() (0 for NULL @f). */
+pft_export size_t pft_ffmt_ready(const struct pft_ffmt *f);
+
+/* Finish the frame being built by padding it with ID 0 data (as an ETB
+ * does when stopped), so that all bytes put so far can be taken.  Nothing
+ * is added when no frame is open.  Returns 0, -PFT_ERR_INVALID or
+ * -PFT_ERR_NOMEM. */
+pft_export int pft_ffmt_flush(struct pft_ffmt *f);
+
 /* ---- End of packet encoder ---- */
 
 /* ======================================================================
