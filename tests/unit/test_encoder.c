@@ -10,7 +10,7 @@
 #include "pft.h"
 
 #ifndef PFT_TEST_ROUNDTRIP
-#define PFT_TEST_ROUNDTRIP 0
+#define PFT_TEST_ROUNDTRIP 1
 #endif
 
 enum { MAX_STREAM = 4096, MAX_PKTS = 256 };
