@@ -1,0 +1,452 @@
+/* pft decode: reconstruct the executed instructions of a PTM trace. */
+#include <capstone/capstone.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+#include "input.h"
+
+enum { FMT_TEXT, FMT_JSONL };
+
+struct image_arg {
+	const char *path;
+	uint64_t addr;   /* --image: load address; --elf: bias */
+	int is_elf;
+};
+
+struct decode {
+	int format, count_only, insn, multi_id;
+	struct image_arg *images;
+	size_t nimages;
+	csh cs_arm, cs_thumb;
+	int have_cs;
+	uint64_t counts[PFT_ELEM_TYPE_MAX];
+	uint64_t insns;
+	int failed;      /* a fatal problem while setting up a stream */
+};
+
+/* Per-stream state. */
+struct flow_stream {
+	struct pft_image *image;
+	struct pft_flow *flow;
+};
+
+static enum pft_mem_space dump_space(const char *s)
+{
+	if (!strcasecmp(s, "S") || !strcasecmp(s, "EL1S") || !strcasecmp(s, "EL2S") ||
+	    !strcasecmp(s, "EL3"))
+		return PFT_SPACE_SECURE;
+	if (!strcasecmp(s, "N") || !strcasecmp(s, "EL1N") || !strcasecmp(s, "EL2") ||
+	    !strcasecmp(s, "EL2N"))
+		return PFT_SPACE_NONSECURE;
+	return PFT_SPACE_ANY;
+}
+
+/* Name the section an add ran into, for an overlap error. */
+static void report_overlap(struct pft_image *img, const char *what)
+{
+	size_t idx;
+	uint32_t addr;
+	struct pft_image_section_info info;
+
+	if (!pft_image_conflict(img, &idx, &addr) &&
+	    !pft_image_section(img, idx, &info, sizeof(info)))
+		cli_error("%s overlaps %s (at 0x%08x)", what,
+			  info.path ? info.path : "a memory buffer", addr);
+	else
+		cli_error("%s overlaps another image", what);
+}
+
+static int image_error(struct pft_image *img, int err, const char *what)
+{
+	if (err == -PFT_ERR_BAD_CONFIG)
+		report_overlap(img, what);
+	else
+		cli_error("%s: %s", what, pft_errstr(pft_errcode(err)));
+	return -1;
+}
+
+static int build_image(struct decode *d, struct stream *s, struct pft_image *img)
+{
+	char what[4200];
+
+	if (s->core) {
+		for (size_t i = 0; i < s->core->ndumps; i++) {
+			const struct snap_dump *dump = &s->core->dumps[i];
+			int err = pft_image_add_file(img, dump->path, dump->offset,
+						     dump->has_length ? dump->length : 0,
+						     (uint32_t)dump->address, dump_space(dump->space));
+			if (err < 0) {
+				snprintf(what, sizeof(what), "%s (dump of %s at 0x%08" PRIx64 ")",
+					 dump->path, s->core->name, dump->address);
+				return image_error(img, err, what);
+			}
+		}
+	}
+	for (size_t i = 0; i < d->nimages; i++) {
+		const struct image_arg *a = &d->images[i];
+		int err = a->is_elf ? pft_image_add_elf(img, a->path, (int64_t)a->addr)
+				    : pft_image_add_file(img, a->path, 0, 0, (uint32_t)a->addr,
+							 PFT_SPACE_ANY);
+		if (err < 0) {
+			if (err == -PFT_ERR_NOT_SUPPORTED)
+				cli_error("%s: not a 32-bit little-endian ARM ELF executable", a->path);
+			else if (err == -PFT_ERR_BAD_FILE)
+				cli_error("%s: %s", a->path,
+					  a->is_elf ? "cannot read it as an ELF file"
+						    : "cannot read it (missing, empty or unreadable)");
+			else
+				return image_error(img, err, a->path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static struct flow_stream *stream_flow(struct decode *d, struct stream *s)
+{
+	struct flow_stream *fs = s->user;
+	int err;
+
+	if (fs)
+		return fs;
+	fs = calloc(1, sizeof(*fs));
+	if (!fs)
+		return NULL;
+	s->user = fs;
+	fs->image = pft_image_alloc(&err);
+	if (!fs->image || build_image(d, s, fs->image))
+		return NULL;
+	fs->flow = pft_flow_alloc(&s->cfg, fs->image, &err);
+	return fs->flow ? fs : NULL;
+}
+
+static void free_stream_flow(struct stream *s)
+{
+	struct flow_stream *fs = s->user;
+
+	if (!fs)
+		return;
+	pft_flow_free(fs->flow);
+	pft_image_free(fs->image);
+	free(fs);
+	s->user = NULL;
+}
+
+static void print_insns(struct decode *d, struct flow_stream *fs, const struct pft_elem *e,
+			const struct stream *s)
+{
+	csh cs = e->isa == PFT_ISA_ARM ? d->cs_arm : d->cs_thumb;
+	enum pft_mem_space space = e->ns ? PFT_SPACE_NONSECURE : PFT_SPACE_SECURE;
+	uint32_t addr = e->start;
+
+	(void)s;
+	for (uint32_t i = 0; i < e->ninsn; i++) {
+		uint8_t code[4];
+		cs_insn *insn = NULL;
+		int n = pft_image_read(fs->image, addr, space, code, sizeof(code));
+		size_t count = n > 0 ? cs_disasm(cs, code, (size_t)n, addr, 1, &insn) : 0;
+		const char *sym;
+		uint32_t off;
+		char where[160] = "";
+
+		if (!pft_image_symbolize(fs->image, addr, &sym, &off))
+			snprintf(where, sizeof(where), "  <%s+0x%x>", sym, off);
+		if (count) {
+			printf("    0x%08x  %-8s %-24s%s\n", addr, insn->mnemonic, insn->op_str, where);
+			addr += insn->size;
+			cs_free(insn, count);
+		} else {
+			/* Capstone does not know it: show the halfword/word. */
+			uint32_t size = e->isa == PFT_ISA_ARM ? 4 : 2;
+			if (e->isa != PFT_ISA_ARM && n >= 2) {
+				unsigned hw = code[0] | code[1] << 8;
+				if ((hw >> 11) >= 0x1d)
+					size = 4;
+			}
+			printf("    0x%08x  (undecodable)%s\n", addr, where);
+			addr += size;
+		}
+	}
+}
+
+static void print_elem(struct decode *d, struct flow_stream *fs, const struct stream *s,
+		       const struct pft_elem *e)
+{
+	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
+
+	if (d->format == FMT_JSONL) {
+		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"%s\"", e->offset, id,
+		       pft_elem_type_name(e->type));
+		switch (e->type) {
+		case PFT_ELEM_RANGE:
+			printf(",\"start\":\"0x%x\",\"end\":\"0x%x\",\"last\":\"0x%x\",\"isa\":\"%s\","
+			       "\"n\":%u,\"taken\":%s", e->start, e->end, e->last,
+			       pft_isa_name(e->isa), e->ninsn, e->taken ? "true" : "false");
+			break;
+		case PFT_ELEM_TRACE_ON:
+			printf(",\"reason\":\"%s\"", pft_isync_reason_name(e->reason));
+			break;
+		case PFT_ELEM_EXCEPTION:
+			printf(",\"number\":%u,\"name\":\"%s\"", e->exception,
+			       pft_exception_name(e->exception));
+			if (e->has_ret)
+				printf(",\"ret\":\"0x%x\"", e->addr);
+			break;
+		case PFT_ELEM_CONTEXT:
+			if (e->changed & PFT_CTX_CTXID)
+				printf(",\"ctxid\":\"0x%x\"", e->ctxid);
+			if (e->changed & PFT_CTX_VMID)
+				printf(",\"vmid\":%u", e->vmid);
+			if (e->changed & PFT_CTX_NS)
+				printf(",\"ns\":%u", e->ns);
+			if (e->changed & PFT_CTX_HYP)
+				printf(",\"hyp\":%u", e->hyp);
+			if (e->changed & PFT_CTX_ISA)
+				printf(",\"isa\":\"%s\"", pft_isa_name(e->isa));
+			break;
+		case PFT_ELEM_TIMESTAMP:
+			printf(",\"ts\":\"0x%" PRIx64 "\"", e->ts);
+			break;
+		case PFT_ELEM_ADDR_NACC:
+			printf(",\"addr\":\"0x%x\"", e->addr);
+			break;
+		case PFT_ELEM_ERROR:
+			printf(",\"msg\":\"%s\"", pft_flow_errstr(e->reason));
+			break;
+		default:
+			break;
+		}
+		if (e->has_cycles)
+			printf(",\"cycles\":%u", e->cycles);
+		fputs("}\n", stdout);
+		return;
+	}
+
+	printf("0x%08" PRIx64, e->offset);
+	if (d->multi_id)
+		printf("  %02x", id);
+	printf("  %-10s", pft_elem_type_name(e->type));
+	switch (e->type) {
+	case PFT_ELEM_RANGE:
+		printf(" 0x%08x-0x%08x %-5s n=%-3u %s", e->start, e->last, pft_isa_name(e->isa),
+		       e->ninsn, e->taken ? "E" : "N");
+		break;
+	case PFT_ELEM_TRACE_ON:
+		printf(" %s", pft_isync_reason_name(e->reason));
+		break;
+	case PFT_ELEM_EXCEPTION:
+		printf(" %s (%u)", pft_exception_name(e->exception), e->exception);
+		if (e->has_ret)
+			printf(" ret=0x%08x", e->addr);
+		break;
+	case PFT_ELEM_CONTEXT:
+		if (e->changed & PFT_CTX_CTXID)
+			printf(" ctxid=0x%x", e->ctxid);
+		if (e->changed & PFT_CTX_VMID)
+			printf(" vmid=%u", e->vmid);
+		if (e->changed & PFT_CTX_NS)
+			printf(" %s", e->ns ? "non-secure" : "secure");
+		if (e->changed & PFT_CTX_HYP)
+			printf(" hyp=%u", e->hyp);
+		if (e->changed & PFT_CTX_ISA)
+			printf(" isa=%s", pft_isa_name(e->isa));
+		break;
+	case PFT_ELEM_TIMESTAMP:
+		printf(" 0x%" PRIx64, e->ts);
+		break;
+	case PFT_ELEM_ADDR_NACC:
+		printf(" 0x%08x: no memory image here", e->addr);
+		break;
+	case PFT_ELEM_ERROR:
+		printf(" %s", pft_flow_errstr(e->reason));
+		break;
+	default:
+		break;
+	}
+	if (e->has_cycles)
+		printf(" cycles=%u", e->cycles);
+	putchar('\n');
+	if (d->insn && e->type == PFT_ELEM_RANGE && d->have_cs)
+		print_insns(d, fs, e, s);
+}
+
+static int on_packet(void *ctx, struct stream *s, const struct pft_packet *pkt, int status)
+{
+	struct decode *d = ctx;
+	struct flow_stream *fs = stream_flow(d, s);
+	struct pft_elem e;
+
+	(void)status;
+	if (!fs) {
+		d->failed = 1;
+		return 1;
+	}
+	pft_flow_put(fs->flow, pkt, sizeof(*pkt));
+	while (pft_flow_next(fs->flow, &e, sizeof(e)) == 0) {
+		d->counts[e.type]++;
+		if (e.type == PFT_ELEM_RANGE)
+			d->insns += e.ninsn;
+		if (!d->count_only)
+			print_elem(d, fs, s, &e);
+	}
+	return 0;
+}
+
+static void on_discont(void *ctx, struct stream *s, uint64_t offset)
+{
+	(void)ctx;
+	(void)offset;
+	struct flow_stream *fs = s->user;
+	if (fs)
+		pft_flow_reset(fs->flow);
+}
+
+static int parse_image_arg(struct decode *d, const char *arg, int is_elf)
+{
+	struct image_arg a = { .is_elf = is_elf };
+	char *copy = strdup(arg), *at = strrchr(copy, '@');
+
+	if (at) {
+		*at = 0;
+		if (cli_parse_u64(at + 1, &a.addr) || a.addr > UINT32_MAX) {
+			cli_error("%s: '%s' is not a 32-bit address", is_elf ? "--elf" : "--image",
+				  at + 1);
+			free(copy);
+			return -1;
+		}
+	} else if (!is_elf) {
+		cli_error("--image: '%s' needs @ADDR (the address of its first byte)", arg);
+		free(copy);
+		return -1;
+	}
+	free(copy);
+	/* Keep the caller's string: cut the path at the '@' we found. */
+	size_t len = at ? (size_t)(strrchr(arg, '@') - arg) : strlen(arg);
+	char *path = strndup(arg, len);
+	struct image_arg *n = realloc(d->images, (d->nimages + 1) * sizeof(*n));
+	if (!path || !n) {
+		free(path);
+		cli_error("out of memory");
+		return -1;
+	}
+	d->images = n;
+	a.path = path;
+	d->images[d->nimages++] = a;
+	return 0;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]\n\n%s"
+		     "images (any number; a snapshot's memory dumps are used as well):\n"
+		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
+		     "  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
+		     "output:\n"
+		     "  --insn                list every instruction, disassembled, with symbols\n"
+		     "  --format text|jsonl   listing format (default text)\n"
+		     "  --count               print only element counts\n",
+		INPUT_OPTIONS_HELP);
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		INPUT_LONG_OPTIONS,
+		{ "format", required_argument, NULL, 'f' },
+		{ "count", no_argument, NULL, 'c' },
+		{ "insn", no_argument, NULL, 'i' },
+		{ "elf", required_argument, NULL, 'e' },
+		{ "image", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct input_opts o;
+	struct decode d = { 0 };
+	struct input in;
+	int c, rc = EXIT_USAGE;
+
+	input_opts_init(&o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c >= INPUT_OPT_BASE && c < INPUT_OPT_END) {
+			if (input_option(&o, c, optarg))
+				goto out;
+		} else if (c == 'f') {
+			if (!strcmp(optarg, "text")) {
+				d.format = FMT_TEXT;
+			} else if (!strcmp(optarg, "jsonl")) {
+				d.format = FMT_JSONL;
+			} else {
+				cli_error("--format: '%s' is not text or jsonl", optarg);
+				goto out;
+			}
+		} else if (c == 'c') {
+			d.count_only = 1;
+		} else if (c == 'i') {
+			d.insn = 1;
+		} else if (c == 'e' || c == 'm') {
+			if (parse_image_arg(&d, optarg, c == 'e'))
+				goto out;
+		} else if (c == 'h') {
+			usage(stdout);
+			rc = EXIT_OK;
+			goto out;
+		} else {
+			cli_bad_option("decode", argv, optopt);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		cli_error("decode: unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (input_opts_check(&o))
+		goto out;
+	if (d.insn && d.format == FMT_JSONL) {
+		cli_error("--insn goes with the text format");
+		goto out;
+	}
+	rc = input_open(&in, &o);
+	if (rc) {
+		input_close(&in);
+		goto out;
+	}
+	d.multi_id = in.nstreams > 1;
+	if (d.insn) {
+		d.have_cs = cs_open(CS_ARCH_ARM, CS_MODE_ARM, &d.cs_arm) == CS_ERR_OK &&
+			    cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d.cs_thumb) == CS_ERR_OK;
+	}
+	/* Set up every stream's image first, so that image errors come
+	 * before any output. */
+	for (size_t i = 0; i < in.nstreams && !d.failed; i++)
+		if (!stream_flow(&d, &in.streams[i]))
+			d.failed = 1;
+	if (!d.failed)
+		rc = input_run(&in, on_packet, on_discont, &d);
+	if (d.failed)
+		rc = EXIT_USAGE;
+	if (!rc && d.count_only) {
+		printf("%" PRIu64 " instructions\n", d.insns);
+		for (int t = 0; t < PFT_ELEM_TYPE_MAX; t++)
+			if (d.counts[t])
+				printf("  %-17s %" PRIu64 "\n", pft_elem_type_name(t), d.counts[t]);
+	}
+	for (size_t i = 0; i < in.nstreams; i++)
+		free_stream_flow(&in.streams[i]);
+	input_close(&in);
+	if (d.have_cs) {
+		cs_close(&d.cs_arm);
+		cs_close(&d.cs_thumb);
+	}
+out:
+	for (size_t i = 0; i < d.nimages; i++)
+		free((char *)d.images[i].path);
+	free(d.images);
+	return rc;
+}
