@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Compare `pft decode --format jsonl` with OpenCSD's `trc_pkt_lister -decode_only`.
+
+usage: diff_flow.py PFT SNAPSHOT_DIR TRACE_ID|raw [extra pft args...]
+
+The check: the same sequence of instruction ranges (start, end, number of
+instructions, taken or not), exceptions (number and preferred return
+address) and address-not-accessible points.  Other elements (trace-on,
+context, timestamps) are not part of the comparison.
+Exits 0 when they agree, 1 otherwise (printing the first differences).
+"""
+import json
+import re
+import subprocess
+import sys
+
+RANGE = re.compile(r"INSTR_RANGE\(exec range=0x([0-9a-f]+):\[0x([0-9a-f]+)\] num_i\((\d+)\)"
+                   r" last_sz\(\d+\) \(ISA=(\w+)\) ([EN]) ")
+EXC = re.compile(r"ELEM_EXCEPTION\((?:pref ret addr:0x([0-9a-f]+); )?excep num \(0x([0-9a-f]+)\)")
+NACC = re.compile(r"ELEM_ADDR_NACC\( 0x([0-9a-f]+) \)")
+
+
+def ocsd_elems(snapshot, trace_id):
+    args = ["trc_pkt_lister", "-ss_dir", snapshot, "-decode_only", "-logstdout"]
+    if trace_id is not None:
+        args += ["-id", hex(trace_id)]
+    out = subprocess.run(args, capture_output=True, text=True, check=False).stdout
+    elems = []
+    for line in out.splitlines():
+        m = RANGE.search(line)
+        if m:
+            s, e, n, _isa, t = m.groups()
+            elems.append(("range", int(s, 16), int(e, 16), int(n), t == "E"))
+            continue
+        m = EXC.search(line)
+        if m:
+            ret, num = m.groups()
+            elems.append(("exception", int(num, 16), int(ret, 16) if ret else None))
+            continue
+        m = NACC.search(line)
+        if m:
+            elems.append(("addr_nacc", int(m.group(1), 16)))
+    return elems
+
+
+def pft_elems(pft, snapshot, trace_id, extra):
+    args = [pft, "decode", "--snapshot", snapshot, "--format", "jsonl"] + extra
+    if trace_id is not None:
+        args += ["--id", str(trace_id)]
+    r = subprocess.run(args, capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        sys.exit("pft decode failed (%d): %s" % (r.returncode, r.stderr.strip()))
+    elems = []
+    for line in r.stdout.splitlines():
+        p = json.loads(line)
+        t = p["type"]
+        if t == "range":
+            elems.append(("range", int(p["start"], 16), int(p["end"], 16), p["n"], p["taken"]))
+        elif t == "exception":
+            elems.append(("exception", p["number"], int(p["ret"], 16) if "ret" in p else None))
+        elif t == "addr_nacc":
+            elems.append(("addr_nacc", int(p["addr"], 16)))
+    return elems
+
+
+def fmt(e):
+    if e[0] == "range":
+        return "range 0x%x-0x%x n=%d %s" % (e[1], e[2], e[3], "E" if e[4] else "N")
+    if e[0] == "exception":
+        return "exception %d ret=%s" % (e[1], "0x%x" % e[2] if e[2] is not None else "-")
+    return "addr_nacc 0x%x" % e[1]
+
+
+def main():
+    pft, snapshot, ident = sys.argv[1:4]
+    extra = sys.argv[4:]
+    trace_id = None if ident == "raw" else int(ident, 0)
+    ours = pft_elems(pft, snapshot, trace_id, extra)
+    theirs = ocsd_elems(snapshot, trace_id)
+    label = "%s id %s" % (snapshot, ident)
+    for i, (a, b) in enumerate(zip(ours, theirs)):
+        if a != b:
+            print("DIFFER %s at element %d: pft %s, OpenCSD %s" % (label, i, fmt(a), fmt(b)))
+            for k in range(max(0, i - 3), min(i + 4, len(ours), len(theirs))):
+                print("   %d: pft %-40s OpenCSD %s" % (k, fmt(ours[k]), fmt(theirs[k])))
+            return 1
+    if len(ours) != len(theirs):
+        print("DIFFER %s: pft %d elements, OpenCSD %d" % (label, len(ours), len(theirs)))
+        return 1
+    n = sum(e[3] for e in ours if e[0] == "range")
+    print("same %s: %d elements, %d instructions" % (label, len(ours), n))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
