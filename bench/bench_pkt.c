@@ -7,68 +7,9 @@
  * least --mb megabytes (default 64).  Or --raw FILE: a raw PFT stream.
  * Neither decoder prints; each counts its packets.  Best of --runs runs.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
 #include <opencsd/c_api/opencsd_c_api.h>
 
-#include "pft.h"
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		b = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return b;
-}
-
-/* The bytes of trace ID @id from a formatted buffer, from the first A-sync. */
-static uint8_t *extract_id(const uint8_t *buf, size_t len, uint8_t id, size_t *out_len)
-{
-	struct pft_dfmt *d = pft_dfmt_alloc(NULL, NULL);
-	struct pft_dfmt_chunk c;
-	uint8_t *out = malloc(len);
-	size_t n = 0;
-
-	pft_dfmt_feed(d, buf, len);
-	pft_dfmt_finish(d);
-	for (;;) {
-		int st = pft_dfmt_next(d, &c, sizeof(c));
-		if (st == -PFT_ERR_EOS || st == -PFT_ERR_NEED_INPUT)
-			break;
-		if (st == 0 && c.id == id) {
-			memcpy(out + n, c.data, c.len);
-			n += c.len;
-		}
-	}
-	pft_dfmt_free(d);
-	static const uint8_t async[6] = { 0, 0, 0, 0, 0, 0x80 };
-	size_t start = 0;
-	while (start + 6 <= n && memcmp(out + start, async, 6))
-		start++;
-	memmove(out, out + start, n - start);
-	*out_len = n - start;
-	return out;
-}
+#include "bench_common.h"
 
 static uint64_t run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t len)
 {
@@ -133,7 +74,6 @@ static uint64_t run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_
 
 int main(int argc, char **argv)
 {
-	const char *shared = getenv("PFT_SHARED") ? getenv("PFT_SHARED") : "../shared";
 	const char *raw = NULL;
 	size_t mb = 64;
 	int runs = 5;
@@ -150,41 +90,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-
 	struct pft_config cfg;
-	pft_config_init(&cfg);
-	/* The TC2 PTM's registers (device_8.ini). */
-	pft_config_from_regs(&cfg, 0x10001000, 0x34C01AC2, 0x411CF312, 0x13);
-
-	size_t unit_len;
-	uint8_t *unit;
-	if (raw) {
-		unit = read_file(raw, &unit_len);
-	} else {
-		char path[4096];
-		snprintf(path, sizeof(path), "%s/testdata/opencsd-snapshots/TC2/cstrace.bin", shared);
-		size_t blen;
-		uint8_t *b = read_file(path, &blen);
-		if (!b) {
-			fprintf(stderr, "bench: cannot read %s (set PFT_SHARED)\n", path);
-			return 2;
-		}
-		unit = extract_id(b, blen, 0x13, &unit_len);
-		free(b);
-	}
-	if (!unit || !unit_len) {
-		fprintf(stderr, "bench: no input\n");
-		return 2;
-	}
-	size_t len = raw ? unit_len : 0;
-	uint8_t *buf = unit;
-	if (!raw) {
-		size_t want = mb << 20, copies = (want + unit_len - 1) / unit_len;
-		buf = malloc(copies * unit_len);
-		for (size_t i = 0; i < copies; i++)
-			memcpy(buf + i * unit_len, unit, unit_len);
-		len = copies * unit_len;
-	}
+	size_t len;
+	tc2_config(&cfg);
+	uint8_t *buf = bench_stream(raw, mb, &len);
 
 	double best_pft = 1e30, best_ocsd = 1e30;
 	uint64_t n_pft = 0, n_ocsd = 0;

@@ -1,11 +1,13 @@
 #!/bin/sh
 # Benchmarks of libpft against OpenCSD, in the same run on the same input.
-# usage: sh bench/run.sh [pkt] [-- ARGS for the benchmark]
+# usage: sh bench/run.sh
 set -e
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
 cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DPFT_BENCH=ON >/dev/null
-cmake --build build-bench -j2 --target bench_pkt >/dev/null
+cmake --build build-bench -j2 --target bench_pkt bench_flow >/dev/null
 export PFT_SHARED="${PFT_SHARED:-$(pwd)/../shared}"
 echo "== packet decoding (bench_pkt)"
-./build-bench/bench_pkt "$@"
+./build-bench/bench_pkt
+echo "== full decode: packets and program flow (bench_flow)"
+./build-bench/bench_flow

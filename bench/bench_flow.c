@@ -1,0 +1,147 @@
+/*
+ * bench_flow: full decode (packets + program flow against the memory
+ * image) of libpft against OpenCSD's PTM decoder, same input, same run.
+ *
+ * Input: the real TC2 Cortex-A15 trace (ID 0x13, cycle-accurate) repeated to
+ * at least --mb megabytes, with the TC2 kernel dump as the memory image
+ * (0xC0008000, 320 KB) for both decoders.  Neither prints; each counts
+ * instruction ranges and instructions.  Best of --runs runs.
+ */
+#include <opencsd/c_api/opencsd_c_api.h>
+
+#include "bench_common.h"
+
+struct counts {
+	uint64_t ranges, insns;
+};
+
+static struct counts run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+			     const uint8_t *mem, size_t memlen)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	pft_image_add_buffer(img, 0xC0008000, mem, memlen, PFT_SPACE_ANY, 0);
+	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
+	struct pft_flow *f = pft_flow_alloc(cfg, img, NULL);
+	struct pft_packet pkt;
+	struct pft_elem e;
+	struct counts c = { 0, 0 };
+
+	pft_pkt_feed(d, buf, len);
+	pft_pkt_finish(d);
+	while (pft_pkt_next(d, &pkt, sizeof(pkt)) != -PFT_ERR_EOS) {
+		pft_flow_put(f, &pkt, sizeof(pkt));
+		while (pft_flow_next(f, &e, sizeof(e)) == 0) {
+			if (e.type == PFT_ELEM_RANGE) {
+				c.ranges++;
+				c.insns += e.ninsn;
+			}
+		}
+	}
+	pft_flow_free(f);
+	pft_pkt_free(d);
+	pft_image_free(img);
+	return c;
+}
+
+static ocsd_datapath_resp_t count_elem(const void *ctx, const ocsd_trc_index_t index,
+				       const uint8_t chan, const ocsd_generic_trace_elem *elem)
+{
+	struct counts *c = (struct counts *)ctx;
+	(void)index;
+	(void)chan;
+	if (elem->elem_type == OCSD_GEN_TRC_ELEM_INSTR_RANGE) {
+		c->ranges++;
+		c->insns += elem->num_instr_range;
+	}
+	return OCSD_RESP_CONT;
+}
+
+static struct counts run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+			      const uint8_t *mem, size_t memlen)
+{
+	dcd_tree_handle_t t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
+	ocsd_ptm_cfg pc = { .reg_idr = cfg->etmidr, .reg_ctrl = cfg->etmcr,
+			    .reg_ccer = cfg->etmccer, .reg_trc_id = cfg->etmtraceidr,
+			    .arch_ver = ARCH_V7, .core_prof = profile_CortexA };
+	unsigned char csid;
+	struct counts c = { 0, 0 };
+
+	if (ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_PTM, OCSD_CREATE_FLG_FULL_DECODER,
+				   &pc, &csid) != OCSD_OK ||
+	    ocsd_dt_set_gen_elem_outfn(t, count_elem, &c) != OCSD_OK ||
+	    ocsd_dt_add_buffer_mem_acc(t, 0xC0008000, OCSD_MEM_SPACE_ANY, mem,
+				       (uint32_t)memlen) != OCSD_OK) {
+		fprintf(stderr, "bench: cannot set up OpenCSD\n");
+		exit(2);
+	}
+	size_t done = 0;
+	while (done < len) {
+		uint32_t chunk = len - done > (1u << 30) ? (1u << 30) : (uint32_t)(len - done);
+		uint32_t used = 0;
+		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, done, chunk,
+							      buf + done, &used);
+		if (OCSD_DATA_RESP_IS_FATAL(r)) {
+			fprintf(stderr, "bench: OpenCSD fatal error at %zu\n", done);
+			exit(2);
+		}
+		done += used;
+	}
+	ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
+	ocsd_destroy_dcd_tree(t);
+	return c;
+}
+
+int main(int argc, char **argv)
+{
+	size_t mb = 16;
+	int runs = 3;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--mb") && i + 1 < argc)
+			mb = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
+			runs = atoi(argv[++i]);
+		else {
+			fprintf(stderr, "usage: bench_flow [--mb N] [--runs N]\n");
+			return 2;
+		}
+	}
+	struct pft_config cfg;
+	size_t len, memlen;
+	char path[4096];
+	tc2_config(&cfg);
+	uint8_t *buf = bench_stream(NULL, mb, &len);
+	snprintf(path, sizeof(path), "%s/testdata/opencsd-snapshots/TC2/kernel_dump.bin", shared_dir());
+	uint8_t *mem = read_file(path, &memlen);
+	if (!mem) {
+		fprintf(stderr, "bench: cannot read %s\n", path);
+		return 2;
+	}
+
+	double best_pft = 1e30, best_ocsd = 1e30;
+	struct counts cp = { 0, 0 }, co = { 0, 0 };
+	for (int r = 0; r < runs; r++) {
+		double t0 = now();
+		cp = run_pft(&cfg, buf, len, mem, memlen);
+		double t1 = now();
+		co = run_ocsd(&cfg, buf, len, mem, memlen);
+		double t2 = now();
+		if (t1 - t0 < best_pft)
+			best_pft = t1 - t0;
+		if (t2 - t1 < best_ocsd)
+			best_ocsd = t2 - t1;
+	}
+	double mbytes = len / 1e6;
+	printf("input: %.1f MB of PFT (TC2 trace ID 0x13, repeated) + 320 KB image, best of %d runs\n",
+	       mbytes, runs);
+	printf("%-8s %10s %14s %14s %14s\n", "decoder", "trace MB/s", "Minsn/s", "instructions",
+	       "ranges");
+	printf("%-8s %10.1f %14.1f %14llu %14llu\n", "libpft", mbytes / best_pft,
+	       cp.insns / best_pft / 1e6, (unsigned long long)cp.insns,
+	       (unsigned long long)cp.ranges);
+	printf("%-8s %10.1f %14.1f %14llu %14llu\n", "OpenCSD", mbytes / best_ocsd,
+	       co.insns / best_ocsd / 1e6, (unsigned long long)co.insns,
+	       (unsigned long long)co.ranges);
+	printf("ratio (libpft / OpenCSD): %.1fx\n", best_ocsd / best_pft);
+	return cp.insns == co.insns ? 0 : 1;
+}
