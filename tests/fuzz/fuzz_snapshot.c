@@ -1,0 +1,165 @@
+/* fuzz_snapshot - the snapshot reader (pft/snapshot.c) and what the CLI
+ * does with a snapshot's registers (configuration, register explanations).
+ *
+ * Input: files separated by NUL bytes, each "NAME\nCONTENT"; NAME is a
+ * plain file name (letters, digits, '_', '-', '.'; no "..").  They are
+ * written to a private temporary directory, which is then read with
+ * snap_load() as `pft --snapshot` does.  Inputs that name /dev, /proc or
+ * /sys are skipped (a device file could block).
+ *
+ * Properties (pft/snapshot.h): snap_load() returns 0 or -1 with a
+ * one-line message; on success every device has name, class and type,
+ * every dump a path and a space, every buffer a path and a format, and
+ * the lookups find what the lists hold.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz_util.h"
+#include "pft.h"
+#include "snapshot.h"
+
+static char dir[64];
+
+static void clean_dir(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[sizeof(dir) + 300];
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' && (!de->d_name[1] ||
+					     (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		unlink(path);
+	}
+	closedir(d);
+}
+
+static void remove_dir(void)
+{
+	clean_dir();
+	rmdir(dir);
+}
+
+static int plain_name(const char *s, size_t n)
+{
+	if (!n || n > 64 || (n <= 2 && s[0] == '.' && s[n - 1] == '.'))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-' ||
+		      s[i] == '.'))
+			return 0;
+	return 1;
+}
+
+static int has(const uint8_t *data, size_t size, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (size_t i = 0; i + n <= size; i++)
+		if (!memcmp(data + i, word, n))
+			return 1;
+	return 0;
+}
+
+static void write_files(const uint8_t *data, size_t size)
+{
+	char path[sizeof(dir) + 80];
+	size_t pos = 0;
+
+	while (pos < size) {
+		const uint8_t *end = memchr(data + pos, 0, size - pos);
+		size_t len = end ? (size_t)(end - (data + pos)) : size - pos;
+		const uint8_t *nl = memchr(data + pos, '\n', len);
+		if (nl && plain_name((const char *)data + pos, (size_t)(nl - (data + pos)))) {
+			size_t nlen = (size_t)(nl - (data + pos));
+			snprintf(path, sizeof(path), "%s/%.*s", dir, (int)nlen,
+				 (const char *)data + pos);
+			FILE *f = fopen(path, "wb");
+			if (f) {
+				fwrite(nl + 1, 1, len - nlen - 1, f);
+				fclose(f);
+			}
+		}
+		pos += len + 1;
+	}
+}
+
+static void use_device(const struct snapshot *s, const struct snap_device *d)
+{
+	struct pft_regs_field fields[PFT_REGS_FIELDS_MAX];
+	struct pft_regs_context ctx = { .size = sizeof(ctx) };
+	uint64_t v;
+
+	FUZZ_CHECK(d->name && d->cls && d->type && d->file);
+	FUZZ_CHECK(snap_device(s, d->name) != NULL);
+	for (size_t j = 0; j < d->nregs; j++) {
+		FUZZ_CHECK(d->regs[j].name);
+		FUZZ_CHECK(snap_reg(d, d->regs[j].name, &v) == 0);
+		int n = pft_regs_explain(d->regs[j].name, (uint32_t)d->regs[j].value, &ctx,
+					 fields, PFT_REGS_FIELDS_MAX);
+		FUZZ_CHECK(n >= 0 || n == -PFT_ERR_NOT_SUPPORTED);
+		for (int k = 0; k < n && k < PFT_REGS_FIELDS_MAX; k++)
+			FUZZ_CHECK(fields[k].name &&
+				   memchr(fields[k].meaning, 0, sizeof(fields[k].meaning)));
+	}
+	for (size_t j = 0; j < d->ndumps; j++)
+		FUZZ_CHECK(d->dumps[j].path && d->dumps[j].space &&
+			   d->dumps[j].address <= UINT32_MAX);
+	if (!snap_is_ptm(d))
+		return;
+	uint64_t cr, ccer, idr, traceid;
+	if (snap_reg(d, "ETMCR", &cr) || snap_reg(d, "ETMCCER", &ccer) ||
+	    snap_reg(d, "ETMIDR", &idr) || snap_reg(d, "ETMTRACEIDR", &traceid))
+		return;
+	struct pft_config cfg;
+	pft_config_init(&cfg);
+	if (pft_config_from_regs(&cfg, (uint32_t)cr, (uint32_t)ccer, (uint32_t)idr,
+				 (uint32_t)traceid))
+		return;
+	struct pft_pkt_decoder *pd = pft_pkt_alloc(&cfg, NULL);
+	FUZZ_CHECK(pd); /* a configuration from registers is always usable */
+	pft_pkt_free(pd);
+	snap_source_buffer(s, d->name);
+	snap_source_core(s, d->name);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct snapshot s;
+	char err[512];
+
+	if (!dir[0]) {
+		const char *tmp = getenv("TMPDIR");
+		snprintf(dir, sizeof(dir), "%s/pft-fuzz-XXXXXX", tmp && strlen(tmp) < 40 ? tmp : "/tmp");
+		FUZZ_CHECK(mkdtemp(dir));
+		atexit(remove_dir);
+	}
+	if (has(data, size, "/dev") || has(data, size, "/proc") || has(data, size, "/sys"))
+		return 0;
+	write_files(data, size);
+	err[0] = 0;
+	int r = snap_load(dir, &s, err, sizeof(err));
+	if (r) {
+		FUZZ_CHECK(r == -1 && err[0] && !strchr(err, '\n'));
+		FUZZ_CHECK(s.ndevs == 0 && s.nbufs == 0 && !s.devs && !s.dir);
+	} else {
+		for (size_t i = 0; i < s.ndevs; i++)
+			use_device(&s, &s.devs[i]);
+		for (size_t i = 0; i < s.nbufs; i++) {
+			FUZZ_CHECK(s.bufs[i].name && s.bufs[i].path && s.bufs[i].format);
+			FUZZ_CHECK(snap_buffer(&s, s.bufs[i].name) != NULL);
+		}
+		snap_free(&s);
+	}
+	clean_dir();
+	return 0;
+}
