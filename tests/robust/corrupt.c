@@ -1,0 +1,843 @@
+/*
+ * corrupt - damage real PTM captures in the common ways and measure how
+ * well decoding recovers.
+ *
+ * usage: corrupt [--variants N] [--seed S] [--show N] [--write DIR COUNT]
+ *                SNAPSHOT_DIR...
+ *
+ * Every PTM source of every snapshot (a frame-formatted buffer is
+ * deformatted first) is decoded once as it is (the reference) and then
+ * damaged N times per kind of damage (default 300; deterministic from the
+ * seed):
+ *   flip      1-3 bits of one byte inverted
+ *   drop      1-8 bytes missing
+ *   insert    1-8 random bytes added
+ *   truncate  the capture ends early
+ *   wrap      the capture starts late, in the middle of a packet (a
+ *             circular buffer that wrapped)
+ *   overflow  16-1024 bytes cut out (the trace port or buffer lost them)
+ * Each damaged stream is decoded into packets and, with the snapshot's
+ * memory image, into instruction ranges, and checked:
+ *   (a) decoding ends (no crash, no hang: the tests run it under ASan);
+ *   (b) every error (bad packet, flow error) has an offset inside the
+ *       damaged stream, at or after the damage - before it the stream is
+ *       intact, so an error there would be wrong;
+ *   (c) the packets and instruction ranges before the damage and from the
+ *       first synchronisation point after it (an A-sync followed by an
+ *       I-sync) on are those of the reference, at the same offsets once
+ *       the bytes added or removed are accounted for.  The data between
+ *       the damage and that point is what an ideal decoder loses; a
+ *       variant that loses anything else fails.
+ * One exception in (c), because no decoder can know better: a timestamp
+ * packet carries only the low bits that changed, so until a full-width
+ * timestamp arrives after the damage only those bits are compared.
+ *
+ * It prints, per source and kind, how much was lost against the ideal,
+ * how many variants were detected (an error was reported) and how far
+ * after the damage the first error came.  Exit status: 0 when every
+ * variant passed, 1 when one failed (the first --show failures are
+ * described), 2 for a usage or input problem.
+ *
+ * --write DIR COUNT writes the first COUNT damaged variants of each kind of
+ * each source as raw files instead, and prints one line per file, with
+ * tabs between the path, the pft configuration options that decode it and
+ * the pft decode --image options of its memory image (for the CLI test).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pft.h"
+#include "snapshot.h"
+
+enum kind { FLIP, DROP, INSERT, TRUNCATE, WRAP, OVERFLOW, NKINDS };
+
+static const char *const kind_names[NKINDS] = {
+	"flip", "drop", "insert", "truncate", "wrap", "overflow"
+};
+
+/* One PTM source: its bytes, configuration and memory image. */
+struct source {
+	char name[256];
+	uint8_t *bytes;
+	size_t len;
+	struct pft_config cfg;
+	struct pft_image *image;
+	char image_args[2048];   /* pft --image options for the same image */
+};
+
+/* What decoding a stream gave: packets (NOTSYNC bytes left out: they say
+ * nothing), instruction ranges and the offsets of errors. */
+struct decoded {
+	struct pft_packet *pk;   /* raw = NULL */
+	size_t npk, cappk;
+	struct pft_elem *rg;
+	size_t nrg, caprg;
+	uint64_t *err;
+	size_t nerr, caperr;
+	int anomaly;             /* the decoder broke its contract */
+};
+
+/* The damage done to one variant, in offsets of the original stream. */
+struct damage {
+	enum kind kind;
+	size_t at, n;
+};
+
+struct tally {
+	unsigned variants, detected, silent, failed;
+	uint64_t latency_sum, latency_max;
+	uint64_t pk_ref, pk_ideal, pk_lost, insn_ref, insn_ideal, insn_lost;
+	uint64_t ts_low_only;
+};
+
+struct options {
+	unsigned variants, show;
+	uint64_t seed;
+	const char *write_dir;
+	unsigned write_count;
+};
+
+static uint64_t rng_state;
+
+static uint64_t rng(void)
+{
+	/* xorshift64*: deterministic and the same on every platform. */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545F4914F6CDD1Dull;
+}
+
+static size_t rng_below(size_t n)
+{
+	return n ? (size_t)(rng() % n) : 0;
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? 2 * *cap : 1024;
+	p = realloc(p, *cap * size);
+	if (!p) {
+		fprintf(stderr, "corrupt: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+/* ---- Loading the captures ---- */
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	do {
+		buf = grow(buf, &cap, *len, 1);
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	} while (n);
+	fclose(f);
+	return buf;
+}
+
+/* The bytes of trace ID @id in a CoreSight frame-formatted buffer. */
+static uint8_t *deformat(const uint8_t *buf, size_t len, int tpiu, uint8_t id,
+			 size_t *out_len)
+{
+	struct pft_dfmt_config dc = { .size = sizeof(dc), .tpiu = (uint8_t)tpiu };
+	struct pft_dfmt *d = pft_dfmt_alloc(&dc, NULL);
+	struct pft_dfmt_chunk c;
+	uint8_t *out = NULL;
+	size_t cap = 0;
+	int status;
+
+	*out_len = 0;
+	if (!d)
+		return NULL;
+	pft_dfmt_feed(d, buf, len);
+	pft_dfmt_finish(d);
+	while ((status = pft_dfmt_next(d, &c, sizeof(c))) != -PFT_ERR_EOS) {
+		if (status < 0 || c.id != id)
+			continue;
+		out = grow(out, &cap, *out_len + c.len, 1);
+		memcpy(out + *out_len, c.data, c.len);
+		*out_len += c.len;
+	}
+	pft_dfmt_free(d);
+	return out;
+}
+
+/* Snapshot [dump] spaces, as pft decode maps them (pft.h, image section). */
+static enum pft_mem_space dump_space(const char *s)
+{
+	static const char *const secure[] = { "S", "EL1S", "EL2S", "EL3" };
+	static const char *const nonsecure[] = { "N", "EL1N", "EL2", "EL2N" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcasecmp(s, secure[i]))
+			return PFT_SPACE_SECURE;
+		if (!strcasecmp(s, nonsecure[i]))
+			return PFT_SPACE_NONSECURE;
+	}
+	return PFT_SPACE_ANY;
+}
+
+static int load_image(struct source *src, const struct snap_device *core)
+{
+	size_t used = 0;
+
+	src->image = pft_image_alloc(NULL);
+	if (!src->image)
+		return -1;
+	for (size_t i = 0; core && i < core->ndumps; i++) {
+		const struct snap_dump *dump = &core->dumps[i];
+		if (pft_image_add_file(src->image, dump->path, dump->offset,
+				       dump->has_length ? dump->length : 0,
+				       (uint32_t)dump->address, dump_space(dump->space)) < 0) {
+			fprintf(stderr, "corrupt: %s: cannot load it at 0x%" PRIx64 "\n",
+				dump->path, dump->address);
+			return -1;
+		}
+		/* The CLI's --image takes whole files in space ANY. */
+		if (!dump->offset && used < sizeof(src->image_args))
+			used += (size_t)snprintf(src->image_args + used,
+						 sizeof(src->image_args) - used,
+						 "%s--image %s@0x%" PRIx64, used ? " " : "",
+						 dump->path, dump->address);
+	}
+	return 0;
+}
+
+/* Every PTM source of snapshot @dir that has trace. */
+static int load_snapshot(const char *dir, struct source **srcs, size_t *nsrcs)
+{
+	struct snapshot snap;
+	char err[512];
+
+	if (snap_load(dir, &snap, err, sizeof(err))) {
+		fprintf(stderr, "corrupt: %s\n", err);
+		return -1;
+	}
+	for (size_t i = 0; i < snap.ndevs; i++) {
+		const struct snap_device *dev = &snap.devs[i];
+		uint64_t cr, ccer, idr, traceid;
+
+		if (!snap_is_ptm(dev) || snap_reg(dev, "ETMCR", &cr) ||
+		    snap_reg(dev, "ETMCCER", &ccer) || snap_reg(dev, "ETMIDR", &idr) ||
+		    snap_reg(dev, "ETMTRACEIDR", &traceid))
+			continue;
+		const struct snap_buffer *b = snap_source_buffer(&snap, dev->name);
+		if (!b)
+			continue;
+		struct source src = { 0 };
+		pft_config_init(&src.cfg);
+		if (pft_config_from_regs(&src.cfg, (uint32_t)cr, (uint32_t)ccer, (uint32_t)idr,
+					 (uint32_t)traceid))
+			continue;
+		size_t len;
+		uint8_t *buf = read_file(b->path, &len);
+		if (!buf) {
+			fprintf(stderr, "corrupt: %s: %s\n", b->path, strerror(errno));
+			snap_free(&snap);
+			return -1;
+		}
+		if (strcasecmp(b->format, "source_data")) {
+			src.bytes = deformat(buf, len, !strcasecmp(b->format, "dstream_coresight"),
+					     src.cfg.trace_id, &src.len);
+			free(buf);
+		} else {
+			src.bytes = buf;
+			src.len = len;
+		}
+		if (!src.len) {
+			free(src.bytes);
+			continue;
+		}
+		const char *base = strrchr(dir, '/');
+		snprintf(src.name, sizeof(src.name), "%s:0x%02x", base && base[1] ? base + 1 : dir,
+			 src.cfg.trace_id);
+		if (load_image(&src, snap_source_core(&snap, dev->name))) {
+			snap_free(&snap);
+			return -1;
+		}
+		*srcs = realloc(*srcs, (*nsrcs + 1) * sizeof(**srcs));
+		if (!*srcs)
+			exit(2);
+		(*srcs)[(*nsrcs)++] = src;
+	}
+	snap_free(&snap);
+	return 0;
+}
+
+/* ---- Decoding ---- */
+
+static void add_error(struct decoded *out, uint64_t offset)
+{
+	out->err = grow(out->err, &out->caperr, out->nerr, sizeof(*out->err));
+	out->err[out->nerr++] = offset;
+}
+
+static void take_elements(struct pft_flow *flow, struct decoded *out)
+{
+	struct pft_elem e;
+
+	while (pft_flow_next(flow, &e, sizeof(e)) == 0) {
+		if (e.type == PFT_ELEM_ERROR) {
+			add_error(out, e.offset);
+		} else if (e.type == PFT_ELEM_RANGE) {
+			out->rg = grow(out->rg, &out->caprg, out->nrg, sizeof(e));
+			out->rg[out->nrg++] = e;
+		}
+	}
+}
+
+static void decode(const struct source *src, const uint8_t *buf, size_t len,
+		   struct decoded *out)
+{
+	struct pft_pkt_decoder *d = pft_pkt_alloc(&src->cfg, NULL);
+	struct pft_flow *flow = pft_flow_alloc(&src->cfg, src->image, NULL);
+	struct pft_packet p;
+	size_t calls = 0;
+	int status;
+
+	out->npk = out->nrg = out->nerr = 0;
+	out->anomaly = 0;
+	if (!d || !flow) {
+		fprintf(stderr, "corrupt: out of memory\n");
+		exit(2);
+	}
+	pft_pkt_feed(d, buf, len);
+	pft_pkt_finish(d);
+	while ((status = pft_pkt_next(d, &p, sizeof(p))) != -PFT_ERR_EOS) {
+		/* Each call takes a byte or more (a bound, against hangs). */
+		if (++calls > 2 * len + 8) {
+			out->anomaly = 1;
+			break;
+		}
+		if (status == -PFT_ERR_NEED_INPUT) {
+			pft_pkt_finish(d); /* "feed more (or finish)" */
+			continue;
+		}
+		if (status < 0 && p.type != PFT_PKT_BAD) {
+			out->anomaly = 1;
+			break;
+		}
+		if (pft_flow_put(flow, &p, sizeof(p)) < 0)
+			out->anomaly = 1;
+		take_elements(flow, out);
+		if (status < 0)
+			add_error(out, p.offset);
+		if (p.type == PFT_PKT_NOTSYNC)
+			continue;
+		p.raw = NULL;
+		out->pk = grow(out->pk, &out->cappk, out->npk, sizeof(p));
+		out->pk[out->npk++] = p;
+	}
+	pft_flow_free(flow);
+	pft_pkt_free(d);
+}
+
+/* ---- Damage ---- */
+
+static size_t make_damage(const struct source *src, enum kind kind, struct damage *dmg,
+			  uint8_t *out)
+{
+	const size_t len = src->len;
+	size_t at = rng_below(len), n = 0;
+
+	memcpy(out, src->bytes, len);
+	switch (kind) {
+	case FLIP:
+		n = 1;
+		for (unsigned bits = 1 + (unsigned)rng_below(3); bits; bits--)
+			out[at] ^= (uint8_t)(1u << rng_below(8));
+		if (out[at] == src->bytes[at])
+			out[at] ^= 1;
+		break;
+	case DROP:
+	case OVERFLOW:
+		n = kind == DROP ? 1 + rng_below(8) : 16 + rng_below(1009);
+		if (n > len - at)
+			n = len - at;
+		memmove(out + at, src->bytes + at + n, len - at - n);
+		break;
+	case INSERT:
+		n = 1 + rng_below(8);
+		memcpy(out + at + n, src->bytes + at, len - at);
+		for (size_t i = 0; i < n; i++)
+			out[at + i] = (uint8_t)rng();
+		break;
+	case TRUNCATE:
+		n = len - at;
+		break;
+	case WRAP:
+		at = 1 + rng_below(len - 1);
+		memcpy(out, src->bytes + at, len - at);
+		break;
+	case NKINDS:
+		break;
+	}
+	dmg->kind = kind;
+	dmg->at = at;
+	dmg->n = n;
+	switch (kind) {
+	case DROP:
+	case OVERFLOW:
+	case TRUNCATE:
+		return len - n;
+	case INSERT:
+		return len + n;
+	case WRAP:
+		return len - at;
+	default:
+		return len;
+	}
+}
+
+/* The original offset of damaged offset @off; 0 when it is an added byte. */
+static int original_offset(const struct damage *dmg, uint64_t off, uint64_t *orig)
+{
+	*orig = off;
+	switch (dmg->kind) {
+	case DROP:
+	case OVERFLOW:
+		if (off >= dmg->at)
+			*orig = off + dmg->n;
+		return 1;
+	case INSERT:
+		if (off >= dmg->at + dmg->n)
+			*orig = off - dmg->n;
+		return off < dmg->at || off >= dmg->at + dmg->n;
+	case WRAP:
+		*orig = off + dmg->at;
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+/* Where the damage starts in the damaged stream, and the original span
+ * [*start, *end) that it spoiled. */
+static uint64_t damage_span(const struct damage *dmg, size_t len, uint64_t *start,
+			    uint64_t *end)
+{
+	*start = dmg->at;
+	switch (dmg->kind) {
+	case FLIP:
+		*end = dmg->at + 1;
+		break;
+	case DROP:
+	case OVERFLOW:
+		*end = dmg->at + dmg->n;
+		break;
+	case INSERT:
+		*end = dmg->at;
+		break;
+	case TRUNCATE:
+		*end = len;
+		break;
+	case WRAP:
+		*start = 0;
+		*end = dmg->at;
+		return 0;
+	case NKINDS:
+		break;
+	}
+	return dmg->at;
+}
+
+/* ---- Comparison ---- */
+
+static size_t find_packet(const struct decoded *ref, uint64_t offset)
+{
+	size_t lo = 0, hi = ref->npk;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ref->pk[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ref->npk && ref->pk[lo].offset == offset ? lo : SIZE_MAX;
+}
+
+/* The A-sync of @ref that ends at @end, or SIZE_MAX. */
+static size_t async_ending_at(const struct decoded *ref, uint64_t end)
+{
+	size_t r = find_packet(ref, end);
+
+	if (r == SIZE_MAX)
+		return SIZE_MAX;
+	return r > 0 && ref->pk[r - 1].type == PFT_PKT_ASYNC ? r - 1 : SIZE_MAX;
+}
+
+/* The first A-sync at or after @from that an I-sync follows. */
+static uint64_t resync_point(const struct decoded *ref, uint64_t from, size_t len)
+{
+	for (size_t i = 0; i + 1 < ref->npk; i++)
+		if (ref->pk[i].offset >= from && ref->pk[i].type == PFT_PKT_ASYNC &&
+		    ref->pk[i + 1].type == PFT_PKT_ISYNC)
+			return ref->pk[i].offset;
+	return len;
+}
+
+static int same_packet(const struct pft_packet *ref, const struct pft_packet *got,
+		       uint64_t orig, int ts_low_only)
+{
+	struct pft_packet a = *ref, b = *got;
+
+	b.offset = orig;
+	if (a.type == PFT_PKT_TIMESTAMP && ts_low_only && a.ts_bits < 64) {
+		uint64_t mask = (1ull << a.ts_bits) - 1;
+		a.ts_raw &= mask;
+		b.ts_raw &= mask;
+		a.ts = b.ts = 0;
+	}
+	return !memcmp(&a, &b, sizeof(a));
+}
+
+static int same_range(const struct pft_elem *ref, const struct pft_elem *got, uint64_t orig)
+{
+	struct pft_elem a = *ref, b = *got;
+
+	b.offset = orig;
+	return !memcmp(&a, &b, sizeof(a));
+}
+
+struct verdict {
+	uint64_t pk_ideal, pk_lost, insn_ideal, insn_lost, ts_low_only;
+	int detected, failed;
+	uint64_t latency;
+	char why[256];
+};
+
+static void judge(const struct source *src, const struct decoded *ref, const struct damage *dmg,
+		  size_t dlen, const struct decoded *got, struct verdict *v)
+{
+	uint64_t start, end, orig;
+	uint64_t dstart = damage_span(dmg, src->len, &start, &end);
+	const uint64_t resync = resync_point(ref, end, src->len);
+	uint8_t *pk_ok = calloc(ref->npk + 1, 1), *rg_ok = calloc(ref->nrg + 1, 1);
+	const unsigned ts_width = src->cfg.ts_64bit ? 64 : 48;
+	int ts_full = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (!pk_ok || !rg_ok)
+		exit(2);
+	if (got->anomaly) {
+		v->failed = 1;
+		snprintf(v->why, sizeof(v->why), "the decoder broke its contract (status, or no end)");
+	}
+	/* (b) errors: inside the stream, not before the damage - that is, not
+	 * before the packet the damage begins in (errors are reported at the
+	 * offset of the packet they are found in). */
+	for (size_t r = 0; r < ref->npk && dstart; r++) {
+		if (ref->pk[r].offset + ref->pk[r].size > dstart) {
+			if (ref->pk[r].offset < dstart)
+				dstart = ref->pk[r].offset;
+			break;
+		}
+	}
+	for (size_t i = 0; i < got->nerr; i++) {
+		if (got->err[i] < dstart || got->err[i] >= dlen) {
+			v->failed = 1;
+			snprintf(v->why, sizeof(v->why), "error at offset 0x%" PRIx64
+				 " outside the damage (from 0x%" PRIx64 ")", got->err[i], dstart);
+		}
+		if (!v->detected || got->err[i] - dstart < v->latency)
+			v->latency = got->err[i] - dstart;
+		v->detected = 1;
+	}
+	/* (c) packets, matched by original offset. */
+	for (size_t i = 0; i < got->npk; i++) {
+		const struct pft_packet *p = &got->pk[i];
+		if (!original_offset(dmg, p->offset, &orig))
+			continue;
+		if (p->type == PFT_PKT_TIMESTAMP && p->ts_bits >= ts_width && orig >= end)
+			ts_full = 1;
+		size_t r = find_packet(ref, orig);
+		if (p->type == PFT_PKT_ASYNC) {
+			/* Unsynchronised, zeros that end the packet before an
+			 * A-sync look like more of the A-sync: an A-sync that
+			 * ends at the same byte is the same. */
+			r = async_ending_at(ref, orig + p->size);
+		}
+		if (r == SIZE_MAX)
+			continue;
+		if (p->type == PFT_PKT_ASYNC) {
+			pk_ok[r] = 1;
+		} else if (same_packet(&ref->pk[r], p, orig, 0)) {
+			pk_ok[r] = 1;
+		} else if (orig >= resync && !ts_full && same_packet(&ref->pk[r], p, orig, 1)) {
+			pk_ok[r] = 1;
+			v->ts_low_only++;
+		}
+	}
+	for (size_t r = 0; r < ref->npk; r++) {
+		const struct pft_packet *p = &ref->pk[r];
+		int ideal_loss = p->offset + p->size > start && p->offset < resync;
+		v->pk_ideal += ideal_loss;
+		if (pk_ok[r])
+			continue;
+		v->pk_lost++;
+		if (!ideal_loss && !v->failed) {
+			v->failed = 1;
+			snprintf(v->why, sizeof(v->why), "%s packet at 0x%" PRIx64
+				 " lost (damage 0x%" PRIx64 "-0x%" PRIx64 ", resync at 0x%" PRIx64 ")",
+				 pft_pkt_type_name(p->type), p->offset, start, end, resync);
+		}
+	}
+	/* (c) instruction ranges: the k-th range of the packet at an offset
+	 * against the k-th range of the damaged packet at the same original
+	 * offset (both lists are in offset order). */
+	for (size_t r = 0, g = 0; r < ref->nrg;) {
+		const uint64_t off = ref->rg[r].offset;
+		size_t r_end = r, g_end;
+		while (r_end < ref->nrg && ref->rg[r_end].offset == off)
+			r_end++;
+		while (g < got->nrg && (!original_offset(dmg, got->rg[g].offset, &orig) ||
+					orig < off))
+			g++;
+		for (g_end = g; g_end < got->nrg; g_end++)
+			if (!original_offset(dmg, got->rg[g_end].offset, &orig) || orig != off)
+				break;
+		for (size_t k = 0; r + k < r_end && g + k < g_end; k++)
+			rg_ok[r + k] = same_range(&ref->rg[r + k], &got->rg[g + k], off);
+		r = r_end;
+		g = g_end;
+	}
+	for (size_t r = 0; r < ref->nrg; r++) {
+		const struct pft_elem *e = &ref->rg[r];
+		size_t p = find_packet(ref, e->offset);
+		int ideal_loss = p != SIZE_MAX && ref->pk[p].offset + ref->pk[p].size > start &&
+				 e->offset < resync;
+		if (ideal_loss)
+			v->insn_ideal += e->ninsn;
+		if (rg_ok[r])
+			continue;
+		v->insn_lost += e->ninsn;
+		if (!ideal_loss && !v->failed) {
+			v->failed = 1;
+			snprintf(v->why, sizeof(v->why), "range 0x%08x-0x%08x of the packet at 0x%"
+				 PRIx64 " lost (damage 0x%" PRIx64 "-0x%" PRIx64 ", resync at 0x%"
+				 PRIx64 ")", e->start, e->last, e->offset, start, end, resync);
+		}
+	}
+	free(pk_ok);
+	free(rg_ok);
+}
+
+/* ---- Reporting ---- */
+
+static void print_header(void)
+{
+	printf("%-18s %-8s %8s %8s %7s %8s %10s %10s %11s %11s %6s\n", "source", "damage",
+	       "variants", "detected", "silent", "latency", "pkts lost", "lost/ideal",
+	       "insns lost", "lost/ideal", "failed");
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+static void print_tally(const char *name, const char *kind, const struct tally *t)
+{
+	char lat[32] = "-";
+
+	if (t->detected)
+		snprintf(lat, sizeof(lat), "%" PRIu64 "/%" PRIu64, t->latency_sum / t->detected,
+			 t->latency_max);
+	printf("%-18s %-8s %8u %7.1f%% %6.1f%% %8s %10" PRIu64 " %10.3f %11" PRIu64
+	       " %11.3f %6u\n", name, kind, t->variants, 100.0 * ratio(t->detected, t->variants),
+	       100.0 * ratio(t->silent, t->variants), lat, t->pk_lost,
+	       ratio(t->pk_lost, t->pk_ideal), t->insn_lost, ratio(t->insn_lost, t->insn_ideal),
+	       t->failed);
+}
+
+static void add_tally(struct tally *sum, const struct tally *t)
+{
+	sum->variants += t->variants;
+	sum->detected += t->detected;
+	sum->silent += t->silent;
+	sum->failed += t->failed;
+	sum->latency_sum += t->latency_sum;
+	if (t->latency_max > sum->latency_max)
+		sum->latency_max = t->latency_max;
+	sum->pk_ref += t->pk_ref;
+	sum->pk_ideal += t->pk_ideal;
+	sum->pk_lost += t->pk_lost;
+	sum->insn_ref += t->insn_ref;
+	sum->insn_ideal += t->insn_ideal;
+	sum->insn_lost += t->insn_lost;
+	sum->ts_low_only += t->ts_low_only;
+}
+
+static void write_variant(const struct options *o, const struct source *src, enum kind kind,
+			  unsigned i, const uint8_t *buf, size_t len)
+{
+	char path[4096], name[256];
+
+	snprintf(name, sizeof(name), "%s", src->name);
+	for (char *c = name; *c; c++)
+		if (*c == ':' || *c == '/')
+			*c = '_';
+	snprintf(path, sizeof(path), "%s/%s-%s-%u.bin", o->write_dir, name, kind_names[kind], i);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		fprintf(stderr, "corrupt: %s: cannot write it\n", path);
+		exit(2);
+	}
+	const struct pft_config *c = &src->cfg;
+	printf("%s\t--pft-version 1.%u%s%s --ctxid-bytes %u --ts-bits %u%s%s%s\t%s\n", path,
+	       c->version_minor, c->cycle_accurate ? " --cycle-accurate" : "",
+	       c->timestamps ? " --timestamps" : "", c->ctxid_bytes, c->ts_64bit ? 64 : 48,
+	       c->ts_gray ? " --ts-gray" : "", c->vmid ? " --vmid" : "",
+	       c->return_stack ? " --return-stack" : "", src->image_args);
+}
+
+static int run_source(const struct options *o, const struct source *src, struct tally *total,
+		      unsigned *shown)
+{
+	struct decoded ref = { 0 }, got = { 0 };
+	uint8_t *buf = malloc(src->len + 16);
+	int failed = 0;
+
+	if (!buf)
+		exit(2);
+	decode(src, src->bytes, src->len, &ref);
+	if (ref.anomaly || ref.nerr) {
+		fprintf(stderr, "corrupt: %s: the undamaged capture does not decode cleanly\n",
+			src->name);
+		return 1;
+	}
+	uint64_t ref_insns = 0;
+	for (size_t i = 0; i < ref.nrg; i++)
+		ref_insns += ref.rg[i].ninsn;
+	for (int kind = 0; kind < NKINDS; kind++) {
+		struct tally t = { 0 };
+		for (unsigned i = 0; i < o->variants; i++) {
+			struct damage dmg;
+			struct verdict v;
+			size_t dlen = make_damage(src, (enum kind)kind, &dmg, buf);
+
+			if (o->write_dir && i < o->write_count) {
+				write_variant(o, src, (enum kind)kind, i, buf, dlen);
+				continue;
+			}
+			decode(src, buf, dlen, &got);
+			judge(src, &ref, &dmg, dlen, &got, &v);
+			t.variants++;
+			t.pk_ref += ref.npk;
+			t.insn_ref += ref_insns;
+			t.pk_ideal += v.pk_ideal;
+			t.pk_lost += v.pk_lost;
+			t.insn_ideal += v.insn_ideal;
+			t.insn_lost += v.insn_lost;
+			t.ts_low_only += v.ts_low_only;
+			if (!v.detected && v.pk_lost)
+				t.silent++;
+			if (v.detected) {
+				t.detected++;
+				t.latency_sum += v.latency;
+				if (v.latency > t.latency_max)
+					t.latency_max = v.latency;
+			}
+			if (v.failed) {
+				t.failed++;
+				failed = 1;
+				if ((*shown)++ < o->show)
+					fprintf(stderr, "FAIL %s %s at 0x%zx (%zu bytes): %s\n",
+						src->name, kind_names[kind], dmg.at, dmg.n, v.why);
+			}
+		}
+		if (!o->write_dir)
+			print_tally(src->name, kind_names[kind], &t);
+		add_tally(total, &t);
+	}
+	free(ref.pk);
+	free(ref.rg);
+	free(ref.err);
+	free(got.pk);
+	free(got.rg);
+	free(got.err);
+	free(buf);
+	return failed;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: corrupt [--variants N] [--seed S] [--show N] "
+			"[--write DIR COUNT] SNAPSHOT_DIR...\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .variants = 300, .show = 10, .seed = 0x5eedc0de2024ull };
+	struct source *srcs = NULL;
+	size_t nsrcs = 0;
+	int i;
+
+	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
+		if (!strcmp(argv[i], "--variants") && i + 1 < argc)
+			o.variants = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			o.seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--show") && i + 1 < argc)
+			o.show = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--write") && i + 2 < argc) {
+			o.write_dir = argv[++i];
+			o.write_count = (unsigned)strtoul(argv[++i], NULL, 0);
+		} else
+			return usage();
+	}
+	if (i == argc || !o.variants || !o.seed)
+		return usage();
+	for (; i < argc; i++)
+		if (load_snapshot(argv[i], &srcs, &nsrcs))
+			return 2;
+	if (!nsrcs) {
+		fprintf(stderr, "corrupt: no PTM trace in the snapshots\n");
+		return 2;
+	}
+	if (o.write_dir && o.write_count < o.variants)
+		o.variants = o.write_count;
+
+	struct tally total = { 0 };
+	unsigned shown = 0;
+	int failed = 0;
+	rng_state = o.seed;
+	if (!o.write_dir)
+		print_header();
+	for (size_t s = 0; s < nsrcs; s++)
+		failed |= run_source(&o, &srcs[s], &total, &shown);
+	if (!o.write_dir) {
+		print_tally("all", "all", &total);
+		printf("\n%u variants, %u failed.  detected: an error was reported; silent: packets"
+		       " were lost without an error; latency: bytes from the packet the damage\n"
+		       "begins in to the first error (mean/max); lost: packets (NOTSYNC bytes"
+		       " aside) and instructions of the undamaged decode that the damaged one\n"
+		       "does not reproduce; ideal: those from the damage to the next A-sync +"
+		       " I-sync, which no decoder can recover.  Timestamps compared on their\n"
+		       "low bits only (no full-width one since the damage): %" PRIu64 ".\n",
+		       total.variants, total.failed, total.ts_low_only);
+	}
+	for (size_t s = 0; s < nsrcs; s++) {
+		free(srcs[s].bytes);
+		pft_image_free(srcs[s].image);
+	}
+	free(srcs);
+	return failed;
+}
