@@ -562,16 +562,20 @@ static void judge(const struct source *src, const struct decoded *ref, const str
 	/* (c) packets, matched by original offset. */
 	for (size_t i = 0; i < got->npk; i++) {
 		const struct pft_packet *p = &got->pk[i];
-		if (!original_offset(dmg, p->offset, &orig))
-			continue;
-		if (p->type == PFT_PKT_TIMESTAMP && p->ts_bits >= ts_width && orig >= end)
-			ts_full = 1;
-		size_t r = find_packet(ref, orig);
+		size_t r;
 		if (p->type == PFT_PKT_ASYNC) {
 			/* Unsynchronised, zeros that end the packet before an
-			 * A-sync look like more of the A-sync: an A-sync that
-			 * ends at the same byte is the same. */
-			r = async_ending_at(ref, orig + p->size);
+			 * A-sync (or added ones) look like more of the A-sync:
+			 * an A-sync that ends at the same byte is the same. */
+			if (!original_offset(dmg, p->offset + p->size - 1, &orig))
+				continue;
+			r = async_ending_at(ref, orig + 1);
+		} else {
+			if (!original_offset(dmg, p->offset, &orig))
+				continue;
+			if (p->type == PFT_PKT_TIMESTAMP && p->ts_bits >= ts_width && orig >= end)
+				ts_full = 1;
+			r = find_packet(ref, orig);
 		}
 		if (r == SIZE_MAX)
 			continue;
