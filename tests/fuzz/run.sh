@@ -13,10 +13,15 @@ target=$1 seconds=$2; shift 2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${PFT_FUZZ_BUILD:-$src/build-fuzz}
 [ -f "$src/tests/fuzz/fuzz_$target.c" ] || { echo "run.sh: no target '$target'" >&2; exit 2; }
-if [ ! -f "$build/CMakeCache.txt" ]; then
-    CC=clang cmake -S "$src" -B "$build" -DPFT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-fi
-cmake --build "$build" --target "fuzz_$target" -j2 >/dev/null
+mkdir -p "$build"
+# Two runs may start together: one builds at a time.
+(
+    flock 9
+    if [ ! -f "$build/CMakeCache.txt" ]; then
+        CC=clang cmake -S "$src" -B "$build" -DPFT_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    fi
+    cmake --build "$build" --target "fuzz_$target" -j2 >/dev/null
+) 9>"$build/.build-lock"
 mkdir -p "$build/corpus/$target" "$build/crashes/$target"
 dict=
 [ -f "$src/tests/fuzz/dict/$target.dict" ] && dict="-dict=$src/tests/fuzz/dict/$target.dict"
