@@ -1,0 +1,126 @@
+/* Program images from the command line and from snapshots. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+#include "images.h"
+
+int image_args_add(struct image_args *a, const char *arg, int is_elf)
+{
+	const char *opt = is_elf ? "--elf" : "--image";
+	const char *at = strrchr(arg, '@');
+	struct image_arg ia = { .is_elf = is_elf };
+
+	if (at) {
+		if (cli_parse_u64(at + 1, &ia.addr) || ia.addr > UINT32_MAX) {
+			cli_error("%s: '%s' is not a 32-bit address", opt, at + 1);
+			return -1;
+		}
+	} else if (!is_elf) {
+		cli_error("--image: '%s' needs @ADDR (the address of its first byte)", arg);
+		return -1;
+	}
+	char *path = strndup(arg, at ? (size_t)(at - arg) : strlen(arg));
+	struct image_arg *v = realloc(a->v, (a->n + 1) * sizeof(*v));
+	if (!path || !v) {
+		free(path);
+		if (v)
+			a->v = v;
+		cli_error("out of memory");
+		return -1;
+	}
+	ia.path = path;
+	a->v = v;
+	a->v[a->n++] = ia;
+	return 0;
+}
+
+void image_args_free(struct image_args *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free((char *)a->v[i].path);
+	free(a->v);
+	a->v = NULL;
+	a->n = 0;
+}
+
+enum pft_mem_space dump_space(const char *s)
+{
+	if (!strcasecmp(s, "S") || !strcasecmp(s, "EL1S") || !strcasecmp(s, "EL2S") ||
+	    !strcasecmp(s, "EL3"))
+		return PFT_SPACE_SECURE;
+	if (!strcasecmp(s, "N") || !strcasecmp(s, "EL1N") || !strcasecmp(s, "EL2") ||
+	    !strcasecmp(s, "EL2N"))
+		return PFT_SPACE_NONSECURE;
+	return PFT_SPACE_ANY;
+}
+
+/* Name the section an add ran into, for an overlap error. */
+static void report_overlap(struct pft_image *img, const char *what)
+{
+	size_t idx;
+	uint32_t addr;
+	struct pft_image_section_info info;
+
+	if (!pft_image_conflict(img, &idx, &addr) &&
+	    !pft_image_section(img, idx, &info, sizeof(info)))
+		cli_error("%s overlaps %s (at 0x%08x)", what,
+			  info.path ? info.path : "a memory buffer", addr);
+	else
+		cli_error("%s overlaps another image", what);
+}
+
+static int image_error(struct pft_image *img, int err, const char *what)
+{
+	if (err == -PFT_ERR_BAD_CONFIG)
+		report_overlap(img, what);
+	else
+		cli_error("%s: %s", what, pft_errstr(pft_errcode(err)));
+	return -1;
+}
+
+static int add_dumps(struct pft_image *img, const struct snap_device *core)
+{
+	char what[4200];
+
+	for (size_t i = 0; core && i < core->ndumps; i++) {
+		const struct snap_dump *dump = &core->dumps[i];
+		int err = pft_image_add_file(img, dump->path, dump->offset,
+					     dump->has_length ? dump->length : 0,
+					     (uint32_t)dump->address, dump_space(dump->space));
+		if (err < 0) {
+			snprintf(what, sizeof(what), "%s (dump of %s at 0x%08" PRIx64 ")",
+				 dump->path, core->name, dump->address);
+			return image_error(img, err, what);
+		}
+	}
+	return 0;
+}
+
+int image_build(struct pft_image *img, const struct snap_device *core,
+		const struct image_args *a)
+{
+	if (add_dumps(img, core))
+		return -1;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct image_arg *ia = &a->v[i];
+		int err = ia->is_elf ? pft_image_add_elf(img, ia->path, (int64_t)ia->addr)
+				     : pft_image_add_file(img, ia->path, 0, 0, (uint32_t)ia->addr,
+							  PFT_SPACE_ANY);
+		if (err >= 0)
+			continue;
+		if (err == -PFT_ERR_NOT_SUPPORTED)
+			cli_error("%s: not a 32-bit little-endian ARM ELF executable", ia->path);
+		else if (err == -PFT_ERR_BAD_FILE)
+			cli_error("%s: %s", ia->path,
+				  ia->is_elf ? "cannot read it as an ELF file"
+					     : "cannot read it (missing, empty or unreadable)");
+		else
+			return image_error(img, err, ia->path);
+		return -1;
+	}
+	return 0;
+}
