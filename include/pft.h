@@ -824,6 +824,169 @@ pft_export uint64_t pft_flow_insn_count(const struct pft_flow *f);
 /* ---- End of flow ---- */
 
 /* ======================================================================
+ * Model: executed-instruction log -> packets (a PTM in software)
+ * ====================================================================== */
+
+/* ---- Section: model (pft_model_) ---- */
+
+/*
+ * The model behaves as a PTM would (pft-flow.md, pft-protocol.md): it is
+ * given the executed instructions one at a time, reads and classifies each
+ * from a program image, decides from the next executed address whether a
+ * waypoint was taken, and produces the packets, already encoded.  Memory
+ * does not grow with the length of the log.
+ *
+ * Packets, in the order a PTM would send them:
+ *  - A-sync, then I-sync (trace_on) at the first traced instruction;
+ *    A-sync + I-sync (periodic) once @sync_period trace bytes have gone out
+ *    since the last A-sync, at the next waypoint (after its atoms);
+ *  - direct branches and ISB (DMB/DSB when cfg->dmb_dsb_waypoints): atoms,
+ *    up to 5 per packet, or one per packet with its cycle count when
+ *    cycle-accurate; pending atoms are flushed before any other packet;
+ *  - indirect branches: an atom N when not taken, otherwise a branch
+ *    address packet (an E atom instead when the return stack is on and
+ *    the target and ISA match the top of the model's return stack, which
+ *    is then popped; calls push their return address; 16 entries, the
+ *    oldest dropped; emptied at every I-sync);
+ *  - with cfg->branch_broadcast, taken direct branches as branch packets;
+ *  - a waypoint update when 4096 bytes of instructions have run since the
+ *    last waypoint without one (at the instruction that reaches 4096);
+ *  - context ID / VMID packets when the value changes (VMID also after
+ *    every I-sync); timestamps after every I-sync and, with @ts_period,
+ *    after every @ts_period-th traced waypoint.
+ *
+ * Trace is off outside the filter range and in memory the image does not
+ * cover (e.g. qemu-user's kernel helpers at 0xffff0fxx).  Leaving: the
+ * last traced waypoint's atom or branch (its target may be outside), or a
+ * waypoint update at the last traced instruction when the flow leaves
+ * without a waypoint; pending atoms are flushed.  Coming back: I-sync
+ * trace_on at the first traced instruction.  A change of security state
+ * (ns) at a taken waypoint goes into its branch packet; elsewhere it turns
+ * trace off and on again.  At the end (pft_model_finish()), atoms are
+ * flushed and the instructions after the last waypoint are covered by a
+ * waypoint update (a last instruction that is itself a waypoint has no
+ * known outcome and is not traced).
+ *
+ * Cycles: an instruction takes its @cycles (1 when not given).  Cycle
+ * counts are the cycles since the previous count; an I-sync's count runs
+ * to the last waypoint executed before it (pft-flow.md 8).  Timestamps
+ * are the cycle total: PFTv1.1 the time of the last count (the packet's
+ * own count 0, as on the A15), PFTv1.0 the time of emission (with the
+ * count up to it, as on the A9).  The first timestamp after each A-sync is
+ * sent in full.
+ */
+struct pft_model_config {
+	size_t size;            /* sizeof(struct pft_model_config) */
+	/* Trace bytes between periodic A-sync + I-sync (ETMSYNCFR); 0 = 1024. */
+	uint32_t sync_period;
+	/* With timestamps: one after every @ts_period traced waypoints too
+	 * (0: only after I-syncs). */
+	uint32_t ts_period;
+	/* With @filter = 1, only @filter_start <= address < @filter_end is
+	 * traced. */
+	uint32_t filter_start, filter_end;
+	uint8_t filter;
+	uint8_t reserved[7];
+};
+
+/* One executed instruction. */
+struct pft_model_insn {
+	uint32_t addr;
+	uint32_t cycles;        /* when @has_cycles: cycles this instruction took */
+	uint32_t ctxid;         /* when @has_ctxid: context ID from here on */
+	/* enum pft_isa: ARM or THUMB, or UNKNOWN to let the model infer it
+	 * (sequential flow and direct branches keep or set it; after an
+	 * indirect branch: the image's mapping symbols, else unchanged). */
+	uint8_t isa;
+	uint8_t has_cycles;
+	uint8_t has_ctxid;
+	uint8_t has_vmid, vmid; /* VMID from here on */
+	uint8_t has_ns, ns;     /* security state from here on (initially 0) */
+	uint8_t reserved;
+};
+
+/* Why pft_model_put() refused an instruction (pft_model_error()). */
+enum pft_model_error {
+	PFT_MODEL_OK = 0,
+	PFT_MODEL_NOT_IN_IMAGE,     /* the first instruction, or one reached
+				     * without a branch, is not in the image */
+	PFT_MODEL_NOT_BRANCH,       /* the PC changed after an instruction that
+				     * cannot branch */
+	PFT_MODEL_DIRECT_ELSEWHERE, /* a direct branch went neither to its
+				     * target nor to the next instruction */
+	PFT_MODEL_ISA_CHANGE,       /* the instruction set changed where it
+				     * cannot */
+	PFT_MODEL_MISALIGNED,       /* the address is not aligned for its ISA */
+	PFT_MODEL_BAD_ISA,          /* an ISA the model cannot trace */
+	PFT_MODEL_ERROR_MAX
+};
+
+/* A one-line description of an enum pft_model_error value. */
+pft_export const char *pft_model_errstr(unsigned reason);
+
+struct pft_model;
+
+/*
+ * Allocate a model for a PTM configured as @cfg (copied; it uses
+ * version_minor, cycle_accurate, ctxid_bytes, timestamps, ts_64bit,
+ * ts_gray, vmid, return_stack, branch_broadcast, dmb_dsb_waypoints),
+ * with @mcfg (copied; NULL for the defaults), reading instructions from
+ * @image (borrowed: it must outlive the model).  Returns NULL with
+ * *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL @cfg or @image,
+ * a size too small), -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0/1/2/4, VMID
+ * on PFTv1.0, return stack with branch broadcast, a filter with
+ * @filter_end <= @filter_start) or -PFT_ERR_NOMEM.
+ */
+pft_export struct pft_model *pft_model_alloc(const struct pft_config *cfg,
+					     const struct pft_model_config *mcfg,
+					     struct pft_image *image,
+					     int *errcode);
+pft_export void pft_model_free(struct pft_model *m);
+
+/*
+ * The next executed instruction (@size = sizeof *@insn).  It completes the
+ * previous one, whose packets become ready for pft_model_next().  Returns
+ * 0, or (with the model unchanged; pft_model_error() tells why):
+ *   -PFT_ERR_BAD_INSN   an impossible flow from the previous instruction,
+ *                       or an address not aligned for its ISA
+ *   -PFT_ERR_NOMAP      an address outside the image that is neither
+ *                       reached by a branch nor after another such address
+ *   -PFT_ERR_NOT_SUPPORTED  @insn->isa is not ARM, THUMB or UNKNOWN
+ *   -PFT_ERR_INVALID    NULL argument or @size too small
+ *   -PFT_ERR_INTERNAL   packets of the previous call were not all taken
+ *   -PFT_ERR_EOS        after pft_model_finish()
+ */
+pft_export int pft_model_put(struct pft_model *m,
+			     const struct pft_model_insn *insn, size_t size);
+
+/* The log has ended: the last instruction's packets and the final flush
+ * become ready.  Returns 0, -PFT_ERR_INVALID (NULL @m), -PFT_ERR_INTERNAL
+ * (packets not taken) or -PFT_ERR_EOS (already finished). */
+pft_export int pft_model_finish(struct pft_model *m);
+
+/*
+ * The next packet in @pkt (@size = sizeof *@pkt): its fields as
+ * pft_pkt_next() would decode them where the model knows them (type,
+ * addr, isa, reason, ns, atoms, cycles, ctxid, vmid, ts, exception), @raw
+ * and @size its bytes (valid until the next call on the model) and
+ * @offset its position in the stream.  Returns 0, -PFT_ERR_NEED_INPUT
+ * when the packets of the last put are all taken (-PFT_ERR_EOS instead
+ * after finish), or -PFT_ERR_INVALID.
+ */
+pft_export int pft_model_next(struct pft_model *m, struct pft_packet *pkt,
+			      size_t size);
+
+/* After a put failed: why (enum pft_model_error); PFT_MODEL_OK otherwise
+ * or for NULL @m. */
+pft_export unsigned pft_model_error(const struct pft_model *m);
+
+/* Trace bytes produced so far (taken or not) and instructions put. */
+pft_export uint64_t pft_model_bytes(const struct pft_model *m);
+pft_export uint64_t pft_model_insns(const struct pft_model *m);
+
+/* ---- End of model ---- */
+
+/* ======================================================================
  * Configuration: PTM event registers and register explanations
  * ====================================================================== */
 
