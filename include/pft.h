@@ -870,10 +870,10 @@ pft_export uint64_t pft_flow_insn_count(const struct pft_flow *f);
  * Cycles: an instruction takes its @cycles (1 when not given).  Cycle
  * counts are the cycles since the previous count; an I-sync's count runs
  * to the last waypoint executed before it (pft-flow.md 8).  Timestamps
- * are the cycle total: PFTv1.1 the time of the last count (the packet's
- * own count 0, as on the A15), PFTv1.0 the time of emission (with the
- * count up to it, as on the A9).  The first timestamp after each A-sync is
- * sent in full.
+ * count cycles: PFTv1.1 the time of the last traced waypoint (with a cycle
+ * count of 0 when cycle-accurate, as on the A15), PFTv1.0 the time of
+ * emission (with the count up to it, as on the A9).  The first timestamp
+ * after each A-sync is sent in full.
  */
 struct pft_model_config {
 	size_t size;            /* sizeof(struct pft_model_config) */

@@ -66,7 +66,9 @@ struct pft_model {
 
 	uint64_t bytes, bytes_at_sync, insns;
 	uint32_t waypoints;      /* traced, for ts_period */
-	uint64_t now, last_ref, t_last_wp;
+	/* Cycle times: now; the last cycle count's end; the last waypoint
+	 * executed; the last one traced (or the trace-on point). */
+	uint64_t now, last_ref, t_last_wp, t_traced;
 	uint32_t ctxid;
 	uint8_t vmid, ns;
 
@@ -272,8 +274,8 @@ static void put_timestamp(struct pft_model *m)
 		p.ts = m->now & width;
 	} else {
 		/* v1.1: the time of the last traced waypoint (count 0). */
-		p.ts = m->last_ref & width;
-		set_cycles(m, &p, m->last_ref);
+		p.ts = m->t_traced & width;
+		set_cycles(m, &p, m->t_traced);
 	}
 	emit(m, &p);
 }
@@ -300,8 +302,10 @@ static void put_sync(struct pft_model *m, const struct insn *in, unsigned reason
 		emit(m, &a);
 		pft_enc_force_tsync(m->enc);
 	}
-	if (reason != PFT_ISYNC_PERIODIC)
+	if (reason != PFT_ISYNC_PERIODIC) {
 		set_cycles(m, &p, m->t_last_wp);
+		m->t_traced = m->t_last_wp;
+	}
 	if (m->cfg.ctxid_bytes) {
 		p.has_ctxid = 1;
 		p.ctxid = m->ctxid;
@@ -501,6 +505,7 @@ static void trace_waypoint(struct pft_model *m, const struct insn *p, const stru
 		put_atom(m, taken, p->t_done);
 	if (call)
 		rs_push(m, insn_next(p), p->isa, m->ns);
+	m->t_traced = p->t_done;
 	m->straight_bytes = 0;
 	m->waypoints++;
 	if (m->cfg.timestamps && m->mc.ts_period && m->waypoints % m->mc.ts_period == 0)
