@@ -594,10 +594,11 @@ int pft_model_put(struct pft_model *m, const struct pft_model_insn *insn, size_t
 
 int pft_model_finish(struct pft_model *m)
 {
-	const struct insn *p = &m->prev;
-
 	if (!m)
 		return -PFT_ERR_INVALID;
+
+	const struct insn *p = &m->prev;
+
 	if (m->finished)
 		return -PFT_ERR_EOS;
 	if (m->q_len)
