@@ -82,6 +82,31 @@ static int image_error(struct pft_image *img, int err, const char *what)
 	return -1;
 }
 
+/* Does the image already hold exactly @dump's bytes?  (A snapshot written
+ * by pft encode dumps the ELF segments that --elf adds again.) */
+static int dump_already_there(struct pft_image *img, const struct snap_dump *dump)
+{
+	FILE *f = fopen(dump->path, "rb");
+	uint8_t a[4096], b[4096];
+	uint64_t left = dump->has_length ? dump->length : UINT64_MAX;
+	uint32_t addr = (uint32_t)dump->address;
+	int same = f && fseek(f, (long)dump->offset, SEEK_SET) == 0;
+
+	while (same && left) {
+		size_t want = left < sizeof(a) ? (size_t)left : sizeof(a);
+		size_t n = fread(a, 1, want, f);
+		if (!n)
+			break;
+		int got = pft_image_read(img, addr, dump_space(dump->space), b, n);
+		same = got == (int)n && !memcmp(a, b, n);
+		addr += (uint32_t)n;
+		left -= n;
+	}
+	if (f)
+		fclose(f);
+	return same;
+}
+
 static int add_dumps(struct pft_image *img, const struct snap_device *core)
 {
 	char what[4200];
@@ -91,6 +116,8 @@ static int add_dumps(struct pft_image *img, const struct snap_device *core)
 		int err = pft_image_add_file(img, dump->path, dump->offset,
 					     dump->has_length ? dump->length : 0,
 					     (uint32_t)dump->address, dump_space(dump->space));
+		if (err == -PFT_ERR_BAD_CONFIG && dump_already_there(img, dump))
+			continue;
 		if (err < 0) {
 			snprintf(what, sizeof(what), "%s (dump of %s at 0x%08" PRIx64 ")",
 				 dump->path, core->name, dump->address);
@@ -100,11 +127,8 @@ static int add_dumps(struct pft_image *img, const struct snap_device *core)
 	return 0;
 }
 
-int image_build(struct pft_image *img, const struct snap_device *core,
-		const struct image_args *a)
+static int add_args(struct pft_image *img, const struct image_args *a)
 {
-	if (add_dumps(img, core))
-		return -1;
 	for (size_t i = 0; i < a->n; i++) {
 		const struct image_arg *ia = &a->v[i];
 		int err = ia->is_elf ? pft_image_add_elf(img, ia->path, (int64_t)ia->addr)
@@ -123,4 +147,13 @@ int image_build(struct pft_image *img, const struct snap_device *core,
 		return -1;
 	}
 	return 0;
+}
+
+int image_build(struct pft_image *img, const struct snap_device *core,
+		const struct image_args *a)
+{
+	/* The files named on the command line first: a snapshot dump with
+	 * the same bytes (the ELF the snapshot was made from) is then left
+	 * out instead of overlapping. */
+	return add_args(img, a) || add_dumps(img, core) ? -1 : 0;
 }

@@ -28,8 +28,10 @@ void image_args_free(struct image_args *a);
 /* The memory space of a snapshot [dump] space name (pft.h, image). */
 enum pft_mem_space dump_space(const char *name);
 
-/* Add @core's memory dumps (if @core is not NULL), then the images of @a,
- * to @img.  Returns 0, or -1 after printing an error. */
+/* Add the images of @a, then @core's memory dumps (if @core is not NULL),
+ * to @img.  A dump that overlaps them is left out when they hold exactly
+ * its bytes (such as the ELF a snapshot's dumps were taken from), and is
+ * an error otherwise.  Returns 0, or -1 after printing an error. */
 int image_build(struct pft_image *img, const struct snap_device *core,
 		const struct image_args *a);
 

@@ -95,6 +95,21 @@ else
     fail=$((fail+1)); echo "FAIL: the stopped block was not dropped"
 fi
 
+# A snapshot's memory dumps and the image they were taken from, given
+# again to decode: the identical dump is left out; a differing one is an
+# overlap.
+"$PFT" encode --log "$tmp/good.log" "${img[@]}" --out-snapshot "$tmp/ss" &&
+"$PFT" decode --snapshot "$tmp/ss" "${img[@]}" --format jsonl >"$tmp/with.jsonl" &&
+"$PFT" decode --snapshot "$tmp/ss" --format jsonl >"$tmp/without.jsonl"
+if [ $? -eq 0 ] && grep -q '"range"' "$tmp/with.jsonl" && cmp -s "$tmp/with.jsonl" "$tmp/without.jsonl"; then
+    pass=$((pass+1))
+else
+    fail=$((fail+1)); echo "FAIL: decode --snapshot with the same image"
+fi
+printf '\x01' | dd of="$tmp/ss/mem_0.bin" bs=1 seek=4 conv=notrunc 2>/dev/null
+expect 2 "^pft: $tmp/ss/mem_0.bin \(dump of cpu_0 at 0x00008000\) overlaps $tmp/prog.bin \(at 0x00008000\)$" \
+    -- decode --snapshot "$tmp/ss" "${img[@]}"
+
 # Options.
 expect 2 "^pft: encode: no log: give --log FILE$" -- encode "${img[@]}" --out-raw "$tmp/x.raw"
 expect 2 "^pft: encode: no program image" -- encode --log "$tmp/good.log" --out-raw "$tmp/x.raw"
