@@ -4,8 +4,11 @@
  *
  * The stream: the real Cortex-A15 trace of the TC2 capture (trace ID 0x13,
  * deformatted by libpft, from its first A-sync on), repeated until it is at
- * least --mb megabytes (default 64).  Or --raw FILE: a raw PFT stream.
- * Neither decoder prints; each counts its packets.  Best of --runs runs.
+ * least --mb megabytes (default 64).  Or --raw FILE: a raw PFT stream,
+ * such as bench/make-large-trace.sh makes, traced with the TC2 PTM's
+ * configuration or with the ETMCR given by --etmcr (other registers as
+ * TC2's).  Neither decoder prints; each counts its packets.  Best of --runs
+ * runs.
  */
 #include <opencsd/c_api/opencsd_c_api.h>
 
@@ -77,6 +80,7 @@ int main(int argc, char **argv)
 	const char *raw = NULL;
 	size_t mb = 64;
 	int runs = 5;
+	uint32_t etmcr = TC2_ETMCR;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--mb") && i + 1 < argc)
@@ -85,14 +89,16 @@ int main(int argc, char **argv)
 			runs = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--raw") && i + 1 < argc)
 			raw = argv[++i];
+		else if (!strcmp(argv[i], "--etmcr") && i + 1 < argc)
+			etmcr = (uint32_t)strtoul(argv[++i], NULL, 0);
 		else {
-			fprintf(stderr, "usage: bench_pkt [--mb N] [--runs N] [--raw FILE]\n");
+			fprintf(stderr, "usage: bench_pkt [--mb N] [--runs N] [--raw FILE [--etmcr V]]\n");
 			return 2;
 		}
 	}
 	struct pft_config cfg;
 	size_t len;
-	tc2_config(&cfg);
+	tc2_config(&cfg, etmcr);
 	uint8_t *buf = bench_stream(raw, mb, &len);
 
 	double best_pft = 1e30, best_ocsd = 1e30;
