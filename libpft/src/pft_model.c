@@ -420,10 +420,36 @@ static int refuse(struct pft_model *m, unsigned why, int err)
 	return err;
 }
 
+/* Can @in follow @p (known), the previous instruction? */
+static int check_flow(struct pft_model *m, const struct insn *p, const struct insn *in)
+{
+	int sequential = in->addr == insn_next(p);
+
+	switch (p->c.kind) {
+	case PFT_WP_NONE:
+	case PFT_WP_BARRIER:
+		if (!sequential)
+			return refuse(m, PFT_MODEL_NOT_BRANCH, -PFT_ERR_BAD_INSN);
+		if (in->isa != p->isa)
+			return refuse(m, PFT_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
+		return 0;
+	case PFT_WP_DIRECT:
+		if ((in->addr == p->c.target && in->isa == p->c.target_isa) ||
+		    (sequential && in->isa == p->isa))
+			return 0;
+		if (sequential || in->addr == p->c.target)
+			return refuse(m, PFT_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
+		return refuse(m, PFT_MODEL_DIRECT_ELSEWHERE, -PFT_ERR_BAD_INSN);
+	default:
+		return 0;
+	}
+}
+
 /* Build @in from @n and check that it can follow the previous instruction. */
 static int prepare(struct pft_model *m, const struct pft_model_insn *n, struct insn *in)
 {
-	const struct insn *p = &m->prev;
+	const struct insn *p = m->have_prev ? &m->prev : NULL;
+	int err;
 
 	memset(in, 0, sizeof(*in));
 	in->addr = n->addr;
@@ -434,36 +460,14 @@ static int prepare(struct pft_model *m, const struct pft_model_insn *n, struct i
 	if (in->addr & (in->isa == PFT_ISA_ARM ? 3u : 1u))
 		return refuse(m, PFT_MODEL_MISALIGNED, -PFT_ERR_BAD_INSN);
 	classify(m, in);
-
-	if (m->have_prev && p->known) {
-		int sequential = in->addr == insn_next(p);
-		switch (p->c.kind) {
-		case PFT_WP_NONE:
-		case PFT_WP_BARRIER:
-			if (!sequential)
-				return refuse(m, PFT_MODEL_NOT_BRANCH, -PFT_ERR_BAD_INSN);
-			if (in->isa != p->isa)
-				return refuse(m, PFT_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
-			break;
-		case PFT_WP_DIRECT:
-			if (in->addr == p->c.target && in->isa == p->c.target_isa)
-				break;
-			if (sequential && in->isa == p->isa)
-				break;
-			if (sequential || in->addr == p->c.target)
-				return refuse(m, PFT_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
-			return refuse(m, PFT_MODEL_DIRECT_ELSEWHERE, -PFT_ERR_BAD_INSN);
-		default:
-			break;
-		}
-	}
+	if (p && p->known && (err = check_flow(m, p, in)) < 0)
+		return err;
 	/* Memory outside the image is only reached by a branch (or from
 	 * other such memory). */
-	if (!in->known && (!m->have_prev ||
-			   (p->known && (p->c.kind == PFT_WP_NONE || p->c.kind == PFT_WP_BARRIER ||
-					 in->addr == insn_next(p)))))
+	if (!in->known && (!p || (p->known && in->addr == insn_next(p))))
 		return refuse(m, PFT_MODEL_NOT_IN_IMAGE, -PFT_ERR_NOMAP);
-	if (in->known && p->it_after && m->have_prev && in->isa == PFT_ISA_THUMB) {
+	/* Thumb IT blocks: the instructions in them are conditional. */
+	if (in->known && p && p->it_after && in->isa == PFT_ISA_THUMB) {
 		in->in_it = 1;
 		in->it_after = (uint8_t)(p->it_after - 1);
 	}
@@ -515,6 +519,14 @@ static void trace_waypoint(struct pft_model *m, const struct insn *p, const stru
 		trace_off(m);
 }
 
+/* A traced instruction that is not a waypoint ran. */
+static void add_straight(struct pft_model *m, const struct insn *p)
+{
+	m->straight_bytes += p->c.size;
+	m->straight_last = p->addr;
+	m->straight_isa = p->isa;
+}
+
 /* The previous instruction @p is done and @n follows it. */
 static void complete(struct pft_model *m, const struct insn *p, const struct insn *n)
 {
@@ -523,9 +535,7 @@ static void complete(struct pft_model *m, const struct insn *p, const struct ins
 	if (!p->traced || !m->trace_on)
 		return;
 	if (p->c.kind == PFT_WP_NONE) {
-		m->straight_bytes += p->c.size;
-		m->straight_last = p->addr;
-		m->straight_isa = p->isa;
+		add_straight(m, p);
 		if (!n->traceable || n->ns != m->ns) {
 			put_waypoint_update(m);
 			trace_off(m);
@@ -607,11 +617,8 @@ int pft_model_finish(struct pft_model *m)
 	m->finished = 1;
 	if (!m->have_prev || !p->traced || !m->trace_on)
 		return 0;
-	if (p->c.kind == PFT_WP_NONE) {
-		m->straight_bytes += p->c.size;
-		m->straight_last = p->addr;
-		m->straight_isa = p->isa;
-	}
+	if (p->c.kind == PFT_WP_NONE)
+		add_straight(m, p);
 	/* A waypoint's outcome is unknown: only what ran before it. */
 	if (m->straight_bytes)
 		put_waypoint_update(m);
