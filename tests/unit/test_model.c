@@ -9,6 +9,7 @@
 #include "ptunit.h"
 
 #include "pft.h"
+#include "pft_isa.h"
 
 enum { MAX_PKTS = 4096, MAX_BYTES = 16384, MAX_SEQ = 8192 };
 
@@ -1119,6 +1120,123 @@ static void untaken_packets(void)
 	rig_free(&r);
 }
 
+/* ---------------------------------------------------------------------- */
+
+/* Random walks through random code: at every step the walker picks a
+ * successor the instruction allows (its class from pft_isa_classify: the
+ * next instruction, a direct branch's target, anything after an indirect
+ * branch, sometimes memory outside the image), under random PTM
+ * configurations.  The model must accept the walk, and the packet decoder
+ * and flow decoder must give back exactly the traced instructions. */
+static uint32_t lcg(uint32_t *s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return *s >> 8;
+}
+
+enum { WALK_BASE = 0x10000, WALK_SIZE = 4096 };
+
+static int walk_class(struct rig *r, uint32_t addr, uint8_t isa, struct pft_insn_class *c)
+{
+	uint8_t code[4];
+	int n = pft_image_read(r->img, addr, PFT_SPACE_ANY, code, sizeof(code));
+
+	return n > 0 && pft_isa_classify((enum pft_isa)isa, addr, code, (size_t)n, 0, c) > 0;
+}
+
+/* A random address in the code, aligned for @isa. */
+static uint32_t walk_anywhere(uint32_t *seed, uint8_t isa)
+{
+	return (WALK_BASE + lcg(seed) % WALK_SIZE) & (isa == PFT_ISA_ARM ? ~3u : ~1u);
+}
+
+static void random_walk(uint32_t seed)
+{
+	static uint8_t code[WALK_SIZE];
+	struct rig r;
+	uint8_t isa = PFT_ISA_ARM;
+	uint32_t addr = WALK_BASE, out = 0;
+
+	rig_init(&r);
+	for (size_t i = 0; i < sizeof(code); i++)
+		code[i] = (uint8_t)lcg(&seed);
+	PTU_CHECK(pft_image_add_buffer(r.img, WALK_BASE, code, sizeof(code), PFT_SPACE_ANY,
+				       0) >= 0);
+	uint32_t k = lcg(&seed);
+	r.cfg.cycle_accurate = k & 1;
+	r.cfg.return_stack = (k >> 1) & 1;
+	r.cfg.branch_broadcast = !r.cfg.return_stack && ((k >> 2) & 1);
+	r.cfg.timestamps = (k >> 3) & 1;
+	r.cfg.ctxid_bytes = (uint8_t[]){ 0, 1, 2, 4 }[(k >> 4) & 3];
+	r.cfg.version_minor = (k >> 6) & 1;
+	r.cfg.ts_gray = !r.cfg.version_minor;
+	r.cfg.ts_64bit = r.cfg.version_minor;
+	r.mc.sync_period = 16 + lcg(&seed) % 200;
+	r.mc.ts_period = lcg(&seed) % 4;
+	if ((k >> 7) & 1) {
+		r.mc.filter = 1;
+		r.mc.filter_start = WALK_BASE + lcg(&seed) % (WALK_SIZE / 2);
+		r.mc.filter_end = r.mc.filter_start + 1 + lcg(&seed) % (WALK_SIZE / 2);
+	}
+	rig_start(&r);
+	for (int step = 0; step < 3000; step++) {
+		struct pft_insn_class c;
+		int in_image = walk_class(&r, addr, isa, &c);
+		struct pft_model_insn in = { .addr = addr, .isa = isa, .has_cycles = 1,
+					     .cycles = lcg(&seed) % 40, .has_ctxid = 1,
+					     .ctxid = lcg(&seed) % 64 ? 0x1234 : lcg(&seed) };
+		int err = pft_model_put(r.m, &in, sizeof(in));
+		if (err) {
+			fprintf(stderr, "  walk step %d: 0x%x %s refused: %s\n", step, addr,
+				pft_isa_name(isa), pft_model_errstr(pft_model_error(r.m)));
+			PTU_EQ(err, 0);
+			break;
+		}
+		r.seq[r.nseq] = addr;
+		r.seq_isa[r.nseq++] = isa;
+		take(&r);
+		if (!in_image) {
+			/* Outside the image: come back anywhere. */
+			isa = lcg(&seed) & 1 ? PFT_ISA_THUMB : PFT_ISA_ARM;
+			addr = walk_anywhere(&seed, isa);
+			continue;
+		}
+		uint32_t next = addr + c.size, pick = lcg(&seed) % 8;
+		struct pft_insn_class nc;
+		if (c.kind == PFT_WP_DIRECT && pick < 5) {
+			addr = c.target;
+			isa = c.target_isa;
+		} else if (c.kind == PFT_WP_INDIRECT && pick < 5) {
+			isa = pick & 1 ? PFT_ISA_THUMB : PFT_ISA_ARM;
+			addr = pick == 4 ? 0xffff0fe0u + 4 * out++ % 8 : walk_anywhere(&seed, isa);
+		} else if (walk_class(&r, next, isa, &nc)) {
+			addr = next;
+		} else {
+			break;  /* nowhere to go from here */
+		}
+	}
+	finish(&r);
+	/* A last waypoint is not traced: leave it out of the comparison. */
+	struct pft_insn_class last;
+	if (r.nseq && walk_class(&r, r.seq[r.nseq - 1], r.seq_isa[r.nseq - 1], &last) &&
+	    last.kind != PFT_WP_NONE)
+		r.nseq--;
+	check_flow(&r);
+	rig_free(&r);
+}
+
+static void random_walks(void)
+{
+	for (uint32_t seed = 1; seed <= 300; seed++) {
+		int before = ptu_failed_checks;
+		random_walk(seed * 2654435761u);
+		if (ptu_failed_checks != before) {
+			fprintf(stderr, "  (walk %u)\n", seed);
+			break;
+		}
+	}
+}
+
 int main(void)
 {
 	PTU_RUN(atoms_packed);
@@ -1146,5 +1264,6 @@ int main(void)
 	PTU_RUN(bad_flows);
 	PTU_RUN(bad_arguments);
 	PTU_RUN(untaken_packets);
+	PTU_RUN(random_walks);
 	PTU_MAIN_END();
 }
