@@ -68,7 +68,9 @@ static void usage(FILE *out, int stats)
 	fprintf(out,
 		"  --log FILE            qemu-user '-singlestep -d exec,nochain' log, or one\n"
 		"                        hex address per line (odd = Thumb; an optional\n"
-		"                        second column gives its cycles); '-' = stdin\n"
+		"                        second column gives its cycles; lines 'ctxid V',\n"
+		"                        'vmid V', 'ns 0|1' set the state from the next\n"
+		"                        address on); '-' = stdin\n"
 		"images (at least one):\n"
 		"  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
 		"  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
@@ -313,8 +315,11 @@ static int run_model(struct encode *e)
 		return EXIT_USAGE;
 	while ((r = log_next(&log, &le)) > 0) {
 		struct pft_model_insn in = { .addr = le.addr, .isa = le.isa,
-					     .has_cycles = le.has_cycles, .cycles = le.cycles };
-		if (!have_prev && e->have_ctxid) {
+					     .has_cycles = le.has_cycles, .cycles = le.cycles,
+					     .has_ctxid = le.has_ctxid, .ctxid = le.ctxid,
+					     .has_vmid = le.has_vmid, .vmid = le.vmid,
+					     .has_ns = le.has_ns, .ns = le.ns };
+		if (!have_prev && e->have_ctxid && !le.has_ctxid) {
 			in.has_ctxid = 1;
 			in.ctxid = e->ctxid;
 		}

@@ -103,12 +103,53 @@ static int parse_qemu_trace(const struct insn_log *l, const char *s, struct log_
 	return 1;
 }
 
-static int parse_plain(const struct insn_log *l, const char *s, struct log_entry *e)
+/* "ctxid V", "vmid V" or "ns 0|1": 1 when @s is one (kept in l->state),
+ * 0 when it is not, -1 on error. */
+static int parse_state(struct insn_log *l, const char *s)
+{
+	static const char *const words[] = { "ctxid", "vmid", "ns" };
+	static const uint64_t limits[] = { UINT32_MAX, 255, 1 };
+	char *end;
+
+	s += strspn(s, " \t");
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(words[i]);
+		if (strncmp(s, words[i], n) || !strchr(" \t", s[n]))
+			continue;
+		errno = 0;
+		unsigned long long v = strtoull(s + n, &end, 0);
+		end += strspn(end, " \t\r\n");
+		if (errno || end == s + n || v > limits[i] || (*end && *end != '#')) {
+			char what[64];
+			snprintf(what, sizeof(what), "%s: bad value (0-%llu)", words[i],
+				 (unsigned long long)limits[i]);
+			return line_error(l, what);
+		}
+		if (i == 0) {
+			l->state.has_ctxid = 1;
+			l->state.ctxid = (uint32_t)v;
+		} else if (i == 1) {
+			l->state.has_vmid = 1;
+			l->state.vmid = (uint8_t)v;
+		} else {
+			l->state.has_ns = 1;
+			l->state.ns = (uint8_t)v;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static int parse_plain(struct insn_log *l, const char *s, struct log_entry *e)
 {
 	uint32_t v;
 	char *end;
+	int r = parse_state(l, s);
 
-	memset(e, 0, sizeof(*e));
+	if (r)
+		return r < 0 ? -1 : 3;
+	*e = l->state;
+	memset(&l->state, 0, sizeof(l->state));
 	s += strspn(s, " \t");
 	if (parse_hex32(&s, &v) || (*s && !strchr(" \t\r\n#", *s)))
 		return line_error(l, "not a hexadecimal address");
@@ -139,7 +180,7 @@ static int blank(const char *s)
 
 /* The next entry as the log states it (qemu: before the held one is
  * confirmed).  Returns 1, 0 at the end, -1 on error, 2 for a qemu
- * "stopped" line naming @e->addr. */
+ * "stopped" line naming @e->addr.  (3 is internal: a state line.) */
 static int read_entry(struct insn_log *l, struct log_entry *e)
 {
 	for (;;) {
@@ -162,9 +203,10 @@ static int read_entry(struct insn_log *l, struct log_entry *e)
 					    ? LOG_PLAIN : LOG_QEMU;
 		}
 		if (l->format == LOG_PLAIN) {
-			if (blank(l->buf))
+			int r = blank(l->buf) ? 3 : parse_plain(l, l->buf, e);
+			if (r == 3)
 				continue;
-			return parse_plain(l, l->buf, e);
+			return r;
 		}
 		if (!strncmp(l->buf, QEMU_TRACE, sizeof(QEMU_TRACE) - 1))
 			return parse_qemu_trace(l, l->buf, e);

@@ -1,8 +1,9 @@
 /* insn_log.h - executed-instruction logs for pft encode and pft stats:
  * qemu-user's `-singlestep -d exec,nochain` log, or one hexadecimal
  * address per line (odd = Thumb), optionally followed by the instruction's
- * cycles in decimal, '#' comments allowed (the format is detected from the
- * first line that is not empty). */
+ * cycles in decimal, '#' comments allowed, and lines "ctxid V", "vmid V",
+ * "ns 0|1" that give the state from the next address on (the format is
+ * detected from the first line that is not empty). */
 #ifndef PFT_INSN_LOG_H
 #define PFT_INSN_LOG_H
 
@@ -16,6 +17,10 @@ struct log_entry {
 	uint8_t isa;       /* enum pft_isa; PFT_ISA_UNKNOWN when the log does not say */
 	uint8_t has_cycles;
 	uint32_t cycles;   /* plain logs: the optional second column */
+	/* Plain logs: state changes from the lines before this address. */
+	uint8_t has_ctxid, has_vmid, has_ns;
+	uint8_t vmid, ns;
+	uint32_t ctxid;
 	uint64_t line;     /* line number in the log, from 1 */
 };
 
@@ -30,6 +35,8 @@ struct insn_log {
 	 * say that its instruction did not run after all. */
 	int have_held;
 	struct log_entry held;
+	/* Plain: state lines waiting for the next address. */
+	struct log_entry state;
 };
 
 /* Open @path ("-" = standard input).  Returns 0, or -1 after printing an

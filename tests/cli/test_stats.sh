@@ -10,20 +10,9 @@ ex=$PFT_SOURCE/examples/demo
 pass=0 fail=0
 check() { if [ "$2" = "$3" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $1: $2 != $3"; fi; }
 
-# A log of the example program from its own trace: decode, expand ranges.
-"$PFT" decode --snapshot "$ex" --format jsonl | python3 -c '
-import json, sys
-mem = open(sys.argv[1], "rb").read()
-for line in sys.stdin:
-    e = json.loads(line)
-    if e["type"] != "range":
-        continue
-    a, end = int(e["start"], 16), int(e["end"], 16)
-    while a < end:
-        print("%x" % (a | (e["isa"] == "thumb")))
-        hw = mem[a - 0x10000] | mem[a - 0x10000 + 1] << 8
-        a += 2 if e["isa"] == "thumb" and hw >> 11 < 0x1d else 4
-' "$ex/mem_0.bin" >"$tmp/demo.log"
+# A log of the example program, from its own trace.
+"$PFT" decode --snapshot "$ex" --format jsonl |
+    python3 "$PFT_SOURCE/tests/cli/demo_log.py" "$ex/mem_0.bin" >"$tmp/demo.log"
 cfg=(--elf "$ex/prog" --cycle-accurate --timestamps --ts-period 7 --ctxid-bytes 2 --ctxid 0x42
      --vmid --sync-period 100)
 "$PFT" encode --log "$tmp/demo.log" "${cfg[@]}" --out-raw "$tmp/demo.raw"
