@@ -12,7 +12,7 @@
 #   OUTDIR/large.pft     the raw PFT stream
 #   OUTDIR/snapshot/     the same trace as an OpenCSD snapshot (frames,
 #                        registers, the program's memory)
-#   OUTDIR/workload      the program (ELF, with symbols)
+#   OUTDIR/workload      the program (ELF, with symbols); workload.out its output
 # ROUNDS (default 3600: about 108 MB, 280 million instructions) sets the
 # length; the same ROUNDS gives the same bytes.  It takes roughly 10
 # minutes: qemu writes its log one line per system call.  Then:
@@ -24,16 +24,20 @@
 set -eu
 [ $# -ge 1 ] || { echo "usage: sh bench/make-large-trace.sh OUTDIR [ROUNDS]" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
-out=$1
 rounds=${2:-3600}
-pft=${PFT:-$here/../build/pft}
+pft=$(cd "$(dirname "${PFT:-$here/../build/pft}")" && pwd)/$(basename "${PFT:-pft}")
 [ -x "$pft" ] || { echo "no $pft: build pft first (see README), or set PFT" >&2; exit 2; }
-mkdir -p "$out"
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
 arm-linux-gnueabihf-gcc -static -O2 -o "$out/workload" "$here/workload.c"
-# The log goes to file descriptor 3, the program's own output to stderr.
-qemu-arm -singlestep -d exec,nochain -D /dev/fd/3 "$out/workload" "$rounds" 3>&1 1>&2 |
+# The log goes to file descriptor 3, the program's own output to a file.
+# The same argv[0], an empty environment and output to a regular file make
+# the C library's work, and so the trace, the same on every run.
+(cd "$out" && env -i qemu-arm -singlestep -d exec,nochain -D /dev/fd/3 ./workload "$rounds" \
+    3>&1 >"$out/workload.out" 2>&1) |
     "$pft" encode --log - --elf "$out/workload" --cycle-accurate --timestamps \
         --out-raw "$out/large.pft" --out-snapshot "$out/snapshot"
+cat "$out/workload.out"
 bytes=$(wc -c <"$out/large.pft")
 addr=$(sed -n '/^\[dump1\]/,/^$/s/^address=//p' "$out/snapshot/cpu_0.ini")
 echo "$out/large.pft: $bytes bytes of PFT"
