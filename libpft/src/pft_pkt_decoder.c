@@ -742,39 +742,12 @@ static int flush_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 	return -PFT_ERR_TRUNCATED;
 }
 
-static int next_packet(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+/* Everything but the hot path; kept out of line so that the hot path
+ * needs no stack frame. */
+static __attribute__((noinline)) int next_packet(struct pft_pkt_decoder *d,
+						 struct pft_packet *pkt)
 {
-	memset(pkt, 0, sizeof(*pkt));
 
-	/* Hot path: synchronised, nothing carried, the packet is in the buffer
-	 * (atoms are most packets: decode them without the general dispatch). */
-	if (__builtin_expect(d->synced && !d->ncarry && d->pos < d->len, 1)) {
-		const uint8_t *p = d->buf + d->pos;
-		const uint8_t h = *p;
-
-		if (d->kind[h] == HK_ATOM) {
-			pkt->type = PFT_PKT_ATOM;
-			pkt->n_atoms = d->atom_count[h];
-			pkt->atoms = d->atom_bits[h];
-			pkt->size = 1;
-			pkt->raw = p;
-			pkt->offset = d->buf_offset + d->pos;
-			d->pos++;
-			return 0;
-		}
-		if (d->kind[h] == HK_ATOM_CA && !(h & 0x40)) {
-			pkt->type = PFT_PKT_ATOM;
-			pkt->n_atoms = 1;
-			pkt->atoms = (h & 2) ? 0 : 1;
-			pkt->has_cycles = 1;
-			pkt->cycles = (h >> 2) & 0xf;
-			pkt->size = 1;
-			pkt->raw = p;
-			pkt->offset = d->buf_offset + d->pos;
-			d->pos++;
-			return 0;
-		}
-	}
 	if (d->ncarry) {
 		if (d->pos < d->len) {
 			if (!d->synced)
@@ -816,15 +789,56 @@ static int next_packet(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 	return 0;
 }
 
+/* Atoms are most packets: decode the one- and two-byte forms here. */
+static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	const uint8_t *p = d->buf + d->pos;
+	const uint8_t h = *p;
+	const uint8_t kind = d->kind[h];
+	uint32_t size = 1;
+
+	if (kind == HK_ATOM) {
+		pkt->n_atoms = d->atom_count[h];
+		pkt->atoms = d->atom_bits[h];
+	} else if (kind == HK_ATOM_CA) {
+		uint32_t cycles = (h >> 2) & 0xf;
+		if (h & 0x40) {
+			/* A second count byte that ends the count. */
+			if (d->pos + 1 >= d->len || (p[1] & 0x80))
+				return 0;
+			cycles |= (uint32_t)p[1] << 4;
+			size = 2;
+		}
+		pkt->n_atoms = 1;
+		pkt->atoms = (h & 2) ? 0 : 1;
+		pkt->has_cycles = 1;
+		pkt->cycles = cycles;
+	} else {
+		return 0;
+	}
+	pkt->type = PFT_PKT_ATOM;
+	pkt->size = (uint16_t)size;
+	pkt->raw = p;
+	pkt->offset = d->buf_offset + d->pos;
+	d->pos += size;
+	return 1;
+}
+
 int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
 {
 	if (!d || !pkt || !size)
 		return -PFT_ERR_INVALID;
-	if (size >= sizeof(*pkt))
+	if (__builtin_expect(size >= sizeof(*pkt), 1)) {
+		memset(pkt, 0, sizeof(*pkt));
+		if (__builtin_expect(d->synced && !d->ncarry && d->pos < d->len, 1) &&
+		    fast_atom(d, pkt))
+			return 0;
 		return next_packet(d, pkt);
+	}
 
 	/* An older caller with a shorter struct: copy what it knows. */
 	struct pft_packet full;
+	memset(&full, 0, sizeof(full));
 	int status = next_packet(d, &full);
 	memcpy(pkt, &full, size);
 	return status;
