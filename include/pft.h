@@ -598,14 +598,19 @@ pft_export int pft_image_add_file(struct pft_image *img, const char *path,
  *   -PFT_ERR_INVALID       NULL @img or @path; @bias moves a segment out
  *                          of 0 .. 0xFFFFFFFF
  *   -PFT_ERR_BAD_FILE      unreadable or empty file, not ELF, or malformed
- *                          ELF: truncated headers, a segment outside the
- *                          file or past 0xFFFFFFFF, segments overlapping
- *                          each other, no loadable bytes, a broken symbol
- *                          or string table
+ *                          ELF: truncated headers, program or section
+ *                          header table outside the file, a segment outside
+ *                          the file or past 0xFFFFFFFF, segments
+ *                          overlapping each other, no loadable bytes, a
+ *                          broken symbol or string table
  *   -PFT_ERR_NOT_SUPPORTED an ELF that is not 32-bit, little-endian, ARM
  *                          (e_machine 40), ET_EXEC or ET_DYN
- *   -PFT_ERR_BAD_CONFIG    a segment overlaps a section already there
+ *   -PFT_ERR_BAD_CONFIG    a segment overlaps a section already there (see
+ *                          pft_image_conflict())
  *   -PFT_ERR_NOMEM
+ *   -PFT_ERR_INTERNAL      libelf refused to initialise
+ * The whole file is read into memory while loading; the image keeps only
+ * the segment bytes and the string table.
  */
 pft_export int pft_image_add_elf(struct pft_image *img, const char *path,
 				 int64_t bias);
@@ -675,8 +680,9 @@ pft_export int pft_image_section(const struct pft_image *img, size_t index,
 /*
  * After an add failed with -PFT_ERR_BAD_CONFIG: the index of the section
  * that was in the way in *@index and the lowest address both cover in
- * *@addr.  Returns 0, -PFT_ERR_NOMAP (the last add did not fail because
- * of an overlap) or -PFT_ERR_INVALID (NULL argument).
+ * *@addr (of several in the way, the one that starts meeting first).
+ * Returns 0, -PFT_ERR_NOMAP (the last add on @img did not fail because of
+ * an overlap) or -PFT_ERR_INVALID (NULL argument).
  */
 pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,
 				  uint32_t *addr);
@@ -686,9 +692,12 @@ pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,
  * *@offset from its start.  Symbols are the ELF function, object and
  * untyped (assembler label) symbols defined in a section, with the Thumb
  * bit of function values cleared; ARM mapping symbols ($a, $t, $d) are not
- * names.  A symbol covers st_size bytes, or when its size is 0, up to the
- * next symbol or the end of its ELF section.  Of symbols starting at the
- * same address, a global function is preferred.  Returns 0, or
+ * names.  The candidate is the symbol with the highest start at or below
+ * @addr; it covers st_size bytes (size 0: up to the end of its ELF
+ * section).  So a symbol nested in a bigger one ends the bigger one's
+ * reach.  Of symbols starting at the same address, functions come before
+ * objects before labels, then global before weak before local, then sized
+ * before unsized; the first that covers @addr is the answer.  Returns 0, or
  * -PFT_ERR_NOMAP (no symbol covers @addr) or -PFT_ERR_INVALID (NULL
  * @img or @name; @offset may be NULL).
  */
