@@ -824,22 +824,33 @@ static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 	return 1;
 }
 
-int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
+/* Arguments, short structs and every packet but the hot path's. */
+static __attribute__((noinline)) int next_checked(struct pft_pkt_decoder *d,
+						  struct pft_packet *pkt, size_t size)
 {
 	if (!d || !pkt || !size)
 		return -PFT_ERR_INVALID;
-	if (__builtin_expect(size >= sizeof(*pkt), 1)) {
+	if (size >= sizeof(*pkt)) {
 		memset(pkt, 0, sizeof(*pkt));
-		if (__builtin_expect(d->synced && !d->ncarry && d->pos < d->len, 1) &&
-		    fast_atom(d, pkt))
-			return 0;
 		return next_packet(d, pkt);
 	}
-
 	/* An older caller with a shorter struct: copy what it knows. */
 	struct pft_packet full;
 	memset(&full, 0, sizeof(full));
 	int status = next_packet(d, &full);
 	memcpy(pkt, &full, size);
 	return status;
+}
+
+int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
+{
+	/* The hot path: a tail call away from everything else, so that it
+	 * needs no stack frame. */
+	if (__builtin_expect(d && pkt && size >= sizeof(*pkt) && d->synced &&
+			     !d->ncarry && d->pos < d->len, 1)) {
+		memset(pkt, 0, sizeof(*pkt));
+		if (fast_atom(d, pkt))
+			return 0;
+	}
+	return next_checked(d, pkt, size);
 }
