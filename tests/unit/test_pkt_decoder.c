@@ -613,6 +613,11 @@ static void null_arguments(void)
 	pft_pkt_free(d);
 }
 
+static int next_pkt(struct pft_pkt_decoder *d, struct pft_packet *p)
+{
+	return pft_pkt_next(d, p, sizeof(*p));
+}
+
 static void need_input_then_eos(void)
 {
 	struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
@@ -657,9 +662,104 @@ static void need_input_then_eos(void)
 	pft_pkt_free(d);
 }
 
-static int next_ok(struct pft_pkt_decoder *d, struct pft_packet *p)
+
+/*
+ * pft.h: NEED_INPUT means "feed more (or finish)"; after pft_pkt_finish()
+ * feeding returns EOS, so the next packet must come at once.  Three ways
+ * to end with bytes the decoder is still holding:
+ *  (a) unsynchronised, the input ends in zeros that might begin an A-sync:
+ *      feed 11 00 00 00, finish -> NOTSYNC (11), NOTSYNC (00 00 00), EOS;
+ *  (b) the same zeros carried over from an earlier feed: feed 00 00, next
+ *      (NEED_INPUT), feed 00, finish -> NOTSYNC 00 00 00 at offset 0;
+ *  (c) synchronised, a packet cut by a feed and still cut after the last
+ *      one: CA, A-sync, feed a3, next (NEED_INPUT), feed 0b, finish ->
+ *      BAD/TRUNCATED a3 0b at offset 6.
+ */
+static void no_need_input_once_finished(void)
 {
-	return pft_pkt_next(d, p, sizeof(*p));
+	struct pft_pkt_decoder *d;
+	struct pft_packet p;
+	int st;
+
+	static const uint8_t a[] = { 0x11, 0x00, 0x00, 0x00 };
+	d = pft_pkt_alloc(&plain, NULL);
+	PTU_CHECK(d != NULL);
+	if (!d)
+		return;
+	PTU_EQ(pft_pkt_feed(d, a, sizeof(a)), 0);
+	PTU_EQ(pft_pkt_finish(d), 0);
+	uint64_t next = 0;
+	while ((st = next_pkt(d, &p)) == 0 && next < 4) {
+		PTU_EQ(p.type, PFT_PKT_NOTSYNC);
+		PTU_EQ(p.offset, next);
+		next += p.size;
+	}
+	PTU_EQ(st, -PFT_ERR_EOS);
+	PTU_EQ(next, 4);
+	pft_pkt_free(d);
+
+	static const uint8_t z[] = { 0x00, 0x00, 0x00 };
+	d = pft_pkt_alloc(&plain, NULL);
+	PTU_CHECK(d != NULL);
+	if (!d)
+		return;
+	PTU_EQ(pft_pkt_feed(d, z, 2), 0);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_pkt_feed(d, z + 2, 1), 0);
+	PTU_EQ(pft_pkt_finish(d), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
+	PTU_EQ(p.type, PFT_PKT_NOTSYNC);
+	PTU_EQ(p.offset, 0);
+	PTU_EQ(p.size, 3);
+	pft_pkt_free(d);
+
+	static const uint8_t c[] = { ASYNC6, 0xa3, 0x0b };
+	d = pft_pkt_alloc(&ca, NULL);
+	PTU_CHECK(d != NULL);
+	if (!d)
+		return;
+	PTU_EQ(pft_pkt_feed(d, c, 7), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_pkt_feed(d, c + 7, 1), 0);
+	PTU_EQ(pft_pkt_finish(d), 0);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_TRUNCATED);
+	PTU_EQ(p.type, PFT_PKT_BAD);
+	PTU_EQ(p.bad, PFT_BAD_TRUNCATED);
+	PTU_EQ(p.offset, 6);
+	PTU_EQ(p.size, 2);
+	pft_pkt_free(d);
+}
+
+/*
+ * A truncated packet is a BAD packet: only type, size, offset, raw and
+ * bad mean something, "the others are zero" (pft.h).  CA: A-sync, then
+ * a3 0b 68 (a branch with two address bytes, cut in its cycle count),
+ * finish, next.
+ */
+static void truncated_packet_has_no_stale_fields(void)
+{
+	static const uint8_t s[] = { ASYNC6, 0xa3, 0x0b, 0x68 };
+	struct pft_pkt_decoder *d = pft_pkt_alloc(&ca, NULL);
+	struct pft_packet p;
+
+	PTU_CHECK(d != NULL);
+	if (!d)
+		return;
+	PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), 0);
+	PTU_EQ(pft_pkt_finish(d), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_TRUNCATED);
+	PTU_EQ(p.type, PFT_PKT_BAD);
+	PTU_EQ(p.bad, PFT_BAD_TRUNCATED);
+	PTU_EQ(p.offset, 6);
+	PTU_EQ(p.size, 3);
+	PTU_EQ(p.addr, 0);
+	PTU_EQ(p.isa, 0);
+	PTU_EQ(p.addr_bytes, 0);
+	PTU_EQ(p.has_cycles, 0);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_EOS);
+	pft_pkt_free(d);
 }
 
 static void feed_at_offsets(void)
@@ -673,24 +773,24 @@ static void feed_at_offsets(void)
 		return;
 	PTU_EQ(pft_pkt_feed_at(d, s, sizeof(s), 0x1000), 0);
 	PTU_EQ(pft_pkt_get_offset(d), 0x1000);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_ASYNC);
 	PTU_EQ(p.offset, 0x1000);
 	PTU_EQ(pft_pkt_get_offset(d), 0x1006);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.offset, 0x1006);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_IGNORE);
 	PTU_EQ(p.offset, 0x1007);
-	PTU_EQ(next_ok(d, &p), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
 
 	/* pft_pkt_feed continues after the previous buffer. */
 	static const uint8_t t[] = { 0x76 };
 	PTU_EQ(pft_pkt_feed(d, t, 1), 0);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_EXCEPTION_RETURN);
 	PTU_EQ(p.offset, 0x1008);
-	PTU_EQ(next_ok(d, &p), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
 
 	/* A packet split over two non-contiguous buffers (frames): its
 	 * offset is that of its first byte; later packets follow the second
@@ -698,10 +798,10 @@ static void feed_at_offsets(void)
 	static const uint8_t a[] = { 0x08, 0x00, 0x10 };
 	static const uint8_t b[] = { 0x00, 0x00, 0x21, 0x0c };
 	PTU_EQ(pft_pkt_feed_at(d, a, sizeof(a), 0x2000), 0);
-	PTU_EQ(next_ok(d, &p), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
 	PTU_EQ(pft_pkt_get_offset(d), 0x2000);
 	PTU_EQ(pft_pkt_feed_at(d, b, sizeof(b), 0x3000), 0);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_ISYNC);
 	PTU_EQ(p.offset, 0x2000);
 	PTU_EQ(p.size, 6);
@@ -709,10 +809,30 @@ static void feed_at_offsets(void)
 	PTU_EQ(p.reason, PFT_ISYNC_TRACE_ON);
 	static const uint8_t whole[] = { 0x08, 0x00, 0x10, 0x00, 0x00, 0x21 };
 	PTU_CHECK(memcmp(p.raw, whole, 6) == 0);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_TRIGGER);
 	PTU_EQ(p.offset, 0x3003);
 	PTU_EQ(pft_pkt_get_offset(d), 0x3004);
+	pft_pkt_free(d);
+
+	/* Unsynchronised: an A-sync whose zeros are split over two buffers
+	 * starts at the first buffer's offset. */
+	static const uint8_t z1[] = { 0x00, 0x00, 0x00 };
+	static const uint8_t z2[] = { 0x00, 0x00, 0x80, 0x0c };
+	d = pft_pkt_alloc(&plain, NULL);
+	PTU_CHECK(d != NULL);
+	if (!d)
+		return;
+	PTU_EQ(pft_pkt_feed_at(d, z1, sizeof(z1), 100), 0);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_pkt_feed_at(d, z2, sizeof(z2), 500), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
+	PTU_EQ(p.type, PFT_PKT_ASYNC);
+	PTU_EQ(p.offset, 100);
+	PTU_EQ(p.size, 6);
+	PTU_EQ(next_pkt(d, &p), 0);
+	PTU_EQ(p.type, PFT_PKT_TRIGGER);
+	PTU_EQ(p.offset, 503);
 	pft_pkt_free(d);
 }
 
@@ -727,16 +847,16 @@ static void get_offset_tracks_position(void)
 		return;
 	PTU_EQ(pft_pkt_get_offset(d), 0);
 	PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), 0);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_NOTSYNC);
 	PTU_EQ(pft_pkt_get_offset(d), 1);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_ASYNC);
 	PTU_EQ(pft_pkt_get_offset(d), 7);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(pft_pkt_get_offset(d), 8);
 	/* An incomplete I-sync: the next byte looked at is still its first. */
-	PTU_EQ(next_ok(d, &p), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
 	PTU_EQ(pft_pkt_get_offset(d), 8);
 	pft_pkt_free(d);
 }
@@ -758,20 +878,20 @@ static void reset_forgets_everything(void)
 	if (!d || !fresh)
 		return;
 	PTU_EQ(pft_pkt_feed(d, first, sizeof(first)), 0);
-	while (next_ok(d, &p) == 0)
+	while (next_pkt(d, &p) == 0)
 		;
 	PTU_EQ(pft_pkt_finish(d), 0);
 	PTU_EQ(pft_pkt_reset(d), 0);
 	PTU_EQ(pft_pkt_get_offset(d), 0);
 	/* Not finished any more, not synchronised, nothing pending. */
-	PTU_EQ(next_ok(d, &p), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
 	PTU_EQ(pft_pkt_feed(d, second, sizeof(second)), 0);
 	PTU_EQ(pft_pkt_feed(fresh, second, sizeof(second)), 0);
 	PTU_EQ(pft_pkt_finish(d), 0);
 	PTU_EQ(pft_pkt_finish(fresh), 0);
 	unsigned n = 0;
 	for (;;) {
-		int a = next_ok(d, &p), b = next_ok(fresh, &q);
+		int a = next_pkt(d, &p), b = next_pkt(fresh, &q);
 
 		PTU_EQ(a, b);
 		if (a != b || a == -PFT_ERR_EOS || n > 20)
@@ -807,27 +927,27 @@ static void sync_forward_keeps_state(void)
 	if (!d)
 		return;
 	PTU_EQ(pft_pkt_feed(d, a, sizeof(a)), 0);
-	PTU_EQ(next_ok(d, &p), 0);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_ISYNC);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	/* 42 ff 01: TS[6:0] = 0x7F, TS[13:7] = 1 -> 0xFF. */
 	PTU_EQ(p.type, PFT_PKT_TIMESTAMP);
 	PTU_EQ(p.ts, 0xff);
-	PTU_EQ(next_ok(d, &p), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
 	PTU_EQ(pft_pkt_sync_forward(d), 0);
 	PTU_EQ(pft_pkt_feed(d, b, sizeof(b)), 0);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_NOTSYNC);
 	PTU_EQ(p.offset, 15); /* a is 6 + 6 + 3 bytes */
 	PTU_EQ(p.size, 1);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_ASYNC);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_BRANCH);
 	PTU_EQ(p.addr, 0xABCDEF04);
 	PTU_EQ(p.isa, PFT_ISA_ARM);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	/* 42 05: TS[6:0] = 5 over 0xFF -> 0x85. */
 	PTU_EQ(p.type, PFT_PKT_TIMESTAMP);
 	PTU_EQ(p.ts, 0x85);
@@ -858,16 +978,16 @@ static void sync_forward_with_pending_packet(void)
 		memcpy(all, a, 9);
 		memcpy(all + 9, tails[t], 3);
 		PTU_EQ(pft_pkt_feed(d, a, sizeof(a)), 0);
-		PTU_EQ(next_ok(d, &p), 0);
+		PTU_EQ(next_pkt(d, &p), 0);
 		PTU_EQ(p.type, PFT_PKT_ASYNC);
-		PTU_EQ(next_ok(d, &p), -PFT_ERR_NEED_INPUT);
+		PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
 		PTU_EQ(pft_pkt_sync_forward(d), 0);
 		PTU_EQ(pft_pkt_feed(d, tails[t], 3), 0);
 		PTU_EQ(pft_pkt_finish(d), 0);
 		uint64_t next = 6;
 		int st, guard = 0;
 
-		while ((st = next_ok(d, &p)) != -PFT_ERR_EOS && guard++ < 20) {
+		while ((st = next_pkt(d, &p)) != -PFT_ERR_EOS && guard++ < 20) {
 			if (st == -PFT_ERR_NEED_INPUT)
 				continue; /* counted by other tests */
 			PTU_EQ(st, 0);
@@ -937,8 +1057,8 @@ static void config_size_of_older_caller(void)
 	if (!d)
 		return;
 	PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), 0);
-	PTU_EQ(next_ok(d, &p), 0);
-	PTU_EQ(next_ok(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
+	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.type, PFT_PKT_ATOM);
 	PTU_EQ(p.has_cycles, 1);
 	PTU_EQ(p.cycles, 1);
@@ -972,6 +1092,8 @@ int main(void)
 	PTU_RUN(alloc_errors);
 	PTU_RUN(null_arguments);
 	PTU_RUN(need_input_then_eos);
+	PTU_RUN(no_need_input_once_finished);
+	PTU_RUN(truncated_packet_has_no_stale_fields);
 	PTU_RUN(feed_at_offsets);
 	PTU_RUN(get_offset_tracks_position);
 	PTU_RUN(reset_forgets_everything);
