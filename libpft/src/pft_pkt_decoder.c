@@ -54,6 +54,8 @@ struct pft_pkt_decoder {
 	uint8_t carry[CARRY_MAX];
 	size_t ncarry;
 	uint64_t carry_offset;
+	size_t carry_notsync;     /* leading carried bytes to report as NOTSYNC */
+	size_t carry_shift;       /* carried bytes already returned, to drop */
 
 	int synced;
 
@@ -159,6 +161,8 @@ int pft_pkt_reset(struct pft_pkt_decoder *d)
 	d->buf_offset = 0;
 	d->finished = 0;
 	d->ncarry = 0;
+	d->carry_notsync = 0;
+	d->carry_shift = 0;
 	d->synced = 0;
 	d->base_addr = 0;
 	d->base_isa = PFT_ISA_ARM;
@@ -200,6 +204,15 @@ int pft_pkt_sync_forward(struct pft_pkt_decoder *d)
 {
 	if (!d)
 		return -PFT_ERR_INVALID;
+	if (d->synced && d->ncarry) {
+		/* The carried bytes of a packet become unsynchronised data:
+		 * the ones before their trailing zeros are NOTSYNC, the zeros
+		 * may still begin an A-sync. */
+		size_t z = 0;
+		while (z < d->ncarry && d->carry[d->ncarry - 1 - z] == 0)
+			z++;
+		d->carry_notsync = d->ncarry - z;
+	}
 	d->synced = 0;
 	return 0;
 }
@@ -556,8 +569,9 @@ static void commit(struct pft_pkt_decoder *d, const struct pft_packet *pkt)
 		break;
 	case PFT_PKT_BRANCH:
 	case PFT_PKT_WAYPOINT:
-		if (pkt->exc_bytes && pkt->isa != PFT_ISA_ARM &&
-		    pkt->isa != PFT_ISA_JAZELLE)
+		/* EX0 (and the waypoint information byte) always carry AltIS;
+		 * it is 0 for ARM and Jazelle targets (pft-protocol.md 4.3). */
+		if (pkt->exc_bytes)
 			d->altis = pkt->altis;
 		d->base_addr = pkt->addr;
 		d->base_isa = pkt->isa;
@@ -574,6 +588,7 @@ static int bad_status(const struct pft_packet *pkt)
 {
 	switch (pkt->bad) {
 	case PFT_BAD_RESERVED_HEADER:
+	case PFT_BAD_ATOM_NO_MARKER: /* reserved without CA (pft-protocol.md 5.12) */
 		return -PFT_ERR_BAD_OPCODE;
 	case PFT_BAD_TRUNCATED:
 		return -PFT_ERR_TRUNCATED;
@@ -728,6 +743,7 @@ static int resolve_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 /* After finish: whatever is left in the carry. */
 static int flush_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
+	memset(pkt, 0, sizeof(*pkt));
 	pkt->size = (uint16_t)d->ncarry;
 	pkt->raw = d->carry;
 	pkt->offset = d->carry_offset;
@@ -748,6 +764,23 @@ static __attribute__((noinline)) int next_packet(struct pft_pkt_decoder *d,
 						 struct pft_packet *pkt)
 {
 
+	if (d->carry_notsync) {
+		pkt->type = PFT_PKT_NOTSYNC;
+		pkt->size = (uint16_t)d->carry_notsync;
+		pkt->raw = d->carry;
+		pkt->offset = d->carry_offset;
+		/* The packet points into the carry: move the rest on the next
+		 * call, not now. */
+		d->carry_shift = d->carry_notsync;
+		d->carry_notsync = 0;
+		return 0;
+	}
+	if (d->carry_shift) {
+		memmove(d->carry, d->carry + d->carry_shift, d->ncarry - d->carry_shift);
+		d->ncarry -= d->carry_shift;
+		d->carry_offset += d->carry_shift;
+		d->carry_shift = 0;
+	}
 	if (d->ncarry) {
 		if (d->pos < d->len) {
 			if (!d->synced)
@@ -825,19 +858,31 @@ static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 }
 
 /* Arguments, short structs and every packet but the hot path's. */
+/* next_packet(), but after finish it never asks for input: a path that
+ * set bytes aside for the next feed is run again to flush them. */
+static int next_finishing(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	/* Each retry flushes what the previous one set aside, so two are
+	 * enough; the bound only guards against a bug turning into a hang. */
+	for (int tries = 0; tries < 4; tries++) {
+		memset(pkt, 0, sizeof(*pkt));
+		int status = next_packet(d, pkt);
+		if (status != -PFT_ERR_NEED_INPUT || !d->finished)
+			return status;
+	}
+	return -PFT_ERR_INTERNAL;
+}
+
 static __attribute__((noinline)) int next_checked(struct pft_pkt_decoder *d,
 						  struct pft_packet *pkt, size_t size)
 {
 	if (!d || !pkt || !size)
 		return -PFT_ERR_INVALID;
-	if (size >= sizeof(*pkt)) {
-		memset(pkt, 0, sizeof(*pkt));
-		return next_packet(d, pkt);
-	}
+	if (size >= sizeof(*pkt))
+		return next_finishing(d, pkt);
 	/* An older caller with a shorter struct: copy what it knows. */
 	struct pft_packet full;
-	memset(&full, 0, sizeof(full));
-	int status = next_packet(d, &full);
+	int status = next_finishing(d, &full);
 	memcpy(pkt, &full, size);
 	return status;
 }

@@ -291,13 +291,6 @@ static inline int pc_cmp_pkt(const struct pc_pkt *g, const struct pc_pkt *e,
 	PC_FIELD(ts_bits);
 	PC_FIELD(ts_clock_change);
 	PC_FIELD(bad);
-	for (size_t i = 0; i < sizeof(g->pkt.reserved); i++) {
-		if (g->pkt.reserved[i]) {
-			snprintf(why, n, "reserved[%zu] = 0x%x", i,
-				 g->pkt.reserved[i]);
-			return 1;
-		}
-	}
 	return 0;
 }
 

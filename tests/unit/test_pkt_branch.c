@@ -465,7 +465,7 @@ static void waypoint_information_byte(void)
 	static const uint8_t p[] = { 0x72, 0xab, 0x86, 0x95, 0xbb, 0x58, 0x40,
 				     0x72, 0xab, 0x86, 0x95, 0xbb, 0x58, 0x00 };
 	static const struct pft_packet e[] = {
-		{ WP(7, 0x8765432A, PFT_ISA_THUMBEE, 5), .exc_bytes = 1 },
+		{ WP(7, 0x8765432A, PFT_ISA_THUMBEE, 5), .exc_bytes = 1, .altis = 1 },
 		{ WP(7, 0x8765432A, PFT_ISA_THUMB, 5), .exc_bytes = 1 },
 	};
 
@@ -477,7 +477,7 @@ static void waypoint_altis_field_per_contract(void)
 {
 	static const uint8_t p[] = { 0x72, 0xab, 0x86, 0x95, 0xbb, 0x58, 0x40 };
 	static const struct pft_packet e[] = {
-		{ WP(7, 0x8765432A, PFT_ISA_THUMBEE, 5), .exc_bytes = 1 },
+		{ WP(7, 0x8765432A, PFT_ISA_THUMBEE, 5), .exc_bytes = 1, .altis = 1 },
 	};
 
 	check_after(__LINE__, &plain, isync_arm, 6, &isync_arm_e, 1, p,

@@ -1004,7 +1004,7 @@ static void sync_forward_with_pending_packet(void)
 
 static void next_with_short_size(void)
 {
-	/* An older caller whose struct pft_packet ends before @ts: only that
+	/* An older caller whose struct pft_packet ends after @has_ctxid: only that
 	 * part is written.  I-sync 08 54 05 00 80 61 (5.2). */
 	static const uint8_t s[] = { ASYNC6, 0x08, 0x54, 0x05, 0x00, 0x80, 0x61,
 				     0x0c };
@@ -1012,7 +1012,7 @@ static void next_with_short_size(void)
 		struct pft_packet p;
 		uint8_t b[sizeof(struct pft_packet)];
 	} u;
-	const size_t n = offsetof(struct pft_packet, ts);
+	const size_t n = offsetof(struct pft_packet, has_ctxid) + 1;
 	struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
 
 	PTU_CHECK(d != NULL);

@@ -228,8 +228,9 @@ static void check_zero_fields(const struct pft_packet *p, const char *what)
 		bad = "addr_bytes";
 	else if (t != PFT_PKT_ISYNC && p->reason)
 		bad = "reason";
-	else if (!state_t && (p->ns || p->altis))
-		bad = "ns/altis";
+	else if (!state_t && (p->ns || (p->altis && !(t == PFT_PKT_WAYPOINT &&
+							   p->exc_bytes))))
+		bad = "ns/altis"; /* a waypoint's information byte holds AltIS */
 	else if (!(t == PFT_PKT_ISYNC || (t == PFT_PKT_BRANCH && p->exc_bytes == 2)) &&
 		 p->hyp)
 		bad = "hyp";
