@@ -111,10 +111,28 @@ static inline void store_le64(uint8_t *p, uint64_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
+/* Store frame bytes 0-15 (loaded as @lo, @hi) in @out with bit 0 of each
+ * even data byte taken from @aux. */
+static inline void restore_bit0(uint8_t *out, uint64_t lo, uint64_t hi,
+				uint8_t aux)
+{
+	store_le64(out, lo | aux_spread[aux & 15]);
+	store_le64(out + 8, hi | aux_spread[aux >> 4]);
+}
+
 /* 0x01-0x6f: a trace source whose data is delivered. */
 static inline int is_source(uint8_t id)
 {
 	return (uint8_t)(id - 1) < PFT_ID_MAX_VALID;
+}
+
+/* Bits 0-3: which of the even bytes 0, 2, 4, 6 of a little-endian
+ * 64-bit load are ID bytes (bit 0 set). */
+static inline unsigned id_bytes(uint64_t w)
+{
+	uint64_t m = w & EVEN_BIT0;
+
+	return (unsigned)((m | m >> 15 | m >> 30 | m >> 45) & 0xf);
 }
 
 static void discard(struct pft_dfmt *d, uint8_t id, unsigned n)
@@ -191,33 +209,33 @@ static void add_seg(struct pft_dfmt *d, uint8_t id, unsigned start,
 static int decode_frame(struct pft_dfmt *d, const uint8_t *f,
 			uint64_t frame_off, const uint64_t *hw_off)
 {
+	uint64_t lo = load_le64(f), hi = load_le64(f + 8);
 	uint8_t aux = f[FRAME_DATA], id = d->cur_id;
-	unsigned start = 0;
+	unsigned ids = id_bytes(lo) | id_bytes(hi) << 4, start = 0;
 
 	d->offset = frame_off;
 	d->nseg = d->next_seg = 0;
 	d->fsync_run = 0;
-	if (!d->tpiu && memcmp(f, fsync_frame, FRAME_SIZE) == 0) {
+	if (!d->tpiu && f[0] == 0xff &&
+	    memcmp(f, fsync_frame, FRAME_SIZE) == 0) {
 		push_discontinuity(d, frame_off);
 		return 0;
 	}
-	if (has_id_7f(f)) {
-		/* Its ID bytes cannot be trusted, so neither can the next data. */
-		d->cur_id = ID_NONE;
-		return -PFT_ERR_BAD_FRAME;
-	}
-	for (unsigned k = 0; k < FRAME_HALFWORDS; k++) {
-		unsigned p = 2 * k;
-		uint8_t b = f[p];
-
-		if (k < FRAME_HALFWORDS - 1)
-			d->out[p + 1] = f[p + 1];
-		if (!(b & 1)) {
-			d->out[p] = b | ((aux >> k) & 1);
-			continue;
+	for (unsigned rest = ids; rest; rest &= rest - 1) {
+		if (f[2 * (unsigned)__builtin_ctz(rest)] == 0xff) {
+			/* ID 0x7f: the frame's IDs cannot be trusted, so
+			 * neither can the data after it. */
+			d->cur_id = ID_NONE;
+			return -PFT_ERR_BAD_FRAME;
 		}
+	}
+	/* The ID bytes this spoils are not part of any chunk. */
+	restore_bit0(d->out, lo, hi, aux);
+	for (; ids; ids &= ids - 1) {
+		unsigned k = (unsigned)__builtin_ctz(ids), p = 2 * k;
+		uint8_t new_id = f[p] >> 1;
+
 		add_seg(d, id, start, p, frame_off, hw_off);
-		uint8_t new_id = b >> 1;
 		if (p == FRAME_DATA - 1) {
 			/* An ID in byte 14 applies from the next frame. */
 			d->cur_id = new_id;
@@ -459,9 +477,7 @@ int pft_dfmt_next(struct pft_dfmt *d, struct pft_dfmt_chunk *chunk,
 					discard(d, d->cur_id, FRAME_DATA);
 					continue;
 				}
-				uint8_t aux = f[FRAME_DATA];
-				store_le64(d->out, lo | aux_spread[aux & 15]);
-				store_le64(d->out + 8, hi | aux_spread[aux >> 4]);
+				restore_bit0(d->out, lo, hi, f[FRAME_DATA]);
 				chunk->id = d->cur_id;
 				chunk->flags = 0;
 				chunk->data = d->out;
