@@ -822,42 +822,42 @@ static __attribute__((noinline)) int next_packet(struct pft_pkt_decoder *d,
 	return 0;
 }
 
-/* Atoms are most packets: decode the one- and two-byte forms here. */
+/* Atoms are most packets: decode the one- and two-byte forms here, and
+ * write the whole packet once (it is one cache line). */
 static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
 	const uint8_t *p = d->buf + d->pos;
 	const uint8_t h = *p;
 	const uint8_t kind = d->kind[h];
-	uint32_t size = 1;
+	const uint64_t offset = d->buf_offset + d->pos;
 
 	if (kind == HK_ATOM) {
-		pkt->n_atoms = d->atom_count[h];
-		pkt->atoms = d->atom_bits[h];
-	} else if (kind == HK_ATOM_CA) {
-		uint32_t cycles = (h >> 2) & 0xf;
-		if (h & 0x40) {
-			/* A second count byte that ends the count. */
-			if (d->pos + 1 >= d->len || (p[1] & 0x80))
-				return 0;
-			cycles |= (uint32_t)p[1] << 4;
-			size = 2;
-		}
-		pkt->n_atoms = 1;
-		pkt->atoms = (h & 2) ? 0 : 1;
-		pkt->has_cycles = 1;
-		pkt->cycles = cycles;
-	} else {
-		return 0;
+		*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = 1,
+					    .type = PFT_PKT_ATOM,
+					    .n_atoms = d->atom_count[h],
+					    .atoms = d->atom_bits[h] };
+		d->pos++;
+		return 1;
 	}
-	pkt->type = PFT_PKT_ATOM;
-	pkt->size = (uint16_t)size;
-	pkt->raw = p;
-	pkt->offset = d->buf_offset + d->pos;
+	if (kind != HK_ATOM_CA)
+		return 0;
+	uint32_t cycles = (h >> 2) & 0xf;
+	uint16_t size = 1;
+	if (h & 0x40) {
+		/* A second count byte that ends the count. */
+		if (d->pos + 1 >= d->len || (p[1] & 0x80))
+			return 0;
+		cycles |= (uint32_t)p[1] << 4;
+		size = 2;
+	}
+	*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = size,
+				    .type = PFT_PKT_ATOM, .n_atoms = 1,
+				    .atoms = (h & 2) ? 0 : 1, .has_cycles = 1,
+				    .cycles = cycles };
 	d->pos += size;
 	return 1;
 }
 
-/* Arguments, short structs and every packet but the hot path's. */
 /* next_packet(), but after finish it never asks for input: a path that
  * set bytes aside for the next feed is run again to flush them. */
 static int next_finishing(struct pft_pkt_decoder *d, struct pft_packet *pkt)
@@ -887,15 +887,44 @@ static __attribute__((noinline)) int next_checked(struct pft_pkt_decoder *d,
 	return status;
 }
 
+/* Synchronised, nothing carried, and a whole packet's worth of bytes in
+ * the buffer: no boundary can cut the packet.  @pkt is zeroed. */
+static __attribute__((noinline)) int next_in_buffer(struct pft_pkt_decoder *d,
+						    struct pft_packet *pkt)
+{
+	const uint8_t *p = d->buf + d->pos;
+	int n = parse_packet(d, p, d->len - d->pos, pkt);
+
+	if (__builtin_expect(n > 0, 1)) {
+		pkt->size = (uint16_t)n;
+		pkt->raw = p;
+		pkt->offset = d->buf_offset + d->pos;
+		d->pos += (size_t)n;
+		commit(d, pkt);
+		return 0;
+	}
+	if (n == 0) /* cannot happen with PKT_MAX bytes; be safe */
+		return next_finishing(d, pkt);
+	pkt->size = (uint16_t)-n;
+	pkt->raw = p;
+	pkt->offset = d->buf_offset + d->pos;
+	d->pos += (size_t)-n;
+	d->synced = 0;
+	return bad_status(pkt);
+}
+
 int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
 {
-	/* The hot path: a tail call away from everything else, so that it
+	/* The hot path: tail calls away from everything else, so that it
 	 * needs no stack frame. */
 	if (__builtin_expect(d && pkt && size >= sizeof(*pkt) && d->synced &&
 			     !d->ncarry && d->pos < d->len, 1)) {
-		memset(pkt, 0, sizeof(*pkt));
 		if (fast_atom(d, pkt))
 			return 0;
+		if (d->len - d->pos >= PKT_MAX) {
+			memset(pkt, 0, sizeof(*pkt));
+			return next_in_buffer(d, pkt);
+		}
 	}
 	return next_checked(d, pkt, size);
 }
