@@ -157,7 +157,11 @@ static void print_insns(struct decode *d, struct flow_stream *fs, const struct p
 		if (!pft_image_symbolize(fs->image, addr, &sym, &off))
 			snprintf(where, sizeof(where), "  <%s+0x%x>", sym, off);
 		if (count) {
-			printf("    0x%08x  %-8s %-24s%s\n", addr, insn->mnemonic, insn->op_str, where);
+			if (*where)
+				printf("    0x%08x  %-8s %-24s%s\n", addr, insn->mnemonic,
+				       insn->op_str, where);
+			else
+				printf("    0x%08x  %-8s %s\n", addr, insn->mnemonic, insn->op_str);
 			addr += insn->size;
 			cs_free(insn, count);
 		} else {

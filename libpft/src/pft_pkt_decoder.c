@@ -54,6 +54,8 @@ struct pft_pkt_decoder {
 	uint8_t carry[CARRY_MAX];
 	size_t ncarry;
 	uint64_t carry_offset;
+	size_t carry_notsync;     /* leading carried bytes to report as NOTSYNC */
+	size_t carry_shift;       /* carried bytes already returned, to drop */
 
 	int synced;
 
@@ -159,6 +161,8 @@ int pft_pkt_reset(struct pft_pkt_decoder *d)
 	d->buf_offset = 0;
 	d->finished = 0;
 	d->ncarry = 0;
+	d->carry_notsync = 0;
+	d->carry_shift = 0;
 	d->synced = 0;
 	d->base_addr = 0;
 	d->base_isa = PFT_ISA_ARM;
@@ -200,6 +204,15 @@ int pft_pkt_sync_forward(struct pft_pkt_decoder *d)
 {
 	if (!d)
 		return -PFT_ERR_INVALID;
+	if (d->synced && d->ncarry) {
+		/* The carried bytes of a packet become unsynchronised data:
+		 * the ones before their trailing zeros are NOTSYNC, the zeros
+		 * may still begin an A-sync. */
+		size_t z = 0;
+		while (z < d->ncarry && d->carry[d->ncarry - 1 - z] == 0)
+			z++;
+		d->carry_notsync = d->ncarry - z;
+	}
 	d->synced = 0;
 	return 0;
 }
@@ -556,8 +569,9 @@ static void commit(struct pft_pkt_decoder *d, const struct pft_packet *pkt)
 		break;
 	case PFT_PKT_BRANCH:
 	case PFT_PKT_WAYPOINT:
-		if (pkt->exc_bytes && pkt->isa != PFT_ISA_ARM &&
-		    pkt->isa != PFT_ISA_JAZELLE)
+		/* EX0 (and the waypoint information byte) always carry AltIS;
+		 * it is 0 for ARM and Jazelle targets (pft-protocol.md 4.3). */
+		if (pkt->exc_bytes)
 			d->altis = pkt->altis;
 		d->base_addr = pkt->addr;
 		d->base_isa = pkt->isa;
@@ -574,6 +588,7 @@ static int bad_status(const struct pft_packet *pkt)
 {
 	switch (pkt->bad) {
 	case PFT_BAD_RESERVED_HEADER:
+	case PFT_BAD_ATOM_NO_MARKER: /* reserved without CA (pft-protocol.md 5.12) */
 		return -PFT_ERR_BAD_OPCODE;
 	case PFT_BAD_TRUNCATED:
 		return -PFT_ERR_TRUNCATED;
@@ -728,6 +743,7 @@ static int resolve_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 /* After finish: whatever is left in the carry. */
 static int flush_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
+	memset(pkt, 0, sizeof(*pkt));
 	pkt->size = (uint16_t)d->ncarry;
 	pkt->raw = d->carry;
 	pkt->offset = d->carry_offset;
@@ -748,6 +764,23 @@ static __attribute__((noinline)) int next_packet(struct pft_pkt_decoder *d,
 						 struct pft_packet *pkt)
 {
 
+	if (d->carry_notsync) {
+		pkt->type = PFT_PKT_NOTSYNC;
+		pkt->size = (uint16_t)d->carry_notsync;
+		pkt->raw = d->carry;
+		pkt->offset = d->carry_offset;
+		/* The packet points into the carry: move the rest on the next
+		 * call, not now. */
+		d->carry_shift = d->carry_notsync;
+		d->carry_notsync = 0;
+		return 0;
+	}
+	if (d->carry_shift) {
+		memmove(d->carry, d->carry + d->carry_shift, d->ncarry - d->carry_shift);
+		d->ncarry -= d->carry_shift;
+		d->carry_offset += d->carry_shift;
+		d->carry_shift = 0;
+	}
 	if (d->ncarry) {
 		if (d->pos < d->len) {
 			if (!d->synced)
@@ -789,57 +822,109 @@ static __attribute__((noinline)) int next_packet(struct pft_pkt_decoder *d,
 	return 0;
 }
 
-/* Atoms are most packets: decode the one- and two-byte forms here. */
+/* Atoms are most packets: decode the one- and two-byte forms here, and
+ * write the whole packet once (it is one cache line). */
 static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
 	const uint8_t *p = d->buf + d->pos;
 	const uint8_t h = *p;
 	const uint8_t kind = d->kind[h];
-	uint32_t size = 1;
+	const uint64_t offset = d->buf_offset + d->pos;
 
 	if (kind == HK_ATOM) {
-		pkt->n_atoms = d->atom_count[h];
-		pkt->atoms = d->atom_bits[h];
-	} else if (kind == HK_ATOM_CA) {
-		uint32_t cycles = (h >> 2) & 0xf;
-		if (h & 0x40) {
-			/* A second count byte that ends the count. */
-			if (d->pos + 1 >= d->len || (p[1] & 0x80))
-				return 0;
-			cycles |= (uint32_t)p[1] << 4;
-			size = 2;
-		}
-		pkt->n_atoms = 1;
-		pkt->atoms = (h & 2) ? 0 : 1;
-		pkt->has_cycles = 1;
-		pkt->cycles = cycles;
-	} else {
-		return 0;
+		*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = 1,
+					    .type = PFT_PKT_ATOM,
+					    .n_atoms = d->atom_count[h],
+					    .atoms = d->atom_bits[h] };
+		d->pos++;
+		return 1;
 	}
-	pkt->type = PFT_PKT_ATOM;
-	pkt->size = (uint16_t)size;
-	pkt->raw = p;
-	pkt->offset = d->buf_offset + d->pos;
+	if (kind != HK_ATOM_CA)
+		return 0;
+	uint32_t cycles = (h >> 2) & 0xf;
+	uint16_t size = 1;
+	if (h & 0x40) {
+		/* A second count byte that ends the count. */
+		if (d->pos + 1 >= d->len || (p[1] & 0x80))
+			return 0;
+		cycles |= (uint32_t)p[1] << 4;
+		size = 2;
+	}
+	*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = size,
+				    .type = PFT_PKT_ATOM, .n_atoms = 1,
+				    .atoms = (h & 2) ? 0 : 1, .has_cycles = 1,
+				    .cycles = cycles };
 	d->pos += size;
 	return 1;
 }
 
-int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
+/* next_packet(), but after finish it never asks for input: a path that
+ * set bytes aside for the next feed is run again to flush them. */
+static int next_finishing(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	/* Each retry flushes what the previous one set aside, so two are
+	 * enough; the bound only guards against a bug turning into a hang. */
+	for (int tries = 0; tries < 4; tries++) {
+		memset(pkt, 0, sizeof(*pkt));
+		int status = next_packet(d, pkt);
+		if (status != -PFT_ERR_NEED_INPUT || !d->finished)
+			return status;
+	}
+	return -PFT_ERR_INTERNAL;
+}
+
+static __attribute__((noinline)) int next_checked(struct pft_pkt_decoder *d,
+						  struct pft_packet *pkt, size_t size)
 {
 	if (!d || !pkt || !size)
 		return -PFT_ERR_INVALID;
-	if (__builtin_expect(size >= sizeof(*pkt), 1)) {
-		memset(pkt, 0, sizeof(*pkt));
-		if (__builtin_expect(d->synced && !d->ncarry && d->pos < d->len, 1) &&
-		    fast_atom(d, pkt))
-			return 0;
-		return next_packet(d, pkt);
-	}
-
+	if (size >= sizeof(*pkt))
+		return next_finishing(d, pkt);
 	/* An older caller with a shorter struct: copy what it knows. */
 	struct pft_packet full;
-	memset(&full, 0, sizeof(full));
-	int status = next_packet(d, &full);
+	int status = next_finishing(d, &full);
 	memcpy(pkt, &full, size);
 	return status;
+}
+
+/* Synchronised, nothing carried, and a whole packet's worth of bytes in
+ * the buffer: no boundary can cut the packet.  @pkt is zeroed. */
+static __attribute__((noinline)) int next_in_buffer(struct pft_pkt_decoder *d,
+						    struct pft_packet *pkt)
+{
+	const uint8_t *p = d->buf + d->pos;
+	int n = parse_packet(d, p, d->len - d->pos, pkt);
+
+	if (__builtin_expect(n > 0, 1)) {
+		pkt->size = (uint16_t)n;
+		pkt->raw = p;
+		pkt->offset = d->buf_offset + d->pos;
+		d->pos += (size_t)n;
+		commit(d, pkt);
+		return 0;
+	}
+	if (n == 0) /* cannot happen with PKT_MAX bytes; be safe */
+		return next_finishing(d, pkt);
+	pkt->size = (uint16_t)-n;
+	pkt->raw = p;
+	pkt->offset = d->buf_offset + d->pos;
+	d->pos += (size_t)-n;
+	d->synced = 0;
+	return bad_status(pkt);
+}
+
+int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
+{
+	/* The hot path: tail calls away from everything else, so that it
+	 * needs no stack frame. */
+	if (__builtin_expect(d && pkt && size >= sizeof(*pkt) && d->synced &&
+			     !d->ncarry && d->pos < d->len, 1)) {
+		if (fast_atom(d, pkt))
+			return 0;
+		if (d->len - d->pos >= PKT_MAX) {
+			memset(pkt, 0, sizeof(*pkt));
+			return next_in_buffer(d, pkt);
+		}
+	}
+	return next_checked(d, pkt, size);
 }
