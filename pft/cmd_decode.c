@@ -1,11 +1,13 @@
 /* pft decode: reconstruct the executed instructions of a PTM trace. */
 #include <capstone/capstone.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "input.h"
@@ -27,6 +29,7 @@ struct decode {
 	uint64_t counts[PFT_ELEM_TYPE_MAX];
 	uint64_t insns;
 	int failed;      /* a fatal problem while setting up a stream */
+	const struct pft_packet *pkt; /* the packet whose elements are printed */
 };
 
 /* Per-stream state. */
@@ -61,6 +64,27 @@ static void report_overlap(struct pft_image *img, const char *what)
 		cli_error("%s overlaps another image", what);
 }
 
+/* Why @path cannot be loaded, when the file system says so (else NULL). */
+static const char *file_problem(const char *path)
+{
+	struct stat st;
+	FILE *fp;
+
+	if (stat(path, &st))
+		return strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return "is a directory";
+	if (!S_ISREG(st.st_mode))
+		return "not a regular file";
+	if (st.st_size == 0)
+		return "empty file";
+	fp = fopen(path, "rb");
+	if (!fp)
+		return strerror(errno);
+	fclose(fp);
+	return NULL;
+}
+
 static int image_error(struct pft_image *img, int err, const char *what)
 {
 	if (err == -PFT_ERR_BAD_CONFIG)
@@ -73,36 +97,48 @@ static int image_error(struct pft_image *img, int err, const char *what)
 static int build_image(struct decode *d, struct stream *s, struct pft_image *img)
 {
 	char what[4200];
+	const char *problem;
+	int err;
 
+	/* Files are checked before the library opens them: it would say less,
+	 * and opening a FIFO would block. */
 	if (s->core) {
 		for (size_t i = 0; i < s->core->ndumps; i++) {
 			const struct snap_dump *dump = &s->core->dumps[i];
-			int err = pft_image_add_file(img, dump->path, dump->offset,
-						     dump->has_length ? dump->length : 0,
-						     (uint32_t)dump->address, dump_space(dump->space));
-			if (err < 0) {
-				snprintf(what, sizeof(what), "%s (dump of %s at 0x%08" PRIx64 ")",
-					 dump->path, s->core->name, dump->address);
-				return image_error(img, err, what);
+			snprintf(what, sizeof(what), "%s (dump of %s at 0x%08" PRIx64 ")",
+				 dump->path, s->core->name, dump->address);
+			if ((problem = file_problem(dump->path)) != NULL) {
+				cli_error("%s: %s", what, problem);
+				return -1;
 			}
+			err = pft_image_add_file(img, dump->path, dump->offset,
+						 dump->has_length ? dump->length : 0,
+						 (uint32_t)dump->address, dump_space(dump->space));
+			if (err < 0)
+				return image_error(img, err, what);
 		}
 	}
 	for (size_t i = 0; i < d->nimages; i++) {
 		const struct image_arg *a = &d->images[i];
-		int err = a->is_elf ? pft_image_add_elf(img, a->path, (int64_t)a->addr)
-				    : pft_image_add_file(img, a->path, 0, 0, (uint32_t)a->addr,
-							 PFT_SPACE_ANY);
-		if (err < 0) {
-			if (err == -PFT_ERR_NOT_SUPPORTED)
-				cli_error("%s: not a 32-bit little-endian ARM ELF executable", a->path);
-			else if (err == -PFT_ERR_BAD_FILE)
-				cli_error("%s: %s", a->path,
-					  a->is_elf ? "cannot read it as an ELF file"
-						    : "cannot read it (missing, empty or unreadable)");
-			else
-				return image_error(img, err, a->path);
+		if ((problem = file_problem(a->path)) != NULL) {
+			cli_error("%s: %s", a->path, problem);
 			return -1;
 		}
+		err = a->is_elf ? pft_image_add_elf(img, a->path, (int64_t)a->addr)
+				: pft_image_add_file(img, a->path, 0, 0, (uint32_t)a->addr,
+						     PFT_SPACE_ANY);
+		if (err == -PFT_ERR_NOT_SUPPORTED)
+			cli_error("%s: not a 32-bit little-endian ARM ELF executable", a->path);
+		else if (err == -PFT_ERR_BAD_FILE)
+			cli_error("%s: %s", a->path, a->is_elf ? "not an ELF file, or a malformed one"
+							      : "cannot read it");
+		else if (err == -PFT_ERR_INVALID)
+			cli_error("%s: %s 0x%" PRIx64 " puts it past 0xffffffff", a->path,
+				  a->is_elf ? "bias" : "address", a->addr);
+		else if (err < 0)
+			return image_error(img, err, a->path);
+		if (err < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -178,10 +214,28 @@ static void print_insns(struct decode *d, struct flow_stream *fs, const struct p
 	}
 }
 
+/* An error element's message; for a bad packet, what was wrong with it. */
+static const char *error_message(const struct decode *d, const struct pft_elem *e, char *buf,
+				 size_t len)
+{
+	const struct pft_packet *p = d->pkt;
+
+	if (e->reason != PFT_FLOW_ERR_BAD_PACKET || !p || p->type != PFT_PKT_BAD)
+		return pft_flow_errstr(e->reason);
+	if (p->bad == PFT_BAD_RESERVED_HEADER && p->raw && p->size)
+		snprintf(buf, len, "bad packet (reserved header 0x%02x): waiting for the next "
+			 "synchronisation", p->raw[0]);
+	else
+		snprintf(buf, len, "bad packet (%s): waiting for the next synchronisation",
+			 pft_bad_reason_str(p->bad));
+	return buf;
+}
+
 static void print_elem(struct decode *d, struct flow_stream *fs, const struct stream *s,
 		       const struct pft_elem *e)
 {
 	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
+	char msg[160];
 
 	if (d->format == FMT_JSONL) {
 		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"%s\"", e->offset, id,
@@ -220,7 +274,7 @@ static void print_elem(struct decode *d, struct flow_stream *fs, const struct st
 			printf(",\"addr\":\"0x%x\"", e->addr);
 			break;
 		case PFT_ELEM_ERROR:
-			printf(",\"msg\":\"%s\"", pft_flow_errstr(e->reason));
+			printf(",\"msg\":\"%s\"", error_message(d, e, msg, sizeof(msg)));
 			break;
 		default:
 			break;
@@ -267,7 +321,7 @@ static void print_elem(struct decode *d, struct flow_stream *fs, const struct st
 		printf(" 0x%08x: no memory image here", e->addr);
 		break;
 	case PFT_ELEM_ERROR:
-		printf(" %s", pft_flow_errstr(e->reason));
+		printf(" %s", error_message(d, e, msg, sizeof(msg)));
 		break;
 	default:
 		break;
@@ -291,6 +345,7 @@ static int on_packet(void *ctx, struct stream *s, const struct pft_packet *pkt, 
 		return 1;
 	}
 	pft_flow_put(fs->flow, pkt, sizeof(*pkt));
+	d->pkt = pkt;
 	while (pft_flow_next(fs->flow, &e, sizeof(e)) == 0) {
 		d->counts[e.type]++;
 		if (e.type == PFT_ELEM_RANGE)
@@ -298,6 +353,7 @@ static int on_packet(void *ctx, struct stream *s, const struct pft_packet *pkt, 
 		if (!d->count_only)
 			print_elem(d, fs, s, &e);
 	}
+	d->pkt = NULL;
 	return 0;
 }
 
