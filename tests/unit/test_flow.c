@@ -17,6 +17,8 @@
 #include "pft.h"
 
 #include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------ */
 /* Program image                                                        */
@@ -169,6 +171,11 @@ static uint32_t arm_bl(uint32_t pc, uint32_t target)
 #define NEAR_BASE 0x30000u
 #define NEAR_NOPS 1000
 
+/* ISB_RUN ISBs in a row: every atom, E or N, is one range. */
+#define ISB_BASE 0x40000u
+#define ISB_RUN 300
+#define ISB_A32 0xf57ff06fu
+
 /* Two NOPs and nothing after them (memory runs out at 0xa008). */
 #define SHORT_BASE 0xa000u
 /* Thumb: nop, then the first halfword of ldr.w (cut by the end). */
@@ -239,6 +246,11 @@ static struct pft_image *make_image(void)
 	words[NEAR_NOPS] = 0xeafffffe; /* b . */
 	fill_words(bytes, words, NEAR_NOPS + 1);
 	add_copy(img, NEAR_BASE, bytes, 4 * (NEAR_NOPS + 1), PFT_SPACE_ANY);
+
+	for (unsigned i = 0; i < ISB_RUN; i++)
+		words[i] = ISB_A32;
+	fill_words(bytes, words, ISB_RUN);
+	add_copy(img, ISB_BASE, bytes, 4 * ISB_RUN, PFT_SPACE_ANY);
 
 	fill_words(tmp, shortrun, 2);
 	add_copy(img, SHORT_BASE, tmp, 8, PFT_SPACE_ANY);
@@ -1946,6 +1958,80 @@ static void test_reset(void)
 	run_close(&r);
 }
 
+/*
+ * A packet struct that no packet decoder produces (more atoms than fit in a
+ * byte, fields out of range) is still input: no crash, no undefined
+ * behaviour (the test build traps on it), no element lost or invented.
+ * pft_flow_put() may refuse it (-PFT_ERR_INVALID) or apply what it can.
+ */
+static void malformed_packet_struct(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	struct pft_packet p;
+	struct pft_elem e;
+	int rc, n = 0, ranges = 0, bad_order = 0;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, ISB_BASE, PFT_ISA_ARM);
+	p = pk(PFT_PKT_ATOM);
+	p.n_atoms = 255;
+	p.atoms = 0xff;
+	p.offset = 0x100;
+	rc = pft_flow_put(r.f, &p, sizeof(p));
+	PTU_CHECK(rc == 0 || rc == -PFT_ERR_INVALID);
+	while (pft_flow_next(r.f, &e, sizeof(e)) == 0 && n < 1000) {
+		n++;
+		PTU_CHECK(e.type < PFT_ELEM_TYPE_MAX);
+		if (e.type != PFT_ELEM_RANGE)
+			continue;
+		/* the ISBs one after the other (reported once) */
+		if (!bad_order && (e.start != ISB_BASE + 4 * (uint32_t)ranges || e.ninsn != 1)) {
+			fprintf(stderr, "%s:%d: range %d is 0x%x (%u instructions), want 0x%x (1)\n",
+				__FILE__, __LINE__, ranges, e.start, e.ninsn,
+				ISB_BASE + 4 * (uint32_t)ranges);
+			ptu_failed_checks++;
+			bad_order = 1;
+		}
+		ranges++;
+	}
+	/* Each element taken was produced once: as many ranges as the
+	 * instruction count says were walked. */
+	PTU_EQ((uint64_t)ranges, pft_flow_insn_count(r.f));
+	p = pk(PFT_PKT_TYPE_MAX + 7);
+	rc = pft_flow_put(r.f, &p, sizeof(p));
+	PTU_CHECK(rc == 0 || rc == -PFT_ERR_INVALID);
+	while (pft_flow_next(r.f, &e, sizeof(e)) == 0)
+		;
+	run_close(&r);
+}
+
+/* In a child process: a crash (or a sanitizer trap) fails this test
+ * without ending the others. */
+static void test_malformed_packet_struct(void)
+{
+	int status = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	PTU_CHECK(pid >= 0);
+	if (pid == 0) {
+		malformed_packet_struct();
+		_exit(ptu_failed_checks ? 1 : 0);
+	}
+	if (pid < 0)
+		return;
+	PTU_CHECK(waitpid(pid, &status, 0) == pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "%s:%d: a malformed packet struct: the child %s %d\n", __FILE__,
+			__LINE__, WIFEXITED(status) ? "exited with" : "died of signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		ptu_failed_checks++;
+	}
+}
+
 /* The walk limit (9): a PTM reports a waypoint update at least every 4096
  * bytes, so a longer run without a waypoint is an error, not a hang. */
 static void test_walk_limit(void)
@@ -2293,6 +2379,7 @@ int main(void)
 	PTU_RUN(test_reset_forgets_vmid);
 	PTU_RUN(test_nacc_keeps_cycles);
 	PTU_RUN(test_isync_unknown_cycles);
+	PTU_RUN(test_malformed_packet_struct);
 	pft_image_free(image);
 	PTU_MAIN_END();
 }
