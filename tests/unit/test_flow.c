@@ -1105,6 +1105,20 @@ static void test_branch_packets(void)
 	expect_arm(&r, 0x8204, 0x8204, 1);
 	expect_error(&r, PFT_FLOW_ERR_INDIRECT_ATOM);
 	expect_end(&r);
+	/* Hyp comes only with EX1 (protocol 4.3, A8): with EX0 alone the
+	 * packet's hyp field means nothing. */
+	struct pft_packet p = pk_exc(0x8000, PFT_ISA_ARM, 0, 1);
+	p.hyp = 1;
+	put(&r, p);
+	expect_end(&r);
+	p.exc_bytes = 2;
+	put(&r, p);
+	/* (PC valid again: the implied E walks from 0x8000) */
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	e = expect_context(&r, PFT_CTX_HYP);
+	if (e)
+		PTU_EQ(e->hyp, 1);
+	expect_end(&r);
 	run_close(&r);
 }
 
@@ -1269,6 +1283,20 @@ static void test_return_stack(void)
 	/* and now it is empty */
 	expect_arm(&r, 0x8024, 0x8028, 1);
 	expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
+	expect_end(&r);
+
+	/* ARM BLX <imm> to Thumb pushes an ARM return address; the Thumb
+	 * return by an E atom goes back to ARM. */
+	resync(&r, 0x8300, PFT_ISA_ARM);
+	put(&r, pk_atoms("ENNE"));
+	expect_arm(&r, 0x8300, 0x8304, 1);
+	expect_thumb(&r, 0x8400, 0x8408, 0x840a, 4, 0);
+	expect_thumb(&r, 0x840a, 0x840a, 0x840c, 1, 0);
+	expect_thumb(&r, 0x840c, 0x840c, 0x840e, 1, 1);
+	put(&r, pk_atoms("EN"));
+	/* bx lr pops 0x8308 ARM: nop, bx r0 (N) */
+	expect_thumb(&r, 0x8418, 0x8418, 0x841a, 1, 1);
+	expect_arm(&r, 0x8308, 0x830c, 0);
 	expect_end(&r);
 
 	/* E on BLX Rm: pop (the PTM matched its stack), then push the call's
