@@ -760,7 +760,8 @@ pft_export int pft_image_isa(const struct pft_image *img, uint32_t addr);
 enum pft_elem_type {
 	PFT_ELEM_RANGE = 0,        /* instructions executed in sequence */
 	PFT_ELEM_NO_SYNC,          /* decoding is not (or no longer) synchronised */
-	PFT_ELEM_TRACE_ON,         /* trace (re)starts: an I-sync that is not periodic */
+	PFT_ELEM_TRACE_ON,         /* trace (re)starts: the first I-sync after
+				    * synchronising, or one that is not periodic */
 	PFT_ELEM_CONTEXT,          /* context ID, VMID, security or Hyp state changed */
 	PFT_ELEM_EXCEPTION,        /* an exception was taken */
 	PFT_ELEM_EXCEPTION_RETURN, /* an exception-return packet */
@@ -841,8 +842,9 @@ pft_export void pft_flow_free(struct pft_flow *f);
 /*
  * Apply one packet (from pft_pkt_next(), BAD packets included).  Elements
  * it produces wait for pft_flow_next().  Returns 0, -PFT_ERR_INVALID (NULL
- * argument, @size too small) or -PFT_ERR_INTERNAL (elements of the
- * previous packet were not taken).
+ * argument, @size too small, a field out of range: type, isa, more than 5
+ * atoms) or -PFT_ERR_INTERNAL (elements of the previous packet were not
+ * taken).
  */
 pft_export int pft_flow_put(struct pft_flow *f, const struct pft_packet *pkt,
 			    size_t size);

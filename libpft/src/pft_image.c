@@ -451,7 +451,9 @@ static int load_file(const char *path, uint64_t offset, uint64_t size,
 	uint8_t *buf;
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking: opening a FIFO must not wait for a writer; the
+	 * regular-file check below then refuses it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -PFT_ERR_BAD_FILE;
 	err = -PFT_ERR_BAD_FILE;
