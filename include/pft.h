@@ -373,6 +373,17 @@ pft_export int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf,
 pft_export int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt,
 			    size_t size);
 
+/*
+ * Up to @n packets at once, into @pkts[0..n-1] (@size = sizeof *pkts):
+ * the same packets pft_pkt_next() gives, faster.  Returns how many (>= 1),
+ * or, when not even one good packet can be returned, what pft_pkt_next()
+ * returns (a BAD packet is then in @pkts[0]).  A BAD packet always comes
+ * alone.  -PFT_ERR_INVALID: NULL arguments, @n 0, or @size not
+ * sizeof(struct pft_packet).
+ */
+pft_export int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts,
+				  size_t n, size_t size);
+
 /* No more input will come. Returns 0 or -PFT_ERR_INVALID. */
 pft_export int pft_pkt_finish(struct pft_pkt_decoder *d);
 

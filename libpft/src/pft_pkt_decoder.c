@@ -7,6 +7,7 @@
  * header byte is dispatched through a per-decoder 256-entry table because
  * two entries (0x80, 0x82) depend on the configuration.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -927,4 +928,66 @@ int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
 		}
 	}
 	return next_checked(d, pkt, size);
+}
+
+int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_t n,
+		       size_t size)
+{
+	size_t k = 0;
+
+	if (!d || !pkts || !n || size != sizeof(*pkts))
+		return -PFT_ERR_INVALID;
+	/* Atoms straight from the buffer, with the position in a register
+	 * (the packet stores may alias the decoder as far as C knows). */
+	if (d->synced && !d->ncarry) {
+		const uint8_t *buf = d->buf;
+		size_t pos = d->pos;
+		const size_t len = d->len;
+		const uint64_t base = d->buf_offset;
+
+		while (k < n && pos < len) {
+			const uint8_t h = buf[pos];
+			const uint8_t kind = d->kind[h];
+			if (kind == HK_ATOM) {
+				pkts[k++] = (struct pft_packet){
+					.offset = base + pos, .raw = buf + pos, .size = 1,
+					.type = PFT_PKT_ATOM, .n_atoms = d->atom_count[h],
+					.atoms = d->atom_bits[h] };
+				pos++;
+				continue;
+			}
+			if (kind == HK_ATOM_CA && (!(h & 0x40) ||
+						   (pos + 1 < len && !(buf[pos + 1] & 0x80)))) {
+				uint16_t sz = (h & 0x40) ? 2 : 1;
+				uint32_t cycles = ((h >> 2) & 0xf) |
+						  (sz == 2 ? (uint32_t)buf[pos + 1] << 4 : 0);
+				pkts[k++] = (struct pft_packet){
+					.offset = base + pos, .raw = buf + pos, .size = sz,
+					.type = PFT_PKT_ATOM, .n_atoms = 1,
+					.atoms = (h & 2) ? 0 : 1, .has_cycles = 1,
+					.cycles = cycles };
+				pos += sz;
+				continue;
+			}
+			if (len - pos < PKT_MAX)
+				break;
+			/* Another packet, whole in the buffer. */
+			struct pft_packet *pkt = &pkts[k];
+			memset(pkt, 0, sizeof(*pkt));
+			int m = parse_packet(d, buf + pos, len - pos, pkt);
+			if (m <= 0)
+				break; /* a bad packet is returned on its own */
+			pkt->size = (uint16_t)m;
+			pkt->raw = buf + pos;
+			pkt->offset = base + pos;
+			pos += (size_t)m;
+			commit(d, pkt);
+			k++;
+		}
+		d->pos = pos;
+	}
+	if (k)
+		return (int)(k > INT_MAX ? INT_MAX : k);
+	int status = pft_pkt_next(d, &pkts[0], size);
+	return status < 0 ? status : 1;
 }
