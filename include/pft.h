@@ -843,8 +843,8 @@ struct pft_flow;
  * Allocate a flow decoder for a stream with configuration @cfg (copied),
  * reading instructions from @image (borrowed: it must outlive the decoder
  * and not change while it is used; NULL = no memory, every walk reports
- * ADDR_NACC).  Returns NULL with *@errcode set to -PFT_ERR_INVALID or
- * -PFT_ERR_NOMEM.
+ * ADDR_NACC).  Returns NULL with *@errcode set to -PFT_ERR_INVALID,
+ * -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0/1/2/4) or -PFT_ERR_NOMEM.
  */
 pft_export struct pft_flow *pft_flow_alloc(const struct pft_config *cfg,
 					   struct pft_image *image, int *errcode);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_config_int.h"
 #include "pft_isa.h"
 
 enum {
@@ -104,26 +105,22 @@ const char *pft_flow_errstr(unsigned reason)
 struct pft_flow *pft_flow_alloc(const struct pft_config *cfg, struct pft_image *image,
 				int *errcode)
 {
-	struct pft_flow *f;
+	struct pft_config c;
+	struct pft_flow *f = NULL;
+	int err = pft_config_copy(&c, cfg);
 
-	if (!cfg || cfg->size < offsetof(struct pft_config, reserved)) {
-		if (errcode)
-			*errcode = -PFT_ERR_INVALID;
-		return NULL;
+	if (!err) {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			err = -PFT_ERR_NOMEM;
 	}
-	f = calloc(1, sizeof(*f));
-	if (!f) {
-		if (errcode)
-			*errcode = -PFT_ERR_NOMEM;
-		return NULL;
-	}
-	pft_config_init(&f->cfg);
-	memcpy(&f->cfg, cfg, cfg->size < sizeof(f->cfg) ? cfg->size : sizeof(f->cfg));
-	f->cfg.size = sizeof(f->cfg);
-	f->image = image;
-	f->isa_flags = f->cfg.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0;
 	if (errcode)
-		*errcode = 0;
+		*errcode = err;
+	if (err)
+		return NULL;
+	f->cfg = c;
+	f->image = image;
+	f->isa_flags = c.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0;
 	return f;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_config_int.h"
 
 enum {
 	/* Longest A-sync we accept as one packet: 15 zeros and 0x80.  Longer
@@ -119,32 +120,22 @@ static void build_tables(struct pft_pkt_decoder *d)
 
 struct pft_pkt_decoder *pft_pkt_alloc(const struct pft_config *cfg, int *errcode)
 {
-	struct pft_pkt_decoder *d;
-	int err = 0;
+	struct pft_config c;
+	struct pft_pkt_decoder *d = NULL;
+	int err = pft_config_copy(&c, cfg);
 
-	if (!cfg || cfg->size < offsetof(struct pft_config, reserved))
-		err = -PFT_ERR_INVALID;
-	else if (cfg->ctxid_bytes != 0 && cfg->ctxid_bytes != 1 &&
-		 cfg->ctxid_bytes != 2 && cfg->ctxid_bytes != 4)
-		err = -PFT_ERR_BAD_CONFIG;
-	if (err) {
-		if (errcode)
-			*errcode = err;
-		return NULL;
+	if (!err) {
+		d = calloc(1, sizeof(*d));
+		if (!d)
+			err = -PFT_ERR_NOMEM;
 	}
-	d = calloc(1, sizeof(*d));
-	if (!d) {
-		if (errcode)
-			*errcode = -PFT_ERR_NOMEM;
+	if (errcode)
+		*errcode = err;
+	if (err)
 		return NULL;
-	}
-	pft_config_init(&d->cfg);
-	memcpy(&d->cfg, cfg, cfg->size < sizeof(d->cfg) ? cfg->size : sizeof(d->cfg));
-	d->cfg.size = sizeof(d->cfg);
+	d->cfg = c;
 	build_tables(d);
 	d->base_isa = PFT_ISA_ARM;
-	if (errcode)
-		*errcode = 0;
 	return d;
 }
 
@@ -253,6 +244,18 @@ static size_t parse_cycles(const uint8_t *p, size_t avail, uint32_t *count)
 	return 0; /* not reached */
 }
 
+/* The cycle count at p[@n] that a packet carries in cycle-accurate mode:
+ * the packet's new length, or 0 if @avail is too short. */
+static size_t add_cycles(const uint8_t *p, size_t n, size_t avail, struct pft_packet *pkt)
+{
+	size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
+
+	if (!c)
+		return 0;
+	pkt->has_cycles = 1;
+	return n + c;
+}
+
 static enum pft_isa thumb_or_thumbee(uint8_t altis)
 {
 	return altis ? PFT_ISA_THUMBEE : PFT_ISA_THUMB;
@@ -344,14 +347,7 @@ static size_t parse_branch(const struct pft_pkt_decoder *d, const uint8_t *p,
 		if (pkt->isa == PFT_ISA_THUMB || pkt->isa == PFT_ISA_THUMBEE)
 			pkt->isa = thumb_or_thumbee(pkt->altis);
 	}
-	if (d->cfg.cycle_accurate) {
-		size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
-		if (!c)
-			return 0;
-		pkt->has_cycles = 1;
-		n += c;
-	}
-	return n;
+	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }
 
 static size_t parse_waypoint(const struct pft_pkt_decoder *d, const uint8_t *p,
@@ -395,11 +391,9 @@ static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
 	pkt->addr = a & ~1u;
 	pkt->isa = (a & 1) ? thumb_or_thumbee(pkt->altis) : PFT_ISA_ARM;
 	if (d->cfg.cycle_accurate && pkt->reason != PFT_ISYNC_PERIODIC) {
-		size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
-		if (!c)
+		n = add_cycles(p, n, avail, pkt);
+		if (!n)
 			return 0;
-		pkt->has_cycles = 1;
-		n += c;
 	}
 	if (d->cfg.ctxid_bytes) {
 		if (avail - n < d->cfg.ctxid_bytes)
@@ -452,14 +446,7 @@ static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
 	pkt->ts = d->cfg.ts_gray ? gray_to_binary(raw) : raw;
 	pkt->ts_bits = (uint8_t)(nbits > width ? width : nbits);
 	pkt->ts_clock_change = (p[0] >> 2) & 1;
-	if (d->cfg.cycle_accurate) {
-		size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
-		if (!c)
-			return 0;
-		pkt->has_cycles = 1;
-		n += c;
-	}
-	return n;
+	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }
 
 /* A zero header while synchronised: an A-sync of 5-15 zeros and 0x80. */
