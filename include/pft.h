@@ -141,22 +141,40 @@ enum {
 	PFT_ID_MAX_VALID = 0x6f /* 0x01-0x6f are sources; 0x70-0x7f reserved */
 };
 
+/*
+ * What the deformatter delivers: the bytes of the source IDs 0x01-0x6f.
+ * Data for ID 0x00 (padding), for the reserved IDs 0x70-0x7e and for no
+ * ID at all (before the first ID byte, after a discontinuity or a bad
+ * frame) is discarded.  An ID byte 0x7f (0xff) makes the frame bad.
+ */
 struct pft_dfmt_config {
 	size_t size;            /* sizeof(struct pft_dfmt_config) */
-	/* 0: memory buffer (ETB/ETF/ETR): frames from offset 0, no syncs.
-	 * 1: trace-port capture (TPIU/DSTREAM): remove FSYNC and HSYNC. */
+	/* 0: memory buffer (ETB/ETF/ETR): frames from offset 0, no syncs;
+	 *    a frame made of four FSYNCs (the Linux perf driver's marker
+	 *    between buffer chunks) is a discontinuity.
+	 * 1: trace-port capture (TPIU/DSTREAM): bytes up to the first FSYNC
+	 *    (FF FF FF 7F, at any byte offset) are skipped; frames start
+	 *    after it; FSYNCs between frames and HSYNCs (FF 7F) at any
+	 *    16-bit aligned place are removed; four FSYNCs in a row are a
+	 *    discontinuity. */
 	uint8_t tpiu;
-	uint8_t reserved[7];
+	uint8_t reserved[7];    /* must be zero */
 };
 
 enum pft_dfmt_chunk_flags {
 	/* Four FSYNCs in a row (one frame): the capture is discontinuous
-	 * here; per-ID decoders should be reset.  The chunk has no data. */
+	 * here; per-ID decoders should be reset.  The chunk has no data
+	 * (len 0, id 0); offset is that of the first of the FSYNCs.  The
+	 * current ID is forgotten. */
 	PFT_DFMT_DISCONTINUITY = 1 << 0
 };
 
 /* Bytes of one trace ID taken from one frame.  data[i] was at input
- * offset offset + i (its bit 0 may come from the auxiliary byte). */
+ * offset offset + i (its bit 0 may come from the auxiliary byte).
+ * Offsets count every byte fed, syncs included.  A chunk ends at each
+ * ID byte, at the end of the frame and at a removed HSYNC; the byte that
+ * an ID change with auxiliary bit 1 leaves to the previous ID is a
+ * chunk of its own. */
 struct pft_dfmt_chunk {
 	uint8_t id;
 	uint8_t flags;          /* pft_dfmt_chunk_flags */
@@ -168,23 +186,33 @@ struct pft_dfmt_chunk {
 struct pft_dfmt;
 
 /* Returns NULL on failure, with the error code in *@errcode if given
- * (-PFT_ERR_INVALID, -PFT_ERR_NOMEM). @cfg may be NULL (memory buffer). */
+ * (-PFT_ERR_INVALID: @cfg->size too small, @cfg->tpiu not 0 or 1, or a
+ * reserved byte not zero; -PFT_ERR_NOMEM). @cfg may be NULL (memory
+ * buffer).  The deformatter never allocates afterwards. */
 pft_export struct pft_dfmt *pft_dfmt_alloc(const struct pft_dfmt_config *cfg,
 					   int *errcode);
 pft_export void pft_dfmt_free(struct pft_dfmt *d);
 
-/* Give the deformatter the next @len bytes of input.  The buffer is
+/* Give the deformatter the next @len bytes of input (any size: an
+ * incomplete frame is kept until the rest comes).  The buffer is
  * borrowed until pft_dfmt_next() returns -PFT_ERR_NEED_INPUT.  Returns 0,
- * -PFT_ERR_INVALID, or -PFT_ERR_EOS after pft_dfmt_finish(). */
+ * -PFT_ERR_INVALID (NULL @d, NULL @buf with @len > 0, or the previous
+ * buffer is not used up yet), or -PFT_ERR_EOS after pft_dfmt_finish(). */
 pft_export int pft_dfmt_feed(struct pft_dfmt *d, const uint8_t *buf, size_t len);
 
 /*
- * The next chunk.  Returns 0 and fills @chunk; -PFT_ERR_NEED_INPUT when
- * the fed input is used up; -PFT_ERR_EOS after pft_dfmt_finish() once all
- * is returned; -PFT_ERR_TRUNCATED once, after finish, when the input ended
- * inside a frame (get_offset tells where); -PFT_ERR_BAD_FRAME for a frame
- * that cannot be valid (an FSYNC inside a frame, or ID 0x7f); its bytes are
- * skipped and decoding goes on with the next frame.
+ * The next chunk, in @chunk (@size = sizeof *chunk).  Returns 0 and fills
+ * @chunk; -PFT_ERR_NEED_INPUT when the fed input is used up;
+ * -PFT_ERR_EOS after pft_dfmt_finish() once all is returned;
+ * -PFT_ERR_TRUNCATED once, after finish, when the input ended inside a
+ * frame (get_offset tells where; its bytes are dropped);
+ * -PFT_ERR_BAD_FRAME for a frame that cannot be valid (an ID byte 0x7f;
+ * in trace-port mode an FF FF pair inside a frame, or an FSYNC cut short):
+ * get_offset gives the frame's offset, none of its bytes are delivered,
+ * the current ID is forgotten and decoding goes on with the next frame
+ * (trace-port mode: after the next FSYNC, searched from the FF FF pair);
+ * -PFT_ERR_INVALID for NULL @d or @chunk, or @size < sizeof *chunk.
+ * @chunk is only written when 0 is returned.
  */
 pft_export int pft_dfmt_next(struct pft_dfmt *d, struct pft_dfmt_chunk *chunk,
 			     size_t size);
@@ -192,7 +220,8 @@ pft_export int pft_dfmt_next(struct pft_dfmt *d, struct pft_dfmt_chunk *chunk,
 /* No more input will come. Returns 0 or -PFT_ERR_INVALID. */
 pft_export int pft_dfmt_finish(struct pft_dfmt *d);
 
-/* Input offset of the frame being worked on (or of the last error). */
+/* Input offset of the frame being worked on (or of the last error);
+ * 0 for NULL @d. */
 pft_export uint64_t pft_dfmt_get_offset(const struct pft_dfmt *d);
 
 /* ======================================================================
@@ -343,6 +372,17 @@ pft_export int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf,
  */
 pft_export int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt,
 			    size_t size);
+
+/*
+ * Up to @n packets at once, into @pkts[0..n-1] (@size = sizeof *pkts):
+ * the same packets pft_pkt_next() gives, faster.  Returns how many (>= 1),
+ * or, when not even one good packet can be returned, what pft_pkt_next()
+ * returns (a BAD packet is then in @pkts[0]).  A BAD packet always comes
+ * alone.  -PFT_ERR_INVALID: NULL arguments, @n 0, or @size not
+ * sizeof(struct pft_packet).
+ */
+pft_export int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts,
+				  size_t n, size_t size);
 
 /* No more input will come. Returns 0 or -PFT_ERR_INVALID. */
 pft_export int pft_pkt_finish(struct pft_pkt_decoder *d);
@@ -598,14 +638,19 @@ pft_export int pft_image_add_file(struct pft_image *img, const char *path,
  *   -PFT_ERR_INVALID       NULL @img or @path; @bias moves a segment out
  *                          of 0 .. 0xFFFFFFFF
  *   -PFT_ERR_BAD_FILE      unreadable or empty file, not ELF, or malformed
- *                          ELF: truncated headers, a segment outside the
- *                          file or past 0xFFFFFFFF, segments overlapping
- *                          each other, no loadable bytes, a broken symbol
- *                          or string table
+ *                          ELF: truncated headers, program or section
+ *                          header table outside the file, a segment outside
+ *                          the file or past 0xFFFFFFFF, segments
+ *                          overlapping each other, no loadable bytes, a
+ *                          broken symbol or string table
  *   -PFT_ERR_NOT_SUPPORTED an ELF that is not 32-bit, little-endian, ARM
  *                          (e_machine 40), ET_EXEC or ET_DYN
- *   -PFT_ERR_BAD_CONFIG    a segment overlaps a section already there
+ *   -PFT_ERR_BAD_CONFIG    a segment overlaps a section already there (see
+ *                          pft_image_conflict())
  *   -PFT_ERR_NOMEM
+ *   -PFT_ERR_INTERNAL      libelf refused to initialise
+ * The whole file is read into memory while loading; the image keeps only
+ * the segment bytes and the string table.
  */
 pft_export int pft_image_add_elf(struct pft_image *img, const char *path,
 				 int64_t bias);
@@ -675,8 +720,9 @@ pft_export int pft_image_section(const struct pft_image *img, size_t index,
 /*
  * After an add failed with -PFT_ERR_BAD_CONFIG: the index of the section
  * that was in the way in *@index and the lowest address both cover in
- * *@addr.  Returns 0, -PFT_ERR_NOMAP (the last add did not fail because
- * of an overlap) or -PFT_ERR_INVALID (NULL argument).
+ * *@addr (of several in the way, the one that starts meeting first).
+ * Returns 0, -PFT_ERR_NOMAP (the last add on @img did not fail because of
+ * an overlap) or -PFT_ERR_INVALID (NULL argument).
  */
 pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,
 				  uint32_t *addr);
@@ -686,9 +732,12 @@ pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,
  * *@offset from its start.  Symbols are the ELF function, object and
  * untyped (assembler label) symbols defined in a section, with the Thumb
  * bit of function values cleared; ARM mapping symbols ($a, $t, $d) are not
- * names.  A symbol covers st_size bytes, or when its size is 0, up to the
- * next symbol or the end of its ELF section.  Of symbols starting at the
- * same address, a global function is preferred.  Returns 0, or
+ * names.  The candidate is the symbol with the highest start at or below
+ * @addr; it covers st_size bytes (size 0: up to the end of its ELF
+ * section).  So a symbol nested in a bigger one ends the bigger one's
+ * reach.  Of symbols starting at the same address, functions come before
+ * objects before labels, then global before weak before local, then sized
+ * before unsized; the first that covers @addr is the answer.  Returns 0, or
  * -PFT_ERR_NOMAP (no symbol covers @addr) or -PFT_ERR_INVALID (NULL
  * @img or @name; @offset may be NULL).
  */
@@ -722,7 +771,8 @@ pft_export int pft_image_isa(const struct pft_image *img, uint32_t addr);
 enum pft_elem_type {
 	PFT_ELEM_RANGE = 0,        /* instructions executed in sequence */
 	PFT_ELEM_NO_SYNC,          /* decoding is not (or no longer) synchronised */
-	PFT_ELEM_TRACE_ON,         /* trace (re)starts: an I-sync that is not periodic */
+	PFT_ELEM_TRACE_ON,         /* trace (re)starts: the first I-sync after
+				    * synchronising, or one that is not periodic */
 	PFT_ELEM_CONTEXT,          /* context ID, VMID, security or Hyp state changed */
 	PFT_ELEM_EXCEPTION,        /* an exception was taken */
 	PFT_ELEM_EXCEPTION_RETURN, /* an exception-return packet */
@@ -793,8 +843,8 @@ struct pft_flow;
  * Allocate a flow decoder for a stream with configuration @cfg (copied),
  * reading instructions from @image (borrowed: it must outlive the decoder
  * and not change while it is used; NULL = no memory, every walk reports
- * ADDR_NACC).  Returns NULL with *@errcode set to -PFT_ERR_INVALID or
- * -PFT_ERR_NOMEM.
+ * ADDR_NACC).  Returns NULL with *@errcode set to -PFT_ERR_INVALID,
+ * -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0/1/2/4) or -PFT_ERR_NOMEM.
  */
 pft_export struct pft_flow *pft_flow_alloc(const struct pft_config *cfg,
 					   struct pft_image *image, int *errcode);
@@ -803,8 +853,9 @@ pft_export void pft_flow_free(struct pft_flow *f);
 /*
  * Apply one packet (from pft_pkt_next(), BAD packets included).  Elements
  * it produces wait for pft_flow_next().  Returns 0, -PFT_ERR_INVALID (NULL
- * argument, @size too small) or -PFT_ERR_INTERNAL (elements of the
- * previous packet were not taken).
+ * argument, @size too small, a field out of range: type, isa, more than 5
+ * atoms) or -PFT_ERR_INTERNAL (elements of the previous packet were not
+ * taken).
  */
 pft_export int pft_flow_put(struct pft_flow *f, const struct pft_packet *pkt,
 			    size_t size);

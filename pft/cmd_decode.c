@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli.h"
 #include "images.h"
@@ -21,6 +20,7 @@ struct decode {
 	uint64_t counts[PFT_ELEM_TYPE_MAX];
 	uint64_t insns;
 	int failed;      /* a fatal problem while setting up a stream */
+	const struct pft_packet *pkt; /* the packet whose elements are printed */
 };
 
 /* Per-stream state. */
@@ -79,7 +79,11 @@ static void print_insns(struct decode *d, struct flow_stream *fs, const struct p
 		if (!pft_image_symbolize(fs->image, addr, &sym, &off))
 			snprintf(where, sizeof(where), "  <%s+0x%x>", sym, off);
 		if (count) {
-			printf("    0x%08x  %-8s %-24s%s\n", addr, insn->mnemonic, insn->op_str, where);
+			if (*where)
+				printf("    0x%08x  %-8s %-24s%s\n", addr, insn->mnemonic,
+				       insn->op_str, where);
+			else
+				printf("    0x%08x  %-8s %s\n", addr, insn->mnemonic, insn->op_str);
 			addr += insn->size;
 			cs_free(insn, count);
 		} else {
@@ -96,10 +100,28 @@ static void print_insns(struct decode *d, struct flow_stream *fs, const struct p
 	}
 }
 
+/* An error element's message; for a bad packet, what was wrong with it. */
+static const char *error_message(const struct decode *d, const struct pft_elem *e, char *buf,
+				 size_t len)
+{
+	const struct pft_packet *p = d->pkt;
+
+	if (e->reason != PFT_FLOW_ERR_BAD_PACKET || !p || p->type != PFT_PKT_BAD)
+		return pft_flow_errstr(e->reason);
+	if (p->bad == PFT_BAD_RESERVED_HEADER && p->raw && p->size)
+		snprintf(buf, len, "bad packet (reserved header 0x%02x): waiting for the next "
+			 "synchronisation", p->raw[0]);
+	else
+		snprintf(buf, len, "bad packet (%s): waiting for the next synchronisation",
+			 pft_bad_reason_str(p->bad));
+	return buf;
+}
+
 static void print_elem(struct decode *d, struct flow_stream *fs, const struct stream *s,
 		       const struct pft_elem *e)
 {
 	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
+	char msg[160];
 
 	if (d->format == FMT_JSONL) {
 		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"%s\"", e->offset, id,
@@ -138,7 +160,7 @@ static void print_elem(struct decode *d, struct flow_stream *fs, const struct st
 			printf(",\"addr\":\"0x%x\"", e->addr);
 			break;
 		case PFT_ELEM_ERROR:
-			printf(",\"msg\":\"%s\"", pft_flow_errstr(e->reason));
+			printf(",\"msg\":\"%s\"", error_message(d, e, msg, sizeof(msg)));
 			break;
 		default:
 			break;
@@ -185,7 +207,7 @@ static void print_elem(struct decode *d, struct flow_stream *fs, const struct st
 		printf(" 0x%08x: no memory image here", e->addr);
 		break;
 	case PFT_ELEM_ERROR:
-		printf(" %s", pft_flow_errstr(e->reason));
+		printf(" %s", error_message(d, e, msg, sizeof(msg)));
 		break;
 	default:
 		break;
@@ -209,6 +231,7 @@ static int on_packet(void *ctx, struct stream *s, const struct pft_packet *pkt, 
 		return 1;
 	}
 	pft_flow_put(fs->flow, pkt, sizeof(*pkt));
+	d->pkt = pkt;
 	while (pft_flow_next(fs->flow, &e, sizeof(e)) == 0) {
 		d->counts[e.type]++;
 		if (e.type == PFT_ELEM_RANGE)
@@ -216,6 +239,7 @@ static int on_packet(void *ctx, struct stream *s, const struct pft_packet *pkt, 
 		if (!d->count_only)
 			print_elem(d, fs, s, &e);
 	}
+	d->pkt = NULL;
 	return 0;
 }
 

@@ -624,7 +624,7 @@ static int check_operand(unsigned res, char operand,
 
 static int format_checked(const struct pft_event *ev, char *buf, size_t len)
 {
-	unsigned ia, ib;
+	unsigned ia = 0, ib = 0; /* set by kind_of() whenever it returns a kind */
 	const struct resource_kind *ka = kind_of(ev->a, &ia);
 	int n;
 

@@ -27,7 +27,9 @@ awk '{ n = NR - 1
 "$PFT" decode --snapshot "$tmp/ss" --format jsonl >"$tmp/out.jsonl"
 check "context IDs" "$(grep -o '"ctxid":"[^"]*"' "$tmp/out.jsonl" | tr '\n' ' ')" \
     '"ctxid":"0x100" "ctxid":"0x101" "ctxid":"0x102" "ctxid":"0x103" "ctxid":"0x104" "ctxid":"0x105" '
-check "VMIDs" "$(grep -o '"vmid":[0-9]*' "$tmp/out.jsonl" | tr '\n' ' ')" \
+# (The first VMID packet, after the I-sync, says 0: a decoder may report
+# that first value as well.)
+check "VMIDs" "$(grep -o '"vmid":[0-9]*' "$tmp/out.jsonl" | sed '1{/"vmid":0/d}' | tr '\n' ' ')" \
     '"vmid":1 "vmid":2 "vmid":3 '
 check "security" "$(grep -o '"ns":[01]' "$tmp/out.jsonl" | tr '\n' ' ')" '"ns":0 "ns":1 '
 python3 "$PFT_SOURCE/tests/cli/demo_log.py" "$ex/mem_0.bin" <"$tmp/out.jsonl" >"$tmp/back.log"
