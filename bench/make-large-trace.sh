@@ -13,9 +13,9 @@
 #   OUTDIR/snapshot/     the same trace as an OpenCSD snapshot (frames,
 #                        registers, the program's memory)
 #   OUTDIR/workload      the program (ELF, with symbols); workload.out its output
-# ROUNDS (default 3600: about 108 MB, 280 million instructions) sets the
-# length; the same ROUNDS gives the same bytes.  It takes roughly 10
-# minutes: qemu writes its log one line per system call.  Then:
+# ROUNDS (default 3600: 107.7 MB, 277 million instructions) sets the
+# length; the same ROUNDS gives the same bytes.  It takes about 8 minutes:
+# qemu writes its log one line per system call.  Then:
 #   build-bench/bench_pkt --raw OUTDIR/large.pft
 #   build-bench/bench_flow --raw OUTDIR/large.pft --image OUTDIR/snapshot/mem_0.bin@ADDR
 # (the script prints the exact commands; build-bench is made by
