@@ -744,6 +744,21 @@ pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,
 pft_export int pft_image_symbolize(const struct pft_image *img, uint32_t addr,
 				   const char **name, uint32_t *offset);
 
+/* A symbol: its name (valid while the image lives) and the addresses it
+ * covers, @start .. @end - 1 (as pft_image_symbolize() sees them). */
+struct pft_image_symbol {
+	const char *name;
+	uint32_t start, end;
+};
+
+/*
+ * The symbol that covers @addr (the one pft_image_symbolize() names), in
+ * *@sym (@size = sizeof *@sym).  Returns 0, -PFT_ERR_NOMAP (no symbol covers
+ * @addr) or -PFT_ERR_INVALID (NULL @img or @sym, @size 0).
+ */
+pft_export int pft_image_symbol_at(const struct pft_image *img, uint32_t addr,
+				   struct pft_image_symbol *sym, size_t size);
+
 /*
  * The instruction set at @addr according to the ELF ARM mapping symbols
  * ($a: PFT_ISA_ARM, $t: PFT_ISA_THUMB, $d: PFT_ISA_UNKNOWN, data), each
