@@ -690,6 +690,14 @@ int pft_image_symbol_at(const struct pft_image *img, uint32_t addr,
 	s.name = img->syms[i].name;
 	s.start = img->syms[i].start;
 	s.end = img->syms[i].end;
+	/* As pft_image_symbolize() sees it: a later symbol takes over. */
+	for (size_t k = (size_t)i + 1; k < img->nsyms; k++) {
+		if (img->syms[k].start > s.start) {
+			if (img->syms[k].start < s.end)
+				s.end = img->syms[k].start;
+			break;
+		}
+	}
 	memcpy(sym, &s, size < sizeof(s) ? size : sizeof(s));
 	return 0;
 }
