@@ -890,6 +890,36 @@ pft_export uint64_t pft_flow_insn_count(const struct pft_flow *f);
 /* ---- End of flow ---- */
 
 /* ======================================================================
+ * Outputs: coverage (pft_cov_)
+ * ====================================================================== */
+
+/*
+ * Which code a trace executed: feed it the RANGE elements of a flow
+ * decoder, then ask how many bytes of an address range were executed.
+ * Kept per halfword, in memory that grows with the code executed.
+ */
+struct pft_cov;
+
+/* Returns NULL with *@errcode = -PFT_ERR_NOMEM on failure. */
+pft_export struct pft_cov *pft_cov_alloc(int *errcode);
+pft_export void pft_cov_free(struct pft_cov *c);
+
+/* Count a flow element (@size = sizeof *@e): RANGE elements mark their
+ * bytes @start .. @end - 1 as executed; other elements are ignored.
+ * Returns 0, -PFT_ERR_INVALID (NULL argument, @size too small) or
+ * -PFT_ERR_NOMEM. */
+pft_export int pft_cov_add(struct pft_cov *c, const struct pft_elem *e, size_t size);
+
+/* The number of executed bytes in @start .. @end - 1 (@end up to 2^32),
+ * in *@bytes (halfword granularity).  Returns 0 or -PFT_ERR_INVALID (NULL
+ * argument, @end < @start or beyond 2^32). */
+pft_export int pft_cov_covered(const struct pft_cov *c, uint32_t start, uint64_t end,
+			       uint64_t *bytes);
+
+/* Instructions counted so far (the sum of the ranges' ninsn). */
+pft_export uint64_t pft_cov_insn_count(const struct pft_cov *c);
+
+/* ======================================================================
  * Configuration: PTM event registers and register explanations
  * ====================================================================== */
 
