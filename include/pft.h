@@ -744,6 +744,21 @@ pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,
 pft_export int pft_image_symbolize(const struct pft_image *img, uint32_t addr,
 				   const char **name, uint32_t *offset);
 
+/* A symbol: its name (valid while the image lives) and the addresses it
+ * covers, @start .. @end - 1 (as pft_image_symbolize() sees them). */
+struct pft_image_symbol {
+	const char *name;
+	uint32_t start, end;
+};
+
+/*
+ * The symbol that covers @addr (the one pft_image_symbolize() names), in
+ * *@sym (@size = sizeof *@sym).  Returns 0, -PFT_ERR_NOMAP (no symbol covers
+ * @addr) or -PFT_ERR_INVALID (NULL @img or @sym, @size 0).
+ */
+pft_export int pft_image_symbol_at(const struct pft_image *img, uint32_t addr,
+				   struct pft_image_symbol *sym, size_t size);
+
 /*
  * The instruction set at @addr according to the ELF ARM mapping symbols
  * ($a: PFT_ISA_ARM, $t: PFT_ISA_THUMB, $d: PFT_ISA_UNKNOWN, data), each
@@ -1036,6 +1051,36 @@ pft_export uint64_t pft_model_bytes(const struct pft_model *m);
 pft_export uint64_t pft_model_insns(const struct pft_model *m);
 
 /* ---- End of model ---- */
+
+/* ======================================================================
+ * Outputs: coverage (pft_cov_)
+ * ====================================================================== */
+
+/*
+ * Which code a trace executed: feed it the RANGE elements of a flow
+ * decoder, then ask how many bytes of an address range were executed.
+ * Kept per halfword, in memory that grows with the code executed.
+ */
+struct pft_cov;
+
+/* Returns NULL with *@errcode = -PFT_ERR_NOMEM on failure. */
+pft_export struct pft_cov *pft_cov_alloc(int *errcode);
+pft_export void pft_cov_free(struct pft_cov *c);
+
+/* Count a flow element (@size = sizeof *@e): RANGE elements mark their
+ * bytes @start .. @end - 1 as executed; other elements are ignored.
+ * Returns 0, -PFT_ERR_INVALID (NULL argument, @size too small) or
+ * -PFT_ERR_NOMEM. */
+pft_export int pft_cov_add(struct pft_cov *c, const struct pft_elem *e, size_t size);
+
+/* The number of executed bytes in @start .. @end - 1 (@end up to 2^32),
+ * in *@bytes (halfword granularity).  Returns 0 or -PFT_ERR_INVALID (NULL
+ * argument, @end < @start or beyond 2^32). */
+pft_export int pft_cov_covered(const struct pft_cov *c, uint32_t start, uint64_t end,
+			       uint64_t *bytes);
+
+/* Instructions counted so far (the sum of the ranges' ninsn). */
+pft_export uint64_t pft_cov_insn_count(const struct pft_cov *c);
 
 /* ======================================================================
  * Configuration: PTM event registers and register explanations

@@ -637,14 +637,11 @@ int pft_image_merge_symbols(struct pft_image *img,
 	return 0;
 }
 
-int pft_image_symbolize(const struct pft_image *img, uint32_t addr,
-			const char **name, uint32_t *offset)
+/* The index of the symbol that covers @addr, or -1. */
+static long find_symbol(const struct pft_image *img, uint32_t addr)
 {
-	size_t lo = 0, hi, first;
+	size_t lo = 0, hi = img->nsyms, first;
 
-	if (!img || !name)
-		return -PFT_ERR_INVALID;
-	hi = img->nsyms;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -654,21 +651,55 @@ int pft_image_symbolize(const struct pft_image *img, uint32_t addr,
 			hi = mid;
 	}
 	if (lo == 0)
-		return -PFT_ERR_NOMAP;
+		return -1;
 	/* Of the symbols at that start (best rank first), the first that
 	 * reaches @addr. */
 	first = lo - 1;
 	while (first > 0 && img->syms[first - 1].start == img->syms[first].start)
 		first--;
-	for (size_t i = first; i < lo; i++) {
-		if (img->syms[i].end > addr) {
-			*name = img->syms[i].name;
-			if (offset)
-				*offset = addr - img->syms[i].start;
-			return 0;
+	for (size_t i = first; i < lo; i++)
+		if (img->syms[i].end > addr)
+			return (long)i;
+	return -1;
+}
+
+int pft_image_symbolize(const struct pft_image *img, uint32_t addr,
+			const char **name, uint32_t *offset)
+{
+	if (!img || !name)
+		return -PFT_ERR_INVALID;
+	long i = find_symbol(img, addr);
+	if (i < 0)
+		return -PFT_ERR_NOMAP;
+	*name = img->syms[i].name;
+	if (offset)
+		*offset = addr - img->syms[i].start;
+	return 0;
+}
+
+int pft_image_symbol_at(const struct pft_image *img, uint32_t addr,
+			struct pft_image_symbol *sym, size_t size)
+{
+	struct pft_image_symbol s;
+
+	if (!img || !sym || !size)
+		return -PFT_ERR_INVALID;
+	long i = find_symbol(img, addr);
+	if (i < 0)
+		return -PFT_ERR_NOMAP;
+	s.name = img->syms[i].name;
+	s.start = img->syms[i].start;
+	s.end = img->syms[i].end;
+	/* As pft_image_symbolize() sees it: a later symbol takes over. */
+	for (size_t k = (size_t)i + 1; k < img->nsyms; k++) {
+		if (img->syms[k].start > s.start) {
+			if (img->syms[k].start < s.end)
+				s.end = img->syms[k].start;
+			break;
 		}
 	}
-	return -PFT_ERR_NOMAP;
+	memcpy(sym, &s, size < sizeof(s) ? size : sizeof(s));
+	return 0;
 }
 
 int pft_image_isa(const struct pft_image *img, uint32_t addr)

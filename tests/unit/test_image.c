@@ -805,6 +805,13 @@ static void check_sym(struct pft_image *img, uint32_t addr, const char *want,
 	PTU_EQ(pft_image_symbolize(img, addr, &name, &off), 0);
 	PTU_STREQ(name, want);
 	PTU_EQ(off, want_off);
+
+	/* pft_image_symbol_at names the same symbol, with its extent. */
+	struct pft_image_symbol sym = { 0 };
+	PTU_EQ(pft_image_symbol_at(img, addr, &sym, sizeof(sym)), 0);
+	PTU_STREQ(sym.name, want);
+	PTU_EQ(sym.start, addr - want_off);
+	PTU_CHECK(sym.end > addr);
 }
 
 static void test_elf_exec(void)
@@ -860,6 +867,17 @@ static void test_elf_exec(void)
 	PTU_EQ(pft_image_symbolize(img, 0x1001c, &name, NULL), -PFT_ERR_NOMAP);
 	PTU_EQ(pft_image_symbolize(img, 0x20014, &name, NULL), -PFT_ERR_NOMAP);
 	PTU_EQ(pft_image_symbolize(img, 0xffff, &name, NULL), -PFT_ERR_NOMAP);
+	/* Extents of the unsized symbols: up to the next symbol, or to the end
+	 * of .text (0x1001c). */
+	struct pft_image_symbol sym;
+	PTU_EQ(pft_image_symbol_at(img, 0x10013, &sym, sizeof(sym)), 0);
+	PTU_EQ(sym.end, 0x10014);
+	PTU_EQ(pft_image_symbol_at(img, 0x1001b, &sym, sizeof(sym)), 0);
+	PTU_EQ(sym.end, 0x1001c);
+	PTU_EQ(pft_image_symbol_at(img, 0x1001c, &sym, sizeof(sym)), -PFT_ERR_NOMAP);
+	PTU_EQ(pft_image_symbol_at(NULL, 0x10000, &sym, sizeof(sym)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_image_symbol_at(img, 0x10000, NULL, sizeof(sym)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_image_symbol_at(img, 0x10000, &sym, 0), -PFT_ERR_INVALID);
 
 	/* ISA from mapping symbols: $a 0x10000, $d 0x10010, $t 0x10014, $d in
 	 * .data and .bss. */
