@@ -64,11 +64,14 @@ static uint8_t *extract_id(const uint8_t *buf, size_t len, uint8_t id, size_t *o
 	return out;
 }
 
-/* The TC2 PTM's registers (device_8.ini). */
-static void tc2_config(struct pft_config *cfg)
+/* The TC2 PTM's registers (device_8.ini), with @etmcr (TC2_ETMCR: cycle-
+ * accurate, timestamps). */
+enum { TC2_ETMCR = 0x10001000 };
+
+static void tc2_config(struct pft_config *cfg, uint32_t etmcr)
 {
 	pft_config_init(cfg);
-	pft_config_from_regs(cfg, 0x10001000, 0x34C01AC2, 0x411CF312, 0x13);
+	pft_config_from_regs(cfg, etmcr, 0x34C01AC2, 0x411CF312, 0x13);
 }
 
 static const char *shared_dir(void)

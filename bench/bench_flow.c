@@ -4,8 +4,11 @@
  *
  * Input: the real TC2 Cortex-A15 trace (ID 0x13, cycle-accurate) repeated to
  * at least --mb megabytes, with the TC2 kernel dump as the memory image
- * (0xC0008000, 320 KB) for both decoders.  Neither prints; each counts
- * instruction ranges and instructions.  Best of --runs runs.
+ * (0xC0008000, 320 KB) for both decoders.  Or --raw FILE --image FILE@ADDR:
+ * a raw PFT stream and its program's memory (bench/make-large-trace.sh
+ * prints the command), with the ETMCR given by --etmcr (default TC2's).
+ * Neither prints; each counts instruction ranges and instructions.  Best
+ * of --runs runs.
  */
 #include <opencsd/c_api/opencsd_c_api.h>
 
@@ -15,11 +18,17 @@ struct counts {
 	uint64_t ranges, insns;
 };
 
+struct memory {
+	const uint8_t *bytes;
+	size_t len;
+	uint32_t addr;
+};
+
 static struct counts run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t len,
-			     const uint8_t *mem, size_t memlen)
+			     const struct memory *mem)
 {
 	struct pft_image *img = pft_image_alloc(NULL);
-	pft_image_add_buffer(img, 0xC0008000, mem, memlen, PFT_SPACE_ANY, 0);
+	pft_image_add_buffer(img, mem->addr, mem->bytes, mem->len, PFT_SPACE_ANY, 0);
 	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
 	struct pft_flow *f = pft_flow_alloc(cfg, img, NULL);
 	struct pft_packet pkt;
@@ -57,7 +66,7 @@ static ocsd_datapath_resp_t count_elem(const void *ctx, const ocsd_trc_index_t i
 }
 
 static struct counts run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len,
-			      const uint8_t *mem, size_t memlen)
+			      const struct memory *mem)
 {
 	dcd_tree_handle_t t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
 	ocsd_ptm_cfg pc = { .reg_idr = cfg->etmidr, .reg_ctrl = cfg->etmcr,
@@ -69,8 +78,8 @@ static struct counts run_ocsd(const struct pft_config *cfg, const uint8_t *buf, 
 	if (ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_PTM, OCSD_CREATE_FLG_FULL_DECODER,
 				   &pc, &csid) != OCSD_OK ||
 	    ocsd_dt_set_gen_elem_outfn(t, count_elem, &c) != OCSD_OK ||
-	    ocsd_dt_add_buffer_mem_acc(t, 0xC0008000, OCSD_MEM_SPACE_ANY, mem,
-				       (uint32_t)memlen) != OCSD_OK) {
+	    ocsd_dt_add_buffer_mem_acc(t, mem->addr, OCSD_MEM_SPACE_ANY, mem->bytes,
+				       (uint32_t)mem->len) != OCSD_OK) {
 		fprintf(stderr, "bench: cannot set up OpenCSD\n");
 		exit(2);
 	}
@@ -95,36 +104,58 @@ int main(int argc, char **argv)
 {
 	size_t mb = 16;
 	int runs = 3;
+	const char *raw = NULL, *image = NULL;
+	uint32_t etmcr = TC2_ETMCR;
+	struct memory mem = { .addr = 0xC0008000 };
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--mb") && i + 1 < argc)
 			mb = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
 			runs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--raw") && i + 1 < argc)
+			raw = argv[++i];
+		else if (!strcmp(argv[i], "--image") && i + 1 < argc && strchr(argv[i + 1], '@'))
+			image = argv[++i];
+		else if (!strcmp(argv[i], "--etmcr") && i + 1 < argc)
+			etmcr = (uint32_t)strtoul(argv[++i], NULL, 0);
 		else {
-			fprintf(stderr, "usage: bench_flow [--mb N] [--runs N]\n");
+			fprintf(stderr, "usage: bench_flow [--mb N] [--runs N] "
+					"[--raw FILE --image FILE@ADDR [--etmcr V]]\n");
 			return 2;
 		}
 	}
+	if (!raw != !image) {
+		fprintf(stderr, "bench_flow: --raw and --image go together\n");
+		return 2;
+	}
 	struct pft_config cfg;
-	size_t len, memlen;
+	size_t len;
 	char path[4096];
-	tc2_config(&cfg);
-	uint8_t *buf = bench_stream(NULL, mb, &len);
-	snprintf(path, sizeof(path), "%s/testdata/opencsd-snapshots/TC2/kernel_dump.bin", shared_dir());
-	uint8_t *mem = read_file(path, &memlen);
-	if (!mem) {
+	tc2_config(&cfg, etmcr);
+	uint8_t *buf = bench_stream(raw, mb, &len);
+	if (image) {
+		const char *at = strrchr(image, '@');
+		snprintf(path, sizeof(path), "%.*s", (int)(at - image), image);
+		mem.addr = (uint32_t)strtoul(at + 1, NULL, 0);
+	} else {
+		snprintf(path, sizeof(path), "%s/testdata/opencsd-snapshots/TC2/kernel_dump.bin",
+			 shared_dir());
+	}
+	uint8_t *membuf = read_file(path, &mem.len);
+	if (!membuf) {
 		fprintf(stderr, "bench: cannot read %s\n", path);
 		return 2;
 	}
+	mem.bytes = membuf;
 
 	double best_pft = 1e30, best_ocsd = 1e30;
 	struct counts cp = { 0, 0 }, co = { 0, 0 };
 	for (int r = 0; r < runs; r++) {
 		double t0 = now();
-		cp = run_pft(&cfg, buf, len, mem, memlen);
+		cp = run_pft(&cfg, buf, len, &mem);
 		double t1 = now();
-		co = run_ocsd(&cfg, buf, len, mem, memlen);
+		co = run_ocsd(&cfg, buf, len, &mem);
 		double t2 = now();
 		if (t1 - t0 < best_pft)
 			best_pft = t1 - t0;
@@ -132,8 +163,8 @@ int main(int argc, char **argv)
 			best_ocsd = t2 - t1;
 	}
 	double mbytes = len / 1e6;
-	printf("input: %.1f MB of PFT (TC2 trace ID 0x13, repeated) + 320 KB image, best of %d runs\n",
-	       mbytes, runs);
+	printf("input: %.1f MB of PFT (%s) + %zu KB image, best of %d runs\n", mbytes,
+	       raw ? raw : "TC2 trace ID 0x13, repeated", mem.len >> 10, runs);
 	printf("%-8s %10s %14s %14s %14s\n", "decoder", "trace MB/s", "Minsn/s", "instructions",
 	       "ranges");
 	printf("%-8s %10.1f %14.1f %14llu %14llu\n", "libpft", mbytes / best_pft,

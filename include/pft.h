@@ -141,22 +141,40 @@ enum {
 	PFT_ID_MAX_VALID = 0x6f /* 0x01-0x6f are sources; 0x70-0x7f reserved */
 };
 
+/*
+ * What the deformatter delivers: the bytes of the source IDs 0x01-0x6f.
+ * Data for ID 0x00 (padding), for the reserved IDs 0x70-0x7e and for no
+ * ID at all (before the first ID byte, after a discontinuity or a bad
+ * frame) is discarded.  An ID byte 0x7f (0xff) makes the frame bad.
+ */
 struct pft_dfmt_config {
 	size_t size;            /* sizeof(struct pft_dfmt_config) */
-	/* 0: memory buffer (ETB/ETF/ETR): frames from offset 0, no syncs.
-	 * 1: trace-port capture (TPIU/DSTREAM): remove FSYNC and HSYNC. */
+	/* 0: memory buffer (ETB/ETF/ETR): frames from offset 0, no syncs;
+	 *    a frame made of four FSYNCs (the Linux perf driver's marker
+	 *    between buffer chunks) is a discontinuity.
+	 * 1: trace-port capture (TPIU/DSTREAM): bytes up to the first FSYNC
+	 *    (FF FF FF 7F, at any byte offset) are skipped; frames start
+	 *    after it; FSYNCs between frames and HSYNCs (FF 7F) at any
+	 *    16-bit aligned place are removed; four FSYNCs in a row are a
+	 *    discontinuity. */
 	uint8_t tpiu;
-	uint8_t reserved[7];
+	uint8_t reserved[7];    /* must be zero */
 };
 
 enum pft_dfmt_chunk_flags {
 	/* Four FSYNCs in a row (one frame): the capture is discontinuous
-	 * here; per-ID decoders should be reset.  The chunk has no data. */
+	 * here; per-ID decoders should be reset.  The chunk has no data
+	 * (len 0, id 0); offset is that of the first of the FSYNCs.  The
+	 * current ID is forgotten. */
 	PFT_DFMT_DISCONTINUITY = 1 << 0
 };
 
 /* Bytes of one trace ID taken from one frame.  data[i] was at input
- * offset offset + i (its bit 0 may come from the auxiliary byte). */
+ * offset offset + i (its bit 0 may come from the auxiliary byte).
+ * Offsets count every byte fed, syncs included.  A chunk ends at each
+ * ID byte, at the end of the frame and at a removed HSYNC; the byte that
+ * an ID change with auxiliary bit 1 leaves to the previous ID is a
+ * chunk of its own. */
 struct pft_dfmt_chunk {
 	uint8_t id;
 	uint8_t flags;          /* pft_dfmt_chunk_flags */
@@ -168,23 +186,33 @@ struct pft_dfmt_chunk {
 struct pft_dfmt;
 
 /* Returns NULL on failure, with the error code in *@errcode if given
- * (-PFT_ERR_INVALID, -PFT_ERR_NOMEM). @cfg may be NULL (memory buffer). */
+ * (-PFT_ERR_INVALID: @cfg->size too small, @cfg->tpiu not 0 or 1, or a
+ * reserved byte not zero; -PFT_ERR_NOMEM). @cfg may be NULL (memory
+ * buffer).  The deformatter never allocates afterwards. */
 pft_export struct pft_dfmt *pft_dfmt_alloc(const struct pft_dfmt_config *cfg,
 					   int *errcode);
 pft_export void pft_dfmt_free(struct pft_dfmt *d);
 
-/* Give the deformatter the next @len bytes of input.  The buffer is
+/* Give the deformatter the next @len bytes of input (any size: an
+ * incomplete frame is kept until the rest comes).  The buffer is
  * borrowed until pft_dfmt_next() returns -PFT_ERR_NEED_INPUT.  Returns 0,
- * -PFT_ERR_INVALID, or -PFT_ERR_EOS after pft_dfmt_finish(). */
+ * -PFT_ERR_INVALID (NULL @d, NULL @buf with @len > 0, or the previous
+ * buffer is not used up yet), or -PFT_ERR_EOS after pft_dfmt_finish(). */
 pft_export int pft_dfmt_feed(struct pft_dfmt *d, const uint8_t *buf, size_t len);
 
 /*
- * The next chunk.  Returns 0 and fills @chunk; -PFT_ERR_NEED_INPUT when
- * the fed input is used up; -PFT_ERR_EOS after pft_dfmt_finish() once all
- * is returned; -PFT_ERR_TRUNCATED once, after finish, when the input ended
- * inside a frame (get_offset tells where); -PFT_ERR_BAD_FRAME for a frame
- * that cannot be valid (an FSYNC inside a frame, or ID 0x7f); its bytes are
- * skipped and decoding goes on with the next frame.
+ * The next chunk, in @chunk (@size = sizeof *chunk).  Returns 0 and fills
+ * @chunk; -PFT_ERR_NEED_INPUT when the fed input is used up;
+ * -PFT_ERR_EOS after pft_dfmt_finish() once all is returned;
+ * -PFT_ERR_TRUNCATED once, after finish, when the input ended inside a
+ * frame (get_offset tells where; its bytes are dropped);
+ * -PFT_ERR_BAD_FRAME for a frame that cannot be valid (an ID byte 0x7f;
+ * in trace-port mode an FF FF pair inside a frame, or an FSYNC cut short):
+ * get_offset gives the frame's offset, none of its bytes are delivered,
+ * the current ID is forgotten and decoding goes on with the next frame
+ * (trace-port mode: after the next FSYNC, searched from the FF FF pair);
+ * -PFT_ERR_INVALID for NULL @d or @chunk, or @size < sizeof *chunk.
+ * @chunk is only written when 0 is returned.
  */
 pft_export int pft_dfmt_next(struct pft_dfmt *d, struct pft_dfmt_chunk *chunk,
 			     size_t size);
@@ -192,7 +220,8 @@ pft_export int pft_dfmt_next(struct pft_dfmt *d, struct pft_dfmt_chunk *chunk,
 /* No more input will come. Returns 0 or -PFT_ERR_INVALID. */
 pft_export int pft_dfmt_finish(struct pft_dfmt *d);
 
-/* Input offset of the frame being worked on (or of the last error). */
+/* Input offset of the frame being worked on (or of the last error);
+ * 0 for NULL @d. */
 pft_export uint64_t pft_dfmt_get_offset(const struct pft_dfmt *d);
 
 /* ======================================================================
@@ -343,6 +372,17 @@ pft_export int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf,
  */
 pft_export int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt,
 			    size_t size);
+
+/*
+ * Up to @n packets at once, into @pkts[0..n-1] (@size = sizeof *pkts):
+ * the same packets pft_pkt_next() gives, faster.  Returns how many (>= 1),
+ * or, when not even one good packet can be returned, what pft_pkt_next()
+ * returns (a BAD packet is then in @pkts[0]).  A BAD packet always comes
+ * alone.  -PFT_ERR_INVALID: NULL arguments, @n 0, or @size not
+ * sizeof(struct pft_packet).
+ */
+pft_export int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts,
+				  size_t n, size_t size);
 
 /* No more input will come. Returns 0 or -PFT_ERR_INVALID. */
 pft_export int pft_pkt_finish(struct pft_pkt_decoder *d);
@@ -598,14 +638,19 @@ pft_export int pft_image_add_file(struct pft_image *img, const char *path,
  *   -PFT_ERR_INVALID       NULL @img or @path; @bias moves a segment out
  *                          of 0 .. 0xFFFFFFFF
  *   -PFT_ERR_BAD_FILE      unreadable or empty file, not ELF, or malformed
- *                          ELF: truncated headers, a segment outside the
- *                          file or past 0xFFFFFFFF, segments overlapping
- *                          each other, no loadable bytes, a broken symbol
- *                          or string table
+ *                          ELF: truncated headers, program or section
+ *                          header table outside the file, a segment outside
+ *                          the file or past 0xFFFFFFFF, segments
+ *                          overlapping each other, no loadable bytes, a
+ *                          broken symbol or string table
  *   -PFT_ERR_NOT_SUPPORTED an ELF that is not 32-bit, little-endian, ARM
  *                          (e_machine 40), ET_EXEC or ET_DYN
- *   -PFT_ERR_BAD_CONFIG    a segment overlaps a section already there
+ *   -PFT_ERR_BAD_CONFIG    a segment overlaps a section already there (see
+ *                          pft_image_conflict())
  *   -PFT_ERR_NOMEM
+ *   -PFT_ERR_INTERNAL      libelf refused to initialise
+ * The whole file is read into memory while loading; the image keeps only
+ * the segment bytes and the string table.
  */
 pft_export int pft_image_add_elf(struct pft_image *img, const char *path,
 				 int64_t bias);
@@ -675,8 +720,9 @@ pft_export int pft_image_section(const struct pft_image *img, size_t index,
 /*
  * After an add failed with -PFT_ERR_BAD_CONFIG: the index of the section
  * that was in the way in *@index and the lowest address both cover in
- * *@addr.  Returns 0, -PFT_ERR_NOMAP (the last add did not fail because
- * of an overlap) or -PFT_ERR_INVALID (NULL argument).
+ * *@addr (of several in the way, the one that starts meeting first).
+ * Returns 0, -PFT_ERR_NOMAP (the last add on @img did not fail because of
+ * an overlap) or -PFT_ERR_INVALID (NULL argument).
  */
 pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,
 				  uint32_t *addr);
@@ -686,14 +732,32 @@ pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,
  * *@offset from its start.  Symbols are the ELF function, object and
  * untyped (assembler label) symbols defined in a section, with the Thumb
  * bit of function values cleared; ARM mapping symbols ($a, $t, $d) are not
- * names.  A symbol covers st_size bytes, or when its size is 0, up to the
- * next symbol or the end of its ELF section.  Of symbols starting at the
- * same address, a global function is preferred.  Returns 0, or
+ * names.  The candidate is the symbol with the highest start at or below
+ * @addr; it covers st_size bytes (size 0: up to the end of its ELF
+ * section).  So a symbol nested in a bigger one ends the bigger one's
+ * reach.  Of symbols starting at the same address, functions come before
+ * objects before labels, then global before weak before local, then sized
+ * before unsized; the first that covers @addr is the answer.  Returns 0, or
  * -PFT_ERR_NOMAP (no symbol covers @addr) or -PFT_ERR_INVALID (NULL
  * @img or @name; @offset may be NULL).
  */
 pft_export int pft_image_symbolize(const struct pft_image *img, uint32_t addr,
 				   const char **name, uint32_t *offset);
+
+/* A symbol: its name (valid while the image lives) and the addresses it
+ * covers, @start .. @end - 1 (as pft_image_symbolize() sees them). */
+struct pft_image_symbol {
+	const char *name;
+	uint32_t start, end;
+};
+
+/*
+ * The symbol that covers @addr (the one pft_image_symbolize() names), in
+ * *@sym (@size = sizeof *@sym).  Returns 0, -PFT_ERR_NOMAP (no symbol covers
+ * @addr) or -PFT_ERR_INVALID (NULL @img or @sym, @size 0).
+ */
+pft_export int pft_image_symbol_at(const struct pft_image *img, uint32_t addr,
+				   struct pft_image_symbol *sym, size_t size);
 
 /*
  * The instruction set at @addr according to the ELF ARM mapping symbols
@@ -722,7 +786,8 @@ pft_export int pft_image_isa(const struct pft_image *img, uint32_t addr);
 enum pft_elem_type {
 	PFT_ELEM_RANGE = 0,        /* instructions executed in sequence */
 	PFT_ELEM_NO_SYNC,          /* decoding is not (or no longer) synchronised */
-	PFT_ELEM_TRACE_ON,         /* trace (re)starts: an I-sync that is not periodic */
+	PFT_ELEM_TRACE_ON,         /* trace (re)starts: the first I-sync after
+				    * synchronising, or one that is not periodic */
 	PFT_ELEM_CONTEXT,          /* context ID, VMID, security or Hyp state changed */
 	PFT_ELEM_EXCEPTION,        /* an exception was taken */
 	PFT_ELEM_EXCEPTION_RETURN, /* an exception-return packet */
@@ -793,8 +858,8 @@ struct pft_flow;
  * Allocate a flow decoder for a stream with configuration @cfg (copied),
  * reading instructions from @image (borrowed: it must outlive the decoder
  * and not change while it is used; NULL = no memory, every walk reports
- * ADDR_NACC).  Returns NULL with *@errcode set to -PFT_ERR_INVALID or
- * -PFT_ERR_NOMEM.
+ * ADDR_NACC).  Returns NULL with *@errcode set to -PFT_ERR_INVALID,
+ * -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0/1/2/4) or -PFT_ERR_NOMEM.
  */
 pft_export struct pft_flow *pft_flow_alloc(const struct pft_config *cfg,
 					   struct pft_image *image, int *errcode);
@@ -803,8 +868,9 @@ pft_export void pft_flow_free(struct pft_flow *f);
 /*
  * Apply one packet (from pft_pkt_next(), BAD packets included).  Elements
  * it produces wait for pft_flow_next().  Returns 0, -PFT_ERR_INVALID (NULL
- * argument, @size too small) or -PFT_ERR_INTERNAL (elements of the
- * previous packet were not taken).
+ * argument, @size too small, a field out of range: type, isa, more than 5
+ * atoms) or -PFT_ERR_INTERNAL (elements of the previous packet were not
+ * taken).
  */
 pft_export int pft_flow_put(struct pft_flow *f, const struct pft_packet *pkt,
 			    size_t size);
@@ -822,6 +888,199 @@ pft_export uint64_t pft_flow_insn_count(const struct pft_flow *f);
 
 
 /* ---- End of flow ---- */
+
+/* ======================================================================
+ * Model: executed-instruction log -> packets (a PTM in software)
+ * ====================================================================== */
+
+/* ---- Section: model (pft_model_) ---- */
+
+/*
+ * The model behaves as a PTM would (pft-flow.md, pft-protocol.md): it is
+ * given the executed instructions one at a time, reads and classifies each
+ * from a program image, decides from the next executed address whether a
+ * waypoint was taken, and produces the packets, already encoded.  Memory
+ * does not grow with the length of the log.
+ *
+ * Packets, in the order a PTM would send them:
+ *  - A-sync, then I-sync (trace_on) at the first traced instruction;
+ *    A-sync + I-sync (periodic) once @sync_period trace bytes have gone out
+ *    since the last A-sync, at the next waypoint (after its atoms);
+ *  - direct branches and ISB (DMB/DSB when cfg->dmb_dsb_waypoints): atoms,
+ *    up to 5 per packet, or one per packet with its cycle count when
+ *    cycle-accurate; pending atoms are flushed before any other packet;
+ *  - indirect branches: an atom N when not taken, otherwise a branch
+ *    address packet (an E atom instead when the return stack is on and
+ *    the target and ISA match the top of the model's return stack, which
+ *    is then popped; calls push their return address; 16 entries, the
+ *    oldest dropped; emptied at every I-sync);
+ *  - with cfg->branch_broadcast, taken direct branches as branch packets;
+ *  - a waypoint update when 4096 bytes of instructions have run since the
+ *    last waypoint without one (at the instruction that reaches 4096);
+ *  - context ID / VMID packets when the value changes (VMID also after
+ *    every I-sync); timestamps after every I-sync and, with @ts_period,
+ *    after every @ts_period-th traced waypoint.
+ *
+ * Trace is off outside the filter range and in memory the image does not
+ * cover (e.g. qemu-user's kernel helpers at 0xffff0fxx).  Leaving: the
+ * last traced waypoint's atom or branch (its target may be outside), or a
+ * waypoint update at the last traced instruction when the flow leaves
+ * without a waypoint; pending atoms are flushed.  Coming back: I-sync
+ * trace_on at the first traced instruction.  A change of security state
+ * (ns) at a taken waypoint goes into its branch packet; elsewhere it turns
+ * trace off and on again.  At the end (pft_model_finish()), atoms are
+ * flushed and the instructions after the last waypoint are covered by a
+ * waypoint update (a last instruction that is itself a waypoint has no
+ * known outcome and is not traced).
+ *
+ * Cycles: an instruction takes its @cycles (1 when not given).  Cycle
+ * counts are the cycles since the previous count; an I-sync's count runs
+ * to the last waypoint executed before it (pft-flow.md 8).  Timestamps
+ * count cycles: PFTv1.1 the time of the last traced waypoint (with a cycle
+ * count of 0 when cycle-accurate, as on the A15), PFTv1.0 the time of
+ * emission (with the count up to it, as on the A9).  The first timestamp
+ * after each A-sync is sent in full.
+ */
+struct pft_model_config {
+	size_t size;            /* sizeof(struct pft_model_config) */
+	/* Trace bytes between periodic A-sync + I-sync (ETMSYNCFR); 0 = 1024. */
+	uint32_t sync_period;
+	/* With timestamps: one after every @ts_period traced waypoints too
+	 * (0: only after I-syncs). */
+	uint32_t ts_period;
+	/* With @filter = 1, only @filter_start <= address < @filter_end is
+	 * traced. */
+	uint32_t filter_start, filter_end;
+	uint8_t filter;
+	uint8_t reserved[7];
+};
+
+/* One executed instruction. */
+struct pft_model_insn {
+	uint32_t addr;
+	uint32_t cycles;        /* when @has_cycles: cycles this instruction took */
+	uint32_t ctxid;         /* when @has_ctxid: context ID from here on */
+	/* enum pft_isa: ARM or THUMB, or UNKNOWN to let the model infer it
+	 * (sequential flow and direct branches keep or set it; after an
+	 * indirect branch: the image's mapping symbols, else unchanged). */
+	uint8_t isa;
+	uint8_t has_cycles;
+	uint8_t has_ctxid;
+	uint8_t has_vmid, vmid; /* VMID from here on */
+	uint8_t has_ns, ns;     /* security state from here on (initially 0) */
+	uint8_t reserved;
+};
+
+/* Why pft_model_put() refused an instruction (pft_model_error()). */
+enum pft_model_error {
+	PFT_MODEL_OK = 0,
+	PFT_MODEL_NOT_IN_IMAGE,     /* the first instruction, or one reached
+				     * without a branch, is not in the image */
+	PFT_MODEL_NOT_BRANCH,       /* the PC changed after an instruction that
+				     * cannot branch */
+	PFT_MODEL_DIRECT_ELSEWHERE, /* a direct branch went neither to its
+				     * target nor to the next instruction */
+	PFT_MODEL_ISA_CHANGE,       /* the instruction set changed where it
+				     * cannot */
+	PFT_MODEL_MISALIGNED,       /* the address is not aligned for its ISA */
+	PFT_MODEL_BAD_ISA,          /* an ISA the model cannot trace */
+	PFT_MODEL_ERROR_MAX
+};
+
+/* A one-line description of an enum pft_model_error value. */
+pft_export const char *pft_model_errstr(unsigned reason);
+
+struct pft_model;
+
+/*
+ * Allocate a model for a PTM configured as @cfg (copied; it uses
+ * version_minor, cycle_accurate, ctxid_bytes, timestamps, ts_64bit,
+ * ts_gray, vmid, return_stack, branch_broadcast, dmb_dsb_waypoints),
+ * with @mcfg (copied; NULL for the defaults), reading instructions from
+ * @image (borrowed: it must outlive the model).  Returns NULL with
+ * *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL @cfg or @image,
+ * a size too small), -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0/1/2/4, VMID
+ * on PFTv1.0, return stack with branch broadcast, a filter with
+ * @filter_end <= @filter_start) or -PFT_ERR_NOMEM.
+ */
+pft_export struct pft_model *pft_model_alloc(const struct pft_config *cfg,
+					     const struct pft_model_config *mcfg,
+					     struct pft_image *image,
+					     int *errcode);
+pft_export void pft_model_free(struct pft_model *m);
+
+/*
+ * The next executed instruction (@size = sizeof *@insn).  It completes the
+ * previous one, whose packets become ready for pft_model_next().  Returns
+ * 0, or (with the model unchanged; pft_model_error() tells why):
+ *   -PFT_ERR_BAD_INSN   an impossible flow from the previous instruction,
+ *                       or an address not aligned for its ISA
+ *   -PFT_ERR_NOMAP      an address outside the image that is neither
+ *                       reached by a branch nor after another such address
+ *   -PFT_ERR_NOT_SUPPORTED  @insn->isa is not ARM, THUMB or UNKNOWN
+ *   -PFT_ERR_INVALID    NULL argument or @size too small
+ *   -PFT_ERR_INTERNAL   packets of the previous call were not all taken
+ *   -PFT_ERR_EOS        after pft_model_finish()
+ */
+pft_export int pft_model_put(struct pft_model *m,
+			     const struct pft_model_insn *insn, size_t size);
+
+/* The log has ended: the last instruction's packets and the final flush
+ * become ready.  Returns 0, -PFT_ERR_INVALID (NULL @m), -PFT_ERR_INTERNAL
+ * (packets not taken) or -PFT_ERR_EOS (already finished). */
+pft_export int pft_model_finish(struct pft_model *m);
+
+/*
+ * The next packet in @pkt (@size = sizeof *@pkt): its fields as
+ * pft_pkt_next() would decode them where the model knows them (type,
+ * addr, isa, reason, ns, atoms, cycles, ctxid, vmid, ts, exception), @raw
+ * and @size its bytes (valid until the next call on the model) and
+ * @offset its position in the stream.  Returns 0, -PFT_ERR_NEED_INPUT
+ * when the packets of the last put are all taken (-PFT_ERR_EOS instead
+ * after finish), or -PFT_ERR_INVALID.
+ */
+pft_export int pft_model_next(struct pft_model *m, struct pft_packet *pkt,
+			      size_t size);
+
+/* After a put failed: why (enum pft_model_error); PFT_MODEL_OK otherwise
+ * or for NULL @m. */
+pft_export unsigned pft_model_error(const struct pft_model *m);
+
+/* Trace bytes produced so far (taken or not) and instructions put. */
+pft_export uint64_t pft_model_bytes(const struct pft_model *m);
+pft_export uint64_t pft_model_insns(const struct pft_model *m);
+
+/* ---- End of model ---- */
+
+/* ======================================================================
+ * Outputs: coverage (pft_cov_)
+ * ====================================================================== */
+
+/*
+ * Which code a trace executed: feed it the RANGE elements of a flow
+ * decoder, then ask how many bytes of an address range were executed.
+ * Kept per halfword, in memory that grows with the code executed.
+ */
+struct pft_cov;
+
+/* Returns NULL with *@errcode = -PFT_ERR_NOMEM on failure. */
+pft_export struct pft_cov *pft_cov_alloc(int *errcode);
+pft_export void pft_cov_free(struct pft_cov *c);
+
+/* Count a flow element (@size = sizeof *@e): RANGE elements mark their
+ * bytes @start .. @end - 1 as executed; other elements are ignored.
+ * Returns 0, -PFT_ERR_INVALID (NULL argument, @size too small) or
+ * -PFT_ERR_NOMEM. */
+pft_export int pft_cov_add(struct pft_cov *c, const struct pft_elem *e, size_t size);
+
+/* The number of executed bytes in @start .. @end - 1 (@end up to 2^32),
+ * in *@bytes (halfword granularity).  Returns 0 or -PFT_ERR_INVALID (NULL
+ * argument, @end < @start or beyond 2^32). */
+pft_export int pft_cov_covered(const struct pft_cov *c, uint32_t start, uint64_t end,
+			       uint64_t *bytes);
+
+/* Instructions counted so far (the sum of the ranges' ninsn). */
+pft_export uint64_t pft_cov_insn_count(const struct pft_cov *c);
 
 /* ======================================================================
  * Configuration: PTM event registers and register explanations

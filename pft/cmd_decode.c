@@ -5,28 +5,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli.h"
+#include "images.h"
 #include "input.h"
 
 enum { FMT_TEXT, FMT_JSONL };
 
-struct image_arg {
-	const char *path;
-	uint64_t addr;   /* --image: load address; --elf: bias */
-	int is_elf;
-};
-
 struct decode {
 	int format, count_only, insn, multi_id;
-	struct image_arg *images;
-	size_t nimages;
+	struct image_args images;
 	csh cs_arm, cs_thumb;
 	int have_cs;
 	uint64_t counts[PFT_ELEM_TYPE_MAX];
 	uint64_t insns;
 	int failed;      /* a fatal problem while setting up a stream */
+	const struct pft_packet *pkt; /* the packet whose elements are printed */
 };
 
 /* Per-stream state. */
@@ -34,78 +28,6 @@ struct flow_stream {
 	struct pft_image *image;
 	struct pft_flow *flow;
 };
-
-static enum pft_mem_space dump_space(const char *s)
-{
-	if (!strcasecmp(s, "S") || !strcasecmp(s, "EL1S") || !strcasecmp(s, "EL2S") ||
-	    !strcasecmp(s, "EL3"))
-		return PFT_SPACE_SECURE;
-	if (!strcasecmp(s, "N") || !strcasecmp(s, "EL1N") || !strcasecmp(s, "EL2") ||
-	    !strcasecmp(s, "EL2N"))
-		return PFT_SPACE_NONSECURE;
-	return PFT_SPACE_ANY;
-}
-
-/* Name the section an add ran into, for an overlap error. */
-static void report_overlap(struct pft_image *img, const char *what)
-{
-	size_t idx;
-	uint32_t addr;
-	struct pft_image_section_info info;
-
-	if (!pft_image_conflict(img, &idx, &addr) &&
-	    !pft_image_section(img, idx, &info, sizeof(info)))
-		cli_error("%s overlaps %s (at 0x%08x)", what,
-			  info.path ? info.path : "a memory buffer", addr);
-	else
-		cli_error("%s overlaps another image", what);
-}
-
-static int image_error(struct pft_image *img, int err, const char *what)
-{
-	if (err == -PFT_ERR_BAD_CONFIG)
-		report_overlap(img, what);
-	else
-		cli_error("%s: %s", what, pft_errstr(pft_errcode(err)));
-	return -1;
-}
-
-static int build_image(struct decode *d, struct stream *s, struct pft_image *img)
-{
-	char what[4200];
-
-	if (s->core) {
-		for (size_t i = 0; i < s->core->ndumps; i++) {
-			const struct snap_dump *dump = &s->core->dumps[i];
-			int err = pft_image_add_file(img, dump->path, dump->offset,
-						     dump->has_length ? dump->length : 0,
-						     (uint32_t)dump->address, dump_space(dump->space));
-			if (err < 0) {
-				snprintf(what, sizeof(what), "%s (dump of %s at 0x%08" PRIx64 ")",
-					 dump->path, s->core->name, dump->address);
-				return image_error(img, err, what);
-			}
-		}
-	}
-	for (size_t i = 0; i < d->nimages; i++) {
-		const struct image_arg *a = &d->images[i];
-		int err = a->is_elf ? pft_image_add_elf(img, a->path, (int64_t)a->addr)
-				    : pft_image_add_file(img, a->path, 0, 0, (uint32_t)a->addr,
-							 PFT_SPACE_ANY);
-		if (err < 0) {
-			if (err == -PFT_ERR_NOT_SUPPORTED)
-				cli_error("%s: not a 32-bit little-endian ARM ELF executable", a->path);
-			else if (err == -PFT_ERR_BAD_FILE)
-				cli_error("%s: %s", a->path,
-					  a->is_elf ? "cannot read it as an ELF file"
-						    : "cannot read it (missing, empty or unreadable)");
-			else
-				return image_error(img, err, a->path);
-			return -1;
-		}
-	}
-	return 0;
-}
 
 static struct flow_stream *stream_flow(struct decode *d, struct stream *s)
 {
@@ -119,7 +41,7 @@ static struct flow_stream *stream_flow(struct decode *d, struct stream *s)
 		return NULL;
 	s->user = fs;
 	fs->image = pft_image_alloc(&err);
-	if (!fs->image || build_image(d, s, fs->image))
+	if (!fs->image || image_build(fs->image, s->core, &d->images))
 		return NULL;
 	fs->flow = pft_flow_alloc(&s->cfg, fs->image, &err);
 	return fs->flow ? fs : NULL;
@@ -157,7 +79,11 @@ static void print_insns(struct decode *d, struct flow_stream *fs, const struct p
 		if (!pft_image_symbolize(fs->image, addr, &sym, &off))
 			snprintf(where, sizeof(where), "  <%s+0x%x>", sym, off);
 		if (count) {
-			printf("    0x%08x  %-8s %-24s%s\n", addr, insn->mnemonic, insn->op_str, where);
+			if (*where)
+				printf("    0x%08x  %-8s %-24s%s\n", addr, insn->mnemonic,
+				       insn->op_str, where);
+			else
+				printf("    0x%08x  %-8s %s\n", addr, insn->mnemonic, insn->op_str);
 			addr += insn->size;
 			cs_free(insn, count);
 		} else {
@@ -174,10 +100,28 @@ static void print_insns(struct decode *d, struct flow_stream *fs, const struct p
 	}
 }
 
+/* An error element's message; for a bad packet, what was wrong with it. */
+static const char *error_message(const struct decode *d, const struct pft_elem *e, char *buf,
+				 size_t len)
+{
+	const struct pft_packet *p = d->pkt;
+
+	if (e->reason != PFT_FLOW_ERR_BAD_PACKET || !p || p->type != PFT_PKT_BAD)
+		return pft_flow_errstr(e->reason);
+	if (p->bad == PFT_BAD_RESERVED_HEADER && p->raw && p->size)
+		snprintf(buf, len, "bad packet (reserved header 0x%02x): waiting for the next "
+			 "synchronisation", p->raw[0]);
+	else
+		snprintf(buf, len, "bad packet (%s): waiting for the next synchronisation",
+			 pft_bad_reason_str(p->bad));
+	return buf;
+}
+
 static void print_elem(struct decode *d, struct flow_stream *fs, const struct stream *s,
 		       const struct pft_elem *e)
 {
 	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
+	char msg[160];
 
 	if (d->format == FMT_JSONL) {
 		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"%s\"", e->offset, id,
@@ -216,7 +160,7 @@ static void print_elem(struct decode *d, struct flow_stream *fs, const struct st
 			printf(",\"addr\":\"0x%x\"", e->addr);
 			break;
 		case PFT_ELEM_ERROR:
-			printf(",\"msg\":\"%s\"", pft_flow_errstr(e->reason));
+			printf(",\"msg\":\"%s\"", error_message(d, e, msg, sizeof(msg)));
 			break;
 		default:
 			break;
@@ -263,7 +207,7 @@ static void print_elem(struct decode *d, struct flow_stream *fs, const struct st
 		printf(" 0x%08x: no memory image here", e->addr);
 		break;
 	case PFT_ELEM_ERROR:
-		printf(" %s", pft_flow_errstr(e->reason));
+		printf(" %s", error_message(d, e, msg, sizeof(msg)));
 		break;
 	default:
 		break;
@@ -287,6 +231,7 @@ static int on_packet(void *ctx, struct stream *s, const struct pft_packet *pkt, 
 		return 1;
 	}
 	pft_flow_put(fs->flow, pkt, sizeof(*pkt));
+	d->pkt = pkt;
 	while (pft_flow_next(fs->flow, &e, sizeof(e)) == 0) {
 		d->counts[e.type]++;
 		if (e.type == PFT_ELEM_RANGE)
@@ -294,6 +239,7 @@ static int on_packet(void *ctx, struct stream *s, const struct pft_packet *pkt, 
 		if (!d->count_only)
 			print_elem(d, fs, s, &e);
 	}
+	d->pkt = NULL;
 	return 0;
 }
 
@@ -304,40 +250,6 @@ static void on_discont(void *ctx, struct stream *s, uint64_t offset)
 	struct flow_stream *fs = s->user;
 	if (fs)
 		pft_flow_reset(fs->flow);
-}
-
-static int parse_image_arg(struct decode *d, const char *arg, int is_elf)
-{
-	struct image_arg a = { .is_elf = is_elf };
-	char *copy = strdup(arg), *at = strrchr(copy, '@');
-
-	if (at) {
-		*at = 0;
-		if (cli_parse_u64(at + 1, &a.addr) || a.addr > UINT32_MAX) {
-			cli_error("%s: '%s' is not a 32-bit address", is_elf ? "--elf" : "--image",
-				  at + 1);
-			free(copy);
-			return -1;
-		}
-	} else if (!is_elf) {
-		cli_error("--image: '%s' needs @ADDR (the address of its first byte)", arg);
-		free(copy);
-		return -1;
-	}
-	free(copy);
-	/* Keep the caller's string: cut the path at the '@' we found. */
-	size_t len = at ? (size_t)(strrchr(arg, '@') - arg) : strlen(arg);
-	char *path = strndup(arg, len);
-	struct image_arg *n = realloc(d->images, (d->nimages + 1) * sizeof(*n));
-	if (!path || !n) {
-		free(path);
-		cli_error("out of memory");
-		return -1;
-	}
-	d->images = n;
-	a.path = path;
-	d->images[d->nimages++] = a;
-	return 0;
 }
 
 static void usage(FILE *out)
@@ -391,7 +303,7 @@ int cmd_decode(int argc, char **argv)
 		} else if (c == 'i') {
 			d.insn = 1;
 		} else if (c == 'e' || c == 'm') {
-			if (parse_image_arg(&d, optarg, c == 'e'))
+			if (image_args_add(&d.images, optarg, c == 'e'))
 				goto out;
 		} else if (c == 'h') {
 			usage(stdout);
@@ -445,8 +357,6 @@ int cmd_decode(int argc, char **argv)
 		cs_close(&d.cs_thumb);
 	}
 out:
-	for (size_t i = 0; i < d.nimages; i++)
-		free((char *)d.images[i].path);
-	free(d.images);
+	image_args_free(&d.images);
 	return rc;
 }

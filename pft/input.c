@@ -292,25 +292,29 @@ void input_close(struct input *in)
 /* Drain one stream's packet decoder. Returns non-zero to stop. */
 static int drain(struct stream *s, packet_fn on_packet, void *ctx)
 {
-	struct pft_packet pkt;
+	struct pft_packet pkts[64];
 
 	for (;;) {
-		int status = pft_pkt_next(s->pkt, &pkt, sizeof(pkt));
-		if (status == -PFT_ERR_NEED_INPUT || status == -PFT_ERR_EOS)
+		int got = pft_pkt_next_batch(s->pkt, pkts, 64, sizeof(pkts[0]));
+		if (got == -PFT_ERR_NEED_INPUT || got == -PFT_ERR_EOS)
 			return 0;
-		if (status < 0 && pkt.type != PFT_PKT_BAD) {
+		if (got < 0 && pkts[0].type != PFT_PKT_BAD) {
 			cli_error("%s: offset 0x%llx: %s", s->path,
 				  (unsigned long long)pft_pkt_get_offset(s->pkt),
-				  pft_errstr(pft_errcode(status)));
+				  pft_errstr(pft_errcode(got)));
 			return 1;
 		}
-		s->packets++;
-		if (status < 0)
-			s->errors++;
-		if (pkt.type == PFT_PKT_ASYNC)
-			s->synced_once = 1;
-		if (on_packet(ctx, s, &pkt, status))
-			return 1;
+		/* A bad packet comes alone, with its status. */
+		int count = got > 0 ? got : 1, status = got > 0 ? 0 : got;
+		for (int i = 0; i < count; i++) {
+			s->packets++;
+			if (status < 0)
+				s->errors++;
+			if (pkts[i].type == PFT_PKT_ASYNC)
+				s->synced_once = 1;
+			if (on_packet(ctx, s, &pkts[i], status))
+				return 1;
+		}
 	}
 }
 

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_config_int.h"
 
 int pft_config_init(struct pft_config *cfg)
 {
@@ -55,5 +56,18 @@ int pft_config_from_regs(struct pft_config *cfg, uint32_t etmcr,
 	size_t n = cfg->size && cfg->size < sizeof(c) ? cfg->size : sizeof(c);
 	c.size = n;
 	memcpy(cfg, &c, n);
+	return 0;
+}
+
+int pft_config_copy(struct pft_config *dst, const struct pft_config *src)
+{
+	if (!dst || !src || src->size < offsetof(struct pft_config, reserved))
+		return -PFT_ERR_INVALID;
+	if (src->ctxid_bytes != 0 && src->ctxid_bytes != 1 && src->ctxid_bytes != 2 &&
+	    src->ctxid_bytes != 4)
+		return -PFT_ERR_BAD_CONFIG;
+	pft_config_init(dst);
+	memcpy(dst, src, src->size < sizeof(*dst) ? src->size : sizeof(*dst));
+	dst->size = sizeof(*dst);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_config_int.h"
 #include "pft_isa.h"
 
 enum {
@@ -59,7 +60,7 @@ struct pft_flow {
 	uint8_t isa;
 	uint8_t ns, hyp, vmid;
 	uint32_t ctxid;
-	int ctx_known;
+	int ctx_known, vmid_known;
 
 	struct ret_entry rs[RETSTACK_MAX];
 	unsigned rs_top, rs_count;  /* ring: rs_top is the next free slot */
@@ -104,26 +105,22 @@ const char *pft_flow_errstr(unsigned reason)
 struct pft_flow *pft_flow_alloc(const struct pft_config *cfg, struct pft_image *image,
 				int *errcode)
 {
-	struct pft_flow *f;
+	struct pft_config c;
+	struct pft_flow *f = NULL;
+	int err = pft_config_copy(&c, cfg);
 
-	if (!cfg || cfg->size < offsetof(struct pft_config, reserved)) {
-		if (errcode)
-			*errcode = -PFT_ERR_INVALID;
-		return NULL;
+	if (!err) {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			err = -PFT_ERR_NOMEM;
 	}
-	f = calloc(1, sizeof(*f));
-	if (!f) {
-		if (errcode)
-			*errcode = -PFT_ERR_NOMEM;
-		return NULL;
-	}
-	pft_config_init(&f->cfg);
-	memcpy(&f->cfg, cfg, cfg->size < sizeof(f->cfg) ? cfg->size : sizeof(f->cfg));
-	f->cfg.size = sizeof(f->cfg);
-	f->image = image;
-	f->isa_flags = f->cfg.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0;
 	if (errcode)
-		*errcode = 0;
+		*errcode = err;
+	if (err)
+		return NULL;
+	f->cfg = c;
+	f->image = image;
+	f->isa_flags = c.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0;
 	return f;
 }
 
@@ -139,8 +136,12 @@ int pft_flow_reset(struct pft_flow *f)
 	f->state = ST_NO_SYNC;
 	f->started = 0;
 	f->pc_valid = 0;
-	f->ctx_known = 0;
-	f->rs_count = 0;
+	f->pc = 0;
+	f->isa = 0;
+	f->ns = f->hyp = f->vmid = 0;
+	f->ctxid = 0;
+	f->ctx_known = f->vmid_known = 0;
+	f->rs_top = f->rs_count = 0;
 	f->q_head = f->q_len = 0;
 	return 0;
 }
@@ -277,19 +278,26 @@ static const struct block *walk_to_waypoint(struct pft_flow *f, uint64_t offset,
 	const struct block *b = get_block(f, f->pc, f->isa);
 
 	if (b->bad_isa || b->too_long || b->nacc) {
-		if (b->nacc && b->ninsn == 0) {
-			push_elem(f, PFT_ELEM_ADDR_NACC, offset)->addr = b->nacc_addr;
-		} else if (b->nacc) {
-			/* Part of the block was readable: report what ran, then
-			 * where memory ran out. */
-			struct pft_elem *e = push_elem(f, PFT_ELEM_RANGE, offset);
-			e->start = b->start;
-			e->last = b->last;
-			e->end = b->last + b->last_size;
-			e->ninsn = b->ninsn;
-			e->isa = b->isa;
-			f->insns += b->ninsn;
-			push_elem(f, PFT_ELEM_ADDR_NACC, offset)->addr = b->nacc_addr;
+		if (b->nacc) {
+			/* Report what ran (if anything), then where memory ran
+			 * out; the packet's cycle count goes on the last of
+			 * them so that the running total stays right. */
+			struct pft_elem *e;
+			if (b->ninsn) {
+				e = push_elem(f, PFT_ELEM_RANGE, offset);
+				e->start = b->start;
+				e->last = b->last;
+				e->end = b->last + b->last_size;
+				e->ninsn = b->ninsn;
+				e->isa = b->isa;
+				f->insns += b->ninsn;
+			}
+			e = push_elem(f, PFT_ELEM_ADDR_NACC, offset);
+			e->addr = b->nacc_addr;
+			if (pkt->has_cycles) {
+				e->has_cycles = 1;
+				e->cycles = pkt->cycles;
+			}
 		} else {
 			report_error(f, offset, b->bad_isa ? PFT_FLOW_ERR_BAD_INSN
 							   : PFT_FLOW_ERR_NO_WAYPOINT);
@@ -396,7 +404,12 @@ static void apply_isync(struct pft_flow *f, const struct pft_packet *pkt)
 	if (first || pkt->reason != PFT_ISYNC_PERIODIC) {
 		struct pft_elem *e = push_elem(f, PFT_ELEM_TRACE_ON, pkt->offset);
 		e->reason = pkt->reason;
-		if (pkt->has_cycles) {
+		/* From PFTv1.1 the count of an overflow or debug-exit I-sync
+		 * is UNKNOWN (pft-protocol.md 5.2, pft-flow.md 8). */
+		int unknown = f->cfg.version_minor >= 1 &&
+			      (pkt->reason == PFT_ISYNC_OVERFLOW ||
+			       pkt->reason == PFT_ISYNC_DEBUG_EXIT);
+		if (pkt->has_cycles && !unknown) {
 			e->has_cycles = 1;
 			e->cycles = pkt->cycles;
 		}
@@ -464,7 +477,7 @@ static void apply_branch(struct pft_flow *f, const struct pft_packet *pkt)
 static void apply_waypoint_update(struct pft_flow *f, const struct pft_packet *pkt)
 {
 	const enum pft_mem_space space = current_space(f);
-	uint32_t pc = f->pc, n = 0;
+	uint32_t pc = f->pc, n = 0, last = 0;
 
 	if (!f->pc_valid)
 		return;
@@ -481,11 +494,21 @@ static void apply_waypoint_update(struct pft_flow *f, const struct pft_packet *p
 							(size_t)avail, f->isa_flags, &c)
 				     : -1;
 		if (size < 0) {
+			if (n) {
+				struct pft_elem *e = push_elem(f, PFT_ELEM_RANGE, pkt->offset);
+				e->start = f->pc;
+				e->last = last;
+				e->end = pc;
+				e->ninsn = n;
+				e->isa = f->isa;
+				f->insns += n;
+			}
 			push_elem(f, PFT_ELEM_ADDR_NACC, pkt->offset)->addr = pc;
 			f->pc_valid = 0;
 			return;
 		}
 		n++;
+		last = pc;
 		if (pc == pkt->addr) {
 			struct pft_elem *e = push_elem(f, PFT_ELEM_RANGE, pkt->offset);
 			e->start = f->pc;
@@ -550,8 +573,9 @@ static void apply_packet(struct pft_flow *f, const struct pft_packet *pkt)
 		}
 		break;
 	case PFT_PKT_VMID:
-		if (pkt->vmid != f->vmid) {
+		if (!f->vmid_known || pkt->vmid != f->vmid) {
 			f->vmid = pkt->vmid;
+			f->vmid_known = 1;
 			emit_context(f, pkt->offset, PFT_CTX_VMID);
 		}
 		break;
@@ -578,6 +602,10 @@ static void apply_packet(struct pft_flow *f, const struct pft_packet *pkt)
 int pft_flow_put(struct pft_flow *f, const struct pft_packet *pkt, size_t size)
 {
 	if (!f || !pkt || size < sizeof(*pkt))
+		return -PFT_ERR_INVALID;
+	/* Packets from pft_pkt_next() always pass; a hand-made one that does
+	 * not could overflow the element queue. */
+	if (pkt->type >= PFT_PKT_TYPE_MAX || pkt->n_atoms > 5 || pkt->isa > PFT_ISA_UNKNOWN)
 		return -PFT_ERR_INVALID;
 	if (f->q_len)
 		return -PFT_ERR_INTERNAL;

@@ -7,10 +7,12 @@
  * header byte is dispatched through a per-decoder 256-entry table because
  * two entries (0x80, 0x82) depend on the configuration.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pft.h"
+#include "pft_config_int.h"
 
 enum {
 	/* Longest A-sync we accept as one packet: 15 zeros and 0x80.  Longer
@@ -54,6 +56,8 @@ struct pft_pkt_decoder {
 	uint8_t carry[CARRY_MAX];
 	size_t ncarry;
 	uint64_t carry_offset;
+	size_t carry_notsync;     /* leading carried bytes to report as NOTSYNC */
+	size_t carry_shift;       /* carried bytes already returned, to drop */
 
 	int synced;
 
@@ -116,32 +120,22 @@ static void build_tables(struct pft_pkt_decoder *d)
 
 struct pft_pkt_decoder *pft_pkt_alloc(const struct pft_config *cfg, int *errcode)
 {
-	struct pft_pkt_decoder *d;
-	int err = 0;
+	struct pft_config c;
+	struct pft_pkt_decoder *d = NULL;
+	int err = pft_config_copy(&c, cfg);
 
-	if (!cfg || cfg->size < offsetof(struct pft_config, reserved))
-		err = -PFT_ERR_INVALID;
-	else if (cfg->ctxid_bytes != 0 && cfg->ctxid_bytes != 1 &&
-		 cfg->ctxid_bytes != 2 && cfg->ctxid_bytes != 4)
-		err = -PFT_ERR_BAD_CONFIG;
-	if (err) {
-		if (errcode)
-			*errcode = err;
-		return NULL;
+	if (!err) {
+		d = calloc(1, sizeof(*d));
+		if (!d)
+			err = -PFT_ERR_NOMEM;
 	}
-	d = calloc(1, sizeof(*d));
-	if (!d) {
-		if (errcode)
-			*errcode = -PFT_ERR_NOMEM;
+	if (errcode)
+		*errcode = err;
+	if (err)
 		return NULL;
-	}
-	pft_config_init(&d->cfg);
-	memcpy(&d->cfg, cfg, cfg->size < sizeof(d->cfg) ? cfg->size : sizeof(d->cfg));
-	d->cfg.size = sizeof(d->cfg);
+	d->cfg = c;
 	build_tables(d);
 	d->base_isa = PFT_ISA_ARM;
-	if (errcode)
-		*errcode = 0;
 	return d;
 }
 
@@ -159,6 +153,8 @@ int pft_pkt_reset(struct pft_pkt_decoder *d)
 	d->buf_offset = 0;
 	d->finished = 0;
 	d->ncarry = 0;
+	d->carry_notsync = 0;
+	d->carry_shift = 0;
 	d->synced = 0;
 	d->base_addr = 0;
 	d->base_isa = PFT_ISA_ARM;
@@ -200,6 +196,15 @@ int pft_pkt_sync_forward(struct pft_pkt_decoder *d)
 {
 	if (!d)
 		return -PFT_ERR_INVALID;
+	if (d->synced && d->ncarry) {
+		/* The carried bytes of a packet become unsynchronised data:
+		 * the ones before their trailing zeros are NOTSYNC, the zeros
+		 * may still begin an A-sync. */
+		size_t z = 0;
+		while (z < d->ncarry && d->carry[d->ncarry - 1 - z] == 0)
+			z++;
+		d->carry_notsync = d->ncarry - z;
+	}
 	d->synced = 0;
 	return 0;
 }
@@ -237,6 +242,18 @@ static size_t parse_cycles(const uint8_t *p, size_t avail, uint32_t *count)
 		}
 	}
 	return 0; /* not reached */
+}
+
+/* The cycle count at p[@n] that a packet carries in cycle-accurate mode:
+ * the packet's new length, or 0 if @avail is too short. */
+static size_t add_cycles(const uint8_t *p, size_t n, size_t avail, struct pft_packet *pkt)
+{
+	size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
+
+	if (!c)
+		return 0;
+	pkt->has_cycles = 1;
+	return n + c;
 }
 
 static enum pft_isa thumb_or_thumbee(uint8_t altis)
@@ -330,14 +347,7 @@ static size_t parse_branch(const struct pft_pkt_decoder *d, const uint8_t *p,
 		if (pkt->isa == PFT_ISA_THUMB || pkt->isa == PFT_ISA_THUMBEE)
 			pkt->isa = thumb_or_thumbee(pkt->altis);
 	}
-	if (d->cfg.cycle_accurate) {
-		size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
-		if (!c)
-			return 0;
-		pkt->has_cycles = 1;
-		n += c;
-	}
-	return n;
+	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }
 
 static size_t parse_waypoint(const struct pft_pkt_decoder *d, const uint8_t *p,
@@ -381,11 +391,9 @@ static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
 	pkt->addr = a & ~1u;
 	pkt->isa = (a & 1) ? thumb_or_thumbee(pkt->altis) : PFT_ISA_ARM;
 	if (d->cfg.cycle_accurate && pkt->reason != PFT_ISYNC_PERIODIC) {
-		size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
-		if (!c)
+		n = add_cycles(p, n, avail, pkt);
+		if (!n)
 			return 0;
-		pkt->has_cycles = 1;
-		n += c;
 	}
 	if (d->cfg.ctxid_bytes) {
 		if (avail - n < d->cfg.ctxid_bytes)
@@ -438,14 +446,7 @@ static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
 	pkt->ts = d->cfg.ts_gray ? gray_to_binary(raw) : raw;
 	pkt->ts_bits = (uint8_t)(nbits > width ? width : nbits);
 	pkt->ts_clock_change = (p[0] >> 2) & 1;
-	if (d->cfg.cycle_accurate) {
-		size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
-		if (!c)
-			return 0;
-		pkt->has_cycles = 1;
-		n += c;
-	}
-	return n;
+	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }
 
 /* A zero header while synchronised: an A-sync of 5-15 zeros and 0x80. */
@@ -556,8 +557,9 @@ static void commit(struct pft_pkt_decoder *d, const struct pft_packet *pkt)
 		break;
 	case PFT_PKT_BRANCH:
 	case PFT_PKT_WAYPOINT:
-		if (pkt->exc_bytes && pkt->isa != PFT_ISA_ARM &&
-		    pkt->isa != PFT_ISA_JAZELLE)
+		/* EX0 (and the waypoint information byte) always carry AltIS;
+		 * it is 0 for ARM and Jazelle targets (pft-protocol.md 4.3). */
+		if (pkt->exc_bytes)
 			d->altis = pkt->altis;
 		d->base_addr = pkt->addr;
 		d->base_isa = pkt->isa;
@@ -574,6 +576,7 @@ static int bad_status(const struct pft_packet *pkt)
 {
 	switch (pkt->bad) {
 	case PFT_BAD_RESERVED_HEADER:
+	case PFT_BAD_ATOM_NO_MARKER: /* reserved without CA (pft-protocol.md 5.12) */
 		return -PFT_ERR_BAD_OPCODE;
 	case PFT_BAD_TRUNCATED:
 		return -PFT_ERR_TRUNCATED;
@@ -728,6 +731,7 @@ static int resolve_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 /* After finish: whatever is left in the carry. */
 static int flush_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
+	memset(pkt, 0, sizeof(*pkt));
 	pkt->size = (uint16_t)d->ncarry;
 	pkt->raw = d->carry;
 	pkt->offset = d->carry_offset;
@@ -742,38 +746,28 @@ static int flush_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 	return -PFT_ERR_TRUNCATED;
 }
 
-static int next_packet(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+/* Everything but the hot path; kept out of line so that the hot path
+ * needs no stack frame. */
+static __attribute__((noinline)) int next_packet(struct pft_pkt_decoder *d,
+						 struct pft_packet *pkt)
 {
-	memset(pkt, 0, sizeof(*pkt));
 
-	/* Hot path: synchronised, nothing carried, the packet is in the buffer
-	 * (atoms are most packets: decode them without the general dispatch). */
-	if (__builtin_expect(d->synced && !d->ncarry && d->pos < d->len, 1)) {
-		const uint8_t *p = d->buf + d->pos;
-		const uint8_t h = *p;
-
-		if (d->kind[h] == HK_ATOM) {
-			pkt->type = PFT_PKT_ATOM;
-			pkt->n_atoms = d->atom_count[h];
-			pkt->atoms = d->atom_bits[h];
-			pkt->size = 1;
-			pkt->raw = p;
-			pkt->offset = d->buf_offset + d->pos;
-			d->pos++;
-			return 0;
-		}
-		if (d->kind[h] == HK_ATOM_CA && !(h & 0x40)) {
-			pkt->type = PFT_PKT_ATOM;
-			pkt->n_atoms = 1;
-			pkt->atoms = (h & 2) ? 0 : 1;
-			pkt->has_cycles = 1;
-			pkt->cycles = (h >> 2) & 0xf;
-			pkt->size = 1;
-			pkt->raw = p;
-			pkt->offset = d->buf_offset + d->pos;
-			d->pos++;
-			return 0;
-		}
+	if (d->carry_notsync) {
+		pkt->type = PFT_PKT_NOTSYNC;
+		pkt->size = (uint16_t)d->carry_notsync;
+		pkt->raw = d->carry;
+		pkt->offset = d->carry_offset;
+		/* The packet points into the carry: move the rest on the next
+		 * call, not now. */
+		d->carry_shift = d->carry_notsync;
+		d->carry_notsync = 0;
+		return 0;
+	}
+	if (d->carry_shift) {
+		memmove(d->carry, d->carry + d->carry_shift, d->ncarry - d->carry_shift);
+		d->ncarry -= d->carry_shift;
+		d->carry_offset += d->carry_shift;
+		d->carry_shift = 0;
 	}
 	if (d->ncarry) {
 		if (d->pos < d->len) {
@@ -816,16 +810,171 @@ static int next_packet(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 	return 0;
 }
 
-int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
+/* Atoms are most packets: decode the one- and two-byte forms here, and
+ * write the whole packet once (it is one cache line). */
+static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	const uint8_t *p = d->buf + d->pos;
+	const uint8_t h = *p;
+	const uint8_t kind = d->kind[h];
+	const uint64_t offset = d->buf_offset + d->pos;
+
+	if (kind == HK_ATOM) {
+		*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = 1,
+					    .type = PFT_PKT_ATOM,
+					    .n_atoms = d->atom_count[h],
+					    .atoms = d->atom_bits[h] };
+		d->pos++;
+		return 1;
+	}
+	if (kind != HK_ATOM_CA)
+		return 0;
+	uint32_t cycles = (h >> 2) & 0xf;
+	uint16_t size = 1;
+	if (h & 0x40) {
+		/* A second count byte that ends the count. */
+		if (d->pos + 1 >= d->len || (p[1] & 0x80))
+			return 0;
+		cycles |= (uint32_t)p[1] << 4;
+		size = 2;
+	}
+	*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = size,
+				    .type = PFT_PKT_ATOM, .n_atoms = 1,
+				    .atoms = (h & 2) ? 0 : 1, .has_cycles = 1,
+				    .cycles = cycles };
+	d->pos += size;
+	return 1;
+}
+
+/* next_packet(), but after finish it never asks for input: a path that
+ * set bytes aside for the next feed is run again to flush them. */
+static int next_finishing(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	/* Each retry flushes what the previous one set aside, so two are
+	 * enough; the bound only guards against a bug turning into a hang. */
+	for (int tries = 0; tries < 4; tries++) {
+		memset(pkt, 0, sizeof(*pkt));
+		int status = next_packet(d, pkt);
+		if (status != -PFT_ERR_NEED_INPUT || !d->finished)
+			return status;
+	}
+	return -PFT_ERR_INTERNAL;
+}
+
+static __attribute__((noinline)) int next_checked(struct pft_pkt_decoder *d,
+						  struct pft_packet *pkt, size_t size)
 {
 	if (!d || !pkt || !size)
 		return -PFT_ERR_INVALID;
 	if (size >= sizeof(*pkt))
-		return next_packet(d, pkt);
-
+		return next_finishing(d, pkt);
 	/* An older caller with a shorter struct: copy what it knows. */
 	struct pft_packet full;
-	int status = next_packet(d, &full);
+	int status = next_finishing(d, &full);
 	memcpy(pkt, &full, size);
 	return status;
+}
+
+/* Synchronised, nothing carried, and a whole packet's worth of bytes in
+ * the buffer: no boundary can cut the packet.  @pkt is zeroed. */
+static __attribute__((noinline)) int next_in_buffer(struct pft_pkt_decoder *d,
+						    struct pft_packet *pkt)
+{
+	const uint8_t *p = d->buf + d->pos;
+	int n = parse_packet(d, p, d->len - d->pos, pkt);
+
+	if (__builtin_expect(n > 0, 1)) {
+		pkt->size = (uint16_t)n;
+		pkt->raw = p;
+		pkt->offset = d->buf_offset + d->pos;
+		d->pos += (size_t)n;
+		commit(d, pkt);
+		return 0;
+	}
+	if (n == 0) /* cannot happen with PKT_MAX bytes; be safe */
+		return next_finishing(d, pkt);
+	pkt->size = (uint16_t)-n;
+	pkt->raw = p;
+	pkt->offset = d->buf_offset + d->pos;
+	d->pos += (size_t)-n;
+	d->synced = 0;
+	return bad_status(pkt);
+}
+
+int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
+{
+	/* The hot path: tail calls away from everything else, so that it
+	 * needs no stack frame. */
+	if (__builtin_expect(d && pkt && size >= sizeof(*pkt) && d->synced &&
+			     !d->ncarry && d->pos < d->len, 1)) {
+		if (fast_atom(d, pkt))
+			return 0;
+		if (d->len - d->pos >= PKT_MAX) {
+			memset(pkt, 0, sizeof(*pkt));
+			return next_in_buffer(d, pkt);
+		}
+	}
+	return next_checked(d, pkt, size);
+}
+
+int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_t n,
+		       size_t size)
+{
+	size_t k = 0;
+
+	if (!d || !pkts || !n || size != sizeof(*pkts))
+		return -PFT_ERR_INVALID;
+	/* Atoms straight from the buffer, with the position in a register
+	 * (the packet stores may alias the decoder as far as C knows). */
+	if (d->synced && !d->ncarry) {
+		const uint8_t *buf = d->buf;
+		size_t pos = d->pos;
+		const size_t len = d->len;
+		const uint64_t base = d->buf_offset;
+
+		while (k < n && pos < len) {
+			const uint8_t h = buf[pos];
+			const uint8_t kind = d->kind[h];
+			if (kind == HK_ATOM) {
+				pkts[k++] = (struct pft_packet){
+					.offset = base + pos, .raw = buf + pos, .size = 1,
+					.type = PFT_PKT_ATOM, .n_atoms = d->atom_count[h],
+					.atoms = d->atom_bits[h] };
+				pos++;
+				continue;
+			}
+			if (kind == HK_ATOM_CA && (!(h & 0x40) ||
+						   (pos + 1 < len && !(buf[pos + 1] & 0x80)))) {
+				uint16_t sz = (h & 0x40) ? 2 : 1;
+				uint32_t cycles = ((h >> 2) & 0xf) |
+						  (sz == 2 ? (uint32_t)buf[pos + 1] << 4 : 0);
+				pkts[k++] = (struct pft_packet){
+					.offset = base + pos, .raw = buf + pos, .size = sz,
+					.type = PFT_PKT_ATOM, .n_atoms = 1,
+					.atoms = (h & 2) ? 0 : 1, .has_cycles = 1,
+					.cycles = cycles };
+				pos += sz;
+				continue;
+			}
+			if (len - pos < PKT_MAX)
+				break;
+			/* Another packet, whole in the buffer. */
+			struct pft_packet *pkt = &pkts[k];
+			memset(pkt, 0, sizeof(*pkt));
+			int m = parse_packet(d, buf + pos, len - pos, pkt);
+			if (m <= 0)
+				break; /* a bad packet is returned on its own */
+			pkt->size = (uint16_t)m;
+			pkt->raw = buf + pos;
+			pkt->offset = base + pos;
+			pos += (size_t)m;
+			commit(d, pkt);
+			k++;
+		}
+		d->pos = pos;
+	}
+	if (k)
+		return (int)(k > INT_MAX ? INT_MAX : k);
+	int status = pft_pkt_next(d, &pkts[0], size);
+	return status < 0 ? status : 1;
 }

@@ -1,0 +1,111 @@
+/* pft_image_int.h - what pft_image.c and pft_elf.c share. */
+#ifndef PFT_IMAGE_INT_H
+#define PFT_IMAGE_INT_H
+
+#include "pft.h"
+
+enum { PFT_SPACE_COUNT = 3 };
+
+/* One past the last 32-bit address. */
+#define PFT_ADDR_SPACE_END ((uint64_t)1 << 32)
+
+/* Bytes that one callback call can supply to pft_image_map(). */
+enum { PFT_IMAGE_SCRATCH = 256 };
+
+struct pft_image_sec {
+	uint32_t start;
+	uint64_t size;            /* 1 .. 2^32; start + size <= 2^32 */
+	const uint8_t *data;
+	enum pft_mem_space space;
+	const char *path;         /* owned copy (a blob), or NULL */
+	uint64_t file_offset;
+	int elf_segment;
+};
+
+/* A section in a per-space address index; the start is copied here so that
+ * the binary search touches one array. */
+struct pft_image_slot {
+	uint32_t start;
+	uint32_t sec;             /* index into pft_image.secs */
+};
+
+struct pft_image_sym {
+	uint32_t start;
+	uint64_t end;             /* exclusive, <= 2^32 */
+	const char *name;         /* in a blob */
+	unsigned rank;            /* lower is preferred among equal starts */
+};
+
+struct pft_image_isa_region {
+	uint32_t start;
+	uint64_t end;
+	enum pft_isa isa;
+};
+
+struct pft_image {
+	struct pft_image_sec *secs;       /* in the order they were added */
+	size_t nsecs, cap_secs;
+	/* Per space: its sections sorted by start (no overlaps). */
+	struct pft_image_slot *by_addr[PFT_SPACE_COUNT];
+	size_t nby_addr[PFT_SPACE_COUNT];
+	size_t cap_by_addr;               /* entries allocated in each */
+
+	void **blobs;                     /* memory the image owns */
+	size_t nblobs, cap_blobs;
+
+	struct pft_image_sym *syms;       /* sorted by (start, rank) */
+	size_t nsyms;
+	struct pft_image_isa_region *isa; /* sorted by start */
+	size_t nisa;
+
+	/* Last section found per requested space (NULL: none). */
+	const struct pft_image_sec *cache[PFT_SPACE_COUNT];
+
+	int (*read_cb)(uint8_t *buf, size_t len, uint32_t addr,
+		       enum pft_mem_space space, void *ctx);
+	void *cb_ctx;
+	uint8_t scratch[PFT_IMAGE_SCRATCH];
+
+	int has_conflict;
+	size_t conflict_index;
+	uint32_t conflict_addr;
+};
+
+/* Where an add starts, so that a failed add can be undone. */
+struct pft_image_mark {
+	size_t nsecs, nblobs;
+};
+
+/* Internal (not exported) helpers of pft_image.c. */
+struct pft_image_mark pft_image_mark(const struct pft_image *img);
+/* Remove what was added since @mark (the conflict record stays). */
+void pft_image_rollback(struct pft_image *img, struct pft_image_mark mark);
+/* Take ownership of a malloc'd @blob (freed with the image, or now on
+ * failure).  Returns 0 or -PFT_ERR_NOMEM. */
+int pft_image_adopt(struct pft_image *img, void *blob);
+/* An owned copy of @str in *@copy (NULL stays NULL).  Returns 0 or
+ * -PFT_ERR_NOMEM. */
+int pft_image_adopt_string(struct pft_image *img, const char *str,
+			   const char **copy);
+/* Insert a section after checking overlaps; returns its index or
+ * -PFT_ERR_BAD_CONFIG / -PFT_ERR_NOMEM. */
+int pft_image_insert(struct pft_image *img, const struct pft_image_sec *sec);
+/* qsort orders: symbols by (start, rank), ISA regions by start. */
+int pft_image_cmp_sym(const void *a, const void *b);
+int pft_image_cmp_isa(const void *a, const void *b);
+/* Merge @n symbols / ISA regions (any order) into the image's tables.
+ * Returns 0 or -PFT_ERR_NOMEM (tables unchanged). */
+int pft_image_merge_symbols(struct pft_image *img,
+			    const struct pft_image_sym *syms, size_t n,
+			    const struct pft_image_isa_region *isa, size_t nisa);
+
+/*
+ * pft_elf.c: load an ELF held in @buf (@len bytes, owned by the caller,
+ * may be modified by libelf; the image copies what it keeps) as
+ * pft_image_add_elf() does.  @path is recorded in the sections (may be
+ * NULL).  Exposed for fuzzing and tests.
+ */
+int pft_elf_load(struct pft_image *img, uint8_t *buf, size_t len,
+		 int64_t bias, const char *path);
+
+#endif

@@ -1,0 +1,641 @@
+/*
+ * PTM model: executed instructions -> PFT packets (pft.h, section model).
+ *
+ * Each instruction waits in @prev until the next one arrives: only the next
+ * address tells whether a waypoint was taken.  Packets are encoded as they
+ * are made, so the sync period can count real bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft.h"
+#include "pft_isa.h"
+
+enum {
+	RS_DEPTH = 16,           /* as OpenCSD's (pft-flow.md 6) */
+	QUEUE_MAX = 32,          /* packets one put can produce: at most ~12 */
+	ATOMS_PER_PACKET = 5,
+	WP_UPDATE_BYTES = 4096,  /* straight-line bytes before a waypoint update */
+	DEFAULT_SYNC_PERIOD = 1024
+};
+
+/* An executed instruction as the model sees it. */
+struct insn {
+	uint32_t addr;
+	uint8_t isa;
+	uint8_t known;           /* in the image and classified */
+	uint8_t traceable;       /* known and inside the filter */
+	uint8_t traced;          /* trace was on for it */
+	uint8_t ns;
+	uint8_t in_it;           /* inside a Thumb IT block: conditional */
+	uint8_t it_after;        /* IT instructions left after this one */
+	struct pft_insn_class c;
+	uint64_t t_done;         /* cycle time when it completed */
+};
+
+struct queued {
+	struct pft_packet pkt;
+	uint8_t bytes[PFT_ENC_MAX_PACKET];
+};
+
+struct ret_entry {
+	uint32_t addr;
+	uint8_t isa, ns;
+};
+
+struct pft_model {
+	struct pft_config cfg;
+	struct pft_model_config mc;
+	struct pft_image *image;
+	struct pft_encoder *enc;
+	unsigned isa_flags;
+	uint32_t ctxid_mask;
+
+	struct insn prev;
+	int have_prev, finished, trace_on, synced;
+	unsigned err;
+
+	uint8_t n_atoms, atoms;  /* pending atoms (not cycle-accurate) */
+
+	struct ret_entry rs[RS_DEPTH];
+	unsigned rs_top, rs_count;  /* ring: rs_top is the next free slot */
+
+	/* Straight-line run since the last waypoint (or update, or I-sync). */
+	uint32_t straight_bytes, straight_last;
+	uint8_t straight_isa;
+
+	uint64_t bytes, bytes_at_sync, insns;
+	uint32_t waypoints;      /* traced, for ts_period */
+	/* Cycle times: now; the last cycle count's end; the last waypoint
+	 * executed; the last one traced (or the trace-on point). */
+	uint64_t now, last_ref, t_last_wp, t_traced;
+	uint32_t ctxid;
+	uint8_t vmid, ns;
+
+	struct queued q[QUEUE_MAX];
+	unsigned q_head, q_len;
+};
+
+const char *pft_model_errstr(unsigned reason)
+{
+	switch (reason) {
+	case PFT_MODEL_OK: return "no error";
+	case PFT_MODEL_NOT_IN_IMAGE: return "address not in the image";
+	case PFT_MODEL_NOT_BRANCH: return "the PC changed after an instruction that cannot branch";
+	case PFT_MODEL_DIRECT_ELSEWHERE: return "a direct branch went neither to its target nor to the next instruction";
+	case PFT_MODEL_ISA_CHANGE: return "the instruction set changed where it cannot";
+	case PFT_MODEL_MISALIGNED: return "address not aligned for its instruction set";
+	case PFT_MODEL_BAD_ISA: return "instruction set not supported by the model";
+	default: return "unknown model error";
+	}
+}
+
+static int config_ok(const struct pft_config *c, const struct pft_model_config *mc)
+{
+	if (c->ctxid_bytes != 0 && c->ctxid_bytes != 1 && c->ctxid_bytes != 2 &&
+	    c->ctxid_bytes != 4)
+		return 0;
+	if (c->vmid && c->version_minor == 0)
+		return 0;
+	if (c->return_stack && c->branch_broadcast)
+		return 0;
+	return !mc->filter || mc->filter_end > mc->filter_start;
+}
+
+struct pft_model *pft_model_alloc(const struct pft_config *cfg,
+				  const struct pft_model_config *mcfg,
+				  struct pft_image *image, int *errcode)
+{
+	struct pft_model_config mc = { .size = sizeof(mc) };
+	struct pft_model *m = NULL;
+	int err = -PFT_ERR_INVALID;
+
+	if (!cfg || !image || cfg->size < offsetof(struct pft_config, reserved) ||
+	    (mcfg && mcfg->size < offsetof(struct pft_model_config, reserved)))
+		goto fail;
+	if (mcfg)
+		memcpy(&mc, mcfg, mcfg->size < sizeof(mc) ? mcfg->size : sizeof(mc));
+	mc.size = sizeof(mc);
+	if (!mc.sync_period)
+		mc.sync_period = DEFAULT_SYNC_PERIOD;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		err = -PFT_ERR_NOMEM;
+		goto fail;
+	}
+	pft_config_init(&m->cfg);
+	memcpy(&m->cfg, cfg, cfg->size < sizeof(m->cfg) ? cfg->size : sizeof(m->cfg));
+	m->cfg.size = sizeof(m->cfg);
+	m->mc = mc;
+	if (!config_ok(&m->cfg, &m->mc)) {
+		err = -PFT_ERR_BAD_CONFIG;
+		goto fail;
+	}
+	m->enc = pft_enc_alloc(&m->cfg, &err);
+	if (!m->enc)
+		goto fail;
+	m->image = image;
+	m->isa_flags = m->cfg.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0;
+	m->ctxid_mask = m->cfg.ctxid_bytes == 4 ? 0xffffffffu
+						: (1u << (8 * m->cfg.ctxid_bytes)) - 1;
+	if (errcode)
+		*errcode = 0;
+	return m;
+fail:
+	pft_model_free(m);
+	if (errcode)
+		*errcode = err;
+	return NULL;
+}
+
+void pft_model_free(struct pft_model *m)
+{
+	if (!m)
+		return;
+	pft_enc_free(m->enc);
+	free(m);
+}
+
+unsigned pft_model_error(const struct pft_model *m)
+{
+	return m ? m->err : PFT_MODEL_OK;
+}
+
+uint64_t pft_model_bytes(const struct pft_model *m)
+{
+	return m ? m->bytes : 0;
+}
+
+uint64_t pft_model_insns(const struct pft_model *m)
+{
+	return m ? m->insns : 0;
+}
+
+/* ---- Packet output ---- */
+
+static void emit(struct pft_model *m, struct pft_packet *p)
+{
+	/* One put makes far fewer than QUEUE_MAX packets and the queue is
+	 * empty when it starts, so the slot is always free. */
+	struct queued *slot = &m->q[(m->q_head + m->q_len) % QUEUE_MAX];
+	int n = pft_enc_packet(m->enc, p, slot->bytes, sizeof(slot->bytes));
+
+	/* The model only builds packets the encoder accepts; should one be
+	 * refused, dropping it keeps the stream well formed. */
+	if (n <= 0)
+		return;
+	slot->pkt = *p;
+	slot->pkt.offset = m->bytes;
+	slot->pkt.size = (uint16_t)n;
+	m->q_len++;
+	m->bytes += (uint64_t)n;
+}
+
+static void flush_atoms(struct pft_model *m)
+{
+	struct pft_packet p = { .type = PFT_PKT_ATOM };
+
+	if (!m->n_atoms)
+		return;
+	p.n_atoms = m->n_atoms;
+	p.atoms = m->atoms;
+	m->n_atoms = 0;
+	m->atoms = 0;
+	emit(m, &p);
+}
+
+/* Every packet but an atom goes out after the pending atoms. */
+static void emit_after_atoms(struct pft_model *m, struct pft_packet *p)
+{
+	flush_atoms(m);
+	emit(m, p);
+}
+
+/* Cycles since the last count up to @t; @t becomes the reference. */
+static uint32_t take_cycles(struct pft_model *m, uint64_t t)
+{
+	uint64_t d = t > m->last_ref ? t - m->last_ref : 0;
+
+	if (t > m->last_ref)
+		m->last_ref = t;
+	return d > 0xfffffffeu ? 0xffffffffu : (uint32_t)d;
+}
+
+static void set_cycles(struct pft_model *m, struct pft_packet *p, uint64_t t)
+{
+	if (m->cfg.cycle_accurate) {
+		p->has_cycles = 1;
+		p->cycles = take_cycles(m, t);
+	}
+}
+
+static void put_atom(struct pft_model *m, int executed, uint64_t t)
+{
+	if (m->cfg.cycle_accurate) {
+		struct pft_packet p = { .type = PFT_PKT_ATOM, .n_atoms = 1,
+					.atoms = (uint8_t)executed };
+		set_cycles(m, &p, t);
+		emit(m, &p);
+		return;
+	}
+	m->atoms |= (uint8_t)(executed << m->n_atoms);
+	if (++m->n_atoms == ATOMS_PER_PACKET)
+		flush_atoms(m);
+}
+
+static void put_branch(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t ns,
+		       uint64_t t)
+{
+	struct pft_packet p = { .type = PFT_PKT_BRANCH, .addr = addr, .isa = isa, .ns = ns };
+
+	flush_atoms(m);
+	set_cycles(m, &p, t);
+	emit(m, &p);
+}
+
+static void put_waypoint_update(struct pft_model *m)
+{
+	struct pft_packet p = { .type = PFT_PKT_WAYPOINT, .addr = m->straight_last,
+				.isa = m->straight_isa };
+
+	emit_after_atoms(m, &p);
+	m->straight_bytes = 0;
+}
+
+static void put_timestamp(struct pft_model *m)
+{
+	struct pft_packet p = { .type = PFT_PKT_TIMESTAMP };
+	uint64_t width = m->cfg.ts_64bit ? ~0ull : (1ull << 48) - 1;
+
+	flush_atoms(m);
+	if (m->cfg.version_minor == 0) {
+		/* v1.0: the time the packet is made, with the cycles up to it. */
+		set_cycles(m, &p, m->now);
+		p.ts = m->now & width;
+	} else {
+		/* v1.1: the time of the last traced waypoint (count 0). */
+		p.ts = m->t_traced & width;
+		set_cycles(m, &p, m->t_traced);
+	}
+	emit(m, &p);
+}
+
+static void put_vmid(struct pft_model *m)
+{
+	struct pft_packet p = { .type = PFT_PKT_VMID, .vmid = m->vmid };
+
+	emit_after_atoms(m, &p);
+}
+
+/* A-sync (when due or first) and an I-sync at @in, then what a PTM sends
+ * after an I-sync. */
+static void put_sync(struct pft_model *m, const struct insn *in, unsigned reason)
+{
+	struct pft_packet p = { .type = PFT_PKT_ISYNC, .addr = in->addr, .isa = in->isa,
+				.reason = (uint8_t)reason, .ns = in->ns };
+
+	flush_atoms(m);
+	if (!m->synced || m->bytes - m->bytes_at_sync >= m->mc.sync_period) {
+		struct pft_packet a = { .type = PFT_PKT_ASYNC };
+		m->bytes_at_sync = m->bytes;
+		m->synced = 1;
+		emit(m, &a);
+		pft_enc_force_tsync(m->enc);
+	}
+	if (reason != PFT_ISYNC_PERIODIC) {
+		set_cycles(m, &p, m->t_last_wp);
+		m->t_traced = m->t_last_wp;
+	}
+	if (m->cfg.ctxid_bytes) {
+		p.has_ctxid = 1;
+		p.ctxid = m->ctxid;
+	}
+	emit(m, &p);
+	/* Both decoder policies (empty on every I-sync, or on trace-on only)
+	 * stay in step with a PTM that empties its stack here. */
+	m->rs_count = 0;
+	m->straight_bytes = 0;
+	if (m->cfg.vmid)
+		put_vmid(m);
+	if (m->cfg.timestamps)
+		put_timestamp(m);
+}
+
+/* ---- Return stack ---- */
+
+static void rs_push(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t ns)
+{
+	m->rs[m->rs_top] = (struct ret_entry){ addr, isa, ns };
+	m->rs_top = (m->rs_top + 1) % RS_DEPTH;
+	if (m->rs_count < RS_DEPTH)
+		m->rs_count++;
+}
+
+/* Pop the top entry if it is (@addr, @isa, @ns). */
+static int rs_match_pop(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t ns)
+{
+	unsigned top = (m->rs_top + RS_DEPTH - 1) % RS_DEPTH;
+
+	if (!m->rs_count || m->rs[top].addr != addr || m->rs[top].isa != isa ||
+	    m->rs[top].ns != ns)
+		return 0;
+	m->rs_top = top;
+	m->rs_count--;
+	return 1;
+}
+
+/* ---- Instructions ---- */
+
+static int in_filter(const struct pft_model *m, uint32_t addr)
+{
+	return !m->mc.filter || (addr >= m->mc.filter_start && addr < m->mc.filter_end);
+}
+
+static uint32_t insn_next(const struct insn *in)
+{
+	return in->addr + in->c.size;
+}
+
+/* Read and classify @in (known = 0 when the image does not cover it). */
+static void classify(struct pft_model *m, struct insn *in)
+{
+	enum pft_mem_space space = in->ns ? PFT_SPACE_NONSECURE : PFT_SPACE_SECURE;
+	const uint8_t *code;
+	uint8_t tmp[4];
+	int avail = pft_image_map(m->image, in->addr, space, &code);
+
+	if (avail > 0 && avail < 4) {
+		/* The instruction may continue in the next section. */
+		avail = pft_image_read(m->image, in->addr, space, tmp, sizeof(tmp));
+		code = tmp;
+	}
+	in->known = avail > 0 &&
+		    pft_isa_classify((enum pft_isa)in->isa, in->addr, code, (size_t)avail,
+				     m->isa_flags, &in->c) > 0;
+	in->traceable = in->known && in_filter(m, in->addr);
+}
+
+/* Did @p's waypoint change the flow to @n? */
+static int waypoint_taken(const struct insn *p, const struct insn *n)
+{
+	int sequential = n->addr == insn_next(p) && n->isa == p->isa;
+
+	switch (p->c.kind) {
+	case PFT_WP_DIRECT:
+		/* A branch to the next instruction counts as taken. */
+		return n->addr == p->c.target && n->isa == p->c.target_isa;
+	case PFT_WP_INDIRECT:
+		return !sequential || !(p->c.conditional || p->in_it);
+	default:
+		return 0;
+	}
+}
+
+/* The ISA of @n when the caller does not know it. */
+static uint8_t infer_isa(struct pft_model *m, const struct pft_model_insn *n)
+{
+	const struct insn *p = &m->prev;
+	int mapped = pft_image_isa(m->image, n->addr);
+	uint8_t isa = mapped == PFT_ISA_ARM || mapped == PFT_ISA_THUMB ? (uint8_t)mapped
+								       : PFT_ISA_UNKNOWN;
+
+	if (m->have_prev && p->known) {
+		if (p->c.kind == PFT_WP_DIRECT && n->addr == p->c.target)
+			return p->c.target_isa;
+		if (n->addr == insn_next(p) || p->c.kind != PFT_WP_INDIRECT ||
+		    isa == PFT_ISA_UNKNOWN)
+			return p->isa;
+		return isa;
+	}
+	if (isa != PFT_ISA_UNKNOWN)
+		return isa;
+	if (m->have_prev)
+		return m->prev.isa;
+	return n->addr & 2 ? PFT_ISA_THUMB : PFT_ISA_ARM;
+}
+
+static int refuse(struct pft_model *m, unsigned why, int err)
+{
+	m->err = why;
+	return err;
+}
+
+/* Can @in follow @p (known), the previous instruction? */
+static int check_flow(struct pft_model *m, const struct insn *p, const struct insn *in)
+{
+	int sequential = in->addr == insn_next(p);
+
+	switch (p->c.kind) {
+	case PFT_WP_NONE:
+	case PFT_WP_BARRIER:
+		if (!sequential)
+			return refuse(m, PFT_MODEL_NOT_BRANCH, -PFT_ERR_BAD_INSN);
+		if (in->isa != p->isa)
+			return refuse(m, PFT_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
+		return 0;
+	case PFT_WP_DIRECT:
+		if ((in->addr == p->c.target && in->isa == p->c.target_isa) ||
+		    (sequential && in->isa == p->isa))
+			return 0;
+		if (sequential || in->addr == p->c.target)
+			return refuse(m, PFT_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
+		return refuse(m, PFT_MODEL_DIRECT_ELSEWHERE, -PFT_ERR_BAD_INSN);
+	default:
+		return 0;
+	}
+}
+
+/* Build @in from @n and check that it can follow the previous instruction. */
+static int prepare(struct pft_model *m, const struct pft_model_insn *n, struct insn *in)
+{
+	const struct insn *p = m->have_prev ? &m->prev : NULL;
+	int err;
+
+	memset(in, 0, sizeof(*in));
+	in->addr = n->addr;
+	in->ns = n->has_ns ? (uint8_t)(n->ns != 0) : m->ns;
+	in->isa = n->isa == PFT_ISA_UNKNOWN ? infer_isa(m, n) : n->isa;
+	if (in->isa != PFT_ISA_ARM && in->isa != PFT_ISA_THUMB)
+		return refuse(m, PFT_MODEL_BAD_ISA, -PFT_ERR_NOT_SUPPORTED);
+	if (in->addr & (in->isa == PFT_ISA_ARM ? 3u : 1u))
+		return refuse(m, PFT_MODEL_MISALIGNED, -PFT_ERR_BAD_INSN);
+	classify(m, in);
+	if (p && p->known && (err = check_flow(m, p, in)) < 0)
+		return err;
+	/* Memory outside the image is only reached by a branch (or from
+	 * other such memory). */
+	if (!in->known && (!p || (p->known && in->addr == insn_next(p))))
+		return refuse(m, PFT_MODEL_NOT_IN_IMAGE, -PFT_ERR_NOMAP);
+	/* Thumb IT blocks: the instructions in them are conditional. */
+	if (in->known && p && p->it_after && in->isa == PFT_ISA_THUMB) {
+		in->in_it = 1;
+		in->it_after = (uint8_t)(p->it_after - 1);
+	}
+	if (in->known && in->c.it_count)
+		in->it_after = in->c.it_count;
+	return 0;
+}
+
+static void trace_off(struct pft_model *m)
+{
+	flush_atoms(m);
+	m->trace_on = 0;
+}
+
+/* A traced waypoint @p whose successor is @n: its atom or branch packet. */
+static void trace_waypoint(struct pft_model *m, const struct insn *p, const struct insn *n)
+{
+	int taken = waypoint_taken(p, n);
+	int ns_change = n->ns != m->ns;
+	int call = p->c.link && taken && m->cfg.return_stack;
+	int branch = 0;
+
+	switch (p->c.kind) {
+	case PFT_WP_DIRECT:
+		branch = taken && (m->cfg.branch_broadcast || ns_change);
+		break;
+	case PFT_WP_INDIRECT:
+		branch = taken && !(m->cfg.return_stack &&
+				    rs_match_pop(m, n->addr, n->isa, n->ns));
+		break;
+	default:
+		/* ISB: executed (from v1.1 an N would mean it was not). */
+		taken = 1;
+		break;
+	}
+	if (branch)
+		put_branch(m, n->addr, n->isa, n->ns, p->t_done);
+	else
+		put_atom(m, taken, p->t_done);
+	if (call)
+		rs_push(m, insn_next(p), p->isa, m->ns);
+	m->t_traced = p->t_done;
+	m->straight_bytes = 0;
+	m->waypoints++;
+	if (m->cfg.timestamps && m->mc.ts_period && m->waypoints % m->mc.ts_period == 0)
+		put_timestamp(m);
+	/* A security change that no branch packet carried needs an I-sync. */
+	if (ns_change && !branch)
+		trace_off(m);
+}
+
+/* A traced instruction that is not a waypoint ran. */
+static void add_straight(struct pft_model *m, const struct insn *p)
+{
+	m->straight_bytes += p->c.size;
+	m->straight_last = p->addr;
+	m->straight_isa = p->isa;
+}
+
+/* The previous instruction @p is done and @n follows it. */
+static void complete(struct pft_model *m, const struct insn *p, const struct insn *n)
+{
+	if (!p->known || p->c.kind != PFT_WP_NONE)
+		m->t_last_wp = p->t_done;
+	if (!p->traced || !m->trace_on)
+		return;
+	if (p->c.kind == PFT_WP_NONE) {
+		add_straight(m, p);
+		if (!n->traceable || n->ns != m->ns) {
+			put_waypoint_update(m);
+			trace_off(m);
+		} else if (m->straight_bytes >= WP_UPDATE_BYTES) {
+			put_waypoint_update(m);
+		}
+		return;
+	}
+	trace_waypoint(m, p, n);
+	if (!n->traceable)
+		trace_off(m);
+}
+
+/* @n starts executing: its state changes, then trace on or a periodic sync. */
+static void enter(struct pft_model *m, const struct pft_model_insn *src, struct insn *n)
+{
+	if (src->has_ctxid && (src->ctxid & m->ctxid_mask) != m->ctxid) {
+		m->ctxid = src->ctxid & m->ctxid_mask;
+		if (m->trace_on && m->cfg.ctxid_bytes) {
+			struct pft_packet p = { .type = PFT_PKT_CONTEXTID, .ctxid = m->ctxid };
+			emit_after_atoms(m, &p);
+		}
+	}
+	if (src->has_vmid && src->vmid != m->vmid) {
+		m->vmid = src->vmid;
+		if (m->trace_on && m->cfg.vmid)
+			put_vmid(m);
+	}
+	m->ns = n->ns;
+	if (m->trace_on && m->straight_bytes == 0 &&
+	    m->bytes - m->bytes_at_sync >= m->mc.sync_period) {
+		put_sync(m, n, PFT_ISYNC_PERIODIC);
+	} else if (!m->trace_on && n->traceable) {
+		put_sync(m, n, PFT_ISYNC_TRACE_ON);
+		m->trace_on = 1;
+	}
+	n->traced = m->trace_on;
+}
+
+int pft_model_put(struct pft_model *m, const struct pft_model_insn *insn, size_t size)
+{
+	struct insn in;
+	int err;
+
+	if (!m || !insn || size < offsetof(struct pft_model_insn, reserved))
+		return -PFT_ERR_INVALID;
+	if (m->finished)
+		return -PFT_ERR_EOS;
+	if (m->q_len)
+		return -PFT_ERR_INTERNAL;
+	m->err = PFT_MODEL_OK;
+	err = prepare(m, insn, &in);
+	if (err < 0)
+		return err;
+	m->q_head = 0;
+	in.t_done = m->now + (insn->has_cycles ? insn->cycles : 1);
+	if (m->have_prev)
+		complete(m, &m->prev, &in);
+	enter(m, insn, &in);
+	m->now = in.t_done;
+	m->prev = in;
+	m->have_prev = 1;
+	m->insns++;
+	return 0;
+}
+
+int pft_model_finish(struct pft_model *m)
+{
+	if (!m)
+		return -PFT_ERR_INVALID;
+
+	const struct insn *p = &m->prev;
+
+	if (m->finished)
+		return -PFT_ERR_EOS;
+	if (m->q_len)
+		return -PFT_ERR_INTERNAL;
+	m->q_head = 0;
+	m->finished = 1;
+	if (!m->have_prev || !p->traced || !m->trace_on)
+		return 0;
+	if (p->c.kind == PFT_WP_NONE)
+		add_straight(m, p);
+	/* A waypoint's outcome is unknown: only what ran before it. */
+	if (m->straight_bytes)
+		put_waypoint_update(m);
+	trace_off(m);
+	return 0;
+}
+
+int pft_model_next(struct pft_model *m, struct pft_packet *pkt, size_t size)
+{
+	if (!m || !pkt || !size)
+		return -PFT_ERR_INVALID;
+	if (!m->q_len)
+		return m->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
+	struct queued *slot = &m->q[m->q_head];
+	slot->pkt.raw = slot->bytes;
+	memcpy(pkt, &slot->pkt, size < sizeof(slot->pkt) ? size : sizeof(slot->pkt));
+	m->q_head = (m->q_head + 1) % QUEUE_MAX;
+	m->q_len--;
+	return 0;
+}

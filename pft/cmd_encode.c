@@ -1,0 +1,492 @@
+/* pft encode: model a PTM on an executed-instruction log and write the PFT
+ * trace (raw, frame-formatted, or as an OpenCSD snapshot).  pft stats
+ * (cmd_stats.c) runs the same model and counts the bytes instead. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "encode.h"
+#include "images.h"
+#include "input.h"
+#include "insn_log.h"
+#include "snapshot_out.h"
+
+enum { FMT_TEXT, FMT_JSONL };
+
+/* Options of encode and stats beyond the shared configuration flags. */
+enum {
+	OPT_LOG = INPUT_OPT_END,
+	OPT_ELF,
+	OPT_IMAGE,
+	OPT_SYNC_PERIOD,
+	OPT_TS_PERIOD,
+	OPT_FILTER,
+	OPT_CTXID,
+	OPT_DMB_DSB,
+	OPT_OUT_RAW,
+	OPT_OUT_FORMATTED,
+	OPT_OUT_SNAPSHOT,
+	OPT_FORMAT,
+	OPT_HELP
+};
+
+struct encode {
+	int stats;
+	const char *log;
+	struct image_args images;
+	struct input_opts io;      /* configuration flags, --id, --tpiu */
+	struct pft_model_config mc;
+	int have_ctxid;
+	uint32_t ctxid;
+	const char *out_raw, *out_formatted, *out_snapshot;
+	int format;
+
+	struct pft_image *image;
+	struct pft_model *model;
+	FILE *raw, *formatted, *snap_trace;
+	struct pft_ffmt *ffmt;
+	uint8_t *frames;
+	uint64_t count[PFT_PKT_TYPE_MAX], bytes[PFT_PKT_TYPE_MAX];
+};
+
+enum { FRAME_CHUNK = 64 * 1024 };
+
+static void usage(FILE *out, int stats)
+{
+	if (stats)
+		fprintf(out, "usage: pft stats --log FILE IMAGES [CONFIGURATION] "
+			     "[--format text|jsonl]\n\n"
+			     "Trace bytes per instruction and per packet type that a PTM with\n"
+			     "this configuration would produce for the log.\n\n");
+	else
+		fprintf(out, "usage: pft encode --log FILE IMAGES [CONFIGURATION] OUTPUTS\n\n"
+			     "Models a PTM: turns an executed-instruction log into PFT trace.\n\n");
+	fprintf(out,
+		"  --log FILE            qemu-user '-singlestep -d exec,nochain' log, or one\n"
+		"                        hex address per line (odd = Thumb; an optional\n"
+		"                        second column gives its cycles; lines 'ctxid V',\n"
+		"                        'vmid V', 'ns 0|1' set the state from the next\n"
+		"                        address on); '-' = stdin\n"
+		"images (at least one):\n"
+		"  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
+		"  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
+		"configuration:\n"
+		"  --cycle-accurate --timestamps --ctxid-bytes N --vmid --return-stack\n"
+		"  --branch-broadcast --pft-version 1.0|1.1 --ts-bits 48|64 --ts-gray\n"
+		"  --dmb-dsb-waypoints   DMB and DSB are waypoints (ETMCCER[24])\n"
+		"  --sync-period N       trace bytes between periodic syncs (default 1024)\n"
+		"  --ts-period N         with --timestamps, one every N waypoints as well\n"
+		"  --filter START-END    trace only START <= address < END\n"
+		"  --ctxid VALUE         the program's context ID (default 0)\n");
+	if (stats)
+		fprintf(out, "output:\n  --format text|jsonl   (default text)\n");
+	else
+		fprintf(out,
+			"outputs (at least one):\n"
+			"  --out-raw FILE        the PFT byte stream\n"
+			"  --out-formatted FILE  CoreSight frames (ETB format; --tpiu: with FSYNCs)\n"
+			"  --id N                trace ID in frames and snapshots (default 0x10)\n"
+			"  --out-snapshot DIR    OpenCSD snapshot: registers, trace buffer, memory\n");
+}
+
+static int parse_filter(struct encode *e, const char *arg)
+{
+	const char *dash = strchr(arg, '-');
+	char start[64];
+	uint32_t lo, hi;
+
+	if (!dash || (size_t)(dash - arg) >= sizeof(start))
+		goto bad;
+	memcpy(start, arg, (size_t)(dash - arg));
+	start[dash - arg] = 0;
+	if (cli_parse_u32(start, &lo) || cli_parse_u32(dash + 1, &hi))
+		goto bad;
+	if (hi <= lo) {
+		cli_error("--filter: '%s' is empty (END must be above START)", arg);
+		return -1;
+	}
+	e->mc.filter = 1;
+	e->mc.filter_start = lo;
+	e->mc.filter_end = hi;
+	return 0;
+bad:
+	cli_error("--filter: '%s' is not START-END (two 32-bit addresses)", arg);
+	return -1;
+}
+
+static int parse_u32_opt(const char *opt, const char *arg, uint32_t min, uint32_t *out)
+{
+	if (cli_parse_u32(arg, out) || *out < min) {
+		cli_error("%s: '%s' is not a number%s", opt, arg, min ? " above 0" : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* One option of encode/stats. Returns 0, 1 for --help, -1 on error. */
+static int take_option(struct encode *e, int c, const char *arg, char **argv)
+{
+	const char *cmd = e->stats ? "stats" : "encode";
+
+	if ((c >= OPT_CYCLE_ACCURATE && c < INPUT_OPT_END) || c == OPT_ID || c == OPT_TPIU)
+		return input_option(&e->io, c, arg);
+	switch (c) {
+	case OPT_LOG: e->log = arg; return 0;
+	case OPT_ELF: return image_args_add(&e->images, arg, 1);
+	case OPT_IMAGE: return image_args_add(&e->images, arg, 0);
+	case OPT_SYNC_PERIOD: return parse_u32_opt("--sync-period", arg, 1, &e->mc.sync_period);
+	case OPT_TS_PERIOD: return parse_u32_opt("--ts-period", arg, 0, &e->mc.ts_period);
+	case OPT_FILTER: return parse_filter(e, arg);
+	case OPT_CTXID:
+		e->have_ctxid = 1;
+		return parse_u32_opt("--ctxid", arg, 0, &e->ctxid);
+	case OPT_DMB_DSB: e->io.cfg.dmb_dsb_waypoints = 1; return 0;
+	case OPT_OUT_RAW: e->out_raw = arg; return 0;
+	case OPT_OUT_FORMATTED: e->out_formatted = arg; return 0;
+	case OPT_OUT_SNAPSHOT: e->out_snapshot = arg; return 0;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "text") || !strcmp(arg, "jsonl")) {
+			e->format = strcmp(arg, "text") ? FMT_JSONL : FMT_TEXT;
+			return 0;
+		}
+		cli_error("--format: '%s' is not text or jsonl", arg);
+		return -1;
+	case OPT_HELP: return 1;
+	default:
+		cli_bad_option(cmd, argv, optopt);
+		return -1;
+	}
+}
+
+static int parse_args(struct encode *e, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "cycle-accurate", no_argument, NULL, OPT_CYCLE_ACCURATE },
+		{ "timestamps", no_argument, NULL, OPT_TIMESTAMPS },
+		{ "ctxid-bytes", required_argument, NULL, OPT_CTXID_BYTES },
+		{ "vmid", no_argument, NULL, OPT_VMID },
+		{ "return-stack", no_argument, NULL, OPT_RETURN_STACK },
+		{ "pft-version", required_argument, NULL, OPT_PFT_VERSION },
+		{ "ts-bits", required_argument, NULL, OPT_TS_BITS },
+		{ "ts-gray", no_argument, NULL, OPT_TS_GRAY },
+		{ "branch-broadcast", no_argument, NULL, OPT_BRANCH_BROADCAST },
+		{ "id", required_argument, NULL, OPT_ID },
+		{ "tpiu", no_argument, NULL, OPT_TPIU },
+		{ "log", required_argument, NULL, OPT_LOG },
+		{ "elf", required_argument, NULL, OPT_ELF },
+		{ "image", required_argument, NULL, OPT_IMAGE },
+		{ "sync-period", required_argument, NULL, OPT_SYNC_PERIOD },
+		{ "ts-period", required_argument, NULL, OPT_TS_PERIOD },
+		{ "filter", required_argument, NULL, OPT_FILTER },
+		{ "ctxid", required_argument, NULL, OPT_CTXID },
+		{ "dmb-dsb-waypoints", no_argument, NULL, OPT_DMB_DSB },
+		{ "out-raw", required_argument, NULL, OPT_OUT_RAW },
+		{ "out-formatted", required_argument, NULL, OPT_OUT_FORMATTED },
+		{ "out-snapshot", required_argument, NULL, OPT_OUT_SNAPSHOT },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *cmd = e->stats ? "stats" : "encode";
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c == '?') {
+			cli_bad_option(cmd, argv, optopt);
+			return -1;
+		}
+		int r = take_option(e, c, optarg, argv);
+		if (r)
+			return r;
+	}
+	if (optind < argc) {
+		cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
+		return -1;
+	}
+	if (!e->log) {
+		cli_error("%s: no log: give --log FILE", cmd);
+		return -1;
+	}
+	if (!e->images.n) {
+		cli_error("%s: no program image: give --elf FILE or --image FILE@ADDR", cmd);
+		return -1;
+	}
+	if (!e->stats && !e->out_raw && !e->out_formatted && !e->out_snapshot) {
+		cli_error("encode: no output: give --out-raw, --out-formatted or --out-snapshot");
+		return -1;
+	}
+	if (e->io.tpiu && !e->out_formatted) {
+		cli_error("--tpiu goes with --out-formatted");
+		return -1;
+	}
+	return 0;
+}
+
+/* A model or image refused the configuration: say which setting. */
+static void config_error(const struct encode *e, int err)
+{
+	const struct pft_config *c = &e->io.cfg;
+
+	if (err != -PFT_ERR_BAD_CONFIG)
+		cli_error("cannot create the PTM model: %s", pft_errstr(pft_errcode(err)));
+	else if (c->vmid && c->version_minor == 0)
+		cli_error("--vmid needs --pft-version 1.1 (PFTv1.0 has no VMID)");
+	else if (c->return_stack && c->branch_broadcast)
+		cli_error("--return-stack and --branch-broadcast do not go together");
+	else
+		cli_error("the configuration is not valid for a PTM");
+}
+
+static int write_all(FILE *f, const char *path, const uint8_t *p, size_t n)
+{
+	if (fwrite(p, 1, n, f) != n) {
+		cli_error("%s: write error", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Move finished frames to the formatted outputs. */
+static int drain_frames(struct encode *e)
+{
+	while (pft_ffmt_ready(e->ffmt)) {
+		int n = pft_ffmt_take(e->ffmt, e->frames, FRAME_CHUNK);
+		if (n <= 0)
+			return 0;
+		if ((e->formatted && write_all(e->formatted, e->out_formatted, e->frames, (size_t)n)) ||
+		    (e->snap_trace && write_all(e->snap_trace, e->out_snapshot, e->frames, (size_t)n)))
+			return -1;
+	}
+	return 0;
+}
+
+static int take_packets(struct encode *e)
+{
+	struct pft_packet p;
+
+	while (pft_model_next(e->model, &p, sizeof(p)) == 0) {
+		e->count[p.type]++;
+		e->bytes[p.type] += p.size;
+		if (e->raw && write_all(e->raw, e->out_raw, p.raw, p.size))
+			return -1;
+		if (e->ffmt && pft_ffmt_put(e->ffmt, e->io.cfg.trace_id, p.raw, p.size)) {
+			cli_error("out of memory");
+			return -1;
+		}
+	}
+	if (e->ffmt && pft_ffmt_ready(e->ffmt) >= FRAME_CHUNK)
+		return drain_frames(e);
+	return 0;
+}
+
+static int model_error(const struct encode *e, const struct log_entry *le, uint32_t prev,
+		       int have_prev, int err)
+{
+	unsigned why = pft_model_error(e->model);
+	char what[160];
+
+	if (why == PFT_MODEL_NOT_IN_IMAGE)
+		snprintf(what, sizeof(what), "0x%08x is not in the image%s", le->addr,
+			 have_prev ? " (and no branch leads there)" : "");
+	else if (why == PFT_MODEL_MISALIGNED || why == PFT_MODEL_BAD_ISA || !have_prev)
+		snprintf(what, sizeof(what), "0x%08x: %s", le->addr,
+			 why ? pft_model_errstr(why) : pft_errstr(pft_errcode(err)));
+	else
+		snprintf(what, sizeof(what), "0x%08x cannot follow 0x%08x: %s", le->addr, prev,
+			 why ? pft_model_errstr(why) : pft_errstr(pft_errcode(err)));
+	cli_error("%s:%" PRIu64 ": %s", e->log, le->line, what);
+	return EXIT_USAGE;
+}
+
+static int run_model(struct encode *e)
+{
+	struct insn_log log;
+	struct log_entry le;
+	uint32_t prev = 0;
+	int have_prev = 0, r, rc = 0;
+
+	if (log_open(&log, e->log))
+		return EXIT_USAGE;
+	while ((r = log_next(&log, &le)) > 0) {
+		struct pft_model_insn in = { .addr = le.addr, .isa = le.isa,
+					     .has_cycles = le.has_cycles, .cycles = le.cycles,
+					     .has_ctxid = le.has_ctxid, .ctxid = le.ctxid,
+					     .has_vmid = le.has_vmid, .vmid = le.vmid,
+					     .has_ns = le.has_ns, .ns = le.ns };
+		if (!have_prev && e->have_ctxid && !le.has_ctxid) {
+			in.has_ctxid = 1;
+			in.ctxid = e->ctxid;
+		}
+		int err = pft_model_put(e->model, &in, sizeof(in));
+		if (err < 0) {
+			rc = model_error(e, &le, prev, have_prev, err);
+			break;
+		}
+		prev = le.addr;
+		have_prev = 1;
+		if (take_packets(e)) {
+			rc = EXIT_USAGE;
+			break;
+		}
+	}
+	if (r < 0)
+		rc = EXIT_USAGE;
+	if (!rc && !have_prev) {
+		cli_error("%s: no instruction in the log", e->log);
+		rc = EXIT_USAGE;
+	}
+	if (!rc) {
+		pft_model_finish(e->model);
+		if (take_packets(e))
+			rc = EXIT_USAGE;
+	}
+	log_close(&log);
+	return rc;
+}
+
+static void print_stats(const struct encode *e)
+{
+	uint64_t insns = pft_model_insns(e->model), total = pft_model_bytes(e->model);
+	uint64_t packets = 0;
+	double per = insns ? (double)total / (double)insns : 0;
+
+	for (int t = 0; t < PFT_PKT_TYPE_MAX; t++)
+		packets += e->count[t];
+	if (e->format == FMT_JSONL) {
+		printf("{\"instructions\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"packets\":%" PRIu64
+		       ",\"bytes_per_insn\":%.6f}\n", insns, total, packets, per);
+		for (int t = 0; t < PFT_PKT_TYPE_MAX; t++)
+			if (e->count[t])
+				printf("{\"type\":\"%s\",\"count\":%" PRIu64 ",\"bytes\":%" PRIu64 "}\n",
+				       pft_pkt_type_name(t), e->count[t], e->bytes[t]);
+		return;
+	}
+	printf("instructions  %" PRIu64 "\n", insns);
+	printf("trace bytes   %" PRIu64 "  (%.4f bytes = %.3f bits per instruction)\n", total,
+	       per, per * 8);
+	printf("packets       %" PRIu64 "\n\n", packets);
+	printf("%-10s %12s %12s %8s %14s\n", "type", "packets", "bytes", "bytes%",
+	       "bytes/1k insn");
+	for (int t = 0; t < PFT_PKT_TYPE_MAX; t++) {
+		if (!e->count[t])
+			continue;
+		printf("%-10s %12" PRIu64 " %12" PRIu64 " %7.2f%% %14.3f\n", pft_pkt_type_name(t),
+		       e->count[t], e->bytes[t], total ? 100.0 * (double)e->bytes[t] / (double)total : 0,
+		       insns ? 1000.0 * (double)e->bytes[t] / (double)insns : 0);
+	}
+}
+
+static FILE *open_out(const char *path)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		cli_error("%s: %s", path, strerror(errno));
+	return f;
+}
+
+static int open_outputs(struct encode *e)
+{
+	int err;
+
+	if (e->out_raw && !(e->raw = open_out(e->out_raw)))
+		return -1;
+	if (e->out_formatted && !(e->formatted = open_out(e->out_formatted)))
+		return -1;
+	if (e->out_snapshot && !(e->snap_trace = snap_out_begin(e->out_snapshot)))
+		return -1;
+	if (e->formatted || e->snap_trace) {
+		struct pft_ffmt_config fc = { .size = sizeof(fc), .tpiu = (uint8_t)e->io.tpiu };
+		e->ffmt = pft_ffmt_alloc(&fc, &err);
+		e->frames = malloc(FRAME_CHUNK);
+		if (!e->ffmt || !e->frames) {
+			cli_error("out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Flush the frames and close the files; a snapshot gets its .ini files. */
+static int close_outputs(struct encode *e, int ok)
+{
+	int rc = 0;
+
+	if (ok && e->ffmt && (pft_ffmt_flush(e->ffmt) || drain_frames(e)))
+		rc = -1;
+	if (e->raw && fclose(e->raw) && ok && !rc) {
+		cli_error("%s: write error", e->out_raw);
+		rc = -1;
+	}
+	if (e->formatted && fclose(e->formatted) && ok && !rc) {
+		cli_error("%s: write error", e->out_formatted);
+		rc = -1;
+	}
+	if (e->snap_trace && fclose(e->snap_trace) && ok && !rc) {
+		cli_error("%s/%s: write error", e->out_snapshot, SNAP_OUT_TRACE);
+		rc = -1;
+	}
+	if (ok && !rc && e->out_snapshot) {
+		struct ptm_regs regs;
+		ptm_regs_from_config(&regs, &e->io.cfg, e->io.cfg.trace_id,
+				     e->mc.sync_period ? e->mc.sync_period : 1024);
+		rc = snap_out_finish(e->out_snapshot, &regs, &e->io.cfg, e->image);
+	}
+	pft_ffmt_free(e->ffmt);
+	free(e->frames);
+	return rc;
+}
+
+int encode_main(int argc, char **argv, int stats)
+{
+	struct encode e = { .stats = stats };
+	int rc = EXIT_USAGE, err;
+
+	input_opts_init(&e.io);
+	e.mc.size = sizeof(e.mc);
+	int r = parse_args(&e, argc, argv);
+	if (r) {
+		if (r > 0)
+			usage(stdout, stats);
+		image_args_free(&e.images);
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	}
+	e.io.cfg.trace_id = (uint8_t)(e.io.id >= 0 ? e.io.id : 0x10);
+	e.image = pft_image_alloc(&err);
+	if (!e.image) {
+		cli_error("out of memory");
+		goto out;
+	}
+	if (image_build(e.image, NULL, &e.images))
+		goto out;
+	e.model = pft_model_alloc(&e.io.cfg, &e.mc, e.image, &err);
+	if (!e.model) {
+		config_error(&e, err);
+		goto out;
+	}
+	if (!stats && open_outputs(&e)) {
+		close_outputs(&e, 0);
+		goto out;
+	}
+	rc = run_model(&e);
+	if (!stats && close_outputs(&e, rc == 0) && !rc)
+		rc = EXIT_USAGE;
+	if (!rc && stats)
+		print_stats(&e);
+out:
+	pft_model_free(e.model);
+	pft_image_free(e.image);
+	image_args_free(&e.images);
+	return rc;
+}
+
+int cmd_encode(int argc, char **argv)
+{
+	return encode_main(argc, argv, 0);
+}

@@ -1,0 +1,205 @@
+/* Writing OpenCSD snapshot directories. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "snapshot_out.h"
+
+/* ETMIDR of a Cortex-A9 PTM (PFTv1.0) and a Cortex-A15 PTM (PFTv1.1), and
+ * the ETMCCER the A15 captures show (64-bit binary timestamps) without the
+ * timestamp-format bits, which follow the configuration.  v1.0: the A9
+ * TRM's ETMCCER (48-bit Gray timestamps, bits 29:28 read 0). */
+enum {
+	ETMIDR_V10 = 0x411cf301,
+	ETMIDR_V11 = 0x411cf312,
+	ETMCCER_V10 = 0x00c018ea,
+	ETMCCER_V11 = 0x04c01ac2,
+	ETMCCR_PTM = 0x8d294004
+};
+
+void ptm_regs_from_config(struct ptm_regs *r, const struct pft_config *c,
+			  uint8_t trace_id, uint32_t sync_period)
+{
+	static const uint32_t ctxid_field[5] = { 0, 1, 2, 0, 3 };
+
+	r->etmcr = (uint32_t)c->branch_broadcast << 8 | (uint32_t)c->cycle_accurate << 12 |
+		   ctxid_field[c->ctxid_bytes <= 4 ? c->ctxid_bytes : 0] << 14 |
+		   (uint32_t)c->timestamps << 28 | (uint32_t)c->return_stack << 29 |
+		   (uint32_t)c->vmid << 30;
+	if (c->version_minor == 0) {
+		r->etmidr = ETMIDR_V10;
+		r->etmccer = ETMCCER_V10;
+	} else {
+		r->etmidr = ETMIDR_V11;
+		r->etmccer = ETMCCER_V11 | (uint32_t)c->ts_64bit << 29 |
+			     (uint32_t)!c->ts_gray << 28;
+	}
+	r->etmccer |= (uint32_t)c->dmb_dsb_waypoints << 24;
+	r->etmtraceidr = trace_id;
+	r->etmsyncfr = sync_period;
+}
+
+static char *join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+FILE *snap_out_begin(const char *dir)
+{
+	char *path;
+	FILE *f;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		cli_error("%s: %s", dir, strerror(errno));
+		return NULL;
+	}
+	path = join(dir, SNAP_OUT_TRACE);
+	if (!path) {
+		cli_error("out of memory");
+		return NULL;
+	}
+	f = fopen(path, "wb");
+	if (!f)
+		cli_error("%s: %s", path, strerror(errno));
+	free(path);
+	return f;
+}
+
+/* Write the text @fmt... to @dir/@name. */
+static int write_text(const char *dir, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int write_text(const char *dir, const char *name, const char *fmt, ...)
+{
+	char *path = join(dir, name);
+	FILE *f = path ? fopen(path, "w") : NULL;
+	va_list ap;
+	int bad;
+
+	if (!f) {
+		cli_error("%s: %s", path ? path : name, path ? strerror(errno) : "out of memory");
+		free(path);
+		return -1;
+	}
+	va_start(ap, fmt);
+	bad = vfprintf(f, fmt, ap) < 0;
+	va_end(ap);
+	bad |= fclose(f) != 0;
+	if (bad)
+		cli_error("%s: write error", path);
+	free(path);
+	return bad ? -1 : 0;
+}
+
+/* Copy the @len bytes at @addr of @img to @dir/@name. */
+static int write_memory(const char *dir, const char *name, struct pft_image *img,
+			uint32_t addr, uint64_t len, enum pft_mem_space space)
+{
+	char *path = join(dir, name);
+	FILE *f = path ? fopen(path, "wb") : NULL;
+	uint8_t buf[65536];
+	int rc = 0;
+
+	if (!f) {
+		cli_error("%s: %s", path ? path : name, path ? strerror(errno) : "out of memory");
+		free(path);
+		return -1;
+	}
+	while (len && !rc) {
+		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+		int n = pft_image_read(img, addr, space, buf, want);
+		if (n <= 0 || fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
+			cli_error("%s: cannot write the memory at 0x%08x", path, addr);
+			rc = -1;
+			break;
+		}
+		addr += (uint32_t)n;
+		len -= (uint64_t)n;
+	}
+	if (fclose(f) && !rc) {
+		cli_error("%s: write error", path);
+		rc = -1;
+	}
+	free(path);
+	return rc;
+}
+
+static const char *space_name(enum pft_mem_space s)
+{
+	return s == PFT_SPACE_SECURE ? "S" : s == PFT_SPACE_NONSECURE ? "N" : "ANY";
+}
+
+/* The core device: its type and one [dump] per image section. */
+static int write_core(const char *dir, const struct pft_config *cfg, struct pft_image *img)
+{
+	size_t cap = 4096, len = 0;
+	char *text = malloc(cap);
+	struct pft_image_section_info info;
+	int rc = 0;
+
+	if (!text) {
+		cli_error("out of memory");
+		return -1;
+	}
+	len += (size_t)snprintf(text, cap,
+				"; written by pft encode\n[device]\nname=cpu_0\nclass=core\n"
+				"type=%s\n\n[regs]\n",
+				cfg->version_minor ? "Cortex-A15" : "Cortex-A9");
+	for (size_t i = 0; !rc && pft_image_section(img, i, &info, sizeof(info)) == 0; i++) {
+		char name[64], entry[256];
+		snprintf(name, sizeof(name), "mem_%zu.bin", i);
+		rc = write_memory(dir, name, img, info.vaddr, info.length, info.space);
+		int n = snprintf(entry, sizeof(entry),
+				 "\n[dump%zu]\nfile=%s\naddress=0x%08x\nlength=0x%llx\nspace=%s\n",
+				 i + 1, name, info.vaddr, (unsigned long long)info.length,
+				 space_name(info.space));
+		if (len + (size_t)n + 1 > cap) {
+			char *t = realloc(text, cap *= 2);
+			if (!t) {
+				cli_error("out of memory");
+				rc = -1;
+				break;
+			}
+			text = t;
+		}
+		memcpy(text + len, entry, (size_t)n + 1);
+		len += (size_t)n;
+	}
+	if (!rc)
+		rc = write_text(dir, "cpu_0.ini", "%s", text);
+	free(text);
+	return rc;
+}
+
+int snap_out_finish(const char *dir, const struct ptm_regs *r,
+		    const struct pft_config *cfg, struct pft_image *img)
+{
+	if (write_text(dir, "snapshot.ini",
+		       "; written by pft encode\n[snapshot]\nversion=1.0\n"
+		       "description=PTM trace modelled by pft encode\n\n"
+		       "[device_list]\ndevice0=cpu_0.ini\ndevice1=ptm_0.ini\n\n"
+		       "[trace]\nmetadata=trace.ini\n") ||
+	    write_text(dir, "trace.ini",
+		       "; written by pft encode\n[trace_buffers]\nbuffers=buffer0\n\n"
+		       "[buffer0]\nname=ETB_0\nfile=" SNAP_OUT_TRACE "\nformat=coresight\n\n"
+		       "[source_buffers]\nPTM_0=ETB_0\n\n"
+		       "[core_trace_sources]\ncpu_0=PTM_0\n") ||
+	    write_text(dir, "ptm_0.ini",
+		       "; written by pft encode\n[device]\nname=PTM_0\nclass=trace_source\n"
+		       "type=PTM1.%u\n\n[regs]\n"
+		       "ETMCR(0x000)=0x%08X\nETMCCR(0x001)=0x%08X\nETMSYNCFR(0x078)=0x%08X\n"
+		       "ETMIDR(0x079)=0x%08X\nETMCCER(0x07A)=0x%08X\n"
+		       "ETMTRACEIDR(0x080)=0x%08X\n",
+		       cfg->version_minor ? 1u : 0u, r->etmcr, (unsigned)ETMCCR_PTM,
+		       r->etmsyncfr, r->etmidr, r->etmccer, r->etmtraceidr))
+		return -1;
+	return write_core(dir, cfg, img);
+}

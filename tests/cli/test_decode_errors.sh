@@ -1,0 +1,196 @@
+#!/bin/bash
+# pft decode on bad input.  Files and options that cannot be used: exit 2
+# and exactly one line on stderr naming the file (shared/spec/cli.md, "Exit
+# status").  Trace that is corrupt or that the image does not cover: error,
+# no_sync and addr_nacc elements on stdout, nothing on stderr, exit 0.
+# Nothing may crash or hang (the test build has ASan/UBSan; every run has a
+# time limit).
+set -u
+: "${PFT:?}" "${PFT_SHARED:?}" "${PFT_SOURCE:?}"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass+1)); }
+bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+
+# run ARGS: pft ARGS with a time limit; stdout in $tmp/out, stderr in
+# $tmp/err, exit code in $rc.
+run() {
+    timeout 60 "$PFT" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+}
+
+# expect CODE PATTERN -- ARGS: exit code CODE, one stderr line matching the
+# extended regex PATTERN.
+expect() {
+    local code=$1 pattern=$2; shift 3
+    run "$@"
+    local lines
+    lines=$(wc -l <"$tmp/err")
+    if [ "$rc" -ne "$code" ] || [ "$lines" -ne 1 ] || ! grep -Eq "$pattern" "$tmp/err"; then
+        bad "pft $* -> exit $rc (want $code), $lines stderr lines:"; sed 's/^/    /' "$tmp/err"
+    else
+        ok
+    fi
+}
+
+# expect_decoded DESCRIPTION -- ARGS: exit 0, nothing on stderr, output.
+expect_decoded() {
+    local what=$1; shift 2
+    run "$@"
+    if [ "$rc" -ne 0 ] || [ -s "$tmp/err" ] || [ ! -s "$tmp/out" ]; then
+        bad "$what: pft $* -> exit $rc (want 0), stderr:"; sed 's/^/    /' "$tmp/err"
+        return 1
+    fi
+    ok
+}
+
+# check DESCRIPTION COMMAND...: one more check on the last output.
+check() {
+    local what=$1; shift
+    if "$@"; then ok; else bad "$what"; sed 's/^/    /' "$tmp/out" | head -20; fi
+}
+
+count() { grep -c "\"type\":\"$1\"" "$tmp/out"; }
+
+ss="$PFT_SHARED/testdata/opencsd-snapshots/trace_cov_a15"
+trace="$tmp/trace.bin"
+cp "$ss/PTM_0_2.bin" "$trace"
+cp "$ss/mem_Cortex-A15_0_0_VECTORS.bin" "$tmp/A.bin"   # 632 bytes, 0x80000000
+cp "$ss/mem_Cortex-A15_0_1_RO_CODE.bin" "$tmp/B.bin"   # 0x80000278
+cfg=(--return-stack)                                     # PTM_0_2's ETMCR 0x20000400
+images=(--image "$tmp/A.bin@0x80000000" --image "$tmp/B.bin@0x80000278")
+
+# The clean decode, for comparison (pft-flow.md 10.1: 20 ranges).
+expect_decoded "clean trace" -- decode --raw "$trace" "${cfg[@]}" "${images[@]}" --format jsonl
+cp "$tmp/out" "$tmp/clean.jsonl"
+check "clean trace: 20 ranges" [ "$(count range)" -eq 20 ]
+
+# ---- Image files that cannot be used ----
+expect 2 "^pft: $tmp/missing.bin: No such file or directory$" -- \
+    decode --raw "$trace" --image "$tmp/missing.bin@0x80000000"
+expect 2 "^pft: $tmp/missing.elf: No such file or directory$" -- \
+    decode --raw "$trace" --elf "$tmp/missing.elf"
+: >"$tmp/empty.bin"
+expect 2 "^pft: $tmp/empty.bin: empty file$" -- decode --raw "$trace" --image "$tmp/empty.bin@0x1000"
+expect 2 "^pft: $tmp/empty.bin: empty file$" -- decode --raw "$trace" --elf "$tmp/empty.bin"
+expect 2 "^pft: $tmp: is a directory$" -- decode --raw "$trace" --image "$tmp@0x1000"
+cp "$tmp/A.bin" "$tmp/noread.bin"; chmod 000 "$tmp/noread.bin"
+if [ -r "$tmp/noread.bin" ]; then
+    echo "note: running as root, mode 000 does not make a file unreadable; skipped"
+else
+    expect 2 "^pft: $tmp/noread.bin: Permission denied$" -- \
+        decode --raw "$trace" --image "$tmp/noread.bin@0x1000"
+fi
+# Opening a FIFO would block: it must be refused, not waited on.
+mkfifo "$tmp/fifo"
+expect 2 "^pft: $tmp/fifo: not a regular file$" -- decode --raw "$trace" --image "$tmp/fifo@0x1000"
+expect 2 "^pft: $tmp/fifo: not a regular file$" -- decode --raw "$trace" --elf "$tmp/fifo"
+# ELF files: the host's own executable is no ARM code; junk is no ELF.
+expect 2 "^pft: /bin/true: not a 32-bit little-endian ARM ELF executable$" -- \
+    decode --raw "$trace" --elf /bin/true
+head -c 200 /dev/urandom >"$tmp/junk.elf"
+expect 2 "^pft: $tmp/junk.elf: not an ELF file, or a malformed one$" -- \
+    decode --raw "$trace" --elf "$tmp/junk.elf"
+# A snapshot whose memory dump is missing.
+cp -r "$ss" "$tmp/snap"; chmod -R u+w "$tmp/snap"; rm "$tmp/snap/mem_Cortex-A15_0_1_RO_CODE.bin"
+expect 2 "^pft: $tmp/snap/mem_Cortex-A15_0_1_RO_CODE.bin \(dump of Cortex-A15_0 at 0x80000278\): No such file or directory$" -- \
+    decode --snapshot "$tmp/snap"
+
+# ---- Overlapping images: one line naming both files and the address ----
+expect 2 "^pft: $tmp/B.bin overlaps $tmp/A.bin \(at 0x00001000\)$" -- \
+    decode --raw "$trace" --image "$tmp/A.bin@0x1000" --image "$tmp/B.bin@0x1000"
+# B starts inside A (A is 632 = 0x278 bytes long).
+expect 2 "^pft: $tmp/B.bin overlaps $tmp/A.bin \(at 0x00001100\)$" -- \
+    decode --raw "$trace" --image "$tmp/A.bin@0x1000" --image "$tmp/B.bin@0x1100"
+# A starts inside B.
+expect 2 "^pft: $tmp/A.bin overlaps $tmp/B.bin \(at 0x00002000\)$" -- \
+    decode --raw "$trace" --image "$tmp/B.bin@0x1100" --image "$tmp/A.bin@0x2000"
+# An image over a snapshot's own memory dump.
+expect 2 "^pft: $tmp/A.bin overlaps $ss/mem_Cortex-A15_0_0_VECTORS.bin \(at 0x80000100\)$" -- \
+    decode --snapshot "$ss" --image "$tmp/A.bin@0x80000100"
+# Adjacent is fine (A ends at 0x80000277).
+expect_decoded "adjacent images" -- decode --raw "$trace" "${cfg[@]}" \
+    --image "$tmp/B.bin@0x80000278" --image "$tmp/A.bin@0x80000000" --format jsonl
+check "adjacent images decode as the clean run" cmp -s "$tmp/out" "$tmp/clean.jsonl"
+
+# ---- --image arguments ----
+expect 2 "^pft: --image: '$tmp/A.bin' needs @ADDR" -- decode --raw "$trace" --image "$tmp/A.bin"
+expect 2 "^pft: --image: 'zzz' is not a 32-bit address$" -- decode --raw "$trace" --image "$tmp/A.bin@zzz"
+expect 2 "^pft: --image: '' is not a 32-bit address$" -- decode --raw "$trace" --image "$tmp/A.bin@"
+expect 2 "^pft: --image: '0x100000000' is not a 32-bit address$" -- \
+    decode --raw "$trace" --image "$tmp/A.bin@0x100000000"
+expect 2 "^pft: --image: '-4' is not a 32-bit address$" -- decode --raw "$trace" --image "$tmp/A.bin@-4"
+expect 2 "^pft: $tmp/A.bin: address 0xfffffff0 puts it past 0xffffffff$" -- \
+    decode --raw "$trace" --image "$tmp/A.bin@0xfffffff0"
+expect 2 "^pft: decode: option '--image' needs a value$" -- decode --raw "$trace" --image
+
+# ---- An image that does not cover the traced code: addr_nacc, exit 0 ----
+# Only the vectors: the I-sync's 0x80000558 (10.1) is not covered, so the
+# first atom reports it, and no instruction is known.
+expect_decoded "vectors only" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/A.bin@0x80000000" \
+    --format jsonl
+check "vectors only: no range" [ "$(count range)" -eq 0 ]
+check "vectors only: first addr_nacc at 0x80000558" \
+    grep -q -m1 '"type":"addr_nacc","addr":"0x80000558"' "$tmp/out"
+check "vectors only: the exceptions are still there" [ "$(count exception)" -eq 2 ]
+# No image at all.
+expect_decoded "no image" -- decode --raw "$trace" "${cfg[@]}" --format jsonl
+check "no image: addr_nacc, no range" [ "$(count range)" -eq 0 -a "$(count addr_nacc)" -ge 1 ]
+# The code at the wrong address.
+expect_decoded "wrong address" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/B.bin@0x10000000" \
+    --format jsonl
+check "wrong address: addr_nacc, no range" [ "$(count range)" -eq 0 -a "$(count addr_nacc)" -ge 1 ]
+# Text format too.
+expect_decoded "vectors only, text" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/A.bin@0x80000000"
+check "text addr_nacc line" grep -Eq '^0x0000000c  addr_nacc  0x80000558' "$tmp/out"
+
+# ---- Corrupt trace: error / no_sync elements, no crash, exit 0 ----
+# Random bytes, no A-sync anywhere: nothing but no_sync.
+head -c 8192 /dev/urandom | tr -d '\000' >"$tmp/random.bin"
+expect_decoded "random bytes" -- decode --raw "$tmp/random.bin" "${cfg[@]}" "${images[@]}" --format jsonl
+check "random bytes: one no_sync line" [ "$(wc -l <"$tmp/out")" -eq 1 -a "$(count no_sync)" -eq 1 ]
+# Random bytes after the real trace: the real part decodes as before.
+cat "$trace" "$tmp/random.bin" >"$tmp/tail.bin"
+expect_decoded "random tail" -- decode --raw "$tmp/tail.bin" "${cfg[@]}" "${images[@]}" --format jsonl
+check "random tail: the clean decode is a prefix" \
+    cmp -s <(head -n "$(wc -l <"$tmp/clean.jsonl")" "$tmp/out") "$tmp/clean.jsonl"
+# A reserved header: a located error line saying what was wrong.
+{ head -c 29 "$trace"; printf '\x02\x84\x84'; } >"$tmp/reserved.bin"
+expect_decoded "reserved header" -- decode --raw "$tmp/reserved.bin" "${cfg[@]}" "${images[@]}" --format jsonl
+check "reserved header: error at offset 29" \
+    grep -Eq '^\{"offset":29,"id":[0-9]+,"type":"error","msg":"[^"]*reserved header 0x02' "$tmp/out"
+check "reserved header: nothing decoded after it" [ "$(tail -n1 "$tmp/out" | grep -c '"type":"error"')" -eq 1 ]
+# A file cut inside the last packet (the exception at 30 is 6 bytes).
+head -c 33 "$trace" >"$tmp/cut.bin"
+expect_decoded "cut file" -- decode --raw "$tmp/cut.bin" "${cfg[@]}" "${images[@]}" --format jsonl
+check "cut file: the last line is an error at offset 30" \
+    grep -Eq '^\{"offset":30,"id":[0-9]+,"type":"error","msg":"[^"]*truncated' <(tail -n1 "$tmp/out")
+check "cut file: everything before it as in the clean decode" \
+    cmp -s <(head -n -1 "$tmp/out") <(grep -v '"offset":30,' "$tmp/clean.jsonl")
+# Cut inside the first I-sync: no_sync, then the error.
+head -c 9 "$trace" >"$tmp/cut9.bin"
+expect_decoded "cut I-sync" -- decode --raw "$tmp/cut9.bin" "${cfg[@]}" "${images[@]}" --format jsonl
+cut9_ok() {
+    [ "$(wc -l <"$tmp/out")" -eq 2 ] && grep -q '"offset":0,.*"type":"no_sync"' <(head -n1 "$tmp/out") \
+        && grep -q '"offset":6,.*"type":"error".*truncated' <(tail -n1 "$tmp/out")
+}
+check "cut I-sync: no_sync then an error at 6" cut9_ok
+# Only an A-sync: read to its end, nothing to decode.
+printf '\x00\x00\x00\x00\x00\x80' >"$tmp/async.bin"
+run decode --raw "$tmp/async.bin" --format jsonl
+check "A-sync only: exit 0, no_sync only, no stderr" \
+    [ "$rc" -eq 0 -a ! -s "$tmp/err" -a "$(count no_sync)" -eq 1 -a "$(wc -l <"$tmp/out")" -eq 1 ]
+# Every byte value after a valid start, several times over: no crash.
+for i in 1 2 3 4 5; do
+    { head -c 12 "$trace"; head -c 4096 /dev/urandom; } >"$tmp/fuzz.bin"
+    run decode --raw "$tmp/fuzz.bin" "${cfg[@]}" "${images[@]}" --format jsonl
+    check "random after an I-sync ($i): exit 0, no stderr" [ "$rc" -eq 0 -a ! -s "$tmp/err" ]
+done
+# Random frame-formatted input: no crash, exit 0.
+head -c 4096 /dev/urandom >"$tmp/frames.bin"
+run decode --formatted "$tmp/frames.bin" --id 0x10 "${images[@]}"
+check "random frames: exit 0" [ "$rc" -eq 0 ]
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,2413 @@
+/* Tests of the flow decoder (pft_flow_*) against shared/spec/pft-flow.md.
+ *
+ * Programs are hand-assembled A32/T32 instructions at fixed addresses; the
+ * assembly is next to each encoding (encodings checked with
+ * arm-linux-gnueabihf-as).  Packets are struct pft_packet values filled by
+ * hand, except where a test says it feeds bytes through the packet decoder
+ * (the worked examples of pft-flow.md 10 and 10.1, interworking, bad
+ * bytes).  Every expected element is worked out by hand from the spec; the
+ * comment above a check says which rule gives it.
+ *
+ * Every element a packet produces is checked: expect_*() take them in order
+ * and expect_end() fails if any is left over.  Each element must carry the
+ * offset of the packet that produced it, and pft_flow_insn_count() must
+ * equal the sum of the expected ranges' lengths.
+ */
+#include "ptunit.h"
+#include "pft.h"
+
+#include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------ */
+/* Program image                                                        */
+/* ------------------------------------------------------------------ */
+
+enum { T32_MARK = 3 };
+
+struct insn {
+	uint32_t addr;
+	uint32_t bits;   /* A32 word, T16 halfword, or T32 hw1 << 16 | hw2 */
+	uint8_t kind;    /* 4: A32, 2: T16, T32_MARK: T32 */
+};
+
+#define A32(a, w) { a, w, 4 }
+#define T16(a, h) { a, h, 2 }
+#define T32(a, h1, h2) { a, (uint32_t)(h1) << 16 | (h2), T32_MARK }
+
+#define PROG_BASE 0x8000u
+#define PROG_SIZE 0x800u
+
+/*
+ * The main program (space ANY, 0x8000-0x87ff).  Gaps are zero: 0x00000000
+ * is ANDEQ r0, r0, r0 and 0x0000 is MOVS r0, r0, neither a waypoint.
+ */
+static const struct insn prog[] = {
+	/* ARM: direct and conditional branches, a call. */
+	A32(0x8000, 0xe3a00000), /* mov   r0, #0 */
+	A32(0x8004, 0xe2800001), /* add   r0, r0, #1 */
+	A32(0x8008, 0xea000000), /* b     0x8010 */
+	A32(0x800c, 0xe1a00000), /* nop */
+	A32(0x8010, 0xe3500001), /* cmp   r0, #1 */
+	A32(0x8014, 0x0a000001), /* beq   0x8020 */
+	A32(0x8018, 0x13a01002), /* movne r1, #2      conditional, no waypoint */
+	A32(0x801c, 0xe1a00000), /* nop */
+	A32(0x8020, 0xeb000036), /* bl    0x8100      return address 0x8024 */
+	A32(0x8024, 0xe3a02003), /* mov   r2, #3 */
+	A32(0x8028, 0xe12fff1e), /* bx    lr */
+	/* fn */
+	A32(0x8100, 0xe92d4010), /* push  {r4, lr} */
+	A32(0x8104, 0xe3a04000), /* mov   r4, #0 */
+	A32(0x8108, 0xe8bd8010), /* pop   {r4, pc} */
+	/* ARM indirect branches and barriers */
+	A32(0x8200, 0xe590f000), /* ldr   pc, [r0] */
+	A32(0x8204, 0xe1a0f001), /* mov   pc, r1 */
+	A32(0x8208, 0xe12fff32), /* blx   r2          return address 0x820c */
+	A32(0x820c, 0xf57ff06f), /* isb   sy */
+	A32(0x8210, 0xf57ff05f), /* dmb   sy */
+	A32(0x8214, 0xe3a00000), /* mov   r0, #0 */
+	A32(0x8218, 0xf57ff04f), /* dsb   sy */
+	A32(0x821c, 0xf57ff06f), /* isb   sy */
+	A32(0x8220, 0xeafffffe), /* b     0x8220 */
+	/* ARM -> Thumb */
+	A32(0x8300, 0xe3a00000), /* mov   r0, #0 */
+	A32(0x8304, 0xfa00003d), /* blx   0x8400      Thumb; returns to 0x8308 */
+	A32(0x8308, 0xe1a00000), /* nop */
+	A32(0x830c, 0xe12fff10), /* bx    r0 */
+	/* conditional ARM waypoints, data processing into the PC */
+	A32(0x8380, 0x0bffff5e), /* bleq  0x8100 */
+	A32(0x8384, 0x149df004), /* ldrne pc, [sp], #4 */
+	A32(0x8388, 0x008ff100), /* addeq pc, pc, r0, lsl #2 */
+	A32(0x838c, 0xe25ef004), /* subs  pc, lr, #4 */
+	A32(0x8390, 0xe8bd8001), /* pop   {r0, pc} */
+	A32(0x8394, 0xe1a00000), /* nop */
+	/* Thumb */
+	T16(0x8400, 0x2001),         /* movs  r0, #1 */
+	T32(0x8402, 0xf8d1, 0x1004), /* ldr.w r1, [r1, #4] */
+	T16(0x8406, 0x2801),         /* cmp   r0, #1 */
+	T16(0x8408, 0xd002),         /* beq.n 0x8410 */
+	T16(0x840a, 0xb118),         /* cbz   r0, 0x8414 */
+	T16(0x840c, 0xe004),         /* b.n   0x8418 */
+	T16(0x840e, 0x46c0),         /* nop */
+	T32(0x8410, 0xf000, 0xf836), /* bl    0x8480      return address 0x8414 */
+	T32(0x8414, 0xf000, 0xe874), /* blx   0x8500      ARM; returns to 0x8418 */
+	T16(0x8418, 0x4770),         /* bx    lr */
+	/* tfn: IT blocks */
+	T16(0x8480, 0xb510),         /* push  {r4, lr} */
+	T16(0x8482, 0x2800),         /* cmp   r0, #0 */
+	T16(0x8484, 0xbf0c),         /* ite   eq */
+	T16(0x8486, 0x2101),         /* moveq r1, #1 */
+	T16(0x8488, 0x2102),         /* movne r1, #2 */
+	T16(0x848a, 0x3101),         /* adds  r1, #1 */
+	T16(0x848c, 0xbf18),         /* it    ne */
+	T16(0x848e, 0x4770),         /* bxne  lr          last of its IT block */
+	T16(0x8490, 0x2903),         /* cmp   r1, #3 */
+	T16(0x8492, 0xbf08),         /* it    eq */
+	T16(0x8494, 0xe7f4),         /* beq.n 0x8480      B T2, condition from IT */
+	T16(0x8496, 0xb901),         /* cbnz  r1, 0x849a */
+	T16(0x8498, 0xbd10),         /* pop   {r4, pc} */
+	T32(0x849a, 0xf85d, 0xfb04), /* ldr.w pc, [sp], #4 */
+	/* Thumb indirect branches */
+	T16(0x84c0, 0x468f),         /* mov   pc, r1 */
+	T32(0x84c2, 0xe8df, 0xf000), /* tbb   [pc, r0] */
+	T16(0x84c6, 0x0302),         /* .byte 2, 3       the table */
+	T32(0x84c8, 0xf8d2, 0xf008), /* ldr.w pc, [r2, #8] */
+	T32(0x84cc, 0xf3bf, 0x8f6f), /* isb   sy */
+	T16(0x84d0, 0x4798),         /* blx   r3          return address 0x84d2 */
+	T32(0x84d2, 0xf7ff, 0xbfd5), /* b.w   0x8480 */
+	/* armfn */
+	A32(0x8500, 0xe3a00002), /* mov   r0, #2 */
+	A32(0x8504, 0xe12fff1e), /* bx    lr */
+	/* SVC, ARM and Thumb: not waypoints (pft-flow.md 4.3) */
+	A32(0x8700, 0xe3a00001), /* mov   r0, #1 */
+	A32(0x8704, 0xef000000), /* svc   #0 */
+	A32(0x8708, 0xe3a01002), /* mov   r1, #2 */
+	T16(0x8780, 0x2001),     /* movs  r0, #1 */
+	T16(0x8782, 0xdf00),     /* svc   #0 */
+	T16(0x8784, 0x2102),     /* movs  r1, #2 */
+};
+
+static void put_le(uint8_t *p, uint32_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void place(uint8_t *mem, uint32_t base, const struct insn *in, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *p = mem + (in[i].addr - base);
+		if (in[i].kind == T32_MARK) {
+			put_le(p, in[i].bits >> 16, 2);
+			put_le(p + 2, in[i].bits & 0xffff, 2);
+		} else {
+			put_le(p, in[i].bits, in[i].kind);
+		}
+	}
+}
+
+/* BL <target> at @pc, A32 encoding A1: cond 1110, 1011, imm24 =
+ * (target - (pc + 8)) / 4 (ARM ARM A8.8.25). */
+static uint32_t arm_bl(uint32_t pc, uint32_t target)
+{
+	return 0xeb000000u | (((target - pc - 8) >> 2) & 0xffffffu);
+}
+
+#define NOP_A32 0xe1a00000u   /* mov r0, r0 */
+#define BX_LR_A32 0xe12fff1eu /* bx lr */
+
+/* Call chain for the return-stack depth tests: CHAIN_N pairs of
+ * "bl CHAIN_FN; bx lr" from CHAIN_BASE (pair k at CHAIN_BASE + 8k, its
+ * return address CHAIN_BASE + 8k + 4), and CHAIN_FN: bx lr. */
+#define CHAIN_BASE 0x9000u
+#define CHAIN_N 40
+#define CHAIN_FN 0x9400u
+
+/* Runs of NOPs for the walk limit: 2000 NOPs with no waypoint at
+ * LONG_BASE; 1000 NOPs then "b ." at NEAR_BASE. */
+#define LONG_BASE 0x20000u
+#define LONG_NOPS 2000
+#define NEAR_BASE 0x30000u
+#define NEAR_NOPS 1000
+
+/* ISB_RUN ISBs in a row: every atom, E or N, is one range. */
+#define ISB_BASE 0x40000u
+#define ISB_RUN 300
+#define ISB_A32 0xf57ff06fu
+
+/* Two NOPs and nothing after them (memory runs out at 0xa008). */
+#define SHORT_BASE 0xa000u
+/* Thumb: nop, then the first halfword of ldr.w (cut by the end). */
+#define CUT_BASE 0xa100u
+
+/* Thumb code in two adjacent sections, a 32-bit instruction across the
+ * boundary: movs r0, #1 | ldr.w r1, [r1, #4] (f8d1 | 1004) | b.n . */
+#define SPAN_BASE 0xa200u
+
+/* Secure and Non-secure code at the same address (pft-flow.md 7). */
+#define SPACE_BASE 0xc000u
+
+/* @n A32 words at @mem, little-endian as in memory. */
+static void fill_words(uint8_t *mem, const uint32_t *words, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		put_le(mem + 4 * i, words[i], 4);
+}
+
+static int add_copy(struct pft_image *img, uint32_t vaddr, const uint8_t *buf, size_t len,
+		    enum pft_mem_space space)
+{
+	int rc = pft_image_add_buffer(img, vaddr, buf, len, space, PFT_IMAGE_COPY);
+
+	PTU_CHECK(rc >= 0);
+	return rc;
+}
+
+static struct pft_image *make_image(void)
+{
+	enum { CHAIN_WORDS = (CHAIN_FN - CHAIN_BASE) / 4 + 1 };
+	static uint8_t mem[PROG_SIZE];
+	static uint32_t words[LONG_NOPS + NEAR_NOPS + CHAIN_WORDS];
+	static uint8_t bytes[4 * (LONG_NOPS + NEAR_NOPS + CHAIN_WORDS)];
+	static const uint32_t shortrun[2] = { NOP_A32, NOP_A32 };
+	static const uint8_t cut[4] = { 0xc0, 0x46, 0xd1, 0xf8 }; /* nop; f8d1 */
+	static const uint8_t span1[4] = { 0x01, 0x20, 0xd1, 0xf8 };
+	static const uint8_t span2[4] = { 0x04, 0x10, 0xfe, 0xe7 };
+	/* Secure: mov r0, #0; b 0xc000.  Non-secure: b 0xc000. */
+	static const uint32_t sec[2] = { 0xe3a00000, 0xeafffffd };
+	static const uint32_t nsec[1] = { 0xeafffffe };
+	uint8_t tmp[8];
+	int err = -1;
+	struct pft_image *img = pft_image_alloc(&err);
+
+	PTU_CHECK(img != NULL);
+	if (!img)
+		return NULL;
+	memset(mem, 0, sizeof(mem));
+	place(mem, PROG_BASE, prog, sizeof(prog) / sizeof(prog[0]));
+	add_copy(img, PROG_BASE, mem, sizeof(mem), PFT_SPACE_ANY);
+
+	for (unsigned k = 0; k < CHAIN_N; k++) {
+		uint32_t pc = CHAIN_BASE + 8 * k;
+		words[2 * k] = arm_bl(pc, CHAIN_FN);
+		words[2 * k + 1] = BX_LR_A32;
+	}
+	for (unsigned i = 2 * CHAIN_N; i < CHAIN_WORDS - 1; i++)
+		words[i] = NOP_A32;
+	words[CHAIN_WORDS - 1] = BX_LR_A32; /* at CHAIN_FN */
+	fill_words(bytes, words, CHAIN_WORDS);
+	add_copy(img, CHAIN_BASE, bytes, 4 * CHAIN_WORDS, PFT_SPACE_ANY);
+
+	for (unsigned i = 0; i < LONG_NOPS; i++)
+		words[i] = NOP_A32;
+	fill_words(bytes, words, LONG_NOPS);
+	add_copy(img, LONG_BASE, bytes, 4 * LONG_NOPS, PFT_SPACE_ANY);
+	words[NEAR_NOPS] = 0xeafffffe; /* b . */
+	fill_words(bytes, words, NEAR_NOPS + 1);
+	add_copy(img, NEAR_BASE, bytes, 4 * (NEAR_NOPS + 1), PFT_SPACE_ANY);
+
+	for (unsigned i = 0; i < ISB_RUN; i++)
+		words[i] = ISB_A32;
+	fill_words(bytes, words, ISB_RUN);
+	add_copy(img, ISB_BASE, bytes, 4 * ISB_RUN, PFT_SPACE_ANY);
+
+	fill_words(tmp, shortrun, 2);
+	add_copy(img, SHORT_BASE, tmp, 8, PFT_SPACE_ANY);
+	add_copy(img, CUT_BASE, cut, sizeof(cut), PFT_SPACE_ANY);
+	add_copy(img, SPAN_BASE, span1, sizeof(span1), PFT_SPACE_ANY);
+	add_copy(img, SPAN_BASE + sizeof(span1), span2, sizeof(span2), PFT_SPACE_ANY);
+	fill_words(tmp, sec, 2);
+	add_copy(img, SPACE_BASE, tmp, 8, PFT_SPACE_SECURE);
+	fill_words(tmp, nsec, 1);
+	add_copy(img, SPACE_BASE, tmp, 4, PFT_SPACE_NONSECURE);
+	return img;
+}
+
+/* ------------------------------------------------------------------ */
+/* Packets                                                              */
+/* ------------------------------------------------------------------ */
+
+static struct pft_packet pk(enum pft_packet_type type)
+{
+	struct pft_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = (uint8_t)type;
+	p.size = 1;
+	return p;
+}
+
+static struct pft_packet pk_isync(uint32_t addr, enum pft_isa isa, unsigned reason,
+				  unsigned ns)
+{
+	struct pft_packet p = pk(PFT_PKT_ISYNC);
+
+	p.addr = addr;
+	p.isa = (uint8_t)isa;
+	p.reason = (uint8_t)reason;
+	p.ns = (uint8_t)ns;
+	return p;
+}
+
+/* @ens: the atoms oldest first, 'E' or 'N'. */
+static struct pft_packet pk_atoms(const char *ens)
+{
+	struct pft_packet p = pk(PFT_PKT_ATOM);
+
+	for (unsigned i = 0; ens[i]; i++)
+		if (ens[i] == 'E')
+			p.atoms |= (uint8_t)(1u << i);
+	p.n_atoms = (uint8_t)strlen(ens);
+	return p;
+}
+
+static struct pft_packet pk_branch(uint32_t addr, enum pft_isa isa)
+{
+	struct pft_packet p = pk(PFT_PKT_BRANCH);
+
+	p.addr = addr;
+	p.isa = (uint8_t)isa;
+	p.addr_bytes = 5;
+	return p;
+}
+
+/* A branch with exception byte EX0 (exception 0: a state change only). */
+static struct pft_packet pk_exc(uint32_t addr, enum pft_isa isa, unsigned exc, unsigned ns)
+{
+	struct pft_packet p = pk_branch(addr, isa);
+
+	p.exception = (uint16_t)exc;
+	p.exc_bytes = 1;
+	p.ns = (uint8_t)ns;
+	return p;
+}
+
+static struct pft_packet pk_wp(uint32_t addr, enum pft_isa isa)
+{
+	struct pft_packet p = pk(PFT_PKT_WAYPOINT);
+
+	p.addr = addr;
+	p.isa = (uint8_t)isa;
+	p.addr_bytes = 5;
+	return p;
+}
+
+static struct pft_packet with_cycles(struct pft_packet p, uint32_t cycles)
+{
+	p.has_cycles = 1;
+	p.cycles = cycles;
+	return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Running packets and checking elements                                */
+/* ------------------------------------------------------------------ */
+
+enum { RUN_MAX = 256 };
+
+struct run {
+	struct pft_flow *f;
+	struct pft_elem q[RUN_MAX];
+	int n, pos;
+	uint64_t off;            /* offset given to the next hand-made packet */
+	uint64_t insns_expected; /* sum of the expected ranges' ninsn */
+};
+
+static void collect(struct run *r, uint64_t offset)
+{
+	struct pft_elem e;
+	int rc;
+
+	while ((rc = pft_flow_next(r->f, &e, sizeof(e))) == 0) {
+		/* An element belongs to the packet that produced it. */
+		PTU_EQ(e.offset, offset);
+		if (r->n < RUN_MAX)
+			r->q[r->n++] = e;
+		else
+			PTU_CHECK(!"too many elements");
+	}
+	PTU_EQ(rc, -PFT_ERR_NEED_INPUT);
+}
+
+static void put(struct run *r, struct pft_packet p)
+{
+	p.offset = r->off;
+	r->off += 0x10;
+	PTU_EQ(pft_flow_put(r->f, &p, sizeof(p)), 0);
+	collect(r, p.offset);
+}
+
+/* Feed @len bytes through a packet decoder for @cfg, every packet (bad
+ * ones included) into the flow decoder. */
+static void put_bytes(struct run *r, const struct pft_config *cfg, const uint8_t *bytes,
+		      size_t len)
+{
+	int err = 0;
+	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, &err);
+	struct pft_packet p;
+
+	PTU_CHECK(d != NULL);
+	if (!d)
+		return;
+	PTU_EQ(pft_pkt_feed(d, bytes, len), 0);
+	PTU_EQ(pft_pkt_finish(d), 0);
+	for (;;) {
+		int rc = pft_pkt_next(d, &p, sizeof(p));
+		if (rc == -PFT_ERR_EOS)
+			break;
+		PTU_CHECK(rc == 0 || p.type == PFT_PKT_BAD);
+		if (rc != 0 && p.type != PFT_PKT_BAD)
+			break;
+		PTU_EQ(pft_flow_put(r->f, &p, sizeof(p)), 0);
+		collect(r, p.offset);
+	}
+	pft_pkt_free(d);
+}
+
+static int bad_line(int line, const char *what)
+{
+	fprintf(stderr, "%s:%d: %s\n", __FILE__, line, what);
+	ptu_failed_checks++;
+	return 0;
+}
+
+static void field(int line, int index, const char *name, unsigned long long got,
+		  unsigned long long want)
+{
+	if (got != want) {
+		fprintf(stderr, "%s:%d: element %d: %s = 0x%llx, want 0x%llx\n", __FILE__, line,
+			index, name, got, want);
+		ptu_failed_checks++;
+	}
+}
+
+#define FIELD(e, name, want) field(line, idx, #name, (e)->name, (want))
+
+/* The next element, which must be of @type (NULL if not). */
+static const struct pft_elem *take(struct run *r, int line, enum pft_elem_type type,
+				   int *index)
+{
+	char msg[160];
+
+	if (r->pos >= r->n) {
+		snprintf(msg, sizeof(msg), "expected a %s element, there is none",
+			 pft_elem_type_name(type));
+		bad_line(line, msg);
+		return NULL;
+	}
+	const struct pft_elem *e = &r->q[r->pos];
+	*index = r->pos++;
+	if (e->type != type) {
+		snprintf(msg, sizeof(msg), "element %d is %s, expected %s", *index,
+			 pft_elem_type_name(e->type), pft_elem_type_name(type));
+		if (e->type == PFT_ELEM_RANGE)
+			snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+				 " (range 0x%x-0x%x)", e->start, e->last);
+		if (e->type == PFT_ELEM_ERROR)
+			snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+				 " (reason %u)", e->reason);
+		bad_line(line, msg);
+		return NULL;
+	}
+	return e;
+}
+
+/* A range of @n instructions @start..@last (@end is after @last). */
+static const struct pft_elem *expect_range_(struct run *r, int line, uint32_t start,
+					    uint32_t last, uint32_t end, uint32_t n,
+					    enum pft_isa isa, int taken)
+{
+	int idx;
+	const struct pft_elem *e = take(r, line, PFT_ELEM_RANGE, &idx);
+
+	r->insns_expected += n;
+	if (!e)
+		return NULL;
+	FIELD(e, start, start);
+	FIELD(e, last, last);
+	FIELD(e, end, end);
+	FIELD(e, ninsn, n);
+	FIELD(e, isa, isa);
+	FIELD(e, taken, taken);
+	return e;
+}
+
+/* ARM ranges: @end and @n follow from 4-byte instructions. */
+#define expect_arm(r, start, last, taken)                                       \
+	expect_range_(r, __LINE__, start, last, (last) + 4, ((last) - (start)) / 4 + 1, \
+		      PFT_ISA_ARM, taken)
+#define expect_thumb(r, start, last, end, n, taken) \
+	expect_range_(r, __LINE__, start, last, end, n, PFT_ISA_THUMB, taken)
+#define expect_range(r, start, last, end, n, isa, taken) \
+	expect_range_(r, __LINE__, start, last, end, n, isa, taken)
+
+static void expect_simple_(struct run *r, int line, enum pft_elem_type type)
+{
+	int idx;
+
+	take(r, line, type, &idx);
+}
+#define expect_simple(r, type) expect_simple_(r, __LINE__, type)
+
+static void expect_trace_on_(struct run *r, int line, unsigned reason)
+{
+	int idx;
+	const struct pft_elem *e = take(r, line, PFT_ELEM_TRACE_ON, &idx);
+
+	if (e)
+		FIELD(e, reason, reason);
+}
+#define expect_trace_on(r, reason) expect_trace_on_(r, __LINE__, reason)
+
+static void expect_error_(struct run *r, int line, unsigned reason)
+{
+	int idx;
+	const struct pft_elem *e = take(r, line, PFT_ELEM_ERROR, &idx);
+
+	if (e)
+		FIELD(e, reason, reason);
+}
+#define expect_error(r, reason) expect_error_(r, __LINE__, reason)
+
+static void expect_nacc_(struct run *r, int line, uint32_t addr)
+{
+	int idx;
+	const struct pft_elem *e = take(r, line, PFT_ELEM_ADDR_NACC, &idx);
+
+	if (e)
+		FIELD(e, addr, addr);
+}
+#define expect_nacc(r, addr) expect_nacc_(r, __LINE__, addr)
+
+/* An exception; @ret is the preferred return address, or -1 for none. */
+static const struct pft_elem *expect_exception_(struct run *r, int line, unsigned number,
+						int64_t ret)
+{
+	int idx;
+	const struct pft_elem *e = take(r, line, PFT_ELEM_EXCEPTION, &idx);
+
+	if (!e)
+		return NULL;
+	FIELD(e, exception, number);
+	FIELD(e, has_ret, ret >= 0);
+	if (ret >= 0)
+		FIELD(e, addr, (uint32_t)ret);
+	return e;
+}
+#define expect_exception(r, number, ret) expect_exception_(r, __LINE__, number, ret)
+
+/* A context element whose changed bits are exactly @changed. */
+static const struct pft_elem *expect_context_(struct run *r, int line, unsigned changed)
+{
+	int idx;
+	const struct pft_elem *e = take(r, line, PFT_ELEM_CONTEXT, &idx);
+
+	if (e)
+		FIELD(e, changed, changed);
+	return e;
+}
+#define expect_context(r, changed) expect_context_(r, __LINE__, changed)
+
+static void expect_cycles_(struct run *r, int line, const struct pft_elem *e, int has,
+			   uint32_t cycles)
+{
+	int idx = (int)(e ? e - r->q : -1);
+
+	if (!e)
+		return;
+	FIELD(e, has_cycles, has);
+	if (has)
+		FIELD(e, cycles, cycles);
+}
+#define expect_cycles(r, e, has, cycles) expect_cycles_(r, __LINE__, e, has, cycles)
+
+/* Nothing left; the instruction count matches the expected ranges. */
+static void expect_end_(struct run *r, int line)
+{
+	char msg[120];
+
+	if (r->pos < r->n) {
+		const struct pft_elem *e = &r->q[r->pos];
+		snprintf(msg, sizeof(msg), "%d unexpected element(s), the first: %s 0x%x-0x%x reason %u",
+			 r->n - r->pos, pft_elem_type_name(e->type), e->start, e->last, e->reason);
+		bad_line(line, msg);
+	}
+	if (pft_flow_insn_count(r->f) != r->insns_expected) {
+		snprintf(msg, sizeof(msg), "pft_flow_insn_count() = %llu, the ranges hold %llu",
+			 (unsigned long long)pft_flow_insn_count(r->f),
+			 (unsigned long long)r->insns_expected);
+		bad_line(line, msg);
+		r->insns_expected = pft_flow_insn_count(r->f);
+	}
+	r->n = r->pos = 0;
+}
+#define expect_end(r) expect_end_(r, __LINE__)
+
+static struct pft_config base_cfg(void)
+{
+	struct pft_config cfg;
+
+	pft_config_init(&cfg);
+	return cfg;
+}
+
+static struct pft_image *image;
+
+static int run_open(struct run *r, const struct pft_config *cfg, struct pft_image *img)
+{
+	int err = -1;
+
+	memset(r, 0, sizeof(*r));
+	r->f = pft_flow_alloc(cfg, img, &err);
+	PTU_CHECK(r->f != NULL);
+	PTU_EQ(err, 0);
+	return r->f != NULL;
+}
+
+static void run_close(struct run *r)
+{
+	pft_flow_free(r->f);
+	r->f = NULL;
+}
+
+/*
+ * A-sync then a trace-on I-sync at @addr: NO_SYNC at the first packet,
+ * TRACE_ON, and the state (NS, ISA) becoming known is a context element
+ * (pft-flow.md 3).
+ */
+static void start_(struct run *r, int line, uint32_t addr, enum pft_isa isa, unsigned ns)
+{
+	int idx;
+	const struct pft_elem *e;
+
+	put(r, pk(PFT_PKT_ASYNC));
+	put(r, pk_isync(addr, isa, PFT_ISYNC_TRACE_ON, ns));
+	if ((e = take(r, line, PFT_ELEM_NO_SYNC, &idx)) != NULL)
+		FIELD(e, offset, r->off - 0x20);
+	if ((e = take(r, line, PFT_ELEM_TRACE_ON, &idx)) != NULL)
+		FIELD(e, reason, PFT_ISYNC_TRACE_ON);
+	if ((e = take(r, line, PFT_ELEM_CONTEXT, &idx)) != NULL) {
+		FIELD(e, changed & PFT_CTX_NS, PFT_CTX_NS);
+		FIELD(e, ns, ns);
+	}
+	expect_end_(r, line);
+}
+#define start(r, addr, isa) start_(r, __LINE__, addr, isa, 0)
+
+/*
+ * After synchronisation was lost (bad packet), the context in between is
+ * unknown: the decoder may restate it at the I-sync that resynchronises, or
+ * report nothing when it did not change.  If it does, it must be the
+ * I-sync's state.
+ */
+static void allow_restated_context_(struct run *r, int line, unsigned ns, enum pft_isa isa)
+{
+	int idx;
+	const struct pft_elem *e;
+
+	if (r->pos >= r->n || r->q[r->pos].type != PFT_ELEM_CONTEXT)
+		return;
+	e = take(r, line, PFT_ELEM_CONTEXT, &idx);
+	FIELD(e, ns, ns);
+	FIELD(e, isa, isa);
+}
+#define allow_restated_context(r, ns, isa) allow_restated_context_(r, __LINE__, ns, isa)
+
+/* A trace-on I-sync while decoding: TRACE_ON, no context change. */
+static void resync_(struct run *r, int line, uint32_t addr, enum pft_isa isa)
+{
+	put(r, pk_isync(addr, isa, PFT_ISYNC_TRACE_ON, 0));
+	expect_trace_on_(r, line, PFT_ISYNC_TRACE_ON);
+	expect_end_(r, line);
+}
+#define resync(r, addr, isa) resync_(r, __LINE__, addr, isa)
+
+/* ------------------------------------------------------------------ */
+/* Tests                                                                */
+/* ------------------------------------------------------------------ */
+
+static void test_args(void)
+{
+	struct pft_config cfg = base_cfg(), small = cfg;
+	struct pft_packet p = pk(PFT_PKT_ASYNC);
+	struct pft_elem e;
+	struct pft_flow *f;
+	int err = 1;
+
+	PTU_CHECK(pft_flow_alloc(NULL, image, &err) == NULL);
+	PTU_EQ(err, -PFT_ERR_INVALID);
+	PTU_CHECK(pft_flow_alloc(NULL, NULL, NULL) == NULL);
+	small.size = 0;
+	err = 1;
+	PTU_CHECK(pft_flow_alloc(&small, image, &err) == NULL);
+	PTU_EQ(err, -PFT_ERR_INVALID);
+	pft_flow_free(NULL);
+
+	/* No image is allowed (every walk reports ADDR_NACC). */
+	f = pft_flow_alloc(&cfg, NULL, NULL);
+	PTU_CHECK(f != NULL);
+	pft_flow_free(f);
+
+	err = 1;
+	f = pft_flow_alloc(&cfg, image, &err);
+	PTU_CHECK(f != NULL);
+	PTU_EQ(err, 0);
+	if (!f)
+		return;
+	PTU_EQ(pft_flow_put(NULL, &p, sizeof(p)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_put(f, NULL, sizeof(p)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_put(f, &p, sizeof(p) - 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_put(f, &p, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_next(NULL, &e, sizeof(e)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_next(f, NULL, sizeof(e)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_next(f, &e, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_reset(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_insn_count(NULL), 0);
+	PTU_EQ(pft_flow_insn_count(f), 0);
+	/* Nothing put yet: nothing to take. */
+	PTU_EQ(pft_flow_next(f, &e, sizeof(e)), -PFT_ERR_NEED_INPUT);
+
+	/* The first packet produces NO_SYNC; putting another before taking
+	 * it is refused and changes nothing. */
+	p.offset = 7;
+	PTU_EQ(pft_flow_put(f, &p, sizeof(p)), 0);
+	struct pft_packet is = pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0);
+	PTU_EQ(pft_flow_put(f, &is, sizeof(is)), -PFT_ERR_INTERNAL);
+	PTU_EQ(pft_flow_next(f, &e, sizeof(e)), 0);
+	PTU_EQ(e.type, PFT_ELEM_NO_SYNC);
+	PTU_EQ(e.offset, 7);
+	PTU_EQ(pft_flow_next(f, &e, sizeof(e)), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_flow_reset(f), 0);
+	pft_flow_free(f);
+}
+
+static void test_names(void)
+{
+	static const char *const want[PFT_ELEM_TYPE_MAX] = {
+		"range", "no_sync", "trace_on", "context", "exception",
+		"exception_return", "timestamp", "trigger", "addr_nacc", "error",
+	};
+
+	for (int t = 0; t < PFT_ELEM_TYPE_MAX; t++)
+		PTU_STREQ(pft_elem_type_name((enum pft_elem_type)t), want[t]);
+	PTU_CHECK(pft_elem_type_name(PFT_ELEM_TYPE_MAX) != NULL);
+	for (unsigned a = PFT_FLOW_ERR_BAD_PACKET; a < PFT_FLOW_ERR_MAX; a++) {
+		PTU_CHECK(pft_flow_errstr(a) != NULL && pft_flow_errstr(a)[0] != '\0');
+		for (unsigned b = PFT_FLOW_ERR_BAD_PACKET; b < a; b++)
+			PTU_CHECK(strcmp(pft_flow_errstr(a), pft_flow_errstr(b)) != 0);
+	}
+	PTU_CHECK(pft_flow_errstr(0) != NULL);
+	PTU_CHECK(pft_flow_errstr(999) != NULL);
+}
+
+/* pft-flow.md 3: nothing before an A-sync, then nothing but the state of
+ * the packet layer until the first I-sync. */
+static void test_sync_order(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	/* NO_SYNC comes first, at the first packet whatever it is. */
+	put(&r, pk_atoms("E"));
+	expect_simple(&r, PFT_ELEM_NO_SYNC);
+	expect_end(&r);
+	/* Before an A-sync: discarded, I-syncs included (3.1). */
+	put(&r, pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0));
+	put(&r, pk_branch(0x8000, PFT_ISA_ARM));
+	put(&r, pk_atoms("EE"));
+	expect_end(&r);
+	/* Aligned but no I-sync yet: packets are ignored (3.2). */
+	put(&r, pk(PFT_PKT_ASYNC));
+	put(&r, pk_atoms("E"));
+	put(&r, pk_branch(0x8000, PFT_ISA_ARM));
+	put(&r, pk_wp(0x8004, PFT_ISA_ARM));
+	put(&r, pk_exc(0x8000, PFT_ISA_ARM, PFT_EXC_IRQ, 0));
+	expect_end(&r);
+	/* The first I-sync: PC = its address, not yet executed (3.3). */
+	put(&r, pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0));
+	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
+	const struct pft_elem *e = expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
+	if (e) {
+		PTU_EQ(e->ns, 0);
+		PTU_EQ(e->isa, PFT_ISA_ARM);
+	}
+	put(&r, pk_atoms("E"));
+	/* mov, add, b 0x8010 */
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_end(&r);
+	/* An A-sync while synchronised changes nothing (5.5). */
+	put(&r, pk(PFT_PKT_ASYNC));
+	put(&r, pk(PFT_PKT_IGNORE));
+	put(&r, pk_atoms("N"));
+	/* cmp, beq: from 0x8010, the B's target */
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* A32 direct and conditional waypoints, conditional execution, and an E
+ * atom on an indirect branch without a return stack (5.1). */
+static void test_arm_direct(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	const struct pft_elem *e;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_atoms("E"));
+	/* mov, add, b: direct, E -> 0x8010 */
+	e = expect_arm(&r, 0x8000, 0x8008, 1);
+	if (e) {
+		PTU_EQ(e->last_kind, 1);
+		PTU_EQ(e->last_link, 0);
+	}
+	put(&r, pk_atoms("N"));
+	/* cmp, beq not taken -> 0x8018 */
+	e = expect_arm(&r, 0x8010, 0x8014, 0);
+	if (e)
+		PTU_EQ(e->last_kind, 1);
+	put(&r, pk_atoms("E"));
+	/* movne (conditional, not a waypoint: 5.6), nop, bl -> 0x8100 */
+	e = expect_arm(&r, 0x8018, 0x8020, 1);
+	if (e)
+		PTU_EQ(e->last_link, 1);
+	put(&r, pk_atoms("E"));
+	/* push, mov, pop {r4, pc}: E on an indirect branch with the return
+	 * stack off (5.1 b): the range, then PC invalid. */
+	e = expect_arm(&r, 0x8100, 0x8108, 1);
+	if (e)
+		PTU_EQ(e->last_kind, 2);
+	expect_error(&r, PFT_FLOW_ERR_INDIRECT_ATOM);
+	expect_end(&r);
+	/* PC invalid: atoms dropped, waypoint updates ignored (9). */
+	put(&r, pk_atoms("EE"));
+	put(&r, pk_wp(0x8004, PFT_ISA_ARM));
+	expect_end(&r);
+	/* A branch address makes PC valid; nothing executed is known (5.2). */
+	put(&r, pk_branch(0x8024, PFT_ISA_ARM));
+	expect_end(&r);
+	put(&r, pk_branch(0x8380, PFT_ISA_ARM));
+	/* mov, bx lr: implied E */
+	e = expect_arm(&r, 0x8024, 0x8028, 1);
+	if (e)
+		PTU_EQ(e->last_kind, 2);
+	expect_end(&r);
+	put(&r, pk_atoms("NNN"));
+	/* bleq N: no call; ldrne pc N; addeq pc N: each falls through */
+	e = expect_arm(&r, 0x8380, 0x8380, 0);
+	if (e) {
+		PTU_EQ(e->last_kind, 1);
+		PTU_EQ(e->last_link, 1);
+	}
+	expect_arm(&r, 0x8384, 0x8384, 0);
+	expect_arm(&r, 0x8388, 0x8388, 0);
+	put(&r, pk_branch(0x8390, PFT_ISA_ARM));
+	/* subs pc, lr, #4 is an indirect waypoint */
+	expect_arm(&r, 0x838c, 0x838c, 1);
+	put(&r, pk_branch(0x8000, PFT_ISA_ARM));
+	/* pop {r0, pc} */
+	expect_arm(&r, 0x8390, 0x8390, 1);
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* A32 indirect branches by address packets, a call by BLX Rm pushing, and
+ * barriers (4.1: ISB always, DMB/DSB only with ETMCCER[24]). */
+static void test_arm_indirect_barriers(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	const struct pft_elem *e;
+
+	cfg.return_stack = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8200, PFT_ISA_ARM);
+	put(&r, pk_branch(0x8204, PFT_ISA_ARM));
+	/* ldr pc, [r0] */
+	expect_arm(&r, 0x8200, 0x8200, 1);
+	put(&r, pk_branch(0x8208, PFT_ISA_ARM));
+	/* mov pc, r1 */
+	expect_arm(&r, 0x8204, 0x8204, 1);
+	put(&r, pk_branch(0x8100, PFT_ISA_ARM));
+	/* blx r2: a call, pushes 0x820c (5.2.1) */
+	e = expect_arm(&r, 0x8208, 0x8208, 1);
+	if (e) {
+		PTU_EQ(e->last_kind, 2);
+		PTU_EQ(e->last_link, 1);
+	}
+	put(&r, pk_atoms("E"));
+	/* pop {r4, pc} E: pops 0x820c */
+	expect_arm(&r, 0x8100, 0x8108, 1);
+	put(&r, pk_atoms("N"));
+	/* isb: a waypoint of its own, N goes on */
+	e = expect_arm(&r, 0x820c, 0x820c, 0);
+	if (e)
+		PTU_EQ(e->last_kind, 3);
+	put(&r, pk_atoms("E"));
+	/* dmb, mov, dsb are no waypoints here; isb ends the range, E goes on
+	 * to the next instruction */
+	e = expect_arm(&r, 0x8210, 0x821c, 1);
+	if (e)
+		PTU_EQ(e->last_kind, 3);
+	put(&r, pk_atoms("EE"));
+	/* b . twice */
+	expect_arm(&r, 0x8220, 0x8220, 1);
+	expect_arm(&r, 0x8220, 0x8220, 1);
+	expect_end(&r);
+	run_close(&r);
+
+	/* ETMCCER[24] = 1: DMB and DSB are waypoints. */
+	cfg.dmb_dsb_waypoints = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8210, PFT_ISA_ARM);
+	put(&r, pk_atoms("ENE"));
+	e = expect_arm(&r, 0x8210, 0x8210, 1);
+	if (e)
+		PTU_EQ(e->last_kind, 3);
+	expect_arm(&r, 0x8214, 0x8218, 0);
+	expect_arm(&r, 0x821c, 0x821c, 1);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* T32: 16- and 32-bit instructions, B T1/T2/T4, CBZ/CBNZ, BL, BLX imm to
+ * ARM and back by the return stack, IT blocks (5.6), indirect branches. */
+static void test_thumb(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	const struct pft_elem *e;
+
+	cfg.return_stack = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8400, PFT_ISA_THUMB);
+	put(&r, pk_atoms("N"));
+	/* movs (2), ldr.w (4), cmp (2), beq.n (2) not taken */
+	expect_thumb(&r, 0x8400, 0x8408, 0x840a, 4, 0);
+	put(&r, pk_atoms("N"));
+	/* cbz not taken */
+	expect_thumb(&r, 0x840a, 0x840a, 0x840c, 1, 0);
+	put(&r, pk_atoms("E"));
+	/* b.n -> 0x8418 */
+	expect_thumb(&r, 0x840c, 0x840c, 0x840e, 1, 1);
+	put(&r, pk_branch(0x840a, PFT_ISA_THUMB));
+	/* bx lr by address (stack empty, no pop) */
+	e = expect_thumb(&r, 0x8418, 0x8418, 0x841a, 1, 1);
+	if (e)
+		PTU_EQ(e->last_kind, 2);
+	put(&r, pk_atoms("E"));
+	/* cbz taken -> 0x8414 */
+	expect_thumb(&r, 0x840a, 0x840a, 0x840c, 1, 1);
+	put(&r, pk_atoms("E"));
+	/* blx 0x8500: to ARM (5.7), pushes 0x8418 Thumb (4.4) */
+	e = expect_thumb(&r, 0x8414, 0x8414, 0x8418, 1, 1);
+	if (e)
+		PTU_EQ(e->last_link, 1);
+	put(&r, pk_atoms("E"));
+	/* ARM mov, bx lr: pops 0x8418 Thumb */
+	expect_arm(&r, 0x8500, 0x8504, 1);
+	put(&r, pk_atoms("E"));
+	/* bx lr at 0x8418 walked as Thumb; the stack is empty now */
+	expect_thumb(&r, 0x8418, 0x8418, 0x841a, 1, 1);
+	expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
+	expect_end(&r);
+
+	put(&r, pk_branch(0x8406, PFT_ISA_THUMB));
+	expect_end(&r);
+	put(&r, pk_atoms("EE"));
+	/* cmp, beq.n taken -> 0x8410; bl -> 0x8480, pushes 0x8414 Thumb */
+	expect_thumb(&r, 0x8406, 0x8408, 0x840a, 2, 1);
+	e = expect_thumb(&r, 0x8410, 0x8410, 0x8414, 1, 1);
+	if (e)
+		PTU_EQ(e->last_link, 1);
+	put(&r, pk_atoms("NNNE"));
+	/* Through the ITE block (moveq, movne are no waypoints) up to bxne lr,
+	 * the last instruction of the next IT block: N = condition failed. */
+	e = expect_thumb(&r, 0x8480, 0x848e, 0x8490, 8, 0);
+	if (e)
+		PTU_EQ(e->last_kind, 2);
+	/* cmp, it eq, beq.n (B T2 made conditional by the IT) not taken */
+	e = expect_thumb(&r, 0x8490, 0x8494, 0x8496, 3, 0);
+	if (e)
+		PTU_EQ(e->last_kind, 1);
+	/* cbnz not taken */
+	expect_thumb(&r, 0x8496, 0x8496, 0x8498, 1, 0);
+	/* pop {r4, pc} E: pops 0x8414 */
+	expect_thumb(&r, 0x8498, 0x8498, 0x849a, 1, 1);
+	put(&r, pk_atoms("E"));
+	/* blx 0x8500 again: pushes 0x8418 */
+	expect_thumb(&r, 0x8414, 0x8414, 0x8418, 1, 1);
+	put(&r, pk_branch(0x8490, PFT_ISA_THUMB));
+	/* ARM bx lr by address: no pop, 0x8418 stays */
+	expect_arm(&r, 0x8500, 0x8504, 1);
+	put(&r, pk_atoms("E"));
+	/* beq.n in the IT block taken -> 0x8480 */
+	expect_thumb(&r, 0x8490, 0x8494, 0x8496, 3, 1);
+	put(&r, pk_branch(0x849a, PFT_ISA_THUMB));
+	/* bxne lr taken, by address */
+	expect_thumb(&r, 0x8480, 0x848e, 0x8490, 8, 1);
+	put(&r, pk_branch(0x84c0, PFT_ISA_THUMB));
+	/* ldr.w pc, [sp], #4 */
+	expect_thumb(&r, 0x849a, 0x849a, 0x849e, 1, 1);
+	put(&r, pk_branch(0x84c2, PFT_ISA_THUMB));
+	/* mov pc, r1 */
+	expect_thumb(&r, 0x84c0, 0x84c0, 0x84c2, 1, 1);
+	put(&r, pk_branch(0x84c8, PFT_ISA_THUMB));
+	/* tbb [pc, r0] */
+	e = expect_thumb(&r, 0x84c2, 0x84c2, 0x84c6, 1, 1);
+	if (e)
+		PTU_EQ(e->last_kind, 2);
+	put(&r, pk_branch(0x84cc, PFT_ISA_THUMB));
+	/* ldr.w pc, [r2, #8] */
+	expect_thumb(&r, 0x84c8, 0x84c8, 0x84cc, 1, 1);
+	put(&r, pk_atoms("E"));
+	/* isb (32-bit): a barrier waypoint */
+	e = expect_thumb(&r, 0x84cc, 0x84cc, 0x84d0, 1, 1);
+	if (e)
+		PTU_EQ(e->last_kind, 3);
+	put(&r, pk_branch(0x8500, PFT_ISA_ARM));
+	/* blx r3 (16-bit): a call, pushes 0x84d2 Thumb */
+	e = expect_thumb(&r, 0x84d0, 0x84d0, 0x84d2, 1, 1);
+	if (e)
+		PTU_EQ(e->last_link, 1);
+	put(&r, pk_atoms("EEN"));
+	/* ARM bx lr E: pops 0x84d2; b.w -> 0x8480; then N at bxne lr */
+	expect_arm(&r, 0x8500, 0x8504, 1);
+	expect_thumb(&r, 0x84d2, 0x84d2, 0x84d6, 1, 1);
+	expect_thumb(&r, 0x8480, 0x848e, 0x8490, 8, 0);
+	put(&r, pk_atoms("NNE"));
+	/* the pop finds 0x8418, left on the stack by the branch packet above */
+	expect_thumb(&r, 0x8490, 0x8494, 0x8496, 3, 0);
+	expect_thumb(&r, 0x8496, 0x8496, 0x8498, 1, 0);
+	expect_thumb(&r, 0x8498, 0x8498, 0x849a, 1, 1);
+	/* (pop -> 0x8418) */
+	put(&r, pk_atoms("N"));
+	expect_thumb(&r, 0x8418, 0x8418, 0x841a, 1, 0);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* ARM <-> Thumb through the packet decoder: BLX imm by an E atom (no
+ * packet), BX by a 5-byte branch packet (5.7, protocol 4.2). */
+static void test_interworking_bytes(void)
+{
+	static const uint8_t bytes[] = {
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x80, /* 0: A-sync */
+		0x08, 0x00, 0x83, 0x00, 0x00, 0x21, /* 6: I-sync ARM 0x8300, trace-on, Secure */
+		0x84,                               /* 12: E */
+		0x86,                               /* 13: N */
+		0x05,                               /* 14: branch, 1 byte: ARM A[7:2] = 2 -> 0x8308 */
+		0x81, 0x88, 0x82, 0x80, 0x10,       /* 15: branch, 5 bytes: Thumb 0x8400 */
+		0x84,                               /* 20: E */
+	};
+	struct pft_config cfg = base_cfg();
+	struct run r;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	put_bytes(&r, &cfg, bytes, sizeof(bytes));
+	expect_simple(&r, PFT_ELEM_NO_SYNC);
+	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
+	expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
+	/* 12: mov, blx 0x8400 taken: now Thumb */
+	expect_arm(&r, 0x8300, 0x8304, 1);
+	/* 13: Thumb movs, ldr.w, cmp, beq.n N */
+	expect_thumb(&r, 0x8400, 0x8408, 0x840a, 4, 0);
+	/* 14: implied E at cbz; the 1-byte address is decompressed against
+	 * the I-sync (ARM), not the PC (protocol 4.2.3) */
+	expect_thumb(&r, 0x840a, 0x840a, 0x840c, 1, 1);
+	/* 15: nop, bx r0 */
+	expect_arm(&r, 0x8308, 0x830c, 1);
+	/* 20: Thumb again */
+	expect_thumb(&r, 0x8400, 0x8408, 0x840a, 4, 1);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* Branch address packets (5.2): an implied E atom on whatever waypoint
+ * comes next, the packet's address wins, and NS from EX0 with exception 0
+ * (protocol A1). */
+static void test_branch_packets(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	const struct pft_elem *e;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_branch(0x8010, PFT_ISA_ARM));
+	/* a direct B traced by address (branch broadcast, 6.1) */
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	put(&r, pk_atoms("N"));
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	put(&r, pk_branch(0x8200, PFT_ISA_ARM));
+	/* bl 0x8100, but the packet says 0x8200 */
+	expect_arm(&r, 0x8018, 0x8020, 1);
+	put(&r, pk_exc(0x8204, PFT_ISA_ARM, 0, 1));
+	/* exception 0: an ordinary branch (implied E) carrying NS = 1 */
+	expect_arm(&r, 0x8200, 0x8200, 1);
+	e = expect_context(&r, PFT_CTX_NS);
+	if (e)
+		PTU_EQ(e->ns, 1);
+	put(&r, pk_atoms("E"));
+	/* mov pc, r1 - an E atom on an indirect branch without a stack */
+	expect_arm(&r, 0x8204, 0x8204, 1);
+	expect_error(&r, PFT_FLOW_ERR_INDIRECT_ATOM);
+	expect_end(&r);
+	/* Hyp comes only with EX1 (protocol 4.3, A8): with EX0 alone the
+	 * packet's hyp field means nothing. */
+	struct pft_packet p = pk_exc(0x8000, PFT_ISA_ARM, 0, 1);
+	p.hyp = 1;
+	put(&r, p);
+	expect_end(&r);
+	p.exc_bytes = 2;
+	put(&r, p);
+	/* (PC valid again: the implied E walks from 0x8000) */
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	e = expect_context(&r, PFT_CTX_HYP);
+	if (e)
+		PTU_EQ(e->hyp, 1);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* Exceptions (5.3) and waypoint updates (5.4). */
+static void test_exceptions(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	const struct pft_elem *e;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	/* IRQ after cmp at 0x8010: waypoint update there, then the exception
+	 * branch; ret = the instruction after the updated one. */
+	put(&r, pk_wp(0x8010, PFT_ISA_ARM));
+	e = expect_arm(&r, 0x8010, 0x8010, 0);
+	if (e)
+		PTU_EQ(e->last_kind, 0);
+	put(&r, pk_exc(0xffff0018, PFT_ISA_ARM, PFT_EXC_IRQ, 0));
+	expect_exception(&r, PFT_EXC_IRQ, 0x8014);
+	/* PC = the vector, which no image covers (9) */
+	put(&r, pk_atoms("E"));
+	expect_nacc(&r, 0xffff0018);
+	/* an exception while PC is invalid has no return address */
+	put(&r, pk_exc(0x8000, PFT_ISA_ARM, PFT_EXC_FIQ, 0));
+	expect_exception(&r, PFT_EXC_FIQ, -1);
+	/* PC = the vector: an atom walks from there */
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	/* IRQ right after a waypoint: ret = that waypoint's target */
+	put(&r, pk_exc(0x8000, PFT_ISA_ARM, PFT_EXC_IRQ, 0));
+	expect_exception(&r, PFT_EXC_IRQ, 0x8010);
+	/* ... and after an N atom: the next instruction */
+	put(&r, pk_atoms("EN"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	put(&r, pk_exc(0x8000, PFT_ISA_ARM, PFT_EXC_DATA_ABORT, 0));
+	expect_exception(&r, PFT_EXC_DATA_ABORT, 0x8018);
+	expect_end(&r);
+
+	/* Waypoint update over two instructions; the range ends at the given
+	 * instruction, not taken. */
+	resync(&r, 0x8018, PFT_ISA_ARM);
+	put(&r, pk_wp(0x801c, PFT_ISA_ARM));
+	expect_arm(&r, 0x8018, 0x801c, 0);
+	put(&r, pk_exc(0xffff0018, PFT_ISA_ARM, PFT_EXC_IRQ, 0));
+	expect_exception(&r, PFT_EXC_IRQ, 0x8020);
+	expect_end(&r);
+
+	/* A waypoint update at the PC itself, then the walk goes on after it. */
+	resync(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_wp(0x8000, PFT_ISA_ARM));
+	expect_arm(&r, 0x8000, 0x8000, 0);
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, 0x8004, 0x8008, 1);
+	expect_end(&r);
+
+	/* SVC: waypoint update at the SVC itself (5.3 table), ret after it. */
+	resync(&r, 0x8700, PFT_ISA_ARM);
+	put(&r, pk_wp(0x8704, PFT_ISA_ARM));
+	expect_arm(&r, 0x8700, 0x8704, 0);
+	put(&r, pk_exc(0x8, PFT_ISA_ARM, PFT_EXC_SVC, 0));
+	expect_exception(&r, PFT_EXC_SVC, 0x8708);
+	expect_end(&r);
+	resync(&r, 0x8780, PFT_ISA_THUMB);
+	put(&r, pk_wp(0x8782, PFT_ISA_THUMB));
+	/* movs, svc (16-bit): ret = 0x8784 */
+	expect_thumb(&r, 0x8780, 0x8782, 0x8784, 2, 0);
+	put(&r, pk_exc(0x8, PFT_ISA_ARM, PFT_EXC_SVC, 0));
+	expect_exception(&r, PFT_EXC_SVC, 0x8784);
+	expect_end(&r);
+
+	/* Exception bytes carry the state at the vector: NS changes. */
+	resync(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_exc(0x8000, PFT_ISA_ARM, PFT_EXC_IRQ, 1));
+	expect_exception(&r, PFT_EXC_IRQ, 0x8000);
+	e = expect_context(&r, PFT_CTX_NS);
+	if (e)
+		PTU_EQ(e->ns, 1);
+	expect_end(&r);
+
+	/* A waypoint update beyond the next waypoint (b at 0x8008): the trace
+	 * and the image disagree (5.4); PC invalid afterwards. */
+	put(&r, pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0));
+	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
+	expect_context(&r, PFT_CTX_NS);
+	put(&r, pk_wp(0x8010, PFT_ISA_ARM));
+	expect_error(&r, PFT_FLOW_ERR_WP_UPDATE_PAST);
+	put(&r, pk_atoms("E"));
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* Debug-state entry (exception 1): PC invalid until the I-sync that
+ * follows the exit from Debug state (5.3.4). */
+static void test_debug_entry(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	put(&r, pk_exc(0x00000000, PFT_ISA_ARM, PFT_EXC_DEBUG_HALT, 0));
+	expect_exception(&r, PFT_EXC_DEBUG_HALT, 0x8010);
+	put(&r, pk_atoms("EN"));
+	put(&r, pk_wp(0x8014, PFT_ISA_ARM));
+	put(&r, pk_exc(0x00000000, PFT_ISA_ARM, PFT_EXC_DEBUG_HALT, 0));
+	/* nothing walked while PC is invalid, no return address */
+	expect_exception(&r, PFT_EXC_DEBUG_HALT, -1);
+	expect_end(&r);
+	put(&r, pk_isync(0x8010, PFT_ISA_ARM, PFT_ISYNC_DEBUG_EXIT, 0));
+	expect_trace_on(&r, PFT_ISYNC_DEBUG_EXIT);
+	put(&r, pk_atoms("N"));
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* Return stack (5.1, 5.2, 6): push on executed calls, pop only for an E
+ * atom on an indirect branch, never for a branch packet. */
+static void test_return_stack(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+
+	cfg.return_stack = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_atoms("ENEE"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	/* bl 0x8100 pushes 0x8024 */
+	expect_arm(&r, 0x8018, 0x8020, 1);
+	/* pop {r4, pc} E pops it */
+	expect_arm(&r, 0x8100, 0x8108, 1);
+	put(&r, pk_atoms("E"));
+	/* bx lr E with the stack empty: an error, PC invalid */
+	expect_arm(&r, 0x8024, 0x8028, 1);
+	expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
+	put(&r, pk_atoms("E"));
+	expect_end(&r);
+
+	/* A branch packet on a return does not pop: the entry stays. */
+	resync(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_atoms("ENE"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	expect_arm(&r, 0x8018, 0x8020, 1);
+	put(&r, pk_branch(0x8024, PFT_ISA_ARM));
+	expect_arm(&r, 0x8100, 0x8108, 1);
+	put(&r, pk_atoms("E"));
+	/* bx lr pops the 0x8024 left by the packet */
+	expect_arm(&r, 0x8024, 0x8028, 1);
+	put(&r, pk_atoms("E"));
+	/* and now it is empty */
+	expect_arm(&r, 0x8024, 0x8028, 1);
+	expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
+	expect_end(&r);
+
+	/* ARM BLX <imm> to Thumb pushes an ARM return address; the Thumb
+	 * return by an E atom goes back to ARM. */
+	resync(&r, 0x8300, PFT_ISA_ARM);
+	put(&r, pk_atoms("ENNE"));
+	expect_arm(&r, 0x8300, 0x8304, 1);
+	expect_thumb(&r, 0x8400, 0x8408, 0x840a, 4, 0);
+	expect_thumb(&r, 0x840a, 0x840a, 0x840c, 1, 0);
+	expect_thumb(&r, 0x840c, 0x840c, 0x840e, 1, 1);
+	put(&r, pk_atoms("EN"));
+	/* bx lr pops 0x8308 ARM: nop, bx r0 (N) */
+	expect_thumb(&r, 0x8418, 0x8418, 0x841a, 1, 1);
+	expect_arm(&r, 0x8308, 0x830c, 0);
+	expect_end(&r);
+
+	/* E on BLX Rm: pop (the PTM matched its stack), then push the call's
+	 * return address (5.1). */
+	resync(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_atoms("ENE"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	expect_arm(&r, 0x8018, 0x8020, 1);
+	put(&r, pk_branch(0x8208, PFT_ISA_ARM));
+	expect_arm(&r, 0x8100, 0x8108, 1);
+	put(&r, pk_atoms("EEN"));
+	/* blx r2 E: pops 0x8024, pushes 0x820c */
+	expect_arm(&r, 0x8208, 0x8208, 1);
+	/* bx lr E: pops 0x820c; isb N */
+	expect_arm(&r, 0x8024, 0x8028, 1);
+	expect_arm(&r, 0x820c, 0x820c, 0);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* pft-flow.md 3.5: the stack is emptied on I-syncs that are not periodic
+ * and kept on periodic ones. */
+static void test_return_stack_isync(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+
+	cfg.return_stack = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_atoms("ENE"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	expect_arm(&r, 0x8018, 0x8020, 1);
+	/* periodic, at the PC the decoder has: no element */
+	put(&r, pk_isync(0x8100, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 0));
+	expect_end(&r);
+	put(&r, pk_atoms("EN"));
+	/* the pop still finds 0x8024 */
+	expect_arm(&r, 0x8100, 0x8108, 1);
+	expect_arm(&r, 0x8024, 0x8028, 0);
+	expect_end(&r);
+
+	for (unsigned reason = PFT_ISYNC_TRACE_ON; reason <= PFT_ISYNC_DEBUG_EXIT; reason++) {
+		resync(&r, 0x8000, PFT_ISA_ARM);
+		put(&r, pk_atoms("ENE"));
+		expect_arm(&r, 0x8000, 0x8008, 1);
+		expect_arm(&r, 0x8010, 0x8014, 0);
+		expect_arm(&r, 0x8018, 0x8020, 1);
+		put(&r, pk_isync(0x8100, PFT_ISA_ARM, reason, 0));
+		expect_trace_on(&r, reason);
+		put(&r, pk_atoms("E"));
+		expect_arm(&r, 0x8100, 0x8108, 1);
+		expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
+		expect_end(&r);
+	}
+	run_close(&r);
+}
+
+/* Push @calls calls of the chain: each BL by an E atom, each return by a
+ * branch packet (which does not pop).  Ends at CHAIN_FN. */
+static void chain_calls(struct run *r, unsigned calls)
+{
+	resync(r, CHAIN_BASE, PFT_ISA_ARM);
+	for (unsigned k = 0; k < calls; k++) {
+		uint32_t bl = CHAIN_BASE + 8 * k;
+		put(r, pk_atoms("E"));
+		expect_arm(r, bl, bl, 1);
+		if (k + 1 < calls) {
+			put(r, pk_branch(bl + 8, PFT_ISA_ARM));
+			expect_arm(r, CHAIN_FN, CHAIN_FN, 1);
+		}
+		expect_end(r);
+	}
+}
+
+/* Deeper than 16 entries: a PTM with a deeper stack matches all of these
+ * returns, so the decoder must pop every one (6: "at least as deep as the
+ * PTM's"). */
+static void test_return_stack_deep(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	const unsigned calls = 20;
+
+	cfg.return_stack = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	chain_calls(&r, calls);
+	/* bx lr at CHAIN_FN pops the last return address, whose bx lr pops
+	 * the one before, and so on down to the first. */
+	uint32_t pc = CHAIN_FN;
+	for (unsigned i = 0; i < calls; i++) {
+		put(&r, pk_atoms("E"));
+		expect_arm(&r, pc, pc, 1);
+		expect_end(&r);
+		pc = CHAIN_BASE + 8 * (calls - 1 - i) + 4;
+	}
+	PTU_EQ(pc, CHAIN_BASE + 4);
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, pc, pc, 1);
+	expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* More calls than any stack holds: the oldest entries are discarded (6),
+ * what comes back is the newest ones in order, then an error - never
+ * stale or wrong addresses. */
+static void test_return_stack_overflow(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	unsigned pops = 0;
+	int ended = 0;
+
+	cfg.return_stack = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	chain_calls(&r, CHAIN_N);
+	uint32_t pc = CHAIN_FN;
+	for (unsigned i = 0; i <= CHAIN_N && !ended; i++) {
+		put(&r, pk_atoms("E"));
+		expect_arm(&r, pc, pc, 1);
+		if (r.pos < r.n && r.q[r.pos].type == PFT_ELEM_ERROR) {
+			expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
+			ended = 1;
+		} else {
+			pc = CHAIN_BASE + 8 * (CHAIN_N - 1 - pops) + 4;
+			pops++;
+		}
+		expect_end(&r);
+	}
+	PTU_CHECK(ended);
+	PTU_CHECK(pops >= 20 && pops <= CHAIN_N);
+	run_close(&r);
+}
+
+/* Memory the image does not cover (9): ADDR_NACC, PC invalid, atoms
+ * dropped; recovery at the next branch address or I-sync. */
+static void test_nacc(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	const struct pft_elem *e;
+	int idx;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, SHORT_BASE, PFT_ISA_ARM);
+	put(&r, pk_atoms("E"));
+	/* two NOPs ran, then memory ends: the range so far, then where */
+	e = expect_arm(&r, SHORT_BASE, SHORT_BASE + 4, 0);
+	if (e)
+		PTU_EQ(e->last_kind, 0);
+	expect_nacc(&r, SHORT_BASE + 8);
+	put(&r, pk_atoms("EEE"));
+	put(&r, pk_wp(0x8004, PFT_ISA_ARM));
+	expect_end(&r);
+	/* Markers need no PC: still reported. */
+	struct pft_packet ts = pk(PFT_PKT_TIMESTAMP);
+	ts.ts = 0x1234;
+	put(&r, ts);
+	e = take(&r, __LINE__, PFT_ELEM_TIMESTAMP, &idx);
+	if (e)
+		PTU_EQ(e->ts, 0x1234);
+	put(&r, pk(PFT_PKT_TRIGGER));
+	expect_simple(&r, PFT_ELEM_TRIGGER);
+	put(&r, pk_branch(0x8000, PFT_ISA_ARM));
+	expect_end(&r);
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_end(&r);
+
+	/* An I-sync to unmapped memory, then recovery by a periodic I-sync. */
+	put(&r, pk_isync(0xb000, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 0));
+	put(&r, pk_atoms("N"));
+	expect_nacc(&r, 0xb000);
+	put(&r, pk_atoms("N"));
+	put(&r, pk_isync(0x8010, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 0));
+	expect_end(&r);
+	put(&r, pk_atoms("N"));
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	expect_end(&r);
+
+	/* A 32-bit Thumb instruction cut by the end of the image. */
+	put(&r, pk_isync(CUT_BASE, PFT_ISA_THUMB, PFT_ISYNC_PERIODIC, 0));
+	put(&r, pk_atoms("E"));
+	expect_thumb(&r, CUT_BASE, CUT_BASE, CUT_BASE + 2, 1, 0);
+	expect_nacc(&r, CUT_BASE + 2);
+	expect_end(&r);
+
+	/* An instruction across two adjacent sections is read whole. */
+	put(&r, pk_isync(SPAN_BASE, PFT_ISA_THUMB, PFT_ISYNC_PERIODIC, 0));
+	put(&r, pk_atoms("E"));
+	expect_thumb(&r, SPAN_BASE, SPAN_BASE + 6, SPAN_BASE + 8, 3, 1);
+	put(&r, pk_isync(SPAN_BASE, PFT_ISA_THUMB, PFT_ISYNC_PERIODIC, 0));
+	put(&r, pk_wp(SPAN_BASE + 2, PFT_ISA_THUMB));
+	expect_thumb(&r, SPAN_BASE, SPAN_BASE + 2, SPAN_BASE + 6, 2, 0);
+	put(&r, pk_atoms("E"));
+	expect_thumb(&r, SPAN_BASE + 6, SPAN_BASE + 6, SPAN_BASE + 8, 1, 1);
+	expect_end(&r);
+
+	run_close(&r);
+
+	/* No image at all. */
+	if (!run_open(&r, &cfg, NULL))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_atoms("E"));
+	expect_nacc(&r, 0x8000);
+	put(&r, pk_wp(0x8000, PFT_ISA_ARM));
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* Instruction sets the decoder cannot follow (5.7, 9): Jazelle, ThumbEE. */
+static void test_bad_isa(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_branch(0x8400, PFT_ISA_JAZELLE));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	put(&r, pk_atoms("E"));
+	expect_error(&r, PFT_FLOW_ERR_BAD_INSN);
+	put(&r, pk_atoms("E"));
+	expect_end(&r);
+	put(&r, pk_branch(0x8000, PFT_ISA_ARM));
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_end(&r);
+	put(&r, pk_branch(0x8400, PFT_ISA_THUMBEE));
+	expect_arm(&r, 0x8010, 0x8014, 1);
+	put(&r, pk_wp(0x8402, PFT_ISA_THUMBEE));
+	expect_error(&r, PFT_FLOW_ERR_BAD_INSN);
+	put(&r, pk_atoms("E"));
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* The same bytes walked as A32 and as T32 are different code. */
+static void test_same_address_two_isas(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8500, PFT_ISA_ARM);
+	put(&r, pk_atoms("N"));
+	/* mov r0, #2; bx lr */
+	expect_arm(&r, 0x8500, 0x8504, 0);
+	expect_end(&r);
+	resync(&r, 0x8500, PFT_ISA_THUMB);
+	put(&r, pk_atoms("N"));
+	/* as Thumb, e3a00002 is 0x0002 (movs r2, r0) then 0xe3a0 (b.n, T2) */
+	expect_thumb(&r, 0x8500, 0x8502, 0x8504, 2, 0);
+	expect_end(&r);
+	resync(&r, 0x8500, PFT_ISA_ARM);
+	put(&r, pk_atoms("N"));
+	expect_arm(&r, 0x8500, 0x8504, 0);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* NS selects the Secure or Non-secure copy of code at one address (7). */
+static void test_memory_spaces(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	const struct pft_elem *e;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, SPACE_BASE, PFT_ISA_ARM);
+	put(&r, pk_atoms("E"));
+	/* Secure: mov r0, #0; b 0xc000 */
+	expect_arm(&r, SPACE_BASE, SPACE_BASE + 4, 1);
+	put(&r, pk_isync(SPACE_BASE, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 1));
+	e = expect_context(&r, PFT_CTX_NS);
+	if (e)
+		PTU_EQ(e->ns, 1);
+	put(&r, pk_atoms("E"));
+	/* Non-secure: b 0xc000 */
+	expect_arm(&r, SPACE_BASE, SPACE_BASE, 1);
+	put(&r, pk_exc(SPACE_BASE, PFT_ISA_ARM, 0, 0));
+	/* walked in Non-secure memory, then back to Secure (EX0) */
+	expect_arm(&r, SPACE_BASE, SPACE_BASE, 1);
+	expect_context(&r, PFT_CTX_NS);
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, SPACE_BASE, SPACE_BASE + 4, 1);
+	expect_end(&r);
+	/* An ANY section serves both worlds. */
+	put(&r, pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 1));
+	expect_context(&r, PFT_CTX_NS);
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* Context ID, VMID, NS, Hyp: reported once per change (5.5, 7). */
+static void test_context(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	struct pft_packet p;
+	const struct pft_elem *e;
+
+	cfg.ctxid_bytes = 4;
+	cfg.vmid = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	put(&r, pk(PFT_PKT_ASYNC));
+	expect_simple(&r, PFT_ELEM_NO_SYNC);
+	p = pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0);
+	p.has_ctxid = 1;
+	p.ctxid = 0x11;
+	put(&r, p);
+	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
+	e = expect_context(&r, PFT_CTX_CTXID | PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
+	if (e)
+		PTU_EQ(e->ctxid, 0x11);
+	expect_end(&r);
+
+	p = pk(PFT_PKT_CONTEXTID);
+	p.ctxid = 0x11;
+	put(&r, p);
+	expect_end(&r);
+	p.ctxid = 0x22;
+	put(&r, p);
+	e = expect_context(&r, PFT_CTX_CTXID);
+	if (e)
+		PTU_EQ(e->ctxid, 0x22);
+	put(&r, p);
+	expect_end(&r);
+
+	p = pk(PFT_PKT_VMID);
+	p.vmid = 5;
+	put(&r, p);
+	e = expect_context(&r, PFT_CTX_VMID);
+	if (e)
+		PTU_EQ(e->vmid, 5);
+	put(&r, p);
+	expect_end(&r);
+	p.vmid = 6;
+	put(&r, p);
+	e = expect_context(&r, PFT_CTX_VMID);
+	if (e)
+		PTU_EQ(e->vmid, 6);
+	expect_end(&r);
+
+	/* I-syncs repeat the context ID: a change only when it differs. */
+	p = pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 0);
+	p.has_ctxid = 1;
+	p.ctxid = 0x22;
+	put(&r, p);
+	expect_end(&r);
+	p.ctxid = 0x33;
+	put(&r, p);
+	e = expect_context(&r, PFT_CTX_CTXID);
+	if (e)
+		PTU_EQ(e->ctxid, 0x33);
+	p.ns = 1;
+	put(&r, p);
+	e = expect_context(&r, PFT_CTX_NS);
+	if (e)
+		PTU_EQ(e->ns, 1);
+	put(&r, p);
+	expect_end(&r);
+	p.hyp = 1;
+	put(&r, p);
+	e = expect_context(&r, PFT_CTX_HYP);
+	if (e)
+		PTU_EQ(e->hyp, 1);
+	expect_end(&r);
+
+	/* The context applies to what follows: ranges go on as before. */
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_end(&r);
+
+	/* After a reset everything is forgotten: the same values are new. */
+	PTU_EQ(pft_flow_reset(r.f), 0);
+	put(&r, pk(PFT_PKT_ASYNC));
+	expect_simple(&r, PFT_ELEM_NO_SYNC);
+	p = pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 1);
+	p.hyp = 1;
+	p.has_ctxid = 1;
+	p.ctxid = 0x33;
+	put(&r, p);
+	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
+	e = expect_context(&r, PFT_CTX_CTXID | PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
+	if (e) {
+		PTU_EQ(e->ctxid, 0x33);
+		PTU_EQ(e->ns, 1);
+		PTU_EQ(e->hyp, 1);
+	}
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* pft_flow_reset() forgets all state: a VMID equal to the one before the
+ * reset is news afterwards, as the context ID and NS are above. */
+static void test_reset_forgets_vmid(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct pft_packet v = pk(PFT_PKT_VMID);
+	struct run r;
+	const struct pft_elem *e;
+
+	cfg.vmid = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	v.vmid = 6;
+	put(&r, v);
+	e = expect_context(&r, PFT_CTX_VMID);
+	if (e)
+		PTU_EQ(e->vmid, 6);
+	expect_end(&r);
+	PTU_EQ(pft_flow_reset(r.f), 0);
+	start(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, v);
+	e = expect_context(&r, PFT_CTX_VMID);
+	if (e)
+		PTU_EQ(e->vmid, 6);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* Cycle counts and timestamps (8): each on the element of the packet that
+ * carried it. */
+static void test_cycles_timestamps(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	const struct pft_elem *e;
+	struct pft_packet p;
+	int idx;
+
+	cfg.cycle_accurate = 1;
+	cfg.timestamps = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	put(&r, pk(PFT_PKT_ASYNC));
+	expect_simple(&r, PFT_ELEM_NO_SYNC);
+	put(&r, with_cycles(pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0), 51));
+	e = take(&r, __LINE__, PFT_ELEM_TRACE_ON, &idx);
+	expect_cycles(&r, e, 1, 51);
+	expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
+	put(&r, with_cycles(pk_atoms("E"), 522));
+	e = expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_cycles(&r, e, 1, 522);
+	put(&r, with_cycles(pk_atoms("N"), 23));
+	e = expect_arm(&r, 0x8010, 0x8014, 0);
+	expect_cycles(&r, e, 1, 23);
+	p = with_cycles(pk(PFT_PKT_TIMESTAMP), 0);
+	p.ts = 0x82F9D18BCCull;
+	put(&r, p);
+	e = take(&r, __LINE__, PFT_ELEM_TIMESTAMP, &idx);
+	if (e)
+		PTU_EQ(e->ts, 0x82F9D18BCCull);
+	expect_cycles(&r, e, 1, 0);
+	put(&r, with_cycles(pk_branch(0x8100, PFT_ISA_ARM), 378));
+	e = expect_arm(&r, 0x8018, 0x8020, 1);
+	expect_cycles(&r, e, 1, 378);
+	/* periodic I-syncs carry no count */
+	put(&r, pk_isync(0x8100, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 0));
+	put(&r, pk_wp(0x8104, PFT_ISA_ARM));
+	e = expect_arm(&r, 0x8100, 0x8104, 0);
+	expect_cycles(&r, e, 0, 0);
+	put(&r, with_cycles(pk_exc(0xffff0018, PFT_ISA_ARM, PFT_EXC_IRQ, 0), 15));
+	e = expect_exception(&r, PFT_EXC_IRQ, 0x8108);
+	expect_cycles(&r, e, 1, 15);
+	put(&r, pk(PFT_PKT_TRIGGER));
+	expect_simple(&r, PFT_ELEM_TRIGGER);
+	put(&r, pk(PFT_PKT_EXCEPTION_RETURN));
+	expect_simple(&r, PFT_ELEM_EXCEPTION_RETURN);
+	put(&r, pk(PFT_PKT_IGNORE));
+	expect_end(&r);
+
+	run_close(&r);
+}
+
+/* An atom that walks into unmapped memory: its cycle count must still
+ * reach the caller, on the range so far or on the ADDR_NACC, or the
+ * running total of 8 (and the identity TS(n) - TS(n-1) = sum of counts)
+ * is lost. */
+static void test_nacc_keeps_cycles(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	unsigned total = 0;
+
+	cfg.cycle_accurate = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, SHORT_BASE, PFT_ISA_ARM);
+	put(&r, with_cycles(pk_atoms("E"), 7));
+	for (int i = r.pos; i < r.n; i++)
+		if (r.q[i].has_cycles)
+			total += r.q[i].cycles;
+	if (total != 7) {
+		fprintf(stderr, "%s:%d: the 7 cycles of an atom that ran into unmapped memory "
+			"are on no element (sum %u)\n", __FILE__, __LINE__, total);
+		ptu_failed_checks++;
+	}
+	expect_arm(&r, SHORT_BASE, SHORT_BASE + 4, 0);
+	expect_nacc(&r, SHORT_BASE + 8);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* PFTv1.1: the count of overflow and debug-exit I-syncs is UNKNOWN and must
+ * not be used (8; protocol 5.2); in PFTv1.0 it is valid. */
+static void test_isync_unknown_cycles(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	const struct pft_elem *e;
+	int idx;
+
+	cfg.cycle_accurate = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	for (unsigned reason = PFT_ISYNC_OVERFLOW; reason <= PFT_ISYNC_DEBUG_EXIT; reason++) {
+		put(&r, with_cycles(pk_isync(0x8000, PFT_ISA_ARM, reason, 0), 4));
+		e = take(&r, __LINE__, PFT_ELEM_TRACE_ON, &idx);
+		if (e) {
+			PTU_EQ(e->reason, reason);
+			if (e->has_cycles) {
+				fprintf(stderr, "%s:%d: v1.1 I-sync reason %u: UNKNOWN cycle count "
+					"reported as %u\n", __FILE__, __LINE__, reason, e->cycles);
+				ptu_failed_checks++;
+			}
+		}
+		expect_end(&r);
+	}
+	run_close(&r);
+
+	cfg.version_minor = 0;
+	if (!run_open(&r, &cfg, image))
+		return;
+	put(&r, pk(PFT_PKT_ASYNC));
+	expect_simple(&r, PFT_ELEM_NO_SYNC);
+	put(&r, with_cycles(pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_DEBUG_EXIT, 0), 4));
+	e = take(&r, __LINE__, PFT_ELEM_TRACE_ON, &idx);
+	expect_cycles(&r, e, 1, 4);
+	expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* A waypoint update that runs into unmapped memory: the instructions known
+ * to have run are reported, then where memory ended (9: "emit an address
+ * not accessible element ..., end the current range"), as for atoms. */
+static void test_wp_update_into_unmapped(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, SHORT_BASE, PFT_ISA_ARM);
+	put(&r, pk_wp(SHORT_BASE + 0xc, PFT_ISA_ARM));
+	expect_arm(&r, SHORT_BASE, SHORT_BASE + 4, 0);
+	expect_nacc(&r, SHORT_BASE + 8);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* A bad packet (5.5): an error, PC invalid, and nothing until an A-sync and
+ * then an I-sync. */
+static void test_bad_packet(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	struct pft_packet bad = pk(PFT_PKT_BAD);
+
+	bad.bad = PFT_BAD_RESERVED_HEADER;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	put(&r, bad);
+	expect_error(&r, PFT_FLOW_ERR_BAD_PACKET);
+	expect_end(&r);
+	put(&r, pk_atoms("E"));
+	put(&r, pk_isync(0x8010, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0));
+	put(&r, pk_branch(0x8010, PFT_ISA_ARM));
+	put(&r, pk_atoms("N"));
+	put(&r, pk(PFT_PKT_ASYNC));
+	put(&r, pk_atoms("N"));
+	put(&r, pk_branch(0x8010, PFT_ISA_ARM));
+	expect_end(&r);
+	put(&r, pk_isync(0x8010, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0));
+	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
+	allow_restated_context(&r, 0, PFT_ISA_ARM);
+	put(&r, pk_atoms("N"));
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* The same through the packet decoder: a reserved header (0x02), then bytes
+ * the packet decoder reports as NOTSYNC up to the next A-sync; an I-sync
+ * among them does not count.  At the end, a packet cut by the end of the
+ * input. */
+static void test_bad_bytes(void)
+{
+	static const uint8_t bytes[] = {
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x80, /* 0 */
+		0x08, 0x00, 0x80, 0x00, 0x00, 0x21, /* 6: I-sync ARM 0x8000 trace-on */
+		0x84,                               /* 12: E */
+		0x02,                               /* 13: reserved header */
+		0x84, 0x84,                         /* 14 */
+		0x08, 0x10, 0x80, 0x00, 0x00, 0x21, /* 16: not synchronised: ignored */
+		0x86,                               /* 22 */
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x80, /* 23: A-sync */
+		0x08, 0x10, 0x80, 0x00, 0x00, 0x21, /* 29: I-sync ARM 0x8010 trace-on */
+		0x86,                               /* 35: N */
+		0x08, 0x00, 0x80,                   /* 36: an I-sync cut short */
+	};
+	struct pft_config cfg = base_cfg();
+	struct run r;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	put_bytes(&r, &cfg, bytes, sizeof(bytes));
+	expect_simple(&r, PFT_ELEM_NO_SYNC);
+	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
+	expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_error(&r, PFT_FLOW_ERR_BAD_PACKET);
+	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
+	allow_restated_context(&r, 0, PFT_ISA_ARM);
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	expect_error(&r, PFT_FLOW_ERR_BAD_PACKET);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* pft_flow_reset(): NO_SYNC again, state forgotten, the return stack too. */
+static void test_reset(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+
+	cfg.return_stack = 1;
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, 0x8000, PFT_ISA_ARM);
+	put(&r, pk_atoms("ENE"));
+	expect_arm(&r, 0x8000, 0x8008, 1);
+	expect_arm(&r, 0x8010, 0x8014, 0);
+	expect_arm(&r, 0x8018, 0x8020, 1);
+	expect_end(&r);
+	PTU_EQ(pft_flow_reset(r.f), 0);
+	/* not synchronised: atoms are dropped until A-sync and I-sync */
+	put(&r, pk_atoms("E"));
+	expect_simple(&r, PFT_ELEM_NO_SYNC);
+	put(&r, pk_isync(0x8100, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 0));
+	put(&r, pk_atoms("E"));
+	expect_end(&r);
+	put(&r, pk(PFT_PKT_ASYNC));
+	put(&r, pk_isync(0x8100, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0));
+	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
+	/* the state before the reset is forgotten: NS is new again */
+	expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
+	/* and the return stack is empty (the first I-sync after the reset
+	 * would empty it as well) */
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, 0x8100, 0x8108, 1);
+	expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
+	expect_end(&r);
+	run_close(&r);
+}
+
+/*
+ * A packet struct that no packet decoder produces (more atoms than fit in a
+ * byte, fields out of range) is still input: no crash, no undefined
+ * behaviour (the test build traps on it), no element lost or invented.
+ * pft_flow_put() may refuse it (-PFT_ERR_INVALID) or apply what it can.
+ */
+static void malformed_packet_struct(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	struct pft_packet p;
+	struct pft_elem e;
+	int rc, n = 0, ranges = 0, bad_order = 0;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	start(&r, ISB_BASE, PFT_ISA_ARM);
+	p = pk(PFT_PKT_ATOM);
+	p.n_atoms = 255;
+	p.atoms = 0xff;
+	p.offset = 0x100;
+	rc = pft_flow_put(r.f, &p, sizeof(p));
+	PTU_CHECK(rc == 0 || rc == -PFT_ERR_INVALID);
+	while (pft_flow_next(r.f, &e, sizeof(e)) == 0 && n < 1000) {
+		n++;
+		PTU_CHECK(e.type < PFT_ELEM_TYPE_MAX);
+		if (e.type != PFT_ELEM_RANGE)
+			continue;
+		/* the ISBs one after the other (reported once) */
+		if (!bad_order && (e.start != ISB_BASE + 4 * (uint32_t)ranges || e.ninsn != 1)) {
+			fprintf(stderr, "%s:%d: range %d is 0x%x (%u instructions), want 0x%x (1)\n",
+				__FILE__, __LINE__, ranges, e.start, e.ninsn,
+				ISB_BASE + 4 * (uint32_t)ranges);
+			ptu_failed_checks++;
+			bad_order = 1;
+		}
+		ranges++;
+	}
+	/* Each element taken was produced once: as many ranges as the
+	 * instruction count says were walked. */
+	PTU_EQ((uint64_t)ranges, pft_flow_insn_count(r.f));
+	p = pk(PFT_PKT_TYPE_MAX + 7);
+	rc = pft_flow_put(r.f, &p, sizeof(p));
+	PTU_CHECK(rc == 0 || rc == -PFT_ERR_INVALID);
+	while (pft_flow_next(r.f, &e, sizeof(e)) == 0)
+		;
+	run_close(&r);
+}
+
+/* In a child process: a crash (or a sanitizer trap) fails this test
+ * without ending the others. */
+static void test_malformed_packet_struct(void)
+{
+	int status = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	PTU_CHECK(pid >= 0);
+	if (pid == 0) {
+		malformed_packet_struct();
+		_exit(ptu_failed_checks ? 1 : 0);
+	}
+	if (pid < 0)
+		return;
+	PTU_CHECK(waitpid(pid, &status, 0) == pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "%s:%d: a malformed packet struct: the child %s %d\n", __FILE__,
+			__LINE__, WIFEXITED(status) ? "exited with" : "died of signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		ptu_failed_checks++;
+	}
+}
+
+/* The walk limit (9): a PTM reports a waypoint update at least every 4096
+ * bytes, so a longer run without a waypoint is an error, not a hang. */
+static void test_walk_limit(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct run r;
+	const uint32_t near_b = NEAR_BASE + 4 * NEAR_NOPS;
+	int idx;
+
+	if (!run_open(&r, &cfg, image))
+		return;
+	/* 1000 NOPs (4000 bytes) and b .: a plausible range */
+	start(&r, NEAR_BASE, PFT_ISA_ARM);
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, NEAR_BASE, near_b, 1);
+	expect_end(&r);
+	/* 2000 NOPs (8000 bytes) and no waypoint */
+	put(&r, pk_isync(LONG_BASE, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 0));
+	put(&r, pk_atoms("E"));
+	expect_error(&r, PFT_FLOW_ERR_NO_WAYPOINT);
+	put(&r, pk_atoms("E"));
+	expect_end(&r);
+	/* A waypoint update 3996 bytes on, then the B. */
+	put(&r, pk_isync(NEAR_BASE, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 0));
+	put(&r, pk_wp(near_b - 4, PFT_ISA_ARM));
+	expect_arm(&r, NEAR_BASE, near_b - 4, 0);
+	put(&r, pk_atoms("E"));
+	expect_arm(&r, near_b, near_b, 1);
+	expect_end(&r);
+	/* A waypoint update 7996 bytes on: an error of some kind. */
+	put(&r, pk_isync(LONG_BASE, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 0));
+	put(&r, pk_wp(LONG_BASE + 4 * (LONG_NOPS - 1), PFT_ISA_ARM));
+	take(&r, __LINE__, PFT_ELEM_ERROR, &idx);
+	put(&r, pk_atoms("E"));
+	expect_end(&r);
+	run_close(&r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Worked examples of pft-flow.md 10 and 10.1 (trace_cov_a15 image)     */
+/* ------------------------------------------------------------------ */
+
+static char shared_dir[1024];
+
+static struct pft_image *a15_image(void)
+{
+	char vec[1200], code[1200];
+	int err = -1;
+	struct pft_image *img = pft_image_alloc(&err);
+
+	if (!img)
+		return NULL;
+	snprintf(vec, sizeof(vec), "%s/testdata/opencsd-snapshots/trace_cov_a15/"
+		 "mem_Cortex-A15_0_0_VECTORS.bin", shared_dir);
+	snprintf(code, sizeof(code), "%s/testdata/opencsd-snapshots/trace_cov_a15/"
+		 "mem_Cortex-A15_0_1_RO_CODE.bin", shared_dir);
+	/* The snapshot's [dump1] and [dump2], space=S. */
+	PTU_EQ(pft_image_add_file(img, vec, 0, 0, 0x80000000u, PFT_SPACE_SECURE), 0);
+	PTU_EQ(pft_image_add_file(img, code, 0, 0, 0x80000278u, PFT_SPACE_SECURE), 1);
+	return img;
+}
+
+/* PTM_0_2 of trace_cov_a15: ETMCR 0x20000400 (return stack), ETMCCER
+ * 0x34C01AC2, ETMIDR 0x411CF312 (PFTv1.1), trace ID 2. */
+static struct pft_config a15_cfg(void)
+{
+	struct pft_config cfg = base_cfg();
+
+	PTU_EQ(pft_config_from_regs(&cfg, 0x20000400, 0x34C01AC2, 0x411CF312, 2), 0);
+	PTU_EQ(cfg.return_stack, 1);
+	PTU_EQ(cfg.cycle_accurate, 0);
+	return cfg;
+}
+
+/* Every range of the table of 10.1, from the 36-byte file itself. */
+static void test_spec_10_1(void)
+{
+	char path[1200];
+	uint8_t bytes[64];
+	struct pft_config cfg = a15_cfg();
+	struct pft_image *img = a15_image();
+	struct run r;
+	const struct pft_elem *e;
+	FILE *fp;
+	size_t len = 0;
+	const uint32_t B = 0x80000000u;
+
+	snprintf(path, sizeof(path), "%s/testdata/opencsd-snapshots/trace_cov_a15/PTM_0_2.bin",
+		 shared_dir);
+	fp = fopen(path, "rb");
+	PTU_CHECK(fp != NULL);
+	if (fp) {
+		len = fread(bytes, 1, sizeof(bytes), fp);
+		fclose(fp);
+	}
+	PTU_EQ(len, 36);
+	/* The file is the one printed in 10.1. */
+	static const uint8_t printed[36] = {
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x08, 0x58, 0x05, 0x00, 0x80, 0x61,
+		0x84, 0x81, 0x80, 0x80, 0x80, 0x48, 0x02, 0x08, 0x04, 0x05, 0x00, 0x80,
+		0x61, 0xd0, 0xd2, 0xe2, 0x9c, 0x2f, 0x81, 0x80, 0x80, 0x80, 0x48, 0x02,
+	};
+	PTU_CHECK(len == 36 && memcmp(bytes, printed, 36) == 0);
+	if (!img || len != 36 || !run_open(&r, &cfg, img)) {
+		pft_image_free(img);
+		return;
+	}
+	put_bytes(&r, &cfg, bytes, len);
+	/* 0: A-sync; 6: I-sync debug exit, ARM 0x80000558 */
+	expect_simple(&r, PFT_ELEM_NO_SYNC);
+	expect_trace_on(&r, PFT_ISYNC_DEBUG_EXIT);
+	e = expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
+	if (e)
+		PTU_EQ(e->ns, 0);
+	/* 12: E: 558-558 BL -> 504 */
+	expect_arm(&r, B + 0x558, B + 0x558, 1);
+	/* 13: Debug entry, exception at 0x80000504 */
+	expect_exception(&r, PFT_EXC_DEBUG_HALT, B + 0x504);
+	/* 19: I-sync debug exit at 0x80000504 */
+	expect_trace_on(&r, PFT_ISYNC_DEBUG_EXIT);
+	/* 25: d0 = E N E E E */
+	expect_arm(&r, B + 0x504, B + 0x514, 1);
+	expect_arm(&r, B + 0x4d8, B + 0x4e8, 0);
+	expect_arm(&r, B + 0x4ec, B + 0x4f0, 1);
+	expect_arm(&r, B + 0x500, B + 0x500, 1);
+	expect_arm(&r, B + 0x518, B + 0x524, 1);
+	/* 26: d2 = E N E E N */
+	expect_arm(&r, B + 0x4d8, B + 0x4e8, 1);
+	expect_arm(&r, B + 0x4f4, B + 0x4f8, 0);
+	expect_arm(&r, B + 0x4fc, B + 0x500, 1);
+	expect_arm(&r, B + 0x528, B + 0x534, 1);
+	expect_arm(&r, B + 0x4d8, B + 0x4e8, 0);
+	/* 27: e2 = N E E E N */
+	expect_arm(&r, B + 0x4ec, B + 0x4f0, 0);
+	expect_arm(&r, B + 0x4f4, B + 0x4f8, 1);
+	expect_arm(&r, B + 0x500, B + 0x500, 1);
+	expect_arm(&r, B + 0x538, B + 0x544, 1);
+	expect_arm(&r, B + 0x4d8, B + 0x4e8, 0);
+	/* 28: 9c = N N E */
+	expect_arm(&r, B + 0x4ec, B + 0x4f0, 0);
+	expect_arm(&r, B + 0x4f4, B + 0x4f8, 0);
+	expect_arm(&r, B + 0x4fc, B + 0x500, 1);
+	/* 29: branch 2f -> 0x8000055c: implied E on LDR pc, [sp], #4 */
+	expect_arm(&r, B + 0x548, B + 0x548, 1);
+	/* 30: Debug entry at 0x8000055c */
+	expect_exception(&r, PFT_EXC_DEBUG_HALT, B + 0x55c);
+	/* the offsets of the elements above are the packets' offsets */
+	static const uint64_t offsets[] = { 0, 6, 6, 12, 13, 19, 25, 25, 25, 25, 25,
+					    26, 26, 26, 26, 26, 27, 27, 27, 27, 27,
+					    28, 28, 28, 29, 30 };
+	for (int i = 0; i < r.n && i < (int)(sizeof(offsets) / sizeof(offsets[0])); i++)
+		PTU_EQ(r.q[i].offset, offsets[i]);
+	for (int i = 0; i < r.n; i++)
+		PTU_EQ(r.q[i].has_cycles, 0);
+	expect_end(&r);
+	run_close(&r);
+	pft_image_free(img);
+}
+
+/* The worked flow example of 10 (the return-stack capture's start), as
+ * bytes, on the same image. */
+static void test_spec_10(void)
+{
+	static const uint8_t bytes[] = {
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x80, /* 0 */
+		0x08, 0x54, 0x05, 0x00, 0x80, 0x61, /* 6: I-sync debug exit 0x80000554 */
+		0x84,                               /* 12 */
+		0x81, 0x80, 0x80, 0x80, 0x48, 0x02, /* 13: Debug entry */
+		0x08, 0xa0, 0x1b, 0x00, 0x80, 0x61, /* 19: I-sync debug exit 0x80001ba0 */
+		0xad, 0x05,                         /* 25: branch 0x80000558 */
+		0xc8,                               /* 27: E E N E E */
+		0xc8,                               /* 28: E E N E E */
+		0xf0,                               /* 29: N N E E E */
+		0xbc,                               /* 30: N N N E */
+		0x2f,                               /* 31: branch 0x8000055c */
+		0xc0,                               /* 32: E E E E E */
+		0xfd, 0x9e, 0x80, 0x80, 0x18,       /* 33: branch Thumb 0x80000f7c */
+		0x94,                               /* 38: E N E */
+	};
+	struct pft_config cfg = a15_cfg();
+	struct pft_image *img = a15_image();
+	struct run r;
+	const uint32_t B = 0x80000000u;
+
+	if (!img || !run_open(&r, &cfg, img)) {
+		pft_image_free(img);
+		return;
+	}
+	put_bytes(&r, &cfg, bytes, sizeof(bytes));
+	expect_simple(&r, PFT_ELEM_NO_SYNC);
+	expect_trace_on(&r, PFT_ISYNC_DEBUG_EXIT);
+	expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
+	/* 12: BL @554 -> 1BA0 (push 558) */
+	expect_arm(&r, B + 0x554, B + 0x554, 1);
+	/* 13: Debug entry at 0x80001ba0 */
+	expect_exception(&r, PFT_EXC_DEBUG_HALT, B + 0x1ba0);
+	/* 19: stack emptied */
+	expect_trace_on(&r, PFT_ISYNC_DEBUG_EXIT);
+	/* 25: implied E: mrc, orr x3, mcr, bx lr */
+	expect_arm(&r, B + 0x1ba0, B + 0x1bb4, 1);
+	/* 27: BL @558 (push 55C); BL @514 (push 518); BNE N; BEQ E; POP -> 518 */
+	expect_arm(&r, B + 0x558, B + 0x558, 1);
+	expect_arm(&r, B + 0x504, B + 0x514, 1);
+	expect_arm(&r, B + 0x4d8, B + 0x4e8, 0);
+	expect_arm(&r, B + 0x4ec, B + 0x4f0, 1);
+	expect_arm(&r, B + 0x500, B + 0x500, 1);
+	/* 28: BL @524 (push 528); BNE E -> 4F4; BEQ @4F8 N; POP -> 528; BL @534 */
+	expect_arm(&r, B + 0x518, B + 0x524, 1);
+	expect_arm(&r, B + 0x4d8, B + 0x4e8, 1);
+	expect_arm(&r, B + 0x4f4, B + 0x4f8, 0);
+	expect_arm(&r, B + 0x4fc, B + 0x500, 1);
+	expect_arm(&r, B + 0x528, B + 0x534, 1);
+	/* 29: N N E E E */
+	expect_arm(&r, B + 0x4d8, B + 0x4e8, 0);
+	expect_arm(&r, B + 0x4ec, B + 0x4f0, 0);
+	expect_arm(&r, B + 0x4f4, B + 0x4f8, 1);
+	expect_arm(&r, B + 0x500, B + 0x500, 1);
+	expect_arm(&r, B + 0x538, B + 0x544, 1);
+	/* 30: N N N E */
+	expect_arm(&r, B + 0x4d8, B + 0x4e8, 0);
+	expect_arm(&r, B + 0x4ec, B + 0x4f0, 0);
+	expect_arm(&r, B + 0x4f4, B + 0x4f8, 0);
+	expect_arm(&r, B + 0x4fc, B + 0x500, 1);
+	/* 31: LDR pc, [sp], #4 by address (no pop) */
+	expect_arm(&r, B + 0x548, B + 0x548, 1);
+	/* 32: B @564 -> 58C; BLT @590 -> 568; BLX @574 -> 7AC Thumb (push 578
+	 * ARM); BL @7BC -> F86 (push 7C0); BL @F9E -> 8E4 (push FA2) */
+	expect_arm(&r, B + 0x55c, B + 0x564, 1);
+	expect_arm(&r, B + 0x58c, B + 0x590, 1);
+	expect_arm(&r, B + 0x568, B + 0x574, 1);
+	/* push x2, ldr, add, add, mov, str, ldr (all 16-bit), bl (32-bit) */
+	expect_thumb(&r, B + 0x7ac, B + 0x7bc, B + 0x7c0, 9, 1);
+	/* push, sub, strd.w, movs, str, ldr, add, strd.w, mov, mov, bl */
+	expect_thumb(&r, B + 0xf86, B + 0xf9e, B + 0xfa2, 11, 1);
+	/* 33: stmdb.w, mov, mov, mov.w, ldr.w, add, str.w, mov, ldr, blx r1
+	 * (push 0x80000900); then Thumb 0x80000f7c */
+	expect_thumb(&r, B + 0x8e4, B + 0x8fe, B + 0x900, 10, 1);
+	/* 38: BX lr @F84 E -> pop 0x80000900; BEQ @902 N; BEQ @906 E */
+	expect_thumb(&r, B + 0xf7c, B + 0xf84, B + 0xf86, 5, 1);
+	expect_thumb(&r, B + 0x900, B + 0x902, B + 0x904, 2, 0);
+	expect_thumb(&r, B + 0x904, B + 0x906, B + 0x908, 2, 1);
+	expect_end(&r);
+	/* and the walk goes on at 0x80000916 (BEQ's target): movs r5, #0 ... */
+	struct pft_packet p = pk_atoms("E");
+	p.offset = 39;
+	PTU_EQ(pft_flow_put(r.f, &p, sizeof(p)), 0);
+	collect(&r, 39);
+	/* movs, mov, mov, ldr, blx r1 */
+	expect_range(&r, B + 0x916, B + 0x91e, B + 0x920, 5, PFT_ISA_THUMB, 1);
+	expect_end(&r);
+	run_close(&r);
+	pft_image_free(img);
+}
+
+/* pft-flow.md 5.3's A9 example: waypoint update 0xC0010EF0 (CPSIE i ran),
+ * then IRQ: return address 0xC0010EF4 (cycle-accurate, Non-secure). */
+static void test_spec_irq_example(void)
+{
+	static const uint8_t bytes[] = {
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x80,       /* 0 */
+		0x08, 0xf0, 0x0e, 0x01, 0xc0, 0x29, 0x90, /* 6: I-sync ARM, trace-on, NS, CC 4 */
+		0x72, 0x79,                               /* 13: waypoint update 0xc0010ef0 */
+		0x8d, 0x80, 0xfe, 0xff, 0x4f, 0x1d, 0x3c, /* 15: IRQ, 0xffff0018, NS, CC 15 */
+	};
+	/* cpsie i; nop - Non-secure only */
+	static const uint8_t code[8] = { 0x80, 0x00, 0x08, 0xf1, 0x00, 0x00, 0xa0, 0xe1 };
+	struct pft_config cfg = base_cfg();
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct run r;
+	const struct pft_elem *e;
+	int idx;
+
+	cfg.version_minor = 0;
+	cfg.cycle_accurate = 1;
+	PTU_CHECK(img != NULL);
+	if (!img)
+		return;
+	PTU_CHECK(pft_image_add_buffer(img, 0xc0010ef0u, code, sizeof(code), PFT_SPACE_NONSECURE,
+				       0) >= 0);
+	if (!run_open(&r, &cfg, img)) {
+		pft_image_free(img);
+		return;
+	}
+	put_bytes(&r, &cfg, bytes, sizeof(bytes));
+	expect_simple(&r, PFT_ELEM_NO_SYNC);
+	e = take(&r, __LINE__, PFT_ELEM_TRACE_ON, &idx);
+	expect_cycles(&r, e, 1, 4);
+	e = expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
+	if (e)
+		PTU_EQ(e->ns, 1);
+	expect_arm(&r, 0xc0010ef0u, 0xc0010ef0u, 0);
+	e = expect_exception(&r, PFT_EXC_IRQ, 0xc0010ef4u);
+	expect_cycles(&r, e, 1, 15);
+	expect_end(&r);
+	run_close(&r);
+	pft_image_free(img);
+}
+
+int main(void)
+{
+	const char *shared = getenv("PFT_SHARED");
+
+	if (shared) {
+		snprintf(shared_dir, sizeof(shared_dir), "%s", shared);
+	} else {
+		/* Derive it from this file's path: <tree>/../shared. */
+		char tree[900];
+		snprintf(tree, sizeof(tree), "%s", __FILE__);
+		char *cut = strstr(tree, "/tests/unit/");
+		if (cut)
+			*cut = '\0';
+		snprintf(shared_dir, sizeof(shared_dir), "%s/../shared", tree);
+	}
+	PTU_EQ(arm_bl(0x8020, 0x8100), 0xeb000036u); /* as assembled above */
+	image = make_image();
+	PTU_RUN(test_args);
+	PTU_RUN(test_names);
+	PTU_RUN(test_sync_order);
+	PTU_RUN(test_arm_direct);
+	PTU_RUN(test_arm_indirect_barriers);
+	PTU_RUN(test_thumb);
+	PTU_RUN(test_interworking_bytes);
+	PTU_RUN(test_branch_packets);
+	PTU_RUN(test_exceptions);
+	PTU_RUN(test_debug_entry);
+	PTU_RUN(test_return_stack);
+	PTU_RUN(test_return_stack_isync);
+	PTU_RUN(test_return_stack_deep);
+	PTU_RUN(test_return_stack_overflow);
+	PTU_RUN(test_nacc);
+	PTU_RUN(test_bad_isa);
+	PTU_RUN(test_same_address_two_isas);
+	PTU_RUN(test_memory_spaces);
+	PTU_RUN(test_context);
+	PTU_RUN(test_cycles_timestamps);
+	PTU_RUN(test_bad_packet);
+	PTU_RUN(test_bad_bytes);
+	PTU_RUN(test_reset);
+	PTU_RUN(test_walk_limit);
+	PTU_RUN(test_spec_10_1);
+	PTU_RUN(test_spec_10);
+	PTU_RUN(test_spec_irq_example);
+	/* Checks that fail with the current decoder (see the report of h9). */
+	PTU_RUN(test_wp_update_into_unmapped);
+	PTU_RUN(test_reset_forgets_vmid);
+	PTU_RUN(test_nacc_keeps_cycles);
+	PTU_RUN(test_isync_unknown_cycles);
+	PTU_RUN(test_malformed_packet_struct);
+	pft_image_free(image);
+	PTU_MAIN_END();
+}
