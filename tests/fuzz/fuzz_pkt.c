@@ -12,8 +12,9 @@
  *  - before the first A-sync and after a BAD packet only NOTSYNC bytes come,
  *    up to an A-sync;
  *  - the packets do not depend on how the stream is cut into feeds (NOTSYNC
- *    runs may be split differently), and pft_pkt_reset() gives a decoder
- *    that behaves as a new one.
+ *    runs may be split differently) nor on whether they are taken one by
+ *    one or in batches (pft_pkt_next_batch(), where a BAD packet comes
+ *    alone), and pft_pkt_reset() gives a decoder that behaves as a new one.
  */
 #include <string.h>
 
@@ -51,14 +52,6 @@ static int same(const struct rec *a, const struct rec *b)
 {
 	if (a->status != b->status)
 		return 0;
-#if FUZZ_TOLERATE_KNOWN
-	/* Known issue 1 (README): a packet cut by the end of the stream
-	 * keeps the fields decoded from its first bytes when those came in an
-	 * earlier feed. */
-	if (a->pkt.type == PFT_PKT_BAD)
-		return a->pkt.offset == b->pkt.offset && a->pkt.size == b->pkt.size &&
-		       a->pkt.type == b->pkt.type && a->pkt.bad == b->pkt.bad;
-#endif
 	return !memcmp(&a->pkt, &b->pkt, sizeof(a->pkt));
 }
 
@@ -70,6 +63,20 @@ static void show(const char *what, const struct rec *r)
 		"atoms %u/0x%x cycles %u ts 0x%llx bad %u\n", what, r->status,
 		(unsigned long long)p->offset, p->size, pft_pkt_type_name(p->type), p->addr,
 		p->isa, p->n_atoms, p->atoms, p->cycles, (unsigned long long)p->ts, p->bad);
+}
+
+static void compare(const struct run *a, const struct run *b, const char *how)
+{
+	for (size_t i = 0; i < a->n || i < b->n; i++) {
+		if (i < a->n && i < b->n && same(&a->r[i], &b->r[i]))
+			continue;
+		fprintf(stderr, "packet %zu differs %s:\n", i, how);
+		if (i < a->n)
+			show("first", &a->r[i]);
+		if (i < b->n)
+			show("then", &b->r[i]);
+		FUZZ_CHECK(!"the same packets whichever way the stream is fed or taken");
+	}
 }
 
 struct cursor {
@@ -104,12 +111,29 @@ static void check_packet(struct cursor *c, const uint8_t *stream, size_t len,
 		FUZZ_CHECK(pkt->type != PFT_PKT_NOTSYNC);
 }
 
-/* Decode @stream fed in pieces (sizes from @seed; 0 = all at once). */
+enum { BATCH_MAX = 8 };
+
+/* The next packets: one from pft_pkt_next(), or with @batch up to that
+ * many from pft_pkt_next_batch().  Returns the count, or the status. */
+static int next(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_t batch)
+{
+	if (!batch)
+		return pft_pkt_next(d, pkts, sizeof(*pkts));
+	int n = pft_pkt_next_batch(d, pkts, batch, sizeof(*pkts));
+	FUZZ_CHECK(n <= (int)batch);
+	/* A BAD packet always comes alone. */
+	for (int i = 0; i < n; i++)
+		FUZZ_CHECK(pkts[i].type != PFT_PKT_BAD);
+	return n;
+}
+
+/* Decode @stream fed in pieces (sizes from @seed; 0 = all at once), taking
+ * packets one at a time (@batch 0) or in batches of 1 to @batch. */
 static void decode(struct pft_pkt_decoder *d, const uint8_t *stream, size_t len,
-		   uint32_t seed, size_t max_cut, struct run *run)
+		   uint32_t seed, size_t max_cut, size_t batch, struct run *run)
 {
 	struct cursor c = { 0, 0 };
-	struct pft_packet pkt;
+	struct pft_packet pkts[BATCH_MAX];
 	size_t pos = 0;
 	int finished = 0;
 
@@ -137,17 +161,23 @@ static void decode(struct pft_pkt_decoder *d, const uint8_t *stream, size_t len,
 		/* Each call consumes at least one byte or ends the feed. */
 		for (size_t calls = 0;; calls++) {
 			FUZZ_CHECK(calls <= len + 2);
-			int status = pft_pkt_next(d, &pkt, sizeof(pkt));
-			if (status == -PFT_ERR_NEED_INPUT)
+			size_t want = batch ? fuzz_next_cut(&seed, batch) : 0;
+			int n = next(d, pkts, want);
+			if (n == -PFT_ERR_NEED_INPUT)
 				break;
-			if (status == -PFT_ERR_EOS) {
+			if (n == -PFT_ERR_EOS) {
 				FUZZ_CHECK(finished);
 				FUZZ_CHECK(c.next_offset == len);
 				FUZZ_CHECK(pft_pkt_feed(d, stream, len) == -PFT_ERR_EOS);
 				return;
 			}
-			check_packet(&c, stream, len, &pkt, status, finished);
-			add(run, &pkt, status);
+			/* A status (a BAD packet in pkts[0]), or a count. */
+			int status = n < 0 ? n : 0;
+			int count = batch && n > 0 ? n : 1;
+			for (int i = 0; i < count; i++) {
+				check_packet(&c, stream, len, &pkts[i], status, finished);
+				add(run, &pkts[i], status);
+			}
 			idle = 0;
 		}
 	}
@@ -179,20 +209,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct run cut = { calloc(len + 1, sizeof(struct rec)), 0, len + 1 };
 	FUZZ_CHECK(whole.r && cut.r);
 
-	decode(d, stream, len, 0, 0, &whole);
+	decode(d, stream, len, 0, 0, 0, &whole);
 	FUZZ_CHECK(pft_pkt_reset(d) == 0);
-	decode(d, stream, len, seed, 1 + seed % 24, &cut);
+	decode(d, stream, len, seed, 1 + seed % 24, 0, &cut);
+	compare(&whole, &cut, "when the stream is fed in pieces");
+	cut.n = 0;
+	FUZZ_CHECK(pft_pkt_reset(d) == 0);
+	decode(d, stream, len, seed ^ 0x55, 1 + (seed >> 3) % 40, BATCH_MAX, &cut);
+	compare(&whole, &cut, "when taken in batches");
 
-	for (size_t i = 0; i < whole.n || i < cut.n; i++) {
-		if (i < whole.n && i < cut.n && same(&whole.r[i], &cut.r[i]))
-			continue;
-		fprintf(stderr, "packet %zu differs when the stream is fed in pieces:\n", i);
-		if (i < whole.n)
-			show("whole", &whole.r[i]);
-		if (i < cut.n)
-			show("cut", &cut.r[i]);
-		FUZZ_CHECK(!"the same packets whichever way the stream is fed");
-	}
 	free(whole.r);
 	free(cut.r);
 	pft_pkt_free(d);
