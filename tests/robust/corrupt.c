@@ -646,7 +646,7 @@ static void judge(const struct source *src, const struct decoded *ref, const str
 
 static void print_header(void)
 {
-	printf("%-18s %-8s %8s %8s %7s %8s %10s %10s %11s %11s %6s\n", "source", "damage",
+	printf("%-24s %-8s %8s %8s %7s %8s %10s %10s %11s %11s %6s\n", "source", "damage",
 	       "variants", "detected", "silent", "latency", "pkts lost", "lost/ideal",
 	       "insns lost", "lost/ideal", "failed");
 }
@@ -663,7 +663,7 @@ static void print_tally(const char *name, const char *kind, const struct tally *
 	if (t->detected)
 		snprintf(lat, sizeof(lat), "%" PRIu64 "/%" PRIu64, t->latency_sum / t->detected,
 			 t->latency_max);
-	printf("%-18s %-8s %8u %7.1f%% %6.1f%% %8s %10" PRIu64 " %10.3f %11" PRIu64
+	printf("%-24s %-8s %8u %7.1f%% %6.1f%% %8s %10" PRIu64 " %10.3f %11" PRIu64
 	       " %11.3f %6u\n", name, kind, t->variants, 100.0 * ratio(t->detected, t->variants),
 	       100.0 * ratio(t->silent, t->variants), lat, t->pk_lost,
 	       ratio(t->pk_lost, t->pk_ideal), t->insn_lost, ratio(t->insn_lost, t->insn_ideal),
