@@ -9,6 +9,7 @@ layout:   python3 tests/fuzz/make_corpus.py [SHARED_DIR]
 The ELF seeds need arm-linux-gnueabihf-gcc (they are skipped without it).
 """
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -294,13 +295,34 @@ def elf_seeds(corpus):
                               '-Wl,-z,max-page-size=0x1000'],
             'shared': ['-nostdlib', '-shared', '-Wl,--build-id=none', '-Wl,-z,max-page-size=0x1000'],
         }
+        # Assembled first and with relative names: no temporary file name
+        # gets into the symbol table, so the seeds are the same every time.
+        subprocess.run([cc, '-c', '-o', 'a.o', 'a.S'], check=True, cwd=tmp)
         for name, flags in variants.items():
             out = os.path.join(tmp, name)
-            subprocess.run([cc, '-o', out, src] + flags, check=True)
+            subprocess.run([cc, '-o', name, 'a.o'] + flags, check=True, cwd=tmp)
             with open(out, 'rb') as f:
                 corpus.put(d, name, f.read())
     corpus.put(d, 'not_elf', b'\x7fELF\x01\x01\x01' + bytes(40))
     corpus.put(d, 'elf64', b'\x7fELF\x02\x01\x01' + bytes(60))
+
+
+def model_seeds(corpus, kernel):
+    d = corpus.target('model')
+    rnd = random.Random(7)
+    demo = os.path.join(SRC, 'examples', 'demo', 'mem_0.bin')
+    codes = [('kernel', kernel[0x39000:0x39000 + 4096], 10)]
+    if os.path.exists(demo):
+        with open(demo, 'rb') as f:
+            codes.append(('demo', (f.read() + bytes(1024))[:1024], 8))
+    for i in range(8):
+        codes.append(('random%d' % i, bytes(rnd.randrange(256) for _ in range(4096)), 10))
+    for i, (name, code, size_byte) in enumerate(codes):
+        cfg = rnd.randrange(256)
+        hdr = bytes([cfg, rnd.randrange(256), rnd.randrange(4) | (0x80 if i % 4 == 3 else 0),
+                     4, 40, size_byte])
+        choices = bytes(rnd.randrange(256) for _ in range(600))
+        corpus.put(d, 'walk_%s_%02x' % (name, cfg), hdr + code + choices)
 
 
 def main():
@@ -317,6 +339,7 @@ def main():
     snapshot_seeds(corpus)
     event_seeds(corpus)
     elf_seeds(corpus)
+    model_seeds(corpus, kernel)
 
 
 if __name__ == '__main__':
