@@ -296,7 +296,7 @@ static void take_elements(struct pft_flow *flow, struct decoded *out)
 			add_error(out, e.offset);
 		} else if (e.type == PFT_ELEM_RANGE) {
 			out->rg = grow(out->rg, &out->caprg, out->nrg, sizeof(e));
-			out->rg[out->nrg++] = e;
+			memcpy(&out->rg[out->nrg++], &e, sizeof(e));
 		}
 	}
 }
@@ -341,7 +341,7 @@ static void decode(const struct source *src, const uint8_t *buf, size_t len,
 			continue;
 		p.raw = NULL;
 		out->pk = grow(out->pk, &out->cappk, out->npk, sizeof(p));
-		out->pk[out->npk++] = p;
+		memcpy(&out->pk[out->npk++], &p, sizeof(p));
 	}
 	pft_flow_free(flow);
 	pft_pkt_free(d);
@@ -404,7 +404,8 @@ static size_t make_damage(const struct source *src, enum kind kind, struct damag
 	}
 }
 
-/* The original offset of damaged offset @off; 0 when it is an added byte. */
+/* The original offset of damaged offset @off in *@orig; returns 0 when the
+ * byte there was added by the damage (it has none). */
 static int original_offset(const struct damage *dmg, uint64_t off, uint64_t *orig)
 {
 	*orig = off;
@@ -492,11 +493,15 @@ static uint64_t resync_point(const struct decoded *ref, uint64_t from, size_t le
 	return len;
 }
 
+/* Whole structs are compared: copies are made with memcpy, so that the
+ * padding (zeroed by the decoders) is compared as zero too. */
 static int same_packet(const struct pft_packet *ref, const struct pft_packet *got,
 		       uint64_t orig, int ts_low_only)
 {
-	struct pft_packet a = *ref, b = *got;
+	struct pft_packet a, b;
 
+	memcpy(&a, ref, sizeof(a));
+	memcpy(&b, got, sizeof(b));
 	b.offset = orig;
 	if (a.type == PFT_PKT_TIMESTAMP && ts_low_only && a.ts_bits < 64) {
 		uint64_t mask = (1ull << a.ts_bits) - 1;
@@ -509,8 +514,10 @@ static int same_packet(const struct pft_packet *ref, const struct pft_packet *go
 
 static int same_range(const struct pft_elem *ref, const struct pft_elem *got, uint64_t orig)
 {
-	struct pft_elem a = *ref, b = *got;
+	struct pft_elem a, b;
 
+	memcpy(&a, ref, sizeof(a));
+	memcpy(&b, got, sizeof(b));
 	b.offset = orig;
 	return !memcmp(&a, &b, sizeof(a));
 }
