@@ -1,12 +1,12 @@
 #!/bin/bash
 # Valgrind memcheck on the CLI end to end: a representative set of pft
-# commands (dump, decode, event, regs on the shared snapshots, damaged and
-# bad inputs) run by pft_memcheck, a pft built without the sanitizers
+# commands (dump, decode, encode, stats, event, regs on the shared
+# snapshots and the demo program, damaged and bad inputs) run by pft_memcheck, a pft built without the sanitizers
 # (tests/valgrind/CMakeLists.txt).  Any invalid access, use of undefined
 # memory or leak makes Valgrind exit with 99; the command's own exit code
 # is not checked here (tests/cli does that).
 set -u
-: "${PFT_SHARED:?}" "${PFT_BUILD:?}"
+: "${PFT_SHARED:?}" "${PFT_BUILD:?}" "${PFT_SOURCE:?}"
 pft="$PFT_BUILD/tests/pft_memcheck"
 command -v valgrind >/dev/null || { echo "FAIL: valgrind is not installed (scripts/install-deps.sh)"; exit 1; }
 [ -x "$pft" ] || { echo "FAIL: $pft was not built"; exit 1; }
@@ -67,6 +67,22 @@ check decode --raw
 check event encode 'arc1 & arc2 & arc3'
 check event decode 0x7ffff
 check regs NOTAREG=1
+
+# The model: pft encode and pft stats on the demo program's qemu log.
+demo="$PFT_SOURCE/examples/demo/prog"
+if command -v qemu-arm >/dev/null && qemu-arm -singlestep -d exec,nochain -D "$tmp/demo.log" "$demo" >/dev/null; then
+    check encode --log "$tmp/demo.log" --elf "$demo" --return-stack --cycle-accurate --timestamps \
+        --out-raw "$tmp/demo.pft" --out-formatted "$tmp/demo.fmt" --id 0x21 --out-snapshot "$tmp/demo.ss"
+    check encode --log "$tmp/demo.log" --elf "$demo" --ctxid-bytes 4 --vmid --branch-broadcast \
+        --sync-period 64 --out-raw "$tmp/demo2.pft"
+    check stats --log "$tmp/demo.log" --elf "$demo" --cycle-accurate --format jsonl
+    check decode --snapshot "$tmp/demo.ss" --elf "$demo" --insn
+    printf '10000\nzzz\n10004\n' >"$tmp/bad.log"
+    check encode --log "$tmp/bad.log" --elf "$demo" --out-raw "$tmp/bad.pft"
+    check stats --log "$tmp/random.bin" --elf "$demo"
+else
+    echo "note: no qemu-arm, pft encode and stats not checked"
+fi
 
 # Damaged captures (tests/robust/corrupt): one of each kind.
 if "$PFT_BUILD/tests/corrupt" --write "$tmp" 1 "$ss/TC2" >"$tmp/list"; then
