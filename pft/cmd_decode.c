@@ -350,13 +350,29 @@ static int on_packet(void *ctx, struct stream *s, const struct pft_packet *pkt, 
 	return 0;
 }
 
-static void on_discont(void *ctx, struct stream *s, uint64_t offset)
+static void on_gap(void *ctx, struct stream *s, uint64_t offset, int status)
 {
-	(void)ctx;
-	(void)offset;
+	struct decode *d = ctx;
 	struct flow_stream *fs = s->user;
+	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
+
 	if (fs)
 		pft_flow_reset(fs->flow);
+	if (status == 0)
+		return;
+	/* A dropped frame: an error line in the listing, as for a bad packet. */
+	d->counts[PFT_ELEM_ERROR]++;
+	if (d->count_only || d->coverage)
+		return;
+	if (d->format == FMT_JSONL)
+		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\",\"msg\":\"%s\"}\n",
+		       offset, id, pft_errstr(pft_errcode(status)));
+	else {
+		printf("0x%08" PRIx64, offset);
+		if (d->multi_id)
+			printf("  %02x", id);
+		printf("  %-10s %s\n", "error", pft_errstr(pft_errcode(status)));
+	}
 }
 
 static void usage(FILE *out, int coverage)
@@ -464,7 +480,7 @@ static int run(int argc, char **argv, int coverage)
 		if (!stream_flow(&d, &in.streams[i]))
 			d.failed = 1;
 	if (!d.failed)
-		rc = input_run(&in, on_packet, on_discont, &d);
+		rc = input_run(&in, on_packet, on_gap, &d);
 	if (d.failed)
 		rc = EXIT_USAGE;
 	if (!rc && coverage)

@@ -148,6 +148,28 @@ static int on_packet(void *ctx, struct stream *s, const struct pft_packet *p, in
 	return 0;
 }
 
+/* A formatter frame was dropped (or the capture is marked discontinuous):
+ * list it where the listing has reached, as an error for each source. */
+static void on_gap(void *ctx, struct stream *s, uint64_t offset, int status)
+{
+	struct dump *d = ctx;
+
+	if (status == 0)
+		return;
+	d->errors++;
+	s->errors++;
+	cli_error("%s: offset 0x%" PRIx64 ": id 0x%02x: %s", s->path, offset, s->id,
+		  pft_errstr(pft_errcode(status)));
+	if (d->count_only)
+		return;
+	if (d->format == FMT_JSONL)
+		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\",\"bytes\":\"\","
+		       "\"msg\":\"%s\"}\n", offset, s->id, pft_errstr(pft_errcode(status)));
+	else
+		printf("0x%08" PRIx64 "  %02x  %35s  error %s\n", offset, s->id, "",
+		       pft_errstr(pft_errcode(status)));
+}
+
 static void print_counts(const struct dump *d, const struct input *in)
 {
 	for (size_t i = 0; i < in->nstreams; i++) {
@@ -225,7 +247,7 @@ int cmd_dump(int argc, char **argv)
 		return rc;
 	}
 	d.multi_id = in.nstreams > 1 || in.streams[0].id >= 0;
-	rc = input_run(&in, on_packet, NULL, &d);
+	rc = input_run(&in, on_packet, on_gap, &d);
 	if (!rc && d.count_only)
 		print_counts(&d, &in);
 	if (!rc) {
