@@ -197,7 +197,8 @@ check "random frames: exit 0" [ "$rc" -eq 0 ]
 # starts again (no_sync, later a trace_on) and still finds ranges.
 python3 -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[0x6800:0x6802]=b'\xff\xff'; open(sys.argv[2],'wb').write(b)" \
     "$PFT_SHARED/testdata/opencsd-snapshots/TC2/cstrace.bin" "$tmp/badframe.bin"
-run decode --formatted "$tmp/badframe.bin" --id 0x13 --cycle-accurate --timestamps --format jsonl
+run decode --formatted "$tmp/badframe.bin" --id 0x13 --cycle-accurate --timestamps --format jsonl \
+    --image "$PFT_SHARED/testdata/opencsd-snapshots/TC2/kernel_dump.bin@0xC0008000"
 check "bad frame: exit 0, nothing on stderr" [ "$rc" -eq 0 -a ! -s "$tmp/err" ]
 if python3 -c "
 import json, sys
