@@ -11,8 +11,6 @@
 #include "images.h"
 #include "input.h"
 
-enum { FMT_TEXT, FMT_JSONL };
-
 struct decode {
 	int format, count_only, insn, multi_id;
 	struct image_args images;
@@ -422,14 +420,8 @@ static int run(int argc, char **argv, int coverage)
 			if (input_option(&o, c, optarg))
 				goto out;
 		} else if (c == 'f') {
-			if (!strcmp(optarg, "text")) {
-				d.format = FMT_TEXT;
-			} else if (!strcmp(optarg, "jsonl")) {
-				d.format = FMT_JSONL;
-			} else {
-				cli_error("--format: '%s' is not text or jsonl", optarg);
+			if (cli_parse_format(optarg, &d.format))
 				goto out;
-			}
 		} else if (c == 'c') {
 			d.count_only = 1;
 		} else if (c == 'i') {

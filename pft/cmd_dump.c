@@ -7,8 +7,6 @@
 #include "cli.h"
 #include "input.h"
 
-enum { FMT_TEXT, FMT_JSONL };
-
 struct dump {
 	int format;
 	int count_only;
@@ -217,14 +215,8 @@ int cmd_dump(int argc, char **argv)
 			if (input_option(&o, c, optarg))
 				return EXIT_USAGE;
 		} else if (c == 'f') {
-			if (!strcmp(optarg, "text"))
-				d.format = FMT_TEXT;
-			else if (!strcmp(optarg, "jsonl"))
-				d.format = FMT_JSONL;
-			else {
-				cli_error("--format: '%s' is not text or jsonl", optarg);
+			if (cli_parse_format(optarg, &d.format))
 				return EXIT_USAGE;
-			}
 		} else if (c == 'c') {
 			d.count_only = 1;
 		} else if (c == 'h') {
