@@ -10,9 +10,7 @@
  * Neither prints; each counts instruction ranges and instructions.  Best
  * of --runs runs.
  */
-#include <opencsd/c_api/opencsd_c_api.h>
-
-#include "bench_common.h"
+#include "bench_ocsd.h"
 
 struct counts {
 	uint64_t ranges, insns;
@@ -68,35 +66,17 @@ static ocsd_datapath_resp_t count_elem(const void *ctx, const ocsd_trc_index_t i
 static struct counts run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len,
 			      const struct memory *mem)
 {
-	dcd_tree_handle_t t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
-	ocsd_ptm_cfg pc = { .reg_idr = cfg->etmidr, .reg_ctrl = cfg->etmcr,
-			    .reg_ccer = cfg->etmccer, .reg_trc_id = cfg->etmtraceidr,
-			    .arch_ver = ARCH_V7, .core_prof = profile_CortexA };
 	unsigned char csid;
 	struct counts c = { 0, 0 };
+	dcd_tree_handle_t t = ocsd_tree(cfg, OCSD_CREATE_FLG_FULL_DECODER, &csid);
 
-	if (ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_PTM, OCSD_CREATE_FLG_FULL_DECODER,
-				   &pc, &csid) != OCSD_OK ||
-	    ocsd_dt_set_gen_elem_outfn(t, count_elem, &c) != OCSD_OK ||
+	if (ocsd_dt_set_gen_elem_outfn(t, count_elem, &c) != OCSD_OK ||
 	    ocsd_dt_add_buffer_mem_acc(t, mem->addr, OCSD_MEM_SPACE_ANY, mem->bytes,
 				       (uint32_t)mem->len) != OCSD_OK) {
 		fprintf(stderr, "bench: cannot set up OpenCSD\n");
 		exit(2);
 	}
-	size_t done = 0;
-	while (done < len) {
-		uint32_t chunk = len - done > (1u << 30) ? (1u << 30) : (uint32_t)(len - done);
-		uint32_t used = 0;
-		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, done, chunk,
-							      buf + done, &used);
-		if (OCSD_DATA_RESP_IS_FATAL(r)) {
-			fprintf(stderr, "bench: OpenCSD fatal error at %zu\n", done);
-			exit(2);
-		}
-		done += used;
-	}
-	ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
-	ocsd_destroy_dcd_tree(t);
+	ocsd_run(t, buf, len);
 	return c;
 }
 

@@ -288,7 +288,7 @@ enum pft_exception {
 	PFT_EXC_FIQ = 15
 };
 
-/* A short name for an exception number ("IRQ", "SVC", ..., "reserved"). */
+/* A short name for an exception number ("irq", "svc", ..., "reserved"). */
 pft_export const char *pft_exception_name(unsigned number);
 
 /*
@@ -360,15 +360,18 @@ pft_export int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf,
 /*
  * The next packet, in @pkt (@size = sizeof *pkt).  Returns:
  *   0                    a packet (including NOTSYNC bytes)
- *   -PFT_ERR_NEED_INPUT  feed more (or finish)
+ *   -PFT_ERR_NEED_INPUT  feed more (or finish); never after finish
  *   -PFT_ERR_EOS         after finish, nothing is left
- *   -PFT_ERR_BAD_OPCODE  a reserved header: @pkt is a BAD packet
- *   -PFT_ERR_BAD_PACKET  a malformed packet: @pkt is a BAD packet
+ *   -PFT_ERR_BAD_OPCODE  a reserved header (0x80 and 0x82 are reserved
+ *                        without cycle-accurate mode): @pkt is a BAD packet
+ *   -PFT_ERR_BAD_PACKET  a malformed packet (a zero run that is not an
+ *                        A-sync of 5-15 zeros and 0x80): a BAD packet
  *   -PFT_ERR_TRUNCATED   after finish, the stream ended inside a packet:
  *                        @pkt is a BAD packet holding the bytes
  *   -PFT_ERR_INVALID     bad arguments
  * After a BAD packet the decoder is no longer synchronised: the following
- * bytes come back as NOTSYNC up to the next A-sync.
+ * bytes come back as NOTSYNC up to the next A-sync.  Every byte fed comes
+ * back in exactly one packet, in order.
  */
 pft_export int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt,
 			    size_t size);

@@ -15,6 +15,13 @@ enum {
 /* Print "pft: <message>" as one line on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Listing formats (--format). */
+enum { FMT_TEXT, FMT_JSONL };
+
+/* The value of --format: FMT_TEXT or FMT_JSONL in *@format; returns 0, or
+ * -1 after printing an error. */
+int cli_parse_format(const char *arg, int *format);
+
 /* Parse a decimal or 0x-hex unsigned number; the whole string must be one.
  * Returns 0 or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);

@@ -1,4 +1,5 @@
-/* pft decode: reconstruct the executed instructions of a PTM trace. */
+/* pft decode: reconstruct the executed instructions of a PTM trace.
+ * pft coverage: the same decode, summed up per function. */
 #include <capstone/capstone.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -10,8 +11,6 @@
 #include "images.h"
 #include "input.h"
 
-enum { FMT_TEXT, FMT_JSONL };
-
 struct decode {
 	int format, count_only, insn, multi_id;
 	struct image_args images;
@@ -21,6 +20,19 @@ struct decode {
 	uint64_t insns;
 	int failed;      /* a fatal problem while setting up a stream */
 	const struct pft_packet *pkt; /* the packet whose elements are printed */
+	/* pft coverage */
+	int coverage;
+	struct pft_cov *cov;
+	struct func_stat *funcs;      /* sorted by start */
+	size_t nfuncs, cap;
+	uint64_t unnamed_insns;
+};
+
+/* pft coverage: what ran in one function. */
+struct func_stat {
+	uint32_t start, end;
+	const char *name;             /* owned by the stream's image */
+	uint64_t insns, ranges;
 };
 
 /* Per-stream state. */
@@ -219,6 +231,93 @@ static void print_elem(struct decode *d, struct flow_stream *fs, const struct st
 		print_insns(d, fs, e, s);
 }
 
+/* The function that @addr is in, added when first seen; NULL if none. */
+static struct func_stat *func_at(struct decode *d, struct pft_image *img, uint32_t addr)
+{
+	struct pft_image_symbol sym;
+	size_t lo = 0, hi = d->nfuncs;
+
+	if (pft_image_symbol_at(img, addr, &sym, sizeof(sym)))
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->funcs[mid].start < sym.start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < d->nfuncs && d->funcs[lo].start == sym.start)
+		return &d->funcs[lo];
+	if (d->nfuncs == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 256;
+		struct func_stat *f = realloc(d->funcs, cap * sizeof(*f));
+		if (!f)
+			return NULL;
+		d->funcs = f;
+		d->cap = cap;
+	}
+	memmove(&d->funcs[lo + 1], &d->funcs[lo], (d->nfuncs - lo) * sizeof(*d->funcs));
+	d->funcs[lo] = (struct func_stat){ .start = sym.start, .end = sym.end, .name = sym.name };
+	d->nfuncs++;
+	return &d->funcs[lo];
+}
+
+static int count_range(struct decode *d, struct flow_stream *fs, const struct pft_elem *e)
+{
+	if (pft_cov_add(d->cov, e, sizeof(*e)))
+		return -1;
+	struct func_stat *f = func_at(d, fs->image, e->start);
+	if (f) {
+		f->insns += e->ninsn;
+		f->ranges++;
+	} else {
+		d->unnamed_insns += e->ninsn;
+	}
+	return 0;
+}
+
+static int by_insns(const void *a, const void *b)
+{
+	const struct func_stat *x = a, *y = b;
+	if (x->insns != y->insns)
+		return x->insns < y->insns ? 1 : -1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void print_coverage(struct decode *d)
+{
+	qsort(d->funcs, d->nfuncs, sizeof(*d->funcs), by_insns);
+	if (d->format == FMT_TEXT)
+		printf("%12s %7s %9s %9s %7s  %s\n", "executed", "share", "covered", "size",
+		       "cover", "function");
+	for (size_t i = 0; i < d->nfuncs; i++) {
+		const struct func_stat *f = &d->funcs[i];
+		uint64_t covered = 0, size = (uint64_t)f->end - f->start;
+		pft_cov_covered(d->cov, f->start, f->end, &covered);
+		double share = d->insns ? 100.0 * (double)f->insns / (double)d->insns : 0;
+		if (d->format == FMT_JSONL) {
+			printf("{\"type\":\"function\",\"function\":\"%s\",\"start\":\"0x%x\","
+			       "\"end\":\"0x%x\",\"insns\":%" PRIu64 ",\"ranges\":%" PRIu64
+			       ",\"covered_bytes\":%" PRIu64 ",\"size\":%" PRIu64 "}\n",
+			       f->name, f->start, f->end, f->insns, f->ranges, covered, size);
+		} else {
+			printf("%12" PRIu64 " %6.1f%% %9" PRIu64 " %9" PRIu64 " %6.1f%%  %s\n",
+			       f->insns, share, covered, size,
+			       size ? 100.0 * (double)covered / (double)size : 0.0, f->name);
+		}
+	}
+	if (d->format == FMT_JSONL) {
+		printf("{\"type\":\"total\",\"insns\":%" PRIu64 ",\"functions\":%zu,"
+		       "\"unnamed_insns\":%" PRIu64 "}\n", d->insns, d->nfuncs, d->unnamed_insns);
+	} else {
+		if (d->unnamed_insns)
+			printf("%12" PRIu64 " %6.1f%% %9s %9s %7s  (no symbol)\n", d->unnamed_insns,
+			       d->insns ? 100.0 * (double)d->unnamed_insns / (double)d->insns : 0,
+			       "", "", "");
+		printf("%12" PRIu64 " instructions in %zu functions\n", d->insns, d->nfuncs);
+	}
+}
+
 static int on_packet(void *ctx, struct stream *s, const struct pft_packet *pkt, int status)
 {
 	struct decode *d = ctx;
@@ -234,38 +333,68 @@ static int on_packet(void *ctx, struct stream *s, const struct pft_packet *pkt, 
 	d->pkt = pkt;
 	while (pft_flow_next(fs->flow, &e, sizeof(e)) == 0) {
 		d->counts[e.type]++;
-		if (e.type == PFT_ELEM_RANGE)
+		if (e.type == PFT_ELEM_RANGE) {
 			d->insns += e.ninsn;
-		if (!d->count_only)
+			if (d->coverage && count_range(d, fs, &e)) {
+				cli_error("out of memory");
+				d->failed = 1;
+				return 1;
+			}
+		}
+		if (!d->count_only && !d->coverage)
 			print_elem(d, fs, s, &e);
 	}
 	d->pkt = NULL;
 	return 0;
 }
 
-static void on_discont(void *ctx, struct stream *s, uint64_t offset)
+static void on_gap(void *ctx, struct stream *s, uint64_t offset, int status)
 {
-	(void)ctx;
-	(void)offset;
+	struct decode *d = ctx;
 	struct flow_stream *fs = s->user;
+	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
+
 	if (fs)
 		pft_flow_reset(fs->flow);
+	if (status == 0)
+		return;
+	/* A dropped frame: an error line in the listing, as for a bad packet. */
+	d->counts[PFT_ELEM_ERROR]++;
+	if (d->count_only || d->coverage)
+		return;
+	if (d->format == FMT_JSONL)
+		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\",\"msg\":\"%s\"}\n",
+		       offset, id, pft_errstr(pft_errcode(status)));
+	else {
+		printf("0x%08" PRIx64, offset);
+		if (d->multi_id)
+			printf("  %02x", id);
+		printf("  %-10s %s\n", "error", pft_errstr(pft_errcode(status)));
+	}
 }
 
-static void usage(FILE *out)
+static void usage(FILE *out, int coverage)
 {
-	fprintf(out, "usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]\n\n%s"
+	if (coverage)
+		fprintf(out, "usage: pft coverage INPUT [IMAGES] [--format text|jsonl]\n\n"
+			     "Decodes like pft decode and lists, per function (ELF symbol), the\n"
+			     "instructions executed, their share, and the bytes of the function\n"
+			     "that ran at least once.\n\n");
+	else
+		fprintf(out, "usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]\n\n");
+	fprintf(out, "%s"
 		     "images (any number; a snapshot's memory dumps are used as well):\n"
 		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
 		     "  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
 		     "output:\n"
-		     "  --insn                list every instruction, disassembled, with symbols\n"
 		     "  --format text|jsonl   listing format (default text)\n"
-		     "  --count               print only element counts\n",
-		INPUT_OPTIONS_HELP);
+		     "%s",
+		INPUT_OPTIONS_HELP,
+		coverage ? "" : "  --insn                list every instruction, disassembled, with symbols\n"
+				"  --count               print only element counts\n");
 }
 
-int cmd_decode(int argc, char **argv)
+static int run(int argc, char **argv, int coverage)
 {
 	static const struct option longopts[] = {
 		INPUT_LONG_OPTIONS,
@@ -278,9 +407,10 @@ int cmd_decode(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct input_opts o;
-	struct decode d = { 0 };
+	struct decode d = { .coverage = coverage };
 	struct input in;
 	int c, rc = EXIT_USAGE;
+	const char *cmd = coverage ? "coverage" : "decode";
 
 	input_opts_init(&o);
 	optind = 1;
@@ -290,14 +420,8 @@ int cmd_decode(int argc, char **argv)
 			if (input_option(&o, c, optarg))
 				goto out;
 		} else if (c == 'f') {
-			if (!strcmp(optarg, "text")) {
-				d.format = FMT_TEXT;
-			} else if (!strcmp(optarg, "jsonl")) {
-				d.format = FMT_JSONL;
-			} else {
-				cli_error("--format: '%s' is not text or jsonl", optarg);
+			if (cli_parse_format(optarg, &d.format))
 				goto out;
-			}
 		} else if (c == 'c') {
 			d.count_only = 1;
 		} else if (c == 'i') {
@@ -306,22 +430,30 @@ int cmd_decode(int argc, char **argv)
 			if (image_args_add(&d.images, optarg, c == 'e'))
 				goto out;
 		} else if (c == 'h') {
-			usage(stdout);
+			usage(stdout, coverage);
 			rc = EXIT_OK;
 			goto out;
 		} else {
-			cli_bad_option("decode", argv, optopt);
+			cli_bad_option(cmd, argv, optopt);
 			goto out;
 		}
 	}
 	if (optind < argc) {
-		cli_error("decode: unexpected argument '%s'", argv[optind]);
+		cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
 		goto out;
 	}
 	if (input_opts_check(&o))
 		goto out;
 	if (d.insn && d.format == FMT_JSONL) {
 		cli_error("--insn goes with the text format");
+		goto out;
+	}
+	if (coverage && (d.insn || d.count_only)) {
+		cli_error("coverage: --insn and --count go with decode");
+		goto out;
+	}
+	if (coverage && !(d.cov = pft_cov_alloc(NULL))) {
+		cli_error("out of memory");
 		goto out;
 	}
 	rc = input_open(&in, &o);
@@ -340,9 +472,11 @@ int cmd_decode(int argc, char **argv)
 		if (!stream_flow(&d, &in.streams[i]))
 			d.failed = 1;
 	if (!d.failed)
-		rc = input_run(&in, on_packet, on_discont, &d);
+		rc = input_run(&in, on_packet, on_gap, &d);
 	if (d.failed)
 		rc = EXIT_USAGE;
+	if (!rc && coverage)
+		print_coverage(&d);
 	if (!rc && d.count_only) {
 		printf("%" PRIu64 " instructions\n", d.insns);
 		for (int t = 0; t < PFT_ELEM_TYPE_MAX; t++)
@@ -358,5 +492,17 @@ int cmd_decode(int argc, char **argv)
 	}
 out:
 	image_args_free(&d.images);
+	pft_cov_free(d.cov);
+	free(d.funcs);
 	return rc;
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	return run(argc, argv, 0);
+}
+
+int cmd_coverage(int argc, char **argv)
+{
+	return run(argc, argv, 1);
 }

@@ -7,8 +7,6 @@
 #include "cli.h"
 #include "input.h"
 
-enum { FMT_TEXT, FMT_JSONL };
-
 struct dump {
 	int format;
 	int count_only;
@@ -148,6 +146,28 @@ static int on_packet(void *ctx, struct stream *s, const struct pft_packet *p, in
 	return 0;
 }
 
+/* A formatter frame was dropped (or the capture is marked discontinuous):
+ * list it where the listing has reached, as an error for each source. */
+static void on_gap(void *ctx, struct stream *s, uint64_t offset, int status)
+{
+	struct dump *d = ctx;
+
+	if (status == 0)
+		return;
+	d->errors++;
+	s->errors++;
+	cli_error("%s: offset 0x%" PRIx64 ": id 0x%02x: %s", s->path, offset, s->id,
+		  pft_errstr(pft_errcode(status)));
+	if (d->count_only)
+		return;
+	if (d->format == FMT_JSONL)
+		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\",\"bytes\":\"\","
+		       "\"msg\":\"%s\"}\n", offset, s->id, pft_errstr(pft_errcode(status)));
+	else
+		printf("0x%08" PRIx64 "  %02x  %35s  error %s\n", offset, s->id, "",
+		       pft_errstr(pft_errcode(status)));
+}
+
 static void print_counts(const struct dump *d, const struct input *in)
 {
 	for (size_t i = 0; i < in->nstreams; i++) {
@@ -195,14 +215,8 @@ int cmd_dump(int argc, char **argv)
 			if (input_option(&o, c, optarg))
 				return EXIT_USAGE;
 		} else if (c == 'f') {
-			if (!strcmp(optarg, "text"))
-				d.format = FMT_TEXT;
-			else if (!strcmp(optarg, "jsonl"))
-				d.format = FMT_JSONL;
-			else {
-				cli_error("--format: '%s' is not text or jsonl", optarg);
+			if (cli_parse_format(optarg, &d.format))
 				return EXIT_USAGE;
-			}
 		} else if (c == 'c') {
 			d.count_only = 1;
 		} else if (c == 'h') {
@@ -225,7 +239,7 @@ int cmd_dump(int argc, char **argv)
 		return rc;
 	}
 	d.multi_id = in.nstreams > 1 || in.streams[0].id >= 0;
-	rc = input_run(&in, on_packet, NULL, &d);
+	rc = input_run(&in, on_packet, on_gap, &d);
 	if (!rc && d.count_only)
 		print_counts(&d, &in);
 	if (!rc) {

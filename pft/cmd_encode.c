@@ -15,8 +15,6 @@
 #include "insn_log.h"
 #include "snapshot_out.h"
 
-enum { FMT_TEXT, FMT_JSONL };
-
 /* Options of encode and stats beyond the shared configuration flags. */
 enum {
 	OPT_LOG = INPUT_OPT_END,
@@ -149,12 +147,7 @@ static int take_option(struct encode *e, int c, const char *arg, char **argv)
 	case OPT_OUT_FORMATTED: e->out_formatted = arg; return 0;
 	case OPT_OUT_SNAPSHOT: e->out_snapshot = arg; return 0;
 	case OPT_FORMAT:
-		if (!strcmp(arg, "text") || !strcmp(arg, "jsonl")) {
-			e->format = strcmp(arg, "text") ? FMT_JSONL : FMT_TEXT;
-			return 0;
-		}
-		cli_error("--format: '%s' is not text or jsonl", arg);
-		return -1;
+		return cli_parse_format(arg, &e->format);
 	case OPT_HELP: return 1;
 	default:
 		cli_bad_option(cmd, argv, optopt);

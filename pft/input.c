@@ -326,9 +326,26 @@ static int feed_stream(struct stream *s, const uint8_t *data, size_t len,
 	return drain(s, on_packet, ctx);
 }
 
+/* Every source of @f lost bytes at @offset: resynchronise its packet
+ * decoder and tell the command. */
+static void report_gap(struct input_file *f, uint64_t offset, int status, gap_fn on_gap,
+		       void *ctx)
+{
+	for (int id = 0; id < 128; id++) {
+		struct stream *s = f->by_id[id];
+		if (!s)
+			continue;
+		if (status == 0)
+			pft_pkt_reset(s->pkt);
+		else
+			pft_pkt_sync_forward(s->pkt);
+		if (on_gap)
+			on_gap(ctx, s, offset, status);
+	}
+}
+
 static int run_formatted(struct input_file *f, const uint8_t *buf, size_t len,
-			 struct pft_dfmt *dfmt, packet_fn on_packet,
-			 discont_fn on_discont, void *ctx)
+			 struct pft_dfmt *dfmt, packet_fn on_packet, gap_fn on_gap, void *ctx)
 {
 	struct pft_dfmt_chunk c;
 
@@ -339,19 +356,11 @@ static int run_formatted(struct input_file *f, const uint8_t *buf, size_t len,
 		if (status == -PFT_ERR_NEED_INPUT || status == -PFT_ERR_EOS)
 			return 0;
 		if (status < 0) {
-			cli_error("%s: offset 0x%llx: %s", f->path,
-				  (unsigned long long)pft_dfmt_get_offset(dfmt),
-				  pft_errstr(pft_errcode(status)));
+			report_gap(f, pft_dfmt_get_offset(dfmt), status, on_gap, ctx);
 			continue;
 		}
 		if (c.flags & PFT_DFMT_DISCONTINUITY) {
-			for (int id = 0; id < 128; id++) {
-				if (!f->by_id[id])
-					continue;
-				pft_pkt_reset(f->by_id[id]->pkt);
-				if (on_discont)
-					on_discont(ctx, f->by_id[id], c.offset);
-			}
+			report_gap(f, c.offset, 0, on_gap, ctx);
 			continue;
 		}
 		struct stream *s = c.id < 128 ? f->by_id[c.id] : NULL;
@@ -360,8 +369,7 @@ static int run_formatted(struct input_file *f, const uint8_t *buf, size_t len,
 	}
 }
 
-static int run_file(struct input_file *f, packet_fn on_packet, discont_fn on_discont,
-		    void *ctx)
+static int run_file(struct input_file *f, packet_fn on_packet, gap_fn on_gap, void *ctx)
 {
 	FILE *fp = strcmp(f->path, "-") ? fopen(f->path, "rb") : stdin;
 	struct pft_dfmt *dfmt = NULL;
@@ -390,7 +398,7 @@ static int run_file(struct input_file *f, packet_fn on_packet, discont_fn on_dis
 		if (n == 0)
 			break;
 		if (dfmt)
-			stop = run_formatted(f, buf, n, dfmt, on_packet, on_discont, ctx);
+			stop = run_formatted(f, buf, n, dfmt, on_packet, on_gap, ctx);
 		else
 			stop = feed_stream(f->raw, buf, n, offset, on_packet, ctx);
 		offset += n;
@@ -402,7 +410,7 @@ static int run_file(struct input_file *f, packet_fn on_packet, discont_fn on_dis
 	}
 	if (!stop && dfmt) {
 		pft_dfmt_finish(dfmt);
-		stop = run_formatted(f, NULL, 0, dfmt, on_packet, on_discont, ctx);
+		stop = run_formatted(f, NULL, 0, dfmt, on_packet, on_gap, ctx);
 	}
 	for (int id = 0; id < 128 && !stop; id++) {
 		struct stream *s = f->raw ? (id ? NULL : f->raw) : f->by_id[id];
@@ -419,10 +427,10 @@ out:
 	return rc;
 }
 
-int input_run(struct input *in, packet_fn on_packet, discont_fn on_discont, void *ctx)
+int input_run(struct input *in, packet_fn on_packet, gap_fn on_gap, void *ctx)
 {
 	for (size_t i = 0; i < in->nfiles; i++) {
-		int rc = run_file(&in->files[i], on_packet, on_discont, ctx);
+		int rc = run_file(&in->files[i], on_packet, on_gap, ctx);
 		if (rc)
 			return rc;
 	}

@@ -114,12 +114,14 @@ void input_close(struct input *in);
  * go on, non-zero to stop. */
 typedef int (*packet_fn)(void *ctx, struct stream *s, const struct pft_packet *pkt,
 			 int status);
-/* Called when a formatted input is discontinuous (four FSYNCs). */
-typedef void (*discont_fn)(void *ctx, struct stream *s, uint64_t offset);
+/* Called for each source of a formatted input whose bytes have a gap at
+ * input offset @offset: @status is 0 for a marked discontinuity (four
+ * FSYNCs: the packet decoder was reset), or the deformatter's error for a
+ * frame that was dropped (the packet decoder now waits for an A-sync). */
+typedef void (*gap_fn)(void *ctx, struct stream *s, uint64_t offset, int status);
 
 /* Decode every file.  Returns 0, or an exit code after printing an error
  * (unreadable file). */
-int input_run(struct input *in, packet_fn on_packet, discont_fn on_discont,
-	      void *ctx);
+int input_run(struct input *in, packet_fn on_packet, gap_fn on_gap, void *ctx);
 
 #endif

@@ -33,6 +33,16 @@ int cli_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+int cli_parse_format(const char *arg, int *format)
+{
+	if (!strcmp(arg, "text") || !strcmp(arg, "jsonl")) {
+		*format = strcmp(arg, "text") ? FMT_JSONL : FMT_TEXT;
+		return 0;
+	}
+	cli_error("--format: '%s' is not text or jsonl", arg);
+	return -1;
+}
+
 int cli_parse_u32(const char *s, uint32_t *out)
 {
 	uint64_t v;

@@ -463,8 +463,9 @@ static int prepare(struct pft_model *m, const struct pft_model_insn *n, struct i
 	if (p && p->known && (err = check_flow(m, p, in)) < 0)
 		return err;
 	/* Memory outside the image is only reached by a branch (or from
-	 * other such memory). */
-	if (!in->known && (!p || (p->known && in->addr == insn_next(p))))
+	 * other such memory); a taken branch to the next address counts. */
+	if (!in->known && (!p || (p->known && in->addr == insn_next(p) &&
+				  !(p->c.kind != PFT_WP_NONE && waypoint_taken(p, in)))))
 		return refuse(m, PFT_MODEL_NOT_IN_IMAGE, -PFT_ERR_NOMAP);
 	/* Thumb IT blocks: the instructions in them are conditional. */
 	if (in->known && p && p->it_after && in->isa == PFT_ISA_THUMB) {

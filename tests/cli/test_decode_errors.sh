@@ -192,5 +192,22 @@ head -c 4096 /dev/urandom >"$tmp/frames.bin"
 run decode --formatted "$tmp/frames.bin" --id 0x10 "${images[@]}"
 check "random frames: exit 0" [ "$rc" -eq 0 ]
 
+# A frame with the illegal ID 0x7f in the TC2 buffer: an error line at its
+# offset (cli.md: errors inside the trace are listed, exit 0), then decoding
+# starts again (no_sync, later a trace_on) and still finds ranges.
+python3 -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[0x6800:0x6802]=b'\xff\xff'; open(sys.argv[2],'wb').write(b)" \
+    "$PFT_SHARED/testdata/opencsd-snapshots/TC2/cstrace.bin" "$tmp/badframe.bin"
+run decode --formatted "$tmp/badframe.bin" --id 0x13 --cycle-accurate --timestamps --format jsonl \
+    --image "$PFT_SHARED/testdata/opencsd-snapshots/TC2/kernel_dump.bin@0xC0008000"
+check "bad frame: exit 0, nothing on stderr" [ "$rc" -eq 0 -a ! -s "$tmp/err" ]
+if python3 -c "
+import json, sys
+e = [json.loads(l) for l in open(sys.argv[1])]
+i = next(k for k, x in enumerate(e) if x['type'] == 'error')
+assert e[i]['offset'] == 0x6800 and e[i]['msg'] == 'bad formatter frame' and e[i]['id'] == 0x13, e[i]
+rest = [x['type'] for x in e[i + 1:]]
+assert rest[0] == 'no_sync' and 'trace_on' in rest and 'range' in rest, rest[:10]
+" "$tmp/out"; then ok; else bad "bad frame: error line or recovery"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -40,6 +40,21 @@ grep -q '"type":"error"' <("$PFT" dump --raw "$tmp/reserved.bin" --format jsonl 
 printf '\x00\x00\x00\x00\x00\x80\x08\x00\x10' >"$tmp/cut.bin"
 expect 1 "^pft: $tmp/cut.bin: offset 0x6: truncated packet$" -- dump --raw "$tmp/cut.bin"
 
+# A formatter frame with the illegal ID 0x7f: one located error line on
+# stderr and in the listing, and packets again after the next A-sync.
+python3 -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[0x6800:0x6802]=b'\xff\xff'; open(sys.argv[2],'wb').write(b)" \
+    "$ss/TC2/cstrace.bin" "$tmp/badframe.bin"
+expect 1 "^pft: $tmp/badframe.bin: offset 0x6800: id 0x13: bad formatter frame$" -- dump --formatted "$tmp/badframe.bin" --id 0x13 --cycle-accurate --timestamps
+if "$PFT" dump --formatted "$tmp/badframe.bin" --id 0x13 --cycle-accurate --timestamps --format jsonl 2>/dev/null |
+    python3 -c "
+import json, sys
+p = [json.loads(l) for l in sys.stdin]
+i = next(k for k, x in enumerate(p) if x['type'] == 'error')
+assert p[i]['offset'] == 0x6800 and p[i]['msg'] == 'bad formatter frame', p[i]
+after = [x['type'] for x in p[i + 1:]]
+assert 'async' in after and 'isync' in after[after.index('async'):], after[:20]
+"; then pass=$((pass+1)); else echo "FAIL: bad frame not listed, or no recovery after it"; fail=$((fail+1)); fi
+
 # Snapshots.
 mkdir -p "$tmp/nosnap"
 expect 2 "^pft: $tmp/nosnap/snapshot.ini: No such file" -- dump --snapshot "$tmp/nosnap"

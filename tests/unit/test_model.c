@@ -753,6 +753,25 @@ static void leave_image(void)
 	rig_free(&r);
 }
 
+/* A taken branch to the next address may leave the image there too (the
+ * fuzzer's known issue 2): BLEQ to 0x10004, the image's only word. */
+static void branch_to_next_leaves_image(void)
+{
+	const uint32_t code[] = { arm_b(0x0, 0x10000, 0x10004, 1) };
+	struct rig r;
+
+	rig_init(&r);
+	add_arm(&r, 0x10000, code, 1);
+	rig_start(&r);
+	run_arm(&r, 0x10000);
+	PTU_EQ(run_insn(&r, 0x10004, PFT_ISA_ARM, 0), 0);
+	finish(&r);
+	/* The branch's E atom, then nothing: trace is off outside the image. */
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x10000 arm | atom E");
+	check_flow(&r);
+	rig_free(&r);
+}
+
 /* ISB is a waypoint without a change of flow: an E atom (flow 4.1). */
 static void isb_atom(void)
 {
@@ -1252,6 +1271,7 @@ int main(void)
 	PTU_RUN(filter_call_out);
 	PTU_RUN(filter_fall_out);
 	PTU_RUN(leave_image);
+	PTU_RUN(branch_to_next_leaves_image);
 	PTU_RUN(isb_atom);
 	PTU_RUN(interworking_rs);
 	PTU_RUN(interworking_no_rs);

@@ -1,0 +1,46 @@
+/* bench_ocsd.h - driving OpenCSD's PTM decoder from the benchmarks. */
+#ifndef BENCH_OCSD_H
+#define BENCH_OCSD_H
+
+#include <opencsd/c_api/opencsd_c_api.h>
+
+#include "bench_common.h"
+
+/* A decode tree for one raw PTM stream with @cfg's registers, and a
+ * decoder made with @flags (packet processor only, or full decoder). */
+static dcd_tree_handle_t ocsd_tree(const struct pft_config *cfg, int flags,
+				   unsigned char *csid)
+{
+	dcd_tree_handle_t t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
+	ocsd_ptm_cfg pc = { .reg_idr = cfg->etmidr, .reg_ctrl = cfg->etmcr,
+			    .reg_ccer = cfg->etmccer, .reg_trc_id = cfg->etmtraceidr,
+			    .arch_ver = ARCH_V7, .core_prof = profile_CortexA };
+
+	if (!t || ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_PTM, flags, &pc, csid) != OCSD_OK) {
+		fprintf(stderr, "bench: cannot set up OpenCSD\n");
+		exit(2);
+	}
+	return t;
+}
+
+/* Feed the whole stream, end it, and free the tree. */
+static void ocsd_run(dcd_tree_handle_t t, const uint8_t *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		uint32_t chunk = len - done > (1u << 30) ? (1u << 30) : (uint32_t)(len - done);
+		uint32_t used = 0;
+		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, done, chunk,
+							      buf + done, &used);
+		if (OCSD_DATA_RESP_IS_FATAL(r)) {
+			fprintf(stderr, "bench: OpenCSD fatal error at %zu\n", done);
+			exit(2);
+		}
+		done += used;
+	}
+	ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
+	ocsd_destroy_dcd_tree(t);
+}
+
+#endif
