@@ -121,14 +121,7 @@ static void run(struct walk *w, const uint8_t *choice, size_t nchoice)
 		}
 		struct pft_insn_class next_c;
 		unsigned way = pick & 7;
-		int to_next = c.target == addr + c.size && c.target_isa == isa;
-#if FUZZ_TOLERATE_KNOWN
-		/* Known issue 2 (README): a taken branch to the next address,
-		 * when that is outside the image, is refused. */
-		if (to_next && !classify(w, c.target, isa, &next_c))
-			to_next = 2;
-#endif
-		if (c.kind == PFT_WP_DIRECT && way < 5 && to_next != 2) {
+		if (c.kind == PFT_WP_DIRECT && way < 5) {
 			addr = c.target;
 			isa = c.target_isa;
 		} else if (c.kind == PFT_WP_INDIRECT && way < 5) {
