@@ -371,7 +371,10 @@ pft_export int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf,
  *   -PFT_ERR_INVALID     bad arguments
  * After a BAD packet the decoder is no longer synchronised: the following
  * bytes come back as NOTSYNC up to the next A-sync.  Every byte fed comes
- * back in exactly one packet, in order.
+ * back in exactly one packet, in order.  An A-sync is zeros and 0x80; it
+ * has fewer than five zeros (even none) only when a damaged packet before
+ * it took its first zeros (the pattern cannot occur inside packets,
+ * pft-protocol.md 5.1, so the decoder realigns on it).
  */
 pft_export int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt,
 			    size_t size);

@@ -57,7 +57,12 @@ struct pft_pkt_decoder {
 	size_t ncarry;
 	uint64_t carry_offset;
 	size_t carry_notsync;     /* leading carried bytes to report as NOTSYNC */
+	/* The last bytes of the previous buffer, to see an A-sync whose first
+	 * zeros lie there. */
+	uint8_t hist[5];
+	uint8_t hist_len;
 	size_t carry_shift;       /* carried bytes already returned, to drop */
+	unsigned carry_prior;     /* zero bytes just before the carried packet */
 
 	int synced;
 
@@ -155,6 +160,7 @@ int pft_pkt_reset(struct pft_pkt_decoder *d)
 	d->ncarry = 0;
 	d->carry_notsync = 0;
 	d->carry_shift = 0;
+	d->hist_len = 0;
 	d->synced = 0;
 	d->base_addr = 0;
 	d->base_isa = PFT_ISA_ARM;
@@ -585,6 +591,62 @@ static int bad_status(const struct pft_packet *pkt)
 	}
 }
 
+/* How many zero bytes (up to 5) come just before buf[@pos] in the stream. */
+static __attribute__((noinline, cold)) unsigned zeros_before_at(const struct pft_pkt_decoder *d,
+								 size_t pos)
+{
+	unsigned n = 0;
+	size_t i = pos;
+
+	while (n < 5 && i > 0 && d->buf[i - 1] == 0) {
+		n++;
+		i--;
+	}
+	if (i == 0)
+		for (unsigned h = d->hist_len; n < 5 && h > 0 && d->hist[h - 1] == 0; h--)
+			n++;
+	return n;
+}
+
+static unsigned zeros_before(const struct pft_pkt_decoder *d)
+{
+	return zeros_before_at(d, d->pos);
+}
+
+/*
+ * Damage can make a packet swallow the first zeros of an A-sync (a cycle
+ * count that goes on, a byte read as an I-sync header).  The pattern of
+ * 47 zero bits and a one cannot occur inside packets (pft-protocol.md
+ * 5.1), so zeros and 0x80 at @p that complete five zero bytes with the
+ * ones before them are an A-sync.  Returns its length, or 0.
+ */
+static __attribute__((noinline, cold)) size_t async_across_packets(const uint8_t *p,
+								   size_t avail,
+								   unsigned prior)
+{
+	size_t z = 0;
+
+	if (!prior)
+		return 0;
+	while (z < avail && z < 5 && p[z] == 0)
+		z++;
+	if (z >= 5 || z >= avail || p[z] != 0x80)
+		return 0; /* a whole A-sync, or none: the usual rules apply */
+	return z + prior >= 5 ? z + 1 : 0;
+}
+
+/* Remember the stream's last bytes before the caller may drop the buffer. */
+static void keep_history(struct pft_pkt_decoder *d)
+{
+	for (size_t i = d->len > 5 ? d->len - 5 : 0; i < d->len; i++) {
+		if (d->hist_len == sizeof(d->hist)) {
+			memmove(d->hist, d->hist + 1, sizeof(d->hist) - 1);
+			d->hist_len--;
+		}
+		d->hist[d->hist_len++] = d->buf[i];
+	}
+}
+
 /*
  * Unsynchronised: look for >= 5 zeros and 0x80 from buf[pos].  Emits the
  * bytes before it as NOTSYNC (at most NOTSYNC_MAX at a time); keeps a
@@ -698,7 +760,9 @@ static int resolve_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 		take = avail;
 	memcpy(d->carry + d->ncarry, d->buf + d->pos, take);
 	size_t have = d->ncarry + take;
-	int n = parse_packet(d, d->carry, have, pkt);
+	size_t a = (d->carry[0] == 0 || d->carry[0] == 0x80)
+			   ? async_across_packets(d->carry, have, d->carry_prior) : 0;
+	int n = a ? (pkt->type = PFT_PKT_ASYNC, (int)a) : parse_packet(d, d->carry, have, pkt);
 
 	if (n == 0) {
 		if (take < avail)
@@ -786,9 +850,11 @@ static __attribute__((noinline)) int next_packet(struct pft_pkt_decoder *d,
 
 	const uint8_t *p = d->buf + d->pos;
 	size_t avail = d->len - d->pos;
-	int n = parse_packet(d, p, avail, pkt);
+	size_t a = (*p == 0 || *p == 0x80) ? async_across_packets(p, avail, zeros_before(d)) : 0;
+	int n = a ? (pkt->type = PFT_PKT_ASYNC, (int)a) : parse_packet(d, p, avail, pkt);
 
 	if (n == 0) {
+		d->carry_prior = zeros_before(d);
 		memcpy(d->carry, p, avail);
 		d->ncarry = avail;
 		d->carry_offset = d->buf_offset + d->pos;
@@ -827,7 +893,9 @@ static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 		d->pos++;
 		return 1;
 	}
-	if (kind != HK_ATOM_CA)
+	/* 0x80 may end an A-sync whose zeros a damaged packet took: the slow
+	 * path looks. */
+	if (kind != HK_ATOM_CA || h == 0x80)
 		return 0;
 	uint32_t cycles = (h >> 2) & 0xf;
 	uint16_t size = 1;
@@ -855,6 +923,8 @@ static int next_finishing(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 	for (int tries = 0; tries < 4; tries++) {
 		memset(pkt, 0, sizeof(*pkt));
 		int status = next_packet(d, pkt);
+		if (status == -PFT_ERR_NEED_INPUT && !d->finished)
+			keep_history(d);
 		if (status != -PFT_ERR_NEED_INPUT || !d->finished)
 			return status;
 	}
@@ -881,7 +951,9 @@ static __attribute__((noinline)) int next_in_buffer(struct pft_pkt_decoder *d,
 						    struct pft_packet *pkt)
 {
 	const uint8_t *p = d->buf + d->pos;
-	int n = parse_packet(d, p, d->len - d->pos, pkt);
+	size_t a = (*p == 0 || *p == 0x80)
+			   ? async_across_packets(p, d->len - d->pos, zeros_before(d)) : 0;
+	int n = a ? (pkt->type = PFT_PKT_ASYNC, (int)a) : parse_packet(d, p, d->len - d->pos, pkt);
 
 	if (__builtin_expect(n > 0, 1)) {
 		pkt->size = (uint16_t)n;
@@ -943,7 +1015,7 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 				pos++;
 				continue;
 			}
-			if (kind == HK_ATOM_CA && (!(h & 0x40) ||
+			if (kind == HK_ATOM_CA && h != 0x80 && (!(h & 0x40) ||
 						   (pos + 1 < len && !(buf[pos + 1] & 0x80)))) {
 				uint16_t sz = (h & 0x40) ? 2 : 1;
 				uint32_t cycles = ((h >> 2) & 0xf) |
@@ -961,6 +1033,9 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 			/* Another packet, whole in the buffer. */
 			struct pft_packet *pkt = &pkts[k];
 			memset(pkt, 0, sizeof(*pkt));
+			if ((h == 0 || h == 0x80) &&
+			    async_across_packets(buf + pos, len - pos, zeros_before_at(d, pos)))
+				break; /* the general path reports it */
 			int m = parse_packet(d, buf + pos, len - pos, pkt);
 			if (m <= 0)
 				break; /* a bad packet is returned on its own */

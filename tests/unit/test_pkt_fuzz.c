@@ -104,6 +104,24 @@ static void fail(enum prop p, const char *fmt, ...)
 	}
 }
 
+/* An A-sync is zeros and 0x80, with at least five zero bytes counting
+ * those just before it in the stream: a damaged packet may have taken the
+ * first ones (pft-protocol.md 5.1: the pattern cannot occur inside
+ * packets, so the decoder realigns on it). */
+static int async_shape(const uint8_t *b, uint64_t off, uint32_t size)
+{
+	uint32_t zeros = 0;
+
+	if (size < 1 || b[off + size - 1] != 0x80)
+		return 0;
+	for (uint32_t j = 0; j + 1 < size; j++)
+		if (b[off + j])
+			return 0;
+	for (uint64_t k = off; k > 0 && b[k - 1] == 0 && zeros < 5; k--)
+		zeros++;
+	return size - 1 + zeros >= 5;
+}
+
 static void hexdump(char *out, size_t outlen, const uint8_t *b, size_t n)
 {
 	size_t o = 0;
@@ -182,11 +200,7 @@ static int check_basic(const struct pc_run *r, const uint8_t *b, size_t n,
 			return 1;
 		}
 		if (p->type == PFT_PKT_ASYNC) {
-			int shape = p->size >= 6 && b[p->offset + p->size - 1] == 0x80;
-
-			for (uint32_t j = 0; j + 1 < p->size; j++)
-				shape = shape && b[p->offset + j] == 0;
-			if (!shape) {
+			if (!async_shape(b, p->offset, p->size)) {
 				fail(P_BASIC, "%s: packet %zu: A-sync that is not 5-15 zeros and 0x80",
 				     what, i);
 				return 1;
@@ -397,11 +411,8 @@ static void sync_forward_round(void)
 			int ok = p.size > 0 && p.offset == off &&
 				 p.offset + p.size <= n &&
 				 memcmp(p.raw, b + p.offset, p.size) == 0;
-			if (ok && p.type == PFT_PKT_ASYNC) {
-				ok = p.size >= 6 && b[p.offset + p.size - 1] == 0x80;
-				for (uint32_t j = 0; j + 1 < p.size; j++)
-					ok = ok && b[p.offset + j] == 0;
-			}
+			if (ok && p.type == PFT_PKT_ASYNC)
+				ok = async_shape(b, p.offset, p.size);
 			if (!ok) {
 				fail(P_SYNC_FORWARD, "%s: %s packet offset %llu size %u (expected offset %llu): %s",
 				     what, pft_pkt_type_name(p.type),
