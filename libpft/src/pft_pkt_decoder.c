@@ -953,7 +953,17 @@ static __attribute__((noinline)) int next_in_buffer(struct pft_pkt_decoder *d,
 	const uint8_t *p = d->buf + d->pos;
 	size_t a = (*p == 0 || *p == 0x80)
 			   ? async_across_packets(p, d->len - d->pos, zeros_before(d)) : 0;
-	int n = a ? (pkt->type = PFT_PKT_ASYNC, (int)a) : parse_packet(d, p, d->len - d->pos, pkt);
+	int n;
+	if (a) {
+		pkt->type = PFT_PKT_ASYNC;
+		n = (int)a;
+	} else if (*p & 1) {
+		/* Branch packets are the next most common: no dispatch. */
+		pkt->type = PFT_PKT_BRANCH;
+		n = (int)parse_branch(d, p, d->len - d->pos, pkt);
+	} else {
+		n = parse_packet(d, p, d->len - d->pos, pkt);
+	}
 
 	if (__builtin_expect(n > 0, 1)) {
 		pkt->size = (uint16_t)n;
@@ -1036,7 +1046,11 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 			if ((h == 0 || h == 0x80) &&
 			    async_across_packets(buf + pos, len - pos, zeros_before_at(d, pos)))
 				break; /* the general path reports it */
-			int m = parse_packet(d, buf + pos, len - pos, pkt);
+			/* Branch packets are the next most common: no dispatch. */
+			int m = kind == HK_BRANCH
+					? (pkt->type = PFT_PKT_BRANCH,
+					   (int)parse_branch(d, buf + pos, len - pos, pkt))
+					: parse_packet(d, buf + pos, len - pos, pkt);
 			if (m <= 0)
 				break; /* a bad packet is returned on its own */
 			pkt->size = (uint16_t)m;
