@@ -1,8 +1,8 @@
 /* bench_dfmt - deformatter throughput (not a test).
  *
- *   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j2
- *   cc -O2 -Iinclude bench/bench_dfmt.c build/libpft_static.a -lelf -o build/bench_dfmt
- *   build/bench_dfmt [MiB] [file]
+ *   sh bench/run.sh builds it (build-bench/), or: cmake -S . -B build-bench
+ *   -DCMAKE_BUILD_TYPE=Release -DPFT_BENCH=ON && cmake --build build-bench
+ *   build-bench/bench_dfmt [MiB] [file]
  *
  * Cases: a buffer of frames for one ID (an ID byte in the first frame
  * only), the same with an ID byte in every frame, the same fed in 4 KiB

@@ -1,8 +1,7 @@
 /* Throughput of the packet encoder and the frame formatter.
  *
- *   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j2
- *   cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude bench/bench_enc.c \
- *      build/libpft_static.a -lelf -o build/bench_enc && build/bench_enc
+ *   sh bench/run.sh builds it (build-bench/), or: cmake -S . -B build-bench
+ *   -DCMAKE_BUILD_TYPE=Release -DPFT_BENCH=ON && cmake --build build-bench
  *
  * The packet mix imitates a cycle-accurate PTM: mostly atoms and short
  * branches, some long branches and timestamps, an I-sync now and then. */
