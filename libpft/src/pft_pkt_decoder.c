@@ -608,11 +608,6 @@ static __attribute__((noinline, cold)) unsigned zeros_before_at(const struct pft
 	return n;
 }
 
-static unsigned zeros_before(const struct pft_pkt_decoder *d)
-{
-	return zeros_before_at(d, d->pos);
-}
-
 /*
  * Damage can make a packet swallow the first zeros of an A-sync (a cycle
  * count that goes on, a byte read as an I-sync header).  The pattern of
@@ -633,6 +628,33 @@ static __attribute__((noinline, cold)) size_t async_across_packets(const uint8_t
 	if (z >= 5 || z >= avail || p[z] != 0x80)
 		return 0; /* a whole A-sync, or none: the usual rules apply */
 	return z + prior >= 5 ? z + 1 : 0;
+}
+
+/* decode_at(): the zeros before a packet are those before the carry. */
+#define CARRIED ((size_t)-1)
+
+/*
+ * The packet at @p (synchronised): parse_packet(), but first the end of an
+ * A-sync whose zeros a damaged packet took (the zero bytes before @p are
+ * those before buf[@pos], or before the carry), and branch packets, the
+ * most common after atoms, without the dispatch.
+ */
+static int decode_at(const struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
+		     size_t pos, struct pft_packet *pkt)
+{
+	if (*p == 0 || *p == 0x80) {
+		unsigned prior = pos == CARRIED ? d->carry_prior : zeros_before_at(d, pos);
+		size_t a = async_across_packets(p, avail, prior);
+		if (a) {
+			pkt->type = PFT_PKT_ASYNC;
+			return (int)a;
+		}
+	}
+	if (*p & 1) {
+		pkt->type = PFT_PKT_BRANCH;
+		return (int)parse_branch(d, p, avail, pkt);
+	}
+	return parse_packet(d, p, avail, pkt);
 }
 
 /* Remember the stream's last bytes before the caller may drop the buffer. */
@@ -760,9 +782,7 @@ static int resolve_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 		take = avail;
 	memcpy(d->carry + d->ncarry, d->buf + d->pos, take);
 	size_t have = d->ncarry + take;
-	size_t a = (d->carry[0] == 0 || d->carry[0] == 0x80)
-			   ? async_across_packets(d->carry, have, d->carry_prior) : 0;
-	int n = a ? (pkt->type = PFT_PKT_ASYNC, (int)a) : parse_packet(d, d->carry, have, pkt);
+	int n = decode_at(d, d->carry, have, CARRIED, pkt);
 
 	if (n == 0) {
 		if (take < avail)
@@ -850,11 +870,10 @@ static __attribute__((noinline)) int next_packet(struct pft_pkt_decoder *d,
 
 	const uint8_t *p = d->buf + d->pos;
 	size_t avail = d->len - d->pos;
-	size_t a = (*p == 0 || *p == 0x80) ? async_across_packets(p, avail, zeros_before(d)) : 0;
-	int n = a ? (pkt->type = PFT_PKT_ASYNC, (int)a) : parse_packet(d, p, avail, pkt);
+	int n = decode_at(d, p, avail, d->pos, pkt);
 
 	if (n == 0) {
-		d->carry_prior = zeros_before(d);
+		d->carry_prior = zeros_before_at(d, d->pos);
 		memcpy(d->carry, p, avail);
 		d->ncarry = avail;
 		d->carry_offset = d->buf_offset + d->pos;
@@ -951,19 +970,7 @@ static __attribute__((noinline)) int next_in_buffer(struct pft_pkt_decoder *d,
 						    struct pft_packet *pkt)
 {
 	const uint8_t *p = d->buf + d->pos;
-	size_t a = (*p == 0 || *p == 0x80)
-			   ? async_across_packets(p, d->len - d->pos, zeros_before(d)) : 0;
-	int n;
-	if (a) {
-		pkt->type = PFT_PKT_ASYNC;
-		n = (int)a;
-	} else if (*p & 1) {
-		/* Branch packets are the next most common: no dispatch. */
-		pkt->type = PFT_PKT_BRANCH;
-		n = (int)parse_branch(d, p, d->len - d->pos, pkt);
-	} else {
-		n = parse_packet(d, p, d->len - d->pos, pkt);
-	}
+	int n = decode_at(d, p, d->len - d->pos, d->pos, pkt);
 
 	if (__builtin_expect(n > 0, 1)) {
 		pkt->size = (uint16_t)n;
@@ -1043,14 +1050,7 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 			/* Another packet, whole in the buffer. */
 			struct pft_packet *pkt = &pkts[k];
 			memset(pkt, 0, sizeof(*pkt));
-			if ((h == 0 || h == 0x80) &&
-			    async_across_packets(buf + pos, len - pos, zeros_before_at(d, pos)))
-				break; /* the general path reports it */
-			/* Branch packets are the next most common: no dispatch. */
-			int m = kind == HK_BRANCH
-					? (pkt->type = PFT_PKT_BRANCH,
-					   (int)parse_branch(d, buf + pos, len - pos, pkt))
-					: parse_packet(d, buf + pos, len - pos, pkt);
+			int m = decode_at(d, buf + pos, len - pos, pos, pkt);
 			if (m <= 0)
 				break; /* a bad packet is returned on its own */
 			pkt->size = (uint16_t)m;
