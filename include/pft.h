@@ -889,7 +889,7 @@ pft_export int pft_flow_next(struct pft_flow *f, struct pft_elem *elem, size_t s
  * start with NO_SYNC. Returns 0 or -PFT_ERR_INVALID. */
 pft_export int pft_flow_reset(struct pft_flow *f);
 
-/* Instructions walked so far, and how many came from the block cache. */
+/* Instructions in the ranges reported so far. */
 pft_export uint64_t pft_flow_insn_count(const struct pft_flow *f);
 
 

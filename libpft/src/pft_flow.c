@@ -68,7 +68,7 @@ struct pft_flow {
 	struct pft_elem queue[QUEUE_MAX];
 	unsigned q_head, q_len;
 
-	uint64_t insns, cached;
+	uint64_t insns;
 	struct block cache[BLOCK_CACHE_SIZE];
 };
 
@@ -236,11 +236,8 @@ static const struct block *get_block(struct pft_flow *f, uint32_t addr, uint8_t 
 	uint32_t h = (addr >> 1) ^ (addr >> 13) ^ isa;
 	struct block *b = &f->cache[h & (BLOCK_CACHE_SIZE - 1)];
 
-	if (b->valid && b->start == addr && b->isa == isa && b->space == space) {
-		f->cached++;
-		return b;
-	}
-	walk_block(f, addr, isa, space, b);
+	if (!(b->valid && b->start == addr && b->isa == isa && b->space == space))
+		walk_block(f, addr, isa, space, b);
 	return b;
 }
 
