@@ -846,9 +846,9 @@ struct pft_elem {
 	uint8_t type;        /* enum pft_elem_type */
 	uint8_t isa;         /* RANGE: instruction set; CONTEXT: the new one */
 	uint8_t taken;
-	uint8_t last_kind;   /* RANGE: waypoint kind of @last (internal classes:
-			      * 0 none, 1 direct, 2 indirect, 3 barrier) */
-	uint8_t last_link;   /* RANGE: @last is a call */
+	uint8_t iclass;      /* RANGE: enum pft_iclass of @last */
+	uint8_t space;       /* RANGE: enum pft_mem_space its bytes were read
+			      * from (the security state of the trace) */
 	uint8_t has_cycles;
 	uint8_t has_ret;     /* EXCEPTION */
 	uint8_t reason;      /* TRACE_ON: enum pft_isync_reason;
@@ -894,6 +894,90 @@ pft_export uint64_t pft_flow_insn_count(const struct pft_flow *f);
 
 
 /* ---- End of flow ---- */
+
+/* ======================================================================
+ * Instructions: classes, and the instructions of a range
+ * ====================================================================== */
+
+/* ---- Section: instructions (pft_insn_) ---- */
+
+/* What an instruction does to the flow of control, as far as call and
+ * return tracking needs to know. */
+enum pft_iclass {
+	PFT_ICLASS_OTHER = 0,      /* not a branch */
+	PFT_ICLASS_CALL,           /* BL, BLX <imm>: a direct call */
+	PFT_ICLASS_INDIRECT_CALL,  /* BLX <reg> (and ThumbEE HBL/HBLP) */
+	PFT_ICLASS_RETURN,         /* BX LR, MOV PC, LR, POP {.., PC},
+				    * LDM SP!, {.., PC}, LDR PC, [SP], #4 */
+	PFT_ICLASS_JUMP,           /* a direct branch without link */
+	PFT_ICLASS_INDIRECT_JUMP,  /* any other write of the PC: BX <reg>,
+				    * LDR PC, TBB/TBH, ... */
+	PFT_ICLASS_EXC_RETURN,     /* ERET, RFE, SUBS PC, LR, LDM with ^ */
+	PFT_ICLASS_BARRIER,        /* ISB (DMB, DSB when they are waypoints) */
+	PFT_ICLASS_MAX
+};
+
+/* "other", "call", "indirect_call", "return", "jump", "indirect_jump",
+ * "exc_return", "barrier"; "unknown" out of range. */
+pft_export const char *pft_iclass_name(unsigned iclass);
+
+/* One instruction. */
+struct pft_insn {
+	uint32_t addr;
+	uint32_t target;       /* CALL, JUMP: the branch target */
+	uint8_t size;          /* 2 or 4 */
+	uint8_t isa;           /* enum pft_isa */
+	uint8_t iclass;        /* enum pft_iclass */
+	uint8_t conditional;   /* its encoding has a condition other than
+				* always (A32 cond, T32 B<c>, CBZ/CBNZ; an IT
+				* block's condition is not counted) */
+	uint8_t target_isa;    /* CALL, JUMP: enum pft_isa at the target */
+	uint8_t space;         /* enum pft_mem_space its bytes came from */
+	uint8_t reserved[2];
+	uint8_t raw[4];        /* its bytes, as in memory (@size of them) */
+};
+
+/*
+ * Decode the instruction at @addr in instruction set @isa (PFT_ISA_ARM,
+ * PFT_ISA_THUMB or PFT_ISA_THUMBEE) from @avail bytes at @code.  @size =
+ * sizeof *@insn.  Returns the instruction's size (2 or 4), or:
+ *   -PFT_ERR_NOMAP          @avail is too short for the instruction
+ *   -PFT_ERR_NOT_SUPPORTED  Jazelle or an unknown instruction set
+ *   -PFT_ERR_INVALID        NULL @code or @insn, @size too small
+ */
+pft_export int pft_insn_decode(enum pft_isa isa, uint32_t addr,
+			       const uint8_t *code, size_t avail,
+			       struct pft_insn *insn, size_t size);
+
+/* Walks the instructions of a RANGE element.  Initialise with
+ * pft_insn_iter_init(); the fields are the iterator's own. */
+struct pft_insn_iter {
+	struct pft_image *image;  /* borrowed */
+	uint32_t addr;            /* the next instruction */
+	uint32_t left;            /* instructions still to come */
+	uint8_t isa, space;
+	uint8_t reserved[6];
+};
+
+/*
+ * Start walking @range's instructions, read from @image (borrowed; it must
+ * be the image the range was decoded with).  Returns 0, or -PFT_ERR_INVALID
+ * (NULL argument, or @range is not a RANGE element).
+ */
+pft_export int pft_insn_iter_init(struct pft_insn_iter *it,
+				  struct pft_image *image,
+				  const struct pft_elem *range);
+
+/*
+ * The next instruction in *@insn (@size = sizeof *@insn).  Returns 1, 0
+ * when the range's instructions have all been returned, or
+ * -PFT_ERR_NOMAP (the image no longer holds the instruction: it changed
+ * since the decode) or -PFT_ERR_INVALID.
+ */
+pft_export int pft_insn_iter_next(struct pft_insn_iter *it,
+				  struct pft_insn *insn, size_t size);
+
+/* ---- End of instructions ---- */
 
 /* ======================================================================
  * Model: executed-instruction log -> packets (a PTM in software)
@@ -1356,6 +1440,46 @@ pft_export int pft_regs_explain(const char *name, uint32_t value,
 				struct pft_regs_field *fields, size_t nfields);
 
 /* ---- End of regs ---- */
+
+/* ======================================================================
+ * ETMv3 (pft_etm3_): the trace of Cortex-A5/A7/A8/R4/R5 ETMs
+ * ====================================================================== */
+
+/* ---- Section: etm3 ---- */
+
+/* ---- End of etm3 ---- */
+
+/* ======================================================================
+ * perf.data (pft_perf_): Linux perf's CoreSight AUX trace files
+ * ====================================================================== */
+
+/* ---- Section: perf ---- */
+
+/* ---- End of perf ---- */
+
+/* ======================================================================
+ * Source lines (pft_lines_): DWARF line tables through libdw
+ * ====================================================================== */
+
+/* ---- Section: lines ---- */
+
+/* ---- End of lines ---- */
+
+/* ======================================================================
+ * Calls (pft_calls_): call and return events over flow ranges
+ * ====================================================================== */
+
+/* ---- Section: calls ---- */
+
+/* ---- End of calls ---- */
+
+/* ======================================================================
+ * Views (pft_prof_, pft_cov_): profiles, coverage, timelines
+ * ====================================================================== */
+
+/* ---- Section: views ---- */
+
+/* ---- End of views ---- */
 
 #ifdef __cplusplus
 }

@@ -75,7 +75,7 @@ static void print_insns(struct decode *d, struct flow_stream *fs, const struct p
 			const struct stream *s)
 {
 	csh cs = e->isa == PFT_ISA_ARM ? d->cs_arm : d->cs_thumb;
-	enum pft_mem_space space = e->ns ? PFT_SPACE_NONSECURE : PFT_SPACE_SECURE;
+	enum pft_mem_space space = (enum pft_mem_space)e->space;
 	uint32_t addr = e->start;
 
 	(void)s;

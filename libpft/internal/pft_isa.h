@@ -43,7 +43,8 @@ struct pft_insn_class {
 			       * data-processing into PC, LDM ^ with PC */
 	uint8_t it_count;     /* IT: instructions in its block (1-4), else 0 */
 	uint8_t target_isa;   /* DIRECT: enum pft_isa at the target */
-	uint8_t reserved;
+	uint8_t ret;          /* a function return: BX LR, MOV PC, LR, a pop
+			       * of the PC from SP (LDM SP!, LDR PC, [SP], #4) */
 	uint32_t target;      /* DIRECT: target address (modulo 2^32) */
 };
 
@@ -64,5 +65,8 @@ struct pft_insn_class {
  */
 int pft_isa_classify(enum pft_isa isa, uint32_t addr, const uint8_t *code,
 		     size_t avail, unsigned flags, struct pft_insn_class *out);
+
+/* The public class (enum pft_iclass) of a classified instruction. */
+enum pft_iclass pft_isa_iclass(const struct pft_insn_class *c);
 
 #endif /* PFT_ISA_H */

@@ -36,6 +36,7 @@ struct block {
 	uint8_t isa, space, valid;
 	uint8_t kind;            /* of the last instruction (enum pft_wp_kind) */
 	uint8_t link, last_size, target_isa, nacc;
+	uint8_t iclass;          /* of the last instruction (enum pft_iclass) */
 	uint8_t too_long, bad_isa;
 	uint32_t last;           /* last instruction walked */
 	uint32_t ninsn;
@@ -220,6 +221,7 @@ static void walk_block(struct pft_flow *f, uint32_t addr, uint8_t isa,
 		if (c.kind != PFT_WP_NONE) {
 			b->kind = c.kind;
 			b->link = c.link;
+			b->iclass = (uint8_t)pft_isa_iclass(&c);
 			b->target = c.target;
 			b->target_isa = c.target_isa;
 			return;
@@ -264,6 +266,22 @@ static void report_error(struct pft_flow *f, uint64_t offset, enum pft_flow_erro
 	push_elem(f, PFT_ELEM_ERROR, offset)->reason = (uint8_t)why;
 }
 
+/* A RANGE of @ninsn instructions @start .. @last (@end just past it). */
+static struct pft_elem *push_range(struct pft_flow *f, uint64_t offset, uint32_t start,
+				   uint32_t last, uint32_t end, uint32_t ninsn, uint8_t isa)
+{
+	struct pft_elem *e = push_elem(f, PFT_ELEM_RANGE, offset);
+
+	e->start = start;
+	e->last = last;
+	e->end = end;
+	e->ninsn = ninsn;
+	e->isa = isa;
+	e->space = (uint8_t)current_space(f);
+	f->insns += ninsn;
+	return e;
+}
+
 /*
  * Walk from the PC to the next waypoint and emit its range.  Returns the
  * block (with the PC at its last instruction), or NULL after reporting why
@@ -280,15 +298,9 @@ static const struct block *walk_to_waypoint(struct pft_flow *f, uint64_t offset,
 			 * out; the packet's cycle count goes on the last of
 			 * them so that the running total stays right. */
 			struct pft_elem *e;
-			if (b->ninsn) {
-				e = push_elem(f, PFT_ELEM_RANGE, offset);
-				e->start = b->start;
-				e->last = b->last;
-				e->end = b->last + b->last_size;
-				e->ninsn = b->ninsn;
-				e->isa = b->isa;
-				f->insns += b->ninsn;
-			}
+			if (b->ninsn)
+				push_range(f, offset, b->start, b->last,
+					   b->last + b->last_size, b->ninsn, b->isa);
 			e = push_elem(f, PFT_ELEM_ADDR_NACC, offset);
 			e->addr = b->nacc_addr;
 			if (pkt->has_cycles) {
@@ -302,20 +314,14 @@ static const struct block *walk_to_waypoint(struct pft_flow *f, uint64_t offset,
 		f->pc_valid = 0;
 		return NULL;
 	}
-	struct pft_elem *e = push_elem(f, PFT_ELEM_RANGE, offset);
-	e->start = b->start;
-	e->last = b->last;
-	e->end = b->last + b->last_size;
-	e->ninsn = b->ninsn;
-	e->isa = b->isa;
+	struct pft_elem *e = push_range(f, offset, b->start, b->last,
+					b->last + b->last_size, b->ninsn, b->isa);
 	e->taken = (uint8_t)taken;
-	e->last_kind = b->kind;
-	e->last_link = b->link;
+	e->iclass = b->iclass;
 	if (pkt->has_cycles) {
 		e->has_cycles = 1;
 		e->cycles = pkt->cycles;
 	}
-	f->insns += b->ninsn;
 	return b;
 }
 
@@ -491,15 +497,8 @@ static void apply_waypoint_update(struct pft_flow *f, const struct pft_packet *p
 							(size_t)avail, f->isa_flags, &c)
 				     : -1;
 		if (size < 0) {
-			if (n) {
-				struct pft_elem *e = push_elem(f, PFT_ELEM_RANGE, pkt->offset);
-				e->start = f->pc;
-				e->last = last;
-				e->end = pc;
-				e->ninsn = n;
-				e->isa = f->isa;
-				f->insns += n;
-			}
+			if (n)
+				push_range(f, pkt->offset, f->pc, last, pc, n, f->isa);
 			push_elem(f, PFT_ELEM_ADDR_NACC, pkt->offset)->addr = pc;
 			f->pc_valid = 0;
 			return;
@@ -507,14 +506,9 @@ static void apply_waypoint_update(struct pft_flow *f, const struct pft_packet *p
 		n++;
 		last = pc;
 		if (pc == pkt->addr) {
-			struct pft_elem *e = push_elem(f, PFT_ELEM_RANGE, pkt->offset);
-			e->start = f->pc;
-			e->last = pc;
-			e->end = pc + (uint32_t)size;
-			e->ninsn = n;
-			e->isa = f->isa;
-			f->insns += n;
-			f->pc = e->end;
+			push_range(f, pkt->offset, f->pc, pc, pc + (uint32_t)size, n, f->isa)
+				->iclass = (uint8_t)pft_isa_iclass(&c);
+			f->pc = pc + (uint32_t)size;
 			return;
 		}
 		if (c.kind != PFT_WP_NONE)

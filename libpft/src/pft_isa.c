@@ -80,11 +80,13 @@ static void a32_group0(uint32_t op, struct pft_insn_class *c)
 	} else if ((op & 0x0ff000d0u) == 0x01200010u) { /* BX, BLX Rm */
 		c->kind = PFT_WP_INDIRECT;
 		c->link = (uint8_t)BIT(op, 5);
+		c->ret = (op & 0x0fffffffu) == 0x012fff1eu;   /* BX LR */
 	} else if ((op & 0x0ff000f0u) == 0x01200020u) { /* BXJ */
 		c->kind = PFT_WP_INDIRECT;
 	} else if ((op & 0x0fe0f000u) == 0x01a0f000u) { /* MOV{S} PC, ... */
 		c->kind = PFT_WP_INDIRECT;
 		c->exc_return = a32_dp_reg_sets_flags(op);
+		c->ret = (op & 0x0fffffffu) == 0x01a0f00eu;   /* MOV PC, LR */
 	} else if ((op & 0x0f900080u) == 0x01000000u || /* miscellaneous */
 		   (op & 0x0f9000f0u) == 0x01800090u) { /* LDREX/STREX.. */
 		return;
@@ -160,8 +162,11 @@ static void classify_a32(uint32_t op, uint32_t addr, unsigned flags,
 		a32_group1(op, c);
 		break;
 	case 2:                 /* LDR PC, imm/literal (not LDRB) */
-		if ((op & 0x0050f000u) == 0x0010f000u)
+		if ((op & 0x0050f000u) == 0x0010f000u) {
 			c->kind = PFT_WP_INDIRECT;
+			/* LDR PC, [SP], #4: POP {PC} */
+			c->ret = (op & 0x0ffff000u) == 0x049df000u;
+		}
 		break;
 	case 3:                 /* LDR PC, register (bit 4 = 1: media) */
 		if ((op & 0x0050f010u) == 0x0010f000u)
@@ -171,6 +176,8 @@ static void classify_a32(uint32_t op, uint32_t addr, unsigned flags,
 		if ((op & 0x00108000u) == 0x00108000u) {
 			c->kind = PFT_WP_INDIRECT;
 			c->exc_return = (uint8_t)BIT(op, 22);
+			/* LDMIA SP!, {.., PC}: POP */
+			c->ret = (op & 0x0fff8000u) == 0x08bd8000u;
 		}
 		break;
 	case 5:                 /* B, BL */
@@ -216,6 +223,7 @@ static void classify_t16(enum pft_isa isa, uint32_t hw1, uint32_t addr,
 		if ((hw1 & 0xff00u) == 0x4700u) {       /* BX, BLX Rm */
 			c->kind = PFT_WP_INDIRECT;
 			c->link = (uint8_t)BIT(hw1, 7);
+			c->ret = hw1 == 0x4770u;                /* BX LR */
 		} else if ((hw1 & 0xfd87u) == 0x4487u) { /* ADD/MOV PC, Rm */
 			c->kind = PFT_WP_INDIRECT;
 		}
@@ -229,6 +237,7 @@ static void classify_t16(enum pft_isa isa, uint32_t hw1, uint32_t addr,
 			c->conditional = 1;
 		} else if ((hw1 & 0xff00u) == 0xbd00u) { /* POP {.., PC} */
 			c->kind = PFT_WP_INDIRECT;
+			c->ret = 1;
 		} else if ((hw1 & 0xff00u) == 0xbf00u) { /* IT (mask 0: hint) */
 			c->it_count = it_block_length[hw1 & 0xf];
 		}
@@ -318,6 +327,7 @@ static void t32_multiple(uint32_t inst, struct pft_insn_class *c)
 	} else if ((inst & 0xfe508000u) == 0xe8108000u || /* LDM with PC */
 		   (inst & 0xfff0ffe0u) == 0xe8d0f000u) { /* TBB, TBH */
 		c->kind = PFT_WP_INDIRECT;
+		c->ret = (inst & 0xffff8000u) == 0xe8bd8000u; /* POP.W */
 	}
 }
 
@@ -327,8 +337,10 @@ static void t32_load(uint32_t inst, struct pft_insn_class *c)
 	if ((inst & 0xfff0f000u) == 0xf8d0f000u ||      /* [Rn, #imm12] */
 	    (inst & 0xff7ff000u) == 0xf85ff000u ||      /* literal */
 	    (inst & 0xfff0f800u) == 0xf850f800u ||      /* [Rn, #+-imm8]{!} */
-	    (inst & 0xfff0ffc0u) == 0xf850f000u)        /* [Rn, Rm, LSL #n] */
+	    (inst & 0xfff0ffc0u) == 0xf850f000u) {      /* [Rn, Rm, LSL #n] */
 		c->kind = PFT_WP_INDIRECT;
+		c->ret = inst == 0xf85dfb04u;           /* LDR PC, [SP], #4 */
+	}
 }
 
 static int classify_t32(enum pft_isa isa, uint32_t addr, const uint8_t *code,
@@ -391,4 +403,22 @@ int pft_isa_classify(enum pft_isa isa, uint32_t addr, const uint8_t *code,
 		return -PFT_ERR_NOT_SUPPORTED;
 	}
 	return -PFT_ERR_INVALID;
+}
+
+enum pft_iclass pft_isa_iclass(const struct pft_insn_class *c)
+{
+	switch (c->kind) {
+	case PFT_WP_DIRECT:
+		return c->link ? PFT_ICLASS_CALL : PFT_ICLASS_JUMP;
+	case PFT_WP_INDIRECT:
+		if (c->exc_return)
+			return PFT_ICLASS_EXC_RETURN;
+		if (c->link)
+			return PFT_ICLASS_INDIRECT_CALL;
+		return c->ret ? PFT_ICLASS_RETURN : PFT_ICLASS_INDIRECT_JUMP;
+	case PFT_WP_BARRIER:
+		return PFT_ICLASS_BARRIER;
+	default:
+		return PFT_ICLASS_OTHER;
+	}
 }

@@ -803,25 +803,24 @@ static void test_arm_direct(void)
 	/* mov, add, b: direct, E -> 0x8010 */
 	e = expect_arm(&r, 0x8000, 0x8008, 1);
 	if (e) {
-		PTU_EQ(e->last_kind, 1);
-		PTU_EQ(e->last_link, 0);
+		PTU_EQ(e->iclass, PFT_ICLASS_JUMP);
 	}
 	put(&r, pk_atoms("N"));
 	/* cmp, beq not taken -> 0x8018 */
 	e = expect_arm(&r, 0x8010, 0x8014, 0);
 	if (e)
-		PTU_EQ(e->last_kind, 1);
+		PTU_EQ(e->iclass, PFT_ICLASS_JUMP);
 	put(&r, pk_atoms("E"));
 	/* movne (conditional, not a waypoint: 5.6), nop, bl -> 0x8100 */
 	e = expect_arm(&r, 0x8018, 0x8020, 1);
 	if (e)
-		PTU_EQ(e->last_link, 1);
+		PTU_EQ(e->iclass, PFT_ICLASS_CALL);
 	put(&r, pk_atoms("E"));
 	/* push, mov, pop {r4, pc}: E on an indirect branch with the return
 	 * stack off (5.1 b): the range, then PC invalid. */
 	e = expect_arm(&r, 0x8100, 0x8108, 1);
 	if (e)
-		PTU_EQ(e->last_kind, 2);
+		PTU_EQ(e->iclass, PFT_ICLASS_RETURN);
 	expect_error(&r, PFT_FLOW_ERR_INDIRECT_ATOM);
 	expect_end(&r);
 	/* PC invalid: atoms dropped, waypoint updates ignored (9). */
@@ -835,14 +834,13 @@ static void test_arm_direct(void)
 	/* mov, bx lr: implied E */
 	e = expect_arm(&r, 0x8024, 0x8028, 1);
 	if (e)
-		PTU_EQ(e->last_kind, 2);
+		PTU_EQ(e->iclass, PFT_ICLASS_RETURN);
 	expect_end(&r);
 	put(&r, pk_atoms("NNN"));
 	/* bleq N: no call; ldrne pc N; addeq pc N: each falls through */
 	e = expect_arm(&r, 0x8380, 0x8380, 0);
 	if (e) {
-		PTU_EQ(e->last_kind, 1);
-		PTU_EQ(e->last_link, 1);
+		PTU_EQ(e->iclass, PFT_ICLASS_CALL);
 	}
 	expect_arm(&r, 0x8384, 0x8384, 0);
 	expect_arm(&r, 0x8388, 0x8388, 0);
@@ -880,8 +878,7 @@ static void test_arm_indirect_barriers(void)
 	/* blx r2: a call, pushes 0x820c (5.2.1) */
 	e = expect_arm(&r, 0x8208, 0x8208, 1);
 	if (e) {
-		PTU_EQ(e->last_kind, 2);
-		PTU_EQ(e->last_link, 1);
+		PTU_EQ(e->iclass, PFT_ICLASS_INDIRECT_CALL);
 	}
 	put(&r, pk_atoms("E"));
 	/* pop {r4, pc} E: pops 0x820c */
@@ -890,13 +887,13 @@ static void test_arm_indirect_barriers(void)
 	/* isb: a waypoint of its own, N goes on */
 	e = expect_arm(&r, 0x820c, 0x820c, 0);
 	if (e)
-		PTU_EQ(e->last_kind, 3);
+		PTU_EQ(e->iclass, PFT_ICLASS_BARRIER);
 	put(&r, pk_atoms("E"));
 	/* dmb, mov, dsb are no waypoints here; isb ends the range, E goes on
 	 * to the next instruction */
 	e = expect_arm(&r, 0x8210, 0x821c, 1);
 	if (e)
-		PTU_EQ(e->last_kind, 3);
+		PTU_EQ(e->iclass, PFT_ICLASS_BARRIER);
 	put(&r, pk_atoms("EE"));
 	/* b . twice */
 	expect_arm(&r, 0x8220, 0x8220, 1);
@@ -912,7 +909,7 @@ static void test_arm_indirect_barriers(void)
 	put(&r, pk_atoms("ENE"));
 	e = expect_arm(&r, 0x8210, 0x8210, 1);
 	if (e)
-		PTU_EQ(e->last_kind, 3);
+		PTU_EQ(e->iclass, PFT_ICLASS_BARRIER);
 	expect_arm(&r, 0x8214, 0x8218, 0);
 	expect_arm(&r, 0x821c, 0x821c, 1);
 	expect_end(&r);
@@ -944,7 +941,7 @@ static void test_thumb(void)
 	/* bx lr by address (stack empty, no pop) */
 	e = expect_thumb(&r, 0x8418, 0x8418, 0x841a, 1, 1);
 	if (e)
-		PTU_EQ(e->last_kind, 2);
+		PTU_EQ(e->iclass, PFT_ICLASS_RETURN);
 	put(&r, pk_atoms("E"));
 	/* cbz taken -> 0x8414 */
 	expect_thumb(&r, 0x840a, 0x840a, 0x840c, 1, 1);
@@ -952,7 +949,7 @@ static void test_thumb(void)
 	/* blx 0x8500: to ARM (5.7), pushes 0x8418 Thumb (4.4) */
 	e = expect_thumb(&r, 0x8414, 0x8414, 0x8418, 1, 1);
 	if (e)
-		PTU_EQ(e->last_link, 1);
+		PTU_EQ(e->iclass, PFT_ICLASS_CALL);
 	put(&r, pk_atoms("E"));
 	/* ARM mov, bx lr: pops 0x8418 Thumb */
 	expect_arm(&r, 0x8500, 0x8504, 1);
@@ -969,17 +966,17 @@ static void test_thumb(void)
 	expect_thumb(&r, 0x8406, 0x8408, 0x840a, 2, 1);
 	e = expect_thumb(&r, 0x8410, 0x8410, 0x8414, 1, 1);
 	if (e)
-		PTU_EQ(e->last_link, 1);
+		PTU_EQ(e->iclass, PFT_ICLASS_CALL);
 	put(&r, pk_atoms("NNNE"));
 	/* Through the ITE block (moveq, movne are no waypoints) up to bxne lr,
 	 * the last instruction of the next IT block: N = condition failed. */
 	e = expect_thumb(&r, 0x8480, 0x848e, 0x8490, 8, 0);
 	if (e)
-		PTU_EQ(e->last_kind, 2);
+		PTU_EQ(e->iclass, PFT_ICLASS_RETURN);
 	/* cmp, it eq, beq.n (B T2 made conditional by the IT) not taken */
 	e = expect_thumb(&r, 0x8490, 0x8494, 0x8496, 3, 0);
 	if (e)
-		PTU_EQ(e->last_kind, 1);
+		PTU_EQ(e->iclass, PFT_ICLASS_JUMP);
 	/* cbnz not taken */
 	expect_thumb(&r, 0x8496, 0x8496, 0x8498, 1, 0);
 	/* pop {r4, pc} E: pops 0x8414 */
@@ -1006,7 +1003,7 @@ static void test_thumb(void)
 	/* tbb [pc, r0] */
 	e = expect_thumb(&r, 0x84c2, 0x84c2, 0x84c6, 1, 1);
 	if (e)
-		PTU_EQ(e->last_kind, 2);
+		PTU_EQ(e->iclass, PFT_ICLASS_INDIRECT_JUMP);
 	put(&r, pk_branch(0x84cc, PFT_ISA_THUMB));
 	/* ldr.w pc, [r2, #8] */
 	expect_thumb(&r, 0x84c8, 0x84c8, 0x84cc, 1, 1);
@@ -1014,12 +1011,12 @@ static void test_thumb(void)
 	/* isb (32-bit): a barrier waypoint */
 	e = expect_thumb(&r, 0x84cc, 0x84cc, 0x84d0, 1, 1);
 	if (e)
-		PTU_EQ(e->last_kind, 3);
+		PTU_EQ(e->iclass, PFT_ICLASS_BARRIER);
 	put(&r, pk_branch(0x8500, PFT_ISA_ARM));
 	/* blx r3 (16-bit): a call, pushes 0x84d2 Thumb */
 	e = expect_thumb(&r, 0x84d0, 0x84d0, 0x84d2, 1, 1);
 	if (e)
-		PTU_EQ(e->last_link, 1);
+		PTU_EQ(e->iclass, PFT_ICLASS_INDIRECT_CALL);
 	put(&r, pk_atoms("EEN"));
 	/* ARM bx lr E: pops 0x84d2; b.w -> 0x8480; then N at bxne lr */
 	expect_arm(&r, 0x8500, 0x8504, 1);
@@ -1139,7 +1136,7 @@ static void test_exceptions(void)
 	put(&r, pk_wp(0x8010, PFT_ISA_ARM));
 	e = expect_arm(&r, 0x8010, 0x8010, 0);
 	if (e)
-		PTU_EQ(e->last_kind, 0);
+		PTU_EQ(e->iclass, PFT_ICLASS_OTHER);
 	put(&r, pk_exc(0xffff0018, PFT_ISA_ARM, PFT_EXC_IRQ, 0));
 	expect_exception(&r, PFT_EXC_IRQ, 0x8014);
 	/* PC = the vector, which no image covers (9) */
@@ -1455,7 +1452,7 @@ static void test_nacc(void)
 	/* two NOPs ran, then memory ends: the range so far, then where */
 	e = expect_arm(&r, SHORT_BASE, SHORT_BASE + 4, 0);
 	if (e)
-		PTU_EQ(e->last_kind, 0);
+		PTU_EQ(e->iclass, PFT_ICLASS_OTHER);
 	expect_nacc(&r, SHORT_BASE + 8);
 	put(&r, pk_atoms("EEE"));
 	put(&r, pk_wp(0x8004, PFT_ISA_ARM));
