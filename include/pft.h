@@ -1442,6 +1442,14 @@ pft_export int pft_regs_explain(const char *name, uint32_t value,
 /* ---- End of regs ---- */
 
 /* ======================================================================
+ * Detection (pft_detect_): which protocol and configuration a stream has
+ * ====================================================================== */
+
+/* ---- Section: detect ---- */
+
+/* ---- End of detect ---- */
+
+/* ======================================================================
  * ETMv3 (pft_etm3_): the trace of Cortex-A5/A7/A8/R4/R5 ETMs
  * ====================================================================== */
 
