@@ -1442,6 +1442,378 @@ pft_export int pft_regs_explain(const char *name, uint32_t value,
 /* ---- End of regs ---- */
 
 /* ======================================================================
+ * Pipeline: one buffer's bytes -> packets and elements of every source
+ * ====================================================================== */
+
+/* ---- Section: pipeline (pft_pipe_) ---- */
+
+/* Trace protocols a CoreSight source may speak. */
+enum pft_protocol {
+	PFT_PROTO_UNKNOWN = 0,
+	PFT_PROTO_PTM,       /* PFT v1.0/v1.1: Cortex-A9, Cortex-A15 */
+	PFT_PROTO_ETMV3,     /* ETMv3.x: Cortex-A5/A7/A8/R4/R5 */
+	PFT_PROTO_ETMV4,     /* ETMv4/ETE: Armv8 cores (not decoded) */
+	PFT_PROTO_STM,       /* System Trace Macrocell (not decoded) */
+	PFT_PROTO_ITM,       /* Instrumentation Trace Macrocell (not decoded) */
+	PFT_PROTO_MAX
+};
+
+/* "unknown", "ptm", "etmv3", "etmv4", "stm", "itm". */
+pft_export const char *pft_protocol_name(unsigned protocol);
+
+/* How the bytes given to a pipeline are laid out. */
+enum pft_pipe_format {
+	PFT_PIPE_RAW = 0,     /* one source's bytes, not frame-formatted */
+	PFT_PIPE_FORMATTED,   /* CoreSight 16-byte frames (ETB, ETF, ETR) */
+	PFT_PIPE_TPIU         /* frames with FSYNC/HSYNC (a trace port) */
+};
+
+struct pft_pipe_config {
+	size_t size;          /* sizeof(struct pft_pipe_config) */
+	uint8_t format;       /* enum pft_pipe_format */
+	uint8_t packets;      /* return every packet as a PFT_ITEM_PACKET */
+	uint8_t elements;     /* run the flow decoders: return PFT_ITEM_ELEM */
+	uint8_t reserved[5];
+};
+
+/* What pft_pipe_next() returns. */
+enum pft_item_type {
+	PFT_ITEM_PACKET = 0,  /* a packet of source @source */
+	PFT_ITEM_ELEM,        /* a flow element of source @source */
+	PFT_ITEM_GAP          /* source @source lost bytes at @offset */
+};
+
+struct pft_item {
+	uint8_t type;         /* enum pft_item_type */
+	uint8_t protocol;     /* enum pft_protocol of the source */
+	uint16_t source;      /* index returned by pft_pipe_add_*() */
+	/* PACKET: 0, or the -PFT_ERR_* code of a BAD packet.  GAP: 0 for a
+	 * discontinuity the frames mark (the decoders were reset), or the
+	 * deformatter's -PFT_ERR_* code for bytes it dropped (the source's
+	 * decoders wait for the next synchronisation). */
+	int status;
+	uint64_t offset;      /* GAP: position in the input of the gap */
+	/* PACKET: the packet; ELEM: the packet that produced the element.
+	 * Valid until the next pft_pipe_next() or pft_pipe_feed() call. */
+	const struct pft_packet *ptm;
+	const struct pft_elem *elem;   /* ELEM; valid as @ptm */
+	const void *reserved_pkt;      /* the packet of other protocols */
+};
+
+struct pft_pipe;
+
+/*
+ * A pipeline for one trace buffer: it deformats (unless @cfg->format is
+ * RAW), routes each trace ID's bytes to its source's packet decoder and,
+ * with @cfg->elements, flow decoder, and applies the gap policy: a
+ * discontinuity marked in the frames resets a source's decoders, dropped
+ * bytes make them wait for the next A-sync, and either is returned as a
+ * GAP item.  Add the sources, feed bytes, and pull items with
+ * pft_pipe_next().  Returns NULL with *@errcode (if not NULL) set to
+ * -PFT_ERR_INVALID (NULL @cfg, a bad format, neither packets nor
+ * elements) or -PFT_ERR_NOMEM.
+ */
+pft_export struct pft_pipe *pft_pipe_alloc(const struct pft_pipe_config *cfg,
+					   int *errcode);
+
+/* Frees the pipeline and its decoders (not the images).  NULL: no-op. */
+pft_export void pft_pipe_free(struct pft_pipe *p);
+
+/*
+ * Decode trace ID @id (0x01-0x6f; ignored for RAW input, which has one
+ * source) as a PTM with configuration @cfg (copied), reading instructions
+ * from @image (borrowed; it may be shared by sources of one core, as they
+ * are used one at a time; NULL: elements report every walk as ADDR_NACC).
+ * Add sources before the first feed.  Returns the source's index (0, 1,
+ * ...), or -PFT_ERR_INVALID (NULL argument, @id out of range or already
+ * added, a second source for RAW input, bytes already fed),
+ * -PFT_ERR_BAD_CONFIG (as pft_pkt_alloc()) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_pipe_add_ptm(struct pft_pipe *p, int id,
+				const struct pft_config *cfg,
+				struct pft_image *image);
+
+/*
+ * Give the pipeline the next @len bytes of the buffer (borrowed until
+ * pft_pipe_next() returns -PFT_ERR_NEED_INPUT).  Returns 0, or
+ * -PFT_ERR_INVALID (NULL argument, @len 0, bytes of the previous feed not
+ * yet used up, or after pft_pipe_finish()).
+ */
+pft_export int pft_pipe_feed(struct pft_pipe *p, const uint8_t *buf, size_t len);
+
+/* The buffer has ended: pft_pipe_next() then returns what is left (a
+ * packet cut off at the end is a BAD packet, status -PFT_ERR_TRUNCATED),
+ * then -PFT_ERR_EOS.  Returns 0 or -PFT_ERR_INVALID. */
+pft_export int pft_pipe_finish(struct pft_pipe *p);
+
+/*
+ * The next item in trace order (a packet, then the elements it produced)
+ * in *@item (@size = sizeof *@item).  Returns 0, -PFT_ERR_NEED_INPUT (feed
+ * more, or finish), -PFT_ERR_EOS (after finish, all returned),
+ * -PFT_ERR_INVALID (NULL argument, @size too small) or -PFT_ERR_INTERNAL.
+ */
+pft_export int pft_pipe_next(struct pft_pipe *p, struct pft_item *item, size_t size);
+
+/* Bytes given to the pipeline so far. */
+pft_export uint64_t pft_pipe_get_offset(const struct pft_pipe *p);
+
+/* What a pipeline saw of one trace ID or source. */
+struct pft_pipe_stats {
+	uint64_t bytes;       /* trace bytes of this ID */
+	uint64_t packets;     /* packets decoded (sources only) */
+	uint64_t errors;      /* BAD packets and GAPs (sources only) */
+	uint64_t insns;       /* instructions in the elements returned */
+};
+
+/*
+ * Counts for source @source (as returned by pft_pipe_add_*()) in *@st
+ * (@size = sizeof *@st).  Returns 0 or -PFT_ERR_INVALID.
+ */
+pft_export int pft_pipe_source_stats(const struct pft_pipe *p, unsigned source,
+				     struct pft_pipe_stats *st, size_t size);
+
+/* Trace bytes seen so far for trace ID @id (0-127), whether or not a
+ * source decodes it (for RAW input: every byte counts under ID 0). */
+pft_export uint64_t pft_pipe_id_bytes(const struct pft_pipe *p, unsigned id);
+
+/* ---- End of pipeline ---- */
+
+/* ======================================================================
+ * Inputs: OpenCSD snapshot directories
+ * ====================================================================== */
+
+/* ---- Section: snapshot (pft_snap_) ---- */
+
+/*
+ * An OpenCSD snapshot directory (snapshot.ini, trace.ini, one .ini per
+ * device, trace buffers and memory dumps), as pft-flow.md section 12
+ * describes it.  Loading reads and checks every .ini file; buffers and
+ * dumps are only named (and checked to be regular files inside the
+ * directory).
+ *
+ * Bounds (hostile snapshots): each .ini file is at most PFT_SNAP_INI_MAX
+ * bytes and is read in one piece; parsing is linear in its size, and the
+ * memory it takes is the file's size plus a fixed amount per line.
+ *
+ * Confinement: every file a snapshot names must resolve (symbolic links
+ * followed) inside the snapshot directory, unless PFT_SNAP_ALLOW_OUTSIDE
+ * is given; absolute names and ".." that leave it are refused.
+ */
+enum {
+	PFT_SNAP_INI_MAX = 16 * 1024 * 1024
+};
+
+enum pft_snap_flags {
+	PFT_SNAP_ALLOW_OUTSIDE = 1 << 0  /* files may lie outside the directory */
+};
+
+struct pft_snap_reg {
+	const char *name;       /* the key before any '(' : "ETMCR" */
+	uint64_t value;
+};
+
+struct pft_snap_dump {
+	const char *path;       /* joined with the snapshot directory */
+	uint64_t address;
+	uint64_t offset;        /* into the file */
+	uint64_t length;        /* bytes to use; 0: up to the end of the file */
+	enum pft_mem_space space;
+	const char *space_name; /* as written: "S", "N", "EL1N", "ANY", ... */
+	const char *where;      /* "FILE:LINE" of its section, for messages */
+};
+
+struct pft_snap_device {
+	const char *name;
+	const char *cls;        /* "core" or "trace_source" */
+	const char *type;       /* "PTM1.1", "ETM3.5", "Cortex-A15", ... */
+	const char *file;       /* its .ini file */
+	uint8_t protocol;       /* trace sources: enum pft_protocol */
+	const struct pft_snap_reg *regs;
+	size_t nregs;
+	const struct pft_snap_dump *dumps;
+	size_t ndumps;
+	int buffer;             /* trace sources: index of its buffer, or -1 */
+	int core;               /* trace sources: index of the core device, or -1 */
+};
+
+struct pft_snap_buffer {
+	const char *name;
+	const char *path;
+	const char *format;     /* "coresight", "dstream_coresight", "source_data" */
+	uint8_t pipe_format;    /* enum pft_pipe_format */
+};
+
+struct pft_snapshot {
+	const char *dir;
+	const struct pft_snap_device *devs;
+	size_t ndevs;
+	const struct pft_snap_buffer *bufs;
+	size_t nbufs;
+};
+
+/*
+ * Read the snapshot in directory @dir.  @flags: enum pft_snap_flags.
+ * Returns the snapshot in *@out (free it with pft_snap_free()), or a
+ * negative code with a one-line message naming the file (and line) in
+ * @msg (@msglen bytes, may be 0):
+ *   -PFT_ERR_BAD_FILE  a file is missing, unreadable, not a regular file,
+ *                      too large, outside the directory, or malformed
+ *   -PFT_ERR_INVALID   NULL @dir or @out, unknown @flags
+ *   -PFT_ERR_NOMEM
+ */
+pft_export int pft_snap_load(const char *dir, unsigned flags,
+			     struct pft_snapshot **out, char *msg, size_t msglen);
+pft_export void pft_snap_free(struct pft_snapshot *s);
+
+/* Register @name of device @d in *@value: 0, or -PFT_ERR_NOMAP. */
+pft_export int pft_snap_reg(const struct pft_snap_device *d, const char *name,
+			    uint64_t *value);
+
+/*
+ * The PTM configuration of trace source @d from its ETMCR, ETMCCER, ETMIDR
+ * and ETMTRACEIDR, in *@cfg.  Returns 0, or -PFT_ERR_BAD_CONFIG (a register
+ * missing, wider than 32 bits, not a PTM, or a reserved trace ID) with a
+ * one-line message in @msg, or -PFT_ERR_INVALID.
+ */
+pft_export int pft_snap_ptm_config(const struct pft_snap_device *d,
+				   struct pft_config *cfg, char *msg, size_t msglen);
+
+/*
+ * Add core @core's memory dumps to @img.  A dump that overlaps what @img
+ * holds already (such as the ELF a snapshot's dumps were taken from) is
+ * left out when the bytes there are the same.  Returns 0, or a negative
+ * code with a one-line message naming the files in @msg (-PFT_ERR_BAD_FILE:
+ * an unreadable dump or one shorter than its length; -PFT_ERR_BAD_CONFIG:
+ * a dump overlaps other bytes, or passes 0xFFFFFFFF; -PFT_ERR_INVALID;
+ * -PFT_ERR_NOMEM).
+ */
+pft_export int pft_snap_add_dumps(const struct pft_snapshot *s,
+				  const struct pft_snap_device *core,
+				  struct pft_image *img, char *msg, size_t msglen);
+
+/* ---- End of snapshot ---- */
+
+/* ======================================================================
+ * Inputs: trace files and snapshots, decoded whole
+ * ====================================================================== */
+
+/* ---- Section: input (pft_input_) ---- */
+
+/*
+ * What `pft decode` does, for any program: open a snapshot, or trace files
+ * with their configuration, add program images, and pull the items of
+ * every source of every buffer in trace order.  The input reads its files
+ * itself, in fixed-size blocks (memory does not grow with the trace), and
+ * builds one program image per core (the user's images, then the core's
+ * snapshot dumps), shared by the sources that trace that core.
+ *
+ * Errors: functions return -PFT_ERR_* codes; pft_input_message() then
+ * gives one line that names the file (and offset or line) at fault.
+ */
+struct pft_input_config {
+	size_t size;            /* sizeof(struct pft_input_config) */
+	uint8_t packets;        /* return packets (as pft_pipe_config) */
+	uint8_t elements;       /* return flow elements */
+	uint8_t reserved[2];
+	unsigned snap_flags;    /* enum pft_snap_flags, for snapshots */
+	int id;                 /* decode only this trace ID; -1: every source */
+};
+
+struct pft_input;
+
+/* Returns NULL with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL
+ * or bad @cfg) or -PFT_ERR_NOMEM. */
+pft_export struct pft_input *pft_input_alloc(const struct pft_input_config *cfg,
+					     int *errcode);
+/* Frees the input, its pipelines and images, and the snapshot.  NULL: no-op. */
+pft_export void pft_input_free(struct pft_input *in);
+
+/*
+ * Program images every source reads instructions from, added before a
+ * snapshot's dumps (a dump with the same bytes is then left out).  Give
+ * them before opening anything.  pft_input_add_elf(): an ARM ELF moved by
+ * @bias; pft_input_add_image(): a raw memory dump whose first byte is at
+ * @addr.  Returns 0, or -PFT_ERR_INVALID (NULL argument, or after an
+ * open).  The files are read when the first input is opened.
+ */
+pft_export int pft_input_add_elf(struct pft_input *in, const char *path, int64_t bias);
+pft_export int pft_input_add_image(struct pft_input *in, const char *path, uint32_t addr);
+
+/*
+ * Add the program file @path to @img as pft_input_add_elf() (@is_elf) or
+ * pft_input_add_image() describe, with a one-line message naming the file
+ * and the problem in @msg on failure: -PFT_ERR_BAD_FILE (missing, not a
+ * regular file, empty, unreadable, not a 32-bit little-endian ARM ELF),
+ * -PFT_ERR_BAD_CONFIG (it overlaps what @img holds, or passes 0xFFFFFFFF),
+ * -PFT_ERR_INVALID or -PFT_ERR_NOMEM.  (The check comes before the image
+ * layer opens the file, so that a FIFO is refused rather than waited on.)
+ */
+pft_export int pft_input_load_image(struct pft_image *img, const char *path, int is_elf,
+				    int64_t addr, char *msg, size_t msglen);
+
+/*
+ * Decode the PTM sources of snapshot directory @dir (with config id, only
+ * that one).  Sources of other protocols are listed by pft_input_source()
+ * with decoded = 0.  Returns 0, or -PFT_ERR_BAD_FILE (the snapshot, a
+ * buffer, a dump or an image cannot be used), -PFT_ERR_BAD_CONFIG (a
+ * source's registers, overlapping images), -PFT_ERR_NOMAP (no source to
+ * decode), -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_input_open_snapshot(struct pft_input *in, const char *dir);
+
+/*
+ * Decode trace file @path ("-": standard input) in @format (enum
+ * pft_pipe_format).  Then declare its sources with pft_input_add_ptm().
+ * Returns 0, or -PFT_ERR_BAD_FILE (cannot be opened, or a directory),
+ * -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_input_open_file(struct pft_input *in, const char *path,
+				   unsigned format);
+
+/*
+ * A PTM source of the file opened last: trace ID @id (ignored for RAW
+ * files) with configuration @cfg (copied).  Returns the source's index, or
+ * -PFT_ERR_INVALID (no file open, @id out of range or given twice),
+ * -PFT_ERR_BAD_CONFIG, -PFT_ERR_BAD_FILE (an image cannot be loaded) or
+ * -PFT_ERR_NOMEM.
+ */
+pft_export int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_config *cfg);
+
+/*
+ * The next item of the input (pft_pipe_next()'s items; @item->source is
+ * the input's source index).  Returns 0, -PFT_ERR_EOS (every file read to
+ * its end), -PFT_ERR_BAD_FILE (a read error; pft_input_message() says
+ * where), -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size);
+
+/* One line on the last error (never NULL; "" when there was none). */
+pft_export const char *pft_input_message(const struct pft_input *in);
+
+struct pft_input_source {
+	const char *name;       /* device name, or the file name */
+	const char *path;       /* the file its bytes come from */
+	int id;                 /* trace ID; -1 for RAW files */
+	uint8_t protocol;       /* enum pft_protocol */
+	uint8_t decoded;        /* 0: listed only (protocol not decoded,
+				 * or left out by config id) */
+	uint8_t reserved[2];
+	struct pft_config cfg;  /* PTM sources */
+	struct pft_image *image;/* owned by the input; NULL without elements */
+	struct pft_pipe_stats stats;
+};
+
+/* The number of sources (decoded or listed). */
+pft_export size_t pft_input_nsources(const struct pft_input *in);
+
+/* Source @index in *@src (@size = sizeof *@src).  Returns 0 or
+ * -PFT_ERR_INVALID. */
+pft_export int pft_input_source(const struct pft_input *in, size_t index,
+				struct pft_input_source *src, size_t size);
+
+/* ---- End of input ---- */
+
+/* ======================================================================
  * Detection (pft_detect_): which protocol and configuration a stream has
  * ====================================================================== */
 

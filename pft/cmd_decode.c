@@ -18,7 +18,6 @@ struct decode {
 	int have_cs;
 	uint64_t counts[PFT_ELEM_TYPE_MAX];
 	uint64_t insns;
-	int failed;      /* a fatal problem while setting up a stream */
 	const struct pft_packet *pkt; /* the packet whose elements are printed */
 	/* pft coverage */
 	int coverage;
@@ -35,80 +34,33 @@ struct func_stat {
 	uint64_t insns, ranges;
 };
 
-/* Per-stream state. */
-struct flow_stream {
-	struct pft_image *image;
-	struct pft_flow *flow;
-};
-
-static struct flow_stream *stream_flow(struct decode *d, struct stream *s)
-{
-	struct flow_stream *fs = s->user;
-	int err;
-
-	if (fs)
-		return fs;
-	fs = calloc(1, sizeof(*fs));
-	if (!fs)
-		return NULL;
-	s->user = fs;
-	fs->image = pft_image_alloc(&err);
-	if (!fs->image || image_build(fs->image, s->core, &d->images))
-		return NULL;
-	fs->flow = pft_flow_alloc(&s->cfg, fs->image, &err);
-	return fs->flow ? fs : NULL;
-}
-
-static void free_stream_flow(struct stream *s)
-{
-	struct flow_stream *fs = s->user;
-
-	if (!fs)
-		return;
-	pft_flow_free(fs->flow);
-	pft_image_free(fs->image);
-	free(fs);
-	s->user = NULL;
-}
-
-static void print_insns(struct decode *d, struct flow_stream *fs, const struct pft_elem *e,
-			const struct stream *s)
+static void print_insns(struct decode *d, const struct pft_input_source *s,
+			const struct pft_elem *e)
 {
 	csh cs = e->isa == PFT_ISA_ARM ? d->cs_arm : d->cs_thumb;
-	enum pft_mem_space space = (enum pft_mem_space)e->space;
-	uint32_t addr = e->start;
+	struct pft_insn_iter it;
+	struct pft_insn insn;
 
-	(void)s;
-	for (uint32_t i = 0; i < e->ninsn; i++) {
-		uint8_t code[4];
-		cs_insn *insn = NULL;
-		int n = pft_image_read(fs->image, addr, space, code, sizeof(code));
-		size_t count = n > 0 ? cs_disasm(cs, code, (size_t)n, addr, 1, &insn) : 0;
+	pft_insn_iter_init(&it, s->image, e);
+	while (pft_insn_iter_next(&it, &insn, sizeof(insn)) > 0) {
+		cs_insn *dis = NULL;
+		size_t count = cs_disasm(cs, insn.raw, insn.size, insn.addr, 1, &dis);
 		const char *sym;
 		uint32_t off;
 		char where[160] = "";
 
-		if (!pft_image_symbolize(fs->image, addr, &sym, &off))
+		if (!pft_image_symbolize(s->image, insn.addr, &sym, &off))
 			snprintf(where, sizeof(where), "  <%s+0x%x>", sym, off);
-		if (count) {
-			if (*where)
-				printf("    0x%08x  %-8s %-24s%s\n", addr, insn->mnemonic,
-				       insn->op_str, where);
-			else
-				printf("    0x%08x  %-8s %s\n", addr, insn->mnemonic, insn->op_str);
-			addr += insn->size;
-			cs_free(insn, count);
-		} else {
-			/* Capstone does not know it: show the halfword/word. */
-			uint32_t size = e->isa == PFT_ISA_ARM ? 4 : 2;
-			if (e->isa != PFT_ISA_ARM && n >= 2) {
-				unsigned hw = code[0] | code[1] << 8;
-				if ((hw >> 11) >= 0x1d)
-					size = 4;
-			}
-			printf("    0x%08x  (undecodable)%s\n", addr, where);
-			addr += size;
-		}
+		if (!count)
+			/* Capstone does not know it. */
+			printf("    0x%08x  (undecodable)%s\n", insn.addr, where);
+		else if (*where)
+			printf("    0x%08x  %-8s %-24s%s\n", insn.addr, dis->mnemonic, dis->op_str,
+			       where);
+		else
+			printf("    0x%08x  %-8s %s\n", insn.addr, dis->mnemonic, dis->op_str);
+		if (count)
+			cs_free(dis, count);
 	}
 }
 
@@ -129,7 +81,7 @@ static const char *error_message(const struct decode *d, const struct pft_elem *
 	return buf;
 }
 
-static void print_elem(struct decode *d, struct flow_stream *fs, const struct stream *s,
+static void print_elem(struct decode *d, const struct pft_input_source *s,
 		       const struct pft_elem *e)
 {
 	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
@@ -228,7 +180,7 @@ static void print_elem(struct decode *d, struct flow_stream *fs, const struct st
 		printf(" cycles=%u", e->cycles);
 	putchar('\n');
 	if (d->insn && e->type == PFT_ELEM_RANGE && d->have_cs)
-		print_insns(d, fs, e, s);
+		print_insns(d, s, e);
 }
 
 /* The function that @addr is in, added when first seen; NULL if none. */
@@ -262,11 +214,11 @@ static struct func_stat *func_at(struct decode *d, struct pft_image *img, uint32
 	return &d->funcs[lo];
 }
 
-static int count_range(struct decode *d, struct flow_stream *fs, const struct pft_elem *e)
+static int count_range(struct decode *d, struct pft_image *img, const struct pft_elem *e)
 {
 	if (pft_cov_add(d->cov, e, sizeof(*e)))
 		return -1;
-	struct func_stat *f = func_at(d, fs->image, e->start);
+	struct func_stat *f = func_at(d, img, e->start);
 	if (f) {
 		f->insns += e->ninsn;
 		f->ranges++;
@@ -318,47 +270,30 @@ static void print_coverage(struct decode *d)
 	}
 }
 
-static int on_packet(void *ctx, struct stream *s, const struct pft_packet *pkt, int status)
+static int on_elem(struct decode *d, const struct pft_input_source *s, const struct pft_elem *e)
 {
-	struct decode *d = ctx;
-	struct flow_stream *fs = stream_flow(d, s);
-	struct pft_elem e;
-
-	(void)status;
-	if (!fs) {
-		d->failed = 1;
-		return 1;
-	}
-	pft_flow_put(fs->flow, pkt, sizeof(*pkt));
-	d->pkt = pkt;
-	while (pft_flow_next(fs->flow, &e, sizeof(e)) == 0) {
-		d->counts[e.type]++;
-		if (e.type == PFT_ELEM_RANGE) {
-			d->insns += e.ninsn;
-			if (d->coverage && count_range(d, fs, &e)) {
-				cli_error("out of memory");
-				d->failed = 1;
-				return 1;
-			}
+	d->counts[e->type]++;
+	if (e->type == PFT_ELEM_RANGE) {
+		d->insns += e->ninsn;
+		if (d->coverage && count_range(d, s->image, e)) {
+			cli_error("out of memory");
+			return -1;
 		}
-		if (!d->count_only && !d->coverage)
-			print_elem(d, fs, s, &e);
 	}
-	d->pkt = NULL;
+	if (!d->count_only && !d->coverage)
+		print_elem(d, s, e);
 	return 0;
 }
 
-static void on_gap(void *ctx, struct stream *s, uint64_t offset, int status)
+/* Bytes were dropped: an error line in the listing, as for a bad packet.
+ * (The pipeline has already reset the source's decoders.) */
+static void on_gap(struct decode *d, const struct pft_input_source *s, uint64_t offset,
+		   int status)
 {
-	struct decode *d = ctx;
-	struct flow_stream *fs = s->user;
 	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
 
-	if (fs)
-		pft_flow_reset(fs->flow);
 	if (status == 0)
 		return;
-	/* A dropped frame: an error line in the listing, as for a bad packet. */
 	d->counts[PFT_ELEM_ERROR]++;
 	if (d->count_only || d->coverage)
 		return;
@@ -456,25 +391,29 @@ static int run(int argc, char **argv, int coverage)
 		cli_error("out of memory");
 		goto out;
 	}
-	rc = input_open(&in, &o);
+	rc = input_open(&in, &o, 0, 1, &d.images);
 	if (rc) {
 		input_close(&in);
 		goto out;
 	}
-	d.multi_id = in.nstreams > 1;
+	d.multi_id = in.nsrc > 1;
 	if (d.insn) {
 		d.have_cs = cs_open(CS_ARCH_ARM, CS_MODE_ARM, &d.cs_arm) == CS_ERR_OK &&
 			    cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d.cs_thumb) == CS_ERR_OK;
 	}
-	/* Set up every stream's image first, so that image errors come
-	 * before any output. */
-	for (size_t i = 0; i < in.nstreams && !d.failed; i++)
-		if (!stream_flow(&d, &in.streams[i]))
-			d.failed = 1;
-	if (!d.failed)
-		rc = input_run(&in, on_packet, on_gap, &d);
-	if (d.failed)
-		rc = EXIT_USAGE;
+	struct pft_item item;
+	int r;
+	while ((r = input_next(&in, &item)) > 0) {
+		const struct pft_input_source *s = &in.src[item.source].info;
+		if (item.type == PFT_ITEM_ELEM) {
+			d.pkt = item.ptm;
+			if (on_elem(&d, s, item.elem))
+				break;
+		} else if (item.type == PFT_ITEM_GAP) {
+			on_gap(&d, s, item.offset, item.status);
+		}
+	}
+	rc = r ? EXIT_USAGE : EXIT_OK;
 	if (!rc && coverage)
 		print_coverage(&d);
 	if (!rc && d.count_only) {
@@ -483,8 +422,6 @@ static int run(int argc, char **argv, int coverage)
 			if (d.counts[t])
 				printf("  %-17s %" PRIu64 "\n", pft_elem_type_name(t), d.counts[t]);
 	}
-	for (size_t i = 0; i < in.nstreams; i++)
-		free_stream_flow(&in.streams[i]);
 	input_close(&in);
 	if (d.have_cs) {
 		cs_close(&d.cs_arm);

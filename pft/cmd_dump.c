@@ -25,7 +25,7 @@ static const char *atoms_str(const struct pft_packet *p, char *buf)
 
 /* The packet's fields as "key=value" (text) or "\"key\":value" (JSON). */
 static void print_fields(FILE *out, const struct pft_packet *p, int json,
-			 const struct stream *s)
+			 const struct source *s)
 {
 	const char *sep = json ? "," : " ";
 	char atoms[8];
@@ -42,7 +42,7 @@ static void print_fields(FILE *out, const struct pft_packet *p, int json,
 		FIELD_STR("reason", pft_isync_reason_name(p->reason));
 		FIELD_INT("ns", p->ns);
 		FIELD_INT("hyp", p->hyp);
-		if (p->has_ctxid || s->cfg.ctxid_bytes)
+		if (p->has_ctxid || s->info.cfg.ctxid_bytes)
 			FIELD_HEX("ctxid", p->ctxid);
 		break;
 	case PFT_PKT_ATOM:
@@ -101,83 +101,83 @@ static void print_bytes(FILE *out, const struct pft_packet *p)
 		fprintf(out, i ? " %02x" : "%02x", p->raw[i]);
 }
 
-static int on_packet(void *ctx, struct stream *s, const struct pft_packet *p, int status)
+static void on_packet(struct dump *d, const struct source *s, const struct pft_packet *p,
+		      int status)
 {
-	struct dump *d = ctx;
 	FILE *out = stdout;
+	int id = s->info.id;
 
 	d->counts[p->type]++;
 	d->bytes += p->size;
 	if (status < 0) {
-		char id[16] = "";
-		if (s->id >= 0)
-			snprintf(id, sizeof(id), "id 0x%02x: ", s->id);
+		char idstr[16] = "";
+		if (id >= 0)
+			snprintf(idstr, sizeof(idstr), "id 0x%02x: ", id);
 		d->errors++;
 		if (p->bad == PFT_BAD_RESERVED_HEADER)
-			cli_error("%s: offset 0x%" PRIx64 ": %sreserved header 0x%02x", s->path,
-				  p->offset, id, p->raw[0]);
+			cli_error("%s: offset 0x%" PRIx64 ": %sreserved header 0x%02x", s->info.path,
+				  p->offset, idstr, p->raw[0]);
 		else
-			cli_error("%s: offset 0x%" PRIx64 ": %s%s", s->path, p->offset, id,
+			cli_error("%s: offset 0x%" PRIx64 ": %s%s", s->info.path, p->offset, idstr,
 				  pft_bad_reason_str(p->bad));
 	}
 	if (d->count_only)
-		return 0;
+		return;
 	if (d->format == FMT_JSONL) {
 		fprintf(out, "{\"offset\":%" PRIu64, p->offset);
-		if (s->id >= 0)
-			fprintf(out, ",\"id\":%d", s->id);
+		if (id >= 0)
+			fprintf(out, ",\"id\":%d", id);
 		fprintf(out, ",\"type\":\"%s\",\"bytes\":\"", pft_pkt_type_name(p->type));
 		print_bytes(out, p);
 		fputc('"', out);
 		print_fields(out, p, 1, s);
 		fputs("}\n", out);
-		return 0;
+		return;
 	}
 	fprintf(out, "0x%08" PRIx64, p->offset);
 	if (d->multi_id)
-		fprintf(out, "  %02x", s->id);
-	fputs("  ", out);
+		fprintf(out, "  %02x", id);
 	/* Bytes column: 12 bytes wide; longer packets push the rest right. */
 	int width = p->size ? (int)(3 * p->size - 1) : 0;
 	print_bytes(out, p);
 	fprintf(out, "%*s  %s", width < 35 ? 35 - width : 0, "", pft_pkt_type_name(p->type));
 	print_fields(out, p, 0, s);
 	fputc('\n', out);
-	return 0;
 }
 
 /* A formatter frame was dropped (or the capture is marked discontinuous):
  * list it where the listing has reached, as an error for each source. */
-static void on_gap(void *ctx, struct stream *s, uint64_t offset, int status)
+static void on_gap(struct dump *d, const struct source *s, uint64_t offset, int status)
 {
-	struct dump *d = ctx;
+	int id = s->info.id;
 
 	if (status == 0)
 		return;
 	d->errors++;
-	s->errors++;
-	cli_error("%s: offset 0x%" PRIx64 ": id 0x%02x: %s", s->path, offset, s->id,
+	cli_error("%s: offset 0x%" PRIx64 ": id 0x%02x: %s", s->info.path, offset, id,
 		  pft_errstr(pft_errcode(status)));
 	if (d->count_only)
 		return;
 	if (d->format == FMT_JSONL)
 		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\",\"bytes\":\"\","
-		       "\"msg\":\"%s\"}\n", offset, s->id, pft_errstr(pft_errcode(status)));
+		       "\"msg\":\"%s\"}\n", offset, id, pft_errstr(pft_errcode(status)));
 	else
-		printf("0x%08" PRIx64 "  %02x  %35s  error %s\n", offset, s->id, "",
+		printf("0x%08" PRIx64 "  %02x  %35s  error %s\n", offset, id, "",
 		       pft_errstr(pft_errcode(status)));
 }
 
 static void print_counts(const struct dump *d, const struct input *in)
 {
-	for (size_t i = 0; i < in->nstreams; i++) {
-		const struct stream *s = &in->streams[i];
+	for (size_t i = 0; i < in->nsrc; i++) {
+		const struct pft_input_source *s = &in->src[i].info;
+		if (!s->decoded)
+			continue;
 		if (s->id >= 0)
 			printf("id 0x%02x (%s): ", s->id, s->name);
 		else
 			printf("%s: ", s->name);
 		printf("%" PRIu64 " bytes, %" PRIu64 " packets, %" PRIu64 " errors\n",
-		       s->bytes, s->packets, s->errors);
+		       s->stats.bytes, s->stats.packets, s->stats.errors);
 	}
 	for (int t = 0; t < PFT_PKT_TYPE_MAX; t++)
 		if (d->counts[t])
@@ -233,27 +233,39 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (input_opts_check(&o))
 		return EXIT_USAGE;
-	int rc = input_open(&in, &o);
+	int rc = input_open(&in, &o, 1, 0, NULL);
 	if (rc) {
 		input_close(&in);
 		return rc;
 	}
-	d.multi_id = in.nstreams > 1 || in.streams[0].id >= 0;
-	rc = input_run(&in, on_packet, on_gap, &d);
+	d.multi_id = in.multi_id;
+	struct pft_item item;
+	int r;
+	while ((r = input_next(&in, &item)) > 0) {
+		const struct source *s = &in.src[item.source];
+		if (item.type == PFT_ITEM_PACKET)
+			on_packet(&d, s, item.ptm, item.status);
+		else if (item.type == PFT_ITEM_GAP)
+			on_gap(&d, s, item.offset, item.status);
+	}
+	if (r < 0)
+		rc = EXIT_USAGE;
 	if (!rc && d.count_only)
 		print_counts(&d, &in);
 	if (!rc) {
-		for (size_t i = 0; i < in.nstreams; i++) {
-			const struct stream *s = &in.streams[i];
+		for (size_t i = 0; i < in.nsrc; i++) {
+			const struct source *s = &in.src[i];
 			char id[32] = "";
-			if (s->id >= 0)
-				snprintf(id, sizeof(id), "trace ID 0x%02x: ", s->id);
-			if (!s->bytes && (o.id >= 0 || in.nstreams == 1)) {
-				cli_error("%s: %sno trace data", s->path, id);
+			if (!s->info.decoded)
+				continue;
+			if (s->info.id >= 0)
+				snprintf(id, sizeof(id), "trace ID 0x%02x: ", s->info.id);
+			if (!s->info.stats.bytes && (o.id >= 0 || in.nsrc == 1)) {
+				cli_error("%s: %sno trace data", s->info.path, id);
 				d.errors++;
-			} else if (s->bytes && !s->synced_once) {
+			} else if (s->info.stats.bytes && !s->synced_once) {
 				cli_error("%s: %sno A-sync in %" PRIu64 " bytes: nothing could be decoded",
-					  s->path, id, s->bytes);
+					  s->info.path, id, s->info.stats.bytes);
 				d.errors++;
 			}
 		}

@@ -456,7 +456,7 @@ int encode_main(int argc, char **argv, int stats)
 		cli_error("out of memory");
 		goto out;
 	}
-	if (image_build(e.image, NULL, &e.images))
+	if (image_args_load(&e.images, e.image))
 		goto out;
 	e.model = pft_model_alloc(&e.io.cfg, &e.mc, e.image, &err);
 	if (!e.model) {

@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "cmd_ptm_impl.h"
 #include "pft.h"
-#include "snapshot.h"
 
 static void usage(FILE *out)
 {
@@ -146,18 +145,18 @@ static int explain_args(char **args, int n, const struct ptm_impl *impl)
 
 /* ---- Snapshots ---- */
 
-static int dev_reg32(const struct snap_device *d, const char *name, uint32_t *v)
+static int dev_reg32(const struct pft_snap_device *d, const char *name, uint32_t *v)
 {
 	uint64_t v64;
 
-	if (snap_reg(d, name, &v64) || v64 > UINT32_MAX)
+	if (pft_snap_reg(d, name, &v64) || v64 > UINT32_MAX)
 		return -1;
 	*v = (uint32_t)v64;
 	return 0;
 }
 
 /* One line on what the trace looks like (what a decoder needs). */
-static void print_summary(const struct snap_device *d)
+static void print_summary(const struct pft_snap_device *d)
 {
 	uint32_t etmcr, etmidr, etmccer = 0, traceid = 0;
 	struct pft_config cfg;
@@ -211,7 +210,7 @@ static int by_key(const void *a, const void *b)
 
 /* Explain every register of @d: known ones in register order, then the
  * others raw, in file order. */
-static int print_device(const struct snap_device *d, const struct ptm_impl *impl)
+static int print_device(const struct pft_snap_device *d, const struct ptm_impl *impl)
 {
 	struct pft_regs_context ctx;
 	struct ordered *order = calloc(d->nregs ? d->nregs : 1, sizeof(*order));
@@ -228,8 +227,7 @@ static int print_device(const struct snap_device *d, const struct ptm_impl *impl
 	ctx.have_etmccr |= !dev_reg32(d, "ETMCCR", &ctx.etmccr);
 	ctx.have_etmccer |= !dev_reg32(d, "ETMCCER", &ctx.etmccer);
 
-	printf("%s: %s %s (%s)\n", d->name ? d->name : "?", d->type ? d->type : "?",
-	       d->cls ? d->cls : "device", d->file ? d->file : "?");
+	printf("%s: %s %s (%s)\n", d->name, d->type, d->cls, d->file);
 	print_summary(d);
 	for (size_t i = 0; i < d->nregs; i++) {
 		struct pft_regs_info info;
@@ -240,7 +238,7 @@ static int print_device(const struct snap_device *d, const struct ptm_impl *impl
 	}
 	qsort(order, d->nregs, sizeof(*order), by_key);
 	for (size_t i = 0; i < d->nregs; i++) {
-		const struct snap_reg *r = &d->regs[order[i].index];
+		const struct pft_snap_reg *r = &d->regs[order[i].index];
 
 		if (order[i].key == UNKNOWN_KEY &&
 		    (i == 0 || order[i - 1].key != UNKNOWN_KEY))
@@ -260,22 +258,22 @@ static int print_device(const struct snap_device *d, const struct ptm_impl *impl
 static int explain_snapshot(const char *dir, const char *device,
 			    const struct ptm_impl *impl)
 {
-	struct snapshot s;
-	char err[256];
+	struct pft_snapshot *s;
+	char err[1024];
 	int warnings = 0, shown = 0, rc = EXIT_OK;
 
-	if (snap_load(dir, &s, err, sizeof(err)) < 0) {
+	if (pft_snap_load(dir, 0, &s, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < s.ndevs && rc == EXIT_OK; i++) {
-		const struct snap_device *d = &s.devs[i];
+	for (size_t i = 0; i < s->ndevs && rc == EXIT_OK; i++) {
+		const struct pft_snap_device *d = &s->devs[i];
+		int is_ptm = d->protocol == PFT_PROTO_PTM;
 
-		if (device ? !d->name || strcmp(d->name, device) : !snap_is_ptm(d))
+		if (device ? strcmp(d->name, device) : !is_ptm)
 			continue;
-		if (!snap_is_ptm(d)) {
-			cli_error("regs: %s: not a PTM trace source (type %s)", device,
-				  d->type ? d->type : "unknown");
+		if (!is_ptm) {
+			cli_error("regs: %s: not a PTM trace source (type %s)", device, d->type);
 			rc = EXIT_USAGE;
 			break;
 		}
@@ -294,7 +292,7 @@ static int explain_snapshot(const char *dir, const char *device,
 			cli_error("regs: %s: no PTM trace source in the snapshot", dir);
 		rc = EXIT_USAGE;
 	}
-	snap_free(&s);
+	pft_snap_free(s);
 	if (rc == EXIT_OK && warnings)
 		rc = EXIT_DECODE_ERRORS;
 	return rc;

@@ -1,15 +1,10 @@
-/* Trace inputs: option handling, snapshot sources and the read loop. */
-#include <errno.h>
+/* Trace inputs: option handling, and opening them through the library. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "input.h"
-
-enum { READ_BLOCK = 64 * 1024 };
 
 void input_opts_init(struct input_opts *o)
 {
@@ -104,335 +99,79 @@ int input_opts_check(const struct input_opts *o)
 	return 0;
 }
 
-static int check_readable(const char *path)
+int input_open(struct input *in, const struct input_opts *o, int packets, int elements,
+	       const struct image_args *images)
 {
-	struct stat st;
+	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)packets,
+				       .elements = (uint8_t)elements, .id = o->id };
+	int err = 0;
 
-	if (!strcmp(path, "-"))
-		return 0;
-	if (stat(path, &st)) {
-		cli_error("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		cli_error("%s: is a directory", path);
-		return -1;
-	}
-	return 0;
-}
-
-static struct input_file *add_file(struct input *in, const char *path, int formatted,
-				   int tpiu)
-{
-	for (size_t i = 0; i < in->nfiles; i++)
-		if (!strcmp(in->files[i].path, path))
-			return &in->files[i];
-	struct input_file *f = realloc(in->files, (in->nfiles + 1) * sizeof(*f));
-	if (!f)
-		return NULL;
-	in->files = f;
-	f = &f[in->nfiles++];
-	memset(f, 0, sizeof(*f));
-	f->path = path;
-	f->formatted = formatted;
-	f->tpiu = tpiu;
-	return f;
-}
-
-static int open_stream(struct stream *s)
-{
-	int err;
-
-	s->pkt = pft_pkt_alloc(&s->cfg, &err);
-	if (!s->pkt) {
-		cli_error("%s: cannot create a packet decoder: %s", s->name,
-			  pft_errstr(pft_errcode(err)));
-		return -1;
-	}
-	return 0;
-}
-
-/* The PTM sources of a snapshot that the options select. */
-static int open_snapshot(struct input *in, const struct input_opts *o)
-{
-	char err[512];
-	size_t nptm = 0;
-
-	if (snap_load(o->snapshot, &in->snap, err, sizeof(err))) {
-		cli_error("%s", err);
-		return EXIT_USAGE;
-	}
-	in->has_snap = 1;
-	for (size_t i = 0; i < in->snap.ndevs; i++)
-		nptm += snap_is_ptm(&in->snap.devs[i]);
-	if (!nptm) {
-		cli_error("%s: no PTM trace source in the snapshot", o->snapshot);
-		return EXIT_USAGE;
-	}
-	in->streams = calloc(nptm, sizeof(*in->streams));
-	if (!in->streams) {
-		cli_error("out of memory");
-		return EXIT_USAGE;
-	}
-	for (size_t i = 0; i < in->snap.ndevs; i++) {
-		const struct snap_device *dev = &in->snap.devs[i];
-		uint64_t cr, ccer, idr, traceid;
-
-		if (!snap_is_ptm(dev))
-			continue;
-		if (snap_reg(dev, "ETMCR", &cr) || snap_reg(dev, "ETMCCER", &ccer) ||
-		    snap_reg(dev, "ETMIDR", &idr) || snap_reg(dev, "ETMTRACEIDR", &traceid)) {
-			cli_error("%s: PTM %s needs ETMCR, ETMCCER, ETMIDR and ETMTRACEIDR",
-				  dev->file, dev->name);
-			return EXIT_USAGE;
-		}
-		struct stream *s = &in->streams[in->nstreams];
-		pft_config_init(&s->cfg);
-		if (pft_config_from_regs(&s->cfg, (uint32_t)cr, (uint32_t)ccer,
-					 (uint32_t)idr, (uint32_t)traceid)) {
-			cli_error("%s: ETMIDR 0x%08llx of %s is not a PTM (architecture %llu, not 3)",
-				  dev->file, (unsigned long long)idr, dev->name,
-				  (unsigned long long)((idr >> 8) & 0xf));
-			return EXIT_USAGE;
-		}
-		if (o->id >= 0 && s->cfg.trace_id != o->id)
-			continue;
-		const struct snap_buffer *b = snap_source_buffer(&in->snap, dev->name);
-		if (!b)
-			continue; /* a source with no buffer has no trace */
-		int formatted = strcasecmp(b->format, "source_data") != 0;
-		if (formatted && strcasecmp(b->format, "coresight") &&
-		    strcasecmp(b->format, "dstream_coresight")) {
-			cli_error("%s: buffer %s: unknown format '%s'", o->snapshot, b->name,
-				  b->format);
-			return EXIT_USAGE;
-		}
-		if (check_readable(b->path))
-			return EXIT_USAGE;
-		s->id = formatted ? s->cfg.trace_id : -1;
-		s->name = dev->name;
-		s->path = b->path;
-		s->core = snap_source_core(&in->snap, dev->name);
-		struct input_file *f = add_file(in, b->path, formatted,
-						!strcasecmp(b->format, "dstream_coresight"));
-		if (!f) {
-			cli_error("out of memory");
-			return EXIT_USAGE;
-		}
-		if (formatted) {
-			if (f->by_id[s->id]) {
-				cli_error("%s: %s and %s share trace ID 0x%02x", o->snapshot,
-					  f->by_id[s->id]->name, s->name, s->id);
-				return EXIT_USAGE;
-			}
-			f->by_id[s->id] = s;
-		} else {
-			if (f->raw) {
-				cli_error("%s: buffer %s is source_data but has two sources",
-					  o->snapshot, b->name);
-				return EXIT_USAGE;
-			}
-			f->raw = s;
-		}
-		if (open_stream(s))
-			return EXIT_USAGE;
-		in->nstreams++;
-	}
-	if (!in->nstreams) {
-		if (o->id >= 0)
-			cli_error("%s: no PTM with trace ID 0x%02x", o->snapshot, o->id);
-		else
-			cli_error("%s: no PTM trace source has a trace buffer", o->snapshot);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-int input_open(struct input *in, const struct input_opts *o)
-{
 	memset(in, 0, sizeof(*in));
-	if (o->snapshot)
-		return open_snapshot(in, o);
-
-	const char *path = o->raw ? o->raw : o->formatted;
-	if (check_readable(path))
+	in->in = pft_input_alloc(&ic, &err);
+	if (!in->in) {
+		cli_error("%s", pft_errstr(pft_errcode(err)));
 		return EXIT_USAGE;
-	in->streams = calloc(1, sizeof(*in->streams));
-	struct input_file *f = add_file(in, path, o->formatted != NULL, o->tpiu);
-	if (!in->streams || !f) {
+	}
+	for (size_t i = 0; images && i < images->n && err >= 0; i++)
+		err = images->v[i].is_elf
+			      ? pft_input_add_elf(in->in, images->v[i].path, (int64_t)images->v[i].addr)
+			      : pft_input_add_image(in->in, images->v[i].path,
+						    (uint32_t)images->v[i].addr);
+	if (err >= 0) {
+		if (o->snapshot) {
+			err = pft_input_open_snapshot(in->in, o->snapshot);
+		} else {
+			const char *path = o->raw ? o->raw : o->formatted;
+			unsigned format = o->raw ? PFT_PIPE_RAW
+						 : o->tpiu ? PFT_PIPE_TPIU : PFT_PIPE_FORMATTED;
+			err = pft_input_open_file(in->in, path, format);
+			if (err >= 0)
+				err = pft_input_add_ptm(in->in, o->id, &o->cfg);
+		}
+	}
+	if (err < 0) {
+		const char *msg = pft_input_message(in->in);
+		cli_error("%s", *msg ? msg : pft_errstr(pft_errcode(err)));
+		return EXIT_USAGE;
+	}
+	in->nsrc = pft_input_nsources(in->in);
+	in->src = calloc(in->nsrc, sizeof(*in->src));
+	if (!in->src) {
 		cli_error("out of memory");
 		return EXIT_USAGE;
 	}
-	struct stream *s = &in->streams[0];
-	in->nstreams = 1;
-	s->cfg = o->cfg;
-	s->id = o->formatted ? o->id : -1;
-	s->name = path;
-	s->path = path;
-	if (o->formatted) {
-		s->cfg.trace_id = (uint8_t)o->id;
-		f->by_id[o->id] = s;
-	} else {
-		f->raw = s;
+	for (size_t i = 0; i < in->nsrc; i++) {
+		struct pft_input_source *s = &in->src[i].info;
+		pft_input_source(in->in, i, s, sizeof(*s));
+		if (s->id >= 0)
+			in->multi_id = 1;
+		if (!s->decoded && s->protocol != PFT_PROTO_PTM && o->id < 0)
+			cli_error("%s: %s (trace ID 0x%02x): %s trace is not decoded", s->path,
+				  s->name, (unsigned)s->id, pft_protocol_name(s->protocol));
 	}
-	return open_stream(s) ? EXIT_USAGE : 0;
+	return 0;
 }
 
 void input_close(struct input *in)
 {
-	for (size_t i = 0; i < in->nstreams; i++)
-		pft_pkt_free(in->streams[i].pkt);
-	free(in->streams);
-	free(in->files);
-	if (in->has_snap)
-		snap_free(&in->snap);
+	pft_input_free(in->in);
+	free(in->src);
 	memset(in, 0, sizeof(*in));
 }
 
-/* Drain one stream's packet decoder. Returns non-zero to stop. */
-static int drain(struct stream *s, packet_fn on_packet, void *ctx)
+int input_next(struct input *in, struct pft_item *item)
 {
-	struct pft_packet pkts[64];
+	int r = pft_input_next(in->in, item, sizeof(*item));
 
-	for (;;) {
-		int got = pft_pkt_next_batch(s->pkt, pkts, 64, sizeof(pkts[0]));
-		if (got == -PFT_ERR_NEED_INPUT || got == -PFT_ERR_EOS)
-			return 0;
-		if (got < 0 && pkts[0].type != PFT_PKT_BAD) {
-			cli_error("%s: offset 0x%llx: %s", s->path,
-				  (unsigned long long)pft_pkt_get_offset(s->pkt),
-				  pft_errstr(pft_errcode(got)));
-			return 1;
-		}
-		/* A bad packet comes alone, with its status. */
-		int count = got > 0 ? got : 1, status = got > 0 ? 0 : got;
-		for (int i = 0; i < count; i++) {
-			s->packets++;
-			if (status < 0)
-				s->errors++;
-			if (pkts[i].type == PFT_PKT_ASYNC)
-				s->synced_once = 1;
-			if (on_packet(ctx, s, &pkts[i], status))
-				return 1;
-		}
+	if (r == 0) {
+		if (item->type == PFT_ITEM_PACKET && item->ptm->type == PFT_PKT_ASYNC)
+			in->src[item->source].synced_once = 1;
+		return 1;
 	}
-}
-
-static int feed_stream(struct stream *s, const uint8_t *data, size_t len,
-		       uint64_t offset, packet_fn on_packet, void *ctx)
-{
-	s->bytes += len;
-	pft_pkt_feed_at(s->pkt, data, len, offset);
-	return drain(s, on_packet, ctx);
-}
-
-/* Every source of @f lost bytes at @offset: resynchronise its packet
- * decoder and tell the command. */
-static void report_gap(struct input_file *f, uint64_t offset, int status, gap_fn on_gap,
-		       void *ctx)
-{
-	for (int id = 0; id < 128; id++) {
-		struct stream *s = f->by_id[id];
-		if (!s)
-			continue;
-		if (status == 0)
-			pft_pkt_reset(s->pkt);
-		else
-			pft_pkt_sync_forward(s->pkt);
-		if (on_gap)
-			on_gap(ctx, s, offset, status);
-	}
-}
-
-static int run_formatted(struct input_file *f, const uint8_t *buf, size_t len,
-			 struct pft_dfmt *dfmt, packet_fn on_packet, gap_fn on_gap, void *ctx)
-{
-	struct pft_dfmt_chunk c;
-
-	if (buf)
-		pft_dfmt_feed(dfmt, buf, len);
-	for (;;) {
-		int status = pft_dfmt_next(dfmt, &c, sizeof(c));
-		if (status == -PFT_ERR_NEED_INPUT || status == -PFT_ERR_EOS)
-			return 0;
-		if (status < 0) {
-			report_gap(f, pft_dfmt_get_offset(dfmt), status, on_gap, ctx);
-			continue;
-		}
-		if (c.flags & PFT_DFMT_DISCONTINUITY) {
-			report_gap(f, c.offset, 0, on_gap, ctx);
-			continue;
-		}
-		struct stream *s = c.id < 128 ? f->by_id[c.id] : NULL;
-		if (s && feed_stream(s, c.data, c.len, c.offset, on_packet, ctx))
-			return 1;
-	}
-}
-
-static int run_file(struct input_file *f, packet_fn on_packet, gap_fn on_gap, void *ctx)
-{
-	FILE *fp = strcmp(f->path, "-") ? fopen(f->path, "rb") : stdin;
-	struct pft_dfmt *dfmt = NULL;
-	uint8_t *buf = malloc(READ_BLOCK);
-	uint64_t offset = 0;
-	int rc = 0, err, stop = 0;
-
-	if (!fp || !buf) {
-		cli_error("%s: %s", f->path, fp ? "out of memory" : strerror(errno));
-		free(buf);
-		if (fp && fp != stdin)
-			fclose(fp);
-		return EXIT_USAGE;
-	}
-	if (f->formatted) {
-		struct pft_dfmt_config dc = { .size = sizeof(dc), .tpiu = (uint8_t)f->tpiu };
-		dfmt = pft_dfmt_alloc(&dc, &err);
-		if (!dfmt) {
-			cli_error("%s: %s", f->path, pft_errstr(pft_errcode(err)));
-			rc = EXIT_USAGE;
-			goto out;
-		}
-	}
-	while (!stop) {
-		size_t n = fread(buf, 1, READ_BLOCK, fp);
-		if (n == 0)
-			break;
-		if (dfmt)
-			stop = run_formatted(f, buf, n, dfmt, on_packet, on_gap, ctx);
-		else
-			stop = feed_stream(f->raw, buf, n, offset, on_packet, ctx);
-		offset += n;
-	}
-	if (ferror(fp)) {
-		cli_error("%s: offset 0x%llx: read error", f->path, (unsigned long long)offset);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (!stop && dfmt) {
-		pft_dfmt_finish(dfmt);
-		stop = run_formatted(f, NULL, 0, dfmt, on_packet, on_gap, ctx);
-	}
-	for (int id = 0; id < 128 && !stop; id++) {
-		struct stream *s = f->raw ? (id ? NULL : f->raw) : f->by_id[id];
-		if (!s)
-			continue;
-		pft_pkt_finish(s->pkt);
-		stop = drain(s, on_packet, ctx);
-	}
-out:
-	pft_dfmt_free(dfmt);
-	free(buf);
-	if (fp != stdin)
-		fclose(fp);
-	return rc;
-}
-
-int input_run(struct input *in, packet_fn on_packet, gap_fn on_gap, void *ctx)
-{
-	for (size_t i = 0; i < in->nfiles; i++) {
-		int rc = run_file(&in->files[i], on_packet, on_gap, ctx);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	for (size_t i = 0; i < in->nsrc; i++)
+		pft_input_source(in->in, i, &in->src[i].info, sizeof(in->src[i].info));
+	if (r == -PFT_ERR_EOS)
+		return 0;
+	cli_error("%s", pft_input_message(in->in));
+	return -1;
 }

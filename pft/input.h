@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "pft.h"
-#include "snapshot.h"
+#include "images.h"
 
 /* Options every trace-reading command takes (see shared/spec/cli.md). */
 struct input_opts {
@@ -73,55 +73,31 @@ int input_option(struct input_opts *o, int code, const char *arg);
 /* Check the combination; returns 0, or -1 after printing an error. */
 int input_opts_check(const struct input_opts *o);
 
-/* One trace source being decoded. */
-struct stream {
-	int id;                          /* trace ID, -1 for raw input */
-	const char *name;                /* device name, or the file name */
-	const char *path;                /* the file its bytes come from */
-	struct pft_config cfg;
-	struct pft_pkt_decoder *pkt;
-	const struct snap_device *core;  /* snapshot core it traces, or NULL */
-	uint64_t bytes;                  /* bytes of this source seen */
-	uint64_t packets, errors;
+/* What the command keeps of each source (pft_input_source()), plus
+ * whether an A-sync was seen in it. */
+struct source {
+	struct pft_input_source info;
 	int synced_once;
-	void *user;                      /* the command's per-stream state */
 };
 
-struct input_file {
-	const char *path;
-	int formatted, tpiu;
-	struct stream *raw;              /* unformatted: its only source */
-	struct stream *by_id[128];       /* formatted: sources by trace ID */
-};
-
+/* An input opened for a command: the library's pft_input and its sources. */
 struct input {
-	struct snapshot snap;
-	int has_snap;
-	struct input_file *files;
-	size_t nfiles;
-	struct stream *streams;
-	size_t nstreams;
+	struct pft_input *in;
+	struct source *src;
+	size_t nsrc;
+	int multi_id;            /* the input has trace IDs: print them */
 };
 
-/* Open the input the options name: reads the snapshot and checks the
- * files and configuration.  Returns 0, or an exit code after printing a
- * one-line error. */
-int input_open(struct input *in, const struct input_opts *o);
+/* Open the input the options name, for packets and/or elements, with the
+ * program images @images (may be NULL).  Names the sources it will not
+ * decode on stderr.  Returns 0, or an exit code after printing a one-line
+ * error. */
+int input_open(struct input *in, const struct input_opts *o, int packets, int elements,
+	       const struct image_args *images);
 void input_close(struct input *in);
 
-/* Called for every packet of every stream, in input order.  @status is
- * pft_pkt_next()'s result (0, or negative for a BAD packet).  Returns 0 to
- * go on, non-zero to stop. */
-typedef int (*packet_fn)(void *ctx, struct stream *s, const struct pft_packet *pkt,
-			 int status);
-/* Called for each source of a formatted input whose bytes have a gap at
- * input offset @offset: @status is 0 for a marked discontinuity (four
- * FSYNCs: the packet decoder was reset), or the deformatter's error for a
- * frame that was dropped (the packet decoder now waits for an A-sync). */
-typedef void (*gap_fn)(void *ctx, struct stream *s, uint64_t offset, int status);
-
-/* Decode every file.  Returns 0, or an exit code after printing an error
- * (unreadable file). */
-int input_run(struct input *in, packet_fn on_packet, gap_fn on_gap, void *ctx);
+/* The next item: 1, 0 at the end (the sources' counts are then up to
+ * date), or -1 after printing a one-line error. */
+int input_next(struct input *in, struct pft_item *item);
 
 #endif

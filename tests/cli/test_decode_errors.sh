@@ -94,7 +94,7 @@ expect 2 "^pft: $tmp/junk.elf: not an ELF file, or a malformed one$" -- \
     decode --raw "$trace" --elf "$tmp/junk.elf"
 # A snapshot whose memory dump is missing.
 cp -r "$ss" "$tmp/snap"; chmod -R u+w "$tmp/snap"; rm "$tmp/snap/mem_Cortex-A15_0_1_RO_CODE.bin"
-expect 2 "^pft: $tmp/snap/mem_Cortex-A15_0_1_RO_CODE.bin \(dump of Cortex-A15_0 at 0x80000278\): No such file or directory$" -- \
+expect 2 "^pft: $tmp/snap/mem_Cortex-A15_0_1_RO_CODE.bin: No such file or directory \(named at $tmp/snap/device1.ini:[0-9]+\)$" -- \
     decode --snapshot "$tmp/snap"
 
 # ---- Overlapping images: one line naming both files and the address ----

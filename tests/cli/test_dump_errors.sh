@@ -27,7 +27,7 @@ ss="$PFT_SHARED/testdata/opencsd-snapshots"
 expect 2 "^pft: $tmp/missing.bin: No such file" -- dump --raw "$tmp/missing.bin"
 expect 2 "^pft: $tmp: is a directory" -- dump --raw "$tmp"
 : >"$tmp/empty.bin"
-expect 1 "^pft: $tmp/empty.bin: no trace data" -- dump --raw "$tmp/empty.bin"
+expect 2 "^pft: $tmp/empty.bin: empty file: no trace$" -- dump --raw "$tmp/empty.bin"
 # Random bytes: no A-sync anywhere.
 head -c 4096 /dev/urandom | tr -d '\000' >"$tmp/random.bin"
 expect 1 "^pft: $tmp/random.bin: no A-sync in [0-9]+ bytes" -- dump --raw "$tmp/random.bin"

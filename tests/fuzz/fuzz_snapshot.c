@@ -1,16 +1,16 @@
-/* fuzz_snapshot - the snapshot reader (pft/snapshot.c) and what the CLI
- * does with a snapshot's registers (configuration, register explanations).
+/* fuzz_snapshot - the snapshot reader (pft_snap_*) and what the CLI does
+ * with a snapshot's registers (configuration, register explanations).
  *
  * Input: files separated by NUL bytes, each "NAME\nCONTENT"; NAME is a
  * plain file name (letters, digits, '_', '-', '.'; no "..").  They are
  * written to a private temporary directory, which is then read with
- * snap_load() as `pft --snapshot` does.  Inputs that name /dev, /proc or
+ * pft_snap_load() as `pft --snapshot` does.  Inputs that name /dev, /proc or
  * /sys are skipped (a device file could block).
  *
- * Properties (pft/snapshot.h): snap_load() returns 0 or -1 with a
- * one-line message; on success every device has name, class and type,
- * every dump a path and a space, every buffer a path and a format, and
- * the lookups find what the lists hold.
+ * Properties (pft.h, snapshot): pft_snap_load() returns 0, or a negative
+ * code with a one-line message; on success every device has name, class
+ * and type, every dump a path inside the directory, every buffer a path
+ * and a format, and the source links point at real devices and buffers.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -20,7 +20,6 @@
 
 #include "fuzz_util.h"
 #include "pft.h"
-#include "snapshot.h"
 
 static char dir[64];
 
@@ -93,17 +92,16 @@ static void write_files(const uint8_t *data, size_t size)
 	}
 }
 
-static void use_device(const struct snapshot *s, const struct snap_device *d)
+static void use_device(const struct pft_snapshot *s, const struct pft_snap_device *d)
 {
 	struct pft_regs_field fields[PFT_REGS_FIELDS_MAX];
 	struct pft_regs_context ctx = { .size = sizeof(ctx) };
 	uint64_t v;
 
 	FUZZ_CHECK(d->name && d->cls && d->type && d->file);
-	FUZZ_CHECK(snap_device(s, d->name) != NULL);
 	for (size_t j = 0; j < d->nregs; j++) {
 		FUZZ_CHECK(d->regs[j].name);
-		FUZZ_CHECK(snap_reg(d, d->regs[j].name, &v) == 0);
+		FUZZ_CHECK(pft_snap_reg(d, d->regs[j].name, &v) == 0);
 		int n = pft_regs_explain(d->regs[j].name, (uint32_t)d->regs[j].value, &ctx,
 					 fields, PFT_REGS_FIELDS_MAX);
 		FUZZ_CHECK(n >= 0 || n == -PFT_ERR_NOT_SUPPORTED);
@@ -112,30 +110,29 @@ static void use_device(const struct snapshot *s, const struct snap_device *d)
 				   memchr(fields[k].meaning, 0, sizeof(fields[k].meaning)));
 	}
 	for (size_t j = 0; j < d->ndumps; j++)
-		FUZZ_CHECK(d->dumps[j].path && d->dumps[j].space &&
+		FUZZ_CHECK(d->dumps[j].path && d->dumps[j].space_name &&
+			   !strncmp(d->dumps[j].path, dir, strlen(dir)) &&
 			   d->dumps[j].address <= UINT32_MAX);
-	if (!snap_is_ptm(d))
-		return;
-	uint64_t cr, ccer, idr, traceid;
-	if (snap_reg(d, "ETMCR", &cr) || snap_reg(d, "ETMCCER", &ccer) ||
-	    snap_reg(d, "ETMIDR", &idr) || snap_reg(d, "ETMTRACEIDR", &traceid))
+	FUZZ_CHECK(d->buffer < (int)s->nbufs && d->core < (int)s->ndevs);
+	if (d->protocol != PFT_PROTO_PTM)
 		return;
 	struct pft_config cfg;
-	pft_config_init(&cfg);
-	if (pft_config_from_regs(&cfg, (uint32_t)cr, (uint32_t)ccer, (uint32_t)idr,
-				 (uint32_t)traceid))
+	char msg[1024];
+	msg[0] = 0;
+	int r = pft_snap_ptm_config(d, &cfg, msg, sizeof(msg));
+	if (r < 0) {
+		FUZZ_CHECK(r == -PFT_ERR_BAD_CONFIG && msg[0] && !strchr(msg, '\n'));
 		return;
+	}
 	struct pft_pkt_decoder *pd = pft_pkt_alloc(&cfg, NULL);
 	FUZZ_CHECK(pd); /* a configuration from registers is always usable */
 	pft_pkt_free(pd);
-	snap_source_buffer(s, d->name);
-	snap_source_core(s, d->name);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct snapshot s;
-	char err[512];
+	struct pft_snapshot *s;
+	char err[1024];
 
 	if (!dir[0]) {
 		const char *tmp = getenv("TMPDIR");
@@ -147,18 +144,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	write_files(data, size);
 	err[0] = 0;
-	int r = snap_load(dir, &s, err, sizeof(err));
+	int r = pft_snap_load(dir, 0, &s, err, sizeof(err));
 	if (r) {
-		FUZZ_CHECK(r == -1 && err[0] && !strchr(err, '\n'));
-		FUZZ_CHECK(s.ndevs == 0 && s.nbufs == 0 && !s.devs && !s.dir);
+		FUZZ_CHECK(r < 0 && err[0] && !strchr(err, '\n') && !s);
 	} else {
-		for (size_t i = 0; i < s.ndevs; i++)
-			use_device(&s, &s.devs[i]);
-		for (size_t i = 0; i < s.nbufs; i++) {
-			FUZZ_CHECK(s.bufs[i].name && s.bufs[i].path && s.bufs[i].format);
-			FUZZ_CHECK(snap_buffer(&s, s.bufs[i].name) != NULL);
-		}
-		snap_free(&s);
+		for (size_t i = 0; i < s->ndevs; i++)
+			use_device(s, &s->devs[i]);
+		for (size_t i = 0; i < s->nbufs; i++)
+			FUZZ_CHECK(s->bufs[i].name && s->bufs[i].path && s->bufs[i].format &&
+				   s->bufs[i].pipe_format <= PFT_PIPE_TPIU);
+		pft_snap_free(s);
 	}
 	clean_dir();
 	return 0;

@@ -51,7 +51,6 @@
 #include <strings.h>
 
 #include "pft.h"
-#include "snapshot.h"
 
 enum kind { FLIP, DROP, INSERT, TRUNCATE, WRAP, OVERFLOW, NKINDS };
 
@@ -177,37 +176,21 @@ static uint8_t *deformat(const uint8_t *buf, size_t len, int tpiu, uint8_t id,
 	return out;
 }
 
-/* Snapshot [dump] spaces, as pft decode maps them (pft.h, image section). */
-static enum pft_mem_space dump_space(const char *s)
-{
-	static const char *const secure[] = { "S", "EL1S", "EL2S", "EL3" };
-	static const char *const nonsecure[] = { "N", "EL1N", "EL2", "EL2N" };
-
-	for (size_t i = 0; i < 4; i++) {
-		if (!strcasecmp(s, secure[i]))
-			return PFT_SPACE_SECURE;
-		if (!strcasecmp(s, nonsecure[i]))
-			return PFT_SPACE_NONSECURE;
-	}
-	return PFT_SPACE_ANY;
-}
-
-static int load_image(struct source *src, const struct snap_device *core)
+static int load_image(struct source *src, const struct pft_snapshot *snap,
+		      const struct pft_snap_device *core)
 {
 	size_t used = 0;
+	char msg[1024];
 
 	src->image = pft_image_alloc(NULL);
 	if (!src->image)
 		return -1;
+	if (core && pft_snap_add_dumps(snap, core, src->image, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "corrupt: %s\n", msg);
+		return -1;
+	}
 	for (size_t i = 0; core && i < core->ndumps; i++) {
-		const struct snap_dump *dump = &core->dumps[i];
-		if (pft_image_add_file(src->image, dump->path, dump->offset,
-				       dump->has_length ? dump->length : 0,
-				       (uint32_t)dump->address, dump_space(dump->space)) < 0) {
-			fprintf(stderr, "corrupt: %s: cannot load it at 0x%" PRIx64 "\n",
-				dump->path, dump->address);
-			return -1;
-		}
+		const struct pft_snap_dump *dump = &core->dumps[i];
 		/* The CLI's --image takes whole files in space ANY. */
 		if (!dump->offset && used < sizeof(src->image_args))
 			used += (size_t)snprintf(src->image_args + used,
@@ -221,38 +204,30 @@ static int load_image(struct source *src, const struct snap_device *core)
 /* Every PTM source of snapshot @dir that has trace. */
 static int load_snapshot(const char *dir, struct source **srcs, size_t *nsrcs)
 {
-	struct snapshot snap;
-	char err[512];
+	struct pft_snapshot *snap;
+	char err[1024];
 
-	if (snap_load(dir, &snap, err, sizeof(err))) {
+	if (pft_snap_load(dir, 0, &snap, err, sizeof(err))) {
 		fprintf(stderr, "corrupt: %s\n", err);
 		return -1;
 	}
-	for (size_t i = 0; i < snap.ndevs; i++) {
-		const struct snap_device *dev = &snap.devs[i];
-		uint64_t cr, ccer, idr, traceid;
-
-		if (!snap_is_ptm(dev) || snap_reg(dev, "ETMCR", &cr) ||
-		    snap_reg(dev, "ETMCCER", &ccer) || snap_reg(dev, "ETMIDR", &idr) ||
-		    snap_reg(dev, "ETMTRACEIDR", &traceid))
-			continue;
-		const struct snap_buffer *b = snap_source_buffer(&snap, dev->name);
-		if (!b)
-			continue;
+	for (size_t i = 0; i < snap->ndevs; i++) {
+		const struct pft_snap_device *dev = &snap->devs[i];
 		struct source src = { 0 };
-		pft_config_init(&src.cfg);
-		if (pft_config_from_regs(&src.cfg, (uint32_t)cr, (uint32_t)ccer, (uint32_t)idr,
-					 (uint32_t)traceid))
+
+		if (dev->protocol != PFT_PROTO_PTM || dev->buffer < 0 ||
+		    pft_snap_ptm_config(dev, &src.cfg, NULL, 0))
 			continue;
+		const struct pft_snap_buffer *b = &snap->bufs[dev->buffer];
 		size_t len;
 		uint8_t *buf = read_file(b->path, &len);
 		if (!buf) {
 			fprintf(stderr, "corrupt: %s: %s\n", b->path, strerror(errno));
-			snap_free(&snap);
+			pft_snap_free(snap);
 			return -1;
 		}
-		if (strcasecmp(b->format, "source_data")) {
-			src.bytes = deformat(buf, len, !strcasecmp(b->format, "dstream_coresight"),
+		if (b->pipe_format != PFT_PIPE_RAW) {
+			src.bytes = deformat(buf, len, b->pipe_format == PFT_PIPE_TPIU,
 					     src.cfg.trace_id, &src.len);
 			free(buf);
 		} else {
@@ -266,8 +241,8 @@ static int load_snapshot(const char *dir, struct source **srcs, size_t *nsrcs)
 		const char *base = strrchr(dir, '/');
 		snprintf(src.name, sizeof(src.name), "%s:0x%02x", base && base[1] ? base + 1 : dir,
 			 src.cfg.trace_id);
-		if (load_image(&src, snap_source_core(&snap, dev->name))) {
-			snap_free(&snap);
+		if (load_image(&src, snap, dev->core >= 0 ? &snap->devs[dev->core] : NULL)) {
+			pft_snap_free(snap);
 			return -1;
 		}
 		*srcs = realloc(*srcs, (*nsrcs + 1) * sizeof(**srcs));
@@ -275,7 +250,7 @@ static int load_snapshot(const char *dir, struct source **srcs, size_t *nsrcs)
 			exit(2);
 		(*srcs)[(*nsrcs)++] = src;
 	}
-	snap_free(&snap);
+	pft_snap_free(snap);
 	return 0;
 }
 

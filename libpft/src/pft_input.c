@@ -1,0 +1,558 @@
+/*
+ * Inputs decoded whole: trace files and snapshots, read in blocks and
+ * pushed through one pipeline per buffer file, with one program image per
+ * traced core shared by that core's sources.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pft.h"
+
+enum { READ_BLOCK = 256 * 1024 };
+
+struct user_image {
+	char *path;
+	int64_t addr;          /* ELF: bias; raw: load address */
+	int is_elf;
+};
+
+struct core_image {
+	const struct pft_snap_device *core;  /* NULL: the one image of a file */
+	struct pft_image *img;
+};
+
+struct in_file {
+	char *path;
+	unsigned format;
+	struct pft_pipe *pipe;
+	size_t *map;           /* pipeline source index -> input source index */
+	size_t nmap;
+	int fd;                /* -1 until reading starts */
+	int done;
+	uint64_t read;         /* bytes read */
+};
+
+struct in_source {
+	struct pft_input_source pub;
+	char *name;
+	size_t file;
+	int pipe_index;        /* -1: not decoded */
+};
+
+struct pft_input {
+	struct pft_input_config cfg;
+	struct pft_snapshot *snap;
+	struct user_image *uimg;
+	size_t nuimg;
+	struct core_image *cimg;
+	size_t ncimg;
+	struct in_file *files;
+	size_t nfiles;
+	struct in_source *src;
+	size_t nsrc;
+	size_t cur;            /* file being read */
+	int opened;
+	uint8_t *buf;
+	char msg[1024];
+};
+
+static int fail(struct pft_input *in, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct pft_input *in, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(in->msg, sizeof(in->msg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+struct pft_input *pft_input_alloc(const struct pft_input_config *cfg, int *errcode)
+{
+	struct pft_input *in;
+
+	if (!cfg || cfg->size < sizeof(*cfg) || !(cfg->packets || cfg->elements) ||
+	    cfg->id < -1 || cfg->id > PFT_ID_MAX_VALID) {
+		if (errcode)
+			*errcode = -PFT_ERR_INVALID;
+		return NULL;
+	}
+	in = calloc(1, sizeof(*in));
+	if (in)
+		in->buf = malloc(READ_BLOCK);
+	if (!in || !in->buf) {
+		free(in);
+		if (errcode)
+			*errcode = -PFT_ERR_NOMEM;
+		return NULL;
+	}
+	in->cfg = *cfg;
+	in->cfg.size = sizeof(in->cfg);
+	if (errcode)
+		*errcode = 0;
+	return in;
+}
+
+void pft_input_free(struct pft_input *in)
+{
+	if (!in)
+		return;
+	for (size_t i = 0; i < in->nfiles; i++) {
+		struct in_file *f = &in->files[i];
+		if (f->fd > 0)
+			close(f->fd);
+		pft_pipe_free(f->pipe);
+		free(f->map);
+		free(f->path);
+	}
+	free(in->files);
+	for (size_t i = 0; i < in->nsrc; i++)
+		free(in->src[i].name);
+	free(in->src);
+	for (size_t i = 0; i < in->ncimg; i++)
+		pft_image_free(in->cimg[i].img);
+	free(in->cimg);
+	for (size_t i = 0; i < in->nuimg; i++)
+		free(in->uimg[i].path);
+	free(in->uimg);
+	pft_snap_free(in->snap);
+	free(in->buf);
+	free(in);
+}
+
+static int add_user_image(struct pft_input *in, const char *path, int64_t addr, int is_elf)
+{
+	if (!in || !path || in->opened)
+		return -PFT_ERR_INVALID;
+	struct user_image *v = realloc(in->uimg, (in->nuimg + 1) * sizeof(*v));
+	if (!v)
+		return -PFT_ERR_NOMEM;
+	in->uimg = v;
+	v[in->nuimg].path = dup_str(path);
+	if (!v[in->nuimg].path)
+		return -PFT_ERR_NOMEM;
+	v[in->nuimg].addr = addr;
+	v[in->nuimg++].is_elf = is_elf;
+	return 0;
+}
+
+int pft_input_add_elf(struct pft_input *in, const char *path, int64_t bias)
+{
+	return add_user_image(in, path, bias, 1);
+}
+
+int pft_input_add_image(struct pft_input *in, const char *path, uint32_t addr)
+{
+	return add_user_image(in, path, addr, 0);
+}
+
+/* Why @path cannot be loaded, when the file system says so (else NULL).
+ * Checked before the image layer opens it: a FIFO would block it. */
+static const char *file_problem(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return "is a directory";
+	if (!S_ISREG(st.st_mode))
+		return "not a regular file";
+	if (st.st_size == 0)
+		return "empty file";
+	if (access(path, R_OK))
+		return strerror(errno);
+	return NULL;
+}
+
+static int set_msg(char *msg, size_t len, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int set_msg(char *msg, size_t len, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg && len) {
+		va_start(ap, fmt);
+		vsnprintf(msg, len, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+int pft_input_load_image(struct pft_image *img, const char *path, int is_elf, int64_t addr,
+			 char *msg, size_t len)
+{
+	const char *problem;
+	int err;
+
+	if (!img || !path)
+		return set_msg(msg, len, -PFT_ERR_INVALID, "invalid argument");
+	if ((problem = file_problem(path)) != NULL)
+		return set_msg(msg, len, -PFT_ERR_BAD_FILE, "%s: %s", path, problem);
+	if (!is_elf && (addr < 0 || addr > UINT32_MAX))
+		return set_msg(msg, len, -PFT_ERR_BAD_CONFIG, "%s: address 0x%" PRIx64
+			       " is not 32-bit", path, (uint64_t)addr);
+	err = is_elf ? pft_image_add_elf(img, path, addr)
+		     : pft_image_add_file(img, path, 0, 0, (uint32_t)addr, PFT_SPACE_ANY);
+	if (err >= 0)
+		return 0;
+	switch (err) {
+	case -PFT_ERR_NOT_SUPPORTED:
+		return set_msg(msg, len, -PFT_ERR_BAD_FILE,
+			       "%s: not a 32-bit little-endian ARM ELF executable", path);
+	case -PFT_ERR_BAD_FILE:
+		return set_msg(msg, len, err, "%s: %s", path,
+			       is_elf ? "not an ELF file, or a malformed one" : "cannot read it");
+	case -PFT_ERR_INVALID:
+		return set_msg(msg, len, -PFT_ERR_BAD_CONFIG, "%s: %s 0x%" PRIx64
+			       " puts it past 0xffffffff", path, is_elf ? "bias" : "address",
+			       (uint64_t)addr);
+	case -PFT_ERR_BAD_CONFIG: {
+		size_t idx;
+		uint32_t at;
+		struct pft_image_section_info info;
+
+		if (!pft_image_conflict(img, &idx, &at) &&
+		    !pft_image_section(img, idx, &info, sizeof(info)))
+			return set_msg(msg, len, err, "%s overlaps %s (at 0x%08x)", path,
+				       info.path ? info.path : "a memory buffer", at);
+		return set_msg(msg, len, err, "%s overlaps another image", path);
+	}
+	default:
+		return set_msg(msg, len, err, "%s: %s", path, pft_errstr(pft_errcode(err)));
+	}
+}
+
+static int load_user_images(struct pft_input *in, struct pft_image *img)
+{
+	for (size_t i = 0; i < in->nuimg; i++) {
+		const struct user_image *u = &in->uimg[i];
+		int err = pft_input_load_image(img, u->path, u->is_elf, u->addr, in->msg,
+					       sizeof(in->msg));
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* The image of @core (NULL: of a trace file), made on first use. */
+static int core_image(struct pft_input *in, const struct pft_snap_device *core,
+		      struct pft_image **out)
+{
+	int err;
+
+	*out = NULL;
+	if (!in->cfg.elements)
+		return 0;
+	for (size_t i = 0; i < in->ncimg; i++)
+		if (in->cimg[i].core == core) {
+			*out = in->cimg[i].img;
+			return 0;
+		}
+	struct core_image *v = realloc(in->cimg, (in->ncimg + 1) * sizeof(*v));
+	if (!v)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	in->cimg = v;
+	struct pft_image *img = pft_image_alloc(&err);
+	if (!img)
+		return fail(in, err, "out of memory");
+	v[in->ncimg++] = (struct core_image){ core, img };
+	if ((err = load_user_images(in, img)) < 0)
+		return err;
+	if (core && (err = pft_snap_add_dumps(in->snap, core, img, in->msg, sizeof(in->msg))) < 0)
+		return err;
+	*out = img;
+	return 0;
+}
+
+static int new_file(struct pft_input *in, const char *path, unsigned format, size_t *index)
+{
+	struct pft_pipe_config pc = { .size = sizeof(pc), .format = (uint8_t)format,
+				      .packets = in->cfg.packets,
+				      .elements = in->cfg.elements };
+	int err;
+
+	for (size_t i = 0; i < in->nfiles; i++)
+		if (!strcmp(in->files[i].path, path)) {
+			*index = i;
+			return 0;
+		}
+	struct in_file *v = realloc(in->files, (in->nfiles + 1) * sizeof(*v));
+	if (!v)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	in->files = v;
+	struct in_file *f = &v[in->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	f->format = format;
+	f->path = dup_str(path);
+	f->pipe = pft_pipe_alloc(&pc, &err);
+	if (!f->path || !f->pipe) {
+		free(f->path);
+		pft_pipe_free(f->pipe);
+		return fail(in, f->path ? err : -PFT_ERR_NOMEM, "out of memory");
+	}
+	*index = in->nfiles++;
+	return 0;
+}
+
+static int new_source(struct pft_input *in, const char *name, size_t file, int id,
+		      uint8_t protocol, struct in_source **out)
+{
+	struct in_source *v = realloc(in->src, (in->nsrc + 1) * sizeof(*v));
+
+	if (!v)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	in->src = v;
+	struct in_source *s = &v[in->nsrc];
+	memset(s, 0, sizeof(*s));
+	s->name = dup_str(name);
+	if (!s->name)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	s->file = file;
+	s->pipe_index = -1;
+	s->pub.id = id;
+	s->pub.protocol = protocol;
+	in->nsrc++;
+	*out = s;
+	return 0;
+}
+
+/* Decode source @s (the last added) as a PTM in its file's pipeline. */
+static int start_ptm(struct pft_input *in, struct in_source *s, const struct pft_config *cfg,
+		     const struct pft_snap_device *core)
+{
+	struct in_file *f = &in->files[s->file];
+	struct pft_image *img;
+	int err;
+
+	if ((err = core_image(in, core, &img)) < 0)
+		return err;
+	size_t *map = realloc(f->map, (f->nmap + 1) * sizeof(*map));
+	if (!map)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	f->map = map;
+	int idx = pft_pipe_add_ptm(f->pipe, s->pub.id, cfg, img);
+	if (idx < 0) {
+		if (idx == -PFT_ERR_BAD_CONFIG)
+			return fail(in, idx, "%s: the PTM configuration is not valid", s->name);
+		for (size_t i = 0; i + 1 < in->nsrc; i++)
+			if (in->src[i].file == s->file && in->src[i].pipe_index >= 0) {
+				if (f->format == PFT_PIPE_RAW)
+					return fail(in, -PFT_ERR_BAD_CONFIG,
+						    "%s: %s and %s write to this unformatted "
+						    "buffer: it has room for one source",
+						    f->path, in->src[i].name, s->name);
+				return fail(in, -PFT_ERR_BAD_CONFIG,
+					    "%s: %s and %s share trace ID 0x%02x", f->path,
+					    in->src[i].name, s->name, s->pub.id);
+			}
+		return fail(in, idx, "%s: %s", s->name, pft_errstr(pft_errcode(idx)));
+	}
+	f->map[f->nmap++] = in->nsrc - 1;
+	s->pipe_index = idx;
+	s->pub.decoded = 1;
+	s->pub.cfg = *cfg;
+	s->pub.image = img;
+	return (int)(in->nsrc - 1);
+}
+
+int pft_input_open_snapshot(struct pft_input *in, const char *dir)
+{
+	int err;
+	size_t decoded = 0;
+
+	if (!in || !dir || in->snap)
+		return -PFT_ERR_INVALID;
+	in->opened = 1;
+	err = pft_snap_load(dir, in->cfg.snap_flags, &in->snap, in->msg, sizeof(in->msg));
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < in->snap->ndevs; i++) {
+		const struct pft_snap_device *dev = &in->snap->devs[i];
+		struct pft_config cfg;
+		struct in_source *s;
+		size_t file;
+		uint64_t traceid;
+		int id = -1;
+
+		if (dev->protocol == PFT_PROTO_UNKNOWN || dev->buffer < 0)
+			continue;   /* not a trace source, or no trace */
+		const struct pft_snap_buffer *b = &in->snap->bufs[dev->buffer];
+		if (dev->protocol == PFT_PROTO_PTM &&
+		    (err = pft_snap_ptm_config(dev, &cfg, in->msg, sizeof(in->msg))) < 0)
+			return err;
+		if (dev->protocol == PFT_PROTO_PTM)
+			id = cfg.trace_id;
+		else if (!pft_snap_reg(dev, "ETMTRACEIDR", &traceid) ||
+			 !pft_snap_reg(dev, "TRCTRACEIDR", &traceid))
+			id = (int)(traceid & 0x7f);
+		if ((err = new_file(in, b->path, b->pipe_format, &file)) < 0 ||
+		    (err = new_source(in, dev->name, file, b->pipe_format == PFT_PIPE_RAW ? -1 : id,
+				      dev->protocol, &s)) < 0)
+			return err;
+		if (dev->protocol != PFT_PROTO_PTM || (in->cfg.id >= 0 && id != in->cfg.id))
+			continue;
+		err = start_ptm(in, s, &cfg, dev->core >= 0 ? &in->snap->devs[dev->core] : NULL);
+		if (err < 0)
+			return err;
+		decoded++;
+	}
+	if (!decoded) {
+		if (in->cfg.id >= 0)
+			return fail(in, -PFT_ERR_NOMAP, "%s: no PTM with trace ID 0x%02x", dir,
+				    in->cfg.id);
+		return fail(in, -PFT_ERR_NOMAP, "%s: no PTM trace source has a trace buffer", dir);
+	}
+	return 0;
+}
+
+int pft_input_open_file(struct pft_input *in, const char *path, unsigned format)
+{
+	struct stat st;
+	size_t file;
+
+	if (!in || !path || format > PFT_PIPE_TPIU || in->snap)
+		return -PFT_ERR_INVALID;
+	in->opened = 1;
+	if (strcmp(path, "-")) {
+		if (stat(path, &st))
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
+		if (S_ISDIR(st.st_mode))
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: is a directory", path);
+		if (S_ISREG(st.st_mode) && st.st_size == 0)
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: empty file: no trace", path);
+		if (access(path, R_OK))
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
+	}
+	for (size_t i = 0; i < in->nfiles; i++)
+		if (!strcmp(in->files[i].path, path))
+			return fail(in, -PFT_ERR_INVALID, "%s: given twice", path);
+	return new_file(in, path, format, &file);
+}
+
+int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_config *cfg)
+{
+	struct in_source *s;
+	int err;
+
+	if (!in || !cfg || !in->nfiles || in->snap)
+		return -PFT_ERR_INVALID;
+	size_t file = in->nfiles - 1;
+	int raw = in->files[file].format == PFT_PIPE_RAW;
+	if (!raw && (id < 1 || id > PFT_ID_MAX_VALID))
+		return fail(in, -PFT_ERR_INVALID, "trace ID 0x%02x is reserved", (unsigned)id);
+	if ((err = new_source(in, in->files[file].path, file, raw ? -1 : id, PFT_PROTO_PTM,
+			      &s)) < 0)
+		return err;
+	struct pft_config c = *cfg;
+	if (!raw)
+		c.trace_id = (uint8_t)id;
+	return start_ptm(in, s, &c, NULL);
+}
+
+/* Read the next block of file @f into its pipeline. */
+static int read_more(struct pft_input *in, struct in_file *f)
+{
+	if (f->fd < 0) {
+		f->fd = strcmp(f->path, "-") ? open(f->path, O_RDONLY | O_CLOEXEC) : 0;
+		if (f->fd < 0)
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", f->path, strerror(errno));
+	}
+	for (;;) {
+		ssize_t n = read(f->fd, in->buf, READ_BLOCK);
+		if (n > 0) {
+			f->read += (uint64_t)n;
+			return pft_pipe_feed(f->pipe, in->buf, (size_t)n);
+		}
+		if (n == 0)
+			return pft_pipe_finish(f->pipe);
+		if (errno != EINTR)
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: offset 0x%" PRIx64 ": %s", f->path,
+				    f->read, strerror(errno));
+	}
+}
+
+int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)
+{
+	if (!in || !item || size < sizeof(*item))
+		return -PFT_ERR_INVALID;
+	while (in->cur < in->nfiles) {
+		struct in_file *f = &in->files[in->cur];
+		int r;
+
+		if (!f->nmap || f->done) {   /* nothing decoded in it */
+			in->cur++;
+			continue;
+		}
+		r = pft_pipe_next(f->pipe, item, size);
+		if (r == 0) {
+			item->source = (uint16_t)f->map[item->source];
+			return 0;
+		}
+		if (r == -PFT_ERR_EOS) {
+			if (f->fd > 0)
+				close(f->fd);
+			f->fd = -1;
+			f->done = 1;
+			in->cur++;
+			continue;
+		}
+		if (r != -PFT_ERR_NEED_INPUT)
+			return fail(in, r, "%s: offset 0x%" PRIx64 ": %s", f->path,
+				    pft_pipe_get_offset(f->pipe), pft_errstr(pft_errcode(r)));
+		if ((r = read_more(in, f)) < 0)
+			return r;
+	}
+	return -PFT_ERR_EOS;
+}
+
+const char *pft_input_message(const struct pft_input *in)
+{
+	return in ? in->msg : "";
+}
+
+size_t pft_input_nsources(const struct pft_input *in)
+{
+	return in ? in->nsrc : 0;
+}
+
+int pft_input_source(const struct pft_input *in, size_t index, struct pft_input_source *src,
+		     size_t size)
+{
+	if (!in || !src || size < sizeof(*src) || index >= in->nsrc)
+		return -PFT_ERR_INVALID;
+	const struct in_source *s = &in->src[index];
+	const struct in_file *f = &in->files[s->file];
+
+	memset(src, 0, size);
+	*src = s->pub;
+	src->name = s->name;
+	src->path = f->path;
+	if (s->pipe_index >= 0)
+		pft_pipe_source_stats(f->pipe, (unsigned)s->pipe_index, &src->stats,
+				      sizeof(src->stats));
+	else
+		src->stats.bytes = pft_pipe_id_bytes(f->pipe, s->pub.id >= 0 ? (unsigned)s->pub.id : 0);
+	return 0;
+}

@@ -1,0 +1,373 @@
+/*
+ * The decode pipeline: one trace buffer's bytes, deformatted and routed by
+ * trace ID to per-source packet and flow decoders, drained as items in
+ * trace order.  It is the only place where frames and packets meet
+ * (ARCHITECTURE.md: "only the pipeline joins them").
+ *
+ * Pull model: pft_pipe_next() does just enough work for one item.  The
+ * source being drained keeps a batch of packets; each packet is handed to
+ * the flow decoder before it is returned, and its elements come next.
+ * A deformatter chunk is fed to its source only once the previous one is
+ * used up, so the packet decoder's borrowed input stays valid.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft.h"
+
+enum {
+	PKT_BATCH = 64,   /* packets decoded per pft_pkt_next_batch() call */
+	ID_COUNT = 128,   /* trace IDs are 7 bits */
+	NO_SOURCE = -1
+};
+
+struct source {
+	uint8_t protocol;
+	int id;
+	struct pft_pkt_decoder *pkt;
+	struct pft_flow *flow;
+	struct pft_packet pkts[PKT_BATCH];
+	int npkts, ipkt;
+	int batch_status;            /* 0, or the status of a lone BAD packet */
+	int elems_pending;           /* the flow decoder may hold elements */
+	struct pft_elem elem;
+	struct pft_pipe_stats stats;
+};
+
+struct pft_pipe {
+	struct pft_pipe_config cfg;
+	struct pft_dfmt *dfmt;
+	struct source **src;
+	size_t nsrc;
+	int16_t by_id[ID_COUNT];
+	uint64_t id_bytes[ID_COUNT];
+
+	const uint8_t *raw_buf;      /* RAW: fed bytes not yet given on */
+	size_t raw_len;
+	uint64_t offset;             /* bytes fed so far */
+	int fed;                     /* input given and not yet used up */
+	int finishing;
+	size_t next_to_finish;       /* sources whose decoder was finished */
+
+	int cur;                     /* source being drained, or NO_SOURCE */
+	const struct pft_packet *cur_pkt;
+
+	/* A gap being reported to every source in turn. */
+	int gap_active;
+	size_t gap_next;
+	int gap_status;
+	uint64_t gap_offset;
+};
+
+const char *pft_protocol_name(unsigned protocol)
+{
+	static const char *const names[PFT_PROTO_MAX] = {
+		"unknown", "ptm", "etmv3", "etmv4", "stm", "itm"
+	};
+
+	return protocol < PFT_PROTO_MAX ? names[protocol] : "unknown";
+}
+
+struct pft_pipe *pft_pipe_alloc(const struct pft_pipe_config *cfg, int *errcode)
+{
+	struct pft_pipe *p = NULL;
+	int err = -PFT_ERR_INVALID;
+
+	if (!cfg || cfg->size < sizeof(*cfg) || cfg->format > PFT_PIPE_TPIU ||
+	    !(cfg->packets || cfg->elements))
+		goto fail;
+	err = -PFT_ERR_NOMEM;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		goto fail;
+	p->cfg = *cfg;
+	p->cfg.size = sizeof(p->cfg);
+	p->cur = NO_SOURCE;
+	for (int i = 0; i < ID_COUNT; i++)
+		p->by_id[i] = NO_SOURCE;
+	if (cfg->format != PFT_PIPE_RAW) {
+		struct pft_dfmt_config dc = { .size = sizeof(dc),
+					      .tpiu = cfg->format == PFT_PIPE_TPIU };
+		p->dfmt = pft_dfmt_alloc(&dc, &err);
+		if (!p->dfmt)
+			goto fail;
+	}
+	if (errcode)
+		*errcode = 0;
+	return p;
+fail:
+	pft_pipe_free(p);
+	if (errcode)
+		*errcode = err;
+	return NULL;
+}
+
+void pft_pipe_free(struct pft_pipe *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nsrc; i++) {
+		pft_pkt_free(p->src[i]->pkt);
+		pft_flow_free(p->src[i]->flow);
+		free(p->src[i]);
+	}
+	free(p->src);
+	pft_dfmt_free(p->dfmt);
+	free(p);
+}
+
+int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
+		     struct pft_image *image)
+{
+	int raw, err;
+
+	if (!p || !cfg || p->offset || p->finishing || p->nsrc >= UINT16_MAX)
+		return -PFT_ERR_INVALID;
+	raw = p->cfg.format == PFT_PIPE_RAW;
+	if (raw ? p->nsrc != 0
+		: id < 1 || id > PFT_ID_MAX_VALID || p->by_id[id] != NO_SOURCE)
+		return -PFT_ERR_INVALID;
+	struct source **v = realloc(p->src, (p->nsrc + 1) * sizeof(*v));
+	if (!v)
+		return -PFT_ERR_NOMEM;
+	p->src = v;
+	struct source *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -PFT_ERR_NOMEM;
+	s->protocol = PFT_PROTO_PTM;
+	s->id = raw ? 0 : id;
+	s->pkt = pft_pkt_alloc(cfg, &err);
+	if (s->pkt && p->cfg.elements)
+		s->flow = pft_flow_alloc(cfg, image, &err);
+	if (!s->pkt || (p->cfg.elements && !s->flow)) {
+		pft_pkt_free(s->pkt);
+		free(s);
+		return err;
+	}
+	if (!raw)
+		p->by_id[id] = (int16_t)p->nsrc;
+	p->src[p->nsrc] = s;
+	return (int)p->nsrc++;
+}
+
+int pft_pipe_feed(struct pft_pipe *p, const uint8_t *buf, size_t len)
+{
+	if (!p || !buf || !len || p->fed || p->finishing)
+		return -PFT_ERR_INVALID;
+	if (p->dfmt) {
+		int err = pft_dfmt_feed(p->dfmt, buf, len);
+		if (err < 0)
+			return err;
+	} else {
+		p->raw_buf = buf;
+		p->raw_len = len;
+	}
+	p->fed = 1;
+	p->offset += len;
+	return 0;
+}
+
+int pft_pipe_finish(struct pft_pipe *p)
+{
+	if (!p)
+		return -PFT_ERR_INVALID;
+	if (!p->finishing && p->dfmt)
+		pft_dfmt_finish(p->dfmt);
+	p->finishing = 1;
+	return 0;
+}
+
+uint64_t pft_pipe_get_offset(const struct pft_pipe *p)
+{
+	return p ? p->offset : 0;
+}
+
+int pft_pipe_source_stats(const struct pft_pipe *p, unsigned source,
+			  struct pft_pipe_stats *st, size_t size)
+{
+	if (!p || !st || size < sizeof(*st) || source >= p->nsrc)
+		return -PFT_ERR_INVALID;
+	memset(st, 0, size);
+	*st = p->src[source]->stats;
+	return 0;
+}
+
+uint64_t pft_pipe_id_bytes(const struct pft_pipe *p, unsigned id)
+{
+	return p && id < ID_COUNT ? p->id_bytes[id] : 0;
+}
+
+static void start_gap(struct pft_pipe *p, uint64_t offset, int status)
+{
+	p->gap_active = 1;
+	p->gap_next = 0;
+	p->gap_status = status;
+	p->gap_offset = offset;
+}
+
+/* The next source's share of the gap: reset or resynchronise its
+ * decoders, then tell the caller. */
+static int next_gap_item(struct pft_pipe *p, struct pft_item *item)
+{
+	if (p->gap_next >= p->nsrc) {
+		p->gap_active = 0;
+		return 0;
+	}
+	size_t i = p->gap_next++;
+	struct source *s = p->src[i];
+
+	if (p->gap_status == 0)
+		pft_pkt_reset(s->pkt);
+	else
+		pft_pkt_sync_forward(s->pkt);
+	if (s->flow)
+		pft_flow_reset(s->flow);
+	s->npkts = s->ipkt = 0;
+	s->elems_pending = 0;
+	if (p->gap_status)
+		s->stats.errors++;
+	item->type = PFT_ITEM_GAP;
+	item->protocol = s->protocol;
+	item->source = (uint16_t)i;
+	item->status = p->gap_status;
+	item->offset = p->gap_offset;
+	return 1;
+}
+
+/* The next packet of source @s into p->cur_pkt: 1, or 0 when its decoder
+ * needs input (or has ended), or a fatal negative code. */
+static int next_packet(struct source *s, const struct pft_packet **pkt, int *status)
+{
+	if (s->ipkt >= s->npkts) {
+		int got = pft_pkt_next_batch(s->pkt, s->pkts, PKT_BATCH, sizeof(s->pkts[0]));
+		if (got == -PFT_ERR_NEED_INPUT || got == -PFT_ERR_EOS)
+			return 0;
+		if (got < 0 && s->pkts[0].type != PFT_PKT_BAD)
+			return -PFT_ERR_INTERNAL;
+		s->npkts = got > 0 ? got : 1;
+		s->batch_status = got > 0 ? 0 : got;
+		s->ipkt = 0;
+	}
+	*pkt = &s->pkts[s->ipkt++];
+	*status = s->batch_status;
+	s->stats.packets++;
+	if (*status < 0)
+		s->stats.errors++;
+	return 1;
+}
+
+/* Give the current source more bytes, or end it.  Returns 1 when there
+ * is something to drain, 0 when input is needed or all has ended
+ * (*@eos then tells which), or a negative code. */
+static int refill(struct pft_pipe *p, struct pft_item *item, int *eos)
+{
+	*eos = 0;
+	if (!p->dfmt) {
+		if (p->raw_buf) {
+			if (p->nsrc) {
+				pft_pkt_feed_at(p->src[0]->pkt, p->raw_buf, p->raw_len,
+						p->offset - p->raw_len);
+				p->src[0]->stats.bytes += p->raw_len;
+				p->cur = 0;
+			}
+			p->id_bytes[0] += p->raw_len;
+			p->raw_buf = NULL;
+			return p->nsrc != 0;
+		}
+	} else {
+		struct pft_dfmt_chunk c;
+		int r = pft_dfmt_next(p->dfmt, &c, sizeof(c));
+
+		if (r == 0) {
+			if (c.flags & PFT_DFMT_DISCONTINUITY) {
+				start_gap(p, c.offset, 0);
+				return next_gap_item(p, item) ? 2 : 1;
+			}
+			p->id_bytes[c.id & (ID_COUNT - 1)] += c.len;
+			int idx = p->by_id[c.id & (ID_COUNT - 1)];
+			if (idx == NO_SOURCE || !c.len)
+				return 1;
+			struct source *s = p->src[idx];
+			pft_pkt_feed_at(s->pkt, c.data, c.len, c.offset);
+			s->stats.bytes += c.len;
+			p->cur = idx;
+			return 1;
+		}
+		if (r != -PFT_ERR_NEED_INPUT && r != -PFT_ERR_EOS) {
+			/* A frame dropped (or cut off at the end). */
+			start_gap(p, pft_dfmt_get_offset(p->dfmt), r);
+			return next_gap_item(p, item) ? 2 : 1;
+		}
+	}
+	p->fed = 0;
+	if (!p->finishing)
+		return 0;
+	/* End every source's packet decoder, one at a time. */
+	if (p->next_to_finish < p->nsrc) {
+		p->cur = (int)p->next_to_finish++;
+		pft_pkt_finish(p->src[p->cur]->pkt);
+		return 1;
+	}
+	*eos = 1;
+	return 0;
+}
+
+int pft_pipe_next(struct pft_pipe *p, struct pft_item *item, size_t size)
+{
+	if (!p || !item || size < sizeof(*item))
+		return -PFT_ERR_INVALID;
+	memset(item, 0, size);
+	for (;;) {
+		if (p->gap_active) {
+			if (next_gap_item(p, item))
+				return 0;
+			continue;
+		}
+		if (p->cur != NO_SOURCE) {
+			struct source *s = p->src[p->cur];
+			const struct pft_packet *pkt;
+			int status;
+
+			if (s->elems_pending) {
+				if (pft_flow_next(s->flow, &s->elem, sizeof(s->elem)) == 0) {
+					if (s->elem.type == PFT_ELEM_RANGE)
+						s->stats.insns += s->elem.ninsn;
+					item->type = PFT_ITEM_ELEM;
+					item->protocol = s->protocol;
+					item->source = (uint16_t)p->cur;
+					item->ptm = p->cur_pkt;
+					item->elem = &s->elem;
+					return 0;
+				}
+				s->elems_pending = 0;
+			}
+			int r = next_packet(s, &pkt, &status);
+			if (r < 0)
+				return r;
+			if (r == 0) {
+				p->cur = NO_SOURCE;
+				continue;
+			}
+			if (s->flow) {
+				if (pft_flow_put(s->flow, pkt, sizeof(*pkt)) < 0)
+					return -PFT_ERR_INTERNAL;
+				s->elems_pending = 1;
+				p->cur_pkt = pkt;
+			}
+			if (p->cfg.packets) {
+				item->type = PFT_ITEM_PACKET;
+				item->protocol = s->protocol;
+				item->source = (uint16_t)p->cur;
+				item->status = status;
+				item->ptm = pkt;
+				return 0;
+			}
+			continue;
+		}
+		int eos, r = refill(p, item, &eos);
+		if (r == 2)
+			return 0;
+		if (r == 0)
+			return eos ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
+	}
+}

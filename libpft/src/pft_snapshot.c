@@ -1,0 +1,908 @@
+/*
+ * OpenCSD snapshot directories: a bounded INI reader and the snapshot
+ * model (devices, registers, memory dumps, buffers, which source writes to
+ * which buffer and traces which core).
+ *
+ * Snapshots come from colleagues and bug reports, so every file is read
+ * as hostile: only regular files inside the directory, each .ini read in
+ * one piece of at most PFT_SNAP_INI_MAX bytes and parsed in place, and
+ * every look-up by name done through a sorted index, so that the cost is
+ * linear (times a logarithm) in the size of the files.
+ */
+/* realpath() is XSI. */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pft.h"
+
+/* ---- Messages ---- */
+
+static void set_msg(char *msg, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_msg(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!msg || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- Strings owned by the snapshot: one arena of blocks ---- */
+
+struct strblock {
+	struct strblock *next;
+	char data[];
+};
+
+static char *keep(struct strblock **arena, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct strblock *b = malloc(sizeof(*b) + n);
+
+	if (!b)
+		return NULL;
+	memcpy(b->data, s, n);
+	b->next = *arena;
+	*arena = b;
+	return b->data;
+}
+
+/* ---- Files ---- */
+
+/* Open @path for reading only if it is a regular file: opening a FIFO
+ * without O_NONBLOCK would wait for a writer forever. */
+static int open_regular(const char *path, struct stat *st, char *msg, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		set_msg(msg, len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+		set_msg(msg, len, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* ---- INI files ---- */
+
+struct ini_entry {
+	const char *key, *value;
+	unsigned line;
+};
+
+struct ini_section {
+	const char *name;
+	unsigned line;
+	size_t first, count;      /* its entries */
+};
+
+struct ini {
+	const char *path;
+	char *text;               /* the file, parsed in place */
+	struct ini_entry *e;
+	size_t n;
+	struct ini_section *sec;
+	size_t nsec;
+	struct ini_section *sorted; /* the sections, sorted by name then line */
+};
+
+static void ini_free(struct ini *ini)
+{
+	free(ini->text);
+	free(ini->e);
+	free(ini->sec);
+	free(ini->sorted);
+	memset(ini, 0, sizeof(*ini));
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = 0;
+	/* File names may be quoted. */
+	if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+		s[n - 1] = 0;
+		s++;
+	}
+	return s;
+}
+
+static int by_section_name(const void *a, const void *b)
+{
+	const struct ini_section *x = a, *y = b;
+	int c = strcasecmp(x->name, y->name);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* Read @path whole and split it into sections and key=value entries. */
+static int ini_read(const char *path, struct ini *ini, char *msg, size_t len)
+{
+	struct stat st;
+	int fd;
+	size_t size, lines = 1;
+
+	memset(ini, 0, sizeof(*ini));
+	ini->path = path;
+	if ((fd = open_regular(path, &st, msg, len)) < 0)
+		return -PFT_ERR_BAD_FILE;
+	if (st.st_size > PFT_SNAP_INI_MAX) {
+		set_msg(msg, len, "%s: %lld bytes: larger than an .ini file may be (%d)", path,
+			(long long)st.st_size, PFT_SNAP_INI_MAX);
+		close(fd);
+		return -PFT_ERR_BAD_FILE;
+	}
+	size = (size_t)st.st_size;
+	ini->text = malloc(size + 1);
+	if (!ini->text) {
+		close(fd);
+		return -PFT_ERR_NOMEM;
+	}
+	size_t got = 0;
+	while (got < size) {
+		ssize_t r = read(fd, ini->text + got, size - got);
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		got += (size_t)r;
+	}
+	close(fd);
+	if (got != size) {
+		set_msg(msg, len, "%s: read error", path);
+		return -PFT_ERR_BAD_FILE;
+	}
+	ini->text[size] = 0;
+	for (size_t i = 0; i < size; i++) {
+		if (ini->text[i] == '\n')
+			lines++;
+		else if (!ini->text[i]) {
+			set_msg(msg, len, "%s:%zu: a NUL byte: not a text file", path, lines);
+			return -PFT_ERR_BAD_FILE;
+		}
+	}
+	/* Every line is at most one entry or section. */
+	ini->e = malloc(lines * sizeof(*ini->e));
+	ini->sec = malloc(lines * sizeof(*ini->sec));
+	if (!ini->e || !ini->sec)
+		return -PFT_ERR_NOMEM;
+
+	char *line = ini->text;
+	for (unsigned lineno = 1; line; lineno++) {
+		char *next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		/* Comments start with ';' or '#'. */
+		line[strcspn(line, ";#")] = 0;
+		char *s = trim(line);
+		line = next;
+		if (!*s)
+			continue;
+		if (*s == '[') {
+			char *close = strchr(s, ']');
+			if (!close || close == s + 1) {
+				set_msg(msg, len, "%s:%u: malformed section header", path, lineno);
+				return -PFT_ERR_BAD_FILE;
+			}
+			*close = 0;
+			ini->sec[ini->nsec++] = (struct ini_section){ trim(s + 1), lineno, ini->n, 0 };
+			continue;
+		}
+		char *eq = strchr(s, '=');
+		if (!eq || !ini->nsec) {
+			set_msg(msg, len, "%s:%u: expected key=value%s", path, lineno,
+				ini->nsec ? "" : " inside a [section]");
+			return -PFT_ERR_BAD_FILE;
+		}
+		*eq = 0;
+		char *key = trim(s), *value = trim(eq + 1);
+		if (!*key) {
+			set_msg(msg, len, "%s:%u: empty key", path, lineno);
+			return -PFT_ERR_BAD_FILE;
+		}
+		ini->e[ini->n++] = (struct ini_entry){ key, value, lineno };
+		ini->sec[ini->nsec - 1].count++;
+	}
+	ini->sorted = malloc((ini->nsec ? ini->nsec : 1) * sizeof(*ini->sorted));
+	if (!ini->sorted)
+		return -PFT_ERR_NOMEM;
+	memcpy(ini->sorted, ini->sec, ini->nsec * sizeof(*ini->sec));
+	qsort(ini->sorted, ini->nsec, sizeof(*ini->sorted), by_section_name);
+	return 0;
+}
+
+/* The position in ini->sorted of the first section named @name. */
+static size_t ini_find(const struct ini *ini, const char *name)
+{
+	size_t lo = 0, hi = ini->nsec;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcasecmp(ini->sorted[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Key @key in section record @sec. */
+static const struct ini_entry *sec_get(const struct ini *ini, const struct ini_section *sec,
+				       const char *key)
+{
+	for (size_t i = sec->first; i < sec->first + sec->count; i++)
+		if (!strcasecmp(ini->e[i].key, key))
+			return &ini->e[i];
+	return NULL;
+}
+
+/* Key @key in the sections named @section, searched in file order. */
+static const struct ini_entry *ini_get(const struct ini *ini, const char *section,
+				       const char *key)
+{
+	for (size_t k = ini_find(ini, section);
+	     k < ini->nsec && !strcasecmp(ini->sorted[k].name, section); k++) {
+		const struct ini_entry *e = sec_get(ini, &ini->sorted[k], key);
+		if (e)
+			return e;
+	}
+	return NULL;
+}
+
+static int parse_number(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+/* ---- The snapshot ---- */
+
+struct dev_name {
+	const char *name;
+	size_t index;
+};
+
+struct snap {
+	struct pft_snapshot pub;          /* first: the public view */
+	struct pft_snap_device *devs;
+	struct pft_snap_buffer *bufs;
+	struct dev_name *dev_order;       /* device names, sorted */
+	char *rdir;                       /* the directory, resolved */
+	unsigned flags;
+	struct strblock *arena;
+};
+
+/* Join @name to the snapshot directory and check where it leads. */
+static const char *resolve(struct snap *s, const char *name, const char *where,
+			   char *msg, size_t len)
+{
+	size_t n = strlen(s->pub.dir) + strlen(name) + 2;
+	char *joined = malloc(n), *real;
+	const char *kept = NULL;
+
+	if (!joined)
+		return NULL;
+	if (name[0] == '/')
+		snprintf(joined, n, "%s", name);
+	else
+		snprintf(joined, n, "%s/%s", s->pub.dir, name);
+	if (!(s->flags & PFT_SNAP_ALLOW_OUTSIDE)) {
+		real = realpath(joined, NULL);
+		size_t dl = strlen(s->rdir);
+		if (!real) {
+			set_msg(msg, len, "%s: %s%s%s%s", joined, strerror(errno),
+				where ? " (named at " : "", where ? where : "", where ? ")" : "");
+			free(joined);
+			return NULL;
+		}
+		if (name[0] == '/' || strncmp(real, s->rdir, dl) ||
+		    (real[dl] != '/' && !(dl == 1 && s->rdir[0] == '/'))) {
+			set_msg(msg, len, "%s: '%s' is outside the snapshot directory "
+				"(--allow-outside-files reads it)", where, name);
+			free(real);
+			free(joined);
+			return NULL;
+		}
+		free(real);
+	}
+	kept = keep(&s->arena, joined);
+	free(joined);
+	if (!kept)
+		set_msg(msg, len, "out of memory");
+	return kept;
+}
+
+/* A file a snapshot names as a buffer or dump: inside, and regular. */
+static const char *resolve_data(struct snap *s, const char *name, const char *where,
+				char *msg, size_t len)
+{
+	const char *path = resolve(s, name, where, msg, len);
+	struct stat st;
+
+	if (!path)
+		return NULL;
+	if (stat(path, &st)) {
+		set_msg(msg, len, "%s: %s (named at %s)", path, strerror(errno), where);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		set_msg(msg, len, "%s: not a regular file (named at %s)", path, where);
+		return NULL;
+	}
+	return path;
+}
+
+static enum pft_mem_space space_of(const char *s)
+{
+	static const char *const secure[] = { "S", "EL1S", "EL2S", "EL3" };
+	static const char *const nonsecure[] = { "N", "EL1N", "EL2", "EL2N" };
+
+	for (size_t i = 0; i < sizeof(secure) / sizeof(secure[0]); i++)
+		if (!strcasecmp(s, secure[i]))
+			return PFT_SPACE_SECURE;
+	for (size_t i = 0; i < sizeof(nonsecure) / sizeof(nonsecure[0]); i++)
+		if (!strcasecmp(s, nonsecure[i]))
+			return PFT_SPACE_NONSECURE;
+	return PFT_SPACE_ANY;
+}
+
+static uint8_t protocol_of(const char *cls, const char *type)
+{
+	if (strcasecmp(cls, "trace_source"))
+		return PFT_PROTO_UNKNOWN;
+	if (!strncasecmp(type, "PTM", 3) || !strncasecmp(type, "PFT", 3))
+		return PFT_PROTO_PTM;
+	if (!strncasecmp(type, "ETM3", 4) || !strncasecmp(type, "ETMv3", 5))
+		return PFT_PROTO_ETMV3;
+	if (!strncasecmp(type, "ETM4", 4) || !strncasecmp(type, "ETMv4", 5) ||
+	    !strncasecmp(type, "ETE", 3))
+		return PFT_PROTO_ETMV4;
+	if (!strncasecmp(type, "STM", 3))
+		return PFT_PROTO_STM;
+	if (!strncasecmp(type, "ITM", 3))
+		return PFT_PROTO_ITM;
+	return PFT_PROTO_UNKNOWN;
+}
+
+/* The [dump], [dump1], ... sections of a core device file. */
+static int load_dumps(struct snap *s, struct pft_snap_device *dev, const struct ini *ini,
+		      char *msg, size_t len)
+{
+	size_t n = 0;
+	char where[PATH_MAX + 32];
+
+	for (size_t i = 0; i < ini->nsec; i++)
+		n += !strncasecmp(ini->sec[i].name, "dump", 4);
+	if (!n)
+		return 0;
+	struct pft_snap_dump *dumps = calloc(n, sizeof(*dumps));
+	if (!dumps)
+		return -PFT_ERR_NOMEM;
+	dev->dumps = dumps;
+	for (size_t i = 0; i < ini->nsec; i++) {
+		const struct ini_section *sec = &ini->sec[i];
+		if (strncasecmp(sec->name, "dump", 4))
+			continue;
+		struct pft_snap_dump *d = &dumps[dev->ndumps++];
+		const struct ini_entry *file = sec_get(ini, sec, "file");
+		const struct ini_entry *addr = sec_get(ini, sec, "address");
+		const struct ini_entry *length = sec_get(ini, sec, "length");
+		const struct ini_entry *off = sec_get(ini, sec, "offset");
+		const struct ini_entry *space = sec_get(ini, sec, "space");
+
+		snprintf(where, sizeof(where), "%s:%u", ini->path, sec->line);
+		if (!file) {
+			set_msg(msg, len, "%s: [%s] needs file=", where, sec->name);
+			return -PFT_ERR_BAD_FILE;
+		}
+		if (!addr || parse_number(addr->value, &d->address) || d->address > UINT32_MAX) {
+			set_msg(msg, len, "%s: [%s] needs address=<number> (32-bit)", where,
+				sec->name);
+			return -PFT_ERR_BAD_FILE;
+		}
+		if (length && parse_number(length->value, &d->length)) {
+			set_msg(msg, len, "%s:%u: bad length '%s'", ini->path, length->line,
+				length->value);
+			return -PFT_ERR_BAD_FILE;
+		}
+		if (length && (!d->length || d->length > (uint64_t)UINT32_MAX + 1 - d->address)) {
+			set_msg(msg, len, "%s:%u: length 0x%llx at 0x%llx: %s", ini->path,
+				length->line, (unsigned long long)d->length,
+				(unsigned long long)d->address,
+				d->length ? "passes 0xffffffff" : "empty");
+			return -PFT_ERR_BAD_FILE;
+		}
+		if (off && parse_number(off->value, &d->offset)) {
+			set_msg(msg, len, "%s:%u: bad offset '%s'", ini->path, off->line,
+				off->value);
+			return -PFT_ERR_BAD_FILE;
+		}
+		d->space_name = keep(&s->arena, space ? space->value : "ANY");
+		d->space = space_of(d->space_name);
+		d->where = keep(&s->arena, where);
+		if (!d->space_name || !d->where)
+			return -PFT_ERR_NOMEM;
+		d->path = resolve_data(s, file->value, where, msg, len);
+		if (!d->path)
+			return -PFT_ERR_BAD_FILE;
+	}
+	return 0;
+}
+
+static int load_regs(struct snap *s, struct pft_snap_device *dev, const struct ini *ini,
+		     char *msg, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ini->nsec; i++)
+		if (!strcasecmp(ini->sec[i].name, "regs"))
+			n += ini->sec[i].count;
+	if (!n)
+		return 0;
+	struct pft_snap_reg *regs = calloc(n, sizeof(*regs));
+	if (!regs)
+		return -PFT_ERR_NOMEM;
+	dev->regs = regs;
+	for (size_t i = 0; i < ini->nsec; i++) {
+		const struct ini_section *sec = &ini->sec[i];
+		if (strcasecmp(sec->name, "regs"))
+			continue;
+		for (size_t j = sec->first; j < sec->first + sec->count; j++) {
+			const struct ini_entry *e = &ini->e[j];
+			struct pft_snap_reg *r = &regs[dev->nregs++];
+			char name[128];
+
+			if (parse_number(e->value, &r->value)) {
+				set_msg(msg, len, "%s:%u: register %s: bad value '%s'", ini->path,
+					e->line, e->key, e->value);
+				return -PFT_ERR_BAD_FILE;
+			}
+			/* "ETMCR(0x000)": the name is the part before '('. */
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(e->key, "("), e->key);
+			r->name = keep(&s->arena, trim(name));
+			if (!r->name)
+				return -PFT_ERR_NOMEM;
+		}
+	}
+	return 0;
+}
+
+static int load_device(struct snap *s, struct pft_snap_device *dev, const char *file,
+		       const char *where, char *msg, size_t len)
+{
+	struct ini ini;
+	const char *path = resolve(s, file, where, msg, len);
+	int err;
+
+	if (!path)
+		return -PFT_ERR_BAD_FILE;
+	if ((err = ini_read(path, &ini, msg, len)) < 0)
+		goto out;
+	const struct ini_entry *name = ini_get(&ini, "device", "name");
+	const struct ini_entry *cls = ini_get(&ini, "device", "class");
+	const struct ini_entry *type = ini_get(&ini, "device", "type");
+	if (!name || !cls || !type) {
+		set_msg(msg, len, "%s: [device] needs name, class and type", path);
+		err = -PFT_ERR_BAD_FILE;
+		goto out;
+	}
+	dev->file = path;
+	dev->name = keep(&s->arena, name->value);
+	dev->cls = keep(&s->arena, cls->value);
+	dev->type = keep(&s->arena, type->value);
+	dev->buffer = dev->core = -1;
+	err = -PFT_ERR_NOMEM;
+	if (!dev->name || !dev->cls || !dev->type)
+		goto out;
+	dev->protocol = protocol_of(dev->cls, dev->type);
+	err = load_regs(s, dev, &ini, msg, len);
+	if (!err)
+		err = load_dumps(s, dev, &ini, msg, len);
+out:
+	if (err == -PFT_ERR_NOMEM)
+		set_msg(msg, len, "%s: out of memory", path);
+	ini_free(&ini);
+	return err;
+}
+
+static int by_device_name(const void *a, const void *b)
+{
+	return strcmp(((const struct dev_name *)a)->name, ((const struct dev_name *)b)->name);
+}
+
+static long device_index(const struct snap *s, const char *name)
+{
+	struct dev_name key = { name, 0 };
+	const struct dev_name *d = bsearch(&key, s->dev_order, s->pub.ndevs,
+					   sizeof(*d), by_device_name);
+
+	return d ? (long)d->index : -1;
+}
+
+static int load_trace(struct snap *s, const char *file, char *msg, size_t len)
+{
+	struct ini ini;
+	const char *path = resolve(s, file, "snapshot.ini [trace] metadata", msg, len);
+	int err;
+
+	if (!path)
+		return -PFT_ERR_BAD_FILE;
+	if ((err = ini_read(path, &ini, msg, len)) < 0)
+		goto out;
+	err = -PFT_ERR_BAD_FILE;
+	const struct ini_entry *list = ini_get(&ini, "trace_buffers", "buffers");
+	if (!list) {
+		set_msg(msg, len, "%s: [trace_buffers] needs buffers=", path);
+		goto out;
+	}
+	size_t n = 1;
+	for (const char *c = list->value; *c; c++)
+		n += *c == ',';
+	s->bufs = calloc(n, sizeof(*s->bufs));
+	char *names = keep(&s->arena, list->value);
+	err = -PFT_ERR_NOMEM;
+	if (!s->bufs || !names)
+		goto out;
+	s->pub.bufs = s->bufs;
+	err = -PFT_ERR_BAD_FILE;
+	for (char *save = NULL, *tok = strtok_r(names, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const char *sec = trim(tok);
+		const struct ini_entry *name = ini_get(&ini, sec, "name");
+		const struct ini_entry *bfile = ini_get(&ini, sec, "file");
+		const struct ini_entry *fmt = ini_get(&ini, sec, "format");
+		char where[PATH_MAX + 32];
+
+		if (!name || !bfile) {
+			set_msg(msg, len, "%s: buffer section [%s] needs name and file", path, sec);
+			goto out;
+		}
+		snprintf(where, sizeof(where), "%s:%u", path, name->line);
+		struct pft_snap_buffer *b = &s->bufs[s->pub.nbufs];
+		b->name = name->value;
+		b->format = fmt ? fmt->value : "coresight";
+		if (!strcasecmp(b->format, "source_data"))
+			b->pipe_format = PFT_PIPE_RAW;
+		else if (!strcasecmp(b->format, "coresight"))
+			b->pipe_format = PFT_PIPE_FORMATTED;
+		else if (!strcasecmp(b->format, "dstream_coresight"))
+			b->pipe_format = PFT_PIPE_TPIU;
+		else {
+			set_msg(msg, len, "%s: buffer %s: unknown format '%s'", where, b->name,
+				b->format);
+			goto out;
+		}
+		for (size_t i = 0; i < s->pub.nbufs; i++)
+			if (!strcmp(s->bufs[i].name, b->name)) {
+				set_msg(msg, len, "%s: buffer %s is named twice", where, b->name);
+				goto out;
+			}
+		b->name = keep(&s->arena, b->name);
+		b->format = keep(&s->arena, b->format);
+		if (!b->name || !b->format) {
+			err = -PFT_ERR_NOMEM;
+			goto out;
+		}
+		if (!(b->path = resolve_data(s, bfile->value, where, msg, len)))
+			goto out;
+		for (size_t i = 0; i < s->pub.nbufs; i++)
+			if (!strcmp(s->bufs[i].path, b->path) &&
+			    s->bufs[i].pipe_format != b->pipe_format) {
+				set_msg(msg, len, "%s: buffers %s and %s read %s as %s and as %s",
+					where, s->bufs[i].name, b->name, b->path,
+					s->bufs[i].format, b->format);
+				goto out;
+			}
+		s->pub.nbufs++;
+	}
+	/* Which buffer each source writes to, and which core it traces. */
+	for (size_t i = 0; i < ini.nsec; i++) {
+		const struct ini_section *sec = &ini.sec[i];
+		int is_buf = !strcasecmp(sec->name, "source_buffers");
+		if (!is_buf && strcasecmp(sec->name, "core_trace_sources"))
+			continue;
+		for (size_t j = sec->first; j < sec->first + sec->count; j++) {
+			const struct ini_entry *e = &ini.e[j];
+			long src = device_index(s, is_buf ? e->key : e->value);
+			long other = is_buf ? -1 : device_index(s, e->key);
+			/* Links to devices the snapshot does not describe are
+			 * common (OpenCSD's own examples have them): they name
+			 * nothing to decode. */
+			if (src < 0 || (!is_buf && other < 0))
+				continue;
+			if (is_buf) {
+				size_t b = 0;
+				while (b < s->pub.nbufs && strcmp(s->bufs[b].name, e->value))
+					b++;
+				if (b == s->pub.nbufs) {
+					set_msg(msg, len, "%s:%u: no buffer named '%s'", path,
+						e->line, e->value);
+					goto out;
+				}
+				s->devs[src].buffer = (int)b;
+			} else {
+				s->devs[src].core = (int)other;
+			}
+		}
+	}
+	err = 0;
+out:
+	if (err == -PFT_ERR_NOMEM)
+		set_msg(msg, len, "%s: out of memory", path);
+	ini_free(&ini);
+	return err;
+}
+
+static int load(struct snap *s, char *msg, size_t len)
+{
+	struct ini ini;
+	const char *path = resolve(s, "snapshot.ini", NULL, msg, len);
+	int err;
+
+	if (!path)
+		return -PFT_ERR_BAD_FILE;
+	if ((err = ini_read(path, &ini, msg, len)) < 0)
+		goto out;
+	err = -PFT_ERR_BAD_FILE;
+	const struct ini_entry *ver = ini_get(&ini, "snapshot", "version");
+	if (ver && strcmp(ver->value, "1.0") && strcmp(ver->value, "1")) {
+		set_msg(msg, len, "%s:%u: unsupported snapshot version '%s'", path, ver->line,
+			ver->value);
+		goto out;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < ini.nsec; i++)
+		if (!strcasecmp(ini.sec[i].name, "device_list"))
+			n += ini.sec[i].count;
+	s->devs = calloc(n ? n : 1, sizeof(*s->devs));
+	s->dev_order = calloc(n ? n : 1, sizeof(*s->dev_order));
+	if (!s->devs || !s->dev_order) {
+		err = -PFT_ERR_NOMEM;
+		goto out;
+	}
+	s->pub.devs = s->devs;
+	for (size_t i = 0; i < ini.nsec; i++) {
+		const struct ini_section *sec = &ini.sec[i];
+		if (strcasecmp(sec->name, "device_list"))
+			continue;
+		for (size_t j = sec->first; j < sec->first + sec->count; j++) {
+			char where[PATH_MAX + 32];
+			snprintf(where, sizeof(where), "%s:%u", path, ini.e[j].line);
+			err = load_device(s, &s->devs[s->pub.ndevs], ini.e[j].value, where, msg,
+					  len);
+			if (err < 0)
+				goto out;
+			s->dev_order[s->pub.ndevs] =
+				(struct dev_name){ s->devs[s->pub.ndevs].name, s->pub.ndevs };
+			s->pub.ndevs++;
+		}
+	}
+	qsort(s->dev_order, s->pub.ndevs, sizeof(*s->dev_order), by_device_name);
+	for (size_t i = 1; i < s->pub.ndevs; i++)
+		if (!strcmp(s->dev_order[i].name, s->dev_order[i - 1].name)) {
+			set_msg(msg, len, "%s: two devices are named '%s'", path,
+				s->dev_order[i].name);
+			err = -PFT_ERR_BAD_FILE;
+			goto out;
+		}
+	const struct ini_entry *meta = ini_get(&ini, "trace", "metadata");
+	if (!meta) {
+		set_msg(msg, len, "%s: [trace] needs metadata=<file>", path);
+		err = -PFT_ERR_BAD_FILE;
+		goto out;
+	}
+	err = load_trace(s, meta->value, msg, len);
+out:
+	if (err == -PFT_ERR_NOMEM)
+		set_msg(msg, len, "%s: out of memory", path);
+	ini_free(&ini);
+	return err;
+}
+
+int pft_snap_load(const char *dir, unsigned flags, struct pft_snapshot **out, char *msg,
+		  size_t msglen)
+{
+	struct snap *s;
+	int err;
+
+	if (out)
+		*out = NULL;
+	if (!dir || !out || (flags & ~(unsigned)PFT_SNAP_ALLOW_OUTSIDE)) {
+		set_msg(msg, msglen, "invalid argument");
+		return -PFT_ERR_INVALID;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		set_msg(msg, msglen, "out of memory");
+		return -PFT_ERR_NOMEM;
+	}
+	s->flags = flags;
+	s->pub.dir = keep(&s->arena, dir);
+	s->rdir = realpath(dir, NULL);
+	if (!s->pub.dir || !s->rdir) {
+		set_msg(msg, msglen, "%s: %s", dir, s->pub.dir ? strerror(errno) : "out of memory");
+		err = s->pub.dir ? -PFT_ERR_BAD_FILE : -PFT_ERR_NOMEM;
+		pft_snap_free(&s->pub);
+		return err;
+	}
+	err = load(s, msg, msglen);
+	if (err < 0) {
+		pft_snap_free(&s->pub);
+		return err;
+	}
+	*out = &s->pub;
+	return 0;
+}
+
+void pft_snap_free(struct pft_snapshot *pub)
+{
+	struct snap *s = (struct snap *)pub;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->pub.ndevs; i++) {
+		free((void *)s->devs[i].regs);
+		free((void *)s->devs[i].dumps);
+	}
+	free(s->devs);
+	free(s->dev_order);
+	free(s->bufs);
+	free(s->rdir);
+	while (s->arena) {
+		struct strblock *b = s->arena;
+		s->arena = b->next;
+		free(b);
+	}
+	free(s);
+}
+
+int pft_snap_reg(const struct pft_snap_device *d, const char *name, uint64_t *value)
+{
+	if (!d || !name || !value)
+		return -PFT_ERR_INVALID;
+	for (size_t i = 0; i < d->nregs; i++)
+		if (!strcasecmp(d->regs[i].name, name)) {
+			*value = d->regs[i].value;
+			return 0;
+		}
+	return -PFT_ERR_NOMAP;
+}
+
+int pft_snap_ptm_config(const struct pft_snap_device *d, struct pft_config *cfg, char *msg,
+			size_t msglen)
+{
+	static const char *const names[4] = { "ETMCR", "ETMCCER", "ETMIDR", "ETMTRACEIDR" };
+	uint64_t v[4];
+
+	if (!d || !cfg)
+		return -PFT_ERR_INVALID;
+	for (int i = 0; i < 4; i++) {
+		if (pft_snap_reg(d, names[i], &v[i])) {
+			set_msg(msg, msglen, "%s: PTM %s needs ETMCR, ETMCCER, ETMIDR and ETMTRACEIDR",
+				d->file, d->name);
+			return -PFT_ERR_BAD_CONFIG;
+		}
+		if (v[i] > UINT32_MAX) {
+			set_msg(msg, msglen, "%s: %s of %s is 0x%llx: wider than 32 bits", d->file,
+				names[i], d->name, (unsigned long long)v[i]);
+			return -PFT_ERR_BAD_CONFIG;
+		}
+	}
+	unsigned id = (unsigned)v[3] & 0x7f;
+	if (id == 0 || id > PFT_ID_MAX_VALID) {
+		set_msg(msg, msglen, "%s: ETMTRACEIDR of %s gives trace ID 0x%02x, which is "
+			"reserved (sources use 0x01-0x6f)", d->file, d->name, id);
+		return -PFT_ERR_BAD_CONFIG;
+	}
+	pft_config_init(cfg);
+	if (pft_config_from_regs(cfg, (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
+				 (uint32_t)v[3])) {
+		set_msg(msg, msglen, "%s: ETMIDR 0x%08llx of %s is not a PTM (architecture %llu, "
+			"not 3)", d->file, (unsigned long long)v[2], d->name,
+			(unsigned long long)((v[2] >> 8) & 0xf));
+		return -PFT_ERR_BAD_CONFIG;
+	}
+	return 0;
+}
+
+/* Does @img already hold exactly @dump's bytes?  (A snapshot written by
+ * pft encode dumps the ELF segments that --elf adds again.) */
+static int dump_already_there(struct pft_image *img, const struct pft_snap_dump *dump)
+{
+	struct stat st;
+	int fd = open_regular(dump->path, &st, NULL, 0);
+	uint8_t a[4096], b[4096];
+	uint64_t left = dump->length ? dump->length : UINT64_MAX;
+	uint32_t addr = (uint32_t)dump->address;
+	int same = fd >= 0 && lseek(fd, (off_t)dump->offset, SEEK_SET) >= 0;
+
+	while (same && left) {
+		size_t want = left < sizeof(a) ? (size_t)left : sizeof(a);
+		ssize_t n = read(fd, a, want);
+		if (n <= 0)
+			break;
+		int got = pft_image_read(img, addr, dump->space, b, (size_t)n);
+		same = got == (int)n && !memcmp(a, b, (size_t)n);
+		addr += (uint32_t)n;
+		left -= (uint64_t)n;
+	}
+	if (fd >= 0)
+		close(fd);
+	return same;
+}
+
+int pft_snap_add_dumps(const struct pft_snapshot *s, const struct pft_snap_device *core,
+		       struct pft_image *img, char *msg, size_t msglen)
+{
+	size_t first = 0;
+	struct pft_image_section_info info;
+
+	if (!s || !core || !img)
+		return -PFT_ERR_INVALID;
+	while (pft_image_section(img, first, &info, sizeof(info)) == 0)
+		first++;
+	for (size_t i = 0; i < core->ndumps; i++) {
+		const struct pft_snap_dump *dump = &core->dumps[i];
+		int err = pft_image_add_file(img, dump->path, dump->offset, dump->length,
+					     (uint32_t)dump->address, dump->space);
+		size_t idx;
+		uint32_t addr;
+
+		if (err >= 0)
+			continue;
+		if (err == -PFT_ERR_BAD_CONFIG && dump_already_there(img, dump))
+			continue;
+		if (err == -PFT_ERR_BAD_CONFIG && !pft_image_conflict(img, &idx, &addr) &&
+		    !pft_image_section(img, idx, &info, sizeof(info))) {
+			/* Name the file from the command line first: it is the
+			 * one that does not fit the snapshot's memory. */
+			if (idx < first)
+				set_msg(msg, msglen, "%s overlaps %s (at 0x%08x)",
+					info.path ? info.path : "an image", dump->path, addr);
+			else
+				set_msg(msg, msglen, "%s: dump %s overlaps %s at 0x%08x",
+					dump->where, dump->path,
+					info.path ? info.path : "another dump", addr);
+		} else if (err == -PFT_ERR_BAD_FILE) {
+			set_msg(msg, msglen, "%s: dump %s: cannot read %s%llu bytes from offset "
+				"0x%llx", dump->where, dump->path, dump->length ? "" : "any ",
+				(unsigned long long)dump->length,
+				(unsigned long long)dump->offset);
+		} else if (err == -PFT_ERR_INVALID) {
+			set_msg(msg, msglen, "%s: dump %s at 0x%08llx passes 0xffffffff",
+				dump->where, dump->path, (unsigned long long)dump->address);
+			err = -PFT_ERR_BAD_CONFIG;
+		} else {
+			set_msg(msg, msglen, "%s: dump %s: %s", dump->where, dump->path,
+				pft_errstr(pft_errcode(err)));
+		}
+		return err;
+	}
+	return 0;
+}
