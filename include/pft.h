@@ -75,8 +75,20 @@ pft_export const char *pft_errstr(enum pft_error_code code);
 /* The error code of a negative return value (or PFT_ERR_OK for >= 0). */
 pft_export enum pft_error_code pft_errcode(int status);
 
+/* The version of this header; pft_library_version() tells that of the
+ * library actually loaded (they differ when a program built against one
+ * runs with another). */
+#define PFT_VERSION_MAJOR 0
+#define PFT_VERSION_MINOR 2
+#define PFT_VERSION_PATCH 0
+#define PFT_VERSION_NUMBER(major, minor, patch) ((major) << 16 | (minor) << 8 | (patch))
+#define PFT_VERSION PFT_VERSION_NUMBER(PFT_VERSION_MAJOR, PFT_VERSION_MINOR, PFT_VERSION_PATCH)
+
 /* The library version, "MAJOR.MINOR.PATCH". */
 pft_export const char *pft_version(void);
+
+/* The library version as PFT_VERSION_NUMBER(major, minor, patch). */
+pft_export unsigned pft_library_version(void);
 
 /* ======================================================================
  * Common: instruction sets and configuration

@@ -34,9 +34,18 @@ enum pft_error_code pft_errcode(int status)
 	return (enum pft_error_code)-status;
 }
 
+#define PFT_STR(x) #x
+#define PFT_XSTR(x) PFT_STR(x)
+
 const char *pft_version(void)
 {
-	return PFT_VERSION_STRING;
+	return PFT_XSTR(PFT_VERSION_MAJOR) "." PFT_XSTR(PFT_VERSION_MINOR) "."
+	       PFT_XSTR(PFT_VERSION_PATCH);
+}
+
+unsigned pft_library_version(void)
+{
+	return PFT_VERSION;
 }
 
 const char *pft_isa_name(enum pft_isa isa)
