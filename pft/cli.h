@@ -15,6 +15,10 @@ enum {
 /* Print "pft: <message>" as one line on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Non-zero once writing to standard output has failed (a full disk, a
+ * closed pipe): long listings stop then rather than go on unseen. */
+int cli_output_failed(void);
+
 /* Listing formats (--format). */
 enum { FMT_TEXT, FMT_JSONL };
 
@@ -26,6 +30,12 @@ int cli_parse_format(const char *arg, int *format);
  * Returns 0 or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
 int cli_parse_u32(const char *s, uint32_t *out);
+
+/* Parse "NAME=VALUE" with a 32-bit VALUE: the name (at most @namelen - 1
+ * characters) in @name.  Returns 0, or -1 after printing an error that
+ * names @what (the command or option). */
+int cli_parse_assignment(const char *what, const char *arg, char *name, size_t namelen,
+			 uint32_t *value);
 
 /* After getopt_long returned '?' (with opterr = 0): print one line saying
  * which option of subcommand @cmd was wrong. @opt is getopt's optopt. */

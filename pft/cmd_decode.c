@@ -308,6 +308,23 @@ static void on_gap(struct decode *d, const struct pft_input_source *s, uint64_t 
 	}
 }
 
+static void print_counts(const struct decode *d)
+{
+	if (d->format == FMT_JSONL) {
+		printf("{\"type\":\"summary\",\"insns\":%" PRIu64 ",\"counts\":{", d->insns);
+		for (int t = 0, n = 0; t < PFT_ELEM_TYPE_MAX; t++)
+			if (d->counts[t])
+				printf("%s\"%s\":%" PRIu64, n++ ? "," : "", pft_elem_type_name(t),
+				       d->counts[t]);
+		printf("}}\n");
+		return;
+	}
+	printf("%" PRIu64 " instructions\n", d->insns);
+	for (int t = 0; t < PFT_ELEM_TYPE_MAX; t++)
+		if (d->counts[t])
+			printf("  %-17s %" PRIu64 "\n", pft_elem_type_name(t), d->counts[t]);
+}
+
 static void usage(FILE *out, int coverage)
 {
 	if (coverage)
@@ -416,12 +433,12 @@ static int run(int argc, char **argv, int coverage)
 	rc = r ? EXIT_USAGE : EXIT_OK;
 	if (!rc && coverage)
 		print_coverage(&d);
-	if (!rc && d.count_only) {
-		printf("%" PRIu64 " instructions\n", d.insns);
-		for (int t = 0; t < PFT_ELEM_TYPE_MAX; t++)
-			if (d.counts[t])
-				printf("  %-17s %" PRIu64 "\n", pft_elem_type_name(t), d.counts[t]);
-	}
+	if (!rc && d.count_only)
+		print_counts(&d);
+	/* Errors in the trace were listed as error elements: the input was
+	 * read, but not cleanly. */
+	if (!rc && d.counts[PFT_ELEM_ERROR])
+		rc = EXIT_DECODE_ERRORS;
 	input_close(&in);
 	if (d.have_cs) {
 		cs_close(&d.cs_arm);

@@ -137,6 +137,7 @@ static void on_packet(struct dump *d, const struct source *s, const struct pft_p
 	fprintf(out, "0x%08" PRIx64, p->offset);
 	if (d->multi_id)
 		fprintf(out, "  %02x", id);
+	fputs("  ", out);
 	/* Bytes column: 12 bytes wide; longer packets push the rest right. */
 	int width = p->size ? (int)(3 * p->size - 1) : 0;
 	print_bytes(out, p);
@@ -168,20 +169,37 @@ static void on_gap(struct dump *d, const struct source *s, uint64_t offset, int 
 
 static void print_counts(const struct dump *d, const struct input *in)
 {
+	int json = d->format == FMT_JSONL;
+
 	for (size_t i = 0; i < in->nsrc; i++) {
 		const struct pft_input_source *s = &in->src[i].info;
 		if (!s->decoded)
 			continue;
-		if (s->id >= 0)
+		if (json)
+			printf("{\"type\":\"source\",\"id\":%d,\"bytes\":%" PRIu64
+			       ",\"packets\":%" PRIu64 ",\"errors\":%" PRIu64 "}\n", s->id,
+			       s->stats.bytes, s->stats.packets, s->stats.errors);
+		else if (s->id >= 0)
 			printf("id 0x%02x (%s): ", s->id, s->name);
 		else
 			printf("%s: ", s->name);
-		printf("%" PRIu64 " bytes, %" PRIu64 " packets, %" PRIu64 " errors\n",
-		       s->stats.bytes, s->stats.packets, s->stats.errors);
+		if (!json)
+			printf("%" PRIu64 " bytes, %" PRIu64 " packets, %" PRIu64 " errors\n",
+			       s->stats.bytes, s->stats.packets, s->stats.errors);
 	}
-	for (int t = 0; t < PFT_PKT_TYPE_MAX; t++)
-		if (d->counts[t])
+	if (json)
+		printf("{\"type\":\"summary\",\"counts\":{");
+	for (int t = 0, n = 0; t < PFT_PKT_TYPE_MAX; t++) {
+		if (!d->counts[t])
+			continue;
+		if (json)
+			printf("%s\"%s\":%" PRIu64, n++ ? "," : "", pft_pkt_type_name(t),
+			       d->counts[t]);
+		else
 			printf("  %-17s %" PRIu64 "\n", pft_pkt_type_name(t), d->counts[t]);
+	}
+	if (json)
+		printf("}}\n");
 }
 
 static void usage(FILE *out)

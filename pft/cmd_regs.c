@@ -80,19 +80,7 @@ struct assignment {
 
 static int parse_assignment(const char *arg, struct assignment *a)
 {
-	const char *eq = strchr(arg, '=');
-
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(a->name)) {
-		cli_error("regs: '%s' is not NAME=VALUE", arg);
-		return -1;
-	}
-	memcpy(a->name, arg, (size_t)(eq - arg));
-	a->name[eq - arg] = '\0';
-	if (cli_parse_u32(eq + 1, &a->value)) {
-		cli_error("regs: %s: '%s' is not a 32-bit number", a->name, eq + 1);
-		return -1;
-	}
-	return 0;
+	return cli_parse_assignment("regs", arg, a->name, sizeof(a->name), &a->value);
 }
 
 /* ID registers among the arguments describe the PTM too. */

@@ -1,4 +1,5 @@
 /* Trace inputs: option handling, and opening them through the library. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,27 @@ int input_option(struct input_opts *o, int code, const char *arg)
 		}
 		o->cfg.ts_64bit = v == 64;
 		break;
+	case OPT_REG: {
+		static const char *const names[4] = { "ETMCR", "ETMCCER", "ETMIDR", "ETMTRACEIDR" };
+		struct pft_regs_info info;
+		char name[32];
+		uint32_t value;
+		int i;
+
+		if (cli_parse_assignment("--reg", arg, name, sizeof(name), &value))
+			return -1;
+		/* Register names as pft regs takes them (aliases included). */
+		for (i = 0; i < 4; i++)
+			if (pft_regs_lookup(name, &info) >= 0 && !strcmp(info.name, names[i]))
+				break;
+		if (i == 4) {
+			cli_error("--reg: %s: not one of ETMCR, ETMCCER, ETMIDR, ETMTRACEIDR", name);
+			return -1;
+		}
+		o->reg[i] = value;
+		o->reg_given[i] = 1;
+		return 0;
+	}
 	default:
 		cli_error("internal: unknown option code %d", code);
 		return -1;
@@ -71,19 +93,61 @@ int input_option(struct input_opts *o, int code, const char *arg)
 	return 0;
 }
 
-int input_opts_check(const struct input_opts *o)
+/* A Cortex-A15's PTM, for registers --reg leaves out: PFTv1.1, 64-bit
+ * binary timestamps. */
+enum { DEFAULT_ETMIDR = 0x411CF312, DEFAULT_ETMCCER = 0x34C01AC2 };
+
+static int config_from_regs(struct input_opts *o)
+{
+	uint32_t idr = o->reg_given[2] ? o->reg[2] : DEFAULT_ETMIDR;
+	uint32_t ccer = o->reg_given[1] ? o->reg[1] : DEFAULT_ETMCCER;
+	uint32_t traceid = o->reg_given[3] ? o->reg[3] : (o->id > 0 ? (uint32_t)o->id : 0);
+
+	if (o->cfg_given) {
+		cli_error("--reg and the configuration flags exclude each other");
+		return -1;
+	}
+	if (((idr >> 8) & 0xf) == 2) {
+		cli_error("--reg ETMIDR=0x%08x: an ETMv3, whose trace pft does not decode yet", idr);
+		return -1;
+	}
+	if (pft_config_from_regs(&o->cfg, o->reg[0], ccer, idr, traceid)) {
+		cli_error("--reg ETMIDR=0x%08x: not a PTM (architecture %u, not 3)", idr,
+			  (idr >> 8) & 0xf);
+		return -1;
+	}
+	if (o->reg_given[3]) {
+		unsigned id = traceid & 0x7f;
+		if (id < 1 || id > PFT_ID_MAX_VALID) {
+			cli_error("--reg ETMTRACEIDR=0x%x: trace ID 0x%02x is reserved", traceid, id);
+			return -1;
+		}
+		if (o->id >= 0 && o->id != (int)id) {
+			cli_error("--id 0x%02x and --reg ETMTRACEIDR=0x%x disagree", o->id, traceid);
+			return -1;
+		}
+		if (o->formatted)
+			o->id = (int)id;
+	}
+	return 0;
+}
+
+int input_opts_check(struct input_opts *o)
 {
 	int n = !!o->snapshot + !!o->raw + !!o->formatted;
+	int regs = o->reg_given[0] | o->reg_given[1] | o->reg_given[2] | o->reg_given[3];
 
 	if (n != 1) {
 		cli_error(n ? "give only one of --snapshot, --raw and --formatted"
 			    : "no input: give --snapshot DIR, --raw FILE or --formatted FILE");
 		return -1;
 	}
-	if (o->snapshot && o->cfg_given) {
+	if (o->snapshot && (o->cfg_given || regs)) {
 		cli_error("configuration flags do not go with --snapshot (it has the registers)");
 		return -1;
 	}
+	if (regs && config_from_regs(o))
+		return -1;
 	if (o->raw && o->id >= 0) {
 		cli_error("--id does not go with --raw (raw input has one source)");
 		return -1;
@@ -163,6 +227,10 @@ int input_next(struct input *in, struct pft_item *item)
 {
 	int r = pft_input_next(in->in, item, sizeof(*item));
 
+	if (r == 0 && cli_output_failed()) {
+		cli_error("standard output: %s", strerror(errno));
+		return -1;
+	}
 	if (r == 0) {
 		if (item->type == PFT_ITEM_PACKET && item->ptm->type == PFT_PKT_ASYNC)
 			in->src[item->source].synced_once = 1;

@@ -16,6 +16,9 @@ struct input_opts {
 	int tpiu;               /* formatted input has FSYNC/HSYNC */
 	struct pft_config cfg;  /* for --raw/--formatted */
 	int cfg_given;          /* a configuration flag was given */
+	/* --reg values: ETMCR, ETMCCER, ETMIDR, ETMTRACEIDR */
+	uint32_t reg[4];
+	int reg_given[4];
 };
 
 /* The getopt_long entries of the shared options; their codes start at
@@ -37,6 +40,7 @@ enum {
 	OPT_TS_GRAY,
 	OPT_BRANCH_BROADCAST,
 	OPT_ETMCR,
+	OPT_REG,
 	INPUT_OPT_END
 };
 
@@ -54,7 +58,8 @@ enum {
 	{ "pft-version", required_argument, NULL, OPT_PFT_VERSION },          \
 	{ "ts-bits", required_argument, NULL, OPT_TS_BITS },                  \
 	{ "ts-gray", no_argument, NULL, OPT_TS_GRAY },                        \
-	{ "branch-broadcast", no_argument, NULL, OPT_BRANCH_BROADCAST }
+	{ "branch-broadcast", no_argument, NULL, OPT_BRANCH_BROADCAST },      \
+	{ "reg", required_argument, NULL, OPT_REG }
 
 #define INPUT_OPTIONS_HELP                                                    \
 	"input (one of):\n"                                                   \
@@ -65,13 +70,17 @@ enum {
 	"  --tpiu                formatted input has FSYNC/HSYNC (trace port)\n" \
 	"configuration for --raw/--formatted:\n"                              \
 	"  --cycle-accurate --timestamps --ctxid-bytes N --vmid --return-stack\n" \
-	"  --branch-broadcast --pft-version 1.0|1.1 --ts-bits 48|64 --ts-gray\n"
+	"  --branch-broadcast --pft-version 1.0|1.1 --ts-bits 48|64 --ts-gray\n" \
+	"  --reg NAME=VALUE      a PTM register (ETMCR, ETMCCER, ETMIDR,\n"     \
+	"                        ETMTRACEIDR; repeatable): the configuration\n"  \
+	"                        they give (missing ones: a Cortex-A15's)\n"
 
 void input_opts_init(struct input_opts *o);
 /* Handle a shared option; returns 0, or -1 after printing an error. */
 int input_option(struct input_opts *o, int code, const char *arg);
-/* Check the combination; returns 0, or -1 after printing an error. */
-int input_opts_check(const struct input_opts *o);
+/* Check the combination and settle the configuration (from --reg);
+ * returns 0, or -1 after printing an error. */
+int input_opts_check(struct input_opts *o);
 
 /* What the command keeps of each source (pft_input_source()), plus
  * whether an A-sync was seen in it. */

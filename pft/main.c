@@ -53,6 +53,24 @@ int cli_parse_u32(const char *s, uint32_t *out)
 	return 0;
 }
 
+int cli_parse_assignment(const char *what, const char *arg, char *name, size_t namelen,
+			 uint32_t *value)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= namelen) {
+		cli_error("%s: '%s' is not NAME=VALUE", what, arg);
+		return -1;
+	}
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	if (cli_parse_u32(eq + 1, value)) {
+		cli_error("%s: %s: '%s' is not a 32-bit number", what, name, eq + 1);
+		return -1;
+	}
+	return 0;
+}
+
 void cli_bad_option(const char *cmd, char **argv, int opt)
 {
 	const char *word = argv[optind - 1];
@@ -65,6 +83,22 @@ void cli_bad_option(const char *cmd, char **argv, int opt)
 		cli_error("%s: unknown option '-%c' (try 'pft %s --help')", cmd, opt, cmd);
 	else
 		cli_error("%s: unknown option '%s' (try 'pft %s --help')", cmd, word, cmd);
+}
+
+int cli_output_failed(void)
+{
+	return ferror(stdout);
+}
+
+/* What a command printed must have reached its destination: a full disk
+ * or a closed pipe is an error (exit 2), not a silent loss. */
+static int finish_output(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	if (rc != EXIT_USAGE)   /* else the command has said so already */
+		cli_error("standard output: %s", errno ? strerror(errno) : "write error");
+	return EXIT_USAGE;
 }
 
 struct command {
@@ -99,10 +133,19 @@ int main(int argc, char **argv)
 		usage(stderr, cmds, n);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* pft help CMD: the command's own --help. */
+		char *help_argv[] = { argv[2], "--help", NULL };
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(argv[2], cmds[i].name) && cmds[i].run)
+				return finish_output(cmds[i].run(2, help_argv));
+		cli_error("help: unknown command '%s' (try 'pft --help')", argv[2]);
+		return EXIT_USAGE;
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout, cmds, n);
-		return EXIT_OK;
+		return finish_output(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("pft %s\n", pft_version());
@@ -115,7 +158,11 @@ int main(int argc, char **argv)
 			cli_error("'%s' is not available in this build", argv[1]);
 			return EXIT_USAGE;
 		}
-		return cmds[i].run(argc - 1, argv + 1);
+		/* -h is --help for every command (none takes -h otherwise). */
+		for (int a = 2; a < argc; a++)
+			if (!strcmp(argv[a], "-h"))
+				argv[a] = "--help";
+		return finish_output(cmds[i].run(argc - 1, argv + 1));
 	}
 	cli_error("unknown command '%s' (try 'pft --help')", argv[1]);
 	return EXIT_USAGE;
