@@ -35,11 +35,16 @@ expect() {
 }
 
 # expect_decoded DESCRIPTION -- ARGS: exit 0, nothing on stderr, output.
+# The exit status of a decode that read its input: 1 when it listed errors
+# in the trace, else 0.
+want_status() { grep -q '"type":"error"' "$tmp/out" && echo 1 || echo 0; }
+
 expect_decoded() {
     local what=$1; shift 2
     run "$@"
-    if [ "$rc" -ne 0 ] || [ -s "$tmp/err" ] || [ ! -s "$tmp/out" ]; then
-        bad "$what: pft $* -> exit $rc (want 0), stderr:"; sed 's/^/    /' "$tmp/err"
+    local want; want=$(want_status)
+    if [ "$rc" -ne "$want" ] || [ -s "$tmp/err" ] || [ ! -s "$tmp/out" ]; then
+        bad "$what: pft $* -> exit $rc (want $want), stderr:"; sed 's/^/    /' "$tmp/err"
         return 1
     fi
     ok
@@ -185,21 +190,22 @@ check "A-sync only: exit 0, no_sync only, no stderr" \
 for i in 1 2 3 4 5; do
     { head -c 12 "$trace"; head -c 4096 /dev/urandom; } >"$tmp/fuzz.bin"
     run decode --raw "$tmp/fuzz.bin" "${cfg[@]}" "${images[@]}" --format jsonl
-    check "random after an I-sync ($i): exit 0, no stderr" [ "$rc" -eq 0 -a ! -s "$tmp/err" ]
+    check "random after an I-sync ($i): exit 0 or 1 as errors were listed, no stderr" \
+        [ "$rc" -eq "$(want_status)" -a ! -s "$tmp/err" ]
 done
-# Random frame-formatted input: no crash, exit 0.
+# Random frame-formatted input: no crash; exit 1 as errors are listed.
 head -c 4096 /dev/urandom >"$tmp/frames.bin"
-run decode --formatted "$tmp/frames.bin" --id 0x10 "${images[@]}"
-check "random frames: exit 0" [ "$rc" -eq 0 ]
+run decode --formatted "$tmp/frames.bin" --id 0x10 "${images[@]}" --format jsonl
+check "random frames: exit 0 or 1 as errors were listed" [ "$rc" -eq "$(want_status)" ]
 
 # A frame with the illegal ID 0x7f in the TC2 buffer: an error line at its
-# offset (cli.md: errors inside the trace are listed, exit 0), then decoding
+# offset (cli.md: errors inside the trace are listed, exit 1), then decoding
 # starts again (no_sync, later a trace_on) and still finds ranges.
 python3 -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[0x6800:0x6802]=b'\xff\xff'; open(sys.argv[2],'wb').write(b)" \
     "$PFT_SHARED/testdata/opencsd-snapshots/TC2/cstrace.bin" "$tmp/badframe.bin"
 run decode --formatted "$tmp/badframe.bin" --id 0x13 --cycle-accurate --timestamps --format jsonl \
     --image "$PFT_SHARED/testdata/opencsd-snapshots/TC2/kernel_dump.bin@0xC0008000"
-check "bad frame: exit 0, nothing on stderr" [ "$rc" -eq 0 -a ! -s "$tmp/err" ]
+check "bad frame: exit 1, nothing on stderr" [ "$rc" -eq 1 -a ! -s "$tmp/err" ]
 if python3 -c "
 import json, sys
 e = [json.loads(l) for l in open(sys.argv[1])]
