@@ -694,13 +694,13 @@ static int load(struct snap *s, char *msg, size_t len)
 		for (size_t j = sec->first; j < sec->first + sec->count; j++) {
 			char where[PATH_MAX + 32];
 			snprintf(where, sizeof(where), "%s:%u", path, ini.e[j].line);
-			err = load_device(s, &s->devs[s->pub.ndevs], ini.e[j].value, where, msg,
-					  len);
+			/* Counted before it is loaded, so that a failure's
+			 * allocations are freed with the rest. */
+			size_t k = s->pub.ndevs++;
+			err = load_device(s, &s->devs[k], ini.e[j].value, where, msg, len);
 			if (err < 0)
 				goto out;
-			s->dev_order[s->pub.ndevs] =
-				(struct dev_name){ s->devs[s->pub.ndevs].name, s->pub.ndevs };
-			s->pub.ndevs++;
+			s->dev_order[k] = (struct dev_name){ s->devs[k].name, k };
 		}
 	}
 	qsort(s->dev_order, s->pub.ndevs, sizeof(*s->dev_order), by_device_name);
