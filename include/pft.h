@@ -361,8 +361,10 @@ pft_export void pft_pkt_free(struct pft_pkt_decoder *d);
  * borrowed until pft_pkt_next() returns -PFT_ERR_NEED_INPUT.  Offsets
  * continue from the previous feed (pft_pkt_feed) or start at @offset
  * (pft_pkt_feed_at; for input whose bytes are not contiguous in the file,
- * such as formatted frames).  Returns 0, -PFT_ERR_INVALID, or
- * -PFT_ERR_EOS after pft_pkt_finish().
+ * such as formatted frames).  Returns 0, -PFT_ERR_INVALID (NULL @d, NULL
+ * @buf with @len > 0, or bytes of the previous feed not yet decoded: feed
+ * again only after -PFT_ERR_NEED_INPUT), or -PFT_ERR_EOS after
+ * pft_pkt_finish().
  */
 pft_export int pft_pkt_feed(struct pft_pkt_decoder *d, const uint8_t *buf,
 			    size_t len);

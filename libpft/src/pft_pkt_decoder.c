@@ -176,6 +176,10 @@ int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf, size_t len,
 		return -PFT_ERR_INVALID;
 	if (d->finished)
 		return -PFT_ERR_EOS;
+	/* Bytes of the previous feed not yet decoded would be lost, and
+	 * every offset after them wrong. */
+	if (d->buf && d->pos < d->len)
+		return -PFT_ERR_INVALID;
 	d->buf = buf;
 	d->len = len;
 	d->pos = 0;
