@@ -1471,6 +1471,93 @@ pft_export int pft_regs_explain(const char *name, uint32_t value,
 
 /* ---- Section: lines ---- */
 
+/*
+ * Source lines and functions of ELF files, from their DWARF (read with
+ * elfutils' libdw) and their ELF function symbols.  Load files with
+ * pft_lines_add_elf(); then look addresses up, or list every line-table
+ * row and every function (for coverage of what never ran).  All
+ * addresses are run-time addresses (the file's plus its bias).  Strings
+ * handed out (file and function names) are owned by the object and valid
+ * until pft_lines_free().  Lookups do not change the object, but libdw
+ * caches inside it: one object must not be used by two threads at once.
+ */
+struct pft_lines;
+
+/* Returns NULL with *@errcode (if not NULL) = -PFT_ERR_NOMEM on failure. */
+pft_export struct pft_lines *pft_lines_alloc(int *errcode);
+pft_export void pft_lines_free(struct pft_lines *l);
+
+/*
+ * Load the line table and functions of the 32-bit ELF file @path, its
+ * addresses moved by @bias.  Functions are the DWARF subprograms with code
+ * (name, entry .. end, declaration file and line) and the sized STT_FUNC
+ * symbols where no subprogram starts (file NULL, line 0).  A file without
+ * DWARF gives symbols only.  Returns 1 (DWARF found), 0 (symbols only), or
+ * -PFT_ERR_INVALID (NULL argument), -PFT_ERR_BAD_FILE (cannot open, not
+ * ELF), -PFT_ERR_NOT_SUPPORTED (not 32-bit), -PFT_ERR_NOMEM or
+ * -PFT_ERR_INTERNAL (libelf refused to start); on failure nothing is added.
+ */
+pft_export int pft_lines_add_elf(struct pft_lines *l, const char *path,
+				 int64_t bias);
+
+/* A function: code @start .. @end - 1 (@end 0: up to 2^32). */
+struct pft_line_func {
+	const char *name;
+	uint32_t start, end;
+	const char *file;       /* declaration file, NULL when unknown */
+	uint32_t line;          /* declaration line, 0 when unknown */
+};
+
+/* What is known about one address. */
+struct pft_line_info {
+	const char *file;       /* from the line table; NULL: no row covers it */
+	uint32_t line;
+	/* The function a debugger would name here: the innermost inlined
+	 * subroutine, else the out-of-line function; NULL if none. */
+	const char *function;
+	struct pft_line_func func; /* the out-of-line function (has_func) */
+	uint8_t has_func;
+	uint8_t reserved[7];
+};
+
+/*
+ * Look @addr up (@size = sizeof *@info).  Returns 0, -PFT_ERR_NOMAP
+ * (neither a row nor a function covers @addr) or -PFT_ERR_INVALID.
+ */
+pft_export int pft_lines_lookup(const struct pft_lines *l, uint32_t addr,
+				struct pft_line_info *info, size_t size);
+
+/* A line-table row: @file:@line is the code at @start .. @end - 1. */
+struct pft_line_row {
+	const char *file;
+	uint32_t line;
+	uint32_t start, end;
+};
+
+/*
+ * Row @index of all rows (sorted by address, not overlapping; rows that
+ * cover no byte are left out).  Returns 0, -PFT_ERR_EOS (past the last) or
+ * -PFT_ERR_INVALID.
+ */
+pft_export int pft_lines_row(const struct pft_lines *l, size_t index,
+			     struct pft_line_row *row, size_t size);
+
+/*
+ * Function @index of all functions (sorted by start, one per start).
+ * Returns 0, -PFT_ERR_EOS (past the last) or -PFT_ERR_INVALID.
+ */
+pft_export int pft_lines_function(const struct pft_lines *l, size_t index,
+				  struct pft_line_func *func, size_t size);
+
+/* The function that covers @addr.  Returns 0, -PFT_ERR_NOMAP or
+ * -PFT_ERR_INVALID. */
+pft_export int pft_lines_function_at(const struct pft_lines *l, uint32_t addr,
+				     struct pft_line_func *func, size_t size);
+
+/* The number of functions (@functions != 0) or rows; 0 for NULL @l. */
+pft_export size_t pft_lines_count(const struct pft_lines *l, int functions);
+
+
 /* ---- End of lines ---- */
 
 /* ======================================================================
