@@ -1566,6 +1566,135 @@ pft_export size_t pft_lines_count(const struct pft_lines *l, int functions);
 
 /* ---- Section: calls ---- */
 
+/*
+ * Calls and returns, from the flow decoder's elements: put every element
+ * (pft_calls_put), then take events (pft_calls_next) until
+ * -PFT_ERR_NEED_INPUT.  The tracker keeps a stack of frames.
+ *
+ * What moves the stack is the class of each RANGE's last instruction,
+ * when it was taken (pft_elem.iclass, taken); the destination is the start
+ * of the next RANGE (or the address of an ADDR_NACC), so the events of a
+ * branch come out when the element after it is put:
+ *  - CALL, INDIRECT_CALL: push a frame (return address = the range's
+ *    @end, the address after the call); event CALL at the callee's depth.
+ *  - RETURN (also INDIRECT_JUMP and EXC_RETURN whose destination is a
+ *    frame's return address): the frames down to the deepest frame whose
+ *    return address is the destination are popped, one RETURN event each
+ *    (those above it with PFT_CALL_F_UNWOUND: a longjmp).  With no such
+ *    frame, the frames above the deepest one whose function contains the
+ *    destination are popped (a longjmp into the middle of a function),
+ *    all UNWOUND.  Otherwise the return is UNMATCHED_RETURN and the stack
+ *    is left as it is; at depth 0 that is the only outcome, so the stack
+ *    never underflows.
+ *  - JUMP, INDIRECT_JUMP to the entry of a function (a symbol's start)
+ *    other than the current one: TAIL_CALL, the top frame's function is
+ *    replaced (at depth 0 the outermost function is).
+ *  - EXCEPTION element: push an exception frame (return address = the
+ *    preferred return address); event EXCEPTION.  EXC_RETURN (a range's
+ *    last instruction, or an EXCEPTION_RETURN element not preceded by
+ *    one) pops down to and including the most recent exception frame,
+ *    event EXCEPTION_RETURN (frames above it UNWOUND); none: UNMATCHED.
+ * Gaps (NO_SYNC, TRACE_ON, ERROR, ADDR_NACC) do not clear the stack: the
+ * program went on while it was not seen.  A branch waiting for its
+ * destination is settled with what is known (a direct call or jump's
+ * encoded target, else none); when the first RANGE after a gap starts at
+ * a frame's return address, the frames down to it are popped with
+ * PFT_CALL_F_UNTRACED (the return happened out of sight, e.g. in code
+ * outside the image or outside the trace filter).  The stack holds at most
+ * @max_depth frames; a deeper push forgets the oldest frame (whose return
+ * then no longer matches).  pft_calls_finish() pops every frame
+ * (PFT_CALL_F_END) so that each CALL has exactly one RETURN.
+ *
+ * Time: each event carries the instructions executed up to and including
+ * the branch, the sum of the ranges' cycle counts (cycle-accurate trace)
+ * and the last timestamp seen.  Memory grows with the stack depth only.
+ */
+enum pft_call_kind {
+	PFT_CALL_CALL = 0,
+	PFT_CALL_RETURN,
+	PFT_CALL_TAIL_CALL,
+	PFT_CALL_EXCEPTION,
+	PFT_CALL_EXCEPTION_RETURN,
+	PFT_CALL_UNMATCHED_RETURN,
+	PFT_CALL_KIND_MAX
+};
+
+/* "call", "return", "tail_call", "exception", "exception_return",
+ * "unmatched_return"; "unknown" out of range. */
+pft_export const char *pft_call_kind_name(unsigned kind);
+
+enum pft_call_flags {
+	PFT_CALL_F_UNWOUND = 1 << 0,  /* popped by a return to a deeper frame */
+	PFT_CALL_F_UNTRACED = 1 << 1, /* the return was not traced (a gap) */
+	PFT_CALL_F_END = 1 << 2,      /* popped by pft_calls_finish() */
+	PFT_CALL_F_NO_TARGET = 1 << 3 /* the callee's entry is unknown (0) */
+};
+
+struct pft_call_event {
+	uint8_t kind;          /* enum pft_call_kind */
+	uint8_t flags;         /* enum pft_call_flags */
+	uint16_t exception;    /* EXCEPTION: the exception number */
+	/* CALL, TAIL_CALL, EXCEPTION: the new frame's depth (1 = the first
+	 * frame above the outermost function); RETURN, EXCEPTION_RETURN: the
+	 * depth returned to; UNMATCHED_RETURN: the depth (unchanged). */
+	uint32_t depth;
+	uint32_t site;         /* the branch instruction (0 for pops by a
+				* gap or finish) */
+	uint32_t target;       /* where it went: the callee's entry, the
+				* return address reached */
+	/* CALL, TAIL_CALL, EXCEPTION: the function entered (its entry, as
+	 * @target) and the caller's function (the frame below; for TAIL_CALL
+	 * the function replaced).  RETURN, EXCEPTION_RETURN: the function left
+	 * (@callee) and the function returned to (@caller).  0 = unknown. */
+	uint32_t callee, caller;
+	uint64_t insns;        /* instructions executed up to the event */
+	uint64_t cycles;       /* when has_cycles: cycles up to the event */
+	uint64_t ts;           /* when has_ts: the last timestamp */
+	uint64_t entry_insns;  /* RETURN, EXCEPTION_RETURN: @insns of the
+				* frame's CALL (or EXCEPTION) event */
+	uint8_t has_cycles, has_ts;
+	uint8_t reserved[6];
+};
+
+struct pft_calls_config {
+	size_t size;               /* sizeof(struct pft_calls_config) */
+	/* Borrowed, may be NULL: direct branch targets are read from it when
+	 * a gap hides the destination, and function entries and extents
+	 * (tail calls, longjmp) come from its symbols. */
+	struct pft_image *image;
+	uint32_t max_depth;        /* 0: 65536 */
+	uint8_t reserved[4];
+};
+
+struct pft_calls;
+
+/* Returns NULL with *@errcode set to -PFT_ERR_INVALID (NULL @cfg, @size
+ * too small) or -PFT_ERR_NOMEM. */
+pft_export struct pft_calls *pft_calls_alloc(const struct pft_calls_config *cfg,
+					     int *errcode);
+pft_export void pft_calls_free(struct pft_calls *c);
+
+/* Apply one flow element (@size = sizeof *@e).  Returns 0,
+ * -PFT_ERR_INVALID (NULL argument, @size too small, unknown element type),
+ * -PFT_ERR_INTERNAL (events of the previous put were not all taken),
+ * -PFT_ERR_EOS (after finish) or -PFT_ERR_NOMEM. */
+pft_export int pft_calls_put(struct pft_calls *c, const struct pft_elem *e,
+			     size_t size);
+
+/* The end of the trace: settle the last branch and pop every frame.
+ * Returns 0, -PFT_ERR_INVALID, -PFT_ERR_INTERNAL (events not taken),
+ * -PFT_ERR_EOS (already finished) or -PFT_ERR_NOMEM. */
+pft_export int pft_calls_finish(struct pft_calls *c);
+
+/* The next event (@size = sizeof *@ev): 0, -PFT_ERR_NEED_INPUT (all taken;
+ * -PFT_ERR_EOS instead after finish) or -PFT_ERR_INVALID. */
+pft_export int pft_calls_next(struct pft_calls *c, struct pft_call_event *ev,
+			      size_t size);
+
+/* The current depth (0 = in the outermost function); 0 for NULL. */
+pft_export uint32_t pft_calls_depth(const struct pft_calls *c);
+
+
 /* ---- End of calls ---- */
 
 /* ======================================================================
