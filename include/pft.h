@@ -1703,6 +1703,171 @@ pft_export uint32_t pft_calls_depth(const struct pft_calls *c);
 
 /* ---- Section: views ---- */
 
+/*
+ * Views of the executed code: coverage, profile, folded stacks (struct
+ * pft_views, an accumulator) and a timeline of calls (struct
+ * pft_timeline, a streaming writer).
+ *
+ * Output goes through a caller-supplied writer: @write(@ctx, buf, len) is
+ * called with pieces of the output and returns 0, or a negative value to
+ * stop (which the writing function then returns).  The library never
+ * touches a file itself.  Strings from the input (function and file
+ * names) are escaped for each format: JSON escaping in JSON; in lcov,
+ * callgrind and folded output, control characters become '?', and in
+ * folded output ';' and blanks become '_' as well.
+ *
+ * Functions are those of @lines (DWARF subprograms and ELF function
+ * symbols) when given, else the image's symbols; code in none is counted
+ * under "[unknown]".  The accumulator borrows @image and @lines: they must
+ * outlive it.  Its memory grows with the code executed and the distinct
+ * call paths (at most max_depth deep), never with the trace length.
+ */
+struct pft_views_config {
+	size_t size;                 /* sizeof(struct pft_views_config) */
+	struct pft_image *image;     /* required: the instructions of ranges */
+	const struct pft_lines *lines; /* may be NULL: no source lines */
+	uint32_t max_depth;          /* calls stack limit, 0: 65536 */
+	uint8_t reserved[4];
+};
+
+struct pft_views;
+
+/* Returns NULL with *@errcode set to -PFT_ERR_INVALID (NULL @cfg or
+ * @cfg->image, @size too small) or -PFT_ERR_NOMEM. */
+pft_export struct pft_views *pft_views_alloc(const struct pft_views_config *cfg,
+					     int *errcode);
+pft_export void pft_views_free(struct pft_views *v);
+
+/*
+ * Count one flow element of trace source @source (0-127, e.g. the trace
+ * ID; each source has its own calls stack, see the calls section).  Every
+ * RANGE's instructions count for coverage and, in the function they are
+ * in, as self instructions (cycles too in cycle-accurate trace); calls
+ * count per caller -> callee edge and as entries of the callee (FNDA:
+ * calls and tail calls that reach a function's first address).  Returns
+ * 0, -PFT_ERR_INVALID (NULL argument, @size too small, @source > 127, a
+ * RANGE of 2^22 or more instructions), -PFT_ERR_EOS (after
+ * pft_views_finish()) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_views_put(struct pft_views *v, unsigned source,
+			     const struct pft_elem *e, size_t size);
+
+/*
+ * The end of the trace: close every source's open calls, then resolve
+ * instructions to addresses, source lines and branches (reading the
+ * image).  Writing needs it.  Returns 0, -PFT_ERR_INVALID, -PFT_ERR_EOS
+ * (already finished), -PFT_ERR_NOMAP (the image no longer holds an
+ * executed instruction) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_views_finish(struct pft_views *v);
+
+enum pft_view_format {
+	/* Coverage: per function (every function, executed or not), per
+	 * source line, per conditional branch. */
+	PFT_VIEW_COVERAGE_TEXT = 0,
+	PFT_VIEW_COVERAGE_JSONL,
+	/* lcov tracefile (TN, SF, FN, FNDA, FNF, FNH, DA, BRDA, BRF, BRH,
+	 * LF, LH, end_of_record) for the source files in the line tables.
+	 * DA counts a line by the most-executed of its instructions; BRDA
+	 * has two branches per conditional branch instruction (0 taken,
+	 * 1 not taken; block = the instruction's ordinal in its line). */
+	PFT_VIEW_LCOV,
+	/* Profile: per function self, inclusive, cycles, entries; per
+	 * caller -> callee edge calls and inclusive instructions. */
+	PFT_VIEW_PROFILE_TEXT,
+	PFT_VIEW_PROFILE_JSONL,
+	/* Callgrind (event Ir = instructions executed), for
+	 * callgrind_annotate and KCachegrind. */
+	PFT_VIEW_CALLGRIND,
+	/* Folded stacks: "outer;...;inner SELF" per call path. */
+	PFT_VIEW_FOLDED,
+	PFT_VIEW_FORMAT_MAX
+};
+
+/*
+ * Write view @format after pft_views_finish().  @test_name: lcov's TN
+ * (NULL: empty).  Returns 0, -PFT_ERR_INVALID (NULL @v or @write, unknown
+ * @format, not finished), or the writer's negative value.
+ */
+pft_export int pft_views_write(const struct pft_views *v,
+			       enum pft_view_format format,
+			       const char *test_name,
+			       int (*write)(void *ctx, const char *buf, size_t len),
+			       void *ctx);
+
+/* Per-function figures, for callers that format their own. */
+struct pft_view_func {
+	const char *name;        /* "[unknown]" for code in no function */
+	uint32_t start, end;
+	const char *file;        /* NULL when unknown */
+	uint32_t line;
+	uint64_t entered;        /* calls and tail calls to @start */
+	uint64_t self_insns;     /* instructions executed in it */
+	uint64_t incl_insns;     /* ... in it and its callees (recursion once) */
+	uint64_t self_cycles;    /* cycle-accurate trace: cycles of its ranges */
+};
+
+/* Function @index (every function of @lines or of the image's symbols
+ * that ran, executed or not when @lines is given; sorted by start) after
+ * finish.  Returns 0, -PFT_ERR_EOS past the last, -PFT_ERR_INVALID. */
+pft_export int pft_views_function(const struct pft_views *v, size_t index,
+				  struct pft_view_func *func, size_t size);
+
+/*
+ * Timeline: Chrome trace-event JSON written as the calls happen.  Write
+ * pft_timeline_begin() once, then put the events of each source's calls
+ * tracker (pft_calls_next()) into that source's pft_timeline (one track,
+ * "tid", per source), then pft_timeline_end() once.  Each CALL,
+ * TAIL_CALL and EXCEPTION opens a span ("ph":"B") named after the
+ * function entered, each RETURN/EXCEPTION_RETURN (or the TAIL_CALL that
+ * replaces it) closes it ("ph":"E"), so spans nest.  Time ("ts", in
+ * microseconds): the event's cycles, timestamp or instruction count (as
+ * @clock says) divided by @hz / 1e6; with @hz 0, one count is one
+ * microsecond.
+ */
+enum pft_timeline_clock {
+	PFT_TIMELINE_INSNS = 0,
+	PFT_TIMELINE_CYCLES,     /* events without cycles fall back to insns */
+	PFT_TIMELINE_TIMESTAMP   /* events without a timestamp fall back to insns */
+};
+
+struct pft_timeline_config {
+	size_t size;                 /* sizeof(struct pft_timeline_config) */
+	int (*write)(void *ctx, const char *buf, size_t len);
+	void *ctx;
+	struct pft_image *image;     /* names (may be NULL; borrowed) */
+	const struct pft_lines *lines; /* names first (may be NULL; borrowed) */
+	const char *track_name;      /* copied; NULL: "trace <tid>" */
+	uint64_t hz;
+	uint32_t tid;
+	uint8_t clock;               /* enum pft_timeline_clock */
+	uint8_t reserved[3];
+};
+
+struct pft_timeline;
+
+/* Returns NULL with *@errcode set to -PFT_ERR_INVALID (NULL @cfg or
+ * @write, @size too small, unknown @clock) or -PFT_ERR_NOMEM.  Writes
+ * the track's name (a metadata event). */
+pft_export struct pft_timeline *pft_timeline_alloc(const struct pft_timeline_config *cfg,
+						   int *errcode);
+pft_export void pft_timeline_free(struct pft_timeline *t);
+
+/* Write the opening of the JSON document (and a process name event).
+ * Returns 0, -PFT_ERR_INVALID (NULL @write) or the writer's value. */
+pft_export int pft_timeline_begin(int (*write)(void *ctx, const char *buf, size_t len),
+				  void *ctx);
+/* Write the closing of the JSON document.  Same returns. */
+pft_export int pft_timeline_end(int (*write)(void *ctx, const char *buf, size_t len),
+				void *ctx);
+
+/* Write the spans event @ev (@size = sizeof *@ev) opens or closes.
+ * UNMATCHED_RETURN writes nothing.  Returns 0, -PFT_ERR_INVALID or the
+ * writer's value. */
+pft_export int pft_timeline_put(struct pft_timeline *t,
+				const struct pft_call_event *ev, size_t size);
+
+
 /* ---- End of views ---- */
 
 #ifdef __cplusplus

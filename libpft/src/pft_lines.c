@@ -32,6 +32,7 @@ struct lines_row {
 	uint32_t line;
 	const char *file;
 	size_t module;
+	size_t order;             /* position in its table: later rows win */
 };
 
 struct lines_func {
@@ -112,7 +113,8 @@ static int add_row(struct pft_lines *l, size_t module, uint32_t addr,
 {
 	if (grow((void **)&l->rows, &l->cap_rows, l->nrows + 1, sizeof(*l->rows)))
 		return -PFT_ERR_NOMEM;
-	l->rows[l->nrows++] = (struct lines_row){ addr, end, line, file, module };
+	l->rows[l->nrows] = (struct lines_row){ addr, end, line, file, module, l->nrows };
+	l->nrows++;
 	return 0;
 }
 
@@ -260,7 +262,7 @@ static int cmp_row(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return (x->line > y->line) - (x->line < y->line);
+	return (x->order > y->order) - (x->order < y->order);
 }
 
 static int cmp_func(const void *a, const void *b)
