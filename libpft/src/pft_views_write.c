@@ -194,7 +194,7 @@ static struct vedge *sorted_edges(const struct pft_views *v)
 {
 	struct vedge *e = malloc((v->nedges ? v->nedges : 1) * sizeof(*e));
 
-	if (e) {
+	if (e && v->nedges) {
 		memcpy(e, v->edges, v->nedges * sizeof(*e));
 		qsort(e, v->nedges, sizeof(*e), cmp_edge_caller);
 	}

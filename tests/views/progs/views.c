@@ -28,6 +28,7 @@ static int cmp(const void *a, const void *b)
 
 static inline __attribute__((always_inline)) int square(int x)
 {
+	sink = x;  /* a volatile store: code of its own where inlined */
 	return x * x;
 }
 
