@@ -97,7 +97,8 @@ struct pft_views {
 	struct pft_image *image;
 	const struct pft_lines *lines;
 	uint32_t max_depth;
-	uint8_t finished;
+	uint8_t finished;         /* pft_views_finish() was called */
+	uint8_t ready;            /* ... and succeeded: views can be written */
 	struct vsource *sources[128];
 
 	struct vfunc *funcs;

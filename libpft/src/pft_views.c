@@ -450,7 +450,8 @@ static int resolve_lines(struct pft_views *v)
 			return -PFT_ERR_NOMEM;
 		v->vlines[v->nvlines++] = (struct vline){ row.file, row.line, count };
 	}
-	qsort(v->vlines, v->nvlines, sizeof(*v->vlines), cmp_vline);
+	if (v->nvlines)
+		qsort(v->vlines, v->nvlines, sizeof(*v->vlines), cmp_vline);
 	size_t n = 0;
 	for (size_t i = 0; i < v->nvlines; i++) {
 		if (n && v->vlines[n - 1].line == v->vlines[i].line &&
@@ -542,19 +543,21 @@ int pft_views_finish(struct pft_views *v)
 	vmap_free(&map);
 	if (err)
 		return err;
-	qsort(v->addrs, v->naddrs, sizeof(*v->addrs), cmp_addr);
+	if (v->naddrs)
+		qsort(v->addrs, v->naddrs, sizeof(*v->addrs), cmp_addr);
 	if (v->lines)
 		err = resolve_lines(v);
 	inclusive(v);
 	if (!err)
 		err = sort_functions(v);
+	v->ready = !err;
 	return err;
 }
 
 int pft_views_function(const struct pft_views *v, size_t index,
 		       struct pft_view_func *func, size_t size)
 {
-	if (!v || !func || size < sizeof(*func) || !v->finished)
+	if (!v || !func || size < sizeof(*func) || !v->ready)
 		return -PFT_ERR_INVALID;
 	if (index >= v->nfuncs)
 		return -PFT_ERR_EOS;

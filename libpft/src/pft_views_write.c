@@ -329,7 +329,7 @@ int pft_views_write(const struct pft_views *v, enum pft_view_format format,
 	struct vout *o;
 	int err = 0;
 
-	if (!v || !write || !v->finished || (unsigned)format >= PFT_VIEW_FORMAT_MAX)
+	if (!v || !write || !v->ready || (unsigned)format >= PFT_VIEW_FORMAT_MAX)
 		return -PFT_ERR_INVALID;
 	o = malloc(sizeof(*o));
 	if (!o)
