@@ -1785,9 +1785,10 @@ enum pft_view_format {
 };
 
 /*
- * Write view @format after pft_views_finish().  @test_name: lcov's TN
- * (NULL: empty).  Returns 0, -PFT_ERR_INVALID (NULL @v or @write, unknown
- * @format, not finished), or the writer's negative value.
+ * Write view @format after a pft_views_finish() that succeeded.
+ * @test_name: lcov's TN (NULL: empty).  Returns 0, -PFT_ERR_INVALID (NULL
+ * @v or @write, unknown @format, not finished), -PFT_ERR_NOMEM, or the
+ * writer's negative value (writing stops there).
  */
 pft_export int pft_views_write(const struct pft_views *v,
 			       enum pft_view_format format,
@@ -1807,9 +1808,10 @@ struct pft_view_func {
 	uint64_t self_cycles;    /* cycle-accurate trace: cycles of its ranges */
 };
 
-/* Function @index (every function of @lines or of the image's symbols
- * that ran, executed or not when @lines is given; sorted by start) after
- * finish.  Returns 0, -PFT_ERR_EOS past the last, -PFT_ERR_INVALID. */
+/* Function @index after a successful finish: every function of @lines
+ * (run or not) and every other one code ran in, sorted by start,
+ * "[unknown]" last.  Returns 0, -PFT_ERR_EOS past the last, or
+ * -PFT_ERR_INVALID (NULL argument, @size too small, not finished). */
 pft_export int pft_views_function(const struct pft_views *v, size_t index,
 				  struct pft_view_func *func, size_t size);
 
