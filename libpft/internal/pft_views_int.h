@@ -5,7 +5,7 @@
 
 #include <stdarg.h>
 
-#include "pft.h"
+#include "pft_grow.h"
 
 /* A hash map from 64-bit keys to 32-bit indexes (open addressing). */
 struct vmap {
@@ -19,8 +19,6 @@ int vmap_find(const struct vmap *m, uint64_t key, uint32_t *val);
 int vmap_put(struct vmap *m, uint64_t key, uint32_t val);
 void vmap_free(struct vmap *m);
 
-/* Grow *@arr (of @elem-byte elements, @cap of them) to hold @need. */
-int vgrow(void **arr, size_t *cap, size_t need, size_t elem);
 
 /* Buffered output through a caller's writer; the first error sticks. */
 struct vout {

@@ -342,17 +342,27 @@ static int put_range(struct pft_calls *c, const struct pft_elem *e)
 	return 0;
 }
 
-int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
+/* Before a put or finish: not finished, the last events taken; the
+ * queue starts empty. */
+static int start_input(struct pft_calls *c)
 {
-	int err = 0;
-
-	if (!c || !e || size < sizeof(*e) || e->type >= PFT_ELEM_TYPE_MAX)
-		return -PFT_ERR_INVALID;
 	if (c->finished)
 		return -PFT_ERR_EOS;
 	if (c->head < c->nqueue)
 		return -PFT_ERR_INTERNAL;
 	c->head = c->nqueue = 0;
+	return 0;
+}
+
+int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
+{
+	int err;
+
+	if (!c || !e || size < sizeof(*e) || e->type >= PFT_ELEM_TYPE_MAX)
+		return -PFT_ERR_INVALID;
+	err = start_input(c);
+	if (err)
+		return err;
 
 	switch (e->type) {
 	case PFT_ELEM_RANGE:
@@ -398,13 +408,13 @@ int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
 
 int pft_calls_finish(struct pft_calls *c)
 {
+	int err;
+
 	if (!c)
 		return -PFT_ERR_INVALID;
-	if (c->finished)
-		return -PFT_ERR_EOS;
-	if (c->head < c->nqueue)
-		return -PFT_ERR_INTERNAL;
-	c->head = c->nqueue = 0;
+	err = start_input(c);
+	if (err)
+		return err;
 	/* A branch or exception whose destination never ran is dropped. */
 	c->pend.active = 0;
 	c->pexc.active = 0;

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pft.h"
+#include "pft_grow.h"
 
 struct lines_module {
 	int fd;
@@ -82,21 +82,6 @@ void pft_lines_free(struct pft_lines *l)
 	free(l);
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap * 2 : 256;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*arr, n * elem);
-	if (!p)
-		return -PFT_ERR_NOMEM;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
-
 /* A DWARF or ELF address moved by the bias, if it stays in 32 bits. */
 static int biased(uint64_t addr, int64_t bias, uint32_t *out)
 {
@@ -111,7 +96,7 @@ static int biased(uint64_t addr, int64_t bias, uint32_t *out)
 static int add_row(struct pft_lines *l, size_t module, uint32_t addr,
 		   uint32_t end, uint32_t line, const char *file)
 {
-	if (grow((void **)&l->rows, &l->cap_rows, l->nrows + 1, sizeof(*l->rows)))
+	if (pft_grow((void **)&l->rows, &l->cap_rows, l->nrows + 1, sizeof(*l->rows)))
 		return -PFT_ERR_NOMEM;
 	l->rows[l->nrows] = (struct lines_row){ addr, end, line, file, module, l->nrows };
 	l->nrows++;
@@ -154,7 +139,7 @@ static int add_func(struct pft_lines *l, uint32_t start, uint32_t end,
 		    const char *name, const char *file, uint32_t line,
 		    unsigned rank)
 {
-	if (grow((void **)&l->funcs, &l->cap_funcs, l->nfuncs + 1, sizeof(*l->funcs)))
+	if (pft_grow((void **)&l->funcs, &l->cap_funcs, l->nfuncs + 1, sizeof(*l->funcs)))
 		return -PFT_ERR_NOMEM;
 	l->funcs[l->nfuncs++] = (struct lines_func){ start, end, name, file, line, rank };
 	return 0;

@@ -17,7 +17,7 @@ enum {
 static int add_func(struct pft_views *v, uint64_t key, const struct vfunc *f,
 		    uint32_t *index)
 {
-	if (vgrow((void **)&v->funcs, &v->cap_funcs, v->nfuncs + 1, sizeof(*v->funcs)) ||
+	if (pft_grow((void **)&v->funcs, &v->cap_funcs, v->nfuncs + 1, sizeof(*v->funcs)) ||
 	    vmap_put(&v->func_map, key, (uint32_t)v->nfuncs))
 		return -PFT_ERR_NOMEM;
 	v->funcs[v->nfuncs] = *f;
@@ -54,7 +54,7 @@ static int node_of(struct pft_views *v, uint32_t parent, uint32_t func, uint32_t
 
 	if (vmap_find(&v->node_map, key, index))
 		return 0;
-	if (vgrow((void **)&v->nodes, &v->cap_nodes, v->nnodes + 1, sizeof(*v->nodes)) ||
+	if (pft_grow((void **)&v->nodes, &v->cap_nodes, v->nnodes + 1, sizeof(*v->nodes)) ||
 	    vmap_put(&v->node_map, key, (uint32_t)v->nnodes))
 		return -PFT_ERR_NOMEM;
 	v->nodes[v->nnodes] = (struct vnode){ .parent = parent, .func = func };
@@ -68,7 +68,7 @@ static int edge_of(struct pft_views *v, uint32_t caller, uint32_t callee, uint32
 
 	if (vmap_find(&v->edge_map, key, index))
 		return 0;
-	if (vgrow((void **)&v->edges, &v->cap_edges, v->nedges + 1, sizeof(*v->edges)) ||
+	if (pft_grow((void **)&v->edges, &v->cap_edges, v->nedges + 1, sizeof(*v->edges)) ||
 	    vmap_put(&v->edge_map, key, (uint32_t)v->nedges))
 		return -PFT_ERR_NOMEM;
 	v->edges[v->nedges] = (struct vedge){ .caller = caller, .callee = callee };
@@ -135,7 +135,7 @@ void pft_views_free(struct pft_views *v)
 
 static int push_frame(struct vsource *s, struct vframe f)
 {
-	if (vgrow((void **)&s->stack, &s->cap, s->n + 1, sizeof(*s->stack)))
+	if (pft_grow((void **)&s->stack, &s->cap, s->n + 1, sizeof(*s->stack)))
 		return -PFT_ERR_NOMEM;
 	s->stack[s->n++] = f;
 	return 0;
@@ -252,7 +252,7 @@ static int count_range(struct pft_views *v, struct vsource *s, const struct pft_
 	int err;
 
 	if (!vmap_find(&v->range_map, key, &index)) {
-		if (vgrow((void **)&v->ranges, &v->cap_ranges, v->nranges + 1, sizeof(*v->ranges)) ||
+		if (pft_grow((void **)&v->ranges, &v->cap_ranges, v->nranges + 1, sizeof(*v->ranges)) ||
 		    vmap_put(&v->range_map, key, (uint32_t)v->nranges))
 			return -PFT_ERR_NOMEM;
 		v->ranges[v->nranges] = (struct vrange){ .start = e->start, .ninsn = e->ninsn,
@@ -359,7 +359,7 @@ static struct vaddr *addr_entry(struct pft_views *v, struct vmap *map, uint32_t 
 
 	if (vmap_find(map, addr, &index))
 		return &v->addrs[index];
-	if (vgrow((void **)&v->addrs, &v->cap_addrs, v->naddrs + 1, sizeof(*v->addrs)) ||
+	if (pft_grow((void **)&v->addrs, &v->cap_addrs, v->naddrs + 1, sizeof(*v->addrs)) ||
 	    vmap_put(map, addr, (uint32_t)v->naddrs))
 		return NULL;
 	v->addrs[v->naddrs] = (struct vaddr){ .addr = addr };
@@ -446,7 +446,7 @@ static int resolve_lines(struct pft_views *v)
 			if (v->addrs[k].count > count)
 				count = v->addrs[k].count;
 		}
-		if (vgrow((void **)&v->vlines, &v->cap_vlines, v->nvlines + 1, sizeof(*v->vlines)))
+		if (pft_grow((void **)&v->vlines, &v->cap_vlines, v->nvlines + 1, sizeof(*v->vlines)))
 			return -PFT_ERR_NOMEM;
 		v->vlines[v->nvlines++] = (struct vline){ row.file, row.line, count };
 	}

@@ -63,21 +63,6 @@ void vmap_free(struct vmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int vgrow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap * 2 : 64;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*arr, n * elem);
-	if (!p)
-		return -PFT_ERR_NOMEM;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
-
 void vout_init(struct vout *o, int (*write)(void *, const char *, size_t), void *ctx)
 {
 	o->write = write;

@@ -250,7 +250,7 @@ static int folded(const struct pft_views *v, struct vout *o)
 		if (!v->nodes[i].self)
 			continue;
 		for (uint32_t p = (uint32_t)i; p != VNONE; p = v->nodes[p].parent) {
-			if (vgrow((void **)&path, &cap, n + 1, sizeof(*path))) {
+			if (pft_grow((void **)&path, &cap, n + 1, sizeof(*path))) {
 				free(path);
 				return -PFT_ERR_NOMEM;
 			}

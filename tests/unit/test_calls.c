@@ -5,7 +5,7 @@
 
 #include "pft.h"
 
-#include <unistd.h>
+#include "calls_sample.h"
 
 static struct pft_calls *calls;
 static struct pft_call_event ev[64];
@@ -349,10 +349,6 @@ static void with_symbols(void)
 
 int main(void)
 {
-	const char *src = getenv("PFT_SOURCE");
-	char cmd[4096];
-	int fd = mkstemp(elf);
-
 	PTU_RUN(call_and_return);
 	PTU_RUN(underflow_is_unmatched);
 	PTU_RUN(longjmp_unwinds);
@@ -360,16 +356,9 @@ int main(void)
 	PTU_RUN(gaps_keep_the_stack);
 	PTU_RUN(time_and_depth_limit);
 	PTU_RUN(errors);
-	if (fd >= 0)
-		close(fd);
-	snprintf(cmd, sizeof(cmd),
-		 "arm-linux-gnueabihf-gcc -nostdlib -static -Wl,-Ttext=0x8000 "
-		 "-Wl,--build-id=none -o %s %s/tests/views/calls_sample.S",
-		 elf, src ? src : ".");
-	if (fd >= 0 && system(cmd) == 0) {
+	if (build_calls_sample(elf) == 0) {
 		PTU_RUN(with_symbols);
 	} else {
-		fprintf(stderr, "cannot build calls_sample.S\n");
 		ptu_failed_checks++;
 		ptu_tests_failed++;
 	}

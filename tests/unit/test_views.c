@@ -5,7 +5,7 @@
 
 #include "pft.h"
 
-#include <unistd.h>
+#include "calls_sample.h"
 
 static char elf[] = "/tmp/pft-test-views-XXXXXX";
 
@@ -256,21 +256,10 @@ static void errors(void)
 
 int main(void)
 {
-	const char *src = getenv("PFT_SOURCE");
-	char cmd[4096];
-	int fd = mkstemp(elf);
-
-	if (fd >= 0)
-		close(fd);
-	snprintf(cmd, sizeof(cmd),
-		 "arm-linux-gnueabihf-gcc -nostdlib -static -Wl,-Ttext=0x8000 "
-		 "-Wl,--build-id=none -o %s %s/tests/views/calls_sample.S",
-		 elf, src ? src : ".");
-	if (fd >= 0 && system(cmd) == 0) {
+	if (build_calls_sample(elf) == 0) {
 		PTU_RUN(profile_by_hand);
 		PTU_RUN(timeline_spans);
 	} else {
-		fprintf(stderr, "cannot build calls_sample.S\n");
 		ptu_tests_failed++;
 	}
 	PTU_RUN(conditional_branches);
