@@ -268,7 +268,8 @@ static void index_tables(struct pft_lines *l)
 {
 	size_t n = 0;
 
-	qsort(l->rows, l->nrows, sizeof(*l->rows), cmp_row);
+	if (l->nrows)
+		qsort(l->rows, l->nrows, sizeof(*l->rows), cmp_row);
 	for (size_t i = 0; i < l->nrows; i++) {
 		if (n && l->rows[n - 1].addr == l->rows[i].addr)
 			n--;
@@ -279,7 +280,8 @@ static void index_tables(struct pft_lines *l)
 	l->nrows = n;
 
 	n = 0;
-	qsort(l->funcs, l->nfuncs, sizeof(*l->funcs), cmp_func);
+	if (l->nfuncs)
+		qsort(l->funcs, l->nfuncs, sizeof(*l->funcs), cmp_func);
 	for (size_t i = 0; i < l->nfuncs; i++)
 		if (!n || l->funcs[n - 1].start != l->funcs[i].start)
 			l->funcs[n++] = l->funcs[i];
