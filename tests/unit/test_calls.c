@@ -11,16 +11,6 @@ static struct pft_calls *calls;
 static struct pft_call_event ev[64];
 static size_t nev;
 
-/* A range of @n A32 instructions from @start, its last of class @iclass. */
-static struct pft_elem range(uint32_t start, uint32_t n, unsigned iclass, int taken)
-{
-	struct pft_elem e = { .type = PFT_ELEM_RANGE, .start = start,
-			      .last = start + 4 * (n - 1), .end = start + 4 * n,
-			      .ninsn = n, .iclass = (uint8_t)iclass,
-			      .taken = (uint8_t)taken, .isa = PFT_ISA_ARM };
-	return e;
-}
-
 static struct pft_elem elem(unsigned type)
 {
 	struct pft_elem e = { .type = (uint8_t)type };
@@ -72,23 +62,23 @@ static void check(size_t i, unsigned kind, unsigned flags, uint32_t depth,
 static void call_and_return(void)
 {
 	start(NULL, 0);
-	put(range(0x1000, 2, PFT_ICLASS_CALL, 1));      /* BL at 0x1004 */
+	put(arm_range(0x1000, 2, PFT_ICLASS_CALL, 1));      /* BL at 0x1004 */
 	PTU_EQ(nev, 0);                                 /* destination unknown yet */
-	put(range(0x2000, 3, PFT_ICLASS_RETURN, 1));    /* callee, BX LR at 0x2008 */
+	put(arm_range(0x2000, 3, PFT_ICLASS_RETURN, 1));    /* callee, BX LR at 0x2008 */
 	PTU_EQ(nev, 1);
 	check(0, PFT_CALL_CALL, 0, 1, 0x1004, 0x2000, 2);
 	PTU_EQ(ev[0].callee, 0x2000);
 	PTU_EQ(ev[0].caller, 0x1000);  /* no symbols: the first range's start */
 	PTU_EQ(pft_calls_depth(calls), 1);
-	put(range(0x1008, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x1008, 1, PFT_ICLASS_OTHER, 0));
 	PTU_EQ(nev, 1);
 	check(0, PFT_CALL_RETURN, 0, 0, 0x2008, 0x1008, 5);
 	PTU_EQ(ev[0].callee, 0x2000);
 	PTU_EQ(ev[0].entry_insns, 2);
 	PTU_EQ(pft_calls_depth(calls), 0);
 	/* A call not taken (condition failed) is no call. */
-	put(range(0x100c, 1, PFT_ICLASS_CALL, 0));
-	put(range(0x1010, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x100c, 1, PFT_ICLASS_CALL, 0));
+	put(arm_range(0x1010, 1, PFT_ICLASS_OTHER, 0));
 	PTU_EQ(nev, 0);
 	finish();
 	PTU_EQ(nev, 0);
@@ -99,17 +89,17 @@ static void call_and_return(void)
 static void underflow_is_unmatched(void)
 {
 	start(NULL, 0);
-	put(range(0x1000, 1, PFT_ICLASS_RETURN, 1));
-	put(range(0x3000, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x1000, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x3000, 1, PFT_ICLASS_RETURN, 1));
 	check(0, PFT_CALL_UNMATCHED_RETURN, 0, 0, 0x1000, 0x3000, 1);
-	put(range(0x4000, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x4000, 1, PFT_ICLASS_OTHER, 0));
 	check(0, PFT_CALL_UNMATCHED_RETURN, 0, 0, 0x3000, 0x4000, 2);
 	PTU_EQ(pft_calls_depth(calls), 0);
 	/* A return to an address no frame has, with frames: unmatched, the
 	 * stack unchanged. */
-	put(range(0x4004, 1, PFT_ICLASS_CALL, 1));
-	put(range(0x5000, 1, PFT_ICLASS_RETURN, 1));
-	put(range(0x6000, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x4004, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x5000, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x6000, 1, PFT_ICLASS_OTHER, 0));
 	check(0, PFT_CALL_UNMATCHED_RETURN, 0, 1, 0x5000, 0x6000, 5);
 	PTU_EQ(pft_calls_depth(calls), 1);
 	finish();
@@ -121,12 +111,12 @@ static void underflow_is_unmatched(void)
 static void longjmp_unwinds(void)
 {
 	start(NULL, 0);
-	put(range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* main -> f, returns to 0x1004 */
-	put(range(0x2000, 1, PFT_ICLASS_CALL, 1));   /* f -> g, to 0x2004 */
-	put(range(0x3000, 1, PFT_ICLASS_INDIRECT_CALL, 1)); /* g -> h, to 0x3004 */
-	put(range(0x4000, 2, PFT_ICLASS_RETURN, 1)); /* h returns to 0x1004 */
+	put(arm_range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* main -> f, returns to 0x1004 */
+	put(arm_range(0x2000, 1, PFT_ICLASS_CALL, 1));   /* f -> g, to 0x2004 */
+	put(arm_range(0x3000, 1, PFT_ICLASS_INDIRECT_CALL, 1)); /* g -> h, to 0x3004 */
+	put(arm_range(0x4000, 2, PFT_ICLASS_RETURN, 1)); /* h returns to 0x1004 */
 	PTU_EQ(pft_calls_depth(calls), 3);
-	put(range(0x1004, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x1004, 1, PFT_ICLASS_OTHER, 0));
 	PTU_EQ(nev, 3);
 	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 2, 0x4004, 0x1004, 5);
 	PTU_EQ(ev[0].callee, 0x4000);
@@ -142,31 +132,31 @@ static void longjmp_unwinds(void)
 static void exceptions_nest(void)
 {
 	start(NULL, 0);
-	put(range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* -> 0x2000, returns to 0x1004 */
-	put(range(0x2000, 2, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* -> 0x2000, returns to 0x1004 */
+	put(arm_range(0x2000, 2, PFT_ICLASS_OTHER, 0));
 	struct pft_elem x = elem(PFT_ELEM_EXCEPTION);
 	x.exception = PFT_EXC_IRQ;
 	x.has_ret = 1;
 	x.addr = 0x2008;
 	put(x);
-	put(range(0x18, 1, PFT_ICLASS_CALL, 1));     /* the vector calls 0x500 */
+	put(arm_range(0x18, 1, PFT_ICLASS_CALL, 1));     /* the vector calls 0x500 */
 	check(0, PFT_CALL_EXCEPTION, 0, 2, 0, 0x18, 3);
 	PTU_EQ(ev[0].exception, PFT_EXC_IRQ);
-	put(range(0x500, 1, PFT_ICLASS_OTHER, 0));   /* a handler that never returns */
+	put(arm_range(0x500, 1, PFT_ICLASS_OTHER, 0));   /* a handler that never returns */
 	check(0, PFT_CALL_CALL, 0, 3, 0x18, 0x500, 4);
-	put(range(0x504, 1, PFT_ICLASS_EXC_RETURN, 1));
+	put(arm_range(0x504, 1, PFT_ICLASS_EXC_RETURN, 1));
 	struct pft_elem xr = elem(PFT_ELEM_EXCEPTION_RETURN);
 	put(xr);                                     /* the same return, once */
 	PTU_EQ(nev, 0);
-	put(range(0x2008, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x2008, 1, PFT_ICLASS_OTHER, 0));
 	PTU_EQ(nev, 2);
 	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 2, 0x504, 0x2008, 6);
 	check(1, PFT_CALL_EXCEPTION_RETURN, 0, 1, 0x504, 0x2008, 6);
 	PTU_EQ(ev[1].entry_insns, 3);
 	PTU_EQ(pft_calls_depth(calls), 1);
 	/* An exception return with no exception frame: an ordinary return. */
-	put(range(0x200c, 1, PFT_ICLASS_EXC_RETURN, 1));
-	put(range(0x1004, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x200c, 1, PFT_ICLASS_EXC_RETURN, 1));
+	put(arm_range(0x1004, 1, PFT_ICLASS_OTHER, 0));
 	check(0, PFT_CALL_RETURN, 0, 0, 0x200c, 0x1004, 8);
 	pft_calls_free(calls);
 }
@@ -174,8 +164,8 @@ static void exceptions_nest(void)
 static void gaps_keep_the_stack(void)
 {
 	start(NULL, 0);
-	put(range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* to 0x1004 */
-	put(range(0x2000, 1, PFT_ICLASS_INDIRECT_CALL, 1)); /* to 0x2004 */
+	put(arm_range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* to 0x1004 */
+	put(arm_range(0x2000, 1, PFT_ICLASS_INDIRECT_CALL, 1)); /* to 0x2004 */
 	/* Into memory no image covers (a kernel helper), trace off, back on
 	 * at the return address. */
 	struct pft_elem nacc = elem(PFT_ELEM_ADDR_NACC);
@@ -183,23 +173,23 @@ static void gaps_keep_the_stack(void)
 	put(nacc);
 	check(0, PFT_CALL_CALL, 0, 2, 0x2000, 0xffff0fe0, 2);
 	put(elem(PFT_ELEM_TRACE_ON));
-	put(range(0x2004, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x2004, 1, PFT_ICLASS_CALL, 1));
 	PTU_EQ(nev, 1);
 	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNTRACED, 1, 0, 0x2004, 2);
 	/* A call whose destination a gap hides (no image: no target). */
 	put(elem(PFT_ELEM_NO_SYNC));
 	check(0, PFT_CALL_CALL, PFT_CALL_F_NO_TARGET, 2, 0x2004, 0, 3);
 	/* After the gap, somewhere that is no return address: kept. */
-	put(range(0x7000, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x7000, 1, PFT_ICLASS_OTHER, 0));
 	PTU_EQ(nev, 0);
 	PTU_EQ(pft_calls_depth(calls), 2);
 	/* A return with its destination hidden by an error: nothing yet;
 	 * the first range after it, at a return address, pops. */
-	put(range(0x7004, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x7004, 1, PFT_ICLASS_RETURN, 1));
 	struct pft_elem err = elem(PFT_ELEM_ERROR);
 	put(err);
 	PTU_EQ(nev, 0);
-	put(range(0x1004, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x1004, 1, PFT_ICLASS_OTHER, 0));
 	PTU_EQ(nev, 2);
 	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNTRACED | PFT_CALL_F_UNWOUND, 1, 0, 0x1004, 5);
 	check(1, PFT_CALL_RETURN, PFT_CALL_F_UNTRACED, 0, 0, 0x1004, 5);
@@ -212,11 +202,11 @@ static void time_and_depth_limit(void)
 	struct pft_elem ts = elem(PFT_ELEM_TIMESTAMP);
 	ts.ts = 1234;
 	put(ts);
-	struct pft_elem r = range(0x1000, 1, PFT_ICLASS_CALL, 1);
+	struct pft_elem r = arm_range(0x1000, 1, PFT_ICLASS_CALL, 1);
 	r.has_cycles = 1;
 	r.cycles = 7;
 	put(r);
-	r = range(0x2000, 1, PFT_ICLASS_CALL, 1);
+	r = arm_range(0x2000, 1, PFT_ICLASS_CALL, 1);
 	r.has_cycles = 1;
 	r.cycles = 5;
 	put(r);
@@ -224,16 +214,16 @@ static void time_and_depth_limit(void)
 	PTU_EQ(ev[0].cycles, 7);
 	PTU_EQ(ev[0].has_ts, 1);
 	PTU_EQ(ev[0].ts, 1234);
-	put(range(0x3000, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x3000, 1, PFT_ICLASS_CALL, 1));
 	PTU_EQ(ev[0].cycles, 12);
-	put(range(0x4000, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x4000, 1, PFT_ICLASS_RETURN, 1));
 	/* The third push forgot the oldest frame: at most 2. */
 	PTU_EQ(pft_calls_depth(calls), 2);
-	put(range(0x3004, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x3004, 1, PFT_ICLASS_RETURN, 1));
 	check(0, PFT_CALL_RETURN, 0, 1, 0x4000, 0x3004, 4);
-	put(range(0x2004, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x2004, 1, PFT_ICLASS_RETURN, 1));
 	check(0, PFT_CALL_RETURN, 0, 0, 0x3004, 0x2004, 5);
-	put(range(0x1004, 1, PFT_ICLASS_OTHER, 0));  /* its frame was dropped */
+	put(arm_range(0x1004, 1, PFT_ICLASS_OTHER, 0));  /* its frame was dropped */
 	check(0, PFT_CALL_UNMATCHED_RETURN, 0, 0, 0x2004, 0x1004, 6);
 	pft_calls_free(calls);
 }
@@ -241,7 +231,7 @@ static void time_and_depth_limit(void)
 static void errors(void)
 {
 	struct pft_calls_config cfg = { .size = sizeof(cfg) };
-	struct pft_elem e = range(0x1000, 1, PFT_ICLASS_CALL, 1);
+	struct pft_elem e = arm_range(0x1000, 1, PFT_ICLASS_CALL, 1);
 	struct pft_call_event x;
 	int err = 0;
 
@@ -256,10 +246,10 @@ static void errors(void)
 	PTU_EQ(pft_calls_put(calls, &e, 4), -PFT_ERR_INVALID);
 	e.type = PFT_ELEM_TYPE_MAX;
 	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), -PFT_ERR_INVALID);
-	e = range(0x1000, 1, PFT_ICLASS_CALL, 1);
+	e = arm_range(0x1000, 1, PFT_ICLASS_CALL, 1);
 	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
 	PTU_EQ(pft_calls_next(calls, &x, sizeof(x)), -PFT_ERR_NEED_INPUT);
-	e = range(0x2000, 1, PFT_ICLASS_OTHER, 0);
+	e = arm_range(0x2000, 1, PFT_ICLASS_OTHER, 0);
 	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
 	/* The CALL event is not taken. */
 	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), -PFT_ERR_INTERNAL);
@@ -293,14 +283,14 @@ static void with_symbols(void)
 
 	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
 	start(img, 0);
-	put(range(0x8000, 1, PFT_ICLASS_CALL, 1));       /* _start: bl fa */
-	put(range(0x8100, 1, PFT_ICLASS_CALL, 1));       /* fa: bl fb */
+	put(arm_range(0x8000, 1, PFT_ICLASS_CALL, 1));       /* _start: bl fa */
+	put(arm_range(0x8100, 1, PFT_ICLASS_CALL, 1));       /* fa: bl fb */
 	check(0, PFT_CALL_CALL, 0, 1, 0x8000, 0x8100, 1);
 	PTU_EQ(ev[0].caller, 0x8000);
-	put(range(0x8200, 1, PFT_ICLASS_RETURN, 1));
-	put(range(0x8104, 1, PFT_ICLASS_JUMP, 1));       /* b fc */
+	put(arm_range(0x8200, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x8104, 1, PFT_ICLASS_JUMP, 1));       /* b fc */
 	check(0, PFT_CALL_RETURN, 0, 1, 0x8200, 0x8104, 3);
-	put(range(0x8300, 1, PFT_ICLASS_CALL, 1));       /* fc: bl fb */
+	put(arm_range(0x8300, 1, PFT_ICLASS_CALL, 1));       /* fc: bl fb */
 	check(0, PFT_CALL_TAIL_CALL, 0, 1, 0x8104, 0x8300, 4);
 	PTU_EQ(ev[0].callee, 0x8300);
 	PTU_EQ(ev[0].caller, 0x8100);
@@ -308,8 +298,8 @@ static void with_symbols(void)
 	put(elem(PFT_ELEM_TRACE_ON));
 	check(0, PFT_CALL_CALL, 0, 2, 0x8300, 0x8200, 5);
 	/* fb returns to 0x8004, fa's return address: fb's frame is skipped. */
-	put(range(0x8200, 1, PFT_ICLASS_RETURN, 1));
-	put(range(0x8004, 1, PFT_ICLASS_JUMP, 1));
+	put(arm_range(0x8200, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x8004, 1, PFT_ICLASS_JUMP, 1));
 	PTU_EQ(nev, 2);
 	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 1, 0x8200, 0x8004, 6);
 	PTU_EQ(ev[0].callee, 0x8200);
@@ -317,29 +307,29 @@ static void with_symbols(void)
 	PTU_EQ(ev[1].callee, 0x8300);   /* fc, which replaced fa */
 	PTU_EQ(ev[1].entry_insns, 4);   /* from the tail call */
 	/* b . : a jump inside _start is no tail call. */
-	put(range(0x8004, 1, PFT_ICLASS_JUMP, 1));
+	put(arm_range(0x8004, 1, PFT_ICLASS_JUMP, 1));
 	PTU_EQ(nev, 0);
 	/* A jump to fa + 4 from _start is no tail call (not an entry). */
-	put(range(0x8104, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x8104, 1, PFT_ICLASS_OTHER, 0));
 	PTU_EQ(nev, 0);
 	PTU_EQ(pft_calls_depth(calls), 0);
 	/* A longjmp from fb into the middle of fa (0x810c is no return
 	 * address): fb's frame goes, fa's stays. */
-	put(range(0x8000, 1, PFT_ICLASS_CALL, 1));
-	put(range(0x8100, 1, PFT_ICLASS_CALL, 1));
-	put(range(0x8200, 1, PFT_ICLASS_INDIRECT_JUMP, 1));
+	put(arm_range(0x8000, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x8100, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x8200, 1, PFT_ICLASS_INDIRECT_JUMP, 1));
 	PTU_EQ(pft_calls_depth(calls), 2);
-	put(range(0x810c, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x810c, 1, PFT_ICLASS_RETURN, 1));
 	PTU_EQ(nev, 0);   /* an indirect jump that matches no return address */
-	put(range(0x8004, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x8004, 1, PFT_ICLASS_OTHER, 0));
 	PTU_EQ(nev, 2);   /* fa returns, skipping fb's return */
 	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 1, 0x810c, 0x8004, 13);
 	check(1, PFT_CALL_RETURN, 0, 0, 0x810c, 0x8004, 13);
 	PTU_EQ(pft_calls_depth(calls), 0);
-	put(range(0x8000, 1, PFT_ICLASS_CALL, 1));
-	put(range(0x8100, 1, PFT_ICLASS_CALL, 1));
-	put(range(0x8200, 1, PFT_ICLASS_RETURN, 1));
-	put(range(0x810c, 1, PFT_ICLASS_OTHER, 0));
+	put(arm_range(0x8000, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x8100, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x8200, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x810c, 1, PFT_ICLASS_OTHER, 0));
 	PTU_EQ(nev, 1);
 	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 1, 0x8200, 0x810c, 17);
 	PTU_EQ(pft_calls_depth(calls), 1);

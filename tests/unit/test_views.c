@@ -30,15 +30,6 @@ static int to_buffer(void *ctx, const char *buf, size_t len)
 	return 0;
 }
 
-static struct pft_elem range(uint32_t start, uint32_t n, unsigned iclass, int taken)
-{
-	struct pft_elem e = { .type = PFT_ELEM_RANGE, .start = start,
-			      .last = start + 4 * (n - 1), .end = start + 4 * n,
-			      .ninsn = n, .iclass = (uint8_t)iclass,
-			      .taken = (uint8_t)taken, .isa = PFT_ISA_ARM };
-	return e;
-}
-
 /* _start calls fa; fa calls fb, which returns; fa tail-calls fc; fc calls
  * fb, which returns; fc returns to _start, which spins at 0x8004 (b .).
  * One instruction per range: 8 instructions. */
@@ -63,7 +54,7 @@ static struct pft_views *run_trace(struct pft_image *img)
 
 	PTU_CHECK(v != NULL);
 	for (size_t i = 0; v && i < sizeof(trace) / sizeof(trace[0]); i++) {
-		struct pft_elem e = range(trace[i].start, 1, trace[i].iclass, 1);
+		struct pft_elem e = arm_range(trace[i].start, 1, trace[i].iclass, 1);
 		e.has_cycles = 1;
 		e.cycles = 3;
 		PTU_EQ(pft_views_put(v, 5, &e, sizeof(e)), 0);
@@ -161,8 +152,8 @@ static void conditional_branches(void)
 	PTU_EQ(pft_image_add_buffer(img, 0x1000, code, sizeof(code), PFT_SPACE_ANY, 0), 0);
 	struct pft_views *v = pft_views_alloc(&cfg, NULL);
 	/* The BEQ taken twice, not taken once. */
-	struct pft_elem taken = range(0x1000, 2, PFT_ICLASS_JUMP, 1);
-	struct pft_elem not_taken = range(0x1000, 2, PFT_ICLASS_JUMP, 0);
+	struct pft_elem taken = arm_range(0x1000, 2, PFT_ICLASS_JUMP, 1);
+	struct pft_elem not_taken = arm_range(0x1000, 2, PFT_ICLASS_JUMP, 0);
 	PTU_EQ(pft_views_put(v, 0, &taken, sizeof(taken)), 0);
 	PTU_EQ(pft_views_put(v, 0, &not_taken, sizeof(not_taken)), 0);
 	PTU_EQ(pft_views_put(v, 0, &taken, sizeof(taken)), 0);
@@ -192,7 +183,7 @@ static void timeline_spans(void)
 	struct pft_timeline *t = pft_timeline_alloc(&tc, NULL);
 	PTU_CHECK(t != NULL);
 	for (size_t i = 0; i < sizeof(trace) / sizeof(trace[0]); i++) {
-		struct pft_elem e = range(trace[i].start, 1, trace[i].iclass, 1);
+		struct pft_elem e = arm_range(trace[i].start, 1, trace[i].iclass, 1);
 		struct pft_call_event ev;
 		PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
 		while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
@@ -223,7 +214,7 @@ static void errors(void)
 {
 	struct pft_image *img = pft_image_alloc(NULL);
 	struct pft_views_config cfg = { .size = sizeof(cfg) };
-	struct pft_elem e = range(0x1000, 1, PFT_ICLASS_OTHER, 0);
+	struct pft_elem e = arm_range(0x1000, 1, PFT_ICLASS_OTHER, 0);
 	struct pft_view_func f;
 	struct buffer out = { .len = 0 };
 	int err = 0;
