@@ -1,0 +1,134 @@
+/* pft_views_int.h - what the views accumulator (pft_views.c), its
+ * writers (pft_views_write.c) and the timeline (pft_timeline.c) share. */
+#ifndef PFT_VIEWS_INT_H
+#define PFT_VIEWS_INT_H
+
+#include <stdarg.h>
+
+#include "pft_grow.h"
+
+/* A hash map from 64-bit keys to 32-bit indexes (open addressing). */
+struct vmap {
+	uint64_t *keys;
+	uint32_t *vals;       /* UINT32_MAX: empty slot */
+	size_t cap, n;
+};
+
+/* 1 and *@val when @key is there, else 0. */
+int vmap_find(const struct vmap *m, uint64_t key, uint32_t *val);
+int vmap_put(struct vmap *m, uint64_t key, uint32_t val);
+void vmap_free(struct vmap *m);
+
+
+/* Buffered output through a caller's writer; the first error sticks. */
+struct vout {
+	int (*write)(void *ctx, const char *buf, size_t len);
+	void *ctx;
+	int err;
+	size_t len;
+	char buf[8192];
+};
+
+void vout_init(struct vout *o, int (*write)(void *, const char *, size_t), void *ctx);
+void vout_printf(struct vout *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* @s as a JSON string, quotes included. */
+void vout_json(struct vout *o, const char *s);
+/* @s with control characters as '?' (and, with @folded, ';' and blanks
+ * as '_'). */
+void vout_plain(struct vout *o, const char *s, int folded);
+/* Flush; returns 0 or the first error. */
+int vout_end(struct vout *o);
+
+enum { VNONE = UINT32_MAX };
+
+struct vfunc {
+	const char *name, *file;
+	uint32_t start, end, line;
+	uint64_t entered, self, incl, cycles;
+};
+
+struct vrange {
+	uint32_t start, ninsn;
+	uint8_t isa, space, taken;
+	uint64_t count;
+};
+
+/* A calling-context node: a function reached through a call path. */
+struct vnode {
+	uint32_t parent, func;
+	uint64_t self, total;
+};
+
+struct vedge {
+	uint32_t caller, callee;  /* function indexes */
+	uint64_t calls, incl;
+};
+
+struct vframe {
+	uint32_t node, edge;
+	uint64_t entry;
+};
+
+struct vsource {
+	struct pft_calls *calls;
+	struct vframe *stack;
+	size_t n, cap;
+};
+
+/* An executed instruction (or a conditional branch that never ran). */
+struct vaddr {
+	uint32_t addr;
+	uint8_t cond;             /* a conditional branch */
+	uint64_t count, taken, not_taken;
+	const char *file;         /* its line (NULL: none) */
+	uint32_t line;
+};
+
+struct vline {
+	const char *file;
+	uint32_t line;
+	uint64_t count;
+};
+
+struct pft_views {
+	struct pft_image *image;
+	const struct pft_lines *lines;
+	uint32_t max_depth;
+	uint8_t finished;         /* pft_views_finish() was called */
+	uint8_t ready;            /* ... and succeeded: views can be written */
+	struct vsource *sources[128];
+
+	struct vfunc *funcs;
+	size_t nfuncs, cap_funcs;
+	struct vmap func_map;     /* start (or 1 << 32: unknown) -> index */
+
+	struct vrange *ranges;
+	size_t nranges, cap_ranges;
+	struct vmap range_map;
+
+	struct vnode *nodes;
+	size_t nnodes, cap_nodes;
+	struct vmap node_map;     /* parent << 32 | func -> index */
+
+	struct vedge *edges;
+	size_t nedges, cap_edges;
+	struct vmap edge_map;
+
+	/* After finish. */
+	struct vaddr *addrs;      /* sorted by addr */
+	size_t naddrs, cap_addrs;
+	struct vline *vlines;     /* sorted by file, line */
+	size_t nvlines, cap_vlines;
+	uint32_t *order;          /* function indexes by start */
+	uint64_t total_insns, total_cycles;
+	uint8_t has_cycles;
+};
+
+/* The name of the function around @addr from @lines, else @image's
+ * symbols; NULL when none.  Also its start. */
+const char *pft_views_name_at(const struct pft_lines *lines,
+			      const struct pft_image *image, uint32_t addr,
+			      uint32_t *start);
+
+#endif

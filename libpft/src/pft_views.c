@@ -1,0 +1,571 @@
+/*
+ * The views accumulator: counts ranges (distinct ranges, not the trace, so
+ * memory follows the code), self instructions per function and per
+ * calling-context node, calls per caller -> callee edge.  Instructions are
+ * resolved to addresses, lines and branches once, at finish.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft_views_int.h"
+
+enum {
+	UNKNOWN_KEY_SHIFT = 32,   /* func_map key of "[unknown]": 1 << 32 */
+	MAX_RANGE_INSNS = 1 << 22
+};
+
+static int add_func(struct pft_views *v, uint64_t key, const struct vfunc *f,
+		    uint32_t *index)
+{
+	if (pft_grow((void **)&v->funcs, &v->cap_funcs, v->nfuncs + 1, sizeof(*v->funcs)) ||
+	    vmap_put(&v->func_map, key, (uint32_t)v->nfuncs))
+		return -PFT_ERR_NOMEM;
+	v->funcs[v->nfuncs] = *f;
+	*index = (uint32_t)v->nfuncs++;
+	return 0;
+}
+
+/* The index of the function around @addr, added on first sight. */
+static int func_index(struct pft_views *v, uint32_t addr, uint32_t *index)
+{
+	struct vfunc f = { 0 };
+	struct pft_line_func lf;
+	struct pft_image_symbol sym;
+	uint64_t key;
+
+	if (v->lines && pft_lines_function_at(v->lines, addr, &lf, sizeof(lf)) == 0) {
+		f = (struct vfunc){ .name = lf.name, .file = lf.file, .start = lf.start,
+				    .end = lf.end, .line = lf.line };
+	} else if (pft_image_symbol_at(v->image, addr, &sym, sizeof(sym)) == 0) {
+		f = (struct vfunc){ .name = sym.name, .start = sym.start, .end = sym.end };
+	}
+	key = f.name ? f.start : 1ull << UNKNOWN_KEY_SHIFT;
+	if (!vmap_find(&v->func_map, key, index)) {
+		int err = add_func(v, key, &f, index);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int node_of(struct pft_views *v, uint32_t parent, uint32_t func, uint32_t *index)
+{
+	uint64_t key = (uint64_t)parent << 32 | func;
+
+	if (vmap_find(&v->node_map, key, index))
+		return 0;
+	if (pft_grow((void **)&v->nodes, &v->cap_nodes, v->nnodes + 1, sizeof(*v->nodes)) ||
+	    vmap_put(&v->node_map, key, (uint32_t)v->nnodes))
+		return -PFT_ERR_NOMEM;
+	v->nodes[v->nnodes] = (struct vnode){ .parent = parent, .func = func };
+	*index = (uint32_t)v->nnodes++;
+	return 0;
+}
+
+static int edge_of(struct pft_views *v, uint32_t caller, uint32_t callee, uint32_t *index)
+{
+	uint64_t key = (uint64_t)caller << 32 | callee;
+
+	if (vmap_find(&v->edge_map, key, index))
+		return 0;
+	if (pft_grow((void **)&v->edges, &v->cap_edges, v->nedges + 1, sizeof(*v->edges)) ||
+	    vmap_put(&v->edge_map, key, (uint32_t)v->nedges))
+		return -PFT_ERR_NOMEM;
+	v->edges[v->nedges] = (struct vedge){ .caller = caller, .callee = callee };
+	*index = (uint32_t)v->nedges++;
+	return 0;
+}
+
+struct pft_views *pft_views_alloc(const struct pft_views_config *cfg, int *errcode)
+{
+	struct pft_views *v = NULL;
+	int err = -PFT_ERR_INVALID;
+
+	if (cfg && cfg->size >= sizeof(*cfg) && cfg->image) {
+		err = -PFT_ERR_NOMEM;
+		v = calloc(1, sizeof(*v));
+	}
+	if (v) {
+		struct pft_line_func lf;
+		uint32_t index;
+
+		v->image = cfg->image;
+		v->lines = cfg->lines;
+		v->max_depth = cfg->max_depth;
+		err = 0;
+		/* Every function of the line tables, to list those never run. */
+		for (size_t i = 0; !err && pft_lines_function(v->lines, i, &lf, sizeof(lf)) == 0; i++) {
+			struct vfunc f = { .name = lf.name, .file = lf.file, .start = lf.start,
+					   .end = lf.end, .line = lf.line };
+			err = add_func(v, f.start, &f, &index);
+		}
+		if (err) {
+			pft_views_free(v);
+			v = NULL;
+		}
+	}
+	if (errcode)
+		*errcode = err;
+	return v;
+}
+
+void pft_views_free(struct pft_views *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < 128; i++)
+		if (v->sources[i]) {
+			pft_calls_free(v->sources[i]->calls);
+			free(v->sources[i]->stack);
+			free(v->sources[i]);
+		}
+	free(v->funcs);
+	vmap_free(&v->func_map);
+	free(v->ranges);
+	vmap_free(&v->range_map);
+	free(v->nodes);
+	vmap_free(&v->node_map);
+	free(v->edges);
+	vmap_free(&v->edge_map);
+	free(v->addrs);
+	free(v->vlines);
+	free(v->order);
+	free(v);
+}
+
+static int push_frame(struct vsource *s, struct vframe f)
+{
+	if (pft_grow((void **)&s->stack, &s->cap, s->n + 1, sizeof(*s->stack)))
+		return -PFT_ERR_NOMEM;
+	s->stack[s->n++] = f;
+	return 0;
+}
+
+/* The outermost frame, made at the first sight of code. */
+static int ensure_root(struct pft_views *v, struct vsource *s, uint32_t addr)
+{
+	uint32_t f, node;
+	int err;
+
+	if (s->n)
+		return 0;
+	err = func_index(v, addr, &f);
+	if (!err)
+		err = node_of(v, VNONE, f, &node);
+	if (!err)
+		err = push_frame(s, (struct vframe){ .node = node, .edge = VNONE });
+	return err;
+}
+
+static void close_frame(struct pft_views *v, const struct vframe *f, uint64_t insns)
+{
+	if (f->edge != VNONE)
+		v->edges[f->edge].incl += insns - f->entry;
+}
+
+/* A call (or exception) into @target at event time @insns: a new frame. */
+static int enter(struct pft_views *v, struct vsource *s, const struct pft_call_event *ev)
+{
+	uint32_t f, node, edge, parent = s->stack[s->n - 1].node;
+	int err = func_index(v, ev->target, &f);
+
+	if (!err)
+		err = node_of(v, parent, f, &node);
+	if (!err)
+		err = edge_of(v, v->nodes[parent].func, f, &edge);
+	if (err)
+		return err;
+	v->edges[edge].calls++;
+	if (ev->target && v->funcs[f].name && ev->target == v->funcs[f].start)
+		v->funcs[f].entered++;
+	return push_frame(s, (struct vframe){ .node = node, .edge = edge, .entry = ev->insns });
+}
+
+static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_call_event *ev)
+{
+	int err = ensure_root(v, s, ev->target);
+
+	if (err)
+		return err;
+	switch (ev->kind) {
+	case PFT_CALL_CALL:
+	case PFT_CALL_EXCEPTION:
+		/* The tracker forgot its oldest frame (max_depth): so do we. */
+		while (s->n > ev->depth && s->n > 1) {
+			memmove(&s->stack[1], &s->stack[2], (s->n - 2) * sizeof(*s->stack));
+			s->n--;
+		}
+		return enter(v, s, ev);
+	case PFT_CALL_TAIL_CALL: {
+		struct vframe *top = &s->stack[s->n - 1];
+		uint32_t f, node, edge, old = v->nodes[top->node].func;
+		close_frame(v, top, ev->insns);
+		err = func_index(v, ev->target, &f);
+		if (!err)
+			err = node_of(v, v->nodes[top->node].parent, f, &node);
+		if (!err)
+			err = edge_of(v, old, f, &edge);
+		if (err)
+			return err;
+		v->edges[edge].calls++;
+		if (v->funcs[f].name && ev->target == v->funcs[f].start)
+			v->funcs[f].entered++;
+		*top = (struct vframe){ .node = node, .edge = edge, .entry = ev->insns };
+		return 0;
+	}
+	case PFT_CALL_RETURN:
+	case PFT_CALL_EXCEPTION_RETURN:
+		while (s->n > (size_t)ev->depth + 1 && s->n > 1)
+			close_frame(v, &s->stack[--s->n], ev->insns);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Count @n instructions (and @cycles) of function @f in source @s's top
+ * frame, which moves to @f if the code left its function without a call. */
+static int attribute(struct pft_views *v, struct vsource *s, uint32_t f,
+		     uint64_t n, uint64_t cycles)
+{
+	struct vframe *top = &s->stack[s->n - 1];
+
+	if (v->nodes[top->node].func != f) {
+		uint32_t node;
+		int err = node_of(v, v->nodes[top->node].parent, f, &node);
+		if (err)
+			return err;
+		top->node = node;
+	}
+	v->nodes[top->node].self += n;
+	v->funcs[f].self += n;
+	v->funcs[f].cycles += cycles;
+	return 0;
+}
+
+static int count_range(struct pft_views *v, struct vsource *s, const struct pft_elem *e)
+{
+	uint64_t key = e->start | (uint64_t)e->ninsn << 32 | (uint64_t)(e->isa & 3) << 54 |
+		       (uint64_t)(e->space & 3) << 56 | (uint64_t)(e->taken != 0) << 58;
+	uint32_t index, f;
+	uint64_t cycles = e->has_cycles ? e->cycles : 0;
+	int err;
+
+	if (!vmap_find(&v->range_map, key, &index)) {
+		if (pft_grow((void **)&v->ranges, &v->cap_ranges, v->nranges + 1, sizeof(*v->ranges)) ||
+		    vmap_put(&v->range_map, key, (uint32_t)v->nranges))
+			return -PFT_ERR_NOMEM;
+		v->ranges[v->nranges] = (struct vrange){ .start = e->start, .ninsn = e->ninsn,
+							 .isa = e->isa, .space = e->space,
+							 .taken = e->taken != 0 };
+		index = (uint32_t)v->nranges++;
+	}
+	v->ranges[index].count++;
+	v->total_insns += e->ninsn;
+	v->total_cycles += cycles;
+	v->has_cycles |= e->has_cycles;
+
+	err = ensure_root(v, s, e->start);
+	if (!err)
+		err = func_index(v, e->start, &f);
+	if (err)
+		return err;
+	const struct vfunc *fn = &v->funcs[f];
+	if (fn->name && (fn->end == 0 || e->last < fn->end))
+		return attribute(v, s, f, e->ninsn, cycles);
+
+	/* The range runs out of its function (or is in none): instruction by
+	 * instruction; its cycles go with its last instruction. */
+	struct pft_insn_iter it;
+	struct pft_insn insn;
+	uint32_t left = e->ninsn;
+	if (pft_insn_iter_init(&it, v->image, e))
+		return -PFT_ERR_INVALID;
+	while (left && pft_insn_iter_next(&it, &insn, sizeof(insn)) == 1) {
+		left--;
+		err = func_index(v, insn.addr, &f);
+		if (!err)
+			err = attribute(v, s, f, 1, left ? 0 : cycles);
+		if (err)
+			return err;
+	}
+	/* Instructions the image no longer has: in the last function. */
+	return left ? attribute(v, s, f, left, cycles) : 0;
+}
+
+static int drain(struct pft_views *v, struct vsource *s)
+{
+	struct pft_call_event ev;
+	int err;
+
+	while ((err = pft_calls_next(s->calls, &ev, sizeof(ev))) == 0) {
+		err = apply_event(v, s, &ev);
+		if (err)
+			return err;
+	}
+	return err == -PFT_ERR_NEED_INPUT || err == -PFT_ERR_EOS ? 0 : err;
+}
+
+int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e, size_t size)
+{
+	struct vsource *s;
+	int err;
+
+	if (!v || !e || size < sizeof(*e) || source >= 128 ||
+	    (e->type == PFT_ELEM_RANGE && (e->ninsn >= MAX_RANGE_INSNS || !e->ninsn)))
+		return -PFT_ERR_INVALID;
+	if (v->finished)
+		return -PFT_ERR_EOS;
+	s = v->sources[source];
+	if (!s) {
+		struct pft_calls_config cc = { .size = sizeof(cc), .image = v->image,
+					       .max_depth = v->max_depth };
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return -PFT_ERR_NOMEM;
+		s->calls = pft_calls_alloc(&cc, &err);
+		if (!s->calls) {
+			free(s);
+			return err;
+		}
+		v->sources[source] = s;
+	}
+	err = pft_calls_put(s->calls, e, sizeof(*e));
+	if (!err)
+		err = drain(v, s);
+	if (!err && e->type == PFT_ELEM_RANGE)
+		err = count_range(v, s, e);
+	return err;
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct vaddr *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int cmp_vline(const void *a, const void *b)
+{
+	const struct vline *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static struct vaddr *addr_entry(struct pft_views *v, struct vmap *map, uint32_t addr)
+{
+	uint32_t index;
+
+	if (vmap_find(map, addr, &index))
+		return &v->addrs[index];
+	if (pft_grow((void **)&v->addrs, &v->cap_addrs, v->naddrs + 1, sizeof(*v->addrs)) ||
+	    vmap_put(map, addr, (uint32_t)v->naddrs))
+		return NULL;
+	v->addrs[v->naddrs] = (struct vaddr){ .addr = addr };
+	return &v->addrs[v->naddrs++];
+}
+
+/* Executed instructions, from the distinct ranges. */
+static int resolve_addresses(struct pft_views *v, struct vmap *map)
+{
+	for (size_t i = 0; i < v->nranges; i++) {
+		const struct vrange *r = &v->ranges[i];
+		struct pft_elem e = { .type = PFT_ELEM_RANGE, .start = r->start,
+				      .ninsn = r->ninsn, .isa = r->isa, .space = r->space };
+		struct pft_insn_iter it;
+		struct pft_insn insn;
+		int got;
+
+		pft_insn_iter_init(&it, v->image, &e);
+		while ((got = pft_insn_iter_next(&it, &insn, sizeof(insn))) == 1) {
+			struct vaddr *a = addr_entry(v, map, insn.addr);
+			if (!a)
+				return -PFT_ERR_NOMEM;
+			a->count += r->count;
+			if (it.left == 0 && insn.conditional && insn.iclass != PFT_ICLASS_OTHER) {
+				a->cond = 1;
+				if (r->taken)
+					a->taken += r->count;
+				else
+					a->not_taken += r->count;
+			}
+		}
+		if (got < 0)
+			return got;
+	}
+	return 0;
+}
+
+/* Conditional branches of the functions with source that never ran, by
+ * decoding their code (instruction sets from the mapping symbols). */
+static int find_unexecuted_branches(struct pft_views *v, struct vmap *map)
+{
+	for (size_t i = 0; i < v->nfuncs; i++) {
+		const struct vfunc *f = &v->funcs[i];
+		if (!f->file || !f->end)
+			continue;
+		for (uint32_t a = f->start; a < f->end;) {
+			int isa = pft_image_isa(v->image, a);
+			const uint8_t *code;
+			struct pft_insn insn;
+			int n = pft_image_map(v->image, a, PFT_SPACE_ANY, &code);
+			if (isa != PFT_ISA_ARM && isa != PFT_ISA_THUMB) {
+				a += 2;  /* data (a literal pool) or unknown */
+				continue;
+			}
+			if (n <= 0 || pft_insn_decode((enum pft_isa)isa, a, code, (size_t)n,
+						      &insn, sizeof(insn)) <= 0)
+				break;
+			if (insn.conditional && insn.iclass != PFT_ICLASS_OTHER) {
+				struct vaddr *e = addr_entry(v, map, a);
+				if (!e)
+					return -PFT_ERR_NOMEM;
+				e->cond = 1;
+			}
+			a += insn.size;
+		}
+	}
+	return 0;
+}
+
+/* Lines: each row's count is its most-executed instruction's; a line's is
+ * its most-executed row's. */
+static int resolve_lines(struct pft_views *v)
+{
+	struct pft_line_row row;
+	size_t j = 0;
+
+	for (size_t i = 0; pft_lines_row(v->lines, i, &row, sizeof(row)) == 0; i++) {
+		uint64_t count = 0;
+		while (j < v->naddrs && v->addrs[j].addr < row.start)
+			j++;
+		for (size_t k = j; k < v->naddrs && (v->addrs[k].addr < row.end || !row.end); k++) {
+			v->addrs[k].file = row.file;
+			v->addrs[k].line = row.line;
+			if (v->addrs[k].count > count)
+				count = v->addrs[k].count;
+		}
+		if (pft_grow((void **)&v->vlines, &v->cap_vlines, v->nvlines + 1, sizeof(*v->vlines)))
+			return -PFT_ERR_NOMEM;
+		v->vlines[v->nvlines++] = (struct vline){ row.file, row.line, count };
+	}
+	if (v->nvlines)
+		qsort(v->vlines, v->nvlines, sizeof(*v->vlines), cmp_vline);
+	size_t n = 0;
+	for (size_t i = 0; i < v->nvlines; i++) {
+		if (n && v->vlines[n - 1].line == v->vlines[i].line &&
+		    !strcmp(v->vlines[n - 1].file, v->vlines[i].file)) {
+			if (v->vlines[i].count > v->vlines[n - 1].count)
+				v->vlines[n - 1].count = v->vlines[i].count;
+			continue;
+		}
+		v->vlines[n++] = v->vlines[i];
+	}
+	v->nvlines = n;
+	return 0;
+}
+
+/* Inclusive counts: a node's total is its self plus its children's
+ * (children come after their parent); a function's inclusive count sums
+ * the totals of its nodes that have no ancestor of the same function. */
+static void inclusive(struct pft_views *v)
+{
+	for (size_t i = 0; i < v->nnodes; i++)
+		v->nodes[i].total = v->nodes[i].self;
+	for (size_t i = v->nnodes; i-- > 0;)
+		if (v->nodes[i].parent != VNONE)
+			v->nodes[v->nodes[i].parent].total += v->nodes[i].total;
+	for (size_t i = 0; i < v->nnodes; i++) {
+		uint32_t f = v->nodes[i].func, p = v->nodes[i].parent;
+		while (p != VNONE && v->nodes[p].func != f)
+			p = v->nodes[p].parent;
+		if (p == VNONE)
+			v->funcs[f].incl += v->nodes[i].total;
+	}
+}
+
+struct func_key {
+	uint64_t key;             /* start; "[unknown]" sorts last */
+	uint32_t index;
+};
+
+static int cmp_func_key(const void *a, const void *b)
+{
+	const struct func_key *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* The functions in address order (their indexes stay as they are). */
+static int sort_functions(struct pft_views *v)
+{
+	size_t n = v->nfuncs ? v->nfuncs : 1;
+	struct func_key *keys = malloc(n * sizeof(*keys));
+
+	v->order = malloc(n * sizeof(*v->order));
+	if (!keys || !v->order) {
+		free(keys);
+		return -PFT_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < v->nfuncs; i++)
+		keys[i] = (struct func_key){ v->funcs[i].name ? v->funcs[i].start : UINT64_MAX,
+					     (uint32_t)i };
+	qsort(keys, v->nfuncs, sizeof(*keys), cmp_func_key);
+	for (size_t i = 0; i < v->nfuncs; i++)
+		v->order[i] = keys[i].index;
+	free(keys);
+	return 0;
+}
+
+int pft_views_finish(struct pft_views *v)
+{
+	struct vmap map = { 0 };
+	int err = 0;
+
+	if (!v)
+		return -PFT_ERR_INVALID;
+	if (v->finished)
+		return -PFT_ERR_EOS;
+	v->finished = 1;
+	for (size_t i = 0; i < 128 && !err; i++) {
+		struct vsource *s = v->sources[i];
+		if (!s)
+			continue;
+		err = pft_calls_finish(s->calls);
+		if (!err)
+			err = drain(v, s);
+	}
+	if (!err)
+		err = resolve_addresses(v, &map);
+	if (!err && v->lines)
+		err = find_unexecuted_branches(v, &map);
+	vmap_free(&map);
+	if (err)
+		return err;
+	if (v->naddrs)
+		qsort(v->addrs, v->naddrs, sizeof(*v->addrs), cmp_addr);
+	if (v->lines)
+		err = resolve_lines(v);
+	inclusive(v);
+	if (!err)
+		err = sort_functions(v);
+	v->ready = !err;
+	return err;
+}
+
+int pft_views_function(const struct pft_views *v, size_t index,
+		       struct pft_view_func *func, size_t size)
+{
+	if (!v || !func || size < sizeof(*func) || !v->ready)
+		return -PFT_ERR_INVALID;
+	if (index >= v->nfuncs)
+		return -PFT_ERR_EOS;
+	const struct vfunc *f = &v->funcs[v->order[index]];
+	*func = (struct pft_view_func){
+		.name = f->name ? f->name : "[unknown]", .start = f->start, .end = f->end,
+		.file = f->file, .line = f->line, .entered = f->entered,
+		.self_insns = f->self, .incl_insns = f->incl, .self_cycles = f->cycles
+	};
+	return 0;
+}

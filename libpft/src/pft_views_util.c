@@ -1,0 +1,167 @@
+/* Helpers of the views: a hash map, growing arrays and buffered,
+ * escaping output through a caller's writer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft_views_int.h"
+
+static size_t slot_of(const struct vmap *m, uint64_t key)
+{
+	size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (m->cap - 1);
+
+	while (m->vals[i] != VNONE && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+int vmap_find(const struct vmap *m, uint64_t key, uint32_t *val)
+{
+	if (!m->cap)
+		return 0;
+	size_t i = slot_of(m, key);
+	if (m->vals[i] == VNONE)
+		return 0;
+	*val = m->vals[i];
+	return 1;
+}
+
+int vmap_put(struct vmap *m, uint64_t key, uint32_t val)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		struct vmap b = { .cap = m->cap ? 2 * m->cap : 64 };
+		b.keys = malloc(b.cap * sizeof(*b.keys));
+		b.vals = malloc(b.cap * sizeof(*b.vals));
+		if (!b.keys || !b.vals) {
+			free(b.keys);
+			free(b.vals);
+			return -PFT_ERR_NOMEM;
+		}
+		memset(b.vals, 0xff, b.cap * sizeof(*b.vals));
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->vals[i] != VNONE) {
+				size_t j = slot_of(&b, m->keys[i]);
+				b.keys[j] = m->keys[i];
+				b.vals[j] = m->vals[i];
+			}
+		b.n = m->n;
+		vmap_free(m);
+		*m = b;
+	}
+	size_t i = slot_of(m, key);
+	if (m->vals[i] == VNONE)
+		m->n++;
+	m->keys[i] = key;
+	m->vals[i] = val;
+	return 0;
+}
+
+void vmap_free(struct vmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+void vout_init(struct vout *o, int (*write)(void *, const char *, size_t), void *ctx)
+{
+	o->write = write;
+	o->ctx = ctx;
+	o->err = 0;
+	o->len = 0;
+}
+
+static void flush(struct vout *o)
+{
+	if (!o->err && o->len) {
+		int r = o->write(o->ctx, o->buf, o->len);
+		if (r < 0)
+			o->err = r;
+	}
+	o->len = 0;
+}
+
+static void put(struct vout *o, const char *s, size_t n)
+{
+	while (n) {
+		if (o->len == sizeof(o->buf))
+			flush(o);
+		size_t k = sizeof(o->buf) - o->len;
+		if (k > n)
+			k = n;
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+void vout_printf(struct vout *o, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	/* Formats are numbers and fixed words: strings go through
+	 * vout_json() and vout_plain(). */
+	if (n > 0)
+		put(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+void vout_json(struct vout *o, const char *s)
+{
+	put(o, "\"", 1);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char esc[8];
+		if (c == '"' || c == '\\') {
+			esc[0] = '\\';
+			esc[1] = (char)c;
+			put(o, esc, 2);
+		} else if (c < 0x20 || c == 0x7f) {
+			snprintf(esc, sizeof(esc), "\\u%04x", c);
+			put(o, esc, 6);
+		} else {
+			put(o, (const char *)&c, 1);
+		}
+	}
+	put(o, "\"", 1);
+}
+
+void vout_plain(struct vout *o, const char *s, int folded)
+{
+	for (; s && *s; s++) {
+		char c = *s;
+		if ((unsigned char)c < 0x20 || c == 0x7f)
+			c = '?';
+		else if (folded && (c == ';' || c == ' '))
+			c = '_';
+		put(o, &c, 1);
+	}
+}
+
+int vout_end(struct vout *o)
+{
+	flush(o);
+	return o->err;
+}
+
+const char *pft_views_name_at(const struct pft_lines *lines,
+			      const struct pft_image *image, uint32_t addr,
+			      uint32_t *start)
+{
+	struct pft_line_func f;
+	struct pft_image_symbol sym;
+
+	if (lines && pft_lines_function_at(lines, addr, &f, sizeof(f)) == 0) {
+		*start = f.start;
+		return f.name;
+	}
+	if (image && pft_image_symbol_at(image, addr, &sym, sizeof(sym)) == 0) {
+		*start = sym.start;
+		return sym.name;
+	}
+	return NULL;
+}

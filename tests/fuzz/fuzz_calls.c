@@ -1,0 +1,132 @@
+/* fuzz_calls - the calls layer and the views accumulator fed random flow
+ * elements.
+ *
+ * Input: byte 0: bits 2:0 the stack limit (1 << bits, 1-128), bit 3 an
+ * image (the input bytes at 0x8000, so that direct targets decode and
+ * ranges walk) or none; then 8 bytes per element: type, last
+ * instruction's class, flags (bit 0 taken, bit 1 has_cycles, bit 2
+ * has_ret, bit 3 Thumb), instruction count - 1 (mod 16), a 16-bit start
+ * (word index from 0x8000), a 16-bit value (exception number, cycles,
+ * timestamp, ADDR_NACC address).
+ *
+ * Properties (pft.h, calls section): every put succeeds once the events
+ * are taken; a push (CALL, EXCEPTION) is one deeper than the depth before
+ * it (or at the limit, with the oldest forgotten), a RETURN or
+ * EXCEPTION_RETURN one shallower, other events keep the depth; the depth
+ * never exceeds the limit and pft_calls_depth() agrees with the events;
+ * instruction counts never go back; after finish every push has had its
+ * return.  The views accumulator takes the same elements, finishes and
+ * writes every format.
+ */
+#include <string.h>
+
+#include "fuzz_util.h"
+#include "pft.h"
+
+static int discard(void *ctx, const char *buf, size_t len)
+{
+	(void)ctx;
+	(void)buf;
+	(void)len;
+	return 0;
+}
+
+struct state {
+	struct pft_calls *calls;
+	uint32_t depth, limit;
+	uint64_t insns, pushes, pops;
+};
+
+static void take_events(struct state *s)
+{
+	struct pft_call_event ev;
+
+	while (pft_calls_next(s->calls, &ev, sizeof(ev)) == 0) {
+		FUZZ_CHECK(ev.insns >= s->insns);
+		s->insns = ev.insns;
+		switch (ev.kind) {
+		case PFT_CALL_CALL:
+		case PFT_CALL_EXCEPTION:
+			FUZZ_CHECK(ev.depth == s->depth + 1 ||
+				   (s->depth == s->limit && ev.depth == s->limit));
+			if (s->depth == s->limit)
+				s->pops++;  /* the oldest frame is forgotten */
+			s->pushes++;
+			break;
+		case PFT_CALL_RETURN:
+		case PFT_CALL_EXCEPTION_RETURN:
+			FUZZ_CHECK(s->depth > 0 && ev.depth == s->depth - 1);
+			s->pops++;
+			break;
+		default:
+			FUZZ_CHECK(ev.depth == s->depth);
+			break;
+		}
+		FUZZ_CHECK(ev.kind < PFT_CALL_KIND_MAX && ev.depth <= s->limit);
+		s->depth = ev.depth;
+	}
+	FUZZ_CHECK(pft_calls_depth(s->calls) == s->depth);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1)
+		return 0;
+	struct pft_image *img = NULL;
+	struct state s = { .limit = 1u << (data[0] & 7) };
+	struct pft_calls_config cc = { .size = sizeof(cc), .max_depth = s.limit };
+	struct pft_views *views = NULL;
+	int err;
+
+	if ((data[0] & 8) && size > 1) {
+		img = pft_image_alloc(NULL);
+		FUZZ_CHECK(img && pft_image_add_buffer(img, 0x8000, data + 1, size - 1,
+						       PFT_SPACE_ANY, 0) == 0);
+		struct pft_views_config vc = { .size = sizeof(vc), .image = img,
+					       .max_depth = s.limit };
+		views = pft_views_alloc(&vc, &err);
+		FUZZ_CHECK(views);
+	}
+	cc.image = img;
+	s.calls = pft_calls_alloc(&cc, &err);
+	FUZZ_CHECK(s.calls && err == 0);
+
+	for (size_t i = 1; i + 8 <= size; i += 8) {
+		const uint8_t *p = data + i;
+		uint32_t start = 0x8000 + 4u * (uint32_t)(p[4] | p[5] << 8);
+		uint32_t value = (uint32_t)(p[6] | p[7] << 8);
+		uint32_t n = (p[3] & 15) + 1, step = (p[2] & 8) ? 2 : 4;
+		struct pft_elem e = {
+			.type = (uint8_t)(p[0] % PFT_ELEM_TYPE_MAX),
+			.iclass = (uint8_t)(p[1] % PFT_ICLASS_MAX),
+			.taken = p[2] & 1, .has_cycles = (p[2] >> 1) & 1,
+			.has_ret = (p[2] >> 2) & 1,
+			.isa = (p[2] & 8) ? PFT_ISA_THUMB : PFT_ISA_ARM,
+			.start = start, .ninsn = n, .last = start + step * (n - 1),
+			.end = start + step * n, .cycles = value, .ts = value,
+			.exception = (uint16_t)(value & 15), .addr = value << 4,
+		};
+		FUZZ_CHECK(pft_calls_put(s.calls, &e, sizeof(e)) == 0);
+		take_events(&s);
+		if (views)
+			FUZZ_CHECK(pft_views_put(views, p[0] >> 7, &e, sizeof(e)) == 0);
+	}
+	FUZZ_CHECK(pft_calls_finish(s.calls) == 0);
+	take_events(&s);
+	FUZZ_CHECK(s.depth == 0 && s.pushes == s.pops);
+	FUZZ_CHECK(pft_calls_finish(s.calls) == -PFT_ERR_EOS);
+
+	if (views) {
+		/* Ranges were walked in the image as they came: finishing walks
+		 * them again, so it can only fail on a missing instruction. */
+		err = pft_views_finish(views);
+		FUZZ_CHECK(err == 0 || err == -PFT_ERR_NOMAP);
+		for (int f = 0; err == 0 && f < PFT_VIEW_FORMAT_MAX; f++)
+			FUZZ_CHECK(pft_views_write(views, (enum pft_view_format)f, "fuzz",
+						   discard, NULL) == 0);
+	}
+	pft_views_free(views);
+	pft_calls_free(s.calls);
+	pft_image_free(img);
+	return 0;
+}

@@ -1,0 +1,357 @@
+/* The calls layer on hand-built element sequences.  Expected events are
+ * worked out by hand from the rules in pft.h (section calls); addresses of
+ * the image case come from tests/views/calls_sample.S. */
+#include "ptunit.h"
+
+#include "pft.h"
+
+#include "calls_sample.h"
+
+static struct pft_calls *calls;
+static struct pft_call_event ev[64];
+static size_t nev;
+
+static struct pft_elem elem(unsigned type)
+{
+	struct pft_elem e = { .type = (uint8_t)type };
+	return e;
+}
+
+/* Put @e and collect its events into ev[] (replacing the last ones). */
+static void put(struct pft_elem e)
+{
+	nev = 0;
+	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
+	while (nev < 64 && pft_calls_next(calls, &ev[nev], sizeof(ev[0])) == 0)
+		nev++;
+}
+
+static void finish(void)
+{
+	nev = 0;
+	PTU_EQ(pft_calls_finish(calls), 0);
+	while (nev < 64 && pft_calls_next(calls, &ev[nev], sizeof(ev[0])) == 0)
+		nev++;
+}
+
+static void start(struct pft_image *image, uint32_t max_depth)
+{
+	struct pft_calls_config cfg = { .size = sizeof(cfg), .image = image,
+					.max_depth = max_depth };
+	int err = 1;
+
+	calls = pft_calls_alloc(&cfg, &err);
+	PTU_CHECK(calls != NULL);
+	PTU_EQ(err, 0);
+}
+
+static void check(size_t i, unsigned kind, unsigned flags, uint32_t depth,
+		  uint32_t site, uint32_t target, uint64_t insns)
+{
+	PTU_CHECK(i < nev);
+	if (i >= nev)
+		return;
+	PTU_EQ(ev[i].kind, kind);
+	PTU_EQ(ev[i].flags, flags);
+	PTU_EQ(ev[i].depth, depth);
+	PTU_EQ(ev[i].site, site);
+	PTU_EQ(ev[i].target, target);
+	PTU_EQ(ev[i].insns, insns);
+}
+
+static void call_and_return(void)
+{
+	start(NULL, 0);
+	put(arm_range(0x1000, 2, PFT_ICLASS_CALL, 1));      /* BL at 0x1004 */
+	PTU_EQ(nev, 0);                                 /* destination unknown yet */
+	put(arm_range(0x2000, 3, PFT_ICLASS_RETURN, 1));    /* callee, BX LR at 0x2008 */
+	PTU_EQ(nev, 1);
+	check(0, PFT_CALL_CALL, 0, 1, 0x1004, 0x2000, 2);
+	PTU_EQ(ev[0].callee, 0x2000);
+	PTU_EQ(ev[0].caller, 0x1000);  /* no symbols: the first range's start */
+	PTU_EQ(pft_calls_depth(calls), 1);
+	put(arm_range(0x1008, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 1);
+	check(0, PFT_CALL_RETURN, 0, 0, 0x2008, 0x1008, 5);
+	PTU_EQ(ev[0].callee, 0x2000);
+	PTU_EQ(ev[0].entry_insns, 2);
+	PTU_EQ(pft_calls_depth(calls), 0);
+	/* A call not taken (condition failed) is no call. */
+	put(arm_range(0x100c, 1, PFT_ICLASS_CALL, 0));
+	put(arm_range(0x1010, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 0);
+	finish();
+	PTU_EQ(nev, 0);
+	PTU_EQ(pft_calls_next(calls, &ev[0], sizeof(ev[0])), -PFT_ERR_EOS);
+	pft_calls_free(calls);
+}
+
+static void underflow_is_unmatched(void)
+{
+	start(NULL, 0);
+	put(arm_range(0x1000, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x3000, 1, PFT_ICLASS_RETURN, 1));
+	check(0, PFT_CALL_UNMATCHED_RETURN, 0, 0, 0x1000, 0x3000, 1);
+	put(arm_range(0x4000, 1, PFT_ICLASS_OTHER, 0));
+	check(0, PFT_CALL_UNMATCHED_RETURN, 0, 0, 0x3000, 0x4000, 2);
+	PTU_EQ(pft_calls_depth(calls), 0);
+	/* A return to an address no frame has, with frames: unmatched, the
+	 * stack unchanged. */
+	put(arm_range(0x4004, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x5000, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x6000, 1, PFT_ICLASS_OTHER, 0));
+	check(0, PFT_CALL_UNMATCHED_RETURN, 0, 1, 0x5000, 0x6000, 5);
+	PTU_EQ(pft_calls_depth(calls), 1);
+	finish();
+	PTU_EQ(nev, 1);
+	check(0, PFT_CALL_RETURN, PFT_CALL_F_END, 0, 0, 0, 6);
+	pft_calls_free(calls);
+}
+
+static void longjmp_unwinds(void)
+{
+	start(NULL, 0);
+	put(arm_range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* main -> f, returns to 0x1004 */
+	put(arm_range(0x2000, 1, PFT_ICLASS_CALL, 1));   /* f -> g, to 0x2004 */
+	put(arm_range(0x3000, 1, PFT_ICLASS_INDIRECT_CALL, 1)); /* g -> h, to 0x3004 */
+	put(arm_range(0x4000, 2, PFT_ICLASS_RETURN, 1)); /* h returns to 0x1004 */
+	PTU_EQ(pft_calls_depth(calls), 3);
+	put(arm_range(0x1004, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 3);
+	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 2, 0x4004, 0x1004, 5);
+	PTU_EQ(ev[0].callee, 0x4000);
+	PTU_EQ(ev[0].caller, 0x3000);
+	check(1, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 1, 0x4004, 0x1004, 5);
+	check(2, PFT_CALL_RETURN, 0, 0, 0x4004, 0x1004, 5);
+	PTU_EQ(ev[2].callee, 0x2000);
+	PTU_EQ(ev[2].entry_insns, 1);
+	PTU_EQ(pft_calls_depth(calls), 0);
+	pft_calls_free(calls);
+}
+
+static void exceptions_nest(void)
+{
+	start(NULL, 0);
+	put(arm_range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* -> 0x2000, returns to 0x1004 */
+	put(arm_range(0x2000, 2, PFT_ICLASS_OTHER, 0));
+	struct pft_elem x = elem(PFT_ELEM_EXCEPTION);
+	x.exception = PFT_EXC_IRQ;
+	x.has_ret = 1;
+	x.addr = 0x2008;
+	put(x);
+	put(arm_range(0x18, 1, PFT_ICLASS_CALL, 1));     /* the vector calls 0x500 */
+	check(0, PFT_CALL_EXCEPTION, 0, 2, 0, 0x18, 3);
+	PTU_EQ(ev[0].exception, PFT_EXC_IRQ);
+	put(arm_range(0x500, 1, PFT_ICLASS_OTHER, 0));   /* a handler that never returns */
+	check(0, PFT_CALL_CALL, 0, 3, 0x18, 0x500, 4);
+	put(arm_range(0x504, 1, PFT_ICLASS_EXC_RETURN, 1));
+	struct pft_elem xr = elem(PFT_ELEM_EXCEPTION_RETURN);
+	put(xr);                                     /* the same return, once */
+	PTU_EQ(nev, 0);
+	put(arm_range(0x2008, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 2);
+	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 2, 0x504, 0x2008, 6);
+	check(1, PFT_CALL_EXCEPTION_RETURN, 0, 1, 0x504, 0x2008, 6);
+	PTU_EQ(ev[1].entry_insns, 3);
+	PTU_EQ(pft_calls_depth(calls), 1);
+	/* An exception return with no exception frame: an ordinary return. */
+	put(arm_range(0x200c, 1, PFT_ICLASS_EXC_RETURN, 1));
+	put(arm_range(0x1004, 1, PFT_ICLASS_OTHER, 0));
+	check(0, PFT_CALL_RETURN, 0, 0, 0x200c, 0x1004, 8);
+	pft_calls_free(calls);
+}
+
+static void gaps_keep_the_stack(void)
+{
+	start(NULL, 0);
+	put(arm_range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* to 0x1004 */
+	put(arm_range(0x2000, 1, PFT_ICLASS_INDIRECT_CALL, 1)); /* to 0x2004 */
+	/* Into memory no image covers (a kernel helper), trace off, back on
+	 * at the return address. */
+	struct pft_elem nacc = elem(PFT_ELEM_ADDR_NACC);
+	nacc.addr = 0xffff0fe0;
+	put(nacc);
+	check(0, PFT_CALL_CALL, 0, 2, 0x2000, 0xffff0fe0, 2);
+	put(elem(PFT_ELEM_TRACE_ON));
+	put(arm_range(0x2004, 1, PFT_ICLASS_CALL, 1));
+	PTU_EQ(nev, 1);
+	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNTRACED, 1, 0, 0x2004, 2);
+	/* A call whose destination a gap hides (no image: no target). */
+	put(elem(PFT_ELEM_NO_SYNC));
+	check(0, PFT_CALL_CALL, PFT_CALL_F_NO_TARGET, 2, 0x2004, 0, 3);
+	/* After the gap, somewhere that is no return address: kept. */
+	put(arm_range(0x7000, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 0);
+	PTU_EQ(pft_calls_depth(calls), 2);
+	/* A return with its destination hidden by an error: nothing yet;
+	 * the first range after it, at a return address, pops. */
+	put(arm_range(0x7004, 1, PFT_ICLASS_RETURN, 1));
+	struct pft_elem err = elem(PFT_ELEM_ERROR);
+	put(err);
+	PTU_EQ(nev, 0);
+	put(arm_range(0x1004, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 2);
+	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNTRACED | PFT_CALL_F_UNWOUND, 1, 0, 0x1004, 5);
+	check(1, PFT_CALL_RETURN, PFT_CALL_F_UNTRACED, 0, 0, 0x1004, 5);
+	pft_calls_free(calls);
+}
+
+static void time_and_depth_limit(void)
+{
+	start(NULL, 2);
+	struct pft_elem ts = elem(PFT_ELEM_TIMESTAMP);
+	ts.ts = 1234;
+	put(ts);
+	struct pft_elem r = arm_range(0x1000, 1, PFT_ICLASS_CALL, 1);
+	r.has_cycles = 1;
+	r.cycles = 7;
+	put(r);
+	r = arm_range(0x2000, 1, PFT_ICLASS_CALL, 1);
+	r.has_cycles = 1;
+	r.cycles = 5;
+	put(r);
+	PTU_EQ(ev[0].has_cycles, 1);
+	PTU_EQ(ev[0].cycles, 7);
+	PTU_EQ(ev[0].has_ts, 1);
+	PTU_EQ(ev[0].ts, 1234);
+	put(arm_range(0x3000, 1, PFT_ICLASS_CALL, 1));
+	PTU_EQ(ev[0].cycles, 12);
+	put(arm_range(0x4000, 1, PFT_ICLASS_RETURN, 1));
+	/* The third push forgot the oldest frame: at most 2. */
+	PTU_EQ(pft_calls_depth(calls), 2);
+	put(arm_range(0x3004, 1, PFT_ICLASS_RETURN, 1));
+	check(0, PFT_CALL_RETURN, 0, 1, 0x4000, 0x3004, 4);
+	put(arm_range(0x2004, 1, PFT_ICLASS_RETURN, 1));
+	check(0, PFT_CALL_RETURN, 0, 0, 0x3004, 0x2004, 5);
+	put(arm_range(0x1004, 1, PFT_ICLASS_OTHER, 0));  /* its frame was dropped */
+	check(0, PFT_CALL_UNMATCHED_RETURN, 0, 0, 0x2004, 0x1004, 6);
+	pft_calls_free(calls);
+}
+
+static void errors(void)
+{
+	struct pft_calls_config cfg = { .size = sizeof(cfg) };
+	struct pft_elem e = arm_range(0x1000, 1, PFT_ICLASS_CALL, 1);
+	struct pft_call_event x;
+	int err = 0;
+
+	PTU_CHECK(pft_calls_alloc(NULL, &err) == NULL);
+	PTU_EQ(err, -PFT_ERR_INVALID);
+	cfg.size = 4;
+	PTU_CHECK(pft_calls_alloc(&cfg, &err) == NULL);
+	PTU_EQ(err, -PFT_ERR_INVALID);
+	start(NULL, 0);
+	PTU_EQ(pft_calls_put(NULL, &e, sizeof(e)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put(calls, NULL, sizeof(e)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put(calls, &e, 4), -PFT_ERR_INVALID);
+	e.type = PFT_ELEM_TYPE_MAX;
+	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), -PFT_ERR_INVALID);
+	e = arm_range(0x1000, 1, PFT_ICLASS_CALL, 1);
+	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
+	PTU_EQ(pft_calls_next(calls, &x, sizeof(x)), -PFT_ERR_NEED_INPUT);
+	e = arm_range(0x2000, 1, PFT_ICLASS_OTHER, 0);
+	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
+	/* The CALL event is not taken. */
+	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), -PFT_ERR_INTERNAL);
+	PTU_EQ(pft_calls_finish(calls), -PFT_ERR_INTERNAL);
+	PTU_EQ(pft_calls_next(NULL, &x, sizeof(x)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_next(calls, NULL, sizeof(x)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_next(calls, &x, 4), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_next(calls, &x, sizeof(x)), 0);
+	PTU_EQ(pft_calls_finish(calls), 0);
+	PTU_EQ(pft_calls_next(calls, &x, sizeof(x)), 0);   /* the END return */
+	PTU_EQ(x.flags, PFT_CALL_F_END);
+	PTU_EQ(pft_calls_next(calls, &x, sizeof(x)), -PFT_ERR_EOS);
+	PTU_EQ(pft_calls_finish(calls), -PFT_ERR_EOS);
+	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), -PFT_ERR_EOS);
+	PTU_EQ(pft_calls_finish(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_depth(NULL), 0);
+	PTU_STREQ(pft_call_kind_name(PFT_CALL_TAIL_CALL), "tail_call");
+	PTU_STREQ(pft_call_kind_name(PFT_CALL_KIND_MAX), "unknown");
+	pft_calls_free(calls);
+	pft_calls_free(NULL);
+}
+
+/* With calls_sample.S's symbols: tail calls, jumps inside a function,
+ * direct targets read from the image across a gap, and a longjmp into
+ * the middle of a function. */
+static char elf[] = "/tmp/pft-test-calls-XXXXXX";
+
+static void with_symbols(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	start(img, 0);
+	put(arm_range(0x8000, 1, PFT_ICLASS_CALL, 1));       /* _start: bl fa */
+	put(arm_range(0x8100, 1, PFT_ICLASS_CALL, 1));       /* fa: bl fb */
+	check(0, PFT_CALL_CALL, 0, 1, 0x8000, 0x8100, 1);
+	PTU_EQ(ev[0].caller, 0x8000);
+	put(arm_range(0x8200, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x8104, 1, PFT_ICLASS_JUMP, 1));       /* b fc */
+	check(0, PFT_CALL_RETURN, 0, 1, 0x8200, 0x8104, 3);
+	put(arm_range(0x8300, 1, PFT_ICLASS_CALL, 1));       /* fc: bl fb */
+	check(0, PFT_CALL_TAIL_CALL, 0, 1, 0x8104, 0x8300, 4);
+	PTU_EQ(ev[0].callee, 0x8300);
+	PTU_EQ(ev[0].caller, 0x8100);
+	/* The call's destination is hidden by a gap: the image gives it. */
+	put(elem(PFT_ELEM_TRACE_ON));
+	check(0, PFT_CALL_CALL, 0, 2, 0x8300, 0x8200, 5);
+	/* fb returns to 0x8004, fa's return address: fb's frame is skipped. */
+	put(arm_range(0x8200, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x8004, 1, PFT_ICLASS_JUMP, 1));
+	PTU_EQ(nev, 2);
+	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 1, 0x8200, 0x8004, 6);
+	PTU_EQ(ev[0].callee, 0x8200);
+	check(1, PFT_CALL_RETURN, 0, 0, 0x8200, 0x8004, 6);
+	PTU_EQ(ev[1].callee, 0x8300);   /* fc, which replaced fa */
+	PTU_EQ(ev[1].entry_insns, 4);   /* from the tail call */
+	/* b . : a jump inside _start is no tail call. */
+	put(arm_range(0x8004, 1, PFT_ICLASS_JUMP, 1));
+	PTU_EQ(nev, 0);
+	/* A jump to fa + 4 from _start is no tail call (not an entry). */
+	put(arm_range(0x8104, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 0);
+	PTU_EQ(pft_calls_depth(calls), 0);
+	/* A longjmp from fb into the middle of fa (0x810c is no return
+	 * address): fb's frame goes, fa's stays. */
+	put(arm_range(0x8000, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x8100, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x8200, 1, PFT_ICLASS_INDIRECT_JUMP, 1));
+	PTU_EQ(pft_calls_depth(calls), 2);
+	put(arm_range(0x810c, 1, PFT_ICLASS_RETURN, 1));
+	PTU_EQ(nev, 0);   /* an indirect jump that matches no return address */
+	put(arm_range(0x8004, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 2);   /* fa returns, skipping fb's return */
+	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 1, 0x810c, 0x8004, 13);
+	check(1, PFT_CALL_RETURN, 0, 0, 0x810c, 0x8004, 13);
+	PTU_EQ(pft_calls_depth(calls), 0);
+	put(arm_range(0x8000, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x8100, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(0x8200, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x810c, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 1);
+	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 1, 0x8200, 0x810c, 17);
+	PTU_EQ(pft_calls_depth(calls), 1);
+	pft_calls_free(calls);
+	pft_image_free(img);
+}
+
+int main(void)
+{
+	PTU_RUN(call_and_return);
+	PTU_RUN(underflow_is_unmatched);
+	PTU_RUN(longjmp_unwinds);
+	PTU_RUN(exceptions_nest);
+	PTU_RUN(gaps_keep_the_stack);
+	PTU_RUN(time_and_depth_limit);
+	PTU_RUN(errors);
+	if (build_calls_sample(elf) == 0) {
+		PTU_RUN(with_symbols);
+	} else {
+		ptu_failed_checks++;
+		ptu_tests_failed++;
+	}
+	unlink(elf);
+	PTU_MAIN_END();
+}

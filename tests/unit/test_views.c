@@ -1,0 +1,260 @@
+/* The views accumulator and the timeline on a hand-built trace through
+ * tests/views/calls_sample.S (symbols _start 0x8000, fa 0x8100, fb 0x8200,
+ * fc 0x8300).  Every expected figure is worked out by hand below. */
+#include "ptunit.h"
+
+#include "pft.h"
+
+#include "calls_sample.h"
+
+static char elf[] = "/tmp/pft-test-views-XXXXXX";
+
+struct buffer {
+	char text[16384];
+	size_t len;
+	int fail_after;   /* return an error on this call (0: never) */
+	int calls;
+};
+
+static int to_buffer(void *ctx, const char *buf, size_t len)
+{
+	struct buffer *b = ctx;
+
+	if (++b->calls == b->fail_after)
+		return -77;
+	if (b->len + len >= sizeof(b->text))
+		return -1;
+	memcpy(b->text + b->len, buf, len);
+	b->len += len;
+	b->text[b->len] = 0;
+	return 0;
+}
+
+/* _start calls fa; fa calls fb, which returns; fa tail-calls fc; fc calls
+ * fb, which returns; fc returns to _start, which spins at 0x8004 (b .).
+ * One instruction per range: 8 instructions. */
+static const struct {
+	uint32_t start;
+	unsigned iclass;
+} trace[] = {
+	{ 0x8000, PFT_ICLASS_CALL },   /* _start: bl fa */
+	{ 0x8100, PFT_ICLASS_CALL },   /* fa: bl fb */
+	{ 0x8200, PFT_ICLASS_RETURN }, /* fb: bx lr */
+	{ 0x8104, PFT_ICLASS_JUMP },   /* fa: b fc */
+	{ 0x8300, PFT_ICLASS_CALL },   /* fc: bl fb */
+	{ 0x8200, PFT_ICLASS_RETURN }, /* fb */
+	{ 0x8304, PFT_ICLASS_RETURN }, /* fc: bx lr to 0x8004 */
+	{ 0x8004, PFT_ICLASS_JUMP },   /* _start: b . */
+};
+
+static struct pft_views *run_trace(struct pft_image *img)
+{
+	struct pft_views_config cfg = { .size = sizeof(cfg), .image = img };
+	struct pft_views *v = pft_views_alloc(&cfg, NULL);
+
+	PTU_CHECK(v != NULL);
+	for (size_t i = 0; v && i < sizeof(trace) / sizeof(trace[0]); i++) {
+		struct pft_elem e = arm_range(trace[i].start, 1, trace[i].iclass, 1);
+		e.has_cycles = 1;
+		e.cycles = 3;
+		PTU_EQ(pft_views_put(v, 5, &e, sizeof(e)), 0);
+	}
+	PTU_EQ(pft_views_finish(v), 0);
+	return v;
+}
+
+static void function(struct pft_views *v, const char *name, uint64_t entered,
+		     uint64_t self, uint64_t incl)
+{
+	struct pft_view_func f;
+
+	for (size_t i = 0; pft_views_function(v, i, &f, sizeof(f)) == 0; i++) {
+		if (strcmp(f.name, name))
+			continue;
+		PTU_EQ(f.entered, entered);
+		PTU_EQ(f.self_insns, self);
+		PTU_EQ(f.incl_insns, incl);
+		PTU_EQ(f.self_cycles, 3 * self);
+		return;
+	}
+	fprintf(stderr, "no function %s\n", name);
+	PTU_CHECK(0);
+}
+
+static void profile_by_hand(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct buffer out = { .len = 0 };
+
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	struct pft_views *v = run_trace(img);
+	/* Self: two instructions each.  Entered: fa by the call, fc by the
+	 * tail call, fb twice.  Inclusive: fa = fa 2 + fb 1 (before the tail
+	 * call), fc = fc 2 + fb 1, _start everything. */
+	function(v, "_start", 0, 2, 8);
+	function(v, "fa", 1, 2, 3);
+	function(v, "fb", 2, 2, 2);
+	function(v, "fc", 1, 2, 3);
+
+	PTU_EQ(pft_views_write(v, PFT_VIEW_FOLDED, NULL, to_buffer, &out), 0);
+	PTU_STREQ(out.text, "_start 2\n_start;fa 2\n_start;fa;fb 1\n_start;fc 2\n_start;fc;fb 1\n");
+
+	/* Callgrind: calls per edge, with the instructions from call to
+	 * return: _start -> fa from the call (after 1) to the tail call
+	 * (after 4): 3; fa -> fb 1; fa -> fc from the tail call to the return
+	 * (after 7): 3; fc -> fb 1. */
+	out.len = 0;
+	PTU_EQ(pft_views_write(v, PFT_VIEW_CALLGRIND, NULL, to_buffer, &out), 0);
+	PTU_CHECK(strstr(out.text, "events: Ir\nsummary: 8\n") != NULL);
+	PTU_CHECK(strstr(out.text, "fl=???\nfn=_start\n0 2\ncfl=???\ncfn=fa\ncalls=1 0\n0 3\n") != NULL);
+	PTU_CHECK(strstr(out.text, "fn=fa\n0 2\ncfl=???\ncfn=fb\ncalls=1 0\n0 1\n"
+			 "cfl=???\ncfn=fc\ncalls=1 0\n0 3\n") != NULL);
+	PTU_CHECK(strstr(out.text, "fn=fc\n0 2\ncfl=???\ncfn=fb\ncalls=1 0\n0 1\n") != NULL);
+	PTU_CHECK(strstr(out.text, "totals: 8\n") != NULL);
+
+	out.len = 0;
+	PTU_EQ(pft_views_write(v, PFT_VIEW_PROFILE_JSONL, NULL, to_buffer, &out), 0);
+	PTU_CHECK(strstr(out.text, "{\"type\":\"function\",\"name\":\"fc\",\"start\":\"0x00008300\","
+			 "\"self\":2,\"inclusive\":3,\"entered\":1,\"cycles\":6}\n") != NULL);
+	PTU_CHECK(strstr(out.text, "{\"type\":\"call\",\"caller\":\"fc\",\"callee\":\"fb\","
+			 "\"calls\":1,\"inclusive\":1}\n") != NULL);
+
+	/* No line tables: no lcov records; coverage lists the functions. */
+	out.len = 0;
+	PTU_EQ(pft_views_write(v, PFT_VIEW_LCOV, "t", to_buffer, &out), 0);
+	PTU_EQ(out.len, 0);
+	PTU_EQ(pft_views_write(v, PFT_VIEW_COVERAGE_JSONL, NULL, to_buffer, &out), 0);
+	PTU_CHECK(strstr(out.text, "{\"type\":\"function\",\"name\":\"fb\",\"start\":\"0x00008200\","
+			 "\"end\":\"0x00008204\",\"entered\":2,\"insns\":2}\n") != NULL);
+	out.len = 0;
+	PTU_EQ(pft_views_write(v, PFT_VIEW_COVERAGE_TEXT, NULL, to_buffer, &out), 0);
+	PTU_CHECK(strstr(out.text, "functions: 4 of 4 executed\n") != NULL);
+	PTU_EQ(pft_views_write(v, PFT_VIEW_PROFILE_TEXT, NULL, to_buffer, &out), 0);
+
+	/* A writer's error comes back. */
+	out = (struct buffer){ .fail_after = 1 };
+	PTU_EQ(pft_views_write(v, PFT_VIEW_CALLGRIND, NULL, to_buffer, &out), -77);
+	pft_views_free(v);
+	pft_image_free(img);
+}
+
+static void conditional_branches(void)
+{
+	/* ARM words at 0x1000: cmp r0, #0; beq 0x1010; mov r0, #1; bx lr. */
+	static const uint8_t code[] = {
+		0x00, 0x00, 0x50, 0xe3, 0x02, 0x00, 0x00, 0x0a,
+		0x01, 0x00, 0xa0, 0xe3, 0x1e, 0xff, 0x2f, 0xe1,
+	};
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct pft_views_config cfg = { .size = sizeof(cfg), .image = img };
+	struct buffer out = { .len = 0 };
+
+	PTU_EQ(pft_image_add_buffer(img, 0x1000, code, sizeof(code), PFT_SPACE_ANY, 0), 0);
+	struct pft_views *v = pft_views_alloc(&cfg, NULL);
+	/* The BEQ taken twice, not taken once. */
+	struct pft_elem taken = arm_range(0x1000, 2, PFT_ICLASS_JUMP, 1);
+	struct pft_elem not_taken = arm_range(0x1000, 2, PFT_ICLASS_JUMP, 0);
+	PTU_EQ(pft_views_put(v, 0, &taken, sizeof(taken)), 0);
+	PTU_EQ(pft_views_put(v, 0, &not_taken, sizeof(not_taken)), 0);
+	PTU_EQ(pft_views_put(v, 0, &taken, sizeof(taken)), 0);
+	PTU_EQ(pft_views_finish(v), 0);
+	PTU_EQ(pft_views_write(v, PFT_VIEW_COVERAGE_JSONL, NULL, to_buffer, &out), 0);
+	PTU_CHECK(strstr(out.text, "{\"type\":\"branch\",\"addr\":\"0x00001004\",\"taken\":2,"
+			 "\"not_taken\":1,\"state\":\"both\"}\n") != NULL);
+	/* Code in no function. */
+	PTU_CHECK(strstr(out.text, "\"name\":\"[unknown]\"") != NULL);
+	pft_views_free(v);
+	pft_image_free(img);
+}
+
+static void timeline_spans(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct pft_calls_config cc = { .size = sizeof(cc) };
+	struct buffer out = { .len = 0 };
+
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	cc.image = img;
+	struct pft_calls *calls = pft_calls_alloc(&cc, NULL);
+	struct pft_timeline_config tc = { .size = sizeof(tc), .write = to_buffer, .ctx = &out,
+					  .image = img, .tid = 3, .hz = 2000000,
+					  .track_name = "a\"b\\c\n" };
+	PTU_EQ(pft_timeline_begin(to_buffer, &out), 0);
+	struct pft_timeline *t = pft_timeline_alloc(&tc, NULL);
+	PTU_CHECK(t != NULL);
+	for (size_t i = 0; i < sizeof(trace) / sizeof(trace[0]); i++) {
+		struct pft_elem e = arm_range(trace[i].start, 1, trace[i].iclass, 1);
+		struct pft_call_event ev;
+		PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
+		while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
+			PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
+	}
+	PTU_EQ(pft_timeline_end(to_buffer, &out), 0);
+	/* The track name, JSON-escaped. */
+	PTU_CHECK(strstr(out.text, "\"args\":{\"name\":\"a\\\"b\\\\c\\u000a\"}") != NULL);
+	/* 2 MHz: one instruction count is 0.5 us.  fa begins after 1, ends
+	 * at the tail call after 4 where fc begins; fb after 2 .. 3. */
+	PTU_CHECK(strstr(out.text, "{\"ph\":\"B\",\"pid\":1,\"tid\":3,\"ts\":0.500,\"name\":\"fa\","
+			 "\"args\":{\"depth\":1,\"site\":\"0x00008000\",\"entry\":\"0x00008100\"}}") != NULL);
+	PTU_CHECK(strstr(out.text, "{\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":2.000}") != NULL);
+	PTU_CHECK(strstr(out.text, "{\"ph\":\"B\",\"pid\":1,\"tid\":3,\"ts\":2.000,\"name\":\"fc\"") != NULL);
+	PTU_EQ(pft_timeline_put(NULL, NULL, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_timeline_begin(NULL, NULL), -PFT_ERR_INVALID);
+	tc.clock = 9;
+	int err = 0;
+	PTU_CHECK(pft_timeline_alloc(&tc, &err) == NULL);
+	PTU_EQ(err, -PFT_ERR_INVALID);
+	pft_timeline_free(t);
+	pft_timeline_free(NULL);
+	pft_calls_free(calls);
+	pft_image_free(img);
+}
+
+static void errors(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct pft_views_config cfg = { .size = sizeof(cfg) };
+	struct pft_elem e = arm_range(0x1000, 1, PFT_ICLASS_OTHER, 0);
+	struct pft_view_func f;
+	struct buffer out = { .len = 0 };
+	int err = 0;
+
+	PTU_CHECK(pft_views_alloc(&cfg, &err) == NULL);   /* no image */
+	PTU_EQ(err, -PFT_ERR_INVALID);
+	PTU_CHECK(pft_views_alloc(NULL, &err) == NULL);
+	cfg.image = img;
+	struct pft_views *v = pft_views_alloc(&cfg, &err);
+	PTU_EQ(err, 0);
+	PTU_EQ(pft_views_put(v, 128, &e, sizeof(e)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_put(v, 0, &e, 4), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_put(NULL, 0, &e, sizeof(e)), -PFT_ERR_INVALID);
+	e.ninsn = 1 << 22;
+	PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_write(v, PFT_VIEW_FOLDED, NULL, to_buffer, &out), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_function(v, 0, &f, sizeof(f)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_finish(v), 0);
+	PTU_EQ(pft_views_finish(v), -PFT_ERR_EOS);
+	e.ninsn = 1;
+	PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), -PFT_ERR_EOS);
+	PTU_EQ(pft_views_write(v, PFT_VIEW_FORMAT_MAX, NULL, to_buffer, &out), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_write(v, PFT_VIEW_FOLDED, NULL, NULL, &out), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_function(v, 0, &f, sizeof(f)), -PFT_ERR_EOS);
+	PTU_EQ(pft_views_finish(NULL), -PFT_ERR_INVALID);
+	pft_views_free(v);
+	pft_views_free(NULL);
+	pft_image_free(img);
+}
+
+int main(void)
+{
+	if (build_calls_sample(elf) == 0) {
+		PTU_RUN(profile_by_hand);
+		PTU_RUN(timeline_spans);
+	} else {
+		ptu_tests_failed++;
+	}
+	PTU_RUN(conditional_branches);
+	PTU_RUN(errors);
+	unlink(elf);
+	PTU_MAIN_END();
+}

@@ -1,0 +1,33 @@
+@ Functions at known addresses for tests/unit/test_calls.c (linked with
+@ -Ttext=0x8000): symbols give function entries and extents.
+	.syntax unified
+	.arm
+	.text
+	.global _start
+	.type _start, %function
+_start:			@ 0x8000
+	bl	fa		@ 0x8000
+	b	.		@ 0x8004
+	.size _start, . - _start
+
+	.org 0x100
+	.type fa, %function
+fa:			@ 0x8100
+	bl	fb		@ 0x8100
+	b	fc		@ 0x8104: a tail call
+	b	fa + 4		@ 0x8108: a jump inside fa
+	bx	lr		@ 0x810c
+	.size fa, . - fa
+
+	.org 0x200
+	.type fb, %function
+fb:			@ 0x8200
+	bx	lr
+	.size fb, . - fb
+
+	.org 0x300
+	.type fc, %function
+fc:			@ 0x8300
+	bl	fb		@ 0x8300
+	bx	lr		@ 0x8304
+	.size fc, . - fc
