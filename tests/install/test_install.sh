@@ -57,7 +57,12 @@ for page in man1/pft.1 man3/libpft.3; do
     check "$page renders to more than 100 lines ($lines)" test "$lines" -gt 100
 done
 # Every command `pft --help` lists has its subsection in pft.1.
-for cmd in $("$prefix/bin/pft" --help | awk '/^commands:/ {c = 1; next} c && NF {print $1}'); do
+# (The installed pft has no run path to the prefix: LD_LIBRARY_PATH finds it.)
+cmds=$(LD_LIBRARY_PATH=$libdir "$prefix/bin/pft" --help |
+       awk '/^commands:/ {c = 1; next} c && !NF {exit} c {print $1}')
+check "pft --help lists at least the 7 commands of 0.2 ($(echo $cmds))" \
+    test "$(echo "$cmds" | wc -w)" -ge 7
+for cmd in $cmds; do
     check "pft.1 documents 'pft $cmd'" grep -qE "^\.SS pft $cmd( |\$)" "$prefix/share/man/man1/pft.1"
 done
 
@@ -190,96 +195,6 @@ check "trace_cov_a15: count_insns: 57 instructions (OpenCSD's count): $(cat "$tm
     grep -qx "id=0x2 insns=57 ranges=[0-9]*" "$tmp/count.out"
 check "trace_cov_a15: count_insns agrees with pft decode" \
     eval '[ "$(cat "$tmp/count.out")" = "$(cli_counts "$T")" ]'
-
-echo "$checks checks: $((checks - fails)) passed, $fails failed"; exit 1; }
-export LD_LIBRARY_PATH=$libdir
-for ex in decode_snapshot count_insns; do
-    resolved=$(ldd "$tmp/$ex" | awk '$1 == "libpft.so.0" {print $3}')
-    check "$ex resolves libpft.so.0 from the prefix ($resolved)" \
-        test "$(readlink -f "$resolved")" = "$(readlink -f "$libdir/libpft.so.0")"
-done
-
-# ---- decode_snapshot against pft decode --------------------------------
-# Ranges, in order, as "id start end n"; then every instruction address.
-ranges_cli() {
-    python3 -c '
-import json, sys
-for line in sys.stdin:
-    o = json.loads(line)
-    if o["type"] == "range":
-        print(o["id"], int(o["start"], 16), int(o["end"], 16), o["n"])'
-}
-ranges_ex() {
-    awk '$1 == "range" { split($2, i, "="); split($3, s, "="); split($4, e, "=");
-         split($5, n, "="); printf "%d %d %d %d\n", strtonum(i[2]), strtonum(s[2]),
-         strtonum(e[2]), n[2] }'
-}
-for case in "TC2" "trace_cov_a15" "demo:$PFT_SOURCE/examples/demo/prog"; do
-    name=${case%%:*}
-    elf=; [ "$name" != "$case" ] && elf=${case#*:}
-    dir=$SNAPS/$name; [ "$name" = demo ] && dir=$PFT_SOURCE/examples/demo
-    elfopt=(); [ -n "$elf" ] && elfopt=(--elf "$elf")
-    "$tmp/decode_snapshot" "$dir" $elf >"$tmp/ex.out" 2>"$tmp/ex.err"
-    rc=$?
-    check "$name: decode_snapshot exits 0 (rc $rc; $(head -1 "$tmp/ex.err"))" test $rc = 0
-    "$PFT" decode --snapshot "$dir" "${elfopt[@]}" --format jsonl 2>/dev/null | ranges_cli >"$tmp/cli.ranges"
-    ranges_ex <"$tmp/ex.out" >"$tmp/ex.ranges"
-    nr=$(wc -l <"$tmp/cli.ranges")
-    check "$name: the same $nr ranges (id, start, end, n) in the same order as pft decode" \
-        eval 'test "$nr" -gt 0 && cmp -s "$tmp/cli.ranges" "$tmp/ex.ranges"'
-    "$PFT" decode --snapshot "$dir" "${elfopt[@]}" --insn 2>/dev/null |
-        awk '/^    0x/ {print $1}' >"$tmp/cli.insns"
-    awk '/^    0x/ {print $1}' "$tmp/ex.out" >"$tmp/ex.insns"
-    ni=$(wc -l <"$tmp/cli.insns")
-    check "$name: the same $ni instruction addresses as pft decode --insn" \
-        eval 'test "$ni" -gt 0 && cmp -s "$tmp/cli.insns" "$tmp/ex.insns"'
-    # Each range lists exactly n instructions, the first at start.
-    check "$name: each range lists n instructions, the first at its start" \
-        awk '$1 == "range" { if (want) exit 1; split($3, s, "="); split($4, n, "=");
-                              want = n[2]; first = s[2]; next }
-             /^    0x/ { if (want == n[2] && $1 != first) exit 1; want-- }
-             END { exit want != 0 }' "$tmp/ex.out"
-    # Totals OpenCSD agrees on (README, "Agreement with OpenCSD").
-    total=$(awk '{t += $4} END {print t + 0}' "$tmp/ex.ranges")
-    case $name in
-    TC2) check "TC2: 9548 instructions, as OpenCSD (got $total)" test "$total" = 9548 ;;
-    trace_cov_a15) check "trace_cov_a15: 57 instructions, as OpenCSD (got $total)" test "$total" = 57 ;;
-    esac
-done
-
-# ---- count_insns: the pipeline fed by the program's own read loop ------
-reg() { sed -n "s/^$2([^)]*)=//p" "$1" | tr -d '\r'; }
-regs() { echo "$(reg "$1" ETMCR):$(reg "$1" ETMCCER):$(reg "$1" ETMIDR):$(reg "$1" ETMTRACEIDR)"; }
-dumps() { # FILE@ADDR of each [dump] of a core .ini
-    awk -F= -v d="$(dirname "$1")" '/^\[/ {a = f = ""} /^address=/ {a = $2} /^file=/ {f = $2}
-        a != "" && f != "" {print d "/" f "@" a; a = f = ""}' "$1" | tr -d '\r'
-}
-cli_totals() { # "id insns ranges" per trace ID, from pft decode
-    "$PFT" decode --snapshot "$1" --format jsonl 2>/dev/null | python3 -c '
-import json, sys
-t = {}
-for line in sys.stdin:
-    o = json.loads(line)
-    if o["type"] == "range":
-        c = t.setdefault(o["id"], [0, 0]); c[0] += o["n"]; c[1] += 1
-for i in sorted(t): print(i, t[i][0], t[i][1])'
-}
-T=$SNAPS/TC2
-# shellcheck disable=SC2046
-"$tmp/count_insns" formatted "$T/cstrace.bin" $(dumps "$T/cpu_3.ini") \
-    "$(regs "$T/device_8.ini")" "$(regs "$T/device_9.ini")" >"$tmp/count.out" 2>&1
-check "TC2: count_insns gives 9548 instructions in 1554 ranges for 0x13, none for 0x14 ($(tr '\n' ' ' <"$tmp/count.out"))" \
-    eval 'printf "id=0x13 insns=9548 ranges=1554\nid=0x14 insns=0 ranges=0\n" | cmp -s - "$tmp/count.out"'
-check "TC2: count_insns agrees with pft decode" \
-    eval 'test "$(awk "NR == 1 {print 19, \$2, \$3}" "$tmp/count.out" | tr -d "a-z=")" = "$(cli_totals "$T")"'
-T=$SNAPS/trace_cov_a15
-# shellcheck disable=SC2046
-"$tmp/count_insns" raw "$T/PTM_0_2.bin" $(dumps "$T/device1.ini") \
-    "$(regs "$T/device5.ini")" >"$tmp/count.out" 2>&1
-check "trace_cov_a15: count_insns gives 57 instructions in 20 ranges ($(cat "$tmp/count.out"))" \
-    eval 'echo "id=0x2 insns=57 ranges=20" | cmp -s - "$tmp/count.out"'
-check "trace_cov_a15: count_insns agrees with pft decode" \
-    eval 'test "$(tr -d "a-z=" <"$tmp/count.out" | sed "s/^0x2/2/")" = "$(cli_totals "$T")"'
 
 echo "$checks checks: $((checks - fails)) passed, $fails failed"
 [ "$fails" = 0 ]
