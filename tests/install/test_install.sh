@@ -86,6 +86,13 @@ for ex in decode_snapshot count_insns; do
     check "$ex.c is warning-free C11" cc -std=c11 -Wall -Wextra -Werror -pedantic \
         -fsyntax-only $(pkg-config --cflags libpft) "$src"
 done
+# libpft(3)'s EXAMPLE section, as rendered, is a program too.
+MANWIDTH=200 man -l "$prefix/share/man/man3/libpft.3" 2>/dev/null |
+    sed -n '/^EXAMPLE/,/^SEE ALSO/p' | sed -n 's/^              //p' >"$tmp/man_example.c"
+# shellcheck disable=SC2046
+check "libpft(3)'s example compiles against the installed library" \
+    cc -std=c11 -Wall -Wextra -Werror "$tmp/man_example.c" $(pkg-config --cflags --libs libpft) \
+    -o "$tmp/man_example"
 [ -x "$tmp/decode_snapshot" ] && [ -x "$tmp/count_insns" ] ||
     { echo "$checks checks: $((checks - fails)) passed, $fails failed"; exit 1; }
 export LD_LIBRARY_PATH=$libdir
@@ -140,6 +147,7 @@ for name in TC2 trace_cov_a15 demo; do
     fi
     "$tmp/decode_snapshot" "$dir" "${elf[@]}" >"$tmp/ex.out" 2>"$tmp/ex.err"
     rc=$?
+    cp "$tmp/ex.out" "$tmp/ex.$name"
     check "$name: decode_snapshot exits 0 (rc $rc $(head -1 "$tmp/ex.err"))" test $rc = 0
     "$PFT" decode --snapshot "$dir" "${elfopt[@]}" --format jsonl 2>/dev/null | ranges_cli >"$tmp/cli.ranges"
     ranges_ex <"$tmp/ex.out" >"$tmp/ex.ranges"
@@ -160,6 +168,17 @@ for name in TC2 trace_cov_a15 demo; do
     trace_cov_a15) check "trace_cov_a15: 57 instructions, as OpenCSD (got $total)" test "$total" = 57 ;;
     esac
 done
+
+# The man page's shorter program lists the same instructions.
+same_insns() { # the man example's output, decode_snapshot's output
+    python3 -c '
+import sys
+a = [int(l.split()[0], 16) for l in open(sys.argv[1]) if l.startswith("    0x")]
+b = [int(l.split()[0], 16) for l in open(sys.argv[2]) if l.startswith("    0x")]
+sys.exit(not a or a != b)' "$1" "$2"
+}
+"$tmp/man_example" "$SNAPS/TC2" >"$tmp/man.out" 2>&1
+check "TC2: libpft(3)'s example lists the same instructions" same_insns "$tmp/man.out" "$tmp/ex.TC2"
 
 # ---- count_insns: the pipeline fed by the program's own read loop ------
 reg() { sed -n "s/^$2([^)]*)=//p" "$1" | tr -d '\r'; }
