@@ -364,6 +364,8 @@ static int parse_address(const struct pft_etm3_pkt_decoder *d, const uint8_t *p,
 {
 	size_t k = 1;
 
+	if (!avail)
+		return 0;
 	while (k < 5 && (p[k - 1] & 0x80)) {
 		if (k >= avail)
 			return 0;
@@ -878,6 +880,13 @@ static int scan_unsynced(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet 
 static int deliver(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt, int n,
 		   const uint8_t *raw, uint64_t offset)
 {
+	if (n < 0) {
+		/* Only the reason: fields parsed before the fault mean nothing. */
+		const uint8_t bad = pkt->bad;
+		memset(pkt, 0, sizeof(*pkt));
+		pkt->type = PFT_ETM3_PKT_BAD;
+		pkt->bad = bad;
+	}
 	pkt->raw = raw;
 	pkt->size = (uint16_t)(n > 0 ? n : -n);
 	pkt->offset = offset;
