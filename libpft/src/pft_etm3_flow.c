@@ -140,7 +140,7 @@ static void close_range(struct pft_etm3_flow *f, int taken)
 
 static void report_error(struct pft_etm3_flow *f, uint64_t offset, enum pft_flow_error why)
 {
-	close_range(f, 0);
+	close_range(f, f->indirect_pending);
 	push_elem(f, PFT_ELEM_ERROR, offset)->reason = (uint8_t)why;
 }
 
@@ -326,7 +326,7 @@ static void apply_branch(struct pft_etm3_flow *f, const struct pft_etm3_packet *
 		e->has_ret = (uint8_t)has_ret;
 		e->addr = has_ret ? ret : 0;
 	} else {
-		close_range(f, f->indirect_pending || (r->valid && r->end != pkt->addr));
+		close_range(f, f->indirect_pending);
 	}
 	f->indirect_pending = 0;
 	f->pc = pkt->addr;

@@ -810,14 +810,14 @@ static int scan_held_zeros(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packe
 		d->synced = 1;
 		return 0;
 	}
-	if (z == avail || (z < avail && b[z] == 0x80)) {
-		if (total <= ZMAX) {
-			/* More zeros may come (only when z == avail here). */
-			d->zpend = total;
-			d->pos = d->len;
-			return -PFT_ERR_NEED_INPUT;
-		}
+	if (total > ZMAX && (z == avail || b[z] == 0x80)) {
+		/* The newest ZMAX zeros may still be (or begin) an A-sync. */
 		drop = total - ZMAX < d->zpend ? total - ZMAX : d->zpend;
+	} else if (z == avail) {
+		/* More zeros may come. */
+		d->zpend = total;
+		d->pos = d->len;
+		return -PFT_ERR_NEED_INPUT;
 	}
 	notsync(pkt, zero_bytes, drop, d->zoff);
 	d->zpend -= drop;

@@ -16,6 +16,7 @@ Exits 0 when they agree, 1 otherwise (printing the first differences).
 import re
 import subprocess
 import sys
+import tempfile
 
 PKT = re.compile(r"^Idx:(\d+); ID:[0-9a-f]+; \[([^\]]*)\];\t(\w+) : (.*)$")
 TYPES = {"A_SYNC": "async", "BRANCH_ADDRESS": "branch", "I_SYNC": "isync",
@@ -30,7 +31,10 @@ REASONS = {"Periodic": 0, "Trace Enable": 1, "Trace Restart Overflow": 2,
 
 
 def run(args):
-    return subprocess.run(args, capture_output=True, text=True, check=False).stdout
+    # trc_pkt_lister writes a log file into its working directory.
+    with tempfile.TemporaryDirectory() as tmp:
+        return subprocess.run(args, capture_output=True, text=True, check=False,
+                              cwd=tmp).stdout
 
 
 def ocsd_packets(snapshot, trace_id):

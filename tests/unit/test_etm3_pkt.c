@@ -208,6 +208,10 @@ static void test_async(void)
 	static const uint8_t f[] = { ASYNC, 0x00, 0x00, 0x00, 0x00, 0x80, 0x0c };
 	CHECK(&tc2, f, async6, P(.type = PFT_ETM3_PKT_BAD, .size = 5, .bad = PFT_ETM3_BAD_ASYNC),
 	      P(.type = PFT_ETM3_PKT_NOTSYNC, .size = 1));
+	/* Held zeros followed by 0x80 too early (fuzz regression: the 0x80
+	 * was lost when a feed ended after the zeros). */
+	static const uint8_t h[] = { 0x00, 0x80, 0x11 };
+	CHECK(&tc2, h, P(.type = PFT_ETM3_PKT_NOTSYNC, .size = 3));
 	/* Only zeros, then the end: NOTSYNC. */
 	static const uint8_t o[] = { 0x00, 0x00, 0x00 };
 	CHECK(&tc2, o, P(.type = PFT_ETM3_PKT_NOTSYNC, .size = 3));
