@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare libpft's ETMv3 decoders (through etm3_dump) with OpenCSD's trc_pkt_lister.
 
-usage: diff_etm3.py packets|flow ETM3_DUMP SNAPSHOT_DIR TRACE_ID
+usage: diff_etm3.py packets|flow|ds5 ETM3_DUMP SNAPSHOT_DIR TRACE_ID
 
 packets: every synchronised packet of `trc_pkt_lister -pkt_mon` (NOTSYNC runs
   are chunked differently and left out) must be a pft packet at the same index
@@ -11,8 +11,10 @@ packets: every synchronised packet of `trc_pkt_lister -pkt_mon` (NOTSYNC runs
 flow: the executed instructions of `trc_pkt_lister -decode_only` (one
   INSTR_RANGE per instruction for ETMv3) must equal the instructions of pft's
   ranges, in order; so must exceptions, exception returns and NACC points.
+ds5: pft's ranges against the snapshot's DS-5 listing (diff_ds5).
 Exits 0 when they agree, 1 otherwise (printing the first differences).
 """
+import os
 import re
 import subprocess
 import sys
@@ -183,10 +185,65 @@ def diff_flow(dump, snapshot, trace_id):
     return bad == 0 and n > 0
 
 
+def ds5_records(path):
+    insns, gaps = [], []
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if f[0] == "Instruction":
+            insns.append((int(f[2].split(":")[1], 16), int(f[4]), f[6] == "true",
+                          len(f) > 7 and f[7] == "fail"))
+        elif f[0] == "Cycle Count":
+            gaps.append(int(f[4]))
+    return insns, gaps
+
+
+def diff_ds5(dump, snapshot, trace_id):
+    """pft's ranges against the DS-5 instruction listing (an independent
+    decoder): the same instructions; a range's cycles are the sum of its
+    instructions' (etmv3-protocol.md 5.5); only a range's last instruction
+    can fail its condition, and then the range is not taken; a taken range
+    ends at a DS-5 branch.  The trace-on gaps equal DS-5's "Cycle Count"
+    records."""
+    insns, gaps = ds5_records(f"{snapshot}/ds5-dumps/etmv3_0x{trace_id:x}.txt")
+    i, bad, ranges, our_gaps = 0, 0, 0, []
+    for line in run([dump, "flow", snapshot, hex(trace_id)]).splitlines():
+        w = line.split()
+        if w[0] == "trace_on" and len(w) > 1:
+            our_gaps.append(int(w[1]))
+        if w[0] != "range":
+            continue
+        start, last, n, taken, cycles = int(w[1], 16), int(w[2], 16), int(w[3]), int(w[4]), int(w[5])
+        mine = insns[i:i + n]
+        i += n
+        ranges += 1
+        problems = []
+        if len(mine) != n or mine[0][0] != start or mine[-1][0] != last:
+            problems.append("instructions")
+        elif sum(x[1] for x in mine) != cycles:
+            problems.append(f"cycles {cycles} != {sum(x[1] for x in mine)}")
+        elif any(x[3] for x in mine[:-1]) or (mine[-1][3] and taken):
+            problems.append("condition failure")
+        elif taken and not mine[-1][2]:
+            problems.append("taken but not a branch")
+        if problems:
+            bad += 1
+            if bad <= 10:
+                print(f"0x{trace_id:x} range {line}: {', '.join(problems)}; DS-5 {mine}")
+    if i != len(insns):
+        bad += 1
+        print(f"0x{trace_id:x}: pft has {i} instructions, DS-5 {len(insns)}")
+    if our_gaps != gaps:
+        bad += 1
+        print(f"0x{trace_id:x}: trace-on cycle counts differ from DS-5's")
+    print(f"0x{trace_id:x}: {ranges} ranges, {i} instructions against DS-5, {bad} differences")
+    return bad == 0 and i > 0
+
+
 def main():
-    mode, dump, snapshot, trace_id = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4], 0)
-    ok = diff_packets(dump, snapshot, trace_id) if mode == "packets" else \
-        diff_flow(dump, snapshot, trace_id)
+    mode, trace_id = sys.argv[1], int(sys.argv[4], 0)
+    dump, snapshot = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+    ok = {"packets": diff_packets, "flow": diff_flow, "ds5": diff_ds5}[mode](
+        dump, snapshot, trace_id)
     sys.exit(0 if ok else 1)
 
 

@@ -10,8 +10,10 @@
  * [dump] section is memory, trace.ini's buffer file is formatted trace.
  * Output, one line per packet or element:
  *   packets: OFFSET TYPE [hex bytes] key=value...
- *   flow:    insn ADDR (each instruction of each range, in order)
- *            and the other elements by type name.
+ *   flow:    range START LAST NINSN TAKEN CYCLES, then insn ADDR for each
+ *            of its instructions; the other elements by type name (an
+ *            exception with its number, NACC with its address, trace-on
+ *            with its cycle count).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -164,9 +166,12 @@ static void print_elems(struct pft_etm3_flow *flow, struct pft_image *img)
 				printf(" %u", e.exception);
 			if (e.type == PFT_ELEM_ADDR_NACC)
 				printf(" 0x%x", e.addr);
+			if (e.type == PFT_ELEM_TRACE_ON && e.has_cycles)
+				printf(" %u", e.cycles);
 			putchar('\n');
 			continue;
 		}
+		printf("range 0x%x 0x%x %u %u %u\n", e.start, e.last, e.ninsn, e.taken, e.cycles);
 		struct pft_insn_iter it;
 		struct pft_insn insn;
 		pft_insn_iter_init(&it, img, &e);
