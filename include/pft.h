@@ -1651,7 +1651,9 @@ pft_export uint64_t pft_etm3_pkt_get_offset(const struct pft_etm3_pkt_decoder *d
 struct pft_etm3_flow;
 
 /* Allocate a flow decoder for @cfg (copied), reading instructions from
- * @image (borrowed; NULL: every instruction is ADDR_NACC).  Returns NULL
+ * @image (borrowed: it must outlive the decoder and not change while it is
+ * used, decoded instructions are cached; NULL: every instruction is
+ * ADDR_NACC).  Returns NULL
  * with *@errcode set to -PFT_ERR_INVALID, -PFT_ERR_BAD_CONFIG or
  * -PFT_ERR_NOMEM. */
 pft_export struct pft_etm3_flow *pft_etm3_flow_alloc(const struct pft_etm3_config *cfg,

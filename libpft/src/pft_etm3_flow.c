@@ -19,7 +19,16 @@
 enum {
 	/* Elements one packet can produce: a range, NACC or error per atom
 	 * (16 atoms), plus context, trace-on, exception. */
-	QUEUE_MAX = 48
+	QUEUE_MAX = 48,
+	/* Classified instructions by address (power of two): one atom is
+	 * one instruction, so each would otherwise be read and decoded. */
+	INSN_CACHE_SIZE = 4096
+};
+
+struct insn_entry {
+	uint32_t addr;
+	uint8_t valid, isa, space, size;
+	struct pft_insn_class c;
 };
 
 enum flow_state {
@@ -56,6 +65,7 @@ struct pft_etm3_flow {
 	struct pft_elem queue[QUEUE_MAX];
 	unsigned q_head, q_len;
 	uint64_t insns;
+	struct insn_entry cache[INSN_CACHE_SIZE];
 };
 
 struct pft_etm3_flow *pft_etm3_flow_alloc(const struct pft_etm3_config *cfg,
@@ -101,8 +111,9 @@ uint64_t pft_etm3_flow_insn_count(const struct pft_etm3_flow *f)
 static struct pft_elem *push_elem(struct pft_etm3_flow *f, enum pft_elem_type type,
 				  uint64_t offset)
 {
+	static const struct pft_elem empty; /* copied: cheaper than memset */
 	struct pft_elem *e = &f->queue[(f->q_head + f->q_len++) % QUEUE_MAX];
-	memset(e, 0, sizeof(*e));
+	*e = empty;
 	e->type = (uint8_t)type;
 	e->offset = offset;
 	return e;
@@ -164,18 +175,29 @@ static void apply_atom(struct pft_etm3_flow *f, uint64_t offset, int executed,
 		return;
 	}
 	const enum pft_mem_space space = current_space(f);
-	uint8_t code[4];
-	struct pft_insn_class c;
-	int avail = f->image ? pft_image_read(f->image, f->pc, space, code, sizeof(code)) : -1;
-	int size = avail > 0 ? pft_isa_classify((enum pft_isa)f->isa, f->pc, code,
-						(size_t)avail, 0, &c)
-			     : -1;
-	if (size < 0) {
-		close_range(f, 0);
-		push_elem(f, PFT_ELEM_ADDR_NACC, offset)->addr = f->pc;
-		f->pc_valid = 0;
-		return;
+	struct insn_entry *ie = &f->cache[(f->pc >> 1) & (INSN_CACHE_SIZE - 1)];
+	if (!ie->valid || ie->addr != f->pc || ie->isa != f->isa || ie->space != space) {
+		uint8_t code[4];
+		int avail = f->image ? pft_image_read(f->image, f->pc, space, code, sizeof(code))
+				     : -1;
+		int n = avail > 0 ? pft_isa_classify((enum pft_isa)f->isa, f->pc, code,
+						     (size_t)avail, 0, &ie->c)
+				  : -1;
+		if (n < 0) {
+			ie->valid = 0;
+			close_range(f, 0);
+			push_elem(f, PFT_ELEM_ADDR_NACC, offset)->addr = f->pc;
+			f->pc_valid = 0;
+			return;
+		}
+		ie->valid = 1;
+		ie->addr = f->pc;
+		ie->isa = f->isa;
+		ie->space = (uint8_t)space;
+		ie->size = (uint8_t)n;
 	}
+	const struct pft_insn_class c = ie->c;
+	const int size = ie->size;
 
 	struct open_range *r = &f->open;
 	if (r->valid && (r->end != f->pc || r->isa != f->isa || r->space != space))

@@ -79,6 +79,9 @@ struct pft_etm3_pkt_decoder {
 };
 
 static const uint8_t zero_bytes[ZMAX + 1];
+/* Packets are cleared by copying this, not with memset: compilers turn a
+ * memset of that size into a slow "rep stos". */
+static const struct pft_etm3_packet empty_packet;
 
 const char *pft_etm3_pkt_type_name(enum pft_etm3_packet_type type)
 {
@@ -987,16 +990,49 @@ static int next_packet(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *p
 	return deliver(d, pkt, n, p, offset);
 }
 
+/* Synchronised, nothing carried, a whole packet's worth of bytes ahead:
+ * no feed boundary can cut the packet.  P-headers, most packets, are
+ * written in one go. */
+static int next_in_buffer(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt)
+{
+	const uint8_t *p = d->buf + d->pos;
+	const uint8_t h = *p;
+	const uint64_t offset = d->buf_offset + d->pos;
+
+	if (d->kind[h] == HK_PHEADER) {
+		*pkt = empty_packet;
+		pkt->offset = offset;
+		pkt->raw = p;
+		pkt->size = 1;
+		pkt->type = PFT_ETM3_PKT_PHEADER;
+		pkt->n_atoms = d->ph_count[h];
+		pkt->atoms = d->ph_atoms[h];
+		pkt->cycles = d->ph_cycles[h];
+		pkt->format = d->ph_format[h];
+		d->pos++;
+		return 0;
+	}
+	*pkt = empty_packet;
+	int n = parse_packet(d, p, d->len - d->pos, pkt);
+	if (n == 0)
+		return -PFT_ERR_INTERNAL; /* longer than any packet */
+	d->pos += (size_t)(n > 0 ? n : -n);
+	return deliver(d, pkt, n, p, offset);
+}
+
 int pft_etm3_pkt_next(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt, size_t size)
 {
 	struct pft_etm3_packet full;
 
+	if (d && pkt && size >= sizeof(*pkt) && d->synced && !d->ncarry && !d->carry_notsync &&
+	    d->len - d->pos >= PKT_MAX)
+		return next_in_buffer(d, pkt);
 	if (!d || !pkt || size < offsetof(struct pft_etm3_packet, reserved))
 		return -PFT_ERR_INVALID;
 	/* After finish, input set aside for a later feed is flushed by the
 	 * next round; the bound only guards against a bug becoming a hang. */
 	for (int tries = 0; tries < 4; tries++) {
-		memset(&full, 0, sizeof(full));
+		full = empty_packet;
 		int status = next_packet(d, &full);
 		if (status != -PFT_ERR_NEED_INPUT || !d->finished) {
 			memcpy(pkt, &full, size < sizeof(full) ? size : sizeof(full));
