@@ -1572,9 +1572,10 @@ struct pft_etm3_packet {
 				   * instruction did not complete) */
 	uint8_t resume;           /* BRANCH: E2 resume (ARMv7-M) */
 	uint8_t has_cycles;       /* ISYNC: 0x70 header */
-	/* PHEADER: the format (pft_etm3 CA formats 0-4, non-CA 1-2), which
-	 * places the W cycles: format 1 has one W before each atom, format 2
-	 * one W before the first, format 3 all before its atom, 0 and 4 none. */
+	/* PHEADER: the format, 0-4 when cycle-accurate, else 1-2 (IHI 0014
+	 * P-header formats).  It places the W cycles: format 1 has one W
+	 * before each atom, format 2 one W before the first, format 3 all
+	 * before its atom (if any), formats 0 and 4 none. */
 	uint8_t format;
 	uint8_t n_atoms;
 	uint8_t has_ctxid;
