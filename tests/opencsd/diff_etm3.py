@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare libpft's ETMv3 decoders (through etm3_dump) with OpenCSD's trc_pkt_lister.
 
-usage: diff_etm3.py packets|flow|ds5 ETM3_DUMP SNAPSHOT_DIR TRACE_ID
+usage: diff_etm3.py packets|flow|ds5|all ETM3_DUMP SNAPSHOT_DIR TRACE_ID
 
 packets: every synchronised packet of `trc_pkt_lister -pkt_mon` (NOTSYNC runs
   are chunked differently and left out) must be a pft packet at the same index
@@ -14,6 +14,7 @@ flow: the executed instructions of `trc_pkt_lister -decode_only` (one
 ds5: pft's ranges against the snapshot's DS-5 listing (diff_ds5).
 Exits 0 when they agree, 1 otherwise (printing the first differences).
 """
+import functools
 import os
 import re
 import subprocess
@@ -32,11 +33,17 @@ REASONS = {"Periodic": 0, "Trace Enable": 1, "Trace Restart Overflow": 2,
            "Debug Exit": 3}
 
 
-def run(args):
+@functools.lru_cache(maxsize=None)
+def run_cached(args):
     # trc_pkt_lister writes a log file into its working directory.
     with tempfile.TemporaryDirectory() as tmp:
-        return subprocess.run(args, capture_output=True, text=True, check=False,
+        return subprocess.run(list(args), capture_output=True, text=True, check=False,
                               cwd=tmp).stdout
+
+
+def run(args):
+    """A command's output; each command runs once (the "all" mode asks twice)."""
+    return run_cached(tuple(args))
 
 
 def ocsd_packets(snapshot, trace_id):
@@ -242,8 +249,9 @@ def diff_ds5(dump, snapshot, trace_id):
 def main():
     mode, trace_id = sys.argv[1], int(sys.argv[4], 0)
     dump, snapshot = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
-    ok = {"packets": diff_packets, "flow": diff_flow, "ds5": diff_ds5}[mode](
-        dump, snapshot, trace_id)
+    modes = {"packets": diff_packets, "flow": diff_flow, "ds5": diff_ds5}
+    checks = list(modes.values()) if mode == "all" else [modes[mode]]
+    ok = all([check(dump, snapshot, trace_id) for check in checks])
     sys.exit(0 if ok else 1)
 
 
