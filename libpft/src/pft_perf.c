@@ -457,9 +457,14 @@ bad:
 static int decode_body(struct pft_perf *r, struct pft_perf_record *rec, uint8_t *b, size_t len)
 {
 	size_t middle = 0;
-	int kernel = rec->type < PERF_RECORD_USER_TYPE_START && rec->type != PERF_RECORD_SAMPLE;
+	/* Unknown types are skipped whole: their fields are not known, so
+	 * neither is where a trailer would start. */
+	int trailed = rec->type == PFT_PERF_MMAP || rec->type == PFT_PERF_MMAP2 ||
+		      rec->type == PFT_PERF_COMM || rec->type == PFT_PERF_AUX ||
+		      rec->type == PFT_PERF_ITRACE_START ||
+		      rec->type == PFT_PERF_AUX_OUTPUT_HW_ID;
 
-	if (kernel && parse_trailer(r, b, len, 0, &rec->sample_id, &middle))
+	if (trailed && parse_trailer(r, b, len, 0, &rec->sample_id, &middle))
 		return -1;
 	switch (rec->type) {
 	case PFT_PERF_MMAP:
