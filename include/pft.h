@@ -1475,15 +1475,18 @@ pft_export int pft_regs_explain(const char *name, uint32_t value,
  * with pft_perf_read_aux() (or skipped by the next pft_perf_next()).
  *
  * To decode one AUX buffer a caller needs, from these records:
- *  - AUXTRACE: cpu (-1 in per-thread mode), tid, the position of the bytes
- *    in the AUX area (offset, size) and the bytes themselves;
- *  - AUX: the part of the AUX area [aux_offset, aux_offset + aux_size)
- *    that the kernel wrote in one go, its gap flags and its data format
- *    (PFT_PERF_AUX_RAW: one unformatted source; otherwise 16-byte
- *    CoreSight frames); sample_id.cpu/tid say whose area it is;
- *  - the PTM's registers: pft_perf_cpu() by CPU number (in per-thread mode
- *    the AUXTRACE cpu is -1: take the block whose trace ID the frames
- *    carry, or the only one) and pft_perf_cpu_config() for pft_config.
+ *  - AUXTRACE: cpu (UINT32_MAX in per-thread mode), tid, the position of
+ *    the bytes in the thread's or CPU's AUX area (offset, size) and the
+ *    bytes themselves;
+ *  - AUX: the part [aux_offset, aux_offset + aux_size) of that area the
+ *    kernel filled in one go, which lies inside one AUXTRACE buffer of the
+ *    same tid (per thread) or cpu (sample_id); its gap flags (TRUNCATED,
+ *    COLLISION: trace was lost before the next part, so the decoder
+ *    restarts) and its data format (PFT_PERF_AUX_RAW: one unformatted
+ *    source; otherwise 16-byte CoreSight frames);
+ *  - the trace unit: pft_perf_cpu() lists the blocks; take the one whose
+ *    cpu is the AUXTRACE cpu (per thread: whose trace ID the frames carry,
+ *    or the only one), and pft_perf_cpu_config() for its pft_config.
  */
 
 /* Record types (perf's PERF_RECORD_* numbers), and the feature entries

@@ -445,7 +445,9 @@ static int open_perf(struct encode *e)
 	wc.etmtraceidr = regs.etmtraceidr;
 	wc.etmccer = regs.etmccer;
 	wc.etmidr = regs.etmidr;
-	wc.pid = wc.tid = e->have_ctxid && e->io.cfg.ctxid_bytes && e->ctxid ? e->ctxid : 1000;
+	uint8_t bytes = e->io.cfg.ctxid_bytes;
+	uint32_t traced = bytes >= 4 ? e->ctxid : e->ctxid & ((1u << (8 * bytes)) - 1);
+	wc.pid = wc.tid = e->have_ctxid && traced ? traced : 1000;
 	for (size_t i = 0; i < e->images.n && !elf; i++)
 		if (e->images.v[i].is_elf)
 			elf = e->images.v[i].path;

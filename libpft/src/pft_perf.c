@@ -258,6 +258,11 @@ static int load(struct pft_perf *r)
 		return bad(r, PERF_HDR_DATA);
 	r->hdr.nr_attrs = (uint32_t)(r->hdr.attrs_size / r->hdr.attr_size);
 
+	/* Again after an earlier NOMEM. */
+	free(r->attrs);
+	free(r->ids);
+	free(r->id_attr);
+	r->nr_ids = 0;
 	r->attrs = calloc(r->hdr.nr_attrs ? r->hdr.nr_attrs : 1, sizeof(*r->attrs));
 	r->ids = malloc(MAX_IDS * sizeof(*r->ids));
 	r->id_attr = malloc(MAX_IDS * sizeof(*r->id_attr));

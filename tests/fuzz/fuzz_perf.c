@@ -69,19 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t seed = (uint32_t)size;
 	int err;
 
-	if (!path[0]) {
-		const char *tmp = getenv("TMPDIR");
-		snprintf(path, sizeof(path), "%s/pft-fuzz-perf-XXXXXX",
-			 tmp && strlen(tmp) < 40 ? tmp : "/tmp");
-		int fd = mkstemp(path);
-		FUZZ_CHECK(fd >= 0);
-		close(fd);
-		atexit(remove_file);
-	}
-	FILE *f = fopen(path, "wb");
-	FUZZ_CHECK(f);
-	FUZZ_CHECK(fwrite(data, 1, size, f) == size);
-	FUZZ_CHECK(fclose(f) == 0);
+	fuzz_write_file(path, sizeof(path), "perf", remove_file, data, size);
 
 	struct pft_perf *p = pft_perf_open(path, &err);
 	FUZZ_CHECK(p);

@@ -125,5 +125,34 @@ for want in "PERF_RECORD_AUXTRACE_INFO type: 3" "PERF_RECORD_COMM: switch.arm:42
     if grep -qF "$want" <<<"$dump"; then pass=$((pass+1)); else bad "perf report -D: no '$want'"; fi
 done
 
+# The thread is the traced context ID (its low byte with --ctxid-bytes 1).
+"$PFT" encode --log "$tmp/switch.arm.log" --elf "$tmp/switch.arm" --out-perf "$tmp/c.data" \
+    --ctxid-bytes 1 --ctxid 0x1234 --perf-raw
+if perf report -D -i "$tmp/c.data" 2>/dev/null | grep -qF "PERF_RECORD_COMM: switch.arm:52/52"; then
+    pass=$((pass+1))
+else
+    bad "--ctxid-bytes 1 --ctxid 0x1234: the thread is not 0x34"
+fi
+diff=$(run "$tmp/switch.arm" "--ctxid-bytes 1 --ctxid 0x1234")
+if [ -z "$diff" ]; then pass=$((pass+1)); else bad "switch.arm [ctxid 0x1234, 1 byte]: $diff"; fi
+
+# Usage errors.
+if "$PFT" encode --log "$tmp/switch.arm.log" --elf "$tmp/switch.arm" --out-raw /dev/null \
+    --perf-raw 2>"$tmp/err"; then
+    bad "--perf-raw without --out-perf accepted"
+elif grep -q -- "--perf-raw goes with --out-perf" "$tmp/err"; then
+    pass=$((pass+1))
+else
+    bad "--perf-raw without --out-perf: $(cat "$tmp/err")"
+fi
+if "$PFT" encode --log "$tmp/switch.arm.log" --elf "$tmp/switch.arm" \
+    --out-perf /nonexistent/dir/x.data 2>"$tmp/err"; then
+    bad "--out-perf into a missing directory accepted"
+elif grep -q "/nonexistent/dir/x.data: No such file" "$tmp/err"; then
+    pass=$((pass+1))
+else
+    bad "--out-perf into a missing directory: $(cat "$tmp/err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
