@@ -6,7 +6,20 @@
  *
  * The data section holds AUXTRACE_INFO, COMM, the MMAP2s, one AUX record
  * and one AUXTRACE record followed by the trace bytes; the sizes in the
- * AUX and AUXTRACE records and in the header are filled in at the end. */
+ * AUX and AUXTRACE records and in the header are filled in at the end.
+ *
+ * What perf 6.1 needs to decode it, found by trying (tests/perf):
+ *  - the HEADER_AUXTRACE index: perf queues trace only for AUX records it
+ *    can place, through the index, inside an AUXTRACE buffer; the index
+ *    size of an entry is the record's header size, without the bytes;
+ *  - an ID for the attribute and IDENTIFIER in its sample_type: perf adds
+ *    an attribute for its samples and then finds a record's by the ID;
+ *  - no CPU in the sample-ID trailer: per thread, perf matches an AUX
+ *    record to an AUXTRACE buffer of CPU -1 only when it has none either;
+ *  - attr.type equal to the PMU type in AUXTRACE_INFO, header version 1
+ *    (6.1 refuses 2), and for the memory image MMAP2 records of the
+ *    traced thread (named by COMM) with absolute paths.
+ * No other feature section (HOSTNAME, NRCPUS, PMU_MAPPINGS, ...) is needed. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -719,6 +719,77 @@ static void info_versions(void)
 	}
 }
 
+/* Two attributes with different sample types: the trailer's last u64
+ * (IDENTIFIER) says whose layout a record's trailer has. */
+static void trailer_by_identifier(void)
+{
+	struct pft_perf_record r;
+	struct img m;
+	size_t at;
+
+	memset(&m, 0, sizeof(m));
+	header(&m);
+	attr(&m);                  /* IDs 7, 8 at 104: TID TIME CPU IDENTIFIER */
+	size_t b = m.n;            /* 264: the second attribute */
+	u32(&m, 1);
+	u32(&m, 128);
+	u64(&m, 0);
+	u64(&m, 0);
+	u64(&m, 1u << 1 | 1u << 16);  /* TID, IDENTIFIER */
+	u64(&m, 0);
+	u64(&m, 1ull << 18);
+	while (m.n < b + 128)
+		u8(&m, 0);
+	u64(&m, b + ATTR_ENTRY);   /* its ID right after it */
+	u64(&m, 8);
+	u64(&m, 20);
+	set64(&m, 32, 2 * ATTR_ENTRY);
+	size_t data = m.n;
+
+	at = record(&m, 3, 0);     /* COMM, trailer of the second attribute */
+	u32(&m, 300);
+	u32(&m, 301);
+	str(&m, "second");
+	u32(&m, 300);
+	u32(&m, 301);
+	u64(&m, 20);
+	end_record(&m, at);
+	at = record(&m, 3, 0);     /* COMM, trailer of the first */
+	u32(&m, 100);
+	u32(&m, 101);
+	str(&m, "first");
+	trailer(&m);
+	end_record(&m, at);
+	at = record(&m, 3, 0);     /* an ID no attribute has: no trailer known */
+	u32(&m, 400);
+	u32(&m, 401);
+	str(&m, "nobody");
+	u64(&m, 99);
+	end_record(&m, at);
+	set64(&m, 40, data);
+	set64(&m, 48, m.n - data);
+
+	struct pft_perf *p = pft_perf_open(save(&m), NULL);
+	PTU_CHECK(p != NULL);
+	if (!p)
+		return;
+	PTU_EQ(pft_perf_next(p, &r, sizeof(r)), 0);
+	PTU_STREQ(r.u.comm.comm, "second");
+	PTU_EQ(r.sample_id.valid, 1);
+	PTU_EQ(r.sample_id.tid, 301);
+	PTU_EQ(r.sample_id.has_time, 0);
+	PTU_EQ(r.sample_id.has_cpu, 0);
+	PTU_EQ(r.sample_id.id, 20);
+	PTU_EQ(pft_perf_next(p, &r, sizeof(r)), 0);
+	PTU_STREQ(r.u.comm.comm, "first");
+	check_trailer(&r);
+	PTU_EQ(pft_perf_next(p, &r, sizeof(r)), 0);
+	PTU_STREQ(r.u.comm.comm, "nobody");
+	PTU_EQ(r.sample_id.valid, 0);
+	PTU_EQ(pft_perf_next(p, &r, sizeof(r)), -PFT_ERR_EOS);
+	pft_perf_close(p);
+}
+
 static void bad_arguments(void)
 {
 	struct pft_perf_record r;
@@ -892,6 +963,7 @@ int main(void)
 	PTU_RUN(malformed_header);
 	PTU_RUN(malformed_records);
 	PTU_RUN(info_versions);
+	PTU_RUN(trailer_by_identifier);
 	PTU_RUN(bad_arguments);
 	PTU_RUN(writer_round_trip);
 	snprintf(path, sizeof(path), "%s/f.data", dir);
