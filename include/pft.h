@@ -1669,8 +1669,9 @@ pft_export void pft_perf_close(struct pft_perf *r);
  * The file header into @hdr (@size = sizeof *@hdr; nr_cpus counts the
  * AUXTRACE_INFO blocks read so far).  Returns 0, -PFT_ERR_INVALID (NULL
  * argument, @size 0) or -PFT_ERR_BAD_FILE (no PERFILE2 magic, a
- * big-endian file, sections outside the file, attribute entries of a size
- * or number the reader cannot take).
+ * big-endian file, a header size other than 104 (such as perf's pipe
+ * format), sections outside the file, attribute entries of a size or
+ * number the reader cannot take: over 1 KiB, over 256).
  */
 pft_export int pft_perf_header(struct pft_perf *r, struct pft_perf_header *hdr,
 			       size_t size);
@@ -1720,7 +1721,9 @@ pft_export int pft_perf_cpu(const struct pft_perf *r, size_t index,
 
 /*
  * The decoder configuration of @cpu from all four of its registers
- * (pft_config_from_regs()); @cfg must have been initialised.  Returns 0,
+ * (pft_config_from_regs()); @cfg must have been initialised.  With
+ * @cpu->trace_id_pending the trace ID is the legacy placeholder: take
+ * cfg->trace_id from the AUX_OUTPUT_HW_ID record of the CPU instead.  Returns 0,
  * -PFT_ERR_INVALID (NULL argument), -PFT_ERR_NOT_SUPPORTED (an ETMv4 or
  * ETE block) or -PFT_ERR_BAD_CONFIG (an ETMv3, not a PTM).
  */

@@ -14,10 +14,10 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PFT:?}"
-for tool in arm-linux-gnueabihf-gcc qemu-arm perf python3; do
+for tool in arm-linux-gnueabihf-gcc arm-linux-gnueabihf-readelf qemu-arm perf; do
     command -v "$tool" >/dev/null || { echo "missing tool: $tool"; exit 1; }
 done
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT; echo "tmp: $tmp"
 progs=$here/../qemu/progs
 pass=0 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail+1)); }
@@ -40,15 +40,24 @@ known=(
     "--dmb-dsb-waypoints"
 )
 
-# The addresses qemu executed, one per line in perf's format, without
-# blocks qemu logged but did not start ("Stopped execution of TB chain
-# before PC": as roundtrip.py's qemu_addresses()).
-qemu_addresses() {
+# The addresses qemu executed inside the program's loaded segments (not
+# the kernel's helper page at 0xffff0000, which no MMAP2 record maps, as
+# roundtrip.py leaves out what the image does not cover), one per line in
+# perf's format, without blocks qemu logged but did not start ("Stopped
+# execution of TB chain before PC": as roundtrip.py's qemu_addresses()).
+qemu_addresses() {  # BINARY LOG
+    arm-linux-gnueabihf-readelf -lW "$1" | awk '$1 == "LOAD" { print $3, $5 }' >"$1.loads"
     awk 'function hex(s) { sub(/^0+/, "", s); return s }
-         /^Trace / { split(substr($0, index($0, "[") + 1), f, "/"); a[n++] = hex(f[2]) }
+         function val(s,  i, v) { sub(/^0x/, "", s); v = 0
+             for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+             return v }
+         FNR == NR { lo[nl] = val($1); hi[nl++] = val($1) + val($2); next }
+         /^Trace / { split(substr($0, index($0, "[") + 1), f, "/"); pc = val(f[2])
+                     ok = 0; for (i = 0; i < nl; i++) if (pc >= lo[i] && pc < hi[i]) ok = 1
+                     if (ok) a[n++] = hex(f[2]); else a[n++] = "" }
          /^Stopped execution/ { pc = substr($0, index($0, "[") + 1); sub(/].*/, "", pc)
                                 if (n && a[n - 1] == hex(pc)) n-- }
-         END { for (i = 0; i < n; i++) print a[i] }' "$1"
+         END { for (i = 0; i < n; i++) if (a[i] != "") print a[i] }' "$1.loads" "$2"
 }
 
 # same WANT GOT: empty when the address lists agree, else the first difference.
@@ -73,7 +82,7 @@ build() {  # NAME ISA: the binary in $tmp, and its qemu log
     else
         arm-linux-gnueabihf-gcc -static -O1 -m"$2" -o "$out" "$progs/$1.c"
     fi && qemu-arm -singlestep -d exec,nochain -D "$out.log" "$out" >/dev/null &&
-        qemu_addresses "$out.log" >"$out.want"
+        qemu_addresses "$out" "$out.log" >"$out.want"
 }
 
 # run BINARY CONFIG: prints what differs, or nothing.
@@ -92,7 +101,7 @@ run() {
     same "$1.want" "$tmp/got"
 }
 
-for prog in switch inter; do
+for prog in switch inter fnptr; do
     for isa in arm thumb; do
         bin=$tmp/$prog.$isa
         if ! build "$prog" "$isa"; then
