@@ -11,6 +11,12 @@
 # timestamps, the return stack or DMB/DSB waypoints.  Those configurations
 # are run too and reported as KNOWN when perf gets them wrong, as it does;
 # one that starts to agree is reported as well.
+#
+# The programs run to their exit call.  A log cut short in mid-program is
+# not used: perf then may leave out the last instructions (1 to some
+# hundreds, in every configuration, formatted or raw), though its own
+# packet dump shows all packets and OpenCSD's trc_pkt_lister decodes them
+# (perf's handling of the end of a buffer).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PFT:?}"
