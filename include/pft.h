@@ -18,6 +18,7 @@
  *   pft_event_    configuration: PTM event register expressions
  *   pft_regs_     configuration: PTM register field explanations
  *   pft_etm3_     ETMv3: bytes -> packets -> flow (Cortex-A5/A7/A8/R4/R5)
+ *   pft_perf_     inputs: Linux perf.data files (reader and writer)
  *
  * Conventions (as libipt):
  *  - Functions return int: >= 0 is success, -PFT_ERR_* is failure.
@@ -2078,6 +2079,332 @@ pft_export uint64_t pft_etm3_flow_insn_count(const struct pft_etm3_flow *f);
  * ====================================================================== */
 
 /* ---- Section: perf ---- */
+
+/*
+ * Reading.  A perf.data file is pulled record by record: first the records
+ * of the data section in file order, then the entries of the feature
+ * sections pft understands (HEADER_AUXTRACE index entries, BUILD_ID
+ * entries).  The header, the attributes and the cs_etm metadata are kept
+ * by the reader; everything else is streamed, so memory does not grow
+ * with the file: a record is at most 64 KiB, and the trace bytes that
+ * follow an AUXTRACE record are read by the caller in chunks of its choice
+ * with pft_perf_read_aux() (or skipped by the next pft_perf_next()).
+ *
+ * To decode one AUX buffer a caller needs, from these records:
+ *  - AUXTRACE: cpu (UINT32_MAX in per-thread mode), tid, the position of
+ *    the bytes in the thread's or CPU's AUX area (offset, size) and the
+ *    bytes themselves;
+ *  - AUX: the part [aux_offset, aux_offset + aux_size) of that area the
+ *    kernel filled in one go, which lies inside one AUXTRACE buffer of the
+ *    same tid (per thread) or cpu (sample_id); its gap flags (TRUNCATED,
+ *    COLLISION: trace was lost before the next part, so the decoder
+ *    restarts) and its data format (PFT_PERF_AUX_RAW: one unformatted
+ *    source; otherwise 16-byte CoreSight frames);
+ *  - the trace unit: pft_perf_cpu() lists the blocks; take the one whose
+ *    cpu is the AUXTRACE cpu (per thread: whose trace ID the frames carry,
+ *    or the only one), and pft_perf_cpu_config() for its pft_config.
+ */
+
+/* Record types (perf's PERF_RECORD_* numbers), and the feature entries
+ * this reader returns after the data section. */
+enum pft_perf_type {
+	PFT_PERF_MMAP = 1,
+	PFT_PERF_COMM = 3,
+	PFT_PERF_MMAP2 = 10,
+	PFT_PERF_AUX = 11,
+	PFT_PERF_ITRACE_START = 12,
+	PFT_PERF_AUX_OUTPUT_HW_ID = 21,
+	PFT_PERF_AUXTRACE_INFO = 70,
+	PFT_PERF_AUXTRACE = 71,
+	/* Not records: entries of feature sections. */
+	PFT_PERF_FEAT_AUXTRACE_INDEX = 0x10000,
+	PFT_PERF_FEAT_BUILD_ID
+};
+
+/* AUX record flags. */
+enum {
+	PFT_PERF_AUX_TRUNCATED = 0x01,  /* the AUX area was full: data lost */
+	PFT_PERF_AUX_OVERWRITE = 0x02,  /* snapshot mode: older data overwritten */
+	PFT_PERF_AUX_PARTIAL = 0x04,    /* the record holds a partial sample */
+	PFT_PERF_AUX_COLLISION = 0x08,  /* sample collided with another */
+	PFT_PERF_AUX_FORMAT_MASK = 0xff00,
+	PFT_PERF_AUX_RAW = 0x0100       /* CoreSight: unformatted, one source */
+};
+
+/* perf_event_attr.sample_type bits the reader understands. */
+enum {
+	PFT_PERF_SAMPLE_IP = 1u << 0,
+	PFT_PERF_SAMPLE_TID = 1u << 1,
+	PFT_PERF_SAMPLE_TIME = 1u << 2,
+	PFT_PERF_SAMPLE_ID = 1u << 6,
+	PFT_PERF_SAMPLE_CPU = 1u << 7,
+	PFT_PERF_SAMPLE_PERIOD = 1u << 8,
+	PFT_PERF_SAMPLE_STREAM_ID = 1u << 9,
+	PFT_PERF_SAMPLE_IDENTIFIER = 1u << 16
+};
+
+/* The cs_etm event's attr.config: ETM options at their ETMCR positions. */
+enum {
+	PFT_PERF_ETM_BRANCH_BROADCAST = 1u << 8,
+	PFT_PERF_ETM_CYCLE_ACCURATE = 1u << 12,
+	PFT_PERF_ETM_CONTEXTID = 1u << 14,
+	PFT_PERF_ETM_TIMESTAMP = 1u << 28,
+	PFT_PERF_ETM_RETURN_STACK = 1u << 29
+};
+
+/* The file header and the section table. */
+struct pft_perf_header {
+	size_t size;                  /* sizeof(struct pft_perf_header) */
+	uint64_t attr_size;           /* bytes per attribute entry */
+	uint64_t attrs_offset, attrs_size;
+	uint64_t data_offset, data_size;
+	uint64_t features[4];         /* feature bitmap (bit 18: AUXTRACE) */
+	uint32_t nr_attrs;
+	uint32_t nr_cpus;             /* ETM blocks in AUXTRACE_INFO (0 before it) */
+};
+
+/* One event attribute (perf_event_attr and its IDs). */
+struct pft_perf_attr {
+	size_t size;                  /* sizeof(struct pft_perf_attr) */
+	uint32_t type;                /* PMU type: cs_etm's is dynamic */
+	uint32_t attr_size;           /* perf_event_attr.size */
+	uint64_t config;              /* cs_etm: PFT_PERF_ETM_* */
+	uint64_t sample_type;         /* PFT_PERF_SAMPLE_* */
+	uint64_t flags;               /* the bit-field word (disabled, ...) */
+	uint8_t sample_id_all;        /* records carry the sample-ID trailer */
+	uint8_t reserved[7];
+	uint64_t nr_ids;              /* entries in the attribute's ID list */
+	uint64_t first_id;            /* the first of them (0 when none) */
+};
+
+/* ETM architecture of a CPU's AUXTRACE_INFO block. */
+enum pft_perf_etm {
+	PFT_PERF_ETM_V3 = 0,          /* ETMv3 or PTM: registers decoded */
+	PFT_PERF_ETM_V4,              /* ETMv4: named, not decoded */
+	PFT_PERF_ETE                  /* ETE: named, not decoded */
+};
+
+/* One CPU's trace unit, from AUXTRACE_INFO (cs_etm). */
+struct pft_perf_cpu {
+	size_t size;                  /* sizeof(struct pft_perf_cpu) */
+	enum pft_perf_etm etm;
+	uint32_t cpu;
+	uint32_t etmcr, etmtraceidr, etmccer, etmidr;  /* PFT_PERF_ETM_V3 only */
+	uint8_t is_ptm;               /* ETMIDR[11:8] = 3 */
+	uint8_t trace_id_pending;     /* version 2: ETMTRACEIDR[31] set, the ID
+					 comes in AUX_OUTPUT_HW_ID */
+	uint8_t reserved[6];
+};
+
+/* The sample-ID trailer of a record (attr.sample_id_all). */
+struct pft_perf_sample_id {
+	uint8_t valid;                /* a trailer was parsed */
+	uint8_t has_tid, has_time, has_id, has_stream_id, has_cpu;
+	uint8_t reserved[2];
+	uint32_t pid, tid, cpu;
+	uint64_t time, id, stream_id;
+};
+
+struct pft_perf_record {
+	size_t size;                  /* sizeof(struct pft_perf_record) */
+	uint32_t type;                /* enum pft_perf_type, or another PERF_RECORD_* */
+	uint16_t misc;
+	uint16_t rec_size;            /* perf_event_header.size */
+	uint64_t offset;              /* file offset of the record */
+	struct pft_perf_sample_id sample_id;
+	/* By type; pointers stay valid until the next call on the reader. */
+	union {
+		struct {              /* MMAP, MMAP2 */
+			uint32_t pid, tid;
+			uint64_t addr, len, pgoff;
+			uint32_t maj, min;            /* MMAP2 without build ID */
+			uint64_t ino, ino_generation;
+			uint8_t build_id_size;        /* MMAP2 with build ID */
+			uint8_t build_id[20];
+			uint32_t prot, flags;         /* MMAP2 */
+			const char *filename;
+		} mmap;
+		struct {              /* COMM */
+			uint32_t pid, tid;
+			const char *comm;
+		} comm;
+		struct {              /* AUX */
+			uint64_t aux_offset, aux_size, flags;
+		} aux;
+		struct {              /* ITRACE_START */
+			uint32_t pid, tid;
+		} itrace_start;
+		struct {              /* AUX_OUTPUT_HW_ID */
+			uint64_t hw_id;
+			uint8_t trace_id;             /* bits 7:0 */
+			uint8_t version_major, version_minor;  /* 63:60, 59:56 */
+			uint32_t sink_id;             /* bits 39:8 */
+		} hw_id;
+		struct {              /* AUXTRACE_INFO (cs_etm) */
+			uint32_t type;                /* 3 = cs_etm */
+			uint64_t version;             /* header version 0..2 */
+			uint32_t pmu_type;
+			uint32_t nr_cpus;             /* pft_perf_cpu() 0..nr-1 */
+			uint64_t snapshot;
+		} auxtrace_info;
+		struct {              /* AUXTRACE: bytes via pft_perf_read_aux() */
+			uint64_t size;                /* bytes that follow */
+			uint64_t offset;              /* position in the AUX area */
+			uint64_t reference;
+			uint32_t idx, tid, cpu;       /* cpu = UINT32_MAX: per thread */
+		} auxtrace;
+		struct {              /* FEAT_AUXTRACE_INDEX */
+			uint64_t file_offset, size;   /* of an AUXTRACE record */
+		} index;
+		struct {              /* FEAT_BUILD_ID */
+			int32_t pid;
+			uint8_t build_id_size;
+			uint8_t build_id[20];
+			const char *filename;
+		} build_id;
+	} u;
+};
+
+struct pft_perf;
+
+/*
+ * Open the perf.data file @path for reading.  Only a regular file is
+ * accepted (a FIFO or device is refused without blocking).  The header is
+ * read by the first pft_perf_header(), pft_perf_attr() or pft_perf_next(),
+ * so that a malformed one is reported with its offset.  Returns the
+ * reader (free with pft_perf_close()), or NULL with *@errcode (if @errcode
+ * is not NULL) set to -PFT_ERR_INVALID (NULL @path), -PFT_ERR_NOMEM or
+ * -PFT_ERR_BAD_FILE (cannot be opened, not a regular file).
+ */
+pft_export struct pft_perf *pft_perf_open(const char *path, int *errcode);
+
+/* Close @r (NULL is a no-op). */
+pft_export void pft_perf_close(struct pft_perf *r);
+
+/*
+ * The file header into @hdr (@size = sizeof *@hdr; nr_cpus counts the
+ * AUXTRACE_INFO blocks read so far).  Returns 0, -PFT_ERR_INVALID (NULL
+ * argument, @size 0) or -PFT_ERR_BAD_FILE (no PERFILE2 magic, a
+ * big-endian file, a header size other than 104 (such as perf's pipe
+ * format), sections outside the file, attribute entries of a size or
+ * number the reader cannot take: over 1 KiB, over 256).
+ */
+pft_export int pft_perf_header(struct pft_perf *r, struct pft_perf_header *hdr,
+			       size_t size);
+
+/*
+ * Attribute @index (0 .. nr_attrs - 1) into @attr (@size = sizeof *@attr).
+ * Returns 0, -PFT_ERR_EOS (@index is past the last), -PFT_ERR_INVALID
+ * (NULL argument, @size 0) or -PFT_ERR_BAD_FILE (as pft_perf_header()).
+ */
+pft_export int pft_perf_attr(struct pft_perf *r, size_t index,
+			     struct pft_perf_attr *attr, size_t size);
+
+/*
+ * The next record or feature entry into @rec (@size = sizeof *@rec).  The
+ * trace bytes after an AUXTRACE record that pft_perf_read_aux() has not
+ * taken are skipped.  Unknown record types come with their header fields
+ * only.  Returns 0, -PFT_ERR_EOS (no more), -PFT_ERR_INVALID (NULL
+ * argument, @size 0) or -PFT_ERR_BAD_FILE: a malformed header or record
+ * (truncated, a size of 0 or past the end of its section, a cs_etm header
+ * version above 2, counts that do not fit the record); the offset of the
+ * fault is pft_perf_get_offset(), and every later call fails the same way.
+ */
+pft_export int pft_perf_next(struct pft_perf *r, struct pft_perf_record *rec,
+			     size_t size);
+
+/*
+ * Up to @len trace bytes of the AUXTRACE record pft_perf_next() returned
+ * last, into @buf.  Returns the number of bytes (0 once all were read),
+ * -PFT_ERR_INVALID (NULL argument) or -PFT_ERR_BAD_FILE (read error, or
+ * the reader failed before).
+ */
+pft_export int pft_perf_read_aux(struct pft_perf *r, uint8_t *buf, size_t len);
+
+/*
+ * The file offset of the last record returned, or of the fault after
+ * -PFT_ERR_BAD_FILE, into *@offset.  Returns 0 or -PFT_ERR_INVALID.
+ */
+pft_export int pft_perf_get_offset(const struct pft_perf *r, uint64_t *offset);
+
+/*
+ * CPU block @index (0 .. nr_cpus - 1) of the last AUXTRACE_INFO record
+ * into @cpu (@size = sizeof *@cpu).  Returns 0, -PFT_ERR_EOS (no such
+ * block) or -PFT_ERR_INVALID (NULL argument, @size 0).
+ */
+pft_export int pft_perf_cpu(const struct pft_perf *r, size_t index,
+			    struct pft_perf_cpu *cpu, size_t size);
+
+/*
+ * The decoder configuration of @cpu from all four of its registers
+ * (pft_config_from_regs()); @cfg must have been initialised.  With
+ * @cpu->trace_id_pending the trace ID is the legacy placeholder: take
+ * cfg->trace_id from the AUX_OUTPUT_HW_ID record of the CPU instead.  Returns 0,
+ * -PFT_ERR_INVALID (NULL argument), -PFT_ERR_NOT_SUPPORTED (an ETMv4 or
+ * ETE block) or -PFT_ERR_BAD_CONFIG (an ETMv3, not a PTM).
+ */
+pft_export int pft_perf_cpu_config(const struct pft_perf_cpu *cpu,
+				   struct pft_config *cfg);
+
+/*
+ * Writing: a perf.data file as `perf record -e cs_etm//u` writes it in
+ * per-thread mode, for one thread on one CPU with a PTM, which Linux perf
+ * (6.1) reads and decodes: one cs_etm attribute, AUXTRACE_INFO (header
+ * version 1, one ETMv3/PTM block), COMM, an MMAP2 per pft_perf_write_mmap(),
+ * then one AUX record and one AUXTRACE buffer with all the trace, and the
+ * HEADER_AUXTRACE index.  The trace is streamed to the file.
+ */
+struct pft_perf_write_config {
+	size_t size;                  /* sizeof(struct pft_perf_write_config) */
+	uint32_t etmcr, etmtraceidr, etmccer, etmidr;  /* the PTM's registers */
+	uint32_t pid, tid;            /* the traced thread */
+	uint32_t cpu;                 /* the CPU it ran on */
+	uint32_t pmu_type;            /* cs_etm's PMU type (0: 8) */
+	const char *comm;             /* its name (copied; NULL: "pft") */
+	uint8_t raw;                  /* trace bytes are one unformatted source,
+					 not CoreSight frames */
+	uint8_t reserved[7];
+};
+
+struct pft_perf_writer;
+
+/*
+ * Create @path and write the header records.  Returns the writer, or NULL
+ * with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL @path or
+ * @wc, @wc->size 0), -PFT_ERR_NOMEM or -PFT_ERR_BAD_FILE (cannot create
+ * or write the file).
+ */
+pft_export struct pft_perf_writer *
+pft_perf_write_alloc(const char *path, const struct pft_perf_write_config *wc,
+		     int *errcode);
+
+/*
+ * An MMAP2 record: @filename (an absolute path, so that perf finds it) is
+ * mapped at [@addr, @addr + @len) from file offset @pgoff.  All mappings
+ * come before the trace.  Returns 0, -PFT_ERR_INVALID (NULL argument, a
+ * name over 4 KiB, called after pft_perf_write_trace()) or
+ * -PFT_ERR_BAD_FILE (write error).
+ */
+pft_export int pft_perf_write_mmap(struct pft_perf_writer *w, uint64_t addr,
+				   uint64_t len, uint64_t pgoff,
+				   const char *filename);
+
+/* Append @len trace bytes.  Returns 0, -PFT_ERR_INVALID (NULL argument,
+ * called after pft_perf_write_finish()) or -PFT_ERR_BAD_FILE (write
+ * error). */
+pft_export int pft_perf_write_trace(struct pft_perf_writer *w,
+				    const uint8_t *buf, size_t len);
+
+/*
+ * Complete the file: the AUX and AUXTRACE sizes, the feature sections and
+ * the header.  Returns 0, -PFT_ERR_INVALID (NULL @w, finished before) or
+ * -PFT_ERR_BAD_FILE (write error).
+ */
+pft_export int pft_perf_write_finish(struct pft_perf_writer *w);
+
+/* Close the file and free @w (NULL is a no-op); without
+ * pft_perf_write_finish() the file is incomplete. */
+pft_export void pft_perf_write_free(struct pft_perf_writer *w);
 
 /* ---- End of perf ---- */
 

@@ -1,12 +1,15 @@
 /* pft encode: model a PTM on an executed-instruction log and write the PFT
- * trace (raw, frame-formatted, or as an OpenCSD snapshot).  pft stats
+ * trace (raw, frame-formatted, as an OpenCSD snapshot, or as a Linux
+ * perf.data file).  pft stats
  * (cmd_stats.c) runs the same model and counts the bytes instead. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "encode.h"
@@ -28,6 +31,8 @@ enum {
 	OPT_OUT_RAW,
 	OPT_OUT_FORMATTED,
 	OPT_OUT_SNAPSHOT,
+	OPT_OUT_PERF,
+	OPT_PERF_RAW,
 	OPT_FORMAT,
 	OPT_HELP
 };
@@ -40,12 +45,14 @@ struct encode {
 	struct pft_model_config mc;
 	int have_ctxid;
 	uint32_t ctxid;
-	const char *out_raw, *out_formatted, *out_snapshot;
+	const char *out_raw, *out_formatted, *out_snapshot, *out_perf;
+	int perf_raw;
 	int format;
 
 	struct pft_image *image;
 	struct pft_model *model;
 	FILE *raw, *formatted, *snap_trace;
+	struct pft_perf_writer *perf;
 	struct pft_ffmt *ffmt;
 	uint8_t *frames;
 	uint64_t count[PFT_PKT_TYPE_MAX], bytes[PFT_PKT_TYPE_MAX];
@@ -88,7 +95,10 @@ static void usage(FILE *out, int stats)
 			"  --out-raw FILE        the PFT byte stream\n"
 			"  --out-formatted FILE  CoreSight frames (ETB format; --tpiu: with FSYNCs)\n"
 			"  --id N                trace ID in frames and snapshots (default 0x10)\n"
-			"  --out-snapshot DIR    OpenCSD snapshot: registers, trace buffer, memory\n");
+			"  --out-snapshot DIR    OpenCSD snapshot: registers, trace buffer, memory\n"
+			"  --out-perf FILE       Linux perf.data (per-thread cs_etm recording of the\n"
+			"                        --elf programs; perf script decodes it)\n"
+			"  --perf-raw            its AUX data unformatted (default: CoreSight frames)\n");
 }
 
 static int parse_filter(struct encode *e, const char *arg)
@@ -146,6 +156,8 @@ static int take_option(struct encode *e, int c, const char *arg, char **argv)
 	case OPT_OUT_RAW: e->out_raw = arg; return 0;
 	case OPT_OUT_FORMATTED: e->out_formatted = arg; return 0;
 	case OPT_OUT_SNAPSHOT: e->out_snapshot = arg; return 0;
+	case OPT_OUT_PERF: e->out_perf = arg; return 0;
+	case OPT_PERF_RAW: e->perf_raw = 1; return 0;
 	case OPT_FORMAT:
 		return cli_parse_format(arg, &e->format);
 	case OPT_HELP: return 1;
@@ -180,6 +192,8 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		{ "out-raw", required_argument, NULL, OPT_OUT_RAW },
 		{ "out-formatted", required_argument, NULL, OPT_OUT_FORMATTED },
 		{ "out-snapshot", required_argument, NULL, OPT_OUT_SNAPSHOT },
+		{ "out-perf", required_argument, NULL, OPT_OUT_PERF },
+		{ "perf-raw", no_argument, NULL, OPT_PERF_RAW },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 }
@@ -210,8 +224,13 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		cli_error("%s: no program image: give --elf FILE or --image FILE@ADDR", cmd);
 		return -1;
 	}
-	if (!e->stats && !e->out_raw && !e->out_formatted && !e->out_snapshot) {
-		cli_error("encode: no output: give --out-raw, --out-formatted or --out-snapshot");
+	if (!e->stats && !e->out_raw && !e->out_formatted && !e->out_snapshot && !e->out_perf) {
+		cli_error("encode: no output: give --out-raw, --out-formatted, --out-snapshot "
+			  "or --out-perf");
+		return -1;
+	}
+	if (e->perf_raw && !e->out_perf) {
+		cli_error("--perf-raw goes with --out-perf");
 		return -1;
 	}
 	if (e->io.tpiu && !e->out_formatted) {
@@ -245,6 +264,15 @@ static int write_all(FILE *f, const char *path, const uint8_t *p, size_t n)
 	return 0;
 }
 
+static int perf_trace(struct encode *e, const uint8_t *p, size_t n)
+{
+	int err = pft_perf_write_trace(e->perf, p, n);
+
+	if (err)
+		cli_error("%s: %s", e->out_perf, pft_errstr(pft_errcode(err)));
+	return err ? -1 : 0;
+}
+
 /* Move finished frames to the formatted outputs. */
 static int drain_frames(struct encode *e)
 {
@@ -253,7 +281,8 @@ static int drain_frames(struct encode *e)
 		if (n <= 0)
 			return 0;
 		if ((e->formatted && write_all(e->formatted, e->out_formatted, e->frames, (size_t)n)) ||
-		    (e->snap_trace && write_all(e->snap_trace, e->out_snapshot, e->frames, (size_t)n)))
+		    (e->snap_trace && write_all(e->snap_trace, e->out_snapshot, e->frames, (size_t)n)) ||
+		    (e->perf && !e->perf_raw && perf_trace(e, e->frames, (size_t)n)))
 			return -1;
 	}
 	return 0;
@@ -267,6 +296,8 @@ static int take_packets(struct encode *e)
 		e->count[p.type]++;
 		e->bytes[p.type] += p.size;
 		if (e->raw && write_all(e->raw, e->out_raw, p.raw, p.size))
+			return -1;
+		if (e->perf && e->perf_raw && perf_trace(e, p.raw, p.size))
 			return -1;
 		if (e->ffmt && pft_ffmt_put(e->ffmt, e->io.cfg.trace_id, p.raw, p.size)) {
 			cli_error("out of memory");
@@ -384,6 +415,67 @@ static FILE *open_out(const char *path)
 	return f;
 }
 
+static int absolute_path(const char *path, char *out, size_t size)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/' ? snprintf(out, size, "%s", path) >= (int)size
+			   : !getcwd(cwd, sizeof(cwd)) ||
+				     snprintf(out, size, "%s/%s", cwd, path) >= (int)size) {
+		cli_error("%s: cannot make the path absolute", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* The perf.data output: the PTM's registers, and an MMAP2 for each file
+ * section of the image (by absolute path, where perf looks for it).  The
+ * thread is the context ID when the trace carries it (perf takes the
+ * process from the trace then), else an arbitrary one. */
+static int open_perf(struct encode *e)
+{
+	struct pft_perf_write_config wc = { .size = sizeof(wc), .raw = (uint8_t)e->perf_raw };
+	struct pft_image_section_info info;
+	struct ptm_regs regs;
+	const char *elf = NULL;
+	int err;
+
+	ptm_regs_from_config(&regs, &e->io.cfg, e->io.cfg.trace_id, 1024);
+	wc.etmcr = regs.etmcr;
+	wc.etmtraceidr = regs.etmtraceidr;
+	wc.etmccer = regs.etmccer;
+	wc.etmidr = regs.etmidr;
+	uint8_t bytes = e->io.cfg.ctxid_bytes;
+	uint32_t traced = bytes >= 4 ? e->ctxid : e->ctxid & ((1u << (8 * bytes)) - 1);
+	wc.pid = wc.tid = e->have_ctxid && traced ? traced : 1000;
+	for (size_t i = 0; i < e->images.n && !elf; i++)
+		if (e->images.v[i].is_elf)
+			elf = e->images.v[i].path;
+	if (elf) {
+		const char *slash = strrchr(elf, '/');
+		wc.comm = slash ? slash + 1 : elf;
+	}
+	e->perf = pft_perf_write_alloc(e->out_perf, &wc, &err);
+	if (!e->perf) {
+		cli_error("%s: %s", e->out_perf,
+			  err == -PFT_ERR_BAD_FILE ? strerror(errno) : pft_errstr(pft_errcode(err)));
+		return -1;
+	}
+	for (size_t i = 0; pft_image_section(e->image, i, &info, sizeof(info)) == 0; i++) {
+		char abs[PATH_MAX];
+		if (!info.path)
+			continue;
+		if (absolute_path(info.path, abs, sizeof(abs)))
+			return -1;
+		err = pft_perf_write_mmap(e->perf, info.vaddr, info.length, info.file_offset, abs);
+		if (err) {
+			cli_error("%s: %s", e->out_perf, pft_errstr(pft_errcode(err)));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int open_outputs(struct encode *e)
 {
 	int err;
@@ -394,7 +486,9 @@ static int open_outputs(struct encode *e)
 		return -1;
 	if (e->out_snapshot && !(e->snap_trace = snap_out_begin(e->out_snapshot)))
 		return -1;
-	if (e->formatted || e->snap_trace) {
+	if (e->out_perf && open_perf(e))
+		return -1;
+	if (e->formatted || e->snap_trace || (e->perf && !e->perf_raw)) {
 		struct pft_ffmt_config fc = { .size = sizeof(fc), .tpiu = (uint8_t)e->io.tpiu };
 		e->ffmt = pft_ffmt_alloc(&fc, &err);
 		e->frames = malloc(FRAME_CHUNK);
@@ -425,6 +519,11 @@ static int close_outputs(struct encode *e, int ok)
 		cli_error("%s/%s: write error", e->out_snapshot, SNAP_OUT_TRACE);
 		rc = -1;
 	}
+	if (e->perf && ok && !rc && pft_perf_write_finish(e->perf)) {
+		cli_error("%s: write error", e->out_perf);
+		rc = -1;
+	}
+	pft_perf_write_free(e->perf);
 	if (ok && !rc && e->out_snapshot) {
 		struct ptm_regs regs;
 		ptm_regs_from_config(&regs, &e->io.cfg, e->io.cfg.trace_id,

@@ -81,19 +81,7 @@ static void check_loaded(struct pft_image *img, int added)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (!path[0]) {
-		const char *tmp = getenv("TMPDIR");
-		snprintf(path, sizeof(path), "%s/pft-fuzz-elf-XXXXXX",
-			 tmp && strlen(tmp) < 40 ? tmp : "/tmp");
-		int fd = mkstemp(path);
-		FUZZ_CHECK(fd >= 0);
-		close(fd);
-		atexit(remove_file);
-	}
-	FILE *f = fopen(path, "wb");
-	FUZZ_CHECK(f);
-	FUZZ_CHECK(fwrite(data, 1, size, f) == size);
-	FUZZ_CHECK(fclose(f) == 0);
+	fuzz_write_file(path, sizeof(path), "elf", remove_file, data, size);
 
 	struct pft_image *img = pft_image_alloc(NULL);
 	FUZZ_CHECK(img);

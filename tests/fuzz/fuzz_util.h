@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -38,6 +40,27 @@ static inline size_t fuzz_next_cut(uint32_t *seed, size_t max)
 {
 	*seed = *seed * 1103515245u + 12345u;
 	return 1 + (size_t)((*seed >> 16) % (uint32_t)(max ? max : 1));
+}
+
+/* Write @data to a private temporary file for targets whose entry point
+ * takes a path: created on the first call in @path (at least 80 bytes,
+ * static, named after @target), removed at exit by @remove. */
+static inline void fuzz_write_file(char *path, size_t path_size, const char *target,
+				   void (*remove)(void), const uint8_t *data, size_t size)
+{
+	if (!path[0]) {
+		const char *tmp = getenv("TMPDIR");
+		snprintf(path, path_size, "%s/pft-fuzz-%s-XXXXXX",
+			 tmp && strlen(tmp) < 40 ? tmp : "/tmp", target);
+		int fd = mkstemp(path);
+		FUZZ_CHECK(fd >= 0);
+		close(fd);
+		atexit(remove);
+	}
+	FILE *f = fopen(path, "wb");
+	FUZZ_CHECK(f);
+	FUZZ_CHECK(fwrite(data, 1, size, f) == size);
+	FUZZ_CHECK(fclose(f) == 0);
 }
 
 #endif

@@ -1,0 +1,137 @@
+/* fuzz_perf - the perf.data reader (pft_perf_open .. pft_perf_close).
+ *
+ * Input: a perf.data file, written to a private temporary file (the
+ * reader's entry point takes a path).
+ *
+ * Properties (pft.h, perf section): every call returns 0 or a documented
+ * error; a BAD_FILE comes with an offset inside the file and stays; the
+ * records come in increasing file order inside the file, each with a
+ * size of at least a header; their strings are NUL-terminated; the trace
+ * bytes of an AUXTRACE record are handed out in full and never more than
+ * asked; the CPU blocks match the AUXTRACE_INFO count; reading ends.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz_util.h"
+#include "pft.h"
+
+static char path[80];
+
+static void remove_file(void)
+{
+	unlink(path);
+}
+
+static void check_string(const char *s)
+{
+	FUZZ_CHECK(s && strlen(s) < 0x10000);
+}
+
+static void check_cpus(struct pft_perf *p, uint32_t nr)
+{
+	struct pft_perf_cpu cpu;
+	struct pft_config cfg;
+
+	for (uint32_t i = 0; i < nr; i++) {
+		FUZZ_CHECK(pft_perf_cpu(p, i, &cpu, sizeof(cpu)) == 0);
+		FUZZ_CHECK(cpu.etm <= PFT_PERF_ETE);
+		pft_config_init(&cfg);
+		int err = pft_perf_cpu_config(&cpu, &cfg);
+		FUZZ_CHECK(err == 0 || err == -PFT_ERR_NOT_SUPPORTED || err == -PFT_ERR_BAD_CONFIG);
+		FUZZ_CHECK((err == -PFT_ERR_NOT_SUPPORTED) == (cpu.etm != PFT_PERF_ETM_V3));
+		FUZZ_CHECK((err == -PFT_ERR_BAD_CONFIG) == (cpu.etm == PFT_PERF_ETM_V3 && !cpu.is_ptm));
+	}
+	FUZZ_CHECK(pft_perf_cpu(p, nr, &cpu, sizeof(cpu)) == -PFT_ERR_EOS);
+}
+
+/* Take the trace bytes in chunks of varying size. */
+static void read_trace(struct pft_perf *p, uint64_t size, uint32_t *seed)
+{
+	uint8_t buf[4096];
+	uint64_t got = 0;
+	int n;
+
+	while ((n = pft_perf_read_aux(p, buf, fuzz_next_cut(seed, sizeof(buf)))) > 0)
+		got += (uint64_t)n;
+	FUZZ_CHECK(n == 0 || n == -PFT_ERR_BAD_FILE);
+	FUZZ_CHECK(n < 0 || got == size);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pft_perf_header hdr;
+	struct pft_perf_attr attr;
+	struct pft_perf_record rec;
+	uint64_t off, last_data = 0;
+	uint32_t seed = (uint32_t)size;
+	int err;
+
+	fuzz_write_file(path, sizeof(path), "perf", remove_file, data, size);
+
+	struct pft_perf *p = pft_perf_open(path, &err);
+	FUZZ_CHECK(p);
+	err = pft_perf_header(p, &hdr, sizeof(hdr));
+	if (!err) {
+		FUZZ_CHECK(hdr.data_offset + hdr.data_size <= size);
+		for (uint32_t i = 0; i < hdr.nr_attrs; i++)
+			FUZZ_CHECK(pft_perf_attr(p, i, &attr, sizeof(attr)) == 0);
+		FUZZ_CHECK(pft_perf_attr(p, hdr.nr_attrs, &attr, sizeof(attr)) == -PFT_ERR_EOS);
+	}
+	/* Records take at least 8 bytes of the data section, feature entries
+	 * 16 of a feature section (which may overlap the data): the number
+	 * of records is bounded by the file size. */
+	for (size_t n = 0; !err; n++) {
+		FUZZ_CHECK(n <= size / 4 + 2);
+		err = pft_perf_next(p, &rec, sizeof(rec));
+		if (err)
+			break;
+		FUZZ_CHECK(pft_perf_get_offset(p, &off) == 0 && off == rec.offset);
+		FUZZ_CHECK(rec.offset < size);
+		if (rec.type < PFT_PERF_FEAT_AUXTRACE_INDEX) {
+			FUZZ_CHECK(rec.rec_size >= 8 && rec.offset + rec.rec_size <= size);
+			FUZZ_CHECK(!last_data || rec.offset > last_data);
+			last_data = rec.offset;
+		}
+		switch (rec.type) {
+		case PFT_PERF_MMAP:
+		case PFT_PERF_MMAP2:
+			check_string(rec.u.mmap.filename);
+			FUZZ_CHECK(rec.u.mmap.build_id_size <= 20);
+			break;
+		case PFT_PERF_COMM:
+			check_string(rec.u.comm.comm);
+			break;
+		case PFT_PERF_FEAT_BUILD_ID:
+			check_string(rec.u.build_id.filename);
+			FUZZ_CHECK(rec.u.build_id.build_id_size <= 20);
+			break;
+		case PFT_PERF_AUXTRACE_INFO:
+			if (rec.u.auxtrace_info.type == 3) {
+				FUZZ_CHECK(rec.u.auxtrace_info.version <= 2);
+				check_cpus(p, rec.u.auxtrace_info.nr_cpus);
+			}
+			break;
+		case PFT_PERF_AUXTRACE:
+			FUZZ_CHECK(rec.offset + rec.rec_size + rec.u.auxtrace.size <= size);
+			/* Read the bytes of every other buffer, skip the rest. */
+			if (n % 2)
+				read_trace(p, rec.u.auxtrace.size, &seed);
+			break;
+		default:
+			break;
+		}
+	}
+	FUZZ_CHECK(err == -PFT_ERR_EOS || err == -PFT_ERR_BAD_FILE || err == -PFT_ERR_NOMEM);
+	if (err == -PFT_ERR_BAD_FILE) {
+		FUZZ_CHECK(pft_perf_get_offset(p, &off) == 0 && off <= size);
+		FUZZ_CHECK(pft_perf_next(p, &rec, sizeof(rec)) == -PFT_ERR_BAD_FILE);
+		FUZZ_CHECK(pft_perf_header(p, &hdr, sizeof(hdr)) == -PFT_ERR_BAD_FILE);
+	} else if (err == -PFT_ERR_EOS) {
+		FUZZ_CHECK(pft_perf_next(p, &rec, sizeof(rec)) == -PFT_ERR_EOS);
+	}
+	pft_perf_close(p);
+	return 0;
+}
