@@ -745,16 +745,20 @@ pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,
  * objects before labels, then global before weak before local, then sized
  * before unsized; the first that covers @addr is the answer.  Returns 0, or
  * -PFT_ERR_NOMAP (no symbol covers @addr) or -PFT_ERR_INVALID (NULL
- * @img or @name; @offset may be NULL).
+ * @img or @name; @offset may be NULL).  Look-ups take O(log n) time for n
+ * symbols, however many share a start.
  */
 pft_export int pft_image_symbolize(const struct pft_image *img, uint32_t addr,
 				   const char **name, uint32_t *offset);
 
 /* A symbol: its name (valid while the image lives) and the addresses it
- * covers, @start .. @end - 1 (as pft_image_symbolize() sees them). */
+ * covers, @start .. @end - 1 (as pft_image_symbolize() sees them).  @end
+ * is 64-bit so that a symbol reaching 0xFFFFFFFF ends at 2^32. */
 struct pft_image_symbol {
 	const char *name;
-	uint32_t start, end;
+	uint32_t start;
+	uint32_t reserved;         /* 0 */
+	uint64_t end;              /* exclusive, @start + 1 .. 2^32 */
 };
 
 /*
