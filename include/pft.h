@@ -364,8 +364,8 @@ pft_export int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf,
  *   -PFT_ERR_EOS         after finish, nothing is left
  *   -PFT_ERR_BAD_OPCODE  a reserved header (0x80 and 0x82 are reserved
  *                        without cycle-accurate mode): @pkt is a BAD packet
- *   -PFT_ERR_BAD_PACKET  a malformed packet (a zero run that is not an
- *                        A-sync of 5-15 zeros and 0x80): a BAD packet
+ *   -PFT_ERR_BAD_PACKET  a malformed packet (a zero run not ended by
+ *                        0x80 after at least 5 zeros): a BAD packet
  *   -PFT_ERR_TRUNCATED   after finish, the stream ended inside a packet:
  *                        @pkt is a BAD packet holding the bytes
  *   -PFT_ERR_INVALID     bad arguments
@@ -374,7 +374,9 @@ pft_export int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf,
  * back in exactly one packet, in order.  An A-sync is zeros and 0x80; it
  * has fewer than five zeros (even none) only when a damaged packet before
  * it took its first zeros (the pattern cannot occur inside packets,
- * pft-protocol.md 5.1, so the decoder realigns on it).
+ * pft-protocol.md 5.1, so the decoder realigns on it).  An A-sync packet
+ * holds at most 15 zeros: the zeros of a longer one (any length) come
+ * first, as A-sync packets of 1-16 zeros and no 0x80.
  */
 pft_export int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt,
 			    size_t size);

@@ -15,13 +15,18 @@
 #include "pft_config_int.h"
 
 enum {
-	/* Longest A-sync we accept as one packet: 15 zeros and 0x80.  Longer
-	 * zero runs are padding or damage (see decode_zeros). */
+	/* Longest A-sync packet: 15 zeros and 0x80.  The zeros of a longer
+	 * A-sync come back first, in pieces (see parse_zeros). */
 	ASYNC_MAX_ZEROS = 15,
 	PKT_MAX = ASYNC_MAX_ZEROS + 1,
+	/* Zeros in sight before a piece of PKT_MAX zeros is split off, so
+	 * that ASYNC_MAX_ZEROS are left for the A-sync packet. */
+	ASYNC_LOOK = PKT_MAX + ASYNC_MAX_ZEROS,
 	NOTSYNC_MAX = 16, /* bytes per NOTSYNC packet, for readable listings */
 	CARRY_MAX = 2 * PKT_MAX
 };
+
+_Static_assert(ASYNC_LOOK < CARRY_MAX, "the carry holds an A-sync look-ahead and its next byte");
 
 enum header_kind {
 	HK_RESERVED = 0,
@@ -455,29 +460,36 @@ static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
 	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }
 
-/* A zero header while synchronised: an A-sync of 5-15 zeros and 0x80. */
+/*
+ * A zero header while synchronised: an A-sync, >= 5 zeros and 0x80
+ * (pft-protocol.md 5.1: decoders accept more than five).  One packet holds
+ * at most 15 zeros and the 0x80; the zeros before those come back first,
+ * as A-sync packets of zeros only, at most PKT_MAX each, so that a run of
+ * any length needs no more than the carry.  A piece of PKT_MAX is split
+ * off once ASYNC_LOOK zeros are in sight; a shorter run is settled by the
+ * byte after it.  Zeros ended by anything but 0x80 are malformed (the
+ * pieces already given are not taken back).
+ */
 static int parse_zeros(const uint8_t *p, size_t avail, struct pft_packet *pkt)
 {
 	size_t z = 0;
 
-	while (z < avail && z <= ASYNC_MAX_ZEROS && p[z] == 0)
+	while (z < avail && z < ASYNC_LOOK && p[z] == 0)
 		z++;
-	if (z > ASYNC_MAX_ZEROS) {
-		/* Too long for an A-sync: give up sync at the first zero and
-		 * let the unsynchronised scan find where alignment returns. */
-		pkt->type = PFT_PKT_BAD;
-		pkt->bad = PFT_BAD_ASYNC;
-		return -1;
+	if (z == ASYNC_LOOK) {
+		pkt->type = PFT_PKT_ASYNC;
+		return PKT_MAX;
 	}
 	if (z == avail)
 		return 0;
 	if (p[z] == 0x80 && z >= 5) {
 		pkt->type = PFT_PKT_ASYNC;
-		return (int)z + 1;
+		return z > ASYNC_MAX_ZEROS ? (int)(z - ASYNC_MAX_ZEROS) : (int)z + 1;
 	}
 	pkt->type = PFT_PKT_BAD;
 	pkt->bad = PFT_BAD_ASYNC;
-	return -(int)(z + (p[z] == 0x80));
+	size_t bad = z + (p[z] == 0x80);
+	return -(int)(bad > PKT_MAX ? PKT_MAX : bad);
 }
 
 /*
@@ -762,6 +774,10 @@ static int resolve_carried_zeros(struct pft_pkt_decoder *d,
 	size_t excess = d->ncarry;
 	if ((ends_async || z == avail) && z < ASYNC_MAX_ZEROS)
 		excess = total - ASYNC_MAX_ZEROS;
+	/* A long A-sync's zeros, carried when sync was given up, may be more
+	 * than one NOTSYNC packet holds. */
+	if (excess > NOTSYNC_MAX)
+		excess = NOTSYNC_MAX;
 	pkt->type = PFT_PKT_NOTSYNC;
 	pkt->size = (uint16_t)excess;
 	pkt->raw = zero_bytes;
@@ -816,14 +832,22 @@ static int resolve_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 static int flush_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
 	memset(pkt, 0, sizeof(*pkt));
-	pkt->size = (uint16_t)d->ncarry;
 	pkt->raw = d->carry;
 	pkt->offset = d->carry_offset;
-	d->ncarry = 0;
 	if (!d->synced) {
+		pkt->size = (uint16_t)d->ncarry;
 		pkt->type = PFT_PKT_NOTSYNC;
+		d->ncarry = 0;
 		return 0;
 	}
+	/* The zeros of a long A-sync may be more than a packet: the rest
+	 * comes next, unsynchronised (moved on the next call: @pkt points
+	 * at them). */
+	pkt->size = (uint16_t)(d->ncarry > PKT_MAX ? PKT_MAX : d->ncarry);
+	if (pkt->size < d->ncarry)
+		d->carry_shift = pkt->size;
+	else
+		d->ncarry = 0;
 	pkt->type = PFT_PKT_BAD;
 	pkt->bad = PFT_BAD_TRUNCATED;
 	d->synced = 0;
