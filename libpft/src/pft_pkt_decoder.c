@@ -493,6 +493,44 @@ static int parse_zeros(const uint8_t *p, size_t avail, struct pft_packet *pkt)
 }
 
 /*
+ * The atom packet at p[0] (a HK_ATOM or HK_ATOM_CA header), written whole
+ * into *@pkt (it is one cache line) with @offset.  Returns its size, or 0
+ * if @avail is too short.  Non-CA atoms come from the tables; a CA atom
+ * is one atom (bit 1: 0 = E) and a cycle count, usually of one or two
+ * bytes, decoded inline.
+ */
+static inline size_t decode_atom(const struct pft_pkt_decoder *d, const uint8_t *p,
+				 size_t avail, uint64_t offset, struct pft_packet *pkt)
+{
+	const uint8_t h = p[0];
+	uint32_t cycles = (h >> 2) & 0xf;
+	size_t size = 1;
+
+	if (d->kind[h] == HK_ATOM) {
+		*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = 1,
+					    .type = PFT_PKT_ATOM,
+					    .n_atoms = d->atom_count[h],
+					    .atoms = d->atom_bits[h] };
+		return 1;
+	}
+	if (h & 0x40) {
+		if (avail >= 2 && !(p[1] & 0x80)) {
+			cycles |= (uint32_t)p[1] << 4;
+			size = 2;
+		} else {
+			size = parse_cycles(p, avail, &cycles);
+			if (!size)
+				return 0;
+		}
+	}
+	*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = (uint16_t)size,
+				    .type = PFT_PKT_ATOM, .n_atoms = 1,
+				    .atoms = (h & 2) ? 0 : 1, .has_cycles = 1,
+				    .cycles = cycles };
+	return size;
+}
+
+/*
  * Decode the packet at p[0] (synchronised).  Returns its length (> 0), 0 if
  * more bytes are needed, or -(bytes) of a bad packet (pkt->bad says why).
  */
@@ -504,19 +542,11 @@ static int parse_packet(const struct pft_pkt_decoder *d, const uint8_t *p,
 
 	switch ((enum header_kind)d->kind[h]) {
 	case HK_ATOM:
-		pkt->type = PFT_PKT_ATOM;
-		pkt->n_atoms = d->atom_count[h];
-		pkt->atoms = d->atom_bits[h];
-		return 1;
+	case HK_ATOM_CA:
+		return (int)decode_atom(d, p, avail, 0, pkt);
 	case HK_BRANCH:
 		pkt->type = PFT_PKT_BRANCH;
 		return (int)parse_branch(d, p, avail, pkt);
-	case HK_ATOM_CA:
-		pkt->type = PFT_PKT_ATOM;
-		pkt->n_atoms = 1;
-		pkt->atoms = (h & 2) ? 0 : 1;
-		pkt->has_cycles = 1;
-		return (int)parse_cycles(p, avail, &pkt->cycles);
 	case HK_ISYNC:
 		pkt->type = PFT_PKT_ISYNC;
 		return (int)parse_isync(d, p, avail, pkt);
@@ -919,42 +949,19 @@ static __attribute__((noinline)) int next_packet(struct pft_pkt_decoder *d,
 	return 0;
 }
 
-/* Atoms are most packets: decode the one- and two-byte forms here, and
- * write the whole packet once (it is one cache line). */
+/* Atoms are most packets: decode them here, without the dispatch. */
 static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
 	const uint8_t *p = d->buf + d->pos;
-	const uint8_t h = *p;
-	const uint8_t kind = d->kind[h];
-	const uint64_t offset = d->buf_offset + d->pos;
+	const uint8_t kind = d->kind[*p];
 
-	if (kind == HK_ATOM) {
-		*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = 1,
-					    .type = PFT_PKT_ATOM,
-					    .n_atoms = d->atom_count[h],
-					    .atoms = d->atom_bits[h] };
-		d->pos++;
-		return 1;
-	}
 	/* 0x80 may end an A-sync whose zeros a damaged packet took: the slow
 	 * path looks. */
-	if (kind != HK_ATOM_CA || h == 0x80)
+	if (kind != HK_ATOM && (kind != HK_ATOM_CA || *p == 0x80))
 		return 0;
-	uint32_t cycles = (h >> 2) & 0xf;
-	uint16_t size = 1;
-	if (h & 0x40) {
-		/* A second count byte that ends the count. */
-		if (d->pos + 1 >= d->len || (p[1] & 0x80))
-			return 0;
-		cycles |= (uint32_t)p[1] << 4;
-		size = 2;
-	}
-	*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = size,
-				    .type = PFT_PKT_ATOM, .n_atoms = 1,
-				    .atoms = (h & 2) ? 0 : 1, .has_cycles = 1,
-				    .cycles = cycles };
+	size_t size = decode_atom(d, p, d->len - d->pos, d->buf_offset + d->pos, pkt);
 	d->pos += size;
-	return 1;
+	return size != 0;
 }
 
 /* next_packet(), but after finish it never asks for input: a path that
@@ -1048,26 +1055,14 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 		while (k < n && pos < len) {
 			const uint8_t h = buf[pos];
 			const uint8_t kind = d->kind[h];
-			if (kind == HK_ATOM) {
-				pkts[k++] = (struct pft_packet){
-					.offset = base + pos, .raw = buf + pos, .size = 1,
-					.type = PFT_PKT_ATOM, .n_atoms = d->atom_count[h],
-					.atoms = d->atom_bits[h] };
-				pos++;
-				continue;
-			}
-			if (kind == HK_ATOM_CA && h != 0x80 && (!(h & 0x40) ||
-						   (pos + 1 < len && !(buf[pos + 1] & 0x80)))) {
-				uint16_t sz = (h & 0x40) ? 2 : 1;
-				uint32_t cycles = ((h >> 2) & 0xf) |
-						  (sz == 2 ? (uint32_t)buf[pos + 1] << 4 : 0);
-				pkts[k++] = (struct pft_packet){
-					.offset = base + pos, .raw = buf + pos, .size = sz,
-					.type = PFT_PKT_ATOM, .n_atoms = 1,
-					.atoms = (h & 2) ? 0 : 1, .has_cycles = 1,
-					.cycles = cycles };
-				pos += sz;
-				continue;
+			if (kind == HK_ATOM || (kind == HK_ATOM_CA && h != 0x80)) {
+				size_t sz = decode_atom(d, buf + pos, len - pos, base + pos,
+							&pkts[k]);
+				if (sz) {
+					k++;
+					pos += sz;
+					continue;
+				}
 			}
 			if (len - pos < PKT_MAX)
 				break;
