@@ -13,6 +13,7 @@
 
 #include "pft.h"
 #include "pft_config_int.h"
+#include "pft_opcodes.h"
 
 enum {
 	/* Longest A-sync packet: 15 zeros and 0x80.  The zeros of a longer
@@ -86,26 +87,27 @@ static void build_tables(struct pft_pkt_decoder *d)
 	for (unsigned h = 0; h < 256; h++) {
 		uint8_t k = HK_RESERVED;
 
-		if (h & 1)
+		if (h & PFT_HDR_BRANCH)
 			k = HK_BRANCH;
-		else if (h & 0x80) {
+		else if (h & PFT_HDR_ATOM) {
 			if (d->cfg.cycle_accurate)
 				k = HK_ATOM_CA;
-			else if (h == 0x80 || h == 0x82)
+			else if ((h & ~PFT_CA_ATOM_N) == PFT_HDR_ATOM)
 				k = HK_ATOM_NO_MARKER;
 			else
 				k = HK_ATOM;
 		} else {
 			switch (h) {
-			case 0x00: k = HK_ZERO; break;
-			case 0x08: k = HK_ISYNC; break;
-			case 0x0c: k = HK_TRIGGER; break;
-			case 0x3c: k = HK_VMID; break;
-			case 0x42: case 0x46: k = HK_TIMESTAMP; break;
-			case 0x66: k = HK_IGNORE; break;
-			case 0x6e: k = HK_CONTEXTID; break;
-			case 0x72: k = HK_WAYPOINT; break;
-			case 0x76: k = HK_EXCEPTION_RETURN; break;
+			case PFT_OP_ASYNC_ZERO: k = HK_ZERO; break;
+			case PFT_OP_ISYNC: k = HK_ISYNC; break;
+			case PFT_OP_TRIGGER: k = HK_TRIGGER; break;
+			case PFT_OP_VMID: k = HK_VMID; break;
+			case PFT_OP_TIMESTAMP:
+			case PFT_OP_TIMESTAMP | PFT_TS_CLOCK_CHANGE: k = HK_TIMESTAMP; break;
+			case PFT_OP_IGNORE: k = HK_IGNORE; break;
+			case PFT_OP_CONTEXTID: k = HK_CONTEXTID; break;
+			case PFT_OP_WAYPOINT: k = HK_WAYPOINT; break;
+			case PFT_OP_EXCEPTION_RETURN: k = HK_EXCEPTION_RETURN; break;
 			default: break;
 			}
 		}
@@ -239,7 +241,7 @@ static size_t parse_cycles(const uint8_t *p, size_t avail, uint32_t *count)
 	if (!avail)
 		return 0;
 	uint32_t c = (p[0] >> 2) & 0xf;
-	if (!(p[0] & 0x40)) {
+	if (!(p[0] & PFT_CC_MORE)) {
 		*count = c;
 		return 1;
 	}
@@ -247,7 +249,7 @@ static size_t parse_cycles(const uint8_t *p, size_t avail, uint32_t *count)
 		if (j >= avail)
 			return 0;
 		c |= (uint32_t)(p[j] & 0x7f) << (4 + 7 * (j - 1));
-		if (j == 4 || !(p[j] & 0x80)) {
+		if (j == 4 || !(p[j] & PFT_CONTINUE)) {
 			*count = c;
 			return j + 1;
 		}
@@ -284,7 +286,7 @@ static size_t parse_address(const struct pft_pkt_decoder *d, const uint8_t *p,
 {
 	size_t k = 1;
 
-	while (k < 5 && (p[k - 1] & 0x80)) {
+	while (k < 5 && (p[k - 1] & PFT_CONTINUE)) {
 		if (k >= avail)
 			return 0;
 		k++;
@@ -347,7 +349,7 @@ static size_t parse_branch(const struct pft_pkt_decoder *d, const uint8_t *p,
 		pkt->ns = ex0 & 1;
 		pkt->exception = (ex0 >> 1) & 0xf;
 		pkt->altis = (ex0 >> 6) & 1;
-		if (ex0 & 0x80) {
+		if (ex0 & PFT_CONTINUE) {
 			if (n >= avail)
 				return 0;
 			uint8_t ex1 = p[n++];
@@ -446,7 +448,7 @@ static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
 		}
 		v |= (uint64_t)(b & 0x7f) << nbits;
 		nbits += 7;
-		if (!(b & 0x80))
+		if (!(b & PFT_CONTINUE))
 			break;
 	}
 	uint64_t mask = nbits >= 64 ? ~0ull : (1ull << nbits) - 1;
@@ -456,7 +458,7 @@ static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
 	pkt->ts_raw = raw;
 	pkt->ts = d->cfg.ts_gray ? gray_to_binary(raw) : raw;
 	pkt->ts_bits = (uint8_t)(nbits > width ? width : nbits);
-	pkt->ts_clock_change = (p[0] >> 2) & 1;
+	pkt->ts_clock_change = (p[0] & PFT_TS_CLOCK_CHANGE) != 0;
 	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }
 
@@ -482,13 +484,13 @@ static int parse_zeros(const uint8_t *p, size_t avail, struct pft_packet *pkt)
 	}
 	if (z == avail)
 		return 0;
-	if (p[z] == 0x80 && z >= 5) {
+	if (p[z] == PFT_OP_ASYNC_END && z >= PFT_ASYNC_MIN_ZEROS) {
 		pkt->type = PFT_PKT_ASYNC;
 		return z > ASYNC_MAX_ZEROS ? (int)(z - ASYNC_MAX_ZEROS) : (int)z + 1;
 	}
 	pkt->type = PFT_PKT_BAD;
 	pkt->bad = PFT_BAD_ASYNC;
-	size_t bad = z + (p[z] == 0x80);
+	size_t bad = z + (p[z] == PFT_OP_ASYNC_END);
 	return -(int)(bad > PKT_MAX ? PKT_MAX : bad);
 }
 
@@ -513,8 +515,8 @@ static inline size_t decode_atom(const struct pft_pkt_decoder *d, const uint8_t 
 					    .atoms = d->atom_bits[h] };
 		return 1;
 	}
-	if (h & 0x40) {
-		if (avail >= 2 && !(p[1] & 0x80)) {
+	if (h & PFT_CC_MORE) {
+		if (avail >= 2 && !(p[1] & PFT_CONTINUE)) {
 			cycles |= (uint32_t)p[1] << 4;
 			size = 2;
 		} else {
@@ -525,7 +527,7 @@ static inline size_t decode_atom(const struct pft_pkt_decoder *d, const uint8_t 
 	}
 	*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = (uint16_t)size,
 				    .type = PFT_PKT_ATOM, .n_atoms = 1,
-				    .atoms = (h & 2) ? 0 : 1, .has_cycles = 1,
+				    .atoms = (h & PFT_CA_ATOM_N) ? 0 : 1, .has_cycles = 1,
 				    .cycles = cycles };
 	return size;
 }
@@ -665,11 +667,11 @@ static __attribute__((noinline, cold)) size_t async_across_packets(const uint8_t
 
 	if (!prior)
 		return 0;
-	while (z < avail && z < 5 && p[z] == 0)
+	while (z < avail && z < PFT_ASYNC_MIN_ZEROS && p[z] == 0)
 		z++;
-	if (z >= 5 || z >= avail || p[z] != 0x80)
+	if (z >= PFT_ASYNC_MIN_ZEROS || z >= avail || p[z] != PFT_OP_ASYNC_END)
 		return 0; /* a whole A-sync, or none: the usual rules apply */
-	return z + prior >= 5 ? z + 1 : 0;
+	return z + prior >= PFT_ASYNC_MIN_ZEROS ? z + 1 : 0;
 }
 
 /* decode_at(): the zeros before a packet are those before the carry. */
@@ -684,7 +686,7 @@ static __attribute__((noinline, cold)) size_t async_across_packets(const uint8_t
 static int decode_at(const struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
 		     size_t pos, struct pft_packet *pkt)
 {
-	if (*p == 0 || *p == 0x80) {
+	if (*p == PFT_OP_ASYNC_ZERO || *p == PFT_OP_ASYNC_END) {
 		unsigned prior = pos == CARRIED ? d->carry_prior : zeros_before_at(d, pos);
 		size_t a = async_across_packets(p, avail, prior);
 		if (a) {
@@ -731,7 +733,7 @@ static int scan_unsynced(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 			run++;
 			continue;
 		}
-		if (b[i] == 0x80 && run >= 5)
+		if (b[i] == PFT_OP_ASYNC_END && run >= PFT_ASYNC_MIN_ZEROS)
 			break;
 		run = 0;
 	}
@@ -780,7 +782,7 @@ static int resolve_carried_zeros(struct pft_pkt_decoder *d,
 	while (z < avail && b[z] == 0)
 		z++;
 	size_t total = d->ncarry + z;
-	int ends_async = z < avail && b[z] == 0x80 && total >= 5;
+	int ends_async = z < avail && b[z] == PFT_OP_ASYNC_END && total >= PFT_ASYNC_MIN_ZEROS;
 
 	if (z == avail && total <= ASYNC_MAX_ZEROS) {
 		memcpy(d->carry + d->ncarry, b, z);
@@ -957,7 +959,7 @@ static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 
 	/* 0x80 may end an A-sync whose zeros a damaged packet took: the slow
 	 * path looks. */
-	if (kind != HK_ATOM && (kind != HK_ATOM_CA || *p == 0x80))
+	if (kind != HK_ATOM && (kind != HK_ATOM_CA || *p == PFT_OP_ASYNC_END))
 		return 0;
 	size_t size = decode_atom(d, p, d->len - d->pos, d->buf_offset + d->pos, pkt);
 	d->pos += size;
@@ -1055,7 +1057,7 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 		while (k < n && pos < len) {
 			const uint8_t h = buf[pos];
 			const uint8_t kind = d->kind[h];
-			if (kind == HK_ATOM || (kind == HK_ATOM_CA && h != 0x80)) {
+			if (kind == HK_ATOM || (kind == HK_ATOM_CA && h != PFT_OP_ASYNC_END)) {
 				size_t sz = decode_atom(d, buf + pos, len - pos, base + pos,
 							&pkts[k]);
 				if (sz) {
