@@ -443,29 +443,9 @@ pft_export uint64_t pft_pkt_get_offset(const struct pft_pkt_decoder *d);
  *
  * Addresses must be aligned for their ISA (ARM 4, Thumb/ThumbEE 2).
  *
- * Compression choices:
- *  - Branch and waypoint addresses use the fewest bytes of spec table 4.5
- *    (2 when exception bytes follow), 5 when the alignment (ARM, Thumb or
- *    ThumbEE, Jazelle) differs from the previous address packet's, and 5
- *    until an I-sync or branch has given a base.  Ambiguity A4: after a
- *    waypoint update the bytes cover the differences from both the
- *    waypoint address and the last branch/I-sync address, so decoders
- *    following either reading agree.
- *  - EX0 is sent when the exception is not 0, or NS, AltIS or Hyp differ
- *    from the state last sent (or no state has been sent since allocation
- *    or reset).  EX1 is sent for exception numbers > 15 and, ambiguity A8,
- *    whenever Hyp changes (it is the only place a branch can carry Hyp).
- *  - Waypoint updates (ambiguity A5) never set bit 6 of AB1-AB3; the AltIS
- *    information byte is sent (with a 5-byte address) only when a Thumb or
- *    ThumbEE waypoint's AltIS differs from the state last sent.  Since
- *    decoders may or may not apply it, the next branch then re-sends EX0.
- *  - Timestamps carry only the 7-bit groups that cover the bits changed
- *    since the previous timestamp packet; the first one after allocation or
- *    reset, and the one after pft_enc_force_tsync(), carry every byte.
- *  - Cycle counts use the fewest bytes (spec table 4.8).  CC0 bit 7 is 1 in
- *    I-syncs and 0 in branch and timestamp packets, as observed.
- *  - An A-sync changes no state: a PTM follows it with an I-sync, and a
- *    decoder that reads the stream from its start keeps its state across it.
+ * Which compression the encoder chooses (address bytes, EX0/EX1, waypoint
+ * information bytes, timestamp and cycle-count widths) is documented in
+ * doc/model.md; decoders must accept any valid choice.
  */
 struct pft_encoder;
 
@@ -998,44 +978,8 @@ pft_export int pft_insn_iter_next(struct pft_insn_iter *it,
  * waypoint was taken, and produces the packets, already encoded.  Memory
  * does not grow with the length of the log.
  *
- * Packets, in the order a PTM would send them:
- *  - A-sync, then I-sync (trace_on) at the first traced instruction;
- *    A-sync + I-sync (periodic) once @sync_period trace bytes have gone out
- *    since the last A-sync, at the next waypoint (after its atoms);
- *  - direct branches and ISB (DMB/DSB when cfg->dmb_dsb_waypoints): atoms,
- *    up to 5 per packet, or one per packet with its cycle count when
- *    cycle-accurate; pending atoms are flushed before any other packet;
- *  - indirect branches: an atom N when not taken, otherwise a branch
- *    address packet (an E atom instead when the return stack is on and
- *    the target and ISA match the top of the model's return stack, which
- *    is then popped; calls push their return address; 16 entries, the
- *    oldest dropped; emptied at every I-sync);
- *  - with cfg->branch_broadcast, taken direct branches as branch packets;
- *  - a waypoint update when 4096 bytes of instructions have run since the
- *    last waypoint without one (at the instruction that reaches 4096);
- *  - context ID / VMID packets when the value changes (VMID also after
- *    every I-sync); timestamps after every I-sync and, with @ts_period,
- *    after every @ts_period-th traced waypoint.
- *
- * Trace is off outside the filter range and in memory the image does not
- * cover (e.g. qemu-user's kernel helpers at 0xffff0fxx).  Leaving: the
- * last traced waypoint's atom or branch (its target may be outside), or a
- * waypoint update at the last traced instruction when the flow leaves
- * without a waypoint; pending atoms are flushed.  Coming back: I-sync
- * trace_on at the first traced instruction.  A change of security state
- * (ns) at a taken waypoint goes into its branch packet; elsewhere it turns
- * trace off and on again.  At the end (pft_model_finish()), atoms are
- * flushed and the instructions after the last waypoint are covered by a
- * waypoint update (a last instruction that is itself a waypoint has no
- * known outcome and is not traced).
- *
- * Cycles: an instruction takes its @cycles (1 when not given).  Cycle
- * counts are the cycles since the previous count; an I-sync's count runs
- * to the last waypoint executed before it (pft-flow.md 8).  Timestamps
- * count cycles: PFTv1.1 the time of the last traced waypoint (with a cycle
- * count of 0 when cycle-accurate, as on the A15), PFTv1.0 the time of
- * emission (with the count up to it, as on the A9).  The first timestamp
- * after each A-sync is sent in full.
+ * Which packets it sends, when trace turns off and on, and how cycle
+ * counts and timestamps are computed: doc/model.md.
  */
 struct pft_model_config {
 	size_t size;            /* sizeof(struct pft_model_config) */
