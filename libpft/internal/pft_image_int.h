@@ -83,6 +83,9 @@ struct pft_image_mark {
 };
 
 /* Internal (not exported) helpers of pft_image.c. */
+/* The start of every add: forget the last conflict; -PFT_ERR_INVALID for
+ * NULL @img or @arg (the add's source), else 0. */
+int pft_image_begin_add(struct pft_image *img, const void *arg);
 struct pft_image_mark pft_image_mark(const struct pft_image *img);
 /* Remove what was added since @mark (the conflict record stays). */
 void pft_image_rollback(struct pft_image *img, struct pft_image_mark mark);

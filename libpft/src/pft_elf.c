@@ -454,11 +454,9 @@ int pft_elf_load(struct pft_image *img, uint8_t *buf, size_t len,
 	Elf *elf;
 	int err;
 
-	if (!img)
-		return -PFT_ERR_INVALID;
-	img->has_conflict = 0;
-	if (!buf)
-		return -PFT_ERR_INVALID;
+	err = pft_image_begin_add(img, buf);
+	if (err < 0)
+		return err;
 	err = check_header(buf, len);
 	if (err < 0)
 		return err;
@@ -487,11 +485,9 @@ int pft_image_add_elf(struct pft_image *img, const char *path, int64_t bias)
 	size_t len;
 	int ret;
 
-	if (!img)
-		return -PFT_ERR_INVALID;
-	img->has_conflict = 0;
-	if (!path)
-		return -PFT_ERR_INVALID;
+	ret = pft_image_begin_add(img, path);
+	if (ret < 0)
+		return ret;
 	ret = pft_image_load_file(path, 0, 0, &buf, &len);
 	if (ret < 0)
 		return ret;

@@ -399,10 +399,10 @@ int pft_image_add_buffer(struct pft_image *img, uint32_t vaddr,
 	void *copy = NULL;
 	int err;
 
-	if (!img)
-		return -PFT_ERR_INVALID;
-	img->has_conflict = 0;
-	if (!buf || (flags & ~(unsigned)PFT_IMAGE_COPY))
+	err = pft_image_begin_add(img, buf);
+	if (err < 0)
+		return err;
+	if (flags & ~(unsigned)PFT_IMAGE_COPY)
 		return -PFT_ERR_INVALID;
 	err = check_range(vaddr, len, space);
 	if (err < 0)
@@ -439,6 +439,14 @@ static int read_fully(int fd, uint8_t *buf, size_t len, uint64_t offset)
 		offset += (uint64_t)n;
 	}
 	return 0;
+}
+
+int pft_image_begin_add(struct pft_image *img, const void *arg)
+{
+	if (!img)
+		return -PFT_ERR_INVALID;
+	img->has_conflict = 0;
+	return arg ? 0 : -PFT_ERR_INVALID;
 }
 
 int pft_image_load_file(const char *path, uint64_t offset, uint64_t size,
@@ -489,11 +497,9 @@ int pft_image_add_file(struct pft_image *img, const char *path,
 	size_t len;
 	int err;
 
-	if (!img)
-		return -PFT_ERR_INVALID;
-	img->has_conflict = 0;
-	if (!path)
-		return -PFT_ERR_INVALID;
+	err = pft_image_begin_add(img, path);
+	if (err < 0)
+		return err;
 	/* Range checks before reading: a known size must fit. */
 	err = check_range(vaddr, size ? size : 1, space);
 	if (err < 0)
