@@ -4,8 +4,9 @@
  * assembly is next to each encoding (encodings checked with
  * arm-linux-gnueabihf-as).  Packets are struct pft_packet values filled by
  * hand, except where a test says it feeds bytes through the packet decoder
- * (the worked examples of pft-flow.md 10 and 10.1, interworking, bad
- * bytes).  Every expected element is worked out by hand from the spec; the
+ * (the worked examples of pft-flow.md 10 and 10.1, bad bytes).  Cases that
+ * read better as a program, its packets and its output on one screen are
+ * tests/pftt/*.pftt specifications (doc/howto_pftt.md).  Every expected element is worked out by hand from the spec; the
  * comment above a check says which rule gives it.
  *
  * Every element a packet produces is checked: expect_*() take them in order
@@ -1030,43 +1031,6 @@ static void test_thumb(void)
 	/* (pop -> 0x8418) */
 	put(&r, pk_atoms("N"));
 	expect_thumb(&r, 0x8418, 0x8418, 0x841a, 1, 0);
-	expect_end(&r);
-	run_close(&r);
-}
-
-/* ARM <-> Thumb through the packet decoder: BLX imm by an E atom (no
- * packet), BX by a 5-byte branch packet (5.7, protocol 4.2). */
-static void test_interworking_bytes(void)
-{
-	static const uint8_t bytes[] = {
-		0x00, 0x00, 0x00, 0x00, 0x00, 0x80, /* 0: A-sync */
-		0x08, 0x00, 0x83, 0x00, 0x00, 0x21, /* 6: I-sync ARM 0x8300, trace-on, Secure */
-		0x84,                               /* 12: E */
-		0x86,                               /* 13: N */
-		0x05,                               /* 14: branch, 1 byte: ARM A[7:2] = 2 -> 0x8308 */
-		0x81, 0x88, 0x82, 0x80, 0x10,       /* 15: branch, 5 bytes: Thumb 0x8400 */
-		0x84,                               /* 20: E */
-	};
-	struct pft_config cfg = base_cfg();
-	struct run r;
-
-	if (!run_open(&r, &cfg, image))
-		return;
-	put_bytes(&r, &cfg, bytes, sizeof(bytes));
-	expect_simple(&r, PFT_ELEM_NO_SYNC);
-	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
-	expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
-	/* 12: mov, blx 0x8400 taken: now Thumb */
-	expect_arm(&r, 0x8300, 0x8304, 1);
-	/* 13: Thumb movs, ldr.w, cmp, beq.n N */
-	expect_thumb(&r, 0x8400, 0x8408, 0x840a, 4, 0);
-	/* 14: implied E at cbz; the 1-byte address is decompressed against
-	 * the I-sync (ARM), not the PC (protocol 4.2.3) */
-	expect_thumb(&r, 0x840a, 0x840a, 0x840c, 1, 1);
-	/* 15: nop, bx r0 */
-	expect_arm(&r, 0x8308, 0x830c, 1);
-	/* 20: Thumb again */
-	expect_thumb(&r, 0x8400, 0x8408, 0x840a, 4, 1);
 	expect_end(&r);
 	run_close(&r);
 }
@@ -2378,7 +2342,6 @@ int main(void)
 	PTU_RUN(test_arm_direct);
 	PTU_RUN(test_arm_indirect_barriers);
 	PTU_RUN(test_thumb);
-	PTU_RUN(test_interworking_bytes);
 	PTU_RUN(test_branch_packets);
 	PTU_RUN(test_exceptions);
 	PTU_RUN(test_debug_entry);
