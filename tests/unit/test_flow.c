@@ -6,8 +6,9 @@
  * hand, except where a test says it feeds bytes through the packet decoder
  * (the worked examples of pft-flow.md 10 and 10.1, bad bytes).  Cases that
  * read better as a program, its packets and its output on one screen are
- * .pftt specifications in tests/pftt (doc/howto_pftt.md).  Every expected element is worked out by hand from the spec; the
- * comment above a check says which rule gives it.
+ * .pftt specifications in tests/pftt (doc/howto_pftt.md).  Every expected
+ * element is worked out by hand from the spec; the comment above a check
+ * says which rule gives it.
  *
  * Every element a packet produces is checked: expect_*() take them in order
  * and expect_end() fails if any is left over.  Each element must carry the
