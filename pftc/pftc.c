@@ -9,7 +9,8 @@
  *   NAME.elf         the program
  *   NAME.bin         the raw PFT trace
  *   NAME.opts        the pft configuration options for it, one line
- *   NAME-dump.exp    expected `pft dump` lines, %lN and %pN expanded
+ *   NAME-dump.exp    expected `pft dump` lines, %lN and %pN expanded (when
+ *                    the file has some)
  *   NAME-decode.exp  expected `pft decode` lines (when the file has some)
  *
  * usage: pftc FILE.pftt OUTDIR
@@ -534,8 +535,7 @@ int main(int argc, char **argv)
 	struct pft_encoder *enc = pft_enc_alloc(&st.cfg, &err);
 	if (!enc)
 		die("configuration: %s", pft_errstr(pft_errcode(err)));
-	FILE *exp = NULL, *dump = open_out(argv[2], name, "-dump.exp", "w");
-	FILE *decode = NULL;
+	FILE *exp = NULL, *dump = NULL, *decode = NULL;
 	for (size_t i = 0; i < nlines; i++) {
 		char *d = directive(lines[i]);
 		long idx;
@@ -543,11 +543,12 @@ int main(int argc, char **argv)
 
 		st.line = (int)i + 1;
 		if (!d) {
-			/* Expected lines: comments right after .exp(). */
+			/* Expected lines: "@LINE" right after .exp(); "@ text"
+			 * there is a comment. */
 			char *c = skip_space(lines[i]);
-			if (exp && c[0] == '@')
+			if (exp && c[0] == '@' && c[1] && !isspace((unsigned char)c[1]))
 				expand(c + 1, exp);
-			else
+			else if (!exp || c[0] != '@')
 				exp = NULL;
 			continue;
 		}
@@ -557,6 +558,8 @@ int main(int argc, char **argv)
 		parse_call(d, &idx, &nm, &body);
 		if (!strcmp(nm, ".exp")) {
 			if (!strcmp(skip_space(body), "dump")) {
+				if (!dump)
+					dump = open_out(argv[2], name, "-dump.exp", "w");
 				exp = dump;
 			} else if (!strcmp(skip_space(body), "decode")) {
 				if (!decode)
@@ -579,7 +582,8 @@ int main(int argc, char **argv)
 	}
 	st.line = 0;
 	pft_enc_free(enc);
-	fclose(dump);
+	if (dump)
+		fclose(dump);
 	if (decode)
 		fclose(decode);
 

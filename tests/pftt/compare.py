@@ -5,13 +5,15 @@ usage: compare.py EXPECTED.exp ACTUAL.jsonl
 
 Each expected line is `[OFFSET] TYPE [KEY=VALUE ...]` and stands for one
 output object, in order: the object's "type" must be TYPE, its "offset"
-OFFSET when given, and each KEY must be present with VALUE (numbers compare
+OFFSET when given, and each KEY must be present with VALUE (quoted when it
+has spaces: msg="..."; numbers compare
 by value, so 0x8000 matches "0x00008000"; true/false match JSON booleans).
 Fields not named are not compared, so that pft may add fields and change
 its text layout without breaking the specifications.  Every output object
 must be expected: a missing or extra line is a failure.
 """
 import json
+import shlex
 import sys
 
 
@@ -36,7 +38,7 @@ def same(want, got):
 
 
 def check(line, obj):
-    toks = line.split()
+    toks = shlex.split(line)
     problems = []
     if toks and as_number(toks[0]) is not None:
         if not same(toks[0], obj.get("offset")):

@@ -1205,81 +1205,6 @@ static void test_debug_entry(void)
 	run_close(&r);
 }
 
-/* Return stack (5.1, 5.2, 6): push on executed calls, pop only for an E
- * atom on an indirect branch, never for a branch packet. */
-static void test_return_stack(void)
-{
-	struct pft_config cfg = base_cfg();
-	struct run r;
-
-	cfg.return_stack = 1;
-	if (!run_open(&r, &cfg, image))
-		return;
-	start(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_atoms("ENEE"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	expect_arm(&r, 0x8010, 0x8014, 0);
-	/* bl 0x8100 pushes 0x8024 */
-	expect_arm(&r, 0x8018, 0x8020, 1);
-	/* pop {r4, pc} E pops it */
-	expect_arm(&r, 0x8100, 0x8108, 1);
-	put(&r, pk_atoms("E"));
-	/* bx lr E with the stack empty: an error, PC invalid */
-	expect_arm(&r, 0x8024, 0x8028, 1);
-	expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
-	put(&r, pk_atoms("E"));
-	expect_end(&r);
-
-	/* A branch packet on a return does not pop: the entry stays. */
-	resync(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_atoms("ENE"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	expect_arm(&r, 0x8010, 0x8014, 0);
-	expect_arm(&r, 0x8018, 0x8020, 1);
-	put(&r, pk_branch(0x8024, PFT_ISA_ARM));
-	expect_arm(&r, 0x8100, 0x8108, 1);
-	put(&r, pk_atoms("E"));
-	/* bx lr pops the 0x8024 left by the packet */
-	expect_arm(&r, 0x8024, 0x8028, 1);
-	put(&r, pk_atoms("E"));
-	/* and now it is empty */
-	expect_arm(&r, 0x8024, 0x8028, 1);
-	expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
-	expect_end(&r);
-
-	/* ARM BLX <imm> to Thumb pushes an ARM return address; the Thumb
-	 * return by an E atom goes back to ARM. */
-	resync(&r, 0x8300, PFT_ISA_ARM);
-	put(&r, pk_atoms("ENNE"));
-	expect_arm(&r, 0x8300, 0x8304, 1);
-	expect_thumb(&r, 0x8400, 0x8408, 0x840a, 4, 0);
-	expect_thumb(&r, 0x840a, 0x840a, 0x840c, 1, 0);
-	expect_thumb(&r, 0x840c, 0x840c, 0x840e, 1, 1);
-	put(&r, pk_atoms("EN"));
-	/* bx lr pops 0x8308 ARM: nop, bx r0 (N) */
-	expect_thumb(&r, 0x8418, 0x8418, 0x841a, 1, 1);
-	expect_arm(&r, 0x8308, 0x830c, 0);
-	expect_end(&r);
-
-	/* E on BLX Rm: pop (the PTM matched its stack), then push the call's
-	 * return address (5.1). */
-	resync(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_atoms("ENE"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	expect_arm(&r, 0x8010, 0x8014, 0);
-	expect_arm(&r, 0x8018, 0x8020, 1);
-	put(&r, pk_branch(0x8208, PFT_ISA_ARM));
-	expect_arm(&r, 0x8100, 0x8108, 1);
-	put(&r, pk_atoms("EEN"));
-	/* blx r2 E: pops 0x8024, pushes 0x820c */
-	expect_arm(&r, 0x8208, 0x8208, 1);
-	/* bx lr E: pops 0x820c; isb N */
-	expect_arm(&r, 0x8024, 0x8028, 1);
-	expect_arm(&r, 0x820c, 0x820c, 0);
-	expect_end(&r);
-	run_close(&r);
-}
-
 /* pft-flow.md 3.5: the stack is emptied on I-syncs that are not periodic
  * and kept on periodic ones. */
 static void test_return_stack_isync(void)
@@ -2346,7 +2271,6 @@ int main(void)
 	PTU_RUN(test_branch_packets);
 	PTU_RUN(test_exceptions);
 	PTU_RUN(test_debug_entry);
-	PTU_RUN(test_return_stack);
 	PTU_RUN(test_return_stack_isync);
 	PTU_RUN(test_return_stack_deep);
 	PTU_RUN(test_return_stack_overflow);
