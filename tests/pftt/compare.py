@@ -7,7 +7,7 @@ Each expected line is `[OFFSET] TYPE [KEY=VALUE ...]` and stands for one
 output object, in order: the object's "type" must be TYPE, its "offset"
 OFFSET when given, and each KEY must be present with VALUE (quoted when it
 has spaces: msg="..."; numbers compare
-by value, so 0x8000 matches "0x00008000"; true/false match JSON booleans).
+by value, so 0x8000 matches "0x00008000"; true/false match JSON booleans); !KEY says the object has no KEY.
 Fields not named are not compared, so that pft may add fields and change
 its text layout without breaking the specifications.  Every output object
 must be expected: a missing or extra line is a failure.
@@ -49,6 +49,10 @@ def check(line, obj):
     if obj.get("type") != toks[0]:
         problems.append("type %s, want %s" % (obj.get("type"), toks[0]))
     for kv in toks[1:]:
+        if kv.startswith("!"):
+            if kv[1:] in obj:
+                problems.append("%s=%s, want none" % (kv[1:], obj[kv[1:]]))
+            continue
         key, _, want = kv.partition("=")
         if key not in obj:
             problems.append("no %s (want %s)" % (key, want))

@@ -1177,34 +1177,6 @@ static void test_exceptions(void)
 	run_close(&r);
 }
 
-/* Debug-state entry (exception 1): PC invalid until the I-sync that
- * follows the exit from Debug state (5.3.4). */
-static void test_debug_entry(void)
-{
-	struct pft_config cfg = base_cfg();
-	struct run r;
-
-	if (!run_open(&r, &cfg, image))
-		return;
-	start(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_atoms("E"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	put(&r, pk_exc(0x00000000, PFT_ISA_ARM, PFT_EXC_DEBUG_HALT, 0));
-	expect_exception(&r, PFT_EXC_DEBUG_HALT, 0x8010);
-	put(&r, pk_atoms("EN"));
-	put(&r, pk_wp(0x8014, PFT_ISA_ARM));
-	put(&r, pk_exc(0x00000000, PFT_ISA_ARM, PFT_EXC_DEBUG_HALT, 0));
-	/* nothing walked while PC is invalid, no return address */
-	expect_exception(&r, PFT_EXC_DEBUG_HALT, -1);
-	expect_end(&r);
-	put(&r, pk_isync(0x8010, PFT_ISA_ARM, PFT_ISYNC_DEBUG_EXIT, 0));
-	expect_trace_on(&r, PFT_ISYNC_DEBUG_EXIT);
-	put(&r, pk_atoms("N"));
-	expect_arm(&r, 0x8010, 0x8014, 0);
-	expect_end(&r);
-	run_close(&r);
-}
-
 /* pft-flow.md 3.5: the stack is emptied on I-syncs that are not periodic
  * and kept on periodic ones. */
 static void test_return_stack_isync(void)
@@ -2270,7 +2242,6 @@ int main(void)
 	PTU_RUN(test_thumb);
 	PTU_RUN(test_branch_packets);
 	PTU_RUN(test_exceptions);
-	PTU_RUN(test_debug_entry);
 	PTU_RUN(test_return_stack_isync);
 	PTU_RUN(test_return_stack_deep);
 	PTU_RUN(test_return_stack_overflow);
