@@ -380,8 +380,8 @@ pft_export int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf,
  *   -PFT_ERR_EOS         after finish, nothing is left
  *   -PFT_ERR_BAD_OPCODE  a reserved header (0x80 and 0x82 are reserved
  *                        without cycle-accurate mode): @pkt is a BAD packet
- *   -PFT_ERR_BAD_PACKET  a malformed packet (a zero run that is not an
- *                        A-sync of 5-15 zeros and 0x80): a BAD packet
+ *   -PFT_ERR_BAD_PACKET  a malformed packet (a zero run not ended by
+ *                        0x80 after at least 5 zeros): a BAD packet
  *   -PFT_ERR_TRUNCATED   after finish, the stream ended inside a packet:
  *                        @pkt is a BAD packet holding the bytes
  *   -PFT_ERR_INVALID     bad arguments
@@ -390,7 +390,9 @@ pft_export int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf,
  * back in exactly one packet, in order.  An A-sync is zeros and 0x80; it
  * has fewer than five zeros (even none) only when a damaged packet before
  * it took its first zeros (the pattern cannot occur inside packets,
- * pft-protocol.md 5.1, so the decoder realigns on it).
+ * pft-protocol.md 5.1, so the decoder realigns on it).  An A-sync packet
+ * holds at most 15 zeros: the zeros of a longer one (any length) come
+ * first, as A-sync packets of 1-16 zeros and no 0x80.
  */
 pft_export int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt,
 			    size_t size);
@@ -457,29 +459,9 @@ pft_export uint64_t pft_pkt_get_offset(const struct pft_pkt_decoder *d);
  *
  * Addresses must be aligned for their ISA (ARM 4, Thumb/ThumbEE 2).
  *
- * Compression choices:
- *  - Branch and waypoint addresses use the fewest bytes of spec table 4.5
- *    (2 when exception bytes follow), 5 when the alignment (ARM, Thumb or
- *    ThumbEE, Jazelle) differs from the previous address packet's, and 5
- *    until an I-sync or branch has given a base.  Ambiguity A4: after a
- *    waypoint update the bytes cover the differences from both the
- *    waypoint address and the last branch/I-sync address, so decoders
- *    following either reading agree.
- *  - EX0 is sent when the exception is not 0, or NS, AltIS or Hyp differ
- *    from the state last sent (or no state has been sent since allocation
- *    or reset).  EX1 is sent for exception numbers > 15 and, ambiguity A8,
- *    whenever Hyp changes (it is the only place a branch can carry Hyp).
- *  - Waypoint updates (ambiguity A5) never set bit 6 of AB1-AB3; the AltIS
- *    information byte is sent (with a 5-byte address) only when a Thumb or
- *    ThumbEE waypoint's AltIS differs from the state last sent.  Since
- *    decoders may or may not apply it, the next branch then re-sends EX0.
- *  - Timestamps carry only the 7-bit groups that cover the bits changed
- *    since the previous timestamp packet; the first one after allocation or
- *    reset, and the one after pft_enc_force_tsync(), carry every byte.
- *  - Cycle counts use the fewest bytes (spec table 4.8).  CC0 bit 7 is 1 in
- *    I-syncs and 0 in branch and timestamp packets, as observed.
- *  - An A-sync changes no state: a PTM follows it with an I-sync, and a
- *    decoder that reads the stream from its start keeps its state across it.
+ * Which compression the encoder chooses (address bytes, EX0/EX1, waypoint
+ * information bytes, timestamp and cycle-count widths) is documented in
+ * doc/model.md; decoders must accept any valid choice.
  */
 struct pft_encoder;
 
@@ -761,16 +743,20 @@ pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,
  * objects before labels, then global before weak before local, then sized
  * before unsized; the first that covers @addr is the answer.  Returns 0, or
  * -PFT_ERR_NOMAP (no symbol covers @addr) or -PFT_ERR_INVALID (NULL
- * @img or @name; @offset may be NULL).
+ * @img or @name; @offset may be NULL).  Look-ups take O(log n) time for n
+ * symbols, however many share a start.
  */
 pft_export int pft_image_symbolize(const struct pft_image *img, uint32_t addr,
 				   const char **name, uint32_t *offset);
 
 /* A symbol: its name (valid while the image lives) and the addresses it
- * covers, @start .. @end - 1 (as pft_image_symbolize() sees them). */
+ * covers, @start .. @end - 1 (as pft_image_symbolize() sees them).  @end
+ * is 64-bit so that a symbol reaching 0xFFFFFFFF ends at 2^32. */
 struct pft_image_symbol {
 	const char *name;
-	uint32_t start, end;
+	uint32_t start;
+	uint32_t reserved;         /* 0 */
+	uint64_t end;              /* exclusive, @start + 1 .. 2^32 */
 };
 
 /*
@@ -1008,44 +994,8 @@ pft_export int pft_insn_iter_next(struct pft_insn_iter *it,
  * waypoint was taken, and produces the packets, already encoded.  Memory
  * does not grow with the length of the log.
  *
- * Packets, in the order a PTM would send them:
- *  - A-sync, then I-sync (trace_on) at the first traced instruction;
- *    A-sync + I-sync (periodic) once @sync_period trace bytes have gone out
- *    since the last A-sync, at the next waypoint (after its atoms);
- *  - direct branches and ISB (DMB/DSB when cfg->dmb_dsb_waypoints): atoms,
- *    up to 5 per packet, or one per packet with its cycle count when
- *    cycle-accurate; pending atoms are flushed before any other packet;
- *  - indirect branches: an atom N when not taken, otherwise a branch
- *    address packet (an E atom instead when the return stack is on and
- *    the target and ISA match the top of the model's return stack, which
- *    is then popped; calls push their return address; 16 entries, the
- *    oldest dropped; emptied at every I-sync);
- *  - with cfg->branch_broadcast, taken direct branches as branch packets;
- *  - a waypoint update when 4096 bytes of instructions have run since the
- *    last waypoint without one (at the instruction that reaches 4096);
- *  - context ID / VMID packets when the value changes (VMID also after
- *    every I-sync); timestamps after every I-sync and, with @ts_period,
- *    after every @ts_period-th traced waypoint.
- *
- * Trace is off outside the filter range and in memory the image does not
- * cover (e.g. qemu-user's kernel helpers at 0xffff0fxx).  Leaving: the
- * last traced waypoint's atom or branch (its target may be outside), or a
- * waypoint update at the last traced instruction when the flow leaves
- * without a waypoint; pending atoms are flushed.  Coming back: I-sync
- * trace_on at the first traced instruction.  A change of security state
- * (ns) at a taken waypoint goes into its branch packet; elsewhere it turns
- * trace off and on again.  At the end (pft_model_finish()), atoms are
- * flushed and the instructions after the last waypoint are covered by a
- * waypoint update (a last instruction that is itself a waypoint has no
- * known outcome and is not traced).
- *
- * Cycles: an instruction takes its @cycles (1 when not given).  Cycle
- * counts are the cycles since the previous count; an I-sync's count runs
- * to the last waypoint executed before it (pft-flow.md 8).  Timestamps
- * count cycles: PFTv1.1 the time of the last traced waypoint (with a cycle
- * count of 0 when cycle-accurate, as on the A15), PFTv1.0 the time of
- * emission (with the count up to it, as on the A9).  The first timestamp
- * after each A-sync is sent in full.
+ * Which packets it sends, when trace turns off and on, and how cycle
+ * counts and timestamps are computed: doc/model.md.
  */
 struct pft_model_config {
 	size_t size;            /* sizeof(struct pft_model_config) */
@@ -1456,6 +1406,38 @@ pft_export int pft_regs_explain(const char *name, uint32_t value,
 				struct pft_regs_field *fields, size_t nfields);
 
 /* ---- End of regs ---- */
+
+/* ======================================================================
+ * Format (pft_fmt_): names made safe for outputs
+ * ====================================================================== */
+
+/* ---- Section: format ---- */
+
+/*
+ * Names from input files (symbols, paths) are untrusted: a symbol called
+ * "\"}" or "\x1b[2J" must not break a JSON line or drive a terminal.  Both
+ * functions write the escaped form of the @len bytes at @src (NULs
+ * included) into @dst, at most @cap - 1 bytes and a NUL (nothing when @cap
+ * is 0), and return the length the whole escaped form has (not counting
+ * the NUL), as snprintf() does: a return >= @cap means @dst was too small.
+ * Returns -PFT_ERR_INVALID for NULL @src with @len > 0, NULL @dst with
+ * @cap > 0, or a result longer than INT_MAX.  Valid UTF-8 passes through
+ * except the control characters U+0000-U+001F, U+007F-U+009F.
+ */
+
+/* For the inside of a JSON string: '"' and '\\' get a backslash; the
+ * control characters and each byte that is not part of valid UTF-8 become
+ * \u00XX (an invalid byte so reads as its Latin-1 character). */
+pft_export int pft_fmt_escape_json(char *dst, size_t cap, const char *src,
+				   size_t len);
+
+/* For text listings: '\\' becomes "\\\\"; the control characters
+ * (ESC: "\x1b") and each byte that is not part of valid UTF-8 become \xXX,
+ * one per byte.  The result is printable and reversible. */
+pft_export int pft_fmt_escape_text(char *dst, size_t cap, const char *src,
+				   size_t len);
+
+/* ---- End of format ---- */
 
 /* ======================================================================
  * Pipeline: one buffer's bytes -> packets and elements of every source

@@ -1,4 +1,6 @@
-/* pft_image_int.h - what pft_image.c and pft_elf.c share. */
+/* pft_image_int.h - pft_image.c's internals, for the loaders built on it
+ * (pft_elf.c).  The dependency is one-way: pft_image.c knows no file
+ * format. */
 #ifndef PFT_IMAGE_INT_H
 #define PFT_IMAGE_INT_H
 
@@ -34,6 +36,10 @@ struct pft_image_sym {
 	uint64_t end;             /* exclusive, <= 2^32 */
 	const char *name;         /* in a blob */
 	unsigned rank;            /* lower is preferred among equal starts */
+	/* The highest end of this symbol and those before it with the same
+	 * start: non-decreasing within a start, so that the first symbol
+	 * covering an address is found by binary search. */
+	uint64_t reach;
 };
 
 struct pft_image_isa_region {
@@ -77,6 +83,9 @@ struct pft_image_mark {
 };
 
 /* Internal (not exported) helpers of pft_image.c. */
+/* The start of every add: forget the last conflict; -PFT_ERR_INVALID for
+ * NULL @img or @arg (the add's source), else 0. */
+int pft_image_begin_add(struct pft_image *img, const void *arg);
 struct pft_image_mark pft_image_mark(const struct pft_image *img);
 /* Remove what was added since @mark (the conflict record stays). */
 void pft_image_rollback(struct pft_image *img, struct pft_image_mark mark);
@@ -87,25 +96,22 @@ int pft_image_adopt(struct pft_image *img, void *blob);
  * -PFT_ERR_NOMEM. */
 int pft_image_adopt_string(struct pft_image *img, const char *str,
 			   const char **copy);
+/* Read @size bytes (0: to the end) of the regular file @path from @offset
+ * into a new malloc'd buffer (*@out, *@out_len).  Returns 0,
+ * -PFT_ERR_BAD_FILE or -PFT_ERR_NOMEM. */
+int pft_image_load_file(const char *path, uint64_t offset, uint64_t size,
+			uint8_t **out, size_t *out_len);
 /* Insert a section after checking overlaps; returns its index or
  * -PFT_ERR_BAD_CONFIG / -PFT_ERR_NOMEM. */
 int pft_image_insert(struct pft_image *img, const struct pft_image_sec *sec);
 /* qsort orders: symbols by (start, rank), ISA regions by start. */
 int pft_image_cmp_sym(const void *a, const void *b);
 int pft_image_cmp_isa(const void *a, const void *b);
-/* Merge @n symbols / ISA regions (any order) into the image's tables.
- * Returns 0 or -PFT_ERR_NOMEM (tables unchanged). */
+/* Merge @n symbols / ISA regions (any order; the symbols' @reach is
+ * computed here) into the image's tables.  Returns 0 or -PFT_ERR_NOMEM
+ * (tables unchanged). */
 int pft_image_merge_symbols(struct pft_image *img,
 			    const struct pft_image_sym *syms, size_t n,
 			    const struct pft_image_isa_region *isa, size_t nisa);
-
-/*
- * pft_elf.c: load an ELF held in @buf (@len bytes, owned by the caller,
- * may be modified by libelf; the image copies what it keeps) as
- * pft_image_add_elf() does.  @path is recorded in the sections (may be
- * NULL).  Exposed for fuzzing and tests.
- */
-int pft_elf_load(struct pft_image *img, uint8_t *buf, size_t len,
-		 int64_t bias, const char *path);
 
 #endif

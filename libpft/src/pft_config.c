@@ -3,6 +3,7 @@
 
 #include "pft.h"
 #include "pft_config_int.h"
+#include "pft_ptm_regs.h"
 
 int pft_config_init(struct pft_config *cfg)
 {
@@ -23,30 +24,30 @@ int pft_config_from_regs(struct pft_config *cfg, uint32_t etmcr,
 
 	if (!cfg)
 		return -PFT_ERR_INVALID;
-	/* ETMIDR[11:8] is the major architecture: 3 = PFTv1 (ETMv3 reads 2). */
-	if (((etmidr >> 8) & 0xf) != 3)
+	/* ETMIDR[11:8] is the major architecture. */
+	if (pft_reg_field(etmidr, PFT_ETMIDR_MAJOR) != PFT_ETMIDR_MAJOR_PFT)
 		return -PFT_ERR_BAD_CONFIG;
 
 	pft_config_init(&c);
-	c.version_minor = (etmidr >> 4) & 0xf;
-	c.branch_broadcast = (etmcr >> 8) & 1;
-	c.cycle_accurate = (etmcr >> 12) & 1;
-	c.ctxid_bytes = ctxid_sizes[(etmcr >> 14) & 3];
-	c.timestamps = (etmcr >> 28) & 1;
-	c.return_stack = (etmcr >> 29) & 1;
-	c.dmb_dsb_waypoints = (etmccer >> 24) & 1;
+	c.version_minor = pft_reg_field(etmidr, PFT_ETMIDR_MINOR);
+	c.branch_broadcast = pft_reg_bit(etmcr, PFT_ETMCR_BRANCH_BROADCAST);
+	c.cycle_accurate = pft_reg_bit(etmcr, PFT_ETMCR_CYCLE_ACCURATE);
+	c.ctxid_bytes = ctxid_sizes[pft_reg_field(etmcr, PFT_ETMCR_CTXID_SIZE)];
+	c.timestamps = pft_reg_bit(etmcr, PFT_ETMCR_TIMESTAMPS);
+	c.return_stack = pft_reg_bit(etmcr, PFT_ETMCR_RETURN_STACK);
+	c.dmb_dsb_waypoints = pft_reg_bit(etmccer, PFT_ETMCCER_DMB_WAYPOINTS);
 	if (c.version_minor >= 1) {
-		c.vmid = (etmcr >> 30) & 1;
-		c.virtualization = (etmccer >> 26) & 1;
-		c.ts_64bit = (etmccer >> 29) & 1;
-		c.ts_gray = !((etmccer >> 28) & 1);
+		c.vmid = pft_reg_bit(etmcr, PFT_ETMCR_VMID);
+		c.virtualization = pft_reg_bit(etmccer, PFT_ETMCCER_VIRTUALIZATION);
+		c.ts_64bit = pft_reg_bit(etmccer, PFT_ETMCCER_TS_64BIT);
+		c.ts_gray = !pft_reg_bit(etmccer, PFT_ETMCCER_TS_BINARY);
 	} else {
 		/* PFTv1.0: always 48-bit, and the encoding bit reads 0 (Gray);
 		 * the Cortex-A9 captures confirm Gray coding. */
 		c.ts_64bit = 0;
 		c.ts_gray = 1;
 	}
-	c.trace_id = etmtraceidr & 0x7f;
+	c.trace_id = pft_reg_field(etmtraceidr, PFT_ETMTRACEIDR_ID);
 	c.etmcr = etmcr;
 	c.etmccer = etmccer;
 	c.etmidr = etmidr;

@@ -1,6 +1,7 @@
 /* ELF loading through elfutils' libelf: PT_LOAD segments become image
  * sections, the symbol table becomes names and ISA regions.  Every value
  * taken from the file is checked before use: the input may be hostile. */
+#include "pft_elf.h"
 #include "pft_image_int.h"
 
 #include <gelf.h>
@@ -453,11 +454,9 @@ int pft_elf_load(struct pft_image *img, uint8_t *buf, size_t len,
 	Elf *elf;
 	int err;
 
-	if (!img)
-		return -PFT_ERR_INVALID;
-	img->has_conflict = 0;
-	if (!buf)
-		return -PFT_ERR_INVALID;
+	err = pft_image_begin_add(img, buf);
+	if (err < 0)
+		return err;
 	err = check_header(buf, len);
 	if (err < 0)
 		return err;
@@ -478,4 +477,21 @@ int pft_elf_load(struct pft_image *img, uint8_t *buf, size_t len,
 	if (err < 0)
 		pft_image_rollback(img, mark);
 	return err;
+}
+
+int pft_image_add_elf(struct pft_image *img, const char *path, int64_t bias)
+{
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	ret = pft_image_begin_add(img, path);
+	if (ret < 0)
+		return ret;
+	ret = pft_image_load_file(path, 0, 0, &buf, &len);
+	if (ret < 0)
+		return ret;
+	ret = pft_elf_load(img, buf, len, bias, path);
+	free(buf);
+	return ret;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_opcodes.h"
 
 /* Instruction alignments: an address packet needs 5 bytes when it differs
  * from the previous address packet's (Thumb and ThumbEE share one). */
@@ -94,7 +95,7 @@ static size_t put_cycles(uint8_t *o, uint32_t count, uint8_t cc0)
 {
 	unsigned n = cycle_bytes(count);
 
-	o[0] = (uint8_t)(cc0 | (n > 1) << 6 | (count & 0xf) << 2);
+	o[0] = (uint8_t)(cc0 | (n > 1) * PFT_CC_MORE | (count & 0xf) << 2);
 	count >>= 4;
 	for (unsigned i = 1; i < n; i++) {
 		/* CC4 has no continuation bit: it holds Count[31:25]. */
@@ -173,7 +174,9 @@ static size_t put_addr(uint8_t *o, uint32_t addr, enum align_class align,
 
 static int encode_async(uint8_t *o)
 {
-	static const uint8_t async[6] = { 0, 0, 0, 0, 0, 0x80 };
+	static const uint8_t async[PFT_ASYNC_MIN_ZEROS + 1] = {
+		[PFT_ASYNC_MIN_ZEROS] = PFT_OP_ASYNC_END
+	};
 
 	memcpy(o, async, sizeof(async));
 	return (int)sizeof(async);
@@ -193,7 +196,7 @@ static int encode_isync(struct pft_encoder *e, const struct pft_packet *p,
 	    (p->has_ctxid && (!e->ctxid_bytes || !ctxid_fits(e, p->ctxid))))
 		return -PFT_ERR_INVALID;
 
-	o[0] = 0x08;
+	o[0] = PFT_OP_ISYNC;
 	/* Bit 0 of the address byte is T (A[0] is always 0). */
 	o[1] = (uint8_t)((p->addr & 0xfe) | (align == ALIGN_THUMB));
 	o[2] = (uint8_t)(p->addr >> 8);
@@ -230,12 +233,12 @@ static int encode_atom(struct pft_encoder *e, const struct pft_packet *p,
 		if (n != 1)
 			return -PFT_ERR_INVALID;
 		return (int)put_cycles(o, p->cycles,
-				       (uint8_t)(0x80 | !(p->atoms & 1) << 1));
+				       (uint8_t)(PFT_HDR_ATOM | !(p->atoms & 1) * PFT_CA_ATOM_N));
 	}
 	if (n < 1 || n > 5)
 		return -PFT_ERR_INVALID;
 	/* Marker at bit n + 1; atom i (oldest first) at bit n - i, 0 = E. */
-	b = (uint8_t)(0x80 | 1u << (n + 1));
+	b = (uint8_t)(PFT_HDR_ATOM | 1u << (n + 1));
 	for (unsigned i = 0; i < n; i++)
 		if (!(p->atoms >> i & 1))
 			b |= (uint8_t)(1u << (n - i));
@@ -300,7 +303,7 @@ static int encode_waypoint(struct pft_encoder *e, const struct pft_packet *p,
 	info = align == ALIGN_THUMB && altis != e->altis;
 	k = info ? 5 : addr_bytes(e, p->addr, align);
 
-	o[0] = 0x72;
+	o[0] = PFT_OP_WAYPOINT;
 	n = 1 + put_addr(o + 1, p->addr, align, k, info);
 	if (info) {
 		o[n++] = (uint8_t)(altis << 6);
@@ -318,7 +321,7 @@ static int encode_ctxid(struct pft_encoder *e, const struct pft_packet *p,
 {
 	if (!e->ctxid_bytes || !ctxid_fits(e, p->ctxid))
 		return -PFT_ERR_INVALID;
-	o[0] = 0x6e;
+	o[0] = PFT_OP_CONTEXTID;
 	e->ctxid = p->ctxid;
 	return (int)(1 + put_le(o + 1, p->ctxid, e->ctxid_bytes));
 }
@@ -328,7 +331,7 @@ static int encode_vmid(const struct pft_encoder *e, const struct pft_packet *p,
 {
 	if (!e->v11)
 		return -PFT_ERR_INVALID;
-	o[0] = 0x3c;
+	o[0] = PFT_OP_VMID;
 	o[1] = p->vmid;
 	return 2;
 }
@@ -352,7 +355,7 @@ static int encode_timestamp(struct pft_encoder *e, const struct pft_packet *p,
 	while (nb < max && diff >> (7 * nb))
 		nb++;
 
-	o[0] = (uint8_t)(0x42 | p->ts_clock_change << 2);
+	o[0] = (uint8_t)(PFT_OP_TIMESTAMP | p->ts_clock_change * PFT_TS_CLOCK_CHANGE);
 	for (unsigned i = 0; i + 1 < nb; i++)
 		o[n++] = (uint8_t)(0x80 | (raw >> (7 * i) & 0x7f));
 	/* The final byte of a full-width value has no continuation bit. */
@@ -384,12 +387,12 @@ static int encode(struct pft_encoder *e, const struct pft_packet *p,
 	case PFT_PKT_ATOM: return encode_atom(e, p, o);
 	case PFT_PKT_BRANCH: return encode_branch(e, p, o);
 	case PFT_PKT_WAYPOINT: return encode_waypoint(e, p, o);
-	case PFT_PKT_TRIGGER: return encode_one_byte(0x0c, o);
+	case PFT_PKT_TRIGGER: return encode_one_byte(PFT_OP_TRIGGER, o);
 	case PFT_PKT_CONTEXTID: return encode_ctxid(e, p, o);
 	case PFT_PKT_VMID: return encode_vmid(e, p, o);
 	case PFT_PKT_TIMESTAMP: return encode_timestamp(e, p, o);
-	case PFT_PKT_IGNORE: return encode_one_byte(0x66, o);
-	case PFT_PKT_EXCEPTION_RETURN: return encode_one_byte(0x76, o);
+	case PFT_PKT_IGNORE: return encode_one_byte(PFT_OP_IGNORE, o);
+	case PFT_PKT_EXCEPTION_RETURN: return encode_one_byte(PFT_OP_EXCEPTION_RETURN, o);
 	case PFT_PKT_NOTSYNC:
 	case PFT_PKT_BAD:
 	case PFT_PKT_TYPE_MAX:

@@ -399,10 +399,10 @@ int pft_image_add_buffer(struct pft_image *img, uint32_t vaddr,
 	void *copy = NULL;
 	int err;
 
-	if (!img)
-		return -PFT_ERR_INVALID;
-	img->has_conflict = 0;
-	if (!buf || (flags & ~(unsigned)PFT_IMAGE_COPY))
+	err = pft_image_begin_add(img, buf);
+	if (err < 0)
+		return err;
+	if (flags & ~(unsigned)PFT_IMAGE_COPY)
 		return -PFT_ERR_INVALID;
 	err = check_range(vaddr, len, space);
 	if (err < 0)
@@ -441,9 +441,15 @@ static int read_fully(int fd, uint8_t *buf, size_t len, uint64_t offset)
 	return 0;
 }
 
-/* Read @size bytes (0: to the end) of regular file @path from @offset into
- * a new malloc'd buffer. */
-static int load_file(const char *path, uint64_t offset, uint64_t size,
+int pft_image_begin_add(struct pft_image *img, const void *arg)
+{
+	if (!img)
+		return -PFT_ERR_INVALID;
+	img->has_conflict = 0;
+	return arg ? 0 : -PFT_ERR_INVALID;
+}
+
+int pft_image_load_file(const char *path, uint64_t offset, uint64_t size,
 		     uint8_t **out, size_t *out_len)
 {
 	struct stat st;
@@ -491,16 +497,14 @@ int pft_image_add_file(struct pft_image *img, const char *path,
 	size_t len;
 	int err;
 
-	if (!img)
-		return -PFT_ERR_INVALID;
-	img->has_conflict = 0;
-	if (!path)
-		return -PFT_ERR_INVALID;
+	err = pft_image_begin_add(img, path);
+	if (err < 0)
+		return err;
 	/* Range checks before reading: a known size must fit. */
 	err = check_range(vaddr, size ? size : 1, space);
 	if (err < 0)
 		return err;
-	err = load_file(path, file_offset, size, &buf, &len);
+	err = pft_image_load_file(path, file_offset, size, &buf, &len);
 	if (err < 0)
 		return err;
 	err = check_range(vaddr, len, space);
@@ -515,25 +519,6 @@ int pft_image_add_file(struct pft_image *img, const char *path,
 	sec.file_offset = file_offset;
 	sec.elf_segment = -1;
 	return add_owned(img, &sec, buf, path);
-}
-
-int pft_image_add_elf(struct pft_image *img, const char *path, int64_t bias)
-{
-	uint8_t *buf;
-	size_t len;
-	int ret;
-
-	if (!img)
-		return -PFT_ERR_INVALID;
-	img->has_conflict = 0;
-	if (!path)
-		return -PFT_ERR_INVALID;
-	ret = load_file(path, 0, 0, &buf, &len);
-	if (ret < 0)
-		return ret;
-	ret = pft_elf_load(img, buf, len, bias, path);
-	free(buf);
-	return ret;
 }
 
 /* ---- Enumeration ---- */
@@ -634,14 +619,19 @@ int pft_image_merge_symbols(struct pft_image *img,
 	img->nsyms += n;
 	img->isa = r;
 	img->nisa += nisa;
+	for (size_t i = 0; i < img->nsyms; i++) {
+		uint64_t before = i && s[i - 1].start == s[i].start ? s[i - 1].reach : 0;
+
+		s[i].reach = s[i].end > before ? s[i].end : before;
+	}
 	return 0;
 }
 
-/* The index of the symbol that covers @addr, or -1. */
-static long find_symbol(const struct pft_image *img, uint32_t addr)
+/* The first index in [@lo, @hi) whose symbol starts above @addr (@hi if
+ * none). */
+static size_t first_above(const struct pft_image *img, size_t lo, size_t hi,
+			  uint32_t addr)
 {
-	size_t lo = 0, hi = img->nsyms, first;
-
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -650,25 +640,48 @@ static long find_symbol(const struct pft_image *img, uint32_t addr)
 		else
 			hi = mid;
 	}
-	if (lo == 0)
+	return lo;
+}
+
+/*
+ * The index of the symbol that covers @addr, or -1; *@next gets the index
+ * of the first symbol starting after it.  Bound: three binary searches,
+ * O(log nsyms) whatever the number of symbols sharing a start
+ * (test_image.c's symbols_same_start checks a million of them).
+ */
+static long find_symbol(const struct pft_image *img, uint32_t addr,
+			size_t *next)
+{
+	size_t hi = first_above(img, 0, img->nsyms, addr), lo, first;
+
+	*next = hi;
+	if (hi == 0)
 		return -1;
-	/* Of the symbols at that start (best rank first), the first that
-	 * reaches @addr. */
-	first = lo - 1;
-	while (first > 0 && img->syms[first - 1].start == img->syms[first].start)
-		first--;
-	for (size_t i = first; i < lo; i++)
-		if (img->syms[i].end > addr)
-			return (long)i;
-	return -1;
+	/* The symbols at the candidate start: [first, hi). */
+	uint32_t start = img->syms[hi - 1].start;
+	first = start ? first_above(img, 0, hi - 1, start - 1) : 0;
+	/* Of those (best rank first), the first that reaches @addr: the
+	 * first whose reach passes @addr, reach being non-decreasing. */
+	lo = first;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (img->syms[mid].reach > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo < *next ? (long)lo : -1;
 }
 
 int pft_image_symbolize(const struct pft_image *img, uint32_t addr,
 			const char **name, uint32_t *offset)
 {
+	size_t next;
+
 	if (!img || !name)
 		return -PFT_ERR_INVALID;
-	long i = find_symbol(img, addr);
+	long i = find_symbol(img, addr, &next);
 	if (i < 0)
 		return -PFT_ERR_NOMAP;
 	*name = img->syms[i].name;
@@ -680,24 +693,20 @@ int pft_image_symbolize(const struct pft_image *img, uint32_t addr,
 int pft_image_symbol_at(const struct pft_image *img, uint32_t addr,
 			struct pft_image_symbol *sym, size_t size)
 {
-	struct pft_image_symbol s;
+	struct pft_image_symbol s = { 0 };
+	size_t next;
 
 	if (!img || !sym || !size)
 		return -PFT_ERR_INVALID;
-	long i = find_symbol(img, addr);
+	long i = find_symbol(img, addr, &next);
 	if (i < 0)
 		return -PFT_ERR_NOMAP;
 	s.name = img->syms[i].name;
 	s.start = img->syms[i].start;
 	s.end = img->syms[i].end;
 	/* As pft_image_symbolize() sees it: a later symbol takes over. */
-	for (size_t k = (size_t)i + 1; k < img->nsyms; k++) {
-		if (img->syms[k].start > s.start) {
-			if (img->syms[k].start < s.end)
-				s.end = img->syms[k].start;
-			break;
-		}
-	}
+	if (next < img->nsyms && img->syms[next].start < s.end)
+		s.end = img->syms[next].start;
 	memcpy(sym, &s, size < sizeof(s) ? size : sizeof(s));
 	return 0;
 }

@@ -13,15 +13,21 @@
 
 #include "pft.h"
 #include "pft_config_int.h"
+#include "pft_opcodes.h"
 
 enum {
-	/* Longest A-sync we accept as one packet: 15 zeros and 0x80.  Longer
-	 * zero runs are padding or damage (see decode_zeros). */
+	/* Longest A-sync packet: 15 zeros and 0x80.  The zeros of a longer
+	 * A-sync come back first, in pieces (see parse_zeros). */
 	ASYNC_MAX_ZEROS = 15,
 	PKT_MAX = ASYNC_MAX_ZEROS + 1,
+	/* Zeros in sight before a piece of PKT_MAX zeros is split off, so
+	 * that ASYNC_MAX_ZEROS are left for the A-sync packet. */
+	ASYNC_LOOK = PKT_MAX + ASYNC_MAX_ZEROS,
 	NOTSYNC_MAX = 16, /* bytes per NOTSYNC packet, for readable listings */
 	CARRY_MAX = 2 * PKT_MAX
 };
+
+_Static_assert(ASYNC_LOOK < CARRY_MAX, "the carry holds an A-sync look-ahead and its next byte");
 
 enum header_kind {
 	HK_RESERVED = 0,
@@ -81,26 +87,27 @@ static void build_tables(struct pft_pkt_decoder *d)
 	for (unsigned h = 0; h < 256; h++) {
 		uint8_t k = HK_RESERVED;
 
-		if (h & 1)
+		if (h & PFT_HDR_BRANCH)
 			k = HK_BRANCH;
-		else if (h & 0x80) {
+		else if (h & PFT_HDR_ATOM) {
 			if (d->cfg.cycle_accurate)
 				k = HK_ATOM_CA;
-			else if (h == 0x80 || h == 0x82)
+			else if ((h & ~PFT_CA_ATOM_N) == PFT_HDR_ATOM)
 				k = HK_ATOM_NO_MARKER;
 			else
 				k = HK_ATOM;
 		} else {
 			switch (h) {
-			case 0x00: k = HK_ZERO; break;
-			case 0x08: k = HK_ISYNC; break;
-			case 0x0c: k = HK_TRIGGER; break;
-			case 0x3c: k = HK_VMID; break;
-			case 0x42: case 0x46: k = HK_TIMESTAMP; break;
-			case 0x66: k = HK_IGNORE; break;
-			case 0x6e: k = HK_CONTEXTID; break;
-			case 0x72: k = HK_WAYPOINT; break;
-			case 0x76: k = HK_EXCEPTION_RETURN; break;
+			case PFT_OP_ASYNC_ZERO: k = HK_ZERO; break;
+			case PFT_OP_ISYNC: k = HK_ISYNC; break;
+			case PFT_OP_TRIGGER: k = HK_TRIGGER; break;
+			case PFT_OP_VMID: k = HK_VMID; break;
+			case PFT_OP_TIMESTAMP:
+			case PFT_OP_TIMESTAMP | PFT_TS_CLOCK_CHANGE: k = HK_TIMESTAMP; break;
+			case PFT_OP_IGNORE: k = HK_IGNORE; break;
+			case PFT_OP_CONTEXTID: k = HK_CONTEXTID; break;
+			case PFT_OP_WAYPOINT: k = HK_WAYPOINT; break;
+			case PFT_OP_EXCEPTION_RETURN: k = HK_EXCEPTION_RETURN; break;
 			default: break;
 			}
 		}
@@ -238,7 +245,7 @@ static size_t parse_cycles(const uint8_t *p, size_t avail, uint32_t *count)
 	if (!avail)
 		return 0;
 	uint32_t c = (p[0] >> 2) & 0xf;
-	if (!(p[0] & 0x40)) {
+	if (!(p[0] & PFT_CC_MORE)) {
 		*count = c;
 		return 1;
 	}
@@ -246,7 +253,7 @@ static size_t parse_cycles(const uint8_t *p, size_t avail, uint32_t *count)
 		if (j >= avail)
 			return 0;
 		c |= (uint32_t)(p[j] & 0x7f) << (4 + 7 * (j - 1));
-		if (j == 4 || !(p[j] & 0x80)) {
+		if (j == 4 || !(p[j] & PFT_CONTINUE)) {
 			*count = c;
 			return j + 1;
 		}
@@ -283,7 +290,7 @@ static size_t parse_address(const struct pft_pkt_decoder *d, const uint8_t *p,
 {
 	size_t k = 1;
 
-	while (k < 5 && (p[k - 1] & 0x80)) {
+	while (k < 5 && (p[k - 1] & PFT_CONTINUE)) {
 		if (k >= avail)
 			return 0;
 		k++;
@@ -346,7 +353,7 @@ static size_t parse_branch(const struct pft_pkt_decoder *d, const uint8_t *p,
 		pkt->ns = ex0 & 1;
 		pkt->exception = (ex0 >> 1) & 0xf;
 		pkt->altis = (ex0 >> 6) & 1;
-		if (ex0 & 0x80) {
+		if (ex0 & PFT_CONTINUE) {
 			if (n >= avail)
 				return 0;
 			uint8_t ex1 = p[n++];
@@ -445,7 +452,7 @@ static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
 		}
 		v |= (uint64_t)(b & 0x7f) << nbits;
 		nbits += 7;
-		if (!(b & 0x80))
+		if (!(b & PFT_CONTINUE))
 			break;
 	}
 	uint64_t mask = nbits >= 64 ? ~0ull : (1ull << nbits) - 1;
@@ -455,33 +462,78 @@ static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
 	pkt->ts_raw = raw;
 	pkt->ts = d->cfg.ts_gray ? gray_to_binary(raw) : raw;
 	pkt->ts_bits = (uint8_t)(nbits > width ? width : nbits);
-	pkt->ts_clock_change = (p[0] >> 2) & 1;
+	pkt->ts_clock_change = (p[0] & PFT_TS_CLOCK_CHANGE) != 0;
 	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }
 
-/* A zero header while synchronised: an A-sync of 5-15 zeros and 0x80. */
+/*
+ * A zero header while synchronised: an A-sync, >= 5 zeros and 0x80
+ * (pft-protocol.md 5.1: decoders accept more than five).  One packet holds
+ * at most 15 zeros and the 0x80; the zeros before those come back first,
+ * as A-sync packets of zeros only, at most PKT_MAX each, so that a run of
+ * any length needs no more than the carry.  A piece of PKT_MAX is split
+ * off once ASYNC_LOOK zeros are in sight; a shorter run is settled by the
+ * byte after it.  Zeros ended by anything but 0x80 are malformed (the
+ * pieces already given are not taken back).
+ */
 static int parse_zeros(const uint8_t *p, size_t avail, struct pft_packet *pkt)
 {
 	size_t z = 0;
 
-	while (z < avail && z <= ASYNC_MAX_ZEROS && p[z] == 0)
+	while (z < avail && z < ASYNC_LOOK && p[z] == 0)
 		z++;
-	if (z > ASYNC_MAX_ZEROS) {
-		/* Too long for an A-sync: give up sync at the first zero and
-		 * let the unsynchronised scan find where alignment returns. */
-		pkt->type = PFT_PKT_BAD;
-		pkt->bad = PFT_BAD_ASYNC;
-		return -1;
+	if (z == ASYNC_LOOK) {
+		pkt->type = PFT_PKT_ASYNC;
+		return PKT_MAX;
 	}
 	if (z == avail)
 		return 0;
-	if (p[z] == 0x80 && z >= 5) {
+	if (p[z] == PFT_OP_ASYNC_END && z >= PFT_ASYNC_MIN_ZEROS) {
 		pkt->type = PFT_PKT_ASYNC;
-		return (int)z + 1;
+		return z > ASYNC_MAX_ZEROS ? (int)(z - ASYNC_MAX_ZEROS) : (int)z + 1;
 	}
 	pkt->type = PFT_PKT_BAD;
 	pkt->bad = PFT_BAD_ASYNC;
-	return -(int)(z + (p[z] == 0x80));
+	size_t bad = z + (p[z] == PFT_OP_ASYNC_END);
+	return -(int)(bad > PKT_MAX ? PKT_MAX : bad);
+}
+
+/*
+ * The atom packet at p[0] (a HK_ATOM or HK_ATOM_CA header), written whole
+ * into *@pkt (it is one cache line) with @offset.  Returns its size, or 0
+ * if @avail is too short.  Non-CA atoms come from the tables; a CA atom
+ * is one atom (bit 1: 0 = E) and a cycle count, usually of one or two
+ * bytes, decoded inline.
+ */
+static inline size_t decode_atom(const struct pft_pkt_decoder *d, const uint8_t *p,
+				 size_t avail, uint64_t offset, struct pft_packet *pkt)
+{
+	const uint8_t h = p[0];
+	uint32_t cycles = (h >> 2) & 0xf;
+	size_t size = 1;
+
+	if (d->kind[h] == HK_ATOM) {
+		*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = 1,
+					    .type = PFT_PKT_ATOM,
+					    .n_atoms = d->atom_count[h],
+					    .atoms = d->atom_bits[h] };
+		return 1;
+	}
+	if (h & PFT_CC_MORE) {
+		if (avail >= 2 && !(p[1] & PFT_CONTINUE)) {
+			cycles |= (uint32_t)p[1] << 4;
+			size = 2;
+		} else {
+			size = parse_cycles(p, avail, &cycles);
+			if (!size)
+				return 0;
+		}
+	}
+	*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = (uint16_t)size,
+				    .type = PFT_PKT_ATOM, .n_atoms = 1,
+				    .atoms = (h & PFT_CA_ATOM_N) ? 0 : 1, .has_cycles = 1,
+				    .cycles = cycles };
+	return size;
 }
 
 /*
@@ -496,19 +548,11 @@ static int parse_packet(const struct pft_pkt_decoder *d, const uint8_t *p,
 
 	switch ((enum header_kind)d->kind[h]) {
 	case HK_ATOM:
-		pkt->type = PFT_PKT_ATOM;
-		pkt->n_atoms = d->atom_count[h];
-		pkt->atoms = d->atom_bits[h];
-		return 1;
+	case HK_ATOM_CA:
+		return (int)decode_atom(d, p, avail, 0, pkt);
 	case HK_BRANCH:
 		pkt->type = PFT_PKT_BRANCH;
 		return (int)parse_branch(d, p, avail, pkt);
-	case HK_ATOM_CA:
-		pkt->type = PFT_PKT_ATOM;
-		pkt->n_atoms = 1;
-		pkt->atoms = (h & 2) ? 0 : 1;
-		pkt->has_cycles = 1;
-		return (int)parse_cycles(p, avail, &pkt->cycles);
 	case HK_ISYNC:
 		pkt->type = PFT_PKT_ISYNC;
 		return (int)parse_isync(d, p, avail, pkt);
@@ -627,11 +671,11 @@ static __attribute__((noinline, cold)) size_t async_across_packets(const uint8_t
 
 	if (!prior)
 		return 0;
-	while (z < avail && z < 5 && p[z] == 0)
+	while (z < avail && z < PFT_ASYNC_MIN_ZEROS && p[z] == 0)
 		z++;
-	if (z >= 5 || z >= avail || p[z] != 0x80)
+	if (z >= PFT_ASYNC_MIN_ZEROS || z >= avail || p[z] != PFT_OP_ASYNC_END)
 		return 0; /* a whole A-sync, or none: the usual rules apply */
-	return z + prior >= 5 ? z + 1 : 0;
+	return z + prior >= PFT_ASYNC_MIN_ZEROS ? z + 1 : 0;
 }
 
 /* decode_at(): the zeros before a packet are those before the carry. */
@@ -646,7 +690,7 @@ static __attribute__((noinline, cold)) size_t async_across_packets(const uint8_t
 static int decode_at(const struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
 		     size_t pos, struct pft_packet *pkt)
 {
-	if (*p == 0 || *p == 0x80) {
+	if (*p == PFT_OP_ASYNC_ZERO || *p == PFT_OP_ASYNC_END) {
 		unsigned prior = pos == CARRIED ? d->carry_prior : zeros_before_at(d, pos);
 		size_t a = async_across_packets(p, avail, prior);
 		if (a) {
@@ -693,7 +737,7 @@ static int scan_unsynced(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 			run++;
 			continue;
 		}
-		if (b[i] == 0x80 && run >= 5)
+		if (b[i] == PFT_OP_ASYNC_END && run >= PFT_ASYNC_MIN_ZEROS)
 			break;
 		run = 0;
 	}
@@ -742,7 +786,7 @@ static int resolve_carried_zeros(struct pft_pkt_decoder *d,
 	while (z < avail && b[z] == 0)
 		z++;
 	size_t total = d->ncarry + z;
-	int ends_async = z < avail && b[z] == 0x80 && total >= 5;
+	int ends_async = z < avail && b[z] == PFT_OP_ASYNC_END && total >= PFT_ASYNC_MIN_ZEROS;
 
 	if (z == avail && total <= ASYNC_MAX_ZEROS) {
 		memcpy(d->carry + d->ncarry, b, z);
@@ -766,6 +810,10 @@ static int resolve_carried_zeros(struct pft_pkt_decoder *d,
 	size_t excess = d->ncarry;
 	if ((ends_async || z == avail) && z < ASYNC_MAX_ZEROS)
 		excess = total - ASYNC_MAX_ZEROS;
+	/* A long A-sync's zeros, carried when sync was given up, may be more
+	 * than one NOTSYNC packet holds. */
+	if (excess > NOTSYNC_MAX)
+		excess = NOTSYNC_MAX;
 	pkt->type = PFT_PKT_NOTSYNC;
 	pkt->size = (uint16_t)excess;
 	pkt->raw = zero_bytes;
@@ -820,14 +868,22 @@ static int resolve_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 static int flush_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
 	memset(pkt, 0, sizeof(*pkt));
-	pkt->size = (uint16_t)d->ncarry;
 	pkt->raw = d->carry;
 	pkt->offset = d->carry_offset;
-	d->ncarry = 0;
 	if (!d->synced) {
+		pkt->size = (uint16_t)d->ncarry;
 		pkt->type = PFT_PKT_NOTSYNC;
+		d->ncarry = 0;
 		return 0;
 	}
+	/* The zeros of a long A-sync may be more than a packet: the rest
+	 * comes next, unsynchronised (moved on the next call: @pkt points
+	 * at them). */
+	pkt->size = (uint16_t)(d->ncarry > PKT_MAX ? PKT_MAX : d->ncarry);
+	if (pkt->size < d->ncarry)
+		d->carry_shift = pkt->size;
+	else
+		d->ncarry = 0;
 	pkt->type = PFT_PKT_BAD;
 	pkt->bad = PFT_BAD_TRUNCATED;
 	d->synced = 0;
@@ -899,42 +955,19 @@ static __attribute__((noinline)) int next_packet(struct pft_pkt_decoder *d,
 	return 0;
 }
 
-/* Atoms are most packets: decode the one- and two-byte forms here, and
- * write the whole packet once (it is one cache line). */
+/* Atoms are most packets: decode them here, without the dispatch. */
 static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
 	const uint8_t *p = d->buf + d->pos;
-	const uint8_t h = *p;
-	const uint8_t kind = d->kind[h];
-	const uint64_t offset = d->buf_offset + d->pos;
+	const uint8_t kind = d->kind[*p];
 
-	if (kind == HK_ATOM) {
-		*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = 1,
-					    .type = PFT_PKT_ATOM,
-					    .n_atoms = d->atom_count[h],
-					    .atoms = d->atom_bits[h] };
-		d->pos++;
-		return 1;
-	}
 	/* 0x80 may end an A-sync whose zeros a damaged packet took: the slow
 	 * path looks. */
-	if (kind != HK_ATOM_CA || h == 0x80)
+	if (kind != HK_ATOM && (kind != HK_ATOM_CA || *p == PFT_OP_ASYNC_END))
 		return 0;
-	uint32_t cycles = (h >> 2) & 0xf;
-	uint16_t size = 1;
-	if (h & 0x40) {
-		/* A second count byte that ends the count. */
-		if (d->pos + 1 >= d->len || (p[1] & 0x80))
-			return 0;
-		cycles |= (uint32_t)p[1] << 4;
-		size = 2;
-	}
-	*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = size,
-				    .type = PFT_PKT_ATOM, .n_atoms = 1,
-				    .atoms = (h & 2) ? 0 : 1, .has_cycles = 1,
-				    .cycles = cycles };
+	size_t size = decode_atom(d, p, d->len - d->pos, d->buf_offset + d->pos, pkt);
 	d->pos += size;
-	return 1;
+	return size != 0;
 }
 
 /* next_packet(), but after finish it never asks for input: a path that
@@ -1028,26 +1061,14 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 		while (k < n && pos < len) {
 			const uint8_t h = buf[pos];
 			const uint8_t kind = d->kind[h];
-			if (kind == HK_ATOM) {
-				pkts[k++] = (struct pft_packet){
-					.offset = base + pos, .raw = buf + pos, .size = 1,
-					.type = PFT_PKT_ATOM, .n_atoms = d->atom_count[h],
-					.atoms = d->atom_bits[h] };
-				pos++;
-				continue;
-			}
-			if (kind == HK_ATOM_CA && h != 0x80 && (!(h & 0x40) ||
-						   (pos + 1 < len && !(buf[pos + 1] & 0x80)))) {
-				uint16_t sz = (h & 0x40) ? 2 : 1;
-				uint32_t cycles = ((h >> 2) & 0xf) |
-						  (sz == 2 ? (uint32_t)buf[pos + 1] << 4 : 0);
-				pkts[k++] = (struct pft_packet){
-					.offset = base + pos, .raw = buf + pos, .size = sz,
-					.type = PFT_PKT_ATOM, .n_atoms = 1,
-					.atoms = (h & 2) ? 0 : 1, .has_cycles = 1,
-					.cycles = cycles };
-				pos += sz;
-				continue;
+			if (kind == HK_ATOM || (kind == HK_ATOM_CA && h != PFT_OP_ASYNC_END)) {
+				size_t sz = decode_atom(d, buf + pos, len - pos, base + pos,
+							&pkts[k]);
+				if (sz) {
+					k++;
+					pos += sz;
+					continue;
+				}
 			}
 			if (len - pos < PKT_MAX)
 				break;

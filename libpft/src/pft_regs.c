@@ -5,6 +5,7 @@
 
 #include "pft.h"
 #include "pft_event_int.h"
+#include "pft_ptm_regs.h"
 
 /* What the ID registers tell about the PTM (unknown ones: the maximum). */
 struct known {
@@ -19,9 +20,7 @@ struct out {
 
 static uint32_t bits(uint32_t v, unsigned hi, unsigned lo)
 {
-	uint32_t width = hi - lo + 1;
-
-	return width >= 32 ? v : (v >> lo) & ((1u << width) - 1);
+	return pft_reg_field(v, hi, lo);
 }
 
 static void add(struct out *o, const char *name, unsigned hi, unsigned lo,
@@ -70,9 +69,10 @@ static int etmccer_lacks(const struct known *k, unsigned bit)
 /* PFT minor version from ETMIDR, or -1 when unknown. */
 static int pft_minor(const struct known *k)
 {
-	if (!k->ctx.have_etmidr || bits(k->ctx.etmidr, 11, 8) != 3)
+	if (!k->ctx.have_etmidr ||
+	    bits(k->ctx.etmidr, PFT_ETMIDR_MAJOR) != PFT_ETMIDR_MAJOR_PFT)
 		return -1;
-	return (int)bits(k->ctx.etmidr, 7, 4);
+	return (int)bits(k->ctx.etmidr, PFT_ETMIDR_MINOR);
 }
 
 /* "1, 3, 4" for the set bits of @mask (bit 0 = 1), or "none". */
@@ -102,8 +102,10 @@ static void explain_etmcr(struct out *o, uint32_t v, unsigned n,
 		"no context ID traced", "1 byte of context ID (CID[7:0])",
 		"2 bytes of context ID (CID[15:0])", "4 bytes of context ID"
 	};
-	uint32_t bb = bits(v, 8, 8), prog = bits(v, 10, 10);
-	uint32_t ts = bits(v, 28, 28), rs = bits(v, 29, 29), vmid = bits(v, 30, 30);
+	uint32_t bb = pft_reg_bit(v, PFT_ETMCR_BRANCH_BROADCAST), prog = bits(v, 10, 10);
+	uint32_t ts = pft_reg_bit(v, PFT_ETMCR_TIMESTAMPS);
+	uint32_t rs = pft_reg_bit(v, PFT_ETMCR_RETURN_STACK);
+	uint32_t vmid = pft_reg_bit(v, PFT_ETMCR_VMID);
 	int minor = pft_minor(k);
 
 	(void)n;
@@ -114,7 +116,7 @@ static void explain_etmcr(struct out *o, uint32_t v, unsigned n,
 	add(o, "port_size", 6, 4, v, 0, "trace port size, with bit 21 (no effect on decoding)");
 	add(o, "stall", 7, 7, v, 0, "stall processor when the FIFO is full: %s",
 	    on_off(bits(v, 7, 7)));
-	add(o, "branch_broadcast", 8, 8, v, 0,
+	add(o, "branch_broadcast", PFT_REG_BIT(PFT_ETMCR_BRANCH_BROADCAST), v, 0,
 	    bb ? "branch broadcast on: every taken branch has an address packet"
 	       : "branch broadcast off: direct branches are traced as atoms");
 	add(o, "debug_request", 9, 9, v, 0, "debug request on trigger: %s",
@@ -124,10 +126,11 @@ static void explain_etmcr(struct out *o, uint32_t v, unsigned n,
 		   "(usual in dumps taken after tracing)"
 		 : "Programming bit clear: PTM may trace");
 	add(o, "port_select", 11, 11, v, 0, "trace port selection (no effect on decoding)");
-	add(o, "cycle_accurate", 12, 12, v, 0, "cycle-accurate tracing %s",
-	    on_off(bits(v, 12, 12)));
+	add(o, "cycle_accurate", PFT_REG_BIT(PFT_ETMCR_CYCLE_ACCURATE), v, 0,
+	    "cycle-accurate tracing %s", on_off(pft_reg_bit(v, PFT_ETMCR_CYCLE_ACCURATE)));
 	add(o, "port_mode", 13, 13, v, 0, "trace port mode, with bits 17:16 (no effect on decoding)");
-	add(o, "ctxid_size", 15, 14, v, 0, "%s", ctxid[bits(v, 15, 14)]);
+	add(o, "ctxid_size", PFT_ETMCR_CTXID_SIZE, v, 0, "%s",
+	    ctxid[bits(v, PFT_ETMCR_CTXID_SIZE)]);
 	add(o, "port_mode", 17, 16, v, 0, "trace port mode, with bit 13");
 	add(o, "undescribed", 20, 18, v, bits(v, 20, 18) ? PFT_REGS_FLAG_NOTE : 0,
 	    "not described for PTMs");
@@ -136,27 +139,27 @@ static void explain_etmcr(struct out *o, uint32_t v, unsigned n,
 	    "not described for PTMs");
 	add(o, "processor_select", 27, 25, v, 0, "processor select (shared PTM): %u",
 	    bits(v, 27, 25));
-	if (ts && etmccer_lacks(k, 22))
-		add(o, "timestamps", 28, 28, v, PFT_REGS_FLAG_WARN,
+	if (ts && etmccer_lacks(k, PFT_ETMCCER_TS_IMPLEMENTED))
+		add(o, "timestamps", PFT_REG_BIT(PFT_ETMCR_TIMESTAMPS), v, PFT_REGS_FLAG_WARN,
 		    "timestamps enabled but not implemented (ETMCCER[22] = 0): RAZ/WI");
 	else
-		add(o, "timestamps", 28, 28, v, 0, "timestamp packets %s", on_off(ts));
+		add(o, "timestamps", PFT_REG_BIT(PFT_ETMCR_TIMESTAMPS), v, 0, "timestamp packets %s", on_off(ts));
 	if (rs && bb)
-		add(o, "return_stack", 29, 29, v, PFT_REGS_FLAG_WARN,
+		add(o, "return_stack", PFT_REG_BIT(PFT_ETMCR_RETURN_STACK), v, PFT_REGS_FLAG_WARN,
 		    "return stack on together with branch broadcast: not allowed");
-	else if (rs && etmccer_lacks(k, 23))
-		add(o, "return_stack", 29, 29, v, PFT_REGS_FLAG_WARN,
+	else if (rs && etmccer_lacks(k, PFT_ETMCCER_RS_IMPLEMENTED))
+		add(o, "return_stack", PFT_REG_BIT(PFT_ETMCR_RETURN_STACK), v, PFT_REGS_FLAG_WARN,
 		    "return stack enabled but not implemented (ETMCCER[23] = 0): RAZ/WI");
 	else
-		add(o, "return_stack", 29, 29, v, 0, "return stack %s", on_off(rs));
+		add(o, "return_stack", PFT_REG_BIT(PFT_ETMCR_RETURN_STACK), v, 0, "return stack %s", on_off(rs));
 	if (vmid && minor == 0)
-		add(o, "vmid", 30, 30, v, PFT_REGS_FLAG_WARN,
+		add(o, "vmid", PFT_REG_BIT(PFT_ETMCR_VMID), v, PFT_REGS_FLAG_WARN,
 		    "VMID trace set on a PFTv1.0 PTM: reserved bit");
-	else if (vmid && etmccer_lacks(k, 26))
-		add(o, "vmid", 30, 30, v, PFT_REGS_FLAG_WARN,
+	else if (vmid && etmccer_lacks(k, PFT_ETMCCER_VIRTUALIZATION))
+		add(o, "vmid", PFT_REG_BIT(PFT_ETMCR_VMID), v, PFT_REGS_FLAG_WARN,
 		    "VMID trace enabled without Virtualization Extensions (ETMCCER[26] = 0): RAZ/WI");
 	else
-		add(o, "vmid", 30, 30, v, 0, "VMID packets %s", on_off(vmid));
+		add(o, "vmid", PFT_REG_BIT(PFT_ETMCR_VMID), v, 0, "VMID packets %s", on_off(vmid));
 	add(o, "reserved", 31, 31, v, bits(v, 31, 31) ? PFT_REGS_FLAG_WARN : 0,
 	    bits(v, 31, 31) ? "reserved bit set" : "reserved");
 }
@@ -238,22 +241,22 @@ static void explain_etmccer(struct out *o, uint32_t v, unsigned n,
 	add_count(o, "watchpoints", 19, 16, v, 8,
 		  "EmbeddedICE watchpoint inputs (ETMv3.4 meaning)");
 	add_reserved(o, 21, 20, v);
-	add(o, "ts_implemented", 22, 22, v, 0, "timestamping %s",
-	    bits(v, 22, 22) ? "implemented" : "not implemented");
-	add(o, "rs_implemented", 23, 23, v, 0, "return stack %s",
-	    bits(v, 23, 23) ? "implemented" : "not implemented");
-	add(o, "dmb_waypoints", 24, 24, v, 0, "DMB/DSB %s waypoints",
-	    bits(v, 24, 24) ? "are" : "are not");
+	add(o, "ts_implemented", PFT_REG_BIT(PFT_ETMCCER_TS_IMPLEMENTED), v, 0, "timestamping %s",
+	    pft_reg_bit(v, PFT_ETMCCER_TS_IMPLEMENTED) ? "implemented" : "not implemented");
+	add(o, "rs_implemented", PFT_REG_BIT(PFT_ETMCCER_RS_IMPLEMENTED), v, 0, "return stack %s",
+	    pft_reg_bit(v, PFT_ETMCCER_RS_IMPLEMENTED) ? "implemented" : "not implemented");
+	add(o, "dmb_waypoints", PFT_REG_BIT(PFT_ETMCCER_DMB_WAYPOINTS), v, 0, "DMB/DSB %s waypoints",
+	    pft_reg_bit(v, PFT_ETMCCER_DMB_WAYPOINTS) ? "are" : "are not");
 	add(o, "dmb_timestamps", 25, 25, v, 0, "timestamps %s for DMB/DSB",
 	    bits(v, 25, 25) ? "generated" : "not generated");
-	add_v11(o, "virtualization", 26, v, minor,
+	add_v11(o, "virtualization", PFT_ETMCCER_VIRTUALIZATION, v, minor,
 		"no Virtualization Extensions (no VMID, no Hyp)",
 		"Virtualization Extensions implemented (VMID, Hyp)");
 	add_v11(o, "reduced_counter", 27, v, minor, "all counters full-function",
 		"counter 1 is a reduced-function counter");
-	add_v11(o, "ts_encoding", 28, v, minor, "timestamps Gray-coded",
+	add_v11(o, "ts_encoding", PFT_ETMCCER_TS_BINARY, v, minor, "timestamps Gray-coded",
 		"timestamps natural binary");
-	add_v11(o, "ts_size", 29, v, minor, "timestamps up to 48 bits",
+	add_v11(o, "ts_size", PFT_ETMCCER_TS_64BIT, v, minor, "timestamps up to 48 bits",
 		"timestamps up to 64 bits");
 	add(o, "reserved", 31, 30, v, bits(v, 31, 30) ? PFT_REGS_FLAG_WARN : 0,
 	    bits(v, 31, 30) ? "reserved bits set" : "reserved");
@@ -262,25 +265,25 @@ static void explain_etmccer(struct out *o, uint32_t v, unsigned n,
 static void explain_etmidr(struct out *o, uint32_t v, unsigned n,
 			   const struct known *k)
 {
-	uint32_t major = bits(v, 11, 8), minor = bits(v, 7, 4);
+	uint32_t major = bits(v, PFT_ETMIDR_MAJOR), minor = bits(v, PFT_ETMIDR_MINOR);
 	uint32_t impl = bits(v, 31, 24);
 
 	(void)n;
 	(void)k;
 	add(o, "revision", 3, 0, v, 0, "implementation revision %u", bits(v, 3, 0));
-	if (major == 3 && minor <= 1)
-		add(o, "minor", 7, 4, v, 0, "PFTv1.%u", minor);
-	else if (major == 3)
-		add(o, "minor", 7, 4, v, PFT_REGS_FLAG_WARN, "PFTv1.%u: unknown version", minor);
+	if (major == PFT_ETMIDR_MAJOR_PFT && minor <= 1)
+		add(o, "minor", PFT_ETMIDR_MINOR, v, 0, "PFTv1.%u", minor);
+	else if (major == PFT_ETMIDR_MAJOR_PFT)
+		add(o, "minor", PFT_ETMIDR_MINOR, v, PFT_REGS_FLAG_WARN, "PFTv1.%u: unknown version", minor);
 	else
-		add(o, "minor", 7, 4, v, 0, "minor version %u", minor);
-	if (major == 3)
-		add(o, "major", 11, 8, v, 0, "PFT (Program Flow Trace) architecture v1");
+		add(o, "minor", PFT_ETMIDR_MINOR, v, 0, "minor version %u", minor);
+	if (major == PFT_ETMIDR_MAJOR_PFT)
+		add(o, "major", PFT_ETMIDR_MAJOR, v, 0, "PFT (Program Flow Trace) architecture v1");
 	else if (major == 2)
-		add(o, "major", 11, 8, v, PFT_REGS_FLAG_WARN,
+		add(o, "major", PFT_ETMIDR_MAJOR, v, PFT_REGS_FLAG_WARN,
 		    "ETMv3.%u, not a PTM", minor);
 	else
-		add(o, "major", 11, 8, v, PFT_REGS_FLAG_WARN,
+		add(o, "major", PFT_ETMIDR_MAJOR, v, PFT_REGS_FLAG_WARN,
 		    "architecture %u, not a PTM", major);
 	add(o, "reads_f", 15, 12, v, bits(v, 15, 12) == 0xf ? 0 : PFT_REGS_FLAG_WARN,
 	    bits(v, 15, 12) == 0xf ? "reads 0xF" : "should read 0xF");
@@ -304,18 +307,18 @@ static void explain_etmidr(struct out *o, uint32_t v, unsigned n,
 static void explain_etmtraceidr(struct out *o, uint32_t v, unsigned n,
 				const struct known *k)
 {
-	uint32_t id = bits(v, 6, 0);
+	uint32_t id = bits(v, PFT_ETMTRACEIDR_ID);
 
 	(void)n;
 	(void)k;
 	if (id == 0)
-		add(o, "trace_id", 6, 0, v, PFT_REGS_FLAG_WARN,
+		add(o, "trace_id", PFT_ETMTRACEIDR_ID, v, PFT_REGS_FLAG_WARN,
 		    "trace ID 0x00: reserved (null source, padding)");
 	else if (id > PFT_ID_MAX_VALID)
-		add(o, "trace_id", 6, 0, v, PFT_REGS_FLAG_WARN,
+		add(o, "trace_id", PFT_ETMTRACEIDR_ID, v, PFT_REGS_FLAG_WARN,
 		    "trace ID 0x%02x: reserved (valid IDs are 0x01-0x6f)", id);
 	else
-		add(o, "trace_id", 6, 0, v, 0, "trace ID 0x%02x", id);
+		add(o, "trace_id", PFT_ETMTRACEIDR_ID, v, 0, "trace ID 0x%02x", id);
 	add_reserved(o, 31, 7, v);
 }
 
@@ -755,7 +758,7 @@ static int instances_present(enum presence p, const struct known *k)
 	case P_CTXID: return c->have_etmccr ? k->limits.ctxid_cmps : -1;
 	case P_CTXID_ANY: return c->have_etmccr ? (k->limits.ctxid_cmps ? 1 : 0) : -1;
 	case P_VMID: return c->have_etmccer ? k->limits.vmid_cmp : -1;
-	case P_TIMESTAMPS: return c->have_etmccer ? (int)bits(c->etmccer, 22, 22) : -1;
+	case P_TIMESTAMPS: return c->have_etmccer ? (int)pft_reg_bit(c->etmccer, PFT_ETMCCER_TS_IMPLEMENTED) : -1;
 	case P_EXT_IN_SEL: return c->have_etmccer ? (k->limits.ext_in_sels ? 1 : 0) : -1;
 	case P_STARTSTOP: return c->have_etmccr ? k->limits.startstop : -1;
 	}

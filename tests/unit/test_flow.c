@@ -4,9 +4,11 @@
  * assembly is next to each encoding (encodings checked with
  * arm-linux-gnueabihf-as).  Packets are struct pft_packet values filled by
  * hand, except where a test says it feeds bytes through the packet decoder
- * (the worked examples of pft-flow.md 10 and 10.1, interworking, bad
- * bytes).  Every expected element is worked out by hand from the spec; the
- * comment above a check says which rule gives it.
+ * (the worked examples of pft-flow.md 10 and 10.1, bad bytes).  Cases that
+ * read better as a program, its packets and its output on one screen are
+ * .pftt specifications in tests/pftt (doc/howto_pftt.md).  Every expected
+ * element is worked out by hand from the spec; the comment above a check
+ * says which rule gives it.
  *
  * Every element a packet produces is checked: expect_*() take them in order
  * and expect_end() fails if any is left over.  Each element must carry the
@@ -1034,43 +1036,6 @@ static void test_thumb(void)
 	run_close(&r);
 }
 
-/* ARM <-> Thumb through the packet decoder: BLX imm by an E atom (no
- * packet), BX by a 5-byte branch packet (5.7, protocol 4.2). */
-static void test_interworking_bytes(void)
-{
-	static const uint8_t bytes[] = {
-		0x00, 0x00, 0x00, 0x00, 0x00, 0x80, /* 0: A-sync */
-		0x08, 0x00, 0x83, 0x00, 0x00, 0x21, /* 6: I-sync ARM 0x8300, trace-on, Secure */
-		0x84,                               /* 12: E */
-		0x86,                               /* 13: N */
-		0x05,                               /* 14: branch, 1 byte: ARM A[7:2] = 2 -> 0x8308 */
-		0x81, 0x88, 0x82, 0x80, 0x10,       /* 15: branch, 5 bytes: Thumb 0x8400 */
-		0x84,                               /* 20: E */
-	};
-	struct pft_config cfg = base_cfg();
-	struct run r;
-
-	if (!run_open(&r, &cfg, image))
-		return;
-	put_bytes(&r, &cfg, bytes, sizeof(bytes));
-	expect_simple(&r, PFT_ELEM_NO_SYNC);
-	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
-	expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
-	/* 12: mov, blx 0x8400 taken: now Thumb */
-	expect_arm(&r, 0x8300, 0x8304, 1);
-	/* 13: Thumb movs, ldr.w, cmp, beq.n N */
-	expect_thumb(&r, 0x8400, 0x8408, 0x840a, 4, 0);
-	/* 14: implied E at cbz; the 1-byte address is decompressed against
-	 * the I-sync (ARM), not the PC (protocol 4.2.3) */
-	expect_thumb(&r, 0x840a, 0x840a, 0x840c, 1, 1);
-	/* 15: nop, bx r0 */
-	expect_arm(&r, 0x8308, 0x830c, 1);
-	/* 20: Thumb again */
-	expect_thumb(&r, 0x8400, 0x8408, 0x840a, 4, 1);
-	expect_end(&r);
-	run_close(&r);
-}
-
 /* Branch address packets (5.2): an implied E atom on whatever waypoint
  * comes next, the packet's address wins, and NS from EX0 with exception 0
  * (protocol A1). */
@@ -1208,109 +1173,6 @@ static void test_exceptions(void)
 	put(&r, pk_wp(0x8010, PFT_ISA_ARM));
 	expect_error(&r, PFT_FLOW_ERR_WP_UPDATE_PAST);
 	put(&r, pk_atoms("E"));
-	expect_end(&r);
-	run_close(&r);
-}
-
-/* Debug-state entry (exception 1): PC invalid until the I-sync that
- * follows the exit from Debug state (5.3.4). */
-static void test_debug_entry(void)
-{
-	struct pft_config cfg = base_cfg();
-	struct run r;
-
-	if (!run_open(&r, &cfg, image))
-		return;
-	start(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_atoms("E"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	put(&r, pk_exc(0x00000000, PFT_ISA_ARM, PFT_EXC_DEBUG_HALT, 0));
-	expect_exception(&r, PFT_EXC_DEBUG_HALT, 0x8010);
-	put(&r, pk_atoms("EN"));
-	put(&r, pk_wp(0x8014, PFT_ISA_ARM));
-	put(&r, pk_exc(0x00000000, PFT_ISA_ARM, PFT_EXC_DEBUG_HALT, 0));
-	/* nothing walked while PC is invalid, no return address */
-	expect_exception(&r, PFT_EXC_DEBUG_HALT, -1);
-	expect_end(&r);
-	put(&r, pk_isync(0x8010, PFT_ISA_ARM, PFT_ISYNC_DEBUG_EXIT, 0));
-	expect_trace_on(&r, PFT_ISYNC_DEBUG_EXIT);
-	put(&r, pk_atoms("N"));
-	expect_arm(&r, 0x8010, 0x8014, 0);
-	expect_end(&r);
-	run_close(&r);
-}
-
-/* Return stack (5.1, 5.2, 6): push on executed calls, pop only for an E
- * atom on an indirect branch, never for a branch packet. */
-static void test_return_stack(void)
-{
-	struct pft_config cfg = base_cfg();
-	struct run r;
-
-	cfg.return_stack = 1;
-	if (!run_open(&r, &cfg, image))
-		return;
-	start(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_atoms("ENEE"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	expect_arm(&r, 0x8010, 0x8014, 0);
-	/* bl 0x8100 pushes 0x8024 */
-	expect_arm(&r, 0x8018, 0x8020, 1);
-	/* pop {r4, pc} E pops it */
-	expect_arm(&r, 0x8100, 0x8108, 1);
-	put(&r, pk_atoms("E"));
-	/* bx lr E with the stack empty: an error, PC invalid */
-	expect_arm(&r, 0x8024, 0x8028, 1);
-	expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
-	put(&r, pk_atoms("E"));
-	expect_end(&r);
-
-	/* A branch packet on a return does not pop: the entry stays. */
-	resync(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_atoms("ENE"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	expect_arm(&r, 0x8010, 0x8014, 0);
-	expect_arm(&r, 0x8018, 0x8020, 1);
-	put(&r, pk_branch(0x8024, PFT_ISA_ARM));
-	expect_arm(&r, 0x8100, 0x8108, 1);
-	put(&r, pk_atoms("E"));
-	/* bx lr pops the 0x8024 left by the packet */
-	expect_arm(&r, 0x8024, 0x8028, 1);
-	put(&r, pk_atoms("E"));
-	/* and now it is empty */
-	expect_arm(&r, 0x8024, 0x8028, 1);
-	expect_error(&r, PFT_FLOW_ERR_RETSTACK_EMPTY);
-	expect_end(&r);
-
-	/* ARM BLX <imm> to Thumb pushes an ARM return address; the Thumb
-	 * return by an E atom goes back to ARM. */
-	resync(&r, 0x8300, PFT_ISA_ARM);
-	put(&r, pk_atoms("ENNE"));
-	expect_arm(&r, 0x8300, 0x8304, 1);
-	expect_thumb(&r, 0x8400, 0x8408, 0x840a, 4, 0);
-	expect_thumb(&r, 0x840a, 0x840a, 0x840c, 1, 0);
-	expect_thumb(&r, 0x840c, 0x840c, 0x840e, 1, 1);
-	put(&r, pk_atoms("EN"));
-	/* bx lr pops 0x8308 ARM: nop, bx r0 (N) */
-	expect_thumb(&r, 0x8418, 0x8418, 0x841a, 1, 1);
-	expect_arm(&r, 0x8308, 0x830c, 0);
-	expect_end(&r);
-
-	/* E on BLX Rm: pop (the PTM matched its stack), then push the call's
-	 * return address (5.1). */
-	resync(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_atoms("ENE"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	expect_arm(&r, 0x8010, 0x8014, 0);
-	expect_arm(&r, 0x8018, 0x8020, 1);
-	put(&r, pk_branch(0x8208, PFT_ISA_ARM));
-	expect_arm(&r, 0x8100, 0x8108, 1);
-	put(&r, pk_atoms("EEN"));
-	/* blx r2 E: pops 0x8024, pushes 0x820c */
-	expect_arm(&r, 0x8208, 0x8208, 1);
-	/* bx lr E: pops 0x820c; isb N */
-	expect_arm(&r, 0x8024, 0x8028, 1);
-	expect_arm(&r, 0x820c, 0x820c, 0);
 	expect_end(&r);
 	run_close(&r);
 }
@@ -2378,11 +2240,8 @@ int main(void)
 	PTU_RUN(test_arm_direct);
 	PTU_RUN(test_arm_indirect_barriers);
 	PTU_RUN(test_thumb);
-	PTU_RUN(test_interworking_bytes);
 	PTU_RUN(test_branch_packets);
 	PTU_RUN(test_exceptions);
-	PTU_RUN(test_debug_entry);
-	PTU_RUN(test_return_stack);
 	PTU_RUN(test_return_stack_isync);
 	PTU_RUN(test_return_stack_deep);
 	PTU_RUN(test_return_stack_overflow);

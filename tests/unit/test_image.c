@@ -10,9 +10,12 @@
  */
 #include "ptunit.h"
 #include "pft.h"
+#include "pft_elf.h"
 #include "pft_image_int.h"
 
+#include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1461,6 +1464,85 @@ static void test_elf_mutations(void)
 	free(orig);
 }
 
+/* A symbol reaching the top of the address space ends at 2^32, not 0. */
+static void test_symbol_at_address_space_end(void)
+{
+	struct pft_image *img = new_image();
+	static const struct pft_image_sym top[] = {
+		{ .start = 0xffffff00, .end = PFT_ADDR_SPACE_END, .name = "top" }
+	};
+	struct pft_image_symbol sym;
+
+	PTU_EQ(pft_image_merge_symbols(img, top, 1, NULL, 0), 0);
+	memset(&sym, 0xff, sizeof(sym));
+	PTU_EQ(pft_image_symbol_at(img, 0xffffffff, &sym, sizeof(sym)), 0);
+	PTU_STREQ(sym.name, "top");
+	PTU_EQ(sym.start, 0xffffff00);
+	PTU_EQ(sym.end, 0x100000000ull);
+	PTU_EQ(sym.reserved, 0);
+	/* A caller that knows only the name and start gets just those. */
+	struct pft_image_symbol small;
+	memset(&small, 0xab, sizeof(small));
+	PTU_EQ(pft_image_symbol_at(img, 0xffffff00, &small,
+				   offsetof(struct pft_image_symbol, reserved)), 0);
+	PTU_EQ(small.start, 0xffffff00);
+	PTU_EQ(small.end, 0xababababababababull);
+	pft_image_free(img);
+}
+
+/*
+ * A million symbols at one address, each covering only that address, and
+ * behind them (worst rank) one that covers 0x1000 .. 0x1fff.  Looking up
+ * 0x1800 used to scan all of them; the bound documented at find_symbol()
+ * is O(log n).  20,000 look-ups then take microseconds; a linear scan
+ * would need 2e10 comparisons.  The limit (2 s) is loose for slow,
+ * sanitized builds and far below the scan's cost.
+ */
+static void test_symbols_same_start(void)
+{
+	enum { N = 1000000, LOOKUPS = 20000 };
+	struct pft_image *img = new_image();
+	struct pft_image_sym *syms = calloc(N + 1, sizeof(*syms));
+
+	PTU_CHECK(syms != NULL);
+	if (!syms) {
+		pft_image_free(img);
+		return;
+	}
+	for (unsigned i = 0; i < N; i++)
+		syms[i] = (struct pft_image_sym){ .start = 0x1000, .end = 0x1001,
+						  .name = "dup", .rank = 1 };
+	syms[N] = (struct pft_image_sym){ .start = 0x1000, .end = 0x2000,
+					  .name = "wide", .rank = 2 };
+	PTU_EQ(pft_image_merge_symbols(img, syms, N + 1, NULL, 0), 0);
+	free(syms);
+
+	struct timespec t0, t1;
+	const char *name = NULL;
+	uint32_t off = 0;
+	unsigned found = 0;
+	struct pft_image_symbol sym = { 0 };
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (unsigned k = 0; k < LOOKUPS; k++) {
+		found += pft_image_symbolize(img, 0x1800 + (k & 0xff), &name, &off) == 0;
+		found += pft_image_symbol_at(img, 0x1000, &sym, sizeof(sym)) == 0;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	PTU_EQ(found, 2 * LOOKUPS);
+	PTU_STREQ(name, "wide");
+	PTU_STREQ(sym.name, "dup");
+	PTU_EQ(sym.end, 0x1001);
+	PTU_CHECK(secs < 2.0);
+	PTU_EQ(pft_image_symbol_at(img, 0x1800, &sym, sizeof(sym)), 0);
+	PTU_STREQ(sym.name, "wide");
+	PTU_EQ(sym.end, 0x2000);
+	PTU_EQ(pft_image_symbolize(img, 0x2000, &name, NULL), -PFT_ERR_NOMAP);
+	PTU_EQ(pft_image_symbolize(img, 0xfff, &name, NULL), -PFT_ERR_NOMAP);
+	pft_image_free(img);
+}
+
 int main(void)
 {
 	const char *src = getenv("PFT_SOURCE");
@@ -1491,6 +1573,8 @@ int main(void)
 	PTU_RUN(test_bad_arguments);
 	PTU_RUN(test_files);
 	PTU_RUN(test_snapshot_dumps);
+	PTU_RUN(test_symbol_at_address_space_end);
+	PTU_RUN(test_symbols_same_start);
 	PTU_RUN(build_elves);
 	PTU_RUN(test_elf_exec);
 	PTU_RUN(test_elf_symbols_match_readelf);

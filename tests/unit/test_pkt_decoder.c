@@ -48,36 +48,114 @@ static void async_more_zeros_up_to_15(void)
 }
 
 /*
- * More than 15 zeros while synchronised.  The longest A-sync the decoder
- * accepts is 15 zeros and 0x80 (our issue); the zeros before those are an
- * error (OpenCSD's trc_pkt_lister also reports "Bad Async packet" for 20
- * zeros here) and decoding resumes after the 0x80.
+ * More than 15 zeros while synchronised: still an A-sync (5.1: decoders
+ * accept more than five zeros).  One A-sync packet holds at most 15 zeros
+ * and the 0x80; the zeros before come first in pieces of at most 16 (pft.h,
+ * pft_pkt_next), split off while 31 or more zeros are left:
+ *   16 zeros:  1, then 15 + 0x80
+ *   30 zeros: 15, then 15 + 0x80
+ *   31 zeros: 16, then 15 + 0x80
+ *  100 zeros: 16 x 5 (100 -> 20 left), 5, then 15 + 0x80
+ * Decoding goes on synchronised: the trigger after it is a trigger.
  */
-static void async_too_many_zeros_synced(void)
+static void async_many_zeros_synced(void)
 {
-	for (unsigned m = 16; m <= 40; m += 4) {
-		uint8_t s[64] = { ASYNC6 };
-		size_t n = 6 + m;
+	static const struct {
+		unsigned zeros;
+		unsigned npieces;
+		unsigned pieces[8];
+	} cases[] = {
+		{ 16, 2, { 1, 16 } },
+		{ 30, 2, { 15, 16 } },
+		{ 31, 2, { 16, 16 } },
+		{ 100, 7, { 16, 16, 16, 16, 16, 5, 16 } },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		uint8_t s[128] = { ASYNC6 };
+		size_t n = 6 + cases[c].zeros;
+		struct pft_packet e[10] = { E_ASYNC(6) };
+		size_t ne = 1;
 
 		s[n++] = 0x80;
 		s[n++] = 0x0c;
-		/* bytes 6 .. 6+m-16: excess zeros (error, then NOTSYNC);
-		 * the last 15 zeros and 0x80: the A-sync. */
-		const struct pft_packet e[] = {
-			E_ASYNC(6), E_BAD(PFT_BAD_ASYNC, m - 15), E_ASYNC(16),
-			E_TRIGGER
-		};
-
-		pc_check_stream_opt(__FILE__, __LINE__, &plain, s, n, e, 4,
+		for (unsigned k = 0; k < cases[c].npieces; k++)
+			e[ne++] = (struct pft_packet)E_ASYNC(cases[c].pieces[k]);
+		e[ne++] = (struct pft_packet)E_TRIGGER;
+		pc_check_stream_opt(__FILE__, __LINE__, &plain, s, n, e, ne,
 				    PC_OPT_NO_TRUNC);
 	}
 }
 
 /*
- * A synchronised stream ending in zeros.  Up to 15 zeros may still become
- * an A-sync: a truncated packet.  From the 16th zero on the run is the
- * malformed-A-sync error; the 15 zeros after it, which may begin an
- * A-sync, end unsynchronised (NOTSYNC, merged here with the error).
+ * 100,000 zeros and 0x80 while synchronised, fed in blocks of 4096 and
+ * 1 byte: every byte comes back once, in A-sync packets of at most 16
+ * bytes (so the decoder holds at most a carry's worth), the last one
+ * 15 zeros and 0x80, and the trigger after it is decoded.
+ */
+static void async_hundred_thousand_zeros(void)
+{
+	enum { ZEROS = 100000 };
+	const size_t len = 6 + ZEROS + 2;
+	uint8_t *s = calloc(len, 1);
+
+	PTU_CHECK(s != NULL);
+	if (!s)
+		return;
+	s[5] = 0x80;
+	s[6 + ZEROS] = 0x80;
+	s[6 + ZEROS + 1] = 0x0c;
+	static const size_t blocks[] = { 4096, 1 };
+	for (size_t b = 0; b < 2; b++) {
+		struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
+		struct pft_packet p;
+		uint64_t next = 0;
+		size_t asyncs = 0, triggers = 0, others = 0, last_size = 0;
+		int last_ends_80 = 0;
+
+		PTU_CHECK(d != NULL);
+		if (!d)
+			break;
+		for (size_t at = 0; at < len; at += blocks[b]) {
+			size_t k = len - at < blocks[b] ? len - at : blocks[b];
+			int st;
+
+			PTU_EQ(pft_pkt_feed(d, s + at, k), 0);
+			if (at + k == len)
+				pft_pkt_finish(d);
+			while ((st = pft_pkt_next(d, &p, sizeof(p))) == 0) {
+				if (p.offset != next || p.size > 16)
+					others++;
+				next = p.offset + p.size;
+				if (p.type == PFT_PKT_ASYNC) {
+					asyncs++;
+					last_size = p.size;
+					last_ends_80 = p.raw[p.size - 1] == 0x80;
+				} else if (p.type == PFT_PKT_TRIGGER) {
+					triggers++;
+				} else {
+					others++;
+				}
+			}
+			PTU_EQ(st, at + k == len ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT);
+		}
+		PTU_EQ(next, len);
+		PTU_EQ(others, 0);
+		PTU_EQ(triggers, 1);
+		PTU_EQ(last_size, 16);
+		PTU_CHECK(last_ends_80);
+		/* The first A-sync, (100000 - 15) / 16 rounded up pieces, and
+		 * the closing 15 zeros and 0x80. */
+		PTU_EQ(asyncs, 1 + (ZEROS - 15 + 15) / 16 + 1);
+		pft_pkt_free(d);
+	}
+	free(s);
+}
+
+/*
+ * A synchronised stream ending in zeros: a truncated A-sync (at finish,
+ * the carried zeros, up to 30 of them).  From 31 zeros on, 16 have been
+ * given as an A-sync piece before the end is seen.
  */
 static void async_zero_run_at_end_synced(void)
 {
@@ -87,13 +165,41 @@ static void async_zero_run_at_end_synced(void)
 		const struct pft_packet trunc[] = {
 			E_ASYNC(6), E_TRIGGER, E_BAD(PFT_BAD_TRUNCATED, m)
 		};
-		const struct pft_packet bad[] = {
-			E_ASYNC(6), E_TRIGGER, E_BAD(PFT_BAD_ASYNC, m)
+		const struct pft_packet piece[] = {
+			E_ASYNC(6), E_TRIGGER, E_ASYNC(16),
+			E_BAD(PFT_BAD_TRUNCATED, m - 16)
 		};
 
-		pc_check_stream_opt(__FILE__, __LINE__, &plain, s, 7 + m,
-				    m <= 15 ? trunc : bad, 3, PC_OPT_NO_TRUNC);
+		if (m <= 30)
+			pc_check_stream_opt(__FILE__, __LINE__, &plain, s, 7 + m,
+					    trunc, 3, PC_OPT_NO_TRUNC);
+		else
+			pc_check_stream_opt(__FILE__, __LINE__, &plain, s, 7 + m,
+					    piece, 4, PC_OPT_NO_TRUNC);
 	}
+}
+
+/* Zeros ended by something other than 0x80 after a long run: the pieces
+ * seen before are A-sync, the rest (at most 16 bytes) is the malformed
+ * A-sync, then NOTSYNC up to the next A-sync. */
+static void async_long_run_malformed(void)
+{
+	uint8_t s[80] = { ASYNC6 };
+	size_t n = 6 + 40;
+
+	s[n++] = 0x05;
+	const uint8_t tail[] = { ASYNC6, 0x0c };
+	memcpy(s + n, tail, sizeof(tail));
+	n += sizeof(tail);
+	/* 40 zeros: a piece of 16 (31 in sight), then 24 zeros and 05: BAD
+	 * (16 bytes) merged with the NOTSYNC 8 zeros and 05. */
+	const struct pft_packet e[] = {
+		E_ASYNC(6), E_ASYNC(16), E_BAD(PFT_BAD_ASYNC, 25), E_ASYNC(6),
+		E_TRIGGER
+	};
+
+	pc_check_stream_opt(__FILE__, __LINE__, &plain, s, n, e, 5,
+			    PC_OPT_NO_TRUNC);
 }
 
 static void async_too_many_zeros_unsynced(void)
@@ -1072,7 +1178,9 @@ int main(void)
 
 	PTU_RUN(async_five_zeros);
 	PTU_RUN(async_more_zeros_up_to_15);
-	PTU_RUN(async_too_many_zeros_synced);
+	PTU_RUN(async_many_zeros_synced);
+	PTU_RUN(async_hundred_thousand_zeros);
+	PTU_RUN(async_long_run_malformed);
 	PTU_RUN(async_zero_run_at_end_synced);
 	PTU_RUN(async_too_many_zeros_unsynced);
 	PTU_RUN(async_malformed_synced);

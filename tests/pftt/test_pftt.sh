@@ -1,0 +1,56 @@
+#!/bin/bash
+# Compile every tests/pftt/*.pftt with pftc and check `pft dump` and
+# `pft decode` (--format jsonl) against the expected outputs in it
+# (doc/howto_pftt.md).  Prints "N passed, N failed".
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+PFT=${PFT:?set PFT to the pft binary}
+PFTC=${PFTC:-${PFT_BUILD:-$(dirname "$PFT")}/pftc}
+work=$(mktemp -d /tmp/pftt-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+
+# The exit statuses pft may give: 0 when no error is expected; when errors
+# are, 1 (spec/cli.md) or 0 (the flow errors of the current CLI).
+ok_status() {
+	if grep -Eq '^([0-9]+ )?error( |$)' "$1"; then
+		[ "$2" = 1 ] || [ "$2" = 0 ]
+	else
+		[ "$2" = 0 ]
+	fi
+}
+
+for spec in "$here"/*.pftt; do
+	name=$(basename "$spec" .pftt)
+	ok=1
+	if ! "$PFTC" "$spec" "$work"; then
+		echo "FAIL $name: pftc failed"
+		failed=$((failed + 1))
+		continue
+	fi
+	read -r -a opts < "$work/$name.opts"
+	for sub in dump decode; do
+		exp="$work/$name-$sub.exp"
+		[ -f "$exp" ] || continue
+		if [ $sub = dump ]; then
+			"$PFT" dump --raw "$work/$name.bin" "${opts[@]}" --format jsonl \
+				> "$work/$name-$sub.jsonl" 2> "$work/$name-$sub.err"
+		else
+			"$PFT" decode --raw "$work/$name.bin" --elf "$work/$name.elf" "${opts[@]}" \
+				--format jsonl > "$work/$name-$sub.jsonl" 2> "$work/$name-$sub.err"
+		fi
+		status=$?
+		if ! ok_status "$exp" $status; then
+			echo "FAIL $name ($sub): exit status $status"
+			cat "$work/$name-$sub.err"
+			ok=0
+		fi
+		if ! python3 "$here/compare.py" "$exp" "$work/$name-$sub.jsonl"; then
+			echo "FAIL $name ($sub): output differs (above)"
+			ok=0
+		fi
+	done
+	if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+echo "pftt: $passed passed, $failed failed"
+[ $failed = 0 ]
