@@ -202,9 +202,10 @@ static int parse_field(struct pft_fit_verdict *v, const struct pft_config *cur,
 	}
 	if (det->ctxid_bytes != cur->ctxid_bytes) {
 		snprintf(n, sizeof(n), "%u", det->ctxid_bytes);
-		say(v, PFT_FIT_CTXID_BYTES,
-		    "bad packets after A-syncs: context IDs are %s bytes; use --ctxid-bytes %s",
-		    n, n);
+		say(v, PFT_FIT_CTXID_BYTES, det->ctxid_bytes ?
+		    "bad packets after A-syncs: context IDs are %s bytes; use --ctxid-bytes %s" :
+		    "bad packets after A-syncs: the trace has no context IDs; use --ctxid-bytes %s%s",
+		    n, det->ctxid_bytes ? n : "");
 		return 1;
 	}
 	if (det->ts_64bit != cur->ts_64bit) {
@@ -222,7 +223,7 @@ static int flow_field(struct pft_fit_verdict *v, const struct pft_config *cur,
 	if (det->return_stack != cur->return_stack) {
 		say(v, PFT_FIT_RETURN_STACK, det->return_stack ?
 		    "E atoms on returns: the return stack was on; add %s%s" :
-		    "flow errors: the return stack was off; drop %s%s",
+		    "returns are traced by address: the return stack was off; drop %s%s",
 		    "--return-stack", "");
 		return 1;
 	}
@@ -260,18 +261,36 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 	v->addr_nacc = fit->nacc;
 	v->nacc_after_isync = fit->nacc_after_isync;
 	v->suggested = fit->cfg;
-	say(v, PFT_FIT_OK, "the configuration%s fits the trace%s",
-	    fit->image ? " and image" : "", "");
+	say(v, PFT_FIT_OK, "the configuration%s the trace%s",
+	    fit->image ? " and image fit" : " fits", "");
 
-	/* Parse options: the saved bytes decode better another way. */
+	/* Bad packets because the bytes are no single PTM source at all. */
+	if (fit->bad > 0) {
+		struct pft_detect_frames fr;
+		err = pft_detect_frames(fit->prefix, fit->prefix_len, &fr, sizeof(fr));
+		if (err < 0)
+			return err;
+		if (fr.format == PFT_FRAMES_MEMORY || fr.format == PFT_FRAMES_TPIU) {
+			say(v, PFT_FIT_NOT_PTM, "bad packets: the bytes are CoreSight %s frames, "
+			    "not one source; give them with %s", fr.format == PFT_FRAMES_TPIU ?
+			    "trace-port" : "formatter", "--formatted");
+			return (int)v->reason;
+		}
+		if (fr.format == PFT_FRAMES_RAW && fr.sources[0].protocol != PFT_PROTO_PTM) {
+			say(v, PFT_FIT_NOT_PTM, "bad packets: the bytes look like %s trace, not PTM%s",
+			    pft_protocol_name(fr.sources[0].protocol), "");
+			return (int)v->reason;
+		}
+	}
+
+	/* Parse options: the saved bytes decode cleanly another way. */
 	err = detect_ptm_scan(fit->prefix, fit->prefix_len, &fit->cfg, &cur);
 	if (err < 0)
 		return err;
 	err = pft_detect_ptm(fit->prefix, fit->prefix_len, NULL, &det, sizeof(det));
 	if (err == -PFT_ERR_NOMEM)
 		return err;
-	int found = err == 0 && det.errors < detect_ptm_score(&cur);
-	if (found) {
+	if (err == 0 && det.errors < detect_ptm_score(&cur) && det.errors <= det.asyncs / 4) {
 		struct pft_config s = fit->cfg;
 		s.cycle_accurate = det.config.cycle_accurate;
 		s.ctxid_bytes = det.config.ctxid_bytes;
@@ -280,32 +299,11 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 		if (parse_field(v, &fit->cfg, &det.config))
 			return (int)v->reason;
 	}
-	if (fit->bad > 0 && (!found || det.errors > 0)) {
-		int proto = pft_detect_protocol(fit->prefix, fit->prefix_len);
-		struct pft_detect_frames fr;
-		if (proto < 0)
-			return proto;
-		err = pft_detect_frames(fit->prefix, fit->prefix_len, &fr, sizeof(fr));
-		if (err < 0)
-			return err;
-		if (fr.format == PFT_FRAMES_MEMORY || fr.format == PFT_FRAMES_TPIU) {
-			say(v, PFT_FIT_NOT_PTM, "bad packets: the bytes are CoreSight %s frames, "
-			    "not one source; give the input as %s", fr.format == PFT_FRAMES_TPIU ?
-			    "trace-port" : "formatter", fr.format == PFT_FRAMES_TPIU ?
-			    "--formatted --tpiu" : "--formatted");
-			return (int)v->reason;
-		}
-		if (proto != PFT_PROTO_PTM && proto != PFT_PROTO_UNKNOWN) {
-			say(v, PFT_FIT_NOT_PTM, "bad packets: the bytes look like %s trace, not PTM%s",
-			    pft_protocol_name((unsigned)proto), "");
-			return (int)v->reason;
-		}
-		if (fit->errored_syncs > 0) {
-			say(v, PFT_FIT_CONFIG, "bad packets after %s A-syncs and no configuration "
-			    "decodes the trace cleanly: damaged trace or not PTM%s",
-			    fit->errored_syncs > 1 ? "several" : "an", "");
-			return (int)v->reason;
-		}
+	if (fit->errored_syncs > 0) {
+		say(v, PFT_FIT_CONFIG, "bad packets after %s A-syncs and no configuration "
+		    "decodes the trace cleanly: damaged trace or not PTM%s",
+		    fit->errored_syncs > 1 ? "several" : "an", "");
+		return (int)v->reason;
 	}
 
 	/* Version: packets PFTv1.0 never sends. */
@@ -324,10 +322,9 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 		return (int)v->reason;
 	}
 
-	if (fit->flow_errors == 0 && fit->nacc == 0)
+	if (!fit->image)
 		return (int)v->reason;
-	if (fit->image && fit->isync_ranges > 0 &&
-	    fit->nacc_after_isync * 2 > fit->isync_ranges) {
+	if (fit->isync_ranges > 0 && fit->nacc_after_isync * 2 > fit->isync_ranges) {
 		char where[32];
 		snprintf(where, sizeof(where), "%u of %u", fit->nacc_after_isync,
 			 fit->isync_ranges);
@@ -335,23 +332,28 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 		    "I-syncs: wrong load address or missing code%s", where, "");
 		return (int)v->reason;
 	}
-	if (fit->image && fit->flow_errors > 0) {
-		err = pft_detect_ptm(fit->prefix, fit->prefix_len, fit->image, &det, sizeof(det));
-		if (err == -PFT_ERR_NOMEM)
-			return err;
+	/* Flow options: the ones the prefix decides (without more errors
+	 * than the decode had) must be the ones in use, errors or not: a
+	 * wrong branch broadcast or return stack setting can decode quietly. */
+	err = pft_detect_ptm(fit->prefix, fit->prefix_len, fit->image, &det, sizeof(det));
+	if (err == -PFT_ERR_NOMEM)
+		return err;
+	if (err == 0 && det.errors == 0 && det.flow_errors <= fit->flow_errors) {
 		struct pft_config want = fit->cfg;
-		want.return_stack = det.config.return_stack;
-		want.branch_broadcast = det.config.branch_broadcast;
-		want.dmb_dsb_waypoints = det.config.dmb_dsb_waypoints;
-		if (err == 0 && det.errors == 0 && det.flow_errors == 0 &&
-		    flow_field(v, &fit->cfg, &want)) {
+		if (det.determined & PFT_DETECT_RETURN_STACK)
+			want.return_stack = det.config.return_stack;
+		if (det.determined & PFT_DETECT_BRANCH_BROADCAST)
+			want.branch_broadcast = det.config.branch_broadcast;
+		if (det.determined & PFT_DETECT_DMB_DSB)
+			want.dmb_dsb_waypoints = det.config.dmb_dsb_waypoints;
+		if (flow_field(v, &fit->cfg, &want)) {
 			v->suggested = want;
 			return (int)v->reason;
 		}
+	}
+	if (fit->flow_errors > 0)
 		say(v, PFT_FIT_IMAGE_CONTENT, "the image's code contradicts the trace "
 		    "(%s flow errors): an image of another program or build?%s",
 		    fit->flow_errored_syncs > 1 ? "repeated" : "some", "");
-		return (int)v->reason;
-	}
 	return (int)v->reason;
 }

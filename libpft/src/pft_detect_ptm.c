@@ -274,6 +274,9 @@ static int detect_flow_options(const uint8_t *buf, size_t len,
 	if (!res->config.return_stack && plain->returns_to_stack_top > 0 &&
 	    !res->config.branch_broadcast)
 		agree[0] = 1;
+	/* A PTM has no return stack with branch broadcast. */
+	if (agree[1] && res->config.branch_broadcast)
+		agree[0] = 1;
 	if (agree[0])
 		res->determined |= PFT_DETECT_RETURN_STACK;
 	if (agree[1])
@@ -316,12 +319,36 @@ static void packet_options(const struct detect_ptm_scan *s,
 		c->virtualization = 1;
 }
 
+/* The fewest error and ADDR_NACC elements of any flow option set, for a
+ * parse configuration. */
+static int best_flow_score(const uint8_t *buf, size_t len, const struct pft_config *parse,
+			   struct pft_image *image, uint32_t *score)
+{
+	*score = UINT32_MAX;
+	for (unsigned i = 0; i < FLOW_OPTIONS; i++) {
+		struct pft_config cfg = *parse;
+		struct flow_scan fs;
+		cfg.return_stack = flow_options[i][0];
+		cfg.branch_broadcast = flow_options[i][1];
+		cfg.dmb_dsb_waypoints = flow_options[i][2];
+		int err = flow_scan(buf, len, &cfg, image, &fs);
+		if (err < 0)
+			return err;
+		if (fs.errors + fs.nacc < *score)
+			*score = fs.errors + fs.nacc;
+	}
+	return 0;
+}
+
 int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 		   struct pft_detect_ptm_result *res, size_t size)
 {
 	struct detect_ptm_scan scans[PFT_DETECT_MAX_CANDIDATES];
-	uint32_t best = UINT32_MAX;
+	uint32_t flow_scores[PFT_DETECT_MAX_CANDIDATES];
+	uint32_t best = UINT32_MAX, best_flow = UINT32_MAX;
 	unsigned winner = 0;
+	int tied[PFT_DETECT_MAX_CANDIDATES];
+	unsigned ntied = 0;
 
 	if (!res || size < sizeof(*res) || (!buf && len))
 		return -PFT_ERR_INVALID;
@@ -338,11 +365,33 @@ int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 		int err = detect_ptm_scan(buf, len, &cfg, &scans[i]);
 		if (err < 0)
 			return err;
-		if (detect_ptm_score(&scans[i]) < best) {
+		if (detect_ptm_score(&scans[i]) < best)
 			best = detect_ptm_score(&scans[i]);
-			winner = i;
-		}
 	}
+	for (unsigned i = 0; i < PFT_DETECT_MAX_CANDIDATES; i++)
+		if ((tied[i] = detect_ptm_score(&scans[i]) == best))
+			ntied++;
+	/* Readings the packets cannot tell apart may differ in flow: a
+	 * non-cycle-accurate stream read as cycle-accurate has one atom per
+	 * atom packet, and the program then disagrees. */
+	if (image && ntied > 1) {
+		for (unsigned i = 0; i < PFT_DETECT_MAX_CANDIDATES; i++) {
+			struct pft_config cfg;
+			if (!tied[i])
+				continue;
+			candidate_config(i, &cfg);
+			int err = best_flow_score(buf, len, &cfg, image, &flow_scores[i]);
+			if (err < 0)
+				return err;
+			if (flow_scores[i] < best_flow)
+				best_flow = flow_scores[i];
+		}
+		for (unsigned i = 0; i < PFT_DETECT_MAX_CANDIDATES; i++)
+			tied[i] = tied[i] && flow_scores[i] == best_flow;
+	}
+	while (!tied[winner])
+		winner++;
+
 	const struct detect_ptm_scan *w = &scans[winner];
 	candidate_config(winner, &res->config);
 	res->errors = best;
@@ -353,10 +402,9 @@ int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 
 	res->determined = PFT_DETECT_CYCLE_ACCURATE | PFT_DETECT_CTXID_BYTES |
 			  PFT_DETECT_TS_64BIT;
-	for (unsigned k = 0, i = winner; k < PFT_DETECT_MAX_CANDIDATES;
-	     k++, i = (i + 1) % PFT_DETECT_MAX_CANDIDATES) {
+	for (unsigned i = winner; i < PFT_DETECT_MAX_CANDIDATES; i++) {
 		struct pft_config cfg;
-		if (detect_ptm_score(&scans[i]) != best)
+		if (!tied[i])
 			continue;
 		candidate_config(i, &cfg);
 		struct pft_detect_candidate *c = &res->candidates[res->ncandidates++];
