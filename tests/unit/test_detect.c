@@ -777,6 +777,56 @@ static void test_fit_table(void)
 	pft_image_free(img);
 }
 
+/* The TC2 0x13 capture decoded with wrong options or a misplaced image:
+ * without --cycle-accurate the decode lists a few dozen instructions and
+ * bad packets; the fit check must say why. */
+static void test_fit_tc2(void)
+{
+	char path[1200], ini[1200], img_path[1200];
+	size_t len, n;
+	tc2_path(path, sizeof(path), "cstrace.bin");
+	tc2_path(ini, sizeof(ini), "device_8.ini");
+	tc2_path(img_path, sizeof(img_path), "kernel_dump.bin");
+	uint8_t *buf = read_all(path, &len);
+	struct pft_config right = regs_config(ini), wrong;
+	struct pft_image *img = pft_image_alloc(NULL), *moved = pft_image_alloc(NULL);
+	struct pft_fit_verdict v;
+
+	PTU_CHECK(buf != NULL);
+	if (!buf)
+		goto out;
+	PTU_EQ(pft_image_add_file(img, img_path, 0, 0, 0xC0008000u, PFT_SPACE_ANY), 0);
+	PTU_EQ(pft_image_add_file(moved, img_path, 0, 0, 0xC0108000u, PFT_SPACE_ANY), 0);
+	uint8_t *s = id_bytes(buf, len, 0x13, 0, &n);
+	PTU_EQ(fit_run(s, n, &right, img, &v), PFT_FIT_OK);
+	PTU_EQ(v.bad_packets, 0);
+	wrong = right;
+	wrong.cycle_accurate = 0;
+	PTU_EQ(fit_run(s, n, &wrong, img, &v), PFT_FIT_CYCLE_ACCURATE);
+	PTU_CHECK(v.bad_packets > 0);
+	PTU_EQ(v.suggested.cycle_accurate, 1);
+	wrong = right;
+	wrong.ts_64bit = 0;
+	PTU_EQ(fit_run(s, n, &wrong, img, &v), PFT_FIT_TS_BITS);
+	wrong = right;
+	wrong.ctxid_bytes = 2;
+	PTU_EQ(fit_run(s, n, &wrong, img, &v), PFT_FIT_CTXID_BYTES);
+	PTU_EQ(fit_run(s, n, &right, moved, &v), PFT_FIT_IMAGE_ADDRESS);
+	/* The formatted buffer itself given as one source. */
+	PTU_EQ(fit_run(buf, len, &right, img, &v), PFT_FIT_NOT_PTM);
+	/* An ETMv3 source given as PTM. */
+	size_t n3;
+	uint8_t *s3 = id_bytes(buf, len, 0x10, 0, &n3);
+	PTU_EQ(fit_run(s3, n3, &right, NULL, &v), PFT_FIT_NOT_PTM);
+	PTU_CHECK(strstr(v.message, "etmv3") != NULL);
+	free(s3);
+	free(s);
+out:
+	pft_image_free(moved);
+	pft_image_free(img);
+	free(buf);
+}
+
 int main(void)
 {
 	const char *shared = getenv("PFT_SHARED"), *source = getenv("PFT_SOURCE");
@@ -799,5 +849,6 @@ int main(void)
 	PTU_RUN(test_a15);
 	PTU_RUN(test_encoded_streams);
 	PTU_RUN(test_fit_table);
+	PTU_RUN(test_fit_tc2);
 	PTU_MAIN_END();
 }
