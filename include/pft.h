@@ -1459,8 +1459,10 @@ pft_export int pft_regs_explain(const char *name, uint32_t value,
  * from at most its first PFT_DETECT_PREFIX bytes (pft_detect_frames()
  * counts bytes per ID over the whole buffer, which costs one deformatter
  * pass; pass a prefix to keep it short).  Their cost is therefore fixed,
- * whatever the trace length: about 30 packet-decoder passes and, with an
- * image, 8 flow-decoder passes over 64 KiB.  Memory is freed on return.
+ * whatever the trace length: 16 packet-decoder passes (and the 12 of two
+ * small length scanners for protocol detection) over at most 64 KiB and,
+ * with an image, 6 flow-decoder passes plus 6 per parse configuration the
+ * packets alone cannot rule out.  Memory is freed on return.
  *
  * What the bytes can and cannot tell (pft-protocol.md "configuration a
  * packet parser needs"): cycle-accurate mode, context ID size and
@@ -1541,7 +1543,8 @@ struct pft_detect_frames {
  * sources.  Each reading (raw, memory-buffer frames, and trace-port frames
  * when an FSYNC occurs) of the first PFT_DETECT_PREFIX bytes is scored by
  * the bytes of its sources whose protocol pft_detect_protocol() recognises;
- * the best wins (raw on a tie: fewest assumptions).  Then the whole
+ * the best wins (raw on a tie: fewest assumptions; frames only when their
+ * recognised sources hold at least half the prefix).  Then the whole
  * buffer is deformatted in that format to count each ID's bytes.  @res
  * (@size = sizeof *@res) is filled also when the format is unknown (no
  * sources then).  Returns 0, -PFT_ERR_INVALID (NULL @res or NULL @buf

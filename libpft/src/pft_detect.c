@@ -317,7 +317,7 @@ int pft_detect_protocol(const uint8_t *buf, size_t len)
 /* The bytes of one trace ID collected from a prefix. */
 struct id_bytes {
 	uint8_t *data;
-	size_t len;
+	size_t len, cap;
 };
 
 struct deformatted {
@@ -331,8 +331,8 @@ static void free_deformatted(struct deformatted *d)
 		free(d->ids[i].data);
 }
 
-/* Deformat @buf[0..len) (at most PFT_DETECT_PREFIX bytes, so no ID gets
- * more) and keep each ID's bytes (@keep) or only count them. */
+/* Deformat @buf[0..len) and keep each ID's bytes (@keep; @len is then at
+ * most PFT_DETECT_PREFIX) and count them (@counts, may be NULL). */
 static int deformat(const uint8_t *buf, size_t len, int tpiu, int keep,
 		    uint64_t *counts, struct deformatted *out)
 {
@@ -361,12 +361,17 @@ static int deformat(const uint8_t *buf, size_t len, int tpiu, int keep,
 		if (!keep)
 			continue;
 		struct id_bytes *ib = &out->ids[ch.id];
-		if (!ib->data) {
-			ib->data = malloc(PFT_DETECT_PREFIX);
-			if (!ib->data) {
+		if (ib->len + ch.len > ib->cap) {
+			size_t cap = ib->cap ? 2 * ib->cap : 256;
+			while (cap < ib->len + ch.len)
+				cap *= 2;
+			uint8_t *data = realloc(ib->data, cap);
+			if (!data) {
 				err = -PFT_ERR_NOMEM;
 				break;
 			}
+			ib->data = data;
+			ib->cap = cap;
 		}
 		memcpy(ib->data + ib->len, ch.data, ch.len);
 		ib->len += ch.len;
@@ -438,7 +443,9 @@ int pft_detect_frames(const uint8_t *buf, size_t len,
 		free_deformatted(&df);
 		if (err < 0)
 			return err;
-		if (score > best) {
+		/* Frames must explain most of the bytes: a few chance syncs in
+		 * the pseudo-sources of unformatted bytes do not make frames. */
+		if (score > best && score >= (int64_t)prefix / 2) {
 			best = score;
 			res->format = tpiu ? PFT_FRAMES_TPIU : PFT_FRAMES_MEMORY;
 		}

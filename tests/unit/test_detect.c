@@ -812,6 +812,16 @@ static void test_fit_tc2(void)
 	wrong.ctxid_bytes = 2;
 	PTU_EQ(fit_run(s, n, &wrong, img, &v), PFT_FIT_CTXID_BYTES);
 	PTU_EQ(fit_run(s, n, &right, moved, &v), PFT_FIT_IMAGE_ADDRESS);
+	/* Damage: a reserved header (0x10, reserved in PTM and ETMv3) every
+	 * 200 bytes after the first A-sync makes bad packets under every
+	 * configuration: no option to blame. */
+	uint8_t *damaged = malloc(n);
+	memcpy(damaged, s, n);
+	for (size_t i = 400; i < n; i += 200)
+		damaged[i] = 0x10;
+	PTU_EQ(fit_run(damaged, n, &right, img, &v), PFT_FIT_CONFIG);
+	PTU_CHECK(strstr(v.message, "damaged") != NULL);
+	free(damaged);
 	/* The formatted buffer itself given as one source. */
 	PTU_EQ(fit_run(buf, len, &right, img, &v), PFT_FIT_NOT_PTM);
 	/* An ETMv3 source given as PTM. */
