@@ -1,11 +1,13 @@
 /* bench_detect: what configuration detection costs next to a full decode.
  *
- *   bench_detect --raw FILE [--image FILE@ADDR]
+ *   bench_detect [--mb N | --raw FILE [--image FILE@ADDR]]
  *
  * Times pft_detect_protocol() and pft_detect_ptm() (with the image when
- * given) on FILE, whose first PFT_DETECT_PREFIX bytes are all they read,
- * and a full decode of FILE (packets and, with the image, program flow)
- * under the detected configuration; prints both and their ratio.
+ * given) on the stream, of which they read the first PFT_DETECT_PREFIX
+ * bytes, and a full decode of it (packets and, with the image, program
+ * flow) under the detected configuration; prints both and their ratio.
+ * Without --raw the stream is the TC2 capture's ID 0x13 repeated to N MB
+ * (default 100), whose registers' configuration is checked too.
  */
 #include "bench_common.h"
 
@@ -45,27 +47,21 @@ int main(int argc, char **argv)
 {
 	const char *raw = NULL, *image = NULL;
 	struct pft_image *img = NULL;
-	size_t len, ilen = 0;
+	size_t len, ilen = 0, mb = 100;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--raw") && i + 1 < argc)
 			raw = argv[++i];
+		else if (!strcmp(argv[i], "--mb") && i + 1 < argc)
+			mb = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--image") && i + 1 < argc && strchr(argv[i + 1], '@'))
 			image = argv[++i];
 		else {
-			fprintf(stderr, "usage: bench_detect --raw FILE [--image FILE@ADDR]\n");
+			fprintf(stderr, "usage: bench_detect [--mb N | --raw FILE [--image FILE@ADDR]]\n");
 			return 2;
 		}
 	}
-	if (!raw) {
-		fprintf(stderr, "bench_detect: --raw FILE is needed\n");
-		return 2;
-	}
-	uint8_t *buf = read_file(raw, &len);
-	if (!buf) {
-		fprintf(stderr, "bench_detect: cannot read %s\n", raw);
-		return 2;
-	}
+	uint8_t *buf = bench_stream(raw, mb, &len);
 	uint8_t *ibytes = NULL;
 	if (image) {
 		char path[1024];
@@ -100,6 +96,15 @@ int main(int argc, char **argv)
 	printf("full decode: %.2f s (%llu %s)\n", t_full, (unsigned long long)count,
 	       img ? "instructions" : "packets");
 	printf("detection / full decode: %.3f%%\n", 100.0 * (t_proto + t_detect) / t_full);
+	if (!raw) {
+		struct pft_config tc2;
+		tc2_config(&tc2, TC2_ETMCR);
+		printf("TC2 registers' configuration %s\n",
+		       tc2.cycle_accurate == r.config.cycle_accurate &&
+		       tc2.ctxid_bytes == r.config.ctxid_bytes &&
+		       tc2.timestamps == r.config.timestamps &&
+		       tc2.ts_64bit == r.config.ts_64bit ? "detected" : "NOT detected");
+	}
 	pft_image_free(img);
 	free(ibytes);
 	free(buf);
