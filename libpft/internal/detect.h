@@ -22,6 +22,20 @@ struct detect_ptm_scan {
 int detect_ptm_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg,
 		    struct detect_ptm_scan *scan);
 
+/* Count a fall from timestamp @prev to @cur (both as sent, merged) under
+ * the binary and the Gray reading: the right reading rises. */
+static inline void detect_ts_falls(uint64_t prev, uint64_t cur, uint32_t *falls_binary,
+				   uint32_t *falls_gray)
+{
+	uint64_t gp = prev, gc = cur;
+	for (unsigned s = 1; s < 64; s <<= 1) {
+		gp ^= gp >> s;
+		gc ^= gc >> s;
+	}
+	*falls_binary += cur < prev;
+	*falls_gray += gc < gp;
+}
+
 /* The score the parse detection minimises. */
 static inline uint32_t detect_ptm_score(const struct detect_ptm_scan *s)
 {

@@ -26,7 +26,7 @@ struct pft_fit {
 	uint32_t isync_ranges, nacc_after_isync;
 	int have_ts;
 	uint64_t last_ts;
-	uint32_t ts_falls_used, ts_falls_other;
+	uint32_t ts_falls_binary, ts_falls_gray;
 	uint32_t vmids, exc_returns, hyp_isyncs;
 };
 
@@ -78,13 +78,6 @@ void pft_fit_free(struct pft_fit *fit)
 	free(fit);
 }
 
-static uint64_t gray_to_binary(uint64_t g)
-{
-	for (unsigned s = 1; s < 64; s <<= 1)
-		g ^= g >> s;
-	return g;
-}
-
 int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt, size_t size,
 		   int status)
 {
@@ -123,13 +116,9 @@ int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt, size_t siz
 		fit->exc_returns++;
 		break;
 	case PFT_PKT_TIMESTAMP:
-		if (fit->have_ts) {
-			uint64_t a = fit->last_ts, b = pkt->ts_raw;
-			int bin_falls = b < a;
-			int gray_falls = gray_to_binary(b) < gray_to_binary(a);
-			fit->ts_falls_used += fit->cfg.ts_gray ? gray_falls : bin_falls;
-			fit->ts_falls_other += fit->cfg.ts_gray ? bin_falls : gray_falls;
-		}
+		if (fit->have_ts)
+			detect_ts_falls(fit->last_ts, pkt->ts_raw, &fit->ts_falls_binary,
+					&fit->ts_falls_gray);
 		fit->have_ts = 1;
 		fit->last_ts = pkt->ts_raw;
 		break;
@@ -313,7 +302,9 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 		    "PFTv1.1; use %s%s", "--pft-version 1.1", "");
 		return (int)v->reason;
 	}
-	if (fit->ts_falls_used > fit->ts_falls_other) {
+	uint32_t falls_used = fit->cfg.ts_gray ? fit->ts_falls_gray : fit->ts_falls_binary;
+	uint32_t falls_other = fit->cfg.ts_gray ? fit->ts_falls_binary : fit->ts_falls_gray;
+	if (falls_used > falls_other) {
 		v->suggested.ts_gray = !fit->cfg.ts_gray;
 		say(v, PFT_FIT_TS_GRAY, fit->cfg.ts_gray ?
 		    "timestamps fall when read as Gray code and rise as binary: drop %s%s" :

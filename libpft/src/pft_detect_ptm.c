@@ -19,13 +19,6 @@ enum {
 	RETSTACK_DEPTH = 16
 };
 
-static uint64_t gray_to_binary(uint64_t g)
-{
-	for (unsigned s = 1; s < 64; s <<= 1)
-		g ^= g >> s;
-	return g;
-}
-
 /* Reserved information bits set (7, 4; bit 0 always reads 1 in hardware
  * and in the encoder, pft-protocol.md 5.2), or an ARM address with bit 1
  * set, or AltIS in ARM state: bytes that are not really a PTM I-sync. */
@@ -77,10 +70,8 @@ static void scan_packet(struct detect_ptm_scan *s, const struct pft_packet *pkt,
 	case PFT_PKT_TIMESTAMP: {
 		uint64_t raw = pkt->ts_raw;
 		s->timestamps++;
-		if (*have_ts) {
-			s->ts_falls_binary += raw < *last_ts;
-			s->ts_falls_gray += gray_to_binary(raw) < gray_to_binary(*last_ts);
-		}
+		if (*have_ts)
+			detect_ts_falls(*last_ts, raw, &s->ts_falls_binary, &s->ts_falls_gray);
 		*have_ts = 1;
 		*last_ts = raw;
 		break;

@@ -173,27 +173,53 @@ static void test_tc2_frames(void)
 	free(buf);
 }
 
+/* The TC2 buffer, the PTM's registers' configuration, the kernel image
+ * (at 0xC0008000, or moved by @image_shift) and ID 0x13's bytes. */
+struct tc2 {
+	uint8_t *buf, *s;
+	size_t len, n;
+	struct pft_config cfg;
+	struct pft_image *img;
+};
+
+static int tc2_load(struct tc2 *t, uint32_t image_shift)
+{
+	char path[1200], ini[1200], img_path[1200];
+
+	tc2_path(path, sizeof(path), "cstrace.bin");
+	tc2_path(ini, sizeof(ini), "device_8.ini");
+	tc2_path(img_path, sizeof(img_path), "kernel_dump.bin");
+	t->buf = read_all(path, &t->len);
+	t->cfg = regs_config(ini);
+	t->img = pft_image_alloc(NULL);
+	t->s = NULL;
+	PTU_CHECK(t->buf != NULL && t->img != NULL);
+	if (!t->buf || !t->img)
+		return 0;
+	PTU_EQ(pft_image_add_file(t->img, img_path, 0, 0, 0xC0008000u + image_shift,
+				  PFT_SPACE_ANY), 0);
+	t->s = id_bytes(t->buf, t->len, 0x13, 0, &t->n);
+	return 1;
+}
+
+static void tc2_free(struct tc2 *t)
+{
+	free(t->s);
+	free(t->buf);
+	pft_image_free(t->img);
+}
+
 /* TC2 0x13 against device_8.ini (ETMCR 0x10001000: cycle-accurate,
  * timestamps; ETMCCER: 64-bit binary; PFTv1.1); with the kernel image. */
 static void test_tc2_ptm_config(void)
 {
-	char path[1200], ini[1200], img_path[1200];
-	size_t len, n;
-	tc2_path(path, sizeof(path), "cstrace.bin");
-	tc2_path(ini, sizeof(ini), "device_8.ini");
-	tc2_path(img_path, sizeof(img_path), "kernel_dump.bin");
-	uint8_t *buf = read_all(path, &len);
-	struct pft_config want = regs_config(ini);
+	struct tc2 t;
 	struct pft_detect_ptm_result r;
-	struct pft_image *img = pft_image_alloc(NULL);
 
-	PTU_CHECK(buf != NULL && img != NULL);
-	if (!buf || !img)
+	if (!tc2_load(&t, 0))
 		goto out;
-	PTU_EQ(pft_image_add_file(img, img_path, 0, 0, 0xC0008000u, PFT_SPACE_ANY), 0);
-	uint8_t *s = id_bytes(buf, len, 0x13, 0, &n);
-	PTU_EQ(pft_detect_ptm(s, n, NULL, &r, sizeof(r)), 0);
-	check_determined(&r, &want, "TC2 0x13");
+	PTU_EQ(pft_detect_ptm(t.s, t.n, NULL, &r, sizeof(r)), 0);
+	check_determined(&r, &t.cfg, "TC2 0x13");
 	/* Full 64-bit timestamps, cycle counts: all parse fields decided. */
 	uint32_t must = PFT_DETECT_CYCLE_ACCURATE | PFT_DETECT_CTXID_BYTES |
 			PFT_DETECT_TIMESTAMPS | PFT_DETECT_TS_64BIT | PFT_DETECT_TS_GRAY |
@@ -206,13 +232,11 @@ static void test_tc2_ptm_config(void)
 	PTU_EQ(pft_config_options(&r.config, opts, sizeof(opts)), strlen("--cycle-accurate --timestamps"));
 	PTU_STREQ(opts, "--cycle-accurate --timestamps");
 
-	PTU_EQ(pft_detect_ptm(s, n, img, &r, sizeof(r)), 0);
-	check_determined(&r, &want, "TC2 0x13 with image");
+	PTU_EQ(pft_detect_ptm(t.s, t.n, t.img, &r, sizeof(r)), 0);
+	check_determined(&r, &t.cfg, "TC2 0x13 with image");
 	PTU_EQ(r.flow_errors, 0);
-	free(s);
 out:
-	pft_image_free(img);
-	free(buf);
+	tc2_free(&t);
 }
 
 static void a15_path(char *path, size_t size, const char *file)
@@ -782,59 +806,47 @@ static void test_fit_table(void)
  * bad packets; the fit check must say why. */
 static void test_fit_tc2(void)
 {
-	char path[1200], ini[1200], img_path[1200];
-	size_t len, n;
-	tc2_path(path, sizeof(path), "cstrace.bin");
-	tc2_path(ini, sizeof(ini), "device_8.ini");
-	tc2_path(img_path, sizeof(img_path), "kernel_dump.bin");
-	uint8_t *buf = read_all(path, &len);
-	struct pft_config right = regs_config(ini), wrong;
-	struct pft_image *img = pft_image_alloc(NULL), *moved = pft_image_alloc(NULL);
+	struct tc2 t = { 0 }, moved = { 0 };
+	struct pft_config wrong;
 	struct pft_fit_verdict v;
 
-	PTU_CHECK(buf != NULL);
-	if (!buf)
+	if (!tc2_load(&t, 0) || !tc2_load(&moved, 0x100000))
 		goto out;
-	PTU_EQ(pft_image_add_file(img, img_path, 0, 0, 0xC0008000u, PFT_SPACE_ANY), 0);
-	PTU_EQ(pft_image_add_file(moved, img_path, 0, 0, 0xC0108000u, PFT_SPACE_ANY), 0);
-	uint8_t *s = id_bytes(buf, len, 0x13, 0, &n);
-	PTU_EQ(fit_run(s, n, &right, img, &v), PFT_FIT_OK);
+	PTU_EQ(fit_run(t.s, t.n, &t.cfg, t.img, &v), PFT_FIT_OK);
 	PTU_EQ(v.bad_packets, 0);
-	wrong = right;
+	wrong = t.cfg;
 	wrong.cycle_accurate = 0;
-	PTU_EQ(fit_run(s, n, &wrong, img, &v), PFT_FIT_CYCLE_ACCURATE);
+	PTU_EQ(fit_run(t.s, t.n, &wrong, t.img, &v), PFT_FIT_CYCLE_ACCURATE);
 	PTU_CHECK(v.bad_packets > 0);
 	PTU_EQ(v.suggested.cycle_accurate, 1);
-	wrong = right;
+	wrong = t.cfg;
 	wrong.ts_64bit = 0;
-	PTU_EQ(fit_run(s, n, &wrong, img, &v), PFT_FIT_TS_BITS);
-	wrong = right;
+	PTU_EQ(fit_run(t.s, t.n, &wrong, t.img, &v), PFT_FIT_TS_BITS);
+	wrong = t.cfg;
 	wrong.ctxid_bytes = 2;
-	PTU_EQ(fit_run(s, n, &wrong, img, &v), PFT_FIT_CTXID_BYTES);
-	PTU_EQ(fit_run(s, n, &right, moved, &v), PFT_FIT_IMAGE_ADDRESS);
+	PTU_EQ(fit_run(t.s, t.n, &wrong, t.img, &v), PFT_FIT_CTXID_BYTES);
+	PTU_EQ(fit_run(t.s, t.n, &t.cfg, moved.img, &v), PFT_FIT_IMAGE_ADDRESS);
 	/* Damage: a reserved header (0x10, reserved in PTM and ETMv3) every
 	 * 200 bytes after the first A-sync makes bad packets under every
 	 * configuration: no option to blame. */
-	uint8_t *damaged = malloc(n);
-	memcpy(damaged, s, n);
-	for (size_t i = 400; i < n; i += 200)
+	uint8_t *damaged = malloc(t.n);
+	memcpy(damaged, t.s, t.n);
+	for (size_t i = 400; i < t.n; i += 200)
 		damaged[i] = 0x10;
-	PTU_EQ(fit_run(damaged, n, &right, img, &v), PFT_FIT_CONFIG);
+	PTU_EQ(fit_run(damaged, t.n, &t.cfg, t.img, &v), PFT_FIT_CONFIG);
 	PTU_CHECK(strstr(v.message, "damaged") != NULL);
 	free(damaged);
 	/* The formatted buffer itself given as one source. */
-	PTU_EQ(fit_run(buf, len, &right, img, &v), PFT_FIT_NOT_PTM);
+	PTU_EQ(fit_run(t.buf, t.len, &t.cfg, t.img, &v), PFT_FIT_NOT_PTM);
 	/* An ETMv3 source given as PTM. */
 	size_t n3;
-	uint8_t *s3 = id_bytes(buf, len, 0x10, 0, &n3);
-	PTU_EQ(fit_run(s3, n3, &right, NULL, &v), PFT_FIT_NOT_PTM);
+	uint8_t *s3 = id_bytes(t.buf, t.len, 0x10, 0, &n3);
+	PTU_EQ(fit_run(s3, n3, &t.cfg, NULL, &v), PFT_FIT_NOT_PTM);
 	PTU_CHECK(strstr(v.message, "etmv3") != NULL);
 	free(s3);
-	free(s);
 out:
-	pft_image_free(moved);
-	pft_image_free(img);
-	free(buf);
+	tc2_free(&moved);
+	tc2_free(&t);
 }
 
 int main(void)
