@@ -1459,7 +1459,7 @@ pft_export int pft_regs_explain(const char *name, uint32_t value,
  * from at most its first PFT_DETECT_PREFIX bytes (pft_detect_frames()
  * counts bytes per ID over the whole buffer, which costs one deformatter
  * pass; pass a prefix to keep it short).  Their cost is therefore fixed,
- * whatever the trace length: 16 packet-decoder passes (and the 12 of two
+ * whatever the trace length: 16 packet-decoder passes (and 9 of two
  * small length scanners for protocol detection) over at most 64 KiB and,
  * with an image, 6 flow-decoder passes plus 6 per parse configuration the
  * packets alone cannot rule out.  Memory is freed on return.
