@@ -475,7 +475,7 @@ static uint8_t *encode(const struct pft_config *cfg, struct pft_image *img,
 	struct pft_model_config mc = { .size = sizeof(mc), .sync_period = 96, .ts_period = 8 };
 	int err = 0;
 	struct pft_model *m = pft_model_alloc(cfg, &mc, img, &err);
-	size_t cap = 1 << 20;
+	size_t cap = 1 << 16;
 	uint8_t *out = malloc(cap);
 	struct pft_packet pkt;
 
@@ -501,6 +501,7 @@ static uint8_t *encode(const struct pft_config *cfg, struct pft_image *img,
 			PTU_EQ(pft_model_finish(m), 0);
 		}
 		while (pft_model_next(m, &pkt, sizeof(pkt)) == 0) {
+			PTU_CHECK(*len + pkt.size <= cap);
 			if (*len + pkt.size <= cap) {
 				memcpy(out + *len, pkt.raw, pkt.size);
 				*len += pkt.size;
