@@ -149,7 +149,9 @@ static long etm3_packet(const uint8_t *p, size_t n, int ca, unsigned ctxid,
 		uint32_t addr = p[i + 1] | (uint32_t)p[i + 2] << 8 |
 				(uint32_t)p[i + 3] << 16 | (uint32_t)p[i + 4] << 24;
 		*isync = 1;
-		*odd = (info & 0x91) != 0x01 || (!(addr & 1) && (addr & 2));
+		/* LSiP and J set, or an ARM address with bit 1 set (the
+		 * information byte's bit 0 is left alone, as for PTM) */
+		*odd = (info & 0x90) || (!(addr & 1) && (addr & 2));
 		i += 5;
 		if (info & 0x80) {  /* load/store in progress: one more address */
 			k = etm3_branch(p + i, n - i);

@@ -19,15 +19,16 @@ enum {
 	RETSTACK_DEPTH = 16
 };
 
-/* Reserved information bits set (7, 4; bit 0 always reads 1 in hardware
- * and in the encoder, pft-protocol.md 5.2), or an ARM address with bit 1
- * set, or AltIS in ARM state: bytes that are not really a PTM I-sync. */
+/* Reserved information bits set (7 and 4, pft-protocol.md 5.2; bit 0
+ * reads 1 in every capture but is not relied on), or an ARM address with
+ * bit 1 set, or AltIS in ARM state: bytes that are not really a PTM
+ * I-sync. */
 static int isync_implausible(const struct pft_packet *pkt)
 {
 	uint8_t info = pkt->raw[ISYNC_INFO];
 	int thumb = pkt->raw[1] & 1;
 
-	if ((info & 0x91) != 0x01)
+	if (info & 0x90)
 		return 1;
 	return !thumb && ((pkt->addr & 2) || (info & 4));
 }
