@@ -1611,7 +1611,10 @@ struct pft_detect_ptm_result {
  * timestamps falls less often than the binary one; PFTv1.1 is determined
  * by a VMID or exception-return packet, a Hyp I-sync or 64-bit timestamps
  * (the guess is v1.0 with 48-bit Gray timestamps, else v1.1).  With
- * @image (borrowed; may be NULL), the flow decoder runs the prefix under
+ * @image (borrowed; may be NULL), parse configurations that tie are also
+ * decoded into flow and the ones with the fewest flow errors stay (a
+ * stream read as cycle-accurate when it is not can parse cleanly, but has
+ * one atom per atom packet then); and the flow decoder runs the prefix under
  * return stack x branch broadcast x DMB/DSB waypoints (no return stack
  * with branch broadcast) and the fewest error and ADDR_NACC elements
  * decide; branch broadcast is also told by how taken direct branches are
@@ -1714,15 +1717,17 @@ pft_export int pft_fit_elem(struct pft_fit *fit, const struct pft_elem *elem,
 pft_export int pft_fit_evident(const struct pft_fit *fit);
 
 /*
- * The verdict (@size = sizeof *@v): errors after A-syncs mean a parse
- * option (the saved prefix is detected again and the field that differs
- * is named) or, when no configuration decodes it, not PTM bytes; with
- * clean packets, flow errors mean a flow option when another setting of
- * return stack, branch broadcast or DMB/DSB waypoints decodes the prefix
- * without them, else the image: its address when the first range after
- * most I-syncs is not in it, else its content.  Timestamps that fall
- * under the encoding in use but rise under the other name the encoding.
- * Can be asked at any time and repeatedly.  Returns the reason (>= 0),
+ * The verdict (@size = sizeof *@v), the first of: bad packets and the
+ * saved prefix is formatter frames or another protocol (NOT_PTM); another
+ * parse configuration decodes the prefix cleanly (the field that differs:
+ * CYCLE_ACCURATE, CTXID_BYTES, TS_BITS); bad packets after A-syncs that no
+ * configuration avoids (CONFIG: damaged trace); packets PFTv1.0 cannot
+ * send under version 1.0 (VERSION); timestamps that fall under the
+ * encoding in use and rise under the other (TS_GRAY); with an image: the
+ * first range after most I-syncs outside it (IMAGE_ADDRESS); a flow option
+ * the prefix decides otherwise, errors or not (RETURN_STACK,
+ * BRANCH_BROADCAST, DMB_DSB); other flow errors (IMAGE_CONTENT).  Can be
+ * asked at any time and repeatedly.  Returns the reason (>= 0),
  * -PFT_ERR_INVALID (NULL argument, @size too small) or -PFT_ERR_NOMEM.
  */
 pft_export int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v,
