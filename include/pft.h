@@ -1710,9 +1710,11 @@ pft_export int pft_fit_elem(struct pft_fit *fit, const struct pft_elem *elem,
 			    size_t size);
 
 /*
- * Whether the evidence so far is conclusive: 1 when errors have followed
- * at least two A-syncs or I-syncs (a caller may then ask for the verdict
- * early), else 0; -PFT_ERR_INVALID for NULL @fit.
+ * Whether the evidence so far is conclusive: 1 when bad packets followed
+ * at least two A-syncs, flow errors came in at least two sync intervals,
+ * or the flow left the image right after each of at least two I-syncs (a
+ * caller may then ask for the verdict early), else 0; -PFT_ERR_INVALID for
+ * NULL @fit.
  */
 pft_export int pft_fit_evident(const struct pft_fit *fit);
 

@@ -629,6 +629,9 @@ static void test_encoded_streams(void)
 /* ------------------------------------------------------------------ */
 /* Fit check: each misconfiguration is named */
 
+/* pft_fit_evident() at the end of the last fit_run(). */
+static int fit_evident;
+
 /* Decode @s under @cfg with @img, feeding the fit check; its verdict. */
 static int fit_run(const uint8_t *s, size_t len, const struct pft_config *cfg,
 		   struct pft_image *img, struct pft_fit_verdict *v)
@@ -652,6 +655,7 @@ static int fit_run(const uint8_t *s, size_t len, const struct pft_config *cfg,
 			PTU_EQ(pft_fit_elem(fit, &e, sizeof(e)), 0);
 	}
 	int reason = pft_fit_verdict(fit, v, sizeof(*v));
+	fit_evident = pft_fit_evident(fit);
 	pft_flow_free(f);
 	pft_pkt_free(d);
 	pft_fit_free(fit);
@@ -815,10 +819,12 @@ static void test_fit_tc2(void)
 		goto out;
 	PTU_EQ(fit_run(t.s, t.n, &t.cfg, t.img, &v), PFT_FIT_OK);
 	PTU_EQ(v.bad_packets, 0);
+	PTU_EQ(fit_evident, 0);
 	wrong = t.cfg;
 	wrong.cycle_accurate = 0;
 	PTU_EQ(fit_run(t.s, t.n, &wrong, t.img, &v), PFT_FIT_CYCLE_ACCURATE);
 	PTU_CHECK(v.bad_packets > 0);
+	PTU_EQ(fit_evident, 1);
 	PTU_EQ(v.suggested.cycle_accurate, 1);
 	wrong = t.cfg;
 	wrong.ts_64bit = 0;
@@ -827,6 +833,7 @@ static void test_fit_tc2(void)
 	wrong.ctxid_bytes = 2;
 	PTU_EQ(fit_run(t.s, t.n, &wrong, t.img, &v), PFT_FIT_CTXID_BYTES);
 	PTU_EQ(fit_run(t.s, t.n, &t.cfg, moved.img, &v), PFT_FIT_IMAGE_ADDRESS);
+	PTU_EQ(fit_evident, 1);
 	/* Damage: a reserved header (0x10, reserved in PTM and ETMv3) every
 	 * 200 bytes after the first A-sync makes bad packets under every
 	 * configuration: no option to blame. */
