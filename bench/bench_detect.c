@@ -1,6 +1,6 @@
 /* bench_detect: what configuration detection costs next to a full decode.
  *
- *   bench_detect [--mb N | --raw FILE [--image FILE@ADDR]]
+ *   bench_detect [--mb N | --raw FILE [--image FILE@ADDR | --elf FILE]]
  *
  * Times pft_detect_protocol() and pft_detect_ptm() (with the image when
  * given) on the stream, of which they read the first PFT_DETECT_PREFIX
@@ -45,7 +45,7 @@ static double full_decode(const uint8_t *buf, size_t len, const struct pft_confi
 
 int main(int argc, char **argv)
 {
-	const char *raw = NULL, *image = NULL;
+	const char *raw = NULL, *image = NULL, *elf = NULL;
 	struct pft_image *img = NULL;
 	size_t len, ilen = 0, mb = 100;
 
@@ -56,8 +56,11 @@ int main(int argc, char **argv)
 			mb = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--image") && i + 1 < argc && strchr(argv[i + 1], '@'))
 			image = argv[++i];
+		else if (!strcmp(argv[i], "--elf") && i + 1 < argc)
+			elf = argv[++i];
 		else {
-			fprintf(stderr, "usage: bench_detect [--mb N | --raw FILE [--image FILE@ADDR]]\n");
+			fprintf(stderr, "usage: bench_detect [--mb N | --raw FILE "
+				"[--image FILE@ADDR | --elf FILE]]\n");
 			return 2;
 		}
 	}
@@ -72,6 +75,14 @@ int main(int argc, char **argv)
 		if (!ibytes || pft_image_add_buffer(img, (uint32_t)strtoul(at + 1, NULL, 0), ibytes,
 						    ilen, PFT_SPACE_ANY, 0) < 0) {
 			fprintf(stderr, "bench_detect: cannot load %s\n", image);
+			return 2;
+		}
+	}
+
+	if (elf) {
+		img = pft_image_alloc(NULL);
+		if (pft_image_add_elf(img, elf, 0) < 0) {
+			fprintf(stderr, "bench_detect: cannot load %s\n", elf);
 			return 2;
 		}
 	}
