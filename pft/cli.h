@@ -50,5 +50,6 @@ int cmd_stats(int argc, char **argv) __attribute__((weak));
 int cmd_event(int argc, char **argv) __attribute__((weak));
 int cmd_regs(int argc, char **argv) __attribute__((weak));
 int cmd_coverage(int argc, char **argv) __attribute__((weak));
+int cmd_info(int argc, char **argv) __attribute__((weak));
 
 #endif

@@ -126,6 +126,7 @@ int main(int argc, char **argv)
 		{ "stats", cmd_stats, "trace bandwidth of an instruction log" },
 		{ "event", cmd_event, "encode or decode a PTM event register" },
 		{ "regs", cmd_regs, "explain PTM trace registers" },
+		{ "info", cmd_info, "trace sources, protocols and detected options" },
 	};
 	const size_t n = sizeof(cmds) / sizeof(cmds[0]);
 

@@ -1,0 +1,45 @@
+/* detect.h - detection internals shared by the pft_detect*.c modules. */
+#ifndef PFT_INTERNAL_DETECT_H
+#define PFT_INTERNAL_DETECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pft.h"
+
+/* What one PTM packet-decoder pass over a prefix saw. */
+struct detect_ptm_scan {
+	uint32_t bad;           /* bad packets after the first A-sync */
+	uint32_t implausible;   /* I-syncs with reserved bits set or a misaligned ARM address */
+	uint32_t ctxid_jumps;   /* I-sync context IDs differing from the current one */
+	uint32_t asyncs, isyncs;
+	uint32_t timestamps, vmids, ctxids, exc_returns, hyp_isyncs;
+	uint32_t ts_falls_binary, ts_falls_gray; /* consecutive timestamps that fall */
+};
+
+/* Decode @buf[0..len) under @cfg.  Returns 0, -PFT_ERR_NOMEM or
+ * -PFT_ERR_BAD_CONFIG. */
+int detect_ptm_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg,
+		    struct detect_ptm_scan *scan);
+
+/* Count a fall from timestamp @prev to @cur (both as sent, merged) under
+ * the binary and the Gray reading: the right reading rises. */
+static inline void detect_ts_falls(uint64_t prev, uint64_t cur, uint32_t *falls_binary,
+				   uint32_t *falls_gray)
+{
+	uint64_t gp = prev, gc = cur;
+	for (unsigned s = 1; s < 64; s <<= 1) {
+		gp ^= gp >> s;
+		gc ^= gc >> s;
+	}
+	*falls_binary += cur < prev;
+	*falls_gray += gc < gp;
+}
+
+/* The score the parse detection minimises. */
+static inline uint32_t detect_ptm_score(const struct detect_ptm_scan *s)
+{
+	return s->bad + s->implausible + s->ctxid_jumps;
+}
+
+#endif
