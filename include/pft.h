@@ -1862,18 +1862,7 @@ enum pft_frame_format {
 /* "unknown", "raw", "formatted", "tpiu". */
 pft_export const char *pft_frame_format_name(unsigned format);
 
-/* Trace protocols told apart by pft_detect_protocol(). */
-enum pft_protocol {
-	PFT_PROTO_UNKNOWN = 0,
-	PFT_PROTO_PTM,           /* PFT v1.0/v1.1 (Cortex-A9/A15 PTM) */
-	PFT_PROTO_ETMV3,         /* ETMv3.x (Cortex-A5/A7/A8/R4/R5) */
-	PFT_PROTO_ETMV4,         /* ETMv4 instruction trace */
-	PFT_PROTO_STM,           /* System Trace Macrocell (MIPI STPv2) */
-	PFT_PROTO_ITM            /* Instrumentation Trace Macrocell (+ DWT) */
-};
-
-/* "unknown", "ptm", "etmv3", "etmv4", "stm", "itm". */
-pft_export const char *pft_protocol_name(unsigned protocol);
+/* (enum pft_protocol and pft_protocol_name(): see the pipeline section.) */
 
 /*
  * The protocol of one source's bytes, from at most the first

@@ -7,7 +7,6 @@
 
 #include "cli.h"
 #include "pft.h"
-#include "snapshot.h"
 
 static const char info_usage[] =
 	"usage: pft info (--raw FILE | --formatted FILE [--tpiu] | --snapshot DIR)\n"
@@ -82,30 +81,22 @@ static uint8_t *id_prefix(const uint8_t *buf, size_t len, uint8_t id, int tpiu, 
 }
 
 /* The configuration of the snapshot's PTM with trace ID @id, if any. */
-static int snapshot_config(const struct snapshot *s, int id, struct pft_config *cfg)
+static int snapshot_config(const struct pft_snapshot *s, int id, struct pft_config *cfg)
 {
 	for (size_t i = 0; s && i < s->ndevs; i++) {
-		const struct snap_device *d = &s->devs[i];
-		uint64_t cr, ccer, idr, tid;
-		if (!snap_is_ptm(d) || snap_reg(d, "ETMTRACEIDR", &tid) < 0 ||
+		const struct pft_snap_device *d = &s->devs[i];
+		uint64_t tid;
+		if (d->protocol != PFT_PROTO_PTM || pft_snap_reg(d, "ETMTRACEIDR", &tid) < 0 ||
 		    (id >= 0 && (int)(tid & 0x7f) != id))
 			continue;
-		if (snap_reg(d, "ETMCR", &cr) < 0)
-			cr = 0;
-		if (snap_reg(d, "ETMCCER", &ccer) < 0)
-			ccer = 0;
-		if (snap_reg(d, "ETMIDR", &idr) < 0)
-			idr = 0x411CF312;  /* a Cortex-A15 PTM, PFTv1.1 */
-		pft_config_init(cfg);
-		return pft_config_from_regs(cfg, (uint32_t)cr, (uint32_t)ccer, (uint32_t)idr,
-					    (uint32_t)tid) == 0;
+		return pft_snap_ptm_config(d, cfg, NULL, 0) == 0;
 	}
 	return 0;
 }
 
 /* Print one source.  @prefix: its first bytes, for detection. */
 static void print_source(int format, int id, uint64_t bytes, const uint8_t *prefix,
-			 size_t plen, const struct snapshot *snap)
+			 size_t plen, const struct pft_snapshot *snap)
 {
 	int proto = pft_detect_protocol(prefix, plen);
 	char opts[256] = "";
@@ -148,7 +139,7 @@ static void print_source(int format, int id, uint64_t bytes, const uint8_t *pref
 /* Every source of one buffer: @framing PFT_FRAMES_RAW, _MEMORY, _TPIU or
  * _UNKNOWN (formatted; memory buffer or trace port is detected). */
 static int info_buffer(const char *path, int framing, int format, int raw_id,
-		       const struct snapshot *snap)
+		       const struct pft_snapshot *snap)
 {
 	size_t len;
 	uint8_t *buf = slurp(path, &len);
@@ -208,32 +199,30 @@ static int info_buffer(const char *path, int framing, int format, int raw_id,
 
 static int info_snapshot(const char *dir, int format)
 {
-	struct snapshot s;
-	char err[512];
+	struct pft_snapshot *s;
+	char err[1024];
 	int rc = EXIT_OK;
 
-	if (snap_load(dir, &s, err, sizeof(err)) < 0) {
+	if (pft_snap_load(dir, 0, &s, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < s.nbufs && rc == EXIT_OK; i++) {
-		const struct snap_buffer *b = &s.bufs[i];
-		int framing = !strcmp(b->format, "source_data") ? PFT_FRAMES_RAW :
-			      !strcmp(b->format, "dstream_coresight") ? PFT_FRAMES_TPIU :
-			      PFT_FRAMES_MEMORY;
+	for (size_t i = 0; i < s->nbufs && rc == EXIT_OK; i++) {
+		const struct pft_snap_buffer *b = &s->bufs[i];
+		int framing = b->pipe_format == PFT_PIPE_RAW ? PFT_FRAMES_RAW :
+			      b->pipe_format == PFT_PIPE_TPIU ? PFT_FRAMES_TPIU : PFT_FRAMES_MEMORY;
 		int raw_id = -1;
 		/* A raw buffer holds its source's trace: its ID is the
 		 * source's ETMTRACEIDR. */
-		for (size_t k = 0; framing == PFT_FRAMES_RAW && k < s.nsource_buffers; k++) {
+		for (size_t k = 0; framing == PFT_FRAMES_RAW && k < s->ndevs; k++) {
 			uint64_t tid;
-			const struct snap_device *dev = snap_device(&s, s.source_buffers[k].key);
-			if (!strcmp(s.source_buffers[k].value, b->name) && dev &&
-			    snap_reg(dev, "ETMTRACEIDR", &tid) == 0)
+			const struct pft_snap_device *dev = &s->devs[k];
+			if (dev->buffer == (int)i && pft_snap_reg(dev, "ETMTRACEIDR", &tid) == 0)
 				raw_id = (int)(tid & 0x7f);
 		}
-		rc = info_buffer(b->path, framing, format, raw_id, &s);
+		rc = info_buffer(b->path, framing, format, raw_id, s);
 	}
-	snap_free(&s);
+	pft_snap_free(s);
 	return rc;
 }
 

@@ -19,13 +19,6 @@ const char *pft_frame_format_name(unsigned format)
 	return format < sizeof(names) / sizeof(names[0]) ? names[format] : "unknown";
 }
 
-const char *pft_protocol_name(unsigned protocol)
-{
-	static const char *const names[] = { "unknown", "ptm", "etmv3", "etmv4",
-					     "stm", "itm" };
-	return protocol < sizeof(names) / sizeof(names[0]) ? names[protocol] : "unknown";
-}
-
 /* ---- Sync patterns ---- */
 
 struct sync_count {
