@@ -1472,7 +1472,9 @@ struct pft_pipe_config {
 	uint8_t format;       /* enum pft_pipe_format */
 	uint8_t packets;      /* return every packet as a PFT_ITEM_PACKET */
 	uint8_t elements;     /* run the flow decoders: return PFT_ITEM_ELEM */
-	uint8_t reserved[5];
+	uint8_t fit_check;    /* watch whether each source's configuration and
+			       * image fit its trace (pft_pipe_fit()) */
+	uint8_t reserved[4];
 };
 
 /* What pft_pipe_next() returns. */
@@ -1574,6 +1576,19 @@ pft_export int pft_pipe_source_stats(const struct pft_pipe *p, unsigned source,
 /* Trace bytes seen so far for trace ID @id (0-127), whether or not a
  * source decodes it (for RAW input: every byte counts under ID 0). */
 pft_export uint64_t pft_pipe_id_bytes(const struct pft_pipe *p, unsigned id);
+
+struct pft_fit_verdict;
+
+/*
+ * With fit_check: whether source @source's configuration and image fit
+ * what it has decoded so far (pft_fit_verdict(), detection section), in
+ * *@v (@size = sizeof *@v).  Returns the reason when the evidence is
+ * conclusive (pft_fit_evident(): the problem recurs after several syncs;
+ * one damaged stretch of trace is not a misfit), else PFT_FIT_OK (0), or
+ * -PFT_ERR_INVALID (bad argument, no fit check) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_pipe_fit(const struct pft_pipe *p, unsigned source,
+			    struct pft_fit_verdict *v, size_t size);
 
 /* ---- End of pipeline ---- */
 
@@ -1713,7 +1728,9 @@ struct pft_input_config {
 	size_t size;            /* sizeof(struct pft_input_config) */
 	uint8_t packets;        /* return packets (as pft_pipe_config) */
 	uint8_t elements;       /* return flow elements */
-	uint8_t reserved[2];
+	uint8_t fit_check;      /* watch whether configurations and images fit
+				 * the trace (pft_input_fit()) */
+	uint8_t reserved;
 	unsigned snap_flags;    /* enum pft_snap_flags, for snapshots */
 	int id;                 /* decode only this trace ID; -1: every source */
 };
@@ -1779,6 +1796,19 @@ pft_export int pft_input_open_file(struct pft_input *in, const char *path,
 pft_export int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_config *cfg);
 
 /*
+ * Add the sources of the file opened last with their configuration
+ * detected from the trace (detection section): for a RAW file its one
+ * source; for a formatted file every PTM source (@id -1) or trace ID @id,
+ * and whether the buffer has trace-port syncs.  Sources of other protocols
+ * are listed with decoded = 0.  Detection reads the first bytes of the file
+ * once more (not possible for standard input), and with the images given
+ * before, decides the flow options too.  Returns the number of sources
+ * added, or -PFT_ERR_NOMAP (no PTM trace: pft_input_message() says what the
+ * file holds), -PFT_ERR_BAD_FILE, -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_input_add_detected(struct pft_input *in, int id);
+
+/*
  * The next item of the input (pft_pipe_next()'s items; @item->source is
  * the input's source index).  Returns 0, -PFT_ERR_EOS (every file read to
  * its end), -PFT_ERR_BAD_FILE (a read error; pft_input_message() says
@@ -1796,11 +1826,22 @@ struct pft_input_source {
 	uint8_t protocol;       /* enum pft_protocol */
 	uint8_t decoded;        /* 0: listed only (protocol not decoded,
 				 * or left out by config id) */
-	uint8_t reserved[2];
+	uint8_t detected;       /* @cfg was detected from the trace */
+	uint8_t reserved;
+	uint32_t determined;    /* detected: enum pft_detect_field bits the
+				 * trace decided (the others are defaults) */
+	uint32_t ncandidates;   /* detected: configurations that decode the
+				 * trace equally well (1: no doubt) */
 	struct pft_config cfg;  /* PTM sources */
 	struct pft_image *image;/* owned by the input; NULL without elements */
 	struct pft_pipe_stats stats;
 };
+
+/* With fit_check: whether decoded source @index's configuration and image
+ * fit its trace so far (pft_pipe_fit()).  Returns the reason (0: fits),
+ * or -PFT_ERR_INVALID or -PFT_ERR_NOMEM. */
+pft_export int pft_input_fit(const struct pft_input *in, size_t index,
+			     struct pft_fit_verdict *v, size_t size);
 
 /* The number of sources (decoded or listed). */
 pft_export size_t pft_input_nsources(const struct pft_input *in);

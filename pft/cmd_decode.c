@@ -437,7 +437,8 @@ static int run(int argc, char **argv, int coverage)
 		print_counts(&d);
 	/* Errors in the trace were listed as error elements: the input was
 	 * read, but not cleanly. */
-	if (!rc && d.counts[PFT_ELEM_ERROR])
+	if (!rc && (input_check_sources(&in, &o) + input_fit_report(&in) ||
+		    d.counts[PFT_ELEM_ERROR]))
 		rc = EXIT_DECODE_ERRORS;
 	input_close(&in);
 	if (d.have_cs) {

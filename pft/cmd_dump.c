@@ -271,23 +271,8 @@ int cmd_dump(int argc, char **argv)
 	if (!rc && d.count_only)
 		print_counts(&d, &in);
 	if (!rc) {
-		for (size_t i = 0; i < in.nsrc; i++) {
-			const struct source *s = &in.src[i];
-			char id[32] = "";
-			if (!s->info.decoded)
-				continue;
-			if (s->info.id >= 0)
-				snprintf(id, sizeof(id), "trace ID 0x%02x: ", s->info.id);
-			if (!s->info.stats.bytes && (o.id >= 0 || in.nsrc == 1)) {
-				cli_error("%s: %sno trace data", s->info.path, id);
-				d.errors++;
-			} else if (s->info.stats.bytes && !s->synced_once) {
-				cli_error("%s: %sno A-sync in %" PRIu64 " bytes: nothing could be decoded",
-					  s->info.path, id, s->info.stats.bytes);
-				d.errors++;
-			}
-		}
-		if (d.errors)
+		d.errors += (uint64_t)input_check_sources(&in, &o);
+		if (input_fit_report(&in) || d.errors)
 			rc = EXIT_DECODE_ERRORS;
 	}
 	input_close(&in);

@@ -1,5 +1,6 @@
 /* Trace inputs: option handling, and opening them through the library. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,8 +153,9 @@ int input_opts_check(struct input_opts *o)
 		cli_error("--id does not go with --raw (raw input has one source)");
 		return -1;
 	}
-	if (o->formatted && o->id < 0) {
-		cli_error("--formatted needs --id N (the trace ID to decode)");
+	if (o->formatted && o->id < 0 && (o->cfg_given || regs)) {
+		cli_error("--formatted with a configuration needs --id N (the trace ID it is for; "
+			  "'pft info' lists them); without one, every source's is detected");
 		return -1;
 	}
 	if (o->tpiu && !o->formatted) {
@@ -163,11 +165,80 @@ int input_opts_check(struct input_opts *o)
 	return 0;
 }
 
+/* Say what configuration was assumed, as the options that give it. */
+static void report_detected(const struct pft_input_source *s)
+{
+	char opts[256], id[32] = "";
+
+	if (pft_config_options(&s->cfg, opts, sizeof(opts)) < 0)
+		snprintf(opts, sizeof(opts), "?");
+	if (s->id >= 0)
+		snprintf(id, sizeof(id), "id 0x%02x: ", (unsigned)s->id);
+	if (s->ncandidates > 1)
+		cli_error("%s: %sdetected %s (%u configurations decode the trace alike; "
+			  "give --reg or the options to choose)", s->path, id,
+			  *opts ? opts : "no options", s->ncandidates);
+	else
+		cli_error("%s: %sdetected %s", s->path, id, *opts ? opts : "no options");
+}
+
+int input_check_sources(const struct input *in, const struct input_opts *o)
+{
+	int problems = 0;
+
+	for (size_t i = 0; i < in->nsrc; i++) {
+		const struct source *s = &in->src[i];
+		char id[32] = "";
+
+		if (!s->info.decoded)
+			continue;
+		if (s->info.id >= 0)
+			snprintf(id, sizeof(id), "trace ID 0x%02x: ", s->info.id);
+		if (!s->info.stats.bytes && (o->id >= 0 || in->nsrc == 1)) {
+			cli_error("%s: %sno trace data%s", s->info.path, id,
+				  o->tpiu ? " (no trace-port FSYNC found: without --tpiu?)" : "");
+			problems++;
+		} else if (s->info.stats.bytes && !s->synced_once) {
+			cli_error("%s: %sno A-sync in %" PRIu64 " bytes: nothing could be decoded",
+				  s->info.path, id, s->info.stats.bytes);
+			problems++;
+		}
+	}
+	return problems;
+}
+
+int input_fit_report(struct input *in)
+{
+	int misfits = 0;
+
+	for (size_t i = 0; i < in->nsrc; i++) {
+		struct pft_fit_verdict v;
+		const struct pft_input_source *s = &in->src[i].info;
+		char id[32] = "";
+
+		int reason = s->decoded ? pft_input_fit(in->in, i, &v, sizeof(v)) : 0;
+		/* A damaged trace is reported error by error already; the
+		 * image verdicts need an image to be about. */
+		if (reason <= 0 || reason == PFT_FIT_CONFIG ||
+		    (!in->has_images && (reason == PFT_FIT_IMAGE_ADDRESS ||
+					 reason == PFT_FIT_IMAGE_CONTENT)))
+			continue;
+		if (s->id >= 0)
+			snprintf(id, sizeof(id), "id 0x%02x: ", (unsigned)s->id);
+		cli_error("%s: %s%s", s->path, id, v.message);
+		misfits++;
+	}
+	return misfits;
+}
+
 int input_open(struct input *in, const struct input_opts *o, int packets, int elements,
 	       const struct image_args *images)
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)packets,
-				       .elements = (uint8_t)elements, .id = o->id };
+				       .elements = (uint8_t)elements, .fit_check = 1,
+				       .id = o->id };
+	int given = o->cfg_given || o->reg_given[0] || o->reg_given[1] || o->reg_given[2] ||
+		    o->reg_given[3];
 	int err = 0;
 
 	memset(in, 0, sizeof(*in));
@@ -190,7 +261,8 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 						 : o->tpiu ? PFT_PIPE_TPIU : PFT_PIPE_FORMATTED;
 			err = pft_input_open_file(in->in, path, format);
 			if (err >= 0)
-				err = pft_input_add_ptm(in->in, o->id, &o->cfg);
+				err = given ? pft_input_add_ptm(in->in, o->id, &o->cfg)
+					    : pft_input_add_detected(in->in, o->id);
 		}
 	}
 	if (err < 0) {
@@ -198,6 +270,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 		cli_error("%s", *msg ? msg : pft_errstr(pft_errcode(err)));
 		return EXIT_USAGE;
 	}
+	in->has_images = o->snapshot || (images && images->n);
 	in->nsrc = pft_input_nsources(in->in);
 	in->src = calloc(in->nsrc, sizeof(*in->src));
 	if (!in->src) {
@@ -209,9 +282,15 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 		pft_input_source(in->in, i, s, sizeof(*s));
 		if (s->id >= 0)
 			in->multi_id = 1;
-		if (!s->decoded && s->protocol != PFT_PROTO_PTM && o->id < 0)
-			cli_error("%s: %s (trace ID 0x%02x): %s trace is not decoded", s->path,
-				  s->name, (unsigned)s->id, pft_protocol_name(s->protocol));
+		if (!s->decoded && s->protocol != PFT_PROTO_PTM && o->id < 0) {
+			char who[300] = "";
+			if (strcmp(s->name, s->path))
+				snprintf(who, sizeof(who), "%s ", s->name);
+			cli_error("%s: %s(trace ID 0x%02x): %s trace is not decoded", s->path, who,
+				  (unsigned)s->id, pft_protocol_name(s->protocol));
+		}
+		if (s->detected)
+			report_detected(s);
 	}
 	return 0;
 }
@@ -232,7 +311,8 @@ int input_next(struct input *in, struct pft_item *item)
 		return -1;
 	}
 	if (r == 0) {
-		if (item->type == PFT_ITEM_PACKET && item->ptm->type == PFT_PKT_ASYNC)
+		if ((item->type == PFT_ITEM_PACKET && item->ptm->type == PFT_PKT_ASYNC) ||
+		    (item->type == PFT_ITEM_ELEM && item->elem->type != PFT_ELEM_NO_SYNC))
 			in->src[item->source].synced_once = 1;
 		return 1;
 	}

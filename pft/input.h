@@ -95,6 +95,7 @@ struct input {
 	struct source *src;
 	size_t nsrc;
 	int multi_id;            /* the input has trace IDs: print them */
+	int has_images;          /* a snapshot, or --elf/--image given */
 };
 
 /* Open the input the options name, for packets and/or elements, with the
@@ -104,6 +105,14 @@ struct input {
 int input_open(struct input *in, const struct input_opts *o, int packets, int elements,
 	       const struct image_args *images);
 void input_close(struct input *in);
+
+/* After the decode: one line on stderr for each source that had no trace,
+ * or no synchronisation in it.  Returns how many. */
+int input_check_sources(const struct input *in, const struct input_opts *o);
+
+/* After the decode: one line on stderr for each source whose
+ * configuration or image does not fit its trace.  Returns how many. */
+int input_fit_report(struct input *in);
 
 /* The next item: 1, 0 at the end (the sources' counts are then up to
  * date), or -1 after printing a one-line error. */

@@ -91,7 +91,7 @@ struct pft_input *pft_input_alloc(const struct pft_input_config *cfg, int *errco
 	struct pft_input *in;
 
 	if (!cfg || cfg->size < sizeof(*cfg) || !(cfg->packets || cfg->elements) ||
-	    cfg->id < -1 || cfg->id > PFT_ID_MAX_VALID) {
+	    cfg->fit_check > 1 || cfg->id < -1 || cfg->id > PFT_ID_MAX_VALID) {
 		if (errcode)
 			*errcode = -PFT_ERR_INVALID;
 		return NULL;
@@ -289,7 +289,8 @@ static int new_file(struct pft_input *in, const char *path, unsigned format, siz
 {
 	struct pft_pipe_config pc = { .size = sizeof(pc), .format = (uint8_t)format,
 				      .packets = in->cfg.packets,
-				      .elements = in->cfg.elements };
+				      .elements = in->cfg.elements,
+				      .fit_check = in->cfg.fit_check };
 	int err;
 
 	for (size_t i = 0; i < in->nfiles; i++)
@@ -469,6 +470,210 @@ int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_config *cfg
 	if (!raw)
 		c.trace_id = (uint8_t)id;
 	return start_ptm(in, s, &c, NULL);
+}
+
+/* Detection reads this much of a file at most: enough for 64 KiB of one
+ * source among several in frames. */
+enum { DETECT_READ = 4 * 1024 * 1024 };
+
+/* The first bytes of file @path, at most DETECT_READ, in *@buf. */
+static int read_prefix(struct pft_input *in, const char *path, uint8_t **buf, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	if (fd < 0)
+		return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
+	*buf = malloc(DETECT_READ);
+	if (!*buf) {
+		close(fd);
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	}
+	while (got < DETECT_READ) {
+		ssize_t n = read(fd, *buf + got, DETECT_READ - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	*len = got;
+	return 0;
+}
+
+/* Up to PFT_DETECT_PREFIX bytes of trace ID @id from the frames at @buf. */
+static size_t id_prefix(const uint8_t *buf, size_t len, int tpiu, unsigned id, uint8_t *out)
+{
+	struct pft_dfmt_config dc = { .size = sizeof(dc), .tpiu = (uint8_t)tpiu };
+	struct pft_dfmt *d = pft_dfmt_alloc(&dc, NULL);
+	struct pft_dfmt_chunk c;
+	size_t n = 0;
+	int r;
+
+	if (!d)
+		return 0;
+	pft_dfmt_feed(d, buf, len);
+	pft_dfmt_finish(d);
+	while (n < PFT_DETECT_PREFIX &&
+	       ((r = pft_dfmt_next(d, &c, sizeof(c))) == 0 || r == -PFT_ERR_BAD_FRAME ||
+		r == -PFT_ERR_TRUNCATED)) {
+		if (r || c.id != id)
+			continue;
+		size_t k = c.len < PFT_DETECT_PREFIX - n ? c.len : PFT_DETECT_PREFIX - n;
+		memcpy(out + n, c.data, k);
+		n += k;
+	}
+	pft_dfmt_free(d);
+	return n;
+}
+
+/* A source whose configuration the trace does not show (no PTM A-sync and
+ * I-sync in its first bytes: damaged, empty or not PTM): decoded under the
+ * defaults, so that what is wrong with it is reported packet by packet. */
+static int add_default_ptm(struct pft_input *in, size_t file, int id)
+{
+	struct pft_config cfg;
+	struct in_source *s = NULL;
+	int err;
+
+	pft_config_init(&cfg);
+	if (id >= 0)
+		cfg.trace_id = (uint8_t)id;
+	if ((err = new_source(in, in->files[file].path, file, id, PFT_PROTO_PTM, &s)) < 0)
+		return err;
+	err = start_ptm(in, s, &cfg, NULL);
+	return err < 0 ? err : 0;
+}
+
+/* Detect source @id's configuration from its first bytes and add it. */
+static int add_detected_ptm(struct pft_input *in, size_t file, int id, const uint8_t *bytes,
+			    size_t n)
+{
+	struct pft_detect_ptm_result r = { .size = sizeof(r) };
+	struct pft_image *img;
+	struct in_source *s;
+	int err;
+
+	if ((err = core_image(in, NULL, &img)) < 0)
+		return err;
+	err = pft_detect_ptm(bytes, n, img, &r, sizeof(r));
+	if (err == -PFT_ERR_NOSYNC)
+		return add_default_ptm(in, file, id);
+	if (err < 0)
+		return fail(in, err, "%s: detection: %s", in->files[file].path,
+			    pft_errstr(pft_errcode(err)));
+	if ((err = new_source(in, in->files[file].path, file, id, PFT_PROTO_PTM, &s)) < 0)
+		return err;
+	if (id >= 0)
+		r.config.trace_id = (uint8_t)id;
+	err = start_ptm(in, s, &r.config, NULL);
+	if (err < 0)
+		return err;
+	s->pub.detected = 1;
+	s->pub.determined = r.determined;
+	s->pub.ncandidates = r.ncandidates;
+	return 0;
+}
+
+int pft_input_add_detected(struct pft_input *in, int id)
+{
+	struct pft_detect_frames fr = { .size = sizeof(fr) };
+	uint8_t *buf = NULL, *bytes = NULL;
+	size_t len = 0, added = 0;
+	int err;
+
+	if (!in || !in->nfiles || in->snap || id < -1 || id > PFT_ID_MAX_VALID)
+		return -PFT_ERR_INVALID;
+	size_t file = in->nfiles - 1;
+	struct in_file *f = &in->files[file];
+	if (!strcmp(f->path, "-"))
+		return fail(in, -PFT_ERR_INVALID, "standard input: the configuration cannot be "
+			    "detected (it would be read twice): give it");
+	if ((err = read_prefix(in, f->path, &buf, &len)) < 0)
+		return err;
+	if (f->format == PFT_PIPE_RAW) {
+		int proto = pft_detect_protocol(buf, len);
+		if (proto != PFT_PROTO_PTM && pft_detect_frames(buf, len, &fr, sizeof(fr)) == 0 &&
+		    fr.format != PFT_FRAMES_RAW && fr.nsources) {
+			err = fail(in, -PFT_ERR_NOMAP, "%s: this is a formatted buffer (%s frames), "
+				   "not raw trace: try --formatted", f->path,
+				   pft_frame_format_name(fr.format));
+			goto out;
+		}
+		if (proto > PFT_PROTO_PTM) {
+			err = fail(in, -PFT_ERR_NOMAP, "%s: this is %s trace, not PTM", f->path,
+				   pft_protocol_name((unsigned)proto));
+			goto out;
+		}
+		err = add_detected_ptm(in, file, -1, buf, len < PFT_DETECT_PREFIX ? len
+										  : PFT_DETECT_PREFIX);
+		added = err == 0;
+		goto out;
+	}
+	if ((err = pft_detect_frames(buf, len, &fr, sizeof(fr))) < 0) {
+		err = fail(in, err, "%s: detection: %s", f->path, pft_errstr(pft_errcode(err)));
+		goto out;
+	}
+	if (fr.format == PFT_FRAMES_TPIU && f->format == PFT_PIPE_FORMATTED) {
+		/* Trace-port syncs: the pipeline must remove them. */
+		struct pft_pipe_config pc = { .size = sizeof(pc), .format = PFT_PIPE_TPIU,
+					      .packets = in->cfg.packets,
+					      .elements = in->cfg.elements,
+					      .fit_check = in->cfg.fit_check };
+		struct pft_pipe *tpiu = pft_pipe_alloc(&pc, &err);
+		if (!tpiu || f->nmap) {
+			pft_pipe_free(tpiu);
+			err = fail(in, tpiu ? -PFT_ERR_INVALID : err, "%s: cannot switch to "
+				   "trace-port frames", f->path);
+			goto out;
+		}
+		pft_pipe_free(f->pipe);
+		f->pipe = tpiu;
+		f->format = PFT_PIPE_TPIU;
+	}
+	bytes = malloc(PFT_DETECT_PREFIX);
+	if (!bytes) {
+		err = fail(in, -PFT_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < fr.nsources; i++) {
+		const struct pft_detect_source *ds = &fr.sources[i];
+		struct in_source *s;
+
+		if (id >= 0 && ds->id != id)
+			continue;
+		if (ds->protocol != PFT_PROTO_PTM) {
+			if ((err = new_source(in, f->path, file, ds->id, ds->protocol, &s)) < 0)
+				goto out;
+			continue;
+		}
+		size_t n = id_prefix(buf, len, f->format == PFT_PIPE_TPIU, ds->id, bytes);
+		if ((err = add_detected_ptm(in, file, ds->id, bytes, n)) < 0)
+			goto out;
+		added++;
+	}
+	err = 0;
+	if (!added && id >= 0 && !in->nsrc)
+		/* Not in the first bytes: decoded as asked, the decode will
+		 * say what it finds. */
+		err = add_default_ptm(in, file, id);
+	else if (!added && id < 0)
+		err = fail(in, -PFT_ERR_NOMAP, "%s: no PTM trace source in the first %zu bytes "
+			   "(%u sources of other protocols)", f->path, len, fr.nsources);
+out:
+	free(buf);
+	free(bytes);
+	return err < 0 ? err : (int)added;
+}
+
+int pft_input_fit(const struct pft_input *in, size_t index, struct pft_fit_verdict *v,
+		  size_t size)
+{
+	if (!in || index >= in->nsrc || in->src[index].pipe_index < 0)
+		return -PFT_ERR_INVALID;
+	return pft_pipe_fit(in->files[in->src[index].file].pipe,
+			    (unsigned)in->src[index].pipe_index, v, size);
 }
 
 /* Read the next block of file @f into its pipeline. */

@@ -32,6 +32,7 @@ struct source {
 	int elems_pending;           /* the flow decoder may hold elements */
 	struct pft_elem elem;
 	struct pft_pipe_stats stats;
+	struct pft_fit *fit;         /* with fit_check */
 };
 
 struct pft_pipe {
@@ -74,7 +75,7 @@ struct pft_pipe *pft_pipe_alloc(const struct pft_pipe_config *cfg, int *errcode)
 	int err = -PFT_ERR_INVALID;
 
 	if (!cfg || cfg->size < sizeof(*cfg) || cfg->format > PFT_PIPE_TPIU ||
-	    !(cfg->packets || cfg->elements))
+	    !(cfg->packets || cfg->elements) || cfg->fit_check > 1)
 		goto fail;
 	err = -PFT_ERR_NOMEM;
 	p = calloc(1, sizeof(*p));
@@ -109,6 +110,7 @@ void pft_pipe_free(struct pft_pipe *p)
 	for (size_t i = 0; i < p->nsrc; i++) {
 		pft_pkt_free(p->src[i]->pkt);
 		pft_flow_free(p->src[i]->flow);
+		pft_fit_free(p->src[i]->fit);
 		free(p->src[i]);
 	}
 	free(p->src);
@@ -139,8 +141,11 @@ int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
 	s->pkt = pft_pkt_alloc(cfg, &err);
 	if (s->pkt && p->cfg.elements)
 		s->flow = pft_flow_alloc(cfg, image, &err);
-	if (!s->pkt || (p->cfg.elements && !s->flow)) {
+	if (s->pkt && (!p->cfg.elements || s->flow) && p->cfg.fit_check)
+		s->fit = pft_fit_alloc(cfg, image, &err);
+	if (!s->pkt || (p->cfg.elements && !s->flow) || (p->cfg.fit_check && !s->fit)) {
 		pft_pkt_free(s->pkt);
+		pft_flow_free(s->flow);
 		free(s);
 		return err;
 	}
@@ -197,6 +202,17 @@ uint64_t pft_pipe_id_bytes(const struct pft_pipe *p, unsigned id)
 	return p && id < ID_COUNT ? p->id_bytes[id] : 0;
 }
 
+int pft_pipe_fit(const struct pft_pipe *p, unsigned source, struct pft_fit_verdict *v,
+		 size_t size)
+{
+	if (!p || source >= p->nsrc || !p->src[source]->fit)
+		return -PFT_ERR_INVALID;
+	int r = pft_fit_verdict(p->src[source]->fit, v, size);
+	/* One damaged stretch is not a misfit: only evidence from several
+	 * syncs is. */
+	return r > 0 && !pft_fit_evident(p->src[source]->fit) ? PFT_FIT_OK : r;
+}
+
 static void start_gap(struct pft_pipe *p, uint64_t offset, int status)
 {
 	p->gap_active = 1;
@@ -250,6 +266,8 @@ static int next_packet(struct source *s, const struct pft_packet **pkt, int *sta
 	}
 	*pkt = &s->pkts[s->ipkt++];
 	*status = s->batch_status;
+	if (s->fit)
+		pft_fit_packet(s->fit, *pkt, sizeof(**pkt), *status);
 	s->stats.packets++;
 	if (*status < 0)
 		s->stats.errors++;
@@ -332,6 +350,8 @@ int pft_pipe_next(struct pft_pipe *p, struct pft_item *item, size_t size)
 				if (pft_flow_next(s->flow, &s->elem, sizeof(s->elem)) == 0) {
 					if (s->elem.type == PFT_ELEM_RANGE)
 						s->stats.insns += s->elem.ninsn;
+					if (s->fit)
+						pft_fit_elem(s->fit, &s->elem, sizeof(s->elem));
 					item->type = PFT_ITEM_ELEM;
 					item->protocol = s->protocol;
 					item->source = (uint16_t)p->cur;

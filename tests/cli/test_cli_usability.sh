@@ -50,8 +50,8 @@ expect 2 "^pft: --reg ETMTRACEIDR=0x70: trace ID 0x70 is reserved$" -- \
 
 # Exit 1 when the trace had errors: a reserved header in the middle.
 printf '\x00\x00\x00\x00\x00\x80\x08\x00\x80\x00\x00\x00\x84\x02\x00\x00\x00\x00\x00\x80' >"$tmp/bad.pft"
-expect 1 "" -- decode --raw "$tmp/bad.pft" --image "$tc2/kernel_dump.bin@0x8000"
-grep -q '"type":"error"' <("$PFT" decode --raw "$tmp/bad.pft" --format jsonl 2>/dev/null) && pass=$((pass + 1)) \
+expect 1 "" -- decode --raw "$tmp/bad.pft" --pft-version 1.1 --image "$tc2/kernel_dump.bin@0x8000"
+grep -q '"type":"error"' <("$PFT" decode --raw "$tmp/bad.pft" --pft-version 1.1 --format jsonl 2>/dev/null) && pass=$((pass + 1)) \
     || { fail=$((fail + 1)); echo "FAIL: the bad packet is not listed as an error"; }
 # Exit 0 when clean.
 expect 0 "" -- decode --snapshot "$SRC/examples/demo"

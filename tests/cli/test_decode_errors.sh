@@ -130,24 +130,37 @@ expect 2 "^pft: $tmp/A.bin: address 0xfffffff0 puts it past 0xffffffff$" -- \
     decode --raw "$trace" --image "$tmp/A.bin@0xfffffff0"
 expect 2 "^pft: decode: option '--image' needs a value$" -- decode --raw "$trace" --image
 
-# ---- An image that does not cover the traced code: addr_nacc, exit 0 ----
+# A decode whose image does not fit the trace: its listing as usual, exit 1
+# and one line naming the image as the likely cause (issue 9).
+expect_misfit() {
+    local what=$1; shift 2
+    run "$@"
+    local msg="^pft: $trace: the trace starts outside the image after 2 of 2 I-syncs: wrong load address or missing code$"
+    if [ "$rc" -ne 1 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -Eq "$msg" "$tmp/err" || [ ! -s "$tmp/out" ]; then
+        bad "$what: pft $* -> exit $rc (want 1 and the image named), stderr:"; sed 's/^/    /' "$tmp/err"
+        return 1
+    fi
+    ok
+}
+
+# ---- An image that does not cover the traced code: addr_nacc, exit 1 ----
 # Only the vectors: the I-sync's 0x80000558 (10.1) is not covered, so the
 # first atom reports it, and no instruction is known.
-expect_decoded "vectors only" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/A.bin@0x80000000" \
+expect_misfit "vectors only" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/A.bin@0x80000000" \
     --format jsonl
 check "vectors only: no range" [ "$(count range)" -eq 0 ]
 check "vectors only: first addr_nacc at 0x80000558" \
     grep -q -m1 '"type":"addr_nacc","addr":"0x80000558"' "$tmp/out"
 check "vectors only: the exceptions are still there" [ "$(count exception)" -eq 2 ]
-# No image at all.
+# No image at all: nothing to misfit, exit 0.
 expect_decoded "no image" -- decode --raw "$trace" "${cfg[@]}" --format jsonl
 check "no image: addr_nacc, no range" [ "$(count range)" -eq 0 -a "$(count addr_nacc)" -ge 1 ]
 # The code at the wrong address.
-expect_decoded "wrong address" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/B.bin@0x10000000" \
+expect_misfit "wrong address" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/B.bin@0x10000000" \
     --format jsonl
 check "wrong address: addr_nacc, no range" [ "$(count range)" -eq 0 -a "$(count addr_nacc)" -ge 1 ]
 # Text format too.
-expect_decoded "vectors only, text" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/A.bin@0x80000000"
+expect_misfit "vectors only, text" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/A.bin@0x80000000"
 check "text addr_nacc line" grep -Eq '^0x0000000c  addr_nacc  0x80000558' "$tmp/out"
 
 # ---- Corrupt trace: error / no_sync elements, no crash, exit 0 ----
@@ -183,7 +196,7 @@ cut9_ok() {
 check "cut I-sync: no_sync then an error at 6" cut9_ok
 # Only an A-sync: read to its end, nothing to decode.
 printf '\x00\x00\x00\x00\x00\x80' >"$tmp/async.bin"
-run decode --raw "$tmp/async.bin" --format jsonl
+run decode --raw "$tmp/async.bin" "${cfg[@]}" --format jsonl
 check "A-sync only: exit 0, no_sync only, no stderr" \
     [ "$rc" -eq 0 -a ! -s "$tmp/err" -a "$(count no_sync)" -eq 1 -a "$(wc -l <"$tmp/out")" -eq 1 ]
 # Every byte value after a valid start, several times over: no crash.

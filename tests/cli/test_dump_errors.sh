@@ -33,12 +33,12 @@ head -c 4096 /dev/urandom | tr -d '\000' >"$tmp/random.bin"
 expect 1 "^pft: $tmp/random.bin: no A-sync in [0-9]+ bytes" -- dump --raw "$tmp/random.bin"
 # A reserved header after synchronisation: located error, decoding goes on.
 printf '\x00\x00\x00\x00\x00\x80\x84\x02\x84' >"$tmp/reserved.bin"
-expect 1 "^pft: $tmp/reserved.bin: offset 0x7: reserved header 0x02$" -- dump --raw "$tmp/reserved.bin"
-grep -q '"type":"error"' <("$PFT" dump --raw "$tmp/reserved.bin" --format jsonl 2>/dev/null) \
+expect 1 "^pft: $tmp/reserved.bin: offset 0x7: reserved header 0x02$" -- dump --raw "$tmp/reserved.bin" --pft-version 1.1
+grep -q '"type":"error"' <("$PFT" dump --raw "$tmp/reserved.bin" --pft-version 1.1 --format jsonl 2>/dev/null) \
     && pass=$((pass+1)) || { echo "FAIL: error packet not listed"; fail=$((fail+1)); }
 # A packet cut by the end of the file.
 printf '\x00\x00\x00\x00\x00\x80\x08\x00\x10' >"$tmp/cut.bin"
-expect 1 "^pft: $tmp/cut.bin: offset 0x6: truncated packet$" -- dump --raw "$tmp/cut.bin"
+expect 1 "^pft: $tmp/cut.bin: offset 0x6: truncated packet$" -- dump --raw "$tmp/cut.bin" --pft-version 1.1
 
 # A formatter frame with the illegal ID 0x7f: one located error line on
 # stderr and in the listing, and packets again after the next A-sync.
@@ -82,7 +82,7 @@ expect 2 "^pft: give only one of" -- dump --raw a --snapshot b
 expect 2 "^pft: --format: 'xml' is not text or jsonl" -- dump --raw a --format xml
 expect 2 "^pft: --id: '0x7f' is not a trace ID" -- dump --formatted a --id 0x7f
 expect 2 "^pft: --ctxid-bytes: '3' is not 0, 1, 2 or 4" -- dump --raw a --ctxid-bytes 3
-expect 2 "^pft: --formatted needs --id" -- dump --formatted a
+expect 2 "^pft: --formatted with a configuration needs --id N" -- dump --formatted a --cycle-accurate
 expect 2 "^pft: unknown command 'dumpp'" -- dumpp
 expect 2 "^pft: dump: unknown option '--bogus'" -- dump --bogus
 expect 2 "^pft: dump: option '--id' needs a value" -- dump --raw a --id
