@@ -78,12 +78,17 @@ static void print_insns(struct decode *d, const struct pft_input_source *s,
 		struct place p = place_of(d, s->image, insn.addr);
 
 		if (d->format == FMT_JSONL) {
-			printf("{\"type\":\"insn\",\"id\":%d,\"addr\":\"0x%x\",\"isa\":\"%s\","
-			       "\"size\":%u", id, insn.addr, pft_isa_name(e->isa), insn.size);
+			printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"insn\",\"addr\":\"0x%x\","
+			       "\"isa\":\"%s\",\"size\":%u", e->offset, id, insn.addr,
+			       pft_isa_name(e->isa), insn.size);
 			json_place(&p);
-			if (count)
-				printf(",\"asm\":\"%s%s%s\"", dis->mnemonic, *dis->op_str ? " " : "",
-				       dis->op_str);
+			if (count) {
+				char text[200];
+				snprintf(text, sizeof(text), "%s%s%s", dis->mnemonic,
+					 *dis->op_str ? " " : "", dis->op_str);
+				fputs(",\"asm\":", stdout);
+				json_string(stdout, text);
+			}
 			fputs("}\n", stdout);
 		} else {
 			char text[200];

@@ -136,7 +136,7 @@ static void print_call(const struct views_run *r, const struct source *s,
 		if (ev->has_cycles)
 			fprintf(o, ",\"cycles\":%" PRIu64, ev->cycles);
 		if (ev->has_ts)
-			fprintf(o, ",\"ts\":%" PRIu64, ev->ts);
+			fprintf(o, ",\"ts\":\"0x%" PRIx64 "\"", ev->ts);
 		if (ev->kind == PFT_CALL_EXCEPTION)
 			fprintf(o, ",\"exception\":%u", ev->exception);
 		fputs(",\"flags\":[", o);
