@@ -365,7 +365,11 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 				goto out;
 		} else if (c == 'o') {
 			output = optarg;
-		} else if (c == 'k' && cmd == CMD_TIMELINE) {
+		} else if (c == 'k') {
+			if (cmd != CMD_TIMELINE) {
+				cli_error("%s: --clock goes with pft timeline", name);
+				goto out;
+			}
 			if (cli_parse_u64(optarg, &r.hz) || !r.hz) {
 				cli_error("%s: --clock: '%s' is not a frequency in Hz", name, optarg);
 				goto out;
@@ -378,7 +382,7 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 			rc = EXIT_OK;
 			goto out;
 		} else {
-			cli_bad_option(name, argv, c == 'k' ? 0 : optopt);
+			cli_bad_option(name, argv, optopt);
 			goto out;
 		}
 	}

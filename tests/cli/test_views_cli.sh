@@ -158,6 +158,15 @@ check "JSON escapes a symbol name" \
 sys.exit(0 if any(json.loads(l)[\"callee\"] == \"be\\\"l\\x1bow\" for l in sys.stdin) else 1)'"
 check "text shows the control character" \
       "'$PFT' calls --snapshot '$tmp/demo' --elf '$tmp/prog' | grep -qF 'sort -> be\"l\\x1bow'"
+check "--clock 2000000: times are half the counts" \
+      "python3 -c 'import json, sys
+a, b = (json.load(open(f))[\"traceEvents\"] for f in sys.argv[1:])
+ta = [e[\"ts\"] for e in a if e[\"ph\"] == \"B\"]
+tb = [e[\"ts\"] for e in b if e[\"ph\"] == \"B\"]
+sys.exit(0 if ta and len(ta) == len(tb) and all(abs(x / 2 - y) < 0.001 for x, y in zip(ta, tb)) else 1)' \
+       '$tmp/timeline.json' <('$PFT' timeline ${in[*]} --clock 2000000)"
+check "pft profile refuses --clock" \
+      "! '$PFT' profile --snapshot '$demo' --clock 5 2>/dev/null"
 check "pft timeline refuses --format text" \
       "! '$PFT' timeline --snapshot '$demo' --format text 2>/dev/null"
 
