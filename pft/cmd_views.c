@@ -56,9 +56,20 @@ struct views_run {
 	uint64_t errors;
 };
 
+/* What file_write returns when writing fails: no -PFT_ERR_* code. */
+enum { WRITE_FAILED = -1000 };
+
 static int file_write(void *ctx, const char *buf, size_t len)
 {
-	return fwrite(buf, 1, len, ctx) == len ? 0 : -1;
+	return fwrite(buf, 1, len, ctx) == len ? 0 : WRITE_FAILED;
+}
+
+/* One line for a library error (or a failed write) of the command. */
+static int report(const struct views_run *r, int err)
+{
+	cli_error("%s: %s", commands[r->cmd].name,
+		  err == WRITE_FAILED ? "write error" : pft_errstr(pft_errcode(err)));
+	return -1;
 }
 
 static void usage(FILE *out, enum view_cmd cmd)
@@ -179,11 +190,8 @@ static int drain_calls(struct views_run *r, size_t i)
 			continue;
 		}
 		int err = pft_timeline_put(r->tracks[i], &ev, sizeof(ev));
-		if (err) {
-			cli_error("%s: %s", commands[r->cmd].name,
-				  err == -1 ? "write error" : pft_errstr(pft_errcode(err)));
-			return -1;
-		}
+		if (err)
+			return report(r, err);
 	}
 	return 0;
 }
@@ -198,10 +206,8 @@ static int on_elem(struct views_run *r, size_t i, const struct pft_elem *e)
 		err = pft_views_put(r->views, (unsigned)i, e, sizeof(*e));
 	else
 		err = pft_calls_put(r->calls[i], e, sizeof(*e));
-	if (err) {
-		cli_error("%s: %s", commands[r->cmd].name, pft_errstr(pft_errcode(err)));
-		return -1;
-	}
+	if (err)
+		return report(r, err);
 	return r->views ? 0 : drain_calls(r, i);
 }
 
@@ -279,9 +285,7 @@ static int start(struct views_run *r)
 	}
 	return 0;
 fail:
-	cli_error("%s: %s", commands[r->cmd].name,
-		  err == -1 ? "write error" : pft_errstr(pft_errcode(err)));
-	return -1;
+	return report(r, err);
 }
 
 /* The end of the trace: close the calls, write the views. */
@@ -304,12 +308,7 @@ static int finish(struct views_run *r)
 		if (!err && r->cmd == CMD_TIMELINE)
 			err = pft_timeline_end(file_write, r->out);
 	}
-	if (err) {
-		cli_error("%s: %s", commands[r->cmd].name,
-			  err == -1 ? "write error" : pft_errstr(pft_errcode(err)));
-		return -1;
-	}
-	return 0;
+	return err ? report(r, err) : 0;
 }
 
 static void release(struct views_run *r)
