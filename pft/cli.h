@@ -51,5 +51,8 @@ int cmd_event(int argc, char **argv) __attribute__((weak));
 int cmd_regs(int argc, char **argv) __attribute__((weak));
 int cmd_coverage(int argc, char **argv) __attribute__((weak));
 int cmd_info(int argc, char **argv) __attribute__((weak));
+int cmd_profile(int argc, char **argv) __attribute__((weak));
+int cmd_timeline(int argc, char **argv) __attribute__((weak));
+int cmd_calls(int argc, char **argv) __attribute__((weak));
 
 #endif

@@ -1,5 +1,4 @@
-/* pft decode: reconstruct the executed instructions of a PTM trace.
- * pft coverage: the same decode, summed up per function. */
+/* pft decode: reconstruct the executed instructions of a PTM trace. */
 #include <capstone/capstone.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "images.h"
 #include "input.h"
 
@@ -19,23 +19,52 @@ struct decode {
 	uint64_t counts[PFT_ELEM_TYPE_MAX];
 	uint64_t insns;
 	const struct pft_packet *pkt; /* the packet whose elements are printed */
-	/* pft coverage */
-	int coverage;
-	struct pft_cov *cov;
-	struct func_stat *funcs;      /* sorted by start */
-	size_t nfuncs, cap;
-	uint64_t unnamed_insns;
+	struct pft_lines *lines;      /* source lines of the --elf files */
 };
 
-/* pft coverage: what ran in one function. */
-struct func_stat {
-	uint32_t start, end;
-	const char *name;             /* owned by the stream's image */
-	uint64_t insns, ranges;
+/* Where @addr is: its function (the DWARF's innermost, else the image's
+ * symbol) in *@fn and offset, its source file and line (NULL, 0 when the
+ * DWARF does not say). */
+struct place {
+	const char *fn, *file;
+	uint32_t off, line;
 };
+
+static struct place place_of(const struct decode *d, const struct pft_image *img,
+			     uint32_t addr)
+{
+	struct place p = { 0 };
+	struct pft_line_info li;
+
+	if (pft_image_symbolize(img, addr, &p.fn, &p.off))
+		p.fn = NULL;
+	if (d->lines && !pft_lines_lookup(d->lines, addr, &li, sizeof(li))) {
+		if (li.function)
+			p.fn = li.function;
+		if (li.has_func)
+			p.off = addr - li.func.start;
+		p.file = li.file;
+		p.line = li.file ? li.line : 0;
+	}
+	return p;
+}
+
+/* ,"fn":...,"file":...,"line":N for what is known of @p. */
+static void json_place(const struct place *p)
+{
+	if (p->fn) {
+		fputs(",\"fn\":", stdout);
+		json_string(stdout, p->fn);
+	}
+	if (p->file) {
+		fputs(",\"file\":", stdout);
+		json_string(stdout, p->file);
+		printf(",\"line\":%" PRIu32, p->line);
+	}
+}
 
 static void print_insns(struct decode *d, const struct pft_input_source *s,
-			const struct pft_elem *e)
+			const struct pft_elem *e, int id)
 {
 	csh cs = e->isa == PFT_ISA_ARM ? d->cs_arm : d->cs_thumb;
 	struct pft_insn_iter it;
@@ -44,21 +73,45 @@ static void print_insns(struct decode *d, const struct pft_input_source *s,
 	pft_insn_iter_init(&it, s->image, e);
 	while (pft_insn_iter_next(&it, &insn, sizeof(insn)) > 0) {
 		cs_insn *dis = NULL;
-		size_t count = cs_disasm(cs, insn.raw, insn.size, insn.addr, 1, &dis);
-		const char *sym;
-		uint32_t off;
-		char where[160] = "";
+		size_t count = d->have_cs ? cs_disasm(cs, insn.raw, insn.size, insn.addr, 1, &dis)
+					  : 0;
+		struct place p = place_of(d, s->image, insn.addr);
 
-		if (!pft_image_symbolize(s->image, insn.addr, &sym, &off))
-			snprintf(where, sizeof(where), "  <%s+0x%x>", sym, off);
-		if (!count)
-			/* Capstone does not know it. */
-			printf("    0x%08x  (undecodable)%s\n", insn.addr, where);
-		else if (*where)
-			printf("    0x%08x  %-8s %-24s%s\n", insn.addr, dis->mnemonic, dis->op_str,
-			       where);
-		else
-			printf("    0x%08x  %-8s %s\n", insn.addr, dis->mnemonic, dis->op_str);
+		if (d->format == FMT_JSONL) {
+			printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"insn\",\"addr\":\"0x%x\","
+			       "\"isa\":\"%s\",\"size\":%u", e->offset, id, insn.addr,
+			       pft_isa_name(e->isa), insn.size);
+			json_place(&p);
+			if (count) {
+				char text[200];
+				snprintf(text, sizeof(text), "%s%s%s", dis->mnemonic,
+					 *dis->op_str ? " " : "", dis->op_str);
+				fputs(",\"asm\":", stdout);
+				json_string(stdout, text);
+			}
+			fputs("}\n", stdout);
+		} else {
+			char text[200];
+			if (count)
+				snprintf(text, sizeof(text), "%-8s %s", dis->mnemonic, dis->op_str);
+			else
+				/* Capstone does not know it. */
+				snprintf(text, sizeof(text), "(undecodable)");
+			printf("    0x%08x  %s", insn.addr, text);
+			if (p.fn || p.file)
+				printf("%*s", (int)(strlen(text) < 33 ? 33 - strlen(text) : 1), "");
+			if (p.fn) {
+				fputs("<", stdout);
+				text_string(stdout, p.fn);
+				printf("+0x%x>", p.off);
+			}
+			if (p.file) {
+				fputs(p.fn ? "  " : "", stdout);
+				text_string(stdout, p.file);
+				printf(":%" PRIu32, p.line);
+			}
+			putchar('\n');
+		}
 		if (count)
 			cs_free(dis, count);
 	}
@@ -95,6 +148,8 @@ static void print_elem(struct decode *d, const struct pft_input_source *s,
 			printf(",\"start\":\"0x%x\",\"end\":\"0x%x\",\"last\":\"0x%x\",\"isa\":\"%s\","
 			       "\"n\":%u,\"taken\":%s", e->start, e->end, e->last,
 			       pft_isa_name(e->isa), e->ninsn, e->taken ? "true" : "false");
+			struct place p = place_of(d, s->image, e->start);
+			json_place(&p);
 			break;
 		case PFT_ELEM_TRACE_ON:
 			printf(",\"reason\":\"%s\"", pft_isync_reason_name(e->reason));
@@ -132,6 +187,8 @@ static void print_elem(struct decode *d, const struct pft_input_source *s,
 		if (e->has_cycles)
 			printf(",\"cycles\":%u", e->cycles);
 		fputs("}\n", stdout);
+		if (d->insn && e->type == PFT_ELEM_RANGE)
+			print_insns(d, s, e, id);
 		return;
 	}
 
@@ -179,110 +236,17 @@ static void print_elem(struct decode *d, const struct pft_input_source *s,
 	if (e->has_cycles)
 		printf(" cycles=%u", e->cycles);
 	putchar('\n');
-	if (d->insn && e->type == PFT_ELEM_RANGE && d->have_cs)
-		print_insns(d, s, e);
+	if (d->insn && e->type == PFT_ELEM_RANGE)
+		print_insns(d, s, e, id);
 }
 
-/* The function that @addr is in, added when first seen; NULL if none. */
-static struct func_stat *func_at(struct decode *d, struct pft_image *img, uint32_t addr)
-{
-	struct pft_image_symbol sym;
-	size_t lo = 0, hi = d->nfuncs;
-
-	if (pft_image_symbol_at(img, addr, &sym, sizeof(sym)))
-		return NULL;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->funcs[mid].start < sym.start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < d->nfuncs && d->funcs[lo].start == sym.start)
-		return &d->funcs[lo];
-	if (d->nfuncs == d->cap) {
-		size_t cap = d->cap ? 2 * d->cap : 256;
-		struct func_stat *f = realloc(d->funcs, cap * sizeof(*f));
-		if (!f)
-			return NULL;
-		d->funcs = f;
-		d->cap = cap;
-	}
-	memmove(&d->funcs[lo + 1], &d->funcs[lo], (d->nfuncs - lo) * sizeof(*d->funcs));
-	d->funcs[lo] = (struct func_stat){ .start = sym.start, .end = sym.end, .name = sym.name };
-	d->nfuncs++;
-	return &d->funcs[lo];
-}
-
-static int count_range(struct decode *d, struct pft_image *img, const struct pft_elem *e)
-{
-	if (pft_cov_add(d->cov, e, sizeof(*e)))
-		return -1;
-	struct func_stat *f = func_at(d, img, e->start);
-	if (f) {
-		f->insns += e->ninsn;
-		f->ranges++;
-	} else {
-		d->unnamed_insns += e->ninsn;
-	}
-	return 0;
-}
-
-static int by_insns(const void *a, const void *b)
-{
-	const struct func_stat *x = a, *y = b;
-	if (x->insns != y->insns)
-		return x->insns < y->insns ? 1 : -1;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static void print_coverage(struct decode *d)
-{
-	qsort(d->funcs, d->nfuncs, sizeof(*d->funcs), by_insns);
-	if (d->format == FMT_TEXT)
-		printf("%12s %7s %9s %9s %7s  %s\n", "executed", "share", "covered", "size",
-		       "cover", "function");
-	for (size_t i = 0; i < d->nfuncs; i++) {
-		const struct func_stat *f = &d->funcs[i];
-		uint64_t covered = 0, size = (uint64_t)f->end - f->start;
-		pft_cov_covered(d->cov, f->start, f->end, &covered);
-		double share = d->insns ? 100.0 * (double)f->insns / (double)d->insns : 0;
-		if (d->format == FMT_JSONL) {
-			printf("{\"type\":\"function\",\"function\":\"%s\",\"start\":\"0x%x\","
-			       "\"end\":\"0x%x\",\"insns\":%" PRIu64 ",\"ranges\":%" PRIu64
-			       ",\"covered_bytes\":%" PRIu64 ",\"size\":%" PRIu64 "}\n",
-			       f->name, f->start, f->end, f->insns, f->ranges, covered, size);
-		} else {
-			printf("%12" PRIu64 " %6.1f%% %9" PRIu64 " %9" PRIu64 " %6.1f%%  %s\n",
-			       f->insns, share, covered, size,
-			       size ? 100.0 * (double)covered / (double)size : 0.0, f->name);
-		}
-	}
-	if (d->format == FMT_JSONL) {
-		printf("{\"type\":\"total\",\"insns\":%" PRIu64 ",\"functions\":%zu,"
-		       "\"unnamed_insns\":%" PRIu64 "}\n", d->insns, d->nfuncs, d->unnamed_insns);
-	} else {
-		if (d->unnamed_insns)
-			printf("%12" PRIu64 " %6.1f%% %9s %9s %7s  (no symbol)\n", d->unnamed_insns,
-			       d->insns ? 100.0 * (double)d->unnamed_insns / (double)d->insns : 0,
-			       "", "", "");
-		printf("%12" PRIu64 " instructions in %zu functions\n", d->insns, d->nfuncs);
-	}
-}
-
-static int on_elem(struct decode *d, const struct pft_input_source *s, const struct pft_elem *e)
+static void on_elem(struct decode *d, const struct pft_input_source *s, const struct pft_elem *e)
 {
 	d->counts[e->type]++;
-	if (e->type == PFT_ELEM_RANGE) {
+	if (e->type == PFT_ELEM_RANGE)
 		d->insns += e->ninsn;
-		if (d->coverage && count_range(d, s->image, e)) {
-			cli_error("out of memory");
-			return -1;
-		}
-	}
-	if (!d->count_only && !d->coverage)
+	if (!d->count_only)
 		print_elem(d, s, e);
-	return 0;
 }
 
 /* Bytes were dropped: an error line in the listing, as for a bad packet.
@@ -295,7 +259,7 @@ static void on_gap(struct decode *d, const struct pft_input_source *s, uint64_t 
 	if (status == 0)
 		return;
 	d->counts[PFT_ELEM_ERROR]++;
-	if (d->count_only || d->coverage)
+	if (d->count_only)
 		return;
 	if (d->format == FMT_JSONL)
 		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\",\"msg\":\"%s\"}\n",
@@ -325,28 +289,22 @@ static void print_counts(const struct decode *d)
 			printf("  %-17s %" PRIu64 "\n", pft_elem_type_name(t), d->counts[t]);
 }
 
-static void usage(FILE *out, int coverage)
+static void usage(FILE *out)
 {
-	if (coverage)
-		fprintf(out, "usage: pft coverage INPUT [IMAGES] [--format text|jsonl]\n\n"
-			     "Decodes like pft decode and lists, per function (ELF symbol), the\n"
-			     "instructions executed, their share, and the bytes of the function\n"
-			     "that ran at least once.\n\n");
-	else
-		fprintf(out, "usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]\n\n");
-	fprintf(out, "%s"
+	fprintf(out, "usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]\n\n"
+		     "%s"
 		     "images (any number; a snapshot's memory dumps are used as well):\n"
 		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
 		     "  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
 		     "output:\n"
 		     "  --format text|jsonl   listing format (default text)\n"
-		     "%s",
-		INPUT_OPTIONS_HELP,
-		coverage ? "" : "  --insn                list every instruction, disassembled, with symbols\n"
-				"  --count               print only element counts\n");
+		     "  --insn                list every instruction, disassembled, with its\n"
+		     "                        function and (from the ELF's DWARF) source line\n"
+		     "  --count               print only element counts\n",
+		INPUT_OPTIONS_HELP);
 }
 
-static int run(int argc, char **argv, int coverage)
+int cmd_decode(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		INPUT_LONG_OPTIONS,
@@ -359,10 +317,10 @@ static int run(int argc, char **argv, int coverage)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct input_opts o;
-	struct decode d = { .coverage = coverage };
+	struct decode d = { 0 };
 	struct input in;
 	int c, rc = EXIT_USAGE;
-	const char *cmd = coverage ? "coverage" : "decode";
+	const char *cmd = "decode";
 
 	input_opts_init(&o);
 	optind = 1;
@@ -382,7 +340,7 @@ static int run(int argc, char **argv, int coverage)
 			if (image_args_add(&d.images, optarg, c == 'e'))
 				goto out;
 		} else if (c == 'h') {
-			usage(stdout, coverage);
+			usage(stdout);
 			rc = EXIT_OK;
 			goto out;
 		} else {
@@ -396,20 +354,15 @@ static int run(int argc, char **argv, int coverage)
 	}
 	if (input_opts_check(&o))
 		goto out;
-	if (d.insn && d.format == FMT_JSONL) {
-		cli_error("--insn goes with the text format");
-		goto out;
-	}
-	if (coverage && (d.insn || d.count_only)) {
-		cli_error("coverage: --insn and --count go with decode");
-		goto out;
-	}
-	if (coverage && !(d.cov = pft_cov_alloc(NULL))) {
-		cli_error("out of memory");
-		goto out;
-	}
 	rc = input_open(&in, &o, 0, 1, &d.images);
 	if (rc) {
+		input_close(&in);
+		goto out;
+	}
+	/* Source lines for the instructions listed and the JSON ranges. */
+	if ((d.insn || d.format == FMT_JSONL) && !d.count_only &&
+	    image_args_lines(&d.images, &d.lines)) {
+		rc = EXIT_USAGE;
 		input_close(&in);
 		goto out;
 	}
@@ -424,15 +377,12 @@ static int run(int argc, char **argv, int coverage)
 		const struct pft_input_source *s = &in.src[item.source].info;
 		if (item.type == PFT_ITEM_ELEM) {
 			d.pkt = item.ptm;
-			if (on_elem(&d, s, item.elem))
-				break;
+			on_elem(&d, s, item.elem);
 		} else if (item.type == PFT_ITEM_GAP) {
 			on_gap(&d, s, item.offset, item.status);
 		}
 	}
 	rc = r ? EXIT_USAGE : EXIT_OK;
-	if (!rc && coverage)
-		print_coverage(&d);
 	if (!rc && d.count_only)
 		print_counts(&d);
 	/* Errors in the trace were listed as error elements: the input was
@@ -447,17 +397,6 @@ static int run(int argc, char **argv, int coverage)
 	}
 out:
 	image_args_free(&d.images);
-	pft_cov_free(d.cov);
-	free(d.funcs);
+	pft_lines_free(d.lines);
 	return rc;
-}
-
-int cmd_decode(int argc, char **argv)
-{
-	return run(argc, argv, 0);
-}
-
-int cmd_coverage(int argc, char **argv)
-{
-	return run(argc, argv, 1);
 }

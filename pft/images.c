@@ -58,3 +58,24 @@ int image_args_load(const struct image_args *a, struct pft_image *img)
 		}
 	return 0;
 }
+
+int image_args_lines(const struct image_args *a, struct pft_lines **lines)
+{
+	int err;
+
+	for (size_t i = 0; i < a->n; i++) {
+		const struct image_arg *arg = &a->v[i];
+		if (!arg->is_elf)
+			continue;
+		if (!*lines && !(*lines = pft_lines_alloc(&err))) {
+			cli_error("out of memory");
+			return -1;
+		}
+		err = pft_lines_add_elf(*lines, arg->path, (int64_t)arg->addr);
+		if (err < 0) {
+			cli_error("%s: %s", arg->path, pft_errstr(pft_errcode(err)));
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -27,4 +27,9 @@ void image_args_free(struct image_args *a);
  * error. */
 int image_args_load(const struct image_args *a, struct pft_image *img);
 
+/* The source lines and functions of the --elf files of @a, moved by
+ * their bias, in a new *@lines (left NULL without --elf).  Returns 0, or
+ * -1 after printing an error. */
+int image_args_lines(const struct image_args *a, struct pft_lines **lines);
+
 #endif

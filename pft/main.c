@@ -121,7 +121,10 @@ int main(int argc, char **argv)
 	const struct command cmds[] = {
 		{ "dump", cmd_dump, "list the packets of a PTM trace" },
 		{ "decode", cmd_decode, "reconstruct the executed instructions" },
-		{ "coverage", cmd_coverage, "which code the trace executed" },
+		{ "coverage", cmd_coverage, "which functions, lines and branches ran" },
+		{ "profile", cmd_profile, "instructions and calls per function" },
+		{ "timeline", cmd_timeline, "the calls as nested spans (Chrome JSON)" },
+		{ "calls", cmd_calls, "the stream of calls and returns" },
 		{ "encode", cmd_encode, "model a PTM: instruction log to PFT trace" },
 		{ "stats", cmd_stats, "trace bandwidth of an instruction log" },
 		{ "event", cmd_event, "encode or decode a PTM event register" },

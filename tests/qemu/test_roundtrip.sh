@@ -18,13 +18,14 @@ bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 if python3 "$here/roundtrip.py" suite "$PFT"; then ok; else bad "round trips"; fi
 
 # The other outputs carry the same stream: raw bytes, and frames with
-# another trace ID, decode to the same elements as the snapshot.
+# another trace ID, decode to the same elements as the snapshot (each with
+# the ELF: JSON ranges name their function from its symbols).
 bin=$tmp/switch.thumb
 arm-linux-gnueabihf-gcc -static -O1 -mthumb -o "$bin" "$here/progs/switch.c"
 qemu-arm -singlestep -d exec,nochain -D "$bin.log" "$bin" >/dev/null
 "$PFT" encode --log "$bin.log" --elf "$bin" --return-stack --out-raw "$tmp/t.raw" \
     --out-formatted "$tmp/t.fmt" --id 0x2b --out-snapshot "$tmp/t.ss"
-"$PFT" decode --snapshot "$tmp/t.ss" --format jsonl | cut -d, -f3- >"$tmp/t.ss.jsonl"
+"$PFT" decode --snapshot "$tmp/t.ss" --elf "$bin" --format jsonl | cut -d, -f3- >"$tmp/t.ss.jsonl"
 "$PFT" decode --raw "$tmp/t.raw" --return-stack --elf "$bin" --format jsonl |
     cut -d, -f3- >"$tmp/t.raw.jsonl"
 "$PFT" decode --formatted "$tmp/t.fmt" --id 0x2b --return-stack --elf "$bin" --format jsonl |

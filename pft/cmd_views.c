@@ -1,0 +1,452 @@
+/* Views of the executed code: pft coverage, pft profile, pft timeline and
+ * pft calls.  Each decodes like pft decode and hands the elements to the
+ * library's views accumulator or its calls trackers (one per source). */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "escape.h"
+#include "images.h"
+#include "input.h"
+
+enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS };
+
+/* Per command: its name, what it does, and its --format values in the
+ * order of the numbers they map to (enum pft_view_format for the views). */
+static const struct {
+	const char *name, *what;
+	const char *formats[4];
+	int values[4];
+	int nformats;
+} commands[] = {
+	[CMD_COVERAGE] = { "coverage",
+			   "which code ran: every function of the images, each source line\n"
+			   "and each conditional branch (taken, not taken, both, never)",
+			   { "text", "jsonl", "lcov" },
+			   { PFT_VIEW_COVERAGE_TEXT, PFT_VIEW_COVERAGE_JSONL, PFT_VIEW_LCOV }, 3 },
+	[CMD_PROFILE] = { "profile",
+			  "instructions per function (self, inclusive), cycles, and calls per\n"
+			  "caller and callee",
+			  { "text", "jsonl", "callgrind", "folded" },
+			  { PFT_VIEW_PROFILE_TEXT, PFT_VIEW_PROFILE_JSONL, PFT_VIEW_CALLGRIND,
+			    PFT_VIEW_FOLDED }, 4 },
+	[CMD_TIMELINE] = { "timeline",
+			   "the calls as nested spans, one track per trace source, in Chrome\n"
+			   "trace-event JSON (Perfetto UI, speedscope, chrome://tracing)",
+			   { "chrome" }, { 0 }, 1 },
+	[CMD_CALLS] = { "calls",
+			"the stream of calls and returns, with depth, caller, callee and time",
+			{ "text", "jsonl" }, { FMT_TEXT, FMT_JSONL }, 2 },
+};
+
+struct views_run {
+	enum view_cmd cmd;
+	int format;                   /* from commands[cmd].values */
+	FILE *out;
+	uint64_t hz;
+	struct image_args images;
+	struct pft_lines *lines;      /* NULL without --elf */
+	struct pft_views *views;      /* coverage, profile */
+	struct pft_calls **calls;     /* timeline, calls: one per source */
+	struct pft_timeline **tracks; /* timeline: one per source */
+	struct input in;
+	uint64_t errors;
+};
+
+/* What file_write returns when writing fails: no -PFT_ERR_* code. */
+enum { WRITE_FAILED = -1000 };
+
+static int file_write(void *ctx, const char *buf, size_t len)
+{
+	return fwrite(buf, 1, len, ctx) == len ? 0 : WRITE_FAILED;
+}
+
+/* One line for a library error (or a failed write) of the command. */
+static int report(const struct views_run *r, int err)
+{
+	cli_error("%s: %s", commands[r->cmd].name,
+		  err == WRITE_FAILED ? "write error" : pft_errstr(pft_errcode(err)));
+	return -1;
+}
+
+static void usage(FILE *out, enum view_cmd cmd)
+{
+	fprintf(out, "usage: pft %s INPUT [IMAGES] [--format ", commands[cmd].name);
+	for (int i = 0; i < commands[cmd].nformats; i++)
+		fprintf(out, "%s%s", i ? "|" : "", commands[cmd].formats[i]);
+	fprintf(out, "] [--output FILE]%s\n\n", cmd == CMD_TIMELINE ? " [--clock HZ]" : "");
+	fprintf(out, "Decodes like pft decode and writes %s.\n"
+		     "Source files and lines come from the DWARF of the --elf files.\n\n",
+		commands[cmd].what);
+	fprintf(out, "%s"
+		     "images (any number; a snapshot's memory dumps are used as well):\n"
+		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
+		     "  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
+		     "output:\n"
+		     "  --format FORMAT       (default %s)\n"
+		     "  --output FILE         write there instead of standard output\n",
+		INPUT_OPTIONS_HELP, commands[cmd].formats[0]);
+	if (cmd == CMD_TIMELINE)
+		fprintf(out, "  --clock HZ            cycles or timestamps per second (default: one\n"
+			     "                        count is one microsecond); without cycles or\n"
+			     "                        timestamps in the trace, instructions count\n");
+}
+
+/* The name of the function at @addr: the DWARF's, else the image's symbol;
+ * NULL when neither knows it. */
+static const char *function_name(const struct views_run *r, const struct pft_image *img,
+				 uint32_t addr)
+{
+	struct pft_line_func f;
+	const char *name;
+	uint32_t off;
+
+	if (r->lines && !pft_lines_function_at(r->lines, addr, &f, sizeof(f)))
+		return f.name;
+	if (img && !pft_image_symbolize(img, addr, &name, &off))
+		return name;
+	return NULL;
+}
+
+static void print_name(const struct views_run *r, const struct pft_image *img, uint32_t addr,
+		       int json)
+{
+	const char *name = addr ? function_name(r, img, addr) : NULL;
+
+	if (json && name)
+		json_string(r->out, name);
+	else if (json)
+		fputs("null", r->out);
+	else if (name)
+		text_string(r->out, name);
+	else if (addr)
+		fprintf(r->out, "0x%08x", addr);
+	else
+		fputs("?", r->out);
+}
+
+static const char *const flag_names[] = { "unwound", "untraced", "end", "no_target" };
+
+static void print_call(const struct views_run *r, const struct source *s,
+		       const struct pft_call_event *ev)
+{
+	int id = s->info.id >= 0 ? s->info.id : s->info.cfg.trace_id;
+	FILE *o = r->out;
+
+	if (r->format == FMT_JSONL) {
+		fprintf(o, "{\"id\":%d,\"kind\":\"%s\",\"depth\":%" PRIu32 ",\"site\":\"0x%x\","
+			"\"target\":\"0x%x\",\"callee\":", id, pft_call_kind_name(ev->kind),
+			ev->depth, ev->site, ev->target);
+		print_name(r, s->info.image, ev->callee, 1);
+		fprintf(o, ",\"callee_addr\":\"0x%x\",\"caller\":", ev->callee);
+		print_name(r, s->info.image, ev->caller, 1);
+		fprintf(o, ",\"caller_addr\":\"0x%x\",\"insns\":%" PRIu64, ev->caller, ev->insns);
+		if (ev->has_cycles)
+			fprintf(o, ",\"cycles\":%" PRIu64, ev->cycles);
+		if (ev->has_ts)
+			fprintf(o, ",\"ts\":\"0x%" PRIx64 "\"", ev->ts);
+		if (ev->kind == PFT_CALL_EXCEPTION)
+			fprintf(o, ",\"exception\":%u", ev->exception);
+		fputs(",\"flags\":[", o);
+		for (unsigned b = 0, n = 0; b < 4; b++)
+			if (ev->flags & (1u << b))
+				fprintf(o, "%s\"%s\"", n++ ? "," : "", flag_names[b]);
+		fputs("]}\n", o);
+		return;
+	}
+	/* insns [id] kind depth, indented by depth: caller -> callee */
+	fprintf(o, "%12" PRIu64, ev->insns);
+	if (r->in.multi_id)
+		fprintf(o, "  %02x", id);
+	fprintf(o, "  %-16s %3" PRIu32 "  %*s", pft_call_kind_name(ev->kind), ev->depth,
+		(int)(2 * (ev->depth > 32 ? 32 : ev->depth)), "");
+	int leaving = ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN;
+	print_name(r, s->info.image, leaving ? ev->callee : ev->caller, 0);
+	fputs(" -> ", o);
+	print_name(r, s->info.image, leaving ? ev->caller : ev->callee, 0);
+	if (ev->kind == PFT_CALL_EXCEPTION)
+		fprintf(o, "  (%s)", pft_exception_name(ev->exception));
+	if (ev->has_cycles)
+		fprintf(o, "  cycles=%" PRIu64, ev->cycles);
+	if (ev->has_ts)
+		fprintf(o, "  ts=0x%" PRIx64, ev->ts);
+	for (unsigned b = 0; b < 4; b++)
+		if (ev->flags & (1u << b))
+			fprintf(o, "  [%s]", flag_names[b]);
+	putc('\n', o);
+}
+
+/* Take the events the last put or finish of source @i produced. */
+static int drain_calls(struct views_run *r, size_t i)
+{
+	struct pft_call_event ev;
+
+	while (pft_calls_next(r->calls[i], &ev, sizeof(ev)) == 0) {
+		if (r->cmd == CMD_CALLS) {
+			print_call(r, &r->in.src[i], &ev);
+			continue;
+		}
+		int err = pft_timeline_put(r->tracks[i], &ev, sizeof(ev));
+		if (err)
+			return report(r, err);
+	}
+	return 0;
+}
+
+static int on_elem(struct views_run *r, size_t i, const struct pft_elem *e)
+{
+	int err;
+
+	if (e->type == PFT_ELEM_ERROR)
+		r->errors++;
+	if (r->views)
+		err = pft_views_put(r->views, (unsigned)i, e, sizeof(*e));
+	else
+		err = pft_calls_put(r->calls[i], e, sizeof(*e));
+	if (err)
+		return report(r, err);
+	return r->views ? 0 : drain_calls(r, i);
+}
+
+/* The single image the views read: every decoded source must share it. */
+static struct pft_image *views_image(const struct input *in)
+{
+	struct pft_image *img = NULL;
+
+	for (size_t i = 0; i < in->nsrc; i++) {
+		struct pft_image *s = in->src[i].info.image;
+		if (!in->src[i].info.decoded || !s)
+			continue;
+		if (img && s != img) {
+			cli_error("the sources trace cores with different images: choose one with --id");
+			return NULL;
+		}
+		img = s;
+	}
+	if (!img)
+		cli_error("no decoded source");
+	return img;
+}
+
+/* The timeline's clock for source @s: its cycles, else its timestamps,
+ * else instructions. */
+static unsigned timeline_clock(const struct pft_config *cfg)
+{
+	if (cfg->cycle_accurate)
+		return PFT_TIMELINE_CYCLES;
+	return cfg->timestamps ? PFT_TIMELINE_TIMESTAMP : PFT_TIMELINE_INSNS;
+}
+
+/* Allocate what the command feeds: the views, or a calls tracker (and a
+ * timeline track) per decoded source. */
+static int start(struct views_run *r)
+{
+	struct input *in = &r->in;
+	int err = 0;
+
+	if (r->cmd == CMD_COVERAGE || r->cmd == CMD_PROFILE) {
+		struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines };
+		if (!(vc.image = views_image(in)))
+			return -1;
+		if (!(r->views = pft_views_alloc(&vc, &err)))
+			goto fail;
+		return 0;
+	}
+	r->calls = calloc(in->nsrc, sizeof(*r->calls));
+	r->tracks = calloc(in->nsrc, sizeof(*r->tracks));
+	if (!r->calls || !r->tracks) {
+		err = -PFT_ERR_NOMEM;
+		goto fail;
+	}
+	if (r->cmd == CMD_TIMELINE && (err = pft_timeline_begin(file_write, r->out)))
+		goto fail;
+	for (size_t i = 0; i < in->nsrc; i++) {
+		const struct pft_input_source *s = &in->src[i].info;
+		if (!s->decoded)
+			continue;
+		struct pft_calls_config cc = { .size = sizeof(cc), .image = s->image };
+		if (!(r->calls[i] = pft_calls_alloc(&cc, &err)))
+			goto fail;
+		if (r->cmd != CMD_TIMELINE)
+			continue;
+		int id = s->id >= 0 ? s->id : s->cfg.trace_id;
+		char name[128];
+		snprintf(name, sizeof(name), "%s (trace ID 0x%02x)", s->name, id);
+		struct pft_timeline_config tc = {
+			.size = sizeof(tc), .write = file_write, .ctx = r->out, .image = s->image,
+			.lines = r->lines, .track_name = name, .hz = r->hz, .tid = (uint32_t)id,
+			.clock = (uint8_t)timeline_clock(&s->cfg)
+		};
+		if (!(r->tracks[i] = pft_timeline_alloc(&tc, &err)))
+			goto fail;
+	}
+	return 0;
+fail:
+	return report(r, err);
+}
+
+/* The end of the trace: close the calls, write the views. */
+static int finish(struct views_run *r)
+{
+	int err = 0;
+
+	if (r->views) {
+		if (!(err = pft_views_finish(r->views)))
+			err = pft_views_write(r->views, r->format, "pft", file_write, r->out);
+	} else {
+		for (size_t i = 0; i < r->in.nsrc && !err; i++) {
+			if (!r->calls[i])
+				continue;
+			if ((err = pft_calls_finish(r->calls[i])))
+				break;
+			if (drain_calls(r, i))
+				return -1;
+		}
+		if (!err && r->cmd == CMD_TIMELINE)
+			err = pft_timeline_end(file_write, r->out);
+	}
+	return err ? report(r, err) : 0;
+}
+
+static void release(struct views_run *r)
+{
+	for (size_t i = 0; r->calls && i < r->in.nsrc; i++) {
+		pft_calls_free(r->calls[i]);
+		if (r->tracks)
+			pft_timeline_free(r->tracks[i]);
+	}
+	free(r->calls);
+	free(r->tracks);
+	pft_views_free(r->views);
+}
+
+static int parse_format(struct views_run *r, const char *arg)
+{
+	for (int i = 0; i < commands[r->cmd].nformats; i++)
+		if (!strcmp(arg, commands[r->cmd].formats[i])) {
+			r->format = commands[r->cmd].values[i];
+			return 0;
+		}
+	cli_error("%s: --format: '%s' is not one of this command's formats (try 'pft %s --help')",
+		  commands[r->cmd].name, arg, commands[r->cmd].name);
+	return -1;
+}
+
+static int run(int argc, char **argv, enum view_cmd cmd)
+{
+	static const struct option longopts[] = {
+		INPUT_LONG_OPTIONS,
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "clock", required_argument, NULL, 'k' },
+		{ "elf", required_argument, NULL, 'e' },
+		{ "image", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *name = commands[cmd].name, *output = NULL;
+	struct views_run r = { .cmd = cmd, .format = commands[cmd].values[0], .out = stdout };
+	struct input_opts o;
+	int c, rc = EXIT_USAGE;
+
+	input_opts_init(&o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c >= INPUT_OPT_BASE && c < INPUT_OPT_END) {
+			if (input_option(&o, c, optarg))
+				goto out;
+		} else if (c == 'f') {
+			if (parse_format(&r, optarg))
+				goto out;
+		} else if (c == 'o') {
+			output = optarg;
+		} else if (c == 'k') {
+			if (cmd != CMD_TIMELINE) {
+				cli_error("%s: --clock goes with pft timeline", name);
+				goto out;
+			}
+			if (cli_parse_u64(optarg, &r.hz) || !r.hz) {
+				cli_error("%s: --clock: '%s' is not a frequency in Hz", name, optarg);
+				goto out;
+			}
+		} else if (c == 'e' || c == 'm') {
+			if (image_args_add(&r.images, optarg, c == 'e'))
+				goto out;
+		} else if (c == 'h') {
+			usage(stdout, cmd);
+			rc = EXIT_OK;
+			goto out;
+		} else {
+			cli_bad_option(name, argv, optopt);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		cli_error("%s: unexpected argument '%s'", name, argv[optind]);
+		goto out;
+	}
+	if (input_opts_check(&o))
+		goto out;
+	/* The images are checked (with a clear message) as the input opens,
+	 * before the lines read them. */
+	if ((rc = input_open(&r.in, &o, 0, 1, &r.images)))
+		goto out_input;
+	rc = EXIT_USAGE;
+	if (image_args_lines(&r.images, &r.lines))
+		goto out_input;
+	if (output && !(r.out = fopen(output, "w"))) {
+		cli_error("%s: cannot create '%s'", name, output);
+		r.out = stdout;
+		goto out_input;
+	}
+	if (start(&r))
+		goto out_input;
+	struct pft_item item;
+	int n;
+	while ((n = input_next(&r.in, &item)) > 0) {
+		if (item.type == PFT_ITEM_ELEM) {
+			if (on_elem(&r, item.source, item.elem))
+				goto out_input;
+		} else if (item.type == PFT_ITEM_GAP && item.status) {
+			r.errors++;
+		}
+	}
+	if (n < 0 || finish(&r))
+		goto out_input;
+	rc = r.errors ? EXIT_DECODE_ERRORS : EXIT_OK;
+out_input:
+	release(&r);
+	input_close(&r.in);
+	if (r.out != stdout && fclose(r.out) && rc != EXIT_USAGE) {
+		cli_error("%s: cannot write '%s'", name, output);
+		rc = EXIT_USAGE;
+	}
+out:
+	pft_lines_free(r.lines);
+	image_args_free(&r.images);
+	return rc;
+}
+
+int cmd_coverage(int argc, char **argv)
+{
+	return run(argc, argv, CMD_COVERAGE);
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	return run(argc, argv, CMD_PROFILE);
+}
+
+int cmd_timeline(int argc, char **argv)
+{
+	return run(argc, argv, CMD_TIMELINE);
+}
+
+int cmd_calls(int argc, char **argv)
+{
+	return run(argc, argv, CMD_CALLS);
+}

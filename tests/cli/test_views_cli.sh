@@ -1,0 +1,174 @@
+#!/bin/bash
+# pft coverage, profile, timeline, calls and decode --insn against the
+# library-level truth of tests/views: a -g program run under qemu, its log
+# encoded both as a raw stream (read by views_driver, the library client
+# that tests/views checks against qemu) and as a snapshot (read by the
+# CLI).  The CLI must write what the library writes for the same trace;
+# the real clients (lcov, genhtml, callgrind_annotate, binutils' addr2line)
+# must read what it writes.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+: "${PFT:?}" "${PFT_BUILD:?}" "${PFT_SOURCE:?}"
+driver=$PFT_BUILD/tests/views_driver
+for tool in arm-linux-gnueabihf-gcc arm-linux-gnueabihf-addr2line arm-linux-gnueabihf-objcopy \
+            qemu-arm python3 lcov genhtml callgrind_annotate; do
+    command -v "$tool" >/dev/null || { echo "missing tool: $tool"; exit 1; }
+done
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
+
+bin=$tmp/views
+cfg=--cycle-accurate
+arm-linux-gnueabihf-gcc -static -g -O2 -mthumb -o "$bin" "$here/../views/progs/views.c" &&
+qemu-arm -singlestep -d exec,nochain -D "$bin.log" "$bin" >/dev/null &&
+"$PFT" encode --log "$bin.log" --elf "$bin" --out-raw "$bin.raw" --out-snapshot "$tmp/ss" $cfg &&
+mkdir "$tmp/lib" && "$driver" "$bin.raw" "$bin" "$tmp/lib" $cfg ||
+    { echo "FAIL: cannot build, run, encode or decode views.c"; echo "0 passed, 1 failed"; exit 1; }
+in=(--snapshot "$tmp/ss" --elf "$bin")
+
+# The views the CLI writes are the library's (lcov's TN names the writer).
+for v in "coverage text coverage.txt" "coverage jsonl coverage.jsonl" "coverage lcov lcov.info" \
+         "profile text profile.txt" "profile jsonl profile.jsonl" \
+         "profile callgrind callgrind.out" "profile folded folded.txt"; do
+    read -r cmd fmt file <<<"$v"
+    "$PFT" "$cmd" "${in[@]}" --format "$fmt" --output "$tmp/$file"
+    check "pft $cmd --format $fmt exits 0" "[ $? -eq 0 ]"
+    check "pft $cmd --format $fmt = the library's $file" \
+          "diff <(grep -v '^TN:' '$tmp/$file') <(grep -v '^TN:' '$tmp/lib/$file') >/dev/null"
+done
+check "--output and standard output agree" \
+      "cmp -s <('$PFT' profile ${in[*]} --format folded) '$tmp/folded.txt'"
+
+# The real clients read them.
+check "lcov --summary reads the CLI's tracefile (8 of 9 functions, as tests/views)" \
+      "lcov --summary '$tmp/lcov.info' --rc lcov_branch_coverage=1 2>&1 |
+       grep -q 'functions..: 88.9% (8 of 9 functions)'"
+check "genhtml --branch-coverage renders it" \
+      "genhtml --branch-coverage -q -o '$tmp/html' '$tmp/lcov.info' >/dev/null 2>&1 &&
+       [ -s '$tmp/html/index.html' ]"
+total=$("$PFT" decode "${in[@]}" --count | sed -n 's/^\([0-9]*\) instructions$/\1/p')
+check "callgrind_annotate's total Ir ($total) = pft decode --count" \
+      "callgrind_annotate '$tmp/callgrind.out' 2>/dev/null | tr -d , |
+       grep -Eq '^ *$total( \(100.0%\))? +PROGRAM TOTALS'"
+
+# Calls and the timeline: the same events as the library's tracker, every
+# call returned, and spans that nest.
+"$PFT" calls "${in[@]}" --format jsonl >"$tmp/calls.jsonl"
+"$PFT" timeline "${in[@]}" --format chrome >"$tmp/timeline.json"
+python3 - "$tmp" <<'PY'
+import json, sys
+tmp = sys.argv[1]
+cli = [json.loads(l) for l in open(tmp + "/calls.jsonl")]
+lib = [json.loads(l) for l in open(tmp + "/lib/calls.jsonl")]
+bad = []
+key = lambda e, h: (e["kind"], e["depth"], e["insns"], int(e["callee_addr" if h else "callee"], 16) if h else e["callee"])
+if [key(e, 1) for e in cli] != [key(e, 0) for e in lib]:
+    bad.append("calls: not the library's events")
+opens = sum(e["kind"] in ("call", "exception") for e in cli)
+closes = sum(e["kind"] in ("return", "exception_return") for e in cli)
+if not cli or opens != closes:
+    bad.append("calls: %d calls, %d returns" % (opens, closes))
+if not any(e["kind"] == "call" and e["callee"] == "fib" for e in cli):
+    bad.append("calls: no call of fib by name")
+t = json.load(open(tmp + "/timeline.json"))["traceEvents"]
+stack = {}
+for ev in t:
+    if ev["ph"] == "B":
+        stack.setdefault(ev["tid"], []).append(ev["name"])
+    elif ev["ph"] == "E":
+        if not stack.get(ev["tid"]):
+            bad.append("timeline: an end without a begin"); break
+        stack[ev["tid"]].pop()
+if any(stack.values()):
+    bad.append("timeline: spans left open")
+# The library's spans (the driver's clock is instructions, the CLI's the
+# trace's cycles: their times differ, never go back).
+lt = [e for e in json.load(open(tmp + "/lib/timeline.json"))["traceEvents"] if e["ph"] in "BE"]
+spans = [e for e in t if e["ph"] in "BE"]
+if [(e["ph"], e.get("name")) for e in spans] != [(e["ph"], e.get("name")) for e in lt]:
+    bad.append("timeline: not the library's spans")
+if any(a["ts"] > b["ts"] for a, b in zip(spans, spans[1:])):
+    bad.append("timeline: time goes back")
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+[ $? -eq 0 ] && pass=$((pass+1)) || fail=$((fail+1))
+
+# decode --insn: the source line of each instruction is addr2line's, in the
+# text listing and in JSON (one insn object per instruction of its range).
+"$PFT" decode "${in[@]}" --insn >"$tmp/insn.txt"
+"$PFT" decode "${in[@]}" --insn --format jsonl >"$tmp/insn.jsonl"
+python3 - "$tmp" "$bin" <<'PY'
+import json, os, re, subprocess, sys
+tmp, binary = sys.argv[1:3]
+bad = []
+text = {}
+for l in open(tmp + "/insn.txt"):
+    m = re.match(r"    0x([0-9a-f]{8})  .*  (\S+):(\d+)$", l)
+    if m:
+        text[int(m.group(1), 16)] = (os.path.basename(m.group(2)), int(m.group(3)))
+rows = [json.loads(l) for l in open(tmp + "/insn.jsonl")]
+insns, want_n, n = [], 0, 0
+for r in rows:
+    if r["type"] == "range":
+        if n != want_n:
+            bad.append("a range of %d instructions has %d insn objects" % (want_n, n))
+        want_n, n = r["n"], 0
+    elif r["type"] == "insn":
+        n += 1
+        insns.append(r)
+if not insns:
+    bad.append("no insn objects")
+addrs = sorted({r["addr"] for r in insns if "file" in r})
+a2l = subprocess.run(["arm-linux-gnueabihf-addr2line", "-e", binary] + addrs,
+                     capture_output=True, text=True, check=True).stdout.split()
+truth = {int(a, 16): (os.path.basename(w.split(":")[0]), int(w.split(":")[1].split()[0]))
+         for a, w in zip(addrs, a2l)}
+for r in insns:
+    a = int(r["addr"], 16)
+    if "file" in r and (os.path.basename(r["file"]), r["line"]) != truth[a]:
+        bad.append("0x%x: JSON %s:%d, addr2line %s:%d" % ((a, r["file"], r["line"]) + truth[a]))
+        break
+    if "file" in r and text.get(a) != truth[a]:
+        bad.append("0x%x: text %s, addr2line %s" % (a, text.get(a), truth[a]))
+        break
+if not any(os.path.basename(r.get("file", "")) == "views.c" for r in insns):
+    bad.append("no instruction of views.c has its source line")
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+[ $? -eq 0 ] && pass=$((pass+1)) || fail=$((fail+1))
+
+# The bundled example (symbols, no DWARF): every function, and names from
+# the input escaped (a symbol renamed to hold a quote and an ESC).
+demo=$PFT_SOURCE/examples/demo
+check "coverage of the example: 5 of 5 functions" \
+      "'$PFT' coverage --snapshot '$demo' --elf '$demo/prog' | grep -q '^functions: 5 of 5 executed'"
+# (A copy of the snapshot without its memory dump, which the renamed ELF
+# would overlap.)
+cp -r "$demo" "$tmp/demo"
+sed -i '/^\[dump1\]/,$d' "$tmp/demo/cpu_0.ini"
+arm-linux-gnueabihf-objcopy --redefine-sym "below=be\"l"$'\x1b'"ow" "$demo/prog" "$tmp/prog"
+check "JSON escapes a symbol name" \
+      "'$PFT' calls --snapshot '$tmp/demo' --elf '$tmp/prog' --format jsonl |
+       python3 -c 'import json, sys
+sys.exit(0 if any(json.loads(l)[\"callee\"] == \"be\\\"l\\x1bow\" for l in sys.stdin) else 1)'"
+check "text shows the control character" \
+      "'$PFT' calls --snapshot '$tmp/demo' --elf '$tmp/prog' | grep -qF 'sort -> be\"l\\x1bow'"
+check "--clock 2000000: times are half the counts" \
+      "python3 -c 'import json, sys
+a, b = (json.load(open(f))[\"traceEvents\"] for f in sys.argv[1:])
+ta = [e[\"ts\"] for e in a if e[\"ph\"] == \"B\"]
+tb = [e[\"ts\"] for e in b if e[\"ph\"] == \"B\"]
+sys.exit(0 if ta and len(ta) == len(tb) and all(abs(x / 2 - y) < 0.001 for x, y in zip(ta, tb)) else 1)' \
+       '$tmp/timeline.json' <('$PFT' timeline ${in[*]} --clock 2000000)"
+check "pft profile refuses --clock" \
+      "! '$PFT' profile --snapshot '$demo' --clock 5 2>/dev/null"
+check "pft timeline refuses --format text" \
+      "! '$PFT' timeline --snapshot '$demo' --format text 2>/dev/null"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
