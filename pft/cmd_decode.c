@@ -387,7 +387,7 @@ int cmd_decode(int argc, char **argv)
 		print_counts(&d);
 	/* Errors in the trace were listed as error elements: the input was
 	 * read, but not cleanly. */
-	if (!rc && (input_check_sources(&in, &o) + input_fit_report(&in) ||
+	if (!rc && (input_check_sources(&in, &o, 0) + input_fit_report(&in) ||
 		    d.counts[PFT_ELEM_ERROR]))
 		rc = EXIT_DECODE_ERRORS;
 	input_close(&in);

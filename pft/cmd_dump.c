@@ -271,7 +271,7 @@ int cmd_dump(int argc, char **argv)
 	if (!rc && d.count_only)
 		print_counts(&d, &in);
 	if (!rc) {
-		d.errors += (uint64_t)input_check_sources(&in, &o);
+		d.errors += (uint64_t)input_check_sources(&in, &o, 1);
 		if (input_fit_report(&in) || d.errors)
 			rc = EXIT_DECODE_ERRORS;
 	}

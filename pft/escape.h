@@ -5,11 +5,12 @@
 
 #include <stdio.h>
 
-/* Write @s as a JSON string, quotes included. */
+/* Write @s as a JSON string, quotes included (pft_fmt_escape_json()). */
 void json_string(FILE *out, const char *s);
 
-/* Write @s with control characters (and DEL) as \xNN, so that a name
- * cannot move the cursor or break a line of a text listing. */
+/* Write @s with control characters and invalid UTF-8 as \xNN, so that a
+ * name cannot move the cursor or break a line of a text listing
+ * (pft_fmt_escape_text()). */
 void text_string(FILE *out, const char *s);
 
 #endif

@@ -182,7 +182,7 @@ static void report_detected(const struct pft_input_source *s)
 		cli_error("%s: %sdetected %s", s->path, id, *opts ? opts : "no options");
 }
 
-int input_check_sources(const struct input *in, const struct input_opts *o)
+int input_check_sources(const struct input *in, const struct input_opts *o, int packets)
 {
 	int problems = 0;
 
@@ -198,7 +198,7 @@ int input_check_sources(const struct input *in, const struct input_opts *o)
 			cli_error("%s: %sno trace data%s", s->info.path, id,
 				  o->tpiu ? " (no trace-port FSYNC found: without --tpiu?)" : "");
 			problems++;
-		} else if (s->info.stats.bytes && !s->synced_once) {
+		} else if (packets && s->info.stats.bytes && !s->synced_once) {
 			cli_error("%s: %sno A-sync in %" PRIu64 " bytes: nothing could be decoded",
 				  s->info.path, id, s->info.stats.bytes);
 			problems++;
@@ -311,8 +311,7 @@ int input_next(struct input *in, struct pft_item *item)
 		return -1;
 	}
 	if (r == 0) {
-		if ((item->type == PFT_ITEM_PACKET && item->ptm->type == PFT_PKT_ASYNC) ||
-		    (item->type == PFT_ITEM_ELEM && item->elem->type != PFT_ELEM_NO_SYNC))
+		if (item->type == PFT_ITEM_PACKET && item->ptm->type == PFT_PKT_ASYNC)
 			in->src[item->source].synced_once = 1;
 		return 1;
 	}

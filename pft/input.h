@@ -107,8 +107,8 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 void input_close(struct input *in);
 
 /* After the decode: one line on stderr for each source that had no trace,
- * or no synchronisation in it.  Returns how many. */
-int input_check_sources(const struct input *in, const struct input_opts *o);
+ * or (when @packets were listed) no A-sync in it.  Returns how many. */
+int input_check_sources(const struct input *in, const struct input_opts *o, int packets);
 
 /* After the decode: one line on stderr for each source whose
  * configuration or image does not fit its trace.  Returns how many. */
