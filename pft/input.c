@@ -286,7 +286,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 			char who[300] = "";
 			if (strcmp(s->name, s->path))
 				snprintf(who, sizeof(who), "%s ", s->name);
-			cli_error("%s: %s(trace ID 0x%02x): %s trace is not decoded", s->path, who,
+			cli_error("%s: %strace ID 0x%02x: %s trace is not decoded", s->path, who,
 				  (unsigned)s->id, pft_protocol_name(s->protocol));
 		}
 		if (s->detected)
