@@ -1484,6 +1484,8 @@ enum pft_item_type {
 	PFT_ITEM_GAP          /* source @source lost bytes at @offset */
 };
 
+struct pft_etm3_packet;
+
 struct pft_item {
 	uint8_t type;         /* enum pft_item_type */
 	uint8_t protocol;     /* enum pft_protocol of the source */
@@ -1498,7 +1500,8 @@ struct pft_item {
 	 * Valid until the next pft_pipe_next() or pft_pipe_feed() call. */
 	const struct pft_packet *ptm;
 	const struct pft_elem *elem;   /* ELEM; valid as @ptm */
-	const void *reserved_pkt;      /* the packet of other protocols */
+	/* ETMv3 sources: the packet (as @ptm is for PTM sources). */
+	const struct pft_etm3_packet *etm3;
 };
 
 struct pft_pipe;
@@ -1533,6 +1536,15 @@ pft_export void pft_pipe_free(struct pft_pipe *p);
 pft_export int pft_pipe_add_ptm(struct pft_pipe *p, int id,
 				const struct pft_config *cfg,
 				struct pft_image *image);
+
+/*
+ * Decode trace ID @id as an ETMv3 with configuration @cfg (etm3 section),
+ * as pft_pipe_add_ptm() does for a PTM.  (No fit check: it is PTM's.)
+ */
+struct pft_etm3_config;
+pft_export int pft_pipe_add_etm3(struct pft_pipe *p, int id,
+				 const struct pft_etm3_config *cfg,
+				 struct pft_image *image);
 
 /*
  * Give the pipeline the next @len bytes of the buffer (borrowed until

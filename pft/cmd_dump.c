@@ -12,6 +12,7 @@ struct dump {
 	int count_only;
 	int multi_id;            /* print the trace ID column */
 	uint64_t counts[PFT_PKT_TYPE_MAX];
+	uint64_t etm3_packets;   /* ETMv3 sources' packets (types of their own) */
 	uint64_t errors, bytes;
 };
 
@@ -146,6 +147,69 @@ static void on_packet(struct dump *d, const struct source *s, const struct pft_p
 	fputc('\n', out);
 }
 
+/* An ETMv3 packet: its bytes, type and main fields (doc/etmv3.md). */
+static void on_etm3_packet(struct dump *d, const struct source *s,
+			   const struct pft_etm3_packet *p, int status)
+{
+	int id = s->info.id, json = d->format == FMT_JSONL;
+	const char *sep = json ? "," : " ";
+	char atoms[20];
+
+	d->etm3_packets++;
+	d->bytes += p->size;
+	if (status < 0) {
+		d->errors++;
+		cli_error("%s: offset 0x%" PRIx64 ": id 0x%02x: %s", s->info.path, p->offset, id,
+			  pft_etm3_bad_reason_str(p->bad));
+	}
+	if (d->count_only)
+		return;
+	if (json) {
+		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"%s\",\"bytes\":\"", p->offset,
+		       id, pft_etm3_pkt_type_name(p->type));
+	} else {
+		printf("0x%08" PRIx64 "  %02x  ", p->offset, id);
+	}
+	for (uint32_t i = 0; i < p->size; i++)
+		printf(i ? " %02x" : "%02x", p->raw[i]);
+	if (json)
+		putchar('"');
+	else
+		printf("%*s  %s", p->size && 3 * p->size - 1 < 35 ? (int)(36 - 3 * p->size) : 0,
+		       "", pft_etm3_pkt_type_name(p->type));
+	switch (p->type) {
+	case PFT_ETM3_PKT_ISYNC:
+	case PFT_ETM3_PKT_BRANCH:
+		printf(json ? "%s\"addr\":\"0x%x\",\"isa\":\"%s\"" : "%saddr=0x%x isa=%s", sep,
+		       p->addr, pft_isa_name(p->isa));
+		if (p->type == PFT_ETM3_PKT_BRANCH && p->exception)
+			printf(json ? "%s\"exception\":%u,\"cancel\":%u" : "%sexception=%u cancel=%u",
+			       sep, p->exception, p->cancel);
+		break;
+	case PFT_ETM3_PKT_PHEADER:
+		for (unsigned i = 0; i < p->n_atoms && i < 16; i++)
+			atoms[i] = (p->atoms >> i) & 1 ? 'E' : 'N';
+		atoms[p->n_atoms < 16 ? p->n_atoms : 16] = 0;
+		printf(json ? "%s\"atoms\":\"%s\"" : "%satoms=%s", sep, atoms);
+		break;
+	case PFT_ETM3_PKT_CONTEXTID:
+		printf(json ? "%s\"ctxid\":\"0x%x\"" : "%sctxid=0x%x", sep, p->ctxid);
+		break;
+	case PFT_ETM3_PKT_TIMESTAMP:
+		printf(json ? "%s\"ts\":\"0x%" PRIx64 "\"" : "%sts=0x%" PRIx64, sep, p->ts);
+		break;
+	case PFT_ETM3_PKT_BAD:
+		printf(json ? "%s\"msg\":\"%s\"" : "%s%s", sep, pft_etm3_bad_reason_str(p->bad));
+		break;
+	default:
+		break;
+	}
+	if (p->cycles && (p->type == PFT_ETM3_PKT_PHEADER || p->type == PFT_ETM3_PKT_CYCLE_COUNT ||
+			  p->has_cycles))
+		printf(json ? "%s\"cycles\":%u" : "%scycles=%u", sep, p->cycles);
+	fputs(json ? "}\n" : "\n", stdout);
+}
+
 /* A formatter frame was dropped (or the capture is marked discontinuous):
  * list it where the listing has reached, as an error for each source. */
 static void on_gap(struct dump *d, const struct source *s, uint64_t offset, int status)
@@ -189,7 +253,8 @@ static void print_counts(const struct dump *d, const struct input *in)
 	}
 	if (json)
 		printf("{\"type\":\"summary\",\"counts\":{");
-	for (int t = 0, n = 0; t < PFT_PKT_TYPE_MAX; t++) {
+	int n = 0;
+	for (int t = 0; t < PFT_PKT_TYPE_MAX; t++) {
 		if (!d->counts[t])
 			continue;
 		if (json)
@@ -198,6 +263,11 @@ static void print_counts(const struct dump *d, const struct input *in)
 		else
 			printf("  %-17s %" PRIu64 "\n", pft_pkt_type_name(t), d->counts[t]);
 	}
+	/* ETMv3 packets have types of their own: their total. */
+	if (d->etm3_packets && json)
+		printf("%s\"etmv3_packets\":%" PRIu64, n ? "," : "", d->etm3_packets);
+	else if (d->etm3_packets)
+		printf("  %-17s %" PRIu64 "\n", "etmv3 packets", d->etm3_packets);
 	if (json)
 		printf("}}\n");
 }
@@ -261,7 +331,9 @@ int cmd_dump(int argc, char **argv)
 	int r;
 	while ((r = input_next(&in, &item)) > 0) {
 		const struct source *s = &in.src[item.source];
-		if (item.type == PFT_ITEM_PACKET)
+		if (item.type == PFT_ITEM_PACKET && item.etm3)
+			on_etm3_packet(&d, s, item.etm3, item.status);
+		else if (item.type == PFT_ITEM_PACKET)
 			on_packet(&d, s, item.ptm, item.status);
 		else if (item.type == PFT_ITEM_GAP)
 			on_gap(&d, s, item.offset, item.status);

@@ -286,8 +286,12 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 			char who[300] = "";
 			if (strcmp(s->name, s->path))
 				snprintf(who, sizeof(who), "%s ", s->name);
-			cli_error("%s: %strace ID 0x%02x: %s trace is not decoded", s->path, who,
-				  (unsigned)s->id, pft_protocol_name(s->protocol));
+			if (s->id >= 0)
+				cli_error("%s: %strace ID 0x%02x: %s trace is not decoded", s->path,
+					  who, (unsigned)s->id, pft_protocol_name(s->protocol));
+			else
+				cli_error("%s: %s%s trace is not decoded", s->path, who,
+					  pft_protocol_name(s->protocol));
 		}
 		if (s->detected)
 			report_detected(s);
@@ -311,7 +315,9 @@ int input_next(struct input *in, struct pft_item *item)
 		return -1;
 	}
 	if (r == 0) {
-		if (item->type == PFT_ITEM_PACKET && item->ptm->type == PFT_PKT_ASYNC)
+		if (item->type == PFT_ITEM_PACKET &&
+		    (item->ptm ? item->ptm->type == PFT_PKT_ASYNC
+			       : item->etm3->type == PFT_ETM3_PKT_ASYNC))
 			in->src[item->source].synced_once = 1;
 		return 1;
 	}

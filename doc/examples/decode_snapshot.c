@@ -23,7 +23,8 @@ static int print_range(const struct pft_input_source *src, const struct pft_elem
 	int rc;
 
 	printf("range id=0x%x start=0x%08" PRIx32 " end=0x%08" PRIx32 " n=%" PRIu32 " %s %s\n",
-	       (unsigned)src->cfg.trace_id, range->start, range->end, range->ninsn,
+	       (unsigned)(src->id >= 0 ? src->id : src->cfg.trace_id), range->start, range->end,
+	       range->ninsn,
 	       pft_isa_name(range->isa), range->taken ? "taken" : "not-taken");
 	rc = pft_insn_iter_init(&it, src->image, range);
 	if (rc < 0)

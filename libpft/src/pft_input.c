@@ -339,6 +339,54 @@ static int new_source(struct pft_input *in, const char *name, size_t file, int i
 	return 0;
 }
 
+/* Decode source @s (the last added) as an ETMv3 in its file's pipeline. */
+static int start_etm3(struct pft_input *in, struct in_source *s,
+		      const struct pft_etm3_config *cfg, const struct pft_snap_device *core)
+{
+	struct in_file *f = &in->files[s->file];
+	struct pft_image *img;
+	int err;
+
+	if ((err = core_image(in, core, &img)) < 0)
+		return err;
+	size_t *map = realloc(f->map, (f->nmap + 1) * sizeof(*map));
+	if (!map)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	f->map = map;
+	int idx = pft_pipe_add_etm3(f->pipe, s->pub.id, cfg, img);
+	if (idx < 0)
+		return fail(in, idx, "%s: %s: cannot decode it as ETMv3: %s", f->path, s->name,
+			    pft_errstr(pft_errcode(idx)));
+	f->map[f->nmap++] = in->nsrc - 1;
+	s->pipe_index = idx;
+	s->pub.decoded = 1;
+	s->pub.image = img;
+	return (int)(in->nsrc - 1);
+}
+
+/* The ETMv3 configuration of snapshot device @dev from its registers. */
+static int snap_etm3_config(struct pft_input *in, const struct pft_snap_device *dev,
+			    struct pft_etm3_config *cfg)
+{
+	static const char *const names[4] = { "ETMCR", "ETMCCER", "ETMIDR", "ETMTRACEIDR" };
+	uint64_t v[4];
+
+	for (int i = 0; i < 4; i++)
+		if (pft_snap_reg(dev, names[i], &v[i]) || v[i] > UINT32_MAX)
+			return fail(in, -PFT_ERR_BAD_CONFIG, "%s: ETM %s needs ETMCR, ETMCCER, ETMIDR "
+				    "and ETMTRACEIDR (32-bit)", dev->file, dev->name);
+	pft_etm3_config_init(cfg);
+	if (pft_etm3_config_from_regs(cfg, (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
+				      (uint32_t)v[3]) < 0)
+		return fail(in, -PFT_ERR_BAD_CONFIG, "%s: ETMIDR 0x%08llx of %s is not an ETMv3",
+			    dev->file, (unsigned long long)v[2], dev->name);
+	unsigned id = (unsigned)v[3] & 0x7f;
+	if (id == 0 || id > PFT_ID_MAX_VALID)
+		return fail(in, -PFT_ERR_BAD_CONFIG, "%s: ETMTRACEIDR of %s gives trace ID 0x%02x, "
+			    "which is reserved", dev->file, dev->name, id);
+	return 0;
+}
+
 /* Decode source @s (the last added) as a PTM in its file's pipeline. */
 static int start_ptm(struct pft_input *in, struct in_source *s, const struct pft_config *cfg,
 		     const struct pft_snap_device *core)
@@ -412,18 +460,27 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 		    (err = new_source(in, dev->name, file, b->pipe_format == PFT_PIPE_RAW ? -1 : id,
 				      dev->protocol, &s)) < 0)
 			return err;
-		if (dev->protocol != PFT_PROTO_PTM || (in->cfg.id >= 0 && id != in->cfg.id))
+		if ((dev->protocol != PFT_PROTO_PTM && dev->protocol != PFT_PROTO_ETMV3) ||
+		    (in->cfg.id >= 0 && id != in->cfg.id))
 			continue;
-		err = start_ptm(in, s, &cfg, dev->core >= 0 ? &in->snap->devs[dev->core] : NULL);
-		if (err < 0)
+		const struct pft_snap_device *core =
+			dev->core >= 0 ? &in->snap->devs[dev->core] : NULL;
+		if (dev->protocol == PFT_PROTO_ETMV3) {
+			struct pft_etm3_config e3;
+			if ((err = snap_etm3_config(in, dev, &e3)) < 0 ||
+			    (err = start_etm3(in, s, &e3, core)) < 0)
+				return err;
+		} else if ((err = start_ptm(in, s, &cfg, core)) < 0) {
 			return err;
+		}
 		decoded++;
 	}
 	if (!decoded) {
 		if (in->cfg.id >= 0)
-			return fail(in, -PFT_ERR_NOMAP, "%s: no PTM with trace ID 0x%02x", dir,
-				    in->cfg.id);
-		return fail(in, -PFT_ERR_NOMAP, "%s: no PTM trace source has a trace buffer", dir);
+			return fail(in, -PFT_ERR_NOMAP, "%s: no PTM or ETMv3 with trace ID 0x%02x",
+				    dir, in->cfg.id);
+		return fail(in, -PFT_ERR_NOMAP, "%s: no PTM or ETMv3 trace source has a trace "
+			    "buffer", dir);
 	}
 	return 0;
 }

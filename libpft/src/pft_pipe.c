@@ -33,6 +33,11 @@ struct source {
 	struct pft_elem elem;
 	struct pft_pipe_stats stats;
 	struct pft_fit *fit;         /* with fit_check */
+	/* ETMv3 sources: their decoders and last packet. */
+	struct pft_etm3_pkt_decoder *e3pkt;
+	struct pft_etm3_flow *e3flow;
+	struct pft_etm3_packet e3p;
+	int e3_flushed;              /* the flow decoder was finished */
 };
 
 struct pft_pipe {
@@ -111,6 +116,8 @@ void pft_pipe_free(struct pft_pipe *p)
 		pft_pkt_free(p->src[i]->pkt);
 		pft_flow_free(p->src[i]->flow);
 		pft_fit_free(p->src[i]->fit);
+		pft_etm3_pkt_free(p->src[i]->e3pkt);
+		pft_etm3_flow_free(p->src[i]->e3flow);
 		free(p->src[i]);
 	}
 	free(p->src);
@@ -118,26 +125,45 @@ void pft_pipe_free(struct pft_pipe *p)
 	free(p);
 }
 
-int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
-		     struct pft_image *image)
+/* Room for a source of trace ID @id: 0, or -PFT_ERR_INVALID/NOMEM. */
+static int check_new_source(struct pft_pipe *p, int id)
 {
-	int raw, err;
-
-	if (!p || !cfg || p->offset || p->finishing || p->nsrc >= UINT16_MAX)
+	if (p->offset || p->finishing || p->nsrc >= UINT16_MAX)
 		return -PFT_ERR_INVALID;
-	raw = p->cfg.format == PFT_PIPE_RAW;
-	if (raw ? p->nsrc != 0
-		: id < 1 || id > PFT_ID_MAX_VALID || p->by_id[id] != NO_SOURCE)
+	if (p->cfg.format == PFT_PIPE_RAW ? p->nsrc != 0
+	    : id < 1 || id > PFT_ID_MAX_VALID || p->by_id[id] != NO_SOURCE)
 		return -PFT_ERR_INVALID;
 	struct source **v = realloc(p->src, (p->nsrc + 1) * sizeof(*v));
 	if (!v)
 		return -PFT_ERR_NOMEM;
 	p->src = v;
+	return 0;
+}
+
+static int commit_source(struct pft_pipe *p, struct source *s, int id)
+{
+	int raw = p->cfg.format == PFT_PIPE_RAW;
+
+	s->id = raw ? 0 : id;
+	if (!raw)
+		p->by_id[id] = (int16_t)p->nsrc;
+	p->src[p->nsrc] = s;
+	return (int)p->nsrc++;
+}
+
+int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
+		     struct pft_image *image)
+{
+	int err;
+
+	if (!p || !cfg)
+		return -PFT_ERR_INVALID;
+	if ((err = check_new_source(p, id)) < 0)
+		return err;
 	struct source *s = calloc(1, sizeof(*s));
 	if (!s)
 		return -PFT_ERR_NOMEM;
 	s->protocol = PFT_PROTO_PTM;
-	s->id = raw ? 0 : id;
 	s->pkt = pft_pkt_alloc(cfg, &err);
 	if (s->pkt && p->cfg.elements)
 		s->flow = pft_flow_alloc(cfg, image, &err);
@@ -149,10 +175,31 @@ int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
 		free(s);
 		return err;
 	}
-	if (!raw)
-		p->by_id[id] = (int16_t)p->nsrc;
-	p->src[p->nsrc] = s;
-	return (int)p->nsrc++;
+	return commit_source(p, s, id);
+}
+
+int pft_pipe_add_etm3(struct pft_pipe *p, int id, const struct pft_etm3_config *cfg,
+		      struct pft_image *image)
+{
+	int err;
+
+	if (!p || !cfg)
+		return -PFT_ERR_INVALID;
+	if ((err = check_new_source(p, id)) < 0)
+		return err;
+	struct source *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -PFT_ERR_NOMEM;
+	s->protocol = PFT_PROTO_ETMV3;
+	s->e3pkt = pft_etm3_pkt_alloc(cfg, &err);
+	if (s->e3pkt && p->cfg.elements)
+		s->e3flow = pft_etm3_flow_alloc(cfg, image, &err);
+	if (!s->e3pkt || (p->cfg.elements && !s->e3flow)) {
+		pft_etm3_pkt_free(s->e3pkt);
+		free(s);
+		return err;
+	}
+	return commit_source(p, s, id);
 }
 
 int pft_pipe_feed(struct pft_pipe *p, const uint8_t *buf, size_t len)
@@ -232,12 +279,21 @@ static int next_gap_item(struct pft_pipe *p, struct pft_item *item)
 	size_t i = p->gap_next++;
 	struct source *s = p->src[i];
 
-	if (p->gap_status == 0)
-		pft_pkt_reset(s->pkt);
-	else
-		pft_pkt_sync_forward(s->pkt);
-	if (s->flow)
-		pft_flow_reset(s->flow);
+	if (s->protocol == PFT_PROTO_ETMV3) {
+		if (p->gap_status == 0)
+			pft_etm3_pkt_reset(s->e3pkt);
+		else
+			pft_etm3_pkt_sync_forward(s->e3pkt);
+		if (s->e3flow)
+			pft_etm3_flow_reset(s->e3flow);
+	} else {
+		if (p->gap_status == 0)
+			pft_pkt_reset(s->pkt);
+		else
+			pft_pkt_sync_forward(s->pkt);
+		if (s->flow)
+			pft_flow_reset(s->flow);
+	}
 	s->npkts = s->ipkt = 0;
 	s->elems_pending = 0;
 	if (p->gap_status)
@@ -248,6 +304,74 @@ static int next_gap_item(struct pft_pipe *p, struct pft_item *item)
 	item->status = p->gap_status;
 	item->offset = p->gap_offset;
 	return 1;
+}
+
+static void src_feed(struct source *s, const uint8_t *buf, size_t len, uint64_t offset)
+{
+	if (s->protocol == PFT_PROTO_ETMV3)
+		pft_etm3_pkt_feed_at(s->e3pkt, buf, len, offset);
+	else
+		pft_pkt_feed_at(s->pkt, buf, len, offset);
+	s->stats.bytes += len;
+}
+
+static void src_finish(struct source *s)
+{
+	if (s->protocol == PFT_PROTO_ETMV3)
+		pft_etm3_pkt_finish(s->e3pkt);
+	else
+		pft_pkt_finish(s->pkt);
+}
+
+enum { DRAIN_ITEM = 0, DRAIN_DONE, DRAIN_AGAIN };
+
+/* One step of an ETMv3 source: an item (DRAIN_ITEM), nothing until more
+ * input (DRAIN_DONE), a step without an item (DRAIN_AGAIN), or a fatal
+ * code.  Its flow decoder holds back its last range until finished. */
+static int drain_etm3(struct pft_pipe *p, struct source *s, struct pft_item *item)
+{
+	int r;
+
+	item->protocol = s->protocol;
+	item->source = (uint16_t)p->cur;
+	if (s->elems_pending) {
+		if (pft_etm3_flow_next(s->e3flow, &s->elem, sizeof(s->elem)) == 0) {
+			if (s->elem.type == PFT_ELEM_RANGE)
+				s->stats.insns += s->elem.ninsn;
+			item->type = PFT_ITEM_ELEM;
+			item->etm3 = s->e3_flushed ? NULL : &s->e3p;
+			item->elem = &s->elem;
+			return DRAIN_ITEM;
+		}
+		s->elems_pending = 0;
+	}
+	r = pft_etm3_pkt_next(s->e3pkt, &s->e3p, sizeof(s->e3p));
+	if (r == -PFT_ERR_NEED_INPUT)
+		return DRAIN_DONE;
+	if (r == -PFT_ERR_EOS) {
+		if (!s->e3flow || s->e3_flushed)
+			return DRAIN_DONE;
+		s->e3_flushed = 1;
+		pft_etm3_flow_finish(s->e3flow);
+		s->elems_pending = 1;
+		return DRAIN_AGAIN;
+	}
+	if (r < 0 && s->e3p.type != PFT_ETM3_PKT_BAD)
+		return -PFT_ERR_INTERNAL;
+	s->stats.packets++;
+	if (r < 0)
+		s->stats.errors++;
+	if (s->e3flow) {
+		if (pft_etm3_flow_put(s->e3flow, &s->e3p, sizeof(s->e3p)) < 0)
+			return -PFT_ERR_INTERNAL;
+		s->elems_pending = 1;
+	}
+	if (!p->cfg.packets)
+		return DRAIN_AGAIN;
+	item->type = PFT_ITEM_PACKET;
+	item->status = r < 0 ? r : 0;
+	item->etm3 = &s->e3p;
+	return DRAIN_ITEM;
 }
 
 /* The next packet of source @s into p->cur_pkt: 1, or 0 when its decoder
@@ -283,9 +407,7 @@ static int refill(struct pft_pipe *p, struct pft_item *item, int *eos)
 	if (!p->dfmt) {
 		if (p->raw_buf) {
 			if (p->nsrc) {
-				pft_pkt_feed_at(p->src[0]->pkt, p->raw_buf, p->raw_len,
-						p->offset - p->raw_len);
-				p->src[0]->stats.bytes += p->raw_len;
+				src_feed(p->src[0], p->raw_buf, p->raw_len, p->offset - p->raw_len);
 				p->cur = 0;
 			}
 			p->id_bytes[0] += p->raw_len;
@@ -305,9 +427,7 @@ static int refill(struct pft_pipe *p, struct pft_item *item, int *eos)
 			int idx = p->by_id[c.id & (ID_COUNT - 1)];
 			if (idx == NO_SOURCE || !c.len)
 				return 1;
-			struct source *s = p->src[idx];
-			pft_pkt_feed_at(s->pkt, c.data, c.len, c.offset);
-			s->stats.bytes += c.len;
+			src_feed(p->src[idx], c.data, c.len, c.offset);
 			p->cur = idx;
 			return 1;
 		}
@@ -323,7 +443,7 @@ static int refill(struct pft_pipe *p, struct pft_item *item, int *eos)
 	/* End every source's packet decoder, one at a time. */
 	if (p->next_to_finish < p->nsrc) {
 		p->cur = (int)p->next_to_finish++;
-		pft_pkt_finish(p->src[p->cur]->pkt);
+		src_finish(p->src[p->cur]);
 		return 1;
 	}
 	*eos = 1;
@@ -339,6 +459,14 @@ int pft_pipe_next(struct pft_pipe *p, struct pft_item *item, size_t size)
 		if (p->gap_active) {
 			if (next_gap_item(p, item))
 				return 0;
+			continue;
+		}
+		if (p->cur != NO_SOURCE && p->src[p->cur]->protocol == PFT_PROTO_ETMV3) {
+			int r = drain_etm3(p, p->src[p->cur], item);
+			if (r == DRAIN_ITEM || r < 0)
+				return r;
+			if (r == DRAIN_DONE)
+				p->cur = NO_SOURCE;
 			continue;
 		}
 		if (p->cur != NO_SOURCE) {

@@ -72,7 +72,7 @@ cp -r "$ss/trace_cov_a15" "$tmp/bad5"; chmod -R u+w "$tmp/bad5"
 sed -i 's/^ETMCR(id:0x0)=0x20000400/ETMCR(id:0x0)=zzz/' "$tmp/bad5/device5.ini"
 expect 2 "^pft: $tmp/bad5/device5.ini:[0-9]+: register ETMCR\(id:0x0\): bad value 'zzz'" -- dump --snapshot "$tmp/bad5"
 # A trace ID that is not there.
-expect 2 "^pft: $ss/TC2: no PTM with trace ID 0x22" -- dump --snapshot "$ss/TC2" --id 0x22
+expect 2 "^pft: $ss/TC2: no PTM or ETMv3 with trace ID 0x22" -- dump --snapshot "$ss/TC2" --id 0x22
 expect 1 "^pft: $ss/TC2/cstrace.bin: trace ID 0x14: no trace data" -- dump --snapshot "$ss/TC2" --id 0x14
 expect 1 "^pft: $ss/TC2/cstrace.bin: trace ID 0x25: no trace data" -- dump --formatted "$ss/TC2/cstrace.bin" --id 0x25
 

@@ -15,6 +15,7 @@ ds5: pft's ranges against the snapshot's DS-5 listing (diff_ds5).
 Exits 0 when they agree, 1 otherwise (printing the first differences).
 """
 import functools
+import json
 import os
 import re
 import subprocess
@@ -192,6 +193,20 @@ def diff_flow(dump, snapshot, trace_id):
     return bad == 0 and n > 0
 
 
+def diff_cli(dump, snapshot, trace_id):
+    """The CLI (pft decode --insn, through the library's pipeline) executes
+    the instructions OpenCSD does, in order."""
+    want = [x[1] for x in ocsd_flow(snapshot, trace_id) if x[0] == "insn"]
+    r = subprocess.run([os.environ["PFT"], "decode", "--snapshot", snapshot, "--id", hex(trace_id),
+                        "--insn", "--format", "jsonl"], capture_output=True, text=True, check=False)
+    got = [int(o["addr"], 16) for o in map(json.loads, r.stdout.splitlines())
+           if o["type"] == "insn"]
+    same = r.returncode in (0, 1) and got == want and len(want) > 0
+    print(f"0x{trace_id:x}: pft decode: {len(got)} instructions, OpenCSD {len(want)}: "
+          f"{'same' if same else 'DIFFERENT'} (exit {r.returncode})")
+    return same
+
+
 def ds5_records(path):
     insns, gaps = [], []
     for line in open(path):
@@ -250,6 +265,8 @@ def main():
     mode, trace_id = sys.argv[1], int(sys.argv[4], 0)
     dump, snapshot = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
     modes = {"packets": diff_packets, "flow": diff_flow, "ds5": diff_ds5}
+    if "PFT" in os.environ:
+        modes["cli"] = diff_cli
     checks = list(modes.values()) if mode == "all" else [modes[mode]]
     ok = all([check(dump, snapshot, trace_id) for check in checks])
     sys.exit(0 if ok else 1)
