@@ -109,7 +109,8 @@ static int config_from_regs(struct input_opts *o)
 		return -1;
 	}
 	if (((idr >> 8) & 0xf) == 2) {
-		cli_error("--reg ETMIDR=0x%08x: an ETMv3, whose trace pft does not decode yet", idr);
+		cli_error("--reg ETMIDR=0x%08x: an ETMv3: pft decodes ETMv3 from snapshots only so far",
+			  idr);
 		return -1;
 	}
 	if (pft_config_from_regs(&o->cfg, o->reg[0], ccer, idr, traceid)) {
