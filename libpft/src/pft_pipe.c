@@ -108,25 +108,30 @@ fail:
 	return NULL;
 }
 
+static void free_source(struct source *s)
+{
+	pft_pkt_free(s->pkt);
+	pft_flow_free(s->flow);
+	pft_fit_free(s->fit);
+	pft_etm3_pkt_free(s->e3pkt);
+	pft_etm3_flow_free(s->e3flow);
+	free(s);
+}
+
 void pft_pipe_free(struct pft_pipe *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->nsrc; i++) {
-		pft_pkt_free(p->src[i]->pkt);
-		pft_flow_free(p->src[i]->flow);
-		pft_fit_free(p->src[i]->fit);
-		pft_etm3_pkt_free(p->src[i]->e3pkt);
-		pft_etm3_flow_free(p->src[i]->e3flow);
-		free(p->src[i]);
-	}
+	for (size_t i = 0; i < p->nsrc; i++)
+		free_source(p->src[i]);
 	free(p->src);
 	pft_dfmt_free(p->dfmt);
 	free(p);
 }
 
-/* Room for a source of trace ID @id: 0, or -PFT_ERR_INVALID/NOMEM. */
-static int check_new_source(struct pft_pipe *p, int id)
+/* A new, empty source of trace ID @id in *@out (room made for it):
+ * 0, or -PFT_ERR_INVALID/NOMEM. */
+static int new_source(struct pft_pipe *p, int id, uint8_t protocol, struct source **out)
 {
 	if (p->offset || p->finishing || p->nsrc >= UINT16_MAX)
 		return -PFT_ERR_INVALID;
@@ -137,6 +142,9 @@ static int check_new_source(struct pft_pipe *p, int id)
 	if (!v)
 		return -PFT_ERR_NOMEM;
 	p->src = v;
+	if (!(*out = calloc(1, sizeof(**out))))
+		return -PFT_ERR_NOMEM;
+	(*out)->protocol = protocol;
 	return 0;
 }
 
@@ -156,23 +164,19 @@ int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
 {
 	int err;
 
+	struct source *s;
+
 	if (!p || !cfg)
 		return -PFT_ERR_INVALID;
-	if ((err = check_new_source(p, id)) < 0)
+	if ((err = new_source(p, id, PFT_PROTO_PTM, &s)) < 0)
 		return err;
-	struct source *s = calloc(1, sizeof(*s));
-	if (!s)
-		return -PFT_ERR_NOMEM;
-	s->protocol = PFT_PROTO_PTM;
 	s->pkt = pft_pkt_alloc(cfg, &err);
 	if (s->pkt && p->cfg.elements)
 		s->flow = pft_flow_alloc(cfg, image, &err);
 	if (s->pkt && (!p->cfg.elements || s->flow) && p->cfg.fit_check)
 		s->fit = pft_fit_alloc(cfg, image, &err);
 	if (!s->pkt || (p->cfg.elements && !s->flow) || (p->cfg.fit_check && !s->fit)) {
-		pft_pkt_free(s->pkt);
-		pft_flow_free(s->flow);
-		free(s);
+		free_source(s);
 		return err;
 	}
 	return commit_source(p, s, id);
@@ -183,20 +187,17 @@ int pft_pipe_add_etm3(struct pft_pipe *p, int id, const struct pft_etm3_config *
 {
 	int err;
 
+	struct source *s;
+
 	if (!p || !cfg)
 		return -PFT_ERR_INVALID;
-	if ((err = check_new_source(p, id)) < 0)
+	if ((err = new_source(p, id, PFT_PROTO_ETMV3, &s)) < 0)
 		return err;
-	struct source *s = calloc(1, sizeof(*s));
-	if (!s)
-		return -PFT_ERR_NOMEM;
-	s->protocol = PFT_PROTO_ETMV3;
 	s->e3pkt = pft_etm3_pkt_alloc(cfg, &err);
 	if (s->e3pkt && p->cfg.elements)
 		s->e3flow = pft_etm3_flow_alloc(cfg, image, &err);
 	if (!s->e3pkt || (p->cfg.elements && !s->e3flow)) {
-		pft_etm3_pkt_free(s->e3pkt);
-		free(s);
+		free_source(s);
 		return err;
 	}
 	return commit_source(p, s, id);
