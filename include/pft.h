@@ -1965,6 +1965,16 @@ struct pft_detect_frames {
 pft_export int pft_detect_frames(const uint8_t *buf, size_t len,
 				 struct pft_detect_frames *res, size_t size);
 
+/*
+ * The first bytes of trace ID @id in the CoreSight frames at @buf (@tpiu:
+ * trace-port frames with syncs), up to @cap of them into @out: the prefix
+ * to give pft_detect_protocol() and pft_detect_ptm() for one source of a
+ * formatted buffer.  Bad frames are skipped.  Returns the number of bytes
+ * copied, or -PFT_ERR_INVALID (NULL @buf or @out) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_detect_id_bytes(const uint8_t *buf, size_t len, int tpiu, unsigned id,
+				   uint8_t *out, size_t cap);
+
 /* Bits of pft_detect_ptm_result.determined: the fields the trace decided. */
 enum pft_detect_field {
 	PFT_DETECT_CYCLE_ACCURATE = 1 << 0,

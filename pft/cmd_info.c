@@ -50,36 +50,6 @@ static uint8_t *slurp(const char *path, size_t *len)
 	return buf ? buf : malloc(1);
 }
 
-/* The first PFT_DETECT_PREFIX bytes of trace ID @id (formatted input). */
-static uint8_t *id_prefix(const uint8_t *buf, size_t len, uint8_t id, int tpiu, size_t *out)
-{
-	struct pft_dfmt_config dc = { .size = sizeof(dc), .tpiu = (uint8_t)tpiu };
-	struct pft_dfmt *d = pft_dfmt_alloc(&dc, NULL);
-	struct pft_dfmt_chunk ch;
-	uint8_t *bytes = malloc(PFT_DETECT_PREFIX);
-
-	*out = 0;
-	if (!d || !bytes) {
-		pft_dfmt_free(d);
-		free(bytes);
-		return NULL;
-	}
-	pft_dfmt_feed(d, buf, len);
-	pft_dfmt_finish(d);
-	for (;;) {
-		int st = pft_dfmt_next(d, &ch, sizeof(ch));
-		if (st == -PFT_ERR_EOS || st == -PFT_ERR_NEED_INPUT || *out == PFT_DETECT_PREFIX)
-			break;
-		if (st != 0 || ch.id != id)
-			continue;
-		size_t n = ch.len < PFT_DETECT_PREFIX - *out ? ch.len : PFT_DETECT_PREFIX - *out;
-		memcpy(bytes + *out, ch.data, n);
-		*out += n;
-	}
-	pft_dfmt_free(d);
-	return bytes;
-}
-
 /* The configuration of the snapshot's PTM with trace ID @id, if any. */
 static int snapshot_config(const struct pft_snapshot *s, int id, struct pft_config *cfg)
 {
@@ -181,16 +151,19 @@ static int info_buffer(const char *path, int framing, int format, int raw_id,
 	}
 	pft_dfmt_free(d);
 	for (int id = 1; id <= PFT_ID_MAX_VALID; id++) {
-		size_t plen;
 		if (!counts[id])
 			continue;
-		uint8_t *prefix = id_prefix(buf, len, (uint8_t)id, tpiu, &plen);
-		if (!prefix) {
+		uint8_t *prefix = malloc(PFT_DETECT_PREFIX);
+		int plen = prefix ? pft_detect_id_bytes(buf, len, tpiu, (unsigned)id, prefix,
+							PFT_DETECT_PREFIX)
+				  : -PFT_ERR_NOMEM;
+		if (plen < 0) {
 			cli_error("%s: out of memory", path);
+			free(prefix);
 			free(buf);
 			return EXIT_USAGE;
 		}
-		print_source(format, id, counts[id], prefix, plen, snap);
+		print_source(format, id, counts[id], prefix, (size_t)plen, snap);
 		free(prefix);
 	}
 	free(buf);

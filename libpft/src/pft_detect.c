@@ -8,6 +8,7 @@
  * just enough of their packets (etmv3-protocol.md 3.2 and 4) to walk them.
  */
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "detect.h"
@@ -475,4 +476,31 @@ int pft_detect_frames(const uint8_t *buf, size_t len,
 		s->protocol = protocols[tpiu][id];
 	}
 	return 0;
+}
+
+int pft_detect_id_bytes(const uint8_t *buf, size_t len, int tpiu, unsigned id, uint8_t *out,
+			size_t cap)
+{
+	struct pft_dfmt_config dc = { .size = sizeof(dc), .tpiu = (uint8_t)!!tpiu };
+	struct pft_dfmt_chunk c;
+	struct pft_dfmt *d;
+	size_t n = 0;
+	int r, err;
+
+	if (!buf || !out || cap > INT_MAX)
+		return -PFT_ERR_INVALID;
+	if (!(d = pft_dfmt_alloc(&dc, &err)))
+		return err;
+	pft_dfmt_feed(d, buf, len);
+	pft_dfmt_finish(d);
+	while (n < cap && (r = pft_dfmt_next(d, &c, sizeof(c))) != -PFT_ERR_EOS &&
+	       r != -PFT_ERR_NEED_INPUT) {
+		if (r || c.id != id)
+			continue;   /* a bad frame, or another source */
+		size_t k = c.len < cap - n ? c.len : cap - n;
+		memcpy(out + n, c.data, k);
+		n += k;
+	}
+	pft_dfmt_free(d);
+	return (int)n;
 }

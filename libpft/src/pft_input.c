@@ -559,32 +559,6 @@ static int read_prefix(struct pft_input *in, const char *path, uint8_t **buf, si
 	return 0;
 }
 
-/* Up to PFT_DETECT_PREFIX bytes of trace ID @id from the frames at @buf. */
-static size_t id_prefix(const uint8_t *buf, size_t len, int tpiu, unsigned id, uint8_t *out)
-{
-	struct pft_dfmt_config dc = { .size = sizeof(dc), .tpiu = (uint8_t)tpiu };
-	struct pft_dfmt *d = pft_dfmt_alloc(&dc, NULL);
-	struct pft_dfmt_chunk c;
-	size_t n = 0;
-	int r;
-
-	if (!d)
-		return 0;
-	pft_dfmt_feed(d, buf, len);
-	pft_dfmt_finish(d);
-	while (n < PFT_DETECT_PREFIX &&
-	       ((r = pft_dfmt_next(d, &c, sizeof(c))) == 0 || r == -PFT_ERR_BAD_FRAME ||
-		r == -PFT_ERR_TRUNCATED)) {
-		if (r || c.id != id)
-			continue;
-		size_t k = c.len < PFT_DETECT_PREFIX - n ? c.len : PFT_DETECT_PREFIX - n;
-		memcpy(out + n, c.data, k);
-		n += k;
-	}
-	pft_dfmt_free(d);
-	return n;
-}
-
 /* A source whose configuration the trace does not show (no PTM A-sync and
  * I-sync in its first bytes: damaged, empty or not PTM): decoded under the
  * defaults, so that what is wrong with it is reported packet by packet. */
@@ -705,8 +679,13 @@ int pft_input_add_detected(struct pft_input *in, int id)
 				goto out;
 			continue;
 		}
-		size_t n = id_prefix(buf, len, f->format == PFT_PIPE_TPIU, ds->id, bytes);
-		if ((err = add_detected_ptm(in, file, ds->id, bytes, n)) < 0)
+		int n = pft_detect_id_bytes(buf, len, f->format == PFT_PIPE_TPIU, ds->id, bytes,
+					    PFT_DETECT_PREFIX);
+		if (n < 0) {
+			err = fail(in, n, "out of memory");
+			goto out;
+		}
+		if ((err = add_detected_ptm(in, file, ds->id, bytes, (size_t)n)) < 0)
 			goto out;
 		added++;
 	}
