@@ -69,10 +69,67 @@ enum pft_error_code {
 	PFT_ERR_BAD_INSN,      /* an instruction the decoder cannot follow */
 	PFT_ERR_BAD_FILE,      /* a file is missing, unreadable or malformed */
 	PFT_ERR_NOT_SUPPORTED, /* valid, but not supported by this library */
-	PFT_ERR_MAX
+	PFT_ERR_NOSPACE,       /* a caller-provided output buffer is too small */
+	PFT_ERR_MAX,           /* one past the codes that functions return */
+
+	/*
+	 * Reasons.  Functions return the codes above; these finer values say
+	 * why a packet, an element, a model put or an event expression is bad,
+	 * in the fields that carry them (pft_packet.bad, pft_etm3_packet.bad,
+	 * pft_elem.reason, pft_model_error(), pft_event_diag.problem).  All
+	 * are below 256 so that they fit those uint8_t fields; PFT_ERR_OK (0)
+	 * means no reason.
+	 */
+	/* Packets (PTM and ETMv3): pft_packet.bad, pft_etm3_packet.bad. */
+	PFT_ERR_PKT_RESERVED_HEADER = 0x20, /* a reserved header (or P-header) */
+	PFT_ERR_PKT_ATOM_NO_MARKER,  /* PTM: 0x80/0x82 outside cycle-accurate mode */
+	PFT_ERR_PKT_ASYNC,           /* zeros not ended by 0x80 */
+	PFT_ERR_PKT_TRUNCATED,       /* the stream ended inside a packet */
+	PFT_ERR_PKT_DATA_DISABLED,   /* ETMv3: a data header without data trace */
+	PFT_ERR_PKT_BAD_ISA,         /* ETMv3: a 5th address byte naming no ISA */
+	/* Flow (PTM and ETMv3): pft_elem.reason of PFT_ELEM_ERROR. */
+	PFT_ERR_FLOW_BAD_PACKET = 0x30, /* the packet decoder reported a bad packet */
+	PFT_ERR_FLOW_NO_WAYPOINT,    /* no waypoint within the walk limit */
+	PFT_ERR_FLOW_RETSTACK_EMPTY, /* an E atom on an indirect branch, stack empty */
+	PFT_ERR_FLOW_INDIRECT_ATOM,  /* an E atom on an indirect branch, no return stack */
+	PFT_ERR_FLOW_WP_UPDATE_PAST, /* a waypoint update beyond the next waypoint */
+	PFT_ERR_FLOW_BAD_INSN,       /* undecodable instruction set (Jazelle, ThumbEE) */
+	/* Model: why pft_model_put() refused an instruction. */
+	PFT_ERR_MODEL_NOT_IN_IMAGE = 0x40, /* the first instruction, or one
+				      * reached without a branch, is not in
+				      * the image */
+	PFT_ERR_MODEL_NOT_BRANCH,    /* the PC changed after an instruction that
+				      * cannot branch */
+	PFT_ERR_MODEL_DIRECT_ELSEWHERE, /* a direct branch went neither to its
+				      * target nor to the next instruction */
+	PFT_ERR_MODEL_ISA_CHANGE,    /* the instruction set changed where it cannot */
+	PFT_ERR_MODEL_MISALIGNED,    /* the address is not aligned for its ISA */
+	PFT_ERR_MODEL_BAD_ISA,       /* an ISA the model cannot trace */
+	/* Event expressions and register values: pft_event_diag.problem.
+	 * Parsing (the column says where): */
+	PFT_ERR_EVENT_EMPTY = 0x50,  /* nothing but blanks */
+	PFT_ERR_EVENT_BAD_CHAR,      /* a character that is no part of the language */
+	PFT_ERR_EVENT_EXPECTED_OPERAND,  /* a resource, '!' or '(' was expected */
+	PFT_ERR_EVENT_EXPECTED_OPERATOR, /* '&', '|', ')' or the end was expected */
+	PFT_ERR_EVENT_UNCLOSED_PAREN,    /* this '(' has no ')' */
+	PFT_ERR_EVENT_UNOPENED_PAREN,    /* this ')' has no '(' */
+	PFT_ERR_EVENT_UNKNOWN_RESOURCE,  /* a name that is no resource */
+	PFT_ERR_EVENT_BAD_INDEX,     /* resource number missing or out of range */
+	PFT_ERR_EVENT_TOO_MANY_RESOURCES, /* a third resource: no event function fits */
+	PFT_ERR_EVENT_TOO_DEEP,      /* parentheses nested too deeply */
+	/* Parsing and formatting: */
+	PFT_ERR_EVENT_UNIMPLEMENTED, /* the resource is not implemented (limits) */
+	/* Formatting: */
+	PFT_ERR_EVENT_RESERVED,      /* a reserved resource number */
+	PFT_ERR_EVENT_HIGH_BITS,     /* the value has bits above 16 set */
+	PFT_ERR_EVENT_B_IGNORED      /* warning: B is not 0 but the function ignores it */
 };
 
-/* A short English description of an error code (never NULL). */
+/*
+ * A short English description of any enum pft_error_code value, return
+ * code or reason alike (never NULL; "unknown error" for other values).
+ * This is the one message function of libpft.
+ */
 pft_export const char *pft_errstr(enum pft_error_code code);
 
 /* The error code of a negative return value (or PFT_ERR_OK for >= 0). */
@@ -274,17 +331,6 @@ enum pft_isync_reason {
 /* "periodic", "trace_on", "overflow", "debug". */
 pft_export const char *pft_isync_reason_name(unsigned reason);
 
-enum pft_bad_reason {
-	PFT_BAD_NONE = 0,
-	PFT_BAD_RESERVED_HEADER,  /* a reserved header byte */
-	PFT_BAD_ATOM_NO_MARKER,   /* 0x80/0x82 outside cycle-accurate mode */
-	PFT_BAD_ASYNC,            /* zeros not ended by 0x80 */
-	PFT_BAD_TRUNCATED         /* the stream ended inside a packet */
-};
-
-/* A one-line description of a bad packet reason. */
-pft_export const char *pft_bad_reason_str(enum pft_bad_reason reason);
-
 /* Exception numbers (branch packet Exception field, ARMv7-A/R). */
 enum pft_exception {
 	PFT_EXC_NONE = 0,
@@ -346,7 +392,7 @@ struct pft_packet {
 	uint8_t vmid;             /* VMID */
 	uint8_t ts_bits;          /* TIMESTAMP: low-order bits this packet updated */
 	uint8_t ts_clock_change;  /* TIMESTAMP: header R bit, the clock changed */
-	uint8_t bad;              /* BAD: enum pft_bad_reason */
+	uint8_t bad;              /* BAD: PFT_ERR_PKT_* (enum pft_error_code) */
 };
 
 struct pft_pkt_decoder;
@@ -479,7 +525,7 @@ pft_export void pft_enc_free(struct pft_encoder *e);
 /* Encode @pkt into @out (@outlen bytes; PFT_ENC_MAX_PACKET is always
  * enough).  Returns the number of bytes written, -PFT_ERR_INVALID (NULL
  * argument, bad type or a field out of range or not allowed by the
- * configuration, see above) or -PFT_ERR_NOMEM (@outlen too small).  On
+ * configuration, see above) or -PFT_ERR_NOSPACE (@outlen too small).  On
  * error nothing is written and the state is unchanged. */
 pft_export int pft_enc_packet(struct pft_encoder *e,
 			      const struct pft_packet *pkt, uint8_t *out,
@@ -811,19 +857,6 @@ enum pft_elem_type {
  * "exception_return", "timestamp", "trigger", "addr_nacc", "error". */
 pft_export const char *pft_elem_type_name(enum pft_elem_type type);
 
-/* Why a PFT_ELEM_ERROR was reported (pft_flow_errstr() describes it). */
-enum pft_flow_error {
-	PFT_FLOW_ERR_BAD_PACKET = 1,  /* the packet decoder reported a bad packet */
-	PFT_FLOW_ERR_NO_WAYPOINT,     /* no waypoint within the walk limit */
-	PFT_FLOW_ERR_RETSTACK_EMPTY,  /* an E atom on an indirect branch, stack empty */
-	PFT_FLOW_ERR_INDIRECT_ATOM,   /* an E atom on an indirect branch, no return stack */
-	PFT_FLOW_ERR_WP_UPDATE_PAST,  /* a waypoint update beyond the next waypoint */
-	PFT_FLOW_ERR_BAD_INSN,        /* undecodable instruction set (Jazelle, ThumbEE) */
-	PFT_FLOW_ERR_MAX
-};
-
-pft_export const char *pft_flow_errstr(unsigned reason);
-
 /* Bits of pft_elem.changed (CONTEXT elements). */
 enum pft_ctx_changed {
 	PFT_CTX_CTXID = 1 << 0,
@@ -855,7 +888,7 @@ struct pft_elem {
 	uint8_t has_cycles;
 	uint8_t has_ret;     /* EXCEPTION */
 	uint8_t reason;      /* TRACE_ON: enum pft_isync_reason;
-			      * ERROR: enum pft_flow_error */
+			      * ERROR: PFT_ERR_FLOW_* (pft_errstr()) */
 	uint8_t ns, hyp, vmid; /* CONTEXT */
 	uint8_t changed;     /* CONTEXT: enum pft_ctx_changed bits */
 	uint8_t reserved[4];
@@ -878,8 +911,7 @@ pft_export void pft_flow_free(struct pft_flow *f);
  * Apply one packet (from pft_pkt_next(), BAD packets included).  Elements
  * it produces wait for pft_flow_next().  Returns 0, -PFT_ERR_INVALID (NULL
  * argument, @size too small, a field out of range: type, isa, more than 5
- * atoms) or -PFT_ERR_INTERNAL (elements of the previous packet were not
- * taken).
+ * atoms, or elements of the previous packet not all taken).
  */
 pft_export int pft_flow_put(struct pft_flow *f, const struct pft_packet *pkt,
 			    size_t size);
@@ -1028,25 +1060,6 @@ struct pft_model_insn {
 	uint8_t reserved;
 };
 
-/* Why pft_model_put() refused an instruction (pft_model_error()). */
-enum pft_model_error {
-	PFT_MODEL_OK = 0,
-	PFT_MODEL_NOT_IN_IMAGE,     /* the first instruction, or one reached
-				     * without a branch, is not in the image */
-	PFT_MODEL_NOT_BRANCH,       /* the PC changed after an instruction that
-				     * cannot branch */
-	PFT_MODEL_DIRECT_ELSEWHERE, /* a direct branch went neither to its
-				     * target nor to the next instruction */
-	PFT_MODEL_ISA_CHANGE,       /* the instruction set changed where it
-				     * cannot */
-	PFT_MODEL_MISALIGNED,       /* the address is not aligned for its ISA */
-	PFT_MODEL_BAD_ISA,          /* an ISA the model cannot trace */
-	PFT_MODEL_ERROR_MAX
-};
-
-/* A one-line description of an enum pft_model_error value. */
-pft_export const char *pft_model_errstr(unsigned reason);
-
 struct pft_model;
 
 /*
@@ -1075,16 +1088,16 @@ pft_export void pft_model_free(struct pft_model *m);
  *   -PFT_ERR_NOMAP      an address outside the image that is neither
  *                       reached by a branch nor after another such address
  *   -PFT_ERR_NOT_SUPPORTED  @insn->isa is not ARM, THUMB or UNKNOWN
- *   -PFT_ERR_INVALID    NULL argument or @size too small
- *   -PFT_ERR_INTERNAL   packets of the previous call were not all taken
+ *   -PFT_ERR_INVALID    NULL argument, @size too small, or packets of
+ *                       the previous call not all taken
  *   -PFT_ERR_EOS        after pft_model_finish()
  */
 pft_export int pft_model_put(struct pft_model *m,
 			     const struct pft_model_insn *insn, size_t size);
 
 /* The log has ended: the last instruction's packets and the final flush
- * become ready.  Returns 0, -PFT_ERR_INVALID (NULL @m), -PFT_ERR_INTERNAL
- * (packets not taken) or -PFT_ERR_EOS (already finished). */
+ * become ready.  Returns 0, -PFT_ERR_INVALID (NULL @m, or packets not
+ * taken) or -PFT_ERR_EOS (already finished). */
 pft_export int pft_model_finish(struct pft_model *m);
 
 /*
@@ -1099,9 +1112,9 @@ pft_export int pft_model_finish(struct pft_model *m);
 pft_export int pft_model_next(struct pft_model *m, struct pft_packet *pkt,
 			      size_t size);
 
-/* After a put failed: why (enum pft_model_error); PFT_MODEL_OK otherwise
- * or for NULL @m. */
-pft_export unsigned pft_model_error(const struct pft_model *m);
+/* After a put failed: why (PFT_ERR_MODEL_*, pft_errstr() describes it);
+ * PFT_ERR_OK otherwise or for NULL @m. */
+pft_export enum pft_error_code pft_model_error(const struct pft_model *m);
 
 /* Trace bytes produced so far (taken or not) and instructions put. */
 pft_export uint64_t pft_model_bytes(const struct pft_model *m);
@@ -1230,41 +1243,15 @@ struct pft_event_limits {
 	uint8_t reserved[4];
 };
 
-/* What is wrong with an expression or a register value. */
-enum pft_event_problem {
-	PFT_EVENT_OK = 0,
-	/* Parsing (the column says where). */
-	PFT_EVENT_EMPTY,             /* nothing but blanks */
-	PFT_EVENT_BAD_CHAR,          /* a character that is no part of the language */
-	PFT_EVENT_EXPECTED_OPERAND,  /* a resource, '!' or '(' was expected */
-	PFT_EVENT_EXPECTED_OPERATOR, /* '&', '|', ')' or the end was expected */
-	PFT_EVENT_UNCLOSED_PAREN,    /* this '(' has no ')' */
-	PFT_EVENT_UNOPENED_PAREN,    /* this ')' has no '(' */
-	PFT_EVENT_UNKNOWN_RESOURCE,  /* a name that is no resource */
-	PFT_EVENT_BAD_INDEX,         /* resource number missing or out of range */
-	PFT_EVENT_TOO_MANY_RESOURCES,/* a third resource: no event function fits */
-	PFT_EVENT_TOO_DEEP,          /* parentheses nested too deeply */
-	/* Parsing and formatting. */
-	PFT_EVENT_UNIMPLEMENTED,     /* the resource is not implemented (limits) */
-	/* Formatting. */
-	PFT_EVENT_RESERVED,          /* a reserved resource number */
-	PFT_EVENT_HIGH_BITS,         /* the value has bits above 16 set */
-	PFT_EVENT_B_IGNORED,         /* warning: B is not 0 but the function ignores it */
-	PFT_EVENT_PROBLEM_MAX
-};
-
 /* Details of a failure (or of a warning). */
 struct pft_event_diag {
-	enum pft_event_problem problem;
+	enum pft_error_code problem; /* PFT_ERR_EVENT_* */
 	size_t column;          /* parse: 0-based byte offset of the problem */
 	size_t length;          /* parse: bytes of the offending token (0 at the end) */
 	char operand;           /* format: 'A' or 'B', the field concerned (else 0) */
 	uint8_t resource;       /* the resource number concerned (UNIMPLEMENTED,
 				   RESERVED, B_IGNORED) */
 };
-
-/* A one-line English description of a problem (never NULL). */
-pft_export const char *pft_event_strerror(enum pft_event_problem problem);
 
 /* Set @limits to the architectural maximum (every resource implemented).
  * Returns 0 or -PFT_ERR_INVALID (NULL). */
@@ -1291,8 +1278,9 @@ pft_export int pft_event_pack(const struct pft_event *ev, uint32_t *value);
 
 /*
  * The canonical name of resource number @resource ("arc3") into @buf.
- * Returns its length, or -PFT_ERR_INVALID (NULL @buf, @len too small,
- * @resource > 0x7f, or @resource is reserved).
+ * Returns its length, -PFT_ERR_INVALID (NULL @buf, @resource > 0x7f, or
+ * @resource is reserved) or -PFT_ERR_NOSPACE (@len too small; @buf then
+ * holds "" when @len > 0).
  */
 pft_export int pft_event_resource_name(unsigned resource, char *buf,
 				       size_t len);
@@ -1304,7 +1292,7 @@ pft_export int pft_event_resource_name(unsigned resource, char *buf,
  *   -PFT_ERR_INVALID     NULL @expr or @value, or the expression is not
  *                        valid (@diag, if not NULL, says what and where)
  *   -PFT_ERR_BAD_CONFIG  a resource is not implemented (problem
- *                        PFT_EVENT_UNIMPLEMENTED, with its column)
+ *                        PFT_ERR_EVENT_UNIMPLEMENTED, with its column)
  */
 pft_export int pft_event_parse(const char *expr,
 			       const struct pft_event_limits *limits,
@@ -1313,18 +1301,19 @@ pft_export int pft_event_parse(const char *expr,
 /*
  * Write the canonical expression of event register bits @value into @buf
  * (PFT_EVENT_EXPR_MAX bytes are always enough).  Returns its length, or:
- *   -PFT_ERR_INVALID     NULL @buf, @len too small, bits above 16 set
- *                        (PFT_EVENT_HIGH_BITS: callers mask the register
+ *   -PFT_ERR_NOSPACE     @len too small (@buf then holds "" when @len > 0)
+ *   -PFT_ERR_INVALID     NULL @buf, bits above 16 set
+ *                        (PFT_ERR_EVENT_HIGH_BITS: callers mask the register
  *                        first), or a resource the function uses is
- *                        reserved (PFT_EVENT_RESERVED, operand 'A'/'B')
+ *                        reserved (PFT_ERR_EVENT_RESERVED, operand 'A'/'B')
  *   -PFT_ERR_BAD_CONFIG  a resource the function uses is not implemented
- *                        according to @limits (PFT_EVENT_UNIMPLEMENTED)
+ *                        according to @limits (PFT_ERR_EVENT_UNIMPLEMENTED)
  * Functions A and NOT(A) ignore B.  When B is not 0 for them the value is
  * non-canonical: the expression (of A alone) is written and the length
- * returned, and @diag says PFT_EVENT_B_IGNORED; parsing the expression
+ * returned, and @diag says PFT_ERR_EVENT_B_IGNORED; parsing the expression
  * gives @value with B = 0.  Otherwise parsing the expression gives @value
  * back.  @diag may be NULL; on success without warning its problem is
- * PFT_EVENT_OK.
+ * PFT_ERR_OK.
  */
 pft_export int pft_event_format(uint32_t value,
 				const struct pft_event_limits *limits,
@@ -2056,7 +2045,7 @@ pft_export int pft_detect_ptm(const uint8_t *buf, size_t len,
  * --return-stack --branch-broadcast --dmb-dsb-waypoints --pft-version
  * 1.0", each only when it differs from pft_config_init()'s default.
  * Returns the length (0 for the default configuration), -PFT_ERR_INVALID
- * (NULL argument) or -PFT_ERR_NOMEM (@len too small; @buf holds a
+ * (NULL argument) or -PFT_ERR_NOSPACE (@len too small; @buf holds a
  * truncated string when @len > 0).
  */
 pft_export int pft_config_options(const struct pft_config *cfg, char *buf,
@@ -2237,18 +2226,6 @@ enum pft_etm3_packet_type {
  * "unknown" out of range. */
 pft_export const char *pft_etm3_pkt_type_name(enum pft_etm3_packet_type type);
 
-enum pft_etm3_bad_reason {
-	PFT_ETM3_BAD_NONE = 0,
-	PFT_ETM3_BAD_RESERVED_HEADER = 1, /* a reserved header (or P-header) */
-	PFT_ETM3_BAD_ASYNC,               /* zeros not ended by 0x80 */
-	PFT_ETM3_BAD_TRUNCATED,           /* the stream ended inside a packet */
-	PFT_ETM3_BAD_DATA_DISABLED,       /* a data header without data trace */
-	PFT_ETM3_BAD_ISA                  /* a 5th address byte naming no ISA */
-};
-
-/* A one-line description of a bad packet reason. */
-pft_export const char *pft_etm3_bad_reason_str(enum pft_etm3_bad_reason reason);
-
 /* One ETMv3 packet.  Fields not meaningful for @type are zero. */
 struct pft_etm3_packet {
 	uint64_t offset;          /* input offset of the first byte */
@@ -2296,7 +2273,7 @@ struct pft_etm3_packet {
 	uint8_t has_data_addr;    /* data packets: an address was sent */
 	uint8_t value_bytes;      /* DATA, DATA_OOO: 0, 1, 2 or 4 */
 	uint8_t tag;              /* DATA_OOO, DATA_PLACEHOLDER: tag 1-3 */
-	uint8_t bad;              /* BAD: enum pft_etm3_bad_reason */
+	uint8_t bad;              /* BAD: PFT_ERR_PKT_* (enum pft_error_code) */
 	uint8_t reserved[3];
 };
 
@@ -2372,13 +2349,13 @@ pft_export void pft_etm3_flow_free(struct pft_etm3_flow *f);
 
 /* Apply one packet (BAD packets included; elements wait for
  * pft_etm3_flow_next()).  Returns 0, -PFT_ERR_INVALID (NULL argument,
- * @size too small, a field out of range: type, isa, more than 16 atoms)
- * or -PFT_ERR_INTERNAL (elements of the previous packet not taken). */
+ * @size too small, a field out of range: type, isa, more than 16 atoms;
+ * or elements of the previous packet not all taken). */
 pft_export int pft_etm3_flow_put(struct pft_etm3_flow *f, const struct pft_etm3_packet *pkt,
 				 size_t size);
 
 /* The end of the stream: the pending range becomes an element.  Returns 0,
- * -PFT_ERR_INVALID or -PFT_ERR_INTERNAL (elements not taken). */
+ * or -PFT_ERR_INVALID (NULL @f, or elements not taken). */
 pft_export int pft_etm3_flow_finish(struct pft_etm3_flow *f);
 
 /* The next element, or -PFT_ERR_NEED_INPUT; -PFT_ERR_INVALID for NULL
@@ -2940,14 +2917,14 @@ pft_export struct pft_calls *pft_calls_alloc(const struct pft_calls_config *cfg,
 pft_export void pft_calls_free(struct pft_calls *c);
 
 /* Apply one flow element (@size = sizeof *@e).  Returns 0,
- * -PFT_ERR_INVALID (NULL argument, @size too small, unknown element type),
- * -PFT_ERR_INTERNAL (events of the previous put were not all taken),
+ * -PFT_ERR_INVALID (NULL argument, @size too small, unknown element type,
+ * or events of the previous put not all taken),
  * -PFT_ERR_EOS (after finish) or -PFT_ERR_NOMEM. */
 pft_export int pft_calls_put(struct pft_calls *c, const struct pft_elem *e,
 			     size_t size);
 
 /* The end of the trace: settle the last branch and pop every frame.
- * Returns 0, -PFT_ERR_INVALID, -PFT_ERR_INTERNAL (events not taken),
+ * Returns 0, -PFT_ERR_INVALID (NULL @c, or events not taken),
  * -PFT_ERR_EOS (already finished) or -PFT_ERR_NOMEM. */
 pft_export int pft_calls_finish(struct pft_calls *c);
 

@@ -123,14 +123,14 @@ static const char *error_message(const struct decode *d, const struct pft_elem *
 {
 	const struct pft_packet *p = d->pkt;
 
-	if (e->reason != PFT_FLOW_ERR_BAD_PACKET || !p || p->type != PFT_PKT_BAD)
-		return pft_flow_errstr(e->reason);
-	if (p->bad == PFT_BAD_RESERVED_HEADER && p->raw && p->size)
+	if (e->reason != PFT_ERR_FLOW_BAD_PACKET || !p || p->type != PFT_PKT_BAD)
+		return pft_errstr(e->reason);
+	if (p->bad == PFT_ERR_PKT_RESERVED_HEADER && p->raw && p->size)
 		snprintf(buf, len, "bad packet (reserved header 0x%02x): waiting for the next "
 			 "synchronisation", p->raw[0]);
 	else
 		snprintf(buf, len, "bad packet (%s): waiting for the next synchronisation",
-			 pft_bad_reason_str(p->bad));
+			 pft_errstr(p->bad));
 	return buf;
 }
 

@@ -78,10 +78,10 @@ static void print_fields(FILE *out, const struct pft_packet *p, int json,
 		break;
 	case PFT_PKT_BAD:
 		if (json)
-			fprintf(out, ",\"msg\":\"%s", pft_bad_reason_str(p->bad));
+			fprintf(out, ",\"msg\":\"%s", pft_errstr(p->bad));
 		else
-			fprintf(out, " %s", pft_bad_reason_str(p->bad));
-		if (p->bad == PFT_BAD_RESERVED_HEADER)
+			fprintf(out, " %s", pft_errstr(p->bad));
+		if (p->bad == PFT_ERR_PKT_RESERVED_HEADER)
 			fprintf(out, " 0x%02x", p->raw[0]);
 		if (json)
 			fputc('"', out);
@@ -115,12 +115,12 @@ static void on_packet(struct dump *d, const struct source *s, const struct pft_p
 		if (id >= 0)
 			snprintf(idstr, sizeof(idstr), "id 0x%02x: ", id);
 		d->errors++;
-		if (p->bad == PFT_BAD_RESERVED_HEADER)
+		if (p->bad == PFT_ERR_PKT_RESERVED_HEADER)
 			cli_error("%s: offset 0x%" PRIx64 ": %sreserved header 0x%02x", s->info.path,
 				  p->offset, idstr, p->raw[0]);
 		else
 			cli_error("%s: offset 0x%" PRIx64 ": %s%s", s->info.path, p->offset, idstr,
-				  pft_bad_reason_str(p->bad));
+				  pft_errstr(p->bad));
 	}
 	if (d->count_only)
 		return;
@@ -160,7 +160,7 @@ static void on_etm3_packet(struct dump *d, const struct source *s,
 	if (status < 0) {
 		d->errors++;
 		cli_error("%s: offset 0x%" PRIx64 ": id 0x%02x: %s", s->info.path, p->offset, id,
-			  pft_etm3_bad_reason_str(p->bad));
+			  pft_errstr(p->bad));
 	}
 	if (d->count_only)
 		return;
@@ -199,7 +199,7 @@ static void on_etm3_packet(struct dump *d, const struct source *s,
 		printf(json ? "%s\"ts\":\"0x%" PRIx64 "\"" : "%sts=0x%" PRIx64, sep, p->ts);
 		break;
 	case PFT_ETM3_PKT_BAD:
-		printf(json ? "%s\"msg\":\"%s\"" : "%s%s", sep, pft_etm3_bad_reason_str(p->bad));
+		printf(json ? "%s\"msg\":\"%s\"" : "%s%s", sep, pft_errstr(p->bad));
 		break;
 	default:
 		break;

@@ -312,18 +312,18 @@ static int take_packets(struct encode *e)
 static int model_error(const struct encode *e, const struct log_entry *le, uint32_t prev,
 		       int have_prev, int err)
 {
-	unsigned why = pft_model_error(e->model);
+	enum pft_error_code why = pft_model_error(e->model);
 	char what[160];
 
-	if (why == PFT_MODEL_NOT_IN_IMAGE)
+	if (why == PFT_ERR_MODEL_NOT_IN_IMAGE)
 		snprintf(what, sizeof(what), "0x%08x is not in the image%s", le->addr,
 			 have_prev ? " (and no branch leads there)" : "");
-	else if (why == PFT_MODEL_MISALIGNED || why == PFT_MODEL_BAD_ISA || !have_prev)
+	else if (why == PFT_ERR_MODEL_MISALIGNED || why == PFT_ERR_MODEL_BAD_ISA || !have_prev)
 		snprintf(what, sizeof(what), "0x%08x: %s", le->addr,
-			 why ? pft_model_errstr(why) : pft_errstr(pft_errcode(err)));
+			 pft_errstr(why ? why : pft_errcode(err)));
 	else
 		snprintf(what, sizeof(what), "0x%08x cannot follow 0x%08x: %s", le->addr, prev,
-			 why ? pft_model_errstr(why) : pft_errstr(pft_errcode(err)));
+			 pft_errstr(why ? why : pft_errcode(err)));
 	cli_error("%s:%" PRIu64 ": %s", e->log, le->line, what);
 	return EXIT_USAGE;
 }

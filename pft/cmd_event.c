@@ -49,7 +49,7 @@ static int encode(const char *expr, const struct pft_event_limits *limits)
 	uint32_t value;
 
 	if (pft_event_parse(expr, limits, &value, &d) < 0) {
-		const char *what = pft_event_strerror(d.problem);
+		const char *what = pft_errstr(d.problem);
 
 		/* Columns count from 1, as in compiler messages. */
 		size_t col = d.column + 1;
@@ -57,15 +57,15 @@ static int encode(const char *expr, const struct pft_event_limits *limits)
 		const char *tok = expr + d.column;
 
 		switch (d.problem) {
-		case PFT_EVENT_UNKNOWN_RESOURCE:
-		case PFT_EVENT_BAD_INDEX:
-		case PFT_EVENT_UNIMPLEMENTED:
-		case PFT_EVENT_TOO_MANY_RESOURCES:
-		case PFT_EVENT_BAD_CHAR:
+		case PFT_ERR_EVENT_UNKNOWN_RESOURCE:
+		case PFT_ERR_EVENT_BAD_INDEX:
+		case PFT_ERR_EVENT_UNIMPLEMENTED:
+		case PFT_ERR_EVENT_TOO_MANY_RESOURCES:
+		case PFT_ERR_EVENT_BAD_CHAR:
 			cli_error("event: column %zu: '%.*s': %s", col, len, tok, what);
 			break;
-		case PFT_EVENT_EXPECTED_OPERAND:
-		case PFT_EVENT_EXPECTED_OPERATOR:
+		case PFT_ERR_EVENT_EXPECTED_OPERAND:
+		case PFT_ERR_EVENT_EXPECTED_OPERATOR:
 			if (len)
 				cli_error("event: column %zu: %s, found '%.*s'", col,
 					  what, len, tok);
@@ -94,26 +94,26 @@ static int decode(const char *arg, const struct pft_event_limits *limits)
 		return EXIT_USAGE;
 	}
 	if (pft_event_format(value, limits, expr, sizeof(expr), &d) < 0) {
-		if (d.problem == PFT_EVENT_HIGH_BITS)
+		if (d.problem == PFT_ERR_EVENT_HIGH_BITS)
 			cli_error("event: 0x%x: %s; the event is bits [16:0] = 0x%x",
-				  value, pft_event_strerror(d.problem),
+				  value, pft_errstr(d.problem),
 				  value & 0x1ffff);
-		else if (d.problem == PFT_EVENT_RESERVED)
+		else if (d.problem == PFT_ERR_EVENT_RESERVED)
 			cli_error("event: 0x%x: resource %c 0x%02x (type b%u%u%u, index %u): %s",
 				  value, d.operand, d.resource, (d.resource >> 6) & 1,
 				  (d.resource >> 5) & 1, (d.resource >> 4) & 1,
-				  d.resource & 0xf, pft_event_strerror(d.problem));
+				  d.resource & 0xf, pft_errstr(d.problem));
 		else {
 			pft_event_resource_name(d.resource, name, sizeof(name));
 			cli_error("event: 0x%x: resource %c (%s): %s", value, d.operand,
-				  name, pft_event_strerror(d.problem));
+				  name, pft_errstr(d.problem));
 		}
 		return EXIT_USAGE;
 	}
 	printf("%s\n", expr);
-	if (d.problem == PFT_EVENT_B_IGNORED)
+	if (d.problem == PFT_ERR_EVENT_B_IGNORED)
 		cli_error("event: 0x%x: note: %s (B = 0x%02x); canonical value 0x%x",
-			  value, pft_event_strerror(d.problem), d.resource,
+			  value, pft_errstr(d.problem), d.resource,
 			  value & ~(0x7fu << 7));
 	return EXIT_OK;
 }

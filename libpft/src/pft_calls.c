@@ -349,7 +349,7 @@ static int start_input(struct pft_calls *c)
 	if (c->finished)
 		return -PFT_ERR_EOS;
 	if (c->head < c->nqueue)
-		return -PFT_ERR_INTERNAL;
+		return -PFT_ERR_INVALID;
 	c->head = c->nqueue = 0;
 	return 0;
 }

@@ -97,7 +97,7 @@ int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt, size_t siz
 		fit->flow_error_since_sync = 0;
 		break;
 	case PFT_PKT_BAD:
-		if (!fit->synced || pkt->bad == PFT_BAD_TRUNCATED)
+		if (!fit->synced || pkt->bad == PFT_ERR_PKT_TRUNCATED)
 			break;
 		fit->bad++;
 		if (!fit->error_since_sync)
@@ -135,7 +135,7 @@ int pft_fit_elem(struct pft_fit *fit, const struct pft_elem *elem, size_t size)
 	switch (elem->type) {
 	case PFT_ELEM_ERROR:
 		/* Bad packets are counted from the packets themselves. */
-		if (elem->reason == PFT_FLOW_ERR_BAD_PACKET)
+		if (elem->reason == PFT_ERR_FLOW_BAD_PACKET)
 			break;
 		fit->flow_errors++;
 		if (!fit->flow_error_since_sync)

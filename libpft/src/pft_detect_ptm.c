@@ -43,7 +43,7 @@ static void scan_packet(struct detect_ptm_scan *s, const struct pft_packet *pkt,
 		*synced = 1;
 		break;
 	case PFT_PKT_BAD:
-		if (*synced && pkt->bad != PFT_BAD_TRUNCATED)
+		if (*synced && pkt->bad != PFT_ERR_PKT_TRUNCATED)
 			s->bad++;
 		break;
 	case PFT_PKT_ISYNC:
@@ -482,7 +482,7 @@ int pft_config_options(const struct pft_config *cfg, char *buf, size_t len)
 	if (truncated) {
 		if (len)
 			buf[len - 1] = 0;
-		return -PFT_ERR_NOMEM;
+		return -PFT_ERR_NOSPACE;
 	}
 	return (int)used;
 }

@@ -462,7 +462,7 @@ int pft_enc_packet(struct pft_encoder *e, const struct pft_packet *pkt,
 		return n;
 	if ((size_t)n > outlen) {
 		*e = saved;
-		return -PFT_ERR_NOMEM;
+		return -PFT_ERR_NOSPACE;
 	}
 	memcpy(out, tmp, (size_t)n);
 	return n;

@@ -20,7 +20,44 @@ const char *pft_errstr(enum pft_error_code code)
 	case PFT_ERR_BAD_INSN: return "bad instruction";
 	case PFT_ERR_BAD_FILE: return "bad file";
 	case PFT_ERR_NOT_SUPPORTED: return "not supported";
+	case PFT_ERR_NOSPACE: return "output buffer too small";
 	case PFT_ERR_MAX: break;
+
+	case PFT_ERR_PKT_RESERVED_HEADER: return "reserved header";
+	case PFT_ERR_PKT_ATOM_NO_MARKER: return "atom header without atoms (not cycle-accurate)";
+	case PFT_ERR_PKT_ASYNC: return "malformed A-sync (zeros not ended by 0x80)";
+	case PFT_ERR_PKT_TRUNCATED: return "truncated packet";
+	case PFT_ERR_PKT_DATA_DISABLED: return "data trace header, but data trace is off (ETMCR[3:2])";
+	case PFT_ERR_PKT_BAD_ISA: return "branch address names no instruction set";
+
+	case PFT_ERR_FLOW_BAD_PACKET: return "bad packet: waiting for the next synchronisation";
+	case PFT_ERR_FLOW_NO_WAYPOINT: return "no waypoint where the trace expects one (image does not match the trace?)";
+	case PFT_ERR_FLOW_RETSTACK_EMPTY: return "E atom on an indirect branch but the return stack is empty";
+	case PFT_ERR_FLOW_INDIRECT_ATOM: return "E atom on an indirect branch without a return stack";
+	case PFT_ERR_FLOW_WP_UPDATE_PAST: return "waypoint update beyond the next waypoint";
+	case PFT_ERR_FLOW_BAD_INSN: return "cannot follow this instruction set";
+
+	case PFT_ERR_MODEL_NOT_IN_IMAGE: return "address not in the image";
+	case PFT_ERR_MODEL_NOT_BRANCH: return "the PC changed after an instruction that cannot branch";
+	case PFT_ERR_MODEL_DIRECT_ELSEWHERE: return "a direct branch went neither to its target nor to the next instruction";
+	case PFT_ERR_MODEL_ISA_CHANGE: return "the instruction set changed where it cannot";
+	case PFT_ERR_MODEL_MISALIGNED: return "address not aligned for its instruction set";
+	case PFT_ERR_MODEL_BAD_ISA: return "instruction set not supported by the model";
+
+	case PFT_ERR_EVENT_EMPTY: return "empty expression";
+	case PFT_ERR_EVENT_BAD_CHAR: return "unexpected character";
+	case PFT_ERR_EVENT_EXPECTED_OPERAND: return "expected a resource, '!' or '('";
+	case PFT_ERR_EVENT_EXPECTED_OPERATOR: return "expected '&', '|', ')' or the end";
+	case PFT_ERR_EVENT_UNCLOSED_PAREN: return "'(' is never closed";
+	case PFT_ERR_EVENT_UNOPENED_PAREN: return "')' without '('";
+	case PFT_ERR_EVENT_UNKNOWN_RESOURCE: return "unknown resource";
+	case PFT_ERR_EVENT_BAD_INDEX: return "resource number missing or out of range";
+	case PFT_ERR_EVENT_TOO_MANY_RESOURCES: return "a third resource: an event combines at most two";
+	case PFT_ERR_EVENT_TOO_DEEP: return "parentheses nested too deeply";
+	case PFT_ERR_EVENT_UNIMPLEMENTED: return "resource not implemented by this PTM";
+	case PFT_ERR_EVENT_RESERVED: return "reserved resource";
+	case PFT_ERR_EVENT_HIGH_BITS: return "bits above 16 set (not part of an event)";
+	case PFT_ERR_EVENT_B_IGNORED: return "resource B is not 0 but the function ignores it";
 	}
 	return "unknown error";
 }
@@ -87,18 +124,6 @@ const char *pft_isync_reason_name(unsigned reason)
 	static const char *const names[4] = { "periodic", "trace_on",
 					      "overflow", "debug" };
 	return reason < 4 ? names[reason] : "unknown";
-}
-
-const char *pft_bad_reason_str(enum pft_bad_reason reason)
-{
-	switch (reason) {
-	case PFT_BAD_NONE: return "no error";
-	case PFT_BAD_RESERVED_HEADER: return "reserved header";
-	case PFT_BAD_ATOM_NO_MARKER: return "atom header without atoms (not cycle-accurate)";
-	case PFT_BAD_ASYNC: return "malformed A-sync (zeros not ended by 0x80)";
-	case PFT_BAD_TRUNCATED: return "truncated packet";
-	}
-	return "unknown error";
 }
 
 const char *pft_exception_name(unsigned number)

@@ -149,7 +149,7 @@ static void close_range(struct pft_etm3_flow *f, int taken)
 	r->valid = 0;
 }
 
-static void report_error(struct pft_etm3_flow *f, uint64_t offset, enum pft_flow_error why)
+static void report_error(struct pft_etm3_flow *f, uint64_t offset, enum pft_error_code why)
 {
 	close_range(f, f->indirect_pending);
 	push_elem(f, PFT_ELEM_ERROR, offset)->reason = (uint8_t)why;
@@ -164,13 +164,13 @@ static void apply_atom(struct pft_etm3_flow *f, uint64_t offset, int executed,
 		/* Atoms with no address: after a NACC they were reported; after
 		 * an indirect branch the trace broke its own rule. */
 		if (f->indirect_pending) {
-			report_error(f, offset, PFT_FLOW_ERR_INDIRECT_ATOM);
+			report_error(f, offset, PFT_ERR_FLOW_INDIRECT_ATOM);
 			f->indirect_pending = 0;
 		}
 		return;
 	}
 	if (f->isa != PFT_ISA_ARM && f->isa != PFT_ISA_THUMB && f->isa != PFT_ISA_THUMBEE) {
-		report_error(f, offset, PFT_FLOW_ERR_BAD_INSN);
+		report_error(f, offset, PFT_ERR_FLOW_BAD_INSN);
 		f->pc_valid = 0;
 		return;
 	}
@@ -380,7 +380,7 @@ static void apply_packet(struct pft_etm3_flow *f, const struct pft_etm3_packet *
 	}
 	switch (pkt->type) {
 	case PFT_ETM3_PKT_BAD:
-		report_error(f, pkt->offset, PFT_FLOW_ERR_BAD_PACKET);
+		report_error(f, pkt->offset, PFT_ERR_FLOW_BAD_PACKET);
 		f->state = ST_NO_SYNC;
 		f->pc_valid = 0;
 		f->indirect_pending = 0;
@@ -441,7 +441,7 @@ static void apply_packet(struct pft_etm3_flow *f, const struct pft_etm3_packet *
 static int check_queue(struct pft_etm3_flow *f)
 {
 	if (f->q_len)
-		return -PFT_ERR_INTERNAL;
+		return -PFT_ERR_INVALID;
 	f->q_head = 0;
 	return 0;
 }

@@ -110,19 +110,6 @@ const char *pft_etm3_pkt_type_name(enum pft_etm3_packet_type type)
 	return (unsigned)type < PFT_ETM3_PKT_TYPE_MAX ? names[type] : "unknown";
 }
 
-const char *pft_etm3_bad_reason_str(enum pft_etm3_bad_reason reason)
-{
-	switch (reason) {
-	case PFT_ETM3_BAD_NONE: return "no error";
-	case PFT_ETM3_BAD_RESERVED_HEADER: return "reserved header";
-	case PFT_ETM3_BAD_ASYNC: return "zeros not ending in an A-sync";
-	case PFT_ETM3_BAD_TRUNCATED: return "stream ends inside a packet";
-	case PFT_ETM3_BAD_DATA_DISABLED: return "data trace header, but data trace is off (ETMCR[3:2])";
-	case PFT_ETM3_BAD_ISA: return "branch address names no instruction set";
-	}
-	return "unknown reason";
-}
-
 /* One P-header entry: @n atoms from the list @e (1 = E), oldest first. */
 static void set_pheader(struct pft_etm3_pkt_decoder *d, unsigned h, unsigned format,
 			unsigned n, unsigned bits, unsigned cycles)
@@ -381,7 +368,7 @@ static int parse_address(const struct pft_etm3_pkt_decoder *d, const uint8_t *p,
 		if (b & 0x80) {
 			int x = deprecated_exception(b >> 3);
 			if (x < 0) {
-				pkt->bad = PFT_ETM3_BAD_ISA;
+				pkt->bad = PFT_ERR_PKT_BAD_ISA;
 				return -5;
 			}
 			isa = PFT_ISA_ARM;
@@ -394,7 +381,7 @@ static int parse_address(const struct pft_etm3_pkt_decoder *d, const uint8_t *p,
 		} else if ((b & 0xa0) == 0x20) {
 			isa = PFT_ISA_JAZELLE;
 		} else {
-			pkt->bad = PFT_ETM3_BAD_ISA;
+			pkt->bad = PFT_ERR_PKT_BAD_ISA;
 			return -5;
 		}
 		if (!(b & 0x80))
@@ -638,7 +625,7 @@ static int parse_zeros(const uint8_t *p, size_t avail, struct pft_etm3_packet *p
 	while (z < avail && z <= ZMAX && p[z] == 0)
 		z++;
 	pkt->type = PFT_ETM3_PKT_BAD;
-	pkt->bad = PFT_ETM3_BAD_ASYNC;
+	pkt->bad = PFT_ERR_PKT_ASYNC;
 	if (z > ZMAX)
 		return -1; /* the rest may still be an A-sync: rescan */
 	if (z == avail)
@@ -730,13 +717,13 @@ static int parse_packet(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, 
 		return parse_zeros(p, avail, pkt);
 	case HK_DATA_DISABLED:
 		pkt->type = PFT_ETM3_PKT_BAD;
-		pkt->bad = PFT_ETM3_BAD_DATA_DISABLED;
+		pkt->bad = PFT_ERR_PKT_DATA_DISABLED;
 		return -1;
 	case HK_RESERVED:
 		break;
 	}
 	pkt->type = PFT_ETM3_PKT_BAD;
-	pkt->bad = PFT_ETM3_BAD_RESERVED_HEADER;
+	pkt->bad = PFT_ERR_PKT_RESERVED_HEADER;
 	return -1;
 }
 
@@ -770,10 +757,10 @@ static void commit(struct pft_etm3_pkt_decoder *d, const struct pft_etm3_packet 
 static int bad_status(const struct pft_etm3_packet *pkt)
 {
 	switch (pkt->bad) {
-	case PFT_ETM3_BAD_RESERVED_HEADER:
-	case PFT_ETM3_BAD_DATA_DISABLED:
+	case PFT_ERR_PKT_RESERVED_HEADER:
+	case PFT_ERR_PKT_DATA_DISABLED:
 		return -PFT_ERR_BAD_OPCODE;
-	case PFT_ETM3_BAD_TRUNCATED:
+	case PFT_ERR_PKT_TRUNCATED:
 		return -PFT_ERR_TRUNCATED;
 	default:
 		return -PFT_ERR_BAD_PACKET;
@@ -905,7 +892,7 @@ static int truncated(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt
 {
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->type = PFT_ETM3_PKT_BAD;
-	pkt->bad = PFT_ETM3_BAD_TRUNCATED;
+	pkt->bad = PFT_ERR_PKT_TRUNCATED;
 	pkt->raw = d->carry;
 	pkt->size = (uint16_t)d->ncarry;
 	pkt->offset = d->carry_offset;

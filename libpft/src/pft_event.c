@@ -208,43 +208,20 @@ int pft_event_resource_name(unsigned resource, char *buf, size_t len)
 	const struct resource_kind *k;
 	unsigned instance;
 
-	if (!buf || !len || resource > RES_MASK)
+	if (!buf || resource > RES_MASK)
 		return -PFT_ERR_INVALID;
-	buf[0] = '\0';
+	if (len)
+		buf[0] = '\0';
 	k = kind_of(resource, &instance);
 	if (!k)
 		return -PFT_ERR_INVALID;
-	int n = put_name(buf, len, 0, "", k, instance);
+	int n = len ? put_name(buf, len, 0, "", k, instance) : -1;
 	if (n < 0) {
-		buf[0] = '\0';
-		return -PFT_ERR_INVALID;
+		if (len)
+			buf[0] = '\0';
+		return -PFT_ERR_NOSPACE;
 	}
 	return n;
-}
-
-const char *pft_event_strerror(enum pft_event_problem problem)
-{
-	switch (problem) {
-	case PFT_EVENT_OK: return "no problem";
-	case PFT_EVENT_EMPTY: return "empty expression";
-	case PFT_EVENT_BAD_CHAR: return "unexpected character";
-	case PFT_EVENT_EXPECTED_OPERAND: return "expected a resource, '!' or '('";
-	case PFT_EVENT_EXPECTED_OPERATOR: return "expected '&', '|', ')' or the end";
-	case PFT_EVENT_UNCLOSED_PAREN: return "'(' is never closed";
-	case PFT_EVENT_UNOPENED_PAREN: return "')' without '('";
-	case PFT_EVENT_UNKNOWN_RESOURCE: return "unknown resource";
-	case PFT_EVENT_BAD_INDEX: return "resource number missing or out of range";
-	case PFT_EVENT_TOO_MANY_RESOURCES:
-		return "a third resource: an event combines at most two";
-	case PFT_EVENT_TOO_DEEP: return "parentheses nested too deeply";
-	case PFT_EVENT_UNIMPLEMENTED: return "resource not implemented by this PTM";
-	case PFT_EVENT_RESERVED: return "reserved resource";
-	case PFT_EVENT_HIGH_BITS: return "bits above 16 set (not part of an event)";
-	case PFT_EVENT_B_IGNORED:
-		return "resource B is not 0 but the function ignores it";
-	case PFT_EVENT_PROBLEM_MAX: break;
-	}
-	return "unknown problem";
 }
 
 /* ---- Parsing ---- */
@@ -347,19 +324,19 @@ static void next_token(struct parser *p)
 	p->pos = i + t.len;
 }
 
-static void fail_at(struct parser *p, enum pft_event_problem problem,
+static void fail_at(struct parser *p, enum pft_error_code problem,
 		    size_t col, size_t len)
 {
 	if (p->err)
 		return;
-	p->err = problem == PFT_EVENT_UNIMPLEMENTED ? -PFT_ERR_BAD_CONFIG
+	p->err = problem == PFT_ERR_EVENT_UNIMPLEMENTED ? -PFT_ERR_BAD_CONFIG
 						    : -PFT_ERR_INVALID;
 	p->diag.problem = problem;
 	p->diag.column = col;
 	p->diag.length = len;
 }
 
-static void fail(struct parser *p, enum pft_event_problem problem)
+static void fail(struct parser *p, enum pft_error_code problem)
 {
 	fail_at(p, problem, p->tok.col, p->tok.len);
 }
@@ -388,30 +365,30 @@ static void parse_resource(struct parser *p, struct literal *lit)
 		if (spells(name, stem, kinds[i].name))
 			k = &kinds[i];
 	if (!k) {
-		fail(p, PFT_EVENT_UNKNOWN_RESOURCE);
+		fail(p, PFT_ERR_EVENT_UNKNOWN_RESOURCE);
 		return;
 	}
 	unsigned instance = 1;
 	if (k->max) {
 		if (digits == 0 || digits > INDEX_DIGITS_MAX) {
-			fail(p, PFT_EVENT_BAD_INDEX);
+			fail(p, PFT_ERR_EVENT_BAD_INDEX);
 			return;
 		}
 		instance = 0;
 		for (size_t i = stem; i < len; i++)
 			instance = instance * 10 + (unsigned)(name[i] - '0');
 		if (instance < 1 || instance > k->max) {
-			fail(p, PFT_EVENT_BAD_INDEX);
+			fail(p, PFT_ERR_EVENT_BAD_INDEX);
 			return;
 		}
 	} else if (digits) {
-		fail(p, PFT_EVENT_BAD_INDEX);
+		fail(p, PFT_ERR_EVENT_BAD_INDEX);
 		return;
 	}
 	lit->res = (uint8_t)resource_of(k, instance);
 	if (!is_implemented(k, instance, p->limits)) {
 		p->diag.resource = lit->res;
-		fail(p, PFT_EVENT_UNIMPLEMENTED);
+		fail(p, PFT_ERR_EVENT_UNIMPLEMENTED);
 	}
 }
 
@@ -430,7 +407,7 @@ static void combine(struct parser *p, struct formula *f,
 	if (f->n + r->n > 2) {
 		const struct literal *third = &r->lit[f->n == 2 ? 0 : 1];
 
-		fail_at(p, PFT_EVENT_TOO_MANY_RESOURCES, third->col, third->len);
+		fail_at(p, PFT_ERR_EVENT_TOO_MANY_RESOURCES, third->col, third->len);
 		return;
 	}
 	f->lit[1] = r->lit[0];
@@ -451,14 +428,14 @@ static void parse_primary(struct parser *p, struct formula *f)
 		return;
 	}
 	if (p->tok.kind != T_LPAREN) {
-		fail(p, p->tok.kind == T_BAD ? PFT_EVENT_BAD_CHAR
-					     : PFT_EVENT_EXPECTED_OPERAND);
+		fail(p, p->tok.kind == T_BAD ? PFT_ERR_EVENT_BAD_CHAR
+					     : PFT_ERR_EVENT_EXPECTED_OPERAND);
 		return;
 	}
 	struct token open = p->tok;
 
 	if (++p->depth > NESTING_MAX) {
-		fail(p, PFT_EVENT_TOO_DEEP);
+		fail(p, PFT_ERR_EVENT_TOO_DEEP);
 		return;
 	}
 	next_token(p);
@@ -466,11 +443,11 @@ static void parse_primary(struct parser *p, struct formula *f)
 	if (p->err)
 		return;
 	if (p->tok.kind == T_END)
-		fail_at(p, PFT_EVENT_UNCLOSED_PAREN, open.col, open.len);
+		fail_at(p, PFT_ERR_EVENT_UNCLOSED_PAREN, open.col, open.len);
 	else if (p->tok.kind == T_BAD)
-		fail(p, PFT_EVENT_BAD_CHAR);
+		fail(p, PFT_ERR_EVENT_BAD_CHAR);
 	else if (p->tok.kind != T_RPAREN)
-		fail(p, PFT_EVENT_EXPECTED_OPERATOR);
+		fail(p, PFT_ERR_EVENT_EXPECTED_OPERATOR);
 	else
 		next_token(p);
 	p->depth--;
@@ -542,7 +519,7 @@ static uint32_t encode(const struct formula *f)
 static void diag_clear(struct pft_event_diag *diag)
 {
 	memset(diag, 0, sizeof(*diag));
-	diag->problem = PFT_EVENT_OK;
+	diag->problem = PFT_ERR_OK;
 }
 
 int pft_event_parse(const char *expr, const struct pft_event_limits *limits,
@@ -563,15 +540,15 @@ int pft_event_parse(const char *expr, const struct pft_event_limits *limits,
 	p.limits = &lim;
 	next_token(&p);
 	if (p.tok.kind == T_END) {
-		fail(&p, PFT_EVENT_EMPTY);
+		fail(&p, PFT_ERR_EVENT_EMPTY);
 	} else {
 		parse_or(&p, &f);
 		if (!p.err && p.tok.kind == T_RPAREN)
-			fail(&p, PFT_EVENT_UNOPENED_PAREN);
+			fail(&p, PFT_ERR_EVENT_UNOPENED_PAREN);
 		else if (!p.err && p.tok.kind == T_BAD)
-			fail(&p, PFT_EVENT_BAD_CHAR);
+			fail(&p, PFT_ERR_EVENT_BAD_CHAR);
 		else if (!p.err && p.tok.kind != T_END)
-			fail(&p, PFT_EVENT_EXPECTED_OPERATOR);
+			fail(&p, PFT_ERR_EVENT_EXPECTED_OPERATOR);
 	}
 	if (diag)
 		*diag = p.diag;
@@ -610,11 +587,11 @@ static int check_operand(unsigned res, char operand,
 	diag->operand = operand;
 	diag->resource = (uint8_t)res;
 	if (!k) {
-		diag->problem = PFT_EVENT_RESERVED;
+		diag->problem = PFT_ERR_EVENT_RESERVED;
 		return -PFT_ERR_INVALID;
 	}
 	if (limits && !is_implemented(k, instance, limits)) {
-		diag->problem = PFT_EVENT_UNIMPLEMENTED;
+		diag->problem = PFT_ERR_EVENT_UNIMPLEMENTED;
 		return -PFT_ERR_BAD_CONFIG;
 	}
 	diag->operand = 0;
@@ -663,12 +640,12 @@ int pft_event_format(uint32_t value, const struct pft_event_limits *limits,
 	diag_clear(&d);
 	if (buf && len)
 		buf[0] = '\0';
-	if (!buf || !len) {
+	if (!buf) {
 		err = -PFT_ERR_INVALID;
 		goto out;
 	}
 	if (pft_event_unpack(value, &ev) < 0) {
-		d.problem = PFT_EVENT_HIGH_BITS;
+		d.problem = PFT_ERR_EVENT_HIGH_BITS;
 		err = -PFT_ERR_INVALID;
 		goto out;
 	}
@@ -685,14 +662,15 @@ int pft_event_format(uint32_t value, const struct pft_event_limits *limits,
 		err = check_operand(ev.b, 'B', &lim, &d);
 	if (err)
 		goto out;
-	err = format_checked(&ev, buf, len);
+	err = len ? format_checked(&ev, buf, len) : -1;
 	if (err < 0) {
-		buf[0] = '\0';
-		err = -PFT_ERR_INVALID;
+		if (len)
+			buf[0] = '\0';
+		err = -PFT_ERR_NOSPACE;
 		goto out;
 	}
 	if (!uses_b && ev.b) {
-		d.problem = PFT_EVENT_B_IGNORED;
+		d.problem = PFT_ERR_EVENT_B_IGNORED;
 		d.operand = 'B';
 		d.resource = ev.b;
 	}

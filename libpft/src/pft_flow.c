@@ -90,19 +90,6 @@ const char *pft_elem_type_name(enum pft_elem_type type)
 	return (unsigned)type < PFT_ELEM_TYPE_MAX ? names[type] : "unknown";
 }
 
-const char *pft_flow_errstr(unsigned reason)
-{
-	switch (reason) {
-	case PFT_FLOW_ERR_BAD_PACKET: return "bad packet: waiting for the next synchronisation";
-	case PFT_FLOW_ERR_NO_WAYPOINT: return "no waypoint where the trace expects one (image does not match the trace?)";
-	case PFT_FLOW_ERR_RETSTACK_EMPTY: return "E atom on an indirect branch but the return stack is empty";
-	case PFT_FLOW_ERR_INDIRECT_ATOM: return "E atom on an indirect branch without a return stack";
-	case PFT_FLOW_ERR_WP_UPDATE_PAST: return "waypoint update beyond the next waypoint";
-	case PFT_FLOW_ERR_BAD_INSN: return "cannot follow this instruction set";
-	default: return "unknown flow error";
-	}
-}
-
 struct pft_flow *pft_flow_alloc(const struct pft_config *cfg, struct pft_image *image,
 				int *errcode)
 {
@@ -261,7 +248,7 @@ static int rs_pop(struct pft_flow *f, struct ret_entry *e)
 	return 0;
 }
 
-static void report_error(struct pft_flow *f, uint64_t offset, enum pft_flow_error why)
+static void report_error(struct pft_flow *f, uint64_t offset, enum pft_error_code why)
 {
 	push_elem(f, PFT_ELEM_ERROR, offset)->reason = (uint8_t)why;
 }
@@ -308,8 +295,8 @@ static const struct block *walk_to_waypoint(struct pft_flow *f, uint64_t offset,
 				e->cycles = pkt->cycles;
 			}
 		} else {
-			report_error(f, offset, b->bad_isa ? PFT_FLOW_ERR_BAD_INSN
-							   : PFT_FLOW_ERR_NO_WAYPOINT);
+			report_error(f, offset, b->bad_isa ? PFT_ERR_FLOW_BAD_INSN
+							   : PFT_ERR_FLOW_NO_WAYPOINT);
 		}
 		f->pc_valid = 0;
 		return NULL;
@@ -353,12 +340,12 @@ static void apply_atom(struct pft_flow *f, const struct pft_packet *pkt, int exe
 		/* An E atom on an indirect branch: the PTM matched the top of
 		 * its return stack (pft-flow.md 5.1). */
 		if (!f->cfg.return_stack) {
-			report_error(f, pkt->offset, PFT_FLOW_ERR_INDIRECT_ATOM);
+			report_error(f, pkt->offset, PFT_ERR_FLOW_INDIRECT_ATOM);
 			f->pc_valid = 0;
 			return;
 		}
 		if (rs_pop(f, &r)) {
-			report_error(f, pkt->offset, PFT_FLOW_ERR_RETSTACK_EMPTY);
+			report_error(f, pkt->offset, PFT_ERR_FLOW_RETSTACK_EMPTY);
 			f->pc_valid = 0;
 			return;
 		}
@@ -485,7 +472,7 @@ static void apply_waypoint_update(struct pft_flow *f, const struct pft_packet *p
 	if (!f->pc_valid)
 		return;
 	if (f->isa != PFT_ISA_ARM && f->isa != PFT_ISA_THUMB) {
-		report_error(f, pkt->offset, PFT_FLOW_ERR_BAD_INSN);
+		report_error(f, pkt->offset, PFT_ERR_FLOW_BAD_INSN);
 		f->pc_valid = 0;
 		return;
 	}
@@ -516,7 +503,7 @@ static void apply_waypoint_update(struct pft_flow *f, const struct pft_packet *p
 		pc += (uint32_t)size;
 		walked += (uint32_t)size;
 	}
-	report_error(f, pkt->offset, PFT_FLOW_ERR_WP_UPDATE_PAST);
+	report_error(f, pkt->offset, PFT_ERR_FLOW_WP_UPDATE_PAST);
 	f->pc_valid = 0;
 }
 
@@ -528,7 +515,7 @@ static void apply_packet(struct pft_flow *f, const struct pft_packet *pkt)
 	}
 	switch (pkt->type) {
 	case PFT_PKT_BAD:
-		report_error(f, pkt->offset, PFT_FLOW_ERR_BAD_PACKET);
+		report_error(f, pkt->offset, PFT_ERR_FLOW_BAD_PACKET);
 		f->state = ST_NO_SYNC;
 		f->pc_valid = 0;
 		return;
@@ -599,7 +586,7 @@ int pft_flow_put(struct pft_flow *f, const struct pft_packet *pkt, size_t size)
 	if (pkt->type >= PFT_PKT_TYPE_MAX || pkt->n_atoms > 5 || pkt->isa > PFT_ISA_UNKNOWN)
 		return -PFT_ERR_INVALID;
 	if (f->q_len)
-		return -PFT_ERR_INTERNAL;
+		return -PFT_ERR_INVALID;
 	f->q_head = 0;
 	apply_packet(f, pkt);
 	return 0;

@@ -53,7 +53,7 @@ struct pft_model {
 
 	struct insn prev;
 	int have_prev, finished, trace_on, synced;
-	unsigned err;
+	enum pft_error_code err; /* why the last put was refused */
 
 	uint8_t n_atoms, atoms;  /* pending atoms (not cycle-accurate) */
 
@@ -75,20 +75,6 @@ struct pft_model {
 	struct queued q[QUEUE_MAX];
 	unsigned q_head, q_len;
 };
-
-const char *pft_model_errstr(unsigned reason)
-{
-	switch (reason) {
-	case PFT_MODEL_OK: return "no error";
-	case PFT_MODEL_NOT_IN_IMAGE: return "address not in the image";
-	case PFT_MODEL_NOT_BRANCH: return "the PC changed after an instruction that cannot branch";
-	case PFT_MODEL_DIRECT_ELSEWHERE: return "a direct branch went neither to its target nor to the next instruction";
-	case PFT_MODEL_ISA_CHANGE: return "the instruction set changed where it cannot";
-	case PFT_MODEL_MISALIGNED: return "address not aligned for its instruction set";
-	case PFT_MODEL_BAD_ISA: return "instruction set not supported by the model";
-	default: return "unknown model error";
-	}
-}
 
 static int config_ok(const struct pft_config *c, const struct pft_model_config *mc)
 {
@@ -156,9 +142,9 @@ void pft_model_free(struct pft_model *m)
 	free(m);
 }
 
-unsigned pft_model_error(const struct pft_model *m)
+enum pft_error_code pft_model_error(const struct pft_model *m)
 {
-	return m ? m->err : PFT_MODEL_OK;
+	return m ? m->err : PFT_ERR_OK;
 }
 
 uint64_t pft_model_bytes(const struct pft_model *m)
@@ -414,7 +400,7 @@ static uint8_t infer_isa(struct pft_model *m, const struct pft_model_insn *n)
 	return n->addr & 2 ? PFT_ISA_THUMB : PFT_ISA_ARM;
 }
 
-static int refuse(struct pft_model *m, unsigned why, int err)
+static int refuse(struct pft_model *m, enum pft_error_code why, int err)
 {
 	m->err = why;
 	return err;
@@ -429,17 +415,17 @@ static int check_flow(struct pft_model *m, const struct insn *p, const struct in
 	case PFT_WP_NONE:
 	case PFT_WP_BARRIER:
 		if (!sequential)
-			return refuse(m, PFT_MODEL_NOT_BRANCH, -PFT_ERR_BAD_INSN);
+			return refuse(m, PFT_ERR_MODEL_NOT_BRANCH, -PFT_ERR_BAD_INSN);
 		if (in->isa != p->isa)
-			return refuse(m, PFT_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
+			return refuse(m, PFT_ERR_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
 		return 0;
 	case PFT_WP_DIRECT:
 		if ((in->addr == p->c.target && in->isa == p->c.target_isa) ||
 		    (sequential && in->isa == p->isa))
 			return 0;
 		if (sequential || in->addr == p->c.target)
-			return refuse(m, PFT_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
-		return refuse(m, PFT_MODEL_DIRECT_ELSEWHERE, -PFT_ERR_BAD_INSN);
+			return refuse(m, PFT_ERR_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
+		return refuse(m, PFT_ERR_MODEL_DIRECT_ELSEWHERE, -PFT_ERR_BAD_INSN);
 	default:
 		return 0;
 	}
@@ -456,9 +442,9 @@ static int prepare(struct pft_model *m, const struct pft_model_insn *n, struct i
 	in->ns = n->has_ns ? (uint8_t)(n->ns != 0) : m->ns;
 	in->isa = n->isa == PFT_ISA_UNKNOWN ? infer_isa(m, n) : n->isa;
 	if (in->isa != PFT_ISA_ARM && in->isa != PFT_ISA_THUMB)
-		return refuse(m, PFT_MODEL_BAD_ISA, -PFT_ERR_NOT_SUPPORTED);
+		return refuse(m, PFT_ERR_MODEL_BAD_ISA, -PFT_ERR_NOT_SUPPORTED);
 	if (in->addr & (in->isa == PFT_ISA_ARM ? 3u : 1u))
-		return refuse(m, PFT_MODEL_MISALIGNED, -PFT_ERR_BAD_INSN);
+		return refuse(m, PFT_ERR_MODEL_MISALIGNED, -PFT_ERR_BAD_INSN);
 	classify(m, in);
 	if (p && p->known && (err = check_flow(m, p, in)) < 0)
 		return err;
@@ -466,7 +452,7 @@ static int prepare(struct pft_model *m, const struct pft_model_insn *n, struct i
 	 * other such memory); a taken branch to the next address counts. */
 	if (!in->known && (!p || (p->known && in->addr == insn_next(p) &&
 				  !(p->c.kind != PFT_WP_NONE && waypoint_taken(p, in)))))
-		return refuse(m, PFT_MODEL_NOT_IN_IMAGE, -PFT_ERR_NOMAP);
+		return refuse(m, PFT_ERR_MODEL_NOT_IN_IMAGE, -PFT_ERR_NOMAP);
 	/* Thumb IT blocks: the instructions in them are conditional. */
 	if (in->known && p && p->it_after && in->isa == PFT_ISA_THUMB) {
 		in->in_it = 1;
@@ -586,8 +572,8 @@ int pft_model_put(struct pft_model *m, const struct pft_model_insn *insn, size_t
 	if (m->finished)
 		return -PFT_ERR_EOS;
 	if (m->q_len)
-		return -PFT_ERR_INTERNAL;
-	m->err = PFT_MODEL_OK;
+		return -PFT_ERR_INVALID;
+	m->err = PFT_ERR_OK;
 	err = prepare(m, insn, &in);
 	if (err < 0)
 		return err;
@@ -613,7 +599,7 @@ int pft_model_finish(struct pft_model *m)
 	if (m->finished)
 		return -PFT_ERR_EOS;
 	if (m->q_len)
-		return -PFT_ERR_INTERNAL;
+		return -PFT_ERR_INVALID;
 	m->q_head = 0;
 	m->finished = 1;
 	if (!m->have_prev || !p->traced || !m->trace_on)

@@ -493,7 +493,7 @@ static int parse_zeros(const uint8_t *p, size_t avail, struct pft_packet *pkt)
 		return z > ASYNC_MAX_ZEROS ? (int)(z - ASYNC_MAX_ZEROS) : (int)z + 1;
 	}
 	pkt->type = PFT_PKT_BAD;
-	pkt->bad = PFT_BAD_ASYNC;
+	pkt->bad = PFT_ERR_PKT_ASYNC;
 	size_t bad = z + (p[z] == PFT_OP_ASYNC_END);
 	return -(int)(bad > PKT_MAX ? PKT_MAX : bad);
 }
@@ -590,13 +590,13 @@ static int parse_packet(const struct pft_pkt_decoder *d, const uint8_t *p,
 		return parse_zeros(p, avail, pkt);
 	case HK_ATOM_NO_MARKER:
 		pkt->type = PFT_PKT_BAD;
-		pkt->bad = PFT_BAD_ATOM_NO_MARKER;
+		pkt->bad = PFT_ERR_PKT_ATOM_NO_MARKER;
 		return -1;
 	case HK_RESERVED:
 		break;
 	}
 	pkt->type = PFT_PKT_BAD;
-	pkt->bad = PFT_BAD_RESERVED_HEADER;
+	pkt->bad = PFT_ERR_PKT_RESERVED_HEADER;
 	return -1;
 }
 
@@ -629,10 +629,10 @@ static void commit(struct pft_pkt_decoder *d, const struct pft_packet *pkt)
 static int bad_status(const struct pft_packet *pkt)
 {
 	switch (pkt->bad) {
-	case PFT_BAD_RESERVED_HEADER:
-	case PFT_BAD_ATOM_NO_MARKER: /* reserved without CA (pft-protocol.md 5.12) */
+	case PFT_ERR_PKT_RESERVED_HEADER:
+	case PFT_ERR_PKT_ATOM_NO_MARKER: /* reserved without CA (pft-protocol.md 5.12) */
 		return -PFT_ERR_BAD_OPCODE;
-	case PFT_BAD_TRUNCATED:
+	case PFT_ERR_PKT_TRUNCATED:
 		return -PFT_ERR_TRUNCATED;
 	default:
 		return -PFT_ERR_BAD_PACKET;
@@ -885,7 +885,7 @@ static int flush_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 	else
 		d->ncarry = 0;
 	pkt->type = PFT_PKT_BAD;
-	pkt->bad = PFT_BAD_TRUNCATED;
+	pkt->bad = PFT_ERR_PKT_TRUNCATED;
 	d->synced = 0;
 	return -PFT_ERR_TRUNCATED;
 }

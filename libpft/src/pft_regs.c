@@ -475,7 +475,7 @@ static void explain_event(struct out *o, uint32_t v, const struct known *k,
 	int r = pft_event_format(ev_bits, &k->limits, expr, sizeof(expr), &d);
 
 	pft_event_unpack(ev_bits, &ev);
-	if (r >= 0 && d.problem == PFT_EVENT_B_IGNORED)
+	if (r >= 0 && d.problem == PFT_ERR_EVENT_B_IGNORED)
 		add(o, "event", 16, 0, v, PFT_REGS_FLAG_NOTE,
 		    "%s (resource B 0x%02x is ignored by this function)", expr, ev.b);
 	else if (r >= 0)
@@ -483,7 +483,7 @@ static void explain_event(struct out *o, uint32_t v, const struct known *k,
 	else
 		add(o, "event", 16, 0, v, PFT_REGS_FLAG_WARN,
 		    "UNPREDICTABLE: resource %c 0x%02x: %s", d.operand, d.resource,
-		    pft_event_strerror(d.problem));
+		    pft_errstr(d.problem));
 
 	if (pft_event_resource_name(ev.a, name, sizeof(name)) < 0)
 		snprintf(name, sizeof(name), "reserved");

@@ -9,7 +9,7 @@
  *  - a value that formats gives a canonical expression of at most
  *    PFT_EVENT_EXPR_MAX bytes that parses back to the value (with B = 0
  *    when the function ignores B), and a buffer one byte too short fails;
- *  - a value with bits above 16 fails with PFT_EVENT_HIGH_BITS;
+ *  - a value with bits above 16 fails with PFT_ERR_EVENT_HIGH_BITS;
  *  - an expression that parses gives a 17-bit value whose canonical form
  *    parses to the same value; one that does not names a column inside it;
  *  - pack(unpack(v)) == v; a resource's canonical name parses to it.
@@ -35,18 +35,18 @@ static void check_format(uint32_t value, const struct pft_event_limits *lim)
 	int r = pft_event_format(value, lim, buf, sizeof(buf), &diag);
 
 	if (value > 0x1ffff) {
-		FUZZ_CHECK(r == -PFT_ERR_INVALID && diag.problem == PFT_EVENT_HIGH_BITS);
+		FUZZ_CHECK(r == -PFT_ERR_INVALID && diag.problem == PFT_ERR_EVENT_HIGH_BITS);
 		return;
 	}
 	if (r < 0) {
 		FUZZ_CHECK(r == -PFT_ERR_INVALID || r == -PFT_ERR_BAD_CONFIG);
-		FUZZ_CHECK(diag.problem == (r == -PFT_ERR_BAD_CONFIG ? PFT_EVENT_UNIMPLEMENTED
-								     : PFT_EVENT_RESERVED));
+		FUZZ_CHECK(diag.problem == (r == -PFT_ERR_BAD_CONFIG ? PFT_ERR_EVENT_UNIMPLEMENTED
+								     : PFT_ERR_EVENT_RESERVED));
 		return;
 	}
 	FUZZ_CHECK((size_t)r == strlen(buf) && r < PFT_EVENT_EXPR_MAX);
-	FUZZ_CHECK(diag.problem == PFT_EVENT_OK || diag.problem == PFT_EVENT_B_IGNORED);
-	uint32_t want = diag.problem == PFT_EVENT_B_IGNORED ? value & ~(uint32_t)B_MASK : value;
+	FUZZ_CHECK(diag.problem == PFT_ERR_OK || diag.problem == PFT_ERR_EVENT_B_IGNORED);
+	uint32_t want = diag.problem == PFT_ERR_EVENT_B_IGNORED ? value & ~(uint32_t)B_MASK : value;
 	uint32_t back = 0xffffffff;
 	FUZZ_CHECK(pft_event_parse(buf, lim, &back, NULL) == 0);
 	FUZZ_CHECK(back == want);
@@ -66,8 +66,8 @@ static void check_parse(const char *expr, const struct pft_event_limits *lim)
 	if (r < 0) {
 		size_t len = strlen(expr);
 		FUZZ_CHECK(r == -PFT_ERR_INVALID || r == -PFT_ERR_BAD_CONFIG);
-		FUZZ_CHECK(diag.problem != PFT_EVENT_OK && diag.problem < PFT_EVENT_PROBLEM_MAX);
-		FUZZ_CHECK((r == -PFT_ERR_BAD_CONFIG) == (diag.problem == PFT_EVENT_UNIMPLEMENTED));
+		FUZZ_CHECK(diag.problem >= PFT_ERR_EVENT_EMPTY && diag.problem <= PFT_ERR_EVENT_B_IGNORED);
+		FUZZ_CHECK((r == -PFT_ERR_BAD_CONFIG) == (diag.problem == PFT_ERR_EVENT_UNIMPLEMENTED));
 		FUZZ_CHECK(diag.column <= len && diag.length <= len - diag.column);
 		return;
 	}
@@ -75,7 +75,7 @@ static void check_parse(const char *expr, const struct pft_event_limits *lim)
 	char buf[PFT_EVENT_EXPR_MAX];
 	struct pft_event_diag fd;
 	int n = pft_event_format(value, lim, buf, sizeof(buf), &fd);
-	FUZZ_CHECK(n > 0 && fd.problem == PFT_EVENT_OK);
+	FUZZ_CHECK(n > 0 && fd.problem == PFT_ERR_OK);
 	uint32_t back = 0xffffffff;
 	FUZZ_CHECK(pft_event_parse(buf, lim, &back, NULL) == 0 && back == value);
 }

@@ -108,7 +108,7 @@ static void run(struct walk *w, const uint8_t *choice, size_t nchoice)
 		int err = pft_model_put(w->m, &in, sizeof(in));
 		if (err) {
 			fprintf(stderr, "walk step %zu: 0x%x %s refused: %s\n", step, addr,
-				pft_isa_name(isa), pft_model_errstr(pft_model_error(w->m)));
+				pft_isa_name(isa), pft_errstr(pft_model_error(w->m)));
 			FUZZ_CHECK(!"the model accepts every way the code allows");
 		}
 		w->seq_isa[w->nseq] = isa;

@@ -147,7 +147,7 @@ static void print_packet(const struct pft_etm3_packet *p)
 		printf(" ctxid=0x%x", p->ctxid);
 		break;
 	case PFT_ETM3_PKT_BAD:
-		printf(" bad=%s", pft_etm3_bad_reason_str((enum pft_etm3_bad_reason)p->bad));
+		printf(" bad=%s", pft_errstr((enum pft_error_code)p->bad));
 		break;
 	default:
 		break;

@@ -207,12 +207,12 @@ static inline int pc_expected_status(const struct pft_packet *e)
 	if (e->type != PFT_PKT_BAD)
 		return 0;
 	switch (e->bad) {
-	case PFT_BAD_RESERVED_HEADER:
+	case PFT_ERR_PKT_RESERVED_HEADER:
 	/* 5.12 lists 0x80/0x82 outside CA mode among the reserved headers,
 	 * and pft.h says BAD_OPCODE is "a reserved header". */
-	case PFT_BAD_ATOM_NO_MARKER:
+	case PFT_ERR_PKT_ATOM_NO_MARKER:
 		return -PFT_ERR_BAD_OPCODE;
-	case PFT_BAD_TRUNCATED:
+	case PFT_ERR_PKT_TRUNCATED:
 		return -PFT_ERR_TRUNCATED;
 	default:
 		return -PFT_ERR_BAD_PACKET;
@@ -458,7 +458,7 @@ static inline void pc_truncations(const char *file, int line,
 			te[j].raw_ok = 1;
 			if (synced) {
 				te[j].pkt.type = PFT_PKT_BAD;
-				te[j].pkt.bad = PFT_BAD_TRUNCATED;
+				te[j].pkt.bad = PFT_ERR_PKT_TRUNCATED;
 				te[j].status = -PFT_ERR_TRUNCATED;
 			} else {
 				te[j].pkt.type = PFT_PKT_NOTSYNC;

@@ -252,8 +252,8 @@ static void errors(void)
 	e = arm_range(0x2000, 1, PFT_ICLASS_OTHER, 0);
 	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
 	/* The CALL event is not taken. */
-	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), -PFT_ERR_INTERNAL);
-	PTU_EQ(pft_calls_finish(calls), -PFT_ERR_INTERNAL);
+	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_finish(calls), -PFT_ERR_INVALID);
 	PTU_EQ(pft_calls_next(NULL, &x, sizeof(x)), -PFT_ERR_INVALID);
 	PTU_EQ(pft_calls_next(calls, NULL, sizeof(x)), -PFT_ERR_INVALID);
 	PTU_EQ(pft_calls_next(calls, &x, 4), -PFT_ERR_INVALID);

@@ -376,7 +376,7 @@ static void test_invalid(void)
 	PTU_EQ(pft_config_options(&cfg, s, sizeof(s)), 0);
 	PTU_STREQ(s, "");
 	cfg.cycle_accurate = 1;
-	PTU_EQ(pft_config_options(&cfg, s, sizeof(s)), -PFT_ERR_NOMEM);
+	PTU_EQ(pft_config_options(&cfg, s, sizeof(s)), -PFT_ERR_NOSPACE);
 	PTU_EQ(strlen(s), sizeof(s) - 1);
 	PTU_CHECK(pft_fit_alloc(NULL, NULL, NULL) == NULL);
 	int err = 0;

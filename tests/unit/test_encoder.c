@@ -970,16 +970,16 @@ static void test_errors_keep_state(void)
 	/* 0x80001000 needs 5 bytes: 4 is too small, and the state (base
 	 * 0x1004) must stay, so the retry gives the same 5 bytes. */
 	memset(out, 0xee, sizeof(out));
-	PTU_EQ(pft_enc_packet(e, &far, out, 4), -PFT_ERR_NOMEM);
+	PTU_EQ(pft_enc_packet(e, &far, out, 4), -PFT_ERR_NOSPACE);
 	PTU_EQ(out[0], 0xee);
-	PTU_EQ(pft_enc_packet(e, &far, out, 0), -PFT_ERR_NOMEM);
+	PTU_EQ(pft_enc_packet(e, &far, out, 0), -PFT_ERR_NOSPACE);
 	PTU_EQ(pft_enc_packet(e, &far, out, 5), 5);
 	/* v = 0x20000400: AB0 0x81, AB1 0x80 | 0x10, 0x80, 0x80, AB4 0x08|4. */
 	PTU_EQ(out[0], 0x81);
 	PTU_EQ(out[1], 0x90);
 	PTU_EQ(out[4], 0x0c);
 	/* The first timestamp is full even after a NOMEM on it. */
-	PTU_EQ(pft_enc_packet(e, &ts, out, 3), -PFT_ERR_NOMEM);
+	PTU_EQ(pft_enc_packet(e, &ts, out, 3), -PFT_ERR_NOSPACE);
 	PTU_EQ(pft_enc_packet(e, &ts, out, 10), 10);
 
 	PTU_EQ(pft_enc_packet(NULL, &ts, out, sizeof(out)), -PFT_ERR_INVALID);

@@ -131,7 +131,7 @@ static void test_indirect(void)
 	e = after_sync(&x);
 	check_range(&e[0], 0x1006, 0x1006, 1, 1, PFT_ICLASS_RETURN);
 	PTU_EQ(e[1].type, PFT_ELEM_ERROR);
-	PTU_EQ(e[1].reason, PFT_FLOW_ERR_INDIRECT_ATOM);
+	PTU_EQ(e[1].reason, PFT_ERR_FLOW_INDIRECT_ATOM);
 }
 
 /* Section 5.3: an exception with Cancel retracts the last atom's
@@ -218,8 +218,8 @@ static void test_args(void)
 	p.n_atoms = 0;
 	PTU_EQ(pft_etm3_flow_put(f, &p, sizeof(p)), 0);
 	/* NO_SYNC not taken yet: the next put is refused. */
-	PTU_EQ(pft_etm3_flow_put(f, &p, sizeof(p)), -PFT_ERR_INTERNAL);
-	PTU_EQ(pft_etm3_flow_finish(f), -PFT_ERR_INTERNAL);
+	PTU_EQ(pft_etm3_flow_put(f, &p, sizeof(p)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_etm3_flow_finish(f), -PFT_ERR_INVALID);
 	PTU_EQ(pft_etm3_flow_next(NULL, &e, sizeof(e)), -PFT_ERR_INVALID);
 	PTU_EQ(pft_etm3_flow_next(f, NULL, sizeof(e)), -PFT_ERR_INVALID);
 	PTU_EQ(pft_etm3_flow_next(f, &e, 0), -PFT_ERR_INVALID);

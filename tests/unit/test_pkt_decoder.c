@@ -163,11 +163,11 @@ static void async_zero_run_at_end_synced(void)
 		uint8_t s[64] = { ASYNC6, 0x0c };
 
 		const struct pft_packet trunc[] = {
-			E_ASYNC(6), E_TRIGGER, E_BAD(PFT_BAD_TRUNCATED, m)
+			E_ASYNC(6), E_TRIGGER, E_BAD(PFT_ERR_PKT_TRUNCATED, m)
 		};
 		const struct pft_packet piece[] = {
 			E_ASYNC(6), E_TRIGGER, E_ASYNC(16),
-			E_BAD(PFT_BAD_TRUNCATED, m - 16)
+			E_BAD(PFT_ERR_PKT_TRUNCATED, m - 16)
 		};
 
 		if (m <= 30)
@@ -194,7 +194,7 @@ static void async_long_run_malformed(void)
 	/* 40 zeros: a piece of 16 (31 in sight), then 24 zeros and 05: BAD
 	 * (16 bytes) merged with the NOTSYNC 8 zeros and 05. */
 	const struct pft_packet e[] = {
-		E_ASYNC(6), E_ASYNC(16), E_BAD(PFT_BAD_ASYNC, 25), E_ASYNC(6),
+		E_ASYNC(6), E_ASYNC(16), E_BAD(PFT_ERR_PKT_ASYNC, 25), E_ASYNC(6),
 		E_TRIGGER
 	};
 
@@ -216,7 +216,7 @@ static void async_too_many_zeros_unsynced(void)
 }
 
 /* 5.1: inside a synchronised stream, a 0x00 header not followed by at
- * least 5 zeros in all and 0x80 is a malformed A-sync: BAD (PFT_BAD_ASYNC,
+ * least 5 zeros in all and 0x80 is a malformed A-sync: BAD (PFT_ERR_PKT_ASYNC,
  * -PFT_ERR_BAD_PACKET), then NOTSYNC up to the next A-sync. */
 static void async_malformed_synced(void)
 {
@@ -233,7 +233,7 @@ static void async_malformed_synced(void)
 		memcpy(s + n, tail, sizeof(tail));
 		n += sizeof(tail);
 		const struct pft_packet e[] = {
-			E_ASYNC(6), E_TRIGGER, E_BAD(PFT_BAD_ASYNC, z + 2),
+			E_ASYNC(6), E_TRIGGER, E_BAD(PFT_ERR_PKT_ASYNC, z + 2),
 			E_ASYNC(6), E_TRIGGER
 		};
 
@@ -242,7 +242,7 @@ static void async_malformed_synced(void)
 	/* 00 00 05: zeros ended by something other than 0x00/0x80. */
 	static const uint8_t s[] = { ASYNC6, 0x00, 0x00, 0x05, ASYNC6, 0x0c };
 	static const struct pft_packet e[] = {
-		E_ASYNC(6), E_BAD(PFT_BAD_ASYNC, 3), E_ASYNC(6), E_TRIGGER
+		E_ASYNC(6), E_BAD(PFT_ERR_PKT_ASYNC, 3), E_ASYNC(6), E_TRIGGER
 	};
 
 	PC_CHECK(&plain, s, e);
@@ -339,7 +339,7 @@ static void reserved_headers_resync(void)
 		 * A-sync, trigger. */
 		const uint8_t s[] = { ASYNC6, h, 0x84, 0x05, ASYNC6, 0x0c };
 		const struct pft_packet e[] = {
-			E_ASYNC(6), E_BAD(PFT_BAD_RESERVED_HEADER, 3),
+			E_ASYNC(6), E_BAD(PFT_ERR_PKT_RESERVED_HEADER, 3),
 			E_ASYNC(6), E_TRIGGER
 		};
 
@@ -358,7 +358,7 @@ static void reserved_headers_resync(void)
 		PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
 		PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_ERR_BAD_OPCODE);
 		PTU_EQ(p.type, PFT_PKT_BAD);
-		PTU_EQ(p.bad, PFT_BAD_RESERVED_HEADER);
+		PTU_EQ(p.bad, PFT_ERR_PKT_RESERVED_HEADER);
 		PTU_EQ(p.offset, 6);
 		PTU_EQ(p.size, 1);
 		PTU_EQ(p.raw[0], h);
@@ -831,7 +831,7 @@ static void no_need_input_once_finished(void)
 	PTU_EQ(pft_pkt_finish(d), 0);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_TRUNCATED);
 	PTU_EQ(p.type, PFT_PKT_BAD);
-	PTU_EQ(p.bad, PFT_BAD_TRUNCATED);
+	PTU_EQ(p.bad, PFT_ERR_PKT_TRUNCATED);
 	PTU_EQ(p.offset, 6);
 	PTU_EQ(p.size, 2);
 	pft_pkt_free(d);
@@ -857,7 +857,7 @@ static void truncated_packet_has_no_stale_fields(void)
 	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_TRUNCATED);
 	PTU_EQ(p.type, PFT_PKT_BAD);
-	PTU_EQ(p.bad, PFT_BAD_TRUNCATED);
+	PTU_EQ(p.bad, PFT_ERR_PKT_TRUNCATED);
 	PTU_EQ(p.offset, 6);
 	PTU_EQ(p.size, 3);
 	PTU_EQ(p.addr, 0);

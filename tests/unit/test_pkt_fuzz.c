@@ -197,7 +197,7 @@ static int check_basic(const struct pc_run *r, const uint8_t *b, size_t n,
 		int bad_st = st == -PFT_ERR_BAD_OPCODE || st == -PFT_ERR_BAD_PACKET ||
 			     st == -PFT_ERR_TRUNCATED;
 		if ((unsigned)p->type >= PFT_PKT_TYPE_MAX ||
-		    (p->type == PFT_PKT_BAD ? !bad_st || p->bad == PFT_BAD_NONE : st != 0)) {
+		    (p->type == PFT_PKT_BAD ? !bad_st || p->bad == PFT_ERR_OK : st != 0)) {
 			fail(P_BASIC, "%s: packet %zu type %d bad %d with status %d",
 			     what, i, p->type, p->bad, st);
 			return 1;

@@ -277,7 +277,7 @@ static void atoms_without_marker_invalid(void)
 	static const uint8_t s80[] = { ASYNC6, 0x80, 0x84, ASYNC6, 0x86 };
 	static const uint8_t s82[] = { ASYNC6, 0x82, 0x84, ASYNC6, 0x86 };
 	static const struct pft_packet e[] = {
-		E_ASYNC(6), E_BAD(PFT_BAD_ATOM_NO_MARKER, 2), E_ASYNC(6),
+		E_ASYNC(6), E_BAD(PFT_ERR_PKT_ATOM_NO_MARKER, 2), E_ASYNC(6),
 		{ .type = PFT_PKT_ATOM, .size = 1, .n_atoms = 1, .atoms = 0 }
 	};
 
