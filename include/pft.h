@@ -26,7 +26,15 @@
  *  - Objects come from pft_X_alloc() and go to pft_X_free(); free(NULL)
  *    is a no-op.
  *  - Structs passed in or out start with, or are accompanied by, a size so
- *    that the library and its callers may differ in version.
+ *    that the library and its callers may differ in version.  Any size
+ *    from the struct's first layout up is accepted; the library reads and
+ *    writes only the bytes both sides know (an older caller's bytes past
+ *    its struct are left alone; fields it lacks take their defaults, zero
+ *    unless said otherwise).  The first layout ends at the struct's first
+ *    `reserved` member (struct pft_insn: the whole struct, @raw included);
+ *    a struct without one has a single layout.  A smaller size is
+ *    -PFT_ERR_INVALID.  The _init functions (pft_config_init(),
+ *    pft_event_limits_max(), ...) write this header's whole struct.
  *  - The library never prints, never exits and has no global mutable state.
  *  - Ownership: configuration is copied; input buffers are borrowed until
  *    the call that consumes them says so; outputs are caller-owned; pointers
@@ -1260,7 +1268,7 @@ pft_export int pft_event_limits_max(struct pft_event_limits *limits);
 /*
  * Derive @limits from a PTM's ETMCCR, ETMCCER and ETMIDR.  As with
  * pft_config_from_regs(), @limits->size says how much of the struct the
- * caller has (0: all of it).  Returns 0, -PFT_ERR_INVALID (NULL @limits)
+ * caller has.  Returns 0, -PFT_ERR_INVALID (NULL @limits, size too small)
  * or -PFT_ERR_BAD_CONFIG (ETMIDR[11:8] is not 3, so not a PTM, or a count
  * is above the PTM maximum); on error @limits is unchanged.
  */
@@ -1289,7 +1297,8 @@ pft_export int pft_event_resource_name(unsigned resource, char *buf,
  * Parse expression @expr into the 17-bit register value *@value.
  * Resources not implemented according to @limits (NULL: architectural
  * maximum) are rejected.  Returns 0, or:
- *   -PFT_ERR_INVALID     NULL @expr or @value, or the expression is not
+ *   -PFT_ERR_INVALID     NULL @expr or @value, @limits->size too small, or
+ *                        the expression is not
  *                        valid (@diag, if not NULL, says what and where)
  *   -PFT_ERR_BAD_CONFIG  a resource is not implemented (problem
  *                        PFT_ERR_EVENT_UNIMPLEMENTED, with its column)
@@ -1302,7 +1311,7 @@ pft_export int pft_event_parse(const char *expr,
  * Write the canonical expression of event register bits @value into @buf
  * (PFT_EVENT_EXPR_MAX bytes are always enough).  Returns its length, or:
  *   -PFT_ERR_NOSPACE     @len too small (@buf then holds "" when @len > 0)
- *   -PFT_ERR_INVALID     NULL @buf, bits above 16 set
+ *   -PFT_ERR_INVALID     NULL @buf, @limits->size too small, bits above 16 set
  *                        (PFT_ERR_EVENT_HIGH_BITS: callers mask the register
  *                        first), or a resource the function uses is
  *                        reserved (PFT_ERR_EVENT_RESERVED, operand 'A'/'B')
@@ -1388,7 +1397,8 @@ pft_export int pft_regs_lookup(const char *name, struct pft_regs_info *info);
  * (ETMCNTENR3 with two counters) gets that one note instead of fields.
  * @ctx may be NULL (nothing known).  Returns the number of fields the explanation
  * has (when larger than @nfields only the first @nfields are filled), or
- * -PFT_ERR_INVALID (NULL @name, or NULL @fields with @nfields > 0) or
+ * -PFT_ERR_INVALID (NULL @name, NULL @fields with @nfields > 0, or
+ * @ctx->size too small) or
  * -PFT_ERR_NOT_SUPPORTED (unknown register: show it raw).
  */
 pft_export int pft_regs_explain(const char *name, uint32_t value,

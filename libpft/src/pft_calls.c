@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_size.h"
 
 struct frame {
 	uint32_t ret;             /* return address (0: none known) */
@@ -56,7 +57,7 @@ struct pft_calls *pft_calls_alloc(const struct pft_calls_config *cfg, int *errco
 	struct pft_calls *c = NULL;
 	int err = -PFT_ERR_INVALID;
 
-	if (cfg && cfg->size >= sizeof(*cfg)) {
+	if (cfg && cfg->size >= PFT_FIRST_SIZE(struct pft_calls_config)) {
 		err = -PFT_ERR_NOMEM;
 		c = calloc(1, sizeof(*c));
 		if (c) {
@@ -358,7 +359,7 @@ int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
 {
 	int err;
 
-	if (!c || !e || size < sizeof(*e) || e->type >= PFT_ELEM_TYPE_MAX)
+	if (!c || !e || size < PFT_FIRST_SIZE(struct pft_elem) || e->type >= PFT_ELEM_TYPE_MAX)
 		return -PFT_ERR_INVALID;
 	err = start_input(c);
 	if (err)
@@ -424,10 +425,10 @@ int pft_calls_finish(struct pft_calls *c)
 
 int pft_calls_next(struct pft_calls *c, struct pft_call_event *ev, size_t size)
 {
-	if (!c || !ev || size < sizeof(*ev))
+	if (!c || !ev || size < PFT_FIRST_SIZE(struct pft_call_event))
 		return -PFT_ERR_INVALID;
 	if (c->head == c->nqueue)
 		return c->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
-	*ev = c->queue[c->head++];
+	pft_copy_known(ev, &c->queue[c->head++], size, sizeof(*ev));
 	return 0;
 }

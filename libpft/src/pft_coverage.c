@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_size.h"
 
 enum {
 	PAGE_SHIFT = 12,
@@ -104,7 +105,7 @@ static struct cov_page *get_page(struct pft_cov *c, uint32_t number)
 
 int pft_cov_add(struct pft_cov *c, const struct pft_elem *e, size_t size)
 {
-	if (!c || !e || size < offsetof(struct pft_elem, reserved))
+	if (!c || !e || size < PFT_FIRST_SIZE(struct pft_elem))
 		return -PFT_ERR_INVALID;
 	if (e->type != PFT_ELEM_RANGE || !e->ninsn)
 		return 0;

@@ -12,6 +12,7 @@
 
 #include "detect.h"
 #include "pft.h"
+#include "pft_size.h"
 
 struct pft_fit {
 	struct pft_config cfg;
@@ -46,7 +47,7 @@ struct pft_fit *pft_fit_alloc(const struct pft_config *cfg, struct pft_image *im
 	struct pft_fit *fit;
 	int err = -PFT_ERR_INVALID;
 
-	if (!cfg || cfg->size < offsetof(struct pft_config, reserved))
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_config))
 		goto fail;
 	err = -PFT_ERR_NOMEM;
 	fit = calloc(1, sizeof(*fit));
@@ -58,7 +59,7 @@ struct pft_fit *pft_fit_alloc(const struct pft_config *cfg, struct pft_image *im
 		goto fail;
 	}
 	pft_config_init(&fit->cfg);
-	memcpy(&fit->cfg, cfg, cfg->size < sizeof(fit->cfg) ? cfg->size : sizeof(fit->cfg));
+	pft_copy_known(&fit->cfg, cfg, cfg->size, sizeof(fit->cfg));
 	fit->cfg.size = sizeof(fit->cfg);
 	fit->image = image;
 	if (errcode)
@@ -130,7 +131,7 @@ int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt, size_t siz
 
 int pft_fit_elem(struct pft_fit *fit, const struct pft_elem *elem, size_t size)
 {
-	if (!fit || !elem || size < sizeof(*elem))
+	if (!fit || !elem || size < PFT_FIRST_SIZE(struct pft_elem))
 		return -PFT_ERR_INVALID;
 	switch (elem->type) {
 	case PFT_ELEM_ERROR:

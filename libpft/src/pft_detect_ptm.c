@@ -13,6 +13,7 @@
 
 #include "detect.h"
 #include "pft.h"
+#include "pft_size.h"
 
 enum {
 	ISYNC_INFO = 5,         /* PTM I-sync: header, 4 address bytes, info */
@@ -423,7 +424,7 @@ int pft_config_options(const struct pft_config *cfg, char *buf, size_t len)
 	size_t used = 0;
 	int truncated = 0;
 
-	if (!cfg || !buf)
+	if (!cfg || !buf || cfg->size < PFT_FIRST_SIZE(struct pft_config))
 		return -PFT_ERR_INVALID;
 	pft_config_init(&def);
 	if (len)

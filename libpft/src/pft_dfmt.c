@@ -11,6 +11,7 @@
 
 #include "dfmt.h"
 #include "pft.h"
+#include "pft_size.h"
 
 enum {
 	FRAME_SIZE = 16,
@@ -414,10 +415,12 @@ struct pft_dfmt *pft_dfmt_alloc(const struct pft_dfmt_config *cfg,
 	int err = 0;
 
 	if (cfg) {
-		if (cfg->size < sizeof(*cfg) || cfg->tpiu > 1)
+		size_t first = PFT_FIRST_SIZE(struct pft_dfmt_config);
+
+		if (cfg->size < first || cfg->tpiu > 1)
 			err = -PFT_ERR_INVALID;
-		for (size_t i = 0; i < sizeof(cfg->reserved); i++)
-			if (cfg->reserved[i])
+		for (size_t i = first; i < cfg->size && i < sizeof(*cfg); i++)
+			if (((const uint8_t *)cfg)[i])
 				err = -PFT_ERR_INVALID;
 	}
 	d = err ? NULL : calloc(1, sizeof(*d));

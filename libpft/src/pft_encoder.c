@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_size.h"
 #include "pft_opcodes.h"
 
 /* Instruction alignments: an address packet needs 5 bytes when it differs
@@ -415,7 +416,7 @@ struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg, int *errcode)
 	struct pft_encoder *e;
 	int err = 0;
 
-	if (!cfg || cfg->size < offsetof(struct pft_config, ts_gray) + 1)
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_config))
 		err = -PFT_ERR_INVALID;
 	else if (cfg->ctxid_bytes != 0 && cfg->ctxid_bytes != 1 &&
 		 cfg->ctxid_bytes != 2 && cfg->ctxid_bytes != 4)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_size.h"
 #include "pft_etm3_int.h"
 
 int pft_etm3_config_init(struct pft_etm3_config *cfg)
@@ -22,7 +23,7 @@ int pft_etm3_config_from_regs(struct pft_etm3_config *cfg, uint32_t etmcr,
 	static const uint8_t ctxid_sizes[4] = { 0, 1, 2, 4 };
 	struct pft_etm3_config c;
 
-	if (!cfg)
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_etm3_config))
 		return -PFT_ERR_INVALID;
 	/* ETMIDR[11:8]: 2 = ETMv3 (3 is PFT, 0 and 1 ETMv1 and v2). */
 	if (((etmidr >> 8) & 0xf) != 2)
@@ -51,21 +52,20 @@ int pft_etm3_config_from_regs(struct pft_etm3_config *cfg, uint32_t etmcr,
 	c.etmidr = etmidr;
 	c.etmtraceidr = etmtraceidr;
 
-	size_t n = cfg->size && cfg->size < sizeof(c) ? cfg->size : sizeof(c);
-	c.size = n;
-	memcpy(cfg, &c, n);
+	c.size = cfg->size;
+	pft_copy_known(cfg, &c, cfg->size, sizeof(c));
 	return 0;
 }
 
 int pft_etm3_config_copy(struct pft_etm3_config *dst, const struct pft_etm3_config *src)
 {
-	if (!dst || !src || src->size < offsetof(struct pft_etm3_config, reserved))
+	if (!dst || !src || src->size < PFT_FIRST_SIZE(struct pft_etm3_config))
 		return -PFT_ERR_INVALID;
 	if (src->ctxid_bytes != 0 && src->ctxid_bytes != 1 && src->ctxid_bytes != 2 &&
 	    src->ctxid_bytes != 4)
 		return -PFT_ERR_BAD_CONFIG;
 	pft_etm3_config_init(dst);
-	memcpy(dst, src, src->size < sizeof(*dst) ? src->size : sizeof(*dst));
+	pft_copy_known(dst, src, src->size, sizeof(*dst));
 	dst->size = sizeof(*dst);
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include "pft.h"
 #include "pft_etm3_int.h"
 #include "pft_isa.h"
+#include "pft_size.h"
 
 enum {
 	/* Elements one packet can produce: a range, NACC or error per atom
@@ -448,7 +449,7 @@ static int check_queue(struct pft_etm3_flow *f)
 
 int pft_etm3_flow_put(struct pft_etm3_flow *f, const struct pft_etm3_packet *pkt, size_t size)
 {
-	if (!f || !pkt || size < sizeof(*pkt))
+	if (!f || !pkt || size < PFT_FIRST_SIZE(struct pft_etm3_packet))
 		return -PFT_ERR_INVALID;
 	/* Packets from pft_etm3_pkt_next() always pass; a hand-made one that
 	 * does not could overflow the element queue. */
@@ -475,12 +476,12 @@ int pft_etm3_flow_finish(struct pft_etm3_flow *f)
 
 int pft_etm3_flow_next(struct pft_etm3_flow *f, struct pft_elem *elem, size_t size)
 {
-	if (!f || !elem || !size)
+	if (!f || !elem || size < PFT_FIRST_SIZE(struct pft_elem))
 		return -PFT_ERR_INVALID;
 	if (!f->q_len)
 		return -PFT_ERR_NEED_INPUT;
 	const struct pft_elem *e = &f->queue[f->q_head];
-	memcpy(elem, e, size < sizeof(*e) ? size : sizeof(*e));
+	pft_copy_known(elem, e, size, sizeof(*e));
 	f->q_head = (f->q_head + 1) % QUEUE_MAX;
 	f->q_len--;
 	return 0;

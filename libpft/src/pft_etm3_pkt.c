@@ -12,6 +12,7 @@
 
 #include "pft.h"
 #include "pft_etm3_int.h"
+#include "pft_size.h"
 
 enum {
 	/* Zeros we accept in one A-sync (five are required). */
@@ -1014,7 +1015,7 @@ int pft_etm3_pkt_next(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pk
 	if (d && pkt && size >= sizeof(*pkt) && d->synced && !d->ncarry && !d->carry_notsync &&
 	    d->len - d->pos >= PKT_MAX)
 		return next_in_buffer(d, pkt);
-	if (!d || !pkt || size < offsetof(struct pft_etm3_packet, reserved))
+	if (!d || !pkt || size < PFT_FIRST_SIZE(struct pft_etm3_packet))
 		return -PFT_ERR_INVALID;
 	/* After finish, input set aside for a later feed is flushed by the
 	 * next round; the bound only guards against a bug becoming a hang. */
@@ -1022,7 +1023,7 @@ int pft_etm3_pkt_next(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pk
 		full = empty_packet;
 		int status = next_packet(d, &full);
 		if (status != -PFT_ERR_NEED_INPUT || !d->finished) {
-			memcpy(pkt, &full, size < sizeof(full) ? size : sizeof(full));
+			pft_copy_known(pkt, &full, size, sizeof(full));
 			return status;
 		}
 	}

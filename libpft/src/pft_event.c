@@ -5,6 +5,7 @@
 
 #include "pft.h"
 #include "pft_event_int.h"
+#include "pft_size.h"
 
 #define EVENT_MASK 0x1ffffu
 #define RES_MASK 0x7fu
@@ -138,7 +139,7 @@ int pft_event_limits_from_regs(struct pft_event_limits *limits, uint32_t etmccr,
 {
 	struct pft_event_limits l;
 
-	if (!limits)
+	if (!limits || limits->size < PFT_FIRST_SIZE(struct pft_event_limits))
 		return -PFT_ERR_INVALID;
 	if (((etmidr >> 8) & 0xf) != 3)
 		return -PFT_ERR_BAD_CONFIG;
@@ -149,24 +150,25 @@ int pft_event_limits_from_regs(struct pft_event_limits *limits, uint32_t etmccr,
 
 	pft_event_limits_max(&l);
 	pft_event_limits_apply(&l, &etmccr, &etmccer, &etmidr);
-	size_t n = limits->size && limits->size < sizeof(l) ? limits->size
-							   : sizeof(l);
-	l.size = n;
-	memcpy(limits, &l, n);
+	l.size = limits->size;
+	pft_copy_known(limits, &l, limits->size, sizeof(l));
 	return 0;
 }
 
 /* The caller's limits as a full struct: NULL is the maximum, fields past
- * the caller's size are "not implemented". */
-static void load_limits(const struct pft_event_limits *in,
-			struct pft_event_limits *out)
+ * the caller's size are "not implemented".  -PFT_ERR_INVALID when its size
+ * is below the first layout. */
+static int load_limits(const struct pft_event_limits *in,
+		       struct pft_event_limits *out)
 {
 	pft_event_limits_max(out);
 	if (!in)
-		return;
-	size_t n = in->size && in->size < sizeof(*out) ? in->size : sizeof(*out);
+		return 0;
+	if (in->size < PFT_FIRST_SIZE(struct pft_event_limits))
+		return -PFT_ERR_INVALID;
 	memset(out, 0, sizeof(*out));
-	memcpy(out, in, n);
+	pft_copy_known(out, in, in->size, sizeof(*out));
+	return 0;
 }
 
 /* ---- Fields and names ---- */
@@ -531,9 +533,8 @@ int pft_event_parse(const char *expr, const struct pft_event_limits *limits,
 
 	if (diag)
 		diag_clear(diag);
-	if (!expr || !value)
+	if (!expr || !value || load_limits(limits, &lim) < 0)
 		return -PFT_ERR_INVALID;
-	load_limits(limits, &lim);
 	memset(&p, 0, sizeof(p));
 	diag_clear(&p.diag);
 	p.s = expr;
@@ -649,7 +650,10 @@ int pft_event_format(uint32_t value, const struct pft_event_limits *limits,
 		err = -PFT_ERR_INVALID;
 		goto out;
 	}
-	load_limits(limits, &lim);
+	if (load_limits(limits, &lim) < 0) {
+		err = -PFT_ERR_INVALID;
+		goto out;
+	}
 	int uses_b = shapes[ev.function].op != NULL;
 
 	/* Reserved before unimplemented: it is the graver fault. */

@@ -13,6 +13,7 @@
 #include "pft.h"
 #include "pft_config_int.h"
 #include "pft_isa.h"
+#include "pft_size.h"
 
 enum {
 	QUEUE_MAX = 32,          /* elements one packet can produce (<= 5 atoms x 3 + 4) */
@@ -594,12 +595,12 @@ int pft_flow_put(struct pft_flow *f, const struct pft_packet *pkt, size_t size)
 
 int pft_flow_next(struct pft_flow *f, struct pft_elem *elem, size_t size)
 {
-	if (!f || !elem || !size)
+	if (!f || !elem || size < PFT_FIRST_SIZE(struct pft_elem))
 		return -PFT_ERR_INVALID;
 	if (!f->q_len)
 		return -PFT_ERR_NEED_INPUT;
 	const struct pft_elem *e = &f->queue[f->q_head];
-	memcpy(elem, e, size < sizeof(*e) ? size : sizeof(*e));
+	pft_copy_known(elem, e, size, sizeof(*e));
 	f->q_head = (f->q_head + 1) % QUEUE_MAX;
 	f->q_len--;
 	return 0;

@@ -1,6 +1,7 @@
 /* Program memory: sections of bytes at 32-bit addresses, per memory space,
  * found by binary search with a last-hit cache; plus symbol look-up. */
 #include "pft_image_int.h"
+#include "pft_size.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -529,7 +530,7 @@ int pft_image_section(const struct pft_image *img, size_t index,
 	struct pft_image_section_info full;
 	const struct pft_image_sec *sec;
 
-	if (!img || !info || !size)
+	if (!img || !info || size < sizeof(*info))
 		return -PFT_ERR_INVALID;
 	if (index >= img->nsecs)
 		return -PFT_ERR_EOS;
@@ -696,7 +697,7 @@ int pft_image_symbol_at(const struct pft_image *img, uint32_t addr,
 	struct pft_image_symbol s = { 0 };
 	size_t next;
 
-	if (!img || !sym || !size)
+	if (!img || !sym || size < PFT_FIRST_SIZE(struct pft_image_symbol))
 		return -PFT_ERR_INVALID;
 	long i = find_symbol(img, addr, &next);
 	if (i < 0)
@@ -707,7 +708,7 @@ int pft_image_symbol_at(const struct pft_image *img, uint32_t addr,
 	/* As pft_image_symbolize() sees it: a later symbol takes over. */
 	if (next < img->nsyms && img->syms[next].start < s.end)
 		s.end = img->syms[next].start;
-	memcpy(sym, &s, size < sizeof(s) ? size : sizeof(s));
+	pft_copy_known(sym, &s, size, sizeof(s));
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pft_isa.h"
+#include "pft_size.h"
 
 const char *pft_iclass_name(unsigned iclass)
 {

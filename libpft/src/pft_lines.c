@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "pft_grow.h"
+#include "pft_size.h"
 
 struct lines_module {
 	int fd;
@@ -408,7 +409,7 @@ int pft_lines_lookup(const struct pft_lines *l, uint32_t addr,
 	const struct lines_row *r;
 	const struct lines_func *f;
 
-	if (!l || !info || size < sizeof(*info))
+	if (!l || !info || size < PFT_FIRST_SIZE(struct pft_line_info))
 		return -PFT_ERR_INVALID;
 	r = row_at(l, addr);
 	f = func_at(l, addr);
@@ -426,7 +427,7 @@ int pft_lines_lookup(const struct pft_lines *l, uint32_t addr,
 			out.function = f->name;
 	}
 	out.has_func = f != NULL;
-	*info = out;
+	pft_copy_known(info, &out, size, sizeof(out));
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "pft.h"
 #include "pft_isa.h"
+#include "pft_size.h"
 
 enum {
 	RS_DEPTH = 16,           /* as OpenCSD's (pft-flow.md 6) */
@@ -96,11 +97,11 @@ struct pft_model *pft_model_alloc(const struct pft_config *cfg,
 	struct pft_model *m = NULL;
 	int err = -PFT_ERR_INVALID;
 
-	if (!cfg || !image || cfg->size < offsetof(struct pft_config, reserved) ||
-	    (mcfg && mcfg->size < offsetof(struct pft_model_config, reserved)))
+	if (!cfg || !image || cfg->size < PFT_FIRST_SIZE(struct pft_config) ||
+	    (mcfg && mcfg->size < PFT_FIRST_SIZE(struct pft_model_config)))
 		goto fail;
 	if (mcfg)
-		memcpy(&mc, mcfg, mcfg->size < sizeof(mc) ? mcfg->size : sizeof(mc));
+		pft_copy_known(&mc, mcfg, mcfg->size, sizeof(mc));
 	mc.size = sizeof(mc);
 	if (!mc.sync_period)
 		mc.sync_period = DEFAULT_SYNC_PERIOD;
@@ -110,7 +111,7 @@ struct pft_model *pft_model_alloc(const struct pft_config *cfg,
 		goto fail;
 	}
 	pft_config_init(&m->cfg);
-	memcpy(&m->cfg, cfg, cfg->size < sizeof(m->cfg) ? cfg->size : sizeof(m->cfg));
+	pft_copy_known(&m->cfg, cfg, cfg->size, sizeof(m->cfg));
 	m->cfg.size = sizeof(m->cfg);
 	m->mc = mc;
 	if (!config_ok(&m->cfg, &m->mc)) {
@@ -567,7 +568,7 @@ int pft_model_put(struct pft_model *m, const struct pft_model_insn *insn, size_t
 	struct insn in;
 	int err;
 
-	if (!m || !insn || size < offsetof(struct pft_model_insn, reserved))
+	if (!m || !insn || size < PFT_FIRST_SIZE(struct pft_model_insn))
 		return -PFT_ERR_INVALID;
 	if (m->finished)
 		return -PFT_ERR_EOS;
@@ -615,13 +616,13 @@ int pft_model_finish(struct pft_model *m)
 
 int pft_model_next(struct pft_model *m, struct pft_packet *pkt, size_t size)
 {
-	if (!m || !pkt || !size)
+	if (!m || !pkt || size < sizeof(*pkt))
 		return -PFT_ERR_INVALID;
 	if (!m->q_len)
 		return m->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
 	struct queued *slot = &m->q[m->q_head];
 	slot->pkt.raw = slot->bytes;
-	memcpy(pkt, &slot->pkt, size < sizeof(slot->pkt) ? size : sizeof(slot->pkt));
+	*pkt = slot->pkt;
 	m->q_head = (m->q_head + 1) % QUEUE_MAX;
 	m->q_len--;
 	return 0;

@@ -11,6 +11,7 @@
 
 #include "pft.h"
 #include "pft_perf_int.h"
+#include "pft_size.h"
 
 enum {
 	MAX_ATTRS = 256,
@@ -282,7 +283,7 @@ static int load(struct pft_perf *r)
 
 int pft_perf_header(struct pft_perf *r, struct pft_perf_header *hdr, size_t size)
 {
-	if (!r || !hdr || !size)
+	if (!r || !hdr || size < sizeof(*hdr))
 		return -PFT_ERR_INVALID;
 	int err = load(r);
 	if (err)
@@ -294,7 +295,7 @@ int pft_perf_header(struct pft_perf *r, struct pft_perf_header *hdr, size_t size
 
 int pft_perf_attr(struct pft_perf *r, size_t index, struct pft_perf_attr *attr, size_t size)
 {
-	if (!r || !attr || !size)
+	if (!r || !attr || size < sizeof(*attr))
 		return -PFT_ERR_INVALID;
 	int err = load(r);
 	if (err)
@@ -681,7 +682,7 @@ int pft_perf_next(struct pft_perf *r, struct pft_perf_record *out, size_t size)
 	struct pft_perf_record rec;
 	int err;
 
-	if (!r || !out || !size)
+	if (!r || !out || size < sizeof(*out))
 		return -PFT_ERR_INVALID;
 	err = load(r);
 	if (err)
@@ -732,11 +733,11 @@ int pft_perf_get_offset(const struct pft_perf *r, uint64_t *offset)
 
 int pft_perf_cpu(const struct pft_perf *r, size_t index, struct pft_perf_cpu *cpu, size_t size)
 {
-	if (!r || !cpu || !size)
+	if (!r || !cpu || size < PFT_FIRST_SIZE(struct pft_perf_cpu))
 		return -PFT_ERR_INVALID;
 	if (index >= r->nr_cpus)
 		return -PFT_ERR_EOS;
-	memcpy(cpu, &r->cpus[index], size < sizeof(*cpu) ? size : sizeof(*cpu));
+	pft_copy_known(cpu, &r->cpus[index], size, sizeof(*cpu));
 	return 0;
 }
 

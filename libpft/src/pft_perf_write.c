@@ -26,6 +26,7 @@
 
 #include "pft.h"
 #include "pft_perf_int.h"
+#include "pft_size.h"
 
 enum {
 	ATTR_ID = 1,
@@ -170,17 +171,16 @@ struct pft_perf_writer *pft_perf_write_alloc(const char *path,
 	uint8_t header[PERF_HEADER_SIZE] = { 0 };
 	int err = -PFT_ERR_INVALID;
 
-	if (!path || !wc || !wc->size)
+	if (!path || !wc || wc->size < PFT_FIRST_SIZE(struct pft_perf_write_config))
 		goto fail;
-	const char *comm = wc->size > offsetof(struct pft_perf_write_config, comm) && wc->comm
-				   ? wc->comm : "pft";
+	const char *comm = wc->comm ? wc->comm : "pft";
 	if (strlen(comm) > MAX_NAME)
 		goto fail;
 	err = -PFT_ERR_NOMEM;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		goto fail;
-	memcpy(&w->wc, wc, wc->size < sizeof(w->wc) ? wc->size : sizeof(w->wc));
+	pft_copy_known(&w->wc, wc, wc->size, sizeof(w->wc));
 	if (!w->wc.pmu_type)
 		w->wc.pmu_type = DEFAULT_PMU_TYPE;
 	w->f = fopen(path, "wb");

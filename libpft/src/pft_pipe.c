@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_size.h"
 
 enum {
 	PKT_BATCH = 64,   /* packets decoded per pft_pkt_next_batch() call */
@@ -79,14 +80,14 @@ struct pft_pipe *pft_pipe_alloc(const struct pft_pipe_config *cfg, int *errcode)
 	struct pft_pipe *p = NULL;
 	int err = -PFT_ERR_INVALID;
 
-	if (!cfg || cfg->size < sizeof(*cfg) || cfg->format > PFT_PIPE_TPIU ||
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_pipe_config) || cfg->format > PFT_PIPE_TPIU ||
 	    !(cfg->packets || cfg->elements) || cfg->fit_check > 1)
 		goto fail;
 	err = -PFT_ERR_NOMEM;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		goto fail;
-	p->cfg = *cfg;
+	pft_copy_known(&p->cfg, cfg, cfg->size, sizeof(p->cfg));
 	p->cfg.size = sizeof(p->cfg);
 	p->cur = NO_SOURCE;
 	for (int i = 0; i < ID_COUNT; i++)

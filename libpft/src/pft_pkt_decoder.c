@@ -990,15 +990,9 @@ static int next_finishing(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 static __attribute__((noinline)) int next_checked(struct pft_pkt_decoder *d,
 						  struct pft_packet *pkt, size_t size)
 {
-	if (!d || !pkt || !size)
+	if (!d || !pkt || size < sizeof(*pkt))
 		return -PFT_ERR_INVALID;
-	if (size >= sizeof(*pkt))
-		return next_finishing(d, pkt);
-	/* An older caller with a shorter struct: copy what it knows. */
-	struct pft_packet full;
-	int status = next_finishing(d, &full);
-	memcpy(pkt, &full, size);
-	return status;
+	return next_finishing(d, pkt);
 }
 
 /* Synchronised, nothing carried, and a whole packet's worth of bytes in

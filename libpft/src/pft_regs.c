@@ -6,6 +6,7 @@
 #include "pft.h"
 #include "pft_event_int.h"
 #include "pft_ptm_regs.h"
+#include "pft_size.h"
 
 /* What the ID registers tell about the PTM (unknown ones: the maximum). */
 struct known {
@@ -732,11 +733,8 @@ int pft_regs_lookup(const char *name, struct pft_regs_info *info)
 static void load_context(const struct pft_regs_context *ctx, struct known *k)
 {
 	memset(k, 0, sizeof(*k));
-	if (ctx) {
-		size_t n = ctx->size && ctx->size < sizeof(k->ctx) ? ctx->size
-								   : sizeof(k->ctx);
-		memcpy(&k->ctx, ctx, n);
-	}
+	if (ctx)
+		pft_copy_known(&k->ctx, ctx, ctx->size, sizeof(k->ctx));
 	pft_event_limits_max(&k->limits);
 	pft_event_limits_apply(&k->limits,
 			       k->ctx.have_etmccr ? &k->ctx.etmccr : NULL,
@@ -774,7 +772,8 @@ int pft_regs_explain(const char *name, uint32_t value,
 	unsigned instance;
 	const struct reg_def *r;
 
-	if (!name || (!fields && nfields))
+	if (!name || (!fields && nfields) ||
+	    (ctx && ctx->size < PFT_FIRST_SIZE(struct pft_regs_context)))
 		return -PFT_ERR_INVALID;
 	r = find(name, &instance);
 	if (!r)

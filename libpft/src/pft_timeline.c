@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pft_views_int.h"
+#include "pft_size.h"
 
 struct pft_timeline {
 	int (*write)(void *ctx, const char *buf, size_t len);
@@ -23,7 +24,7 @@ struct pft_timeline *pft_timeline_alloc(const struct pft_timeline_config *cfg, i
 	struct pft_timeline *t = NULL;
 	int err = -PFT_ERR_INVALID;
 
-	if (cfg && cfg->size >= sizeof(*cfg) && cfg->write &&
+	if (cfg && cfg->size >= PFT_FIRST_SIZE(struct pft_timeline_config) && cfg->write &&
 	    cfg->clock <= PFT_TIMELINE_TIMESTAMP) {
 		err = -PFT_ERR_NOMEM;
 		t = calloc(1, sizeof(*t));
@@ -137,7 +138,7 @@ int pft_timeline_put(struct pft_timeline *t, const struct pft_call_event *ev, si
 {
 	struct vout o;
 
-	if (!t || !ev || size < sizeof(*ev))
+	if (!t || !ev || size < PFT_FIRST_SIZE(struct pft_call_event))
 		return -PFT_ERR_INVALID;
 	vout_init(&o, t->write, t->ctx);
 	switch (ev->kind) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pft_views_int.h"
+#include "pft_size.h"
 
 enum {
 	UNKNOWN_KEY_SHIFT = 32,   /* func_map key of "[unknown]": 1 << 32 */
@@ -81,7 +82,7 @@ struct pft_views *pft_views_alloc(const struct pft_views_config *cfg, int *errco
 	struct pft_views *v = NULL;
 	int err = -PFT_ERR_INVALID;
 
-	if (cfg && cfg->size >= sizeof(*cfg) && cfg->image) {
+	if (cfg && cfg->size >= PFT_FIRST_SIZE(struct pft_views_config) && cfg->image) {
 		err = -PFT_ERR_NOMEM;
 		v = calloc(1, sizeof(*v));
 	}
@@ -311,7 +312,7 @@ int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e
 	struct vsource *s;
 	int err;
 
-	if (!v || !e || size < sizeof(*e) || source >= 128 ||
+	if (!v || !e || size < PFT_FIRST_SIZE(struct pft_elem) || source >= 128 ||
 	    (e->type == PFT_ELEM_RANGE && (e->ninsn >= MAX_RANGE_INSNS || !e->ninsn)))
 		return -PFT_ERR_INVALID;
 	if (v->finished)

@@ -889,7 +889,7 @@ static void test_invalid(void)
 	uint8_t buf[32] = { 0 };
 	int err = 0;
 
-	cfg.size = sizeof(cfg) - 1;
+	cfg.size = offsetof(struct pft_dfmt_config, reserved) - 1;
 	PTU_CHECK(pft_dfmt_alloc(&cfg, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
 	cfg.size = sizeof(cfg);

@@ -364,11 +364,15 @@ static void parse_with_limits(void)
 	PTU_EQ(pft_event_parse("!ns", &l, &v, &d), -PFT_ERR_BAD_CONFIG);
 	PTU_EQ(d.column, 1);
 
-	/* A caller with an older, shorter struct: the fields it lacks count
-	 * as not implemented. */
+	/* A struct cut before its first layout (which ends at reserved) is
+	 * refused; the first layout itself holds every count. */
 	pft_event_limits_max(&l);
 	l.size = offsetof(struct pft_event_limits, counters);
-	PTU_EQ(pft_event_parse("counter1", &l, &v, &d), -PFT_ERR_BAD_CONFIG);
+	PTU_EQ(pft_event_parse("counter1", &l, &v, &d), -PFT_ERR_INVALID);
+	char expr[PFT_EVENT_EXPR_MAX];
+	PTU_EQ(pft_event_format(0x6d, &l, expr, sizeof(expr), &d), -PFT_ERR_INVALID);
+	l.size = offsetof(struct pft_event_limits, reserved);
+	PTU_EQ(parse_ok("counter1", &l), 0x40);
 	PTU_EQ(parse_ok("arc8 & always", &l), 0x8000 | 0x6f << 7 | 0x17);
 }
 

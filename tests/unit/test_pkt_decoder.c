@@ -637,13 +637,13 @@ static void config_from_regs_errors(void)
 
 static void config_from_regs_partial_size(void)
 {
-	/* An older caller whose struct ends before trace_id: only its part
-	 * is written, the size stays its own. */
+	/* An older caller whose struct ends at its first layout (before
+	 * reserved): only its part is written, the size stays its own. */
 	union {
 		struct pft_config c;
 		uint8_t b[sizeof(struct pft_config)];
 	} u;
-	const size_t n = offsetof(struct pft_config, trace_id);
+	const size_t n = offsetof(struct pft_config, reserved);
 
 	memset(&u, 0xee, sizeof(u));
 	u.c.size = n;
@@ -655,6 +655,12 @@ static void config_from_regs_partial_size(void)
 	PTU_EQ(u.c.version_minor, 1);
 	for (size_t i = n; i < sizeof(u); i++)
 		PTU_EQ(u.b[i], 0xee);
+	/* One byte less than the first layout: refused, nothing written. */
+	memset(&u, 0xee, sizeof(u));
+	u.c.size = n - 1;
+	PTU_EQ(pft_config_from_regs(&u.c, 0x10001000, 0x34C01AC2, 0x411CF312,
+				    0x13), -PFT_ERR_INVALID);
+	PTU_EQ(u.c.cycle_accurate, 0xee);
 }
 
 /* ---- API ---- */
@@ -1110,15 +1116,15 @@ static void sync_forward_with_pending_packet(void)
 
 static void next_with_short_size(void)
 {
-	/* An older caller whose struct pft_packet ends after @has_ctxid: only that
-	 * part is written.  I-sync 08 54 05 00 80 61 (5.2). */
+	/* struct pft_packet has a single layout: a shorter size is refused,
+	 * nothing is written and the packet is still there for the next
+	 * call.  I-sync 08 54 05 00 80 61 (5.2). */
 	static const uint8_t s[] = { ASYNC6, 0x08, 0x54, 0x05, 0x00, 0x80, 0x61,
 				     0x0c };
 	union {
 		struct pft_packet p;
 		uint8_t b[sizeof(struct pft_packet)];
 	} u;
-	const size_t n = offsetof(struct pft_packet, has_ctxid) + 1;
 	struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
 
 	PTU_CHECK(d != NULL);
@@ -1126,24 +1132,16 @@ static void next_with_short_size(void)
 		return;
 	PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), 0);
 	memset(&u, 0xee, sizeof(u));
-	PTU_EQ(pft_pkt_next(d, &u.p, n), 0);
+	PTU_EQ(pft_pkt_next(d, &u.p, sizeof(u.p) - 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_pkt_next(d, &u.p, 1), -PFT_ERR_INVALID);
+	for (size_t i = 0; i < sizeof(u); i++)
+		PTU_EQ(u.b[i], 0xee);
+	PTU_EQ(pft_pkt_next(d, &u.p, sizeof(u.p)), 0);
 	PTU_EQ(u.p.type, PFT_PKT_ASYNC);
-	memset(&u, 0xee, sizeof(u));
-	PTU_EQ(pft_pkt_next(d, &u.p, n), 0);
+	PTU_EQ(pft_pkt_next(d, &u.p, sizeof(u.p)), 0);
 	PTU_EQ(u.p.type, PFT_PKT_ISYNC);
 	PTU_EQ(u.p.offset, 6);
-	PTU_EQ(u.p.size, 6);
 	PTU_EQ(u.p.addr, 0x80000554);
-	PTU_EQ(u.p.reason, PFT_ISYNC_DEBUG_EXIT);
-	PTU_EQ(u.p.has_ctxid, 0);
-	for (size_t i = n; i < sizeof(u); i++)
-		PTU_EQ(u.b[i], 0xee);
-	/* Tiny sizes are written as far as they go and nothing beyond. */
-	memset(&u, 0xee, sizeof(u));
-	PTU_EQ(pft_pkt_next(d, &u.p, 1), 0);
-	for (size_t i = 1; i < sizeof(u); i++)
-		PTU_EQ(u.b[i], 0xee);
-	PTU_EQ(pft_pkt_next(d, &u.p, 1), -PFT_ERR_NEED_INPUT);
 	pft_pkt_free(d);
 }
 

@@ -466,16 +466,17 @@ static void arguments(void)
 	PTU_EQ(pft_regs_explain(NULL, 0, NULL, f, 1), -PFT_ERR_INVALID);
 	PTU_EQ(pft_regs_explain("ETMCR", 0, NULL, NULL, 1), -PFT_ERR_INVALID);
 
-	/* A context smaller than ours (an older caller) counts as unknown
-	 * beyond its size: here only ETMIDR/ETMCCR/ETMCCER values, no
-	 * have_ flags, so nothing is known. */
+	/* A context smaller than its first layout (which ends at reserved) is
+	 * refused: it would not hold the have_ flags. */
 	struct pft_regs_context ctx;
 	struct explained e;
 	a15_context(&ctx);
 	ctx.etmccer = 0;
 	ctx.size = offsetof(struct pft_regs_context, have_etmidr);
+	PTU_EQ(pft_regs_explain("ETMCR", 0x30000000, &ctx, f, 2), -PFT_ERR_INVALID);
+	ctx.size = offsetof(struct pft_regs_context, reserved);
 	explain("ETMCR", 0x30000000, &ctx, &e);
-	PTU_EQ(count_flags(&e, WARN), 0);
+	PTU_EQ(count_flags(&e, WARN), 2);
 	ctx.size = sizeof(ctx);
 	explain("ETMCR", 0x30000000, &ctx, &e);
 	PTU_EQ(count_flags(&e, WARN), 2);
