@@ -117,6 +117,23 @@ static void configs_out(void)
 	PTU_EQ(pft_event_limits_from_regs(&l.s, 0x8d294004, 0, 0x411CF312), -PFT_ERR_INVALID);
 }
 
+/* @alloc(cfg, &err) with the configuration in @u (its fields set) at its
+ * first layout succeeds, poison past it notwithstanding; one byte less is
+ * refused. */
+#define ALLOC_AT_FIRST_LAYOUT(u, type, alloc, free_fn)                          \
+	do {                                                                  \
+		int err_ = 1;                                                 \
+		poison_past(&(u), FIRST(type), sizeof(u));                    \
+		(u).s.size = FIRST(type);                                     \
+		void *obj_ = alloc(&(u).s, &err_);                            \
+		PTU_CHECK(obj_ != NULL);                                      \
+		PTU_EQ(err_, 0);                                              \
+		free_fn(obj_);                                                \
+		(u).s.size--;                                                 \
+		PTU_CHECK(alloc(&(u).s, &err_) == NULL);                      \
+		PTU_EQ(err_, -PFT_ERR_INVALID);                               \
+	} while (0)
+
 /* Configurations read by the library: their reserved bytes hold poison,
  * which dfmt and ffmt would refuse if they read it ("must be zero"). */
 static void other_configs_in(void)
@@ -129,60 +146,20 @@ static void other_configs_in(void)
 	OLD(struct pft_event_limits) lc;
 	OLD(struct pft_regs_context) rc;
 	struct pft_regs_field fields[PFT_REGS_FIELDS_MAX];
-	int err;
 
 	memset(&dc, 0, sizeof(dc));
 	dc.s.tpiu = 1;
-	poison_past(&dc, FIRST(struct pft_dfmt_config), sizeof(dc));
-	dc.s.size = FIRST(struct pft_dfmt_config);
-	struct pft_dfmt *d = pft_dfmt_alloc(&dc.s, &err);
-	PTU_CHECK(d != NULL);
-	pft_dfmt_free(d);
-	dc.s.size--;
-	PTU_CHECK(pft_dfmt_alloc(&dc.s, &err) == NULL);
-	PTU_EQ(err, -PFT_ERR_INVALID);
-
+	ALLOC_AT_FIRST_LAYOUT(dc, struct pft_dfmt_config, pft_dfmt_alloc, pft_dfmt_free);
 	memset(&fc, 0, sizeof(fc));
-	poison_past(&fc, FIRST(struct pft_ffmt_config), sizeof(fc));
-	fc.s.size = FIRST(struct pft_ffmt_config);
-	struct pft_ffmt *f = pft_ffmt_alloc(&fc.s, &err);
-	PTU_CHECK(f != NULL);
-	pft_ffmt_free(f);
-	fc.s.size--;
-	PTU_CHECK(pft_ffmt_alloc(&fc.s, &err) == NULL);
-	PTU_EQ(err, -PFT_ERR_INVALID);
-
+	ALLOC_AT_FIRST_LAYOUT(fc, struct pft_ffmt_config, pft_ffmt_alloc, pft_ffmt_free);
 	pft_etm3_config_init(&ec.s);
-	poison_past(&ec, FIRST(struct pft_etm3_config), sizeof(ec));
-	ec.s.size = FIRST(struct pft_etm3_config);
-	struct pft_etm3_pkt_decoder *e3 = pft_etm3_pkt_alloc(&ec.s, &err);
-	PTU_CHECK(e3 != NULL);
-	pft_etm3_pkt_free(e3);
-	ec.s.size--;
-	PTU_CHECK(pft_etm3_pkt_alloc(&ec.s, &err) == NULL);
-	PTU_EQ(err, -PFT_ERR_INVALID);
-
+	ALLOC_AT_FIRST_LAYOUT(ec, struct pft_etm3_config, pft_etm3_pkt_alloc, pft_etm3_pkt_free);
 	memset(&pc, 0, sizeof(pc));
 	pc.s.packets = 1;
-	poison_past(&pc, FIRST(struct pft_pipe_config), sizeof(pc));
-	pc.s.size = FIRST(struct pft_pipe_config);
-	struct pft_pipe *p = pft_pipe_alloc(&pc.s, &err);
-	PTU_CHECK(p != NULL);
-	pft_pipe_free(p);
-	pc.s.size--;
-	PTU_CHECK(pft_pipe_alloc(&pc.s, &err) == NULL);
-	PTU_EQ(err, -PFT_ERR_INVALID);
-
+	ALLOC_AT_FIRST_LAYOUT(pc, struct pft_pipe_config, pft_pipe_alloc, pft_pipe_free);
 	/* An older calls configuration used to be ignored silently. */
 	memset(&cc, 0, sizeof(cc));
-	poison_past(&cc, FIRST(struct pft_calls_config), sizeof(cc));
-	cc.s.size = FIRST(struct pft_calls_config);
-	struct pft_calls *c = pft_calls_alloc(&cc.s, &err);
-	PTU_CHECK(c != NULL);
-	pft_calls_free(c);
-	cc.s.size--;
-	PTU_CHECK(pft_calls_alloc(&cc.s, &err) == NULL);
-	PTU_EQ(err, -PFT_ERR_INVALID);
+	ALLOC_AT_FIRST_LAYOUT(cc, struct pft_calls_config, pft_calls_alloc, pft_calls_free);
 
 	/* arc1 is resource 0x10; a limits struct with no comparators refuses
 	 * it, so its counts were read. */
