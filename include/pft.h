@@ -33,8 +33,9 @@
  *    unless said otherwise).  The first layout ends at the struct's first
  *    `reserved` member (struct pft_insn: the whole struct, @raw included);
  *    a struct without one has a single layout.  A smaller size is
- *    -PFT_ERR_INVALID.  The _init functions (pft_config_init(),
- *    pft_event_limits_max(), ...) write this header's whole struct.
+ *    -PFT_ERR_INVALID.  Exception, not yet fixed: the init functions
+ *    (pft_config_init(), pft_etm3_config_init(), pft_event_limits_max())
+ *    write the library's whole struct, larger than an older caller's.
  *  - The library never prints, never exits and has no global mutable state.
  *  - Ownership: configuration is copied; input buffers are borrowed until
  *    the call that consumes them says so; outputs are caller-owned; pointers
