@@ -328,7 +328,8 @@ struct pft_packet {
 	uint16_t exception;       /* BRANCH: exception number, 0 = none */
 
 	uint8_t type;             /* enum pft_packet_type */
-	uint8_t isa;              /* ISYNC, BRANCH, WAYPOINT: enum pft_isa at addr */
+	uint8_t isa;              /* ISYNC, BRANCH, WAYPOINT: enum pft_isa at addr
+				   (PFT_ISA_UNKNOWN: see @addr_bits) */
 	uint8_t addr_bytes;       /* BRANCH, WAYPOINT: address bytes, 1-5 */
 	uint8_t reason;           /* ISYNC: enum pft_isync_reason */
 	/* ISYNC; BRANCH with exception bytes (hyp: only with EX1);
@@ -347,6 +348,12 @@ struct pft_packet {
 	uint8_t ts_bits;          /* TIMESTAMP: low-order bits this packet updated */
 	uint8_t ts_clock_change;  /* TIMESTAMP: header R bit, the clock changed */
 	uint8_t bad;              /* BAD: enum pft_bad_reason */
+	/* ISYNC, BRANCH, WAYPOINT: the low-order bits of @addr the trace gave
+	 * (32 from an I-sync or a full address on).  Before the first I-sync
+	 * or full address a compressed address gives fewer: the bits above
+	 * are 0, not known, and @isa is PFT_ISA_UNKNOWN (the bits are placed
+	 * as for ARM code; for Thumb code they would sit one bit lower). */
+	uint8_t addr_bits;
 };
 
 struct pft_pkt_decoder;
