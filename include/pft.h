@@ -1886,7 +1886,8 @@ pft_export int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_
  * source; for a formatted file every PTM source (@id -1) or trace ID @id,
  * and whether the buffer has trace-port syncs.  Sources of other protocols
  * are listed with decoded = 0.  Detection reads the first bytes of the file
- * once more (not possible for standard input), and with the images given
+ * once more (standard input: up to 4 MiB of it are kept and decoded
+ * first), and with the images given
  * before, decides the flow options too.  Returns the number of sources
  * added, or -PFT_ERR_NOMAP (no PTM trace: pft_input_message() says what the
  * file holds), -PFT_ERR_BAD_FILE, -PFT_ERR_INVALID or -PFT_ERR_NOMEM.

@@ -37,6 +37,11 @@ struct in_file {
 	int fd;                /* -1 until reading starts */
 	int done;
 	uint64_t read;         /* bytes read */
+	/* Standard input: the bytes detection read, decoded before the rest;
+	 * freed once the pipeline has taken them. */
+	uint8_t *prefix;
+	size_t nprefix;
+	int prefix_fed;
 };
 
 struct in_source {
@@ -125,6 +130,7 @@ void pft_input_free(struct pft_input *in)
 		pft_pipe_free(f->pipe);
 		free(f->map);
 		free(f->path);
+		free(f->prefix);
 	}
 	free(in->files);
 	for (size_t i = 0; i < in->nsrc; i++)
@@ -617,28 +623,38 @@ int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_config *cfg
  * source among several in frames. */
 enum { DETECT_READ = 4 * 1024 * 1024 };
 
-/* The first bytes of file @path, at most DETECT_READ, in *@buf. */
+/* The first bytes of file @path ("-": standard input, which is left
+ * open), at most DETECT_READ, in *@buf. */
 static int read_prefix(struct pft_input *in, const char *path, uint8_t **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	size_t got = 0;
+	int err = 0;
 
 	if (fd < 0)
 		return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
 	*buf = malloc(DETECT_READ);
-	if (!*buf) {
-		close(fd);
-		return fail(in, -PFT_ERR_NOMEM, "out of memory");
-	}
-	while (got < DETECT_READ) {
+	if (!*buf)
+		err = fail(in, -PFT_ERR_NOMEM, "out of memory");
+	while (!err && got < DETECT_READ) {
 		ssize_t n = read(fd, *buf + got, DETECT_READ - got);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0)
+			err = fail(in, -PFT_ERR_BAD_FILE, "%s: offset 0x%zx: %s",
+				   is_stdin ? "standard input" : path, got, strerror(errno));
 		if (n <= 0)
 			break;
 		got += (size_t)n;
 	}
-	close(fd);
+	if (!is_stdin)
+		close(fd);
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+		return err;
+	}
 	*len = got;
 	return 0;
 }
@@ -702,11 +718,17 @@ int pft_input_add_detected(struct pft_input *in, int id)
 		return -PFT_ERR_INVALID;
 	size_t file = in->nfiles - 1;
 	struct in_file *f = &in->files[file];
-	if (!strcmp(f->path, "-"))
-		return fail(in, -PFT_ERR_INVALID, "standard input: the configuration cannot be "
-			    "detected (it would be read twice): give it");
 	if ((err = read_prefix(in, f->path, &buf, &len)) < 0)
 		return err;
+	if (!strcmp(f->path, "-")) {
+		if (!len)
+			err = fail(in, -PFT_ERR_BAD_FILE, "standard input: empty: no trace");
+		/* Read once: the decode starts with these bytes. */
+		f->prefix = buf;
+		f->nprefix = len;
+		if (err < 0)
+			return err;
+	}
 	if (f->format == PFT_PIPE_RAW) {
 		int proto = pft_detect_protocol(buf, len);
 		if (proto != PFT_PROTO_PTM && pft_detect_frames(buf, len, &fr, sizeof(fr)) == 0 &&
@@ -782,7 +804,8 @@ int pft_input_add_detected(struct pft_input *in, int id)
 		err = fail(in, -PFT_ERR_NOMAP, "%s: no PTM trace source in the first %zu bytes "
 			   "(%u sources of other protocols)", f->path, len, fr.nsources);
 out:
-	free(buf);
+	if (buf != in->files[file].prefix)
+		free(buf);
 	free(bytes);
 	return err < 0 ? err : (int)added;
 }
@@ -799,6 +822,14 @@ int pft_input_fit(const struct pft_input *in, size_t index, struct pft_fit_verdi
 /* Read the next block of file @f into its pipeline. */
 static int read_more(struct pft_input *in, struct in_file *f)
 {
+	if (f->prefix && !f->prefix_fed) {
+		f->prefix_fed = 1;
+		f->read += f->nprefix;
+		if (f->nprefix)
+			return pft_pipe_feed(f->pipe, f->prefix, f->nprefix);
+	}
+	free(f->prefix);   /* the pipeline is done with it */
+	f->prefix = NULL;
 	if (f->fd < 0) {
 		f->fd = strcmp(f->path, "-") ? open(f->path, O_RDONLY | O_CLOEXEC) : 0;
 		if (f->fd < 0)
