@@ -2236,6 +2236,61 @@ pft_export int pft_fit_evident(const struct pft_fit *fit);
 pft_export int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v,
 			       size_t size);
 
+/*
+ * What a buffer holds (pft info), read as a stream: feed it in blocks of
+ * any size, then finish; memory stays fixed (the first PFT_DETECT_PREFIX
+ * bytes of the buffer and of each trace ID), whatever the buffer's length.
+ * Per source: its bytes, its protocol (pft_detect_protocol() of its first
+ * bytes) and for PTM the configuration pft_detect_ptm() finds.
+ */
+struct pft_info_config {
+	size_t size;             /* sizeof(struct pft_info_config) */
+	/* enum pft_frame_format: PFT_FRAMES_RAW (one source), _MEMORY or
+	 * _TPIU; PFT_FRAMES_UNKNOWN: frames, with or without trace-port syncs
+	 * as pft_detect_frames() decides from the first bytes. */
+	uint8_t framing;
+	uint8_t reserved[7];
+};
+
+struct pft_info_source {
+	size_t size;             /* sizeof(struct pft_info_source) */
+	int id;                  /* trace ID; -1 for a raw buffer */
+	uint8_t protocol;        /* enum pft_protocol */
+	uint8_t detected;        /* PTM: @cfg, @determined, @ncandidates are set */
+	uint8_t reserved[2];
+	uint64_t bytes;          /* the source's bytes in the buffer */
+	uint32_t determined;     /* as struct pft_detect_ptm_result */
+	uint32_t ncandidates;
+	struct pft_config cfg;
+};
+
+struct pft_info;
+
+/* Returns NULL with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL
+ * or bad @cfg) or -PFT_ERR_NOMEM. */
+pft_export struct pft_info *pft_info_alloc(const struct pft_info_config *cfg, int *errcode);
+/* NULL: no-op. */
+pft_export void pft_info_free(struct pft_info *info);
+
+/* The next @len bytes of the buffer (not kept: @buf may be reused at
+ * once).  Returns 0, -PFT_ERR_INVALID (NULL @info, NULL @buf with @len,
+ * after pft_info_finish()) or -PFT_ERR_NOMEM. */
+pft_export int pft_info_feed(struct pft_info *info, const uint8_t *buf, size_t len);
+
+/* The end of the buffer: detection runs now.  Returns 0, -PFT_ERR_INVALID
+ * (NULL, or finished already) or -PFT_ERR_NOMEM. */
+pft_export int pft_info_finish(struct pft_info *info);
+
+/* The framing (enum pft_frame_format; decided once PFT_DETECT_PREFIX bytes
+ * were fed, or at the finish), or -PFT_ERR_INVALID. */
+pft_export int pft_info_framing(const struct pft_info *info);
+
+/* After pft_info_finish(): source @index (raw: the one source; frames:
+ * every trace ID with bytes, by increasing ID) in *@src (@size = sizeof
+ * *@src).  Returns 0, -PFT_ERR_EOS (past the last) or -PFT_ERR_INVALID. */
+pft_export int pft_info_source(const struct pft_info *info, size_t index,
+			       struct pft_info_source *src, size_t size);
+
 /* ---- End of detect ---- */
 
 /* ======================================================================
