@@ -70,6 +70,8 @@ static int is_mapping_symbol(const char *name, size_t len)
  * -PFT_ERR_BAD_FILE (not "ADDR TYPE NAME [module]") or -PFT_ERR_NOMEM. */
 static int take_line(struct listing *l, const char *p, size_t len)
 {
+	if (len && p[len - 1] == '\r')
+		len--;   /* CRLF */
 	const char *end = p + len;
 	uint64_t addr = 0;
 	size_t digits = 0;
@@ -151,8 +153,6 @@ static int read_listing(struct listing *l, int fd)
 			break;
 		for (ssize_t i = 0; i < got; i++) {
 			if (block[i] == '\n') {
-				if (have && line[have - 1] == '\r')
-					have--;
 				if ((err = take_line(l, line, have)) < 0)
 					goto out;
 				have = 0;
