@@ -383,7 +383,8 @@ struct pft_packet {
 	uint16_t exception;       /* BRANCH: exception number, 0 = none */
 
 	uint8_t type;             /* enum pft_packet_type */
-	uint8_t isa;              /* ISYNC, BRANCH, WAYPOINT: enum pft_isa at addr */
+	uint8_t isa;              /* ISYNC, BRANCH, WAYPOINT: enum pft_isa at addr
+				   (PFT_ISA_UNKNOWN: see @addr_bits) */
 	uint8_t addr_bytes;       /* BRANCH, WAYPOINT: address bytes, 1-5 */
 	uint8_t reason;           /* ISYNC: enum pft_isync_reason */
 	/* ISYNC; BRANCH with exception bytes (hyp: only with EX1);
@@ -402,6 +403,12 @@ struct pft_packet {
 	uint8_t ts_bits;          /* TIMESTAMP: low-order bits this packet updated */
 	uint8_t ts_clock_change;  /* TIMESTAMP: header R bit, the clock changed */
 	uint8_t bad;              /* BAD: PFT_ERR_PKT_* (enum pft_error_code) */
+	/* ISYNC, BRANCH, WAYPOINT: the low-order bits of @addr the trace gave
+	 * (32 from an I-sync or a full address on).  Before the first I-sync
+	 * or full address a compressed address gives fewer: the bits above
+	 * are 0, not known, and @isa is PFT_ISA_UNKNOWN (the bits are placed
+	 * as for ARM code; for Thumb code they would sit one bit lower). */
+	uint8_t addr_bits;
 };
 
 struct pft_pkt_decoder;
@@ -714,6 +721,57 @@ pft_export int pft_image_add_file(struct pft_image *img, const char *path,
  */
 pft_export int pft_image_add_elf(struct pft_image *img, const char *path,
 				 int64_t bias);
+
+/* What pft_image_add_elf_beneath() found where the image had bytes. */
+struct pft_image_overlap {
+	uint64_t covered;          /* ELF bytes left out: the image had some */
+	uint64_t differ;           /* of those, bytes that differ */
+	uint32_t first_differ;     /* the lowest such address (@differ > 0) */
+	uint32_t reserved;         /* 0 */
+};
+
+/*
+ * Add an ELF as pft_image_add_elf() does, except that where the image has
+ * bytes already (a section of any space, such as a memory dump of the
+ * running program, which may have patched its code), those are kept: the
+ * ELF's segments fill only the addresses nothing covers, and the bytes they
+ * would have put elsewhere are compared with the ones there, the result in
+ * *@ov (@size = sizeof *@ov).  The symbols are added as usual.  Returns the
+ * number of sections added (0 when the image covered every segment), or
+ * the codes of pft_image_add_elf() (never -PFT_ERR_BAD_CONFIG), or
+ * -PFT_ERR_INVALID for a NULL @ov or @size 0.
+ */
+pft_export int pft_image_add_elf_beneath(struct pft_image *img, const char *path,
+					 int64_t bias, struct pft_image_overlap *ov,
+					 size_t size);
+
+/*
+ * Add only the symbols of @path, moved by @bias; its bytes are not code.
+ * @path is an ELF file (by its magic: the symbols pft_image_add_elf()
+ * takes, with the ISA of its mapping symbols) or a symbol listing: a
+ * System.map or /proc/kallsyms, lines "ADDR TYPE NAME" with an optional
+ * "\t[module]" after the name.  Of a listing, the code symbols (types t, T,
+ * w, W; ranked global T, weak W/w, local t; bit 0 of an address, a Thumb
+ * function's, is cleared) are names; each reaches the next listed address
+ * (of any type) above its own, the last one 4 bytes.  Other types end the
+ * code symbol before them and are not names; ARM mapping symbols ($a, $t,
+ * $d) are neither; addresses that do not fit 32 bits after @bias are left
+ * out.  Bounds (the file may be hostile): a line of 4096 bytes at most, at
+ * most 4 194 304 listed symbols; memory does not grow with the file past
+ * that.  Returns the number of symbols added (0: the file names no code),
+ * or:
+ *   -PFT_ERR_INVALID   NULL @img or @path, @bias beyond 32 bits
+ *   -PFT_ERR_BAD_FILE  cannot be opened or read, not a regular file; a
+ *                      listing with a line that is not "ADDR TYPE NAME
+ *                      [module]" (binary data, a line too long), too many
+ *                      symbols, or every address 0 (kallsyms read without
+ *                      the right to see addresses); a malformed ELF
+ *   -PFT_ERR_NOT_SUPPORTED  an ELF that is not 32-bit little-endian ARM
+ *   -PFT_ERR_NOMEM
+ * On failure the image's symbols are unchanged.
+ */
+pft_export int pft_image_add_symbols(struct pft_image *img, const char *path,
+				     int64_t bias);
 
 /*
  * Install a memory-read callback for addresses no section covers (as
@@ -1757,26 +1815,41 @@ pft_export struct pft_input *pft_input_alloc(const struct pft_input_config *cfg,
 pft_export void pft_input_free(struct pft_input *in);
 
 /*
- * Program images every source reads instructions from, added before a
- * snapshot's dumps (a dump with the same bytes is then left out).  Give
- * them before opening anything.  pft_input_add_elf(): an ARM ELF moved by
- * @bias; pft_input_add_image(): a raw memory dump whose first byte is at
- * @addr.  Returns 0, or -PFT_ERR_INVALID (NULL argument, or after an
- * open).  The files are read when the first input is opened.
+ * Program images every source reads instructions from.  Give them before
+ * opening anything.  pft_input_add_elf(): an ARM ELF moved by @bias;
+ * pft_input_add_image(): a raw memory dump whose first byte is at @addr;
+ * pft_input_add_symbols(): symbols only (pft_image_add_symbols(): an ELF,
+ * System.map or kallsyms), its bytes are not code.  Raw images come before
+ * a snapshot's dumps (a dump with the same bytes is then left out, other
+ * overlaps are errors); ELFs go beneath a snapshot's dumps
+ * (pft_image_add_elf_beneath(): the dumps' bytes are the code, the ELF
+ * gives symbols and fills the gaps) and where their bytes differ,
+ * pft_input_note() says so.  Returns 0, or -PFT_ERR_INVALID (NULL
+ * argument, or after an open).  The files are read when the first input is
+ * opened.
  */
 pft_export int pft_input_add_elf(struct pft_input *in, const char *path, int64_t bias);
 pft_export int pft_input_add_image(struct pft_input *in, const char *path, uint32_t addr);
+pft_export int pft_input_add_symbols(struct pft_input *in, const char *path);
+
+/* What pft_input_load_image() loads. */
+enum pft_input_image_kind {
+	PFT_INPUT_IMAGE_RAW = 0,     /* a memory dump at @addr */
+	PFT_INPUT_IMAGE_ELF = 1,     /* an ELF moved by @addr */
+	PFT_INPUT_IMAGE_SYMBOLS = 2  /* symbols only, moved by @addr */
+};
 
 /*
- * Add the program file @path to @img as pft_input_add_elf() (@is_elf) or
- * pft_input_add_image() describe, with a one-line message naming the file
- * and the problem in @msg on failure: -PFT_ERR_BAD_FILE (missing, not a
- * regular file, empty, unreadable, not a 32-bit little-endian ARM ELF),
- * -PFT_ERR_BAD_CONFIG (it overlaps what @img holds, or passes 0xFFFFFFFF),
- * -PFT_ERR_INVALID or -PFT_ERR_NOMEM.  (The check comes before the image
- * layer opens the file, so that a FIFO is refused rather than waited on.)
+ * Add the program file @path to @img as @kind (enum pft_input_image_kind)
+ * says, with a one-line message naming the file and the problem in @msg
+ * on failure: -PFT_ERR_BAD_FILE (missing, not a regular file, empty,
+ * unreadable, not a 32-bit little-endian ARM ELF; for symbols, not a
+ * listing or none in it), -PFT_ERR_BAD_CONFIG (it overlaps what @img
+ * holds, or passes 0xFFFFFFFF), -PFT_ERR_INVALID or -PFT_ERR_NOMEM.  (The
+ * check comes before the image layer opens the file, so that a FIFO is
+ * refused rather than waited on.)
  */
-pft_export int pft_input_load_image(struct pft_image *img, const char *path, int is_elf,
+pft_export int pft_input_load_image(struct pft_image *img, const char *path, int kind,
 				    int64_t addr, char *msg, size_t msglen);
 
 /*
@@ -1813,7 +1886,8 @@ pft_export int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_
  * source; for a formatted file every PTM source (@id -1) or trace ID @id,
  * and whether the buffer has trace-port syncs.  Sources of other protocols
  * are listed with decoded = 0.  Detection reads the first bytes of the file
- * once more (not possible for standard input), and with the images given
+ * once more (standard input: up to 4 MiB of it are kept and decoded
+ * first), and with the images given
  * before, decides the flow options too.  Returns the number of sources
  * added, or -PFT_ERR_NOMAP (no PTM trace: pft_input_message() says what the
  * file holds), -PFT_ERR_BAD_FILE, -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
@@ -1830,6 +1904,11 @@ pft_export int pft_input_next(struct pft_input *in, struct pft_item *item, size_
 
 /* One line on the last error (never NULL; "" when there was none). */
 pft_export const char *pft_input_message(const struct pft_input *in);
+
+/* Note @index (0, 1, ...; NULL past the last): one line on something the
+ * user should know that is not an error, such as an ELF whose bytes differ
+ * from a snapshot's memory.  Valid while @in lives. */
+pft_export const char *pft_input_note(const struct pft_input *in, size_t index);
 
 struct pft_input_source {
 	const char *name;       /* device name, or the file name */
@@ -2156,6 +2235,61 @@ pft_export int pft_fit_evident(const struct pft_fit *fit);
  */
 pft_export int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v,
 			       size_t size);
+
+/*
+ * What a buffer holds (pft info), read as a stream: feed it in blocks of
+ * any size, then finish; memory stays fixed (the first PFT_DETECT_PREFIX
+ * bytes of the buffer and of each trace ID), whatever the buffer's length.
+ * Per source: its bytes, its protocol (pft_detect_protocol() of its first
+ * bytes) and for PTM the configuration pft_detect_ptm() finds.
+ */
+struct pft_info_config {
+	size_t size;             /* sizeof(struct pft_info_config) */
+	/* enum pft_frame_format: PFT_FRAMES_RAW (one source), _MEMORY or
+	 * _TPIU; PFT_FRAMES_UNKNOWN: frames, with or without trace-port syncs
+	 * as pft_detect_frames() decides from the first bytes. */
+	uint8_t framing;
+	uint8_t reserved[7];
+};
+
+struct pft_info_source {
+	size_t size;             /* sizeof(struct pft_info_source) */
+	int id;                  /* trace ID; -1 for a raw buffer */
+	uint8_t protocol;        /* enum pft_protocol */
+	uint8_t detected;        /* PTM: @cfg, @determined, @ncandidates are set */
+	uint8_t reserved[2];
+	uint64_t bytes;          /* the source's bytes in the buffer */
+	uint32_t determined;     /* as struct pft_detect_ptm_result */
+	uint32_t ncandidates;
+	struct pft_config cfg;
+};
+
+struct pft_info;
+
+/* Returns NULL with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL
+ * or bad @cfg) or -PFT_ERR_NOMEM. */
+pft_export struct pft_info *pft_info_alloc(const struct pft_info_config *cfg, int *errcode);
+/* NULL: no-op. */
+pft_export void pft_info_free(struct pft_info *info);
+
+/* The next @len bytes of the buffer (not kept: @buf may be reused at
+ * once).  Returns 0, -PFT_ERR_INVALID (NULL @info, NULL @buf with @len,
+ * after pft_info_finish()) or -PFT_ERR_NOMEM. */
+pft_export int pft_info_feed(struct pft_info *info, const uint8_t *buf, size_t len);
+
+/* The end of the buffer: detection runs now.  Returns 0, -PFT_ERR_INVALID
+ * (NULL, or finished already) or -PFT_ERR_NOMEM. */
+pft_export int pft_info_finish(struct pft_info *info);
+
+/* The framing (enum pft_frame_format; decided once PFT_DETECT_PREFIX bytes
+ * were fed, or at the finish), or -PFT_ERR_INVALID. */
+pft_export int pft_info_framing(const struct pft_info *info);
+
+/* After pft_info_finish(): source @index (raw: the one source; frames:
+ * every trace ID with bytes, by increasing ID) in *@src (@size = sizeof
+ * *@src).  Returns 0, -PFT_ERR_EOS (past the last) or -PFT_ERR_INVALID. */
+pft_export int pft_info_source(const struct pft_info *info, size_t index,
+			       struct pft_info_source *src, size_t size);
 
 /* ---- End of detect ---- */
 

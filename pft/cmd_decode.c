@@ -296,6 +296,7 @@ static void usage(FILE *out)
 		     "images (any number; a snapshot's memory dumps are used as well):\n"
 		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
 		     "  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
+		     "  --symbols FILE        symbols only (ELF, System.map, /proc/kallsyms)\n"
 		     "output:\n"
 		     "  --format text|jsonl   listing format (default text)\n"
 		     "  --insn                list every instruction, disassembled, with its\n"
@@ -313,6 +314,7 @@ int cmd_decode(int argc, char **argv)
 		{ "insn", no_argument, NULL, 'i' },
 		{ "elf", required_argument, NULL, 'e' },
 		{ "image", required_argument, NULL, 'm' },
+		{ "symbols", required_argument, NULL, 'y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -338,6 +340,9 @@ int cmd_decode(int argc, char **argv)
 			d.insn = 1;
 		} else if (c == 'e' || c == 'm') {
 			if (image_args_add(&d.images, optarg, c == 'e'))
+				goto out;
+		} else if (c == 'y') {
+			if (image_args_add_symbols(&d.images, optarg))
 				goto out;
 		} else if (c == 'h') {
 			usage(stdout);

@@ -24,6 +24,21 @@ static const char *atoms_str(const struct pft_packet *p, char *buf)
 	return buf;
 }
 
+/* A branch or waypoint address.  Before the first I-sync a compressed one
+ * gives only its low bits and no instruction set: "addr_bits" says how many
+ * (text: "addr=0x...(low N bits)"), and there is no "isa". */
+static void print_address(FILE *out, const struct pft_packet *p, int json)
+{
+	if (p->isa != PFT_ISA_UNKNOWN) {
+		fprintf(out, json ? ",\"addr\":\"0x%" PRIx32 "\",\"isa\":\"%s\"" : " addr=0x%" PRIx32
+			" isa=%s", p->addr, pft_isa_name(p->isa));
+		return;
+	}
+	uint32_t low = (uint32_t)(p->addr & ((1ull << p->addr_bits) - 1));
+	fprintf(out, json ? ",\"addr\":\"0x%" PRIx32 "\",\"addr_bits\":%u"
+		     : " addr=0x%" PRIx32 "(low %u bits) isa=unknown", low, p->addr_bits);
+}
+
 /* The packet's fields as "key=value" (text) or "\"key\":value" (JSON). */
 static void print_fields(FILE *out, const struct pft_packet *p, int json,
 			 const struct source *s)
@@ -50,8 +65,7 @@ static void print_fields(FILE *out, const struct pft_packet *p, int json,
 		FIELD_STR("atoms", atoms_str(p, atoms));
 		break;
 	case PFT_PKT_BRANCH:
-		FIELD_HEX("addr", p->addr);
-		FIELD_STR("isa", pft_isa_name(p->isa));
+		print_address(out, p, json);
 		if (p->exc_bytes) {
 			FIELD_INT("exception", p->exception);
 			if (!json)
@@ -62,8 +76,7 @@ static void print_fields(FILE *out, const struct pft_packet *p, int json,
 		}
 		break;
 	case PFT_PKT_WAYPOINT:
-		FIELD_HEX("addr", p->addr);
-		FIELD_STR("isa", pft_isa_name(p->isa));
+		print_address(out, p, json);
 		break;
 	case PFT_PKT_CONTEXTID:
 		FIELD_HEX("ctxid", p->ctxid);

@@ -8,47 +8,15 @@
 #include "cli.h"
 #include "pft.h"
 
+/* Bytes read at a time: memory does not grow with the buffer. */
+enum { INFO_BLOCK = 256 * 1024 };
+
 static const char info_usage[] =
 	"usage: pft info (--raw FILE | --formatted FILE [--tpiu] | --snapshot DIR)\n"
 	"                [--format text|jsonl]\n"
 	"For each trace source: its ID, byte count, protocol (ptm, etmv3, etmv4,\n"
 	"stm, itm, unknown) and for PTM sources the pft options that decode it,\n"
 	"from the snapshot's registers or detected from the trace.\n";
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (*len == cap) {
-			size_t ncap = cap ? 2 * cap : 1 << 16;
-			uint8_t *nb = realloc(buf, ncap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		size_t n = fread(buf + *len, 1, cap - *len, f);
-		*len += n;
-		if (n == 0)
-			break;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		return NULL;
-	}
-	return buf ? buf : malloc(1);
-}
 
 /* The configuration of the snapshot's PTM with trace ID @id, if any. */
 static int snapshot_config(const struct pft_snapshot *s, int id, struct pft_config *cfg)
@@ -64,26 +32,22 @@ static int snapshot_config(const struct pft_snapshot *s, int id, struct pft_conf
 	return 0;
 }
 
-/* Print one source.  @prefix: its first bytes, for detection. */
-static void print_source(int format, int id, uint64_t bytes, const uint8_t *prefix,
-			 size_t plen, const struct pft_snapshot *snap)
+/* Print one source: its configuration from the snapshot's registers
+ * where it has them, else as detected. */
+static void print_source(int format, int id, const struct pft_info_source *src,
+			 const struct pft_snapshot *snap)
 {
-	int proto = pft_detect_protocol(prefix, plen);
+	int proto = src->protocol;
 	char opts[256] = "";
 	const char *how = "";
 	struct pft_config cfg;
 
-	if (proto < 0)
-		proto = PFT_PROTO_UNKNOWN;
 	if (snapshot_config(snap, id, &cfg)) {
 		proto = PFT_PROTO_PTM;
 		how = "registers";
-	} else if (proto == PFT_PROTO_PTM) {
-		struct pft_detect_ptm_result r;
-		if (pft_detect_ptm(prefix, plen, NULL, &r, sizeof(r)) == 0) {
-			cfg = r.config;
-			how = "detected";
-		}
+	} else if (src->detected) {
+		cfg = src->cfg;
+		how = "detected";
 	}
 	if (*how && pft_config_options(&cfg, opts, sizeof(opts)) < 0)
 		opts[0] = 0;
@@ -91,7 +55,7 @@ static void print_source(int format, int id, uint64_t bytes, const uint8_t *pref
 		printf("{");
 		if (id >= 0)
 			printf("\"id\":%d,", id);
-		printf("\"bytes\":%llu,\"protocol\":\"%s\"", (unsigned long long)bytes,
+		printf("\"bytes\":%llu,\"protocol\":\"%s\"", (unsigned long long)src->bytes,
 		       pft_protocol_name((unsigned)proto));
 		if (*how)
 			printf(",\"options\":\"%s\"", opts);
@@ -100,74 +64,56 @@ static void print_source(int format, int id, uint64_t bytes, const uint8_t *pref
 	}
 	if (id >= 0)
 		printf("id 0x%02x: ", id);
-	printf("%llu bytes, %s", (unsigned long long)bytes, pft_protocol_name((unsigned)proto));
+	printf("%llu bytes, %s", (unsigned long long)src->bytes, pft_protocol_name((unsigned)proto));
 	if (*how)
 		printf(", options: %s (%s)", *opts ? opts : "(none)", how);
 	printf("\n");
 }
 
-/* Every source of one buffer: @framing PFT_FRAMES_RAW, _MEMORY, _TPIU or
- * _UNKNOWN (formatted; memory buffer or trace port is detected). */
+/* Every source of one buffer ("-": standard input), read in blocks:
+ * @framing PFT_FRAMES_RAW, _MEMORY, _TPIU or _UNKNOWN (formatted; memory
+ * buffer or trace port is detected). */
 static int info_buffer(const char *path, int framing, int format, int raw_id,
 		       const struct pft_snapshot *snap)
 {
-	size_t len;
-	uint8_t *buf = slurp(path, &len);
-	struct pft_detect_frames fr;
+	struct pft_info_config ic = { .size = sizeof(ic), .framing = (uint8_t)framing };
+	int is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	struct pft_info *info = pft_info_alloc(&ic, NULL);
+	uint8_t *block = malloc(INFO_BLOCK);
+	int rc = EXIT_USAGE, err = 0;
 
-	if (!buf) {
+	if (!f) {
 		cli_error("%s: cannot read the file", path);
-		return EXIT_USAGE;
+		goto out;
 	}
-	if (framing == PFT_FRAMES_UNKNOWN) {
-		/* Formatted: whether it has trace-port syncs is detected. */
-		if (pft_detect_frames(buf, len, &fr, sizeof(fr)) < 0) {
-			cli_error("%s: out of memory", path);
-			free(buf);
-			return EXIT_USAGE;
-		}
-		framing = fr.format == PFT_FRAMES_TPIU ? PFT_FRAMES_TPIU : PFT_FRAMES_MEMORY;
+	if (!info || !block) {
+		cli_error("out of memory");
+		goto out;
 	}
-	if (framing == PFT_FRAMES_RAW) {
-		print_source(format, raw_id, len, buf, len < PFT_DETECT_PREFIX ? len : PFT_DETECT_PREFIX,
-			     snap);
-		free(buf);
-		return EXIT_OK;
+	size_t n;
+	while (err >= 0 && (n = fread(block, 1, INFO_BLOCK, f)) > 0)
+		err = pft_info_feed(info, block, n);
+	if (err >= 0 && ferror(f)) {
+		cli_error("%s: cannot read the file", path);
+		goto out;
 	}
-	/* The frames as given: count every ID. */
-	int tpiu = framing == PFT_FRAMES_TPIU;
-	struct pft_dfmt_config dc = { .size = sizeof(dc), .tpiu = (uint8_t)tpiu };
-	struct pft_dfmt *d = pft_dfmt_alloc(&dc, NULL);
-	struct pft_dfmt_chunk ch;
-	uint64_t counts[PFT_ID_MAX_VALID + 1] = { 0 };
-	pft_dfmt_feed(d, buf, len);
-	pft_dfmt_finish(d);
-	for (;;) {
-		int st = pft_dfmt_next(d, &ch, sizeof(ch));
-		if (st == -PFT_ERR_EOS || st == -PFT_ERR_NEED_INPUT)
-			break;
-		if (st == 0 && ch.id <= PFT_ID_MAX_VALID)
-			counts[ch.id] += ch.len;
+	if (err >= 0)
+		err = pft_info_finish(info);
+	if (err < 0) {
+		cli_error("%s: %s", path, pft_errstr(pft_errcode(err)));
+		goto out;
 	}
-	pft_dfmt_free(d);
-	for (int id = 1; id <= PFT_ID_MAX_VALID; id++) {
-		if (!counts[id])
-			continue;
-		uint8_t *prefix = malloc(PFT_DETECT_PREFIX);
-		int plen = prefix ? pft_detect_id_bytes(buf, len, tpiu, (unsigned)id, prefix,
-							PFT_DETECT_PREFIX)
-				  : -PFT_ERR_NOMEM;
-		if (plen < 0) {
-			cli_error("%s: out of memory", path);
-			free(prefix);
-			free(buf);
-			return EXIT_USAGE;
-		}
-		print_source(format, id, counts[id], prefix, (size_t)plen, snap);
-		free(prefix);
-	}
-	free(buf);
-	return EXIT_OK;
+	struct pft_info_source src;
+	for (size_t i = 0; pft_info_source(info, i, &src, sizeof(src)) == 0; i++)
+		print_source(format, src.id >= 0 ? src.id : raw_id, &src, snap);
+	rc = EXIT_OK;
+out:
+	if (f && !is_stdin)
+		fclose(f);
+	pft_info_free(info);
+	free(block);
+	return rc;
 }
 
 static int info_snapshot(const char *dir, int format)

@@ -85,6 +85,7 @@ static void usage(FILE *out, enum view_cmd cmd)
 		     "images (any number; a snapshot's memory dumps are used as well):\n"
 		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
 		     "  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
+		     "  --symbols FILE        symbols only (ELF, System.map, /proc/kallsyms)\n"
 		     "output:\n"
 		     "  --format FORMAT       (default %s)\n"
 		     "  --output FILE         write there instead of standard output\n",
@@ -344,6 +345,7 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		{ "clock", required_argument, NULL, 'k' },
 		{ "elf", required_argument, NULL, 'e' },
 		{ "image", required_argument, NULL, 'm' },
+		{ "symbols", required_argument, NULL, 'y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -375,6 +377,9 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 			}
 		} else if (c == 'e' || c == 'm') {
 			if (image_args_add(&r.images, optarg, c == 'e'))
+				goto out;
+		} else if (c == 'y') {
+			if (image_args_add_symbols(&r.images, optarg))
 				goto out;
 		} else if (c == 'h') {
 			usage(stdout, cmd);

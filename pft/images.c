@@ -37,6 +37,24 @@ int image_args_add(struct image_args *a, const char *arg, int is_elf)
 	return 0;
 }
 
+int image_args_add_symbols(struct image_args *a, const char *path)
+{
+	struct image_arg ia = { .symbols = 1 };
+	char *copy = strdup(path);
+	struct image_arg *v = realloc(a->v, (a->n + 1) * sizeof(*v));
+
+	if (v)
+		a->v = v;
+	if (!copy || !v) {
+		free(copy);
+		cli_error("out of memory");
+		return -1;
+	}
+	ia.path = copy;
+	a->v[a->n++] = ia;
+	return 0;
+}
+
 void image_args_free(struct image_args *a)
 {
 	for (size_t i = 0; i < a->n; i++)
@@ -46,12 +64,19 @@ void image_args_free(struct image_args *a)
 	a->n = 0;
 }
 
+int image_arg_kind(const struct image_arg *a)
+{
+	return a->symbols ? PFT_INPUT_IMAGE_SYMBOLS
+			  : a->is_elf ? PFT_INPUT_IMAGE_ELF : PFT_INPUT_IMAGE_RAW;
+}
+
 int image_args_load(const struct image_args *a, struct pft_image *img)
 {
 	char msg[1024];
 
 	for (size_t i = 0; i < a->n; i++)
-		if (pft_input_load_image(img, a->v[i].path, a->v[i].is_elf, (int64_t)a->v[i].addr,
+		if (pft_input_load_image(img, a->v[i].path, image_arg_kind(&a->v[i]),
+					 (int64_t)a->v[i].addr,
 					 msg, sizeof(msg)) < 0) {
 			cli_error("%s", msg);
 			return -1;

@@ -1,4 +1,5 @@
-/* images.h - program images named on the command line (--elf, --image). */
+/* images.h - program images named on the command line (--elf, --image,
+ * --symbols). */
 #ifndef PFT_IMAGES_H
 #define PFT_IMAGES_H
 
@@ -11,6 +12,7 @@ struct image_arg {
 	const char *path;
 	uint64_t addr;   /* --image: load address; --elf: bias */
 	int is_elf;
+	int symbols;     /* --symbols: symbols only */
 };
 
 struct image_args {
@@ -21,7 +23,12 @@ struct image_args {
 /* Add the value of --elf FILE[@BIAS] (@is_elf) or --image FILE@ADDR.
  * Returns 0, or -1 after printing an error. */
 int image_args_add(struct image_args *a, const char *arg, int is_elf);
+/* Add the value of --symbols FILE (an ELF, System.map or kallsyms).
+ * Returns 0, or -1 after printing an error. */
+int image_args_add_symbols(struct image_args *a, const char *path);
 void image_args_free(struct image_args *a);
+/* The enum pft_input_image_kind of @a. */
+int image_arg_kind(const struct image_arg *a);
 
 /* Load the images of @a into @img.  Returns 0, or -1 after printing an
  * error. */

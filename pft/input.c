@@ -232,6 +232,15 @@ int input_fit_report(struct input *in)
 	return misfits;
 }
 
+/* Whether @images give code (--symbols alone gives none). */
+static int has_code_images(const struct image_args *images)
+{
+	for (size_t i = 0; images && i < images->n; i++)
+		if (!images->v[i].symbols)
+			return 1;
+	return 0;
+}
+
 int input_open(struct input *in, const struct input_opts *o, int packets, int elements,
 	       const struct image_args *images)
 {
@@ -249,7 +258,8 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; images && i < images->n && err >= 0; i++)
-		err = images->v[i].is_elf
+		err = images->v[i].symbols ? pft_input_add_symbols(in->in, images->v[i].path)
+		      : images->v[i].is_elf
 			      ? pft_input_add_elf(in->in, images->v[i].path, (int64_t)images->v[i].addr)
 			      : pft_input_add_image(in->in, images->v[i].path,
 						    (uint32_t)images->v[i].addr);
@@ -271,7 +281,10 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 		cli_error("%s", *msg ? msg : pft_errstr(pft_errcode(err)));
 		return EXIT_USAGE;
 	}
-	in->has_images = o->snapshot || (images && images->n);
+	const char *note;
+	for (size_t i = 0; (note = pft_input_note(in->in, i)) != NULL; i++)
+		cli_error("%s", note);
+	in->has_images = o->snapshot || has_code_images(images);
 	in->nsrc = pft_input_nsources(in->in);
 	in->src = calloc(in->nsrc, sizeof(*in->src));
 	if (!in->src) {

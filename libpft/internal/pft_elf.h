@@ -13,4 +13,19 @@
 int pft_elf_load(struct pft_image *img, uint8_t *buf, size_t len,
 		 int64_t bias, const char *path);
 
+enum pft_elf_mode {
+	PFT_ELF_ALL,        /* segments and symbols (pft_image_add_elf()) */
+	PFT_ELF_BENEATH,    /* segments where nothing is yet, and symbols
+			     * (pft_image_add_elf_beneath()); counts in @ov */
+	PFT_ELF_SYMBOLS     /* symbols only (pft_image_add_symbols()) */
+};
+
+/* pft_elf_load() in @mode; @ov only for PFT_ELF_BENEATH.  Returns the
+ * number of sections added. */
+int pft_elf_load_as(struct pft_image *img, uint8_t *buf, size_t len, int64_t bias,
+		    const char *path, enum pft_elf_mode mode, struct pft_image_overlap *ov);
+
+/* Is @buf (@len bytes) an ELF file (by its magic)? */
+int pft_elf_is_elf(const uint8_t *buf, size_t len);
+
 #endif

@@ -104,6 +104,11 @@ int pft_image_load_file(const char *path, uint64_t offset, uint64_t size,
 /* Insert a section after checking overlaps; returns its index or
  * -PFT_ERR_BAD_CONFIG / -PFT_ERR_NOMEM. */
 int pft_image_insert(struct pft_image *img, const struct pft_image_sec *sec);
+/* Whether a section of any space meets [@start, @end): 1 with the one
+ * meeting first in *@index and the lowest shared address in *@addr, else 0.
+ * (Not a conflict: pft_image_conflict() is not changed.) */
+int pft_image_first_overlap(struct pft_image *img, uint32_t start, uint64_t end,
+			    size_t *index, uint32_t *addr);
 /* qsort orders: symbols by (start, rank), ISA regions by start. */
 int pft_image_cmp_sym(const void *a, const void *b);
 int pft_image_cmp_isa(const void *a, const void *b);
@@ -113,5 +118,18 @@ int pft_image_cmp_isa(const void *a, const void *b);
 int pft_image_merge_symbols(struct pft_image *img,
 			    const struct pft_image_sym *syms, size_t n,
 			    const struct pft_image_isa_region *isa, size_t nisa);
+
+/* Bounds of symbol listings (pft_symbols.c): bytes in a line, and code
+ * symbols pft_image_add_symbols() keeps (a big kernel has ~150 000). */
+enum { PFT_SYMBOLS_LINE_MAX = 4096, PFT_SYMBOLS_MAX = 1 << 22 };
+
+/* Add the code symbols of the System.map / kallsyms listing read from @fd
+ * to its end, moved by @bias, keeping at most @max_symbols listed lines.
+ * Returns the number of code symbols added, -PFT_ERR_BAD_FILE (a line
+ * that is not "ADDR TYPE NAME [module]", longer than PFT_SYMBOLS_LINE_MAX,
+ * more than @max_symbols lines, every address 0, a read error) or
+ * -PFT_ERR_NOMEM.  Exposed for tests. */
+int pft_image_add_symbol_listing(struct pft_image *img, int fd, int64_t bias,
+				 size_t max_symbols);
 
 #endif

@@ -324,13 +324,16 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 		    "I-syncs: wrong load address or missing code%s", where, "");
 		return (int)v->reason;
 	}
-	/* Flow options: the ones the prefix decides (without more errors
-	 * than the decode had) must be the ones in use, errors or not: a
-	 * wrong branch broadcast or return stack setting can decode quietly. */
+	/* Flow options: the ones the prefix decides must be the ones in use,
+	 * errors or not: a wrong branch broadcast or return stack setting can
+	 * decode quietly.  Only when some setting decodes the prefix without
+	 * flow errors: otherwise the image is at fault, and the setting with
+	 * the fewest errors is chance (an image shifted by a page inside the
+	 * kernel's code still has E atoms on returns somewhere). */
 	err = pft_detect_ptm(fit->prefix, fit->prefix_len, fit->image, &det, sizeof(det));
 	if (err == -PFT_ERR_NOMEM)
 		return err;
-	if (err == 0 && det.errors == 0 && det.flow_errors <= fit->flow_errors) {
+	if (err == 0 && det.errors == 0 && det.flow_errors == 0) {
 		struct pft_config want = fit->cfg;
 		if (det.determined & PFT_DETECT_RETURN_STACK)
 			want.return_stack = det.config.return_stack;
@@ -344,8 +347,9 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 		}
 	}
 	if (fit->flow_errors > 0)
-		say(v, PFT_FIT_IMAGE_CONTENT, "the image's code contradicts the trace "
-		    "(%s flow errors): an image of another program or build?%s",
+		say(v, PFT_FIT_IMAGE_CONTENT, "the image does not fit the trace (%s flow errors "
+		    "under every flow setting): check its address (--image @ADDR, --elf @BIAS)%s "
+		    "or build",
 		    fit->flow_errored_syncs > 1 ? "repeated" : "some", "");
 	return (int)v->reason;
 }

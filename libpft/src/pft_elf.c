@@ -67,6 +67,11 @@ static int check_header(const uint8_t *buf, size_t len)
 	return check_section_table(buf, len);
 }
 
+int pft_elf_is_elf(const uint8_t *buf, size_t len)
+{
+	return len >= SELFMAG && !memcmp(buf, ELFMAG, SELFMAG);
+}
+
 static int cmp_segment(const void *a, const void *b)
 {
 	const struct elf_segment *x = a, *y = b;
@@ -426,28 +431,127 @@ static int add_symbols(struct pft_image *img, Elf *elf, int64_t bias)
 	return err;
 }
 
+/* ---- Beneath what is there ---- */
+
+/* Insert [@from, @to) of segment @seg (bytes at @data) as one section. */
+static int insert_piece(struct pft_image *img, const struct elf_segment *seg,
+			const uint8_t *data, uint32_t from, uint64_t to,
+			const char *path)
+{
+	struct pft_image_sec sec = { 0 };
+	uint32_t skip = from - seg->vaddr;
+
+	sec.start = from;
+	sec.size = to - from;
+	sec.data = data + skip;
+	sec.space = PFT_SPACE_ANY;
+	sec.path = path;
+	sec.file_offset = seg->offset + skip;
+	sec.elf_segment = seg->index;
+	return pft_image_insert(img, &sec);
+}
+
+/*
+ * Add the parts of @seg (its bytes at @data) that no section of any space
+ * covers; compare the covered parts with the bytes there, counting in @ov.
+ * Returns the number of sections added.  Segments come in address order, so
+ * the first difference found is the lowest.
+ */
+static int add_segment_beneath(struct pft_image *img, const struct elf_segment *seg,
+			       const uint8_t *data, const char *path,
+			       struct pft_image_overlap *ov)
+{
+	uint64_t end = (uint64_t)seg->vaddr + seg->filesz;
+	uint64_t cur = seg->vaddr;
+	int added = 0, err;
+
+	while (cur < end) {
+		size_t idx;
+		uint32_t at;
+
+		/* An ANY section may share no address with any other. */
+		err = pft_image_first_overlap(img, (uint32_t)cur, end, &idx, &at);
+		if (err == 0) {
+			if ((err = insert_piece(img, seg, data, (uint32_t)cur, end, path)) < 0)
+				return err;
+			return added + 1;
+		}
+		if (at > cur) {
+			if ((err = insert_piece(img, seg, data, (uint32_t)cur, at, path)) < 0)
+				return err;
+			added++;
+		}
+		const struct pft_image_sec *there = &img->secs[idx];
+		uint64_t stop = (uint64_t)there->start + there->size;
+		if (stop > end)
+			stop = end;
+		for (uint64_t a = at; a < stop; a++)
+			if (data[a - seg->vaddr] != there->data[a - there->start] &&
+			    !ov->differ++)
+				ov->first_differ = (uint32_t)a;
+		ov->covered += stop - at;
+		cur = stop;
+	}
+	return added;
+}
+
+static int add_segments_beneath(struct pft_image *img, const uint8_t *buf, size_t len,
+				struct elf_segment *segs, size_t n, const char *path,
+				struct pft_image_overlap *ov)
+{
+	const uint8_t *base;
+	size_t at = 0;
+	int packed, err, added = 0;
+
+	err = keep_segment_bytes(img, buf, len, segs, n, &base, &packed);
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < n; i++) {
+		err = add_segment_beneath(img, &segs[i], base + (packed ? at : segs[i].offset),
+					  path, ov);
+		if (err < 0)
+			return err;
+		added += err;
+		at += (size_t)segs[i].filesz;
+	}
+	return added;
+}
+
 /* ---- Entry ---- */
 
 static int load(struct pft_image *img, Elf *elf, const uint8_t *buf,
-		size_t len, int64_t bias, const char *path)
+		size_t len, int64_t bias, const char *path, enum pft_elf_mode mode,
+		struct pft_image_overlap *ov)
 {
 	struct elf_segment *segs;
-	size_t n;
-	int err;
+	size_t n = 0;
+	int err = 0;
 
-	err = collect_segments(elf, len, bias, &segs, &n);
-	if (err < 0)
-		return err;
-	err = add_segments(img, buf, len, segs, n, path);
-	free(segs);
-	if (err < 0)
-		return err;
+	if (mode != PFT_ELF_SYMBOLS) {
+		err = collect_segments(elf, len, bias, &segs, &n);
+		if (err < 0)
+			return err;
+		if (mode == PFT_ELF_BENEATH)
+			err = add_segments_beneath(img, buf, len, segs, n, path, ov);
+		else
+			err = add_segments(img, buf, len, segs, n, path);
+		free(segs);
+		if (err < 0)
+			return err;
+	}
+	int nsecs = mode == PFT_ELF_BENEATH ? err : (int)n;
 	err = add_symbols(img, elf, bias);
-	return err < 0 ? err : (int)n;
+	return err < 0 ? err : nsecs;
 }
 
 int pft_elf_load(struct pft_image *img, uint8_t *buf, size_t len,
 		 int64_t bias, const char *path)
+{
+	return pft_elf_load_as(img, buf, len, bias, path, PFT_ELF_ALL, NULL);
+}
+
+int pft_elf_load_as(struct pft_image *img, uint8_t *buf, size_t len, int64_t bias,
+		    const char *path, enum pft_elf_mode mode, struct pft_image_overlap *ov)
 {
 	struct pft_image_mark mark;
 	const char *path_copy = NULL;
@@ -472,14 +576,16 @@ int pft_elf_load(struct pft_image *img, uint8_t *buf, size_t len,
 	mark = pft_image_mark(img);
 	err = pft_image_adopt_string(img, path, &path_copy);
 	if (err >= 0)
-		err = load(img, elf, buf, len, bias, path_copy);
+		err = load(img, elf, buf, len, bias, path_copy, mode, ov);
 	elf_end(elf);
 	if (err < 0)
 		pft_image_rollback(img, mark);
 	return err;
 }
 
-int pft_image_add_elf(struct pft_image *img, const char *path, int64_t bias)
+/* Read @path whole and load it in @mode. */
+static int add_elf_file(struct pft_image *img, const char *path, int64_t bias,
+			enum pft_elf_mode mode, struct pft_image_overlap *ov)
 {
 	uint8_t *buf;
 	size_t len;
@@ -491,7 +597,26 @@ int pft_image_add_elf(struct pft_image *img, const char *path, int64_t bias)
 	ret = pft_image_load_file(path, 0, 0, &buf, &len);
 	if (ret < 0)
 		return ret;
-	ret = pft_elf_load(img, buf, len, bias, path);
+	ret = pft_elf_load_as(img, buf, len, bias, path, mode, ov);
 	free(buf);
+	return ret;
+}
+
+int pft_image_add_elf(struct pft_image *img, const char *path, int64_t bias)
+{
+	return add_elf_file(img, path, bias, PFT_ELF_ALL, NULL);
+}
+
+int pft_image_add_elf_beneath(struct pft_image *img, const char *path, int64_t bias,
+			      struct pft_image_overlap *ov, size_t size)
+{
+	struct pft_image_overlap o = { 0 };
+	int ret;
+
+	if (!ov || !size)
+		return -PFT_ERR_INVALID;
+	ret = add_elf_file(img, path, bias, PFT_ELF_BENEATH, &o);
+	memset(ov, 0, size);
+	memcpy(ov, &o, size < sizeof(o) ? size : sizeof(o));
 	return ret;
 }

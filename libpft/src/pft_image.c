@@ -327,6 +327,17 @@ static int find_overlap(struct pft_image *img, uint32_t start, uint64_t end,
 	return img->has_conflict;
 }
 
+int pft_image_first_overlap(struct pft_image *img, uint32_t start, uint64_t end,
+			    size_t *index, uint32_t *addr)
+{
+	if (!find_overlap(img, start, end, PFT_SPACE_ANY))
+		return 0;
+	*index = img->conflict_index;
+	*addr = img->conflict_addr;
+	img->has_conflict = 0;
+	return 1;
+}
+
 int pft_image_insert(struct pft_image *img, const struct pft_image_sec *sec)
 {
 	int sp = sec->space;

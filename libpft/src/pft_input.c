@@ -19,8 +19,8 @@ enum { READ_BLOCK = 256 * 1024 };
 
 struct user_image {
 	char *path;
-	int64_t addr;          /* ELF: bias; raw: load address */
-	int is_elf;
+	int64_t addr;          /* ELF, symbols: bias; raw: load address */
+	int kind;              /* enum pft_input_image_kind */
 };
 
 struct core_image {
@@ -37,6 +37,11 @@ struct in_file {
 	int fd;                /* -1 until reading starts */
 	int done;
 	uint64_t read;         /* bytes read */
+	/* Standard input: the bytes detection read, decoded before the rest;
+	 * freed once the pipeline has taken them. */
+	uint8_t *prefix;
+	size_t nprefix;
+	int prefix_fed;
 };
 
 struct in_source {
@@ -60,6 +65,8 @@ struct pft_input {
 	size_t cur;            /* file being read */
 	int opened;
 	uint8_t *buf;
+	char **notes;          /* pft_input_note() */
+	size_t nnotes;
 	char msg[1024];
 };
 
@@ -123,6 +130,7 @@ void pft_input_free(struct pft_input *in)
 		pft_pipe_free(f->pipe);
 		free(f->map);
 		free(f->path);
+		free(f->prefix);
 	}
 	free(in->files);
 	for (size_t i = 0; i < in->nsrc; i++)
@@ -135,11 +143,14 @@ void pft_input_free(struct pft_input *in)
 		free(in->uimg[i].path);
 	free(in->uimg);
 	pft_snap_free(in->snap);
+	for (size_t i = 0; i < in->nnotes; i++)
+		free(in->notes[i]);
+	free(in->notes);
 	free(in->buf);
 	free(in);
 }
 
-static int add_user_image(struct pft_input *in, const char *path, int64_t addr, int is_elf)
+static int add_user_image(struct pft_input *in, const char *path, int64_t addr, int kind)
 {
 	if (!in || !path || in->opened)
 		return -PFT_ERR_INVALID;
@@ -151,23 +162,29 @@ static int add_user_image(struct pft_input *in, const char *path, int64_t addr, 
 	if (!v[in->nuimg].path)
 		return -PFT_ERR_NOMEM;
 	v[in->nuimg].addr = addr;
-	v[in->nuimg++].is_elf = is_elf;
+	v[in->nuimg++].kind = kind;
 	return 0;
 }
 
 int pft_input_add_elf(struct pft_input *in, const char *path, int64_t bias)
 {
-	return add_user_image(in, path, bias, 1);
+	return add_user_image(in, path, bias, PFT_INPUT_IMAGE_ELF);
 }
 
 int pft_input_add_image(struct pft_input *in, const char *path, uint32_t addr)
 {
-	return add_user_image(in, path, addr, 0);
+	return add_user_image(in, path, addr, PFT_INPUT_IMAGE_RAW);
+}
+
+int pft_input_add_symbols(struct pft_input *in, const char *path)
+{
+	return add_user_image(in, path, 0, PFT_INPUT_IMAGE_SYMBOLS);
 }
 
 /* Why @path cannot be loaded, when the file system says so (else NULL).
- * Checked before the image layer opens it: a FIFO would block it. */
-static const char *file_problem(const char *path)
+ * Checked before the image layer opens it: a FIFO would block it.  An
+ * empty file is refused unless @may_look_empty (/proc/kallsyms has size 0). */
+static const char *file_problem(const char *path, int may_look_empty)
 {
 	struct stat st;
 
@@ -177,7 +194,7 @@ static const char *file_problem(const char *path)
 		return "is a directory";
 	if (!S_ISREG(st.st_mode))
 		return "not a regular file";
-	if (st.st_size == 0)
+	if (st.st_size == 0 && !may_look_empty)
 		return "empty file";
 	if (access(path, R_OK))
 		return strerror(errno);
@@ -199,20 +216,44 @@ static int set_msg(char *msg, size_t len, int err, const char *fmt, ...)
 	return err;
 }
 
-int pft_input_load_image(struct pft_image *img, const char *path, int is_elf, int64_t addr,
-			 char *msg, size_t len)
+/* The symbols of @path in @img, with a message when there are none. */
+static int load_symbols(struct pft_image *img, const char *path, int64_t bias, char *msg,
+			size_t len)
+{
+	int n = pft_image_add_symbols(img, path, bias);
+
+	if (n == 0)
+		return set_msg(msg, len, -PFT_ERR_BAD_FILE, "%s: no code symbols in it", path);
+	if (n == -PFT_ERR_BAD_FILE)
+		return set_msg(msg, len, n, "%s: not an ELF file, System.map or kallsyms listing "
+			       "(or a malformed one, or one whose addresses are all 0)", path);
+	if (n == -PFT_ERR_NOT_SUPPORTED)
+		return set_msg(msg, len, -PFT_ERR_BAD_FILE,
+			       "%s: not a 32-bit little-endian ARM ELF", path);
+	if (n < 0)
+		return set_msg(msg, len, n, "%s: %s", path, pft_errstr(pft_errcode(n)));
+	return 0;
+}
+
+/* pft_input_load_image(); with @ov, an ELF goes beneath what @img holds. */
+static int load_image(struct pft_image *img, const char *path, int kind, int64_t addr,
+		      struct pft_image_overlap *ov, char *msg, size_t len)
 {
 	const char *problem;
+	int is_elf = kind == PFT_INPUT_IMAGE_ELF;
 	int err;
 
-	if (!img || !path)
+	if (!img || !path || kind < PFT_INPUT_IMAGE_RAW || kind > PFT_INPUT_IMAGE_SYMBOLS)
 		return set_msg(msg, len, -PFT_ERR_INVALID, "invalid argument");
-	if ((problem = file_problem(path)) != NULL)
+	if ((problem = file_problem(path, kind == PFT_INPUT_IMAGE_SYMBOLS)) != NULL)
 		return set_msg(msg, len, -PFT_ERR_BAD_FILE, "%s: %s", path, problem);
+	if (kind == PFT_INPUT_IMAGE_SYMBOLS)
+		return load_symbols(img, path, addr, msg, len);
 	if (!is_elf && (addr < 0 || addr > UINT32_MAX))
 		return set_msg(msg, len, -PFT_ERR_BAD_CONFIG, "%s: address 0x%" PRIx64
 			       " is not 32-bit", path, (uint64_t)addr);
-	err = is_elf ? pft_image_add_elf(img, path, addr)
+	err = is_elf ? (ov ? pft_image_add_elf_beneath(img, path, addr, ov, sizeof(*ov))
+			   : pft_image_add_elf(img, path, addr))
 		     : pft_image_add_file(img, path, 0, 0, (uint32_t)addr, PFT_SPACE_ANY);
 	if (err >= 0)
 		return 0;
@@ -243,11 +284,56 @@ int pft_input_load_image(struct pft_image *img, const char *path, int is_elf, in
 	}
 }
 
-static int load_user_images(struct pft_input *in, struct pft_image *img)
+int pft_input_load_image(struct pft_image *img, const char *path, int kind, int64_t addr,
+			 char *msg, size_t len)
+{
+	return load_image(img, path, kind, addr, NULL, msg, len);
+}
+
+/* Keep one line for pft_input_note() (once, however many cores repeat it). */
+static int add_note(struct pft_input *in, const char *note)
+{
+	for (size_t i = 0; i < in->nnotes; i++)
+		if (!strcmp(in->notes[i], note))
+			return 0;
+	char **v = realloc(in->notes, (in->nnotes + 1) * sizeof(*v));
+	if (!v)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	in->notes = v;
+	if (!(v[in->nnotes] = dup_str(note)))
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	in->nnotes++;
+	return 0;
+}
+
+/* ELF @u beneath a snapshot core's dumps in @img: the dumps' bytes are the
+ * code (a running kernel patches its text), the ELF gives symbols and the
+ * bytes no dump has; where the two differ, a note says so. */
+static int load_elf_beneath(struct pft_input *in, struct pft_image *img,
+			    const struct user_image *u)
+{
+	struct pft_image_overlap ov = { 0 };
+	char note[1024];
+	int err = load_image(img, u->path, PFT_INPUT_IMAGE_ELF, u->addr, &ov, in->msg,
+			     sizeof(in->msg));
+
+	if (err < 0 || !ov.differ)
+		return err;
+	snprintf(note, sizeof(note), "%s: %" PRIu64 " of the %" PRIu64 " bytes it shares with "
+		 "the snapshot's memory differ, the first at 0x%08" PRIx32 ": the snapshot's "
+		 "bytes are used as code", u->path, ov.differ, ov.covered, ov.first_differ);
+	return add_note(in, note);
+}
+
+/* The user's images in @img; with @beneath_dumps, the ELFs are left for
+ * load_elf_beneath(). */
+static int load_user_images(struct pft_input *in, struct pft_image *img, int beneath_dumps)
 {
 	for (size_t i = 0; i < in->nuimg; i++) {
 		const struct user_image *u = &in->uimg[i];
-		int err = pft_input_load_image(img, u->path, u->is_elf, u->addr, in->msg,
+		if (beneath_dumps && u->kind == PFT_INPUT_IMAGE_ELF)
+			continue;
+		int err = pft_input_load_image(img, u->path, u->kind, u->addr, in->msg,
 					       sizeof(in->msg));
 		if (err < 0)
 			return err;
@@ -277,10 +363,14 @@ static int core_image(struct pft_input *in, const struct pft_snap_device *core,
 	if (!img)
 		return fail(in, err, "out of memory");
 	v[in->ncimg++] = (struct core_image){ core, img };
-	if ((err = load_user_images(in, img)) < 0)
+	if ((err = load_user_images(in, img, core != NULL)) < 0)
 		return err;
 	if (core && (err = pft_snap_add_dumps(in->snap, core, img, in->msg, sizeof(in->msg))) < 0)
 		return err;
+	for (size_t i = 0; core && i < in->nuimg; i++)
+		if (in->uimg[i].kind == PFT_INPUT_IMAGE_ELF &&
+		    (err = load_elf_beneath(in, img, &in->uimg[i])) < 0)
+			return err;
 	*out = img;
 	return 0;
 }
@@ -533,28 +623,38 @@ int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_config *cfg
  * source among several in frames. */
 enum { DETECT_READ = 4 * 1024 * 1024 };
 
-/* The first bytes of file @path, at most DETECT_READ, in *@buf. */
+/* The first bytes of file @path ("-": standard input, which is left
+ * open), at most DETECT_READ, in *@buf. */
 static int read_prefix(struct pft_input *in, const char *path, uint8_t **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	size_t got = 0;
+	int err = 0;
 
 	if (fd < 0)
 		return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
 	*buf = malloc(DETECT_READ);
-	if (!*buf) {
-		close(fd);
-		return fail(in, -PFT_ERR_NOMEM, "out of memory");
-	}
-	while (got < DETECT_READ) {
+	if (!*buf)
+		err = fail(in, -PFT_ERR_NOMEM, "out of memory");
+	while (!err && got < DETECT_READ) {
 		ssize_t n = read(fd, *buf + got, DETECT_READ - got);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0)
+			err = fail(in, -PFT_ERR_BAD_FILE, "%s: offset 0x%zx: %s",
+				   is_stdin ? "standard input" : path, got, strerror(errno));
 		if (n <= 0)
 			break;
 		got += (size_t)n;
 	}
-	close(fd);
+	if (!is_stdin)
+		close(fd);
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+		return err;
+	}
 	*len = got;
 	return 0;
 }
@@ -618,11 +718,17 @@ int pft_input_add_detected(struct pft_input *in, int id)
 		return -PFT_ERR_INVALID;
 	size_t file = in->nfiles - 1;
 	struct in_file *f = &in->files[file];
-	if (!strcmp(f->path, "-"))
-		return fail(in, -PFT_ERR_INVALID, "standard input: the configuration cannot be "
-			    "detected (it would be read twice): give it");
 	if ((err = read_prefix(in, f->path, &buf, &len)) < 0)
 		return err;
+	if (!strcmp(f->path, "-")) {
+		if (!len)
+			err = fail(in, -PFT_ERR_BAD_FILE, "standard input: empty: no trace");
+		/* Read once: the decode starts with these bytes. */
+		f->prefix = buf;
+		f->nprefix = len;
+		if (err < 0)
+			return err;
+	}
 	if (f->format == PFT_PIPE_RAW) {
 		int proto = pft_detect_protocol(buf, len);
 		if (proto != PFT_PROTO_PTM && pft_detect_frames(buf, len, &fr, sizeof(fr)) == 0 &&
@@ -698,7 +804,8 @@ int pft_input_add_detected(struct pft_input *in, int id)
 		err = fail(in, -PFT_ERR_NOMAP, "%s: no PTM trace source in the first %zu bytes "
 			   "(%u sources of other protocols)", f->path, len, fr.nsources);
 out:
-	free(buf);
+	if (buf != in->files[file].prefix)
+		free(buf);
 	free(bytes);
 	return err < 0 ? err : (int)added;
 }
@@ -715,6 +822,14 @@ int pft_input_fit(const struct pft_input *in, size_t index, struct pft_fit_verdi
 /* Read the next block of file @f into its pipeline. */
 static int read_more(struct pft_input *in, struct in_file *f)
 {
+	if (f->prefix && !f->prefix_fed) {
+		f->prefix_fed = 1;
+		f->read += f->nprefix;
+		if (f->nprefix)
+			return pft_pipe_feed(f->pipe, f->prefix, f->nprefix);
+	}
+	free(f->prefix);   /* the pipeline is done with it */
+	f->prefix = NULL;
 	if (f->fd < 0) {
 		f->fd = strcmp(f->path, "-") ? open(f->path, O_RDONLY | O_CLOEXEC) : 0;
 		if (f->fd < 0)
@@ -771,6 +886,11 @@ int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)
 const char *pft_input_message(const struct pft_input *in)
 {
 	return in ? in->msg : "";
+}
+
+const char *pft_input_note(const struct pft_input *in, size_t index)
+{
+	return in && index < in->nnotes ? in->notes[index] : NULL;
 }
 
 size_t pft_input_nsources(const struct pft_input *in)

@@ -75,6 +75,10 @@ struct pft_pkt_decoder {
 	/* Packet-layer state (pft-flow.md section 2). */
 	uint32_t base_addr;       /* address of the last address-bearing packet */
 	enum pft_isa base_isa;
+	/* Before the first I-sync or full branch address: how many low bits of
+	 * base_addr the trace gave, and whether base_isa is known. */
+	uint8_t known_bits;
+	uint8_t isa_known;
 	uint8_t altis;            /* sticky Thumb/ThumbEE selection */
 	uint64_t ts_raw;          /* timestamp register, in its encoded domain */
 
@@ -171,6 +175,8 @@ int pft_pkt_reset(struct pft_pkt_decoder *d)
 	d->synced = 0;
 	d->base_addr = 0;
 	d->base_isa = PFT_ISA_ARM;
+	d->known_bits = 0;
+	d->isa_known = 0;
 	d->altis = 0;
 	d->ts_raw = 0;
 	return 0;
@@ -328,11 +334,15 @@ static size_t parse_address(const struct pft_pkt_decoder *d, const uint8_t *p,
 	}
 	if (nbits >= 32) {
 		pkt->addr = v;
+		pkt->addr_bits = 32;
 	} else {
 		uint32_t mask = (1u << nbits) - 1;
 		pkt->addr = (d->base_addr & ~mask) | (v & mask);
+		pkt->addr_bits = (uint8_t)(nbits > d->known_bits ? nbits : d->known_bits);
 	}
-	pkt->isa = isa;
+	/* Before any I-sync the instruction set of a compressed address is not
+	 * known (ARM is assumed for the bits' positions). */
+	pkt->isa = k == 5 || d->isa_known ? isa : PFT_ISA_UNKNOWN;
 	pkt->addr_bytes = (uint8_t)k;
 	return k;
 }
@@ -406,6 +416,7 @@ static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
 	pkt->altis = (a & 1) ? (info >> 2) & 1 : 0;
 	pkt->hyp = (info >> 1) & 1;
 	pkt->addr = a & ~1u;
+	pkt->addr_bits = 32;
 	pkt->isa = (a & 1) ? thumb_or_thumbee(pkt->altis) : PFT_ISA_ARM;
 	if (d->cfg.cycle_accurate && pkt->reason != PFT_ISYNC_PERIODIC) {
 		n = add_cycles(p, n, avail, pkt);
@@ -608,6 +619,8 @@ static void commit(struct pft_pkt_decoder *d, const struct pft_packet *pkt)
 		d->altis = pkt->altis;
 		d->base_addr = pkt->addr;
 		d->base_isa = pkt->isa;
+		d->known_bits = 32;
+		d->isa_known = 1;
 		break;
 	case PFT_PKT_BRANCH:
 	case PFT_PKT_WAYPOINT:
@@ -616,7 +629,11 @@ static void commit(struct pft_pkt_decoder *d, const struct pft_packet *pkt)
 		if (pkt->exc_bytes)
 			d->altis = pkt->altis;
 		d->base_addr = pkt->addr;
-		d->base_isa = pkt->isa;
+		d->known_bits = pkt->addr_bits;
+		if (pkt->isa != PFT_ISA_UNKNOWN) {
+			d->base_isa = pkt->isa;
+			d->isa_known = 1;
+		}
 		break;
 	case PFT_PKT_TIMESTAMP:
 		d->ts_raw = pkt->ts_raw;

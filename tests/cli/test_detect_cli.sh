@@ -55,6 +55,13 @@ misfit "--pft-version 1.0" "id 0x13: .*timestamps are 64 bits; use --ts-bits 64$
 misfit "an ETMv3 source" "id 0x10: .*etmv3 trace, not PTM$" --id 0x10 --cycle-accurate "${img[@]}"
 misfit "--tpiu on a memory buffer" "trace ID 0x13: no trace data \(no trace-port FSYNC found: without --tpiu\?\)$" \
     --id 0x13 --tpiu "${img[@]}"
+# The image a page off, still covering the code the trace runs: its
+# flow errors stay under every return-stack and branch setting, so the line
+# names the image and its address, not a flow option.
+misfit "image 0x1000 off inside the kernel" \
+    "id 0x13: the image does not fit the trace .*check its address \(--image @ADDR" \
+    --id 0x13 --cycle-accurate --timestamps --image "$tc2/kernel_dump.bin@0xC0009000"
+check "image 0x1000 off: no flow option named" "$(grep -c -- '--return-stack' "$tmp/err")" 0
 # The image somewhere else: exit 1 and a line about the image or flow.
 "$PFT" decode --formatted "$tc2/cstrace.bin" --id 0x13 --cycle-accurate --timestamps \
     --image "$tc2/kernel_dump.bin@0x80008000" --count >/dev/null 2>"$tmp/err"
