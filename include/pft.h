@@ -2741,8 +2741,9 @@ pft_export void pft_perf_write_free(struct pft_perf_writer *w);
  * one frame-formatted stream.  The buffers are fed as their AUX records
  * say: frame-formatted or raw (PFT_PERF_AUX_RAW), and only the bytes the
  * AUX records cover; an AUX record flagged TRUNCATED, PARTIAL or
- * COLLISION ends the decode state: the next buffer of the queue starts a
- * new pipeline after a GAP item (status 0).  With several queues the
+ * COLLISION (trace was lost after it) ends the decode state: the next
+ * buffer of the queue starts a new pipeline, after a GAP item with status
+ * -PFT_ERR_TRUNCATED.  With several queues the
  * items are merged in trace-timestamp order: a queue's items carry the
  * last timestamp it decoded (0 before the first), and the queue with the
  * lowest goes next (queues without timestamps: in queue order).

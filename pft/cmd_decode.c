@@ -265,10 +265,12 @@ static void on_gap(struct decode *d, const struct pft_input_source *s, uint64_t 
 	d->counts[PFT_ELEM_ERROR]++;
 	if (d->count_only)
 		return;
-	if (d->format == FMT_JSONL)
-		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\",\"msg\":\"%s\"}\n",
-		       offset, id, pft_errstr(pft_errcode(status)));
-	else {
+	if (d->format == FMT_JSONL) {
+		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\"", offset, id);
+		if (s->cpu >= 0)
+			printf(",\"cpu\":%d", s->cpu);
+		printf(",\"msg\":\"%s\"}\n", pft_errstr(pft_errcode(status)));
+	} else {
 		printf("0x%08" PRIx64, offset);
 		if (d->multi_id)
 			printf("  %02x", id);

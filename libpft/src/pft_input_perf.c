@@ -42,13 +42,17 @@ struct perf_queue {
 	uint32_t cpu, tid;            /* cpu UINT32_MAX: per thread */
 	struct pft_perf *rd;
 	struct pft_pipe *pipe;
+	uint8_t *buf;                 /* the bytes fed last (borrowed by the pipeline) */
 	unsigned pipe_format;
 	size_t *map;                  /* pipeline source index -> source index */
 	size_t nmap;
 	uint64_t aux_left;            /* bytes of the current buffer to feed */
 	uint64_t aux_end;             /* end of the AUX records seen in the area */
 	unsigned next_format;         /* from the last AUX record */
-	int saw_aux, gap_after;       /* an AUX record flagged lost trace */
+	int saw_aux;
+	int lost;                     /* an AUX record flagged trace lost after lost_at */
+	uint64_t lost_at;             /* position in the AUX area */
+	uint64_t area_pos;            /* AUX area position of the next byte to feed */
 	int closing, finished, gap_pending, reader_eof, done;
 	uint64_t fed;                 /* bytes fed to all its pipelines */
 	/* The merge: one item waits, with the last timestamp the queue saw. */
@@ -72,7 +76,6 @@ struct perf_in {
 	int trace_ids[1024];          /* AUX_OUTPUT_HW_ID by CPU; -1: none */
 	int any_raw;
 	size_t cur;                   /* queue being read (one at a time) */
-	uint8_t *buf;
 	char msg[1024];
 };
 
@@ -107,6 +110,7 @@ void perf_in_free(struct perf_in *p)
 		pft_perf_close(p->q[i].rd);
 		pft_pipe_free(p->q[i].pipe);
 		free(p->q[i].map);
+		free(p->q[i].buf);
 	}
 	free(p->q);
 	for (size_t i = 0; i < p->nmm; i++) {
@@ -118,7 +122,6 @@ void perf_in_free(struct perf_in *p)
 	free(p->cpus);
 	pft_image_free(p->img);
 	free(p->path);
-	free(p->buf);
 	free(p);
 }
 
@@ -581,8 +584,10 @@ static int next_buffer(struct perf_in *p, size_t qi)
 						 : PFT_PIPE_FORMATTED;
 			if (end > q->aux_end)
 				q->aux_end = end;
-			if (rec.u.aux.flags & GAP_FLAGS)
-				q->gap_after = 1;
+			if (rec.u.aux.flags & GAP_FLAGS) {
+				q->lost = 1;
+				q->lost_at = end;
+			}
 			continue;
 		}
 		if (rec.type != PFT_PERF_AUXTRACE || rec.u.auxtrace.cpu != q->cpu ||
@@ -597,12 +602,16 @@ static int next_buffer(struct perf_in *p, size_t qi)
 		if (!len)
 			continue;
 		unsigned format = q->saw_aux ? q->next_format : PFT_PIPE_FORMATTED;
-		if (q->pipe && (q->gap_after || format != q->pipe_format))
+		if (q->lost && q->lost_at <= rec.u.auxtrace.offset) {
+			/* Lost between the buffers. */
+			q->lost = 0;
+			q->gap_pending = q->fed > 0;
+		}
+		if (q->pipe && (q->gap_pending || format != q->pipe_format))
 			q->closing = 1;
-		q->gap_pending = q->gap_after && q->fed;
-		q->gap_after = 0;
 		q->next_format = format;
 		q->aux_left = len;
+		q->area_pos = rec.u.auxtrace.offset;
 		return 0;
 	}
 	if (err != -PFT_ERR_EOS)
@@ -641,12 +650,21 @@ static int queue_next(struct perf_in *p, size_t qi, struct pft_item *item, size_
 			if (q->aux_left) {
 				size_t n = q->aux_left < PERF_READ_BLOCK ? (size_t)q->aux_left
 									 : PERF_READ_BLOCK;
-				r = pft_perf_read_aux(q->rd, p->buf, n);
+				/* Trace was lost inside this buffer: stop there. */
+				if (q->lost && q->lost_at > q->area_pos && q->lost_at - q->area_pos < n)
+					n = (size_t)(q->lost_at - q->area_pos);
+				r = pft_perf_read_aux(q->rd, q->buf, n);
 				if (r <= 0)
 					return reader_fail(p, q->rd, r < 0 ? r : -PFT_ERR_BAD_FILE);
 				q->aux_left -= (uint64_t)r;
 				q->fed += (uint64_t)r;
-				if ((r = pft_pipe_feed(q->pipe, p->buf, (size_t)r)) < 0)
+				q->area_pos += (uint64_t)r;
+				if (q->lost && q->area_pos == q->lost_at && q->aux_left) {
+					q->lost = 0;
+					q->gap_pending = 1;
+					q->closing = 1;
+				}
+				if ((r = pft_pipe_feed(q->pipe, q->buf, (size_t)r)) < 0)
 					return fail(p, r, "%s: %s", p->path, pft_errstr(pft_errcode(r)));
 				continue;
 			}
@@ -657,6 +675,7 @@ static int queue_next(struct perf_in *p, size_t qi, struct pft_item *item, size_
 			item->source = (uint16_t)q->map[0];
 			item->protocol = p->src[q->map[0]].pub.protocol;
 			item->offset = q->fed;
+			item->status = -PFT_ERR_TRUNCATED;   /* trace was lost */
 			return 0;
 		} else if (q->aux_left) {
 			if ((r = open_pipe(p, qi, q->next_format)) < 0)
@@ -770,10 +789,12 @@ static int open_queues(struct perf_in *p)
 		for (size_t j = 0; j < p->nsrc; j++)
 			n += p->src[j].queue == i;
 		q->map = calloc(n ? n : 1, sizeof(*q->map));
+		q->buf = malloc(PERF_READ_BLOCK);
+		if (!q->map || !q->buf)
+			return fail(p, -PFT_ERR_NOMEM, "out of memory");
 		q->rd = pft_perf_open(p->path, &err);
-		if (!q->map || !q->rd)
-			return fail(p, q->map ? err : -PFT_ERR_NOMEM, "%s: cannot open it again",
-				    p->path);
+		if (!q->rd)
+			return fail(p, err, "%s: cannot open it again", p->path);
 	}
 	return 0;
 }
@@ -794,8 +815,7 @@ int pft_input_open_perf(struct pft_input *in, const char *path,
 	for (size_t i = 0; i < sizeof(p->trace_ids) / sizeof(p->trace_ids[0]); i++)
 		p->trace_ids[i] = -1;
 	p->path = dup_str(path);
-	p->buf = malloc(PERF_READ_BLOCK);
-	if (!p->path || !p->buf)
+	if (!p->path)
 		return fail(p, -PFT_ERR_NOMEM, "out of memory");
 	if ((err = scan(p)) < 0)
 		return err;
