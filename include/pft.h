@@ -1926,6 +1926,9 @@ struct pft_input_source {
 	struct pft_config cfg;  /* PTM sources */
 	struct pft_image *image;/* owned by the input; NULL without elements */
 	struct pft_pipe_stats stats;
+	int cpu;                /* perf.data: the CPU of this trace unit (every
+				 * item of the source comes from it); -1 for
+				 * other inputs */
 };
 
 /* With fit_check: whether decoded source @index's configuration and image
@@ -2849,6 +2852,78 @@ pft_export int pft_perf_write_finish(struct pft_perf_writer *w);
 /* Close the file and free @w (NULL is a no-op); without
  * pft_perf_write_finish() the file is incomplete. */
 pft_export void pft_perf_write_free(struct pft_perf_writer *w);
+
+/*
+ * perf.data as a pft_input (input section): pft_input_open_perf() reads
+ * the AUXTRACE_INFO metadata and makes one source per CPU block (PTM and
+ * ETMv3 decoded with all four registers; ETMv4 and ETE listed with
+ * decoded = 0; pft_input_source()'s cpu says which CPU), per queue of
+ * AUXTRACE buffers: the CPU's in per-CPU mode (perf record -a), the
+ * thread's in per-thread mode, where every CPU block is a source of the
+ * one frame-formatted stream.  The buffers are fed as their AUX records
+ * say: frame-formatted or raw (PFT_PERF_AUX_RAW), and only the bytes the
+ * AUX records cover; an AUX record flagged TRUNCATED, PARTIAL or
+ * COLLISION (trace was lost after it) ends the decode state: the next
+ * buffer of the queue starts a new pipeline, after a GAP item with status
+ * -PFT_ERR_TRUNCATED.  With several queues the
+ * items are merged in trace-timestamp order: a queue's items carry the
+ * last timestamp it decoded (0 before the first), and the queue with the
+ * lowest goes next (queues without timestamps: in queue order).
+ *
+ * Images: the user's (pft_input_add_elf(), _image()) first; then every
+ * executable MMAP/MMAP2 of a process (not the kernel's, pid -1, nor
+ * "[vdso]"-like names) as an ELF at the bias the mapping gives, found as
+ * @pc->symfs + path, then in the build-id cache (@pc->buildid_dir/
+ * .build-id/xx/rest/elf, or the file without /elf) when the file has a
+ * build ID, then by its path.  A mapping that meets a user image is left
+ * to it (user = 1); one found nowhere is listed with found = NULL and its
+ * addresses decode to ADDR_NACC elements.  All processes share one image:
+ * two that map different files at one address cannot be decoded together
+ * (-PFT_ERR_BAD_CONFIG).
+ *
+ * Memory: each queue holds one perf.data reader (its record buffer, at
+ * most 64 KiB), one read block (256 KiB) and one pipeline; at most one
+ * item per queue waits for the merge.  The mappings are kept (one entry
+ * per MMAP record of a process).  Nothing grows with the trace.
+ */
+struct pft_input_perf_config {
+	size_t size;             /* sizeof(struct pft_input_perf_config) */
+	const char *symfs;       /* NULL: none */
+	const char *buildid_dir; /* perf's ~/.debug; NULL: no build-id cache */
+};
+
+/*
+ * Decode perf.data file @path in @in (nothing else opened before).
+ * Returns 0, or (pft_input_message() names the file and offset):
+ * -PFT_ERR_BAD_FILE (cannot be read, malformed: as pft_perf_next(), an
+ * AUXTRACE buffer of a CPU no block describes, an image that is not an
+ * ARM ELF), -PFT_ERR_NOMAP (no AUXTRACE_INFO of cs_etm, no trace unit pft
+ * decodes, no trace), -PFT_ERR_BAD_CONFIG (registers, overlapping images),
+ * -PFT_ERR_INVALID (NULL argument, @in opened before) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_input_open_perf(struct pft_input *in, const char *path,
+				   const struct pft_input_perf_config *pc);
+
+/* One MMAP/MMAP2 record of a process, and where its file was found. */
+struct pft_input_perf_mmap {
+	size_t size;             /* sizeof(struct pft_input_perf_mmap) */
+	uint64_t offset;         /* of the record in the file */
+	uint32_t pid;
+	uint32_t reserved;
+	uint64_t addr, len, pgoff;
+	const char *filename;    /* as recorded */
+	const char *found;       /* the file loaded; NULL: not found */
+	int64_t bias;            /* found: the ELF's load bias */
+	uint8_t user;            /* left to a user image */
+	uint8_t pad[7];
+};
+
+/* Mapping @index (0, 1, ...) of the perf.data input @in into @m (@size =
+ * sizeof *@m; strings valid while @in lives).  Returns 0, -PFT_ERR_EOS
+ * (past the last) or -PFT_ERR_INVALID (NULL argument, @in has no
+ * perf.data). */
+pft_export int pft_input_perf_mmap(const struct pft_input *in, size_t index,
+				   struct pft_input_perf_mmap *m, size_t size);
 
 /* ---- End of perf ---- */
 

@@ -81,6 +81,8 @@ static void print_insns(struct decode *d, const struct pft_input_source *s,
 			printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"insn\",\"addr\":\"0x%x\","
 			       "\"isa\":\"%s\",\"size\":%u", e->offset, id, insn.addr,
 			       pft_isa_name(e->isa), insn.size);
+			if (s->cpu >= 0)
+				printf(",\"cpu\":%d", s->cpu);
 			json_place(&p);
 			if (count) {
 				char text[200];
@@ -143,6 +145,8 @@ static void print_elem(struct decode *d, const struct pft_input_source *s,
 	if (d->format == FMT_JSONL) {
 		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"%s\"", e->offset, id,
 		       pft_elem_type_name(e->type));
+		if (s->cpu >= 0)
+			printf(",\"cpu\":%d", s->cpu);
 		switch (e->type) {
 		case PFT_ELEM_RANGE:
 			printf(",\"start\":\"0x%x\",\"end\":\"0x%x\",\"last\":\"0x%x\",\"isa\":\"%s\","
@@ -261,10 +265,12 @@ static void on_gap(struct decode *d, const struct pft_input_source *s, uint64_t 
 	d->counts[PFT_ELEM_ERROR]++;
 	if (d->count_only)
 		return;
-	if (d->format == FMT_JSONL)
-		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\",\"msg\":\"%s\"}\n",
-		       offset, id, pft_errstr(pft_errcode(status)));
-	else {
+	if (d->format == FMT_JSONL) {
+		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\"", offset, id);
+		if (s->cpu >= 0)
+			printf(",\"cpu\":%d", s->cpu);
+		printf(",\"msg\":\"%s\"}\n", pft_errstr(pft_errcode(status)));
+	} else {
 		printf("0x%08" PRIx64, offset);
 		if (d->multi_id)
 			printf("  %02x", id);

@@ -6,13 +6,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "info_perf.h"
 #include "pft.h"
 
 /* Bytes read at a time: memory does not grow with the buffer. */
 enum { INFO_BLOCK = 256 * 1024 };
 
 static const char info_usage[] =
-	"usage: pft info (--raw FILE | --formatted FILE [--tpiu] | --snapshot DIR)\n"
+	"usage: pft info (--raw FILE | --formatted FILE [--tpiu] | --snapshot DIR |\n"
+	"                 --perf FILE)\n"
 	"                [--format text|jsonl]\n"
 	"For each trace source: its ID, byte count, protocol (ptm, etmv3, etmv4,\n"
 	"stm, itm, unknown) and for PTM sources the pft options that decode it,\n"
@@ -147,7 +149,8 @@ static int info_snapshot(const char *dir, int format)
 
 int cmd_info(int argc, char **argv)
 {
-	enum { OPT_RAW = 1000, OPT_FORMATTED, OPT_SNAPSHOT, OPT_TPIU, OPT_FORMAT, OPT_HELP };
+	enum { OPT_RAW = 1000, OPT_FORMATTED, OPT_SNAPSHOT, OPT_TPIU, OPT_FORMAT, OPT_HELP,
+	       OPT_PERF };
 	static const struct option opts[] = {
 		{ "raw", required_argument, NULL, OPT_RAW },
 		{ "formatted", required_argument, NULL, OPT_FORMATTED },
@@ -155,9 +158,10 @@ int cmd_info(int argc, char **argv)
 		{ "tpiu", no_argument, NULL, OPT_TPIU },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help", no_argument, NULL, OPT_HELP },
+		{ "perf", required_argument, NULL, OPT_PERF },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *raw = NULL, *formatted = NULL, *snapshot = NULL;
+	const char *raw = NULL, *formatted = NULL, *snapshot = NULL, *perf = NULL;
 	int tpiu = 0, format = FMT_TEXT, c;
 
 	opterr = 0;
@@ -167,6 +171,7 @@ int cmd_info(int argc, char **argv)
 		case OPT_FORMATTED: formatted = optarg; break;
 		case OPT_SNAPSHOT: snapshot = optarg; break;
 		case OPT_TPIU: tpiu = 1; break;
+		case OPT_PERF: perf = optarg; break;
 		case OPT_FORMAT:
 			if (cli_parse_format(optarg, &format) < 0)
 				return EXIT_USAGE;
@@ -183,8 +188,9 @@ int cmd_info(int argc, char **argv)
 		cli_error("info: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!!raw + !!formatted + !!snapshot != 1) {
-		cli_error("info: give one input: --raw FILE, --formatted FILE or --snapshot DIR");
+	if (!!raw + !!formatted + !!snapshot + !!perf != 1) {
+		cli_error("info: give one input: --raw FILE, --formatted FILE, --snapshot DIR or "
+			  "--perf FILE");
 		return EXIT_USAGE;
 	}
 	if (tpiu && !formatted) {
@@ -193,6 +199,8 @@ int cmd_info(int argc, char **argv)
 	}
 	if (snapshot)
 		return info_snapshot(snapshot, format);
+	if (perf)
+		return info_perf(perf, format);
 	if (raw)
 		return info_buffer(raw, PFT_FRAMES_RAW, format, -1, NULL);
 	return info_buffer(formatted, tpiu ? PFT_FRAMES_TPIU : PFT_FRAMES_UNKNOWN, format, -1,

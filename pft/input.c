@@ -26,6 +26,9 @@ int input_option(struct input_opts *o, int code, const char *arg)
 	case OPT_RAW: o->raw = arg; return 0;
 	case OPT_FORMATTED: o->formatted = arg; return 0;
 	case OPT_TPIU: o->tpiu = 1; return 0;
+	case OPT_PERF: o->perf = arg; return 0;
+	case OPT_SYMFS: o->symfs = arg; return 0;
+	case OPT_BUILDID_DIR: o->buildid_dir = arg; return 0;
 	case OPT_ID:
 		if (cli_parse_u32(arg, &v) || v < 1 || v > PFT_ID_MAX_VALID) {
 			cli_error("--id: '%s' is not a trace ID (0x01-0x6f)", arg);
@@ -136,16 +139,22 @@ static int config_from_regs(struct input_opts *o)
 
 int input_opts_check(struct input_opts *o)
 {
-	int n = !!o->snapshot + !!o->raw + !!o->formatted;
+	int n = !!o->snapshot + !!o->raw + !!o->formatted + !!o->perf;
 	int regs = o->reg_given[0] | o->reg_given[1] | o->reg_given[2] | o->reg_given[3];
 
 	if (n != 1) {
-		cli_error(n ? "give only one of --snapshot, --raw and --formatted"
-			    : "no input: give --snapshot DIR, --raw FILE or --formatted FILE");
+		cli_error(n ? "give only one of --snapshot, --raw, --formatted and --perf"
+			    : "no input: give --snapshot DIR, --raw FILE, --formatted FILE or "
+			      "--perf FILE");
 		return -1;
 	}
-	if (o->snapshot && (o->cfg_given || regs)) {
-		cli_error("configuration flags do not go with --snapshot (it has the registers)");
+	if ((o->snapshot || o->perf) && (o->cfg_given || regs)) {
+		cli_error("configuration flags do not go with %s (it has the registers)",
+			  o->snapshot ? "--snapshot" : "--perf");
+		return -1;
+	}
+	if ((o->symfs || o->buildid_dir) && !o->perf) {
+		cli_error("%s goes with --perf", o->symfs ? "--symfs" : "--buildid-dir");
 		return -1;
 	}
 	if (regs && config_from_regs(o))
@@ -241,6 +250,33 @@ static int has_code_images(const struct image_args *images)
 	return 0;
 }
 
+static int open_perf(struct pft_input *in, const struct input_opts *o)
+{
+	struct pft_input_perf_config pc = { .size = sizeof(pc), .symfs = o->symfs,
+					     .buildid_dir = o->buildid_dir };
+	char cache[4096];
+	const char *home = getenv("HOME");
+
+	if (!pc.buildid_dir && home && *home) {
+		snprintf(cache, sizeof(cache), "%s/.debug", home);
+		pc.buildid_dir = cache;
+	}
+	return pft_input_open_perf(in, o->perf, &pc);
+}
+
+/* The mapped files found nowhere: their instructions decode to
+ * addr_nacc elements. */
+static void report_missing_images(const struct pft_input *in, const char *path)
+{
+	struct pft_input_perf_mmap m;
+
+	for (size_t i = 0; pft_input_perf_mmap(in, i, &m, sizeof(m)) == 0; i++)
+		if (!m.found)
+			cli_error("%s: offset 0x%" PRIx64 ": %s (mapped at 0x%" PRIx64 " by pid %" PRIu32
+				  ") is not found: give --elf, --symfs or --buildid-dir",
+				  path, m.offset, m.filename, m.addr, m.pid);
+}
+
 int input_open(struct input *in, const struct input_opts *o, int packets, int elements,
 	       const struct image_args *images)
 {
@@ -266,6 +302,8 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	if (err >= 0) {
 		if (o->snapshot) {
 			err = pft_input_open_snapshot(in->in, o->snapshot);
+		} else if (o->perf) {
+			err = open_perf(in->in, o);
 		} else {
 			const char *path = o->raw ? o->raw : o->formatted;
 			unsigned format = o->raw ? PFT_PIPE_RAW
@@ -284,7 +322,9 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	const char *note;
 	for (size_t i = 0; (note = pft_input_note(in->in, i)) != NULL; i++)
 		cli_error("%s", note);
-	in->has_images = o->snapshot || has_code_images(images);
+	in->has_images = o->snapshot || o->perf || has_code_images(images);
+	if (o->perf && elements)
+		report_missing_images(in->in, o->perf);
 	in->nsrc = pft_input_nsources(in->in);
 	in->src = calloc(in->nsrc, sizeof(*in->src));
 	if (!in->src) {

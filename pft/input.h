@@ -12,6 +12,8 @@
 /* Options every trace-reading command takes (see shared/spec/cli.md). */
 struct input_opts {
 	const char *snapshot, *raw, *formatted;
+	const char *perf;       /* --perf FILE */
+	const char *symfs, *buildid_dir;
 	int id;                 /* -1: every PTM source */
 	int tpiu;               /* formatted input has FSYNC/HSYNC */
 	struct pft_config cfg;  /* for --raw/--formatted */
@@ -41,6 +43,9 @@ enum {
 	OPT_BRANCH_BROADCAST,
 	OPT_ETMCR,
 	OPT_REG,
+	OPT_PERF,
+	OPT_SYMFS,
+	OPT_BUILDID_DIR,
 	INPUT_OPT_END
 };
 
@@ -59,13 +64,19 @@ enum {
 	{ "ts-bits", required_argument, NULL, OPT_TS_BITS },                  \
 	{ "ts-gray", no_argument, NULL, OPT_TS_GRAY },                        \
 	{ "branch-broadcast", no_argument, NULL, OPT_BRANCH_BROADCAST },      \
-	{ "reg", required_argument, NULL, OPT_REG }
+	{ "reg", required_argument, NULL, OPT_REG },                          \
+	{ "perf", required_argument, NULL, OPT_PERF },                        \
+	{ "symfs", required_argument, NULL, OPT_SYMFS },                      \
+	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR }
 
 #define INPUT_OPTIONS_HELP                                                    \
 	"input (one of):\n"                                                   \
 	"  --snapshot DIR        OpenCSD snapshot directory\n"                \
 	"  --raw FILE            one source's PFT bytes ('-' = stdin)\n"      \
 	"  --formatted FILE      CoreSight frame-formatted buffer\n"          \
+	"  --perf FILE           perf.data of perf record -e cs_etm\n"        \
+	"  --symfs DIR           --perf: look for the mapped files under DIR\n" \
+	"  --buildid-dir DIR     --perf: build-id cache (default ~/.debug)\n"  \
 	"  --id N                trace ID to decode (default: every PTM)\n"   \
 	"  --tpiu                formatted input has FSYNC/HSYNC (trace port)\n" \
 	"configuration for --raw/--formatted:\n"                              \

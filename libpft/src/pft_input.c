@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "pft.h"
+#include "input_perf.h"
 
 enum { READ_BLOCK = 256 * 1024 };
 
@@ -64,6 +65,7 @@ struct pft_input {
 	size_t nsrc;
 	size_t cur;            /* file being read */
 	int opened;
+	struct perf_in *perf;  /* a perf.data file: it does the reading */
 	uint8_t *buf;
 	char **notes;          /* pft_input_note() */
 	size_t nnotes;
@@ -146,6 +148,7 @@ void pft_input_free(struct pft_input *in)
 	for (size_t i = 0; i < in->nnotes; i++)
 		free(in->notes[i]);
 	free(in->notes);
+	perf_in_free(in->perf);
 	free(in->buf);
 	free(in);
 }
@@ -327,18 +330,49 @@ static int load_elf_beneath(struct pft_input *in, struct pft_image *img,
 
 /* The user's images in @img; with @beneath_dumps, the ELFs are left for
  * load_elf_beneath(). */
-static int load_user_images(struct pft_input *in, struct pft_image *img, int beneath_dumps)
+static int load_user_images_into(struct pft_input *in, struct pft_image *img, int beneath_dumps,
+				 char *msg, size_t len)
 {
 	for (size_t i = 0; i < in->nuimg; i++) {
 		const struct user_image *u = &in->uimg[i];
 		if (beneath_dumps && u->kind == PFT_INPUT_IMAGE_ELF)
 			continue;
-		int err = pft_input_load_image(img, u->path, u->kind, u->addr, in->msg,
-					       sizeof(in->msg));
+		int err = pft_input_load_image(img, u->path, u->kind, u->addr, msg, len);
 		if (err < 0)
 			return err;
 	}
 	return 0;
+}
+
+int input_load_user_images(struct pft_input *in, struct pft_image *img, char *msg, size_t len)
+{
+	return load_user_images_into(in, img, 0, msg, len);
+}
+
+static int load_user_images(struct pft_input *in, struct pft_image *img, int beneath_dumps)
+{
+	return load_user_images_into(in, img, beneath_dumps, in->msg, sizeof(in->msg));
+}
+
+const struct pft_input_config *input_config(const struct pft_input *in)
+{
+	return &in->cfg;
+}
+
+int input_opened(const struct pft_input *in)
+{
+	return in->opened;
+}
+
+void input_set_perf(struct pft_input *in, struct perf_in *p)
+{
+	in->opened = 1;
+	in->perf = p;
+}
+
+struct perf_in *input_perf(const struct pft_input *in)
+{
+	return in->perf;
 }
 
 /* The image of @core (NULL: of a trace file), made on first use. */
@@ -422,6 +456,7 @@ static int new_source(struct pft_input *in, const char *name, size_t file, int i
 		return fail(in, -PFT_ERR_NOMEM, "out of memory");
 	s->file = file;
 	s->pipe_index = -1;
+	s->pub.cpu = -1;
 	s->pub.id = id;
 	s->pub.protocol = protocol;
 	in->nsrc++;
@@ -521,7 +556,7 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 	int err;
 	size_t decoded = 0;
 
-	if (!in || !dir || in->snap)
+	if (!in || !dir || in->snap || in->perf)
 		return -PFT_ERR_INVALID;
 	in->opened = 1;
 	err = pft_snap_load(dir, in->cfg.snap_flags, &in->snap, in->msg, sizeof(in->msg));
@@ -580,7 +615,7 @@ int pft_input_open_file(struct pft_input *in, const char *path, unsigned format)
 	struct stat st;
 	size_t file;
 
-	if (!in || !path || format > PFT_PIPE_TPIU || in->snap)
+	if (!in || !path || format > PFT_PIPE_TPIU || in->snap || in->perf)
 		return -PFT_ERR_INVALID;
 	in->opened = 1;
 	if (strcmp(path, "-")) {
@@ -813,6 +848,8 @@ out:
 int pft_input_fit(const struct pft_input *in, size_t index, struct pft_fit_verdict *v,
 		  size_t size)
 {
+	if (in && in->perf)
+		return perf_in_fit(in->perf, index, v, size);
 	if (!in || index >= in->nsrc || in->src[index].pipe_index < 0)
 		return -PFT_ERR_INVALID;
 	return pft_pipe_fit(in->files[in->src[index].file].pipe,
@@ -853,6 +890,8 @@ int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)
 {
 	if (!in || !item || size < sizeof(*item))
 		return -PFT_ERR_INVALID;
+	if (in->perf)
+		return perf_in_next(in->perf, item, size);
 	while (in->cur < in->nfiles) {
 		struct in_file *f = &in->files[in->cur];
 		int r;
@@ -885,6 +924,8 @@ int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)
 
 const char *pft_input_message(const struct pft_input *in)
 {
+	if (in && in->perf && *perf_in_message(in->perf))
+		return perf_in_message(in->perf);
 	return in ? in->msg : "";
 }
 
@@ -895,12 +936,16 @@ const char *pft_input_note(const struct pft_input *in, size_t index)
 
 size_t pft_input_nsources(const struct pft_input *in)
 {
+	if (in && in->perf)
+		return perf_in_nsources(in->perf);
 	return in ? in->nsrc : 0;
 }
 
 int pft_input_source(const struct pft_input *in, size_t index, struct pft_input_source *src,
 		     size_t size)
 {
+	if (in && in->perf)
+		return perf_in_source(in->perf, index, src, size);
 	if (!in || !src || size < sizeof(*src) || index >= in->nsrc)
 		return -PFT_ERR_INVALID;
 	const struct in_source *s = &in->src[index];
