@@ -3128,7 +3128,9 @@ pft_export int pft_timeline_begin(int (*write)(void *ctx, const char *buf, size_
 pft_export int pft_timeline_end(int (*write)(void *ctx, const char *buf, size_t len),
 				void *ctx);
 
-/* Write the spans event @ev (@size = sizeof *@ev) opens or closes.
+/* Write the spans event @ev (@size = sizeof *@ev) opens or closes (a
+ * return also closes the spans of frames the calls tracker forgot at its
+ * depth limit above the depth returned to, so that every span ends).
  * UNMATCHED_RETURN writes nothing.  Returns 0, -PFT_ERR_INVALID or the
  * writer's value. */
 pft_export int pft_timeline_put(struct pft_timeline *t,
