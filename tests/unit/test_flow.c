@@ -791,9 +791,9 @@ static void test_sync_order(void)
 }
 
 /* With ETMCCER[24] = 1, DMB and DSB are waypoints (4.1).  (The other A32
- * and T32 waypoint tests are .pftt files in tests/pftt: arm_direct,
- * arm_indirect, thumb_calls, thumb_it_indirect; pftc has no directive for
- * ETMCCER.) */
+ * and T32 waypoint tests, exceptions and waypoint updates are .pftt files
+ * in tests/pftt: arm_direct, arm_indirect, thumb_calls, thumb_it_indirect,
+ * exceptions, waypoint_updates; pftc has no directive for ETMCCER.) */
 static void test_dmb_dsb_waypoints(void)
 {
 	struct pft_config cfg = base_cfg();
@@ -858,99 +858,6 @@ static void test_branch_packets(void)
 	e = expect_context(&r, PFT_CTX_HYP);
 	if (e)
 		PTU_EQ(e->hyp, 1);
-	expect_end(&r);
-	run_close(&r);
-}
-
-/* Exceptions (5.3) and waypoint updates (5.4). */
-static void test_exceptions(void)
-{
-	struct pft_config cfg = base_cfg();
-	struct run r;
-	const struct pft_elem *e;
-
-	if (!run_open(&r, &cfg, image))
-		return;
-	start(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_atoms("E"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	/* IRQ after cmp at 0x8010: waypoint update there, then the exception
-	 * branch; ret = the instruction after the updated one. */
-	put(&r, pk_wp(0x8010, PFT_ISA_ARM));
-	e = expect_arm(&r, 0x8010, 0x8010, 0);
-	if (e)
-		PTU_EQ(e->iclass, PFT_ICLASS_OTHER);
-	put(&r, pk_exc(0xffff0018, PFT_ISA_ARM, PFT_EXC_IRQ, 0));
-	expect_exception(&r, PFT_EXC_IRQ, 0x8014);
-	/* PC = the vector, which no image covers (9) */
-	put(&r, pk_atoms("E"));
-	expect_nacc(&r, 0xffff0018);
-	/* an exception while PC is invalid has no return address */
-	put(&r, pk_exc(0x8000, PFT_ISA_ARM, PFT_EXC_FIQ, 0));
-	expect_exception(&r, PFT_EXC_FIQ, -1);
-	/* PC = the vector: an atom walks from there */
-	put(&r, pk_atoms("E"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	/* IRQ right after a waypoint: ret = that waypoint's target */
-	put(&r, pk_exc(0x8000, PFT_ISA_ARM, PFT_EXC_IRQ, 0));
-	expect_exception(&r, PFT_EXC_IRQ, 0x8010);
-	/* ... and after an N atom: the next instruction */
-	put(&r, pk_atoms("EN"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	expect_arm(&r, 0x8010, 0x8014, 0);
-	put(&r, pk_exc(0x8000, PFT_ISA_ARM, PFT_EXC_DATA_ABORT, 0));
-	expect_exception(&r, PFT_EXC_DATA_ABORT, 0x8018);
-	expect_end(&r);
-
-	/* Waypoint update over two instructions; the range ends at the given
-	 * instruction, not taken. */
-	resync(&r, 0x8018, PFT_ISA_ARM);
-	put(&r, pk_wp(0x801c, PFT_ISA_ARM));
-	expect_arm(&r, 0x8018, 0x801c, 0);
-	put(&r, pk_exc(0xffff0018, PFT_ISA_ARM, PFT_EXC_IRQ, 0));
-	expect_exception(&r, PFT_EXC_IRQ, 0x8020);
-	expect_end(&r);
-
-	/* A waypoint update at the PC itself, then the walk goes on after it. */
-	resync(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_wp(0x8000, PFT_ISA_ARM));
-	expect_arm(&r, 0x8000, 0x8000, 0);
-	put(&r, pk_atoms("E"));
-	expect_arm(&r, 0x8004, 0x8008, 1);
-	expect_end(&r);
-
-	/* SVC: waypoint update at the SVC itself (5.3 table), ret after it. */
-	resync(&r, 0x8700, PFT_ISA_ARM);
-	put(&r, pk_wp(0x8704, PFT_ISA_ARM));
-	expect_arm(&r, 0x8700, 0x8704, 0);
-	put(&r, pk_exc(0x8, PFT_ISA_ARM, PFT_EXC_SVC, 0));
-	expect_exception(&r, PFT_EXC_SVC, 0x8708);
-	expect_end(&r);
-	resync(&r, 0x8780, PFT_ISA_THUMB);
-	put(&r, pk_wp(0x8782, PFT_ISA_THUMB));
-	/* movs, svc (16-bit): ret = 0x8784 */
-	expect_thumb(&r, 0x8780, 0x8782, 0x8784, 2, 0);
-	put(&r, pk_exc(0x8, PFT_ISA_ARM, PFT_EXC_SVC, 0));
-	expect_exception(&r, PFT_EXC_SVC, 0x8784);
-	expect_end(&r);
-
-	/* Exception bytes carry the state at the vector: NS changes. */
-	resync(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_exc(0x8000, PFT_ISA_ARM, PFT_EXC_IRQ, 1));
-	expect_exception(&r, PFT_EXC_IRQ, 0x8000);
-	e = expect_context(&r, PFT_CTX_NS);
-	if (e)
-		PTU_EQ(e->ns, 1);
-	expect_end(&r);
-
-	/* A waypoint update beyond the next waypoint (b at 0x8008): the trace
-	 * and the image disagree (5.4); PC invalid afterwards. */
-	put(&r, pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0));
-	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
-	expect_context(&r, PFT_CTX_NS);
-	put(&r, pk_wp(0x8010, PFT_ISA_ARM));
-	expect_error(&r, PFT_FLOW_ERR_WP_UPDATE_PAST);
-	put(&r, pk_atoms("E"));
 	expect_end(&r);
 	run_close(&r);
 }
@@ -2017,7 +1924,6 @@ int main(void)
 	PTU_RUN(test_sync_order);
 	PTU_RUN(test_dmb_dsb_waypoints);
 	PTU_RUN(test_branch_packets);
-	PTU_RUN(test_exceptions);
 	PTU_RUN(test_return_stack_isync);
 	PTU_RUN(test_return_stack_deep);
 	PTU_RUN(test_return_stack_overflow);
