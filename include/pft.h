@@ -1206,7 +1206,8 @@ pft_export void pft_cov_free(struct pft_cov *c);
 
 /* Count a flow element (@size = sizeof *@e): RANGE elements mark their
  * bytes @start .. @end - 1 as executed; other elements are ignored.
- * Returns 0, -PFT_ERR_INVALID (NULL argument, @size too small) or
+ * Returns 0, -PFT_ERR_INVALID (NULL argument, @size too small, a RANGE
+ * with @end before @start or more than 4 bytes per instruction) or
  * -PFT_ERR_NOMEM. */
 pft_export int pft_cov_add(struct pft_cov *c, const struct pft_elem *e, size_t size);
 
@@ -3069,7 +3070,9 @@ pft_export size_t pft_lines_count(const struct pft_lines *l, int functions);
  *
  * Time: each event carries the instructions executed up to and including
  * the branch, the sum of the ranges' cycle counts (cycle-accurate trace)
- * and the last timestamp seen.  Memory grows with the stack depth only.
+ * and the last timestamp seen.  Memory grows with the stack depth only
+ * (at most @max_depth), and each element costs O(1) amortized whatever
+ * the depth (pft_calls.c says how).
  */
 enum pft_call_kind {
 	PFT_CALL_CALL = 0,
@@ -3182,7 +3185,9 @@ pft_export uint32_t pft_calls_depth(const struct pft_calls *c);
  * symbols) when given, else the image's symbols; code in none is counted
  * under "[unknown]".  The accumulator borrows @image and @lines: they must
  * outlive it.  Its memory grows with the code executed and the distinct
- * call paths (at most max_depth deep), never with the trace length.
+ * call paths (at most max_depth deep), never with the trace length: at
+ * most 2^20 distinct ranges, calling contexts (call paths) and caller ->
+ * callee pairs each (pft_views.c says why).
  */
 struct pft_views_config {
 	size_t size;                 /* sizeof(struct pft_views_config) */
@@ -3209,7 +3214,9 @@ pft_export void pft_views_free(struct pft_views *v);
  * calls and tail calls that reach a function's first address).  Returns
  * 0, -PFT_ERR_INVALID (NULL argument, @size too small, @source > 127, a
  * RANGE of 2^22 or more instructions), -PFT_ERR_EOS (after
- * pft_views_finish()) or -PFT_ERR_NOMEM.
+ * pft_views_finish()), -PFT_ERR_NOT_SUPPORTED (a 2^20th + 1 distinct
+ * range, calling context or caller -> callee pair; the accumulator is
+ * then unusable) or -PFT_ERR_NOMEM.
  */
 pft_export int pft_views_put(struct pft_views *v, unsigned source,
 			     const struct pft_elem *e, size_t size);
@@ -3325,7 +3332,9 @@ pft_export int pft_timeline_begin(int (*write)(void *ctx, const char *buf, size_
 pft_export int pft_timeline_end(int (*write)(void *ctx, const char *buf, size_t len),
 				void *ctx);
 
-/* Write the spans event @ev (@size = sizeof *@ev) opens or closes.
+/* Write the spans event @ev (@size = sizeof *@ev) opens or closes (a
+ * return also closes the spans of frames the calls tracker forgot at its
+ * depth limit above the depth returned to, so that every span ends).
  * UNMATCHED_RETURN writes nothing.  Returns 0, -PFT_ERR_INVALID or the
  * writer's value. */
 pft_export int pft_timeline_put(struct pft_timeline *t,

@@ -150,8 +150,9 @@ static void print_elem(struct decode *d, const struct pft_input_source *s,
 		switch (e->type) {
 		case PFT_ELEM_RANGE:
 			printf(",\"start\":\"0x%x\",\"end\":\"0x%x\",\"last\":\"0x%x\",\"isa\":\"%s\","
-			       "\"n\":%u,\"taken\":%s", e->start, e->end, e->last,
-			       pft_isa_name(e->isa), e->ninsn, e->taken ? "true" : "false");
+			       "\"n\":%u,\"taken\":%s,\"iclass\":\"%s\"", e->start, e->end, e->last,
+			       pft_isa_name(e->isa), e->ninsn, e->taken ? "true" : "false",
+			       pft_iclass_name(e->iclass));
 			struct place p = place_of(d, s->image, e->start);
 			json_place(&p);
 			break;

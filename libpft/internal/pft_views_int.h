@@ -72,8 +72,8 @@ struct vframe {
 
 struct vsource {
 	struct pft_calls *calls;
-	struct vframe *stack;
-	size_t n, cap;
+	struct vframe *stack;     /* see frame_at() in pft_views.c */
+	size_t n, cap, base;
 };
 
 /* An executed instruction (or a conditional branch that never ran). */

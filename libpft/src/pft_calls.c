@@ -28,11 +28,35 @@ struct pending_exception {
 	uint32_t ret;
 };
 
+/* A multiset of 32-bit values: open addressing, linear probing, a slot
+ * is empty when its count is 0. */
+struct count_set {
+	uint32_t *keys, *counts;
+	size_t cap, n;
+};
+
+/*
+ * Bounds (issue 12): the stack holds at most max_depth + 1 frames (push()
+ * forgets the oldest call frame beyond that) in at most 4 (max_depth + 1)
+ * slots, and each event costs O(1) amortized whatever the depth:
+ *  - forgetting the oldest frame moves a base index, and the frames are
+ *    moved down only when the base has passed their number (push());
+ *  - the searches of the stack (a return to a frame's return address, a
+ *    longjmp into a frame's function, an exception return) run only when
+ *    @rets, @funcs or @exceptions say they will find their frame, which
+ *    is then popped: a search costs no more than the pops it makes.
+ * The event queue holds one put's events: at most max_depth + 2.
+ */
 struct pft_calls {
 	struct pft_image *image;
 	uint32_t max_depth;
-	struct frame *frames;     /* [0] is the outermost function */
-	size_t nframes, cap_frames;
+	/* The outermost function is frames[0], frame k >= 1 is
+	 * frames[base + k]. */
+	struct frame *frames;
+	size_t nframes, cap_frames, base;
+	struct count_set rets;    /* return addresses of frames 1 .. top */
+	struct count_set funcs;   /* functions (known extent) of all frames */
+	size_t exceptions;        /* frames pushed by exceptions */
 	struct pft_call_event *queue;
 	size_t nqueue, head, cap_queue;
 	struct pending_branch pend;
@@ -86,12 +110,125 @@ void pft_calls_free(struct pft_calls *c)
 		return;
 	free(c->frames);
 	free(c->queue);
+	free(c->rets.keys);
+	free(c->rets.counts);
+	free(c->funcs.keys);
+	free(c->funcs.counts);
 	free(c);
 }
 
 uint32_t pft_calls_depth(const struct pft_calls *c)
 {
 	return c ? (uint32_t)(c->nframes - 1) : 0;
+}
+
+static struct frame *frame_at(const struct pft_calls *c, size_t k)
+{
+	return &c->frames[k ? c->base + k : 0];
+}
+
+static size_t cset_slot(const struct count_set *s, uint32_t key)
+{
+	size_t i = (key * 0x9e3779b1u) & (s->cap - 1);
+
+	while (s->counts[i] && s->keys[i] != key)
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+static size_t cset_count(const struct count_set *s, uint32_t key)
+{
+	return s->cap ? s->counts[cset_slot(s, key)] : 0;
+}
+
+static int cset_add(struct count_set *s, uint32_t key)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		struct count_set b = { .cap = s->cap ? 2 * s->cap : 64 };
+		b.keys = malloc(b.cap * sizeof(*b.keys));
+		b.counts = calloc(b.cap, sizeof(*b.counts));
+		if (!b.keys || !b.counts) {
+			free(b.keys);
+			free(b.counts);
+			return -PFT_ERR_NOMEM;
+		}
+		for (size_t i = 0; i < s->cap; i++) {
+			if (s->counts[i]) {
+				size_t j = cset_slot(&b, s->keys[i]);
+				b.keys[j] = s->keys[i];
+				b.counts[j] = s->counts[i];
+			}
+		}
+		b.n = s->n;
+		free(s->keys);
+		free(s->counts);
+		*s = b;
+	}
+	size_t i = cset_slot(s, key);
+	if (!s->counts[i]) {
+		s->keys[i] = key;
+		s->n++;
+	}
+	s->counts[i]++;
+	return 0;
+}
+
+/* Remove one @key (there); an emptied slot is filled from the cluster
+ * after it, so that probes never stop early. */
+static void cset_remove(struct count_set *s, uint32_t key)
+{
+	size_t i = cset_slot(s, key), j = i;
+
+	if (--s->counts[i])
+		return;
+	s->n--;
+	for (;;) {
+		j = (j + 1) & (s->cap - 1);
+		if (!s->counts[j])
+			return;
+		size_t home = (s->keys[j] * 0x9e3779b1u) & (s->cap - 1);
+		/* Move j to the hole i unless its home lies in (i, j]. */
+		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+			s->keys[i] = s->keys[j];
+			s->counts[i] = s->counts[j];
+			s->counts[j] = 0;
+			i = j;
+		}
+	}
+}
+
+/* Count frame @k (@f) in the sets, or take it out. */
+static int index_frame(struct pft_calls *c, size_t k, const struct frame *f)
+{
+	int err = 0;
+
+	if (k)
+		err = cset_add(&c->rets, f->ret);
+	if (!err && f->func_end)
+		err = cset_add(&c->funcs, f->func);
+	c->exceptions += k && f->exception;
+	return err;
+}
+
+static void unindex_frame(struct pft_calls *c, size_t k, const struct frame *f)
+{
+	if (k)
+		cset_remove(&c->rets, f->ret);
+	if (f->func_end)
+		cset_remove(&c->funcs, f->func);
+	c->exceptions -= k && f->exception;
+}
+
+/* Set frame @k's function (its sets follow). */
+static int set_function(struct pft_calls *c, size_t k, uint32_t func, uint32_t func_end)
+{
+	struct frame *f = frame_at(c, k);
+
+	if (f->func_end)
+		cset_remove(&c->funcs, f->func);
+	f->func = func;
+	f->func_end = func_end;
+	return func_end ? cset_add(&c->funcs, func) : 0;
 }
 
 /* The function around @addr: a symbol's extent, else @addr alone with an
@@ -155,19 +292,32 @@ static int push(struct pft_calls *c, unsigned kind, unsigned flags,
 	if (callee)
 		function_of(c, callee, &f.func, &f.func_end);
 	if (c->nframes - 1 >= c->max_depth) {
-		memmove(&c->frames[1], &c->frames[2], (c->nframes - 2) * sizeof(*c->frames));
+		/* Forget the oldest call frame. */
+		unindex_frame(c, 1, frame_at(c, 1));
+		c->base++;
 		c->nframes--;
 	}
-	if (c->nframes == c->cap_frames) {
-		struct frame *p = realloc(c->frames, 2 * c->cap_frames * sizeof(*p));
-		if (!p)
-			return -PFT_ERR_NOMEM;
-		c->frames = p;
-		c->cap_frames *= 2;
+	if (c->base + c->nframes == c->cap_frames) {
+		if (c->base >= c->nframes) {
+			/* Once per nframes forgotten: O(1) amortized. */
+			memmove(&c->frames[1], &c->frames[c->base + 1],
+				(c->nframes - 1) * sizeof(*c->frames));
+			c->base = 0;
+		} else {
+			struct frame *p = realloc(c->frames, 2 * c->cap_frames * sizeof(*p));
+			if (!p)
+				return -PFT_ERR_NOMEM;
+			c->frames = p;
+			c->cap_frames *= 2;
+		}
 	}
-	uint32_t caller = c->frames[c->nframes - 1].func;
-	c->frames[c->nframes++] = f;
-	int err = emit(c, kind, flags | (callee ? 0 : PFT_CALL_F_NO_TARGET),
+	uint32_t caller = frame_at(c, c->nframes - 1)->func;
+	int err = index_frame(c, c->nframes, &f);
+	if (err)
+		return err;
+	*frame_at(c, c->nframes) = f;
+	c->nframes++;
+	err = emit(c, kind, flags | (callee ? 0 : PFT_CALL_F_NO_TARGET),
 		       site, callee, callee ? f.func : 0, caller, 0);
 	if (!err)
 		c->queue[c->nqueue - 1].exception = number;
@@ -180,13 +330,17 @@ static int pop_to(struct pft_calls *c, size_t keep, unsigned flags,
 		  uint32_t site, uint32_t target, int last_unwound)
 {
 	while (c->nframes > keep) {
-		struct frame f = c->frames[--c->nframes];
+		struct frame f = *frame_at(c, --c->nframes);
 		unsigned fl = flags;
+
+		unindex_frame(c, c->nframes, &f);
+		if (c->nframes == 1)
+			c->base = 0;
 
 		if (c->nframes > keep || last_unwound)
 			fl |= PFT_CALL_F_UNWOUND;
 		int err = emit(c, f.exception ? PFT_CALL_EXCEPTION_RETURN : PFT_CALL_RETURN,
-			       fl, site, target, f.func, c->frames[c->nframes - 1].func,
+			       fl, site, target, f.func, frame_at(c, c->nframes - 1)->func,
 			       f.entry_insns);
 		if (err)
 			return err;
@@ -197,10 +351,24 @@ static int pop_to(struct pft_calls *c, size_t keep, unsigned flags,
 /* The deepest frame (above the outermost) returning to @addr, or 0. */
 static size_t frame_returning_to(const struct pft_calls *c, uint32_t addr)
 {
+	if (!cset_count(&c->rets, addr))
+		return 0;
 	for (size_t k = c->nframes; k-- > 1;)
-		if (c->frames[k].ret == addr)
+		if (frame_at(c, k)->ret == addr)
 			return k;
 	return 0;
+}
+
+/* Whether a frame below the top may run the function around @addr: the
+ * functions of the frames are those of function_of() of their entry. */
+static int below_top_runs(const struct pft_calls *c, uint32_t addr)
+{
+	uint32_t start, end;
+	const struct frame *top = frame_at(c, c->nframes - 1);
+
+	function_of(c, addr, &start, &end);
+	return end && cset_count(&c->funcs, start) >
+		      (size_t)(top->func_end && top->func == start);
 }
 
 static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
@@ -210,31 +378,40 @@ static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
 	if (k)
 		return pop_to(c, k, 0, site, target, 0);
 	/* A longjmp into a function further down the stack. */
-	for (k = c->nframes - 1; k-- > 0;)
-		if (contains(&c->frames[k], target))
-			return pop_to(c, k + 1, 0, site, target, 1);
-	if (c->nframes == 1)
-		function_of(c, target, &c->frames[0].func, &c->frames[0].func_end);
+	if (below_top_runs(c, target))
+		for (k = c->nframes - 1; k-- > 0;)
+			if (contains(frame_at(c, k), target))
+				return pop_to(c, k + 1, 0, site, target, 1);
+	if (c->nframes == 1) {
+		uint32_t start, end;
+		function_of(c, target, &start, &end);
+		int err = set_function(c, 0, start, end);
+		if (err)
+			return err;
+	}
 	return emit(c, PFT_CALL_UNMATCHED_RETURN, 0, site, target, 0,
-		    c->frames[c->nframes - 1].func, 0);
+		    frame_at(c, c->nframes - 1)->func, 0);
 }
 
 static int do_exception_return(struct pft_calls *c, uint32_t site, uint32_t target)
 {
-	for (size_t k = c->nframes; k-- > 1;)
-		if (c->frames[k].exception)
+	for (size_t k = c->nframes; c->exceptions && k-- > 1;)
+		if (frame_at(c, k)->exception)
 			return pop_to(c, k, 0, site, target, 0);
 	return do_return(c, site, target);
 }
 
 static int tail_call(struct pft_calls *c, uint32_t site, uint32_t target)
 {
-	struct frame *top = &c->frames[c->nframes - 1];
-	uint32_t old = top->func;
+	struct frame *top = frame_at(c, c->nframes - 1);
+	uint32_t old = top->func, start, end;
 
 	if (!is_function_entry(c, target) || target == top->func || contains(top, target))
 		return 0;
-	function_of(c, target, &top->func, &top->func_end);
+	function_of(c, target, &start, &end);
+	int err = set_function(c, c->nframes - 1, start, end);
+	if (err)
+		return err;
 	top->entry_insns = c->insns;
 	return emit(c, PFT_CALL_TAIL_CALL, 0, site, target, top->func, old, 0);
 }
@@ -314,8 +491,13 @@ static int put_range(struct pft_calls *c, const struct pft_elem *e)
 	c->gap = 0;
 	if (!c->started) {
 		c->started = 1;
-		if (c->nframes == 1)
-			function_of(c, e->start, &c->frames[0].func, &c->frames[0].func_end);
+		if (c->nframes == 1) {
+			uint32_t start, end;
+			function_of(c, e->start, &start, &end);
+			err = set_function(c, 0, start, end);
+			if (err)
+				return err;
+		}
 	}
 	c->insns += e->ninsn;
 	if (e->has_cycles) {

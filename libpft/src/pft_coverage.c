@@ -2,6 +2,11 @@
  * Coverage: which code a trace executed, kept as a bitmap of halfwords
  * (the smallest instruction) in 4 KB pages found through a hash table.
  * Memory grows with the amount of code executed, not with the trace.
+ *
+ * Bounds (issue 12): a range costs O(its instructions): pft_cov_add()
+ * refuses one with more than 4 bytes per instruction, so a forged end
+ * cannot make it mark 4 GB.  Memory: one 264-byte page per 4 KB of code
+ * executed, at most 2^20 pages (the 32-bit space) whatever the input.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +58,12 @@ void pft_cov_free(struct pft_cov *c)
 	free(c);
 }
 
+/* The high bits of the product (Fibonacci hashing): the low bits would
+ * put pages a multiple of nslots apart in one slot. */
 static size_t slot_of(const struct pft_cov *c, uint32_t number)
 {
-	size_t i = (number * 0x9E3779B1u) & (c->nslots - 1);
+	uint64_t h = (uint64_t)number * 0x9E3779B97F4A7C15ull;
+	size_t i = (size_t)(h >> 40) & (c->nslots - 1);
 
 	while (c->slots[i] && c->slots[i]->number != number)
 		i = (i + 1) & (c->nslots - 1);
@@ -112,6 +120,8 @@ int pft_cov_add(struct pft_cov *c, const struct pft_elem *e, size_t size)
 	/* Halfwords start .. end - 1; end may be 2^32 (a range that ends at
 	 * the top of memory). */
 	uint64_t end = e->end ? e->end : 1ull << 32;
+	if (end < e->start || end - e->start > 4ull * e->ninsn)
+		return -PFT_ERR_INVALID;
 	for (uint64_t a = e->start & ~1u; a < end;) {
 		struct cov_page *p = get_page(c, (uint32_t)(a >> PAGE_SHIFT));
 		if (!p)

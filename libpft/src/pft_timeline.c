@@ -1,5 +1,6 @@
 /* The timeline: Chrome trace-event JSON spans written as call events come
- * (pft.h, section views).  Nothing is kept but the configuration. */
+ * (pft.h, section views).  Nothing is kept but the configuration and a
+ * count of the open spans. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,11 @@ struct pft_timeline {
 	uint64_t hz;
 	uint32_t tid;
 	uint8_t clock;
+	/* Spans begun and not ended: one per frame of the calls tracker, plus
+	 * the frames it forgot at its depth limit (a CALL there is one span
+	 * more at the same depth), which a return below them ends, so that
+	 * spans nest and every one ends.  A count, not a stack: O(1) memory. */
+	uint32_t open;
 };
 
 static const char *const pid_field = "\"pid\":1";
@@ -145,6 +151,7 @@ int pft_timeline_put(struct pft_timeline *t, const struct pft_call_event *ev, si
 	case PFT_CALL_CALL:
 	case PFT_CALL_EXCEPTION:
 		begin_span(t, &o, ev);
+		t->open++;
 		break;
 	case PFT_CALL_TAIL_CALL:
 		/* The outermost function has no span to replace. */
@@ -155,7 +162,11 @@ int pft_timeline_put(struct pft_timeline *t, const struct pft_call_event *ev, si
 		break;
 	case PFT_CALL_RETURN:
 	case PFT_CALL_EXCEPTION_RETURN:
-		end_span(t, &o, ev);
+		do {
+			end_span(t, &o, ev);
+			if (t->open)
+				t->open--;
+		} while (t->open > ev->depth);
 		break;
 	default:
 		break;

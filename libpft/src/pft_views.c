@@ -10,9 +10,24 @@
 #include "pft_views_int.h"
 #include "pft_size.h"
 
+/*
+ * Bounds (issue 12).  Each put costs O(1) amortized plus the range's
+ * instructions when it leaves its function (hash maps; the calls stack
+ * forgets frames in O(1), push_frame()).  Memory, whatever the trace:
+ *  - functions: one per function of @lines or symbol of the image the
+ *    code ran in, plus "[unknown]" (the image bounds them);
+ *  - distinct ranges, calling-context nodes and caller -> callee edges:
+ *    at most MAX_TABLE each (about 50 MB a table; a put that needs one
+ *    more fails with -PFT_ERR_NOT_SUPPORTED), as a hostile trace would
+ *    otherwise grow them with its length (a recursion makes a node per
+ *    level, ranges of every length at every address a range each);
+ *  - each source's stack: at most 4 (max_depth + 1) frames;
+ *  - after finish: one entry per executed instruction and per line.
+ */
 enum {
 	UNKNOWN_KEY_SHIFT = 32,   /* func_map key of "[unknown]": 1 << 32 */
-	MAX_RANGE_INSNS = 1 << 22
+	MAX_RANGE_INSNS = 1 << 22,
+	MAX_TABLE = 1 << 20
 };
 
 static int add_func(struct pft_views *v, uint64_t key, const struct vfunc *f,
@@ -55,6 +70,8 @@ static int node_of(struct pft_views *v, uint32_t parent, uint32_t func, uint32_t
 
 	if (vmap_find(&v->node_map, key, index))
 		return 0;
+	if (v->nnodes == MAX_TABLE)
+		return -PFT_ERR_NOT_SUPPORTED;
 	if (pft_grow((void **)&v->nodes, &v->cap_nodes, v->nnodes + 1, sizeof(*v->nodes)) ||
 	    vmap_put(&v->node_map, key, (uint32_t)v->nnodes))
 		return -PFT_ERR_NOMEM;
@@ -69,6 +86,8 @@ static int edge_of(struct pft_views *v, uint32_t caller, uint32_t callee, uint32
 
 	if (vmap_find(&v->edge_map, key, index))
 		return 0;
+	if (v->nedges == MAX_TABLE)
+		return -PFT_ERR_NOT_SUPPORTED;
 	if (pft_grow((void **)&v->edges, &v->cap_edges, v->nedges + 1, sizeof(*v->edges)) ||
 	    vmap_put(&v->edge_map, key, (uint32_t)v->nedges))
 		return -PFT_ERR_NOMEM;
@@ -134,12 +153,33 @@ void pft_views_free(struct pft_views *v)
 	free(v);
 }
 
+/* Frame @k of @s: the root is stack[0], frame k >= 1 is stack[base + k]. */
+static struct vframe *frame_at(const struct vsource *s, size_t k)
+{
+	return &s->stack[k ? s->base + k : 0];
+}
+
+/* At most 4 (max_depth + 1) frames of memory: the frames move down only
+ * when the base (frames forgotten, forget_oldest()) has passed their
+ * number, so that each call costs O(1) amortized at the depth limit. */
 static int push_frame(struct vsource *s, struct vframe f)
 {
-	if (pft_grow((void **)&s->stack, &s->cap, s->n + 1, sizeof(*s->stack)))
+	if (s->n && s->base >= s->n && s->base + s->n == s->cap) {
+		memmove(&s->stack[1], &s->stack[s->base + 1], (s->n - 1) * sizeof(*s->stack));
+		s->base = 0;
+	}
+	if (pft_grow((void **)&s->stack, &s->cap, (s->n ? s->base : 0) + s->n + 1,
+		     sizeof(*s->stack)))
 		return -PFT_ERR_NOMEM;
-	s->stack[s->n++] = f;
+	*frame_at(s, s->n++) = f;
 	return 0;
+}
+
+/* The tracker forgot its oldest call frame (max_depth): so do we. */
+static void forget_oldest(struct vsource *s)
+{
+	s->base++;
+	s->n--;
 }
 
 /* The outermost frame, made at the first sight of code. */
@@ -167,7 +207,7 @@ static void close_frame(struct pft_views *v, const struct vframe *f, uint64_t in
 /* A call (or exception) into @target at event time @insns: a new frame. */
 static int enter(struct pft_views *v, struct vsource *s, const struct pft_call_event *ev)
 {
-	uint32_t f, node, edge, parent = s->stack[s->n - 1].node;
+	uint32_t f, node, edge, parent = frame_at(s, s->n - 1)->node;
 	int err = func_index(v, ev->target, &f);
 
 	if (!err)
@@ -191,14 +231,11 @@ static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_
 	switch (ev->kind) {
 	case PFT_CALL_CALL:
 	case PFT_CALL_EXCEPTION:
-		/* The tracker forgot its oldest frame (max_depth): so do we. */
-		while (s->n > ev->depth && s->n > 1) {
-			memmove(&s->stack[1], &s->stack[2], (s->n - 2) * sizeof(*s->stack));
-			s->n--;
-		}
+		while (s->n > ev->depth && s->n > 1)
+			forget_oldest(s);
 		return enter(v, s, ev);
 	case PFT_CALL_TAIL_CALL: {
-		struct vframe *top = &s->stack[s->n - 1];
+		struct vframe *top = frame_at(s, s->n - 1);
 		uint32_t f, node, edge, old = v->nodes[top->node].func;
 		close_frame(v, top, ev->insns);
 		err = func_index(v, ev->target, &f);
@@ -217,7 +254,9 @@ static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_
 	case PFT_CALL_RETURN:
 	case PFT_CALL_EXCEPTION_RETURN:
 		while (s->n > (size_t)ev->depth + 1 && s->n > 1)
-			close_frame(v, &s->stack[--s->n], ev->insns);
+			close_frame(v, frame_at(s, --s->n), ev->insns);
+		if (s->n == 1)
+			s->base = 0;
 		return 0;
 	default:
 		return 0;
@@ -229,7 +268,7 @@ static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_
 static int attribute(struct pft_views *v, struct vsource *s, uint32_t f,
 		     uint64_t n, uint64_t cycles)
 {
-	struct vframe *top = &s->stack[s->n - 1];
+	struct vframe *top = frame_at(s, s->n - 1);
 
 	if (v->nodes[top->node].func != f) {
 		uint32_t node;
@@ -253,6 +292,8 @@ static int count_range(struct pft_views *v, struct vsource *s, const struct pft_
 	int err;
 
 	if (!vmap_find(&v->range_map, key, &index)) {
+		if (v->nranges == MAX_TABLE)
+			return -PFT_ERR_NOT_SUPPORTED;
 		if (pft_grow((void **)&v->ranges, &v->cap_ranges, v->nranges + 1, sizeof(*v->ranges)) ||
 		    vmap_put(&v->range_map, key, (uint32_t)v->nranges))
 			return -PFT_ERR_NOMEM;

@@ -6,9 +6,14 @@
 
 #include "pft_views_int.h"
 
+/* Keys are often parent << 32 | child with both halves small: every bit
+ * of the key must reach the slot bits (the mix of MurmurHash3's fmix64),
+ * or keys cluster and probes grow with the table (a recursion 10^6 deep
+ * took seconds). */
 static size_t slot_of(const struct vmap *m, uint64_t key)
 {
-	size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (m->cap - 1);
+	uint64_t h = (key ^ (key >> 33)) * 0xff51afd7ed558ccdull;
+	size_t i = (size_t)(h ^ (h >> 33)) & (m->cap - 1);
 
 	while (m->vals[i] != VNONE && m->keys[i] != key)
 		i = (i + 1) & (m->cap - 1);

@@ -155,6 +155,44 @@ def dfmt_seeds(corpus, cstrace):
                + fsync + frames[32:64])
 
 
+# A PTM trace (return stack on) of views_image.s: main, its recursive
+# calls of fn, the Thumb loop in tf, a timestamp, a periodic I-sync and a
+# branch packet (made with pftc from that program and hand-written atoms).
+VIEWS_STREAM = bytes.fromhex('0000000000800800800000219488b09490928442e8878080808080800008008000000190b1808280109c')
+
+
+def pipe_seeds(corpus, cstrace, tc2, etm3):
+    d = corpus.target('pipe')
+    # Formatted: pieces of the TC2 buffer (PTM 0x13, ETMv3 0x10 there).
+    for i, off in enumerate(range(0, len(cstrace), 4096)):
+        corpus.put(d, 'tc2_formatted_%02d' % i, bytes([0x01 | 0x0c | 0x20, i]) + cstrace[off:off + 1024])
+    corpus.put(d, 'tc2_formatted_packets', bytes([0x01 | 0x04 | 0x20, 3]) + cstrace[:512])
+    corpus.put(d, 'tc2_formatted_swapped', bytes([0x01 | 0x0c | 0x10 | 0x20, 5]) + cstrace[:1024])
+    # TPIU: frames behind an FSYNC, an HSYNC in between.
+    fsync = b'\xff\xff\xff\x7f'
+    corpus.put(d, 'tc2_tpiu', bytes([0x02 | 0x0c | 0x20, 1]) + fsync + cstrace[:64] + b'\xff\x7f'
+               + cstrace[64:256])
+    # Raw: one source's bytes, PTM and ETMv3.
+    corpus.put(d, 'tc2_raw_ptm', bytes([0x0c | 0x20, 7]) + tc2[:600])
+    corpus.put(d, 'tc2_raw_etm3', bytes([0x0c | 0x10 | 0x20, 7]) + etm3[:600])
+    corpus.put(d, 'raw_ptm_views', bytes([0x08, 1]) + VIEWS_STREAM)
+    for name, st in HAND_STREAMS.items():
+        corpus.put(d, 'hand_' + name, bytes([0x0c, 2]) + st)
+
+
+def views_seeds(corpus):
+    d = corpus.target('views')
+    headers = {
+        'symbols': (0x02, 0x0f), 'lines': (0x42, 0x0f), 'depth1': (0x40, 0x0f),
+        'depth2_cycles_clock': (0x46 | 0x10, 0x0f), 'timestamp_clock': (0x2e, 0x0f),
+        'two_sources': (0xc2, 0x0f), 'writer_fails_64': (0x42, 0x00),
+        'writer_fails_1k': (0x02, 0x04),
+    }
+    for name, (a, b) in headers.items():
+        corpus.put(d, name, bytes([a, b]) + VIEWS_STREAM)
+    corpus.put(d, 'errors', bytes([0x42, 0x0f]) + HAND_STREAMS['errors'])
+
+
 SNAPSHOT_INI = b"""[snapshot]
 version=1.0
 [device_list]
@@ -340,6 +378,8 @@ def main():
     event_seeds(corpus)
     elf_seeds(corpus)
     model_seeds(corpus, kernel)
+    pipe_seeds(corpus, cstrace, tc2, deformat(cstrace, 0x10))
+    views_seeds(corpus)
 
 
 if __name__ == '__main__':
