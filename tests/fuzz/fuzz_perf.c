@@ -9,6 +9,9 @@
  * size of at least a header; their strings are NUL-terminated; the trace
  * bytes of an AUXTRACE record are handed out in full and never more than
  * asked; the CPU blocks match the AUXTRACE_INFO count; reading ends.
+ * Then the same file as a pft_input (pft_input_open_perf(), packets only,
+ * so no image is looked for): a documented code with a message, or items
+ * of its sources until the end or a BAD_FILE with a message.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +61,32 @@ static void read_trace(struct pft_perf *p, uint64_t size, uint32_t *seed)
 		got += (uint64_t)n;
 	FUZZ_CHECK(n == 0 || n == -PFT_ERR_BAD_FILE);
 	FUZZ_CHECK(n < 0 || got == size);
+}
+
+static void check_input(size_t size)
+{
+	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .id = -1 };
+	struct pft_input_perf_config pc = { .size = sizeof(pc) };
+	struct pft_item item;
+	int err;
+	struct pft_input *in = pft_input_alloc(&ic, &err);
+
+	FUZZ_CHECK(in);
+	err = pft_input_open_perf(in, path, &pc);
+	FUZZ_CHECK(err == 0 || err == -PFT_ERR_BAD_FILE || err == -PFT_ERR_NOMAP ||
+		   err == -PFT_ERR_BAD_CONFIG || err == -PFT_ERR_NOMEM);
+	FUZZ_CHECK(err == 0 || *pft_input_message(in));
+	/* Every packet takes at least one trace byte, a gap one AUX record. */
+	for (size_t n = 0; !err; n++) {
+		FUZZ_CHECK(n <= 2 * size + 2);
+		err = pft_input_next(in, &item, sizeof(item));
+		if (!err)
+			FUZZ_CHECK(item.source < pft_input_nsources(in));
+	}
+	FUZZ_CHECK(err >= 0 || err == -PFT_ERR_EOS || err == -PFT_ERR_BAD_FILE ||
+		   err == -PFT_ERR_NOMEM || err == -PFT_ERR_NOMAP || err == -PFT_ERR_BAD_CONFIG);
+	FUZZ_CHECK(err == -PFT_ERR_EOS || *pft_input_message(in));
+	pft_input_free(in);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -133,5 +162,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(pft_perf_next(p, &rec, sizeof(rec)) == -PFT_ERR_EOS);
 	}
 	pft_perf_close(p);
+	check_input(size);
 	return 0;
 }
