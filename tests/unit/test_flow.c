@@ -786,7 +786,8 @@ static void test_sync_order(void)
 /* With ETMCCER[24] = 1, DMB and DSB are waypoints (4.1).  (The other A32
  * and T32 waypoint tests, exceptions and waypoint updates are .pftt files
  * in tests/pftt: arm_direct, arm_indirect, thumb_calls, thumb_it_indirect,
- * exceptions, waypoint_updates; pftc has no directive for ETMCCER.) */
+ * exceptions, waypoint_updates, return_stack_isync; pftc has no
+ * directive for ETMCCER.) */
 static void test_dmb_dsb_waypoints(void)
 {
 	struct pft_config cfg = base_cfg();
@@ -852,46 +853,6 @@ static void test_branch_packets(void)
 	if (e)
 		PTU_EQ(e->hyp, 1);
 	expect_end(&r);
-	run_close(&r);
-}
-
-/* pft-flow.md 3.5: the stack is emptied on I-syncs that are not periodic
- * and kept on periodic ones. */
-static void test_return_stack_isync(void)
-{
-	struct pft_config cfg = base_cfg();
-	struct run r;
-
-	cfg.return_stack = 1;
-	if (!run_open(&r, &cfg, image))
-		return;
-	start(&r, 0x8000, PFT_ISA_ARM);
-	put(&r, pk_atoms("ENE"));
-	expect_arm(&r, 0x8000, 0x8008, 1);
-	expect_arm(&r, 0x8010, 0x8014, 0);
-	expect_arm(&r, 0x8018, 0x8020, 1);
-	/* periodic, at the PC the decoder has: no element */
-	put(&r, pk_isync(0x8100, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 0));
-	expect_end(&r);
-	put(&r, pk_atoms("EN"));
-	/* the pop still finds 0x8024 */
-	expect_arm(&r, 0x8100, 0x8108, 1);
-	expect_arm(&r, 0x8024, 0x8028, 0);
-	expect_end(&r);
-
-	for (unsigned reason = PFT_ISYNC_TRACE_ON; reason <= PFT_ISYNC_DEBUG_EXIT; reason++) {
-		resync(&r, 0x8000, PFT_ISA_ARM);
-		put(&r, pk_atoms("ENE"));
-		expect_arm(&r, 0x8000, 0x8008, 1);
-		expect_arm(&r, 0x8010, 0x8014, 0);
-		expect_arm(&r, 0x8018, 0x8020, 1);
-		put(&r, pk_isync(0x8100, PFT_ISA_ARM, reason, 0));
-		expect_trace_on(&r, reason);
-		put(&r, pk_atoms("E"));
-		expect_arm(&r, 0x8100, 0x8108, 1);
-		expect_error(&r, PFT_ERR_FLOW_RETSTACK_EMPTY);
-		expect_end(&r);
-	}
 	run_close(&r);
 }
 
@@ -1917,7 +1878,6 @@ int main(void)
 	PTU_RUN(test_sync_order);
 	PTU_RUN(test_dmb_dsb_waypoints);
 	PTU_RUN(test_branch_packets);
-	PTU_RUN(test_return_stack_isync);
 	PTU_RUN(test_return_stack_deep);
 	PTU_RUN(test_return_stack_overflow);
 	PTU_RUN(test_nacc);

@@ -176,90 +176,8 @@ static void branch_jazelle_short(void)
 		      { BR(4, 0x12ABCDEF, PFT_ISA_JAZELLE, 4) });
 }
 
-/* ---- the worked examples of 5.4, with their bases ---- */
-
-static void branch_spec_examples(void)
-{
-	/* 2f, base ARM 0x80000558 (I-sync 08 58 05 00 80): A[7:2] = 0x17
-	 * -> 0x5C -> 0x8000055C. */
-	static const uint8_t b1[] = { 0x08, 0x58, 0x05, 0x00, 0x80, 0x01 };
-	static const struct pft_packet b1e = { .type = PFT_PKT_ISYNC, .size = 6,
-					       .addr = 0x80000558 };
-	static const uint8_t p1[] = { 0x2f };
-	static const struct pft_packet e1[] = { { BR(1, 0x8000055C, PFT_ISA_ARM, 1) } };
-	check_after(__LINE__, &plain, b1, 6, &b1e, 1, p1, 1, e1, 1, 0);
-
-	/* ad 05, base ARM 0x80001BA0: low 14 bits 0x0558 -> 0x80000558. */
-	static const uint8_t b2[] = { 0x08, 0xa0, 0x1b, 0x00, 0x80, 0x01 };
-	static const struct pft_packet b2e = { .type = PFT_PKT_ISYNC, .size = 6,
-					       .addr = 0x80001BA0 };
-	static const uint8_t p2[] = { 0xad, 0x05 };
-	static const struct pft_packet e2[] = { { BR(2, 0x80000558, PFT_ISA_ARM, 2) } };
-	check_after(__LINE__, &plain, b2, 6, &b2e, 1, p2, 2, e2, 1, 0);
-
-	/* a3 0b 68 17 (CA), base Thumb 0xC0018DAE: low 13 bits 0x05A2 ->
-	 * 0xC00185A2; CC 68 17 = 378. */
-	static const uint8_t b3[] = { 0x08, 0xaf, 0x8d, 0x01, 0xc0, 0x01 };
-	static const struct pft_packet b3e = { .type = PFT_PKT_ISYNC, .size = 6,
-					       .addr = 0xC0018DAE, .isa = PFT_ISA_THUMB };
-	static const uint8_t p3[] = { 0xa3, 0x0b, 0x68, 0x17 };
-	static const struct pft_packet e3[] = { { BR(4, 0xC00185A2, PFT_ISA_THUMB, 2),
-						  .has_cycles = 1, .cycles = 378 } };
-	check_after(__LINE__, &ca, b3, 6, &b3e, 1, p3, 4, e3, 1, 0);
-
-	/* a9 8d 15 78 08 (CA), base Thumb 0xC0053F54: A[6:1] = 0x14,
-	 * A[13:7] = 0x0D, A[19:14] = 0x15 -> 0x546A8 -> 0xC00546A8; CC 78 08
-	 * = 14 + 8*16 = 142. */
-	static const uint8_t b4[] = { 0x08, 0x55, 0x3f, 0x05, 0xc0, 0x01 };
-	static const struct pft_packet b4e = { .type = PFT_PKT_ISYNC, .size = 6,
-					       .addr = 0xC0053F54, .isa = PFT_ISA_THUMB };
-	static const uint8_t p4[] = { 0xa9, 0x8d, 0x15, 0x78, 0x08 };
-	static const struct pft_packet e4[] = { { BR(5, 0xC00546A8, PFT_ISA_THUMB, 3),
-						  .has_cycles = 1, .cycles = 142 } };
-	check_after(__LINE__, &ca, b4, 6, &b4e, 1, p4, 5, e4, 1, 0);
-
-	/* bb b6 bd 01 04 (CA), base Thumb 0xC00185A2: low 27 bits
-	 * 0x02F5B3A -> 0xC02F5B3A; CC 04 = 1. */
-	static const uint8_t b5[] = { 0x08, 0xa3, 0x85, 0x01, 0xc0, 0x01 };
-	static const struct pft_packet b5e = { .type = PFT_PKT_ISYNC, .size = 6,
-					       .addr = 0xC00185A2, .isa = PFT_ISA_THUMB };
-	static const uint8_t p5[] = { 0xbb, 0xb6, 0xbd, 0x01, 0x04 };
-	static const struct pft_packet e5[] = { { BR(5, 0xC02F5B3A, PFT_ISA_THUMB, 4),
-						  .has_cycles = 1, .cycles = 1 } };
-	check_after(__LINE__, &ca, b5, 6, &b5e, 1, p5, 5, e5, 1, 0);
-
-	/* fd 9e 80 80 18, base ARM 0x8000055C: AB4 18: Thumb, A[31:28] = 8
-	 * -> 0x80000F7C Thumb; then bd 85 80 80 0c: AB4 0c: ARM, A[31:29] =
-	 * 4 -> 0x80000578 ARM (each 5.4 row's base is the previous one). */
-	static const uint8_t b6[] = { 0x08, 0x5c, 0x05, 0x00, 0x80, 0x01 };
-	static const struct pft_packet b6e = { .type = PFT_PKT_ISYNC, .size = 6,
-					       .addr = 0x8000055C };
-	static const uint8_t p6[] = { 0xfd, 0x9e, 0x80, 0x80, 0x18,
-				      0xbd, 0x85, 0x80, 0x80, 0x0c };
-	static const struct pft_packet e6[] = {
-		{ BR(5, 0x80000F7C, PFT_ISA_THUMB, 5) },
-		{ BR(5, 0x80000578, PFT_ISA_ARM, 5) },
-	};
-	check_after(__LINE__, &plain, b6, 6, &b6e, 1, p6, 10, e6, 2, 0);
-
-	/* 8d 80 fe ff 4f 1d 3c (CA): AB4 4f = 0100_1111: E = 1, ARM,
-	 * A[31:29] = 7 -> 0xFFFF0018; EX0 1d = 0001_1101: IRQ (14), NS; CC
-	 * 3c = 15. */
-	static const uint8_t p7[] = { 0x8d, 0x80, 0xfe, 0xff, 0x4f, 0x1d, 0x3c };
-	static const struct pft_packet e7[] = {
-		{ BR(7, 0xFFFF0018, PFT_ISA_ARM, 5), .exc_bytes = 1,
-		  .exception = PFT_EXC_IRQ, .ns = 1, .has_cycles = 1, .cycles = 15 }
-	};
-	check_after(__LINE__, &ca, b6, 6, &b6e, 1, p7, 7, e7, 1, 0);
-
-	/* 81 80 80 80 48 02: ARM 0, EX0 02: exception 1 (debug), Secure. */
-	static const uint8_t p8[] = { 0x81, 0x80, 0x80, 0x80, 0x48, 0x02 };
-	static const struct pft_packet e8[] = {
-		{ BR(6, 0x00000000, PFT_ISA_ARM, 5), .exc_bytes = 1,
-		  .exception = PFT_EXC_DEBUG_HALT }
-	};
-	check_after(__LINE__, &plain, b6, 6, &b6e, 1, p8, 6, e8, 1, 0);
-}
+/* The worked examples of 5.4 are .pftt files: tests/pftt/
+ * spec_branch_addresses.pftt and spec_branch_cycles.pftt. */
 
 /* ---- exception information bytes (4.3) ---- */
 
@@ -521,7 +439,6 @@ int main(void)
 	PTU_RUN(branch_arm_lengths);
 	PTU_RUN(branch_thumb_lengths);
 	PTU_RUN(branch_jazelle_short);
-	PTU_RUN(branch_spec_examples);
 	PTU_RUN(branch_exception_bytes);
 	PTU_RUN(branch_altis);
 	PTU_RUN(branch_altis_cleared_by_arm_ex0);

@@ -82,24 +82,34 @@ static uint64_t drain_calls(struct pft_calls *c, unsigned kind, uint32_t *depth)
 	return n;
 }
 
+/* A calls tracker (default depth limit) of the code above, and @n puts of
+ * "bl fn" (a recursion); returns the CALL events. */
+static struct pft_calls *recursion(struct pft_image *img, int n, uint64_t *calls,
+				   uint32_t *depth)
+{
+	struct pft_calls_config cc = { .size = sizeof(cc), .image = img };
+	struct pft_calls *c = img ? pft_calls_alloc(&cc, NULL) : NULL;
+
+	PTU_CHECK(c);
+	for (int i = 0; c && i < n; i++) {
+		PTU_EQ(pft_calls_put(c, call_elem(), sizeof(struct pft_elem)), 0);
+		*calls += drain_calls(c, PFT_CALL_CALL, depth);
+	}
+	return c;
+}
+
 /* Calls: the stack keeps max_depth frames; a recursion 10^6 deep forgets
  * the oldest frame per call in O(1) (it moved them all: O(depth) each). */
 static void calls_deep_recursion(void)
 {
 	struct pft_image *img = image(64);
-	struct pft_calls_config cc = { .size = sizeof(cc), .image = img };
-	struct pft_calls *c = pft_calls_alloc(&cc, NULL);
 	uint64_t calls = 0, returns = 0;
 	uint32_t depth = 0;
 	clock_t t0 = clock();
+	struct pft_calls *c = recursion(img, DEEP, &calls, &depth);
 
-	PTU_CHECK(c);
 	if (!c)
 		return;
-	for (int i = 0; i < DEEP; i++) {
-		PTU_EQ(pft_calls_put(c, call_elem(), sizeof(struct pft_elem)), 0);
-		calls += drain_calls(c, PFT_CALL_CALL, &depth);
-	}
 	/* The put of range i settles call i - 1: DEEP - 1 calls so far, the
 	 * stack full since the 65536th. */
 	PTU_EQ(calls, DEEP - 1);
@@ -125,17 +135,12 @@ static void calls_deep_recursion(void)
 static void calls_searches_deep_stack(void)
 {
 	struct pft_image *img = image(64);
-	struct pft_calls_config cc = { .size = sizeof(cc), .image = img };
-	struct pft_calls *c = pft_calls_alloc(&cc, NULL);
+	uint64_t calls = 0;
 	uint32_t depth = 0;
+	struct pft_calls *c = recursion(img, DEFAULT_DEPTH + 1, &calls, &depth);
 
-	PTU_CHECK(c);
 	if (!c)
 		return;
-	for (int i = 0; i <= DEFAULT_DEPTH; i++) {
-		PTU_EQ(pft_calls_put(c, call_elem(), sizeof(struct pft_elem)), 0);
-		drain_calls(c, PFT_CALL_CALL, &depth);
-	}
 	PTU_EQ(pft_calls_depth(c), DEFAULT_DEPTH);
 
 	/* The first put settles the last call.  Then, alternately: bx lr at
@@ -159,17 +164,27 @@ static void calls_searches_deep_stack(void)
 	pft_image_free(img);
 }
 
+/* A views accumulator of an image of @size bytes (the code above, then
+ * zeros), in *@img. */
+static struct pft_views *views_of(size_t size, struct pft_image **img)
+{
+	*img = image(size);
+	struct pft_views_config vc = { .size = sizeof(vc), .image = *img };
+	struct pft_views *v = *img ? pft_views_alloc(&vc, NULL) : NULL;
+
+	PTU_CHECK(v);
+	return v;
+}
+
 /* Views: a recursion 10^6 deep makes a calling context per level; the
  * 2^20th context is refused. */
 static void views_contexts(void)
 {
-	struct pft_image *img = image(64);
-	struct pft_views_config vc = { .size = sizeof(vc), .image = img };
-	struct pft_views *v = pft_views_alloc(&vc, NULL);
+	struct pft_image *img;
+	struct pft_views *v = views_of(64, &img);
 	clock_t t0 = clock();
 	int err = 0;
 
-	PTU_CHECK(v);
 	if (!v)
 		return;
 	/* Put k settles call k - 1, whose context is node k - 1 (node 0: the
@@ -199,14 +214,11 @@ static void views_contexts(void)
 /* Views: 2^20 distinct ranges are kept, the next is refused. */
 static void views_ranges(void)
 {
-	size_t size = 16 + 4 * (size_t)(VIEW_TABLE + 1);
-	struct pft_image *img = image(size);
-	struct pft_views_config vc = { .size = sizeof(vc), .image = img };
-	struct pft_views *v = pft_views_alloc(&vc, NULL);
+	struct pft_image *img;
+	struct pft_views *v = views_of(16 + 4 * (size_t)(VIEW_TABLE + 1), &img);
 	clock_t t0 = clock();
 	int err = 0;
 
-	PTU_CHECK(v);
 	if (!v)
 		return;
 	/* andeq at ZEROS + 4i: one instruction each, not taken. */
