@@ -189,7 +189,8 @@ static int merge_listing(struct pft_image *img, struct listing *l)
 	size_t n = 0, next = 0;
 	int err;
 
-	qsort(l->v, l->n, sizeof(*l->v), cmp_listed);
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_listed);
 	syms = malloc((l->n ? l->n : 1) * sizeof(*syms));
 	if (!syms)
 		return -PFT_ERR_NOMEM;
