@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Round trip of real ARM programs through pft encode, pft decode and OpenCSD.
 
-usage: roundtrip.py suite PFT
+usage: roundtrip.py suite PFT [etmv3]
        roundtrip.py check QEMU_LOG DECODE_JSONL SNAPSHOT_DIR [START-END]
 
 suite: builds the C programs in progs/ for ARM and for Thumb (inter_* mixes
@@ -18,6 +18,10 @@ requires, for each,
     packet as an E atom (pft-flow.md 5.4).  Every run has one such range
     (at the end of the log, after the exit system call), loops.c more: it
     runs over 4096 bytes of straight-line code.
+suite ... etmv3: the same with `pft encode --protocol etmv3` under the
+ETMv3 configurations (CONFIGS_ETM3): `pft decode --insn` must list exactly
+qemu's instructions, and so must OpenCSD (one INSTR_RANGE per instruction
+for ETMv3, ../opencsd/diff_etm3.py), with no deviation.
 check: requirement 1 for one decoded snapshot.
 Exits 0 when everything agrees, 1 otherwise.
 """
@@ -30,6 +34,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "opencsd"))
+import diff_etm3  # noqa: E402
 import diff_flow  # noqa: E402
 
 CC = ["arm-linux-gnueabihf-gcc", "-static", "-O1"]
@@ -57,6 +62,19 @@ CONFIGS = [
     "--branch-broadcast --vmid --timestamps --cycle-accurate",
 ]
 RUNS_EACH = 5
+# ETMv3 (an ETMv3.5 of a Cortex-A7): the options that exist there.
+CONFIGS_ETM3 = [
+    "",
+    "--cycle-accurate",
+    "--timestamps --ts-period 20",
+    "--ctxid-bytes 4 --ctxid 0xdeadbeef",
+    "--ctxid-bytes 1 --ctxid 0x5a --cycle-accurate --timestamps",
+    "--filter FILTER_OWN",
+    "--filter FILTER_CUT --cycle-accurate --ctxid-bytes 2 --ctxid 0x1234",
+    "--sync-period 64 --timestamps --ts-bits 48 --ts-gray",
+    "--branch-broadcast --vmid --timestamps --cycle-accurate",
+]
+RUNS_EACH_ETM3 = 1
 FILTER_CUT = "0x14000-0x30000"
 
 
@@ -188,7 +206,9 @@ def own_range(binary, obj):
     return "0x%x-0x%x" % (min(s for s, _ in spans), max(e for _, e in spans))
 
 
-def suite(pft):
+def suite(pft, etm3=False):
+    configs = CONFIGS_ETM3 if etm3 else CONFIGS
+    runs_each = RUNS_EACH_ETM3 if etm3 else RUNS_EACH
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         turn = 0
@@ -205,11 +225,12 @@ def suite(pft):
                 binary = built[0]
                 qemu = qemu_addresses(log)
                 own = own_range(binary, built[1])
-                chosen = [0] + [1 + (turn + k) % (len(CONFIGS) - 1) for k in range(RUNS_EACH)]
-                turn += RUNS_EACH
+                chosen = [0] + [1 + (turn + k) % (len(configs) - 1) for k in range(runs_each)]
+                turn += runs_each
                 for i in chosen:
-                    cfg = CONFIGS[i].replace("FILTER_OWN", own).replace("FILTER_CUT", FILTER_CUT)
-                    ok, report = one_run(pft, tmp, prog, binary, log, qemu, cfg, i)
+                    cfg = configs[i].replace("FILTER_OWN", own).replace("FILTER_CUT", FILTER_CUT)
+                    run_one = one_run_etm3 if etm3 else one_run
+                    ok, report = run_one(pft, tmp, prog, binary, log, qemu, cfg, i)
                     passed += ok
                     failed += 2 - ok
                     if report:
@@ -245,9 +266,57 @@ def one_run(pft, tmp, prog, binary, log, qemu, cfg, index):
     return ok, "\n".join(reports)
 
 
+def filter_span(cfg):
+    if "--filter" not in cfg:
+        return None
+    return [int(x, 0) for x in cfg.split("--filter ")[1].split()[0].split("-")]
+
+
+def first_difference(want, got):
+    for i, (a, b) in enumerate(zip(want, got)):
+        if a != b:
+            return ("instruction %d: qemu 0x%x, decoded 0x%x\n   qemu:    %s\n   decoded: %s"
+                    % (i, a, b, " ".join("%x" % x for x in want[max(0, i - 4):i + 4]),
+                       " ".join("%x" % x for x in got[max(0, i - 4):i + 4])))
+    if len(want) != len(got):
+        return "qemu ran %d instructions, %d decoded" % (len(want), len(got))
+    return None
+
+
+def one_run_etm3(pft, tmp, prog, binary, log, qemu, cfg, index):
+    """(checks passed out of 2, report of failures) for an ETMv3 model."""
+    ss = os.path.join(tmp, "ss3_%s_%d" % (prog, index))
+    label = "%s [etmv3 %s]" % (prog, cfg)
+    r = run([pft, "encode", "--protocol", "etmv3", "--log", log, "--elf", binary,
+             "--out-snapshot", ss] + cfg.split())
+    if r.returncode:
+        return 0, "FAIL %s: encode: %s" % (label, r.stderr.strip())
+    r = run([pft, "decode", "--snapshot", ss, "--insn", "--format", "jsonl"])
+    if r.returncode:
+        return 0, "FAIL %s: decode: %s" % (label, r.stderr.strip())
+    lo, hi = filter_span(cfg) or (0, 1 << 32)
+    mem = Memory(ss)
+    want = [a for a in qemu if lo <= a < hi and mem.covers(a)]
+    got = [int(o["addr"], 16) for o in map(json.loads, r.stdout.splitlines())
+           if o["type"] == "insn"]
+    ok, reports = 0, []
+    diff = first_difference(want, got)
+    if diff:
+        reports.append("FAIL %s: pft decode differs from qemu: %s" % (label, diff))
+    else:
+        ok += 1
+    ocsd = [x[1] for x in diff_etm3.ocsd_flow(ss, TRACE_ID) if x[0] == "insn"]
+    diff = first_difference(want, ocsd)
+    if diff:
+        reports.append("FAIL %s: OpenCSD differs from qemu: %s" % (label, diff))
+    else:
+        ok += 1
+    return ok, "\n".join(reports)
+
+
 def main():
-    if sys.argv[1:2] == ["suite"] and len(sys.argv) == 3:
-        return suite(sys.argv[2])
+    if sys.argv[1:2] == ["suite"] and len(sys.argv) in (3, 4):
+        return suite(sys.argv[2], sys.argv[3:] == ["etmv3"])
     if sys.argv[1:2] == ["check"] and len(sys.argv) in (5, 6):
         span = [int(x, 0) for x in sys.argv[5].split("-")] if len(sys.argv) == 6 else None
         with open(sys.argv[3]) as f:
