@@ -81,7 +81,8 @@ static void usage(FILE *out, int stats)
 			     "Models a PTM (or an ETMv3): turns an executed-instruction log into\n"
 			     "trace.\n\n");
 	fprintf(out,
-		"  --log FILE            qemu-user '-singlestep -d exec,nochain' log, or one\n"
+		"  --log FILE            qemu-user '-singlestep -d exec,nochain' log (add\n"
+		"                        ',cpu' for ETMv3's condition-failed atoms), or one\n"
 		"                        hex address per line (odd = Thumb; an optional\n"
 		"                        second column gives its cycles; lines 'ctxid V',\n"
 		"                        'vmid V', 'ns 0|1' set the state from the next\n"
@@ -423,7 +424,8 @@ static int run_model(struct encode *e)
 					     .has_cycles = le.has_cycles, .cycles = le.cycles,
 					     .has_ctxid = le.has_ctxid, .ctxid = le.ctxid,
 					     .has_vmid = le.has_vmid, .vmid = le.vmid,
-					     .has_ns = le.has_ns, .ns = le.ns };
+					     .has_ns = le.has_ns, .ns = le.ns,
+					     .has_nzcv = le.has_nzcv, .nzcv = le.nzcv };
 		if (!have_prev && e->have_ctxid && !le.has_ctxid) {
 			in.has_ctxid = 1;
 			in.ctxid = e->ctxid;

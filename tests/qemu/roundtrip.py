@@ -22,6 +22,12 @@ suite ... etmv3: the same with `pft encode --protocol etmv3` under the
 ETMv3 configurations (CONFIGS_ETM3): `pft decode --insn` must list exactly
 qemu's instructions, and so must OpenCSD (one INSTR_RANGE per instruction
 for ETMv3, ../opencsd/diff_etm3.py), with no deviation.
+atoms: switch.c and loops.c (ARM and Thumb) run under qemu with `-d cpu`
+as well, encoded with --protocol etmv3: OpenCSD must read from the stream
+exactly one atom per executed instruction, N exactly where the instruction
+failed its condition, as worked out here from qemu's flags (CPSR[31:28]
+before each instruction) and the encodings (ARM ARM: A32 cond field; T32
+B<c>, IT blocks, CBZ/CBNZ by the next address).
 check: requirement 1 for one decoded snapshot.
 Exits 0 when everything agrees, 1 otherwise.
 """
@@ -314,7 +320,105 @@ def one_run_etm3(pft, tmp, prog, binary, log, qemu, cfg, index):
     return ok, "\n".join(reports)
 
 
+def qemu_steps(path):
+    """(address, CPSR before it) of each executed instruction of a
+    `-d exec,nochain,cpu` log."""
+    out = []
+    for line in open(path):
+        if line.startswith("Trace "):
+            out.append([int(line[line.index("[") + 1:].split("/")[1], 16), None])
+        elif line.startswith("PSR=") and out:
+            out[-1][1] = int(line[4:12], 16)
+        elif line.startswith("Stopped execution"):
+            pc = int(line[line.index("[") + 1:line.index("]")], 16)
+            if out and out[-1][0] == pc:
+                out.pop()
+    return out
+
+
+def cond_passed(cond, psr):
+    n, z, c, v = (psr >> 31) & 1, (psr >> 30) & 1, (psr >> 29) & 1, (psr >> 28) & 1
+    base = [z, c, n, v, c and not z, n == v, n == v and not z, True][cond >> 1]
+    return bool(base) != bool(cond & 1 and cond != 15)
+
+
+def expected_atoms(steps, mem):
+    """[(address, 'E' or 'N')] for the steps inside the image."""
+    out, it = [], 0
+    for i, (addr, psr) in enumerate(steps):
+        if not mem.covers(addr):
+            it = 0
+            continue
+        thumb = psr >> 5 & 1
+        nxt = steps[i + 1][0] if i + 1 < len(steps) else None
+        hw = mem.halfword(addr)
+        cond = 14
+        if not thumb:
+            cond = (hw | mem.halfword(addr + 2) << 16) >> 28
+        elif it:
+            cond = it >> 4
+            it = 0 if (it & 7) == 0 else (it & 0xe0) | ((it << 1) & 0x1f)  # block ends at IT[2:0]=0
+        elif hw & 0xf000 == 0xd000 and (hw >> 8) & 0xf < 14:
+            cond = (hw >> 8) & 0xf                                  # B<c> T1
+        elif hw & 0xf800 == 0xf000 and mem.halfword(addr + 2) & 0xd000 == 0x8000 and \
+                (hw >> 6) & 0xf < 14:
+            cond = (hw >> 6) & 0xf                                  # B<c> T3
+        elif hw & 0xf500 == 0xb100:                                 # CBZ, CBNZ
+            out.append((addr, "N" if nxt == addr + 2 else "E"))
+            continue
+        if thumb and not it and hw & 0xff00 == 0xbf00 and hw & 0xf:
+            it = hw & 0xff                                          # IT: ITSTATE
+        out.append((addr, "E" if cond >= 14 or cond_passed(cond, psr) else "N"))
+    return out
+
+
+def ocsd_atoms(snapshot):
+    import re
+    pat = re.compile(r"INSTR_RANGE\(exec range=0x([0-9a-f]+):\[0x[0-9a-f]+\] num_i\(1\) "
+                     r"last_sz\(\d\) \(ISA=\w+\) ([EN]) ")
+    lines = diff_etm3.run(["trc_pkt_lister", "-ss_dir", snapshot, "-decode_only", "-logstdout",
+                           "-id", hex(TRACE_ID)]).splitlines()
+    return [(int(m.group(1), 16), m.group(2)) for m in map(pat.search, lines) if m]
+
+
+def atoms(pft):
+    failed = checked = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("switch", "loops"):
+            for isa in ("arm", "thumb"):
+                prog = "%s.%s" % (name, isa)
+                built = build(tmp, name, isa)
+                log = os.path.join(tmp, prog + ".log")
+                if not built or run(["qemu-arm", "-singlestep", "-d", "exec,nochain,cpu", "-D",
+                                     log, built[0]]).returncode:
+                    print("FAIL %s: cannot build or run it" % prog)
+                    failed += 1
+                    continue
+                ss = os.path.join(tmp, "ss_" + prog)
+                r = run([pft, "encode", "--protocol", "etmv3", "--log", log, "--elf", built[0],
+                         "--out-snapshot", ss])
+                if r.returncode:
+                    print("FAIL %s: encode: %s" % (prog, r.stderr.strip()))
+                    failed += 1
+                    continue
+                want = expected_atoms(qemu_steps(log), Memory(ss))
+                got = ocsd_atoms(ss)
+                nfail = sum(1 for _, a in want if a == "N")
+                if want != got or not nfail:
+                    bad = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b),
+                               min(len(want), len(got)))
+                    print("FAIL %s: atoms differ at instruction %d of %d/%d: want %s, OpenCSD %s"
+                          % (prog, bad, len(want), len(got), want[bad:bad + 3], got[bad:bad + 3]))
+                    failed += 1
+                else:
+                    print("%s: %d atoms, %d N, as qemu's flags say" % (prog, len(want), nfail))
+                    checked += 1
+    return 1 if failed or not checked else 0
+
+
 def main():
+    if sys.argv[1:2] == ["atoms"] and len(sys.argv) == 3:
+        return atoms(sys.argv[2])
     if sys.argv[1:2] == ["suite"] and len(sys.argv) in (3, 4):
         return suite(sys.argv[2], sys.argv[3:] == ["etmv3"])
     if sys.argv[1:2] == ["check"] and len(sys.argv) in (5, 6):

@@ -3,7 +3,8 @@
 # test_roundtrip.sh, encoded by `pft encode --protocol etmv3` under the
 # ETMv3 configurations of roundtrip.py (plain, cycle-accurate, context ID,
 # timestamps, filters, VMID, branch broadcast), must decode to exactly the
-# instructions qemu executed, by pft decode --insn and by OpenCSD.
+# instructions qemu executed, by pft decode --insn and by OpenCSD; and with
+# qemu's flags, the atoms are E and N as the conditions say.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PFT:?}"
@@ -16,6 +17,9 @@ ok() { pass=$((pass+1)); }
 bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 
 if python3 "$here/roundtrip.py" suite "$PFT" etmv3; then ok; else bad "ETMv3 round trips"; fi
+# Condition-failed instructions: with qemu's flags (-d cpu) in the log, the
+# atoms OpenCSD reads are N exactly where the condition failed.
+if python3 "$here/roundtrip.py" atoms "$PFT"; then ok; else bad "ETMv3 E/N atoms"; fi
 
 # The raw output is the stream the snapshot holds (its packets' bytes as
 # pft dump lists them), and the formatted output is its trace buffer.
