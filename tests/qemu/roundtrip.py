@@ -148,6 +148,17 @@ def decoded_addresses(jsonl, mem):
     return out
 
 
+def first_difference(want, got):
+    for i, (a, b) in enumerate(zip(want, got)):
+        if a != b:
+            return ("instruction %d: qemu 0x%x, decoded 0x%x\n   qemu:    %s\n   decoded: %s"
+                    % (i, a, b, " ".join("%x" % x for x in want[max(0, i - 4):i + 4]),
+                       " ".join("%x" % x for x in got[max(0, i - 4):i + 4])))
+    if len(want) != len(got):
+        return "qemu ran %d instructions, %d decoded" % (len(want), len(got))
+    return None
+
+
 def check(qemu, jsonl, snapshot, span=None):
     """None when the decoded instructions are qemu's, else what differs."""
     lo, hi = span or (0, 1 << 32)
@@ -157,14 +168,7 @@ def check(qemu, jsonl, snapshot, span=None):
         got = decoded_addresses(jsonl, mem)
     except (ValueError, KeyError) as err:
         return str(err)
-    for i, (a, b) in enumerate(zip(want, got)):
-        if a != b:
-            return ("instruction %d: qemu 0x%x, decoded 0x%x\n   qemu:    %s\n   decoded: %s"
-                    % (i, a, b, " ".join("%x" % x for x in want[max(0, i - 4):i + 4]),
-                       " ".join("%x" % x for x in got[max(0, i - 4):i + 4])))
-    if len(want) != len(got):
-        return "qemu ran %d instructions, %d decoded" % (len(want), len(got))
-    return None
+    return first_difference(want, got)
 
 
 def run(args, **kw):
@@ -255,11 +259,8 @@ def one_run(pft, tmp, prog, binary, log, qemu, cfg, index):
     r = run([pft, "decode", "--snapshot", ss, "--format", "jsonl"])
     if r.returncode:
         return 0, "FAIL %s: decode: %s" % (label, r.stderr.strip())
-    span = None
-    if "--filter" in cfg:
-        span = [int(x, 0) for x in cfg.split("--filter ")[1].split()[0].split("-")]
     ok, reports = 0, []
-    diff = check(qemu, r.stdout, ss, span)
+    diff = check(qemu, r.stdout, ss, filter_span(cfg))
     if diff:
         reports.append("FAIL %s: decoded instructions differ from qemu's: %s" % (label, diff))
     else:
@@ -276,17 +277,6 @@ def filter_span(cfg):
     if "--filter" not in cfg:
         return None
     return [int(x, 0) for x in cfg.split("--filter ")[1].split()[0].split("-")]
-
-
-def first_difference(want, got):
-    for i, (a, b) in enumerate(zip(want, got)):
-        if a != b:
-            return ("instruction %d: qemu 0x%x, decoded 0x%x\n   qemu:    %s\n   decoded: %s"
-                    % (i, a, b, " ".join("%x" % x for x in want[max(0, i - 4):i + 4]),
-                       " ".join("%x" % x for x in got[max(0, i - 4):i + 4])))
-    if len(want) != len(got):
-        return "qemu ran %d instructions, %d decoded" % (len(want), len(got))
-    return None
 
 
 def one_run_etm3(pft, tmp, prog, binary, log, qemu, cfg, index):
