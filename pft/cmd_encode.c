@@ -74,8 +74,9 @@ static void usage(FILE *out, int stats)
 	if (stats)
 		fprintf(out, "usage: pft stats --log FILE IMAGES [CONFIGURATION] "
 			     "[--format text|jsonl]\n\n"
-			     "Trace bytes per instruction and per packet type that a PTM with\n"
-			     "this configuration would produce for the log.\n\n");
+			     "Trace bytes per instruction and per packet type that a PTM (or,\n"
+			     "with --protocol etmv3, an ETMv3) with this configuration would\n"
+			     "produce for the log.\n\n");
 	else
 		fprintf(out, "usage: pft encode --log FILE IMAGES [CONFIGURATION] OUTPUTS\n\n"
 			     "Models a PTM (or an ETMv3): turns an executed-instruction log into\n"

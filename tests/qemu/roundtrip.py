@@ -18,16 +18,15 @@ requires, for each,
     packet as an E atom (pft-flow.md 5.4).  Every run has one such range
     (at the end of the log, after the exit system call), loops.c more: it
     runs over 4096 bytes of straight-line code.
-suite ... etmv3: the same with `pft encode --protocol etmv3` under the
-ETMv3 configurations (CONFIGS_ETM3): `pft decode --insn` must list exactly
+suite ... etmv3: the same for PROGRAMS_ETM3 with `pft encode --protocol
+etmv3` under the ETMv3 configurations (CONFIGS_ETM3), qemu logging its
+flags too (`-d exec,nochain,cpu`): `pft decode --insn` must list exactly
 qemu's instructions, and so must OpenCSD (one INSTR_RANGE per instruction
-for ETMv3, ../opencsd/diff_etm3.py), with no deviation.
-atoms: switch.c and loops.c (ARM and Thumb) run under qemu with `-d cpu`
-as well, encoded with --protocol etmv3: OpenCSD must read from the stream
-exactly one atom per executed instruction, N exactly where the instruction
-failed its condition, as worked out here from qemu's flags (CPSR[31:28]
-before each instruction) and the encodings (ARM ARM: A32 cond field; T32
-B<c>, IT blocks, CBZ/CBNZ by the next address).
+for ETMv3, ../opencsd/diff_etm3.py), with no deviation; and OpenCSD must
+read one atom per instruction, N exactly where the instruction failed its
+condition, as worked out here from qemu's flags (CPSR[31:28] before each
+instruction) and the encodings (ARM ARM: A32 cond field; T32 B<c>, IT
+blocks, CBZ/CBNZ by the next address).
 check: requirement 1 for one decoded snapshot.
 Exits 0 when everything agrees, 1 otherwise.
 """
@@ -81,6 +80,7 @@ CONFIGS_ETM3 = [
     "--branch-broadcast --vmid --timestamps --cycle-accurate",
 ]
 RUNS_EACH_ETM3 = 1
+PROGRAMS_ETM3 = ["switch", "loops", "fnptr", "inter"]
 FILTER_CUT = "0x14000-0x30000"
 
 
@@ -219,15 +219,17 @@ def own_range(binary, obj):
 def suite(pft, etm3=False):
     configs = CONFIGS_ETM3 if etm3 else CONFIGS
     runs_each = RUNS_EACH_ETM3 if etm3 else RUNS_EACH
+    qemu_log = "exec,nochain,cpu" if etm3 else "exec,nochain"
+    checks = 3 if etm3 else 2
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         turn = 0
-        for name in PROGRAMS:
+        for name in PROGRAMS_ETM3 if etm3 else PROGRAMS:
             for isa in ("arm", "thumb"):
                 prog = "%s.%s" % (name, isa)
                 built = build(tmp, name, isa)
                 log = os.path.join(tmp, prog + ".log")
-                if not built or run(["qemu-arm", "-singlestep", "-d", "exec,nochain", "-D", log,
+                if not built or run(["qemu-arm", "-singlestep", "-d", qemu_log, "-D", log,
                                      built[0]]).returncode:
                     print("FAIL %s: cannot build or run it" % prog)
                     failed += 1
@@ -242,7 +244,7 @@ def suite(pft, etm3=False):
                     run_one = one_run_etm3 if etm3 else one_run
                     ok, report = run_one(pft, tmp, prog, binary, log, qemu, cfg, i)
                     passed += ok
-                    failed += 2 - ok
+                    failed += checks - ok
                     if report:
                         print(report)
     print("%d passed, %d failed" % (passed, failed))
@@ -280,7 +282,7 @@ def filter_span(cfg):
 
 
 def one_run_etm3(pft, tmp, prog, binary, log, qemu, cfg, index):
-    """(checks passed out of 2, report of failures) for an ETMv3 model."""
+    """(checks passed out of 3, report of failures) for an ETMv3 model."""
     ss = os.path.join(tmp, "ss3_%s_%d" % (prog, index))
     label = "%s [etmv3 %s]" % (prog, cfg)
     r = run([pft, "encode", "--protocol", "etmv3", "--log", log, "--elf", binary,
@@ -305,6 +307,15 @@ def one_run_etm3(pft, tmp, prog, binary, log, qemu, cfg, index):
     diff = first_difference(want, ocsd)
     if diff:
         reports.append("FAIL %s: OpenCSD differs from qemu: %s" % (label, diff))
+    else:
+        ok += 1
+    want = [x for x in expected_atoms(qemu_steps(log), mem) if lo <= x[0] < hi]
+    got = ocsd_atoms(ss)
+    if want != got or not any(a == "N" for _, a in want):
+        bad = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b),
+                   min(len(want), len(got)))
+        reports.append("FAIL %s: atoms differ at instruction %d of %d/%d: want %s, OpenCSD %s"
+                       % (label, bad, len(want), len(got), want[bad:bad + 3], got[bad:bad + 3]))
     else:
         ok += 1
     return ok, "\n".join(reports)
@@ -371,44 +382,7 @@ def ocsd_atoms(snapshot):
     return [(int(m.group(1), 16), m.group(2)) for m in map(pat.search, lines) if m]
 
 
-def atoms(pft):
-    failed = checked = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in ("switch", "loops"):
-            for isa in ("arm", "thumb"):
-                prog = "%s.%s" % (name, isa)
-                built = build(tmp, name, isa)
-                log = os.path.join(tmp, prog + ".log")
-                if not built or run(["qemu-arm", "-singlestep", "-d", "exec,nochain,cpu", "-D",
-                                     log, built[0]]).returncode:
-                    print("FAIL %s: cannot build or run it" % prog)
-                    failed += 1
-                    continue
-                ss = os.path.join(tmp, "ss_" + prog)
-                r = run([pft, "encode", "--protocol", "etmv3", "--log", log, "--elf", built[0],
-                         "--out-snapshot", ss])
-                if r.returncode:
-                    print("FAIL %s: encode: %s" % (prog, r.stderr.strip()))
-                    failed += 1
-                    continue
-                want = expected_atoms(qemu_steps(log), Memory(ss))
-                got = ocsd_atoms(ss)
-                nfail = sum(1 for _, a in want if a == "N")
-                if want != got or not nfail:
-                    bad = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b),
-                               min(len(want), len(got)))
-                    print("FAIL %s: atoms differ at instruction %d of %d/%d: want %s, OpenCSD %s"
-                          % (prog, bad, len(want), len(got), want[bad:bad + 3], got[bad:bad + 3]))
-                    failed += 1
-                else:
-                    print("%s: %d atoms, %d N, as qemu's flags say" % (prog, len(want), nfail))
-                    checked += 1
-    return 1 if failed or not checked else 0
-
-
 def main():
-    if sys.argv[1:2] == ["atoms"] and len(sys.argv) == 3:
-        return atoms(sys.argv[2])
     if sys.argv[1:2] == ["suite"] and len(sys.argv) in (3, 4):
         return suite(sys.argv[2], sys.argv[3:] == ["etmv3"])
     if sys.argv[1:2] == ["check"] and len(sys.argv) in (5, 6):
