@@ -1,5 +1,5 @@
 #!/bin/bash
-# Round trip through real ARM programs for ETMv3: the programs of
+# Round trip through real ARM programs for ETMv3: four programs of
 # test_roundtrip.sh, encoded by `pft encode --protocol etmv3` under the
 # ETMv3 configurations of roundtrip.py (plain, cycle-accurate, context ID,
 # timestamps, filters, VMID, branch broadcast), must decode to exactly the
