@@ -1124,7 +1124,12 @@ struct pft_model_insn {
 	uint8_t has_ctxid;
 	uint8_t has_vmid, vmid; /* VMID from here on */
 	uint8_t has_ns, ns;     /* security state from here on (initially 0) */
-	uint8_t reserved;
+	/* The condition flags N, Z, C, V (bits 3-0) before it executed: they
+	 * tell whether a conditional instruction that is not a branch passed
+	 * its condition (the ETMv3 model's E or N atom; without them it
+	 * counts as passed).  Branches: the next address tells. */
+	uint8_t has_nzcv, nzcv;
+	uint8_t reserved[3];
 };
 
 struct pft_model;
@@ -2519,6 +2524,105 @@ pft_export int pft_etm3_flow_reset(struct pft_etm3_flow *f);
 /* Instructions in the ranges reported so far (0 for NULL @f). */
 pft_export uint64_t pft_etm3_flow_insn_count(const struct pft_etm3_flow *f);
 
+
+/*
+ * The ETMv3 packet encoder: struct pft_etm3_packet -> bytes, as
+ * etmv3-protocol.md section 4 describes them, keeping the compression
+ * state an ETM keeps (the previous branch or I-sync address and ISA, the
+ * NS and Hyp state last sent, the previous timestamp).  Input fields by
+ * type (others ignored; @size, @offset, @raw, @addr_bytes, @exc_bytes,
+ * @ts_raw, @ts_bits and @bad always):
+ *   ASYNC      always `00 00 00 00 00 80`.
+ *   ISYNC      addr, isa (ARM, THUMB), reason, ns, hyp (with
+ *              virtualization), ctxid (ctxid_bytes of it), has_cycles +
+ *              cycles (header 0x70; cycle-accurate only).  No LSiP.
+ *   PHEADER    format, n_atoms, atoms, cycles (W's), as the decoder gives
+ *              them; the combination must exist (format 1: E..E then at
+ *              most one N, up to 15 E, cycle-accurate 7 with one W each;
+ *              format 2: two atoms, cycle-accurate one W; formats 0, 3, 4
+ *              cycle-accurate only).
+ *   BRANCH     addr, isa (ARM, THUMB), exception (0-511), cancel, ns, hyp:
+ *              exception bytes go out when exception or cancel is set or
+ *              ns/hyp differ from the state last sent; the fewest address
+ *              bytes in the configured encoding (5 on an ISA change, and in
+ *              the original encoding whenever exception bytes follow).
+ *   CYCLE_COUNT cycles (cycle-accurate only).  CONTEXTID ctxid.  VMID vmid.
+ *   TIMESTAMP  ts (binary; Gray coded when cfg->ts_gray; fits 48 bits
+ *              unless ts_64bit), ts_clock_change; only the changed low
+ *              7-bit groups, all of them first and after force_tsync.
+ *   TRIGGER, IGNORE, EXCEPTION_RETURN -- no fields.
+ * Data trace packets are not encoded.
+ */
+struct pft_etm3_encoder;
+
+enum {
+	PFT_ETM3_ENC_MAX_PACKET = 16  /* bytes; the longest packet has 15 */
+};
+
+/* Allocate an encoder for @cfg (copied).  Returns NULL with *@errcode set
+ * (if not NULL) to -PFT_ERR_INVALID (NULL @cfg, size too small),
+ * -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0/1/2/4, data trace or data-only
+ * mode) or -PFT_ERR_NOMEM. */
+pft_export struct pft_etm3_encoder *pft_etm3_enc_alloc(const struct pft_etm3_config *cfg,
+							int *errcode);
+pft_export void pft_etm3_enc_free(struct pft_etm3_encoder *e);
+
+/* Encode @pkt into @out (@outlen bytes; PFT_ETM3_ENC_MAX_PACKET is always
+ * enough).  Returns the bytes written, -PFT_ERR_INVALID (NULL argument, a
+ * type or field the encoder or configuration does not allow, see above)
+ * or -PFT_ERR_NOMEM (@outlen too small).  On error nothing is written and
+ * the state is unchanged. */
+pft_export int pft_etm3_enc_packet(struct pft_etm3_encoder *e,
+				   const struct pft_etm3_packet *pkt, uint8_t *out,
+				   size_t outlen);
+
+/* Forget the compression state (the next branch address goes in 5 bytes,
+ * the next timestamp in full).  Returns 0 or -PFT_ERR_INVALID. */
+pft_export int pft_etm3_enc_reset(struct pft_etm3_encoder *e);
+
+/* The next timestamp goes in full.  Returns 0 or -PFT_ERR_INVALID. */
+pft_export int pft_etm3_enc_force_tsync(struct pft_etm3_encoder *e);
+
+/*
+ * The ETMv3 model: as the PTM model (section model: same log input, same
+ * struct pft_model_config, same errors and PFT_ERR_MODEL_* reasons),
+ * but behaving as an ETMv3.5 (Cortex-A7 class): one atom per traced
+ * instruction, E or N (a conditional branch by the next address; another
+ * conditional instruction by the flags @has_nzcv gives, E without them),
+ * a branch packet after each taken indirect branch (and each taken direct
+ * one with branch_broadcast), cycles as W's.  doc/model.md says which
+ * packets it sends and when.
+ */
+struct pft_etm3_model;
+
+/* Allocate a model of an ETM configured as @cfg (copied; data trace must
+ * be off), with @mcfg (copied; NULL for the defaults; ts_period counts
+ * taken branches), reading instructions from @image (borrowed).  Returns
+ * NULL with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL @cfg or
+ * @image, a size too small), -PFT_ERR_BAD_CONFIG (ctxid_bytes not
+ * 0/1/2/4, data trace, a filter with @filter_end <= @filter_start) or
+ * -PFT_ERR_NOMEM. */
+pft_export struct pft_etm3_model *pft_etm3_model_alloc(const struct pft_etm3_config *cfg,
+						       const struct pft_model_config *mcfg,
+						       struct pft_image *image, int *errcode);
+pft_export void pft_etm3_model_free(struct pft_etm3_model *m);
+
+/* As pft_model_put(), pft_model_finish(), pft_model_error(),
+ * pft_model_bytes() and pft_model_insns(), with the same return codes. */
+pft_export int pft_etm3_model_put(struct pft_etm3_model *m, const struct pft_model_insn *insn,
+				  size_t size);
+pft_export int pft_etm3_model_finish(struct pft_etm3_model *m);
+pft_export enum pft_error_code pft_etm3_model_error(const struct pft_etm3_model *m);
+pft_export uint64_t pft_etm3_model_bytes(const struct pft_etm3_model *m);
+pft_export uint64_t pft_etm3_model_insns(const struct pft_etm3_model *m);
+
+/* The next packet (@size = sizeof *@pkt): the fields given to the encoder,
+ * @raw and @size its bytes (valid until the next call on the model) and
+ * @offset its position in the stream.  Returns 0, -PFT_ERR_NEED_INPUT
+ * (the packets of the last put are all taken; -PFT_ERR_EOS instead after
+ * finish) or -PFT_ERR_INVALID. */
+pft_export int pft_etm3_model_next(struct pft_etm3_model *m, struct pft_etm3_packet *pkt,
+				   size_t size);
 
 /* ---- End of etm3 ---- */
 

@@ -1,6 +1,6 @@
-/* pft encode: model a PTM on an executed-instruction log and write the PFT
- * trace (raw, frame-formatted, as an OpenCSD snapshot, or as a Linux
- * perf.data file).  pft stats
+/* pft encode: model a PTM or an ETMv3 on an executed-instruction log and
+ * write the trace (raw, frame-formatted, as an OpenCSD snapshot, or as a
+ * Linux perf.data file).  pft stats
  * (cmd_stats.c) runs the same model and counts the bytes instead. */
 #include <errno.h>
 #include <getopt.h>
@@ -34,8 +34,15 @@ enum {
 	OPT_OUT_PERF,
 	OPT_PERF_RAW,
 	OPT_FORMAT,
+	OPT_PROTOCOL,
 	OPT_HELP
 };
+
+/* Packet types counted by stats: enough for both protocols. */
+enum { TYPES_MAX = 32 };
+_Static_assert((int)PFT_PKT_TYPE_MAX <= (int)TYPES_MAX &&
+		       (int)PFT_ETM3_PKT_TYPE_MAX <= (int)TYPES_MAX,
+	       "packet type counters too small");
 
 struct encode {
 	int stats;
@@ -48,14 +55,16 @@ struct encode {
 	const char *out_raw, *out_formatted, *out_snapshot, *out_perf;
 	int perf_raw;
 	int format;
+	int etm3;                  /* --protocol etmv3 */
 
 	struct pft_image *image;
-	struct pft_model *model;
+	struct pft_model *model;   /* one of the two models */
+	struct pft_etm3_model *model3;
 	FILE *raw, *formatted, *snap_trace;
 	struct pft_perf_writer *perf;
 	struct pft_ffmt *ffmt;
 	uint8_t *frames;
-	uint64_t count[PFT_PKT_TYPE_MAX], bytes[PFT_PKT_TYPE_MAX];
+	uint64_t count[TYPES_MAX], bytes[TYPES_MAX];
 };
 
 enum { FRAME_CHUNK = 64 * 1024 };
@@ -65,17 +74,23 @@ static void usage(FILE *out, int stats)
 	if (stats)
 		fprintf(out, "usage: pft stats --log FILE IMAGES [CONFIGURATION] "
 			     "[--format text|jsonl]\n\n"
-			     "Trace bytes per instruction and per packet type that a PTM with\n"
-			     "this configuration would produce for the log.\n\n");
+			     "Trace bytes per instruction and per packet type that a PTM (or,\n"
+			     "with --protocol etmv3, an ETMv3) with this configuration would\n"
+			     "produce for the log.\n\n");
 	else
 		fprintf(out, "usage: pft encode --log FILE IMAGES [CONFIGURATION] OUTPUTS\n\n"
-			     "Models a PTM: turns an executed-instruction log into PFT trace.\n\n");
+			     "Models a PTM (or an ETMv3): turns an executed-instruction log into\n"
+			     "trace.\n\n");
 	fprintf(out,
-		"  --log FILE            qemu-user '-singlestep -d exec,nochain' log, or one\n"
+		"  --log FILE            qemu-user '-singlestep -d exec,nochain' log (add\n"
+		"                        ',cpu' for ETMv3's condition-failed atoms), or one\n"
 		"                        hex address per line (odd = Thumb; an optional\n"
 		"                        second column gives its cycles; lines 'ctxid V',\n"
 		"                        'vmid V', 'ns 0|1' set the state from the next\n"
 		"                        address on); '-' = stdin\n"
+		"  --protocol ptm|etmv3  the trace source modelled (default ptm); etmv3 is an\n"
+		"                        ETMv3.5 of a Cortex-A7 (no --return-stack,\n"
+		"                        --pft-version 1.0 or --dmb-dsb-waypoints)\n"
 		"images (at least one):\n"
 		"  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
 		"  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
@@ -160,6 +175,13 @@ static int take_option(struct encode *e, int c, const char *arg, char **argv)
 	case OPT_PERF_RAW: e->perf_raw = 1; return 0;
 	case OPT_FORMAT:
 		return cli_parse_format(arg, &e->format);
+	case OPT_PROTOCOL:
+		if (!strcmp(arg, "ptm") || !strcmp(arg, "etmv3")) {
+			e->etm3 = arg[0] == 'e';
+			return 0;
+		}
+		cli_error("--protocol: '%s' is not ptm or etmv3", arg);
+		return -1;
 	case OPT_HELP: return 1;
 	default:
 		cli_bad_option(cmd, argv, optopt);
@@ -195,6 +217,7 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		{ "out-perf", required_argument, NULL, OPT_OUT_PERF },
 		{ "perf-raw", no_argument, NULL, OPT_PERF_RAW },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "protocol", required_argument, NULL, OPT_PROTOCOL },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -237,7 +260,65 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		cli_error("--tpiu goes with --out-formatted");
 		return -1;
 	}
+	if (e->etm3 && (e->io.cfg.return_stack || e->io.cfg.version_minor == 0 ||
+			e->io.cfg.dmb_dsb_waypoints)) {
+		cli_error("--protocol etmv3: ETMv3 has no return stack, PFT version or DMB/DSB "
+			  "waypoints (--return-stack, --pft-version, --dmb-dsb-waypoints)");
+		return -1;
+	}
 	return 0;
+}
+
+/* The registers of the modelled source. */
+static void source_regs(const struct encode *e, struct ptm_regs *r, uint32_t sync_period)
+{
+	if (e->etm3)
+		etm3_regs_from_config(r, &e->io.cfg, e->io.cfg.trace_id, sync_period);
+	else
+		ptm_regs_from_config(r, &e->io.cfg, e->io.cfg.trace_id, sync_period);
+}
+
+/* The ETMv3 model, configured from the registers a snapshot of it shows. */
+static int alloc_etm3_model(struct encode *e)
+{
+	struct pft_etm3_config cfg;
+	struct ptm_regs r;
+	int err;
+
+	source_regs(e, &r, 1024);
+	pft_etm3_config_init(&cfg);
+	err = pft_etm3_config_from_regs(&cfg, r.etmcr, r.etmccer, r.etmidr, r.etmtraceidr);
+	if (!err)
+		e->model3 = pft_etm3_model_alloc(&cfg, &e->mc, e->image, &err);
+	if (err)
+		cli_error("cannot create the ETMv3 model: %s", pft_errstr(pft_errcode(err)));
+	return err ? -1 : 0;
+}
+
+/* The next packet of either model: its type, bytes and size. */
+static int model_next(struct encode *e, unsigned *type, const uint8_t **raw, size_t *size)
+{
+	if (e->etm3) {
+		struct pft_etm3_packet p;
+		if (pft_etm3_model_next(e->model3, &p, sizeof(p)))
+			return -1;
+		*type = p.type;
+		*raw = p.raw;
+		*size = p.size;
+		return 0;
+	}
+	struct pft_packet p;
+	if (pft_model_next(e->model, &p, sizeof(p)))
+		return -1;
+	*type = p.type;
+	*raw = p.raw;
+	*size = p.size;
+	return 0;
+}
+
+static const char *type_name(const struct encode *e, unsigned type)
+{
+	return e->etm3 ? pft_etm3_pkt_type_name(type) : pft_pkt_type_name(type);
 }
 
 /* A model or image refused the configuration: say which setting. */
@@ -290,16 +371,18 @@ static int drain_frames(struct encode *e)
 
 static int take_packets(struct encode *e)
 {
-	struct pft_packet p;
+	const uint8_t *raw;
+	unsigned type;
+	size_t size;
 
-	while (pft_model_next(e->model, &p, sizeof(p)) == 0) {
-		e->count[p.type]++;
-		e->bytes[p.type] += p.size;
-		if (e->raw && write_all(e->raw, e->out_raw, p.raw, p.size))
+	while (model_next(e, &type, &raw, &size) == 0) {
+		e->count[type]++;
+		e->bytes[type] += size;
+		if (e->raw && write_all(e->raw, e->out_raw, raw, size))
 			return -1;
-		if (e->perf && e->perf_raw && perf_trace(e, p.raw, p.size))
+		if (e->perf && e->perf_raw && perf_trace(e, raw, size))
 			return -1;
-		if (e->ffmt && pft_ffmt_put(e->ffmt, e->io.cfg.trace_id, p.raw, p.size)) {
+		if (e->ffmt && pft_ffmt_put(e->ffmt, e->io.cfg.trace_id, raw, size)) {
 			cli_error("out of memory");
 			return -1;
 		}
@@ -312,7 +395,7 @@ static int take_packets(struct encode *e)
 static int model_error(const struct encode *e, const struct log_entry *le, uint32_t prev,
 		       int have_prev, int err)
 {
-	enum pft_error_code why = pft_model_error(e->model);
+	enum pft_error_code why = e->etm3 ? pft_etm3_model_error(e->model3) : pft_model_error(e->model);
 	char what[160];
 
 	if (why == PFT_ERR_MODEL_NOT_IN_IMAGE)
@@ -342,12 +425,14 @@ static int run_model(struct encode *e)
 					     .has_cycles = le.has_cycles, .cycles = le.cycles,
 					     .has_ctxid = le.has_ctxid, .ctxid = le.ctxid,
 					     .has_vmid = le.has_vmid, .vmid = le.vmid,
-					     .has_ns = le.has_ns, .ns = le.ns };
+					     .has_ns = le.has_ns, .ns = le.ns,
+					     .has_nzcv = le.has_nzcv, .nzcv = le.nzcv };
 		if (!have_prev && e->have_ctxid && !le.has_ctxid) {
 			in.has_ctxid = 1;
 			in.ctxid = e->ctxid;
 		}
-		int err = pft_model_put(e->model, &in, sizeof(in));
+		int err = e->etm3 ? pft_etm3_model_put(e->model3, &in, sizeof(in))
+				  : pft_model_put(e->model, &in, sizeof(in));
 		if (err < 0) {
 			rc = model_error(e, &le, prev, have_prev, err);
 			break;
@@ -366,7 +451,10 @@ static int run_model(struct encode *e)
 		rc = EXIT_USAGE;
 	}
 	if (!rc) {
-		pft_model_finish(e->model);
+		if (e->etm3)
+			pft_etm3_model_finish(e->model3);
+		else
+			pft_model_finish(e->model);
 		if (take_packets(e))
 			rc = EXIT_USAGE;
 	}
@@ -376,19 +464,20 @@ static int run_model(struct encode *e)
 
 static void print_stats(const struct encode *e)
 {
-	uint64_t insns = pft_model_insns(e->model), total = pft_model_bytes(e->model);
+	uint64_t insns = e->etm3 ? pft_etm3_model_insns(e->model3) : pft_model_insns(e->model);
+	uint64_t total = e->etm3 ? pft_etm3_model_bytes(e->model3) : pft_model_bytes(e->model);
 	uint64_t packets = 0;
 	double per = insns ? (double)total / (double)insns : 0;
 
-	for (int t = 0; t < PFT_PKT_TYPE_MAX; t++)
+	for (int t = 0; t < TYPES_MAX; t++)
 		packets += e->count[t];
 	if (e->format == FMT_JSONL) {
 		printf("{\"instructions\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"packets\":%" PRIu64
 		       ",\"bytes_per_insn\":%.6f}\n", insns, total, packets, per);
-		for (int t = 0; t < PFT_PKT_TYPE_MAX; t++)
+		for (unsigned t = 0; t < TYPES_MAX; t++)
 			if (e->count[t])
 				printf("{\"type\":\"%s\",\"count\":%" PRIu64 ",\"bytes\":%" PRIu64 "}\n",
-				       pft_pkt_type_name(t), e->count[t], e->bytes[t]);
+				       type_name(e, t), e->count[t], e->bytes[t]);
 		return;
 	}
 	printf("instructions  %" PRIu64 "\n", insns);
@@ -397,10 +486,10 @@ static void print_stats(const struct encode *e)
 	printf("packets       %" PRIu64 "\n\n", packets);
 	printf("%-10s %12s %12s %8s %14s\n", "type", "packets", "bytes", "bytes%",
 	       "bytes/1k insn");
-	for (int t = 0; t < PFT_PKT_TYPE_MAX; t++) {
+	for (unsigned t = 0; t < TYPES_MAX; t++) {
 		if (!e->count[t])
 			continue;
-		printf("%-10s %12" PRIu64 " %12" PRIu64 " %7.2f%% %14.3f\n", pft_pkt_type_name(t),
+		printf("%-10s %12" PRIu64 " %12" PRIu64 " %7.2f%% %14.3f\n", type_name(e, t),
 		       e->count[t], e->bytes[t], total ? 100.0 * (double)e->bytes[t] / (double)total : 0,
 		       insns ? 1000.0 * (double)e->bytes[t] / (double)insns : 0);
 	}
@@ -440,7 +529,7 @@ static int open_perf(struct encode *e)
 	const char *elf = NULL;
 	int err;
 
-	ptm_regs_from_config(&regs, &e->io.cfg, e->io.cfg.trace_id, 1024);
+	source_regs(e, &regs, 1024);
 	wc.etmcr = regs.etmcr;
 	wc.etmtraceidr = regs.etmtraceidr;
 	wc.etmccer = regs.etmccer;
@@ -526,8 +615,7 @@ static int close_outputs(struct encode *e, int ok)
 	pft_perf_write_free(e->perf);
 	if (ok && !rc && e->out_snapshot) {
 		struct ptm_regs regs;
-		ptm_regs_from_config(&regs, &e->io.cfg, e->io.cfg.trace_id,
-				     e->mc.sync_period ? e->mc.sync_period : 1024);
+		source_regs(e, &regs, e->mc.sync_period ? e->mc.sync_period : 1024);
 		rc = snap_out_finish(e->out_snapshot, &regs, &e->io.cfg, e->image);
 	}
 	pft_ffmt_free(e->ffmt);
@@ -557,8 +645,10 @@ int encode_main(int argc, char **argv, int stats)
 	}
 	if (image_args_load(&e.images, e.image))
 		goto out;
-	e.model = pft_model_alloc(&e.io.cfg, &e.mc, e.image, &err);
-	if (!e.model) {
+	if (e.etm3) {
+		if (alloc_etm3_model(&e))
+			goto out;
+	} else if (!(e.model = pft_model_alloc(&e.io.cfg, &e.mc, e.image, &err))) {
 		config_error(&e, err);
 		goto out;
 	}
@@ -573,6 +663,7 @@ int encode_main(int argc, char **argv, int stats)
 		print_stats(&e);
 out:
 	pft_model_free(e.model);
+	pft_etm3_model_free(e.model3);
 	pft_image_free(e.image);
 	image_args_free(&e.images);
 	return rc;

@@ -15,6 +15,7 @@
  * was logged but did not start is followed by
  *   Stopped execution of TB chain before HOSTPTR [PC] SYMBOL */
 static const char QEMU_TRACE[] = "Trace ";
+static const char QEMU_PSR[] = "PSR=";
 static const char QEMU_STOPPED[] = "Stopped execution of TB chain before ";
 enum { QEMU_THUMB_BIT = 23 };
 
@@ -210,6 +211,21 @@ static int read_entry(struct insn_log *l, struct log_entry *e)
 		}
 		if (!strncmp(l->buf, QEMU_TRACE, sizeof(QEMU_TRACE) - 1))
 			return parse_qemu_trace(l, l->buf, e);
+		if (!strncmp(l->buf, QEMU_PSR, sizeof(QEMU_PSR) - 1)) {
+			/* -d cpu: the state before the held block ran; its
+			 * flags N, Z, C, V are CPSR[31:28]. */
+			const char *s = l->buf + sizeof(QEMU_PSR) - 1;
+			uint32_t psr;
+			if (parse_hex32(&s, &psr))
+				return line_error(l, "qemu PSR= line without a value");
+			if (l->have_held) {
+				l->held.has_nzcv = 1;
+				l->held.nzcv = (uint8_t)(psr >> 28);
+			}
+			continue;
+		}
+		if (l->buf[0] == 'R' && l->buf[1] >= '0' && l->buf[1] <= '9')
+			continue; /* -d cpu: the general registers */
 		if (!strncmp(l->buf, QEMU_STOPPED, sizeof(QEMU_STOPPED) - 1)) {
 			const char *s = strchr(l->buf, '[');
 			if (!s || (s++, parse_hex32(&s, &e->addr)) || *s != ']')

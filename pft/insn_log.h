@@ -1,5 +1,6 @@
 /* insn_log.h - executed-instruction logs for pft encode and pft stats:
- * qemu-user's `-singlestep -d exec,nochain` log, or one hexadecimal
+ * qemu-user's `-singlestep -d exec,nochain` log (with `,cpu` too: the
+ * condition flags of each instruction), or one hexadecimal
  * address per line (odd = Thumb), optionally followed by the instruction's
  * cycles in decimal, '#' comments allowed, and lines "ctxid V", "vmid V",
  * "ns 0|1" that give the state from the next address on (the format is
@@ -21,6 +22,8 @@ struct log_entry {
 	uint8_t has_ctxid, has_vmid, has_ns;
 	uint8_t vmid, ns;
 	uint32_t ctxid;
+	/* qemu logs with -d cpu: the flags N, Z, C, V before it ran. */
+	uint8_t has_nzcv, nzcv;
 	uint64_t line;     /* line number in the log, from 1 */
 };
 

@@ -17,18 +17,39 @@ enum {
 	ETMIDR_V11 = 0x411cf312,
 	ETMCCER_V10 = 0x00c018ea,
 	ETMCCER_V11 = 0x04c01ac2,
-	ETMCCR_PTM = 0x8d294004
+	ETMCCR_PTM = 0x8d294004,
+	/* TC2's Cortex-A7 ETMv3.5 (etmv3-protocol.md 2.5), its ETMCCER
+	 * without the timestamp-format bits 29:28. */
+	ETMIDR_A7 = 0x410cf250,
+	ETMCCER_A7 = 0x044008f2
 };
+
+/* ETMCR[15:14] for 0, 1, 2 and 4 context ID bytes (the same in both). */
+static uint32_t etmcr_common(const struct pft_config *c)
+{
+	static const uint32_t ctxid_field[5] = { 0, 1, 2, 0, 3 };
+
+	return (uint32_t)c->branch_broadcast << 8 | (uint32_t)c->cycle_accurate << 12 |
+	       ctxid_field[c->ctxid_bytes <= 4 ? c->ctxid_bytes : 0] << 14 |
+	       (uint32_t)c->timestamps << 28 | (uint32_t)c->vmid << 30;
+}
+
+void etm3_regs_from_config(struct ptm_regs *r, const struct pft_config *c,
+			   uint8_t trace_id, uint32_t sync_period)
+{
+	r->etmcr = etmcr_common(c);
+	r->etmidr = ETMIDR_A7;
+	r->etmccer = ETMCCER_A7 | (uint32_t)c->ts_64bit << 29 | (uint32_t)!c->ts_gray << 28;
+	r->etmtraceidr = trace_id;
+	r->etmsyncfr = sync_period;
+	r->etm3 = 1;
+}
 
 void ptm_regs_from_config(struct ptm_regs *r, const struct pft_config *c,
 			  uint8_t trace_id, uint32_t sync_period)
 {
-	static const uint32_t ctxid_field[5] = { 0, 1, 2, 0, 3 };
-
-	r->etmcr = (uint32_t)c->branch_broadcast << 8 | (uint32_t)c->cycle_accurate << 12 |
-		   ctxid_field[c->ctxid_bytes <= 4 ? c->ctxid_bytes : 0] << 14 |
-		   (uint32_t)c->timestamps << 28 | (uint32_t)c->return_stack << 29 |
-		   (uint32_t)c->vmid << 30;
+	r->etmcr = etmcr_common(c) | (uint32_t)c->return_stack << 29;
+	r->etm3 = 0;
 	if (c->version_minor == 0) {
 		r->etmidr = ETMIDR_V10;
 		r->etmccer = ETMCCER_V10;
@@ -138,7 +159,7 @@ static const char *space_name(enum pft_mem_space s)
 }
 
 /* The core device: its type and one [dump] per image section. */
-static int write_core(const char *dir, const struct pft_config *cfg, struct pft_image *img)
+static int write_core(const char *dir, const char *core, struct pft_image *img)
 {
 	size_t cap = 4096, len = 0;
 	char *text = malloc(cap);
@@ -152,7 +173,7 @@ static int write_core(const char *dir, const struct pft_config *cfg, struct pft_
 	len += (size_t)snprintf(text, cap,
 				"; written by pft encode\n[device]\nname=cpu_0\nclass=core\n"
 				"type=%s\n\n[regs]\n",
-				cfg->version_minor ? "Cortex-A15" : "Cortex-A9");
+				core);
 	for (size_t i = 0; !rc && pft_image_section(img, i, &info, sizeof(info)) == 0; i++) {
 		char name[64], entry[256];
 		snprintf(name, sizeof(name), "mem_%zu.bin", i);
@@ -182,24 +203,30 @@ static int write_core(const char *dir, const struct pft_config *cfg, struct pft_
 int snap_out_finish(const char *dir, const struct ptm_regs *r,
 		    const struct pft_config *cfg, struct pft_image *img)
 {
+	const char *source = r->etm3 ? "ETM_0" : "PTM_0";
+	const char *ini = r->etm3 ? "etm_0.ini" : "ptm_0.ini";
+	char type[16];
+
+	snprintf(type, sizeof(type), r->etm3 ? "ETM3.5" : "PTM1.%u", cfg->version_minor ? 1u : 0u);
 	if (write_text(dir, "snapshot.ini",
 		       "; written by pft encode\n[snapshot]\nversion=1.0\n"
-		       "description=PTM trace modelled by pft encode\n\n"
-		       "[device_list]\ndevice0=cpu_0.ini\ndevice1=ptm_0.ini\n\n"
-		       "[trace]\nmetadata=trace.ini\n") ||
+		       "description=%s trace modelled by pft encode\n\n"
+		       "[device_list]\ndevice0=cpu_0.ini\ndevice1=%s\n\n"
+		       "[trace]\nmetadata=trace.ini\n", r->etm3 ? "ETMv3" : "PTM", ini) ||
 	    write_text(dir, "trace.ini",
 		       "; written by pft encode\n[trace_buffers]\nbuffers=buffer0\n\n"
 		       "[buffer0]\nname=ETB_0\nfile=" SNAP_OUT_TRACE "\nformat=coresight\n\n"
-		       "[source_buffers]\nPTM_0=ETB_0\n\n"
-		       "[core_trace_sources]\ncpu_0=PTM_0\n") ||
-	    write_text(dir, "ptm_0.ini",
-		       "; written by pft encode\n[device]\nname=PTM_0\nclass=trace_source\n"
-		       "type=PTM1.%u\n\n[regs]\n"
+		       "[source_buffers]\n%s=ETB_0\n\n"
+		       "[core_trace_sources]\ncpu_0=%s\n", source, source) ||
+	    write_text(dir, ini,
+		       "; written by pft encode\n[device]\nname=%s\nclass=trace_source\n"
+		       "type=%s\n\n[regs]\n"
 		       "ETMCR(0x000)=0x%08X\nETMCCR(0x001)=0x%08X\nETMSYNCFR(0x078)=0x%08X\n"
 		       "ETMIDR(0x079)=0x%08X\nETMCCER(0x07A)=0x%08X\n"
 		       "ETMTRACEIDR(0x080)=0x%08X\n",
-		       cfg->version_minor ? 1u : 0u, r->etmcr, (unsigned)ETMCCR_PTM,
+		       source, type, r->etmcr, (unsigned)ETMCCR_PTM,
 		       r->etmsyncfr, r->etmidr, r->etmccer, r->etmtraceidr))
 		return -1;
-	return write_core(dir, cfg, img);
+	return write_core(dir, r->etm3 ? "Cortex-A7" : cfg->version_minor ? "Cortex-A15" : "Cortex-A9",
+			  img);
 }

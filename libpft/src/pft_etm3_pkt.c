@@ -77,6 +77,9 @@ struct pft_etm3_pkt_decoder {
 	uint8_t altis;
 	uint32_t data_addr;
 	uint64_t ts_raw;
+	/* Zero bytes that ended the last packet (at most 4), without data
+	 * trace: see async_across_packets(). */
+	uint8_t zeros_behind;
 };
 
 static const uint8_t zero_bytes[ZMAX + 1];
@@ -645,12 +648,38 @@ static int simple(struct pft_etm3_packet *pkt, enum pft_etm3_packet_type type)
 	return 1;
 }
 
+/*
+ * Damage can make a packet swallow the first zeros of an A-sync (a branch
+ * address or cycle count that goes on over them).  Without data trace no
+ * packet holds five zero bytes (section 3.3: 47 zeros and a one realign),
+ * so zeros and 0x80 at @p that make five zero bytes with the @prior ones
+ * that ended the last packet are an A-sync.  Returns its length, or 0.
+ */
+static size_t async_across_packets(const uint8_t *p, size_t avail, unsigned prior)
+{
+	size_t z = 0;
+
+	while (z < avail && z < 5 && p[z] == 0)
+		z++;
+	if (z >= 5 || z >= avail || p[z] != 0x80)
+		return 0; /* a whole A-sync, or none: the usual rules apply */
+	return z + prior >= 5 ? z + 1 : 0;
+}
+
 /* The packet at p[0] (synchronised). */
 static int parse_packet(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, size_t avail,
 			struct pft_etm3_packet *pkt)
 {
 	const uint8_t h = p[0];
 	int n;
+
+	if ((h == 0 || h == 0x80) && d->zeros_behind) {
+		size_t a = async_across_packets(p, avail, d->zeros_behind);
+		if (a) {
+			pkt->type = PFT_ETM3_PKT_ASYNC;
+			return (int)a;
+		}
+	}
 
 	switch ((enum header_kind)d->kind[h]) {
 	case HK_PHEADER:
@@ -881,10 +910,14 @@ static int deliver(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt, 
 	pkt->raw = raw;
 	pkt->size = (uint16_t)(n > 0 ? n : -n);
 	pkt->offset = offset;
+	d->zeros_behind = 0;
 	if (n < 0) {
 		d->synced = 0;
 		return bad_status(pkt);
 	}
+	if (!d->cfg.data_value && !d->cfg.data_address && pkt->type != PFT_ETM3_PKT_ASYNC)
+		while (d->zeros_behind < 4 && d->zeros_behind < n && !raw[n - 1 - d->zeros_behind])
+			d->zeros_behind++;
 	commit(d, pkt);
 	return 0;
 }
@@ -987,7 +1020,7 @@ static int next_in_buffer(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet
 	const uint8_t h = *p;
 	const uint64_t offset = d->buf_offset + d->pos;
 
-	if (d->kind[h] == HK_PHEADER) {
+	if (d->kind[h] == HK_PHEADER && !d->zeros_behind) {
 		*pkt = empty_packet;
 		pkt->offset = offset;
 		pkt->raw = p;

@@ -9,29 +9,14 @@
 #include <string.h>
 
 #include "pft.h"
-#include "pft_isa.h"
+#include "pft_model_int.h"
 #include "pft_size.h"
 
 enum {
 	RS_DEPTH = 16,           /* as OpenCSD's (pft-flow.md 6) */
 	QUEUE_MAX = 32,          /* packets one put can produce: at most ~12 */
 	ATOMS_PER_PACKET = 5,
-	WP_UPDATE_BYTES = 4096,  /* straight-line bytes before a waypoint update */
-	DEFAULT_SYNC_PERIOD = 1024
-};
-
-/* An executed instruction as the model sees it. */
-struct insn {
-	uint32_t addr;
-	uint8_t isa;
-	uint8_t known;           /* in the image and classified */
-	uint8_t traceable;       /* known and inside the filter */
-	uint8_t traced;          /* trace was on for it */
-	uint8_t ns;
-	uint8_t in_it;           /* inside a Thumb IT block: conditional */
-	uint8_t it_after;        /* IT instructions left after this one */
-	struct pft_insn_class c;
-	uint64_t t_done;         /* cycle time when it completed */
+	WP_UPDATE_BYTES = 4096   /* straight-line bytes before a waypoint update */
 };
 
 struct queued {
@@ -47,14 +32,11 @@ struct ret_entry {
 struct pft_model {
 	struct pft_config cfg;
 	struct pft_model_config mc;
-	struct pft_image *image;
 	struct pft_encoder *enc;
-	unsigned isa_flags;
 	uint32_t ctxid_mask;
 
-	struct insn prev;
-	int have_prev, finished, trace_on, synced;
-	enum pft_error_code err; /* why the last put was refused */
+	struct model_track t;    /* the log: previous instruction, state */
+	int finished, trace_on, synced;
 
 	uint8_t n_atoms, atoms;  /* pending atoms (not cycle-accurate) */
 
@@ -71,7 +53,7 @@ struct pft_model {
 	 * executed; the last one traced (or the trace-on point). */
 	uint64_t now, last_ref, t_last_wp, t_traced;
 	uint32_t ctxid;
-	uint8_t vmid, ns;
+	uint8_t vmid;
 
 	struct queued q[QUEUE_MAX];
 	unsigned q_head, q_len;
@@ -86,25 +68,20 @@ static int config_ok(const struct pft_config *c, const struct pft_model_config *
 		return 0;
 	if (c->return_stack && c->branch_broadcast)
 		return 0;
-	return !mc->filter || mc->filter_end > mc->filter_start;
+	return model_filter_ok(mc);
 }
 
 struct pft_model *pft_model_alloc(const struct pft_config *cfg,
 				  const struct pft_model_config *mcfg,
 				  struct pft_image *image, int *errcode)
 {
-	struct pft_model_config mc = { .size = sizeof(mc) };
+	struct pft_model_config mc;
 	struct pft_model *m = NULL;
 	int err = -PFT_ERR_INVALID;
 
 	if (!cfg || !image || cfg->size < PFT_FIRST_SIZE(struct pft_config) ||
-	    (mcfg && mcfg->size < PFT_FIRST_SIZE(struct pft_model_config)))
+	    model_config_copy(&mc, mcfg))
 		goto fail;
-	if (mcfg)
-		pft_copy_known(&mc, mcfg, mcfg->size, sizeof(mc));
-	mc.size = sizeof(mc);
-	if (!mc.sync_period)
-		mc.sync_period = DEFAULT_SYNC_PERIOD;
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		err = -PFT_ERR_NOMEM;
@@ -121,8 +98,9 @@ struct pft_model *pft_model_alloc(const struct pft_config *cfg,
 	m->enc = pft_enc_alloc(&m->cfg, &err);
 	if (!m->enc)
 		goto fail;
-	m->image = image;
-	m->isa_flags = m->cfg.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0;
+	m->t.image = image;
+	m->t.isa_flags = m->cfg.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0;
+	m->t.mc = &m->mc;
 	m->ctxid_mask = m->cfg.ctxid_bytes == 4 ? 0xffffffffu
 						: (1u << (8 * m->cfg.ctxid_bytes)) - 1;
 	if (errcode)
@@ -143,9 +121,9 @@ void pft_model_free(struct pft_model *m)
 	free(m);
 }
 
-enum pft_error_code pft_model_error(const struct pft_model *m)
+unsigned pft_model_error(const struct pft_model *m)
 {
-	return m ? m->err : PFT_ERR_OK;
+	return m ? m->t.err : PFT_ERR_OK;
 }
 
 uint64_t pft_model_bytes(const struct pft_model *m)
@@ -276,7 +254,7 @@ static void put_vmid(struct pft_model *m)
 
 /* A-sync (when due or first) and an I-sync at @in, then what a PTM sends
  * after an I-sync. */
-static void put_sync(struct pft_model *m, const struct insn *in, unsigned reason)
+static void put_sync(struct pft_model *m, const struct model_insn *in, unsigned reason)
 {
 	struct pft_packet p = { .type = PFT_PKT_ISYNC, .addr = in->addr, .isa = in->isa,
 				.reason = (uint8_t)reason, .ns = in->ns };
@@ -333,137 +311,6 @@ static int rs_match_pop(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t
 
 /* ---- Instructions ---- */
 
-static int in_filter(const struct pft_model *m, uint32_t addr)
-{
-	return !m->mc.filter || (addr >= m->mc.filter_start && addr < m->mc.filter_end);
-}
-
-static uint32_t insn_next(const struct insn *in)
-{
-	return in->addr + in->c.size;
-}
-
-/* Read and classify @in (known = 0 when the image does not cover it). */
-static void classify(struct pft_model *m, struct insn *in)
-{
-	enum pft_mem_space space = in->ns ? PFT_SPACE_NONSECURE : PFT_SPACE_SECURE;
-	const uint8_t *code;
-	uint8_t tmp[4];
-	int avail = pft_image_map(m->image, in->addr, space, &code);
-
-	if (avail > 0 && avail < 4) {
-		/* The instruction may continue in the next section. */
-		avail = pft_image_read(m->image, in->addr, space, tmp, sizeof(tmp));
-		code = tmp;
-	}
-	in->known = avail > 0 &&
-		    pft_isa_classify((enum pft_isa)in->isa, in->addr, code, (size_t)avail,
-				     m->isa_flags, &in->c) > 0;
-	in->traceable = in->known && in_filter(m, in->addr);
-}
-
-/* Did @p's waypoint change the flow to @n? */
-static int waypoint_taken(const struct insn *p, const struct insn *n)
-{
-	int sequential = n->addr == insn_next(p) && n->isa == p->isa;
-
-	switch (p->c.kind) {
-	case PFT_WP_DIRECT:
-		/* A branch to the next instruction counts as taken. */
-		return n->addr == p->c.target && n->isa == p->c.target_isa;
-	case PFT_WP_INDIRECT:
-		return !sequential || !(p->c.conditional || p->in_it);
-	default:
-		return 0;
-	}
-}
-
-/* The ISA of @n when the caller does not know it. */
-static uint8_t infer_isa(struct pft_model *m, const struct pft_model_insn *n)
-{
-	const struct insn *p = &m->prev;
-	int mapped = pft_image_isa(m->image, n->addr);
-	uint8_t isa = mapped == PFT_ISA_ARM || mapped == PFT_ISA_THUMB ? (uint8_t)mapped
-								       : PFT_ISA_UNKNOWN;
-
-	if (m->have_prev && p->known) {
-		if (p->c.kind == PFT_WP_DIRECT && n->addr == p->c.target)
-			return p->c.target_isa;
-		if (n->addr == insn_next(p) || p->c.kind != PFT_WP_INDIRECT ||
-		    isa == PFT_ISA_UNKNOWN)
-			return p->isa;
-		return isa;
-	}
-	if (isa != PFT_ISA_UNKNOWN)
-		return isa;
-	if (m->have_prev)
-		return m->prev.isa;
-	return n->addr & 2 ? PFT_ISA_THUMB : PFT_ISA_ARM;
-}
-
-static int refuse(struct pft_model *m, enum pft_error_code why, int err)
-{
-	m->err = why;
-	return err;
-}
-
-/* Can @in follow @p (known), the previous instruction? */
-static int check_flow(struct pft_model *m, const struct insn *p, const struct insn *in)
-{
-	int sequential = in->addr == insn_next(p);
-
-	switch (p->c.kind) {
-	case PFT_WP_NONE:
-	case PFT_WP_BARRIER:
-		if (!sequential)
-			return refuse(m, PFT_ERR_MODEL_NOT_BRANCH, -PFT_ERR_BAD_INSN);
-		if (in->isa != p->isa)
-			return refuse(m, PFT_ERR_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
-		return 0;
-	case PFT_WP_DIRECT:
-		if ((in->addr == p->c.target && in->isa == p->c.target_isa) ||
-		    (sequential && in->isa == p->isa))
-			return 0;
-		if (sequential || in->addr == p->c.target)
-			return refuse(m, PFT_ERR_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
-		return refuse(m, PFT_ERR_MODEL_DIRECT_ELSEWHERE, -PFT_ERR_BAD_INSN);
-	default:
-		return 0;
-	}
-}
-
-/* Build @in from @n and check that it can follow the previous instruction. */
-static int prepare(struct pft_model *m, const struct pft_model_insn *n, struct insn *in)
-{
-	const struct insn *p = m->have_prev ? &m->prev : NULL;
-	int err;
-
-	memset(in, 0, sizeof(*in));
-	in->addr = n->addr;
-	in->ns = n->has_ns ? (uint8_t)(n->ns != 0) : m->ns;
-	in->isa = n->isa == PFT_ISA_UNKNOWN ? infer_isa(m, n) : n->isa;
-	if (in->isa != PFT_ISA_ARM && in->isa != PFT_ISA_THUMB)
-		return refuse(m, PFT_ERR_MODEL_BAD_ISA, -PFT_ERR_NOT_SUPPORTED);
-	if (in->addr & (in->isa == PFT_ISA_ARM ? 3u : 1u))
-		return refuse(m, PFT_ERR_MODEL_MISALIGNED, -PFT_ERR_BAD_INSN);
-	classify(m, in);
-	if (p && p->known && (err = check_flow(m, p, in)) < 0)
-		return err;
-	/* Memory outside the image is only reached by a branch (or from
-	 * other such memory); a taken branch to the next address counts. */
-	if (!in->known && (!p || (p->known && in->addr == insn_next(p) &&
-				  !(p->c.kind != PFT_WP_NONE && waypoint_taken(p, in)))))
-		return refuse(m, PFT_ERR_MODEL_NOT_IN_IMAGE, -PFT_ERR_NOMAP);
-	/* Thumb IT blocks: the instructions in them are conditional. */
-	if (in->known && p && p->it_after && in->isa == PFT_ISA_THUMB) {
-		in->in_it = 1;
-		in->it_after = (uint8_t)(p->it_after - 1);
-	}
-	if (in->known && in->c.it_count)
-		in->it_after = in->c.it_count;
-	return 0;
-}
-
 static void trace_off(struct pft_model *m)
 {
 	flush_atoms(m);
@@ -471,10 +318,10 @@ static void trace_off(struct pft_model *m)
 }
 
 /* A traced waypoint @p whose successor is @n: its atom or branch packet. */
-static void trace_waypoint(struct pft_model *m, const struct insn *p, const struct insn *n)
+static void trace_waypoint(struct pft_model *m, const struct model_insn *p, const struct model_insn *n)
 {
-	int taken = waypoint_taken(p, n);
-	int ns_change = n->ns != m->ns;
+	int taken = model_branch_taken(p, n);
+	int ns_change = n->ns != m->t.ns;
 	int call = p->c.link && taken && m->cfg.return_stack;
 	int branch = 0;
 
@@ -496,7 +343,7 @@ static void trace_waypoint(struct pft_model *m, const struct insn *p, const stru
 	else
 		put_atom(m, taken, p->t_done);
 	if (call)
-		rs_push(m, insn_next(p), p->isa, m->ns);
+		rs_push(m, model_insn_next(p), p->isa, m->t.ns);
 	m->t_traced = p->t_done;
 	m->straight_bytes = 0;
 	m->waypoints++;
@@ -508,7 +355,7 @@ static void trace_waypoint(struct pft_model *m, const struct insn *p, const stru
 }
 
 /* A traced instruction that is not a waypoint ran. */
-static void add_straight(struct pft_model *m, const struct insn *p)
+static void add_straight(struct pft_model *m, const struct model_insn *p)
 {
 	m->straight_bytes += p->c.size;
 	m->straight_last = p->addr;
@@ -516,7 +363,7 @@ static void add_straight(struct pft_model *m, const struct insn *p)
 }
 
 /* The previous instruction @p is done and @n follows it. */
-static void complete(struct pft_model *m, const struct insn *p, const struct insn *n)
+static void complete(struct pft_model *m, const struct model_insn *p, const struct model_insn *n)
 {
 	if (!p->known || p->c.kind != PFT_WP_NONE)
 		m->t_last_wp = p->t_done;
@@ -524,7 +371,7 @@ static void complete(struct pft_model *m, const struct insn *p, const struct ins
 		return;
 	if (p->c.kind == PFT_WP_NONE) {
 		add_straight(m, p);
-		if (!n->traceable || n->ns != m->ns) {
+		if (!n->traceable || n->ns != m->t.ns) {
 			put_waypoint_update(m);
 			trace_off(m);
 		} else if (m->straight_bytes >= WP_UPDATE_BYTES) {
@@ -538,7 +385,7 @@ static void complete(struct pft_model *m, const struct insn *p, const struct ins
 }
 
 /* @n starts executing: its state changes, then trace on or a periodic sync. */
-static void enter(struct pft_model *m, const struct pft_model_insn *src, struct insn *n)
+static void enter(struct pft_model *m, const struct pft_model_insn *src, struct model_insn *n)
 {
 	if (src->has_ctxid && (src->ctxid & m->ctxid_mask) != m->ctxid) {
 		m->ctxid = src->ctxid & m->ctxid_mask;
@@ -552,7 +399,7 @@ static void enter(struct pft_model *m, const struct pft_model_insn *src, struct 
 		if (m->trace_on && m->cfg.vmid)
 			put_vmid(m);
 	}
-	m->ns = n->ns;
+	m->t.ns = n->ns;
 	if (m->trace_on && m->straight_bytes == 0 &&
 	    m->bytes - m->bytes_at_sync >= m->mc.sync_period) {
 		put_sync(m, n, PFT_ISYNC_PERIODIC);
@@ -565,7 +412,7 @@ static void enter(struct pft_model *m, const struct pft_model_insn *src, struct 
 
 int pft_model_put(struct pft_model *m, const struct pft_model_insn *insn, size_t size)
 {
-	struct insn in;
+	struct model_insn in;
 	int err;
 
 	if (!m || !insn || size < PFT_FIRST_SIZE(struct pft_model_insn))
@@ -574,18 +421,18 @@ int pft_model_put(struct pft_model *m, const struct pft_model_insn *insn, size_t
 		return -PFT_ERR_EOS;
 	if (m->q_len)
 		return -PFT_ERR_INVALID;
-	m->err = PFT_ERR_OK;
-	err = prepare(m, insn, &in);
+	m->t.err = PFT_ERR_OK;
+	err = model_prepare(&m->t, insn, &in);
 	if (err < 0)
 		return err;
 	m->q_head = 0;
 	in.t_done = m->now + (insn->has_cycles ? insn->cycles : 1);
-	if (m->have_prev)
-		complete(m, &m->prev, &in);
+	if (m->t.have_prev)
+		complete(m, &m->t.prev, &in);
 	enter(m, insn, &in);
 	m->now = in.t_done;
-	m->prev = in;
-	m->have_prev = 1;
+	m->t.prev = in;
+	m->t.have_prev = 1;
 	m->insns++;
 	return 0;
 }
@@ -595,7 +442,7 @@ int pft_model_finish(struct pft_model *m)
 	if (!m)
 		return -PFT_ERR_INVALID;
 
-	const struct insn *p = &m->prev;
+	const struct model_insn *p = &m->t.prev;
 
 	if (m->finished)
 		return -PFT_ERR_EOS;
@@ -603,7 +450,7 @@ int pft_model_finish(struct pft_model *m)
 		return -PFT_ERR_INVALID;
 	m->q_head = 0;
 	m->finished = 1;
-	if (!m->have_prev || !p->traced || !m->trace_on)
+	if (!m->t.have_prev || !p->traced || !m->trace_on)
 		return 0;
 	if (p->c.kind == PFT_WP_NONE)
 		add_straight(m, p);
@@ -616,13 +463,13 @@ int pft_model_finish(struct pft_model *m)
 
 int pft_model_next(struct pft_model *m, struct pft_packet *pkt, size_t size)
 {
-	if (!m || !pkt || size < sizeof(*pkt))
+	if (!m || !pkt || !size)
 		return -PFT_ERR_INVALID;
 	if (!m->q_len)
 		return m->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
 	struct queued *slot = &m->q[m->q_head];
 	slot->pkt.raw = slot->bytes;
-	*pkt = slot->pkt;
+	memcpy(pkt, &slot->pkt, size < sizeof(slot->pkt) ? size : sizeof(slot->pkt));
 	m->q_head = (m->q_head + 1) % QUEUE_MAX;
 	m->q_len--;
 	return 0;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # pft encode --out-perf against Linux perf: ARM and Thumb programs run under
-# qemu-user, encoded into perf.data under several PTM configurations, must
+# qemu-user, encoded into perf.data under several PTM and ETMv3
+# configurations, must
 # decode with `perf script --itrace=Zi1i -F ip` (one line per executed
 # instruction; Z: the model's timestamps start at zero, which perf would
 # otherwise take for a missing one) to exactly the instructions qemu
@@ -21,6 +22,15 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=perf_lib.sh
 . "$here/perf_lib.sh"
+# ETMv3 (--protocol etmv3, a Cortex-A7's ETMv3.5): perf reads the same
+# metadata block (ETMIDR says ETMv3) and decodes with OpenCSD's ETMv3
+# decoder, which perf configures from all four registers.
+good+=(
+    "--protocol etmv3"
+    "--protocol etmv3 --cycle-accurate --perf-raw"
+    "--protocol etmv3 --ctxid-bytes 4 --ctxid 4242 --timestamps"
+    "--protocol etmv3 --timestamps --ts-bits 48 --ts-gray --branch-broadcast --vmid"
+)
 
 # run BINARY CONFIG: prints what differs, or nothing.
 run() {

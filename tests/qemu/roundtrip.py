@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Round trip of real ARM programs through pft encode, pft decode and OpenCSD.
 
-usage: roundtrip.py suite PFT
+usage: roundtrip.py suite PFT [etmv3]
        roundtrip.py check QEMU_LOG DECODE_JSONL SNAPSHOT_DIR [START-END]
 
 suite: builds the C programs in progs/ for ARM and for Thumb (inter_* mixes
@@ -18,6 +18,15 @@ requires, for each,
     packet as an E atom (pft-flow.md 5.4).  Every run has one such range
     (at the end of the log, after the exit system call), loops.c more: it
     runs over 4096 bytes of straight-line code.
+suite ... etmv3: the same for PROGRAMS_ETM3 with `pft encode --protocol
+etmv3` under the ETMv3 configurations (CONFIGS_ETM3), qemu logging its
+flags too (`-d exec,nochain,cpu`): `pft decode --insn` must list exactly
+qemu's instructions, and so must OpenCSD (one INSTR_RANGE per instruction
+for ETMv3, ../opencsd/diff_etm3.py), with no deviation; and OpenCSD must
+read one atom per instruction, N exactly where the instruction failed its
+condition, as worked out here from qemu's flags (CPSR[31:28] before each
+instruction) and the encodings (ARM ARM: A32 cond field; T32 B<c>, IT
+blocks, CBZ/CBNZ by the next address).
 check: requirement 1 for one decoded snapshot.
 Exits 0 when everything agrees, 1 otherwise.
 """
@@ -30,6 +39,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "opencsd"))
+import diff_etm3  # noqa: E402
 import diff_flow  # noqa: E402
 
 CC = ["arm-linux-gnueabihf-gcc", "-static", "-O1"]
@@ -57,6 +67,20 @@ CONFIGS = [
     "--branch-broadcast --vmid --timestamps --cycle-accurate",
 ]
 RUNS_EACH = 5
+# ETMv3 (an ETMv3.5 of a Cortex-A7): the options that exist there.
+CONFIGS_ETM3 = [
+    "",
+    "--cycle-accurate",
+    "--timestamps --ts-period 20",
+    "--ctxid-bytes 4 --ctxid 0xdeadbeef",
+    "--ctxid-bytes 1 --ctxid 0x5a --cycle-accurate --timestamps",
+    "--filter FILTER_OWN",
+    "--filter FILTER_CUT --cycle-accurate --ctxid-bytes 2 --ctxid 0x1234",
+    "--sync-period 64 --timestamps --ts-bits 48 --ts-gray",
+    "--branch-broadcast --vmid --timestamps --cycle-accurate",
+]
+RUNS_EACH_ETM3 = 1
+PROGRAMS_ETM3 = ["switch", "loops", "fnptr", "inter"]
 FILTER_CUT = "0x14000-0x30000"
 
 
@@ -124,6 +148,17 @@ def decoded_addresses(jsonl, mem):
     return out
 
 
+def first_difference(want, got):
+    for i, (a, b) in enumerate(zip(want, got)):
+        if a != b:
+            return ("instruction %d: qemu 0x%x, decoded 0x%x\n   qemu:    %s\n   decoded: %s"
+                    % (i, a, b, " ".join("%x" % x for x in want[max(0, i - 4):i + 4]),
+                       " ".join("%x" % x for x in got[max(0, i - 4):i + 4])))
+    if len(want) != len(got):
+        return "qemu ran %d instructions, %d decoded" % (len(want), len(got))
+    return None
+
+
 def check(qemu, jsonl, snapshot, span=None):
     """None when the decoded instructions are qemu's, else what differs."""
     lo, hi = span or (0, 1 << 32)
@@ -133,14 +168,7 @@ def check(qemu, jsonl, snapshot, span=None):
         got = decoded_addresses(jsonl, mem)
     except (ValueError, KeyError) as err:
         return str(err)
-    for i, (a, b) in enumerate(zip(want, got)):
-        if a != b:
-            return ("instruction %d: qemu 0x%x, decoded 0x%x\n   qemu:    %s\n   decoded: %s"
-                    % (i, a, b, " ".join("%x" % x for x in want[max(0, i - 4):i + 4]),
-                       " ".join("%x" % x for x in got[max(0, i - 4):i + 4])))
-    if len(want) != len(got):
-        return "qemu ran %d instructions, %d decoded" % (len(want), len(got))
-    return None
+    return first_difference(want, got)
 
 
 def run(args, **kw):
@@ -188,16 +216,20 @@ def own_range(binary, obj):
     return "0x%x-0x%x" % (min(s for s, _ in spans), max(e for _, e in spans))
 
 
-def suite(pft):
+def suite(pft, etm3=False):
+    configs = CONFIGS_ETM3 if etm3 else CONFIGS
+    runs_each = RUNS_EACH_ETM3 if etm3 else RUNS_EACH
+    qemu_log = "exec,nochain,cpu" if etm3 else "exec,nochain"
+    checks = 3 if etm3 else 2
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         turn = 0
-        for name in PROGRAMS:
+        for name in PROGRAMS_ETM3 if etm3 else PROGRAMS:
             for isa in ("arm", "thumb"):
                 prog = "%s.%s" % (name, isa)
                 built = build(tmp, name, isa)
                 log = os.path.join(tmp, prog + ".log")
-                if not built or run(["qemu-arm", "-singlestep", "-d", "exec,nochain", "-D", log,
+                if not built or run(["qemu-arm", "-singlestep", "-d", qemu_log, "-D", log,
                                      built[0]]).returncode:
                     print("FAIL %s: cannot build or run it" % prog)
                     failed += 1
@@ -205,13 +237,14 @@ def suite(pft):
                 binary = built[0]
                 qemu = qemu_addresses(log)
                 own = own_range(binary, built[1])
-                chosen = [0] + [1 + (turn + k) % (len(CONFIGS) - 1) for k in range(RUNS_EACH)]
-                turn += RUNS_EACH
+                chosen = [0] + [1 + (turn + k) % (len(configs) - 1) for k in range(runs_each)]
+                turn += runs_each
                 for i in chosen:
-                    cfg = CONFIGS[i].replace("FILTER_OWN", own).replace("FILTER_CUT", FILTER_CUT)
-                    ok, report = one_run(pft, tmp, prog, binary, log, qemu, cfg, i)
+                    cfg = configs[i].replace("FILTER_OWN", own).replace("FILTER_CUT", FILTER_CUT)
+                    run_one = one_run_etm3 if etm3 else one_run
+                    ok, report = run_one(pft, tmp, prog, binary, log, qemu, cfg, i)
                     passed += ok
-                    failed += 2 - ok
+                    failed += checks - ok
                     if report:
                         print(report)
     print("%d passed, %d failed" % (passed, failed))
@@ -228,11 +261,8 @@ def one_run(pft, tmp, prog, binary, log, qemu, cfg, index):
     r = run([pft, "decode", "--snapshot", ss, "--format", "jsonl"])
     if r.returncode:
         return 0, "FAIL %s: decode: %s" % (label, r.stderr.strip())
-    span = None
-    if "--filter" in cfg:
-        span = [int(x, 0) for x in cfg.split("--filter ")[1].split()[0].split("-")]
     ok, reports = 0, []
-    diff = check(qemu, r.stdout, ss, span)
+    diff = check(qemu, r.stdout, ss, filter_span(cfg))
     if diff:
         reports.append("FAIL %s: decoded instructions differ from qemu's: %s" % (label, diff))
     else:
@@ -245,9 +275,116 @@ def one_run(pft, tmp, prog, binary, log, qemu, cfg, index):
     return ok, "\n".join(reports)
 
 
+def filter_span(cfg):
+    if "--filter" not in cfg:
+        return None
+    return [int(x, 0) for x in cfg.split("--filter ")[1].split()[0].split("-")]
+
+
+def one_run_etm3(pft, tmp, prog, binary, log, qemu, cfg, index):
+    """(checks passed out of 3, report of failures) for an ETMv3 model."""
+    ss = os.path.join(tmp, "ss3_%s_%d" % (prog, index))
+    label = "%s [etmv3 %s]" % (prog, cfg)
+    r = run([pft, "encode", "--protocol", "etmv3", "--log", log, "--elf", binary,
+             "--out-snapshot", ss] + cfg.split())
+    if r.returncode:
+        return 0, "FAIL %s: encode: %s" % (label, r.stderr.strip())
+    r = run([pft, "decode", "--snapshot", ss, "--insn", "--format", "jsonl"])
+    if r.returncode:
+        return 0, "FAIL %s: decode: %s" % (label, r.stderr.strip())
+    lo, hi = filter_span(cfg) or (0, 1 << 32)
+    mem = Memory(ss)
+    want = [a for a in qemu if lo <= a < hi and mem.covers(a)]
+    got = [int(o["addr"], 16) for o in map(json.loads, r.stdout.splitlines())
+           if o["type"] == "insn"]
+    ok, reports = 0, []
+    diff = first_difference(want, got)
+    if diff:
+        reports.append("FAIL %s: pft decode differs from qemu: %s" % (label, diff))
+    else:
+        ok += 1
+    ocsd = [x[1] for x in diff_etm3.ocsd_flow(ss, TRACE_ID) if x[0] == "insn"]
+    diff = first_difference(want, ocsd)
+    if diff:
+        reports.append("FAIL %s: OpenCSD differs from qemu: %s" % (label, diff))
+    else:
+        ok += 1
+    want = [x for x in expected_atoms(qemu_steps(log), mem) if lo <= x[0] < hi]
+    got = ocsd_atoms(ss)
+    if want != got or not any(a == "N" for _, a in want):
+        bad = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b),
+                   min(len(want), len(got)))
+        reports.append("FAIL %s: atoms differ at instruction %d of %d/%d: want %s, OpenCSD %s"
+                       % (label, bad, len(want), len(got), want[bad:bad + 3], got[bad:bad + 3]))
+    else:
+        ok += 1
+    return ok, "\n".join(reports)
+
+
+def qemu_steps(path):
+    """(address, CPSR before it) of each executed instruction of a
+    `-d exec,nochain,cpu` log."""
+    out = []
+    for line in open(path):
+        if line.startswith("Trace "):
+            out.append([int(line[line.index("[") + 1:].split("/")[1], 16), None])
+        elif line.startswith("PSR=") and out:
+            out[-1][1] = int(line[4:12], 16)
+        elif line.startswith("Stopped execution"):
+            pc = int(line[line.index("[") + 1:line.index("]")], 16)
+            if out and out[-1][0] == pc:
+                out.pop()
+    return out
+
+
+def cond_passed(cond, psr):
+    n, z, c, v = (psr >> 31) & 1, (psr >> 30) & 1, (psr >> 29) & 1, (psr >> 28) & 1
+    base = [z, c, n, v, c and not z, n == v, n == v and not z, True][cond >> 1]
+    return bool(base) != bool(cond & 1 and cond != 15)
+
+
+def expected_atoms(steps, mem):
+    """[(address, 'E' or 'N')] for the steps inside the image."""
+    out, it = [], 0
+    for i, (addr, psr) in enumerate(steps):
+        if not mem.covers(addr):
+            it = 0
+            continue
+        thumb = psr >> 5 & 1
+        nxt = steps[i + 1][0] if i + 1 < len(steps) else None
+        hw = mem.halfword(addr)
+        cond = 14
+        if not thumb:
+            cond = (hw | mem.halfword(addr + 2) << 16) >> 28
+        elif it:
+            cond = it >> 4
+            it = 0 if (it & 7) == 0 else (it & 0xe0) | ((it << 1) & 0x1f)  # block ends at IT[2:0]=0
+        elif hw & 0xf000 == 0xd000 and (hw >> 8) & 0xf < 14:
+            cond = (hw >> 8) & 0xf                                  # B<c> T1
+        elif hw & 0xf800 == 0xf000 and mem.halfword(addr + 2) & 0xd000 == 0x8000 and \
+                (hw >> 6) & 0xf < 14:
+            cond = (hw >> 6) & 0xf                                  # B<c> T3
+        elif hw & 0xf500 == 0xb100:                                 # CBZ, CBNZ
+            out.append((addr, "N" if nxt == addr + 2 else "E"))
+            continue
+        if thumb and not it and hw & 0xff00 == 0xbf00 and hw & 0xf:
+            it = hw & 0xff                                          # IT: ITSTATE
+        out.append((addr, "E" if cond >= 14 or cond_passed(cond, psr) else "N"))
+    return out
+
+
+def ocsd_atoms(snapshot):
+    import re
+    pat = re.compile(r"INSTR_RANGE\(exec range=0x([0-9a-f]+):\[0x[0-9a-f]+\] num_i\(1\) "
+                     r"last_sz\(\d\) \(ISA=\w+\) ([EN]) ")
+    lines = diff_etm3.run(["trc_pkt_lister", "-ss_dir", snapshot, "-decode_only", "-logstdout",
+                           "-id", hex(TRACE_ID)]).splitlines()
+    return [(int(m.group(1), 16), m.group(2)) for m in map(pat.search, lines) if m]
+
+
 def main():
-    if sys.argv[1:2] == ["suite"] and len(sys.argv) == 3:
-        return suite(sys.argv[2])
+    if sys.argv[1:2] == ["suite"] and len(sys.argv) in (3, 4):
+        return suite(sys.argv[2], sys.argv[3:] == ["etmv3"])
     if sys.argv[1:2] == ["check"] and len(sys.argv) in (5, 6):
         span = [int(x, 0) for x in sys.argv[5].split("-")] if len(sys.argv) == 6 else None
         with open(sys.argv[3]) as f:

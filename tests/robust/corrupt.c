@@ -1,11 +1,11 @@
 /*
- * corrupt - damage real PTM captures in the common ways and measure how
- * well decoding recovers.
+ * corrupt - damage real PTM and ETMv3 captures in the common ways and
+ * measure how well decoding recovers.
  *
  * usage: corrupt [--variants N] [--seed S] [--show N] [--write DIR COUNT]
  *                SNAPSHOT_DIR...
  *
- * Every PTM source of every snapshot (a frame-formatted buffer is
+ * Every PTM and ETMv3 source of every snapshot (a frame-formatted buffer is
  * deformatted first) is decoded once as it is (the reference) and then
  * damaged N times per kind of damage (default 300; deterministic from the
  * seed):
@@ -41,7 +41,12 @@
  * --write DIR COUNT writes the first COUNT damaged variants of each kind of
  * each source as raw files instead, and prints one line per file, with
  * tabs between the path, the pft configuration options that decode it and
- * the pft decode --image options of its memory image (for the CLI test).
+ * the pft decode --image options of its memory image (for the CLI test;
+ * PTM sources only: the CLI reads ETMv3 from snapshots only).
+ *
+ * ETMv3 packets are kept as a struct pft_packet view (etm3_view()) that
+ * holds every field that tells two of them apart, so that the comparison
+ * is the same for both protocols.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -63,7 +68,9 @@ struct source {
 	char name[256];
 	uint8_t *bytes;
 	size_t len;
-	struct pft_config cfg;
+	struct pft_config cfg;   /* PTM; for ETMv3 only ts_64bit and trace_id */
+	int etm3;
+	struct pft_etm3_config ecfg;
 	struct pft_image *image;
 	char image_args[2048];   /* pft --image options for the same image */
 };
@@ -201,7 +208,27 @@ static int load_image(struct source *src, const struct pft_snapshot *snap,
 	return 0;
 }
 
-/* Every PTM source of snapshot @dir that has trace. */
+/* The ETMv3 configuration of @dev, from its registers. */
+static int etm3_config(const struct pft_snap_device *dev, struct source *src)
+{
+	static const char *const names[4] = { "ETMCR", "ETMCCER", "ETMIDR", "ETMTRACEIDR" };
+	uint64_t r[4];
+
+	for (int i = 0; i < 4; i++)
+		if (pft_snap_reg(dev, names[i], &r[i]))
+			return -1;
+	pft_etm3_config_init(&src->ecfg);
+	if (pft_etm3_config_from_regs(&src->ecfg, (uint32_t)r[0], (uint32_t)r[1], (uint32_t)r[2],
+				      (uint32_t)r[3]))
+		return -1;
+	src->etm3 = 1;
+	pft_config_init(&src->cfg);
+	src->cfg.ts_64bit = src->ecfg.ts_64bit;
+	src->cfg.trace_id = src->ecfg.trace_id;
+	return 0;
+}
+
+/* Every PTM and ETMv3 source of snapshot @dir that has trace. */
 static int load_snapshot(const char *dir, struct source **srcs, size_t *nsrcs)
 {
 	struct pft_snapshot *snap;
@@ -215,8 +242,9 @@ static int load_snapshot(const char *dir, struct source **srcs, size_t *nsrcs)
 		const struct pft_snap_device *dev = &snap->devs[i];
 		struct source src = { 0 };
 
-		if (dev->protocol != PFT_PROTO_PTM || dev->buffer < 0 ||
-		    pft_snap_ptm_config(dev, &src.cfg, NULL, 0))
+		if (dev->buffer < 0 ||
+		    (dev->protocol == PFT_PROTO_PTM ? pft_snap_ptm_config(dev, &src.cfg, NULL, 0)
+		     : dev->protocol != PFT_PROTO_ETMV3 || etm3_config(dev, &src)))
 			continue;
 		const struct pft_snap_buffer *b = &snap->bufs[dev->buffer];
 		size_t len;
@@ -276,8 +304,115 @@ static void take_elements(struct pft_flow *flow, struct decoded *out)
 	}
 }
 
-static void decode(const struct source *src, const uint8_t *buf, size_t len,
-		   struct decoded *out)
+/* An ETMv3 packet as a struct pft_packet: the types the comparison looks
+ * at (A-sync, I-sync, timestamp, NOTSYNC, BAD) map to theirs, the others
+ * past PFT_PKT_TYPE_MAX; P-header atoms and format go in addr, Cancel and
+ * resume in atoms. */
+static void etm3_view(const struct pft_etm3_packet *e, struct pft_packet *p)
+{
+	memset(p, 0, sizeof(*p));
+	switch (e->type) {
+	case PFT_ETM3_PKT_NOTSYNC: p->type = PFT_PKT_NOTSYNC; break;
+	case PFT_ETM3_PKT_ASYNC: p->type = PFT_PKT_ASYNC; break;
+	case PFT_ETM3_PKT_ISYNC: p->type = PFT_PKT_ISYNC; break;
+	case PFT_ETM3_PKT_TIMESTAMP: p->type = PFT_PKT_TIMESTAMP; break;
+	case PFT_ETM3_PKT_BAD: p->type = PFT_PKT_BAD; break;
+	default: p->type = (uint8_t)(PFT_PKT_TYPE_MAX + e->type); break;
+	}
+	p->offset = e->offset;
+	p->size = e->size;
+	p->ts = e->ts;
+	p->ts_raw = e->ts_raw;
+	p->ts_bits = e->ts_bits;
+	p->ts_clock_change = e->ts_clock_change;
+	p->addr = e->type == PFT_ETM3_PKT_PHEADER ? e->atoms | (uint32_t)e->format << 16 : e->addr;
+	p->cycles = e->cycles;
+	p->ctxid = e->ctxid;
+	p->exception = e->exception;
+	p->isa = e->isa;
+	p->addr_bytes = e->addr_bytes;
+	p->reason = e->reason;
+	p->ns = e->ns;
+	p->hyp = e->hyp;
+	p->altis = e->altis;
+	p->exc_bytes = e->exc_bytes;
+	p->has_cycles = e->has_cycles;
+	p->n_atoms = e->n_atoms;
+	p->atoms = (uint8_t)(e->cancel | e->resume << 1);
+	p->has_ctxid = e->has_ctxid;
+	p->vmid = e->vmid;
+	p->bad = e->bad;
+}
+
+static void keep_packet(struct decoded *out, struct pft_packet *p)
+{
+	p->raw = NULL;
+	out->pk = grow(out->pk, &out->cappk, out->npk, sizeof(*p));
+	memcpy(&out->pk[out->npk++], p, sizeof(*p));
+}
+
+static void take_etm3_elements(struct pft_etm3_flow *flow, struct decoded *out)
+{
+	struct pft_elem e;
+
+	while (pft_etm3_flow_next(flow, &e, sizeof(e)) == 0) {
+		if (e.type == PFT_ELEM_ERROR) {
+			add_error(out, e.offset);
+		} else if (e.type == PFT_ELEM_RANGE) {
+			out->rg = grow(out->rg, &out->caprg, out->nrg, sizeof(e));
+			memcpy(&out->rg[out->nrg++], &e, sizeof(e));
+		}
+	}
+}
+
+static void decode_etm3(const struct source *src, const uint8_t *buf, size_t len,
+			struct decoded *out)
+{
+	struct pft_etm3_pkt_decoder *d = pft_etm3_pkt_alloc(&src->ecfg, NULL);
+	struct pft_etm3_flow *flow = pft_etm3_flow_alloc(&src->ecfg, src->image, NULL);
+	struct pft_etm3_packet e;
+	struct pft_packet p;
+	size_t calls = 0;
+	int status;
+
+	if (!d || !flow) {
+		fprintf(stderr, "corrupt: out of memory\n");
+		exit(2);
+	}
+	pft_etm3_pkt_feed(d, buf, len);
+	pft_etm3_pkt_finish(d);
+	while ((status = pft_etm3_pkt_next(d, &e, sizeof(e))) != -PFT_ERR_EOS) {
+		if (++calls > 2 * len + 8) {
+			out->anomaly = 1;
+			break;
+		}
+		if (status == -PFT_ERR_NEED_INPUT) {
+			pft_etm3_pkt_finish(d);
+			continue;
+		}
+		if (status < 0 && e.type != PFT_ETM3_PKT_BAD) {
+			out->anomaly = 1;
+			break;
+		}
+		if (pft_etm3_flow_put(flow, &e, sizeof(e)) < 0)
+			out->anomaly = 1;
+		take_etm3_elements(flow, out);
+		if (status < 0)
+			add_error(out, e.offset);
+		if (e.type == PFT_ETM3_PKT_NOTSYNC)
+			continue;
+		etm3_view(&e, &p);
+		keep_packet(out, &p);
+	}
+	if (pft_etm3_flow_finish(flow) < 0)
+		out->anomaly = 1;
+	take_etm3_elements(flow, out);
+	pft_etm3_flow_free(flow);
+	pft_etm3_pkt_free(d);
+}
+
+static void decode_ptm(const struct source *src, const uint8_t *buf, size_t len,
+		       struct decoded *out)
 {
 	struct pft_pkt_decoder *d = pft_pkt_alloc(&src->cfg, NULL);
 	struct pft_flow *flow = pft_flow_alloc(&src->cfg, src->image, NULL);
@@ -285,8 +420,6 @@ static void decode(const struct source *src, const uint8_t *buf, size_t len,
 	size_t calls = 0;
 	int status;
 
-	out->npk = out->nrg = out->nerr = 0;
-	out->anomaly = 0;
 	if (!d || !flow) {
 		fprintf(stderr, "corrupt: out of memory\n");
 		exit(2);
@@ -314,12 +447,21 @@ static void decode(const struct source *src, const uint8_t *buf, size_t len,
 			add_error(out, p.offset);
 		if (p.type == PFT_PKT_NOTSYNC)
 			continue;
-		p.raw = NULL;
-		out->pk = grow(out->pk, &out->cappk, out->npk, sizeof(p));
-		memcpy(&out->pk[out->npk++], &p, sizeof(p));
+		keep_packet(out, &p);
 	}
 	pft_flow_free(flow);
 	pft_pkt_free(d);
+}
+
+static void decode(const struct source *src, const uint8_t *buf, size_t len,
+		   struct decoded *out)
+{
+	out->npk = out->nrg = out->nerr = 0;
+	out->anomaly = 0;
+	if (src->etm3)
+		decode_etm3(src, buf, len, out);
+	else
+		decode_ptm(src, buf, len, out);
 }
 
 /* ---- Damage ---- */
@@ -497,6 +639,26 @@ static int same_range(const struct pft_elem *ref, const struct pft_elem *got, ui
 	return !memcmp(&a, &b, sizeof(a));
 }
 
+/* The packet whose end decides whether the range of packet @p of @ref can
+ * be intact.  PTM: @p itself.  ETMv3: a range stays open (its last
+ * instruction may still be cancelled, a next atom may extend it) until a
+ * later packet with atoms or flow meaning closes it; padding, cycle counts
+ * and W-only P-headers do not. */
+static size_t range_closer(const struct source *src, const struct decoded *ref, size_t p)
+{
+	if (!src->etm3)
+		return p;
+	for (size_t q = p + 1; q < ref->npk; q++) {
+		const struct pft_packet *k = &ref->pk[q];
+		unsigned t = k->type >= PFT_PKT_TYPE_MAX ? k->type - PFT_PKT_TYPE_MAX : 0;
+		if (k->type == PFT_PKT_ASYNC || t == PFT_ETM3_PKT_CYCLE_COUNT ||
+		    t == PFT_ETM3_PKT_IGNORE || (t == PFT_ETM3_PKT_PHEADER && !k->n_atoms))
+			continue;
+		return q;
+	}
+	return SIZE_MAX;
+}
+
 struct verdict {
 	uint64_t pk_ideal, pk_lost, insn_ideal, insn_lost, ts_low_only;
 	int detected, failed;
@@ -606,7 +768,9 @@ static void judge(const struct source *src, const struct decoded *ref, const str
 	for (size_t r = 0; r < ref->nrg; r++) {
 		const struct pft_elem *e = &ref->rg[r];
 		size_t p = find_packet(ref, e->offset);
-		int ideal_loss = p != SIZE_MAX && ref->pk[p].offset + ref->pk[p].size > start &&
+		size_t c = p == SIZE_MAX ? SIZE_MAX : range_closer(src, ref, p);
+		int ideal_loss = p != SIZE_MAX &&
+				 (c == SIZE_MAX || ref->pk[c].offset + ref->pk[c].size > start) &&
 				 e->offset < resync;
 		if (ideal_loss)
 			v->insn_ideal += e->ninsn;
@@ -675,6 +839,8 @@ static void write_variant(const struct options *o, const struct source *src, enu
 {
 	char path[4096], name[256];
 
+	if (src->etm3)
+		return;
 	snprintf(name, sizeof(name), "%s", src->name);
 	for (char *c = name; *c; c++)
 		if (*c == ':' || *c == '/')

@@ -1,8 +1,8 @@
 #!/bin/bash
-# Corruption recovery: tests/robust/corrupt damages every PTM stream of the
-# shared snapshots in 3600 ways and four pft-encode-made streams in 1200
-# ways (fixed seed) and checks that decoding recovers everything outside
-# the damage (see corrupt.c); then the CLI is run on some damaged files: it
+# Corruption recovery: tests/robust/corrupt damages every PTM and ETMv3
+# stream of the shared snapshots in 1800 ways and seven pft-encode-made
+# streams (four PTM, three ETMv3) in 300 ways each (fixed seed) and checks
+# that decoding recovers everything outside the damage (see corrupt.c); then the CLI is run on some damaged files: it
 # must end with exit status 0 or 1 and give every error with its offset.
 set -u
 : "${PFT:?}" "${PFT_SHARED:?}" "${PFT_BUILD:?}" "${PFT_SOURCE:?}"
@@ -14,8 +14,8 @@ fail=0
 "$corrupt" --variants 300 "$ss/TC2" "$ss/trace_cov_a15" || fail=1
 
 # Encoder-made streams: a real program (tests/qemu/progs/switch.c, Thumb)
-# run under qemu and traced by pft encode under configurations the captures
-# do not have, with A-syncs every 128-256 bytes.
+# run under qemu and traced by pft encode (PTM and ETMv3) under
+# configurations the captures do not have, with A-syncs every 128-256 bytes.
 for tool in arm-linux-gnueabihf-gcc qemu-arm; do
     command -v $tool >/dev/null || { echo "FAIL: missing $tool (scripts/install-deps.sh)"; exit 1; }
 done
@@ -33,7 +33,12 @@ encode enc-rs-ctxid4-vmid --return-stack --ctxid-bytes 4 --ctxid 0x1234abcd --vm
 encode enc-bb-v1.0-ts --branch-broadcast --timestamps --pft-version 1.0 --ts-period 16 --sync-period 256
 encode enc-dmb-ctxid1-ts48 --dmb-dsb-waypoints --ctxid-bytes 1 --timestamps --ts-bits 48 \
     --ts-period 7 --cycle-accurate --sync-period 128
-"$corrupt" --variants 50 "$tmp"/enc-* || fail=1
+encode enc3-ca-ts --protocol etmv3 --cycle-accurate --timestamps --sync-period 256
+encode enc3-ctxid4-vmid-bb --protocol etmv3 --ctxid-bytes 4 --ctxid 0x1234abcd --vmid \
+    --branch-broadcast --sync-period 256
+encode enc3-ctxid1-ts48-gray --protocol etmv3 --ctxid-bytes 1 --timestamps --ts-bits 48 --ts-gray \
+    --ts-period 7 --sync-period 128
+"$corrupt" --variants 50 "$tmp"/enc* || fail=1
 
 # The CLI on damaged raw streams: 2 variants of each kind of each source.
 "$corrupt" --write "$tmp" 2 "$ss/TC2" "$ss/trace_cov_a15" >"$tmp/list" || { echo "FAIL: corrupt --write"; exit 1; }
