@@ -189,6 +189,9 @@ static void timeline_spans(void)
 		while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
 			PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
 	}
+	/* Buffered until flushed. */
+	PTU_CHECK(strstr(out.text, "\"ph\":\"B\"") == NULL);
+	PTU_EQ(pft_timeline_flush(t), 0);
 	PTU_EQ(pft_timeline_end(to_buffer, &out), 0);
 	/* The track name, JSON-escaped. */
 	PTU_CHECK(strstr(out.text, "\"args\":{\"name\":\"a\\\"b\\\\c\\u000a\"}") != NULL);
@@ -199,6 +202,7 @@ static void timeline_spans(void)
 	PTU_CHECK(strstr(out.text, "{\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":2.000}") != NULL);
 	PTU_CHECK(strstr(out.text, "{\"ph\":\"B\",\"pid\":1,\"tid\":3,\"ts\":2.000,\"name\":\"fc\"") != NULL);
 	PTU_EQ(pft_timeline_put(NULL, NULL, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_timeline_flush(NULL), -PFT_ERR_INVALID);
 	PTU_EQ(pft_timeline_begin(NULL, NULL), -PFT_ERR_INVALID);
 	tc.clock = 9;
 	int err = 0;
