@@ -1739,6 +1739,8 @@ struct pft_snapshot {
 	size_t ndevs;
 	const struct pft_snap_buffer *bufs;
 	size_t nbufs;
+	uint64_t ts_frequency;   /* trace.ini [timestamp] frequency: timestamp
+				  * counts per second (0: not given) */
 };
 
 /*
@@ -3325,6 +3327,23 @@ pft_export void pft_views_free(struct pft_views *v);
 pft_export int pft_views_put(struct pft_views *v, unsigned source,
 			     const struct pft_elem *e, size_t size);
 
+/* Distinct images one accumulator reads (the config's included). */
+#define PFT_VIEWS_MAX_IMAGES 31
+
+/*
+ * Source @source reads @image (borrowed, as the config's) instead of the
+ * config's: for cores with different memory.  Call it before the source's
+ * first element.  Each image has its own functions (its symbols, counted
+ * over the sources that read it); the functions of the config's @lines
+ * (the --elf files every image holds) are shared, counted over all
+ * sources, as are their instructions, lines and branches.  Returns 0,
+ * -PFT_ERR_INVALID (NULL @v or @image, @source > 127 or already used,
+ * more than PFT_VIEWS_MAX_IMAGES images), -PFT_ERR_EOS (after
+ * pft_views_finish()) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_views_set_image(struct pft_views *v, unsigned source,
+				   struct pft_image *image);
+
 /*
  * The end of the trace: close every source's open calls, then resolve
  * instructions to addresses, source lines and branches (reading the
@@ -3439,10 +3458,16 @@ pft_export int pft_timeline_end(int (*write)(void *ctx, const char *buf, size_t 
 /* Write the spans event @ev (@size = sizeof *@ev) opens or closes (a
  * return also closes the spans of frames the calls tracker forgot at its
  * depth limit above the depth returned to, so that every span ends).
- * UNMATCHED_RETURN writes nothing.  Returns 0, -PFT_ERR_INVALID or the
- * writer's value. */
+ * UNMATCHED_RETURN writes nothing.  Events are buffered, whole, in the
+ * track (tracks may share one writer): the writer sees them when the
+ * buffer fills and at pft_timeline_flush().  Returns 0, -PFT_ERR_INVALID
+ * or the writer's value (once it failed, every later call returns it). */
 pft_export int pft_timeline_put(struct pft_timeline *t,
 				const struct pft_call_event *ev, size_t size);
+/* Write the events still buffered: call it for every track before
+ * pft_timeline_end() (pft_timeline_free() writes nothing).  Returns 0,
+ * -PFT_ERR_INVALID (NULL @t) or the writer's value. */
+pft_export int pft_timeline_flush(struct pft_timeline *t);
 
 
 /* ---- End of views ---- */

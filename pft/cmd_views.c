@@ -46,7 +46,8 @@ struct views_run {
 	enum view_cmd cmd;
 	int format;                   /* from commands[cmd].values */
 	FILE *out;
-	uint64_t hz;
+	uint64_t hz;                  /* --clock */
+	uint64_t ts_hz;               /* the snapshot's timestamp frequency */
 	struct image_args images;
 	struct pft_lines *lines;      /* NULL without --elf */
 	struct pft_views *views;      /* coverage, profile */
@@ -91,9 +92,10 @@ static void usage(FILE *out, enum view_cmd cmd)
 		     "  --output FILE         write there instead of standard output\n",
 		INPUT_OPTIONS_HELP, commands[cmd].formats[0]);
 	if (cmd == CMD_TIMELINE)
-		fprintf(out, "  --clock HZ            cycles or timestamps per second (default: one\n"
-			     "                        count is one microsecond); without cycles or\n"
-			     "                        timestamps in the trace, instructions count\n");
+		fprintf(out, "  --clock HZ            cycles or timestamps per second (default: the\n"
+			     "                        snapshot's timestamp frequency, with timestamps\n"
+			     "                        as the clock; else one count is one microsecond);\n"
+			     "                        without cycles or timestamps, instructions count\n");
 }
 
 /* The name of the function at @addr: the DWARF's, else the image's symbol;
@@ -212,24 +214,14 @@ static int on_elem(struct views_run *r, size_t i, const struct pft_elem *e)
 	return r->views ? 0 : drain_calls(r, i);
 }
 
-/* The single image the views read: every decoded source must share it. */
-static struct pft_image *views_image(const struct input *in)
+/* The image of the first decoded source (NULL after a message: none). */
+static struct pft_image *first_image(const struct input *in)
 {
-	struct pft_image *img = NULL;
-
-	for (size_t i = 0; i < in->nsrc; i++) {
-		struct pft_image *s = in->src[i].info.image;
-		if (!in->src[i].info.decoded || !s)
-			continue;
-		if (img && s != img) {
-			cli_error("the sources trace cores with different images: choose one with --id");
-			return NULL;
-		}
-		img = s;
-	}
-	if (!img)
-		cli_error("no decoded source");
-	return img;
+	for (size_t i = 0; i < in->nsrc; i++)
+		if (in->src[i].info.decoded && in->src[i].info.image)
+			return in->src[i].info.image;
+	cli_error("no decoded source");
+	return NULL;
 }
 
 /* The timeline's clock for source @s: its cycles, else its timestamps,
@@ -250,10 +242,15 @@ static int start(struct views_run *r)
 
 	if (r->cmd == CMD_COVERAGE || r->cmd == CMD_PROFILE) {
 		struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines };
-		if (!(vc.image = views_image(in)))
+		if (!(vc.image = first_image(in)))
 			return -1;
 		if (!(r->views = pft_views_alloc(&vc, &err)))
 			goto fail;
+		/* Cores with different memory: each source its own image. */
+		for (size_t i = 0; i < in->nsrc; i++)
+			if (in->src[i].info.decoded && in->src[i].info.image &&
+			    (err = pft_views_set_image(r->views, (unsigned)i, in->src[i].info.image)))
+				goto fail;
 		return 0;
 	}
 	r->calls = calloc(in->nsrc, sizeof(*r->calls));
@@ -281,6 +278,12 @@ static int start(struct views_run *r)
 			.lines = r->lines, .track_name = name, .hz = r->hz, .tid = (uint32_t)id,
 			.clock = (uint8_t)timeline_clock(&s->cfg)
 		};
+		/* Without --clock, real time where the snapshot gives the rate
+		 * of the timestamps. */
+		if (!r->hz && r->ts_hz && s->cfg.timestamps) {
+			tc.hz = r->ts_hz;
+			tc.clock = PFT_TIMELINE_TIMESTAMP;
+		}
 		if (!(r->tracks[i] = pft_timeline_alloc(&tc, &err)))
 			goto fail;
 	}
@@ -306,6 +309,9 @@ static int finish(struct views_run *r)
 			if (drain_calls(r, i))
 				return -1;
 		}
+		for (size_t i = 0; r->tracks && i < r->in.nsrc && !err; i++)
+			if (r->tracks[i])
+				err = pft_timeline_flush(r->tracks[i]);
 		if (!err && r->cmd == CMD_TIMELINE)
 			err = pft_timeline_end(file_write, r->out);
 	}
@@ -322,6 +328,22 @@ static void release(struct views_run *r)
 	free(r->calls);
 	free(r->tracks);
 	pft_views_free(r->views);
+}
+
+/* The timestamp frequency snapshot @dir gives (0: none), in *@hz.  The
+ * input read it already: an error here is rare (a file changed). */
+static int snapshot_ts_hz(const char *dir, uint64_t *hz)
+{
+	struct pft_snapshot *snap;
+	char msg[512];
+
+	if (pft_snap_load(dir, 0, &snap, msg, sizeof(msg)) < 0) {
+		cli_error("%s", msg);
+		return -1;
+	}
+	*hz = snap->ts_frequency;
+	pft_snap_free(snap);
+	return 0;
 }
 
 static int parse_format(struct views_run *r, const char *arg)
@@ -401,11 +423,18 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	if ((rc = input_open(&r.in, &o, 0, 1, &r.images)))
 		goto out_input;
 	rc = EXIT_USAGE;
+	if (cmd == CMD_TIMELINE && o.snapshot && snapshot_ts_hz(o.snapshot, &r.ts_hz))
+		goto out_input;
 	if (image_args_lines(&r.images, &r.lines))
 		goto out_input;
 	if (output && !(r.out = fopen(output, "w"))) {
 		cli_error("%s: cannot create '%s'", name, output);
 		r.out = stdout;
+		goto out_input;
+	}
+	/* The calls and the timeline write an event per call: a large buffer. */
+	if (setvbuf(r.out, NULL, _IOFBF, 1 << 16)) {
+		cli_error("%s: out of memory", name);
 		goto out_input;
 	}
 	if (start(&r))

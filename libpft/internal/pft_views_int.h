@@ -4,6 +4,7 @@
 #define PFT_VIEWS_INT_H
 
 #include <stdarg.h>
+#include <string.h>
 
 #include "pft_grow.h"
 
@@ -25,6 +26,7 @@ struct vout {
 	int (*write)(void *ctx, const char *buf, size_t len);
 	void *ctx;
 	int err;
+	unsigned flushes;         /* writes so far */
 	size_t len;
 	char buf[8192];
 };
@@ -32,6 +34,25 @@ struct vout {
 void vout_init(struct vout *o, int (*write)(void *, const char *, size_t), void *ctx);
 void vout_printf(struct vout *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Without printf, for the outputs that write an event per call: the
+ * common case (it fits) inline. */
+void vout_put_slow(struct vout *o, const char *s, size_t n);
+static inline void vout_put(struct vout *o, const char *s, size_t n)
+{
+	if (n <= sizeof(o->buf) - o->len) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+	} else {
+		vout_put_slow(o, s, n);
+	}
+}
+static inline void vout_str(struct vout *o, const char *s)
+{
+	vout_put(o, s, strlen(s));
+}
+void vout_u64(struct vout *o, uint64_t value);
+/* "0x" and 8 lowercase hex digits. */
+void vout_hex32(struct vout *o, uint32_t value);
 /* @s as a JSON string, quotes included. */
 void vout_json(struct vout *o, const char *s);
 /* @s with control characters as '?' (and, with @folded, ';' and blanks
@@ -45,12 +66,17 @@ enum { VNONE = UINT32_MAX };
 struct vfunc {
 	const char *name, *file;
 	uint32_t start, end, line;
+	uint8_t shared;           /* of the line tables: every image's */
+	uint8_t image;            /* else: the image whose symbol it is */
 	uint64_t entered, self, incl, cycles;
 };
 
 struct vrange {
 	uint32_t start, ninsn;
 	uint8_t isa, space, taken;
+	uint8_t in_func;          /* all of it in function @func */
+	uint8_t image;            /* index in pft_views.images */
+	uint32_t func;            /* the function of its first instruction */
 	uint64_t count;
 };
 
@@ -72,6 +98,7 @@ struct vframe {
 
 struct vsource {
 	struct pft_calls *calls;
+	uint8_t image;            /* index in pft_views.images */
 	struct vframe *stack;     /* see frame_at() in pft_views.c */
 	size_t n, cap, base;
 };
@@ -92,7 +119,8 @@ struct vline {
 };
 
 struct pft_views {
-	struct pft_image *image;
+	struct pft_image *images[PFT_VIEWS_MAX_IMAGES]; /* [0]: the config's */
+	size_t nimages;
 	const struct pft_lines *lines;
 	uint32_t max_depth;
 	uint8_t finished;         /* pft_views_finish() was called */
@@ -102,6 +130,7 @@ struct pft_views {
 	struct vfunc *funcs;
 	size_t nfuncs, cap_funcs;
 	struct vmap func_map;     /* start (or 1 << 32: unknown) -> index */
+	struct vmap addr_func_map; /* address -> index of its function */
 
 	struct vrange *ranges;
 	size_t nranges, cap_ranges;

@@ -17,9 +17,12 @@ struct frame {
 	uint8_t exception;        /* pushed by an exception */
 };
 
+/* The branch's own instruction is decoded (for a direct target) only
+ * when the next element does not say where it went. */
 struct pending_branch {
-	uint8_t active, iclass, has_direct;
-	uint32_t site, ret, direct;
+	uint8_t active, iclass, isa, space;
+	uint8_t in_range;         /* @site is a range's last instruction */
+	uint32_t site, ret;
 };
 
 struct pending_exception {
@@ -47,8 +50,18 @@ struct count_set {
  *    is then popped: a search costs no more than the pops it makes.
  * The event queue holds one put's events: at most max_depth + 2.
  */
+
+/* A function looked up by address (calls and jumps go to the same few
+ * targets over and over): direct-mapped by address. */
+struct symbol_cache {
+	uint32_t addr, start, end;
+	uint8_t valid, found;
+};
+
+enum { SYMBOL_CACHE_SIZE = 256 };
 struct pft_calls {
 	struct pft_image *image;
+	struct symbol_cache symbols[SYMBOL_CACHE_SIZE];
 	uint32_t max_depth;
 	/* The outermost function is frames[0], frame k >= 1 is
 	 * frames[base + k]. */
@@ -231,28 +244,38 @@ static int set_function(struct pft_calls *c, size_t k, uint32_t func, uint32_t f
 	return func_end ? cset_add(&c->funcs, func) : 0;
 }
 
-/* The function around @addr: a symbol's extent, else @addr alone with an
- * unknown end. */
-static void function_of(const struct pft_calls *c, uint32_t addr,
-			uint32_t *start, uint32_t *end)
+/* The symbol around @addr (0 when none): its extent. */
+static int symbol_of(struct pft_calls *c, uint32_t addr, uint32_t *start, uint32_t *end)
 {
+	struct symbol_cache *e = &c->symbols[(addr >> 1) % SYMBOL_CACHE_SIZE];
 	struct pft_image_symbol sym;
 
-	if (c->image && pft_image_symbol_at(c->image, addr, &sym, sizeof(sym)) == 0) {
-		*start = sym.start;
-		*end = sym.end;
-	} else {
+	if (!e->valid || e->addr != addr) {
+		int found = c->image && pft_image_symbol_at(c->image, addr, &sym, sizeof(sym)) == 0;
+		*e = (struct symbol_cache){ .addr = addr, .valid = 1, .found = (uint8_t)found,
+					    .start = found ? sym.start : 0,
+					    .end = found ? sym.end : 0 };
+	}
+	*start = e->start;
+	*end = e->end;
+	return e->found;
+}
+
+/* The function around @addr: a symbol's extent, else @addr alone with an
+ * unknown end. */
+static void function_of(struct pft_calls *c, uint32_t addr, uint32_t *start, uint32_t *end)
+{
+	if (!symbol_of(c, addr, start, end)) {
 		*start = addr;
 		*end = 0;
 	}
 }
 
-static int is_function_entry(const struct pft_calls *c, uint32_t addr)
+static int is_function_entry(struct pft_calls *c, uint32_t addr)
 {
-	struct pft_image_symbol sym;
+	uint32_t start, end;
 
-	return c->image && pft_image_symbol_at(c->image, addr, &sym, sizeof(sym)) == 0 &&
-	       sym.start == addr;
+	return symbol_of(c, addr, &start, &end) && start == addr;
 }
 
 static int contains(const struct frame *f, uint32_t addr)
@@ -406,7 +429,8 @@ static int tail_call(struct pft_calls *c, uint32_t site, uint32_t target)
 	struct frame *top = frame_at(c, c->nframes - 1);
 	uint32_t old = top->func, start, end;
 
-	if (!is_function_entry(c, target) || target == top->func || contains(top, target))
+	/* Most taken jumps are loops: the cheap checks first. */
+	if (target == top->func || contains(top, target) || !is_function_entry(c, target))
 		return 0;
 	function_of(c, target, &start, &end);
 	int err = set_function(c, c->nframes - 1, start, end);
@@ -414,6 +438,24 @@ static int tail_call(struct pft_calls *c, uint32_t site, uint32_t target)
 		return err;
 	top->entry_insns = c->insns;
 	return emit(c, PFT_CALL_TAIL_CALL, 0, site, target, top->func, old, 0);
+}
+
+/* The encoded target of the pending branch when it is direct. */
+static int direct_target(const struct pft_calls *c, const struct pending_branch *p,
+			 uint32_t *target)
+{
+	const uint8_t *code;
+	struct pft_insn insn;
+	int n;
+
+	if (!c->image)
+		return 0;
+	n = pft_image_map(c->image, p->site, (enum pft_mem_space)p->space, &code);
+	if (n <= 0 || pft_insn_decode((enum pft_isa)p->isa, p->site, code, (size_t)n,
+				      &insn, sizeof(insn)) <= 0)
+		return 0;
+	*target = insn.target;
+	return insn.iclass == PFT_ICLASS_CALL || insn.iclass == PFT_ICLASS_JUMP;
 }
 
 /* Settle the pending branch: @known says whether @target is its
@@ -425,10 +467,8 @@ static int settle(struct pft_calls *c, int known, uint32_t target)
 	c->pend.active = 0;
 	if (!p.active)
 		return 0;
-	if (!known && p.has_direct) {
-		known = 1;
-		target = p.direct;
-	}
+	if (!known && p.in_range)
+		known = direct_target(c, &p, &target);
 	switch (p.iclass) {
 	case PFT_ICLASS_CALL:
 	case PFT_ICLASS_INDIRECT_CALL:
@@ -456,23 +496,6 @@ static int settle_exception(struct pft_calls *c, uint32_t vector)
 	if (!p.active)
 		return 0;
 	return push(c, PFT_CALL_EXCEPTION, 0, 0, p.has_ret ? p.ret : 0, vector, p.number);
-}
-
-/* The encoded target of the direct branch at @e's last instruction. */
-static int direct_target(struct pft_calls *c, const struct pft_elem *e, uint32_t *target)
-{
-	const uint8_t *code;
-	struct pft_insn insn;
-	int n;
-
-	if (!c->image)
-		return 0;
-	n = pft_image_map(c->image, e->last, (enum pft_mem_space)e->space, &code);
-	if (n <= 0 || pft_insn_decode((enum pft_isa)e->isa, e->last, code, (size_t)n,
-				      &insn, sizeof(insn)) <= 0)
-		return 0;
-	*target = insn.target;
-	return insn.iclass == PFT_ICLASS_CALL || insn.iclass == PFT_ICLASS_JUMP;
 }
 
 static int put_range(struct pft_calls *c, const struct pft_elem *e)
@@ -515,8 +538,8 @@ static int put_range(struct pft_calls *c, const struct pft_elem *e)
 	case PFT_ICLASS_INDIRECT_JUMP:
 	case PFT_ICLASS_EXC_RETURN:
 		c->pend = (struct pending_branch){ .active = 1, .iclass = e->iclass,
+						   .isa = e->isa, .space = e->space, .in_range = 1,
 						   .site = e->last, .ret = e->end };
-		c->pend.has_direct = (uint8_t)direct_target(c, e, &c->pend.direct);
 		c->last_exc_return = e->iclass == PFT_ICLASS_EXC_RETURN;
 		break;
 	default:

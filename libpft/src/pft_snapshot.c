@@ -561,6 +561,13 @@ static int load_trace(struct snap *s, const char *file, char *msg, size_t len)
 		set_msg(msg, len, "%s: [trace_buffers] needs buffers=", path);
 		goto out;
 	}
+	/* The rate of the timestamps, when the capture recorded it. */
+	const struct ini_entry *freq = ini_get(&ini, "timestamp", "frequency");
+	if (freq && (parse_number(freq->value, &s->pub.ts_frequency) || !s->pub.ts_frequency)) {
+		set_msg(msg, len, "%s:%u: [timestamp] frequency '%s' is not a frequency in Hz",
+			path, freq->line, freq->value);
+		goto out;
+	}
 	size_t n = 1;
 	for (const char *c = list->value; *c; c++)
 		n += *c == ',';

@@ -1,6 +1,6 @@
 /* The timeline: Chrome trace-event JSON spans written as call events come
- * (pft.h, section views).  Nothing is kept but the configuration and a
- * count of the open spans. */
+ * (pft.h, section views).  Nothing is kept but the configuration, a cache
+ * of names, a buffer of whole events and a count of the open spans. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +8,22 @@
 #include "pft_views_int.h"
 #include "pft_size.h"
 
+/* The name of a call target (calls go to the same few functions over
+ * and over): direct-mapped by address. */
+struct name_cache {
+	uint32_t addr;
+	uint8_t valid;
+	const char *name;         /* NULL: none known */
+};
+
+enum { NAME_CACHE_SIZE = 256 };
+
+/* An event fits in this much of the buffer unless its name is long. */
+enum { EVENT_ROOM = 512 };
+
 struct pft_timeline {
-	int (*write)(void *ctx, const char *buf, size_t len);
-	void *ctx;
+	struct name_cache names[NAME_CACHE_SIZE];
+	struct vout out;          /* whole events (tracks may share a writer) */
 	struct pft_image *image;
 	const struct pft_lines *lines;
 	uint64_t hz;
@@ -23,8 +36,6 @@ struct pft_timeline {
 	uint32_t open;
 };
 
-static const char *const pid_field = "\"pid\":1";
-
 struct pft_timeline *pft_timeline_alloc(const struct pft_timeline_config *cfg, int *errcode)
 {
 	struct pft_timeline *t = NULL;
@@ -36,28 +47,22 @@ struct pft_timeline *pft_timeline_alloc(const struct pft_timeline_config *cfg, i
 		t = calloc(1, sizeof(*t));
 	}
 	if (t) {
-		struct vout *o = malloc(sizeof(*o));
-		t->write = cfg->write;
-		t->ctx = cfg->ctx;
+		struct vout *o = &t->out;
 		t->image = cfg->image;
 		t->lines = cfg->lines;
 		t->hz = cfg->hz;
 		t->tid = cfg->tid;
 		t->clock = cfg->clock;
-		err = -PFT_ERR_NOMEM;
-		if (o) {
-			vout_init(o, t->write, t->ctx);
-			vout_printf(o, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",%s,\"tid\":%" PRIu32
-				    ",\"args\":{\"name\":", pid_field, t->tid);
-			if (cfg->track_name) {
-				vout_json(o, cfg->track_name);
-			} else {
-				vout_printf(o, "\"trace %" PRIu32 "\"", t->tid);
-			}
-			vout_printf(o, "}}");
-			err = vout_end(o);
-			free(o);
+		vout_init(o, cfg->write, cfg->ctx);
+		vout_printf(o, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
+			    "\"tid\":%" PRIu32 ",\"args\":{\"name\":", t->tid);
+		if (cfg->track_name) {
+			vout_json(o, cfg->track_name);
+		} else {
+			vout_printf(o, "\"trace %" PRIu32 "\"", t->tid);
 		}
+		vout_printf(o, "}}");
+		err = vout_end(o);
 		if (err) {
 			free(t);
 			t = NULL;
@@ -105,65 +110,101 @@ static void timestamp(const struct pft_timeline *t, struct vout *o,
 		value = ev->cycles;
 	else if (t->clock == PFT_TIMELINE_TIMESTAMP && ev->has_ts)
 		value = ev->ts;
-	if (t->hz)
-		vout_printf(o, "\"ts\":%.3f", (double)value * 1e6 / (double)t->hz);
-	else
-		vout_printf(o, "\"ts\":%" PRIu64, value);
+	vout_str(o, "\"ts\":");
+	if (!t->hz) {
+		vout_u64(o, value);
+		return;
+	}
+	/* Microseconds with three decimals. */
+	uint64_t ns = (uint64_t)((double)value * 1e9 / (double)t->hz + 0.5);
+	char frac[5] = { '.', (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10),
+			 (char)('0' + ns % 10), 0 };
+	vout_u64(o, ns / 1000);
+	vout_str(o, frac);
 }
 
-static void begin_span(const struct pft_timeline *t, struct vout *o,
+static const char *target_name(struct pft_timeline *t, uint32_t addr)
+{
+	struct name_cache *c = &t->names[(addr >> 1) % NAME_CACHE_SIZE];
+	uint32_t start;
+
+	if (!c->valid || c->addr != addr)
+		*c = (struct name_cache){ .addr = addr, .valid = 1,
+					  .name = pft_views_name_at(t->lines, t->image, addr, &start) };
+	return c->name;
+}
+
+/* The start of an event: its phase, track and time. */
+static void event_head(const struct pft_timeline *t, struct vout *o, const char *phase,
 		       const struct pft_call_event *ev)
 {
-	uint32_t start;
-	const char *name = ev->target ?
-		pft_views_name_at(t->lines, t->image, ev->target, &start) : NULL;
-
-	vout_printf(o, ",\n{\"ph\":\"B\",%s,\"tid\":%" PRIu32 ",", pid_field, t->tid);
+	vout_str(o, phase);
+	vout_u64(o, t->tid);
+	vout_str(o, ",");
 	timestamp(t, o, ev);
-	vout_printf(o, ",\"name\":");
+}
+
+static void begin_span(struct pft_timeline *t, struct vout *o,
+		       const struct pft_call_event *ev)
+{
+	const char *name = ev->target ? target_name(t, ev->target) : NULL;
+
+	event_head(t, o, ",\n{\"ph\":\"B\",\"pid\":1,\"tid\":", ev);
+	vout_str(o, ",\"name\":");
 	if (ev->kind == PFT_CALL_EXCEPTION) {
-		vout_printf(o, "\"exception %s\"", pft_exception_name(ev->exception));
+		vout_str(o, "\"exception ");
+		vout_str(o, pft_exception_name(ev->exception));
+		vout_str(o, "\"");
 	} else if (name) {
 		vout_json(o, name);
 	} else {
-		vout_printf(o, "\"0x%08" PRIx32 "\"", ev->target);
+		vout_str(o, "\"");
+		vout_hex32(o, ev->target);
+		vout_str(o, "\"");
 	}
-	vout_printf(o, ",\"args\":{\"depth\":%" PRIu32 ",\"site\":\"0x%08" PRIx32
-		    "\",\"entry\":\"0x%08" PRIx32 "\"}}", ev->depth, ev->site, ev->target);
+	vout_str(o, ",\"args\":{\"depth\":");
+	vout_u64(o, ev->depth);
+	vout_str(o, ",\"site\":\"");
+	vout_hex32(o, ev->site);
+	vout_str(o, "\",\"entry\":\"");
+	vout_hex32(o, ev->target);
+	vout_str(o, "\"}}");
 }
 
 static void end_span(const struct pft_timeline *t, struct vout *o,
 		     const struct pft_call_event *ev)
 {
-	vout_printf(o, ",\n{\"ph\":\"E\",%s,\"tid\":%" PRIu32 ",", pid_field, t->tid);
-	timestamp(t, o, ev);
-	vout_printf(o, "}");
+	event_head(t, o, ",\n{\"ph\":\"E\",\"pid\":1,\"tid\":", ev);
+	vout_str(o, "}");
 }
 
 int pft_timeline_put(struct pft_timeline *t, const struct pft_call_event *ev, size_t size)
 {
-	struct vout o;
+	struct vout *o;
 
 	if (!t || !ev || size < PFT_FIRST_SIZE(struct pft_call_event))
 		return -PFT_ERR_INVALID;
-	vout_init(&o, t->write, t->ctx);
+	o = &t->out;
+	if (sizeof(o->buf) - o->len < EVENT_ROOM)
+		vout_end(o);
+	unsigned flushes = o->flushes;
 	switch (ev->kind) {
 	case PFT_CALL_CALL:
 	case PFT_CALL_EXCEPTION:
-		begin_span(t, &o, ev);
+		begin_span(t, o, ev);
 		t->open++;
 		break;
 	case PFT_CALL_TAIL_CALL:
 		/* The outermost function has no span to replace. */
 		if (ev->depth) {
-			end_span(t, &o, ev);
-			begin_span(t, &o, ev);
+			end_span(t, o, ev);
+			begin_span(t, o, ev);
 		}
 		break;
 	case PFT_CALL_RETURN:
 	case PFT_CALL_EXCEPTION_RETURN:
 		do {
-			end_span(t, &o, ev);
+			end_span(t, o, ev);
 			if (t->open)
 				t->open--;
 		} while (t->open > ev->depth);
@@ -171,5 +212,14 @@ int pft_timeline_put(struct pft_timeline *t, const struct pft_call_event *ev, si
 	default:
 		break;
 	}
-	return vout_end(&o);
+	/* An event that did not fit went out in part: the rest goes now, so
+	 * that another track's events never come in between. */
+	if (o->flushes != flushes)
+		vout_end(o);
+	return o->err;
+}
+
+int pft_timeline_flush(struct pft_timeline *t)
+{
+	return t ? vout_end(&t->out) : -PFT_ERR_INVALID;
 }

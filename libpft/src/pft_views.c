@@ -14,8 +14,9 @@
  * Bounds (issue 12).  Each put costs O(1) amortized plus the range's
  * instructions when it leaves its function (hash maps; the calls stack
  * forgets frames in O(1), push_frame()).  Memory, whatever the trace:
- *  - functions: one per function of @lines or symbol of the image the
- *    code ran in, plus "[unknown]" (the image bounds them);
+ *  - functions: one per function of @lines or symbol of the images the
+ *    code ran in (at most PFT_VIEWS_MAX_IMAGES), plus "[unknown]" (the
+ *    images bound them);
  *  - distinct ranges, calling-context nodes and caller -> callee edges:
  *    at most MAX_TABLE each (about 50 MB a table; a put that needs one
  *    more fails with -PFT_ERR_NOT_SUPPORTED), as a hostile trace would
@@ -26,6 +27,8 @@
  */
 enum {
 	UNKNOWN_KEY_SHIFT = 32,   /* func_map key of "[unknown]": 1 << 32 */
+	IMAGE_KEY_SHIFT = 33,     /* func_map key of an image's symbol: start | image << 33 */
+	RANGE_IMAGE_SHIFT = 59,   /* range_map key: image in the top 5 bits */
 	MAX_RANGE_INSNS = 1 << 22,
 	MAX_TABLE = 1 << 20
 };
@@ -41,27 +44,35 @@ static int add_func(struct pft_views *v, uint64_t key, const struct vfunc *f,
 	return 0;
 }
 
-/* The index of the function around @addr, added on first sight. */
-static int func_index(struct pft_views *v, uint32_t addr, uint32_t *index)
+/* The index of the function around @addr in image @image, added on first
+ * sight; each address is looked up once.  The functions of the line
+ * tables (the --elf files every image holds) are shared by all images,
+ * a symbol of an image's own is that image's. */
+static int func_index(struct pft_views *v, unsigned image, uint32_t addr, uint32_t *index)
 {
 	struct vfunc f = { 0 };
 	struct pft_line_func lf;
 	struct pft_image_symbol sym;
-	uint64_t key;
+	uint64_t key = 1ull << UNKNOWN_KEY_SHIFT;
+	uint64_t addr_key = addr | (uint64_t)image << 32;
 
+	if (vmap_find(&v->addr_func_map, addr_key, index))
+		return 0;
 	if (v->lines && pft_lines_function_at(v->lines, addr, &lf, sizeof(lf)) == 0) {
 		f = (struct vfunc){ .name = lf.name, .file = lf.file, .start = lf.start,
-				    .end = lf.end, .line = lf.line };
-	} else if (pft_image_symbol_at(v->image, addr, &sym, sizeof(sym)) == 0) {
-		f = (struct vfunc){ .name = sym.name, .start = sym.start, .end = sym.end };
+				    .end = lf.end, .line = lf.line, .shared = 1 };
+		key = f.start;
+	} else if (pft_image_symbol_at(v->images[image], addr, &sym, sizeof(sym)) == 0) {
+		f = (struct vfunc){ .name = sym.name, .start = sym.start, .end = sym.end,
+				    .image = image };
+		key = f.start | (uint64_t)image << IMAGE_KEY_SHIFT;
 	}
-	key = f.name ? f.start : 1ull << UNKNOWN_KEY_SHIFT;
 	if (!vmap_find(&v->func_map, key, index)) {
 		int err = add_func(v, key, &f, index);
 		if (err)
 			return err;
 	}
-	return 0;
+	return vmap_put(&v->addr_func_map, addr_key, *index);
 }
 
 static int node_of(struct pft_views *v, uint32_t parent, uint32_t func, uint32_t *index)
@@ -109,14 +120,15 @@ struct pft_views *pft_views_alloc(const struct pft_views_config *cfg, int *errco
 		struct pft_line_func lf;
 		uint32_t index;
 
-		v->image = cfg->image;
+		v->images[0] = cfg->image;
+		v->nimages = 1;
 		v->lines = cfg->lines;
 		v->max_depth = cfg->max_depth;
 		err = 0;
 		/* Every function of the line tables, to list those never run. */
 		for (size_t i = 0; !err && pft_lines_function(v->lines, i, &lf, sizeof(lf)) == 0; i++) {
 			struct vfunc f = { .name = lf.name, .file = lf.file, .start = lf.start,
-					   .end = lf.end, .line = lf.line };
+					   .end = lf.end, .line = lf.line, .shared = 1 };
 			err = add_func(v, f.start, &f, &index);
 		}
 		if (err) {
@@ -141,6 +153,7 @@ void pft_views_free(struct pft_views *v)
 		}
 	free(v->funcs);
 	vmap_free(&v->func_map);
+	vmap_free(&v->addr_func_map);
 	free(v->ranges);
 	vmap_free(&v->range_map);
 	free(v->nodes);
@@ -190,7 +203,7 @@ static int ensure_root(struct pft_views *v, struct vsource *s, uint32_t addr)
 
 	if (s->n)
 		return 0;
-	err = func_index(v, addr, &f);
+	err = func_index(v, s->image, addr, &f);
 	if (!err)
 		err = node_of(v, VNONE, f, &node);
 	if (!err)
@@ -208,7 +221,7 @@ static void close_frame(struct pft_views *v, const struct vframe *f, uint64_t in
 static int enter(struct pft_views *v, struct vsource *s, const struct pft_call_event *ev)
 {
 	uint32_t f, node, edge, parent = frame_at(s, s->n - 1)->node;
-	int err = func_index(v, ev->target, &f);
+	int err = func_index(v, s->image, ev->target, &f);
 
 	if (!err)
 		err = node_of(v, parent, f, &node);
@@ -238,7 +251,7 @@ static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_
 		struct vframe *top = frame_at(s, s->n - 1);
 		uint32_t f, node, edge, old = v->nodes[top->node].func;
 		close_frame(v, top, ev->insns);
-		err = func_index(v, ev->target, &f);
+		err = func_index(v, s->image, ev->target, &f);
 		if (!err)
 			err = node_of(v, v->nodes[top->node].parent, f, &node);
 		if (!err)
@@ -283,37 +296,55 @@ static int attribute(struct pft_views *v, struct vsource *s, uint32_t f,
 	return 0;
 }
 
-static int count_range(struct pft_views *v, struct vsource *s, const struct pft_elem *e)
+/* The distinct range @e, added on first sight with its function (the
+ * same ranges come millions of times: each is looked up once). */
+static int range_index(struct pft_views *v, unsigned image, const struct pft_elem *e,
+		       uint32_t *index)
 {
 	uint64_t key = e->start | (uint64_t)e->ninsn << 32 | (uint64_t)(e->isa & 3) << 54 |
-		       (uint64_t)(e->space & 3) << 56 | (uint64_t)(e->taken != 0) << 58;
-	uint32_t index, f;
-	uint64_t cycles = e->has_cycles ? e->cycles : 0;
+		       (uint64_t)(e->space & 3) << 56 | (uint64_t)(e->taken != 0) << 58 |
+		       (uint64_t)image << RANGE_IMAGE_SHIFT;
+	uint32_t f;
 	int err;
 
-	if (!vmap_find(&v->range_map, key, &index)) {
-		if (v->nranges == MAX_TABLE)
-			return -PFT_ERR_NOT_SUPPORTED;
-		if (pft_grow((void **)&v->ranges, &v->cap_ranges, v->nranges + 1, sizeof(*v->ranges)) ||
-		    vmap_put(&v->range_map, key, (uint32_t)v->nranges))
-			return -PFT_ERR_NOMEM;
-		v->ranges[v->nranges] = (struct vrange){ .start = e->start, .ninsn = e->ninsn,
-							 .isa = e->isa, .space = e->space,
-							 .taken = e->taken != 0 };
-		index = (uint32_t)v->nranges++;
-	}
+	if (vmap_find(&v->range_map, key, index))
+		return 0;
+	err = func_index(v, image, e->start, &f);
+	if (err)
+		return err;
+	if (v->nranges == MAX_TABLE)
+		return -PFT_ERR_NOT_SUPPORTED;
+	if (pft_grow((void **)&v->ranges, &v->cap_ranges, v->nranges + 1, sizeof(*v->ranges)) ||
+	    vmap_put(&v->range_map, key, (uint32_t)v->nranges))
+		return -PFT_ERR_NOMEM;
+	const struct vfunc *fn = &v->funcs[f];
+	v->ranges[v->nranges] = (struct vrange){
+		.start = e->start, .ninsn = e->ninsn, .isa = e->isa, .space = e->space,
+		.taken = e->taken != 0, .image = (uint8_t)image, .func = f,
+		.in_func = fn->name && (fn->end == 0 || e->last < fn->end)
+	};
+	*index = (uint32_t)v->nranges++;
+	return 0;
+}
+
+static int count_range(struct pft_views *v, struct vsource *s, const struct pft_elem *e)
+{
+	uint32_t index, f;
+	uint64_t cycles = e->has_cycles ? e->cycles : 0;
+	int err = range_index(v, s->image, e, &index);
+
+	if (err)
+		return err;
+	f = v->ranges[index].func;
 	v->ranges[index].count++;
 	v->total_insns += e->ninsn;
 	v->total_cycles += cycles;
 	v->has_cycles |= e->has_cycles;
 
 	err = ensure_root(v, s, e->start);
-	if (!err)
-		err = func_index(v, e->start, &f);
 	if (err)
 		return err;
-	const struct vfunc *fn = &v->funcs[f];
-	if (fn->name && (fn->end == 0 || e->last < fn->end))
+	if (v->ranges[index].in_func)
 		return attribute(v, s, f, e->ninsn, cycles);
 
 	/* The range runs out of its function (or is in none): instruction by
@@ -321,11 +352,11 @@ static int count_range(struct pft_views *v, struct vsource *s, const struct pft_
 	struct pft_insn_iter it;
 	struct pft_insn insn;
 	uint32_t left = e->ninsn;
-	if (pft_insn_iter_init(&it, v->image, e))
+	if (pft_insn_iter_init(&it, v->images[s->image], e))
 		return -PFT_ERR_INVALID;
 	while (left && pft_insn_iter_next(&it, &insn, sizeof(insn)) == 1) {
 		left--;
-		err = func_index(v, insn.addr, &f);
+		err = func_index(v, s->image, insn.addr, &f);
 		if (!err)
 			err = attribute(v, s, f, 1, left ? 0 : cycles);
 		if (err)
@@ -348,23 +379,20 @@ static int drain(struct pft_views *v, struct vsource *s)
 	return err == -PFT_ERR_NEED_INPUT || err == -PFT_ERR_EOS ? 0 : err;
 }
 
-int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e, size_t size)
+/* Source @source's state, made on first use with image @image. */
+static int get_source(struct pft_views *v, unsigned source, unsigned image,
+		      struct vsource **out)
 {
-	struct vsource *s;
+	struct vsource *s = v->sources[source];
 	int err;
 
-	if (!v || !e || size < PFT_FIRST_SIZE(struct pft_elem) || source >= 128 ||
-	    (e->type == PFT_ELEM_RANGE && (e->ninsn >= MAX_RANGE_INSNS || !e->ninsn)))
-		return -PFT_ERR_INVALID;
-	if (v->finished)
-		return -PFT_ERR_EOS;
-	s = v->sources[source];
 	if (!s) {
-		struct pft_calls_config cc = { .size = sizeof(cc), .image = v->image,
+		struct pft_calls_config cc = { .size = sizeof(cc), .image = v->images[image],
 					       .max_depth = v->max_depth };
 		s = calloc(1, sizeof(*s));
 		if (!s)
 			return -PFT_ERR_NOMEM;
+		s->image = (uint8_t)image;
 		s->calls = pft_calls_alloc(&cc, &err);
 		if (!s->calls) {
 			free(s);
@@ -372,7 +400,41 @@ int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e
 		}
 		v->sources[source] = s;
 	}
-	err = pft_calls_put(s->calls, e, sizeof(*e));
+	*out = s;
+	return 0;
+}
+
+int pft_views_set_image(struct pft_views *v, unsigned source, struct pft_image *image)
+{
+	struct vsource *s;
+	size_t k = 0;
+
+	if (!v || !image || source >= 128 || v->sources[source])
+		return -PFT_ERR_INVALID;
+	if (v->finished)
+		return -PFT_ERR_EOS;
+	while (k < v->nimages && v->images[k] != image)
+		k++;
+	if (k == PFT_VIEWS_MAX_IMAGES)
+		return -PFT_ERR_INVALID;
+	if (k == v->nimages)
+		v->images[v->nimages++] = image;
+	return get_source(v, source, (unsigned)k, &s);
+}
+
+int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e, size_t size)
+{
+	struct vsource *s = NULL;
+	int err;
+
+	if (!v || !e || size < PFT_FIRST_SIZE(struct pft_elem) || source >= 128 ||
+	    (e->type == PFT_ELEM_RANGE && (e->ninsn >= MAX_RANGE_INSNS || !e->ninsn)))
+		return -PFT_ERR_INVALID;
+	if (v->finished)
+		return -PFT_ERR_EOS;
+	err = get_source(v, source, 0, &s);
+	if (!err)
+		err = pft_calls_put(s->calls, e, size);
 	if (!err)
 		err = drain(v, s);
 	if (!err && e->type == PFT_ELEM_RANGE)
@@ -395,14 +457,24 @@ static int cmp_vline(const void *a, const void *b)
 	return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
-static struct vaddr *addr_entry(struct pft_views *v, struct vmap *map, uint32_t addr)
+/* The instruction at @addr of image @image; in a function of the line
+ * tables, the images share it. */
+static struct vaddr *addr_entry(struct pft_views *v, struct vmap *map, unsigned image,
+				uint32_t addr)
 {
 	uint32_t index;
+	uint64_t key = addr;
 
-	if (vmap_find(map, addr, &index))
+	if (image) {
+		if (func_index(v, image, addr, &index))
+			return NULL;
+		if (!v->funcs[index].shared)
+			key |= (uint64_t)image << 32;
+	}
+	if (vmap_find(map, key, &index))
 		return &v->addrs[index];
 	if (pft_grow((void **)&v->addrs, &v->cap_addrs, v->naddrs + 1, sizeof(*v->addrs)) ||
-	    vmap_put(map, addr, (uint32_t)v->naddrs))
+	    vmap_put(map, key, (uint32_t)v->naddrs))
 		return NULL;
 	v->addrs[v->naddrs] = (struct vaddr){ .addr = addr };
 	return &v->addrs[v->naddrs++];
@@ -419,9 +491,9 @@ static int resolve_addresses(struct pft_views *v, struct vmap *map)
 		struct pft_insn insn;
 		int got;
 
-		pft_insn_iter_init(&it, v->image, &e);
+		pft_insn_iter_init(&it, v->images[r->image], &e);
 		while ((got = pft_insn_iter_next(&it, &insn, sizeof(insn))) == 1) {
-			struct vaddr *a = addr_entry(v, map, insn.addr);
+			struct vaddr *a = addr_entry(v, map, r->image, insn.addr);
 			if (!a)
 				return -PFT_ERR_NOMEM;
 			a->count += r->count;
@@ -448,10 +520,10 @@ static int find_unexecuted_branches(struct pft_views *v, struct vmap *map)
 		if (!f->file || !f->end)
 			continue;
 		for (uint32_t a = f->start; a < f->end;) {
-			int isa = pft_image_isa(v->image, a);
+			int isa = pft_image_isa(v->images[0], a);
 			const uint8_t *code;
 			struct pft_insn insn;
-			int n = pft_image_map(v->image, a, PFT_SPACE_ANY, &code);
+			int n = pft_image_map(v->images[0], a, PFT_SPACE_ANY, &code);
 			if (isa != PFT_ISA_ARM && isa != PFT_ISA_THUMB) {
 				a += 2;  /* data (a literal pool) or unknown */
 				continue;
@@ -460,7 +532,7 @@ static int find_unexecuted_branches(struct pft_views *v, struct vmap *map)
 						      &insn, sizeof(insn)) <= 0)
 				break;
 			if (insn.conditional && insn.iclass != PFT_ICLASS_OTHER) {
-				struct vaddr *e = addr_entry(v, map, a);
+				struct vaddr *e = addr_entry(v, map, 0, a);
 				if (!e)
 					return -PFT_ERR_NOMEM;
 				e->cond = 1;

@@ -74,6 +74,7 @@ void vout_init(struct vout *o, int (*write)(void *, const char *, size_t), void 
 	o->ctx = ctx;
 	o->err = 0;
 	o->len = 0;
+	o->flushes = 0;
 }
 
 static void flush(struct vout *o)
@@ -82,11 +83,12 @@ static void flush(struct vout *o)
 		int r = o->write(o->ctx, o->buf, o->len);
 		if (r < 0)
 			o->err = r;
+		o->flushes++;
 	}
 	o->len = 0;
 }
 
-static void put(struct vout *o, const char *s, size_t n)
+void vout_put_slow(struct vout *o, const char *s, size_t n)
 {
 	while (n) {
 		if (o->len == sizeof(o->buf))
@@ -112,27 +114,48 @@ void vout_printf(struct vout *o, const char *fmt, ...)
 	/* Formats are numbers and fixed words: strings go through
 	 * vout_json() and vout_plain(). */
 	if (n > 0)
-		put(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+		vout_put(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+void vout_u64(struct vout *o, uint64_t value)
+{
+	char digits[20];
+	size_t n = sizeof(digits);
+
+	do {
+		digits[--n] = (char)('0' + value % 10);
+		value /= 10;
+	} while (value);
+	vout_put(o, digits + n, sizeof(digits) - n);
+}
+
+void vout_hex32(struct vout *o, uint32_t value)
+{
+	char text[10] = { '0', 'x' };
+
+	for (int i = 0; i < 8; i++)
+		text[9 - i] = "0123456789abcdef"[(value >> (4 * i)) & 15];
+	vout_put(o, text, sizeof(text));
 }
 
 void vout_json(struct vout *o, const char *s)
 {
-	put(o, "\"", 1);
+	vout_put(o, "\"", 1);
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		char esc[8];
 		if (c == '"' || c == '\\') {
 			esc[0] = '\\';
 			esc[1] = (char)c;
-			put(o, esc, 2);
+			vout_put(o, esc, 2);
 		} else if (c < 0x20 || c == 0x7f) {
 			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			put(o, esc, 6);
+			vout_put(o, esc, 6);
 		} else {
-			put(o, (const char *)&c, 1);
+			vout_put(o, (const char *)&c, 1);
 		}
 	}
-	put(o, "\"", 1);
+	vout_put(o, "\"", 1);
 }
 
 void vout_plain(struct vout *o, const char *s, int folded)
@@ -143,7 +166,7 @@ void vout_plain(struct vout *o, const char *s, int folded)
 			c = '?';
 		else if (folded && (c == ';' || c == ' '))
 			c = '_';
-		put(o, &c, 1);
+		vout_put(o, &c, 1);
 	}
 }
 

@@ -165,6 +165,63 @@ ta = [e[\"ts\"] for e in a if e[\"ph\"] == \"B\"]
 tb = [e[\"ts\"] for e in b if e[\"ph\"] == \"B\"]
 sys.exit(0 if ta and len(ta) == len(tb) and all(abs(x / 2 - y) < 0.001 for x, y in zip(ta, tb)) else 1)' \
        '$tmp/timeline.json' <('$PFT' timeline ${in[*]} --clock 2000000)"
+# The snapshot's timestamp frequency (trace.ini [timestamp] frequency, as
+# DS-5 captures write it) makes timestamps the clock: each span begins at
+# its call's timestamp (pft calls) / frequency, in microseconds.
+"$PFT" encode --log "$bin.log" --elf "$bin" --out-snapshot "$tmp/ts" $cfg --timestamps
+for hz in 1000000 4000000; do
+    cp -r "$tmp/ts" "$tmp/ts$hz"
+    printf '\n[timestamp]\nfrequency=%s\n' "$hz" >>"$tmp/ts$hz/trace.ini"
+    check "timeline with [timestamp] frequency=$hz: times are timestamps / $hz" \
+          "python3 -c 'import json, sys
+hz = int(sys.argv[1])
+spans = [e[\"ts\"] for e in json.load(open(sys.argv[2]))[\"traceEvents\"] if e[\"ph\"] == \"B\"]
+calls = [json.loads(l) for l in open(sys.argv[3])]
+want = [int(c[\"ts\"], 16) * 1e6 / hz for c in calls
+        if c[\"kind\"] in (\"call\", \"exception\") or (c[\"kind\"] == \"tail_call\" and c[\"depth\"])]
+sys.exit(0 if spans and len(spans) == len(want) and len(set(want)) > 1 and
+         all(abs(x - y) < 0.001 for x, y in zip(spans, want)) else 1)' $hz \
+           <('$PFT' timeline --snapshot '$tmp/ts$hz' --elf '$bin') \
+           <('$PFT' calls --snapshot '$tmp/ts$hz' --elf '$bin' --format jsonl)"
+done
+check "--clock wins over the snapshot's frequency" \
+      "'$PFT' timeline --snapshot '$tmp/ts1000000' --elf '$bin' --clock 1000000 |
+       cmp -s - <('$PFT' timeline --snapshot '$tmp/ts' --elf '$bin' --clock 1000000)"
+cp -r "$tmp/ts" "$tmp/tsbad"
+printf '\n[timestamp]\nfrequency=fast\n' >>"$tmp/tsbad/trace.ini"
+check "a frequency that is not a number is an error naming the file" \
+      "'$PFT' timeline --snapshot '$tmp/tsbad' --elf '$bin' 2>&1 >/dev/null | grep -q 'trace.ini:[0-9]*: .*frequency'"
+# TC2: four cores (three Cortex-A7 ETMv3, one Cortex-A15 PTM), each with its
+# own memory.  Over all sources the views count what the views of each
+# --id count, summed: instructions per function, and every conditional
+# branch with its taken and not-taken counts.
+tc2=$PFT_SHARED/testdata/opencsd-snapshots/TC2
+if [ -d "$tc2" ]; then
+    for id in all 0x10 0x11 0x12 0x13; do
+        sel=; [ "$id" = all ] || sel="--id $id"
+        "$PFT" coverage --snapshot "$tc2" $sel --format jsonl >"$tmp/tc2-$id.jsonl" 2>/dev/null
+    done
+    check "TC2: coverage over all sources = the sum of each --id's" \
+          "python3 -c 'import collections, json, sys
+def load(path):
+    funcs, branches = collections.Counter(), collections.Counter()
+    for r in map(json.loads, open(path)):
+        if r[\"type\"] == \"function\":
+            funcs[r[\"name\"], r[\"start\"]] += r[\"insns\"]
+        elif r[\"type\"] == \"branch\":
+            branches[r[\"addr\"], r[\"taken\"], r[\"not_taken\"]] += 1
+    return funcs, branches
+union = load(sys.argv[1])
+parts = [load(p) for p in sys.argv[2:]]
+funcs = sum((p[0] for p in parts), collections.Counter())
+branches = sum((p[1] for p in parts), collections.Counter())
+sys.exit(0 if union == (funcs, branches) and sum(funcs.values()) > 20000 and
+         all(sum(p[0].values()) for p in parts) else 1)' '$tmp/tc2-all.jsonl' '$tmp/tc2-0x10.jsonl' \
+           '$tmp/tc2-0x11.jsonl' '$tmp/tc2-0x12.jsonl' '$tmp/tc2-0x13.jsonl'"
+    # 26171 = 7205 + 7471 + 1947 + 9548, the instructions of each --id.
+    check "TC2: profile over all sources counts every instruction" \
+          "'$PFT' profile --snapshot '$tc2' --format callgrind 2>/dev/null | grep -qx 'totals: 26171'"
+fi
 check "pft profile refuses --clock" \
       "! '$PFT' profile --snapshot '$demo' --clock 5 2>/dev/null"
 check "pft timeline refuses --format text" \

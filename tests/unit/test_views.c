@@ -138,6 +138,56 @@ static void profile_by_hand(void)
 	pft_image_free(img);
 }
 
+/* The trace of run_trace() on sources 5 and 6, which read images @a and
+ * @b; each function named @name must appear @copies times, each with
+ * @entered entries and @self instructions. */
+static void two_sources(struct pft_image *a, struct pft_image *b, const char *name,
+			size_t copies, uint64_t entered, uint64_t self)
+{
+	struct pft_views_config cfg = { .size = sizeof(cfg), .image = a };
+	struct pft_views *v = pft_views_alloc(&cfg, NULL);
+	struct pft_view_func f;
+	size_t seen = 0;
+
+	PTU_EQ(pft_views_set_image(v, 5, a), 0);
+	PTU_EQ(pft_views_set_image(v, 6, b), 0);
+	PTU_EQ(pft_views_set_image(v, 6, b), -PFT_ERR_INVALID);   /* used already */
+	for (unsigned source = 5; source <= 6; source++)
+		for (size_t i = 0; i < sizeof(trace) / sizeof(trace[0]); i++) {
+			struct pft_elem e = arm_range(trace[i].start, 1, trace[i].iclass, 1);
+			PTU_EQ(pft_views_put(v, source, &e, sizeof(e)), 0);
+		}
+	PTU_EQ(pft_views_finish(v), 0);
+	for (size_t i = 0; pft_views_function(v, i, &f, sizeof(f)) == 0; i++) {
+		if (strcmp(f.name, name))
+			continue;
+		seen++;
+		PTU_EQ(f.entered, entered);
+		PTU_EQ(f.self_insns, self);
+	}
+	PTU_EQ(seen, copies);
+	PTU_EQ(pft_views_set_image(v, 7, a), -PFT_ERR_EOS);
+	pft_views_free(v);
+}
+
+static void images_per_source(void)
+{
+	struct pft_image *a = pft_image_alloc(NULL), *b = pft_image_alloc(NULL);
+
+	PTU_CHECK(pft_image_add_elf(a, elf, 0) >= 1);
+	PTU_CHECK(pft_image_add_elf(b, elf, 0) >= 1);
+	/* Two images (two cores' memories, alike here): each its own fa and
+	 * fb, counted as one run (fa entered once, fb twice; two
+	 * instructions each). */
+	two_sources(a, b, "fa", 2, 1, 2);
+	two_sources(a, b, "fb", 2, 2, 2);
+	/* One image read by both sources: one fb with both runs' counts. */
+	two_sources(a, a, "fb", 1, 4, 4);
+	PTU_EQ(pft_views_set_image(NULL, 0, a), -PFT_ERR_INVALID);
+	pft_image_free(a);
+	pft_image_free(b);
+}
+
 static void conditional_branches(void)
 {
 	/* ARM words at 0x1000: cmp r0, #0; beq 0x1010; mov r0, #1; bx lr. */
@@ -189,6 +239,9 @@ static void timeline_spans(void)
 		while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
 			PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
 	}
+	/* Buffered until flushed. */
+	PTU_CHECK(strstr(out.text, "\"ph\":\"B\"") == NULL);
+	PTU_EQ(pft_timeline_flush(t), 0);
 	PTU_EQ(pft_timeline_end(to_buffer, &out), 0);
 	/* The track name, JSON-escaped. */
 	PTU_CHECK(strstr(out.text, "\"args\":{\"name\":\"a\\\"b\\\\c\\u000a\"}") != NULL);
@@ -199,6 +252,7 @@ static void timeline_spans(void)
 	PTU_CHECK(strstr(out.text, "{\"ph\":\"E\",\"pid\":1,\"tid\":3,\"ts\":2.000}") != NULL);
 	PTU_CHECK(strstr(out.text, "{\"ph\":\"B\",\"pid\":1,\"tid\":3,\"ts\":2.000,\"name\":\"fc\"") != NULL);
 	PTU_EQ(pft_timeline_put(NULL, NULL, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_timeline_flush(NULL), -PFT_ERR_INVALID);
 	PTU_EQ(pft_timeline_begin(NULL, NULL), -PFT_ERR_INVALID);
 	tc.clock = 9;
 	int err = 0;
@@ -250,6 +304,7 @@ int main(void)
 	if (build_calls_sample(elf) == 0) {
 		PTU_RUN(profile_by_hand);
 		PTU_RUN(timeline_spans);
+		PTU_RUN(images_per_source);
 	} else {
 		ptu_tests_failed++;
 	}

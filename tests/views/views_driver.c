@@ -168,7 +168,7 @@ int main(int argc, char **argv)
 	if ((err = pft_calls_finish(s.calls)))
 		die("calls finish", err);
 	calls_events(&s);
-	if ((err = pft_timeline_end(file_write, chrome)))
+	if ((err = pft_timeline_flush(s.timeline)) || (err = pft_timeline_end(file_write, chrome)))
 		die("timeline", err);
 	fclose(chrome);
 	fclose(s.calls_out);
