@@ -994,6 +994,24 @@ pft_export int pft_flow_reset(struct pft_flow *f);
 /* Instructions in the ranges reported so far. */
 pft_export uint64_t pft_flow_insn_count(const struct pft_flow *f);
 
+/* The most elements one packet can produce (5 atoms x 3 + 4, rounded up). */
+#define PFT_FLOW_ELEMS_MAX 32
+
+/*
+ * The batch path: apply the packets @pkts[0 .. @npkts) in order, as
+ * pft_flow_put() would, writing their elements to @elems (room for
+ * @nelems, at least PFT_FLOW_ELEMS_MAX) instead of queueing them; the
+ * elements of packet i end at @elems[@pkt_end[i]] (@pkt_end has room for
+ * @npkts).  It stops early when fewer than PFT_FLOW_ELEMS_MAX places are
+ * left, or before a packet pft_flow_put() would refuse.  Returns the
+ * packets applied, or -PFT_ERR_INVALID (NULL argument, @pkt_size not
+ * sizeof(struct pft_packet), @nelems too small, or the first packet out of
+ * range) or -PFT_ERR_INTERNAL (elements of a pft_flow_put() were not taken).
+ */
+pft_export int pft_flow_decode(struct pft_flow *f, const struct pft_packet *pkts,
+			       size_t npkts, size_t pkt_size, struct pft_elem *elems,
+			       size_t nelems, size_t *pkt_end);
+
 
 /* ---- End of flow ---- */
 
@@ -1538,7 +1556,12 @@ struct pft_pipe_config {
 	uint8_t elements;     /* run the flow decoders: return PFT_ITEM_ELEM */
 	uint8_t fit_check;    /* watch whether each source's configuration and
 			       * image fit its trace (pft_pipe_fit()) */
-	uint8_t reserved[4];
+	/* Return PTM packets and elements in runs (pft_item @count): a
+	 * PACKET item carries every packet decoded in one go (one, when
+	 * elements are returned too), an ELEM item the elements of a run of
+	 * packets (a BAD packet's elements always come in a run of their own). */
+	uint8_t runs;
+	uint8_t reserved[3];
 };
 
 /* What pft_pipe_next() returns. */
@@ -1566,6 +1589,11 @@ struct pft_item {
 	const struct pft_elem *elem;   /* ELEM; valid as @ptm */
 	/* ETMv3 sources: the packet (as @ptm is for PTM sources). */
 	const struct pft_etm3_packet *etm3;
+	/* PACKET and ELEM: 1, or with pft_pipe_config @runs the packets at
+	 * @ptm (PACKET) or elements at @elem (ELEM; @ptm is then the packet of
+	 * the first, the others' packets are known by their @offset). */
+	uint32_t count;
+	uint32_t reserved;
 };
 
 struct pft_pipe;
@@ -1808,7 +1836,7 @@ struct pft_input_config {
 	uint8_t elements;       /* return flow elements */
 	uint8_t fit_check;      /* watch whether configurations and images fit
 				 * the trace (pft_input_fit()) */
-	uint8_t reserved;
+	uint8_t runs;           /* items in runs (as pft_pipe_config) */
 	unsigned snap_flags;    /* enum pft_snap_flags, for snapshots */
 	int id;                 /* decode only this trace ID; -1: every source */
 };

@@ -10,16 +10,31 @@
 #include "escape.h"
 #include "images.h"
 #include "input.h"
+#include "outbuf.h"
+
+/* Disassembly by (address, instruction set, bytes): a trace runs the same
+ * instructions again and again, and capstone costs more than the rest of
+ * a listing's line. */
+enum { DIS_CACHE_SIZE = 4096 };  /* power of two */
+
+struct dis_entry {
+	uint32_t addr;
+	uint8_t isa, size, valid, known;  /* known: capstone decoded it */
+	uint8_t raw[4];
+	char text[200];                   /* as the listing prints it */
+};
 
 struct decode {
 	int format, count_only, insn, multi_id;
 	struct image_args images;
 	csh cs_arm, cs_thumb;
 	int have_cs;
+	struct dis_entry *dis;        /* DIS_CACHE_SIZE entries, with --insn */
 	uint64_t counts[PFT_ELEM_TYPE_MAX];
 	uint64_t insns;
 	const struct pft_packet *pkt; /* the packet whose elements are printed */
 	struct pft_lines *lines;      /* source lines of the --elf files */
+	struct outbuf out;
 };
 
 /* Where @addr is: its function (the DWARF's innermost, else the image's
@@ -50,72 +65,128 @@ static struct place place_of(const struct decode *d, const struct pft_image *img
 }
 
 /* ,"fn":...,"file":...,"line":N for what is known of @p. */
-static void json_place(const struct place *p)
+static void json_place(struct outbuf *o, const struct place *p)
 {
 	if (p->fn) {
-		fputs(",\"fn\":", stdout);
-		json_string(stdout, p->fn);
+		ob_str(o, ",\"fn\":\"");
+		ob_escaped(o, p->fn, 1);
+		ob_char(o, '"');
 	}
 	if (p->file) {
-		fputs(",\"file\":", stdout);
-		json_string(stdout, p->file);
-		printf(",\"line\":%" PRIu32, p->line);
+		ob_str(o, ",\"file\":\"");
+		ob_escaped(o, p->file, 1);
+		ob_str(o, "\",\"line\":");
+		ob_dec(o, p->line);
+	}
+}
+
+/* The listing's text of @insn: "%-8s %s" (text) or "%s %s" (JSON) of
+ * capstone's mnemonic and operands; known = 0 when capstone has none. */
+static const struct dis_entry *disassemble(struct decode *d, uint8_t isa,
+					   const struct pft_insn *insn)
+{
+	uint32_t h = (insn->addr >> 1) ^ (insn->addr >> 13) ^ isa;
+	struct dis_entry *c = &d->dis[h & (DIS_CACHE_SIZE - 1)];
+
+	if (c->valid && c->addr == insn->addr && c->isa == isa && c->size == insn->size &&
+	    !memcmp(c->raw, insn->raw, insn->size))
+		return c;
+	csh cs = isa == PFT_ISA_ARM ? d->cs_arm : d->cs_thumb;
+	cs_insn *dis = NULL;
+	size_t count = d->have_cs ? cs_disasm(cs, insn->raw, insn->size, insn->addr, 1, &dis)
+				  : 0;
+
+	c->valid = 1;
+	c->addr = insn->addr;
+	c->isa = isa;
+	c->size = (uint8_t)insn->size;
+	memcpy(c->raw, insn->raw, insn->size);
+	c->known = count != 0;
+	if (!count)
+		/* Capstone does not know it. */
+		snprintf(c->text, sizeof(c->text), "(undecodable)");
+	else if (d->format == FMT_JSONL)
+		snprintf(c->text, sizeof(c->text), "%s%s%s", dis->mnemonic,
+			 *dis->op_str ? " " : "", dis->op_str);
+	else
+		snprintf(c->text, sizeof(c->text), "%-8s %s", dis->mnemonic, dis->op_str);
+	if (count)
+		cs_free(dis, count);
+	return c;
+}
+
+/* "{"offset":N,"id":N,"type":" */
+static void json_head(struct outbuf *o, uint64_t offset, int id)
+{
+	ob_str(o, "{\"offset\":");
+	ob_dec(o, offset);
+	ob_str(o, ",\"id\":");
+	ob_int(o, id);
+	ob_str(o, ",\"type\":\"");
+}
+
+/* The CPU of a perf.data source (none for others). */
+static void json_cpu(struct outbuf *o, int cpu)
+{
+	if (cpu >= 0) {
+		ob_str(o, ",\"cpu\":");
+		ob_int(o, cpu);
 	}
 }
 
 static void print_insns(struct decode *d, const struct pft_input_source *s,
 			const struct pft_elem *e, int id)
 {
-	csh cs = e->isa == PFT_ISA_ARM ? d->cs_arm : d->cs_thumb;
+	struct outbuf *o = &d->out;
 	struct pft_insn_iter it;
 	struct pft_insn insn;
 
 	pft_insn_iter_init(&it, s->image, e);
 	while (pft_insn_iter_next(&it, &insn, sizeof(insn)) > 0) {
-		cs_insn *dis = NULL;
-		size_t count = d->have_cs ? cs_disasm(cs, insn.raw, insn.size, insn.addr, 1, &dis)
-					  : 0;
+		const struct dis_entry *dis = disassemble(d, e->isa, &insn);
 		struct place p = place_of(d, s->image, insn.addr);
 
 		if (d->format == FMT_JSONL) {
-			printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"insn\",\"addr\":\"0x%x\","
-			       "\"isa\":\"%s\",\"size\":%u", e->offset, id, insn.addr,
-			       pft_isa_name(e->isa), insn.size);
-			if (s->cpu >= 0)
-				printf(",\"cpu\":%d", s->cpu);
-			json_place(&p);
-			if (count) {
-				char text[200];
-				snprintf(text, sizeof(text), "%s%s%s", dis->mnemonic,
-					 *dis->op_str ? " " : "", dis->op_str);
-				fputs(",\"asm\":", stdout);
-				json_string(stdout, text);
+			json_head(o, e->offset, id);
+			ob_str(o, "insn\"");
+			json_cpu(o, s->cpu);
+			ob_str(o, ",\"addr\":\"0x");
+			ob_hex(o, insn.addr, 0);
+			ob_str(o, "\",\"isa\":\"");
+			ob_str(o, pft_isa_name(e->isa));
+			ob_str(o, "\",\"size\":");
+			ob_dec(o, insn.size);
+			json_place(o, &p);
+			if (dis->known) {
+				ob_str(o, ",\"asm\":\"");
+				ob_escaped(o, dis->text, 1);
+				ob_char(o, '"');
 			}
-			fputs("}\n", stdout);
+			ob_str(o, "}\n");
 		} else {
-			char text[200];
-			if (count)
-				snprintf(text, sizeof(text), "%-8s %s", dis->mnemonic, dis->op_str);
-			else
-				/* Capstone does not know it. */
-				snprintf(text, sizeof(text), "(undecodable)");
-			printf("    0x%08x  %s", insn.addr, text);
+			size_t len = strlen(dis->text);
+			ob_str(o, "    0x");
+			ob_hex(o, insn.addr, 8);
+			ob_str(o, "  ");
+			ob_strn(o, dis->text, sizeof(dis->text));
 			if (p.fn || p.file)
-				printf("%*s", (int)(strlen(text) < 33 ? 33 - strlen(text) : 1), "");
+				ob_spaces(o, len < 33 ? 33 - (int)len : 1);
 			if (p.fn) {
-				fputs("<", stdout);
-				text_string(stdout, p.fn);
-				printf("+0x%x>", p.off);
+				ob_char(o, '<');
+				ob_escaped(o, p.fn, 0);
+				ob_str(o, "+0x");
+				ob_hex(o, p.off, 0);
+				ob_char(o, '>');
 			}
 			if (p.file) {
-				fputs(p.fn ? "  " : "", stdout);
-				text_string(stdout, p.file);
-				printf(":%" PRIu32, p.line);
+				ob_str(o, p.fn ? "  " : "");
+				ob_escaped(o, p.file, 0);
+				ob_char(o, ':');
+				ob_dec(o, p.line);
 			}
-			putchar('\n');
+			ob_char(o, '\n');
 		}
-		if (count)
-			cs_free(dis, count);
+		ob_line_done(o);
 	}
 }
 
@@ -136,111 +207,201 @@ static const char *error_message(const struct decode *d, const struct pft_elem *
 	return buf;
 }
 
-static void print_elem(struct decode *d, const struct pft_input_source *s,
-		       const struct pft_elem *e)
+static void print_elem_json(struct decode *d, const struct pft_input_source *s,
+			    const struct pft_elem *e, int id)
 {
-	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
+	struct outbuf *o = &d->out;
 	char msg[160];
 
-	if (d->format == FMT_JSONL) {
-		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"%s\"", e->offset, id,
-		       pft_elem_type_name(e->type));
-		if (s->cpu >= 0)
-			printf(",\"cpu\":%d", s->cpu);
-		switch (e->type) {
-		case PFT_ELEM_RANGE:
-			printf(",\"start\":\"0x%x\",\"end\":\"0x%x\",\"last\":\"0x%x\",\"isa\":\"%s\","
-			       "\"n\":%u,\"taken\":%s,\"iclass\":\"%s\"", e->start, e->end, e->last,
-			       pft_isa_name(e->isa), e->ninsn, e->taken ? "true" : "false",
-			       pft_iclass_name(e->iclass));
-			struct place p = place_of(d, s->image, e->start);
-			json_place(&p);
-			break;
-		case PFT_ELEM_TRACE_ON:
-			printf(",\"reason\":\"%s\"", pft_isync_reason_name(e->reason));
-			break;
-		case PFT_ELEM_EXCEPTION:
-			printf(",\"number\":%u,\"name\":\"%s\"", e->exception,
-			       pft_exception_name(e->exception));
-			if (e->has_ret)
-				printf(",\"ret\":\"0x%x\"", e->addr);
-			break;
-		case PFT_ELEM_CONTEXT:
-			if (e->changed & PFT_CTX_CTXID)
-				printf(",\"ctxid\":\"0x%x\"", e->ctxid);
-			if (e->changed & PFT_CTX_VMID)
-				printf(",\"vmid\":%u", e->vmid);
-			if (e->changed & PFT_CTX_NS)
-				printf(",\"ns\":%u", e->ns);
-			if (e->changed & PFT_CTX_HYP)
-				printf(",\"hyp\":%u", e->hyp);
-			if (e->changed & PFT_CTX_ISA)
-				printf(",\"isa\":\"%s\"", pft_isa_name(e->isa));
-			break;
-		case PFT_ELEM_TIMESTAMP:
-			printf(",\"ts\":\"0x%" PRIx64 "\"", e->ts);
-			break;
-		case PFT_ELEM_ADDR_NACC:
-			printf(",\"addr\":\"0x%x\"", e->addr);
-			break;
-		case PFT_ELEM_ERROR:
-			printf(",\"msg\":\"%s\"", error_message(d, e, msg, sizeof(msg)));
-			break;
-		default:
-			break;
-		}
-		if (e->has_cycles)
-			printf(",\"cycles\":%u", e->cycles);
-		fputs("}\n", stdout);
-		if (d->insn && e->type == PFT_ELEM_RANGE)
-			print_insns(d, s, e, id);
-		return;
-	}
-
-	printf("0x%08" PRIx64, e->offset);
-	if (d->multi_id)
-		printf("  %02x", id);
-	printf("  %-10s", pft_elem_type_name(e->type));
+	json_head(o, e->offset, id);
+	ob_str(o, pft_elem_type_name(e->type));
+	ob_char(o, '"');
+	json_cpu(o, s->cpu);
 	switch (e->type) {
-	case PFT_ELEM_RANGE:
-		printf(" 0x%08x-0x%08x %-5s n=%-3u %s", e->start, e->last, pft_isa_name(e->isa),
-		       e->ninsn, e->taken ? "E" : "N");
+	case PFT_ELEM_RANGE: {
+		ob_str(o, ",\"start\":\"0x");
+		ob_hex(o, e->start, 0);
+		ob_str(o, "\",\"end\":\"0x");
+		ob_hex(o, e->end, 0);
+		ob_str(o, "\",\"last\":\"0x");
+		ob_hex(o, e->last, 0);
+		ob_str(o, "\",\"isa\":\"");
+		ob_str(o, pft_isa_name(e->isa));
+		ob_str(o, "\",\"n\":");
+		ob_dec(o, e->ninsn);
+		ob_str(o, e->taken ? ",\"taken\":true" : ",\"taken\":false");
+		ob_str(o, ",\"iclass\":\"");
+		ob_str(o, pft_iclass_name(e->iclass));
+		ob_char(o, '"');
+		struct place p = place_of(d, s->image, e->start);
+		json_place(o, &p);
 		break;
+	}
 	case PFT_ELEM_TRACE_ON:
-		printf(" %s", pft_isync_reason_name(e->reason));
+		ob_str(o, ",\"reason\":\"");
+		ob_str(o, pft_isync_reason_name(e->reason));
+		ob_char(o, '"');
 		break;
 	case PFT_ELEM_EXCEPTION:
-		printf(" %s (%u)", pft_exception_name(e->exception), e->exception);
-		if (e->has_ret)
-			printf(" ret=0x%08x", e->addr);
+		ob_str(o, ",\"number\":");
+		ob_dec(o, e->exception);
+		ob_str(o, ",\"name\":\"");
+		ob_str(o, pft_exception_name(e->exception));
+		ob_char(o, '"');
+		if (e->has_ret) {
+			ob_str(o, ",\"ret\":\"0x");
+			ob_hex(o, e->addr, 0);
+			ob_char(o, '"');
+		}
 		break;
 	case PFT_ELEM_CONTEXT:
-		if (e->changed & PFT_CTX_CTXID)
-			printf(" ctxid=0x%x", e->ctxid);
-		if (e->changed & PFT_CTX_VMID)
-			printf(" vmid=%u", e->vmid);
-		if (e->changed & PFT_CTX_NS)
-			printf(" %s", e->ns ? "non-secure" : "secure");
-		if (e->changed & PFT_CTX_HYP)
-			printf(" hyp=%u", e->hyp);
-		if (e->changed & PFT_CTX_ISA)
-			printf(" isa=%s", pft_isa_name(e->isa));
+		if (e->changed & PFT_CTX_CTXID) {
+			ob_str(o, ",\"ctxid\":\"0x");
+			ob_hex(o, e->ctxid, 0);
+			ob_char(o, '"');
+		}
+		if (e->changed & PFT_CTX_VMID) {
+			ob_str(o, ",\"vmid\":");
+			ob_dec(o, e->vmid);
+		}
+		if (e->changed & PFT_CTX_NS) {
+			ob_str(o, ",\"ns\":");
+			ob_dec(o, e->ns);
+		}
+		if (e->changed & PFT_CTX_HYP) {
+			ob_str(o, ",\"hyp\":");
+			ob_dec(o, e->hyp);
+		}
+		if (e->changed & PFT_CTX_ISA) {
+			ob_str(o, ",\"isa\":\"");
+			ob_str(o, pft_isa_name(e->isa));
+			ob_char(o, '"');
+		}
 		break;
 	case PFT_ELEM_TIMESTAMP:
-		printf(" 0x%" PRIx64, e->ts);
+		ob_str(o, ",\"ts\":\"0x");
+		ob_hex(o, e->ts, 0);
+		ob_char(o, '"');
 		break;
 	case PFT_ELEM_ADDR_NACC:
-		printf(" 0x%08x: no memory image here", e->addr);
+		ob_str(o, ",\"addr\":\"0x");
+		ob_hex(o, e->addr, 0);
+		ob_char(o, '"');
 		break;
 	case PFT_ELEM_ERROR:
-		printf(" %s", error_message(d, e, msg, sizeof(msg)));
+		ob_str(o, ",\"msg\":\"");
+		ob_str(o, error_message(d, e, msg, sizeof(msg)));
+		ob_char(o, '"');
 		break;
 	default:
 		break;
 	}
-	if (e->has_cycles)
-		printf(" cycles=%u", e->cycles);
-	putchar('\n');
+	if (e->has_cycles) {
+		ob_str(o, ",\"cycles\":");
+		ob_dec(o, e->cycles);
+	}
+	ob_str(o, "}\n");
+}
+
+/* "0xOFFSET  [ID  ]" of a text line. */
+static void text_head(struct decode *d, uint64_t offset, int id)
+{
+	ob_str(&d->out, "0x");
+	ob_hex(&d->out, offset, 8);
+	if (d->multi_id) {
+		ob_str(&d->out, "  ");
+		ob_hex(&d->out, (unsigned)id, 2);
+	}
+	ob_str(&d->out, "  ");
+}
+
+static void print_elem_text(struct decode *d, const struct pft_elem *e, int id)
+{
+	struct outbuf *o = &d->out;
+	char msg[160];
+
+	text_head(d, e->offset, id);
+	ob_str_left(o, pft_elem_type_name(e->type), 10);
+	switch (e->type) {
+	case PFT_ELEM_RANGE:
+		ob_str(o, " 0x");
+		ob_hex(o, e->start, 8);
+		ob_str(o, "-0x");
+		ob_hex(o, e->last, 8);
+		ob_char(o, ' ');
+		ob_str_left(o, pft_isa_name(e->isa), 5);
+		ob_str(o, " n=");
+		ob_dec_left(o, e->ninsn, 3);
+		ob_str(o, e->taken ? " E" : " N");
+		break;
+	case PFT_ELEM_TRACE_ON:
+		ob_char(o, ' ');
+		ob_str(o, pft_isync_reason_name(e->reason));
+		break;
+	case PFT_ELEM_EXCEPTION:
+		ob_char(o, ' ');
+		ob_str(o, pft_exception_name(e->exception));
+		ob_str(o, " (");
+		ob_dec(o, e->exception);
+		ob_char(o, ')');
+		if (e->has_ret) {
+			ob_str(o, " ret=0x");
+			ob_hex(o, e->addr, 8);
+		}
+		break;
+	case PFT_ELEM_CONTEXT:
+		if (e->changed & PFT_CTX_CTXID) {
+			ob_str(o, " ctxid=0x");
+			ob_hex(o, e->ctxid, 0);
+		}
+		if (e->changed & PFT_CTX_VMID) {
+			ob_str(o, " vmid=");
+			ob_dec(o, e->vmid);
+		}
+		if (e->changed & PFT_CTX_NS)
+			ob_str(o, e->ns ? " non-secure" : " secure");
+		if (e->changed & PFT_CTX_HYP) {
+			ob_str(o, " hyp=");
+			ob_dec(o, e->hyp);
+		}
+		if (e->changed & PFT_CTX_ISA) {
+			ob_str(o, " isa=");
+			ob_str(o, pft_isa_name(e->isa));
+		}
+		break;
+	case PFT_ELEM_TIMESTAMP:
+		ob_str(o, " 0x");
+		ob_hex(o, e->ts, 0);
+		break;
+	case PFT_ELEM_ADDR_NACC:
+		ob_str(o, " 0x");
+		ob_hex(o, e->addr, 8);
+		ob_str(o, ": no memory image here");
+		break;
+	case PFT_ELEM_ERROR:
+		ob_char(o, ' ');
+		ob_str(o, error_message(d, e, msg, sizeof(msg)));
+		break;
+	default:
+		break;
+	}
+	if (e->has_cycles) {
+		ob_str(o, " cycles=");
+		ob_dec(o, e->cycles);
+	}
+	ob_char(o, '\n');
+}
+
+static void print_elem(struct decode *d, const struct pft_input_source *s,
+		       const struct pft_elem *e)
+{
+	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
+
+	if (d->format == FMT_JSONL)
+		print_elem_json(d, s, e, id);
+	else
+		print_elem_text(d, e, id);
+	ob_line_done(&d->out);
 	if (d->insn && e->type == PFT_ELEM_RANGE)
 		print_insns(d, s, e, id);
 }
@@ -260,6 +421,7 @@ static void on_gap(struct decode *d, const struct pft_input_source *s, uint64_t 
 		   int status)
 {
 	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
+	struct outbuf *o = &d->out;
 
 	if (status == 0)
 		return;
@@ -267,16 +429,20 @@ static void on_gap(struct decode *d, const struct pft_input_source *s, uint64_t 
 	if (d->count_only)
 		return;
 	if (d->format == FMT_JSONL) {
-		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\"", offset, id);
-		if (s->cpu >= 0)
-			printf(",\"cpu\":%d", s->cpu);
-		printf(",\"msg\":\"%s\"}\n", pft_errstr(pft_errcode(status)));
+		json_head(o, offset, id);
+		ob_str(o, "error\"");
+		json_cpu(o, s->cpu);
+		ob_str(o, ",\"msg\":\"");
+		ob_str(o, pft_errstr(pft_errcode(status)));
+		ob_str(o, "\"}\n");
 	} else {
-		printf("0x%08" PRIx64, offset);
-		if (d->multi_id)
-			printf("  %02x", id);
-		printf("  %-10s %s\n", "error", pft_errstr(pft_errcode(status)));
+		text_head(d, offset, id);
+		ob_str_left(o, "error", 10);
+		ob_char(o, ' ');
+		ob_str(o, pft_errstr(pft_errcode(status)));
+		ob_char(o, '\n');
 	}
+	ob_line_done(o);
 }
 
 static void print_counts(const struct decode *d)
@@ -332,6 +498,7 @@ int cmd_decode(int argc, char **argv)
 	const char *cmd = "decode";
 
 	input_opts_init(&o);
+	o.runs = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -382,18 +549,29 @@ int cmd_decode(int argc, char **argv)
 	if (d.insn) {
 		d.have_cs = cs_open(CS_ARCH_ARM, CS_MODE_ARM, &d.cs_arm) == CS_ERR_OK &&
 			    cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d.cs_thumb) == CS_ERR_OK;
+		d.dis = calloc(DIS_CACHE_SIZE, sizeof(*d.dis));
+		if (!d.dis) {
+			cli_error("%s: out of memory", cmd);
+			rc = EXIT_USAGE;
+			input_close(&in);
+			goto out;
+		}
 	}
 	struct pft_item item;
 	int r;
 	while ((r = input_next(&in, &item)) > 0) {
 		const struct pft_input_source *s = &in.src[item.source].info;
 		if (item.type == PFT_ITEM_ELEM) {
+			/* A BAD packet's elements come in a run of their own:
+			 * the packet error messages need is the run's. */
 			d.pkt = item.ptm;
-			on_elem(&d, s, item.elem);
+			for (uint32_t i = 0; i < item.count; i++)
+				on_elem(&d, s, &item.elem[i]);
 		} else if (item.type == PFT_ITEM_GAP) {
 			on_gap(&d, s, item.offset, item.status);
 		}
 	}
+	ob_flush(&d.out);
 	rc = r ? EXIT_USAGE : EXIT_OK;
 	if (!rc && d.count_only)
 		print_counts(&d);
@@ -403,11 +581,12 @@ int cmd_decode(int argc, char **argv)
 		    d.counts[PFT_ELEM_ERROR]))
 		rc = EXIT_DECODE_ERRORS;
 	input_close(&in);
+out:
 	if (d.have_cs) {
 		cs_close(&d.cs_arm);
 		cs_close(&d.cs_thumb);
 	}
-out:
+	free(d.dis);
 	image_args_free(&d.images);
 	pft_lines_free(d.lines);
 	return rc;

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "input.h"
+#include "outbuf.h"
 
 struct dump {
 	int format;
@@ -14,6 +15,7 @@ struct dump {
 	uint64_t counts[PFT_PKT_TYPE_MAX];
 	uint64_t etm3_packets;   /* ETMv3 sources' packets (types of their own) */
 	uint64_t errors, bytes;
+	struct outbuf out;
 };
 
 static const char *atoms_str(const struct pft_packet *p, char *buf)
@@ -24,101 +26,138 @@ static const char *atoms_str(const struct pft_packet *p, char *buf)
 	return buf;
 }
 
+/* ` key=` (text) or `,"key":` (JSON), then the value's opening quote when
+ * @quoted in JSON. */
+static void field_key(struct outbuf *o, const char *k, int json, int quoted)
+{
+	if (json) {
+		ob_str(o, ",\"");
+		ob_str(o, k);
+		ob_str(o, quoted ? "\":\"" : "\":");
+	} else {
+		ob_char(o, ' ');
+		ob_str(o, k);
+		ob_char(o, '=');
+	}
+}
+
+static void field_str(struct outbuf *o, const char *k, const char *v, int json)
+{
+	field_key(o, k, json, 1);
+	ob_str(o, v);
+	if (json)
+		ob_char(o, '"');
+}
+
+static void field_hex(struct outbuf *o, const char *k, uint64_t v, int json)
+{
+	field_key(o, k, json, 1);
+	ob_str(o, "0x");
+	ob_hex(o, v, 0);
+	if (json)
+		ob_char(o, '"');
+}
+
+static void field_int(struct outbuf *o, const char *k, uint64_t v, int json)
+{
+	field_key(o, k, json, 0);
+	ob_dec(o, v);
+}
+
 /* A branch or waypoint address.  Before the first I-sync a compressed one
  * gives only its low bits and no instruction set: "addr_bits" says how many
  * (text: "addr=0x...(low N bits)"), and there is no "isa". */
-static void print_address(FILE *out, const struct pft_packet *p, int json)
+static void print_address(struct outbuf *o, const struct pft_packet *p, int json)
 {
 	if (p->isa != PFT_ISA_UNKNOWN) {
-		fprintf(out, json ? ",\"addr\":\"0x%" PRIx32 "\",\"isa\":\"%s\"" : " addr=0x%" PRIx32
-			" isa=%s", p->addr, pft_isa_name(p->isa));
+		field_hex(o, "addr", p->addr, json);
+		field_str(o, "isa", pft_isa_name(p->isa), json);
 		return;
 	}
-	uint32_t low = (uint32_t)(p->addr & ((1ull << p->addr_bits) - 1));
-	fprintf(out, json ? ",\"addr\":\"0x%" PRIx32 "\",\"addr_bits\":%u"
-		     : " addr=0x%" PRIx32 "(low %u bits) isa=unknown", low, p->addr_bits);
+	field_hex(o, "addr", p->addr & ((1ull << p->addr_bits) - 1), json);
+	if (json) {
+		field_int(o, "addr_bits", p->addr_bits, json);
+	} else {
+		ob_str(o, "(low ");
+		ob_dec(o, p->addr_bits);
+		ob_str(o, " bits) isa=unknown");
+	}
 }
 
 /* The packet's fields as "key=value" (text) or "\"key\":value" (JSON). */
-static void print_fields(FILE *out, const struct pft_packet *p, int json,
+static void print_fields(struct outbuf *o, const struct pft_packet *p, int json,
 			 const struct source *s)
 {
-	const char *sep = json ? "," : " ";
 	char atoms[8];
 
-#define FIELD_STR(k, v) fprintf(out, json ? "%s\"%s\":\"%s\"" : "%s%s=%s", sep, k, v)
-#define FIELD_HEX(k, v) fprintf(out, json ? "%s\"%s\":\"0x%" PRIx64 "\"" : "%s%s=0x%" PRIx64, \
-				sep, k, (uint64_t)(v))
-#define FIELD_INT(k, v) fprintf(out, json ? "%s\"%s\":%" PRIu64 : "%s%s=%" PRIu64, sep, k, \
-				(uint64_t)(v))
 	switch (p->type) {
 	case PFT_PKT_ISYNC:
-		FIELD_HEX("addr", p->addr);
-		FIELD_STR("isa", pft_isa_name(p->isa));
-		FIELD_STR("reason", pft_isync_reason_name(p->reason));
-		FIELD_INT("ns", p->ns);
-		FIELD_INT("hyp", p->hyp);
+		field_hex(o, "addr", p->addr, json);
+		field_str(o, "isa", pft_isa_name(p->isa), json);
+		field_str(o, "reason", pft_isync_reason_name(p->reason), json);
+		field_int(o, "ns", p->ns, json);
+		field_int(o, "hyp", p->hyp, json);
 		if (p->has_ctxid || s->info.cfg.ctxid_bytes)
-			FIELD_HEX("ctxid", p->ctxid);
+			field_hex(o, "ctxid", p->ctxid, json);
 		break;
 	case PFT_PKT_ATOM:
-		FIELD_STR("atoms", atoms_str(p, atoms));
+		field_str(o, "atoms", atoms_str(p, atoms), json);
 		break;
 	case PFT_PKT_BRANCH:
-		print_address(out, p, json);
+		print_address(o, p, json);
 		if (p->exc_bytes) {
-			FIELD_INT("exception", p->exception);
+			field_int(o, "exception", p->exception, json);
 			if (!json)
-				FIELD_STR("name", pft_exception_name(p->exception));
-			FIELD_INT("ns", p->ns);
-			FIELD_INT("hyp", p->hyp);
-			FIELD_INT("altis", p->altis);
+				field_str(o, "name", pft_exception_name(p->exception), json);
+			field_int(o, "ns", p->ns, json);
+			field_int(o, "hyp", p->hyp, json);
+			field_int(o, "altis", p->altis, json);
 		}
 		break;
 	case PFT_PKT_WAYPOINT:
-		print_address(out, p, json);
+		print_address(o, p, json);
 		break;
 	case PFT_PKT_CONTEXTID:
-		FIELD_HEX("ctxid", p->ctxid);
+		field_hex(o, "ctxid", p->ctxid, json);
 		break;
 	case PFT_PKT_VMID:
-		FIELD_INT("vmid", p->vmid);
+		field_int(o, "vmid", p->vmid, json);
 		break;
 	case PFT_PKT_TIMESTAMP:
-		FIELD_HEX("ts", p->ts);
+		field_hex(o, "ts", p->ts, json);
 		if (p->ts_clock_change)
-			FIELD_INT("clock_change", 1);
+			field_int(o, "clock_change", 1, json);
 		break;
 	case PFT_PKT_BAD:
+		ob_str(o, json ? ",\"msg\":\"" : " ");
+		ob_str(o, pft_errstr(p->bad));
+		if (p->bad == PFT_ERR_PKT_RESERVED_HEADER) {
+			ob_str(o, " 0x");
+			ob_hex(o, p->raw[0], 2);
+		}
 		if (json)
-			fprintf(out, ",\"msg\":\"%s", pft_errstr(p->bad));
-		else
-			fprintf(out, " %s", pft_errstr(p->bad));
-		if (p->bad == PFT_ERR_PKT_RESERVED_HEADER)
-			fprintf(out, " 0x%02x", p->raw[0]);
-		if (json)
-			fputc('"', out);
+			ob_char(o, '"');
 		break;
 	default:
 		break;
 	}
 	if (p->has_cycles)
-		FIELD_INT("cycles", p->cycles);
-#undef FIELD_STR
-#undef FIELD_HEX
-#undef FIELD_INT
+		field_int(o, "cycles", p->cycles, json);
 }
 
-static void print_bytes(FILE *out, const struct pft_packet *p)
+static void print_bytes(struct outbuf *o, const struct pft_packet *p)
 {
-	for (uint32_t i = 0; i < p->size; i++)
-		fprintf(out, i ? " %02x" : "%02x", p->raw[i]);
+	for (uint32_t i = 0; i < p->size; i++) {
+		if (i)
+			ob_char(o, ' ');
+		ob_hex(o, p->raw[i], 2);
+	}
 }
 
 static void on_packet(struct dump *d, const struct source *s, const struct pft_packet *p,
 		      int status)
 {
-	FILE *out = stdout;
+	struct outbuf *o = &d->out;
 	int id = s->info.id;
 
 	d->counts[p->type]++;
@@ -138,26 +177,37 @@ static void on_packet(struct dump *d, const struct source *s, const struct pft_p
 	if (d->count_only)
 		return;
 	if (d->format == FMT_JSONL) {
-		fprintf(out, "{\"offset\":%" PRIu64, p->offset);
-		if (id >= 0)
-			fprintf(out, ",\"id\":%d", id);
-		fprintf(out, ",\"type\":\"%s\",\"bytes\":\"", pft_pkt_type_name(p->type));
-		print_bytes(out, p);
-		fputc('"', out);
-		print_fields(out, p, 1, s);
-		fputs("}\n", out);
-		return;
+		ob_str(o, "{\"offset\":");
+		ob_dec(o, p->offset);
+		if (id >= 0) {
+			ob_str(o, ",\"id\":");
+			ob_int(o, id);
+		}
+		ob_str(o, ",\"type\":\"");
+		ob_str(o, pft_pkt_type_name(p->type));
+		ob_str(o, "\",\"bytes\":\"");
+		print_bytes(o, p);
+		ob_char(o, '"');
+		print_fields(o, p, 1, s);
+		ob_str(o, "}\n");
+	} else {
+		ob_str(o, "0x");
+		ob_hex(o, p->offset, 8);
+		if (d->multi_id) {
+			ob_str(o, "  ");
+			ob_hex(o, (unsigned)id, 2);
+		}
+		ob_str(o, "  ");
+		/* Bytes column: 12 bytes wide; longer packets push the rest right. */
+		int width = p->size ? (int)(3 * p->size - 1) : 0;
+		print_bytes(o, p);
+		ob_spaces(o, width < 35 ? 35 - width : 0);
+		ob_str(o, "  ");
+		ob_str(o, pft_pkt_type_name(p->type));
+		print_fields(o, p, 0, s);
+		ob_char(o, '\n');
 	}
-	fprintf(out, "0x%08" PRIx64, p->offset);
-	if (d->multi_id)
-		fprintf(out, "  %02x", id);
-	fputs("  ", out);
-	/* Bytes column: 12 bytes wide; longer packets push the rest right. */
-	int width = p->size ? (int)(3 * p->size - 1) : 0;
-	print_bytes(out, p);
-	fprintf(out, "%*s  %s", width < 35 ? 35 - width : 0, "", pft_pkt_type_name(p->type));
-	print_fields(out, p, 0, s);
-	fputc('\n', out);
+	ob_line_done(o);
 }
 
 /* An ETMv3 packet: its bytes, type and main fields (doc/etmv3.md). */
@@ -177,6 +227,8 @@ static void on_etm3_packet(struct dump *d, const struct source *s,
 	}
 	if (d->count_only)
 		return;
+	/* Listed through stdio, after the PTM lines buffered so far. */
+	ob_flush(&d->out);
 	if (json) {
 		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"%s\",\"bytes\":\"", p->offset,
 		       id, pft_etm3_pkt_type_name(p->type));
@@ -236,6 +288,7 @@ static void on_gap(struct dump *d, const struct source *s, uint64_t offset, int 
 		  pft_errstr(pft_errcode(status)));
 	if (d->count_only)
 		return;
+	ob_flush(&d->out);
 	if (d->format == FMT_JSONL)
 		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\",\"bytes\":\"\","
 		       "\"msg\":\"%s\"}\n", offset, id, pft_errstr(pft_errcode(status)));
@@ -309,6 +362,7 @@ int cmd_dump(int argc, char **argv)
 	int c;
 
 	input_opts_init(&o);
+	o.runs = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -347,10 +401,12 @@ int cmd_dump(int argc, char **argv)
 		if (item.type == PFT_ITEM_PACKET && item.etm3)
 			on_etm3_packet(&d, s, item.etm3, item.status);
 		else if (item.type == PFT_ITEM_PACKET)
-			on_packet(&d, s, item.ptm, item.status);
+			for (uint32_t i = 0; i < item.count; i++)
+				on_packet(&d, s, &item.ptm[i], item.status);
 		else if (item.type == PFT_ITEM_GAP)
 			on_gap(&d, s, item.offset, item.status);
 	}
+	ob_flush(&d.out);
 	if (r < 0)
 		rc = EXIT_USAGE;
 	if (!rc && d.count_only)

@@ -282,7 +282,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)packets,
 				       .elements = (uint8_t)elements, .fit_check = 1,
-				       .id = o->id };
+				       .runs = (uint8_t)o->runs, .id = o->id };
 	int given = o->cfg_given || o->reg_given[0] || o->reg_given[1] || o->reg_given[2] ||
 		    o->reg_given[3];
 	int err = 0;
@@ -369,10 +369,12 @@ int input_next(struct input *in, struct pft_item *item)
 		return -1;
 	}
 	if (r == 0) {
-		if (item->type == PFT_ITEM_PACKET &&
-		    (item->ptm ? item->ptm->type == PFT_PKT_ASYNC
-			       : item->etm3->type == PFT_ETM3_PKT_ASYNC))
-			in->src[item->source].synced_once = 1;
+		if (item->type == PFT_ITEM_PACKET && item->etm3)
+			in->src[item->source].synced_once |= item->etm3->type == PFT_ETM3_PKT_ASYNC;
+		else if (item->type == PFT_ITEM_PACKET)
+			for (uint32_t i = 0; i < item->count; i++)
+				in->src[item->source].synced_once |=
+					item->ptm[i].type == PFT_PKT_ASYNC;
 		return 1;
 	}
 	for (size_t i = 0; i < in->nsrc; i++)

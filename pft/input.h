@@ -21,6 +21,7 @@ struct input_opts {
 	/* --reg values: ETMCR, ETMCCER, ETMIDR, ETMTRACEIDR */
 	uint32_t reg[4];
 	int reg_given[4];
+	int runs;               /* the command takes items in runs (item.count) */
 };
 
 /* The getopt_long entries of the shared options; their codes start at

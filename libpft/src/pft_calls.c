@@ -384,7 +384,7 @@ static size_t frame_returning_to(const struct pft_calls *c, uint32_t addr)
 
 /* Whether a frame below the top may run the function around @addr: the
  * functions of the frames are those of function_of() of their entry. */
-static int below_top_runs(const struct pft_calls *c, uint32_t addr)
+static int below_top_runs(struct pft_calls *c, uint32_t addr)
 {
 	uint32_t start, end;
 	const struct frame *top = frame_at(c, c->nframes - 1);

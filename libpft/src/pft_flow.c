@@ -3,9 +3,12 @@
  * instruction ranges (shared/spec/pft-flow.md sections 3-9).
  *
  * The straight-line code between waypoints is classified once per basic
- * block: a direct-mapped cache maps (address, instruction set, memory
- * space) to the block's waypoint, so a loop costs one lookup per
+ * block: a 2-way set-associative cache maps (address, instruction set,
+ * memory space) to the block's waypoint, so a loop costs one lookup per
  * iteration, not one classification per instruction.
+ *
+ * Elements are written to f->out: the decoder's own queue for
+ * pft_flow_put(), the caller's array for pft_flow_decode().
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +19,9 @@
 #include "pft_size.h"
 
 enum {
-	QUEUE_MAX = 32,          /* elements one packet can produce (<= 5 atoms x 3 + 4) */
+	QUEUE_MAX = PFT_FLOW_ELEMS_MAX,
 	RETSTACK_MAX = 32,       /* deeper than any PTM's stack (pft-flow.md 6) */
-	BLOCK_CACHE_SIZE = 8192, /* power of two */
+	CACHE_SETS = 4096,       /* power of two; 2 ways each */
 	/* The PTM reports a waypoint update after 4096 bytes without a
 	 * waypoint; a longer walk means the image and the trace disagree. */
 	WALK_LIMIT = 4096 + 64
@@ -69,9 +72,12 @@ struct pft_flow {
 
 	struct pft_elem queue[QUEUE_MAX];
 	unsigned q_head, q_len;
+	struct pft_elem *out;    /* where elements go: queue or the caller's */
+	size_t nout;
 
 	uint64_t insns;
-	struct block cache[BLOCK_CACHE_SIZE];
+	/* [set][0] is the most recently filled way. */
+	struct block cache[CACHE_SETS][2];
 };
 
 const char *pft_elem_type_name(enum pft_elem_type type)
@@ -143,12 +149,10 @@ uint64_t pft_flow_insn_count(const struct pft_flow *f)
 static struct pft_elem *push_elem(struct pft_flow *f, enum pft_elem_type type,
 				  uint64_t offset)
 {
-	/* The queue is drained before each put and one packet produces at
-	 * most QUEUE_MAX elements, so it cannot overflow. */
-	struct pft_elem *e = &f->queue[(f->q_head + f->q_len++) % QUEUE_MAX];
-	memset(e, 0, sizeof(*e));
-	e->type = type;
-	e->offset = offset;
+	/* Each packet starts with room for QUEUE_MAX elements, at most what
+	 * one packet produces, so this cannot overflow. */
+	struct pft_elem *e = &f->out[f->nout++];
+	*e = (struct pft_elem){ .offset = offset, .type = (uint8_t)type };
 	return e;
 }
 
@@ -224,11 +228,17 @@ static const struct block *get_block(struct pft_flow *f, uint32_t addr, uint8_t 
 {
 	enum pft_mem_space space = current_space(f);
 	uint32_t h = (addr >> 1) ^ (addr >> 13) ^ isa;
-	struct block *b = &f->cache[h & (BLOCK_CACHE_SIZE - 1)];
+	struct block *set = f->cache[h & (CACHE_SETS - 1)];
 
-	if (!(b->valid && b->start == addr && b->isa == isa && b->space == space))
-		walk_block(f, addr, isa, space, b);
-	return b;
+	for (int way = 0; way < 2; way++) {
+		struct block *b = &set[way];
+		if (b->valid && b->start == addr && b->isa == isa && b->space == space)
+			return b;
+	}
+	/* A miss: the older way goes, the newer one takes its place. */
+	set[1] = set[0];
+	walk_block(f, addr, isa, space, &set[0]);
+	return &set[0];
 }
 
 static void rs_push(struct pft_flow *f, uint32_t addr, uint8_t isa)
@@ -258,14 +268,11 @@ static void report_error(struct pft_flow *f, uint64_t offset, enum pft_error_cod
 static struct pft_elem *push_range(struct pft_flow *f, uint64_t offset, uint32_t start,
 				   uint32_t last, uint32_t end, uint32_t ninsn, uint8_t isa)
 {
-	struct pft_elem *e = push_elem(f, PFT_ELEM_RANGE, offset);
+	struct pft_elem *e = &f->out[f->nout++];
 
-	e->start = start;
-	e->last = last;
-	e->end = end;
-	e->ninsn = ninsn;
-	e->isa = isa;
-	e->space = (uint8_t)current_space(f);
+	*e = (struct pft_elem){ .offset = offset, .type = PFT_ELEM_RANGE, .start = start,
+				.last = last, .end = end, .ninsn = ninsn, .isa = isa,
+				.space = (uint8_t)current_space(f) };
 	f->insns += ninsn;
 	return e;
 }
@@ -589,8 +596,36 @@ int pft_flow_put(struct pft_flow *f, const struct pft_packet *pkt, size_t size)
 	if (f->q_len)
 		return -PFT_ERR_INVALID;
 	f->q_head = 0;
+	f->out = f->queue;
+	f->nout = 0;
 	apply_packet(f, pkt);
+	f->q_len = (unsigned)f->nout;
 	return 0;
+}
+
+int pft_flow_decode(struct pft_flow *f, const struct pft_packet *pkts, size_t npkts,
+		    size_t pkt_size, struct pft_elem *elems, size_t nelems, size_t *pkt_end)
+{
+	if (!f || (!pkts && npkts) || pkt_size != sizeof(*pkts) || !elems ||
+	    nelems < PFT_FLOW_ELEMS_MAX || !pkt_end)
+		return -PFT_ERR_INVALID;
+	if (f->q_len)
+		return -PFT_ERR_INTERNAL;
+	f->out = elems;
+	f->nout = 0;
+	size_t i = 0;
+	for (; i < npkts && nelems - f->nout >= PFT_FLOW_ELEMS_MAX; i++) {
+		const struct pft_packet *pkt = &pkts[i];
+		if (pkt->type >= PFT_PKT_TYPE_MAX || pkt->n_atoms > 5 ||
+		    pkt->isa > PFT_ISA_UNKNOWN)
+			break;
+		apply_packet(f, pkt);
+		pkt_end[i] = f->nout;
+	}
+	/* A packet out of range stops the run; on its own it is an error. */
+	if (!i && npkts)
+		return -PFT_ERR_INVALID;
+	return (int)i;
 }
 
 int pft_flow_next(struct pft_flow *f, struct pft_elem *elem, size_t size)

@@ -414,7 +414,8 @@ static int new_file(struct pft_input *in, const char *path, unsigned format, siz
 	struct pft_pipe_config pc = { .size = sizeof(pc), .format = (uint8_t)format,
 				      .packets = in->cfg.packets,
 				      .elements = in->cfg.elements,
-				      .fit_check = in->cfg.fit_check };
+				      .fit_check = in->cfg.fit_check,
+				      .runs = in->cfg.runs };
 	int err;
 
 	for (size_t i = 0; i < in->nfiles; i++)
@@ -792,7 +793,8 @@ int pft_input_add_detected(struct pft_input *in, int id)
 		struct pft_pipe_config pc = { .size = sizeof(pc), .format = PFT_PIPE_TPIU,
 					      .packets = in->cfg.packets,
 					      .elements = in->cfg.elements,
-					      .fit_check = in->cfg.fit_check };
+					      .fit_check = in->cfg.fit_check,
+				      .runs = in->cfg.runs };
 		struct pft_pipe *tpiu = pft_pipe_alloc(&pc, &err);
 		if (!tpiu || f->nmap) {
 			pft_pipe_free(tpiu);

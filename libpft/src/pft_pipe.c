@@ -18,6 +18,7 @@
 
 enum {
 	PKT_BATCH = 64,   /* packets decoded per pft_pkt_next_batch() call */
+	ELEM_ROOM = PKT_BATCH * PFT_FLOW_ELEMS_MAX,
 	ID_COUNT = 128,   /* trace IDs are 7 bits */
 	NO_SOURCE = -1
 };
@@ -30,7 +31,12 @@ struct source {
 	struct pft_packet pkts[PKT_BATCH];
 	int npkts, ipkt;
 	int batch_status;            /* 0, or the status of a lone BAD packet */
-	int elems_pending;           /* the flow decoder may hold elements */
+	/* PTM: the batch's elements, decoded with the packets; those of
+	 * pkts[k] end at elems[elem_end[k]].  ielem: the next one to return. */
+	struct pft_elem *elems;
+	uint16_t elem_end[PKT_BATCH];
+	int ielem;
+	int elems_pending;           /* ETMv3: the flow decoder may hold elements */
 	struct pft_elem elem;
 	struct pft_pipe_stats stats;
 	struct pft_fit *fit;         /* with fit_check */
@@ -57,7 +63,6 @@ struct pft_pipe {
 	size_t next_to_finish;       /* sources whose decoder was finished */
 
 	int cur;                     /* source being drained, or NO_SOURCE */
-	const struct pft_packet *cur_pkt;
 
 	/* A gap being reported to every source in turn. */
 	int gap_active;
@@ -81,7 +86,7 @@ struct pft_pipe *pft_pipe_alloc(const struct pft_pipe_config *cfg, int *errcode)
 	int err = -PFT_ERR_INVALID;
 
 	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_pipe_config) || cfg->format > PFT_PIPE_TPIU ||
-	    !(cfg->packets || cfg->elements) || cfg->fit_check > 1)
+	    !(cfg->packets || cfg->elements) || cfg->fit_check > 1 || cfg->runs > 1)
 		goto fail;
 	err = -PFT_ERR_NOMEM;
 	p = calloc(1, sizeof(*p));
@@ -116,6 +121,7 @@ static void free_source(struct source *s)
 	pft_fit_free(s->fit);
 	pft_etm3_pkt_free(s->e3pkt);
 	pft_etm3_flow_free(s->e3flow);
+	free(s->elems);
 	free(s);
 }
 
@@ -172,8 +178,15 @@ int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
 	if ((err = new_source(p, id, PFT_PROTO_PTM, &s)) < 0)
 		return err;
 	s->pkt = pft_pkt_alloc(cfg, &err);
-	if (s->pkt && p->cfg.elements)
+	if (s->pkt && p->cfg.elements) {
 		s->flow = pft_flow_alloc(cfg, image, &err);
+		s->elems = malloc(ELEM_ROOM * sizeof(*s->elems));
+		if (s->flow && !s->elems) {
+			pft_flow_free(s->flow);
+			s->flow = NULL;
+			err = -PFT_ERR_NOMEM;
+		}
+	}
 	if (s->pkt && (!p->cfg.elements || s->flow) && p->cfg.fit_check)
 		s->fit = pft_fit_alloc(cfg, image, &err);
 	if (!s->pkt || (p->cfg.elements && !s->flow) || (p->cfg.fit_check && !s->fit)) {
@@ -296,7 +309,7 @@ static int next_gap_item(struct pft_pipe *p, struct pft_item *item)
 		if (s->flow)
 			pft_flow_reset(s->flow);
 	}
-	s->npkts = s->ipkt = 0;
+	s->npkts = s->ipkt = s->ielem = 0;
 	s->elems_pending = 0;
 	if (p->gap_status)
 		s->stats.errors++;
@@ -376,28 +389,103 @@ static int drain_etm3(struct pft_pipe *p, struct source *s, struct pft_item *ite
 	return DRAIN_ITEM;
 }
 
-/* The next packet of source @s into p->cur_pkt: 1, or 0 when its decoder
- * needs input (or has ended), or a fatal negative code. */
-static int next_packet(struct source *s, const struct pft_packet **pkt, int *status)
+/* A new batch of packets for source @s, with their elements: 1, or 0
+ * when its decoder needs input (or has ended), or a fatal negative code. */
+static int next_batch(struct source *s)
 {
-	if (s->ipkt >= s->npkts) {
-		int got = pft_pkt_next_batch(s->pkt, s->pkts, PKT_BATCH, sizeof(s->pkts[0]));
-		if (got == -PFT_ERR_NEED_INPUT || got == -PFT_ERR_EOS)
-			return 0;
-		if (got < 0 && s->pkts[0].type != PFT_PKT_BAD)
-			return -PFT_ERR_INTERNAL;
-		s->npkts = got > 0 ? got : 1;
-		s->batch_status = got > 0 ? 0 : got;
-		s->ipkt = 0;
-	}
-	*pkt = &s->pkts[s->ipkt++];
-	*status = s->batch_status;
-	if (s->fit)
-		pft_fit_packet(s->fit, *pkt, sizeof(**pkt), *status);
-	s->stats.packets++;
-	if (*status < 0)
-		s->stats.errors++;
+	int got = pft_pkt_next_batch(s->pkt, s->pkts, PKT_BATCH, sizeof(s->pkts[0]));
+
+	if (got == -PFT_ERR_NEED_INPUT || got == -PFT_ERR_EOS)
+		return 0;
+	if (got < 0 && s->pkts[0].type != PFT_PKT_BAD)
+		return -PFT_ERR_INTERNAL;
+	s->npkts = got > 0 ? got : 1;
+	s->batch_status = got > 0 ? 0 : got;
+	s->ipkt = s->ielem = 0;
+	if (!s->flow)
+		return 1;
+	size_t end[PKT_BATCH];
+	int n = pft_flow_decode(s->flow, s->pkts, (size_t)s->npkts, sizeof(s->pkts[0]), s->elems,
+				ELEM_ROOM, end);
+	/* The room is enough for every packet, and they come from the decoder. */
+	if (n != s->npkts)
+		return -PFT_ERR_INTERNAL;
+	for (int k = 0; k < n; k++)
+		s->elem_end[k] = (uint16_t)end[k];
 	return 1;
+}
+
+static void account_packet(struct source *s, const struct pft_packet *pkt)
+{
+	if (s->fit)
+		pft_fit_packet(s->fit, pkt, sizeof(*pkt), s->batch_status);
+	s->stats.packets++;
+	if (s->batch_status < 0)
+		s->stats.errors++;
+}
+
+static void account_elem(struct source *s, const struct pft_elem *e)
+{
+	if (e->type == PFT_ELEM_RANGE)
+		s->stats.insns += e->ninsn;
+	if (s->fit)
+		pft_fit_elem(s->fit, e, sizeof(*e));
+}
+
+/* The PTM source being drained's next item: 1, 0 when it needs input (or
+ * has ended), or a fatal negative code. */
+static int drain_ptm(struct pft_pipe *p, struct source *s, struct pft_item *item)
+{
+	int r;
+
+	item->protocol = s->protocol;
+	item->source = (uint16_t)p->cur;
+	item->count = 1;
+	for (;;) {
+		/* The elements of the packet returned last. */
+		if (s->flow && s->ipkt && s->ielem < s->elem_end[s->ipkt - 1]) {
+			int end = p->cfg.runs ? s->elem_end[s->ipkt - 1] : s->ielem + 1;
+			item->type = PFT_ITEM_ELEM;
+			item->ptm = &s->pkts[s->ipkt - 1];
+			item->elem = &s->elems[s->ielem];
+			item->count = (uint32_t)(end - s->ielem);
+			while (s->ielem < end)
+				account_elem(s, &s->elems[s->ielem++]);
+			return 1;
+		}
+		if (s->ipkt >= s->npkts && (r = next_batch(s)) <= 0)
+			return r;
+		if (p->cfg.packets) {
+			int end = p->cfg.runs && !s->flow ? s->npkts : s->ipkt + 1;
+			item->type = PFT_ITEM_PACKET;
+			item->status = s->batch_status;
+			item->ptm = &s->pkts[s->ipkt];
+			item->count = (uint32_t)(end - s->ipkt);
+			while (s->ipkt < end)
+				account_packet(s, &s->pkts[s->ipkt++]);
+			return 1;
+		}
+		if (!p->cfg.runs) {
+			account_packet(s, &s->pkts[s->ipkt++]);
+			continue;
+		}
+		/* Elements only, in runs: the rest of the batch at once. */
+		int first = s->ielem, first_pkt = -1;
+		for (; s->ipkt < s->npkts; s->ipkt++) {
+			account_packet(s, &s->pkts[s->ipkt]);
+			if (first_pkt < 0 && s->elem_end[s->ipkt] > first)
+				first_pkt = s->ipkt;
+			while (s->ielem < s->elem_end[s->ipkt])
+				account_elem(s, &s->elems[s->ielem++]);
+		}
+		if (first_pkt >= 0) {
+			item->type = PFT_ITEM_ELEM;
+			item->ptm = &s->pkts[first_pkt];
+			item->elem = &s->elems[first];
+			item->count = (uint32_t)(s->ielem - first);
+			return 1;
+		}
+	}
 }
 
 /* Give the current source more bytes, or end it.  Returns 1 when there
@@ -464,6 +552,7 @@ int pft_pipe_next(struct pft_pipe *p, struct pft_item *item, size_t size)
 	item->ptm = NULL;
 	item->elem = NULL;
 	item->etm3 = NULL;
+	item->count = 1;
 	for (;;) {
 		if (p->gap_active) {
 			if (next_gap_item(p, item))
@@ -479,46 +568,10 @@ int pft_pipe_next(struct pft_pipe *p, struct pft_item *item, size_t size)
 			continue;
 		}
 		if (p->cur != NO_SOURCE) {
-			struct source *s = p->src[p->cur];
-			const struct pft_packet *pkt;
-			int status;
-
-			if (s->elems_pending) {
-				if (pft_flow_next(s->flow, &s->elem, sizeof(s->elem)) == 0) {
-					if (s->elem.type == PFT_ELEM_RANGE)
-						s->stats.insns += s->elem.ninsn;
-					if (s->fit)
-						pft_fit_elem(s->fit, &s->elem, sizeof(s->elem));
-					item->type = PFT_ITEM_ELEM;
-					item->protocol = s->protocol;
-					item->source = (uint16_t)p->cur;
-					item->ptm = p->cur_pkt;
-					item->elem = &s->elem;
-					return 0;
-				}
-				s->elems_pending = 0;
-			}
-			int r = next_packet(s, &pkt, &status);
-			if (r < 0)
-				return r;
-			if (r == 0) {
-				p->cur = NO_SOURCE;
-				continue;
-			}
-			if (s->flow) {
-				if (pft_flow_put(s->flow, pkt, sizeof(*pkt)) < 0)
-					return -PFT_ERR_INTERNAL;
-				s->elems_pending = 1;
-				p->cur_pkt = pkt;
-			}
-			if (p->cfg.packets) {
-				item->type = PFT_ITEM_PACKET;
-				item->protocol = s->protocol;
-				item->source = (uint16_t)p->cur;
-				item->status = status;
-				item->ptm = pkt;
-				return 0;
-			}
+			int r = drain_ptm(p, p->src[p->cur], item);
+			if (r)
+				return r < 0 ? r : 0;
+			p->cur = NO_SOURCE;
 			continue;
 		}
 		int eos, r = refill(p, item, &eos);

@@ -372,10 +372,40 @@ static void collect(struct run *r, uint64_t offset)
 	PTU_EQ(rc, -PFT_ERR_NEED_INPUT);
 }
 
+/* Which path the behaviour tests take: 0 pft_flow_put()/next(), 1 the
+ * batch call pft_flow_decode(); main() runs them on both. */
+static int batch_path;
+
+/* Apply @n packets by the batch path, each element checked against the
+ * offset of the packet that pkt_end says produced it. */
+static void decode_batch(struct run *r, const struct pft_packet *p, size_t n)
+{
+	static struct pft_elem out[RUN_MAX + PFT_FLOW_ELEMS_MAX];
+	size_t end[RUN_MAX], k = 0;
+
+	PTU_CHECK(n <= RUN_MAX);
+	PTU_EQ(pft_flow_decode(r->f, p, n, sizeof(*p), out, sizeof(out) / sizeof(out[0]), end),
+	       (int)n);
+	for (size_t i = 0; i < n; i++) {
+		PTU_CHECK(end[i] >= k && end[i] <= sizeof(out) / sizeof(out[0]));
+		for (; k < end[i]; k++) {
+			PTU_EQ(out[k].offset, p[i].offset);
+			if (r->n < RUN_MAX)
+				r->q[r->n++] = out[k];
+			else
+				PTU_CHECK(!"too many elements");
+		}
+	}
+}
+
 static void put(struct run *r, struct pft_packet p)
 {
 	p.offset = r->off;
 	r->off += 0x10;
+	if (batch_path) {
+		decode_batch(r, &p, 1);
+		return;
+	}
 	PTU_EQ(pft_flow_put(r->f, &p, sizeof(p)), 0);
 	collect(r, p.offset);
 }
@@ -394,6 +424,9 @@ static void put_bytes(struct run *r, const struct pft_config *cfg, const uint8_t
 		return;
 	PTU_EQ(pft_pkt_feed(d, bytes, len), 0);
 	PTU_EQ(pft_pkt_finish(d), 0);
+	/* The batch path takes all the packets in one call. */
+	static struct pft_packet all[RUN_MAX];
+	size_t n = 0;
 	for (;;) {
 		int rc = pft_pkt_next(d, &p, sizeof(p));
 		if (rc == -PFT_ERR_EOS)
@@ -401,9 +434,16 @@ static void put_bytes(struct run *r, const struct pft_config *cfg, const uint8_t
 		PTU_CHECK(rc == 0 || p.type == PFT_PKT_BAD);
 		if (rc != 0 && p.type != PFT_PKT_BAD)
 			break;
+		if (batch_path) {
+			if (n < RUN_MAX)
+				all[n++] = p;
+			continue;
+		}
 		PTU_EQ(pft_flow_put(r->f, &p, sizeof(p)), 0);
 		collect(r, p.offset);
 	}
+	if (batch_path)
+		decode_batch(r, all, n);
 	pft_pkt_free(d);
 }
 
@@ -1856,25 +1896,9 @@ static void test_spec_irq_example(void)
 	pft_image_free(img);
 }
 
-int main(void)
+/* Every test of elements, by both paths. */
+static void behaviour_tests(void)
 {
-	const char *shared = getenv("PFT_SHARED");
-
-	if (shared) {
-		snprintf(shared_dir, sizeof(shared_dir), "%s", shared);
-	} else {
-		/* Derive it from this file's path: <tree>/../shared. */
-		char tree[900];
-		snprintf(tree, sizeof(tree), "%s", __FILE__);
-		char *cut = strstr(tree, "/tests/unit/");
-		if (cut)
-			*cut = '\0';
-		snprintf(shared_dir, sizeof(shared_dir), "%s/../shared", tree);
-	}
-	PTU_EQ(arm_bl(0x8020, 0x8100), 0xeb000036u); /* as assembled above */
-	image = make_image();
-	PTU_RUN(test_args);
-	PTU_RUN(test_names);
 	PTU_RUN(test_sync_order);
 	PTU_RUN(test_dmb_dsb_waypoints);
 	PTU_RUN(test_branch_packets);
@@ -1898,6 +1922,68 @@ int main(void)
 	PTU_RUN(test_reset_forgets_vmid);
 	PTU_RUN(test_nacc_keeps_cycles);
 	PTU_RUN(test_isync_unknown_cycles);
+}
+
+/* pft_flow_decode()'s arguments, and a batch cut short by its room. */
+static void test_decode_args(void)
+{
+	struct pft_config cfg = base_cfg();
+	struct pft_flow *f = pft_flow_alloc(&cfg, image, NULL);
+	struct pft_packet p[3] = { pk(PFT_PKT_ASYNC), pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0),
+				   pk_atoms("E") };
+	struct pft_elem out[PFT_FLOW_ELEMS_MAX + 1];
+	size_t end[3];
+
+	PTU_CHECK(f != NULL);
+	if (!f)
+		return;
+	PTU_EQ(pft_flow_decode(NULL, p, 3, sizeof(p[0]), out, 33, end), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_decode(f, NULL, 3, sizeof(p[0]), out, 33, end), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_decode(f, p, 3, sizeof(p[0]) - 1, out, 33, end), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_decode(f, p, 3, sizeof(p[0]), NULL, 33, end), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_decode(f, p, 3, sizeof(p[0]), out, PFT_FLOW_ELEMS_MAX - 1, end),
+	       -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_decode(f, p, 3, sizeof(p[0]), out, 33, NULL), -PFT_ERR_INVALID);
+	/* Room for 32 elements: after the first packet (NO_SYNC) fewer than
+	 * PFT_FLOW_ELEMS_MAX are left, so it stops there. */
+	PTU_EQ(pft_flow_decode(f, p, 3, sizeof(p[0]), out, PFT_FLOW_ELEMS_MAX, end), 1);
+	PTU_EQ(end[0], 1);
+	PTU_EQ(out[0].type, PFT_ELEM_NO_SYNC);
+	/* A packet out of range: refused on its own, a stop after others. */
+	struct pft_packet bad[2] = { pk_atoms("E"), pk_atoms("E") };
+	bad[1].n_atoms = 6;
+	PTU_EQ(pft_flow_decode(f, &bad[1], 1, sizeof(bad[0]), out, 33, end), -PFT_ERR_INVALID);
+	PTU_EQ(pft_flow_decode(f, bad, 2, sizeof(bad[0]), out, 33, end), 1);
+	PTU_EQ(end[0], 0);  /* an atom before any sync: nothing */
+	/* Elements of a pft_flow_put() not yet taken. */
+	PTU_EQ(pft_flow_put(f, &p[1], sizeof(p[1])), 0);
+	PTU_EQ(pft_flow_decode(f, p, 1, sizeof(p[0]), out, 33, end), -PFT_ERR_INTERNAL);
+	pft_flow_free(f);
+}
+
+int main(void)
+{
+	const char *shared = getenv("PFT_SHARED");
+
+	if (shared) {
+		snprintf(shared_dir, sizeof(shared_dir), "%s", shared);
+	} else {
+		/* Derive it from this file's path: <tree>/../shared. */
+		char tree[900];
+		snprintf(tree, sizeof(tree), "%s", __FILE__);
+		char *cut = strstr(tree, "/tests/unit/");
+		if (cut)
+			*cut = '\0';
+		snprintf(shared_dir, sizeof(shared_dir), "%s/../shared", tree);
+	}
+	PTU_EQ(arm_bl(0x8020, 0x8100), 0xeb000036u); /* as assembled above */
+	image = make_image();
+	PTU_RUN(test_args);
+	PTU_RUN(test_names);
+	PTU_RUN(test_decode_args);
+	for (batch_path = 0; batch_path < 2; batch_path++)
+		behaviour_tests();
+	batch_path = 0;
 	PTU_RUN(test_malformed_packet_struct);
 	pft_image_free(image);
 	PTU_MAIN_END();

@@ -54,11 +54,15 @@ static struct stream make_stream(int atoms, int ns)
 	return s;
 }
 
+/* Items one at a time (0) or in runs (1, pft_pipe_config.runs): main()
+ * runs every test both ways, and the tallies must not differ. */
+static int runs;
+
 static struct pft_pipe *new_pipe(unsigned format, int packets, int elements)
 {
 	struct pft_pipe_config pc = { .size = sizeof(pc), .format = (uint8_t)format,
 				      .packets = (uint8_t)packets,
-				      .elements = (uint8_t)elements };
+				      .elements = (uint8_t)elements, .runs = (uint8_t)runs };
 	int err = 1;
 	struct pft_pipe *p = pft_pipe_alloc(&pc, &err);
 
@@ -103,18 +107,27 @@ static void drain(struct pft_pipe *p, const uint8_t *buf, size_t len, size_t ste
 		if (r)
 			break;
 		PTU_CHECK(it.source < 4);
+		PTU_CHECK(runs || it.count == 1);
+		PTU_CHECK(it.count >= 1);
 		if (it.type == PFT_ITEM_PACKET) {
-			t->packets[it.source]++;
+			t->packets[it.source] += it.count;
 			if (it.status)
-				t->errors[it.source]++;
-			last_pkt = it.ptm;
+				t->errors[it.source] += it.count;
+			last_pkt = &it.ptm[it.count - 1];
 			PTU_EQ(it.protocol, PFT_PROTO_PTM);
 		} else if (it.type == PFT_ITEM_ELEM) {
 			if (it.ptm != last_pkt && last_pkt)
 				t->order_ok = 0;
-			if (it.elem->type == PFT_ELEM_RANGE) {
+			/* Each element's packet: @ptm for the first, then the
+			 * later packets of the run, in order. */
+			PTU_EQ(it.elem[0].offset, it.ptm->offset);
+			for (uint32_t i = 0; i < it.count; i++) {
+				if (i)
+					PTU_CHECK(it.elem[i].offset >= it.elem[i - 1].offset);
+				if (it.elem[i].type != PFT_ELEM_RANGE)
+					continue;
 				t->ranges[it.source]++;
-				t->insns[it.source] += it.elem->ninsn;
+				t->insns[it.source] += it.elem[i].ninsn;
 			}
 		} else {
 			t->gaps[it.source]++;
@@ -274,15 +287,18 @@ static void pipe_reads_the_traced_space(void)
 		PTU_EQ(pft_pipe_feed(p, s.bytes, s.len), -PFT_ERR_INVALID); /* not used up */
 		PTU_EQ(pft_pipe_finish(p), 0);
 		while ((r = pft_pipe_next(p, &it, sizeof(it))) == 0) {
-			if (it.elem->type != PFT_ELEM_RANGE)
-				continue;
-			ranges++;
-			PTU_EQ(it.elem->space, ns ? PFT_SPACE_NONSECURE : PFT_SPACE_SECURE);
-			struct pft_insn_iter iter;
-			struct pft_insn insn;
-			PTU_EQ(pft_insn_iter_init(&iter, img, it.elem), 0);
-			PTU_EQ(pft_insn_iter_next(&iter, &insn, sizeof(insn)), 1);
-			PTU_EQ(insn.raw[3], ns ? 0xe3 : 0xff);
+			for (uint32_t i = 0; i < it.count; i++) {
+				const struct pft_elem *e = &it.elem[i];
+				if (e->type != PFT_ELEM_RANGE)
+					continue;
+				ranges++;
+				PTU_EQ(e->space, ns ? PFT_SPACE_NONSECURE : PFT_SPACE_SECURE);
+				struct pft_insn_iter iter;
+				struct pft_insn insn;
+				PTU_EQ(pft_insn_iter_init(&iter, img, e), 0);
+				PTU_EQ(pft_insn_iter_next(&iter, &insn, sizeof(insn)), 1);
+				PTU_EQ(insn.raw[3], ns ? 0xe3 : 0xff);
+			}
 		}
 		PTU_EQ(r, -PFT_ERR_EOS);
 		/* Non-secure: the loop, two ranges.  Secure: 0xffffffff is no
@@ -338,11 +354,14 @@ static void pipe_arguments(void)
 
 int main(void)
 {
-	PTU_RUN(pipe_raw_packets_and_elements);
-	PTU_RUN(pipe_routes_by_id);
-	PTU_RUN(pipe_gap_on_bad_frame);
-	PTU_RUN(pipe_flushes_truncated_packet);
-	PTU_RUN(pipe_reads_the_traced_space);
+	for (runs = 0; runs < 2; runs++) {
+		PTU_RUN(pipe_raw_packets_and_elements);
+		PTU_RUN(pipe_routes_by_id);
+		PTU_RUN(pipe_gap_on_bad_frame);
+		PTU_RUN(pipe_flushes_truncated_packet);
+		PTU_RUN(pipe_reads_the_traced_space);
+	}
+	runs = 0;
 	PTU_RUN(pipe_arguments);
 	PTU_MAIN_END();
 }

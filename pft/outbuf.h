@@ -1,0 +1,111 @@
+/* outbuf.h - listing lines formatted by hand into one large buffer that
+ * goes to standard output with one fwrite() per many lines: printf()
+ * parsing its format for every field was most of a listing's time. */
+#ifndef PFT_OUTBUF_H
+#define PFT_OUTBUF_H
+
+#include <stdint.h>
+#include <string.h>
+
+enum {
+	OUTBUF_SIZE = 1 << 16,
+	OUTBUF_LINE_MAX = 1024   /* room kept for one line of any listing */
+};
+
+struct outbuf {
+	size_t len;
+	char buf[OUTBUF_SIZE + OUTBUF_LINE_MAX];
+};
+
+/* Write what is buffered to stdout. */
+void ob_flush(struct outbuf *o);
+
+/* @s from an input file (a symbol or file name), escaped for JSON
+ * (@json) or for a text listing, as escape.h's functions do. */
+void ob_escaped(struct outbuf *o, const char *s, int json);
+
+/* Between lines: flush once a full buffer's worth is there. */
+static inline void ob_line_done(struct outbuf *o)
+{
+	if (o->len >= OUTBUF_SIZE)
+		ob_flush(o);
+}
+
+static inline void ob_char(struct outbuf *o, char c)
+{
+	o->buf[o->len++] = c;
+}
+
+/* @s, at most @max bytes of it (a line's fields are short by nature). */
+static inline void ob_strn(struct outbuf *o, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static inline void ob_str(struct outbuf *o, const char *s)
+{
+	ob_strn(o, s, 200);
+}
+
+static inline void ob_spaces(struct outbuf *o, int n)
+{
+	for (; n > 0; n--)
+		o->buf[o->len++] = ' ';
+}
+
+/* As "%-Ns": @s, then spaces up to @width. */
+static inline void ob_str_left(struct outbuf *o, const char *s, int width)
+{
+	size_t before = o->len;
+	ob_str(o, s);
+	ob_spaces(o, width - (int)(o->len - before));
+}
+
+/* As "%0Nx" (@digits 0: "%x"). */
+static inline void ob_hex(struct outbuf *o, uint64_t v, int digits)
+{
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	for (; n < digits; digits--)
+		o->buf[o->len++] = '0';
+	while (n)
+		o->buf[o->len++] = tmp[--n];
+}
+
+/* As "%u", padded with spaces on the right up to @width ("%-Nu"). */
+static inline void ob_dec_left(struct outbuf *o, uint64_t v, int width)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	int pad = width - n;
+	while (n)
+		o->buf[o->len++] = tmp[--n];
+	ob_spaces(o, pad);
+}
+
+static inline void ob_dec(struct outbuf *o, uint64_t v)
+{
+	ob_dec_left(o, v, 0);
+}
+
+/* As "%d". */
+static inline void ob_int(struct outbuf *o, int v)
+{
+	if (v < 0)
+		ob_char(o, '-');
+	ob_dec(o, v < 0 ? -(uint64_t)v : (uint64_t)v);
+}
+
+#endif
