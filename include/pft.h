@@ -3035,6 +3035,7 @@ struct pft_input_perf_config {
  * ARM ELF), -PFT_ERR_NOMAP (no AUXTRACE_INFO of cs_etm, no trace unit pft
  * decodes, no trace), -PFT_ERR_BAD_CONFIG (registers, overlapping images),
  * -PFT_ERR_INVALID (NULL argument, @in opened before) or -PFT_ERR_NOMEM.
+ * After a failure, @in is spent: pft_input_next() returns -PFT_ERR_INVALID.
  */
 pft_export int pft_input_open_perf(struct pft_input *in, const char *path,
 				   const struct pft_input_perf_config *pc);

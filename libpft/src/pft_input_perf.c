@@ -75,6 +75,7 @@ struct perf_in {
 	size_t ncpus;
 	int trace_ids[1024];          /* AUX_OUTPUT_HW_ID by CPU; -1: none */
 	int any_raw;
+	int ready;                    /* opened without error */
 	size_t cur;                   /* queue being read (one at a time) */
 	char msg[1024];
 };
@@ -706,6 +707,8 @@ static int item_timestamp(const struct pft_item *item, uint64_t *ts)
 
 int perf_in_next(struct perf_in *p, struct pft_item *item, size_t size)
 {
+	if (!p->ready)
+		return -PFT_ERR_INVALID;   /* the open failed */
 	if (p->nq == 1 || p->q[0].cpu == UINT32_MAX) {
 		/* Per thread: the threads' queues one after the other. */
 		while (p->cur < p->nq) {
@@ -823,6 +826,7 @@ int pft_input_open_perf(struct pft_input *in, const char *path,
 		return err;
 	if ((err = make_sources(p)) < 0 || (err = open_queues(p)) < 0)
 		return err;
+	p->ready = 1;
 	return 0;
 }
 
