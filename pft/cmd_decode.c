@@ -148,14 +148,13 @@ static void print_insns(struct decode *d, const struct pft_input_source *s,
 
 		if (d->format == FMT_JSONL) {
 			json_head(o, e->offset, id);
-			ob_str(o, "insn\"");
-			json_cpu(o, s->cpu);
-			ob_str(o, ",\"addr\":\"0x");
+			ob_str(o, "insn\",\"addr\":\"0x");
 			ob_hex(o, insn.addr, 0);
 			ob_str(o, "\",\"isa\":\"");
 			ob_str(o, pft_isa_name(e->isa));
 			ob_str(o, "\",\"size\":");
 			ob_dec(o, insn.size);
+			json_cpu(o, s->cpu);
 			json_place(o, &p);
 			if (dis->known) {
 				ob_str(o, ",\"asm\":\"");

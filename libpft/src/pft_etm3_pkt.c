@@ -80,6 +80,9 @@ struct pft_etm3_pkt_decoder {
 	/* Zero bytes that ended the last packet (at most 4), without data
 	 * trace: see async_across_packets(). */
 	uint8_t zeros_behind;
+	/* zeros_behind while the zeros after a bad packet are held (zpend):
+	 * they and these may make an A-sync. */
+	uint8_t zprior;
 };
 
 static const uint8_t zero_bytes[ZMAX + 1];
@@ -817,8 +820,10 @@ static int scan_held_zeros(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packe
 		z++;
 	const size_t total = d->zpend + z;
 	size_t drop = d->zpend; /* held zeros that cannot start an A-sync */
+	const unsigned prior = d->zprior;
 
-	if (z < avail && z <= ZMAX && b[z] == 0x80 && total >= 5 && total <= ZMAX) {
+	d->zprior = 0;
+	if (z < avail && z <= ZMAX && b[z] == 0x80 && total + prior >= 5 && total <= ZMAX) {
 		memset(d->carry, 0, total);
 		d->carry[total] = 0x80;
 		pkt->type = PFT_ETM3_PKT_ASYNC;
@@ -836,6 +841,7 @@ static int scan_held_zeros(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packe
 	} else if (z == avail) {
 		/* More zeros may come. */
 		d->zpend = total;
+		d->zprior = (uint8_t)prior;
 		d->pos = d->len;
 		return -PFT_ERR_NEED_INPUT;
 	}
@@ -855,6 +861,21 @@ static int scan_unsynced(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet 
 	const uint8_t *b = d->buf;
 	const size_t pos = d->pos;
 	const size_t window = NOTSYNC_MAX + ZMAX + 1;
+	const unsigned prior = d->zeros_behind;
+
+	d->zeros_behind = 0;
+	if (prior) {
+		size_t a = async_across_packets(b + pos, d->len - pos, prior);
+		if (a) {
+			pkt->type = PFT_ETM3_PKT_ASYNC;
+			pkt->raw = b + pos;
+			pkt->size = (uint16_t)a;
+			pkt->offset = d->buf_offset + pos;
+			d->pos = pos + a;
+			d->synced = 1;
+			return 0;
+		}
+	}
 	const size_t end = d->len - pos > window ? pos + window : d->len;
 	size_t run = 0, i;
 
@@ -885,6 +906,7 @@ static int scan_unsynced(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet 
 		if (stop == pos) {
 			/* Only zeros up to the end of the input: hold them. */
 			d->zpend = zeros;
+			d->zprior = (uint8_t)prior;
 			d->zoff = d->buf_offset + pos;
 			d->pos = d->len;
 			return -PFT_ERR_NEED_INPUT;
@@ -911,13 +933,16 @@ static int deliver(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt, 
 	pkt->size = (uint16_t)(n > 0 ? n : -n);
 	pkt->offset = offset;
 	d->zeros_behind = 0;
+	/* A bad packet's trailing zeros count too: the damage that made it
+	 * may have swallowed an A-sync's first zeros (scan_unsynced()). */
+	if (!d->cfg.data_value && !d->cfg.data_address && pkt->type != PFT_ETM3_PKT_ASYNC)
+		while (d->zeros_behind < 4 && d->zeros_behind < pkt->size &&
+		       !raw[pkt->size - 1 - d->zeros_behind])
+			d->zeros_behind++;
 	if (n < 0) {
 		d->synced = 0;
 		return bad_status(pkt);
 	}
-	if (!d->cfg.data_value && !d->cfg.data_address && pkt->type != PFT_ETM3_PKT_ASYNC)
-		while (d->zeros_behind < 4 && d->zeros_behind < n && !raw[n - 1 - d->zeros_behind])
-			d->zeros_behind++;
 	commit(d, pkt);
 	return 0;
 }

@@ -62,6 +62,34 @@ static void realigns(void)
 	}
 }
 
+/* The same when the damaged packet is bad rather than valid: a flipped
+ * header bit (0xd8 P-header -> 0xd9) makes a branch that runs over the
+ * next bytes and the A-sync's first zero (d9 d8 d8 84 00, refused), and
+ * the four zeros and 0x80 left are still the A-sync.  The bytes are from
+ * a pft encode --protocol etmv3 --cycle-accurate --timestamps stream whose
+ * corruption test found it. */
+static void realigns_after_bad_packet(void)
+{
+	static const uint8_t s[] = { 0, 0, 0, 0, 0, 0x80, 0x08, 0x01, 0x25, 0x30, 0x04, 0x00,
+				     0xd9, 0xd8, 0xd8, 0x84, 0x00, 0, 0, 0, 0, 0x80,
+				     0x08, 0x01, 0x25, 0x30, 0x04, 0x00 };
+	struct pft_etm3_config c;
+	struct got g;
+
+	pft_etm3_config_init(&c);
+	PTU_EQ(pft_etm3_config_from_regs(&c, 0x10001000, 0x344008F2, 0x410CF250, 0x10), 0);
+	for (size_t cut = 0; cut <= sizeof(s); cut++) {
+		decode(&c, s, sizeof(s), cut, &g);
+		PTU_EQ(g.n, 5);
+		PTU_EQ(g.type[1], PFT_ETM3_PKT_ISYNC);
+		PTU_EQ(g.type[2], PFT_ETM3_PKT_BAD);
+		PTU_EQ(g.size[2], 5);
+		PTU_EQ(g.type[3], PFT_ETM3_PKT_ASYNC);
+		PTU_EQ(g.size[3], 5);
+		PTU_EQ(g.type[4], PFT_ETM3_PKT_ISYNC);
+	}
+}
+
 /* A P-header 0x80 after a packet that ended with fewer than five zeros in
  * all (a context ID of 0: 6e 00 00 00 00) is a P-header. */
 static void no_false_async(void)
@@ -96,6 +124,7 @@ static void data_trace_no_guess(void)
 int main(void)
 {
 	PTU_RUN(realigns);
+	PTU_RUN(realigns_after_bad_packet);
 	PTU_RUN(no_false_async);
 	PTU_RUN(data_trace_no_guess);
 	PTU_MAIN_END();
