@@ -19,9 +19,11 @@ fail=0
 for tool in arm-linux-gnueabihf-gcc qemu-arm; do
     command -v $tool >/dev/null || { echo "FAIL: missing $tool (scripts/install-deps.sh)"; exit 1; }
 done
+# An empty environment: libc's start-up walks it, so the instructions (and
+# the damage each variant meets) would otherwise differ from machine to machine.
 prog="$tmp/switch"
 arm-linux-gnueabihf-gcc -static -O1 -mthumb -o "$prog" "$PFT_SOURCE/tests/qemu/progs/switch.c" &&
-    qemu-arm -singlestep -d exec,nochain -D "$prog.log" "$prog" >/dev/null ||
+    env -i "$(command -v qemu-arm)" -singlestep -d exec,nochain -D "$prog.log" "$prog" >/dev/null ||
     { echo "FAIL: cannot build and run $prog"; exit 1; }
 encode() {
     local name=$1; shift
