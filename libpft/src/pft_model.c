@@ -121,7 +121,7 @@ void pft_model_free(struct pft_model *m)
 	free(m);
 }
 
-unsigned pft_model_error(const struct pft_model *m)
+enum pft_error_code pft_model_error(const struct pft_model *m)
 {
 	return m ? m->t.err : PFT_ERR_OK;
 }
