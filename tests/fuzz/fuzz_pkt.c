@@ -16,6 +16,7 @@
  *    one or in batches (pft_pkt_next_batch(), where a BAD packet comes
  *    alone), and pft_pkt_reset() gives a decoder that behaves as a new one.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "fuzz_util.h"
@@ -45,6 +46,10 @@ static void add(struct run *run, const struct pft_packet *pkt, int status)
 	struct rec *r = &run->r[run->n++];
 	memcpy(&r->pkt, pkt, sizeof(*pkt));
 	r->pkt.raw = NULL;
+	/* The tail padding is unspecified (a packet built by a compound
+	 * literal need not zero it): only the members are compared. */
+	const size_t end = offsetof(struct pft_packet, addr_bits) + sizeof(pkt->addr_bits);
+	memset((uint8_t *)&r->pkt + end, 0, sizeof(r->pkt) - end);
 	r->status = status;
 }
 
