@@ -74,6 +74,23 @@ for prog in switch inter; do
     done
 done
 
+# ETMv3 (an ETMv3 ETMIDR in AUXTRACE_INFO) decodes as exactly too, with
+# and without cycle counts and timestamps, ARM and Thumb.
+for isa in arm thumb; do
+    bin=$tmp/switch.$isa
+    for cfg in "--protocol etmv3" "--protocol etmv3 --cycle-accurate --timestamps"; do
+        # shellcheck disable=SC2086
+        if ! "$PFT" encode --log "$bin.log" --elf "$bin" --out-perf "$tmp/e.data" $cfg \
+            2>"$tmp/err"; then
+            bad "switch.$isa [$cfg]: encode: $(cat "$tmp/err")"
+            continue
+        fi
+        pft_insns "$tmp/pft" "$tmp/e.data"
+        diff=$(same "$bin.want" "$tmp/pft" pft)
+        if [ -z "$diff" ]; then pass=$((pass+1)); else bad "switch.$isa [$cfg]: $diff"; fi
+    done
+done
+
 # Every element and instruction names its CPU (the writer's CPU 0).
 "$PFT" encode --log "$tmp/switch.arm.log" --elf "$tmp/switch.arm" --out-perf "$tmp/c.data" \
     --return-stack
