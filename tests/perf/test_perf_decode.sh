@@ -98,8 +98,8 @@ cpus=$("$PFT" decode --perf "$tmp/c.data" --insn --format jsonl | jq -c '.cpu' |
 if [ "$(awk '{ print $2 }' <<<"$cpus")" = 0 ]; then pass=$((pass+1)); else bad "cpu fields: $cpus"; fi
 
 # --elf takes precedence over the mapped file (a copy of it would
-# overlap it otherwise), and with the file gone, --symfs finds it (without
-# either: addr_nacc, test_perf_malformed.sh).
+# overlap it otherwise), and with the file gone, --symfs or the build-id
+# cache finds it (without any: addr_nacc, test_perf_malformed.sh).
 mkdir -p "$tmp/sym$tmp" "$tmp/copy"
 cp "$tmp/switch.arm" "$tmp/copy/switch.arm"
 pft_insns "$tmp/pft" "$tmp/c.data" --elf "$tmp/copy/switch.arm"
@@ -109,6 +109,22 @@ mv "$tmp/switch.arm" "$tmp/sym$tmp/switch.arm"
 pft_insns "$tmp/pft" "$tmp/c.data" --symfs "$tmp/sym"
 diff=$(same "$tmp/switch.arm.want" "$tmp/pft" "pft --symfs")
 if [ -z "$diff" ]; then pass=$((pass+1)); else bad "--symfs: $diff $(head -1 "$tmp/pft.err")"; fi
+
+# The writer's HEADER_BUILD_ID holds the ELF's GNU build ID (readelf's),
+# as perf itself reads it; with the file only in a build-id cache
+# (perf's layout .build-id/xx/rest/elf), pft decodes from there.
+id=$(arm-linux-gnueabihf-readelf -n "$tmp/sym$tmp/switch.arm" | awk '/Build ID:/ { print $3 }')
+listed=$(perf buildid-list -i "$tmp/c.data" 2>/dev/null)
+if [ -n "$id" ] && [ "$listed" = "$id $tmp/switch.arm" ]; then
+    pass=$((pass+1))
+else
+    bad "build ID: readelf '$id', perf buildid-list '$listed'"
+fi
+mkdir -p "$tmp/cache/.build-id/${id:0:2}/${id:2}"
+mv "$tmp/sym$tmp/switch.arm" "$tmp/cache/.build-id/${id:0:2}/${id:2}/elf"
+pft_insns "$tmp/pft" "$tmp/c.data" --buildid-dir "$tmp/cache"
+diff=$(same "$tmp/switch.arm.want" "$tmp/pft" "pft --buildid-dir")
+if [ -z "$diff" ]; then pass=$((pass+1)); else bad "--buildid-dir: $diff $(head -1 "$tmp/pft.err")"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
