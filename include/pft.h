@@ -2933,8 +2933,11 @@ pft_export int pft_perf_cpu_config(const struct pft_perf_cpu *cpu,
  * per-thread mode, for one thread on one CPU with a PTM, which Linux perf
  * (6.1) reads and decodes: one cs_etm attribute, AUXTRACE_INFO (header
  * version 1, one ETMv3/PTM block), COMM, an MMAP2 per pft_perf_write_mmap(),
- * then one AUX record and one AUXTRACE buffer with all the trace, and the
- * HEADER_AUXTRACE index.  The trace is streamed to the file.
+ * then one AUX record and one AUXTRACE buffer with all the trace, the
+ * HEADER_BUILD_ID feature (the GNU build ID note of each mapped ELF file
+ * that has one, so that perf or pft_input_open_perf() find the file in a
+ * build-id cache) and the HEADER_AUXTRACE index.  The trace is streamed
+ * to the file.
  */
 struct pft_perf_write_config {
 	size_t size;                  /* sizeof(struct pft_perf_write_config) */
@@ -2962,10 +2965,11 @@ pft_perf_write_alloc(const char *path, const struct pft_perf_write_config *wc,
 
 /*
  * An MMAP2 record: @filename (an absolute path, so that perf finds it) is
- * mapped at [@addr, @addr + @len) from file offset @pgoff.  All mappings
- * come before the trace.  Returns 0, -PFT_ERR_INVALID (NULL argument, a
- * name over 4 KiB, called after pft_perf_write_trace()) or
- * -PFT_ERR_BAD_FILE (write error).
+ * mapped at [@addr, @addr + @len) from file offset @pgoff; its build ID,
+ * if it is a readable ELF file with one, is read now for HEADER_BUILD_ID.
+ * All mappings come before the trace.  Returns 0, -PFT_ERR_INVALID (NULL
+ * argument, a name over 4 KiB, called after pft_perf_write_trace()),
+ * -PFT_ERR_NOMEM or -PFT_ERR_BAD_FILE (write error).
  */
 pft_export int pft_perf_write_mmap(struct pft_perf_writer *w, uint64_t addr,
 				   uint64_t len, uint64_t pgoff,

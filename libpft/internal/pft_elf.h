@@ -28,4 +28,11 @@ int pft_elf_load_as(struct pft_image *img, uint8_t *buf, size_t len, int64_t bia
 /* Is @buf (@len bytes) an ELF file (by its magic)? */
 int pft_elf_is_elf(const uint8_t *buf, size_t len);
 
+enum { PFT_ELF_BUILD_ID_MAX = 20 };  /* what perf.data holds */
+
+/* The GNU build ID of the ELF file @path into @id: its size, or 0 when
+ * the file cannot be read, is no ELF, or has no such note (or one over
+ * PFT_ELF_BUILD_ID_MAX bytes). */
+size_t pft_elf_build_id(const char *path, uint8_t id[PFT_ELF_BUILD_ID_MAX]);
+
 #endif

@@ -22,6 +22,7 @@ enum {
 	PERF_FEAT_AUXTRACE = 18,
 	PERF_MISC_MMAP_BUILD_ID = 1 << 14,
 	PERF_MISC_BUILD_ID_SIZE = 1 << 15,
+	PERF_MISC_USER = 2,
 	PERF_ATTR_FLAG_SAMPLE_ID_ALL = 18,  /* bit in the attr's flag word */
 	PERF_AUXTRACE_CS_ETM = 3,
 	PERF_AUXTRACE_RECORD_SIZE = 48,     /* header + size, offset, ref, 4 x u32 */

@@ -4,11 +4,13 @@
 #include "pft_elf.h"
 #include "pft_image_int.h"
 
+#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct elf_segment {
 	uint32_t vaddr;       /* with the bias */
@@ -619,4 +621,44 @@ int pft_image_add_elf_beneath(struct pft_image *img, const char *path, int64_t b
 	memset(ov, 0, size);
 	memcpy(ov, &o, size < sizeof(o) ? size : sizeof(o));
 	return ret;
+}
+
+/* The note in the sections of type SHT_NOTE: name "GNU", type
+ * NT_GNU_BUILD_ID. */
+static size_t find_build_id(Elf *elf, uint8_t id[PFT_ELF_BUILD_ID_MAX])
+{
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		GElf_Nhdr nh;
+		size_t at = 0, name_at, desc_at;
+		while ((at = gelf_getnote(data, at, &nh, &name_at, &desc_at)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((const char *)data->d_buf + name_at, "GNU", 4) &&
+			    nh.n_descsz && nh.n_descsz <= PFT_ELF_BUILD_ID_MAX) {
+				memcpy(id, (const uint8_t *)data->d_buf + desc_at, nh.n_descsz);
+				return nh.n_descsz;
+			}
+		}
+	}
+	return 0;
+}
+
+size_t pft_elf_build_id(const char *path, uint8_t id[PFT_ELF_BUILD_ID_MAX])
+{
+	size_t n = 0;
+	int fd;
+
+	if (elf_version(EV_CURRENT) == EV_NONE || (fd = open(path, O_RDONLY)) < 0)
+		return 0;
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		n = find_build_id(elf, id);
+	elf_end(elf);
+	close(fd);
+	return n;
 }

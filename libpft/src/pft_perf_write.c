@@ -19,12 +19,15 @@
  *  - attr.type equal to the PMU type in AUXTRACE_INFO, header version 1
  *    (6.1 refuses 2), and for the memory image MMAP2 records of the
  *    traced thread (named by COMM) with absolute paths.
- * No other feature section (HOSTNAME, NRCPUS, PMU_MAPPINGS, ...) is needed. */
+ * No other feature section (HOSTNAME, NRCPUS, PMU_MAPPINGS, ...) is needed.
+ * HEADER_BUILD_ID, with the GNU build ID of each mapped ELF that has one,
+ * lets perf and pft find the file in a build-id cache when it has moved. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "pft.h"
+#include "pft_elf.h"
 #include "pft_perf_int.h"
 #include "pft_size.h"
 
@@ -42,11 +45,21 @@ enum {
 	 * perf (6.1) matches an AUX record to its AUXTRACE buffer only if
 	 * both have no CPU. */
 	TRAILER = 16,
+	/* A build_id_event: header, pid, the ID (20 bytes, its size, 3
+	 * reserved), then the file name padded to 64. */
+	BUILD_ID_FIXED = PERF_EVENT_HEADER_SIZE + 4 + 24,
+	BUILD_ID_NAME_ALIGN = 64,
 	AUX_RECORD_SIZE = PERF_EVENT_HEADER_SIZE + 24 + TRAILER,
 	ETM_PARAMS = 4,
 	/* cs_etm header, then magic, cpu, parameter count and 4 registers. */
 	INFO_WORDS = CS_ETM_HEADER_WORDS + 3 + ETM_PARAMS,
 	INFO_SIZE = PERF_EVENT_HEADER_SIZE + 8 + 8 * INFO_WORDS
+};
+
+struct build_id {
+	char *filename;
+	uint8_t id[PFT_ELF_BUILD_ID_MAX];
+	uint8_t size;
 };
 
 struct pft_perf_writer {
@@ -55,6 +68,8 @@ struct pft_perf_writer {
 	uint64_t pos;              /* bytes written */
 	uint64_t aux_at;           /* offset of the AUX record, 0 before trace */
 	uint64_t trace_bytes;
+	struct build_id *ids;      /* one per mapped file with a build ID */
+	size_t nr_ids;
 	int finished, failed;
 };
 
@@ -206,6 +221,56 @@ fail:
 	return NULL;
 }
 
+/* Keep @filename's build ID, once per file, for HEADER_BUILD_ID. */
+static int note_build_id(struct pft_perf_writer *w, const char *filename)
+{
+	struct build_id b = { 0 };
+
+	for (size_t i = 0; i < w->nr_ids; i++)
+		if (!strcmp(w->ids[i].filename, filename))
+			return 0;
+	b.size = (uint8_t)pft_elf_build_id(filename, b.id);
+	if (!b.size)
+		return 0;
+	struct build_id *ids = realloc(w->ids, (w->nr_ids + 1) * sizeof(*ids));
+	if (!ids)
+		return -PFT_ERR_NOMEM;
+	w->ids = ids;
+	b.filename = strdup(filename);
+	if (!b.filename)
+		return -PFT_ERR_NOMEM;
+	w->ids[w->nr_ids++] = b;
+	return 0;
+}
+
+static size_t build_id_record_size(const struct build_id *b)
+{
+	size_t n = strlen(b->filename) + 1;
+	return BUILD_ID_FIXED + (n + BUILD_ID_NAME_ALIGN - 1) / BUILD_ID_NAME_ALIGN * BUILD_ID_NAME_ALIGN;
+}
+
+/* HEADER_BUILD_ID's records, as perf writes them for user-space files:
+ * pid -1 (the host), the ID's size given. */
+static int write_build_ids(struct pft_perf_writer *w)
+{
+	for (size_t i = 0; i < w->nr_ids; i++) {
+		size_t size = build_id_record_size(&w->ids[i]);
+		uint8_t *p = calloc(1, size);
+		if (!p)
+			return -PFT_ERR_NOMEM;
+		event_header(p, 0, PERF_MISC_BUILD_ID_SIZE | PERF_MISC_USER, size);
+		perf_put32(p + PERF_EVENT_HEADER_SIZE, UINT32_MAX);
+		memcpy(p + PERF_EVENT_HEADER_SIZE + 4, w->ids[i].id, w->ids[i].size);
+		p[PERF_EVENT_HEADER_SIZE + 4 + 20] = w->ids[i].size;
+		memcpy(p + BUILD_ID_FIXED, w->ids[i].filename, strlen(w->ids[i].filename));
+		int err = put(w, p, size);
+		free(p);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int pft_perf_write_mmap(struct pft_perf_writer *w, uint64_t addr, uint64_t len, uint64_t pgoff,
 			const char *filename)
 {
@@ -218,6 +283,9 @@ int pft_perf_write_mmap(struct pft_perf_writer *w, uint64_t addr, uint64_t len, 
 	perf_put64(f + 8, addr);
 	perf_put64(f + 16, len);
 	perf_put64(f + 24, pgoff);
+	int err = note_build_id(w, filename);
+	if (err)
+		return err;
 	/* maj, min, ino, ino_generation 0: perf then goes by the path. */
 	perf_put32(f + 56, 5);          /* PROT_READ | PROT_EXEC */
 	perf_put32(f + 60, 2);          /* MAP_PRIVATE */
@@ -267,7 +335,7 @@ int pft_perf_write_trace(struct pft_perf_writer *w, const uint8_t *buf, size_t l
 int pft_perf_write_finish(struct pft_perf_writer *w)
 {
 	static const uint8_t zeros[8];
-	uint8_t header[PERF_HEADER_SIZE] = { 0 }, feat[16 + 8 + 16];
+	uint8_t header[PERF_HEADER_SIZE] = { 0 }, table[2 * 16], index[8 + 16];
 	int err;
 
 	if (!w || w->finished)
@@ -279,14 +347,32 @@ int pft_perf_write_finish(struct pft_perf_writer *w)
 	    (err = trace_records(w, w->trace_bytes)))
 		return err;
 
+	/* The feature table ({offset, size} per feature, in bit order:
+	 * BUILD_ID if any, AUXTRACE), then the sections in that order. */
+	uint64_t data_end = w->pos, ids_size = 0, features = 1ull << PERF_FEAT_AUXTRACE;
+	size_t nr_feat = 1;
+	for (size_t i = 0; i < w->nr_ids; i++)
+		ids_size += build_id_record_size(&w->ids[i]);
+	if (w->nr_ids) {
+		features |= 1ull << PERF_FEAT_BUILD_ID;
+		nr_feat++;
+	}
+	uint64_t at = data_end + 16 * nr_feat;
+	uint8_t *t = table;
+	if (w->nr_ids) {
+		perf_put64(t, at);
+		perf_put64(t + 8, ids_size);
+		t += 16;
+		at += ids_size;
+	}
+	perf_put64(t, at);
+	perf_put64(t + 8, sizeof(index));
 	/* HEADER_AUXTRACE: the one AUXTRACE record's offset and size. */
-	uint64_t data_end = w->pos;
-	perf_put64(feat, data_end + 16);
-	perf_put64(feat + 8, 8 + 16);
-	perf_put64(feat + 16, 1);
-	perf_put64(feat + 24, w->aux_at + AUX_RECORD_SIZE);
-	perf_put64(feat + 32, PERF_AUXTRACE_RECORD_SIZE);  /* the record, not its bytes */
-	if ((err = put(w, feat, sizeof(feat))))
+	perf_put64(index, 1);
+	perf_put64(index + 8, w->aux_at + AUX_RECORD_SIZE);
+	perf_put64(index + 16, PERF_AUXTRACE_RECORD_SIZE);  /* the record, not its bytes */
+	if ((err = put(w, table, 16 * nr_feat)) || (err = write_build_ids(w)) ||
+	    (err = put(w, index, sizeof(index))))
 		return err;
 
 	memcpy(header, PERF_MAGIC, 8);
@@ -296,7 +382,7 @@ int pft_perf_write_finish(struct pft_perf_writer *w)
 	perf_put64(header + PERF_HDR_ATTRS + 8, ATTR_ENTRY);
 	perf_put64(header + PERF_HDR_DATA, DATA_OFFSET);
 	perf_put64(header + PERF_HDR_DATA + 8, data_end - DATA_OFFSET);
-	perf_put64(header + PERF_HDR_FEATURES, 1ull << PERF_FEAT_AUXTRACE);
+	perf_put64(header + PERF_HDR_FEATURES, features);
 	if ((err = put_at(w, 0, header, sizeof(header))))
 		return err;
 	if (fflush(w->f)) {
@@ -311,5 +397,8 @@ void pft_perf_write_free(struct pft_perf_writer *w)
 	if (!w)
 		return;
 	fclose(w->f);
+	for (size_t i = 0; i < w->nr_ids; i++)
+		free(w->ids[i].filename);
+	free(w->ids);
 	free(w);
 }

@@ -69,15 +69,16 @@ same() {
     fi
 }
 
-build() {  # NAME ISA: the binary in $tmp, and its qemu log
-    local out=$tmp/$1.$2 other=thumb
+# shellcheck disable=SC2086  # $link: no word, or one
+build() {  # NAME ISA [LINK_OPTION]: the binary in $tmp, and its qemu log
+    local out=$tmp/$1.$2 other=thumb link=${3:-}
     [ "$2" = thumb ] && other=arm
     if [ "$1" = inter ]; then
         arm-linux-gnueabihf-gcc -static -O1 -m"$2" -c -o "$out.m.o" "$progs/inter_main.c" &&
         arm-linux-gnueabihf-gcc -static -O1 -m"$other" -c -o "$out.o.o" "$progs/inter_other.c" &&
-        arm-linux-gnueabihf-gcc -static -O1 -o "$out" "$out.m.o" "$out.o.o"
+        arm-linux-gnueabihf-gcc -static -O1 $link -o "$out" "$out.m.o" "$out.o.o"
     else
-        arm-linux-gnueabihf-gcc -static -O1 -m"$2" -o "$out" "$progs/$1.c"
+        arm-linux-gnueabihf-gcc -static -O1 $link -m"$2" -o "$out" "$progs/$1.c"
     fi && qemu-arm -singlestep -d exec,nochain -D "$out.log" "$out" >/dev/null &&
         qemu_addresses "$out" "$out.log" >"$out.want"
 }

@@ -8,7 +8,9 @@
 # registers from the AUXTRACE_INFO metadata where perf hands OpenCSD only
 # ETMCR and ETMTRACEIDR.  For those, perf script runs on the same file and
 # the first place where its list differs from qemu's is shown beside
-# pft's.
+# pft's.  ETMv3 on switch too (perf script's own check of it:
+# test_perf_script.sh), and the image found by --elf, --symfs and the
+# build-id cache.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=perf_lib.sh
@@ -34,6 +36,10 @@ side_by_side() {
             printf "    %s %-8d %-10s %-10s %s\n", NR == d ? ">" : " ", NR, f[1], f[2], f[3] }'
 }
 
+# ETMv3 (an ETMv3 ETMIDR in AUXTRACE_INFO), with and without cycle counts
+# and timestamps, on switch (ARM and Thumb).
+etmv3=("--protocol etmv3" "--protocol etmv3 --cycle-accurate --timestamps")
+
 for prog in switch inter; do
     for isa in arm thumb; do
         bin=$tmp/$prog.$isa
@@ -44,6 +50,7 @@ for prog in switch inter; do
         # Every configuration on one program; those perf gets wrong on all.
         cfgs=("${known[@]}")
         [ "$prog.$isa" = switch.arm ] && cfgs+=("${good[@]}")
+        [ "$prog" = switch ] && cfgs+=("${etmv3[@]}")
         for cfg in "${cfgs[@]}"; do
             data=$tmp/t.data
             # shellcheck disable=SC2086
@@ -81,8 +88,8 @@ cpus=$("$PFT" decode --perf "$tmp/c.data" --insn --format jsonl | jq -c '.cpu' |
 if [ "$(awk '{ print $2 }' <<<"$cpus")" = 0 ]; then pass=$((pass+1)); else bad "cpu fields: $cpus"; fi
 
 # --elf takes precedence over the mapped file (a copy of it would
-# overlap it otherwise), and with the file gone, --symfs finds it (without
-# either: addr_nacc, test_perf_malformed.sh).
+# overlap it otherwise), and with the file gone, --symfs or the build-id
+# cache finds it (without any: addr_nacc, test_perf_malformed.sh).
 mkdir -p "$tmp/sym$tmp" "$tmp/copy"
 cp "$tmp/switch.arm" "$tmp/copy/switch.arm"
 pft_insns "$tmp/pft" "$tmp/c.data" --elf "$tmp/copy/switch.arm"
@@ -92,6 +99,22 @@ mv "$tmp/switch.arm" "$tmp/sym$tmp/switch.arm"
 pft_insns "$tmp/pft" "$tmp/c.data" --symfs "$tmp/sym"
 diff=$(same "$tmp/switch.arm.want" "$tmp/pft" "pft --symfs")
 if [ -z "$diff" ]; then pass=$((pass+1)); else bad "--symfs: $diff $(head -1 "$tmp/pft.err")"; fi
+
+# The writer's HEADER_BUILD_ID holds the ELF's GNU build ID (readelf's),
+# as perf itself reads it; with the file only in a build-id cache
+# (perf's layout .build-id/xx/rest/elf), pft decodes from there.
+id=$(arm-linux-gnueabihf-readelf -n "$tmp/sym$tmp/switch.arm" | awk '/Build ID:/ { print $3 }')
+listed=$(perf buildid-list -i "$tmp/c.data" 2>/dev/null)
+if [ -n "$id" ] && [ "$listed" = "$id $tmp/switch.arm" ]; then
+    pass=$((pass+1))
+else
+    bad "build ID: readelf '$id', perf buildid-list '$listed'"
+fi
+mkdir -p "$tmp/cache/.build-id/${id:0:2}/${id:2}"
+mv "$tmp/sym$tmp/switch.arm" "$tmp/cache/.build-id/${id:0:2}/${id:2}/elf"
+pft_insns "$tmp/pft" "$tmp/c.data" --buildid-dir "$tmp/cache"
+diff=$(same "$tmp/switch.arm.want" "$tmp/pft" "pft --buildid-dir")
+if [ -z "$diff" ]; then pass=$((pass+1)); else bad "--buildid-dir: $diff $(head -1 "$tmp/pft.err")"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
