@@ -5,6 +5,7 @@
 #define PFT_OUTBUF_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 enum {
@@ -13,11 +14,12 @@ enum {
 };
 
 struct outbuf {
+	FILE *file;              /* where the lines go; NULL: stdout */
 	size_t len;
 	char buf[OUTBUF_SIZE + OUTBUF_LINE_MAX];
 };
 
-/* Write what is buffered to stdout. */
+/* Write what is buffered to o->file (stdout when NULL). */
 void ob_flush(struct outbuf *o);
 
 /* @s from an input file (a symbol or file name), escaped for JSON
@@ -93,6 +95,17 @@ static inline void ob_dec_left(struct outbuf *o, uint64_t v, int width)
 	while (n)
 		o->buf[o->len++] = tmp[--n];
 	ob_spaces(o, pad);
+}
+
+/* As "%Nu": @v after spaces up to @width. */
+static inline void ob_dec_right(struct outbuf *o, uint64_t v, int width)
+{
+	int n = 1;
+
+	for (uint64_t rest = v / 10; rest; rest /= 10)
+		n++;
+	ob_spaces(o, width - n);
+	ob_dec_left(o, v, 0);
 }
 
 static inline void ob_dec(struct outbuf *o, uint64_t v)
