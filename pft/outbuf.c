@@ -23,8 +23,10 @@ void ob_flush(struct outbuf *o)
 
 void ob_escaped(struct outbuf *o, const char *s, int json)
 {
-	/* After the name the line goes on: OUTBUF_LINE_MAX stays free. */
-	size_t room = sizeof(o->buf) - OUTBUF_LINE_MAX - o->len;
+	/* After the name the line goes on: OUTBUF_LINE_MAX stays free.  A
+	 * line begun near OUTBUF_SIZE may already be past that: no room. */
+	size_t limit = sizeof(o->buf) - OUTBUF_LINE_MAX;
+	size_t room = o->len < limit ? limit - o->len : 0;
 	size_t len = strlen(s);
 	int n = (json ? pft_fmt_escape_json : pft_fmt_escape_text)(o->buf + o->len, room, s, len);
 
