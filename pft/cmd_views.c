@@ -41,6 +41,15 @@ static const struct {
 			{ "text", "jsonl" }, { FMT_TEXT, FMT_JSONL }, 2 },
 };
 
+enum { NAME_MEMO_BITS = 10 };
+
+struct name_memo {
+	const struct pft_image *img;
+	uint32_t addr;
+	uint8_t len;                  /* 0: empty */
+	char text[119];               /* as print_name wrote it */
+};
+
 struct views_run {
 	enum view_cmd cmd;
 	int format;                   /* from commands[cmd].values */
@@ -53,6 +62,7 @@ struct views_run {
 	struct pft_calls **calls;     /* timeline, calls: one per source */
 	struct pft_timeline **tracks; /* timeline: one per source */
 	struct outbuf *ob;            /* calls: the lines on their way to out */
+	struct name_memo *names;      /* calls: 1 << NAME_MEMO_BITS of them */
 	struct input in;
 	uint64_t errors;
 };
@@ -114,8 +124,8 @@ static const char *function_name(const struct views_run *r, const struct pft_ima
 	return NULL;
 }
 
-static void print_name(const struct views_run *r, const struct pft_image *img, uint32_t addr,
-		       int json)
+static void print_name_uncached(const struct views_run *r, const struct pft_image *img,
+				uint32_t addr, int json)
 {
 	const char *name = addr ? function_name(r, img, addr) : NULL;
 	struct outbuf *o = r->ob;
@@ -133,6 +143,30 @@ static void print_name(const struct views_run *r, const struct pft_image *img, u
 		ob_hex(o, addr, 8);
 	} else {
 		ob_char(o, '?');
+	}
+}
+
+/* The callers and callees of a trace are few functions met millions of
+ * times: their names as last written (looked up and escaped) are kept. */
+static void print_name(const struct views_run *r, const struct pft_image *img, uint32_t addr,
+		       int json)
+{
+	struct outbuf *o = r->ob;
+	struct name_memo *m = &r->names[((addr >> 1) * 2654435761u) >> (32 - NAME_MEMO_BITS)];
+
+	if (m->len && m->img == img && m->addr == addr) {
+		memcpy(o->buf + o->len, m->text, m->len);
+		o->len += m->len;
+		return;
+	}
+	size_t before = o->len;
+	print_name_uncached(r, img, addr, json);
+	/* Not kept: a name too long, or one that went out through a flush. */
+	if (o->len > before && o->len - before <= sizeof(m->text)) {
+		m->img = img;
+		m->addr = addr;
+		m->len = (uint8_t)(o->len - before);
+		memcpy(m->text, o->buf + before, m->len);
 	}
 }
 
@@ -304,8 +338,9 @@ static int start(struct views_run *r)
 	if (r->cmd == CMD_CALLS && (r->ob = malloc(sizeof(*r->ob)))) {
 		r->ob->file = r->out;
 		r->ob->len = 0;
+		r->names = calloc((size_t)1 << NAME_MEMO_BITS, sizeof(*r->names));
 	}
-	if (!r->calls || !r->tracks || (r->cmd == CMD_CALLS && !r->ob)) {
+	if (!r->calls || !r->tracks || (r->cmd == CMD_CALLS && (!r->ob || !r->names))) {
 		err = -PFT_ERR_NOMEM;
 		goto fail;
 	}
@@ -382,6 +417,7 @@ static void release(struct views_run *r)
 	if (r->ob)
 		ob_flush(r->ob);
 	free(r->ob);
+	free(r->names);
 }
 
 /* The timestamp frequency snapshot @dir gives (0: none), in *@hz.  The

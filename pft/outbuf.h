@@ -53,8 +53,10 @@ static inline void ob_str(struct outbuf *o, const char *s)
 
 static inline void ob_spaces(struct outbuf *o, int n)
 {
-	for (; n > 0; n--)
-		o->buf[o->len++] = ' ';
+	if (n > 0) {
+		memset(o->buf + o->len, ' ', (size_t)n);
+		o->len += (size_t)n;
+	}
 }
 
 /* As "%-Ns": @s, then spaces up to @width. */
@@ -81,17 +83,25 @@ static inline void ob_hex(struct outbuf *o, uint64_t v, int digits)
 		o->buf[o->len++] = tmp[--n];
 }
 
-/* As "%u", padded with spaces on the right up to @width ("%-Nu"). */
-static inline void ob_dec_left(struct outbuf *o, uint64_t v, int width)
+/* @v's decimal digits, last first, into @tmp; their number. */
+static inline int ob_digits(char tmp[20], uint64_t v)
 {
-	char tmp[20];
 	int n = 0;
 
 	do {
 		tmp[n++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
+	return n;
+}
+
+/* As "%u", padded with spaces on the right up to @width ("%-Nu"). */
+static inline void ob_dec_left(struct outbuf *o, uint64_t v, int width)
+{
+	char tmp[20];
+	int n = ob_digits(tmp, v);
 	int pad = width - n;
+
 	while (n)
 		o->buf[o->len++] = tmp[--n];
 	ob_spaces(o, pad);
@@ -100,12 +110,12 @@ static inline void ob_dec_left(struct outbuf *o, uint64_t v, int width)
 /* As "%Nu": @v after spaces up to @width. */
 static inline void ob_dec_right(struct outbuf *o, uint64_t v, int width)
 {
-	int n = 1;
+	char tmp[20];
+	int n = ob_digits(tmp, v);
 
-	for (uint64_t rest = v / 10; rest; rest /= 10)
-		n++;
 	ob_spaces(o, width - n);
-	ob_dec_left(o, v, 0);
+	while (n)
+		o->buf[o->len++] = tmp[--n];
 }
 
 static inline void ob_dec(struct outbuf *o, uint64_t v)
