@@ -135,11 +135,11 @@ static void print_name_uncached(const struct views_run *r, const struct pft_imag
 		ob_escaped(o, name, 1);
 		ob_char(o, '"');
 	} else if (json) {
-		ob_str(o, "null");
+		ob_lit(o, "null");
 	} else if (name) {
 		ob_escaped(o, name, 0);
 	} else if (addr) {
-		ob_str(o, "0x");
+		ob_lit(o, "0x");
 		ob_hex(o, addr, 8);
 	} else {
 		ob_char(o, '?');
@@ -180,47 +180,47 @@ static void print_call(const struct views_run *r, const struct source *s,
 	struct outbuf *o = r->ob;
 
 	if (r->format == FMT_JSONL) {
-		ob_str(o, "{\"id\":");
+		ob_lit(o, "{\"id\":");
 		ob_int(o, id);
-		ob_str(o, ",\"kind\":\"");
+		ob_lit(o, ",\"kind\":\"");
 		ob_str(o, pft_call_kind_name(ev->kind));
-		ob_str(o, "\",\"depth\":");
+		ob_lit(o, "\",\"depth\":");
 		ob_dec(o, ev->depth);
-		ob_str(o, ",\"site\":\"0x");
+		ob_lit(o, ",\"site\":\"0x");
 		ob_hex(o, ev->site, 0);
-		ob_str(o, "\",\"target\":\"0x");
+		ob_lit(o, "\",\"target\":\"0x");
 		ob_hex(o, ev->target, 0);
-		ob_str(o, "\",\"callee\":");
+		ob_lit(o, "\",\"callee\":");
 		print_name(r, s->info.image, ev->callee, 1);
-		ob_str(o, ",\"callee_addr\":\"0x");
+		ob_lit(o, ",\"callee_addr\":\"0x");
 		ob_hex(o, ev->callee, 0);
-		ob_str(o, "\",\"caller\":");
+		ob_lit(o, "\",\"caller\":");
 		print_name(r, s->info.image, ev->caller, 1);
-		ob_str(o, ",\"caller_addr\":\"0x");
+		ob_lit(o, ",\"caller_addr\":\"0x");
 		ob_hex(o, ev->caller, 0);
-		ob_str(o, "\",\"insns\":");
+		ob_lit(o, "\",\"insns\":");
 		ob_dec(o, ev->insns);
 		if (ev->has_cycles) {
-			ob_str(o, ",\"cycles\":");
+			ob_lit(o, ",\"cycles\":");
 			ob_dec(o, ev->cycles);
 		}
 		if (ev->has_ts) {
-			ob_str(o, ",\"ts\":\"0x");
+			ob_lit(o, ",\"ts\":\"0x");
 			ob_hex(o, ev->ts, 0);
 			ob_char(o, '"');
 		}
 		if (ev->kind == PFT_CALL_EXCEPTION) {
-			ob_str(o, ",\"exception\":");
+			ob_lit(o, ",\"exception\":");
 			ob_dec(o, ev->exception);
 		}
-		ob_str(o, ",\"flags\":[");
+		ob_lit(o, ",\"flags\":[");
 		for (unsigned b = 0, n = 0; b < 4; b++)
 			if (ev->flags & (1u << b)) {
 				ob_str(o, n++ ? ",\"" : "\"");
 				ob_str(o, flag_names[b]);
 				ob_char(o, '"');
 			}
-		ob_str(o, "]}\n");
+		ob_lit(o, "]}\n");
 		ob_line_done(o);
 		return;
 	}
@@ -237,24 +237,24 @@ static void print_call(const struct views_run *r, const struct source *s,
 	ob_spaces(o, 2 + 2 * (int)(ev->depth > 32 ? 32 : ev->depth));
 	int leaving = ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN;
 	print_name(r, s->info.image, leaving ? ev->callee : ev->caller, 0);
-	ob_str(o, " -> ");
+	ob_lit(o, " -> ");
 	print_name(r, s->info.image, leaving ? ev->caller : ev->callee, 0);
 	if (ev->kind == PFT_CALL_EXCEPTION) {
-		ob_str(o, "  (");
+		ob_lit(o, "  (");
 		ob_str(o, pft_exception_name(ev->exception));
 		ob_char(o, ')');
 	}
 	if (ev->has_cycles) {
-		ob_str(o, "  cycles=");
+		ob_lit(o, "  cycles=");
 		ob_dec(o, ev->cycles);
 	}
 	if (ev->has_ts) {
-		ob_str(o, "  ts=0x");
+		ob_lit(o, "  ts=0x");
 		ob_hex(o, ev->ts, 0);
 	}
 	for (unsigned b = 0; b < 4; b++)
 		if (ev->flags & (1u << b)) {
-			ob_str(o, "  [");
+			ob_lit(o, "  [");
 			ob_str(o, flag_names[b]);
 			ob_char(o, ']');
 		}

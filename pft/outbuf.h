@@ -46,6 +46,15 @@ static inline void ob_strn(struct outbuf *o, const char *s, size_t max)
 	o->len += n;
 }
 
+/* A string literal: its length known when compiled, no strnlen(). */
+#define ob_lit(o, literal) ob_mem((o), "" literal, sizeof(literal) - 1)
+
+static inline void ob_mem(struct outbuf *o, const char *s, size_t n)
+{
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
 static inline void ob_str(struct outbuf *o, const char *s)
 {
 	ob_strn(o, s, 200);
