@@ -47,7 +47,7 @@ struct name_memo {
 	const struct pft_image *img;
 	uint32_t addr;
 	uint8_t len;                  /* 0: empty */
-	char text[119];               /* as print_name wrote it */
+	char text[119];               /* as print_name wrote it (a run has one format) */
 };
 
 struct views_run {
