@@ -7,8 +7,8 @@
 # Each round runs decode --count and then every view (output to
 # /dev/null), RUNS rounds (default 3), one after the other so that all see
 # the same load; prints the least user+system time of each and its ratio
-# to decode --count's.  VIEWS_CALLS=1 adds pft calls (its text printing is
-# slow yet).  Not run by ctest.
+# to decode --count's.  VIEWS_CALLS=1 adds pft calls --format jsonl.
+# Not run by ctest.
 set -eu
 [ $# -ge 1 ] || { echo "usage: sh bench/views.sh OUTDIR [RUNS]" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)

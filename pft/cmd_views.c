@@ -2,15 +2,14 @@
  * pft calls.  Each decodes like pft decode and hands the elements to the
  * library's views accumulator or its calls trackers (one per source). */
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "escape.h"
 #include "images.h"
 #include "input.h"
+#include "outbuf.h"
 
 enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS };
 
@@ -42,6 +41,15 @@ static const struct {
 			{ "text", "jsonl" }, { FMT_TEXT, FMT_JSONL }, 2 },
 };
 
+enum { NAME_MEMO_BITS = 10 };
+
+struct name_memo {
+	const struct pft_image *img;
+	uint32_t addr;
+	uint8_t len;                  /* 0: empty */
+	char text[119];               /* as print_name wrote it (a run has one format) */
+};
+
 struct views_run {
 	enum view_cmd cmd;
 	int format;                   /* from commands[cmd].values */
@@ -53,6 +61,8 @@ struct views_run {
 	struct pft_views *views;      /* coverage, profile */
 	struct pft_calls **calls;     /* timeline, calls: one per source */
 	struct pft_timeline **tracks; /* timeline: one per source */
+	struct outbuf *ob;            /* calls: the lines on their way to out */
+	struct name_memo *names;      /* calls: 1 << NAME_MEMO_BITS of them */
 	struct input in;
 	uint64_t errors;
 };
@@ -114,72 +124,142 @@ static const char *function_name(const struct views_run *r, const struct pft_ima
 	return NULL;
 }
 
+static void print_name_uncached(const struct views_run *r, const struct pft_image *img,
+				uint32_t addr, int json)
+{
+	const char *name = addr ? function_name(r, img, addr) : NULL;
+	struct outbuf *o = r->ob;
+
+	if (json && name) {
+		ob_char(o, '"');
+		ob_escaped(o, name, 1);
+		ob_char(o, '"');
+	} else if (json) {
+		ob_lit(o, "null");
+	} else if (name) {
+		ob_escaped(o, name, 0);
+	} else if (addr) {
+		ob_lit(o, "0x");
+		ob_hex(o, addr, 8);
+	} else {
+		ob_char(o, '?');
+	}
+}
+
+/* The callers and callees of a trace are few functions met millions of
+ * times: their names as last written (looked up and escaped) are kept. */
 static void print_name(const struct views_run *r, const struct pft_image *img, uint32_t addr,
 		       int json)
 {
-	const char *name = addr ? function_name(r, img, addr) : NULL;
+	struct outbuf *o = r->ob;
+	struct name_memo *m = &r->names[((addr >> 1) * 2654435761u) >> (32 - NAME_MEMO_BITS)];
 
-	if (json && name)
-		json_string(r->out, name);
-	else if (json)
-		fputs("null", r->out);
-	else if (name)
-		text_string(r->out, name);
-	else if (addr)
-		fprintf(r->out, "0x%08x", addr);
-	else
-		fputs("?", r->out);
+	if (m->len && m->img == img && m->addr == addr) {
+		memcpy(o->buf + o->len, m->text, m->len);
+		o->len += m->len;
+		return;
+	}
+	size_t before = o->len;
+	print_name_uncached(r, img, addr, json);
+	/* Not kept: a name too long, or one that went out through a flush. */
+	if (o->len > before && o->len - before <= sizeof(m->text)) {
+		m->img = img;
+		m->addr = addr;
+		m->len = (uint8_t)(o->len - before);
+		memcpy(m->text, o->buf + before, m->len);
+	}
 }
 
 static const char *const flag_names[] = { "unwound", "untraced", "end", "no_target" };
 
+/* One line per event, formatted by hand: fprintf() took most of the time. */
 static void print_call(const struct views_run *r, const struct source *s,
 		       const struct pft_call_event *ev)
 {
 	int id = s->info.id >= 0 ? s->info.id : s->info.cfg.trace_id;
-	FILE *o = r->out;
+	struct outbuf *o = r->ob;
 
 	if (r->format == FMT_JSONL) {
-		fprintf(o, "{\"id\":%d,\"kind\":\"%s\",\"depth\":%" PRIu32 ",\"site\":\"0x%x\","
-			"\"target\":\"0x%x\",\"callee\":", id, pft_call_kind_name(ev->kind),
-			ev->depth, ev->site, ev->target);
+		ob_lit(o, "{\"id\":");
+		ob_int(o, id);
+		ob_lit(o, ",\"kind\":\"");
+		ob_str(o, pft_call_kind_name(ev->kind));
+		ob_lit(o, "\",\"depth\":");
+		ob_dec(o, ev->depth);
+		ob_lit(o, ",\"site\":\"0x");
+		ob_hex(o, ev->site, 0);
+		ob_lit(o, "\",\"target\":\"0x");
+		ob_hex(o, ev->target, 0);
+		ob_lit(o, "\",\"callee\":");
 		print_name(r, s->info.image, ev->callee, 1);
-		fprintf(o, ",\"callee_addr\":\"0x%x\",\"caller\":", ev->callee);
+		ob_lit(o, ",\"callee_addr\":\"0x");
+		ob_hex(o, ev->callee, 0);
+		ob_lit(o, "\",\"caller\":");
 		print_name(r, s->info.image, ev->caller, 1);
-		fprintf(o, ",\"caller_addr\":\"0x%x\",\"insns\":%" PRIu64, ev->caller, ev->insns);
-		if (ev->has_cycles)
-			fprintf(o, ",\"cycles\":%" PRIu64, ev->cycles);
-		if (ev->has_ts)
-			fprintf(o, ",\"ts\":\"0x%" PRIx64 "\"", ev->ts);
-		if (ev->kind == PFT_CALL_EXCEPTION)
-			fprintf(o, ",\"exception\":%u", ev->exception);
-		fputs(",\"flags\":[", o);
+		ob_lit(o, ",\"caller_addr\":\"0x");
+		ob_hex(o, ev->caller, 0);
+		ob_lit(o, "\",\"insns\":");
+		ob_dec(o, ev->insns);
+		if (ev->has_cycles) {
+			ob_lit(o, ",\"cycles\":");
+			ob_dec(o, ev->cycles);
+		}
+		if (ev->has_ts) {
+			ob_lit(o, ",\"ts\":\"0x");
+			ob_hex(o, ev->ts, 0);
+			ob_char(o, '"');
+		}
+		if (ev->kind == PFT_CALL_EXCEPTION) {
+			ob_lit(o, ",\"exception\":");
+			ob_dec(o, ev->exception);
+		}
+		ob_lit(o, ",\"flags\":[");
 		for (unsigned b = 0, n = 0; b < 4; b++)
-			if (ev->flags & (1u << b))
-				fprintf(o, "%s\"%s\"", n++ ? "," : "", flag_names[b]);
-		fputs("]}\n", o);
+			if (ev->flags & (1u << b)) {
+				ob_str(o, n++ ? ",\"" : "\"");
+				ob_str(o, flag_names[b]);
+				ob_char(o, '"');
+			}
+		ob_lit(o, "]}\n");
+		ob_line_done(o);
 		return;
 	}
 	/* insns [id] kind depth, indented by depth: caller -> callee */
-	fprintf(o, "%12" PRIu64, ev->insns);
-	if (r->in.multi_id)
-		fprintf(o, "  %02x", id);
-	fprintf(o, "  %-16s %3" PRIu32 "  %*s", pft_call_kind_name(ev->kind), ev->depth,
-		(int)(2 * (ev->depth > 32 ? 32 : ev->depth)), "");
+	ob_dec_right(o, ev->insns, 12);
+	if (r->in.multi_id) {
+		ob_spaces(o, 2);
+		ob_hex(o, (uint32_t)id, 2);
+	}
+	ob_spaces(o, 2);
+	ob_str_left(o, pft_call_kind_name(ev->kind), 16);
+	ob_char(o, ' ');
+	ob_dec_right(o, ev->depth, 3);
+	ob_spaces(o, 2 + 2 * (int)(ev->depth > 32 ? 32 : ev->depth));
 	int leaving = ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN;
 	print_name(r, s->info.image, leaving ? ev->callee : ev->caller, 0);
-	fputs(" -> ", o);
+	ob_lit(o, " -> ");
 	print_name(r, s->info.image, leaving ? ev->caller : ev->callee, 0);
-	if (ev->kind == PFT_CALL_EXCEPTION)
-		fprintf(o, "  (%s)", pft_exception_name(ev->exception));
-	if (ev->has_cycles)
-		fprintf(o, "  cycles=%" PRIu64, ev->cycles);
-	if (ev->has_ts)
-		fprintf(o, "  ts=0x%" PRIx64, ev->ts);
+	if (ev->kind == PFT_CALL_EXCEPTION) {
+		ob_lit(o, "  (");
+		ob_str(o, pft_exception_name(ev->exception));
+		ob_char(o, ')');
+	}
+	if (ev->has_cycles) {
+		ob_lit(o, "  cycles=");
+		ob_dec(o, ev->cycles);
+	}
+	if (ev->has_ts) {
+		ob_lit(o, "  ts=0x");
+		ob_hex(o, ev->ts, 0);
+	}
 	for (unsigned b = 0; b < 4; b++)
-		if (ev->flags & (1u << b))
-			fprintf(o, "  [%s]", flag_names[b]);
-	putc('\n', o);
+		if (ev->flags & (1u << b)) {
+			ob_lit(o, "  [");
+			ob_str(o, flag_names[b]);
+			ob_char(o, ']');
+		}
+	ob_char(o, '\n');
+	ob_line_done(o);
 }
 
 /* Take the events the last put or finish of source @i produced. */
@@ -255,7 +335,12 @@ static int start(struct views_run *r)
 	}
 	r->calls = calloc(in->nsrc, sizeof(*r->calls));
 	r->tracks = calloc(in->nsrc, sizeof(*r->tracks));
-	if (!r->calls || !r->tracks) {
+	if (r->cmd == CMD_CALLS && (r->ob = malloc(sizeof(*r->ob)))) {
+		r->ob->file = r->out;
+		r->ob->len = 0;
+		r->names = calloc((size_t)1 << NAME_MEMO_BITS, sizeof(*r->names));
+	}
+	if (!r->calls || !r->tracks || (r->cmd == CMD_CALLS && (!r->ob || !r->names))) {
 		err = -PFT_ERR_NOMEM;
 		goto fail;
 	}
@@ -328,6 +413,11 @@ static void release(struct views_run *r)
 	free(r->calls);
 	free(r->tracks);
 	pft_views_free(r->views);
+	/* Even after an error: the lines before it, as they were written. */
+	if (r->ob)
+		ob_flush(r->ob);
+	free(r->ob);
+	free(r->names);
 }
 
 /* The timestamp frequency snapshot @dir gives (0: none), in *@hz.  The

@@ -5,6 +5,7 @@
 #define PFT_OUTBUF_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 enum {
@@ -13,11 +14,12 @@ enum {
 };
 
 struct outbuf {
+	FILE *file;              /* where the lines go; NULL: stdout */
 	size_t len;
 	char buf[OUTBUF_SIZE + OUTBUF_LINE_MAX];
 };
 
-/* Write what is buffered to stdout. */
+/* Write what is buffered to o->file (stdout when NULL). */
 void ob_flush(struct outbuf *o);
 
 /* @s from an input file (a symbol or file name), escaped for JSON
@@ -44,6 +46,15 @@ static inline void ob_strn(struct outbuf *o, const char *s, size_t max)
 	o->len += n;
 }
 
+/* A string literal: its length known when compiled, no strnlen(). */
+#define ob_lit(o, literal) ob_mem((o), "" literal, sizeof(literal) - 1)
+
+static inline void ob_mem(struct outbuf *o, const char *s, size_t n)
+{
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
 static inline void ob_str(struct outbuf *o, const char *s)
 {
 	ob_strn(o, s, 200);
@@ -51,8 +62,10 @@ static inline void ob_str(struct outbuf *o, const char *s)
 
 static inline void ob_spaces(struct outbuf *o, int n)
 {
-	for (; n > 0; n--)
-		o->buf[o->len++] = ' ';
+	if (n > 0) {
+		memset(o->buf + o->len, ' ', (size_t)n);
+		o->len += (size_t)n;
+	}
 }
 
 /* As "%-Ns": @s, then spaces up to @width. */
@@ -79,20 +92,39 @@ static inline void ob_hex(struct outbuf *o, uint64_t v, int digits)
 		o->buf[o->len++] = tmp[--n];
 }
 
-/* As "%u", padded with spaces on the right up to @width ("%-Nu"). */
-static inline void ob_dec_left(struct outbuf *o, uint64_t v, int width)
+/* @v's decimal digits, last first, into @tmp; their number. */
+static inline int ob_digits(char tmp[20], uint64_t v)
 {
-	char tmp[20];
 	int n = 0;
 
 	do {
 		tmp[n++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
+	return n;
+}
+
+/* As "%u", padded with spaces on the right up to @width ("%-Nu"). */
+static inline void ob_dec_left(struct outbuf *o, uint64_t v, int width)
+{
+	char tmp[20];
+	int n = ob_digits(tmp, v);
 	int pad = width - n;
+
 	while (n)
 		o->buf[o->len++] = tmp[--n];
 	ob_spaces(o, pad);
+}
+
+/* As "%Nu": @v after spaces up to @width. */
+static inline void ob_dec_right(struct outbuf *o, uint64_t v, int width)
+{
+	char tmp[20];
+	int n = ob_digits(tmp, v);
+
+	ob_spaces(o, width - n);
+	while (n)
+		o->buf[o->len++] = tmp[--n];
 }
 
 static inline void ob_dec(struct outbuf *o, uint64_t v)
