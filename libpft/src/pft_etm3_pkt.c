@@ -855,8 +855,14 @@ static int scan_held_zeros(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packe
  * are NOTSYNC (at most NOTSYNC_MAX a packet). */
 static int scan_unsynced(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt)
 {
-	if (d->zpend)
+	if (d->zpend) {
+		/* Zeros a bad packet left in the carry: held, with its own. */
+		if (d->zeros_behind) {
+			d->zprior = d->zeros_behind;
+			d->zeros_behind = 0;
+		}
 		return scan_held_zeros(d, pkt);
+	}
 
 	const uint8_t *b = d->buf;
 	const size_t pos = d->pos;

@@ -525,10 +525,14 @@ static int open_pipe(struct perf_in *p, size_t qi, unsigned format)
 			continue;
 		int idx = s->is_etm3 ? pft_pipe_add_etm3(q->pipe, s->pub.id, &s->etm3, p->img)
 				     : pft_pipe_add_ptm(q->pipe, s->pub.id, &s->ptm, p->img);
+		/* The pipeline refuses a reserved or repeated ID as a bad
+		 * argument; here it is the file's metadata that is wrong. */
+		if (idx == -PFT_ERR_INVALID)
+			return fail(p, -PFT_ERR_BAD_CONFIG, "%s: %s: trace ID 0x%02x: reserved, or "
+				    "another CPU has it", p->path, s->name, (unsigned)s->pub.id);
 		if (idx < 0)
 			return fail(p, idx, "%s: %s: trace ID 0x%02x: %s", p->path, s->name,
-				    (unsigned)s->pub.id, idx == -PFT_ERR_INVALID
-				    ? "another CPU has the same trace ID" : pft_errstr(pft_errcode(idx)));
+				    (unsigned)s->pub.id, pft_errstr(pft_errcode(idx)));
 		s->pipe_index = idx;
 		q->map[q->nmap++] = i;
 	}
