@@ -809,6 +809,19 @@ static int notsync(struct pft_etm3_packet *pkt, const uint8_t *raw, size_t n, ui
 	return 0;
 }
 
+/* The A-sync of @size bytes at @raw (input offset @offset) that ends the
+ * search for synchronisation. */
+static int found_async(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt,
+		       const uint8_t *raw, size_t size, uint64_t offset)
+{
+	pkt->type = PFT_ETM3_PKT_ASYNC;
+	pkt->raw = raw;
+	pkt->size = (uint16_t)size;
+	pkt->offset = offset;
+	d->synced = 1;
+	return 0;
+}
+
 /* Unsynchronised, with zeros held from earlier input (section 3.3). */
 static int scan_held_zeros(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt)
 {
@@ -826,14 +839,9 @@ static int scan_held_zeros(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packe
 	if (z < avail && z <= ZMAX && b[z] == 0x80 && total + prior >= 5 && total <= ZMAX) {
 		memset(d->carry, 0, total);
 		d->carry[total] = 0x80;
-		pkt->type = PFT_ETM3_PKT_ASYNC;
-		pkt->raw = d->carry;
-		pkt->size = (uint16_t)(total + 1);
-		pkt->offset = d->zoff;
 		d->pos += z + 1;
 		d->zpend = 0;
-		d->synced = 1;
-		return 0;
+		return found_async(d, pkt, d->carry, total + 1, d->zoff);
 	}
 	if (total > ZMAX && (z == avail || b[z] == 0x80)) {
 		/* The newest ZMAX zeros may still be (or begin) an A-sync. */
@@ -873,13 +881,8 @@ static int scan_unsynced(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet 
 	if (prior) {
 		size_t a = async_across_packets(b + pos, d->len - pos, prior);
 		if (a) {
-			pkt->type = PFT_ETM3_PKT_ASYNC;
-			pkt->raw = b + pos;
-			pkt->size = (uint16_t)a;
-			pkt->offset = d->buf_offset + pos;
 			d->pos = pos + a;
-			d->synced = 1;
-			return 0;
+			return found_async(d, pkt, b + pos, a, d->buf_offset + pos);
 		}
 	}
 	const size_t end = d->len - pos > window ? pos + window : d->len;
@@ -899,13 +902,8 @@ static int scan_unsynced(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet 
 	if (i < end) {
 		stop = i - zeros;
 		if (stop == pos) {
-			pkt->type = PFT_ETM3_PKT_ASYNC;
-			pkt->raw = b + pos;
-			pkt->size = (uint16_t)(zeros + 1);
-			pkt->offset = d->buf_offset + pos;
 			d->pos = i + 1;
-			d->synced = 1;
-			return 0;
+			return found_async(d, pkt, b + pos, zeros + 1, d->buf_offset + pos);
 		}
 	} else {
 		stop = end - zeros;
