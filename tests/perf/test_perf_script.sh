@@ -40,12 +40,32 @@ run() {
         echo "encode: $(cat "$tmp/err")"
         return
     fi
-    if ! perf script -i "$data" --itrace=Zi1i -F ip >"$tmp/out" 2>"$tmp/err"; then
-        echo "perf script failed: $(head -3 "$tmp/err")"
-        return
-    fi
-    sed 's/^ *//' "$tmp/out" >"$tmp/got"
-    same "$1.want" "$tmp/got"
+    local try diff
+    for try in 1 2 3; do
+        if ! perf script -i "$data" --itrace=Zi1i -F ip >"$tmp/out" 2>"$tmp/err"; then
+            echo "perf script failed: $(head -3 "$tmp/err")"
+            return
+        fi
+        sed 's/^ *//' "$tmp/out" >"$tmp/got"
+        diff=$(same "$1.want" "$tmp/got")
+        [ -z "$diff" ] && break
+        # In full CI runs (never alone, nor with the perf tests in
+        # parallel under load) perf once or twice per run printed all but
+        # the last 15-28 instructions of a file it decodes completely on
+        # every other run.  The file is the same, so only a list short of
+        # its end is read again; a wrong address never is.
+        short_prefix "$1.want" "$tmp/got" || break
+        echo "NOTE $(basename "$1") [$2]: perf run $try printed $(wc -l <"$tmp/got") of" \
+             "$(wc -l <"$1.want") instructions; running it again on the same file" >&2
+    done
+    echo "$diff"
+}
+
+# short_prefix WANT GOT: GOT is WANT without some of its last lines.
+short_prefix() {
+    local n
+    n=$(wc -l <"$2")
+    [ "$n" -lt "$(wc -l <"$1")" ] && head -n "$n" "$1" | cmp -s - "$2"
 }
 
 for prog in switch inter fnptr; do
