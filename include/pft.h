@@ -33,9 +33,9 @@
  *    unless said otherwise).  The first layout ends at the struct's first
  *    `reserved` member (struct pft_insn: the whole struct, @raw included);
  *    a struct without one has a single layout.  A smaller size is
- *    -PFT_ERR_INVALID.  Exception, not yet fixed: the init functions
- *    (pft_config_init(), pft_etm3_config_init(), pft_event_limits_max())
- *    write the library's whole struct, larger than an older caller's.
+ *    -PFT_ERR_INVALID.  The init functions (pft_config_init(),
+ *    pft_etm3_config_init(), pft_event_limits_max()) are inline: they pass
+ *    the caller's sizeof to the library, which writes no more than that.
  *  - The library never prints, never exits and has no global mutable state.
  *  - Ownership: configuration is copied; input buffers are borrowed until
  *    the call that consumes them says so; outputs are caller-owned; pointers
@@ -198,9 +198,15 @@ struct pft_config {
 	uint32_t etmcr, etmccer, etmidr, etmtraceidr;
 };
 
-/* Zero @cfg and set its size: PFTv1.1, nothing optional enabled,
- * binary 64-bit timestamps.  Returns 0 or -PFT_ERR_INVALID. */
-pft_export int pft_config_init(struct pft_config *cfg);
+/* Zero the @size bytes at @cfg and set its size: PFTv1.1, nothing optional
+ * enabled, binary 64-bit timestamps.  Returns 0 or -PFT_ERR_INVALID (NULL,
+ * @size below the first layout).  Call it through pft_config_init(). */
+pft_export int pft_config_init_size(struct pft_config *cfg, size_t size);
+
+static inline int pft_config_init(struct pft_config *cfg)
+{
+	return pft_config_init_size(cfg, sizeof(*cfg));
+}
 
 /*
  * Derive @cfg from a PTM's ETMCR, ETMCCER, ETMIDR and ETMTRACEIDR.
@@ -1344,9 +1350,15 @@ struct pft_event_diag {
 				   RESERVED, B_IGNORED) */
 };
 
-/* Set @limits to the architectural maximum (every resource implemented).
- * Returns 0 or -PFT_ERR_INVALID (NULL). */
-pft_export int pft_event_limits_max(struct pft_event_limits *limits);
+/* Set the @size bytes at @limits to the architectural maximum (every
+ * resource implemented).  Returns 0 or -PFT_ERR_INVALID (NULL, @size below
+ * the first layout).  Call it through pft_event_limits_max(). */
+pft_export int pft_event_limits_max_size(struct pft_event_limits *limits, size_t size);
+
+static inline int pft_event_limits_max(struct pft_event_limits *limits)
+{
+	return pft_event_limits_max_size(limits, sizeof(*limits));
+}
 
 /*
  * Derive @limits from a PTM's ETMCCR, ETMCCER and ETMIDR.  As with
@@ -2366,9 +2378,16 @@ struct pft_etm3_config {
 	uint32_t etmcr, etmccer, etmidr, etmtraceidr;
 };
 
-/* Zero @cfg and set its size: ETMv3.5, nothing optional, binary 64-bit
- * timestamps, original branch encoding.  Returns 0 or -PFT_ERR_INVALID. */
-pft_export int pft_etm3_config_init(struct pft_etm3_config *cfg);
+/* Zero the @size bytes at @cfg and set its size: ETMv3.5, nothing
+ * optional, binary 64-bit timestamps, original branch encoding.  Returns 0
+ * or -PFT_ERR_INVALID (NULL, @size below the first layout).  Call it
+ * through pft_etm3_config_init(). */
+pft_export int pft_etm3_config_init_size(struct pft_etm3_config *cfg, size_t size);
+
+static inline int pft_etm3_config_init(struct pft_etm3_config *cfg)
+{
+	return pft_etm3_config_init_size(cfg, sizeof(*cfg));
+}
 
 /*
  * Derive @cfg from an ETM's ETMCR, ETMCCER, ETMIDR and ETMTRACEIDR

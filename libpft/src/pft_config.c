@@ -6,14 +6,15 @@
 #include "pft_config_int.h"
 #include "pft_ptm_regs.h"
 
-int pft_config_init(struct pft_config *cfg)
+int pft_config_init_size(struct pft_config *cfg, size_t size)
 {
-	if (!cfg)
+	struct pft_config c = { .size = size, .version_minor = 1, .ts_64bit = 1 };
+
+	if (!cfg || size < PFT_FIRST_SIZE(struct pft_config))
 		return -PFT_ERR_INVALID;
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->size = sizeof(*cfg);
-	cfg->version_minor = 1;
-	cfg->ts_64bit = 1;
+	/* A newer caller's fields this library lacks: zero, their default. */
+	memset(cfg, 0, size);
+	pft_copy_known(cfg, &c, size, sizeof(c));
 	return 0;
 }
 

@@ -6,14 +6,14 @@
 #include "pft_size.h"
 #include "pft_etm3_int.h"
 
-int pft_etm3_config_init(struct pft_etm3_config *cfg)
+int pft_etm3_config_init_size(struct pft_etm3_config *cfg, size_t size)
 {
-	if (!cfg)
+	struct pft_etm3_config c = { .size = size, .version_minor = 5, .ts_64bit = 1 };
+
+	if (!cfg || size < PFT_FIRST_SIZE(struct pft_etm3_config))
 		return -PFT_ERR_INVALID;
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->size = sizeof(*cfg);
-	cfg->version_minor = 5;
-	cfg->ts_64bit = 1;
+	memset(cfg, 0, size);
+	pft_copy_known(cfg, &c, size, sizeof(c));
 	return 0;
 }
 

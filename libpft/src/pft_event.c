@@ -93,15 +93,17 @@ static uint8_t at_most(uint32_t v, uint8_t max)
 	return v > max ? max : (uint8_t)v;
 }
 
-int pft_event_limits_max(struct pft_event_limits *limits)
+int pft_event_limits_max_size(struct pft_event_limits *limits, size_t size)
 {
-	if (!limits)
+	struct pft_event_limits l = { .size = size };
+
+	if (!limits || size < PFT_FIRST_SIZE(struct pft_event_limits))
 		return -PFT_ERR_INVALID;
-	memset(limits, 0, sizeof(*limits));
-	limits->size = sizeof(*limits);
 	for (size_t i = 0; i < NKINDS; i++)
 		if (kinds[i].limit != ALWAYS_PRESENT)
-			((uint8_t *)limits)[kinds[i].limit] = (uint8_t)kind_count(&kinds[i]);
+			((uint8_t *)&l)[kinds[i].limit] = (uint8_t)kind_count(&kinds[i]);
+	memset(limits, 0, size);
+	pft_copy_known(limits, &l, size, sizeof(l));
 	return 0;
 }
 

@@ -252,8 +252,52 @@ static void etm3_packets(void)
 	pft_etm3_pkt_free(d);
 }
 
+/* The init functions, as an older caller's inline would call them: they
+ * write its first layout and nothing past it (fields with defaults set). */
+static void inits(void)
+{
+	OLD(struct pft_config) c;
+	OLD(struct pft_etm3_config) e;
+	OLD(struct pft_event_limits) l;
+	const size_t fc = FIRST(struct pft_config);
+	const size_t fe = FIRST(struct pft_etm3_config);
+	const size_t fl = FIRST(struct pft_event_limits);
+
+	poison_past(&c, 0, sizeof(c));
+	PTU_EQ(pft_config_init_size(&c.s, fc), 0);
+	PTU_EQ(c.s.size, fc);
+	PTU_EQ(c.s.version_minor, 1);
+	PTU_EQ(c.s.ts_64bit, 1);
+	PTU_EQ(c.s.cycle_accurate, 0);
+	PTU_CHECK(poisoned_past(&c, fc, sizeof(c)));
+	PTU_EQ(pft_config_init_size(&c.s, fc - 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_config_init_size(NULL, fc), -PFT_ERR_INVALID);
+
+	poison_past(&e, 0, sizeof(e));
+	PTU_EQ(pft_etm3_config_init_size(&e.s, fe), 0);
+	PTU_EQ(e.s.size, fe);
+	PTU_EQ(e.s.version_minor, 5);
+	PTU_EQ(e.s.alt_branch, 0);
+	PTU_CHECK(poisoned_past(&e, fe, sizeof(e)));
+	PTU_EQ(pft_etm3_config_init_size(&e.s, fe - 1), -PFT_ERR_INVALID);
+
+	/* The architectural maximum: 8 range comparators, 3 sequencer states. */
+	poison_past(&l, 0, sizeof(l));
+	PTU_EQ(pft_event_limits_max_size(&l.s, fl), 0);
+	PTU_EQ(l.s.size, fl);
+	PTU_EQ(l.s.arcs, 8);
+	PTU_EQ(l.s.seq_states, 3);
+	PTU_CHECK(poisoned_past(&l, fl, sizeof(l)));
+	PTU_EQ(pft_event_limits_max_size(&l.s, fl - 1), -PFT_ERR_INVALID);
+
+	/* The inline init is the full size. */
+	PTU_EQ(pft_config_init(&c.s), 0);
+	PTU_EQ(c.s.size, sizeof(c.s));
+}
+
 int main(void)
 {
+	PTU_RUN(inits);
 	PTU_RUN(ptm_config_in);
 	PTU_RUN(configs_out);
 	PTU_RUN(other_configs_in);
