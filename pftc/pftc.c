@@ -44,6 +44,8 @@ static struct {
 	size_t ntrace;
 	struct pft_config cfg;
 	uint32_t text_addr;
+	int have_config, have_regs;
+	uint32_t etmcr, etmccer, etmidr; /* with have_regs */
 } st;
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -256,6 +258,26 @@ static void config_directive(char *body)
 	st.cfg.return_stack = (uint8_t)flag_arg(&a, "return_stack");
 	st.cfg.branch_broadcast = (uint8_t)flag_arg(&a, "branch_broadcast");
 	no_more_args(&a, 0);
+	st.have_config = 1;
+}
+
+/* regs(etmcr=, etmccer=, etmidr=): the configuration as a PTM's registers
+ * give it, for what the options cannot say (ETMCCER[24]: DMB and DSB are
+ * waypoints).  Registers left out default as pft's --reg does them: a
+ * Cortex-A15's ETMCCER and ETMIDR, ETMCR 0. */
+static void regs_directive(char *body)
+{
+	struct args a;
+	const char *v;
+
+	split_args(body, &a);
+	st.etmcr = (v = arg(&a, "etmcr")) ? (uint32_t)value_of(v) : 0;
+	st.etmccer = (v = arg(&a, "etmccer")) ? (uint32_t)value_of(v) : 0x34C01AC2u;
+	st.etmidr = (v = arg(&a, "etmidr")) ? (uint32_t)value_of(v) : 0x411CF312u;
+	no_more_args(&a, 0);
+	if (pft_config_from_regs(&st.cfg, st.etmcr, st.etmccer, st.etmidr, 0) < 0)
+		die("regs: not a PTM's registers");
+	st.have_regs = 1;
 }
 
 /* "EEN": oldest first. */
@@ -457,6 +479,12 @@ static char *directive(char *line)
 	return skip_space(at + 4);
 }
 
+/* config(), regs() and image(): read before the program is built. */
+static int setup_directive(const char *d)
+{
+	return !strncmp(d, "config(", 7) || !strncmp(d, "regs(", 5) || !strncmp(d, "image(", 6);
+}
+
 /* Split "pN: name(body)" into its parts; *@index is -1 without pN. */
 static void parse_call(char *d, long *index, char **name, char **body)
 {
@@ -507,16 +535,20 @@ int main(int argc, char **argv)
 		long idx;
 
 		st.line = (int)i + 1;
-		if (!d || (strncmp(d, "config(", 7) && strncmp(d, "image(", 6)))
+		if (!d || !setup_directive(d))
 			continue;
 		copy = strdup(d);
 		parse_call(copy, &idx, &nm, &body);
 		if (!strcmp(nm, "config"))
 			config_directive(body);
+		else if (!strcmp(nm, "regs"))
+			regs_directive(body);
 		else
 			st.text_addr = (uint32_t)value_of(skip_space(body));
 		free(copy);
 	}
+	if (st.have_config && st.have_regs)
+		die("config() and regs() exclude each other (as pft's options and --reg do)");
 	st.line = 0;
 
 	/* The program: the .pftt is GNU as source as it is. */
@@ -553,7 +585,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		exp = NULL;
-		if (!strncmp(d, "config(", 7) || !strncmp(d, "image(", 6))
+		if (setup_directive(d))
 			continue;
 		parse_call(d, &idx, &nm, &body);
 		if (!strcmp(nm, ".exp")) {
@@ -591,13 +623,17 @@ int main(int argc, char **argv)
 	if (fwrite(st.trace, 1, st.ntrace, bin) != st.ntrace || fclose(bin))
 		die("cannot write the trace");
 	FILE *opts = open_out(argv[2], name, ".opts", "w");
-	fprintf(opts, "--pft-version 1.%u --ctxid-bytes %u%s%s%s%s%s\n",
-		st.cfg.version_minor, st.cfg.ctxid_bytes,
-		st.cfg.cycle_accurate ? " --cycle-accurate" : "",
-		st.cfg.timestamps ? " --timestamps --ts-bits 64" : "",
-		st.cfg.vmid ? " --vmid" : "",
-		st.cfg.return_stack ? " --return-stack" : "",
-		st.cfg.branch_broadcast ? " --branch-broadcast" : "");
+	if (st.have_regs)
+		fprintf(opts, "--reg ETMCR=0x%" PRIx32 " --reg ETMCCER=0x%" PRIx32
+			" --reg ETMIDR=0x%" PRIx32 "\n", st.etmcr, st.etmccer, st.etmidr);
+	else
+		fprintf(opts, "--pft-version 1.%u --ctxid-bytes %u%s%s%s%s%s\n",
+			st.cfg.version_minor, st.cfg.ctxid_bytes,
+			st.cfg.cycle_accurate ? " --cycle-accurate" : "",
+			st.cfg.timestamps ? " --timestamps --ts-bits 64" : "",
+			st.cfg.vmid ? " --vmid" : "",
+			st.cfg.return_stack ? " --return-stack" : "",
+			st.cfg.branch_broadcast ? " --branch-broadcast" : "");
 	fclose(opts);
 	for (size_t i = 0; i < nlines; i++)
 		free(lines[i]);

@@ -163,7 +163,7 @@ static size_t put_addr(uint8_t *o, uint32_t addr, enum align_class align,
 		return 1;
 	v >>= 6;
 	for (unsigned i = 1; i + 1 < k; i++) {
-		o[i] = (uint8_t)(0x80 | (v & 0x7f));
+		o[i] = (uint8_t)(PFT_CONTINUE | (v & 0x7f));
 		v >>= 7;
 	}
 	if (k == 5)
@@ -358,7 +358,7 @@ static int encode_timestamp(struct pft_encoder *e, const struct pft_packet *p,
 
 	o[0] = (uint8_t)(PFT_OP_TIMESTAMP | p->ts_clock_change * PFT_TS_CLOCK_CHANGE);
 	for (unsigned i = 0; i + 1 < nb; i++)
-		o[n++] = (uint8_t)(0x80 | (raw >> (7 * i) & 0x7f));
+		o[n++] = (uint8_t)(PFT_CONTINUE | (raw >> (7 * i) & 0x7f));
 	/* The final byte of a full-width value has no continuation bit. */
 	if (nb == max)
 		o[n++] = (uint8_t)(raw >> (7 * (max - 1)));

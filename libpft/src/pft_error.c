@@ -1,4 +1,4 @@
-/* Error codes and the names of enumerated values. */
+/* Error codes, the version, and the name of the ISA (a common type). */
 #include "pft.h"
 
 const char *pft_errstr(enum pft_error_code code)
@@ -95,43 +95,4 @@ const char *pft_isa_name(enum pft_isa isa)
 	case PFT_ISA_UNKNOWN: break;
 	}
 	return "unknown";
-}
-
-const char *pft_pkt_type_name(enum pft_packet_type type)
-{
-	static const char *const names[PFT_PKT_TYPE_MAX] = {
-		[PFT_PKT_NOTSYNC] = "notsync",
-		[PFT_PKT_ASYNC] = "async",
-		[PFT_PKT_ISYNC] = "isync",
-		[PFT_PKT_ATOM] = "atom",
-		[PFT_PKT_BRANCH] = "branch",
-		[PFT_PKT_WAYPOINT] = "waypoint",
-		[PFT_PKT_TRIGGER] = "trigger",
-		[PFT_PKT_CONTEXTID] = "ctxid",
-		[PFT_PKT_VMID] = "vmid",
-		[PFT_PKT_TIMESTAMP] = "timestamp",
-		[PFT_PKT_IGNORE] = "ignore",
-		[PFT_PKT_EXCEPTION_RETURN] = "exception_return",
-		[PFT_PKT_BAD] = "error",
-	};
-	if ((unsigned)type >= PFT_PKT_TYPE_MAX)
-		return "unknown";
-	return names[type];
-}
-
-const char *pft_isync_reason_name(unsigned reason)
-{
-	static const char *const names[4] = { "periodic", "trace_on",
-					      "overflow", "debug" };
-	return reason < 4 ? names[reason] : "unknown";
-}
-
-const char *pft_exception_name(unsigned number)
-{
-	static const char *const names[16] = {
-		"none", "debug_halt", "smc", "hyp", "async_data_abort",
-		"thumbee_check", "reserved", "reserved", "reset", "undefined",
-		"svc", "prefetch_abort", "data_abort", "generic", "irq", "fiq"
-	};
-	return number < 16 ? names[number] : "generic";
 }

@@ -12,87 +12,6 @@ static struct pft_config plain, ca;
 
 /* ---- I-sync ---- */
 
-static void isync_spec_examples(void)
-{
-	static const uint8_t s[] = {
-		ASYNC6,
-		0x08, 0x54, 0x05, 0x00, 0x80, 0x61,
-		0x08, 0x83, 0x8d, 0x01, 0xc0, 0x01,
-		0x08, 0xfc, 0x26, 0x05, 0xc0, 0x09,
-		0x0c
-	};
-	static const struct pft_packet e[] = {
-		E_ASYNC(6),
-		/* A = 0x80000554, T = 0 -> ARM; info 0x61 = 0110_0001:
-		 * reason 11 debug exit, Secure. */
-		ISYNC(6, 0x80000554, PFT_ISA_ARM, PFT_ISYNC_DEBUG_EXIT) },
-		/* A = 0xC0018D83, T = 1 -> Thumb @ 0xC0018D82; info 0x01:
-		 * periodic, Secure, no Hyp. */
-		ISYNC(6, 0xC0018D82, PFT_ISA_THUMB, PFT_ISYNC_PERIODIC) },
-		/* ARM 0xC00526FC; info 0x09 = 0000_1001: periodic, NS. */
-		ISYNC(6, 0xC00526FC, PFT_ISA_ARM, PFT_ISYNC_PERIODIC), .ns = 1 },
-		E_TRIGGER
-	};
-
-	PC_CHECK(&plain, s, e);
-}
-
-static void isync_reasons_and_flags(void)
-{
-	static const uint8_t s[] = {
-		ASYNC6,
-		/* ARM 0x1000 with info 0x01, 0x21, 0x41, 0x61: bits 6:5 are
-		 * the reason 00, 01, 10, 11. */
-		0x08, 0x00, 0x10, 0x00, 0x00, 0x01,
-		0x08, 0x00, 0x10, 0x00, 0x00, 0x21,
-		0x08, 0x00, 0x10, 0x00, 0x00, 0x41,
-		0x08, 0x00, 0x10, 0x00, 0x00, 0x61,
-		/* info 0x23 = 0010_0011: trace-on, Hyp (bit 1). */
-		0x08, 0x00, 0x10, 0x00, 0x00, 0x23,
-		/* info 0x0B = 0000_1011: periodic, NS (bit 3), Hyp. */
-		0x08, 0x00, 0x10, 0x00, 0x00, 0x0b,
-		/* Thumb 0xC0018D82 with info 0x25 = 0010_0101: AltIS (bit 2)
-		 * with T = 1 -> ThumbEE. */
-		0x08, 0x83, 0x8d, 0x01, 0xc0, 0x25,
-		/* A = 0x2001 -> 0x2000, T = 1; info 0x2F = 0010_1111:
-		 * trace-on, NS, AltIS (ThumbEE), Hyp. */
-		0x08, 0x01, 0x20, 0x00, 0x00, 0x2f,
-		/* ARM with info bit 2 set: AltIS is reserved for T = 0 (5.2):
-		 * ARM, not ThumbEE. */
-		0x08, 0x00, 0x10, 0x00, 0x00, 0x25,
-		/* info 0x91 = 1001_0001: reserved bits 7 and 4 ignored ->
-		 * periodic; info 0x40: bit 0 (reserved, normally 1) clear ->
-		 * overflow. */
-		0x08, 0x00, 0x10, 0x00, 0x00, 0x91,
-		0x08, 0x00, 0x10, 0x00, 0x00, 0x40,
-		/* A = 0xFFFFFFFF: Thumb 0xFFFFFFFE (little-endian, A[0] = T). */
-		0x08, 0xff, 0xff, 0xff, 0xff, 0x21,
-		/* A = 0x12345678: ARM 0x12345678 (bytes 78 56 34 12). */
-		0x08, 0x78, 0x56, 0x34, 0x12, 0x21,
-		0x0c
-	};
-	static const struct pft_packet e[] = {
-		E_ASYNC(6),
-		ISYNC(6, 0x1000, PFT_ISA_ARM, PFT_ISYNC_PERIODIC) },
-		ISYNC(6, 0x1000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON) },
-		ISYNC(6, 0x1000, PFT_ISA_ARM, PFT_ISYNC_OVERFLOW) },
-		ISYNC(6, 0x1000, PFT_ISA_ARM, PFT_ISYNC_DEBUG_EXIT) },
-		ISYNC(6, 0x1000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON), .hyp = 1 },
-		ISYNC(6, 0x1000, PFT_ISA_ARM, PFT_ISYNC_PERIODIC), .ns = 1, .hyp = 1 },
-		ISYNC(6, 0xC0018D82, PFT_ISA_THUMBEE, PFT_ISYNC_TRACE_ON), .altis = 1 },
-		ISYNC(6, 0x2000, PFT_ISA_THUMBEE, PFT_ISYNC_TRACE_ON), .ns = 1,
-		  .altis = 1, .hyp = 1 },
-		ISYNC(6, 0x1000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON) },
-		ISYNC(6, 0x1000, PFT_ISA_ARM, PFT_ISYNC_PERIODIC) },
-		ISYNC(6, 0x1000, PFT_ISA_ARM, PFT_ISYNC_OVERFLOW) },
-		ISYNC(6, 0xFFFFFFFE, PFT_ISA_THUMB, PFT_ISYNC_TRACE_ON) },
-		ISYNC(6, 0x12345678, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON) },
-		E_TRIGGER
-	};
-
-	PC_CHECK(&plain, s, e);
-}
-
 static void isync_cycle_counts(void)
 {
 	/* 4.1: CC0 = x C c3 c2 c1 c0 x x; CC1-CC3 = C + 7 bits; CC4 = 7 bits
@@ -335,8 +254,6 @@ int main(void)
 	plain = pc_cfg(0, 0, 1, 0);
 	ca = pc_cfg(1, 0, 1, 0);
 
-	PTU_RUN(isync_spec_examples);
-	PTU_RUN(isync_reasons_and_flags);
 	PTU_RUN(isync_cycle_counts);
 	PTU_RUN(isync_context_id);
 	PTU_RUN(atoms_every_non_ca_header);

@@ -18,32 +18,6 @@ static void check_ts(int line, const struct pft_config *cfg, const uint8_t *s,
 	pc_check_stream(__FILE__, line, cfg, s, n, e, ne);
 }
 
-/* 5.9 worked examples (TC2: 64-bit binary, CA; CC 00 = 0). */
-static void timestamp_tc2_examples(void)
-{
-	static const uint8_t s[] = {
-		ASYNC6,
-		0x42, 0xcc, 0x97, 0xc6, 0xce, 0xaf, 0x90, 0x80, 0x80, 0x00, 0x00,
-		0x42, 0xc8, 0x19, 0x00,
-		0x42, 0x49, 0x00,
-		0x0c
-	};
-	static const struct pft_packet e[] = {
-		E_ASYNC(6),
-		/* Groups 0x4C 0x17 0x46 0x4E 0x2F 0x10 0 0, last byte 0:
-		 * 0x4C + 0xB80 + 0x118000 + 0x9C00000 + 0x2F0000000 +
-		 * 0x8000000000 = 0x82F9D18BCC. */
-		{ TSB(11, 0x82F9D18BCCull, 64), .has_cycles = 1 },
-		/* TS[13:0] = 0x48 | 0x19<<7 = 0xCC8 -> 0x82F9D18CC8. */
-		{ TSB(4, 0x82F9D18CC8ull, 14), .has_cycles = 1 },
-		/* TS[6:0] = 0x49 -> 0x82F9D18CC9. */
-		{ TSB(3, 0x82F9D18CC9ull, 7), .has_cycles = 1 },
-		E_TRIGGER
-	};
-
-	PC_CHECK(&bin64ca, s, e);
-}
-
 /*
  * Every length of a 64-bit packet.  After an all-ones value, k groups of
  * zeros clear exactly the low 7k bits (k = 9: all 64); after all zeros,
@@ -262,7 +236,6 @@ int main(void)
 	gray48 = pc_cfg(0, 0, 0, 1);
 	gray64 = pc_cfg(0, 0, 1, 1);
 
-	PTU_RUN(timestamp_tc2_examples);
 	PTU_RUN(timestamp_64bit_lengths);
 	PTU_RUN(timestamp_48bit_lengths);
 	PTU_RUN(timestamp_kept_across_async);

@@ -1,0 +1,42 @@
+/* The packet layer's names: packet types, I-sync reasons, exceptions
+ * (pft-protocol.md 5.2, 4.3). */
+#include "pft.h"
+
+const char *pft_pkt_type_name(enum pft_packet_type type)
+{
+	static const char *const names[PFT_PKT_TYPE_MAX] = {
+		[PFT_PKT_NOTSYNC] = "notsync",
+		[PFT_PKT_ASYNC] = "async",
+		[PFT_PKT_ISYNC] = "isync",
+		[PFT_PKT_ATOM] = "atom",
+		[PFT_PKT_BRANCH] = "branch",
+		[PFT_PKT_WAYPOINT] = "waypoint",
+		[PFT_PKT_TRIGGER] = "trigger",
+		[PFT_PKT_CONTEXTID] = "ctxid",
+		[PFT_PKT_VMID] = "vmid",
+		[PFT_PKT_TIMESTAMP] = "timestamp",
+		[PFT_PKT_IGNORE] = "ignore",
+		[PFT_PKT_EXCEPTION_RETURN] = "exception_return",
+		[PFT_PKT_BAD] = "error",
+	};
+	if ((unsigned)type >= PFT_PKT_TYPE_MAX)
+		return "unknown";
+	return names[type];
+}
+
+const char *pft_isync_reason_name(unsigned reason)
+{
+	static const char *const names[4] = { "periodic", "trace_on",
+					      "overflow", "debug" };
+	return reason < 4 ? names[reason] : "unknown";
+}
+
+const char *pft_exception_name(unsigned number)
+{
+	static const char *const names[16] = {
+		"none", "debug_halt", "smc", "hyp", "async_data_abort",
+		"thumbee_check", "reserved", "reserved", "reset", "undefined",
+		"svc", "prefetch_abort", "data_abort", "generic", "irq", "fiq"
+	};
+	return number < 16 ? names[number] : "generic";
+}
