@@ -155,7 +155,9 @@ static void print_name(const struct views_run *r, const struct pft_image *img, u
 	struct name_memo *m = &r->names[((addr >> 1) * 2654435761u) >> (32 - NAME_MEMO_BITS)];
 
 	if (m->len && m->img == img && m->addr == addr) {
-		memcpy(o->buf + o->len, m->text, m->len);
+		/* The whole memo, a size known when compiled (a line keeps
+		 * OUTBUF_LINE_MAX free); only its length counts. */
+		memcpy(o->buf + o->len, m->text, sizeof(m->text));
 		o->len += m->len;
 		return;
 	}

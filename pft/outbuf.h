@@ -76,20 +76,17 @@ static inline void ob_str_left(struct outbuf *o, const char *s, int width)
 	ob_spaces(o, width - (int)(o->len - before));
 }
 
-/* As "%0Nx" (@digits 0: "%x"). */
+/* As "%0Nx" (@digits 0: "%x"): the digit count from the highest set bit,
+ * then the digits from the last. */
 static inline void ob_hex(struct outbuf *o, uint64_t v, int digits)
 {
-	char tmp[16];
-	int n = 0;
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
 
-	do {
-		tmp[n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
 	for (; n < digits; digits--)
 		o->buf[o->len++] = '0';
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	o->len += (size_t)n;
+	for (char *p = o->buf + o->len; n--; v >>= 4)
+		*--p = "0123456789abcdef"[v & 15];
 }
 
 /* Decimal: the digit count first (compares), then the digits from the

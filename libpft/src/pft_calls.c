@@ -500,9 +500,13 @@ static int settle_exception(struct pft_calls *c, uint32_t vector)
 
 static int put_range(struct pft_calls *c, const struct pft_elem *e)
 {
-	int err = settle(c, 1, e->start);
+	int err = 0;
 
-	if (!err)
+	/* Checked here: a call per range was a good part of the tracker's
+	 * time, and most ranges have nothing to settle or a loop's jump. */
+	if (c->pend.active)
+		err = settle(c, 1, e->start);
+	if (!err && c->pexc.active)
 		err = settle_exception(c, e->start);
 	if (!err && c->gap) {
 		size_t k = frame_returning_to(c, e->start);
