@@ -524,8 +524,12 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		r.out = stdout;
 		goto out_input;
 	}
-	/* The calls and the timeline write an event per call: a large buffer. */
-	if (setvbuf(r.out, NULL, _IOFBF, 1 << 16)) {
+	/* The calls and the timeline write an event per call: a large buffer
+	 * (glibc takes a size only with a buffer: alone, it gave 4 KiB and a
+	 * write(2) per piece of the timeline).  Static: stdout is flushed at
+	 * exit, after run() returns. */
+	static char out_buffer[1 << 20];
+	if (setvbuf(r.out, out_buffer, _IOFBF, sizeof(out_buffer))) {
 		cli_error("%s: out of memory", name);
 		goto out_input;
 	}
