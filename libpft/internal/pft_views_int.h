@@ -150,6 +150,7 @@ struct pft_views {
 	struct vline *vlines;     /* sorted by file, line */
 	size_t nvlines, cap_vlines;
 	uint32_t *order;          /* function indexes by start */
+	struct pft_names *names;  /* the labels of ambiguous names */
 	uint64_t total_insns, total_cycles;
 	uint8_t has_cycles;
 };

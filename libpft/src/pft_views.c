@@ -163,6 +163,7 @@ void pft_views_free(struct pft_views *v)
 	free(v->addrs);
 	free(v->vlines);
 	free(v->order);
+	pft_names_free(v->names);
 	free(v);
 }
 
@@ -664,6 +665,11 @@ int pft_views_finish(struct pft_views *v)
 	inclusive(v);
 	if (!err)
 		err = sort_functions(v);
+	if (!err) {
+		struct pft_names_config nc = { .size = sizeof(nc), .lines = v->lines,
+					       .images = v->images, .nimages = v->nimages };
+		v->names = pft_names_alloc(&nc, &err);
+	}
 	v->ready = !err;
 	return err;
 }
