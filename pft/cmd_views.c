@@ -92,8 +92,11 @@ static void usage(FILE *out, enum view_cmd cmd)
 		fprintf(out, "%s%s", i ? "|" : "", commands[cmd].formats[i]);
 	fprintf(out, "] [--output FILE]%s\n\n", cmd == CMD_TIMELINE ? " [--clock HZ]" : "");
 	fprintf(out, "Decodes like pft decode and writes %s.\n"
-		     "Source files and lines come from the DWARF of the --elf files.\n\n",
-		commands[cmd].what);
+		     "Source files and lines come from the DWARF of the --elf files.\n%s\n",
+		commands[cmd].what,
+		cmd == CMD_TIMELINE ? "" :
+		"Two functions of one name are written 'name (file.c)', else 'name@0xADDR'\n"
+		"(in JSON lines: a label field).\n");
 	fprintf(out, "%s"
 		     "images (any number; a snapshot's memory dumps are used as well):\n"
 		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
