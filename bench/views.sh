@@ -7,7 +7,7 @@
 # Each round runs decode --count and then every view (output to
 # /dev/null), RUNS rounds (default 3), one after the other so that all see
 # the same load; prints the least user+system time of each and its ratio
-# to decode --count's.  VIEWS_CALLS=1 adds pft calls --format jsonl.
+# to decode --count's.  VIEWS_CALLS=1 adds pft calls (text and jsonl).
 # Not run by ctest.
 set -eu
 [ $# -ge 1 ] || { echo "usage: sh bench/views.sh OUTDIR [RUNS]" >&2; exit 2; }
@@ -19,7 +19,7 @@ times=$(mktemp)
 trap 'rm -f "$times"' EXIT
 for round in $(seq "$runs"); do
 	for view in "decode --count" coverage profile "profile --format callgrind" \
-		    timeline ${VIEWS_CALLS+"calls --format jsonl"}; do
+		    timeline ${VIEWS_CALLS+calls "calls --format jsonl"}; do
 		# shellcheck disable=SC2086
 		/usr/bin/time -f "%U %S" -o "$times.1" "$pft" $view $in >/dev/null
 		echo "$view:$(cat "$times.1")" >>"$times"

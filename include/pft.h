@@ -3521,6 +3521,41 @@ pft_export int pft_timeline_put(struct pft_timeline *t,
  * -PFT_ERR_INVALID (NULL @t) or the writer's value. */
 pft_export int pft_timeline_flush(struct pft_timeline *t);
 
+/*
+ * Function names a reader can tell apart.  A program can have two
+ * functions of one name (static functions of two files, a symbol in two
+ * images at two addresses); the listings (pft calls, coverage and profile
+ * text and JSON lines) then write a label instead of the bare name:
+ *   "name (file.c)"      the base name of its DWARF declaration file, when
+ *                        no other function of that name has one alike;
+ *   "name@0x0001a2b4"    else its start address.
+ * A name is ambiguous when the program's functions (those of @lines and
+ * the function symbols of @images, one per name and start) have it at two
+ * or more starts.  The names and files are borrowed: @lines and @images
+ * must outlive the object; memory follows the ambiguous names only.
+ */
+struct pft_names_config {
+	size_t size;                   /* sizeof(struct pft_names_config) */
+	const struct pft_lines *lines; /* may be NULL */
+	struct pft_image *const *images; /* @nimages of them (NULL entries skipped) */
+	size_t nimages;
+	uint8_t reserved[8];
+};
+
+struct pft_names;
+
+/* Returns NULL with *@errcode set to -PFT_ERR_INVALID (NULL @cfg, @size
+ * too small, NULL @images with @nimages > 0) or -PFT_ERR_NOMEM. */
+pft_export struct pft_names *pft_names_alloc(const struct pft_names_config *cfg,
+					     int *errcode);
+pft_export void pft_names_free(struct pft_names *names);
+
+/* The label of the function @name starting at @start: @name itself when
+ * it is not ambiguous (or @names or @name is NULL), else a string that
+ * lives as long as @names.  No errors. */
+pft_export const char *pft_names_label(const struct pft_names *names, const char *name,
+				       uint32_t start);
+
 
 /* ---- End of views ---- */
 

@@ -47,7 +47,8 @@ struct name_memo {
 	const struct pft_image *img;
 	uint32_t addr;
 	uint8_t len;                  /* 0: empty */
-	char text[119];               /* as print_name wrote it (a run has one format) */
+	uint8_t role;                 /* enum name_role */
+	char text[118];               /* as print_name wrote it */
 };
 
 struct views_run {
@@ -63,6 +64,7 @@ struct views_run {
 	struct pft_timeline **tracks; /* timeline: one per source */
 	struct outbuf *ob;            /* calls: the lines on their way to out */
 	struct name_memo *names;      /* calls: 1 << NAME_MEMO_BITS of them */
+	struct pft_names *labels;     /* calls: the labels of ambiguous names */
 	struct input in;
 	uint64_t errors;
 };
@@ -90,8 +92,11 @@ static void usage(FILE *out, enum view_cmd cmd)
 		fprintf(out, "%s%s", i ? "|" : "", commands[cmd].formats[i]);
 	fprintf(out, "] [--output FILE]%s\n\n", cmd == CMD_TIMELINE ? " [--clock HZ]" : "");
 	fprintf(out, "Decodes like pft decode and writes %s.\n"
-		     "Source files and lines come from the DWARF of the --elf files.\n\n",
-		commands[cmd].what);
+		     "Source files and lines come from the DWARF of the --elf files.\n%s\n",
+		commands[cmd].what,
+		cmd == CMD_TIMELINE ? "" :
+		"Two functions of one name are written 'name (file.c)', else 'name@0xADDR'\n"
+		"(in JSON lines: a label field).\n");
 	fprintf(out, "%s"
 		     "images (any number; a snapshot's memory dumps are used as well):\n"
 		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
@@ -109,35 +114,49 @@ static void usage(FILE *out, enum view_cmd cmd)
 }
 
 /* The name of the function at @addr: the DWARF's, else the image's symbol;
- * NULL when neither knows it. */
+ * NULL when neither knows it.  Its label (pft_names_label()) in *@label. */
 static const char *function_name(const struct views_run *r, const struct pft_image *img,
-				 uint32_t addr)
+				 uint32_t addr, const char **label)
 {
 	struct pft_line_func f;
-	const char *name;
-	uint32_t off;
+	struct pft_image_symbol sym;
 
-	if (r->lines && !pft_lines_function_at(r->lines, addr, &f, sizeof(f)))
+	if (r->lines && !pft_lines_function_at(r->lines, addr, &f, sizeof(f))) {
+		*label = pft_names_label(r->labels, f.name, f.start);
 		return f.name;
-	if (img && !pft_image_symbolize(img, addr, &name, &off))
-		return name;
+	}
+	if (img && !pft_image_symbol_at(img, addr, &sym, sizeof(sym))) {
+		*label = pft_names_label(r->labels, sym.name, sym.start);
+		return sym.name;
+	}
 	return NULL;
 }
 
+/* Which name print_name() writes: in text the label; in JSON lines the
+ * name, then the label as field "callee_label" or "caller_label" when it
+ * is not the name. */
+enum name_role { NAME_TEXT, NAME_CALLEE, NAME_CALLER };
+
 static void print_name_uncached(const struct views_run *r, const struct pft_image *img,
-				uint32_t addr, int json)
+				uint32_t addr, enum name_role role)
 {
-	const char *name = addr ? function_name(r, img, addr) : NULL;
+	const char *label = NULL;
+	const char *name = addr ? function_name(r, img, addr, &label) : NULL;
 	struct outbuf *o = r->ob;
 
-	if (json && name) {
+	if (role != NAME_TEXT && name) {
 		ob_char(o, '"');
 		ob_escaped(o, name, 1);
 		ob_char(o, '"');
-	} else if (json) {
+		if (label != name) {
+			ob_str(o, role == NAME_CALLEE ? ",\"callee_label\":\"" : ",\"caller_label\":\"");
+			ob_escaped(o, label, 1);
+			ob_char(o, '"');
+		}
+	} else if (role != NAME_TEXT) {
 		ob_lit(o, "null");
 	} else if (name) {
-		ob_escaped(o, name, 0);
+		ob_escaped(o, label, 0);
 	} else if (addr) {
 		ob_lit(o, "0x");
 		ob_hex(o, addr, 8);
@@ -149,22 +168,26 @@ static void print_name_uncached(const struct views_run *r, const struct pft_imag
 /* The callers and callees of a trace are few functions met millions of
  * times: their names as last written (looked up and escaped) are kept. */
 static void print_name(const struct views_run *r, const struct pft_image *img, uint32_t addr,
-		       int json)
+		       enum name_role role)
 {
 	struct outbuf *o = r->ob;
-	struct name_memo *m = &r->names[((addr >> 1) * 2654435761u) >> (32 - NAME_MEMO_BITS)];
+	uint32_t key = (addr >> 1) + (uint32_t)role;
+	struct name_memo *m = &r->names[(key * 2654435761u) >> (32 - NAME_MEMO_BITS)];
 
-	if (m->len && m->img == img && m->addr == addr) {
-		memcpy(o->buf + o->len, m->text, m->len);
+	if (m->len && m->img == img && m->addr == addr && m->role == role) {
+		/* The whole memo, a size known when compiled (a line keeps
+		 * OUTBUF_LINE_MAX free); only its length counts. */
+		memcpy(o->buf + o->len, m->text, sizeof(m->text));
 		o->len += m->len;
 		return;
 	}
 	size_t before = o->len;
-	print_name_uncached(r, img, addr, json);
+	print_name_uncached(r, img, addr, role);
 	/* Not kept: a name too long, or one that went out through a flush. */
 	if (o->len > before && o->len - before <= sizeof(m->text)) {
 		m->img = img;
 		m->addr = addr;
+		m->role = (uint8_t)role;
 		m->len = (uint8_t)(o->len - before);
 		memcpy(m->text, o->buf + before, m->len);
 	}
@@ -191,11 +214,11 @@ static void print_call(const struct views_run *r, const struct source *s,
 		ob_lit(o, "\",\"target\":\"0x");
 		ob_hex(o, ev->target, 0);
 		ob_lit(o, "\",\"callee\":");
-		print_name(r, s->info.image, ev->callee, 1);
+		print_name(r, s->info.image, ev->callee, NAME_CALLEE);
 		ob_lit(o, ",\"callee_addr\":\"0x");
 		ob_hex(o, ev->callee, 0);
 		ob_lit(o, "\",\"caller\":");
-		print_name(r, s->info.image, ev->caller, 1);
+		print_name(r, s->info.image, ev->caller, NAME_CALLER);
 		ob_lit(o, ",\"caller_addr\":\"0x");
 		ob_hex(o, ev->caller, 0);
 		ob_lit(o, "\",\"insns\":");
@@ -236,9 +259,9 @@ static void print_call(const struct views_run *r, const struct source *s,
 	ob_dec_right(o, ev->depth, 3);
 	ob_spaces(o, 2 + 2 * (int)(ev->depth > 32 ? 32 : ev->depth));
 	int leaving = ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN;
-	print_name(r, s->info.image, leaving ? ev->callee : ev->caller, 0);
+	print_name(r, s->info.image, leaving ? ev->callee : ev->caller, NAME_TEXT);
 	ob_lit(o, " -> ");
-	print_name(r, s->info.image, leaving ? ev->caller : ev->callee, 0);
+	print_name(r, s->info.image, leaving ? ev->caller : ev->callee, NAME_TEXT);
 	if (ev->kind == PFT_CALL_EXCEPTION) {
 		ob_lit(o, "  (");
 		ob_str(o, pft_exception_name(ev->exception));
@@ -313,6 +336,24 @@ static unsigned timeline_clock(const struct pft_config *cfg)
 	return cfg->timestamps ? PFT_TIMELINE_TIMESTAMP : PFT_TIMELINE_INSNS;
 }
 
+/* The labels of the names the program's functions share: over the
+ * lines and every decoded source's image. */
+static int alloc_labels(struct views_run *r)
+{
+	struct pft_image **images = calloc(r->in.nsrc ? r->in.nsrc : 1, sizeof(*images));
+	struct pft_names_config nc = { .size = sizeof(nc), .lines = r->lines, .images = images };
+	int err = -PFT_ERR_NOMEM;
+
+	if (!images)
+		return err;
+	for (size_t i = 0; i < r->in.nsrc; i++)
+		if (r->in.src[i].info.decoded)
+			images[nc.nimages++] = r->in.src[i].info.image;
+	r->labels = pft_names_alloc(&nc, &err);
+	free(images);
+	return err;
+}
+
 /* Allocate what the command feeds: the views, or a calls tracker (and a
  * timeline track) per decoded source. */
 static int start(struct views_run *r)
@@ -344,6 +385,8 @@ static int start(struct views_run *r)
 		err = -PFT_ERR_NOMEM;
 		goto fail;
 	}
+	if (r->cmd == CMD_CALLS && (err = alloc_labels(r)))
+		goto fail;
 	if (r->cmd == CMD_TIMELINE && (err = pft_timeline_begin(file_write, r->out)))
 		goto fail;
 	for (size_t i = 0; i < in->nsrc; i++) {
@@ -418,6 +461,7 @@ static void release(struct views_run *r)
 		ob_flush(r->ob);
 	free(r->ob);
 	free(r->names);
+	pft_names_free(r->labels);
 }
 
 /* The timestamp frequency snapshot @dir gives (0: none), in *@hz.  The
@@ -522,8 +566,14 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		r.out = stdout;
 		goto out_input;
 	}
-	/* The calls and the timeline write an event per call: a large buffer. */
-	if (setvbuf(r.out, NULL, _IOFBF, 1 << 16)) {
+	/* The calls and the timeline write an event per call: a large buffer
+	 * (glibc takes a size only with a buffer: alone, it gave 4 KiB and a
+	 * write(2) per piece of the timeline).  Static: stdout is flushed at
+	 * exit, after run() returns.  The calls have their own (outbuf.h),
+	 * whose 64 KiB pieces go straight to write(2), not copied. */
+	static char out_buffer[1 << 20];
+	if (cmd == CMD_CALLS ? setvbuf(r.out, NULL, _IONBF, 0)
+			     : setvbuf(r.out, out_buffer, _IOFBF, sizeof(out_buffer))) {
 		cli_error("%s: out of memory", name);
 		goto out_input;
 	}

@@ -76,55 +76,69 @@ static inline void ob_str_left(struct outbuf *o, const char *s, int width)
 	ob_spaces(o, width - (int)(o->len - before));
 }
 
-/* As "%0Nx" (@digits 0: "%x"). */
+/* As "%0Nx" (@digits 0: "%x"): the digit count from the highest set bit,
+ * then the digits from the last. */
 static inline void ob_hex(struct outbuf *o, uint64_t v, int digits)
 {
-	char tmp[16];
-	int n = 0;
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
 
-	do {
-		tmp[n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
 	for (; n < digits; digits--)
 		o->buf[o->len++] = '0';
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	o->len += (size_t)n;
+	for (char *p = o->buf + o->len; n--; v >>= 4)
+		*--p = "0123456789abcdef"[v & 15];
 }
 
-/* @v's decimal digits, last first, into @tmp; their number. */
-static inline int ob_digits(char tmp[20], uint64_t v)
-{
-	int n = 0;
+/* Decimal: the digit count first (compares), then the digits from the
+ * last, two a division (a division per digit was most of pft calls'
+ * formatting). */
+static const char ob_digit_pairs[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+static inline int ob_ndigits(uint64_t v)
+{
+	int n = 1;
+
+	for (uint64_t limit = 10; n < 20 && v >= limit; limit *= 10)
+		n++;
 	return n;
+}
+
+/* @v's digits, ending just before @end. */
+static inline void ob_put_digits(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		uint64_t q = v / 100;
+		end -= 2;
+		memcpy(end, &ob_digit_pairs[2 * (v - 100 * q)], 2);
+		v = q;
+	}
+	if (v >= 10)
+		memcpy(end - 2, &ob_digit_pairs[2 * v], 2);
+	else
+		end[-1] = (char)('0' + v);
 }
 
 /* As "%u", padded with spaces on the right up to @width ("%-Nu"). */
 static inline void ob_dec_left(struct outbuf *o, uint64_t v, int width)
 {
-	char tmp[20];
-	int n = ob_digits(tmp, v);
-	int pad = width - n;
+	int n = ob_ndigits(v);
 
-	while (n)
-		o->buf[o->len++] = tmp[--n];
-	ob_spaces(o, pad);
+	o->len += (size_t)n;
+	ob_put_digits(o->buf + o->len, v);
+	ob_spaces(o, width - n);
 }
 
 /* As "%Nu": @v after spaces up to @width. */
 static inline void ob_dec_right(struct outbuf *o, uint64_t v, int width)
 {
-	char tmp[20];
-	int n = ob_digits(tmp, v);
+	int n = ob_ndigits(v);
 
 	ob_spaces(o, width - n);
-	while (n)
-		o->buf[o->len++] = tmp[--n];
+	o->len += (size_t)n;
+	ob_put_digits(o->buf + o->len, v);
 }
 
 static inline void ob_dec(struct outbuf *o, uint64_t v)

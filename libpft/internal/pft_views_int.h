@@ -112,6 +112,14 @@ struct vaddr {
 	uint32_t line;
 };
 
+/* A range looked up lately (key 0: none; a range's key never is). */
+struct vrange_memo {
+	uint64_t key;
+	uint32_t index;
+};
+
+enum { VRANGE_MEMO_SIZE = 1024 };
+
 struct vline {
 	const char *file;
 	uint32_t line;
@@ -135,6 +143,7 @@ struct pft_views {
 	struct vrange *ranges;
 	size_t nranges, cap_ranges;
 	struct vmap range_map;
+	struct vrange_memo range_memo[VRANGE_MEMO_SIZE];
 
 	struct vnode *nodes;
 	size_t nnodes, cap_nodes;
@@ -150,6 +159,7 @@ struct pft_views {
 	struct vline *vlines;     /* sorted by file, line */
 	size_t nvlines, cap_vlines;
 	uint32_t *order;          /* function indexes by start */
+	struct pft_names *names;  /* the labels of ambiguous names */
 	uint64_t total_insns, total_cycles;
 	uint8_t has_cycles;
 };

@@ -374,6 +374,9 @@ static int pop_to(struct pft_calls *c, size_t keep, unsigned flags,
 /* The deepest frame (above the outermost) returning to @addr, or 0. */
 static size_t frame_returning_to(const struct pft_calls *c, uint32_t addr)
 {
+	/* Most returns are to the top frame: no probe of the set. */
+	if (c->nframes > 1 && frame_at(c, c->nframes - 1)->ret == addr)
+		return c->nframes - 1;
 	if (!cset_count(&c->rets, addr))
 		return 0;
 	for (size_t k = c->nframes; k-- > 1;)
@@ -500,9 +503,13 @@ static int settle_exception(struct pft_calls *c, uint32_t vector)
 
 static int put_range(struct pft_calls *c, const struct pft_elem *e)
 {
-	int err = settle(c, 1, e->start);
+	int err = 0;
 
-	if (!err)
+	/* Checked here: a call per range was a good part of the tracker's
+	 * time, and most ranges have nothing to settle or a loop's jump. */
+	if (c->pend.active)
+		err = settle(c, 1, e->start);
+	if (!err && c->pexc.active)
 		err = settle_exception(c, e->start);
 	if (!err && c->gap) {
 		size_t k = frame_returning_to(c, e->start);
@@ -634,6 +641,11 @@ int pft_calls_next(struct pft_calls *c, struct pft_call_event *ev, size_t size)
 		return -PFT_ERR_INVALID;
 	if (c->head == c->nqueue)
 		return c->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
-	pft_copy_known(ev, &c->queue[c->head++], size, sizeof(*ev));
+	/* Every view takes every event: a copy of a size known when
+	 * compiled when the caller's struct is this one. */
+	if (size == sizeof(*ev))
+		*ev = c->queue[c->head++];
+	else
+		pft_copy_known(ev, &c->queue[c->head++], size, sizeof(*ev));
 	return 0;
 }

@@ -163,6 +163,7 @@ void pft_views_free(struct pft_views *v)
 	free(v->addrs);
 	free(v->vlines);
 	free(v->order);
+	pft_names_free(v->names);
 	free(v);
 }
 
@@ -304,11 +305,20 @@ static int range_index(struct pft_views *v, unsigned image, const struct pft_ele
 	uint64_t key = e->start | (uint64_t)e->ninsn << 32 | (uint64_t)(e->isa & 3) << 54 |
 		       (uint64_t)(e->space & 3) << 56 | (uint64_t)(e->taken != 0) << 58 |
 		       (uint64_t)image << RANGE_IMAGE_SHIFT;
+	struct vrange_memo *memo = &v->range_memo[(key ^ key >> 29) % VRANGE_MEMO_SIZE];
 	uint32_t f;
 	int err;
 
-	if (vmap_find(&v->range_map, key, index))
+	/* A loop's few ranges over and over: most are in the memo, in cache,
+	 * where the map's probe went to memory. */
+	if (memo->key == key) {
+		*index = memo->index;
 		return 0;
+	}
+	if (vmap_find(&v->range_map, key, index)) {
+		*memo = (struct vrange_memo){ .key = key, .index = *index };
+		return 0;
+	}
 	err = func_index(v, image, e->start, &f);
 	if (err)
 		return err;
@@ -664,6 +674,11 @@ int pft_views_finish(struct pft_views *v)
 	inclusive(v);
 	if (!err)
 		err = sort_functions(v);
+	if (!err) {
+		struct pft_names_config nc = { .size = sizeof(nc), .lines = v->lines,
+					       .images = v->images, .nimages = v->nimages };
+		v->names = pft_names_alloc(&nc, &err);
+	}
 	v->ready = !err;
 	return err;
 }

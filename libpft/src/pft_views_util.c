@@ -119,13 +119,26 @@ void vout_printf(struct vout *o, const char *fmt, ...)
 
 void vout_u64(struct vout *o, uint64_t value)
 {
+	/* Two digits a division: a timeline writes two numbers per event. */
+	static const char pairs[200] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char digits[20];
 	size_t n = sizeof(digits);
 
-	do {
-		digits[--n] = (char)('0' + value % 10);
-		value /= 10;
-	} while (value);
+	while (value >= 100) {
+		uint64_t q = value / 100;
+		n -= 2;
+		memcpy(digits + n, &pairs[2 * (value - 100 * q)], 2);
+		value = q;
+	}
+	if (value >= 10) {
+		n -= 2;
+		memcpy(digits + n, &pairs[2 * value], 2);
+	} else {
+		digits[--n] = (char)('0' + value);
+	}
 	vout_put(o, digits + n, sizeof(digits) - n);
 }
 

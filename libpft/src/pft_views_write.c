@@ -10,6 +10,26 @@ static const char *fname(const struct vfunc *f)
 	return f->name ? f->name : "[unknown]";
 }
 
+/* The name the listings write: a label when another function of the
+ * program has the same name (pft_names_label()). */
+static const char *flabel(const struct pft_views *v, const struct vfunc *f)
+{
+	return f->name ? pft_names_label(v->names, f->name, f->start) : fname(f);
+}
+
+/* In JSON lines the name stays the symbol's; an ambiguous one gets a
+ * field @key with its label as well. */
+static void json_label(const struct pft_views *v, struct vout *o, const char *key,
+		       const struct vfunc *f)
+{
+	const char *label = flabel(v, f);
+
+	if (label != fname(f)) {
+		vout_printf(o, ",\"%s\":", key);
+		vout_json(o, label);
+	}
+}
+
 static const char *branch_state(const struct vaddr *a)
 {
 	if (a->taken && a->not_taken)
@@ -25,6 +45,7 @@ static void coverage_jsonl(const struct pft_views *v, struct vout *o)
 		const struct vfunc *f = &v->funcs[v->order[i]];
 		vout_printf(o, "{\"type\":\"function\",\"name\":");
 		vout_json(o, fname(f));
+		json_label(v, o, "label", f);
 		vout_printf(o, ",\"start\":\"0x%08" PRIx32 "\",\"end\":\"0x%08" PRIx32 "\"",
 			    f->start, f->end);
 		if (f->file) {
@@ -68,7 +89,7 @@ static void coverage_text(const struct pft_views *v, struct vout *o)
 		const struct vfunc *f = &v->funcs[v->order[i]];
 		vout_printf(o, "  %10" PRIu64 " %12" PRIu64 "  0x%08" PRIx32 "  ",
 			    f->entered, f->self, f->start);
-		vout_plain(o, fname(f), 0);
+		vout_plain(o, flabel(v, f), 0);
 		if (f->file) {
 			vout_printf(o, "  ");
 			vout_plain(o, f->file, 0);
@@ -257,7 +278,7 @@ static int folded(const struct pft_views *v, struct vout *o)
 			path[n++] = v->nodes[p].func;
 		}
 		while (n--) {
-			vout_plain(o, fname(&v->funcs[path[n]]), 1);
+			vout_plain(o, flabel(v, &v->funcs[path[n]]), 1);
 			vout_printf(o, n ? ";" : " ");
 		}
 		vout_printf(o, "%" PRIu64 "\n", v->nodes[i].self);
@@ -282,6 +303,7 @@ static int profile(const struct pft_views *v, struct vout *o, int json)
 		if (json) {
 			vout_printf(o, "{\"type\":\"function\",\"name\":");
 			vout_json(o, fname(f));
+			json_label(v, o, "label", f);
 			vout_printf(o, ",\"start\":\"0x%08" PRIx32 "\",\"self\":%" PRIu64
 				    ",\"inclusive\":%" PRIu64 ",\"entered\":%" PRIu64,
 				    f->start, f->self, f->incl, f->entered);
@@ -295,7 +317,7 @@ static int profile(const struct pft_views *v, struct vout *o, int json)
 			else
 				vout_printf(o, "%12s", "-");
 			vout_printf(o, " %10" PRIu64 "  0x%08" PRIx32 "  ", f->entered, f->start);
-			vout_plain(o, fname(f), 0);
+			vout_plain(o, flabel(v, f), 0);
 			vout_printf(o, "\n");
 		}
 	}
@@ -306,15 +328,17 @@ static int profile(const struct pft_views *v, struct vout *o, int json)
 		if (json) {
 			vout_printf(o, "{\"type\":\"call\",\"caller\":");
 			vout_json(o, fname(&v->funcs[e->caller]));
+			json_label(v, o, "caller_label", &v->funcs[e->caller]);
 			vout_printf(o, ",\"callee\":");
 			vout_json(o, fname(&v->funcs[e->callee]));
+			json_label(v, o, "callee_label", &v->funcs[e->callee]);
 			vout_printf(o, ",\"calls\":%" PRIu64 ",\"inclusive\":%" PRIu64 "}\n",
 				    e->calls, e->incl);
 		} else {
 			vout_printf(o, "%10" PRIu64 " %12" PRIu64 "  ", e->calls, e->incl);
-			vout_plain(o, fname(&v->funcs[e->caller]), 0);
+			vout_plain(o, flabel(v, &v->funcs[e->caller]), 0);
 			vout_printf(o, " -> ");
-			vout_plain(o, fname(&v->funcs[e->callee]), 0);
+			vout_plain(o, flabel(v, &v->funcs[e->callee]), 0);
 			vout_printf(o, "\n");
 		}
 	}

@@ -202,6 +202,32 @@ def main():
     check(ncall == taken_calls, "%d CALL events, qemu ran %d taken BL/BLX" % (ncall, taken_calls))
     nret = sum(1 for e in events if e["kind"] in ("return", "exception_return"))
     check(nret == ncall, "%d returns for %d calls" % (nret, ncall))
+    # Each return closes the frame its call opened, at the depth below it,
+    # leaving the function the call entered; a return that is neither a
+    # longjmp's unwinding nor the trace's end reaches the instruction after
+    # the call (its size from objdump).
+    # (views_driver's events: addresses as numbers, flags as pft.h's bits.)
+    unwound_or_end = 1 | 4
+    stack, bad = [], []
+    for e in events:
+        if e["kind"] in ("call", "exception"):
+            if e["depth"] != len(stack) + 1:
+                bad.append("call at depth %d over %d frames" % (e["depth"], len(stack)))
+            stack.append(e)
+        elif e["kind"] == "tail_call" and stack:
+            stack[-1] = dict(stack[-1], callee=e["callee"])
+        elif e["kind"] in ("return", "exception_return"):
+            if not stack:
+                bad.append("a return without a call")
+                break
+            call = stack.pop()
+            if e["depth"] != len(stack) or e["callee"] != call["callee"]:
+                bad.append("return at depth %d from 0x%x closes the call of 0x%x at depth %d" %
+                           (e["depth"], e["callee"], call["callee"], call["depth"]))
+            if (e["kind"] == "return" and not e["flags"] & unwound_or_end and
+                    e["target"] != call["site"] + insns.get(call["site"], ("?", 0))[1]):
+                bad.append("return to 0x%x after the call at 0x%x" % (e["target"], call["site"]))
+    check(not bad and not stack, "calls and returns do not pair: %s (%d open)" % (bad[:3], len(stack)))
     with open(os.path.join(out, "timeline.json")) as f:
         trace = json.load(f)
     stack, ok, last_ts, spans = [], True, -1, 0
