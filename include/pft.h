@@ -2618,8 +2618,8 @@ pft_export void pft_etm3_enc_free(struct pft_etm3_encoder *e);
 /* Encode @pkt into @out (@outlen bytes; PFT_ETM3_ENC_MAX_PACKET is always
  * enough).  Returns the bytes written, -PFT_ERR_INVALID (NULL argument, a
  * type or field the encoder or configuration does not allow, see above)
- * or -PFT_ERR_NOMEM (@outlen too small).  On error nothing is written and
- * the state is unchanged. */
+ * or -PFT_ERR_NOSPACE (@outlen too small, as pft_enc_packet()).  On error
+ * nothing is written and the state is unchanged. */
 pft_export int pft_etm3_enc_packet(struct pft_etm3_encoder *e,
 				   const struct pft_etm3_packet *pkt, uint8_t *out,
 				   size_t outlen);

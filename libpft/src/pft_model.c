@@ -10,6 +10,7 @@
 
 #include "pft.h"
 #include "pft_model_int.h"
+#include "pft_ptm_regs.h"
 #include "pft_size.h"
 
 _Static_assert(sizeof(struct pft_packet) <= MODEL_PKT_MAX &&
@@ -58,8 +59,7 @@ struct pft_model {
 
 static int config_ok(const struct pft_config *c, const struct pft_model_config *mc)
 {
-	if (c->ctxid_bytes != 0 && c->ctxid_bytes != 1 && c->ctxid_bytes != 2 &&
-	    c->ctxid_bytes != 4)
+	if (!pft_ctxid_bytes_ok(c->ctxid_bytes))
 		return 0;
 	if (c->vmid && c->version_minor == 0)
 		return 0;
