@@ -18,22 +18,17 @@ static inline uint64_t trace_gray_to_binary(uint64_t g)
 	return g;
 }
 
-/* A timestamp as a packet gives it. */
-struct trace_ts {
-	uint64_t raw;            /* merged with the bits not sent, as sent */
-	uint64_t ts;             /* @raw, Gray decoded when the timestamps are */
-	uint8_t bits;            /* how many low bits were sent */
-};
-
 /*
  * Read the timestamp after the header at p[0] (@avail bytes from the
  * header on): 7 bits a byte, bit 7 = more; the last of 7 (48-bit) or 9
  * (64-bit) bytes carries 6 or 8 bits (pft-protocol.md, etmv3-protocol.md
- * 4.8).  The bits not sent are @prev_raw's.  Returns the bytes read, the
- * header included, or 0 when @avail ends first.
+ * 4.8).  The bits not sent are @prev_raw's.  Sets *@raw (the merged value
+ * as sent), *@ts (@raw Gray decoded when the timestamps are) and *@bits
+ * (how many low bits were sent).  Returns the bytes read, the header
+ * included, or 0 when @avail ends first (nothing set).
  */
 size_t trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
-		      uint64_t prev_raw, struct trace_ts *out);
+		      uint64_t prev_raw, uint64_t *raw, uint64_t *ts, uint8_t *bits);
 
 /*
  * An encoder's packet for an output buffer shorter than the longest

@@ -535,14 +535,11 @@ static int parse_isync(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, s
 static int parse_timestamp(const struct pft_etm3_pkt_decoder *d, const uint8_t *p,
 			   size_t avail, struct pft_etm3_packet *pkt)
 {
-	struct trace_ts t;
-	size_t n = trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw, &t);
+	size_t n = trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw,
+				  &pkt->ts_raw, &pkt->ts, &pkt->ts_bits);
 
 	if (!n)
 		return 0;
-	pkt->ts_raw = t.raw;
-	pkt->ts = t.ts;
-	pkt->ts_bits = t.bits;
 	pkt->ts_clock_change = (p[0] >> 2) & 1;
 	return (int)n;
 }

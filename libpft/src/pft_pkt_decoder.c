@@ -438,14 +438,11 @@ static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
 static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
 			      size_t avail, struct pft_packet *pkt)
 {
-	struct trace_ts t;
-	size_t n = trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw, &t);
+	size_t n = trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw,
+				  &pkt->ts_raw, &pkt->ts, &pkt->ts_bits);
 
 	if (!n)
 		return 0;
-	pkt->ts_raw = t.raw;
-	pkt->ts = t.ts;
-	pkt->ts_bits = t.bits;
 	pkt->ts_clock_change = (p[0] & PFT_TS_CLOCK_CHANGE) != 0;
 	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }

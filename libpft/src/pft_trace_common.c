@@ -2,7 +2,7 @@
 #include "pft_trace_int.h"
 
 size_t trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
-		      uint64_t prev_raw, struct trace_ts *out)
+		      uint64_t prev_raw, uint64_t *raw, uint64_t *ts, uint8_t *bits)
 {
 	const unsigned last = ts_64bit ? 8 : 6;
 	const unsigned width = ts_64bit ? 64 : 48;
@@ -25,11 +25,11 @@ size_t trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
 			break;
 	}
 	const uint64_t mask = nbits >= 64 ? ~0ull : (1ull << nbits) - 1;
-	uint64_t raw = (prev_raw & ~mask) | (v & mask);
+	uint64_t merged = (prev_raw & ~mask) | (v & mask);
 	if (width == 48)
-		raw &= (1ull << 48) - 1;
-	out->raw = raw;
-	out->ts = ts_gray ? trace_gray_to_binary(raw) : raw;
-	out->bits = (uint8_t)(nbits > width ? width : nbits);
+		merged &= (1ull << 48) - 1;
+	*raw = merged;
+	*ts = ts_gray ? trace_gray_to_binary(merged) : merged;
+	*bits = (uint8_t)(nbits > width ? width : nbits);
 	return n;
 }
