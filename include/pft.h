@@ -1901,8 +1901,8 @@ pft_export int pft_input_load_image(struct pft_image *img, const char *path, int
 				    int64_t addr, char *msg, size_t msglen);
 
 /*
- * Decode the PTM sources of snapshot directory @dir (with config id, only
- * that one).  Sources of other protocols are listed by pft_input_source()
+ * Decode the PTM and ETMv3 sources of snapshot directory @dir (with config
+ * id, only that one).  Sources of other protocols are listed by pft_input_source()
  * with decoded = 0.  Returns 0, or -PFT_ERR_BAD_FILE (the snapshot, a
  * buffer, a dump or an image cannot be used), -PFT_ERR_BAD_CONFIG (a
  * source's registers, overlapping images), -PFT_ERR_NOMAP (no source to
@@ -1912,7 +1912,8 @@ pft_export int pft_input_open_snapshot(struct pft_input *in, const char *dir);
 
 /*
  * Decode trace file @path ("-": standard input) in @format (enum
- * pft_pipe_format).  Then declare its sources with pft_input_add_ptm().
+ * pft_pipe_format).  Then declare its sources with pft_input_add_ptm(),
+ * pft_input_add_etm3() or pft_input_add_detected().
  * Returns 0, or -PFT_ERR_BAD_FILE (cannot be opened, or a directory),
  * -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
  */
@@ -1941,6 +1942,23 @@ pft_export int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_
  * file holds), -PFT_ERR_BAD_FILE, -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
  */
 pft_export int pft_input_add_detected(struct pft_input *in, int id);
+
+/*
+ * ETMv3 sources of the file opened last, decoded under @cfg (copied; its
+ * trace_id is replaced by each source's ID): for a RAW file its one source;
+ * for a formatted file trace ID @id, or with @id -1 every source whose first
+ * bytes pft_detect_frames() finds to be ETMv3 (sources of other protocols are
+ * listed with decoded = 0, and trace-port syncs are detected as by
+ * pft_input_add_detected()).  The configuration is not detected: take it
+ * from the ETM's registers (pft_etm3_config_from_regs()).  Returns the
+ * number of sources added, or -PFT_ERR_NOMAP (@id -1 and no ETMv3 source
+ * in the file: pft_input_message() says so), -PFT_ERR_BAD_CONFIG (a bad
+ * @cfg, or a second source in a RAW file), -PFT_ERR_BAD_FILE,
+ * -PFT_ERR_INVALID (NULL argument, no file open, after a snapshot, @id out
+ * of range) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_input_add_etm3(struct pft_input *in, int id,
+				  const struct pft_etm3_config *cfg);
 
 /*
  * The next item of the input (pft_pipe_next()'s items; @item->source is
@@ -2619,8 +2637,8 @@ pft_export void pft_etm3_enc_free(struct pft_etm3_encoder *e);
 /* Encode @pkt into @out (@outlen bytes; PFT_ETM3_ENC_MAX_PACKET is always
  * enough).  Returns the bytes written, -PFT_ERR_INVALID (NULL argument, a
  * type or field the encoder or configuration does not allow, see above)
- * or -PFT_ERR_NOMEM (@outlen too small).  On error nothing is written and
- * the state is unchanged. */
+ * or -PFT_ERR_NOSPACE (@outlen too small, as pft_enc_packet()).  On error
+ * nothing is written and the state is unchanged. */
 pft_export int pft_etm3_enc_packet(struct pft_etm3_encoder *e,
 				   const struct pft_etm3_packet *pkt, uint8_t *out,
 				   size_t outlen);

@@ -34,7 +34,6 @@ enum {
 	OPT_OUT_PERF,
 	OPT_PERF_RAW,
 	OPT_FORMAT,
-	OPT_PROTOCOL,
 	OPT_HELP
 };
 
@@ -55,7 +54,6 @@ struct encode {
 	const char *out_raw, *out_formatted, *out_snapshot, *out_perf;
 	int perf_raw;
 	int format;
-	int etm3;                  /* --protocol etmv3 */
 
 	struct pft_image *image;
 	struct pft_model *model;   /* one of the two models */
@@ -175,13 +173,6 @@ static int take_option(struct encode *e, int c, const char *arg, char **argv)
 	case OPT_PERF_RAW: e->perf_raw = 1; return 0;
 	case OPT_FORMAT:
 		return cli_parse_format(arg, &e->format);
-	case OPT_PROTOCOL:
-		if (!strcmp(arg, "ptm") || !strcmp(arg, "etmv3")) {
-			e->etm3 = arg[0] == 'e';
-			return 0;
-		}
-		cli_error("--protocol: '%s' is not ptm or etmv3", arg);
-		return -1;
 	case OPT_HELP: return 1;
 	default:
 		cli_bad_option(cmd, argv, optopt);
@@ -260,8 +251,7 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		cli_error("--tpiu goes with --out-formatted");
 		return -1;
 	}
-	if (e->etm3 && (e->io.cfg.return_stack || e->io.cfg.version_minor == 0 ||
-			e->io.cfg.dmb_dsb_waypoints)) {
+	if (e->io.etm3 && (e->io.ptm_only || e->io.cfg.dmb_dsb_waypoints)) {
 		cli_error("--protocol etmv3: ETMv3 has no return stack, PFT version or DMB/DSB "
 			  "waypoints (--return-stack, --pft-version, --dmb-dsb-waypoints)");
 		return -1;
@@ -272,7 +262,7 @@ static int parse_args(struct encode *e, int argc, char **argv)
 /* The registers of the modelled source. */
 static void source_regs(const struct encode *e, struct ptm_regs *r, uint32_t sync_period)
 {
-	if (e->etm3)
+	if (e->io.etm3)
 		etm3_regs_from_config(r, &e->io.cfg, e->io.cfg.trace_id, sync_period);
 	else
 		ptm_regs_from_config(r, &e->io.cfg, e->io.cfg.trace_id, sync_period);
@@ -298,7 +288,7 @@ static int alloc_etm3_model(struct encode *e)
 /* The next packet of either model: its type, bytes and size. */
 static int model_next(struct encode *e, unsigned *type, const uint8_t **raw, size_t *size)
 {
-	if (e->etm3) {
+	if (e->io.etm3) {
 		struct pft_etm3_packet p;
 		if (pft_etm3_model_next(e->model3, &p, sizeof(p)))
 			return -1;
@@ -318,7 +308,7 @@ static int model_next(struct encode *e, unsigned *type, const uint8_t **raw, siz
 
 static const char *type_name(const struct encode *e, unsigned type)
 {
-	return e->etm3 ? pft_etm3_pkt_type_name(type) : pft_pkt_type_name(type);
+	return e->io.etm3 ? pft_etm3_pkt_type_name(type) : pft_pkt_type_name(type);
 }
 
 /* A model or image refused the configuration: say which setting. */
@@ -395,7 +385,7 @@ static int take_packets(struct encode *e)
 static int model_error(const struct encode *e, const struct log_entry *le, uint32_t prev,
 		       int have_prev, int err)
 {
-	enum pft_error_code why = e->etm3 ? pft_etm3_model_error(e->model3) : pft_model_error(e->model);
+	enum pft_error_code why = e->io.etm3 ? pft_etm3_model_error(e->model3) : pft_model_error(e->model);
 	char what[160];
 
 	if (why == PFT_ERR_MODEL_NOT_IN_IMAGE)
@@ -431,7 +421,7 @@ static int run_model(struct encode *e)
 			in.has_ctxid = 1;
 			in.ctxid = e->ctxid;
 		}
-		int err = e->etm3 ? pft_etm3_model_put(e->model3, &in, sizeof(in))
+		int err = e->io.etm3 ? pft_etm3_model_put(e->model3, &in, sizeof(in))
 				  : pft_model_put(e->model, &in, sizeof(in));
 		if (err < 0) {
 			rc = model_error(e, &le, prev, have_prev, err);
@@ -451,7 +441,7 @@ static int run_model(struct encode *e)
 		rc = EXIT_USAGE;
 	}
 	if (!rc) {
-		if (e->etm3)
+		if (e->io.etm3)
 			pft_etm3_model_finish(e->model3);
 		else
 			pft_model_finish(e->model);
@@ -464,8 +454,8 @@ static int run_model(struct encode *e)
 
 static void print_stats(const struct encode *e)
 {
-	uint64_t insns = e->etm3 ? pft_etm3_model_insns(e->model3) : pft_model_insns(e->model);
-	uint64_t total = e->etm3 ? pft_etm3_model_bytes(e->model3) : pft_model_bytes(e->model);
+	uint64_t insns = e->io.etm3 ? pft_etm3_model_insns(e->model3) : pft_model_insns(e->model);
+	uint64_t total = e->io.etm3 ? pft_etm3_model_bytes(e->model3) : pft_model_bytes(e->model);
 	uint64_t packets = 0;
 	double per = insns ? (double)total / (double)insns : 0;
 
@@ -645,7 +635,7 @@ int encode_main(int argc, char **argv, int stats)
 	}
 	if (image_args_load(&e.images, e.image))
 		goto out;
-	if (e.etm3) {
+	if (e.io.etm3) {
 		if (alloc_etm3_model(&e))
 			goto out;
 	} else if (!(e.model = pft_model_alloc(&e.io.cfg, &e.mc, e.image, &err))) {

@@ -7,12 +7,14 @@
 
 #include "cli.h"
 #include "input.h"
+#include "snapshot_out.h"
 
 void input_opts_init(struct input_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->id = -1;
 	pft_config_init(&o->cfg);
+	pft_etm3_config_init(&o->cfg3);
 	/* Without registers, assume the common Cortex-A15 setting: PFTv1.1
 	 * with 64-bit binary timestamps (pft_config_init's defaults). */
 }
@@ -29,6 +31,14 @@ int input_option(struct input_opts *o, int code, const char *arg)
 	case OPT_PERF: o->perf = arg; return 0;
 	case OPT_SYMFS: o->symfs = arg; return 0;
 	case OPT_BUILDID_DIR: o->buildid_dir = arg; return 0;
+	case OPT_PROTOCOL:
+		if (strcmp(arg, "ptm") && strcmp(arg, "etmv3")) {
+			cli_error("--protocol: '%s' is not ptm or etmv3", arg);
+			return -1;
+		}
+		o->etm3 = arg[0] == 'e';
+		o->protocol_given = 1;
+		return 0;
 	case OPT_ID:
 		if (cli_parse_u32(arg, &v) || v < 1 || v > PFT_ID_MAX_VALID) {
 			cli_error("--id: '%s' is not a trace ID (0x01-0x6f)", arg);
@@ -39,7 +49,10 @@ int input_option(struct input_opts *o, int code, const char *arg)
 	case OPT_CYCLE_ACCURATE: o->cfg.cycle_accurate = 1; break;
 	case OPT_TIMESTAMPS: o->cfg.timestamps = 1; break;
 	case OPT_VMID: o->cfg.vmid = 1; break;
-	case OPT_RETURN_STACK: o->cfg.return_stack = 1; break;
+	case OPT_RETURN_STACK:
+		o->cfg.return_stack = 1;
+		o->ptm_only = "--return-stack";
+		break;
 	case OPT_BRANCH_BROADCAST: o->cfg.branch_broadcast = 1; break;
 	case OPT_TS_GRAY: o->cfg.ts_gray = 1; break;
 	case OPT_CTXID_BYTES:
@@ -50,6 +63,7 @@ int input_option(struct input_opts *o, int code, const char *arg)
 		o->cfg.ctxid_bytes = (uint8_t)v;
 		break;
 	case OPT_PFT_VERSION:
+		o->ptm_only = "--pft-version";
 		if (!strcmp(arg, "1.0")) {
 			o->cfg.version_minor = 0;
 			o->cfg.ts_64bit = 0;
@@ -97,28 +111,56 @@ int input_option(struct input_opts *o, int code, const char *arg)
 	return 0;
 }
 
-/* A Cortex-A15's PTM, for registers --reg leaves out: PFTv1.1, 64-bit
- * binary timestamps. */
-enum { DEFAULT_ETMIDR = 0x411CF312, DEFAULT_ETMCCER = 0x34C01AC2 };
+/* For registers --reg leaves out: a Cortex-A15's PTM (PFTv1.1, 64-bit
+ * binary timestamps), or a Cortex-A7's ETMv3.5 (TC2's: 64-bit binary
+ * timestamps, etmv3-protocol.md 2.5). */
+enum {
+	DEFAULT_ETMIDR = 0x411CF312,
+	DEFAULT_ETMCCER = 0x34C01AC2,
+	DEFAULT_ETM3_ETMIDR = 0x410CF250,
+	DEFAULT_ETM3_ETMCCER = 0x344008F2
+};
+
+/* Settle ETMv3 or PTM: --protocol, or the architecture --reg ETMIDR
+ * names (ETMIDR[11:8]: 2 ETMv3, 3 PTM); the two must agree. */
+static int settle_protocol(struct input_opts *o)
+{
+	if (o->protocol_given && (o->snapshot || o->perf)) {
+		cli_error("--protocol does not go with %s (its registers say each source's protocol)",
+			  o->snapshot ? "--snapshot" : "--perf");
+		return -1;
+	}
+	if (!o->reg_given[2])
+		return 0;
+	unsigned arch = (o->reg[2] >> 8) & 0xf;
+	if (arch != 2 && arch != 3) {
+		cli_error("--reg ETMIDR=0x%08x: architecture %u is neither a PTM (3) nor an ETMv3 (2)",
+			  o->reg[2], arch);
+		return -1;
+	}
+	if (o->protocol_given && o->etm3 != (arch == 2)) {
+		cli_error("--protocol %s and --reg ETMIDR=0x%08x (an %s) disagree",
+			  o->etm3 ? "etmv3" : "ptm", o->reg[2], arch == 2 ? "ETMv3" : "PTM");
+		return -1;
+	}
+	o->etm3 = arch == 2;
+	return 0;
+}
 
 static int config_from_regs(struct input_opts *o)
 {
-	uint32_t idr = o->reg_given[2] ? o->reg[2] : DEFAULT_ETMIDR;
-	uint32_t ccer = o->reg_given[1] ? o->reg[1] : DEFAULT_ETMCCER;
+	uint32_t idr = o->reg_given[2] ? o->reg[2] : o->etm3 ? DEFAULT_ETM3_ETMIDR : DEFAULT_ETMIDR;
+	uint32_t ccer = o->reg_given[1] ? o->reg[1]
+			: o->etm3 ? DEFAULT_ETM3_ETMCCER : DEFAULT_ETMCCER;
 	uint32_t traceid = o->reg_given[3] ? o->reg[3] : (o->id > 0 ? (uint32_t)o->id : 0);
 
 	if (o->cfg_given) {
 		cli_error("--reg and the configuration flags exclude each other");
 		return -1;
 	}
-	if (((idr >> 8) & 0xf) == 2) {
-		cli_error("--reg ETMIDR=0x%08x: an ETMv3: pft decodes ETMv3 from snapshots only so far",
-			  idr);
-		return -1;
-	}
-	if (pft_config_from_regs(&o->cfg, o->reg[0], ccer, idr, traceid)) {
-		cli_error("--reg ETMIDR=0x%08x: not a PTM (architecture %u, not 3)", idr,
-			  (idr >> 8) & 0xf);
+	if (o->etm3 ? pft_etm3_config_from_regs(&o->cfg3, o->reg[0], ccer, idr, traceid)
+		    : pft_config_from_regs(&o->cfg, o->reg[0], ccer, idr, traceid)) {
+		cli_error("--reg ETMIDR=0x%08x: not a%s", idr, o->etm3 ? "n ETMv3" : " PTM");
 		return -1;
 	}
 	if (o->reg_given[3]) {
@@ -135,6 +177,20 @@ static int config_from_regs(struct input_opts *o)
 			o->id = (int)id;
 	}
 	return 0;
+}
+
+/* The ETMv3 configuration of the flags: that of the registers of the ETM
+ * `pft encode --protocol etmv3` models with them. */
+static int etm3_config_from_flags(struct input_opts *o)
+{
+	struct ptm_regs r;
+
+	if (o->ptm_only) {
+		cli_error("--protocol etmv3: ETMv3 has no %s", o->ptm_only);
+		return -1;
+	}
+	etm3_regs_from_config(&r, &o->cfg, o->id > 0 ? (uint8_t)o->id : 0, 0);
+	return pft_etm3_config_from_regs(&o->cfg3, r.etmcr, r.etmccer, r.etmidr, r.etmtraceidr);
 }
 
 int input_opts_check(struct input_opts *o)
@@ -157,15 +213,16 @@ int input_opts_check(struct input_opts *o)
 		cli_error("%s goes with --perf", o->symfs ? "--symfs" : "--buildid-dir");
 		return -1;
 	}
-	if (regs && config_from_regs(o))
+	if (settle_protocol(o) || (regs && config_from_regs(o)) ||
+	    (o->etm3 && !regs && etm3_config_from_flags(o)))
 		return -1;
 	if (o->raw && o->id >= 0) {
 		cli_error("--id does not go with --raw (raw input has one source)");
 		return -1;
 	}
-	if (o->formatted && o->id < 0 && (o->cfg_given || regs)) {
-		cli_error("--formatted with a configuration needs --id N (the trace ID it is for; "
-			  "'pft info' lists them); without one, every source's is detected");
+	if (o->formatted && o->id < 0 && (o->cfg_given || regs) && !o->etm3) {
+		cli_error("--formatted with a PTM configuration needs --id N (the trace ID it is "
+			  "for; 'pft info' lists them); without one, every source's is detected");
 		return -1;
 	}
 	if (o->tpiu && !o->formatted) {
@@ -309,9 +366,14 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 			unsigned format = o->raw ? PFT_PIPE_RAW
 						 : o->tpiu ? PFT_PIPE_TPIU : PFT_PIPE_FORMATTED;
 			err = pft_input_open_file(in->in, path, format);
-			if (err >= 0)
+			if (err >= 0 && o->etm3)
+				err = pft_input_add_etm3(in->in, o->id, &o->cfg3);
+			else if (err >= 0)
 				err = given ? pft_input_add_ptm(in->in, o->id, &o->cfg)
 					    : pft_input_add_detected(in->in, o->id);
+			if (err >= 0 && o->etm3 && !given)
+				cli_error("%s: ETMv3 configuration is not detected: assumed none of the "
+					  "options (give them, or --reg, if the ETM had any)", path);
 		}
 	}
 	if (err < 0) {
@@ -336,7 +398,8 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 		pft_input_source(in->in, i, s, sizeof(*s));
 		if (s->id >= 0)
 			in->multi_id = 1;
-		if (!s->decoded && s->protocol != PFT_PROTO_PTM && o->id < 0) {
+		if (!s->decoded && s->protocol != (o->etm3 ? PFT_PROTO_ETMV3 : PFT_PROTO_PTM) &&
+		    o->id < 0) {
 			char who[300] = "";
 			if (strcmp(s->name, s->path))
 				snprintf(who, sizeof(who), "%s ", s->name);

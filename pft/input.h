@@ -14,10 +14,14 @@ struct input_opts {
 	const char *snapshot, *raw, *formatted;
 	const char *perf;       /* --perf FILE */
 	const char *symfs, *buildid_dir;
-	int id;                 /* -1: every PTM source */
+	int id;                 /* -1: every source of the protocol */
 	int tpiu;               /* formatted input has FSYNC/HSYNC */
 	struct pft_config cfg;  /* for --raw/--formatted */
 	int cfg_given;          /* a configuration flag was given */
+	const char *ptm_only;   /* a flag ETMv3 does not have, when given */
+	int etm3;               /* --protocol etmv3, or an ETMv3's --reg ETMIDR */
+	int protocol_given;     /* --protocol */
+	struct pft_etm3_config cfg3; /* with etm3: the configuration */
 	/* --reg values: ETMCR, ETMCCER, ETMIDR, ETMTRACEIDR */
 	uint32_t reg[4];
 	int reg_given[4];
@@ -47,6 +51,7 @@ enum {
 	OPT_PERF,
 	OPT_SYMFS,
 	OPT_BUILDID_DIR,
+	OPT_PROTOCOL,
 	INPUT_OPT_END
 };
 
@@ -68,7 +73,8 @@ enum {
 	{ "reg", required_argument, NULL, OPT_REG },                          \
 	{ "perf", required_argument, NULL, OPT_PERF },                        \
 	{ "symfs", required_argument, NULL, OPT_SYMFS },                      \
-	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR }
+	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },          \
+	{ "protocol", required_argument, NULL, OPT_PROTOCOL }
 
 #define INPUT_OPTIONS_HELP                                                    \
 	"input (one of):\n"                                                   \
@@ -78,14 +84,18 @@ enum {
 	"  --perf FILE           perf.data of perf record -e cs_etm\n"        \
 	"  --symfs DIR           --perf: look for the mapped files under DIR\n" \
 	"  --buildid-dir DIR     --perf: build-id cache (default ~/.debug)\n"  \
-	"  --id N                trace ID to decode (default: every PTM)\n"   \
+	"  --id N                trace ID to decode (default: every source\n"  \
+	"                        of the protocol)\n"                          \
 	"  --tpiu                formatted input has FSYNC/HSYNC (trace port)\n" \
 	"configuration for --raw/--formatted:\n"                              \
+	"  --protocol ptm|etmv3  the trace source (default ptm; an ETMv3's\n"   \
+	"                        --reg ETMIDR selects etmv3)\n"               \
 	"  --cycle-accurate --timestamps --ctxid-bytes N --vmid --return-stack\n" \
 	"  --branch-broadcast --pft-version 1.0|1.1 --ts-bits 48|64 --ts-gray\n" \
-	"  --reg NAME=VALUE      a PTM register (ETMCR, ETMCCER, ETMIDR,\n"     \
+	"  --reg NAME=VALUE      a PTM or ETM register (ETMCR, ETMCCER, ETMIDR,\n" \
 	"                        ETMTRACEIDR; repeatable): the configuration\n"  \
-	"                        they give (missing ones: a Cortex-A15's)\n"
+	"                        they give (missing ones: a Cortex-A15's PTM,\n" \
+	"                        a Cortex-A7's ETMv3.5)\n"
 
 void input_opts_init(struct input_opts *o);
 /* Handle a shared option; returns 0, or -1 after printing an error. */

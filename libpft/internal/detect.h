@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "pft.h"
+#include "pft_trace_int.h"
 
 /* What one PTM packet-decoder pass over a prefix saw. */
 struct detect_ptm_scan {
@@ -27,13 +28,8 @@ int detect_ptm_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg
 static inline void detect_ts_falls(uint64_t prev, uint64_t cur, uint32_t *falls_binary,
 				   uint32_t *falls_gray)
 {
-	uint64_t gp = prev, gc = cur;
-	for (unsigned s = 1; s < 64; s <<= 1) {
-		gp ^= gp >> s;
-		gc ^= gc >> s;
-	}
 	*falls_binary += cur < prev;
-	*falls_gray += gc < gp;
+	*falls_gray += trace_gray_to_binary(cur) < trace_gray_to_binary(prev);
 }
 
 /* The score the parse detection minimises. */

@@ -4,6 +4,7 @@
 #ifndef PFT_MODEL_INT_H
 #define PFT_MODEL_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pft.h"
@@ -59,5 +60,49 @@ int model_filter_ok(const struct pft_model_config *mc);
 /* Copy the caller's model configuration (NULL: defaults) with the sync
  * period defaulted.  Returns 0 or -PFT_ERR_INVALID (size too small). */
 int model_config_copy(struct pft_model_config *dst, const struct pft_model_config *src);
+
+/*
+ * The packets one put or finish makes, encoded as they are made (so that
+ * the sync period counts real bytes), until next() hands them out: one
+ * queue under both models, holding each packet struct as bytes beside its
+ * encoding.
+ */
+enum {
+	MODEL_QUEUE_MAX = 32,    /* packets one put makes: at most ~14 */
+	MODEL_PKT_MAX = 128,     /* bytes of either model's packet struct */
+	MODEL_BYTES_MAX = 16     /* either encoder's longest packet */
+};
+
+struct model_slot {
+	_Alignas(max_align_t) unsigned char pkt[MODEL_PKT_MAX];
+	uint8_t bytes[MODEL_BYTES_MAX];
+};
+
+struct model_queue {
+	struct model_slot q[MODEL_QUEUE_MAX];
+	unsigned head, len;
+	size_t pkt_size;         /* of the model's packet struct */
+	uint64_t bytes;          /* encoded so far: the next packet's offset */
+};
+
+/* Where the next packet is to be encoded: always free, since the queue is
+ * empty when a put starts and one put makes far fewer than
+ * MODEL_QUEUE_MAX packets. */
+static inline struct model_slot *model_queue_slot(struct model_queue *q)
+{
+	return &q->q[(q->head + q->len) % MODEL_QUEUE_MAX];
+}
+
+/* Queue packet struct @pkt, whose @n bytes were encoded into
+ * model_queue_slot().  @n <= 0 (the encoder refused it; the models only
+ * build packets it accepts): dropped, which keeps the stream well formed. */
+void model_queue_push(struct model_queue *q, const void *pkt, int n);
+
+/* A put or finish starts: -PFT_ERR_INVALID while packets still wait. */
+int model_queue_begin(struct model_queue *q);
+
+/* The next packet into @pkt (@size bytes of it), or -PFT_ERR_EOS (none
+ * left and @finished) or -PFT_ERR_NEED_INPUT. */
+int model_queue_next(struct model_queue *q, int finished, void *pkt, size_t size);
 
 #endif

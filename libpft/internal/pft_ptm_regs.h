@@ -1,6 +1,8 @@
 /* pft_ptm_regs.h - where the PTM register fields that decide decoding are
  * (IHI 0035B chapter 3): one place for pft_config.c, which derives a
- * configuration from them, and pft_regs.c, which explains them. */
+ * configuration from them, and pft_regs.c, which explains them.  ETMv3
+ * has the fields PFT shares at the same places (etmv3-protocol.md 2), so
+ * pft_etm3_config.c reads them here too. */
 #ifndef PFT_PTM_REGS_H
 #define PFT_PTM_REGS_H
 
@@ -42,6 +44,20 @@ static inline uint32_t pft_reg_field(uint32_t v, unsigned hi, unsigned lo)
 static inline unsigned pft_reg_bit(uint32_t v, unsigned n)
 {
 	return (v >> n) & 1;
+}
+
+/* ETMCR[15:14] as context ID bytes. */
+static inline uint8_t pft_reg_ctxid_bytes(uint32_t etmcr)
+{
+	static const uint8_t sizes[4] = { 0, 1, 2, 4 };
+
+	return sizes[pft_reg_field(etmcr, PFT_ETMCR_CTXID_SIZE)];
+}
+
+/* A context ID size those two bits can give. */
+static inline int pft_ctxid_bytes_ok(unsigned n)
+{
+	return n == 0 || n == 1 || n == 2 || n == 4;
 }
 
 #endif

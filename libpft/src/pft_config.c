@@ -21,7 +21,6 @@ int pft_config_init_size(struct pft_config *cfg, size_t size)
 int pft_config_from_regs(struct pft_config *cfg, uint32_t etmcr,
 			 uint32_t etmccer, uint32_t etmidr, uint32_t etmtraceidr)
 {
-	static const uint8_t ctxid_sizes[4] = { 0, 1, 2, 4 };
 	struct pft_config c;
 
 	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_config))
@@ -34,7 +33,7 @@ int pft_config_from_regs(struct pft_config *cfg, uint32_t etmcr,
 	c.version_minor = pft_reg_field(etmidr, PFT_ETMIDR_MINOR);
 	c.branch_broadcast = pft_reg_bit(etmcr, PFT_ETMCR_BRANCH_BROADCAST);
 	c.cycle_accurate = pft_reg_bit(etmcr, PFT_ETMCR_CYCLE_ACCURATE);
-	c.ctxid_bytes = ctxid_sizes[pft_reg_field(etmcr, PFT_ETMCR_CTXID_SIZE)];
+	c.ctxid_bytes = pft_reg_ctxid_bytes(etmcr);
 	c.timestamps = pft_reg_bit(etmcr, PFT_ETMCR_TIMESTAMPS);
 	c.return_stack = pft_reg_bit(etmcr, PFT_ETMCR_RETURN_STACK);
 	c.dmb_dsb_waypoints = pft_reg_bit(etmccer, PFT_ETMCCER_DMB_WAYPOINTS);
@@ -64,8 +63,7 @@ int pft_config_copy(struct pft_config *dst, const struct pft_config *src)
 {
 	if (!dst || !src || src->size < PFT_FIRST_SIZE(struct pft_config))
 		return -PFT_ERR_INVALID;
-	if (src->ctxid_bytes != 0 && src->ctxid_bytes != 1 && src->ctxid_bytes != 2 &&
-	    src->ctxid_bytes != 4)
+	if (!pft_ctxid_bytes_ok(src->ctxid_bytes))
 		return -PFT_ERR_BAD_CONFIG;
 	pft_config_init(dst);
 	pft_copy_known(dst, src, src->size, sizeof(*dst));

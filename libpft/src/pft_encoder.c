@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_trace_int.h"
 #include "pft_size.h"
 #include "pft_opcodes.h"
+#include "pft_ptm_regs.h"
 
 /* Instruction alignments: an address packet needs 5 bytes when it differs
  * from the previous address packet's (Thumb and ThumbEE share one). */
@@ -418,8 +420,7 @@ struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg, int *errcode)
 
 	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_config))
 		err = -PFT_ERR_INVALID;
-	else if (cfg->ctxid_bytes != 0 && cfg->ctxid_bytes != 1 &&
-		 cfg->ctxid_bytes != 2 && cfg->ctxid_bytes != 4)
+	else if (!pft_ctxid_bytes_ok(cfg->ctxid_bytes))
 		err = -PFT_ERR_BAD_CONFIG;
 	else if (!(e = calloc(1, sizeof(*e))))
 		err = -PFT_ERR_NOMEM;
@@ -449,7 +450,6 @@ int pft_enc_packet(struct pft_encoder *e, const struct pft_packet *pkt,
 {
 	uint8_t tmp[PFT_ENC_MAX_PACKET];
 	struct pft_encoder saved;
-	int n;
 
 	if (!e || !pkt || !out)
 		return -PFT_ERR_INVALID;
@@ -458,15 +458,7 @@ int pft_enc_packet(struct pft_encoder *e, const struct pft_packet *pkt,
 
 	/* Short buffer: encode aside, and undo the state if it does not fit. */
 	saved = *e;
-	n = encode(e, pkt, tmp);
-	if (n < 0)
-		return n;
-	if ((size_t)n > outlen) {
-		*e = saved;
-		return -PFT_ERR_NOSPACE;
-	}
-	memcpy(out, tmp, (size_t)n);
-	return n;
+	return trace_enc_fit(e, &saved, sizeof(saved), encode(e, pkt, tmp), tmp, out, outlen);
 }
 
 int pft_enc_reset(struct pft_encoder *e)

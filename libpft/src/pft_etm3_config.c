@@ -5,6 +5,7 @@
 #include "pft.h"
 #include "pft_size.h"
 #include "pft_etm3_int.h"
+#include "pft_ptm_regs.h"
 
 int pft_etm3_config_init_size(struct pft_etm3_config *cfg, size_t size)
 {
@@ -20,33 +21,32 @@ int pft_etm3_config_init_size(struct pft_etm3_config *cfg, size_t size)
 int pft_etm3_config_from_regs(struct pft_etm3_config *cfg, uint32_t etmcr,
 			      uint32_t etmccer, uint32_t etmidr, uint32_t etmtraceidr)
 {
-	static const uint8_t ctxid_sizes[4] = { 0, 1, 2, 4 };
 	struct pft_etm3_config c;
 
 	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_etm3_config))
 		return -PFT_ERR_INVALID;
 	/* ETMIDR[11:8]: 2 = ETMv3 (3 is PFT, 0 and 1 ETMv1 and v2). */
-	if (((etmidr >> 8) & 0xf) != 2)
+	if (pft_reg_field(etmidr, PFT_ETMIDR_MAJOR) != 2)
 		return -PFT_ERR_BAD_CONFIG;
 
 	pft_etm3_config_init(&c);
-	c.version_minor = (etmidr >> 4) & 0xf;
-	c.data_value = (etmcr >> 2) & 1;
-	c.data_address = (etmcr >> 3) & 1;
-	c.branch_broadcast = (etmcr >> 8) & 1;
-	c.cycle_accurate = (etmcr >> 12) & 1;
-	c.ctxid_bytes = ctxid_sizes[(etmcr >> 14) & 3];
-	c.data_only = (etmcr >> 20) & 1;
+	c.version_minor = pft_reg_field(etmidr, PFT_ETMIDR_MINOR);
+	c.data_value = pft_reg_bit(etmcr, 2);
+	c.data_address = pft_reg_bit(etmcr, 3);
+	c.branch_broadcast = pft_reg_bit(etmcr, PFT_ETMCR_BRANCH_BROADCAST);
+	c.cycle_accurate = pft_reg_bit(etmcr, PFT_ETMCR_CYCLE_ACCURATE);
+	c.ctxid_bytes = pft_reg_ctxid_bytes(etmcr);
+	c.data_only = pft_reg_bit(etmcr, 20);
 	/* The alternative encoding exists from v3.4 (section 2.2). */
 	c.alt_branch = ((etmidr >> 20) & 1) && c.version_minor >= 4;
 	if (c.version_minor >= 5) {
-		c.timestamps = (etmcr >> 28) & 1;
-		c.vmid = (etmcr >> 30) & 1;
-		c.virtualization = (etmccer >> 26) & 1;
-		c.ts_64bit = (etmccer >> 29) & 1;
-		c.ts_gray = !((etmccer >> 28) & 1);
+		c.timestamps = pft_reg_bit(etmcr, PFT_ETMCR_TIMESTAMPS);
+		c.vmid = pft_reg_bit(etmcr, PFT_ETMCR_VMID);
+		c.virtualization = pft_reg_bit(etmccer, PFT_ETMCCER_VIRTUALIZATION);
+		c.ts_64bit = pft_reg_bit(etmccer, PFT_ETMCCER_TS_64BIT);
+		c.ts_gray = !pft_reg_bit(etmccer, PFT_ETMCCER_TS_BINARY);
 	}
-	c.trace_id = etmtraceidr & 0x7f;
+	c.trace_id = pft_reg_field(etmtraceidr, PFT_ETMTRACEIDR_ID);
 	c.etmcr = etmcr;
 	c.etmccer = etmccer;
 	c.etmidr = etmidr;
@@ -61,8 +61,7 @@ int pft_etm3_config_copy(struct pft_etm3_config *dst, const struct pft_etm3_conf
 {
 	if (!dst || !src || src->size < PFT_FIRST_SIZE(struct pft_etm3_config))
 		return -PFT_ERR_INVALID;
-	if (src->ctxid_bytes != 0 && src->ctxid_bytes != 1 && src->ctxid_bytes != 2 &&
-	    src->ctxid_bytes != 4)
+	if (!pft_ctxid_bytes_ok(src->ctxid_bytes))
 		return -PFT_ERR_BAD_CONFIG;
 	pft_etm3_config_init(dst);
 	pft_copy_known(dst, src, src->size, sizeof(*dst));

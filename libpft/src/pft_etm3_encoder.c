@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_trace_int.h"
 #include "pft_etm3_int.h"
 
 struct pft_etm3_encoder {
@@ -289,15 +290,7 @@ int pft_etm3_enc_packet(struct pft_etm3_encoder *e, const struct pft_etm3_packet
 		return encode(e, pkt, out);
 	/* Short buffer: encode aside, and undo the state if it does not fit. */
 	struct pft_etm3_encoder saved = *e;
-	int n = encode(e, pkt, tmp);
-	if (n < 0)
-		return n;
-	if ((size_t)n > outlen) {
-		*e = saved;
-		return -PFT_ERR_NOMEM;
-	}
-	memcpy(out, tmp, (size_t)n);
-	return n;
+	return trace_enc_fit(e, &saved, sizeof(saved), encode(e, pkt, tmp), tmp, out, outlen);
 }
 
 int pft_etm3_enc_reset(struct pft_etm3_encoder *e)

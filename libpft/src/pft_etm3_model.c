@@ -16,16 +16,14 @@
 #include "pft_model_int.h"
 #include "pft_size.h"
 
+_Static_assert(sizeof(struct pft_etm3_packet) <= MODEL_PKT_MAX &&
+		       (int)PFT_ETM3_ENC_MAX_PACKET <= (int)MODEL_BYTES_MAX,
+	       "model queue slots too small");
+
 enum {
-	QUEUE_MAX = 32,          /* packets one put can produce: at most ~14 */
 	CA_RUN_MAX = 7,          /* WE's in a cycle-accurate format 1 */
 	RUN_MAX = 15,            /* E's in a format 1 */
 	CA_W_MAX = 8             /* W's in a format 3 */
-};
-
-struct queued {
-	struct pft_etm3_packet pkt;
-	uint8_t bytes[PFT_ETM3_ENC_MAX_PACKET];
 };
 
 struct pft_etm3_model {
@@ -42,7 +40,7 @@ struct pft_etm3_model {
 	uint8_t n_pend;
 	uint16_t pend;
 
-	uint64_t bytes, bytes_at_sync, insns;
+	uint64_t bytes_at_sync, insns;
 	uint32_t branches;       /* taken branches traced, for ts_period */
 	/* Cycle times: now; when the last traced instruction completed. */
 	uint64_t now, t_traced;
@@ -50,8 +48,7 @@ struct pft_etm3_model {
 	uint32_t ctxid;
 	uint8_t vmid;
 
-	struct queued q[QUEUE_MAX];
-	unsigned q_head, q_len;
+	struct model_queue q;
 };
 
 /* ETMv3 can express everything the model configuration asks for except
@@ -89,6 +86,7 @@ struct pft_etm3_model *pft_etm3_model_alloc(const struct pft_etm3_config *cfg,
 		goto fail;
 	m->t.image = image;
 	m->t.mc = &m->mc;
+	m->q.pkt_size = sizeof(struct pft_etm3_packet);
 	m->ctxid_mask = c.ctxid_bytes == 4 ? 0xffffffffu : (1u << (8 * c.ctxid_bytes)) - 1;
 	if (errcode)
 		*errcode = 0;
@@ -115,7 +113,7 @@ enum pft_error_code pft_etm3_model_error(const struct pft_etm3_model *m)
 
 uint64_t pft_etm3_model_bytes(const struct pft_etm3_model *m)
 {
-	return m ? m->bytes : 0;
+	return m ? m->q.bytes : 0;
 }
 
 uint64_t pft_etm3_model_insns(const struct pft_etm3_model *m)
@@ -127,20 +125,13 @@ uint64_t pft_etm3_model_insns(const struct pft_etm3_model *m)
 
 static void emit(struct pft_etm3_model *m, struct pft_etm3_packet *p)
 {
-	/* One put makes far fewer than QUEUE_MAX packets and the queue is
-	 * empty when it starts, so the slot is always free. */
-	struct queued *slot = &m->q[(m->q_head + m->q_len) % QUEUE_MAX];
+	struct model_slot *slot = model_queue_slot(&m->q);
 	int n = pft_etm3_enc_packet(m->enc, p, slot->bytes, sizeof(slot->bytes));
 
-	/* The model only builds packets the encoder accepts; should one be
-	 * refused, dropping it keeps the stream well formed. */
-	if (n <= 0)
-		return;
-	slot->pkt = *p;
-	slot->pkt.offset = m->bytes;
-	slot->pkt.size = (uint16_t)n;
-	m->q_len++;
-	m->bytes += (uint64_t)n;
+	p->offset = m->q.bytes;
+	p->size = (uint16_t)(n > 0 ? n : 0);
+	p->raw = slot->bytes;
+	model_queue_push(&m->q, p, n);
 }
 
 static void emit_pheader(struct pft_etm3_model *m, unsigned format, unsigned n,
@@ -242,9 +233,9 @@ static void put_sync(struct pft_etm3_model *m, const struct model_insn *in, unsi
 				     .reason = (uint8_t)reason, .ns = in->ns };
 
 	flush_atoms(m);
-	if (!m->synced || m->bytes - m->bytes_at_sync >= m->mc.sync_period) {
+	if (!m->synced || m->q.bytes - m->bytes_at_sync >= m->mc.sync_period) {
 		struct pft_etm3_packet a = { .type = PFT_ETM3_PKT_ASYNC };
-		m->bytes_at_sync = m->bytes;
+		m->bytes_at_sync = m->q.bytes;
 		m->synced = 1;
 		emit(m, &a);
 		pft_etm3_enc_force_tsync(m->enc);
@@ -328,7 +319,7 @@ static void enter(struct pft_etm3_model *m, const struct pft_model_insn *src,
 			put_vmid(m);
 	}
 	m->t.ns = n->ns;
-	if (m->trace_on && m->bytes - m->bytes_at_sync >= m->mc.sync_period) {
+	if (m->trace_on && m->q.bytes - m->bytes_at_sync >= m->mc.sync_period) {
 		put_sync(m, n, PFT_ISYNC_PERIODIC, start);
 	} else if (!m->trace_on && n->traceable) {
 		put_sync(m, n, PFT_ISYNC_TRACE_ON, start);
@@ -346,13 +337,12 @@ int pft_etm3_model_put(struct pft_etm3_model *m, const struct pft_model_insn *in
 		return -PFT_ERR_INVALID;
 	if (m->finished)
 		return -PFT_ERR_EOS;
-	if (m->q_len)
+	if (model_queue_begin(&m->q))
 		return -PFT_ERR_INVALID;
 	m->t.err = PFT_ERR_OK;
 	int err = model_prepare(&m->t, insn, &in);
 	if (err < 0)
 		return err;
-	m->q_head = 0;
 	const uint64_t start = m->now;
 	in.t_done = start + (insn->has_cycles ? insn->cycles : 1);
 	if (m->t.have_prev)
@@ -372,9 +362,8 @@ int pft_etm3_model_finish(struct pft_etm3_model *m)
 		return -PFT_ERR_INVALID;
 	if (m->finished)
 		return -PFT_ERR_EOS;
-	if (m->q_len)
+	if (model_queue_begin(&m->q))
 		return -PFT_ERR_INVALID;
-	m->q_head = 0;
 	m->finished = 1;
 
 	const struct model_insn *p = &m->t.prev;
@@ -393,12 +382,5 @@ int pft_etm3_model_next(struct pft_etm3_model *m, struct pft_etm3_packet *pkt, s
 {
 	if (!m || !pkt || !size)
 		return -PFT_ERR_INVALID;
-	if (!m->q_len)
-		return m->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
-	struct queued *slot = &m->q[m->q_head];
-	slot->pkt.raw = slot->bytes;
-	memcpy(pkt, &slot->pkt, size < sizeof(slot->pkt) ? size : sizeof(slot->pkt));
-	m->q_head = (m->q_head + 1) % QUEUE_MAX;
-	m->q_len--;
-	return 0;
+	return model_queue_next(&m->q, m->finished, pkt, size);
 }

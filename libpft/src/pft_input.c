@@ -15,6 +15,7 @@
 
 #include "pft.h"
 #include "input_perf.h"
+#include "pft_etm3_int.h"
 
 enum { READ_BLOCK = 256 * 1024 };
 
@@ -465,31 +466,6 @@ static int new_source(struct pft_input *in, const char *name, size_t file, int i
 	return 0;
 }
 
-/* Decode source @s (the last added) as an ETMv3 in its file's pipeline. */
-static int start_etm3(struct pft_input *in, struct in_source *s,
-		      const struct pft_etm3_config *cfg, const struct pft_snap_device *core)
-{
-	struct in_file *f = &in->files[s->file];
-	struct pft_image *img;
-	int err;
-
-	if ((err = core_image(in, core, &img)) < 0)
-		return err;
-	size_t *map = realloc(f->map, (f->nmap + 1) * sizeof(*map));
-	if (!map)
-		return fail(in, -PFT_ERR_NOMEM, "out of memory");
-	f->map = map;
-	int idx = pft_pipe_add_etm3(f->pipe, s->pub.id, cfg, img);
-	if (idx < 0)
-		return fail(in, idx, "%s: %s: cannot decode it as ETMv3: %s", f->path, s->name,
-			    pft_errstr(pft_errcode(idx)));
-	f->map[f->nmap++] = in->nsrc - 1;
-	s->pipe_index = idx;
-	s->pub.decoded = 1;
-	s->pub.image = img;
-	return (int)(in->nsrc - 1);
-}
-
 /* The ETMv3 configuration of snapshot device @dev from its registers. */
 static int snap_etm3_config(struct pft_input *in, const struct pft_snap_device *dev,
 			    struct pft_etm3_config *cfg)
@@ -513,9 +489,10 @@ static int snap_etm3_config(struct pft_input *in, const struct pft_snap_device *
 	return 0;
 }
 
-/* Decode source @s (the last added) as a PTM in its file's pipeline. */
-static int start_ptm(struct pft_input *in, struct in_source *s, const struct pft_config *cfg,
-		     const struct pft_snap_device *core)
+/* Decode source @s (the last added) in its file's pipeline: as a PTM
+ * under @ptm, or as an ETMv3 under @etm3 (the other NULL). */
+static int start_source(struct pft_input *in, struct in_source *s, const struct pft_config *ptm,
+			const struct pft_etm3_config *etm3, const struct pft_snap_device *core)
 {
 	struct in_file *f = &in->files[s->file];
 	struct pft_image *img;
@@ -527,10 +504,12 @@ static int start_ptm(struct pft_input *in, struct in_source *s, const struct pft
 	if (!map)
 		return fail(in, -PFT_ERR_NOMEM, "out of memory");
 	f->map = map;
-	int idx = pft_pipe_add_ptm(f->pipe, s->pub.id, cfg, img);
+	int idx = etm3 ? pft_pipe_add_etm3(f->pipe, s->pub.id, etm3, img)
+		       : pft_pipe_add_ptm(f->pipe, s->pub.id, ptm, img);
 	if (idx < 0) {
 		if (idx == -PFT_ERR_BAD_CONFIG)
-			return fail(in, idx, "%s: the PTM configuration is not valid", s->name);
+			return fail(in, idx, "%s: the %s configuration is not valid", s->name,
+				    etm3 ? "ETMv3" : "PTM");
 		for (size_t i = 0; i + 1 < in->nsrc; i++)
 			if (in->src[i].file == s->file && in->src[i].pipe_index >= 0) {
 				if (f->format == PFT_PIPE_RAW)
@@ -547,7 +526,8 @@ static int start_ptm(struct pft_input *in, struct in_source *s, const struct pft
 	f->map[f->nmap++] = in->nsrc - 1;
 	s->pipe_index = idx;
 	s->pub.decoded = 1;
-	s->pub.cfg = *cfg;
+	if (ptm)
+		s->pub.cfg = *ptm;
 	s->pub.image = img;
 	return (int)(in->nsrc - 1);
 }
@@ -594,9 +574,9 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 		if (dev->protocol == PFT_PROTO_ETMV3) {
 			struct pft_etm3_config e3;
 			if ((err = snap_etm3_config(in, dev, &e3)) < 0 ||
-			    (err = start_etm3(in, s, &e3, core)) < 0)
+			    (err = start_source(in, s, NULL, &e3, core)) < 0)
 				return err;
-		} else if ((err = start_ptm(in, s, &cfg, core)) < 0) {
+		} else if ((err = start_source(in, s, &cfg, NULL, core)) < 0) {
 			return err;
 		}
 		decoded++;
@@ -652,7 +632,7 @@ int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_config *cfg
 	struct pft_config c = *cfg;
 	if (!raw)
 		c.trace_id = (uint8_t)id;
-	return start_ptm(in, s, &c, NULL);
+	return start_source(in, s, &c, NULL, NULL);
 }
 
 /* Detection reads this much of a file at most: enough for 64 KiB of one
@@ -709,7 +689,7 @@ static int add_default_ptm(struct pft_input *in, size_t file, int id)
 		cfg.trace_id = (uint8_t)id;
 	if ((err = new_source(in, in->files[file].path, file, id, PFT_PROTO_PTM, &s)) < 0)
 		return err;
-	err = start_ptm(in, s, &cfg, NULL);
+	err = start_source(in, s, &cfg, NULL, NULL);
 	return err < 0 ? err : 0;
 }
 
@@ -734,7 +714,7 @@ static int add_detected_ptm(struct pft_input *in, size_t file, int id, const uin
 		return err;
 	if (id >= 0)
 		r.config.trace_id = (uint8_t)id;
-	err = start_ptm(in, s, &r.config, NULL);
+	err = start_source(in, s, &r.config, NULL, NULL);
 	if (err < 0)
 		return err;
 	s->pub.detected = 1;
@@ -743,8 +723,30 @@ static int add_detected_ptm(struct pft_input *in, size_t file, int id, const uin
 	return 0;
 }
 
-int pft_input_add_detected(struct pft_input *in, int id)
+/* An ETMv3 source of file @file, trace ID @id (-1: RAW), under @cfg. */
+static int add_etm3_source(struct pft_input *in, size_t file, int id,
+			   const struct pft_etm3_config *cfg)
 {
+	struct pft_etm3_config c;
+	struct in_source *s;
+	int err;
+
+	if ((err = pft_etm3_config_copy(&c, cfg)) < 0)
+		return fail(in, err, "%s: the ETMv3 configuration is not valid",
+			    in->files[file].path);
+	if (id >= 0)
+		c.trace_id = (uint8_t)id;
+	if ((err = new_source(in, in->files[file].path, file, id, PFT_PROTO_ETMV3, &s)) < 0)
+		return err;
+	err = start_source(in, s, NULL, &c, NULL);
+	return err < 0 ? err : 0;
+}
+
+/* pft_input_add_detected(); with @etm3, the ETMv3 sources of a formatted
+ * file are decoded under it instead of the PTM ones. */
+static int add_detected(struct pft_input *in, int id, const struct pft_etm3_config *etm3)
+{
+	uint8_t want = etm3 ? PFT_PROTO_ETMV3 : PFT_PROTO_PTM;
 	struct pft_detect_frames fr = { .size = sizeof(fr) };
 	uint8_t *buf = NULL, *bytes = NULL;
 	size_t len = 0, added = 0;
@@ -817,9 +819,15 @@ int pft_input_add_detected(struct pft_input *in, int id)
 
 		if (id >= 0 && ds->id != id)
 			continue;
-		if (ds->protocol != PFT_PROTO_PTM) {
+		if (ds->protocol != want) {
 			if ((err = new_source(in, f->path, file, ds->id, ds->protocol, &s)) < 0)
 				goto out;
+			continue;
+		}
+		if (etm3) {
+			if ((err = add_etm3_source(in, file, ds->id, etm3)) < 0)
+				goto out;
+			added++;
 			continue;
 		}
 		int n = pft_detect_id_bytes(buf, len, f->format == PFT_PIPE_TPIU, ds->id, bytes,
@@ -838,13 +846,33 @@ int pft_input_add_detected(struct pft_input *in, int id)
 		 * say what it finds. */
 		err = add_default_ptm(in, file, id);
 	else if (!added && id < 0)
-		err = fail(in, -PFT_ERR_NOMAP, "%s: no PTM trace source in the first %zu bytes "
-			   "(%u sources of other protocols)", f->path, len, fr.nsources);
+		err = fail(in, -PFT_ERR_NOMAP, "%s: no %s trace source in the first %zu bytes "
+			   "(%u sources of other protocols)", f->path, etm3 ? "ETMv3" : "PTM", len,
+			   fr.nsources);
 out:
 	if (buf != in->files[file].prefix)
 		free(buf);
 	free(bytes);
 	return err < 0 ? err : (int)added;
+}
+
+int pft_input_add_detected(struct pft_input *in, int id)
+{
+	return add_detected(in, id, NULL);
+}
+
+int pft_input_add_etm3(struct pft_input *in, int id, const struct pft_etm3_config *cfg)
+{
+	if (!in || !cfg || !in->nfiles || in->snap || id < -1 || id > PFT_ID_MAX_VALID)
+		return -PFT_ERR_INVALID;
+	size_t file = in->nfiles - 1;
+	int raw = in->files[file].format == PFT_PIPE_RAW;
+	if (!raw && id < 0)
+		return add_detected(in, -1, cfg);
+	if (!raw && id < 1)
+		return fail(in, -PFT_ERR_INVALID, "trace ID 0x%02x is reserved", (unsigned)id);
+	int err = add_etm3_source(in, file, raw ? -1 : id, cfg);
+	return err < 0 ? err : 1;
 }
 
 int pft_input_fit(const struct pft_input *in, size_t index, struct pft_fit_verdict *v,

@@ -10,18 +10,17 @@
 
 #include "pft.h"
 #include "pft_model_int.h"
+#include "pft_ptm_regs.h"
 #include "pft_size.h"
+
+_Static_assert(sizeof(struct pft_packet) <= MODEL_PKT_MAX &&
+		       (int)PFT_ENC_MAX_PACKET <= (int)MODEL_BYTES_MAX,
+	       "model queue slots too small");
 
 enum {
 	RS_DEPTH = 16,           /* as OpenCSD's (pft-flow.md 6) */
-	QUEUE_MAX = 32,          /* packets one put can produce: at most ~12 */
 	ATOMS_PER_PACKET = 5,
 	WP_UPDATE_BYTES = 4096   /* straight-line bytes before a waypoint update */
-};
-
-struct queued {
-	struct pft_packet pkt;
-	uint8_t bytes[PFT_ENC_MAX_PACKET];
 };
 
 struct ret_entry {
@@ -47,7 +46,7 @@ struct pft_model {
 	uint32_t straight_bytes, straight_last;
 	uint8_t straight_isa;
 
-	uint64_t bytes, bytes_at_sync, insns;
+	uint64_t bytes_at_sync, insns;
 	uint32_t waypoints;      /* traced, for ts_period */
 	/* Cycle times: now; the last cycle count's end; the last waypoint
 	 * executed; the last one traced (or the trace-on point). */
@@ -55,14 +54,12 @@ struct pft_model {
 	uint32_t ctxid;
 	uint8_t vmid;
 
-	struct queued q[QUEUE_MAX];
-	unsigned q_head, q_len;
+	struct model_queue q;
 };
 
 static int config_ok(const struct pft_config *c, const struct pft_model_config *mc)
 {
-	if (c->ctxid_bytes != 0 && c->ctxid_bytes != 1 && c->ctxid_bytes != 2 &&
-	    c->ctxid_bytes != 4)
+	if (!pft_ctxid_bytes_ok(c->ctxid_bytes))
 		return 0;
 	if (c->vmid && c->version_minor == 0)
 		return 0;
@@ -101,6 +98,7 @@ struct pft_model *pft_model_alloc(const struct pft_config *cfg,
 	m->t.image = image;
 	m->t.isa_flags = m->cfg.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0;
 	m->t.mc = &m->mc;
+	m->q.pkt_size = sizeof(struct pft_packet);
 	m->ctxid_mask = m->cfg.ctxid_bytes == 4 ? 0xffffffffu
 						: (1u << (8 * m->cfg.ctxid_bytes)) - 1;
 	if (errcode)
@@ -128,7 +126,7 @@ enum pft_error_code pft_model_error(const struct pft_model *m)
 
 uint64_t pft_model_bytes(const struct pft_model *m)
 {
-	return m ? m->bytes : 0;
+	return m ? m->q.bytes : 0;
 }
 
 uint64_t pft_model_insns(const struct pft_model *m)
@@ -140,20 +138,13 @@ uint64_t pft_model_insns(const struct pft_model *m)
 
 static void emit(struct pft_model *m, struct pft_packet *p)
 {
-	/* One put makes far fewer than QUEUE_MAX packets and the queue is
-	 * empty when it starts, so the slot is always free. */
-	struct queued *slot = &m->q[(m->q_head + m->q_len) % QUEUE_MAX];
+	struct model_slot *slot = model_queue_slot(&m->q);
 	int n = pft_enc_packet(m->enc, p, slot->bytes, sizeof(slot->bytes));
 
-	/* The model only builds packets the encoder accepts; should one be
-	 * refused, dropping it keeps the stream well formed. */
-	if (n <= 0)
-		return;
-	slot->pkt = *p;
-	slot->pkt.offset = m->bytes;
-	slot->pkt.size = (uint16_t)n;
-	m->q_len++;
-	m->bytes += (uint64_t)n;
+	p->offset = m->q.bytes;
+	p->size = (uint16_t)(n > 0 ? n : 0);
+	p->raw = slot->bytes;
+	model_queue_push(&m->q, p, n);
 }
 
 static void flush_atoms(struct pft_model *m)
@@ -260,9 +251,9 @@ static void put_sync(struct pft_model *m, const struct model_insn *in, unsigned 
 				.reason = (uint8_t)reason, .ns = in->ns };
 
 	flush_atoms(m);
-	if (!m->synced || m->bytes - m->bytes_at_sync >= m->mc.sync_period) {
+	if (!m->synced || m->q.bytes - m->bytes_at_sync >= m->mc.sync_period) {
 		struct pft_packet a = { .type = PFT_PKT_ASYNC };
-		m->bytes_at_sync = m->bytes;
+		m->bytes_at_sync = m->q.bytes;
 		m->synced = 1;
 		emit(m, &a);
 		pft_enc_force_tsync(m->enc);
@@ -401,7 +392,7 @@ static void enter(struct pft_model *m, const struct pft_model_insn *src, struct 
 	}
 	m->t.ns = n->ns;
 	if (m->trace_on && m->straight_bytes == 0 &&
-	    m->bytes - m->bytes_at_sync >= m->mc.sync_period) {
+	    m->q.bytes - m->bytes_at_sync >= m->mc.sync_period) {
 		put_sync(m, n, PFT_ISYNC_PERIODIC);
 	} else if (!m->trace_on && n->traceable) {
 		put_sync(m, n, PFT_ISYNC_TRACE_ON);
@@ -419,13 +410,12 @@ int pft_model_put(struct pft_model *m, const struct pft_model_insn *insn, size_t
 		return -PFT_ERR_INVALID;
 	if (m->finished)
 		return -PFT_ERR_EOS;
-	if (m->q_len)
+	if (model_queue_begin(&m->q))
 		return -PFT_ERR_INVALID;
 	m->t.err = PFT_ERR_OK;
 	err = model_prepare(&m->t, insn, &in);
 	if (err < 0)
 		return err;
-	m->q_head = 0;
 	in.t_done = m->now + (insn->has_cycles ? insn->cycles : 1);
 	if (m->t.have_prev)
 		complete(m, &m->t.prev, &in);
@@ -446,9 +436,8 @@ int pft_model_finish(struct pft_model *m)
 
 	if (m->finished)
 		return -PFT_ERR_EOS;
-	if (m->q_len)
+	if (model_queue_begin(&m->q))
 		return -PFT_ERR_INVALID;
-	m->q_head = 0;
 	m->finished = 1;
 	if (!m->t.have_prev || !p->traced || !m->trace_on)
 		return 0;
@@ -465,12 +454,5 @@ int pft_model_next(struct pft_model *m, struct pft_packet *pkt, size_t size)
 {
 	if (!m || !pkt || !size)
 		return -PFT_ERR_INVALID;
-	if (!m->q_len)
-		return m->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
-	struct queued *slot = &m->q[m->q_head];
-	slot->pkt.raw = slot->bytes;
-	memcpy(pkt, &slot->pkt, size < sizeof(slot->pkt) ? size : sizeof(slot->pkt));
-	m->q_head = (m->q_head + 1) % QUEUE_MAX;
-	m->q_len--;
-	return 0;
+	return model_queue_next(&m->q, m->finished, pkt, size);
 }

@@ -198,3 +198,30 @@ int model_prepare(struct model_track *t, const struct pft_model_insn *n, struct 
 		in->cond_failed = (uint8_t)!cond_holds(insn_cond(in), n->nzcv);
 	return 0;
 }
+
+void model_queue_push(struct model_queue *q, const void *pkt, int n)
+{
+	if (n <= 0)
+		return;
+	memcpy(model_queue_slot(q)->pkt, pkt, q->pkt_size);
+	q->len++;
+	q->bytes += (uint64_t)n;
+}
+
+int model_queue_begin(struct model_queue *q)
+{
+	if (q->len)
+		return -PFT_ERR_INVALID;
+	q->head = 0;
+	return 0;
+}
+
+int model_queue_next(struct model_queue *q, int finished, void *pkt, size_t size)
+{
+	if (!q->len)
+		return finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
+	memcpy(pkt, q->q[q->head].pkt, size < q->pkt_size ? size : q->pkt_size);
+	q->head = (q->head + 1) % MODEL_QUEUE_MAX;
+	q->len--;
+	return 0;
+}

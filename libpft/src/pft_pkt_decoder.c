@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_trace_int.h"
 #include "pft_config_int.h"
 #include "pft_opcodes.h"
 
@@ -434,45 +435,14 @@ static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
 	return n;
 }
 
-static uint64_t gray_to_binary(uint64_t g)
-{
-	for (unsigned s = 1; s < 64; s <<= 1)
-		g ^= g >> s;
-	return g;
-}
-
 static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
 			      size_t avail, struct pft_packet *pkt)
 {
-	/* 48-bit: six 7-bit groups then a final 6-bit byte; 64-bit: eight
-	 * 7-bit groups then a final 8-bit byte. */
-	const unsigned last = d->cfg.ts_64bit ? 8 : 6;
-	const unsigned width = d->cfg.ts_64bit ? 64 : 48;
-	uint64_t v = 0;
-	unsigned nbits = 0;
-	size_t n = 1;
+	size_t n = trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw,
+				  &pkt->ts_raw, &pkt->ts, &pkt->ts_bits);
 
-	for (unsigned j = 0;; j++) {
-		if (n >= avail)
-			return 0;
-		uint8_t b = p[n++];
-		if (j == last) {
-			v |= (uint64_t)(b & (d->cfg.ts_64bit ? 0xff : 0x3f)) << nbits;
-			nbits = width;
-			break;
-		}
-		v |= (uint64_t)(b & 0x7f) << nbits;
-		nbits += 7;
-		if (!(b & PFT_CONTINUE))
-			break;
-	}
-	uint64_t mask = nbits >= 64 ? ~0ull : (1ull << nbits) - 1;
-	uint64_t raw = (d->ts_raw & ~mask) | (v & mask);
-	if (width == 48)
-		raw &= (1ull << 48) - 1;
-	pkt->ts_raw = raw;
-	pkt->ts = d->cfg.ts_gray ? gray_to_binary(raw) : raw;
-	pkt->ts_bits = (uint8_t)(nbits > width ? width : nbits);
+	if (!n)
+		return 0;
 	pkt->ts_clock_change = (p[0] & PFT_TS_CLOCK_CHANGE) != 0;
 	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }

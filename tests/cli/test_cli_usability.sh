@@ -41,8 +41,8 @@ expect 2 "^pft: --reg: ETMCR: '0x100000000' is not a 32-bit number$" -- \
     decode --formatted "$tc2/cstrace.bin" --id 0x13 --reg ETMCR=0x100000000
 expect 2 "^pft: --reg and the configuration flags exclude each other$" -- \
     dump --formatted "$tc2/cstrace.bin" --id 0x13 --reg ETMCR=0x1000 --cycle-accurate
-expect 2 "^pft: --reg ETMIDR=0x4100f250: an ETMv3: pft decodes ETMv3 from snapshots only so far$" -- \
-    dump --formatted "$tc2/cstrace.bin" --id 0x10 --reg ETMIDR=0x4100F250
+expect 2 "^pft: --protocol ptm and --reg ETMIDR=0x4100f250 \\(an ETMv3\\) disagree$" -- \
+    dump --formatted "$tc2/cstrace.bin" --id 0x10 --protocol ptm --reg ETMIDR=0x4100F250
 expect 2 "^pft: --id 0x13 and --reg ETMTRACEIDR=0x14 disagree$" -- \
     dump --formatted "$tc2/cstrace.bin" --id 0x13 --reg ETMTRACEIDR=0x14
 expect 2 "^pft: --reg ETMTRACEIDR=0x70: trace ID 0x70 is reserved$" -- \

@@ -82,7 +82,7 @@ expect 2 "^pft: give only one of" -- dump --raw a --snapshot b
 expect 2 "^pft: --format: 'xml' is not text or jsonl" -- dump --raw a --format xml
 expect 2 "^pft: --id: '0x7f' is not a trace ID" -- dump --formatted a --id 0x7f
 expect 2 "^pft: --ctxid-bytes: '3' is not 0, 1, 2 or 4" -- dump --raw a --ctxid-bytes 3
-expect 2 "^pft: --formatted with a configuration needs --id N" -- dump --formatted a --cycle-accurate
+expect 2 "^pft: --formatted with a PTM configuration needs --id N" -- dump --formatted a --cycle-accurate
 expect 2 "^pft: unknown command 'dumpp'" -- dumpp
 expect 2 "^pft: dump: unknown option '--bogus'" -- dump --bogus
 expect 2 "^pft: dump: option '--id' needs a value" -- dump --raw a --id

@@ -169,7 +169,7 @@ static void enc_pheaders(void)
 	PTU_EQ(pft_etm3_enc_packet(e, &p, out, sizeof(out)), -PFT_ERR_INVALID);
 	/* Too short a buffer: nothing written, state unchanged. */
 	p = (struct pft_etm3_packet){ .type = PFT_ETM3_PKT_ASYNC };
-	PTU_EQ(pft_etm3_enc_packet(e, &p, out, 5), -PFT_ERR_NOMEM);
+	PTU_EQ(pft_etm3_enc_packet(e, &p, out, 5), -PFT_ERR_NOSPACE);
 	ENC(e, &p, 0, 0, 0, 0, 0, 0x80);
 	PTU_EQ(pft_etm3_enc_packet(NULL, &p, out, sizeof(out)), -PFT_ERR_INVALID);
 	pft_etm3_enc_free(e);
