@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detect.h"
 #include "pft.h"
 #include "pft_pkt_int.h"
 #include "pft_size.h"
@@ -63,6 +64,7 @@ struct source {
 	struct pft_elem elem;
 	struct pft_pipe_stats stats;
 	struct pft_fit *fit;         /* with fit_check */
+	uint64_t fit_bytes;          /* packet bytes given to it */
 	/* Formatted PTM sources: stream -> input offsets of the bytes the
 	 * decoder may still report (stats.bytes is the next stream offset);
 	 * map_at: where the last look-up ended (offsets mostly grow). */
@@ -526,8 +528,11 @@ static int next_batch(struct pft_pipe *p, struct source *s)
 
 static void account_packet(struct source *s, const struct pft_packet *pkt)
 {
-	if (s->fit)
+	if (s->fit && (s->fit_bytes < PFT_DETECT_PREFIX ||
+		       (PFT_FIT_COUNTED_TYPES >> pkt->type & 1))) {
+		s->fit_bytes += pkt->size;
 		pft_fit_packet(s->fit, pkt, sizeof(*pkt), s->batch_status);
+	}
 	s->stats.packets++;
 	if (s->batch_status < 0)
 		s->stats.errors++;
