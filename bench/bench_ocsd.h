@@ -26,6 +26,37 @@ static inline dcd_tree_handle_t ocsd_tree_of(const struct pft_config *cfg, int f
 	return t;
 }
 
+/* Instructions in ranges, as both decoders count them. */
+struct counts {
+	uint64_t ranges, insns;
+};
+
+/* OpenCSD callbacks that only count: packets (@ctx a uint64_t) and
+ * instruction ranges (@ctx a struct counts). */
+static inline ocsd_datapath_resp_t count_pkt(const void *ctx, const ocsd_datapath_op_t op,
+					     const ocsd_trc_index_t index, const void *pkt)
+{
+	(void)index;
+	(void)pkt;
+	if (op == OCSD_OP_DATA)
+		(*(uint64_t *)ctx)++;
+	return OCSD_RESP_CONT;
+}
+
+static inline ocsd_datapath_resp_t count_elem(const void *ctx, const ocsd_trc_index_t index,
+					      const uint8_t chan,
+					      const ocsd_generic_trace_elem *elem)
+{
+	struct counts *c = (struct counts *)ctx;
+	(void)index;
+	(void)chan;
+	if (elem->elem_type == OCSD_GEN_TRC_ELEM_INSTR_RANGE) {
+		c->ranges++;
+		c->insns += elem->num_instr_range;
+	}
+	return OCSD_RESP_CONT;
+}
+
 static inline dcd_tree_handle_t ocsd_tree(const struct pft_config *cfg, int flags,
 					  unsigned char *csid)
 {

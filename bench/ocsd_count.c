@@ -16,34 +16,6 @@
 
 enum { BLOCK = 1 << 20, MEM_MAX = 16 };
 
-struct counts {
-	uint64_t packets, insns, ranges;
-};
-
-static ocsd_datapath_resp_t count_pkt(const void *ctx, const ocsd_datapath_op_t op,
-				      const ocsd_trc_index_t index, const void *pkt)
-{
-	(void)index;
-	(void)pkt;
-	if (op == OCSD_OP_DATA)
-		((struct counts *)ctx)->packets++;
-	return OCSD_RESP_CONT;
-}
-
-static ocsd_datapath_resp_t count_elem(const void *ctx, const ocsd_trc_index_t index,
-				       const uint8_t chan, const ocsd_generic_trace_elem *elem)
-{
-	struct counts *c = (struct counts *)ctx;
-
-	(void)index;
-	(void)chan;
-	if (elem->elem_type == OCSD_GEN_TRC_ELEM_INSTR_RANGE) {
-		c->ranges++;
-		c->insns += elem->num_instr_range;
-	}
-	return OCSD_RESP_CONT;
-}
-
 static void usage(void)
 {
 	fprintf(stderr, "usage: ocsd_count [--decode] [--formatted] [--etmcr V] [--traceid ID] "
@@ -82,13 +54,14 @@ int main(int argc, char **argv)
 	pft_config_init(&cfg);
 	pft_config_from_regs(&cfg, etmcr, 0x34C01AC2, 0x411CF312, traceid);
 	unsigned char csid;
-	struct counts c = { 0 };
+	struct counts c = { 0, 0 };
+	uint64_t packets = 0;
 	dcd_tree_handle_t t = ocsd_tree_of(&cfg, decode ? OCSD_CREATE_FLG_FULL_DECODER
 						 : OCSD_CREATE_FLG_PACKET_PROC,
 					   formatted, &csid);
 	ocsd_err_t err = decode ? ocsd_dt_set_gen_elem_outfn(t, count_elem, &c)
 				: ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_SINK,
-								 (void *)count_pkt, &c);
+								 (void *)count_pkt, &packets);
 	for (int i = 0; i < nmem && err == OCSD_OK; i++) {
 		size_t len;
 		uint8_t *bytes = read_file(mem_path[i], &len);
@@ -124,6 +97,6 @@ int main(int argc, char **argv)
 		printf("%llu instructions in %llu ranges\n", (unsigned long long)c.insns,
 		       (unsigned long long)c.ranges);
 	else
-		printf("%llu packets\n", (unsigned long long)c.packets);
+		printf("%llu packets\n", (unsigned long long)packets);
 	return 0;
 }
