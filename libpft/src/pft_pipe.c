@@ -584,14 +584,17 @@ static int drain_ptm(struct pft_pipe *p, struct source *s, struct pft_item *item
 			continue;
 		}
 		/* Elements only, in runs: the rest of the batch at once. */
-		int first = s->ielem, first_pkt = -1;
-		for (; s->ipkt < s->npkts; s->ipkt++) {
-			account_packet(s, &s->pkts[s->ipkt]);
-			if (first_pkt < 0 && s->elem_end[s->ipkt] > first)
-				first_pkt = s->ipkt;
-			while (s->ielem < s->elem_end[s->ipkt])
-				account_elem(s, &s->elems[s->ielem++]);
+		/* Indexes in locals: the calls may alias @s as far as C knows. */
+		int first = s->ielem, first_pkt = -1, ipkt = s->ipkt, ielem = s->ielem;
+		for (; ipkt < s->npkts; ipkt++) {
+			account_packet(s, &s->pkts[ipkt]);
+			if (first_pkt < 0 && s->elem_end[ipkt] > first)
+				first_pkt = ipkt;
+			for (; ielem < s->elem_end[ipkt]; ielem++)
+				account_elem(s, &s->elems[ielem]);
 		}
+		s->ipkt = ipkt;
+		s->ielem = ielem;
 		if (first_pkt >= 0) {
 			item->type = PFT_ITEM_ELEM;
 			item->ptm = &s->pkts[first_pkt];
