@@ -10,14 +10,14 @@
 
 #include "pft.h"
 
-static double now(void)
+static inline double now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static uint8_t *read_file(const char *path, size_t *len)
+static inline uint8_t *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -36,7 +36,7 @@ static uint8_t *read_file(const char *path, size_t *len)
 }
 
 /* The bytes of trace ID @id from a formatted buffer, from the first A-sync. */
-static uint8_t *extract_id(const uint8_t *buf, size_t len, uint8_t id, size_t *out_len)
+static inline uint8_t *extract_id(const uint8_t *buf, size_t len, uint8_t id, size_t *out_len)
 {
 	struct pft_dfmt *d = pft_dfmt_alloc(NULL, NULL);
 	struct pft_dfmt_chunk c;
@@ -68,20 +68,20 @@ static uint8_t *extract_id(const uint8_t *buf, size_t len, uint8_t id, size_t *o
  * accurate, timestamps). */
 enum { TC2_ETMCR = 0x10001000 };
 
-static void tc2_config(struct pft_config *cfg, uint32_t etmcr)
+static inline void tc2_config(struct pft_config *cfg, uint32_t etmcr)
 {
 	pft_config_init(cfg);
 	pft_config_from_regs(cfg, etmcr, 0x34C01AC2, 0x411CF312, 0x13);
 }
 
-static const char *shared_dir(void)
+static inline const char *shared_dir(void)
 {
 	return getenv("PFT_SHARED") ? getenv("PFT_SHARED") : "../shared";
 }
 
 /* The TC2 capture's trace ID 0x13 from its first A-sync, repeated to at
  * least @mb megabytes (or a raw file as it is).  Exits on failure. */
-static uint8_t *bench_stream(const char *raw, size_t mb, size_t *len)
+static inline uint8_t *bench_stream(const char *raw, size_t mb, size_t *len)
 {
 	size_t unit_len;
 	uint8_t *unit;

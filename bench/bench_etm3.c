@@ -8,9 +8,8 @@
  * megabytes; the TC2 kernel dump (0xC0008000) is the memory image.  Neither
  * decoder prints; each counts packets, or instructions.  Best of --runs.
  */
-#include <opencsd/c_api/opencsd_c_api.h>
 
-#include "bench_common.h"
+#include "bench_ocsd.h"
 
 /* TC2 ETM_0 (device_5.ini). */
 static const uint32_t ETMCR = 0x10001860, ETMCCER = 0x344008F2, ETMIDR = 0x410CF250,
@@ -64,16 +63,6 @@ static uint64_t pft_insns(const struct pft_etm3_config *cfg, const uint8_t *buf,
 	pft_etm3_pkt_free(d);
 	pft_image_free(img);
 	return n;
-}
-
-static ocsd_datapath_resp_t count_pkt(const void *ctx, const ocsd_datapath_op_t op,
-				      const ocsd_trc_index_t index, const void *pkt)
-{
-	(void)index;
-	(void)pkt;
-	if (op == OCSD_OP_DATA)
-		(*(uint64_t *)ctx)++;
-	return OCSD_RESP_CONT;
 }
 
 static ocsd_datapath_resp_t count_insn(const void *ctx, const ocsd_trc_index_t index,

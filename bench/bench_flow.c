@@ -12,10 +12,6 @@
  */
 #include "bench_ocsd.h"
 
-struct counts {
-	uint64_t ranges, insns;
-};
-
 struct memory {
 	const uint8_t *bytes;
 	size_t len;
@@ -81,19 +77,6 @@ static struct counts run_pft_batch(const struct pft_config *cfg, const uint8_t *
 	pft_pkt_free(d);
 	pft_image_free(img);
 	return c;
-}
-
-static ocsd_datapath_resp_t count_elem(const void *ctx, const ocsd_trc_index_t index,
-				       const uint8_t chan, const ocsd_generic_trace_elem *elem)
-{
-	struct counts *c = (struct counts *)ctx;
-	(void)index;
-	(void)chan;
-	if (elem->elem_type == OCSD_GEN_TRC_ELEM_INSTR_RANGE) {
-		c->ranges++;
-		c->insns += elem->num_instr_range;
-	}
-	return OCSD_RESP_CONT;
 }
 
 static struct counts run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len,

@@ -46,16 +46,6 @@ static uint64_t run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t
 	return n;
 }
 
-static ocsd_datapath_resp_t count_pkt(const void *ctx, const ocsd_datapath_op_t op,
-				      const ocsd_trc_index_t index, const void *pkt)
-{
-	(void)index;
-	(void)pkt;
-	if (op == OCSD_OP_DATA)
-		(*(uint64_t *)ctx)++;
-	return OCSD_RESP_CONT;
-}
-
 static uint64_t run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len)
 {
 	unsigned char csid;

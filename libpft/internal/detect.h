@@ -23,6 +23,14 @@ struct detect_ptm_scan {
 int detect_ptm_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg,
 		    struct detect_ptm_scan *scan);
 
+/* The packet types pft_fit_packet() counts; the others it only copies
+ * into its prefix, so once PFT_DETECT_PREFIX bytes of packets are given
+ * they need not be (the pipeline skips them: a call per atom or branch
+ * was a fifth of `pft dump --count`).  Keep in step with its switch. */
+#define PFT_FIT_COUNTED_TYPES                                                 \
+	(1u << PFT_PKT_ASYNC | 1u << PFT_PKT_BAD | 1u << PFT_PKT_ISYNC |       \
+	 1u << PFT_PKT_VMID | 1u << PFT_PKT_EXCEPTION_RETURN | 1u << PFT_PKT_TIMESTAMP)
+
 /* Count a fall from timestamp @prev to @cur (both as sent, merged) under
  * the binary and the Gray reading: the right reading rises. */
 static inline void detect_ts_falls(uint64_t prev, uint64_t cur, uint32_t *falls_binary,

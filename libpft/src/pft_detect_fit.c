@@ -85,11 +85,15 @@ int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt, size_t siz
 	(void)status;  /* the BAD packet says it all */
 	if (!fit || !pkt || size < sizeof(*pkt) || (pkt->size && !pkt->raw))
 		return -PFT_ERR_INVALID;
-	size_t room = PFT_DETECT_PREFIX - fit->prefix_len;
-	size_t n = pkt->size < room ? pkt->size : room;
-	memcpy(fit->prefix + fit->prefix_len, pkt->raw, n);
-	fit->prefix_len += n;
+	/* Past the prefix (most packets): no copy, no call to memcpy. */
+	if (fit->prefix_len < PFT_DETECT_PREFIX) {
+		size_t room = PFT_DETECT_PREFIX - fit->prefix_len;
+		size_t n = pkt->size < room ? pkt->size : room;
+		memcpy(fit->prefix + fit->prefix_len, pkt->raw, n);
+		fit->prefix_len += n;
+	}
 
+	/* The cases are PFT_FIT_COUNTED_TYPES (detect.h). */
 	switch (pkt->type) {
 	case PFT_PKT_ASYNC:
 		fit->asyncs++;

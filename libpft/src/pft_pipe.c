@@ -9,18 +9,42 @@
  * the flow decoder before it is returned, and its elements come next.
  * A deformatter chunk is fed to its source only once the previous one is
  * used up, so the packet decoder's borrowed input stays valid.
+ *
+ * Formatted input: a frame holds at most 15 bytes of a source, and a packet
+ * decoder fed that little spends its time at the edges.  So a PTM source's
+ * consecutive chunks are joined in a staging buffer, handed over when it
+ * fills or another source's chunk, a gap or the end of the input comes.
+ * The decoder then sees the staged bytes at "stream" offsets (the source's
+ * bytes so far), and each packet's offset is mapped back to the input
+ * through the table of where each joined chunk began.  Unsynchronised, a
+ * decoder cuts NOTSYNC packets where its feeds end: then it gets one
+ * chunk at a time, as without the staging, so the packets are the same.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "detect.h"
 #include "pft.h"
+#include "pft_pkt_int.h"
 #include "pft_size.h"
 
 enum {
 	PKT_BATCH = 64,   /* packets decoded per pft_pkt_next_batch() call */
 	ELEM_ROOM = PKT_BATCH * PFT_FLOW_ELEMS_MAX,
 	ID_COUNT = 128,   /* trace IDs are 7 bits */
-	NO_SOURCE = -1
+	NO_SOURCE = -1,
+	STAGE_BYTES = 16384,
+	/* Chunks staged at once, plus those the decoder's carried bytes came
+	 * from (at most 32 bytes, one chunk each at worst). */
+	STAGE_CHUNKS = 2048,
+	MAP_KEPT_MAX = 64,
+	MAP_ROOM = STAGE_CHUNKS + MAP_KEPT_MAX
+};
+
+/* Where a run of a staged source's bytes came from: stream offset @stream
+ * on is input offset @input on. */
+struct map_entry {
+	uint64_t stream, input;
 };
 
 struct source {
@@ -40,6 +64,12 @@ struct source {
 	struct pft_elem elem;
 	struct pft_pipe_stats stats;
 	struct pft_fit *fit;         /* with fit_check */
+	uint64_t fit_bytes;          /* packet bytes given to it */
+	/* Formatted PTM sources: stream -> input offsets of the bytes the
+	 * decoder may still report (stats.bytes is the next stream offset);
+	 * map_at: where the last look-up ended (offsets mostly grow). */
+	struct map_entry *map;
+	size_t nmap, map_at;
 	/* ETMv3 sources: their decoders and last packet. */
 	struct pft_etm3_pkt_decoder *e3pkt;
 	struct pft_etm3_flow *e3flow;
@@ -63,6 +93,20 @@ struct pft_pipe {
 	size_t next_to_finish;       /* sources whose decoder was finished */
 
 	int cur;                     /* source being drained, or NO_SOURCE */
+
+	/* Formatted: the staged bytes of source @stage_src (or NO_SOURCE); once
+	 * @stage_feeding, those before @stage_fed are its decoder's.  And a
+	 * deformatter result taken but not yet acted on (its chunk's data
+	 * stay valid: the deformatter is not called until it is used). */
+	uint8_t *stage;
+	size_t stage_len, stage_fed;
+	uint64_t stage_stream;       /* stream offset of stage[0] */
+	int stage_src;
+	int stage_feeding;
+	int held;
+	int held_status;
+	uint64_t held_offset;        /* an error's pft_dfmt_get_offset() */
+	struct pft_dfmt_chunk held_chunk;
 
 	/* A gap being reported to every source in turn. */
 	int gap_active;
@@ -95,6 +139,7 @@ struct pft_pipe *pft_pipe_alloc(const struct pft_pipe_config *cfg, int *errcode)
 	pft_copy_known(&p->cfg, cfg, cfg->size, sizeof(p->cfg));
 	p->cfg.size = sizeof(p->cfg);
 	p->cur = NO_SOURCE;
+	p->stage_src = NO_SOURCE;
 	for (int i = 0; i < ID_COUNT; i++)
 		p->by_id[i] = NO_SOURCE;
 	if (cfg->format != PFT_PIPE_RAW) {
@@ -102,6 +147,10 @@ struct pft_pipe *pft_pipe_alloc(const struct pft_pipe_config *cfg, int *errcode)
 					      .tpiu = cfg->format == PFT_PIPE_TPIU };
 		p->dfmt = pft_dfmt_alloc(&dc, &err);
 		if (!p->dfmt)
+			goto fail;
+		err = -PFT_ERR_NOMEM;
+		p->stage = malloc(STAGE_BYTES);
+		if (!p->stage)
 			goto fail;
 	}
 	if (errcode)
@@ -122,6 +171,7 @@ static void free_source(struct source *s)
 	pft_etm3_pkt_free(s->e3pkt);
 	pft_etm3_flow_free(s->e3flow);
 	free(s->elems);
+	free(s->map);
 	free(s);
 }
 
@@ -133,6 +183,7 @@ void pft_pipe_free(struct pft_pipe *p)
 		free_source(p->src[i]);
 	free(p->src);
 	pft_dfmt_free(p->dfmt);
+	free(p->stage);
 	free(p);
 }
 
@@ -189,7 +240,10 @@ int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
 	}
 	if (s->pkt && (!p->cfg.elements || s->flow) && p->cfg.fit_check)
 		s->fit = pft_fit_alloc(cfg, image, &err);
-	if (!s->pkt || (p->cfg.elements && !s->flow) || (p->cfg.fit_check && !s->fit)) {
+	if (p->dfmt && !(s->map = malloc(MAP_ROOM * sizeof(*s->map))))
+		err = -PFT_ERR_NOMEM;
+	if (!s->pkt || (p->cfg.elements && !s->flow) || (p->cfg.fit_check && !s->fit) ||
+	    (p->dfmt && !s->map)) {
 		free_source(s);
 		return err;
 	}
@@ -302,10 +356,14 @@ static int next_gap_item(struct pft_pipe *p, struct pft_item *item)
 		if (s->e3flow)
 			pft_etm3_flow_reset(s->e3flow);
 	} else {
-		if (p->gap_status == 0)
+		/* Reset, the decoder holds no bytes whose offsets are mapped;
+		 * resynchronised, it may. */
+		if (p->gap_status == 0) {
 			pft_pkt_reset(s->pkt);
-		else
+			s->nmap = s->map_at = 0;
+		} else {
 			pft_pkt_sync_forward(s->pkt);
+		}
 		if (s->flow)
 			pft_flow_reset(s->flow);
 	}
@@ -389,9 +447,57 @@ static int drain_etm3(struct pft_pipe *p, struct source *s, struct pft_item *ite
 	return DRAIN_ITEM;
 }
 
+/* The map entry of stream offset @stream (the last that starts at or
+ * before it; the first if none does).  @s->nmap > 0. */
+static size_t map_find(const struct source *s, uint64_t stream)
+{
+	size_t lo = 0, hi = s->nmap;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->map[mid].stream <= stream)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The input offset of stream offset @stream of a formatted PTM source. */
+static uint64_t input_offset(struct source *s, uint64_t stream)
+{
+	size_t i = s->map_at;
+
+	if (!s->nmap)
+		return stream;
+	/* Packets come in stream order: the next entry, or this one. */
+	if (i >= s->nmap || s->map[i].stream > stream)
+		i = map_find(s, stream);
+	while (i + 1 < s->nmap && s->map[i + 1].stream <= stream)
+		i++;
+	s->map_at = i;
+	return s->map[i].input + (stream - s->map[i].stream);
+}
+
+/* A bad packet has cost staged source @s its sync: its NOTSYNC packets
+ * must end where the chunk does, as with a feed per chunk, so its feed
+ * ends there and the rest of the stage is given again, a chunk at a time. */
+static void cut_at_chunk_end(struct pft_pipe *p, struct source *s)
+{
+	if (!p->stage_feeding || p->src[p->stage_src] != s)
+		return;
+	size_t i = map_find(s, pft_pkt_feed_pos(s->pkt));
+	uint64_t end = i + 1 < s->nmap ? s->map[i + 1].stream : p->stage_stream + p->stage_len;
+	int dropped = pft_pkt_cut_feed(s->pkt, end);
+	if (dropped > 0) {
+		s->stats.bytes -= (uint64_t)dropped;
+		p->stage_fed -= (size_t)dropped;
+	}
+}
+
 /* A new batch of packets for source @s, with their elements: 1, or 0
  * when its decoder needs input (or has ended), or a fatal negative code. */
-static int next_batch(struct source *s)
+static int next_batch(struct pft_pipe *p, struct source *s)
 {
 	int got = pft_pkt_next_batch(s->pkt, s->pkts, PKT_BATCH, sizeof(s->pkts[0]));
 
@@ -402,6 +508,11 @@ static int next_batch(struct source *s)
 	s->npkts = got > 0 ? got : 1;
 	s->batch_status = got > 0 ? 0 : got;
 	s->ipkt = s->ielem = 0;
+	if (got < 0 && s->map)
+		cut_at_chunk_end(p, s);
+	if (s->map)
+		for (int k = 0; k < s->npkts; k++)
+			s->pkts[k].offset = input_offset(s, s->pkts[k].offset);
 	if (!s->flow)
 		return 1;
 	size_t end[PKT_BATCH];
@@ -417,8 +528,11 @@ static int next_batch(struct source *s)
 
 static void account_packet(struct source *s, const struct pft_packet *pkt)
 {
-	if (s->fit)
+	if (s->fit && (s->fit_bytes < PFT_DETECT_PREFIX ||
+		       (PFT_FIT_COUNTED_TYPES >> pkt->type & 1))) {
+		s->fit_bytes += pkt->size;
 		pft_fit_packet(s->fit, pkt, sizeof(*pkt), s->batch_status);
+	}
 	s->stats.packets++;
 	if (s->batch_status < 0)
 		s->stats.errors++;
@@ -453,7 +567,7 @@ static int drain_ptm(struct pft_pipe *p, struct source *s, struct pft_item *item
 				account_elem(s, &s->elems[s->ielem++]);
 			return 1;
 		}
-		if (s->ipkt >= s->npkts && (r = next_batch(s)) <= 0)
+		if (s->ipkt >= s->npkts && (r = next_batch(p, s)) <= 0)
 			return r;
 		if (p->cfg.packets) {
 			int end = p->cfg.runs && !s->flow ? s->npkts : s->ipkt + 1;
@@ -470,14 +584,17 @@ static int drain_ptm(struct pft_pipe *p, struct source *s, struct pft_item *item
 			continue;
 		}
 		/* Elements only, in runs: the rest of the batch at once. */
-		int first = s->ielem, first_pkt = -1;
-		for (; s->ipkt < s->npkts; s->ipkt++) {
-			account_packet(s, &s->pkts[s->ipkt]);
-			if (first_pkt < 0 && s->elem_end[s->ipkt] > first)
-				first_pkt = s->ipkt;
-			while (s->ielem < s->elem_end[s->ipkt])
-				account_elem(s, &s->elems[s->ielem++]);
+		/* Indexes in locals: the calls may alias @s as far as C knows. */
+		int first = s->ielem, first_pkt = -1, ipkt = s->ipkt, ielem = s->ielem;
+		for (; ipkt < s->npkts; ipkt++) {
+			account_packet(s, &s->pkts[ipkt]);
+			if (first_pkt < 0 && s->elem_end[ipkt] > first)
+				first_pkt = ipkt;
+			for (; ielem < s->elem_end[ipkt]; ielem++)
+				account_elem(s, &s->elems[ielem]);
 		}
+		s->ipkt = ipkt;
+		s->ielem = ielem;
 		if (first_pkt >= 0) {
 			item->type = PFT_ITEM_ELEM;
 			item->ptm = &s->pkts[first_pkt];
@@ -485,6 +602,115 @@ static int drain_ptm(struct pft_pipe *p, struct source *s, struct pft_item *item
 			item->count = (uint32_t)(s->ielem - first);
 			return 1;
 		}
+	}
+}
+
+/* Stage bytes of PTM source @idx: its map keeps only the bytes its
+ * decoder has not done with (those of a packet it carries). */
+static void stage_begin(struct pft_pipe *p, int idx)
+{
+	struct source *s = p->src[idx];
+	uint64_t oldest = pft_pkt_get_offset(s->pkt);
+	size_t keep = 0;
+
+	while (keep + 1 < s->nmap && s->map[keep + 1].stream <= oldest)
+		keep++;
+	if (s->nmap - keep > MAP_KEPT_MAX)
+		keep = s->nmap - MAP_KEPT_MAX;
+	memmove(s->map, s->map + keep, (s->nmap - keep) * sizeof(*s->map));
+	s->nmap -= keep;
+	s->map_at = 0;
+	p->stage_src = idx;
+	p->stage_stream = s->stats.bytes;
+}
+
+/* Give the staged source its next bytes: all that are left while its
+ * decoder is synchronised, else one chunk.  It is drained next. */
+static void feed_stage(struct pft_pipe *p)
+{
+	struct source *s = p->src[p->stage_src];
+	size_t end = p->stage_len;
+
+	if (!pft_pkt_synced(s->pkt)) {
+		size_t i = map_find(s, p->stage_stream + p->stage_fed);
+		if (i + 1 < s->nmap)
+			end = (size_t)(s->map[i + 1].stream - p->stage_stream);
+	}
+	src_feed(s, p->stage + p->stage_fed, end - p->stage_fed, s->stats.bytes);
+	p->stage_fed = end;
+	p->stage_feeding = 1;
+	p->cur = p->stage_src;
+}
+
+/* Formatted input: deformat until a source has bytes to decode.  Returns 2
+ * with a gap item in *@item, 1 when there is something to drain, or 0 when
+ * the deformatter needs input or has ended. */
+static int refill_formatted(struct pft_pipe *p, struct pft_item *item)
+{
+	if (p->stage_feeding) {
+		if (p->stage_fed < p->stage_len) {
+			feed_stage(p);
+			return 1;
+		}
+		p->stage_feeding = 0;
+		p->stage_src = NO_SOURCE;
+		p->stage_len = p->stage_fed = 0;
+	}
+	for (;;) {
+		struct pft_dfmt_chunk c;
+		int r, idx = NO_SOURCE;
+		uint64_t err_offset;
+
+		if (p->held) {
+			p->held = 0;
+			c = p->held_chunk;
+			r = p->held_status;
+			err_offset = p->held_offset;
+		} else {
+			r = pft_dfmt_next(p->dfmt, &c, sizeof(c));
+			err_offset = r < 0 ? pft_dfmt_get_offset(p->dfmt) : 0;
+		}
+		if (r == 0 && !(c.flags & PFT_DFMT_DISCONTINUITY)) {
+			idx = p->by_id[c.id & (ID_COUNT - 1)];
+			if (idx == NO_SOURCE || !c.len) {
+				p->id_bytes[c.id & (ID_COUNT - 1)] += c.len;
+				continue;
+			}
+		}
+		/* The staged bytes come before anything that is not theirs. */
+		if (p->stage_src != NO_SOURCE &&
+		    (idx != p->stage_src || c.len > STAGE_BYTES - p->stage_len ||
+		     p->src[idx]->nmap == MAP_ROOM)) {
+			p->held = 1;
+			p->held_chunk = c;
+			p->held_status = r;
+			p->held_offset = err_offset;
+			feed_stage(p);
+			return 1;
+		}
+		if (r == -PFT_ERR_NEED_INPUT || r == -PFT_ERR_EOS)
+			return 0;
+		if (r < 0 || (c.flags & PFT_DFMT_DISCONTINUITY)) {
+			/* A discontinuity, or a frame dropped (or cut off at the end). */
+			start_gap(p, r < 0 ? err_offset : c.offset, r);
+			return next_gap_item(p, item) ? 2 : 1;
+		}
+		p->id_bytes[c.id & (ID_COUNT - 1)] += c.len;
+		struct source *s = p->src[idx];
+		if (s->protocol == PFT_PROTO_ETMV3) {
+			src_feed(s, c.data, c.len, c.offset);
+			p->cur = idx;
+			return 1;
+		}
+		if (c.len > STAGE_BYTES) /* longer than any frame's data */
+			return -PFT_ERR_INTERNAL;
+		if (p->stage_src == NO_SOURCE)
+			stage_begin(p, idx);
+		/* One entry per chunk: the chunks are where NOTSYNC packets end. */
+		s->map[s->nmap++] = (struct map_entry){ .stream = p->stage_stream + p->stage_len,
+							.input = c.offset };
+		memcpy(p->stage + p->stage_len, c.data, c.len);
+		p->stage_len += c.len;
 	}
 }
 
@@ -505,27 +731,9 @@ static int refill(struct pft_pipe *p, struct pft_item *item, int *eos)
 			return p->nsrc != 0;
 		}
 	} else {
-		struct pft_dfmt_chunk c;
-		int r = pft_dfmt_next(p->dfmt, &c, sizeof(c));
-
-		if (r == 0) {
-			if (c.flags & PFT_DFMT_DISCONTINUITY) {
-				start_gap(p, c.offset, 0);
-				return next_gap_item(p, item) ? 2 : 1;
-			}
-			p->id_bytes[c.id & (ID_COUNT - 1)] += c.len;
-			int idx = p->by_id[c.id & (ID_COUNT - 1)];
-			if (idx == NO_SOURCE || !c.len)
-				return 1;
-			src_feed(p->src[idx], c.data, c.len, c.offset);
-			p->cur = idx;
-			return 1;
-		}
-		if (r != -PFT_ERR_NEED_INPUT && r != -PFT_ERR_EOS) {
-			/* A frame dropped (or cut off at the end). */
-			start_gap(p, pft_dfmt_get_offset(p->dfmt), r);
-			return next_gap_item(p, item) ? 2 : 1;
-		}
+		int r = refill_formatted(p, item);
+		if (r)
+			return r;
 	}
 	p->fed = 0;
 	if (!p->finishing)
@@ -575,6 +783,8 @@ int pft_pipe_next(struct pft_pipe *p, struct pft_item *item, size_t size)
 			continue;
 		}
 		int eos, r = refill(p, item, &eos);
+		if (r < 0)
+			return r;
 		if (r == 2)
 			return 0;
 		if (r == 0)

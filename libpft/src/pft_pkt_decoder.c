@@ -15,6 +15,7 @@
 #include "pft_trace_int.h"
 #include "pft_config_int.h"
 #include "pft_opcodes.h"
+#include "pft_pkt_int.h"
 
 enum {
 	/* Longest A-sync packet: 15 zeros and 0x80.  The zeros of a longer
@@ -231,6 +232,25 @@ int pft_pkt_sync_forward(struct pft_pkt_decoder *d)
 	}
 	d->synced = 0;
 	return 0;
+}
+
+int pft_pkt_synced(const struct pft_pkt_decoder *d)
+{
+	return d->synced;
+}
+
+uint64_t pft_pkt_feed_pos(const struct pft_pkt_decoder *d)
+{
+	return d->buf_offset + d->pos;
+}
+
+int pft_pkt_cut_feed(struct pft_pkt_decoder *d, uint64_t end)
+{
+	if (end < d->buf_offset + d->pos || end > d->buf_offset + d->len)
+		return -PFT_ERR_INVALID;
+	size_t dropped = d->len - (size_t)(end - d->buf_offset);
+	d->len -= dropped;
+	return (int)dropped;
 }
 
 uint64_t pft_pkt_get_offset(const struct pft_pkt_decoder *d)
