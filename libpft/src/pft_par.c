@@ -276,14 +276,6 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
 	return 0;
 }
 
-static void end_recording(struct par *p, struct piece *pc)
-{
-	pthread_mutex_lock(&p->mu);
-	pc->recorded = 1;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-}
-
 /* Let the reader see what piece @i wrote; returns 1 when it is cancelled. */
 static int publish(struct par *p, size_t i, struct piece *pc, size_t written)
 {
@@ -300,14 +292,20 @@ static int publish(struct par *p, size_t i, struct piece *pc, size_t written)
 /* Piece @i's position against piece @j's candidates at the I-sync at
  * @offset (states @ps, @fs): 1 when @i hands over there (j's candidate
  * *@k), -1 when no later candidate of @j can match, 0 to go on.  Waits
- * until @j's candidates are all known. */
-static int compare_with(struct par *p, size_t i, size_t j, uint64_t offset,
-			const struct pkt_sync_state *ps, const struct flow_sync_state *fs,
-			unsigned *k)
+ * until @j's candidates are all known; @i's own recording (*@recording)
+ * ends before it waits, so that no piece waits for a piece that waits. */
+static int compare_with(struct par *p, size_t i, struct piece *pc, int *recording, size_t j,
+			uint64_t offset, const struct pkt_sync_state *ps,
+			const struct flow_sync_state *fs, unsigned *k)
 {
 	int r = -1;
 
 	pthread_mutex_lock(&p->mu);
+	if (*recording && !(p->pieces[j] && p->pieces[j]->recorded)) {
+		*recording = 0;
+		pc->recorded = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
 	while (!cancelled(p, i) && !(p->pieces[j] && p->pieces[j]->recorded))
 		pthread_cond_wait(&p->cv, &p->mu);
 	if (cancelled(p, i)) {
@@ -332,14 +330,19 @@ static int compare_with(struct par *p, size_t i, size_t j, uint64_t offset,
 	return r;
 }
 
-/* Piece @j is decoded by an earlier piece instead: stop its worker. */
-static void absorb(struct par *p, size_t j)
+/* Pieces @j up to @end (exclusive) are decoded by an earlier piece
+ * instead: stop their workers. */
+static void absorb(struct par *p, size_t j, size_t end)
 {
 	pthread_mutex_lock(&p->mu);
-	if (p->state[j] != PC_WAITING)
-		p->live--;
-	p->state[j] = PC_DEAD;
-	p->counts.absorbed++;
+	for (; j < end; j++) {
+		if (p->state[j] == PC_DEAD)
+			continue;
+		if (p->state[j] != PC_WAITING)
+			p->live--;
+		p->state[j] = PC_DEAD;
+		p->counts.absorbed++;
+	}
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
 }
@@ -398,10 +401,6 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 				/* Past the end: look for the hand-over. */
 				checking = 1;
 				limit = p->c.length;
-				if (recording) {
-					recording = 0;
-					end_recording(p, pc);
-				}
 			}
 			size_t n = limit - fed < READ_SIZE ? (size_t)(limit - fed) : READ_SIZE;
 			int e = read_at(p, w->in, n, fed);
@@ -443,17 +442,21 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		if (recording) {
 			pthread_mutex_lock(&p->mu);
 			pc->tail->len = w->wpos;
-			pc->cands[pc->ncands++] = (struct cand){ at, ps, fs, pc->tail, w->wpos };
-			if (pc->ncands == CAND_MAX || at >= limit) {
+			/* Recording ends early when the stream fills up. */
+			if (!pc->recorded)
+				pc->cands[pc->ncands++] =
+					(struct cand){ at, ps, fs, pc->tail, w->wpos };
+			if (pc->ncands == CAND_MAX || pc->recorded) {
 				pc->recorded = 1;
 				recording = 0;
 			}
 			pthread_cond_broadcast(&p->cv);
 			pthread_mutex_unlock(&p->mu);
-			continue;
 		}
+		if (!checking)
+			continue;
 		unsigned k = 0;
-		int r = compare_with(p, i, next, at, &ps, &fs, &k);
+		int r = compare_with(p, i, pc, &recording, next, at, &ps, &fs, &k);
 		if (r > 0) {
 			pc->next = next;
 			pc->handover = k;
@@ -462,7 +465,7 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		if (r < 0) {
 			/* No hand-over into @next: decode it here, up to the one
 			 * after it. */
-			absorb(p, next);
+			absorb(p, next, next + 1);
 			pthread_mutex_lock(&p->mu);
 			next = next_live(p, next + 1);
 			pthread_mutex_unlock(&p->mu);
@@ -475,9 +478,7 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 	/* The end of the file: every later piece was decoded here. */
 	if (publish(p, i, pc, w->wpos))
 		return 0;
-	for (size_t j = next; j < p->npieces; j++)
-		if (p->state[j] != PC_DEAD)
-			absorb(p, j);
+	absorb(p, next, p->npieces);
 	pc->next = p->npieces;
 	return 0;
 }
