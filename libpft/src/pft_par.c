@@ -43,6 +43,7 @@ enum {
 	CHUNKS_MAX = 8,            /* chunks a piece may hold before it waits */
 	READ_SIZE = 64 * 1024,
 	BATCH = 64,                /* packets per batch, as in pft_pipe.c */
+	PUBLISH_EVERY = 8,         /* batches */
 	ELEM_ROOM = BATCH * PFT_FLOW_ELEMS_MAX
 };
 
@@ -217,6 +218,8 @@ static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
 	if (pc->tail && CHUNK_SIZE - w->wpos >= need)
 		return 0;
 	pthread_mutex_lock(&p->mu);
+	if (pc->tail)
+		pc->tail->len = w->wpos;   /* all of it, before waiting */
 	if (pc->nchunks >= CHUNKS_MAX && !pc->recorded) {
 		pc->recorded = 1;
 		pthread_cond_broadcast(&p->cv);
@@ -226,10 +229,8 @@ static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
 	int stop = cancelled(p, i);
 	struct chunk *c = stop ? NULL : chunk_get(p);
 	if (c) {
-		if (pc->tail) {
-			pc->tail->len = w->wpos;   /* final: the reader may move on */
-			pc->tail->next = c;
-		}
+		if (pc->tail)
+			pc->tail->next = c;       /* its length is final */
 		else
 			pc->head = c;
 		pc->tail = c;
@@ -378,7 +379,7 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 	uint64_t fed = pc->start;
 	size_t next = i + 1 < p->npieces ? i + 1 : p->npieces;
 	uint64_t limit = next < p->npieces ? next * (uint64_t)p->c.piece_size : p->c.length;
-	int recording = i > 0, checking = 0;
+	int recording = i > 0, checking = 0, unpublished = 0;
 	int err;
 
 	pft_pkt_reset(w->pkt);
@@ -426,9 +427,15 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			return -PFT_ERR_INTERNAL;
 		if ((err = put_record(w, i, pc, got, status)) != 0)
 			return err < 0 ? err : 0;
-		if (publish(p, i, pc, w->wpos))
-			return 0;
-		if (!single || w->pkts[0].type != PFT_PKT_ISYNC)
+		/* Published now and then (the lock is not free), and at the
+		 * I-syncs that may end or start the piece's part. */
+		int isync = single && w->pkts[0].type == PFT_PKT_ISYNC && !status;
+		if (isync || ++unpublished == PUBLISH_EVERY) {
+			unpublished = 0;
+			if (publish(p, i, pc, w->wpos))
+				return 0;
+		}
+		if (!isync)
 			continue;
 
 		struct pkt_sync_state ps;
