@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "pft.h"
+#include "pft_batch.h"
 #include "pft_par.h"
 #include "pft_sync_state.h"
 
@@ -145,11 +146,7 @@ struct par {
 	size_t cur;                /* piece being read; npieces: the end */
 	struct chunk *rchunk;
 	size_t rpos;
-	const struct pft_packet *pkts;   /* the record being returned */
-	const struct pft_elem *elems;
-	const uint16_t *elem_end;
-	int npkts, ipkt, ielem;
-	int batch_status;
+	struct ptm_batch batch;    /* the record being returned */
 	struct pft_pipe_stats stats;
 	struct pft_fit *fit;
 	int ended;
@@ -762,43 +759,25 @@ static int next_batch(struct par *p)
 	pthread_mutex_unlock(&p->mu);
 	if (err < 0)
 		return err;
-	p->npkts = p->ipkt = p->ielem = 0;
+	p->batch.npkts = 0;
 	if (!in)
 		return 0;
 	/* Published records do not change: read them unlocked, in place. */
 	const struct record *r = (const struct record *)in;
 	struct record_parts l = record_layout(r->npkts, r->nelems, 0);
-	p->pkts = (const struct pft_packet *)(in + l.pkts);
-	p->elems = (const struct pft_elem *)(in + l.elems);
-	p->elem_end = r->elem_end;
-	p->npkts = r->npkts;
-	p->batch_status = r->status;
+	p->batch = (struct ptm_batch){ .pkts = (const struct pft_packet *)(in + l.pkts),
+				       .elems = p->c.elements ? (const struct pft_elem *)
+								(in + l.elems) : NULL,
+				       .elem_end = r->elem_end, .npkts = r->npkts,
+				       .status = r->status };
+	const struct pft_packet *last = &p->batch.pkts[r->npkts - 1];
+	p->stats.bytes = last->offset + last->size;
 	p->rpos += r->size;
 	return 1;
 }
 
-static void account_packet(struct par *p, const struct pft_packet *pkt)
-{
-	if (p->fit)
-		pft_fit_packet(p->fit, pkt, sizeof(*pkt), p->batch_status);
-	p->stats.packets++;
-	if (p->batch_status < 0)
-		p->stats.errors++;
-	p->stats.bytes = pkt->offset + pkt->size;
-}
-
-static void account_elem(struct par *p, const struct pft_elem *e)
-{
-	if (e->type == PFT_ELEM_RANGE)
-		p->stats.insns += e->ninsn;
-	if (p->fit)
-		pft_fit_elem(p->fit, e, sizeof(*e));
-}
-
-/* As drain_ptm() in pft_pipe.c, over the replayed batches. */
 int par_next(struct par *p, struct pft_item *item, size_t size)
 {
-	const int elements = p->c.elements, runs = p->c.runs;
 	int r;
 
 	if (size > sizeof(*item))
@@ -806,56 +785,15 @@ int par_next(struct par *p, struct pft_item *item, size_t size)
 	memset(item, 0, sizeof(*item));
 	item->protocol = PFT_PROTO_PTM;
 	item->count = 1;
-	for (;;) {
-		if (elements && p->ipkt && p->ielem < p->elem_end[p->ipkt - 1]) {
-			int end = runs ? p->elem_end[p->ipkt - 1] : p->ielem + 1;
-			item->type = PFT_ITEM_ELEM;
-			item->ptm = &p->pkts[p->ipkt - 1];
-			item->elem = &p->elems[p->ielem];
-			item->count = (uint32_t)(end - p->ielem);
-			while (p->ielem < end)
-				account_elem(p, &p->elems[p->ielem++]);
-			return 0;
-		}
-		if (p->ipkt >= p->npkts) {
-			if (p->ended)
-				return -PFT_ERR_EOS;
-			if ((r = next_batch(p)) < 0)
-				return r;
-			if (!r) {
-				p->ended = 1;
-				p->stats.bytes = p->c.length;
-				return -PFT_ERR_EOS;
-			}
-		}
-		if (p->c.packets) {
-			int end = runs && !elements ? p->npkts : p->ipkt + 1;
-			item->type = PFT_ITEM_PACKET;
-			item->status = p->batch_status;
-			item->ptm = &p->pkts[p->ipkt];
-			item->count = (uint32_t)(end - p->ipkt);
-			while (p->ipkt < end)
-				account_packet(p, &p->pkts[p->ipkt++]);
-			return 0;
-		}
-		if (!runs) {
-			account_packet(p, &p->pkts[p->ipkt++]);
-			continue;
-		}
-		int first = p->ielem, first_pkt = -1;
-		for (; p->ipkt < p->npkts; p->ipkt++) {
-			account_packet(p, &p->pkts[p->ipkt]);
-			if (first_pkt < 0 && p->elem_end[p->ipkt] > first)
-				first_pkt = p->ipkt;
-			while (p->ielem < p->elem_end[p->ipkt])
-				account_elem(p, &p->elems[p->ielem++]);
-		}
-		if (first_pkt >= 0) {
-			item->type = PFT_ITEM_ELEM;
-			item->ptm = &p->pkts[first_pkt];
-			item->elem = &p->elems[first];
-			item->count = (uint32_t)(p->ielem - first);
-			return 0;
+	while (!ptm_batch_item(&p->batch, p->c.packets, p->c.runs, &p->stats, p->fit, item)) {
+		if (p->ended)
+			return -PFT_ERR_EOS;
+		if ((r = next_batch(p)) < 0)
+			return r;
+		if (!r) {
+			p->ended = 1;
+			p->stats.bytes = p->c.length;
 		}
 	}
+	return 0;
 }

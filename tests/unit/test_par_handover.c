@@ -9,6 +9,7 @@
  * address (little-endian) + an information byte (0: periodic, ARM); atom
  * 0x84 = one E atom; ignore 0x66; timestamp 0x42 + 7-bit groups (bit 7:
  * another follows), the 9th group of a 64-bit one 8 bits wide. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,21 +126,39 @@ static size_t decode(const char *trace, const char *image, const struct pft_conf
 	return n;
 }
 
-/* Decode @s with one thread and with two: the same items; the parallel
- * counts in *@par. */
-static void same_as_serial(const struct stream *s, const char *image,
-			   const struct pft_config *cfg, struct pft_input_parallel *par)
+/* Decode @s with one thread and with two: the same items, and with two,
+ * @pieces pieces of which @handovers were taken over at an I-sync and
+ * @absorbed decoded by the piece before. */
+static void same_as_serial(const struct stream *s, const char *image, int return_stack,
+			   uint64_t pieces, uint64_t handovers, uint64_t absorbed)
 {
 	static char serial[1 << 16], parallel[1 << 16];
-	struct pft_input_parallel none;
+	struct pft_input_parallel none, par;
+	struct pft_config cfg;
 	const char *trace = write_file("trace.pft", s->b, s->n);
 
-	size_t n1 = decode(trace, image, cfg, 1, serial, sizeof(serial), &none);
-	size_t n2 = decode(trace, image, cfg, 2, parallel, sizeof(parallel), par);
+	pft_config_init(&cfg);
+	cfg.return_stack = (uint8_t)return_stack;
+	size_t n1 = decode(trace, image, &cfg, 1, serial, sizeof(serial), &none);
+	size_t n2 = decode(trace, image, &cfg, 2, parallel, sizeof(parallel), &par);
 	PTU_EQ(none.pieces, 0);
 	PTU_CHECK(n1 > 0);
 	PTU_EQ(n2, n1);
 	PTU_CHECK(n1 == n2 && !memcmp(serial, parallel, n1));
+	PTU_EQ(par.pieces, pieces);
+	PTU_EQ(par.handovers, handovers);
+	PTU_EQ(par.absorbed, absorbed);
+}
+
+/* Piece 0 with a full timestamp (0x1234), piece 1's A-sync and I-sync. */
+static void timestamped_start(struct stream *s)
+{
+	async(s);
+	isync(s, 0x1000);
+	full_timestamp(s, 0x1234);
+	fill_to(s, PIECE);
+	async(s);                      /* 32 */
+	isync(s, 0x1000);              /* 38 */
 }
 
 /* A full timestamp before piece 1, and short ones after it: at piece 1's
@@ -148,26 +167,15 @@ static void same_as_serial(const struct stream *s, const char *image,
 static void timestamp_before_the_piece(void)
 {
 	struct stream s = { .n = 0 };
-	struct pft_config cfg;
-	struct pft_input_parallel par;
 
-	pft_config_init(&cfg);
-	async(&s);
-	isync(&s, 0x1000);
-	full_timestamp(&s, 0x1234);
-	fill_to(&s, PIECE);
-	async(&s);                     /* 32 */
-	isync(&s, 0x1000);             /* 38 */
+	timestamped_start(&s);
 	put(&s, (const uint8_t[]){ 0x42, 0x05 }, 2);   /* low 7 bits only */
 	fill_to(&s, 2 * PIECE);
 	async(&s);                     /* 64 */
 	isync(&s, 0x1000);             /* 70 */
 	put(&s, (const uint8_t[]){ 0x42, 0x06 }, 2);
 	fill_to(&s, 3 * PIECE);
-	same_as_serial(&s, NULL, &cfg, &par);
-	PTU_EQ(par.pieces, 3);
-	PTU_EQ(par.handovers, 0);
-	PTU_EQ(par.absorbed, 2);
+	same_as_serial(&s, NULL, 0, 3, 0, 2);
 }
 
 /* The same, but piece 1 sends a full timestamp (0x2000) before its second
@@ -176,25 +184,14 @@ static void timestamp_before_the_piece(void)
 static void full_timestamp_resynchronises(void)
 {
 	struct stream s = { .n = 0 };
-	struct pft_config cfg;
-	struct pft_input_parallel par;
 
-	pft_config_init(&cfg);
-	async(&s);
-	isync(&s, 0x1000);
-	full_timestamp(&s, 0x1234);
-	fill_to(&s, PIECE);
-	async(&s);                     /* 32 */
-	isync(&s, 0x1000);             /* 38: timestamps differ */
+	timestamped_start(&s);         /* at 38 the timestamps differ */
 	full_timestamp(&s, 0x2000);    /* 44 */
 	fill_to(&s, 2 * PIECE);
 	async(&s);                     /* 64 */
 	isync(&s, 0x1000);             /* 70: piece 0 hands over to piece 1 */
 	fill_to(&s, 3 * PIECE);
-	same_as_serial(&s, NULL, &cfg, &par);
-	PTU_EQ(par.pieces, 3);
-	PTU_EQ(par.handovers, 1);
-	PTU_EQ(par.absorbed, 1);
+	same_as_serial(&s, NULL, 0, 3, 1, 1);
 }
 
 /* Code: 0x1000 BL 0x2000; 0x1004 B 0x1004; 0x2000 BX LR (ARM). */
@@ -227,20 +224,16 @@ static void call_stream(struct stream *s)
 }
 
 /* With the return stack, piece 1 differs at 38 (one entry against none)
- * and takes over at 70; piece 2 takes over from piece 1 at 70 too. */
+ * and takes over at 70; piece 2 takes over from piece 1 at 70 too.
+ * Without it the BX LR's E atom is an error either way, the states agree
+ * at 38, and each piece takes over at its first I-sync. */
 static void return_stack_moves_the_handover(void)
 {
 	struct stream s = { .n = 0 };
-	struct pft_config cfg;
-	struct pft_input_parallel par;
 
-	pft_config_init(&cfg);
-	cfg.return_stack = 1;
 	call_stream(&s);
-	same_as_serial(&s, code_image(), &cfg, &par);
-	PTU_EQ(par.pieces, 3);
-	PTU_EQ(par.handovers, 2);
-	PTU_EQ(par.absorbed, 0);
+	same_as_serial(&s, code_image(), 1, 3, 2, 0);
+	same_as_serial(&s, code_image(), 0, 3, 2, 0);
 }
 
 /* The sync states themselves: the decoders of the whole stream and of
@@ -287,36 +280,31 @@ static void flow_states_at_the_isync(void)
 	pft_image_free(img);
 }
 
-/* Without the return stack the BX LR's E atom is an error either way, the
- * states agree at 38, and each piece takes over at its first I-sync. */
-static void no_return_stack_hands_over_at_once(void)
-{
-	struct stream s = { .n = 0 };
-	struct pft_config cfg;
-	struct pft_input_parallel par;
-
-	pft_config_init(&cfg);
-	call_stream(&s);
-	same_as_serial(&s, code_image(), &cfg, &par);
-	PTU_EQ(par.pieces, 3);
-	PTU_EQ(par.handovers, 2);
-	PTU_EQ(par.absorbed, 0);
-}
-
 /* One thread, or a file of fewer than two pieces: the serial decode. */
 static void not_split(void)
 {
 	struct stream s = { .n = 0 };
-	struct pft_config cfg;
 	struct pft_input_parallel par;
 
-	pft_config_init(&cfg);
 	async(&s);
 	isync(&s, 0x1000);
 	fill_to(&s, PIECE + 8);
-	same_as_serial(&s, NULL, &cfg, &par);
-	PTU_EQ(par.pieces, 0);
+	same_as_serial(&s, NULL, 0, 0, 0, 0);
+	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .id = -1 };
+	struct pft_input *in = pft_input_alloc(&ic, NULL);
 	PTU_EQ(pft_input_parallel_stats(NULL, &par, sizeof(par)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_parallel_stats(in, NULL, sizeof(par)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_parallel_stats(in, &par, sizeof(par) - 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_parallel_stats(in, &par, sizeof(par)), 0);
+	PTU_EQ(par.pieces, 0);
+	/* A caller built before threads existed: its struct ends at @id. */
+	ic.size = offsetof(struct pft_input_config, reserved);
+	struct pft_input *old = pft_input_alloc(&ic, NULL);
+	PTU_CHECK(old != NULL);
+	ic.size = offsetof(struct pft_input_config, reserved) - 1;
+	PTU_CHECK(pft_input_alloc(&ic, NULL) == NULL);
+	pft_input_free(old);
+	pft_input_free(in);
 }
 
 int main(void)
@@ -329,7 +317,6 @@ int main(void)
 	PTU_RUN(full_timestamp_resynchronises);
 	PTU_RUN(return_stack_moves_the_handover);
 	PTU_RUN(flow_states_at_the_isync);
-	PTU_RUN(no_return_stack_hands_over_at_once);
 	PTU_RUN(not_split);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
