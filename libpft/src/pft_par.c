@@ -613,11 +613,14 @@ int par_alloc(const struct par_config *c, struct par **out)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	p->npieces = (size_t)((c->length + c->piece_size - 1) / c->piece_size);
-	p->window = c->threads + 1;
+	/* More threads than pieces would only wait. */
+	if (p->c.threads > p->npieces)
+		p->c.threads = (unsigned)p->npieces;
+	p->window = p->c.threads + 1;
 	p->counts.pieces = p->npieces;
 	p->pieces = calloc(p->npieces, sizeof(*p->pieces));
 	p->state = calloc(p->npieces, 1);
-	p->workers = calloc(c->threads, sizeof(*p->workers));
+	p->workers = calloc(p->c.threads, sizeof(*p->workers));
 	if (!p->pieces || !p->state || !p->workers)
 		goto fail;
 	if (c->fit_check && !(p->fit = pft_fit_alloc(&c->cfg, c->image, &err)))
@@ -627,10 +630,10 @@ int par_alloc(const struct par_config *c, struct par **out)
 		err = -PFT_ERR_BAD_FILE;
 		goto fail;
 	}
-	for (unsigned t = 0; t < c->threads; t++)
+	for (unsigned t = 0; t < p->c.threads; t++)
 		if ((err = init_worker(p, &p->workers[t])) < 0)
 			goto fail;
-	for (unsigned t = 0; t < c->threads; t++) {
+	for (unsigned t = 0; t < p->c.threads; t++) {
 		if (pthread_create(&p->workers[t].thread, NULL, worker_main, &p->workers[t])) {
 			err = -PFT_ERR_INVALID;
 			goto fail;
