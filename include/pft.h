@@ -1841,6 +1841,20 @@ pft_export int pft_snap_add_dumps(const struct pft_snapshot *s,
  *
  * Errors: functions return -PFT_ERR_* codes; pft_input_message() then
  * gives one line that names the file (and offset or line) at fault.
+ *
+ * Parallel decode (@threads > 1): a raw PTM trace file (pft_input_open_file()
+ * with PFT_PIPE_RAW, one PTM source, a regular file of at least two
+ * pieces) is cut into pieces of @piece_size bytes that @threads worker
+ * threads decode at once; pft_input_next() still returns the items in
+ * trace order, the same as with one thread (with @runs, the same packets
+ * and elements, possibly grouped in other runs).  Where one piece's decode
+ * hands over to the next is checked, not assumed: at an I-sync where both
+ * pieces' decoders are in the same state (return stack, context,
+ * timestamp...).  Where no such I-sync comes soon after a piece's start,
+ * the piece before decodes it too: slower, the same result.  Memory: at
+ * most @threads + 1 pieces in flight, each with up to 8 MiB of decoded
+ * items waiting for pft_input_next() (a 64 KiB piece makes about 4 MiB).  Other inputs, and files smaller
+ * than two pieces, are decoded in the calling thread.
  */
 struct pft_input_config {
 	size_t size;            /* sizeof(struct pft_input_config) */
@@ -1851,9 +1865,25 @@ struct pft_input_config {
 	uint8_t runs;           /* items in runs (as pft_pipe_config) */
 	unsigned snap_flags;    /* enum pft_snap_flags, for snapshots */
 	int id;                 /* decode only this trace ID; -1: every source */
+	uint32_t reserved;      /* ignored: the first layout ends here */
+	unsigned threads;       /* decode threads; 0 or 1: the calling thread only */
+	uint32_t piece_size;    /* parallel decode: bytes per piece; 0: 64 KiB */
 };
 
 struct pft_input;
+
+/* How the parallel decode went (final at the end of the trace). */
+struct pft_input_parallel {
+	uint64_t pieces;        /* pieces the file was cut into; 0: not parallel */
+	uint64_t handovers;     /* pieces taken over at a verified I-sync */
+	uint64_t absorbed;      /* pieces decoded by the piece before instead (no
+				 * I-sync with the same state soon enough) */
+};
+
+/* The parallel decode's counts in *@st (@size = sizeof *@st).  Returns 0
+ * or -PFT_ERR_INVALID (NULL argument, @size too small). */
+pft_export int pft_input_parallel_stats(const struct pft_input *in,
+					struct pft_input_parallel *st, size_t size);
 
 /* Returns NULL with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL
  * or bad @cfg) or -PFT_ERR_NOMEM. */

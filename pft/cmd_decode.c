@@ -463,8 +463,9 @@ static void print_counts(const struct decode *d)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]\n\n"
-		     "%s"
+	fprintf(out, "usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]"
+		     " [-j N]\n\n"
+		     "%s%s"
 		     "images (any number; a snapshot's memory dumps are used as well):\n"
 		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
 		     "  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
@@ -474,13 +475,14 @@ static void usage(FILE *out)
 		     "  --insn                list every instruction, disassembled, with its\n"
 		     "                        function and (from the ELF's DWARF) source line\n"
 		     "  --count               print only element counts\n",
-		INPUT_OPTIONS_HELP);
+		INPUT_OPTIONS_HELP, JOBS_HELP);
 }
 
 int cmd_decode(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		INPUT_LONG_OPTIONS,
+		JOBS_LONG_OPTION,
 		{ "format", required_argument, NULL, 'f' },
 		{ "count", no_argument, NULL, 'c' },
 		{ "insn", no_argument, NULL, 'i' },
@@ -500,7 +502,9 @@ int cmd_decode(int argc, char **argv)
 	o.runs = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, JOBS_SHORT_OPTION, longopts, NULL)) != -1) {
+		if (c == 'j')
+			c = OPT_JOBS;
 		if (c >= INPUT_OPT_BASE && c < INPUT_OPT_END) {
 			if (input_option(&o, c, optarg))
 				goto out;

@@ -340,17 +340,18 @@ static void print_counts(const struct dump *d, const struct input *in)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: pft dump INPUT [--format text|jsonl] [--count]\n\n%s"
+	fprintf(out, "usage: pft dump INPUT [--format text|jsonl] [--count] [-j N]\n\n%s%s"
 		     "output:\n"
 		     "  --format text|jsonl   listing format (default text)\n"
 		     "  --count               print only packet counts\n",
-		INPUT_OPTIONS_HELP);
+		INPUT_OPTIONS_HELP, JOBS_HELP);
 }
 
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		INPUT_LONG_OPTIONS,
+		JOBS_LONG_OPTION,
 		{ "format", required_argument, NULL, 'f' },
 		{ "count", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
@@ -365,7 +366,9 @@ int cmd_dump(int argc, char **argv)
 	o.runs = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, JOBS_SHORT_OPTION, longopts, NULL)) != -1) {
+		if (c == 'j')
+			c = OPT_JOBS;
 		if (c >= INPUT_OPT_BASE && c < INPUT_OPT_END) {
 			if (input_option(&o, c, optarg))
 				return EXIT_USAGE;

@@ -97,7 +97,7 @@ static void usage(FILE *out, enum view_cmd cmd)
 		cmd == CMD_TIMELINE ? "" :
 		"Two functions of one name are written 'name (file.c)', else 'name@0xADDR'\n"
 		"(in JSON lines: a label field).\n");
-	fprintf(out, "%s"
+	fprintf(out, "%s%s"
 		     "images (any number; a snapshot's memory dumps are used as well):\n"
 		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
 		     "  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
@@ -105,7 +105,7 @@ static void usage(FILE *out, enum view_cmd cmd)
 		     "output:\n"
 		     "  --format FORMAT       (default %s)\n"
 		     "  --output FILE         write there instead of standard output\n",
-		INPUT_OPTIONS_HELP, commands[cmd].formats[0]);
+		INPUT_OPTIONS_HELP, JOBS_HELP, commands[cmd].formats[0]);
 	if (cmd == CMD_TIMELINE)
 		fprintf(out, "  --clock HZ            cycles or timestamps per second (default: the\n"
 			     "                        snapshot's timestamp frequency, with timestamps\n"
@@ -496,6 +496,7 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 {
 	static const struct option longopts[] = {
 		INPUT_LONG_OPTIONS,
+		JOBS_LONG_OPTION,
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "clock", required_argument, NULL, 'k' },
@@ -513,7 +514,9 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	input_opts_init(&o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, JOBS_SHORT_OPTION, longopts, NULL)) != -1) {
+		if (c == 'j')
+			c = OPT_JOBS;
 		if (c >= INPUT_OPT_BASE && c < INPUT_OPT_END) {
 			if (input_option(&o, c, optarg))
 				goto out;

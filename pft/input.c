@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "input.h"
@@ -38,6 +39,13 @@ int input_option(struct input_opts *o, int code, const char *arg)
 		}
 		o->etm3 = arg[0] == 'e';
 		o->protocol_given = 1;
+		return 0;
+	case OPT_JOBS:
+		if (cli_parse_u32(arg, &v) || v < 1 || v > 1024) {
+			cli_error("-j/--jobs: '%s' is not a number of threads (1-1024)", arg);
+			return -1;
+		}
+		o->jobs = v;
 		return 0;
 	case OPT_ID:
 		if (cli_parse_u32(arg, &v) || v < 1 || v > PFT_ID_MAX_VALID) {
@@ -334,12 +342,31 @@ static void report_missing_images(const struct pft_input *in, const char *path)
 				  path, m.offset, m.filename, m.addr, m.pid);
 }
 
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 1 ? (unsigned)(n > 1024 ? 1024 : n) : 1;
+}
+
+/* PFT_PIECE_SIZE (bytes): small pieces, so that tests split even small
+ * traces; the parallel decode's counts are then reported at the end. */
+static uint32_t piece_size_for_tests(void)
+{
+	const char *s = getenv("PFT_PIECE_SIZE");
+	uint32_t v;
+
+	return s && !cli_parse_u32(s, &v) ? v : 0;
+}
+
 int input_open(struct input *in, const struct input_opts *o, int packets, int elements,
 	       const struct image_args *images)
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)packets,
 				       .elements = (uint8_t)elements, .fit_check = 1,
-				       .runs = (uint8_t)o->runs, .id = o->id };
+				       .runs = (uint8_t)o->runs, .id = o->id,
+				       .threads = o->jobs ? o->jobs : online_cpus(),
+				       .piece_size = piece_size_for_tests() };
 	int given = o->cfg_given || o->reg_given[0] || o->reg_given[1] || o->reg_given[2] ||
 		    o->reg_given[3];
 	int err = 0;
@@ -442,6 +469,11 @@ int input_next(struct input *in, struct pft_item *item)
 	}
 	for (size_t i = 0; i < in->nsrc; i++)
 		pft_input_source(in->in, i, &in->src[i].info, sizeof(in->src[i].info));
+	struct pft_input_parallel par;
+	if (r == -PFT_ERR_EOS && piece_size_for_tests() &&
+	    !pft_input_parallel_stats(in->in, &par, sizeof(par)))
+		cli_error("parallel decode: %" PRIu64 " pieces, %" PRIu64 " handovers, %" PRIu64
+			  " absorbed", par.pieces, par.handovers, par.absorbed);
 	if (r == -PFT_ERR_EOS)
 		return 0;
 	cli_error("%s", pft_input_message(in->in));

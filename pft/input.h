@@ -26,6 +26,7 @@ struct input_opts {
 	uint32_t reg[4];
 	int reg_given[4];
 	int runs;               /* the command takes items in runs (item.count) */
+	unsigned jobs;          /* -j/--jobs: decode threads; 0: one per online CPU */
 };
 
 /* The getopt_long entries of the shared options; their codes start at
@@ -52,6 +53,7 @@ enum {
 	OPT_SYMFS,
 	OPT_BUILDID_DIR,
 	OPT_PROTOCOL,
+	OPT_JOBS,
 	INPUT_OPT_END
 };
 
@@ -96,6 +98,17 @@ enum {
 	"                        ETMTRACEIDR; repeatable): the configuration\n"  \
 	"                        they give (missing ones: a Cortex-A15's PTM,\n" \
 	"                        a Cortex-A7's ETMv3.5)\n"
+
+/* -j N / --jobs N, for the commands that decode (a command puts
+ * JOBS_LONG_OPTION in its table and JOBS_SHORT_OPTION in its getopt
+ * string, and hands 'j' to input_option() as OPT_JOBS). */
+#define JOBS_LONG_OPTION { "jobs", required_argument, NULL, OPT_JOBS }
+#define JOBS_SHORT_OPTION "j:"
+#define JOBS_HELP                                                             \
+	"decoding:\n"                                                         \
+	"  -j N, --jobs N        decode a large --raw file in N threads (default:\n" \
+	"                        one per online CPU; 1: in one thread); the\n" \
+	"                        output is the same\n"
 
 void input_opts_init(struct input_opts *o);
 /* Handle a shared option; returns 0, or -1 after printing an error. */

@@ -4,6 +4,8 @@
 #ifndef PFT_IMAGE_INT_H
 #define PFT_IMAGE_INT_H
 
+#include <stdatomic.h>
+
 #include "pft.h"
 
 enum { PFT_SPACE_COUNT = 3 };
@@ -64,8 +66,10 @@ struct pft_image {
 	struct pft_image_isa_region *isa; /* sorted by start */
 	size_t nisa;
 
-	/* Last section found per requested space (NULL: none). */
-	const struct pft_image_sec *cache[PFT_SPACE_COUNT];
+	/* Last section found per requested space (NULL: none).  Atomic: the
+	 * parallel decode reads one image from several threads; any value is
+	 * a valid hint, so relaxed order is enough. */
+	_Atomic(const struct pft_image_sec *) cache[PFT_SPACE_COUNT];
 
 	int (*read_cb)(uint8_t *buf, size_t len, uint32_t addr,
 		       enum pft_mem_space space, void *ctx);

@@ -17,10 +17,11 @@
 #include "pft_config_int.h"
 #include "pft_isa.h"
 #include "pft_size.h"
+#include "pft_sync_state.h"
 
 enum {
 	QUEUE_MAX = PFT_FLOW_ELEMS_MAX,
-	RETSTACK_MAX = 32,       /* deeper than any PTM's stack (pft-flow.md 6) */
+	RETSTACK_MAX = FLOW_SYNC_RS_MAX, /* deeper than any PTM's stack (pft-flow.md 6) */
 	CACHE_SETS = 4096,       /* power of two; 2 ways each */
 	/* The PTM reports a waypoint update after 4096 bytes without a
 	 * waypoint; a longer walk means the image and the trace disagree. */
@@ -639,4 +640,32 @@ int pft_flow_next(struct pft_flow *f, struct pft_elem *elem, size_t size)
 	f->q_head = (f->q_head + 1) % QUEUE_MAX;
 	f->q_len--;
 	return 0;
+}
+
+void pft_flow_sync_state(const struct pft_flow *f, struct flow_sync_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->pc = f->pc;
+	s->ctxid = f->ctxid;
+	s->state = (uint8_t)f->state;
+	s->started = (uint8_t)f->started;
+	s->pc_valid = (uint8_t)f->pc_valid;
+	s->isa = f->isa;
+	s->ns = f->ns;
+	s->hyp = f->hyp;
+	s->vmid = f->vmid;
+	s->ctx_known = (uint8_t)f->ctx_known;
+	s->vmid_known = (uint8_t)f->vmid_known;
+	s->rs_count = (uint8_t)f->rs_count;
+	s->queued = f->q_len;
+	for (unsigned i = 0; i < f->rs_count; i++) {
+		const struct ret_entry *e = &f->rs[(f->rs_top + RETSTACK_MAX - 1 - i) % RETSTACK_MAX];
+		s->rs[i].addr = e->addr;
+		s->rs[i].isa = e->isa;
+	}
+}
+
+int pft_flow_sync_state_equal(const struct flow_sync_state *a, const struct flow_sync_state *b)
+{
+	return !memcmp(a, b, sizeof(*a));
 }

@@ -61,7 +61,7 @@ struct pft_image_mark pft_image_mark(const struct pft_image *img)
 static void drop_cache(struct pft_image *img)
 {
 	for (int s = 0; s < PFT_SPACE_COUNT; s++)
-		img->cache[s] = NULL;
+		atomic_store_explicit(&img->cache[s], NULL, memory_order_relaxed);
 }
 
 void pft_image_rollback(struct pft_image *img, struct pft_image_mark mark)
@@ -231,7 +231,7 @@ int pft_image_map(struct pft_image *img, uint32_t addr,
 
 	if (!img || !ptr || !space_ok(space))
 		return -PFT_ERR_INVALID;
-	sec = img->cache[space];
+	sec = atomic_load_explicit(&img->cache[space], memory_order_relaxed);
 	if (!sec || !sec_covers(sec, addr)) {
 		sec = find(img, addr, space);
 		if (!sec)
@@ -239,7 +239,7 @@ int pft_image_map(struct pft_image *img, uint32_t addr,
 		/* For ANY requests a NONSECURE hit may hide a SECURE section
 		 * elsewhere in its range, so it is not remembered. */
 		if (space != PFT_SPACE_ANY || sec->space != PFT_SPACE_NONSECURE)
-			img->cache[space] = sec;
+			atomic_store_explicit(&img->cache[space], sec, memory_order_relaxed);
 	}
 	*ptr = sec->data + (addr - sec->start);
 	return clamp_int(sec_end(sec) - addr);

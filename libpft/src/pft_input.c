@@ -16,8 +16,11 @@
 #include "pft.h"
 #include "input_perf.h"
 #include "pft_etm3_int.h"
+#include "pft_image_int.h"
+#include "pft_par.h"
+#include "pft_size.h"
 
-enum { READ_BLOCK = 256 * 1024 };
+enum { READ_BLOCK = 256 * 1024, PIECE_SIZE = 64 * 1024 };
 
 struct user_image {
 	char *path;
@@ -67,6 +70,8 @@ struct pft_input {
 	size_t cur;            /* file being read */
 	int opened;
 	struct perf_in *perf;  /* a perf.data file: it does the reading */
+	struct par *par;       /* the parallel decode, once started */
+	int par_tried;
 	uint8_t *buf;
 	char **notes;          /* pft_input_note() */
 	size_t nnotes;
@@ -100,7 +105,8 @@ struct pft_input *pft_input_alloc(const struct pft_input_config *cfg, int *errco
 {
 	struct pft_input *in;
 
-	if (!cfg || cfg->size < sizeof(*cfg) || !(cfg->packets || cfg->elements) ||
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_input_config) ||
+	    !(cfg->packets || cfg->elements) ||
 	    cfg->fit_check > 1 || cfg->id < -1 || cfg->id > PFT_ID_MAX_VALID) {
 		if (errcode)
 			*errcode = -PFT_ERR_INVALID;
@@ -115,7 +121,7 @@ struct pft_input *pft_input_alloc(const struct pft_input_config *cfg, int *errco
 			*errcode = -PFT_ERR_NOMEM;
 		return NULL;
 	}
-	in->cfg = *cfg;
+	pft_copy_known(&in->cfg, cfg, cfg->size, sizeof(in->cfg));
 	in->cfg.size = sizeof(in->cfg);
 	if (errcode)
 		*errcode = 0;
@@ -150,6 +156,7 @@ void pft_input_free(struct pft_input *in)
 		free(in->notes[i]);
 	free(in->notes);
 	perf_in_free(in->perf);
+	par_free(in->par);
 	free(in->buf);
 	free(in);
 }
@@ -882,6 +889,8 @@ int pft_input_fit(const struct pft_input *in, size_t index, struct pft_fit_verdi
 		return perf_in_fit(in->perf, index, v, size);
 	if (!in || index >= in->nsrc || in->src[index].pipe_index < 0)
 		return -PFT_ERR_INVALID;
+	if (in->par)
+		return par_fit(in->par, v, size);
 	return pft_pipe_fit(in->files[in->src[index].file].pipe,
 			    (unsigned)in->src[index].pipe_index, v, size);
 }
@@ -916,12 +925,75 @@ static int read_more(struct pft_input *in, struct in_file *f)
 	}
 }
 
+/* The parallel decode, when asked for and the input is one that it
+ * handles: one raw file, not yet read, with one PTM source decoded from
+ * it, whose image reads no callback (it is read from every thread). */
+static int start_parallel(struct pft_input *in)
+{
+	struct stat st;
+
+	in->par_tried = 1;
+	if (in->cfg.threads < 2 || in->perf || in->nfiles != 1)
+		return 0;
+	struct in_file *f = &in->files[0];
+	if (f->format != PFT_PIPE_RAW || f->nmap != 1 || f->prefix || f->read ||
+	    !strcmp(f->path, "-") || stat(f->path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	const struct in_source *s = &in->src[f->map[0]];
+	if (s->pub.protocol != PFT_PROTO_PTM || (s->pub.image && s->pub.image->read_cb))
+		return 0;
+	struct par_config pc = { .path = f->path, .length = (uint64_t)st.st_size,
+				 .cfg = s->pub.cfg, .image = s->pub.image,
+				 .packets = in->cfg.packets, .elements = in->cfg.elements,
+				 .fit_check = in->cfg.fit_check, .runs = in->cfg.runs,
+				 .threads = in->cfg.threads,
+				 .piece_size = in->cfg.piece_size ? in->cfg.piece_size
+								  : PIECE_SIZE };
+	int err = par_alloc(&pc, &in->par);
+	if (err < 0)
+		return fail(in, err, "%s: cannot start the parallel decode: %s", f->path,
+			    pft_errstr(pft_errcode(err)));
+	return 0;
+}
+
+static int next_parallel(struct pft_input *in, struct pft_item *item, size_t size)
+{
+	int r = par_next(in->par, item, size);
+
+	if (r == 0) {
+		item->source = (uint16_t)in->files[0].map[0];
+		return 0;
+	}
+	if (r == -PFT_ERR_EOS)
+		return r;
+	if (*par_message(in->par))
+		return fail(in, r, "%s", par_message(in->par));
+	return fail(in, r, "%s: %s", in->files[0].path, pft_errstr(pft_errcode(r)));
+}
+
+int pft_input_parallel_stats(const struct pft_input *in, struct pft_input_parallel *st,
+			     size_t size)
+{
+	if (!in || !st || size < sizeof(*st))
+		return -PFT_ERR_INVALID;
+	memset(st, 0, size);
+	if (in->par)
+		par_counts(in->par, st);
+	return 0;
+}
+
 int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)
 {
+	int err;
+
 	if (!in || !item || size < sizeof(*item))
 		return -PFT_ERR_INVALID;
 	if (in->perf)
 		return perf_in_next(in->perf, item, size);
+	if (!in->par_tried && (err = start_parallel(in)) < 0)
+		return err;
+	if (in->par)
+		return next_parallel(in, item, size);
 	while (in->cur < in->nfiles) {
 		struct in_file *f = &in->files[in->cur];
 		int r;
@@ -985,7 +1057,9 @@ int pft_input_source(const struct pft_input *in, size_t index, struct pft_input_
 	*src = s->pub;
 	src->name = s->name;
 	src->path = f->path;
-	if (s->pipe_index >= 0)
+	if (s->pipe_index >= 0 && in->par)
+		par_source_stats(in->par, &src->stats);
+	else if (s->pipe_index >= 0)
 		pft_pipe_source_stats(f->pipe, (unsigned)s->pipe_index, &src->stats,
 				      sizeof(src->stats));
 	else

@@ -25,6 +25,7 @@
 
 #include "detect.h"
 #include "pft.h"
+#include "pft_batch.h"
 #include "pft_pkt_int.h"
 #include "pft_size.h"
 
@@ -52,14 +53,11 @@ struct source {
 	int id;
 	struct pft_pkt_decoder *pkt;
 	struct pft_flow *flow;
+	/* PTM: a batch of packets and the elements decoded with them. */
 	struct pft_packet pkts[PKT_BATCH];
-	int npkts, ipkt;
-	int batch_status;            /* 0, or the status of a lone BAD packet */
-	/* PTM: the batch's elements, decoded with the packets; those of
-	 * pkts[k] end at elems[elem_end[k]].  ielem: the next one to return. */
 	struct pft_elem *elems;
 	uint16_t elem_end[PKT_BATCH];
-	int ielem;
+	struct ptm_batch batch;      /* over these */
 	int elems_pending;           /* ETMv3: the flow decoder may hold elements */
 	struct pft_elem elem;
 	struct pft_pipe_stats stats;
@@ -367,7 +365,7 @@ static int next_gap_item(struct pft_pipe *p, struct pft_item *item)
 		if (s->flow)
 			pft_flow_reset(s->flow);
 	}
-	s->npkts = s->ipkt = s->ielem = 0;
+	s->batch.npkts = s->batch.ipkt = s->batch.ielem = 0;
 	s->elems_pending = 0;
 	if (p->gap_status)
 		s->stats.errors++;
@@ -505,45 +503,99 @@ static int next_batch(struct pft_pipe *p, struct source *s)
 		return 0;
 	if (got < 0 && s->pkts[0].type != PFT_PKT_BAD)
 		return -PFT_ERR_INTERNAL;
-	s->npkts = got > 0 ? got : 1;
-	s->batch_status = got > 0 ? 0 : got;
-	s->ipkt = s->ielem = 0;
+	s->batch = (struct ptm_batch){ .pkts = s->pkts, .elems = s->flow ? s->elems : NULL,
+				       .elem_end = s->elem_end, .npkts = got > 0 ? got : 1,
+				       .status = got > 0 ? 0 : got };
 	if (got < 0 && s->map)
 		cut_at_chunk_end(p, s);
 	if (s->map)
-		for (int k = 0; k < s->npkts; k++)
+		for (int k = 0; k < s->batch.npkts; k++)
 			s->pkts[k].offset = input_offset(s, s->pkts[k].offset);
 	if (!s->flow)
 		return 1;
 	size_t end[PKT_BATCH];
-	int n = pft_flow_decode(s->flow, s->pkts, (size_t)s->npkts, sizeof(s->pkts[0]), s->elems,
-				ELEM_ROOM, end);
+	int n = pft_flow_decode(s->flow, s->pkts, (size_t)s->batch.npkts, sizeof(s->pkts[0]),
+				s->elems, ELEM_ROOM, end);
 	/* The room is enough for every packet, and they come from the decoder. */
-	if (n != s->npkts)
+	if (n != s->batch.npkts)
 		return -PFT_ERR_INTERNAL;
 	for (int k = 0; k < n; k++)
 		s->elem_end[k] = (uint16_t)end[k];
 	return 1;
 }
 
-static void account_packet(struct source *s, const struct pft_packet *pkt)
+static void account_packet(struct ptm_batch *b, struct pft_pipe_stats *stats,
+			   struct pft_fit *fit, uint64_t *fit_bytes, const struct pft_packet *pkt)
 {
-	if (s->fit && (s->fit_bytes < PFT_DETECT_PREFIX ||
-		       (PFT_FIT_COUNTED_TYPES >> pkt->type & 1))) {
-		s->fit_bytes += pkt->size;
-		pft_fit_packet(s->fit, pkt, sizeof(*pkt), s->batch_status);
+	if (fit && (*fit_bytes < PFT_DETECT_PREFIX || (PFT_FIT_COUNTED_TYPES >> pkt->type & 1))) {
+		*fit_bytes += pkt->size;
+		pft_fit_packet(fit, pkt, sizeof(*pkt), b->status);
 	}
-	s->stats.packets++;
-	if (s->batch_status < 0)
-		s->stats.errors++;
+	stats->packets++;
+	if (b->status < 0)
+		stats->errors++;
 }
 
-static void account_elem(struct source *s, const struct pft_elem *e)
+static void account_elem(struct pft_pipe_stats *stats, struct pft_fit *fit,
+			 const struct pft_elem *e)
 {
 	if (e->type == PFT_ELEM_RANGE)
-		s->stats.insns += e->ninsn;
-	if (s->fit)
-		pft_fit_elem(s->fit, e, sizeof(*e));
+		stats->insns += e->ninsn;
+	if (fit)
+		pft_fit_elem(fit, e, sizeof(*e));
+}
+
+int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
+		   struct pft_fit *fit, uint64_t *fit_bytes, struct pft_item *item)
+{
+	for (;;) {
+		/* The elements of the packet returned last. */
+		if (b->elems && b->ipkt && b->ielem < b->elem_end[b->ipkt - 1]) {
+			int end = runs ? b->elem_end[b->ipkt - 1] : b->ielem + 1;
+			item->type = PFT_ITEM_ELEM;
+			item->ptm = &b->pkts[b->ipkt - 1];
+			item->elem = &b->elems[b->ielem];
+			item->count = (uint32_t)(end - b->ielem);
+			while (b->ielem < end)
+				account_elem(stats, fit, &b->elems[b->ielem++]);
+			return 1;
+		}
+		if (b->ipkt >= b->npkts)
+			return 0;
+		if (packets) {
+			int end = runs && !b->elems ? b->npkts : b->ipkt + 1;
+			item->type = PFT_ITEM_PACKET;
+			item->status = b->status;
+			item->ptm = &b->pkts[b->ipkt];
+			item->count = (uint32_t)(end - b->ipkt);
+			while (b->ipkt < end)
+				account_packet(b, stats, fit, fit_bytes, &b->pkts[b->ipkt++]);
+			return 1;
+		}
+		if (!runs) {
+			account_packet(b, stats, fit, fit_bytes, &b->pkts[b->ipkt++]);
+			continue;
+		}
+		/* Elements only, in runs: the rest of the batch at once. */
+		/* Indexes in locals: the calls may alias @b as far as C knows. */
+		int first = b->ielem, first_pkt = -1, ipkt = b->ipkt, ielem = b->ielem;
+		for (; ipkt < b->npkts; ipkt++) {
+			account_packet(b, stats, fit, fit_bytes, &b->pkts[ipkt]);
+			if (first_pkt < 0 && b->elem_end[ipkt] > first)
+				first_pkt = ipkt;
+			for (; ielem < b->elem_end[ipkt]; ielem++)
+				account_elem(stats, fit, &b->elems[ielem]);
+		}
+		b->ipkt = ipkt;
+		b->ielem = ielem;
+		if (first_pkt >= 0) {
+			item->type = PFT_ITEM_ELEM;
+			item->ptm = &b->pkts[first_pkt];
+			item->elem = &b->elems[first];
+			item->count = (uint32_t)(b->ielem - first);
+			return 1;
+		}
+	}
 }
 
 /* The PTM source being drained's next item: 1, 0 when it needs input (or
@@ -555,54 +607,11 @@ static int drain_ptm(struct pft_pipe *p, struct source *s, struct pft_item *item
 	item->protocol = s->protocol;
 	item->source = (uint16_t)p->cur;
 	item->count = 1;
-	for (;;) {
-		/* The elements of the packet returned last. */
-		if (s->flow && s->ipkt && s->ielem < s->elem_end[s->ipkt - 1]) {
-			int end = p->cfg.runs ? s->elem_end[s->ipkt - 1] : s->ielem + 1;
-			item->type = PFT_ITEM_ELEM;
-			item->ptm = &s->pkts[s->ipkt - 1];
-			item->elem = &s->elems[s->ielem];
-			item->count = (uint32_t)(end - s->ielem);
-			while (s->ielem < end)
-				account_elem(s, &s->elems[s->ielem++]);
-			return 1;
-		}
-		if (s->ipkt >= s->npkts && (r = next_batch(p, s)) <= 0)
+	while (!ptm_batch_item(&s->batch, p->cfg.packets, p->cfg.runs, &s->stats, s->fit,
+			       &s->fit_bytes, item))
+		if ((r = next_batch(p, s)) <= 0)
 			return r;
-		if (p->cfg.packets) {
-			int end = p->cfg.runs && !s->flow ? s->npkts : s->ipkt + 1;
-			item->type = PFT_ITEM_PACKET;
-			item->status = s->batch_status;
-			item->ptm = &s->pkts[s->ipkt];
-			item->count = (uint32_t)(end - s->ipkt);
-			while (s->ipkt < end)
-				account_packet(s, &s->pkts[s->ipkt++]);
-			return 1;
-		}
-		if (!p->cfg.runs) {
-			account_packet(s, &s->pkts[s->ipkt++]);
-			continue;
-		}
-		/* Elements only, in runs: the rest of the batch at once. */
-		/* Indexes in locals: the calls may alias @s as far as C knows. */
-		int first = s->ielem, first_pkt = -1, ipkt = s->ipkt, ielem = s->ielem;
-		for (; ipkt < s->npkts; ipkt++) {
-			account_packet(s, &s->pkts[ipkt]);
-			if (first_pkt < 0 && s->elem_end[ipkt] > first)
-				first_pkt = ipkt;
-			for (; ielem < s->elem_end[ipkt]; ielem++)
-				account_elem(s, &s->elems[ielem]);
-		}
-		s->ipkt = ipkt;
-		s->ielem = ielem;
-		if (first_pkt >= 0) {
-			item->type = PFT_ITEM_ELEM;
-			item->ptm = &s->pkts[first_pkt];
-			item->elem = &s->elems[first];
-			item->count = (uint32_t)(s->ielem - first);
-			return 1;
-		}
-	}
+	return 1;
 }
 
 /* Stage bytes of PTM source @idx: its map keeps only the bytes its

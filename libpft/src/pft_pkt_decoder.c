@@ -16,6 +16,7 @@
 #include "pft_config_int.h"
 #include "pft_opcodes.h"
 #include "pft_pkt_int.h"
+#include "pft_sync_state.h"
 
 enum {
 	/* Longest A-sync packet: 15 zeros and 0x80.  The zeros of a longer
@@ -1092,4 +1093,21 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 		return (int)(k > INT_MAX ? INT_MAX : k);
 	int status = pft_pkt_next(d, &pkts[0], size);
 	return status < 0 ? status : 1;
+}
+
+void pft_pkt_sync_state(const struct pft_pkt_decoder *d, struct pkt_sync_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->ts_raw = d->ts_raw;
+	s->base_addr = d->base_addr;
+	s->synced = (uint8_t)d->synced;
+	s->base_isa = (uint8_t)d->base_isa;
+	s->known_bits = d->known_bits;
+	s->isa_known = d->isa_known;
+	s->altis = d->altis;
+}
+
+int pft_pkt_sync_state_equal(const struct pkt_sync_state *a, const struct pkt_sync_state *b)
+{
+	return !memcmp(a, b, sizeof(*a));
 }

@@ -1,0 +1,41 @@
+/* pft_par.h - the parallel decode of one raw PTM trace file (pft_par.c),
+ * as pft_input.c drives it. */
+#ifndef PFT_PAR_H
+#define PFT_PAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pft.h"
+
+struct par;
+
+struct par_config {
+	const char *path;          /* a regular file, read with pread() */
+	uint64_t length;           /* its size */
+	struct pft_config cfg;     /* the source's configuration */
+	struct pft_image *image;   /* borrowed; read from every thread */
+	uint8_t packets, elements, fit_check, runs;   /* as pft_input_config */
+	unsigned threads;          /* worker threads, >= 2 */
+	uint32_t piece_size;       /* bytes of trace per piece, > 0 */
+};
+
+/* Start decoding @c's file in pieces: *@out is the decode, or NULL when
+ * the file is too small to split (fewer than two pieces).  Returns 0,
+ * -PFT_ERR_NOMEM, or -PFT_ERR_INVALID (a thread could not be started). */
+int par_alloc(const struct par_config *c, struct par **out);
+/* Stops the threads and frees everything.  NULL: no-op. */
+void par_free(struct par *p);
+
+/* The next item, in trace order, as pft_pipe_next() would return it from
+ * the whole file (item->source is 0); -PFT_ERR_EOS at the end, or an
+ * error (par_message() says which file and offset). */
+int par_next(struct par *p, struct pft_item *item, size_t size);
+const char *par_message(const struct par *p);
+
+/* The source's counts and fit verdict over the items returned so far. */
+void par_source_stats(const struct par *p, struct pft_pipe_stats *st);
+int par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size);
+void par_counts(const struct par *p, struct pft_input_parallel *st);
+
+#endif

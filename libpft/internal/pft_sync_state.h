@@ -1,0 +1,47 @@
+/* pft_sync_state.h - what a PTM packet or flow decoder carries from one
+ * packet to the next, compactly, so that two decoders can be compared.
+ *
+ * The parallel decode (pft_par.c) starts a decoder afresh inside the
+ * trace; at an I-sync both it and the decoder that came from the start
+ * have the same future output only if these states are equal there.
+ * Buffering (carried bytes, the input position) and caches are left out:
+ * they change how, not what, a decoder decodes. */
+#ifndef PFT_SYNC_STATE_H
+#define PFT_SYNC_STATE_H
+
+#include <stdint.h>
+
+#include "pft.h"
+
+struct pkt_sync_state {
+	uint64_t ts_raw;
+	uint32_t base_addr;
+	uint8_t synced, base_isa, known_bits, isa_known, altis;
+};
+
+/* The return stack holds at most this many entries (pft_flow.c). */
+enum { FLOW_SYNC_RS_MAX = 32 };
+
+struct flow_sync_state {
+	uint32_t pc, ctxid;
+	uint8_t state, started, pc_valid, isa, ns, hyp, vmid, ctx_known, vmid_known;
+	uint8_t rs_count;
+	uint32_t queued;                         /* elements not yet taken */
+	struct {
+		uint32_t addr;
+		uint8_t isa;
+	} rs[FLOW_SYNC_RS_MAX];                  /* newest first; rs_count used */
+};
+
+/* Write @d's (or @f's) state; unused bytes are zero, so that states
+ * compare with memcmp. */
+void pft_pkt_sync_state(const struct pft_pkt_decoder *d, struct pkt_sync_state *s);
+void pft_flow_sync_state(const struct pft_flow *f, struct flow_sync_state *s);
+
+/* 1 when the two states are equal (the decoders' outputs from here on are
+ * the same for the same input), else 0. */
+int pft_pkt_sync_state_equal(const struct pkt_sync_state *a, const struct pkt_sync_state *b);
+int pft_flow_sync_state_equal(const struct flow_sync_state *a,
+			      const struct flow_sync_state *b);
+
+#endif

@@ -1,0 +1,804 @@
+/*
+ * Parallel decode of one raw PTM trace file.
+ *
+ * The file is cut into pieces of a fixed size.  Worker threads decode the
+ * pieces, each with its own packet and flow decoders, into a stream of
+ * batch records (the packets and elements as the decoders gave them); the
+ * caller's thread returns them in trace order as items, in place, exactly
+ * as the serial pipeline (pft_pipe.c) would.
+ *
+ * The hand-over between pieces is verified, never assumed.  A piece that
+ * starts inside the trace has fresh decoders: it records, at each of its
+ * first CAND_MAX I-syncs, the packet and flow decoders' states
+ * (pft_sync_state.h) and where its stream stands.  The piece before it
+ * decodes past its own end and, at each I-sync, compares its states with
+ * the recorded ones at the same offset: at the first that is equal, the
+ * two decoders produce the same output from there on, so the earlier
+ * piece stops and the later one's stream is used from that I-sync on.  No
+ * equal state before the later piece's last candidate: the earlier piece
+ * goes on through it (its work is thrown away) to the next piece.  Slower,
+ * never wrong.
+ *
+ * Memory: at most threads + 1 live pieces, and a piece's stream waits for
+ * the reader at CHUNKS_MAX chunks, so memory does not grow with the trace.
+ * A piece's stream takes about 60 bytes per byte of trace (packets and
+ * elements are 72 and 64 bytes): the default piece is small.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pft.h"
+#include "pft_batch.h"
+#include "pft_par.h"
+#include "pft_sync_state.h"
+
+enum {
+	CAND_MAX = 4,              /* I-syncs a piece records for its hand-over */
+	CHUNK_SIZE = 1 << 20,      /* record stream chunk */
+	CHUNKS_MAX = 8,            /* chunks a piece may hold before it waits */
+	READ_SIZE = 64 * 1024,
+	BATCH = 64,                /* packets per batch, as in pft_pipe.c */
+	PUBLISH_EVERY = 8,         /* batches */
+	ELEM_ROOM = BATCH * PFT_FLOW_ELEMS_MAX
+};
+
+/* A batch of packets in the stream: this header, then the packets, their
+ * elements and the packets' bytes (the packets' @raw point there), each
+ * part 8-byte aligned. */
+struct record {
+	uint32_t size;             /* of the whole record */
+	uint16_t npkts, nelems;
+	int32_t status;            /* of a lone BAD packet, else 0 */
+	uint16_t elem_end[];       /* npkts: packet k's elements end there */
+};
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* Where a record's parts start, from its header. */
+struct record_parts {
+	size_t pkts, elems, raw, size;
+};
+
+static struct record_parts record_layout(unsigned npkts, unsigned nelems, size_t raw)
+{
+	struct record_parts r;
+
+	r.pkts = align8(sizeof(struct record) + npkts * sizeof(uint16_t));
+	r.elems = r.pkts + npkts * sizeof(struct pft_packet);
+	r.raw = r.elems + nelems * sizeof(struct pft_elem);
+	r.size = align8(r.raw + raw);
+	return r;
+}
+
+struct chunk {
+	struct chunk *next;
+	size_t len;                /* bytes written and published */
+	_Alignas(16) uint8_t data[CHUNK_SIZE];
+};
+
+/* A recorded I-sync: where a later piece may take over. */
+struct cand {
+	uint64_t offset;
+	struct pkt_sync_state ps;
+	struct flow_sync_state fs;
+	struct chunk *chunk;       /* the stream after the I-sync's records */
+	size_t pos;
+};
+
+enum piece_state { PC_WAITING = 0, PC_RUNNING, PC_DONE, PC_DEAD };
+
+struct piece {
+	uint64_t start;
+	struct cand cands[CAND_MAX];
+	unsigned ncands;
+	int recorded;              /* no more candidates will come */
+	struct chunk *head, *tail;
+	unsigned nchunks;
+	size_t next;               /* the piece that took over (npieces: none) */
+	unsigned handover;         /* at next's candidate */
+	int err;                   /* a read error ended it */
+	int worker_gone;           /* its worker no longer touches it */
+	int orphan;                /* the reader passed it: the worker frees it */
+};
+
+/* A worker's decoders and buffers, reused from piece to piece. */
+struct worker {
+	struct par *p;
+	pthread_t thread;
+	struct pft_pkt_decoder *pkt;
+	struct pft_flow *flow;
+	uint8_t *in;               /* READ_SIZE */
+	struct pft_packet pkts[BATCH];
+	struct pft_elem *elems;    /* ELEM_ROOM */
+	size_t end[BATCH];
+	size_t wpos;                  /* bytes written in the piece's last chunk */
+};
+
+struct par {
+	struct par_config c;
+	int fd;
+	size_t npieces;
+	struct piece **pieces;     /* NULL: not started, or freed */
+	uint8_t *state;            /* enum piece_state, per piece */
+	size_t next_start;         /* the next piece a worker takes */
+	unsigned live;             /* started, not dead, not yet passed by the reader */
+	unsigned window;           /* the most live pieces: threads + 1 */
+	int stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct worker *workers;
+	unsigned nworkers;
+	struct chunk *pool;        /* chunks for reuse */
+	unsigned npool;
+	int reader_waiting;
+	struct pft_input_parallel counts;
+
+	/* The reader (the caller's thread). */
+	size_t cur;                /* piece being read; npieces: the end */
+	struct chunk *rchunk;
+	size_t rpos;
+	struct ptm_batch batch;    /* the record being returned */
+	struct pft_pipe_stats stats;
+	struct pft_fit *fit;
+	uint64_t fit_bytes;          /* packet bytes given to @fit */
+	int ended;
+	char msg[512];
+};
+
+/* ---- Workers ---- */
+
+/* Chunks are kept for reuse (a fresh one is a fresh mapping, and page
+ * faults cost more than the decode): these two run under the lock. */
+static struct chunk *chunk_get(struct par *p)
+{
+	struct chunk *c = p->pool;
+
+	if (c) {
+		p->pool = c->next;
+		p->npool--;
+	} else if (!(c = malloc(sizeof(*c)))) {
+		return NULL;
+	}
+	c->next = NULL;
+	c->len = 0;
+	return c;
+}
+
+static void chunk_put(struct par *p, struct chunk *c)
+{
+	if (p->npool >= p->window * CHUNKS_MAX) {
+		free(c);
+		return;
+	}
+	c->next = p->pool;
+	p->pool = c;
+	p->npool++;
+}
+
+static void free_chunks(struct par *p, struct chunk *c)
+{
+	while (c) {
+		struct chunk *next = c->next;
+		chunk_put(p, c);
+		c = next;
+	}
+}
+
+static void free_piece(struct par *p, struct piece *pc)
+{
+	if (pc)
+		free_chunks(p, pc->head);
+	free(pc);
+}
+
+static int cancelled(struct par *p, size_t i)
+{
+	return p->stop || p->state[i] == PC_DEAD;
+}
+
+/* Room for one packet's records at the end of piece @i's stream: a new
+ * chunk when the last is full; at CHUNKS_MAX chunks, wait for the reader
+ * (the piece's recording is over then, so that no one waits for it).
+ * Returns 0, 1 when the piece was cancelled, or -PFT_ERR_NOMEM. */
+static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
+{
+	struct par *p = w->p;
+
+	if (pc->tail && CHUNK_SIZE - w->wpos >= need)
+		return 0;
+	pthread_mutex_lock(&p->mu);
+	if (pc->tail)
+		pc->tail->len = w->wpos;   /* all of it, before waiting */
+	if (pc->nchunks >= CHUNKS_MAX && !pc->recorded) {
+		pc->recorded = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	while (pc->nchunks >= CHUNKS_MAX && !cancelled(p, i))
+		pthread_cond_wait(&p->cv, &p->mu);
+	int stop = cancelled(p, i);
+	struct chunk *c = stop ? NULL : chunk_get(p);
+	if (c) {
+		if (pc->tail)
+			pc->tail->next = c;       /* its length is final */
+		else
+			pc->head = c;
+		pc->tail = c;
+		pc->nchunks++;
+		w->wpos = 0;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return stop ? 1 : c ? 0 : -PFT_ERR_NOMEM;
+}
+
+/* Append the worker's @npkts packets, with status @status and their
+ * elements, to the stream (not yet published).  Returns 0, 1 when the
+ * piece was cancelled, or -PFT_ERR_NOMEM. */
+static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, int status)
+{
+	size_t raw = 0;
+	unsigned nelems = w->flow ? (unsigned)w->end[npkts - 1] : 0;
+
+	for (int k = 0; k < npkts; k++)
+		raw += w->pkts[k].size;
+	struct record_parts l = record_layout((unsigned)npkts, nelems, raw);
+	int err = make_room(w, i, pc, l.size);
+	if (err)
+		return err;
+	uint8_t *o = pc->tail->data + w->wpos;
+	struct record *r = (struct record *)o;
+	struct pft_packet *pkts = (struct pft_packet *)(o + l.pkts);
+	uint8_t *bytes = o + l.raw;
+
+	r->size = (uint32_t)l.size;
+	r->npkts = (uint16_t)npkts;
+	r->nelems = (uint16_t)nelems;
+	r->status = status;
+	for (int k = 0; k < npkts; k++)
+		r->elem_end[k] = (uint16_t)(w->flow ? w->end[k] : 0);
+	memcpy(pkts, w->pkts, (size_t)npkts * sizeof(*pkts));
+	memcpy(o + l.elems, w->elems, nelems * sizeof(struct pft_elem));
+	for (int k = 0; k < npkts; k++) {
+		memcpy(bytes, w->pkts[k].raw, w->pkts[k].size);
+		pkts[k].raw = bytes;
+		bytes += w->pkts[k].size;
+	}
+	w->wpos += l.size;
+	return 0;
+}
+
+/* Let the reader see what piece @i wrote; returns 1 when it is cancelled. */
+static int publish(struct par *p, size_t i, struct piece *pc, size_t written)
+{
+	pthread_mutex_lock(&p->mu);
+	if (pc->tail)
+		pc->tail->len = written;
+	if (p->reader_waiting)
+		pthread_cond_broadcast(&p->cv);
+	int stop = cancelled(p, i);
+	pthread_mutex_unlock(&p->mu);
+	return stop;
+}
+
+/* Piece @i's position against piece @j's candidates at the I-sync at
+ * @offset (states @ps, @fs): 1 when @i hands over there (j's candidate
+ * *@k), -1 when no later candidate of @j can match, 0 to go on.  Waits
+ * until @j's candidates are all known; @i's own recording (*@recording)
+ * ends before it waits, so that no piece waits for a piece that waits. */
+static int compare_with(struct par *p, size_t i, struct piece *pc, int *recording, size_t j,
+			uint64_t offset, const struct pkt_sync_state *ps,
+			const struct flow_sync_state *fs, unsigned *k)
+{
+	int r = -1;
+
+	pthread_mutex_lock(&p->mu);
+	if (*recording && !(p->pieces[j] && p->pieces[j]->recorded)) {
+		*recording = 0;
+		pc->recorded = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	while (!cancelled(p, i) && !(p->pieces[j] && p->pieces[j]->recorded))
+		pthread_cond_wait(&p->cv, &p->mu);
+	if (cancelled(p, i)) {
+		pthread_mutex_unlock(&p->mu);
+		return 0;
+	}
+	const struct piece *pj = p->pieces[j];
+	for (unsigned n = 0; n < pj->ncands; n++) {
+		const struct cand *c = &pj->cands[n];
+		if (c->offset > offset) {
+			r = 0;
+			break;
+		}
+		if (c->offset == offset && pft_pkt_sync_state_equal(ps, &c->ps) &&
+		    pft_flow_sync_state_equal(fs, &c->fs)) {
+			*k = n;
+			r = 1;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&p->mu);
+	return r;
+}
+
+/* Pieces @j up to @end (exclusive) are decoded by an earlier piece
+ * instead: stop their workers. */
+static void absorb(struct par *p, size_t j, size_t end)
+{
+	pthread_mutex_lock(&p->mu);
+	for (; j < end; j++) {
+		if (p->state[j] == PC_DEAD)
+			continue;
+		if (p->state[j] != PC_WAITING)
+			p->live--;
+		p->state[j] = PC_DEAD;
+		p->counts.absorbed++;
+	}
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* The next live piece after @j (npieces: none). */
+static size_t next_live(const struct par *p, size_t j)
+{
+	while (j < p->npieces && p->state[j] == PC_DEAD)
+		j++;
+	return j;
+}
+
+static int read_at(struct par *p, uint8_t *buf, size_t len, uint64_t offset)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(p->fd, buf + got, len - got, (off_t)(offset + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? errno : EIO;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+/* Decode piece @i until it hands over, the file ends, or it is cancelled.
+ * Returns 0 or a negative error code (stored in the piece). */
+static int run_piece(struct worker *w, size_t i, struct piece *pc)
+{
+	struct par *p = w->p;
+	uint64_t fed = pc->start;
+	size_t next = i + 1 < p->npieces ? i + 1 : p->npieces;
+	uint64_t limit = next < p->npieces ? next * (uint64_t)p->c.piece_size : p->c.length;
+	int recording = i > 0, checking = 0, unpublished = 0;
+	int err;
+
+	pft_pkt_reset(w->pkt);
+	if (w->flow)
+		pft_flow_reset(w->flow);
+	for (;;) {
+		int single = recording || checking;
+		int got = single ? pft_pkt_next(w->pkt, &w->pkts[0], sizeof(w->pkts[0]))
+				 : pft_pkt_next_batch(w->pkt, w->pkts, BATCH, sizeof(w->pkts[0]));
+		int status = 0;
+
+		if (single && got == 0)
+			got = 1;
+		if (got == -PFT_ERR_NEED_INPUT) {
+			if (fed == p->c.length) {
+				pft_pkt_finish(w->pkt);
+				continue;
+			}
+			if (!checking && fed == limit && next < p->npieces) {
+				/* Past the end: look for the hand-over. */
+				checking = 1;
+				limit = p->c.length;
+			}
+			size_t n = limit - fed < READ_SIZE ? (size_t)(limit - fed) : READ_SIZE;
+			int e = read_at(p, w->in, n, fed);
+			if (e) {
+				snprintf(p->msg, sizeof(p->msg), "%s: offset 0x%" PRIx64 ": %s",
+					 p->c.path, fed, strerror(e));
+				return -PFT_ERR_BAD_FILE;
+			}
+			pft_pkt_feed_at(w->pkt, w->in, n, fed);
+			fed += n;
+			continue;
+		}
+		if (got == -PFT_ERR_EOS)
+			break;
+		if (got < 0) {
+			if (w->pkts[0].type != PFT_PKT_BAD)
+				return -PFT_ERR_INTERNAL;
+			status = got;
+			got = 1;
+		}
+		if (w->flow && pft_flow_decode(w->flow, w->pkts, (size_t)got, sizeof(w->pkts[0]),
+					       w->elems, ELEM_ROOM, w->end) != got)
+			return -PFT_ERR_INTERNAL;
+		if ((err = put_record(w, i, pc, got, status)) != 0)
+			return err < 0 ? err : 0;
+		/* Published now and then (the lock is not free), and at the
+		 * I-syncs that may end or start the piece's part. */
+		int isync = single && w->pkts[0].type == PFT_PKT_ISYNC && !status;
+		if (isync || ++unpublished == PUBLISH_EVERY) {
+			unpublished = 0;
+			if (publish(p, i, pc, w->wpos))
+				return 0;
+		}
+		if (!isync)
+			continue;
+
+		struct pkt_sync_state ps;
+		struct flow_sync_state fs;
+		pft_pkt_sync_state(w->pkt, &ps);
+		if (w->flow)
+			pft_flow_sync_state(w->flow, &fs);
+		else
+			memset(&fs, 0, sizeof(fs));
+		uint64_t at = w->pkts[0].offset;
+		if (recording) {
+			pthread_mutex_lock(&p->mu);
+			pc->tail->len = w->wpos;
+			/* Recording ends early when the stream fills up. */
+			if (!pc->recorded)
+				pc->cands[pc->ncands++] =
+					(struct cand){ at, ps, fs, pc->tail, w->wpos };
+			if (pc->ncands == CAND_MAX || pc->recorded) {
+				pc->recorded = 1;
+				recording = 0;
+			}
+			pthread_cond_broadcast(&p->cv);
+			pthread_mutex_unlock(&p->mu);
+		}
+		if (!checking)
+			continue;
+		unsigned k = 0;
+		int r = compare_with(p, i, pc, &recording, next, at, &ps, &fs, &k);
+		if (r > 0) {
+			pc->next = next;
+			pc->handover = k;
+			return 0;
+		}
+		if (r < 0) {
+			/* No hand-over into @next: decode it here, up to the one
+			 * after it. */
+			absorb(p, next, next + 1);
+			pthread_mutex_lock(&p->mu);
+			next = next_live(p, next + 1);
+			pthread_mutex_unlock(&p->mu);
+			limit = next < p->npieces ? next * (uint64_t)p->c.piece_size : p->c.length;
+			checking = fed >= limit && next < p->npieces;
+			if (checking)
+				limit = p->c.length;
+		}
+	}
+	/* The end of the file: every later piece was decoded here. */
+	if (publish(p, i, pc, w->wpos))
+		return 0;
+	absorb(p, next, p->npieces);
+	pc->next = p->npieces;
+	return 0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct par *p = w->p;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (p->next_start < p->npieces && p->state[p->next_start] == PC_DEAD)
+			p->next_start++;
+		if (p->stop || p->next_start >= p->npieces)
+			break;
+		if (p->live >= p->window) {
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		size_t i = p->next_start++;
+		struct piece *pc = calloc(1, sizeof(*pc));
+		if (!pc) {
+			p->stop = 1;
+			snprintf(p->msg, sizeof(p->msg), "out of memory");
+			pthread_cond_broadcast(&p->cv);
+			break;
+		}
+		pc->start = i * (uint64_t)p->c.piece_size;
+		pc->next = p->npieces;
+		p->pieces[i] = pc;
+		p->state[i] = PC_RUNNING;
+		p->live++;
+		pthread_mutex_unlock(&p->mu);
+
+		int err = run_piece(w, i, pc);
+
+		pthread_mutex_lock(&p->mu);
+		pc->err = err;
+		pc->recorded = 1;
+		if (p->state[i] == PC_RUNNING)
+			p->state[i] = PC_DONE;
+		if (p->state[i] == PC_DEAD) {
+			/* Nobody reads it: give its memory back now. */
+			free_chunks(p, pc->head);
+			pc->head = pc->tail = NULL;
+			pc->nchunks = 0;
+		}
+		pc->worker_gone = 1;
+		if (pc->orphan) {
+			p->pieces[i] = NULL;
+			free_piece(p, pc);
+		}
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* ---- Setup ---- */
+
+static void stop_workers(struct par *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned t = 0; t < p->nworkers; t++)
+		pthread_join(p->workers[t].thread, NULL);
+	p->nworkers = 0;
+}
+
+void par_free(struct par *p)
+{
+	if (!p)
+		return;
+	stop_workers(p);
+	for (size_t i = 0; p->workers && i < p->c.threads; i++) {
+		pft_pkt_free(p->workers[i].pkt);
+		pft_flow_free(p->workers[i].flow);
+		free(p->workers[i].in);
+		free(p->workers[i].elems);
+	}
+	free(p->workers);
+	for (size_t i = 0; p->pieces && i < p->npieces; i++)
+		free_piece(p, p->pieces[i]);
+	free(p->pieces);
+	free(p->state);
+	while (p->pool) {
+		struct chunk *c = p->pool;
+		p->pool = c->next;
+		free(c);
+	}
+	pft_fit_free(p->fit);
+	if (p->fd >= 0)
+		close(p->fd);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
+
+static int init_worker(struct par *p, struct worker *w)
+{
+	int err = 0;
+
+	w->p = p;
+	w->pkt = pft_pkt_alloc(&p->c.cfg, &err);
+	if (w->pkt && p->c.elements)
+		w->flow = pft_flow_alloc(&p->c.cfg, p->c.image, &err);
+	w->in = malloc(READ_SIZE);
+	w->elems = malloc(ELEM_ROOM * sizeof(*w->elems));
+	if (!w->pkt || (p->c.elements && !w->flow))
+		return err;
+	return w->in && w->elems ? 0 : -PFT_ERR_NOMEM;
+}
+
+int par_alloc(const struct par_config *c, struct par **out)
+{
+	int err = -PFT_ERR_NOMEM;
+
+	*out = NULL;
+	if (!c->piece_size || c->threads < 2 || c->length / c->piece_size < 2)
+		return 0;
+	struct par *p = calloc(1, sizeof(*p));
+	if (!p)
+		return -PFT_ERR_NOMEM;
+	p->c = *c;
+	p->fd = -1;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	p->npieces = (size_t)((c->length + c->piece_size - 1) / c->piece_size);
+	/* More threads than pieces would only wait. */
+	if (p->c.threads > p->npieces)
+		p->c.threads = (unsigned)p->npieces;
+	p->window = p->c.threads + 1;
+	p->counts.pieces = p->npieces;
+	p->pieces = calloc(p->npieces, sizeof(*p->pieces));
+	p->state = calloc(p->npieces, 1);
+	p->workers = calloc(p->c.threads, sizeof(*p->workers));
+	if (!p->pieces || !p->state || !p->workers)
+		goto fail;
+	if (c->fit_check && !(p->fit = pft_fit_alloc(&c->cfg, c->image, &err)))
+		goto fail;
+	p->fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	if (p->fd < 0) {
+		err = -PFT_ERR_BAD_FILE;
+		goto fail;
+	}
+	for (unsigned t = 0; t < p->c.threads; t++)
+		if ((err = init_worker(p, &p->workers[t])) < 0)
+			goto fail;
+	for (unsigned t = 0; t < p->c.threads; t++) {
+		if (pthread_create(&p->workers[t].thread, NULL, worker_main, &p->workers[t])) {
+			err = -PFT_ERR_INVALID;
+			goto fail;
+		}
+		p->nworkers++;
+	}
+	*out = p;
+	return 0;
+fail:
+	par_free(p);
+	return err;
+}
+
+/* ---- The reader ---- */
+
+const char *par_message(const struct par *p)
+{
+	return p->msg;
+}
+
+void par_source_stats(const struct par *p, struct pft_pipe_stats *st)
+{
+	*st = p->stats;
+}
+
+int par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size)
+{
+	if (!p->fit)
+		return -PFT_ERR_INVALID;
+	int r = pft_fit_verdict(p->fit, v, size);
+	/* As pft_pipe_fit(): one damaged stretch is not a misfit. */
+	return r > 0 && !pft_fit_evident(p->fit) ? PFT_FIT_OK : r;
+}
+
+void par_counts(const struct par *p, struct pft_input_parallel *st)
+{
+	*st = p->counts;
+}
+
+/* Move the reader from the piece it finished to @next, at candidate
+ * @handover; the pieces passed are freed (or left to their workers). */
+static void pass_pieces(struct par *p, size_t next, unsigned handover)
+{
+	for (size_t j = p->cur; j < next && j < p->npieces; j++) {
+		struct piece *pc = p->pieces[j];
+		if (p->state[j] != PC_DEAD)
+			p->live--;
+		if (!pc)
+			continue;
+		if (pc->worker_gone) {
+			p->pieces[j] = NULL;
+			free_piece(p, pc);
+		} else {
+			pc->orphan = 1;
+		}
+	}
+	p->cur = next;
+	p->rchunk = NULL;
+	if (next < p->npieces) {
+		struct piece *pc = p->pieces[next];
+		p->rchunk = pc->cands[handover].chunk;
+		p->rpos = pc->cands[handover].pos;
+		/* The chunks before the hand-over are never read. */
+		while (pc->head != p->rchunk) {
+			struct chunk *c = pc->head;
+			pc->head = c->next;
+			pc->nchunks--;
+			chunk_put(p, c);
+		}
+		p->counts.handovers++;
+	}
+	pthread_cond_broadcast(&p->cv);
+}
+
+/* The next published record for the reader (under the lock), waited for,
+ * in *@in; NULL at the end of the trace.  Returns 0 or an error. */
+static int readable(struct par *p, const uint8_t **in)
+{
+	*in = NULL;
+	while (p->cur < p->npieces) {
+		struct piece *pc = p->pieces[p->cur];
+		int done = p->state[p->cur] == PC_DONE;
+
+		if (pc && done && pc->err)
+			return pc->err;
+		if (pc && !p->rchunk && pc->head) {
+			p->rchunk = pc->head;   /* the first piece: from its start */
+			p->rpos = 0;
+		}
+		if (p->rchunk && p->rpos < p->rchunk->len) {
+			*in = p->rchunk->data + p->rpos;
+			return 0;
+		}
+		if (p->rchunk && p->rchunk->next) {
+			struct chunk *c = p->rchunk;
+			p->rchunk = c->next;
+			p->rpos = 0;
+			pc->head = c->next;
+			pc->nchunks--;
+			chunk_put(p, c);
+			pthread_cond_broadcast(&p->cv);
+			continue;
+		}
+		if (pc && done) {
+			pass_pieces(p, next_live(p, pc->next),
+				    pc->next < p->npieces ? pc->handover : 0);
+			continue;
+		}
+		if (p->stop)
+			return -PFT_ERR_NOMEM;
+		p->reader_waiting = 1;
+		pthread_cond_wait(&p->cv, &p->mu);
+		p->reader_waiting = 0;
+	}
+	return 0;
+}
+
+/* The next record of the stream in the reader's batch: 1, 0 at the
+ * end, or a negative error. */
+static int next_batch(struct par *p)
+{
+	const uint8_t *in;
+
+	pthread_mutex_lock(&p->mu);
+	int err = readable(p, &in);
+	pthread_mutex_unlock(&p->mu);
+	if (err < 0)
+		return err;
+	p->batch.npkts = 0;
+	if (!in)
+		return 0;
+	/* Published records do not change: read them unlocked, in place. */
+	const struct record *r = (const struct record *)in;
+	struct record_parts l = record_layout(r->npkts, r->nelems, 0);
+	p->batch = (struct ptm_batch){ .pkts = (const struct pft_packet *)(in + l.pkts),
+				       .elems = p->c.elements ? (const struct pft_elem *)
+								(in + l.elems) : NULL,
+				       .elem_end = r->elem_end, .npkts = r->npkts,
+				       .status = r->status };
+	const struct pft_packet *last = &p->batch.pkts[r->npkts - 1];
+	p->stats.bytes = last->offset + last->size;
+	p->rpos += r->size;
+	return 1;
+}
+
+int par_next(struct par *p, struct pft_item *item, size_t size)
+{
+	int r;
+
+	if (size > sizeof(*item))
+		memset((char *)item + sizeof(*item), 0, size - sizeof(*item));
+	memset(item, 0, sizeof(*item));
+	item->protocol = PFT_PROTO_PTM;
+	item->count = 1;
+	while (!ptm_batch_item(&p->batch, p->c.packets, p->c.runs, &p->stats, p->fit,
+				  &p->fit_bytes, item)) {
+		if (p->ended)
+			return -PFT_ERR_EOS;
+		if ((r = next_batch(p)) < 0)
+			return r;
+		if (!r) {
+			p->ended = 1;
+			p->stats.bytes = p->c.length;
+		}
+	}
+	return 0;
+}

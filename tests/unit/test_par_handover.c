@@ -1,0 +1,326 @@
+/* test_par_handover - the parallel decode's hand-over (pft_par.c) on
+ * hand-built raw PTM streams cut into 32-byte pieces: a piece takes over
+ * only at an I-sync where its fresh decoders' states equal those of the
+ * decoder that came from the start, so a timestamp or a return-stack entry
+ * from before the piece moves the hand-over (or cancels it), and the items
+ * are those of the serial decode whichever happens.
+ *
+ * Packets (pft-protocol.md 5): A-sync 00 00 00 00 00 80; I-sync 08 + the
+ * address (little-endian) + an information byte (0: periodic, ARM); atom
+ * 0x84 = one E atom; ignore 0x66; timestamp 0x42 + 7-bit groups (bit 7:
+ * another follows), the 9th group of a 64-bit one 8 bits wide. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pft.h"
+#include "pft_sync_state.h"
+#include "ptunit.h"
+
+enum { PIECE = 32 };
+
+static char dir[] = "/tmp/test_par_handover.XXXXXX";
+
+struct stream {
+	uint8_t b[256];
+	size_t n;
+};
+
+static void put(struct stream *s, const uint8_t *bytes, size_t n)
+{
+	memcpy(s->b + s->n, bytes, n);
+	s->n += n;
+}
+
+static void async(struct stream *s)
+{
+	put(s, (const uint8_t[]){ 0, 0, 0, 0, 0, 0x80 }, 6);
+}
+
+static void isync(struct stream *s, uint32_t addr)
+{
+	put(s, (const uint8_t[]){ 0x08, (uint8_t)addr, (uint8_t)(addr >> 8),
+				  (uint8_t)(addr >> 16), (uint8_t)(addr >> 24), 0 }, 6);
+}
+
+/* A 64-bit timestamp sent whole (all nine groups). */
+static void full_timestamp(struct stream *s, uint64_t v)
+{
+	uint8_t t[10] = { 0x42 };
+
+	for (int i = 0; i < 8; i++)
+		t[1 + i] = (uint8_t)(0x80 | ((v >> (7 * i)) & 0x7f));
+	t[9] = (uint8_t)(v >> 56);
+	put(s, t, sizeof(t));
+}
+
+/* Ignore packets up to offset @to (the next piece). */
+static void fill_to(struct stream *s, size_t to)
+{
+	while (s->n < to)
+		s->b[s->n++] = 0x66;
+}
+
+static const char *write_file(const char *name, const void *bytes, size_t n)
+{
+	static char path[4][256];
+	static int next;
+	char *p = path[next++ % 4];
+	FILE *f;
+
+	snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
+	f = fopen(p, "wb");
+	PTU_CHECK(f != NULL);
+	if (f) {
+		PTU_EQ(fwrite(bytes, 1, n, f), n);
+		fclose(f);
+	}
+	return p;
+}
+
+/* Every item of the decode, one line each (packets and elements with
+ * the fields a listing shows), and the parallel decode's counts. */
+static size_t decode(const char *trace, const char *image, const struct pft_config *cfg,
+		     unsigned threads, char *out, size_t len, struct pft_input_parallel *par)
+{
+	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .elements = 1,
+				       .fit_check = 1, .id = -1, .threads = threads,
+				       .piece_size = PIECE };
+	struct pft_input *in = pft_input_alloc(&ic, NULL);
+	struct pft_item it;
+	size_t n = 0;
+	int r;
+
+	PTU_CHECK(in != NULL);
+	if (!in)
+		return 0;
+	if (image)
+		PTU_EQ(pft_input_add_image(in, image, 0x1000), 0);
+	PTU_EQ(pft_input_open_file(in, trace, PFT_PIPE_RAW), 0);
+	PTU_EQ(pft_input_add_ptm(in, -1, cfg), 0);
+	while ((r = pft_input_next(in, &it, sizeof(it))) == 0 && n + 200 < len) {
+		for (uint32_t k = 0; k < it.count; k++) {
+			if (it.type == PFT_ITEM_PACKET) {
+				const struct pft_packet *p = &it.ptm[k];
+				n += (size_t)snprintf(out + n, len - n,
+						      "P %d %llu %u %u %u %x %llx %u %u %u\n",
+						      it.status, (unsigned long long)p->offset,
+						      p->type, p->size, p->raw[0], p->addr,
+						      (unsigned long long)p->ts, p->n_atoms,
+						      p->atoms, p->isa);
+			} else {
+				const struct pft_elem *e = &it.elem[k];
+				n += (size_t)snprintf(out + n, len - n,
+						      "E %llu %u %x %x %u %u %llx %x\n",
+						      (unsigned long long)e->offset, e->type,
+						      e->start, e->end, e->ninsn, e->reason,
+						      (unsigned long long)e->ts, e->addr);
+			}
+		}
+	}
+	PTU_EQ(r, -PFT_ERR_EOS);
+	PTU_EQ(pft_input_parallel_stats(in, par, sizeof(*par)), 0);
+	pft_input_free(in);
+	return n;
+}
+
+/* Decode @s with one thread and with two: the same items, and with two,
+ * @pieces pieces of which @handovers were taken over at an I-sync and
+ * @absorbed decoded by the piece before. */
+static void same_as_serial(const struct stream *s, const char *image, int return_stack,
+			   uint64_t pieces, uint64_t handovers, uint64_t absorbed)
+{
+	static char serial[1 << 16], parallel[1 << 16];
+	struct pft_input_parallel none, par;
+	struct pft_config cfg;
+	const char *trace = write_file("trace.pft", s->b, s->n);
+
+	pft_config_init(&cfg);
+	cfg.return_stack = (uint8_t)return_stack;
+	size_t n1 = decode(trace, image, &cfg, 1, serial, sizeof(serial), &none);
+	size_t n2 = decode(trace, image, &cfg, 2, parallel, sizeof(parallel), &par);
+	PTU_EQ(none.pieces, 0);
+	PTU_CHECK(n1 > 0);
+	PTU_EQ(n2, n1);
+	PTU_CHECK(n1 == n2 && !memcmp(serial, parallel, n1));
+	PTU_EQ(par.pieces, pieces);
+	PTU_EQ(par.handovers, handovers);
+	PTU_EQ(par.absorbed, absorbed);
+}
+
+/* Piece 0 with a full timestamp (0x1234), piece 1's A-sync and I-sync. */
+static void timestamped_start(struct stream *s)
+{
+	async(s);
+	isync(s, 0x1000);
+	full_timestamp(s, 0x1234);
+	fill_to(s, PIECE);
+	async(s);                      /* 32 */
+	isync(s, 0x1000);              /* 38 */
+}
+
+/* A full timestamp before piece 1, and short ones after it: at piece 1's
+ * I-syncs (38, 70) its packet decoder lacks the timestamp's high bits
+ * (0x1234 >> 7), so neither it nor piece 2 may take over. */
+static void timestamp_before_the_piece(void)
+{
+	struct stream s = { .n = 0 };
+
+	timestamped_start(&s);
+	put(&s, (const uint8_t[]){ 0x42, 0x05 }, 2);   /* low 7 bits only */
+	fill_to(&s, 2 * PIECE);
+	async(&s);                     /* 64 */
+	isync(&s, 0x1000);             /* 70 */
+	put(&s, (const uint8_t[]){ 0x42, 0x06 }, 2);
+	fill_to(&s, 3 * PIECE);
+	same_as_serial(&s, NULL, 0, 3, 0, 2);
+}
+
+/* The same, but piece 1 sends a full timestamp (0x2000) before its second
+ * I-sync: there the states agree, and piece 1 takes over; piece 2, fresh
+ * at 70 without it, is decoded by piece 1. */
+static void full_timestamp_resynchronises(void)
+{
+	struct stream s = { .n = 0 };
+
+	timestamped_start(&s);         /* at 38 the timestamps differ */
+	full_timestamp(&s, 0x2000);    /* 44 */
+	fill_to(&s, 2 * PIECE);
+	async(&s);                     /* 64 */
+	isync(&s, 0x1000);             /* 70: piece 0 hands over to piece 1 */
+	fill_to(&s, 3 * PIECE);
+	same_as_serial(&s, NULL, 0, 3, 1, 1);
+}
+
+/* Code: 0x1000 BL 0x2000; 0x1004 B 0x1004; 0x2000 BX LR (ARM). */
+static const char *code_image(void)
+{
+	static uint8_t code[0x1004];
+
+	memcpy(code, (const uint8_t[]){ 0xfe, 0x03, 0x00, 0xeb, 0xfe, 0xff, 0xff, 0xea }, 8);
+	memcpy(code + 0x1000, (const uint8_t[]){ 0x1e, 0xff, 0x2f, 0xe1 }, 4);
+	return write_file("code.bin", code, sizeof(code));
+}
+
+/* The BL's return address is on the return stack at the I-sync at 38
+ * (in the pipeline from the start, not in piece 1's fresh one); the BX LR
+ * pops it before the I-sync at 70. */
+static void call_stream(struct stream *s)
+{
+	async(s);
+	isync(s, 0x1000);
+	s->b[s->n++] = 0x84;           /* E: the BL */
+	fill_to(s, PIECE);
+	async(s);                      /* 32 */
+	isync(s, 0x2000);              /* 38 */
+	s->b[s->n++] = 0x84;           /* E: the BX LR returns to 0x1004 */
+	fill_to(s, 2 * PIECE);
+	async(s);                      /* 64 */
+	isync(s, 0x1004);              /* 70 */
+	s->b[s->n++] = 0x84;           /* E: B 0x1004 */
+	fill_to(s, 3 * PIECE);
+}
+
+/* With the return stack, piece 1 differs at 38 (one entry against none)
+ * and takes over at 70; piece 2 takes over from piece 1 at 70 too.
+ * Without it the BX LR's E atom is an error either way, the states agree
+ * at 38, and each piece takes over at its first I-sync. */
+static void return_stack_moves_the_handover(void)
+{
+	struct stream s = { .n = 0 };
+
+	call_stream(&s);
+	same_as_serial(&s, code_image(), 1, 3, 2, 0);
+	same_as_serial(&s, code_image(), 0, 3, 2, 0);
+}
+
+/* The sync states themselves: the decoders of the whole stream and of
+ * piece 1 alone, after the I-sync at 38: their flow states differ by the
+ * return-stack entry (0x1004, ARM) and nothing else. */
+static void flow_states_at_the_isync(void)
+{
+	struct stream s = { .n = 0 };
+	struct pft_config cfg;
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct pft_packet pkt;
+	struct flow_sync_state whole, fresh;
+	struct pkt_sync_state pwhole, pfresh;
+
+	pft_config_init(&cfg);
+	cfg.return_stack = 1;
+	call_stream(&s);
+	PTU_CHECK(img != NULL);
+	PTU_EQ(pft_image_add_file(img, code_image(), 0, 0, 0x1000, PFT_SPACE_ANY), 0);
+	for (int from = 0; from <= PIECE; from += PIECE) {
+		struct pft_pkt_decoder *d = pft_pkt_alloc(&cfg, NULL);
+		struct pft_flow *f = pft_flow_alloc(&cfg, img, NULL);
+
+		pft_pkt_feed_at(d, s.b + from, 44 - (size_t)from, (uint64_t)from);
+		while (pft_pkt_next(d, &pkt, sizeof(pkt)) == 0) {
+			PTU_EQ(pft_flow_put(f, &pkt, sizeof(pkt)), 0);
+			struct pft_elem e;
+			while (pft_flow_next(f, &e, sizeof(e)) == 0)
+				;
+		}
+		pft_flow_sync_state(f, from ? &fresh : &whole);
+		pft_pkt_sync_state(d, from ? &pfresh : &pwhole);
+		pft_pkt_free(d);
+		pft_flow_free(f);
+	}
+	PTU_EQ(whole.rs_count, 1);
+	PTU_EQ(whole.rs[0].addr, 0x1004);
+	PTU_EQ(fresh.rs_count, 0);
+	PTU_EQ(pft_flow_sync_state_equal(&whole, &fresh), 0);
+	PTU_EQ(pft_pkt_sync_state_equal(&pwhole, &pfresh), 1);
+	whole.rs_count = 0;
+	memset(whole.rs, 0, sizeof(whole.rs));
+	PTU_EQ(pft_flow_sync_state_equal(&whole, &fresh), 1);
+	pft_image_free(img);
+}
+
+/* One thread, or a file of fewer than two pieces: the serial decode. */
+static void not_split(void)
+{
+	struct stream s = { .n = 0 };
+	struct pft_input_parallel par;
+
+	async(&s);
+	isync(&s, 0x1000);
+	fill_to(&s, PIECE + 8);
+	same_as_serial(&s, NULL, 0, 0, 0, 0);
+	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .id = -1 };
+	struct pft_input *in = pft_input_alloc(&ic, NULL);
+	PTU_EQ(pft_input_parallel_stats(NULL, &par, sizeof(par)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_parallel_stats(in, NULL, sizeof(par)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_parallel_stats(in, &par, sizeof(par) - 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_parallel_stats(in, &par, sizeof(par)), 0);
+	PTU_EQ(par.pieces, 0);
+	/* A caller built before threads existed: its struct ends at @id. */
+	ic.size = offsetof(struct pft_input_config, reserved);
+	struct pft_input *old = pft_input_alloc(&ic, NULL);
+	PTU_CHECK(old != NULL);
+	ic.size = offsetof(struct pft_input_config, reserved) - 1;
+	PTU_CHECK(pft_input_alloc(&ic, NULL) == NULL);
+	pft_input_free(old);
+	pft_input_free(in);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	PTU_RUN(timestamp_before_the_piece);
+	PTU_RUN(full_timestamp_resynchronises);
+	PTU_RUN(return_stack_moves_the_handover);
+	PTU_RUN(flow_states_at_the_isync);
+	PTU_RUN(not_split);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+	PTU_MAIN_END();
+}
