@@ -40,25 +40,35 @@ run() {
         echo "encode: $(cat "$tmp/err")"
         return
     fi
-    local try diff
-    for try in 1 2 3; do
-        if ! perf script -i "$data" --itrace=Zi1i -F ip >"$tmp/out" 2>"$tmp/err"; then
-            echo "perf script failed: $(head -3 "$tmp/err")"
-            return
+    if ! perf script -i "$data" --itrace=Zi1i -F ip >"$tmp/out" 2>"$tmp/err"; then
+        echo "perf script failed: $(head -3 "$tmp/err")"
+        return
+    fi
+    sed 's/^ *//' "$tmp/out" >"$tmp/got"
+    local diff tail
+    diff=$(same "$1.want" "$tmp/got")
+    # perf (6.1) may leave out what follows the stream's last I-sync, which
+    # OpenCSD's own trc_pkt_lister decodes from the same bytes (as pft does:
+    # test_perf_decode.sh): seen on ETMv3 and PTM, with and without
+    # timestamps, depending on where the program's exit falls.  Only that
+    # exact tail is excused, the rest must be qemu's.
+    if [ -n "$diff" ] && short_prefix "$1.want" "$tmp/got"; then
+        tail=$(after_last_isync "$data")
+        if [ "$(( $(wc -l <"$1.want") - $(wc -l <"$tmp/got") ))" = "$tail" ]; then
+            echo "KNOWN $(basename "$1") [$2]: perf leaves out the $tail instructions after the last I-sync" >&2
+            diff=
         fi
-        sed 's/^ *//' "$tmp/out" >"$tmp/got"
-        diff=$(same "$1.want" "$tmp/got")
-        [ -z "$diff" ] && break
-        # In full CI runs (never alone, nor with the perf tests in
-        # parallel under load) perf once or twice per run printed all but
-        # the last 15-28 instructions of a file it decodes completely on
-        # every other run.  The file is the same, so only a list short of
-        # its end is read again; a wrong address never is.
-        short_prefix "$1.want" "$tmp/got" || break
-        echo "NOTE $(basename "$1") [$2]: perf run $try printed $(wc -l <"$tmp/got") of" \
-             "$(wc -l <"$1.want") instructions; running it again on the same file" >&2
-    done
+    fi
     echo "$diff"
+}
+
+# after_last_isync DATA: how many instructions pft decodes from the packets
+# after the last I-sync of perf.data DATA.
+after_last_isync() {
+    local last
+    last=$("$PFT" dump --perf "$1" --format jsonl | jq -r 'select(.type == "isync") | .offset' | tail -1)
+    "$PFT" decode --perf "$1" --format jsonl |
+        jq -n --argjson last "${last:-0}" '[inputs | select(.type == "range" and .offset > $last) | .n] | add // 0'
 }
 
 # short_prefix WANT GOT: GOT is WANT without some of its last lines.
