@@ -19,7 +19,7 @@ LAYERS = {
     "common": "error config grow",
     "configuration": "event regs",
     "frames": "dfmt ffmt",
-    "packets": "packet pkt_decoder encoder",
+    "packets": "packet pkt_decoder encoder trace_common",
     "isa": "isa",
     "image": "image elf symbols",
     "insn": "insn",
@@ -27,10 +27,10 @@ LAYERS = {
     "model": "model model_log",
     "etm3": "etm3_config etm3_pkt etm3_encoder etm3_flow etm3_model",
     "pipeline": "pipe detect detect_ptm detect_fit info",
-    "inputs": "input input_perf perf perf_write snapshot",
+    "inputs": "input input_perf par perf perf_write snapshot",
     "outputs": "format",
     "calls": "calls",
-    "views": "views views_util views_write timeline lines coverage",
+    "views": "views views_util views_write timeline lines coverage names",
 }
 # What each layer may use besides itself (closed transitively below).
 USES = {
@@ -64,6 +64,7 @@ for p in ("pkt_batch", "pkt_branch", "pkt_decoder", "pkt_fuzz", "pkt_isync_atom"
           "pkt_realign", "pkt_timestamp"):
     TEST_LAYER[p] = "packets"
 TEST_LAYER["etm3_realign"] = "etm3"
+TEST_LAYER.update({"input_etm3": "inputs", "par_handover": "inputs", "pipe_staging": "pipeline"})
 
 layer_of = {m: l for l, ms in LAYERS.items() for m in ms.split()}
 def below(l, seen=None):
