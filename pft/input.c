@@ -342,13 +342,6 @@ static void report_missing_images(const struct pft_input *in, const char *path)
 				  path, m.offset, m.filename, m.addr, m.pid);
 }
 
-static unsigned online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 1 ? (unsigned)(n > 1024 ? 1024 : n) : 1;
-}
-
 /* PFT_PIECE_SIZE (bytes): small pieces, so that tests split even small
  * traces; the parallel decode's counts are then reported at the end. */
 static uint32_t piece_size_for_tests(void)
@@ -365,7 +358,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)packets,
 				       .elements = (uint8_t)elements, .fit_check = 1,
 				       .runs = (uint8_t)o->runs, .id = o->id,
-				       .threads = o->jobs ? o->jobs : online_cpus(),
+				       .threads = o->jobs ? o->jobs : 1,
 				       .piece_size = piece_size_for_tests() };
 	int given = o->cfg_given || o->reg_given[0] || o->reg_given[1] || o->reg_given[2] ||
 		    o->reg_given[3];
