@@ -2,6 +2,7 @@
  * (pft.h, section views).  Nothing is kept but the configuration, a cache
  * of names, a buffer of whole events and a count of the open spans. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,7 +117,16 @@ static void timestamp(const struct pft_timeline *t, struct vout *o,
 		return;
 	}
 	/* Microseconds with three decimals. */
-	uint64_t ns = (uint64_t)((double)value * 1e9 / (double)t->hz + 0.5);
+	double ns_rounded = (double)value * 1e9 / (double)t->hz + 0.5;
+	if (ns_rounded >= 18446744073709551616.0) {
+		/* Past 2^64 ns (a 64-bit count at a low clock): no integer holds
+		 * it, and converting would be undefined. */
+		char big[64];
+		snprintf(big, sizeof(big), "%.3f", (ns_rounded - 0.5) / 1000.0);
+		vout_str(o, big);
+		return;
+	}
+	uint64_t ns = (uint64_t)ns_rounded;
 	char frac[5] = { '.', (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10),
 			 (char)('0' + ns % 10), 0 };
 	vout_u64(o, ns / 1000);
