@@ -181,6 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned i = 0; i < nsources; i++) {
 		FUZZ_CHECK(pft_calls_finish(src[i].calls) == 0);
 		take_calls(&src[i]);
+		FUZZ_CHECK(pft_timeline_flush(src[i].tl) == 0);
 		pft_calls_free(src[i].calls);
 		pft_timeline_free(src[i].tl);
 	}
