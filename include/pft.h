@@ -2755,7 +2755,8 @@ pft_export int pft_etm3_model_next(struct pft_etm3_model *m, struct pft_etm3_pac
  */
 
 /* Record types (perf's PERF_RECORD_* numbers), and the feature entries
- * this reader returns after the data section. */
+ * this reader returns after the data section (a data record of a type
+ * from 0x10000 up is BAD_FILE: it would read as a feature entry). */
 enum pft_perf_type {
 	PFT_PERF_MMAP = 1,
 	PFT_PERF_COMM = 3,

@@ -568,7 +568,10 @@ static int next_data(struct pft_perf *r, struct pft_perf_record *rec)
 	rec->rec_size = perf_get16(h + 6);
 	rec->offset = at;
 	size_t size = rec->rec_size;
-	if (size < PERF_EVENT_HEADER_SIZE || size > r->data_end - at)
+	/* Types from 0x10000 up name feature entries here; perf's record
+	 * types are far below (perf refuses any past its last). */
+	if (size < PERF_EVENT_HEADER_SIZE || size > r->data_end - at ||
+	    rec->type >= PFT_PERF_FEAT_AUXTRACE_INDEX)
 		return bad(r, at);
 	if (read_at(r, at + PERF_EVENT_HEADER_SIZE, h + PERF_EVENT_HEADER_SIZE,
 		    size - PERF_EVENT_HEADER_SIZE))

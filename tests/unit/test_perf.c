@@ -607,6 +607,12 @@ static void malformed_records(void)
 	set16(&m, l.comm2 + 6, 0xfff8);     /* past the end of the data */
 	BAD(&m, l.comm2);
 	m = good;
+	/* A record type in the feature entries' range would come back as
+	 * a FEAT_BUILD_ID with no filename. */
+	set16(&m, l.comm2, PFT_PERF_FEAT_BUILD_ID & 0xffff);
+	set16(&m, l.comm2 + 2, PFT_PERF_FEAT_BUILD_ID >> 16);
+	BAD(&m, l.comm2);
+	m = good;
 	/* The feature table follows the data section: without features,
 	 * the data can end anywhere. */
 	set64(&m, 72, 0);
