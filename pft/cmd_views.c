@@ -512,6 +512,8 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	int c, rc = EXIT_USAGE;
 
 	input_opts_init(&o);
+	/* Elements in runs: an item per element was a tenth of a view's time. */
+	o.runs = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, JOBS_SHORT_OPTION, longopts, NULL)) != -1) {
@@ -586,8 +588,9 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	int n;
 	while ((n = input_next(&r.in, &item)) > 0) {
 		if (item.type == PFT_ITEM_ELEM) {
-			if (on_elem(&r, item.source, item.elem))
-				goto out_input;
+			for (uint32_t i = 0; i < item.count; i++)
+				if (on_elem(&r, item.source, &item.elem[i]))
+					goto out_input;
 		} else if (item.type == PFT_ITEM_GAP && item.status) {
 			r.errors++;
 		}
