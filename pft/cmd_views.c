@@ -302,19 +302,26 @@ static int drain_calls(struct views_run *r, size_t i)
 	return 0;
 }
 
-static int on_elem(struct views_run *r, size_t i, const struct pft_elem *e)
+/* The @n elements of a run of source @i. */
+static int on_run(struct views_run *r, size_t i, const struct pft_elem *e, size_t n)
 {
 	int err;
 
-	if (e->type == PFT_ELEM_ERROR)
-		r->errors++;
-	if (r->views)
-		err = pft_views_put(r->views, (unsigned)i, e, sizeof(*e));
-	else
-		err = pft_calls_put(r->calls[i], e, sizeof(*e));
-	if (err)
-		return report(r, err);
-	return r->views ? 0 : drain_calls(r, i);
+	for (size_t k = 0; k < n; k++)
+		r->errors += e[k].type == PFT_ELEM_ERROR;
+	if (r->views) {
+		err = pft_views_put_run(r->views, (unsigned)i, e, n, sizeof(*e));
+		return err ? report(r, err) : 0;
+	}
+	/* The tracker stops after an element that makes events. */
+	for (size_t k = 0; k < n; k += (size_t)err) {
+		err = pft_calls_put_run(r->calls[i], e + k, n - k, sizeof(*e));
+		if (err < 0)
+			return report(r, err);
+		if (drain_calls(r, i))
+			return -1;
+	}
+	return 0;
 }
 
 /* The image of the first decoded source (NULL after a message: none). */
@@ -588,9 +595,8 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	int n;
 	while ((n = input_next(&r.in, &item)) > 0) {
 		if (item.type == PFT_ITEM_ELEM) {
-			for (uint32_t i = 0; i < item.count; i++)
-				if (on_elem(&r, item.source, &item.elem[i]))
-					goto out_input;
+			if (on_run(&r, item.source, item.elem, item.count))
+				goto out_input;
 		} else if (item.type == PFT_ITEM_GAP && item.status) {
 			r.errors++;
 		}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pft_calls_int.h"
 #include "pft_views_int.h"
 #include "pft_size.h"
 
@@ -378,15 +379,13 @@ static int count_range(struct pft_views *v, struct vsource *s, const struct pft_
 
 static int drain(struct pft_views *v, struct vsource *s)
 {
-	struct pft_call_event ev;
+	const struct pft_call_event *ev;
 	int err;
 
-	while ((err = pft_calls_next(s->calls, &ev, sizeof(ev))) == 0) {
-		err = apply_event(v, s, &ev);
-		if (err)
+	while ((ev = pft_calls_take(s->calls)))
+		if ((err = apply_event(v, s, ev)))
 			return err;
-	}
-	return err == -PFT_ERR_NEED_INPUT || err == -PFT_ERR_EOS ? 0 : err;
+	return 0;
 }
 
 /* Source @source's state, made on first use with image @image. */
@@ -432,24 +431,54 @@ int pft_views_set_image(struct pft_views *v, unsigned source, struct pft_image *
 	return get_source(v, source, (unsigned)k, &s);
 }
 
-int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e, size_t size)
+/* Element @i of a run whose elements are @size bytes apart. */
+static const struct pft_elem *elem_at(const struct pft_elem *e, size_t i, size_t size)
+{
+	return (const struct pft_elem *)(const void *)((const char *)e + i * size);
+}
+
+int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_elem *e,
+		      size_t n, size_t size)
 {
 	struct vsource *s = NULL;
 	int err;
 
-	if (!v || !e || size < PFT_FIRST_SIZE(struct pft_elem) || source >= 128 ||
-	    (e->type == PFT_ELEM_RANGE && (e->ninsn >= MAX_RANGE_INSNS || !e->ninsn)))
+	if (!v || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem) ||
+	    source >= 128)
 		return -PFT_ERR_INVALID;
+	for (size_t i = 0; i < n; i++) {
+		const struct pft_elem *x = elem_at(e, i, size);
+		if (x->type >= PFT_ELEM_TYPE_MAX ||
+		    (x->type == PFT_ELEM_RANGE && (x->ninsn >= MAX_RANGE_INSNS || !x->ninsn)))
+			return -PFT_ERR_INVALID;
+	}
 	if (v->finished)
 		return -PFT_ERR_EOS;
 	err = get_source(v, source, 0, &s);
-	if (!err)
-		err = pft_calls_put(s->calls, e, size);
-	if (!err)
-		err = drain(v, s);
-	if (!err && e->type == PFT_ELEM_RANGE)
-		err = count_range(v, s, e);
+	/* The tracker takes the run up to an element that makes events:
+	 * the ranges before it are counted in the frames as they were, its
+	 * own after the events. */
+	for (size_t i = 0; !err && i < n;) {
+		int got = pft_calls_put_checked(s->calls, elem_at(e, i, size), n - i, size);
+		if (got < 0)
+			return got;
+		for (size_t last = i + (size_t)got - 1; !err && i < last; i++) {
+			const struct pft_elem *x = elem_at(e, i, size);
+			if (x->type == PFT_ELEM_RANGE)
+				err = count_range(v, s, x);
+		}
+		if (!err)
+			err = drain(v, s);
+		if (!err && elem_at(e, i, size)->type == PFT_ELEM_RANGE)
+			err = count_range(v, s, elem_at(e, i, size));
+		i++;
+	}
 	return err;
+}
+
+int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e, size_t size)
+{
+	return pft_views_put_run(v, source, e, 1, size);
 }
 
 static int cmp_addr(const void *a, const void *b)
