@@ -3356,10 +3356,10 @@ pft_export int pft_calls_put(struct pft_calls *c, const struct pft_elem *e,
  * after the one before) until one makes events: the same as a
  * pft_calls_put() of each, with one call for most of a run.  Returns how
  * many were applied (1 to @n; the events of the last wait for
- * pft_calls_next()), -PFT_ERR_INVALID (NULL argument, @n 0 or over
- * INT32_MAX, @size too small, an element of unknown type: none is applied
- * then, or events of the previous put not all taken), -PFT_ERR_EOS (after
- * finish) or -PFT_ERR_NOMEM. */
+ * pft_calls_next(); an element of unknown type ends the run before it),
+ * -PFT_ERR_INVALID (NULL argument, @n 0 or over INT32_MAX, @size too
+ * small, @e[0] of unknown type, or events of the previous put not all
+ * taken), -PFT_ERR_EOS (after finish) or -PFT_ERR_NOMEM. */
 pft_export int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e,
 				 size_t n, size_t size);
 

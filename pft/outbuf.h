@@ -60,10 +60,20 @@ static inline void ob_str(struct outbuf *o, const char *s)
 	ob_strn(o, s, 200);
 }
 
+/* Up to this many spaces are copied as a block of a size known when
+ * compiled (a line keeps OUTBUF_LINE_MAX free): memset() was a call. */
+enum { OB_BLANKS = 80 };
+
 static inline void ob_spaces(struct outbuf *o, int n)
 {
-	if (n > 0) {
+	static const char blanks[OB_BLANKS] =
+		"                                                                                ";
+
+	if (n > OB_BLANKS) {
 		memset(o->buf + o->len, ' ', (size_t)n);
+		o->len += (size_t)n;
+	} else if (n > 0) {
+		memcpy(o->buf + o->len, blanks, OB_BLANKS);
 		o->len += (size_t)n;
 	}
 }
@@ -99,11 +109,21 @@ static const char ob_digit_pairs[200] =
 
 static inline int ob_ndigits(uint64_t v)
 {
-	int n = 1;
+	static const uint64_t powers[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+		1000000000000ull, 10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull
+	};
+	/* log10(2) ~ 1233 / 4096: the digits of 2^(bits - 1), then one more
+	 * when @v reaches the next power of ten (a loop of compares was a
+	 * tenth of pft calls' formatting). */
+	int bits = 64 - __builtin_clzll(v | 1);
+	int n = (bits * 1233) >> 12;
 
-	for (uint64_t limit = 10; n < 20 && v >= limit; limit *= 10)
-		n++;
-	return n;
+	n += v >= powers[n];
+	return n ? n : 1;
 }
 
 /* @v's digits, ending just before @end. */

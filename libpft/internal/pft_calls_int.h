@@ -6,8 +6,8 @@
 
 #include "pft.h"
 
-/* pft_calls_put_run() on a run already checked: non-NULL, @n from 1 to
- * INT32_MAX, @size large enough, every element's type known. */
+/* pft_calls_put_run() with its arguments checked: non-NULL, @n from 1 to
+ * INT32_MAX, @size large enough. */
 int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n,
 			  size_t size);
 

@@ -660,6 +660,9 @@ int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t 
 			add_range(c, x);
 			continue;
 		}
+		/* An element of unknown type ends the run before it. */
+		if (x->type >= PFT_ELEM_TYPE_MAX)
+			return i ? (int)i : -PFT_ERR_INVALID;
 		err = put_elem(c, x);
 		c->quiet = c->started && !c->gap && !c->pexc.active;
 		if (err)
@@ -674,9 +677,6 @@ int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e, size_t n, s
 {
 	if (!c || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem))
 		return -PFT_ERR_INVALID;
-	for (size_t i = 0; i < n; i++)
-		if (elem_at(e, i, size)->type >= PFT_ELEM_TYPE_MAX)
-			return -PFT_ERR_INVALID;
 	return pft_calls_put_checked(c, e, n, size);
 }
 
