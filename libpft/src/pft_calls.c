@@ -638,12 +638,6 @@ static int loop_jump(const struct pft_calls *c, uint32_t target)
 	return c->pend.iclass == PFT_ICLASS_JUMP && (target == top->func || contains(top, target));
 }
 
-/* Element @i of a run whose elements are @size bytes apart. */
-static const struct pft_elem *elem_at(const struct pft_elem *e, size_t i, size_t size)
-{
-	return (const struct pft_elem *)(const void *)((const char *)e + i * size);
-}
-
 int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
 {
 	int err = start_input(c);
@@ -651,7 +645,7 @@ int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t 
 	if (err)
 		return err;
 	for (size_t i = 0; i < n; i++) {
-		const struct pft_elem *x = elem_at(e, i, size);
+		const struct pft_elem *x = pft_elem_at(e, i, size);
 		/* Most ranges follow one that moved no frame, or a loop's jump
 		 * within the function: they only add up. */
 		if (x->type == PFT_ELEM_RANGE && c->quiet &&

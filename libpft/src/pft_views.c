@@ -515,12 +515,6 @@ int pft_views_set_image(struct pft_views *v, unsigned source, struct pft_image *
 	return get_source(v, source, (unsigned)k, &s);
 }
 
-/* Element @i of a run whose elements are @size bytes apart. */
-static const struct pft_elem *elem_at(const struct pft_elem *e, size_t i, size_t size)
-{
-	return (const struct pft_elem *)(const void *)((const char *)e + i * size);
-}
-
 int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_elem *e,
 		      size_t n, size_t size)
 {
@@ -531,7 +525,7 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 	    source >= 128)
 		return -PFT_ERR_INVALID;
 	for (size_t i = 0; i < n; i++) {
-		const struct pft_elem *x = elem_at(e, i, size);
+		const struct pft_elem *x = pft_elem_at(e, i, size);
 		if (x->type >= PFT_ELEM_TYPE_MAX ||
 		    (x->type == PFT_ELEM_RANGE && (x->ninsn >= MAX_RANGE_INSNS || !x->ninsn)))
 			return -PFT_ERR_INVALID;
@@ -543,18 +537,18 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 	 * the ranges before it are counted in the frames as they were, its
 	 * own after the events. */
 	for (size_t i = 0; !err && i < n;) {
-		int got = pft_calls_put_checked(s->calls, elem_at(e, i, size), n - i, size);
+		int got = pft_calls_put_checked(s->calls, pft_elem_at(e, i, size), n - i, size);
 		if (got < 0)
 			return got;
 		for (size_t last = i + (size_t)got - 1; !err && i < last; i++) {
-			const struct pft_elem *x = elem_at(e, i, size);
+			const struct pft_elem *x = pft_elem_at(e, i, size);
 			if (x->type == PFT_ELEM_RANGE)
 				err = count_range(v, s, x);
 		}
 		if (!err)
 			err = drain(v, s);
-		if (!err && elem_at(e, i, size)->type == PFT_ELEM_RANGE)
-			err = count_range(v, s, elem_at(e, i, size));
+		if (!err && pft_elem_at(e, i, size)->type == PFT_ELEM_RANGE)
+			err = count_range(v, s, pft_elem_at(e, i, size));
 		i++;
 	}
 	return err;
