@@ -18,6 +18,8 @@
  *  - functions: one per function of @lines or symbol of the images the
  *    code ran in (at most PFT_VIEWS_MAX_IMAGES), plus "[unknown]" (the
  *    images bound them);
+ *  - the pieces of the ranges that leave their function: at most
+ *    VSEG_MAX per distinct range (split_range());
  *  - distinct ranges, calling-context nodes and caller -> callee edges:
  *    at most MAX_TABLE each (about 50 MB a table; a put that needs one
  *    more fails with -PFT_ERR_NOT_SUPPORTED), as a hostile trace would
