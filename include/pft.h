@@ -3353,6 +3353,17 @@ pft_export void pft_calls_free(struct pft_calls *c);
 pft_export int pft_calls_put(struct pft_calls *c, const struct pft_elem *e,
 			     size_t size);
 
+/* Apply the elements of a run (@n of them, each @size = sizeof *@e bytes
+ * after the one before) until one makes events: the same as a
+ * pft_calls_put() of each, with one call for most of a run.  Returns how
+ * many were applied (1 to @n; the events of the last wait for
+ * pft_calls_next(); an element of unknown type ends the run before it),
+ * -PFT_ERR_INVALID (NULL argument, @n 0 or over INT32_MAX, @size too
+ * small, @e[0] of unknown type, or events of the previous put not all
+ * taken), -PFT_ERR_EOS (after finish) or -PFT_ERR_NOMEM. */
+pft_export int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e,
+				 size_t n, size_t size);
+
 /* The end of the trace: settle the last branch and pop every frame.
  * Returns 0, -PFT_ERR_INVALID (NULL @c, or events not taken),
  * -PFT_ERR_EOS (already finished) or -PFT_ERR_NOMEM. */
@@ -3427,6 +3438,14 @@ pft_export void pft_views_free(struct pft_views *v);
  */
 pft_export int pft_views_put(struct pft_views *v, unsigned source,
 			     const struct pft_elem *e, size_t size);
+
+/* pft_views_put() of each element of a run (@n of them, each @size bytes
+ * after the one before), in one call.  Returns 0, -PFT_ERR_INVALID (as
+ * pft_views_put(), @n 0 or over INT32_MAX, or an element of unknown type:
+ * none is counted then), or the other errors of pft_views_put() (the
+ * elements before the one that failed are counted). */
+pft_export int pft_views_put_run(struct pft_views *v, unsigned source,
+				 const struct pft_elem *e, size_t n, size_t size);
 
 /* Distinct images one accumulator reads (the config's included). */
 #define PFT_VIEWS_MAX_IMAGES 31

@@ -60,10 +60,20 @@ static inline void ob_str(struct outbuf *o, const char *s)
 	ob_strn(o, s, 200);
 }
 
+/* Up to this many spaces are copied as a block of a size known when
+ * compiled (a line keeps OUTBUF_LINE_MAX free): memset() was a call. */
+enum { OB_BLANKS = 80 };
+
 static inline void ob_spaces(struct outbuf *o, int n)
 {
-	if (n > 0) {
+	static const char blanks[OB_BLANKS] =
+		"                                                                                ";
+
+	if (n > OB_BLANKS) {
 		memset(o->buf + o->len, ' ', (size_t)n);
+		o->len += (size_t)n;
+	} else if (n > 0) {
+		memcpy(o->buf + o->len, blanks, OB_BLANKS);
 		o->len += (size_t)n;
 	}
 }
@@ -80,13 +90,29 @@ static inline void ob_str_left(struct outbuf *o, const char *s, int width)
  * then the digits from the last. */
 static inline void ob_hex(struct outbuf *o, uint64_t v, int digits)
 {
+	static const char pairs[512] =
+		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+		"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
 
 	for (; n < digits; digits--)
 		o->buf[o->len++] = '0';
 	o->len += (size_t)n;
-	for (char *p = o->buf + o->len; n--; v >>= 4)
-		*--p = "0123456789abcdef"[v & 15];
+	/* Two digits a byte (a digit a step was a tenth of pft calls'
+	 * JSON lines), the odd one last. */
+	char *p = o->buf + o->len;
+	for (; n >= 2; n -= 2, v >>= 8) {
+		p -= 2;
+		memcpy(p, &pairs[2 * (v & 0xff)], 2);
+	}
+	if (n)
+		p[-1] = "0123456789abcdef"[v & 15];
 }
 
 /* Decimal: the digit count first (compares), then the digits from the
@@ -99,11 +125,21 @@ static const char ob_digit_pairs[200] =
 
 static inline int ob_ndigits(uint64_t v)
 {
-	int n = 1;
+	static const uint64_t powers[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+		1000000000000ull, 10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull
+	};
+	/* log10(2) ~ 1233 / 4096: the digits of 2^(bits - 1), then one more
+	 * when @v reaches the next power of ten (a loop of compares was a
+	 * tenth of pft calls' formatting). */
+	int bits = 64 - __builtin_clzll(v | 1);
+	int n = (bits * 1233) >> 12;
 
-	for (uint64_t limit = 10; n < 20 && v >= limit; limit *= 10)
-		n++;
-	return n;
+	n += v >= powers[n];
+	return n ? n : 1;
 }
 
 /* @v's digits, ending just before @end. */

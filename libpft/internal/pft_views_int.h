@@ -71,19 +71,30 @@ struct vfunc {
 	uint64_t entered, self, incl, cycles;
 };
 
+/* A range's instructions by function, for a range that leaves its
+ * first function: consecutive instructions of one function are one. */
+struct vseg {
+	uint32_t func, ninsn;
+};
+
+/* vrange @nseg: in one function; not split yet; split in more than
+ * VSEG_MAX pieces (counted instruction by instruction, as when split). */
+enum { VSEG_IN_FUNC = 0, VSEG_MAX = 8, VSEG_MANY = 254, VSEG_UNSPLIT = 255 };
+
 struct vrange {
 	uint32_t start, ninsn;
 	uint8_t isa, space, taken;
-	uint8_t in_func;          /* all of it in function @func */
+	uint8_t nseg;             /* its pieces in @segs from @seg, or VSEG_* */
 	uint8_t image;            /* index in pft_views.images */
 	uint32_t func;            /* the function of its first instruction */
+	uint32_t seg;
 	uint64_t count;
 };
 
 /* A calling-context node: a function reached through a call path. */
 struct vnode {
 	uint32_t parent, func;
-	uint64_t self, total;
+	uint64_t self, total, cycles;
 };
 
 struct vedge {
@@ -120,6 +131,17 @@ struct vrange_memo {
 
 enum { VRANGE_MEMO_SIZE = 1024 };
 
+/* Where a call (@tail 0) or a tail call from node @from to @target led,
+ * looked up lately: calls go to the same few places.  @target 0: none
+ * (a call without a target is not kept). */
+struct vcall_memo {
+	uint32_t from, target;
+	uint32_t func, node, edge;
+	uint8_t tail;
+};
+
+enum { VCALL_MEMO_SIZE = 512 };
+
 struct vline {
 	const char *file;
 	uint32_t line;
@@ -144,6 +166,9 @@ struct pft_views {
 	size_t nranges, cap_ranges;
 	struct vmap range_map;
 	struct vrange_memo range_memo[VRANGE_MEMO_SIZE];
+	struct vseg *segs;        /* the pieces of split ranges */
+	size_t nsegs, cap_segs;
+	struct vcall_memo call_memo[VCALL_MEMO_SIZE];
 
 	struct vnode *nodes;
 	size_t nnodes, cap_nodes;
@@ -160,7 +185,7 @@ struct pft_views {
 	size_t nvlines, cap_vlines;
 	uint32_t *order;          /* function indexes by start */
 	struct pft_names *names;  /* the labels of ambiguous names */
-	uint64_t total_insns, total_cycles;
+	uint64_t total_insns;     /* after finish */
 	uint8_t has_cycles;
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "pft_calls_int.h"
 #include "pft_size.h"
 
 struct frame {
@@ -75,6 +76,9 @@ struct pft_calls {
 	struct pending_branch pend;
 	struct pending_exception pexc;
 	uint8_t gap, started, finished, last_exc_return;
+	/* Started, no gap, no exception pending: a range settles at most a
+	 * branch (pft_calls_put_checked()). */
+	uint8_t quiet;
 	uint64_t insns, cycles, ts;
 	uint8_t has_cycles, has_ts;
 };
@@ -501,6 +505,39 @@ static int settle_exception(struct pft_calls *c, uint32_t vector)
 	return push(c, PFT_CALL_EXCEPTION, 0, 0, p.has_ret ? p.ret : 0, vector, p.number);
 }
 
+static int moves_stack(unsigned iclass)
+{
+	switch (iclass) {
+	case PFT_ICLASS_CALL:
+	case PFT_ICLASS_INDIRECT_CALL:
+	case PFT_ICLASS_RETURN:
+	case PFT_ICLASS_JUMP:
+	case PFT_ICLASS_INDIRECT_JUMP:
+	case PFT_ICLASS_EXC_RETURN:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Range @e's instructions and cycles; a taken branch that may move the
+ * stack waits in @pend for its destination. */
+static inline void add_range(struct pft_calls *c, const struct pft_elem *e)
+{
+	c->insns += e->ninsn;
+	if (e->has_cycles) {
+		c->cycles += e->cycles;
+		c->has_cycles = 1;
+	}
+	c->last_exc_return = 0;
+	if (e->taken && moves_stack(e->iclass)) {
+		c->pend = (struct pending_branch){ .active = 1, .iclass = e->iclass,
+						   .isa = e->isa, .space = e->space, .in_range = 1,
+						   .site = e->last, .ret = e->end };
+		c->last_exc_return = e->iclass == PFT_ICLASS_EXC_RETURN;
+	}
+}
+
 static int put_range(struct pft_calls *c, const struct pft_elem *e)
 {
 	int err = 0;
@@ -529,29 +566,7 @@ static int put_range(struct pft_calls *c, const struct pft_elem *e)
 				return err;
 		}
 	}
-	c->insns += e->ninsn;
-	if (e->has_cycles) {
-		c->cycles += e->cycles;
-		c->has_cycles = 1;
-	}
-	c->last_exc_return = 0;
-	if (!e->taken)
-		return 0;
-	switch (e->iclass) {
-	case PFT_ICLASS_CALL:
-	case PFT_ICLASS_INDIRECT_CALL:
-	case PFT_ICLASS_RETURN:
-	case PFT_ICLASS_JUMP:
-	case PFT_ICLASS_INDIRECT_JUMP:
-	case PFT_ICLASS_EXC_RETURN:
-		c->pend = (struct pending_branch){ .active = 1, .iclass = e->iclass,
-						   .isa = e->isa, .space = e->space, .in_range = 1,
-						   .site = e->last, .ret = e->end };
-		c->last_exc_return = e->iclass == PFT_ICLASS_EXC_RETURN;
-		break;
-	default:
-		break;
-	}
+	add_range(c, e);
 	return 0;
 }
 
@@ -567,15 +582,10 @@ static int start_input(struct pft_calls *c)
 	return 0;
 }
 
-int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
+/* One element, checked (pft_calls_put()). */
+static int put_elem(struct pft_calls *c, const struct pft_elem *e)
 {
-	int err;
-
-	if (!c || !e || size < PFT_FIRST_SIZE(struct pft_elem) || e->type >= PFT_ELEM_TYPE_MAX)
-		return -PFT_ERR_INVALID;
-	err = start_input(c);
-	if (err)
-		return err;
+	int err = 0;
 
 	switch (e->type) {
 	case PFT_ELEM_RANGE:
@@ -617,6 +627,63 @@ int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
 	default:
 		return 0;
 	}
+}
+
+/* Whether the pending branch is a direct jump to @target inside the top
+ * frame's function: no tail call (as tail_call() decides first). */
+static int loop_jump(const struct pft_calls *c, uint32_t target)
+{
+	const struct frame *top = frame_at(c, c->nframes - 1);
+
+	return c->pend.iclass == PFT_ICLASS_JUMP && (target == top->func || contains(top, target));
+}
+
+int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
+{
+	int err = start_input(c);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++) {
+		const struct pft_elem *x = pft_elem_at(e, i, size);
+		/* Most ranges follow one that moved no frame, or a loop's jump
+		 * within the function: they only add up. */
+		if (x->type == PFT_ELEM_RANGE && c->quiet &&
+		    (!c->pend.active || loop_jump(c, x->start))) {
+			c->pend.active = 0;
+			add_range(c, x);
+			continue;
+		}
+		/* An element of unknown type ends the run before it. */
+		if (x->type >= PFT_ELEM_TYPE_MAX)
+			return i ? (int)i : -PFT_ERR_INVALID;
+		err = put_elem(c, x);
+		c->quiet = c->started && !c->gap && !c->pexc.active;
+		if (err)
+			return err;
+		if (c->nqueue)
+			return (int)(i + 1);
+	}
+	return (int)n;
+}
+
+int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
+{
+	if (!c || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem))
+		return -PFT_ERR_INVALID;
+	return pft_calls_put_checked(c, e, n, size);
+}
+
+int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
+{
+	int n = pft_calls_put_run(c, e, 1, size);
+
+	return n < 0 ? n : 0;
+}
+
+const struct pft_call_event *pft_calls_take(struct pft_calls *c)
+{
+	return c->head < c->nqueue ? &c->queue[c->head++] : NULL;
 }
 
 int pft_calls_finish(struct pft_calls *c)

@@ -14,7 +14,9 @@
 struct name_cache {
 	uint32_t addr;
 	uint8_t valid;
+	uint8_t json_len;         /* @json's length; 0: not kept yet (or long) */
 	const char *name;         /* NULL: none known */
+	char json[106];           /* @name as written: quoted, escaped */
 };
 
 enum { NAME_CACHE_SIZE = 256 };
@@ -30,6 +32,9 @@ struct pft_timeline {
 	uint64_t hz;
 	uint32_t tid;
 	uint8_t clock;
+	/* Each event's start up to its time, track included. */
+	char head[2][64];
+	uint8_t head_len[2];
 	/* Spans begun and not ended: one per frame of the calls tracker, plus
 	 * the frames it forgot at its depth limit (a CALL there is one span
 	 * more at the same depth), which a return below them ends, so that
@@ -54,6 +59,10 @@ struct pft_timeline *pft_timeline_alloc(const struct pft_timeline_config *cfg, i
 		t->hz = cfg->hz;
 		t->tid = cfg->tid;
 		t->clock = cfg->clock;
+		for (int b = 0; b < 2; b++)
+			t->head_len[b] = (uint8_t)snprintf(t->head[b], sizeof(t->head[b]),
+							   ",\n{\"ph\":\"%c\",\"pid\":1,\"tid\":%" PRIu32
+							   ",\"ts\":", b ? 'B' : 'E', t->tid);
 		vout_init(o, cfg->write, cfg->ctx);
 		vout_printf(o, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
 			    "\"tid\":%" PRIu32 ",\"args\":{\"name\":", t->tid);
@@ -111,7 +120,6 @@ static void timestamp(const struct pft_timeline *t, struct vout *o,
 		value = ev->cycles;
 	else if (t->clock == PFT_TIMELINE_TIMESTAMP && ev->has_ts)
 		value = ev->ts;
-	vout_str(o, "\"ts\":");
 	if (!t->hz) {
 		vout_u64(o, value);
 		return;
@@ -133,7 +141,7 @@ static void timestamp(const struct pft_timeline *t, struct vout *o,
 	vout_str(o, frac);
 }
 
-static const char *target_name(struct pft_timeline *t, uint32_t addr)
+static struct name_cache *target_name(struct pft_timeline *t, uint32_t addr)
 {
 	struct name_cache *c = &t->names[(addr >> 1) % NAME_CACHE_SIZE];
 	uint32_t start;
@@ -141,32 +149,47 @@ static const char *target_name(struct pft_timeline *t, uint32_t addr)
 	if (!c->valid || c->addr != addr)
 		*c = (struct name_cache){ .addr = addr, .valid = 1,
 					  .name = pft_views_name_at(t->lines, t->image, addr, &start) };
-	return c->name;
+	return c;
 }
 
-/* The start of an event: its phase, track and time. */
-static void event_head(const struct pft_timeline *t, struct vout *o, const char *phase,
+/* The start of an event (@begin: B, else E): its phase, track and time. */
+static void event_head(const struct pft_timeline *t, struct vout *o, int begin,
 		       const struct pft_call_event *ev)
 {
-	vout_str(o, phase);
-	vout_u64(o, t->tid);
-	vout_str(o, ",");
+	vout_put(o, t->head[begin], t->head_len[begin]);
 	timestamp(t, o, ev);
+}
+
+/* Function name @c in JSON, kept as written the first time (a span per
+ * call: escaping it each time was a tenth of the timeline's time). */
+static void write_name(struct vout *o, struct name_cache *c)
+{
+	if (c->json_len) {
+		vout_put(o, c->json, c->json_len);
+		return;
+	}
+	size_t before = o->len;
+	unsigned flushes = o->flushes;
+	vout_json(o, c->name);
+	if (o->flushes == flushes && o->len - before <= sizeof(c->json)) {
+		c->json_len = (uint8_t)(o->len - before);
+		memcpy(c->json, o->buf + before, c->json_len);
+	}
 }
 
 static void begin_span(struct pft_timeline *t, struct vout *o,
 		       const struct pft_call_event *ev)
 {
-	const char *name = ev->target ? target_name(t, ev->target) : NULL;
+	struct name_cache *name = ev->target ? target_name(t, ev->target) : NULL;
 
-	event_head(t, o, ",\n{\"ph\":\"B\",\"pid\":1,\"tid\":", ev);
+	event_head(t, o, 1, ev);
 	vout_str(o, ",\"name\":");
 	if (ev->kind == PFT_CALL_EXCEPTION) {
 		vout_str(o, "\"exception ");
 		vout_str(o, pft_exception_name(ev->exception));
 		vout_str(o, "\"");
-	} else if (name) {
-		vout_json(o, name);
+	} else if (name && name->name) {
+		write_name(o, name);
 	} else {
 		vout_str(o, "\"");
 		vout_hex32(o, ev->target);
@@ -184,7 +207,7 @@ static void begin_span(struct pft_timeline *t, struct vout *o,
 static void end_span(const struct pft_timeline *t, struct vout *o,
 		     const struct pft_call_event *ev)
 {
-	event_head(t, o, ",\n{\"ph\":\"E\",\"pid\":1,\"tid\":", ev);
+	event_head(t, o, 0, ev);
 	vout_str(o, "}");
 }
 

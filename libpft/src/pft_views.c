@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pft_calls_int.h"
 #include "pft_views_int.h"
 #include "pft_size.h"
 
@@ -17,6 +18,8 @@
  *  - functions: one per function of @lines or symbol of the images the
  *    code ran in (at most PFT_VIEWS_MAX_IMAGES), plus "[unknown]" (the
  *    images bound them);
+ *  - the pieces of the ranges that leave their function: at most
+ *    VSEG_MAX per distinct range (split_range());
  *  - distinct ranges, calling-context nodes and caller -> callee edges:
  *    at most MAX_TABLE each (about 50 MB a table; a put that needs one
  *    more fails with -PFT_ERR_NOT_SUPPORTED), as a hostile trace would
@@ -156,6 +159,7 @@ void pft_views_free(struct pft_views *v)
 	vmap_free(&v->addr_func_map);
 	free(v->ranges);
 	vmap_free(&v->range_map);
+	free(v->segs);
 	free(v->nodes);
 	vmap_free(&v->node_map);
 	free(v->edges);
@@ -218,22 +222,52 @@ static void close_frame(struct pft_views *v, const struct vframe *f, uint64_t in
 		v->edges[f->edge].incl += insns - f->entry;
 }
 
+/* The function, node and edge a call (@tail 0) from node @from, or a
+ * tail call replacing it, into @target leads to. */
+static int call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint32_t target,
+		     int tail, struct vcall_memo *out)
+{
+	struct vcall_memo *m = &v->call_memo[((target >> 1) ^ from * 0x9e3779b1u ^ (uint32_t)tail) %
+					     VCALL_MEMO_SIZE];
+	uint32_t parent = tail ? v->nodes[from].parent : from;
+	int err;
+
+	if (target && m->target == target && m->from == from && m->tail == tail) {
+		*out = *m;
+		return 0;
+	}
+	*out = (struct vcall_memo){ .from = from, .target = target, .tail = (uint8_t)tail };
+	err = func_index(v, s->image, target, &out->func);
+	if (!err)
+		err = node_of(v, parent, out->func, &out->node);
+	if (!err)
+		err = edge_of(v, v->nodes[from].func, out->func, &out->edge);
+	if (!err && target)
+		*m = *out;
+	return err;
+}
+
+/* Count the call of edge @d, and an entry of its function when @target is
+ * its first address (a call's target 0 is none). */
+static void count_call(struct pft_views *v, const struct vcall_memo *d, uint32_t target)
+{
+	struct vfunc *f = &v->funcs[d->func];
+
+	v->edges[d->edge].calls++;
+	if ((target || d->tail) && f->name && target == f->start)
+		f->entered++;
+}
+
 /* A call (or exception) into @target at event time @insns: a new frame. */
 static int enter(struct pft_views *v, struct vsource *s, const struct pft_call_event *ev)
 {
-	uint32_t f, node, edge, parent = frame_at(s, s->n - 1)->node;
-	int err = func_index(v, s->image, ev->target, &f);
+	struct vcall_memo d;
+	int err = call_dest(v, s, frame_at(s, s->n - 1)->node, ev->target, 0, &d);
 
-	if (!err)
-		err = node_of(v, parent, f, &node);
-	if (!err)
-		err = edge_of(v, v->nodes[parent].func, f, &edge);
 	if (err)
 		return err;
-	v->edges[edge].calls++;
-	if (ev->target && v->funcs[f].name && ev->target == v->funcs[f].start)
-		v->funcs[f].entered++;
-	return push_frame(s, (struct vframe){ .node = node, .edge = edge, .entry = ev->insns });
+	count_call(v, &d, ev->target);
+	return push_frame(s, (struct vframe){ .node = d.node, .edge = d.edge, .entry = ev->insns });
 }
 
 static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_call_event *ev)
@@ -250,19 +284,13 @@ static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_
 		return enter(v, s, ev);
 	case PFT_CALL_TAIL_CALL: {
 		struct vframe *top = frame_at(s, s->n - 1);
-		uint32_t f, node, edge, old = v->nodes[top->node].func;
+		struct vcall_memo d;
 		close_frame(v, top, ev->insns);
-		err = func_index(v, s->image, ev->target, &f);
-		if (!err)
-			err = node_of(v, v->nodes[top->node].parent, f, &node);
-		if (!err)
-			err = edge_of(v, old, f, &edge);
+		err = call_dest(v, s, top->node, ev->target, 1, &d);
 		if (err)
 			return err;
-		v->edges[edge].calls++;
-		if (v->funcs[f].name && ev->target == v->funcs[f].start)
-			v->funcs[f].entered++;
-		*top = (struct vframe){ .node = node, .edge = edge, .entry = ev->insns };
+		count_call(v, &d, ev->target);
+		*top = (struct vframe){ .node = d.node, .edge = d.edge, .entry = ev->insns };
 		return 0;
 	}
 	case PFT_CALL_RETURN:
@@ -278,22 +306,24 @@ static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_
 }
 
 /* Count @n instructions (and @cycles) of function @f in source @s's top
- * frame, which moves to @f if the code left its function without a call. */
+ * frame, which moves to @f if the code left its function without a call.
+ * The functions' and the trace's sums are made from the nodes at finish. */
 static int attribute(struct pft_views *v, struct vsource *s, uint32_t f,
 		     uint64_t n, uint64_t cycles)
 {
 	struct vframe *top = frame_at(s, s->n - 1);
+	struct vnode *node = &v->nodes[top->node];
 
-	if (v->nodes[top->node].func != f) {
-		uint32_t node;
-		int err = node_of(v, v->nodes[top->node].parent, f, &node);
+	if (node->func != f) {
+		uint32_t index;
+		int err = node_of(v, node->parent, f, &index);
 		if (err)
 			return err;
-		top->node = node;
+		top->node = index;
+		node = &v->nodes[index];
 	}
-	v->nodes[top->node].self += n;
-	v->funcs[f].self += n;
-	v->funcs[f].cycles += cycles;
+	node->self += n;
+	node->cycles += cycles;
 	return 0;
 }
 
@@ -331,10 +361,61 @@ static int range_index(struct pft_views *v, unsigned image, const struct pft_ele
 	v->ranges[v->nranges] = (struct vrange){
 		.start = e->start, .ninsn = e->ninsn, .isa = e->isa, .space = e->space,
 		.taken = e->taken != 0, .image = (uint8_t)image, .func = f,
-		.in_func = fn->name && (fn->end == 0 || e->last < fn->end)
+		.nseg = fn->name && (fn->end == 0 || e->last < fn->end) ? VSEG_IN_FUNC : VSEG_UNSPLIT
 	};
 	*index = (uint32_t)v->nranges++;
 	return 0;
+}
+
+/* Add piece @func, @ninsn to range @r's pieces (the last when they are of
+ * one function), up to VSEG_MAX + 1 of them. */
+static int add_seg(struct pft_views *v, struct vrange *r, uint32_t func, uint32_t ninsn)
+{
+	if (r->nseg && v->segs[v->nsegs - 1].func == func) {
+		v->segs[v->nsegs - 1].ninsn += ninsn;
+		return 0;
+	}
+	if (pft_grow((void **)&v->segs, &v->cap_segs, v->nsegs + 1, sizeof(*v->segs)))
+		return -PFT_ERR_NOMEM;
+	v->segs[v->nsegs++] = (struct vseg){ .func = func, .ninsn = ninsn };
+	r->nseg++;
+	return 0;
+}
+
+/* Split range @index (@e), which runs out of its function or is in none,
+ * by the function of each instruction, once: its pieces in v->segs, or
+ * VSEG_MANY when there are more than VSEG_MAX (those are counted
+ * instruction by instruction every time, so that the pieces' memory
+ * stays within VSEG_MAX per distinct range). */
+static int split_range(struct pft_views *v, const struct vsource *s, uint32_t index,
+		       const struct pft_elem *e)
+{
+	struct vrange *r = &v->ranges[index];
+	struct pft_insn_iter it;
+	struct pft_insn insn;
+	uint32_t left = e->ninsn, f = r->func;
+	size_t first = v->nsegs;
+	int err = 0;
+
+	r->seg = (uint32_t)first;
+	r->nseg = 0;
+	if (pft_insn_iter_init(&it, v->images[s->image], e))
+		return -PFT_ERR_INVALID;
+	while (!err && r->nseg <= VSEG_MAX && left &&
+	       pft_insn_iter_next(&it, &insn, sizeof(insn)) == 1) {
+		left--;
+		err = func_index(v, s->image, insn.addr, &f);
+		if (!err)
+			err = add_seg(v, r, f, 1);
+	}
+	/* Instructions the image no longer has: in the last function. */
+	if (!err && left && r->nseg <= VSEG_MAX)
+		err = add_seg(v, r, f, left);
+	if (err || r->nseg > VSEG_MAX) {
+		v->nsegs = first;
+		r->nseg = VSEG_MANY;
+	}
+	return err;
 }
 
 static int count_range(struct pft_views *v, struct vsource *s, const struct pft_elem *e)
@@ -345,23 +426,29 @@ static int count_range(struct pft_views *v, struct vsource *s, const struct pft_
 
 	if (err)
 		return err;
-	f = v->ranges[index].func;
 	v->ranges[index].count++;
-	v->total_insns += e->ninsn;
-	v->total_cycles += cycles;
 	v->has_cycles |= e->has_cycles;
 
 	err = ensure_root(v, s, e->start);
+	if (!err && v->ranges[index].nseg == VSEG_UNSPLIT)
+		err = split_range(v, s, index, e);
 	if (err)
 		return err;
-	if (v->ranges[index].in_func)
-		return attribute(v, s, f, e->ninsn, cycles);
-
-	/* The range runs out of its function (or is in none): instruction by
-	 * instruction; its cycles go with its last instruction. */
+	const struct vrange *r = &v->ranges[index];
+	if (r->nseg == VSEG_IN_FUNC)
+		return attribute(v, s, r->func, e->ninsn, cycles);
+	/* The cycles go with the last instruction. */
+	if (r->nseg != VSEG_MANY) {
+		for (uint32_t i = 0; !err && i < r->nseg; i++) {
+			const struct vseg *g = &v->segs[r->seg + i];
+			err = attribute(v, s, g->func, g->ninsn, i + 1 == r->nseg ? cycles : 0);
+		}
+		return err;
+	}
 	struct pft_insn_iter it;
 	struct pft_insn insn;
 	uint32_t left = e->ninsn;
+	f = r->func;
 	if (pft_insn_iter_init(&it, v->images[s->image], e))
 		return -PFT_ERR_INVALID;
 	while (left && pft_insn_iter_next(&it, &insn, sizeof(insn)) == 1) {
@@ -378,15 +465,13 @@ static int count_range(struct pft_views *v, struct vsource *s, const struct pft_
 
 static int drain(struct pft_views *v, struct vsource *s)
 {
-	struct pft_call_event ev;
+	const struct pft_call_event *ev;
 	int err;
 
-	while ((err = pft_calls_next(s->calls, &ev, sizeof(ev))) == 0) {
-		err = apply_event(v, s, &ev);
-		if (err)
+	while ((ev = pft_calls_take(s->calls)))
+		if ((err = apply_event(v, s, ev)))
 			return err;
-	}
-	return err == -PFT_ERR_NEED_INPUT || err == -PFT_ERR_EOS ? 0 : err;
+	return 0;
 }
 
 /* Source @source's state, made on first use with image @image. */
@@ -432,24 +517,48 @@ int pft_views_set_image(struct pft_views *v, unsigned source, struct pft_image *
 	return get_source(v, source, (unsigned)k, &s);
 }
 
-int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e, size_t size)
+int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_elem *e,
+		      size_t n, size_t size)
 {
 	struct vsource *s = NULL;
 	int err;
 
-	if (!v || !e || size < PFT_FIRST_SIZE(struct pft_elem) || source >= 128 ||
-	    (e->type == PFT_ELEM_RANGE && (e->ninsn >= MAX_RANGE_INSNS || !e->ninsn)))
+	if (!v || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem) ||
+	    source >= 128)
 		return -PFT_ERR_INVALID;
+	for (size_t i = 0; i < n; i++) {
+		const struct pft_elem *x = pft_elem_at(e, i, size);
+		if (x->type >= PFT_ELEM_TYPE_MAX ||
+		    (x->type == PFT_ELEM_RANGE && (x->ninsn >= MAX_RANGE_INSNS || !x->ninsn)))
+			return -PFT_ERR_INVALID;
+	}
 	if (v->finished)
 		return -PFT_ERR_EOS;
 	err = get_source(v, source, 0, &s);
-	if (!err)
-		err = pft_calls_put(s->calls, e, size);
-	if (!err)
-		err = drain(v, s);
-	if (!err && e->type == PFT_ELEM_RANGE)
-		err = count_range(v, s, e);
+	/* The tracker takes the run up to an element that makes events:
+	 * the ranges before it are counted in the frames as they were, its
+	 * own after the events. */
+	for (size_t i = 0; !err && i < n;) {
+		int got = pft_calls_put_checked(s->calls, pft_elem_at(e, i, size), n - i, size);
+		if (got < 0)
+			return got;
+		for (size_t last = i + (size_t)got - 1; !err && i < last; i++) {
+			const struct pft_elem *x = pft_elem_at(e, i, size);
+			if (x->type == PFT_ELEM_RANGE)
+				err = count_range(v, s, x);
+		}
+		if (!err)
+			err = drain(v, s);
+		if (!err && pft_elem_at(e, i, size)->type == PFT_ELEM_RANGE)
+			err = count_range(v, s, pft_elem_at(e, i, size));
+		i++;
+	}
 	return err;
+}
+
+int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e, size_t size)
+{
+	return pft_views_put_run(v, source, e, 1, size);
 }
 
 static int cmp_addr(const void *a, const void *b)
@@ -590,11 +699,18 @@ static int resolve_lines(struct pft_views *v)
 	return 0;
 }
 
-/* Inclusive counts: a node's total is its self plus its children's
+/* Self counts of the functions and the trace, from the nodes'.
+ * Inclusive counts: a node's total is its self plus its children's
  * (children come after their parent); a function's inclusive count sums
  * the totals of its nodes that have no ancestor of the same function. */
 static void inclusive(struct pft_views *v)
 {
+	for (size_t i = 0; i < v->nnodes; i++) {
+		struct vfunc *f = &v->funcs[v->nodes[i].func];
+		f->self += v->nodes[i].self;
+		f->cycles += v->nodes[i].cycles;
+		v->total_insns += v->nodes[i].self;
+	}
 	for (size_t i = 0; i < v->nnodes; i++)
 		v->nodes[i].total = v->nodes[i].self;
 	for (size_t i = v->nnodes; i-- > 0;)

@@ -154,18 +154,25 @@ void vout_hex32(struct vout *o, uint32_t value)
 void vout_json(struct vout *o, const char *s)
 {
 	vout_put(o, "\"", 1);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (s && *s) {
+		size_t plain = 0;
 		char esc[8];
+		/* The characters that need no escape, in one piece. */
+		while (s[plain] && s[plain] != '"' && s[plain] != '\\' &&
+		       (unsigned char)s[plain] >= 0x20 && s[plain] != 0x7f)
+			plain++;
+		vout_put(o, s, plain);
+		s += plain;
+		if (!*s)
+			break;
+		unsigned char c = (unsigned char)*s++;
 		if (c == '"' || c == '\\') {
 			esc[0] = '\\';
 			esc[1] = (char)c;
 			vout_put(o, esc, 2);
-		} else if (c < 0x20 || c == 0x7f) {
+		} else {
 			snprintf(esc, sizeof(esc), "\\u%04x", c);
 			vout_put(o, esc, 6);
-		} else {
-			vout_put(o, (const char *)&c, 1);
 		}
 	}
 	vout_put(o, "\"", 1);

@@ -15,33 +15,64 @@
  * EXCEPTION_RETURN one shallower, other events keep the depth; the depth
  * never exceeds the limit and pft_calls_depth() agrees with the events;
  * instruction counts never go back; after finish every push has had its
- * return.  The views accumulator takes the same elements, finishes and
- * writes every format.
+ * return.  The same elements in one run (pft_calls_put_run()) give the
+ * same events.  The views accumulator takes the same elements, finishes
+ * and writes every format; another takes them in one run
+ * (pft_views_put_run()) and writes the same.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_util.h"
 #include "pft.h"
 
-static int discard(void *ctx, const char *buf, size_t len)
-{
-	(void)ctx;
-	(void)buf;
-	(void)len;
-	return 0;
-}
-
 struct state {
 	struct pft_calls *calls;
 	uint32_t depth, limit;
 	uint64_t insns, pushes, pops;
+	uint64_t hash, events;    /* of the events, in order; how many */
 };
+
+/* FNV-1a over an event's fields. */
+static uint64_t fold(uint64_t h, const struct pft_call_event *ev)
+{
+	const uint64_t fields[] = { ev->kind, ev->flags, ev->exception, ev->depth, ev->site,
+				    ev->target, ev->callee, ev->caller, ev->insns, ev->cycles,
+				    ev->ts, ev->entry_insns, ev->has_cycles, ev->has_ts };
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		h = (h ^ fields[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The events of @calls folded into *@hash; how many. */
+static size_t hash_events(struct pft_calls *calls, uint64_t *hash)
+{
+	struct pft_call_event ev;
+	size_t n = 0;
+
+	for (; pft_calls_next(calls, &ev, sizeof(ev)) == 0; n++)
+		*hash = fold(*hash, &ev);
+	return n;
+}
+
+/* A writer that folds what it is given into the uint64_t at @ctx. */
+static int hash_text(void *ctx, const char *buf, size_t len)
+{
+	uint64_t *h = ctx;
+
+	for (size_t i = 0; i < len; i++)
+		*h = (*h ^ (uint8_t)buf[i]) * 0x100000001b3ull;
+	return 0;
+}
 
 static void take_events(struct state *s)
 {
 	struct pft_call_event ev;
 
 	while (pft_calls_next(s->calls, &ev, sizeof(ev)) == 0) {
+		s->hash = fold(s->hash, &ev);
+		s->events++;
 		FUZZ_CHECK(ev.insns >= s->insns);
 		s->insns = ev.insns;
 		switch (ev.kind) {
@@ -75,8 +106,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pft_image *img = NULL;
 	struct state s = { .limit = 1u << (data[0] & 7) };
 	struct pft_calls_config cc = { .size = sizeof(cc), .max_depth = s.limit };
-	struct pft_views *views = NULL;
+	struct pft_views *views = NULL, *run_views = NULL;
+	struct pft_elem *elems = calloc(size / 8 + 1, sizeof(*elems));
+	uint8_t *sources = calloc(size / 8 + 1, 1);
+	size_t nelems = 0;
 	int err;
+
+	FUZZ_CHECK(elems && sources);
 
 	if ((data[0] & 8) && size > 1) {
 		img = pft_image_alloc(NULL);
@@ -85,7 +121,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct pft_views_config vc = { .size = sizeof(vc), .image = img,
 					       .max_depth = s.limit };
 		views = pft_views_alloc(&vc, &err);
-		FUZZ_CHECK(views);
+		run_views = pft_views_alloc(&vc, &err);
+		FUZZ_CHECK(views && run_views);
 	}
 	cc.image = img;
 	s.calls = pft_calls_alloc(&cc, &err);
@@ -110,22 +147,55 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		take_events(&s);
 		if (views)
 			FUZZ_CHECK(pft_views_put(views, p[0] >> 7, &e, sizeof(e)) == 0);
+		sources[nelems] = p[0] >> 7;
+		elems[nelems++] = e;
 	}
 	FUZZ_CHECK(pft_calls_finish(s.calls) == 0);
 	take_events(&s);
 	FUZZ_CHECK(s.depth == 0 && s.pushes == s.pops);
 	FUZZ_CHECK(pft_calls_finish(s.calls) == -PFT_ERR_EOS);
 
+	/* The same elements in runs: the same events. */
+	struct pft_calls *run = pft_calls_alloc(&cc, &err);
+	uint64_t hash = 0, events = 0;
+	FUZZ_CHECK(run);
+	for (size_t i = 0; i < nelems;) {
+		int got = pft_calls_put_run(run, &elems[i], nelems - i, sizeof(*elems));
+		FUZZ_CHECK(got >= 1 && (size_t)got <= nelems - i);
+		i += (size_t)got;
+		events += hash_events(run, &hash);
+	}
+	FUZZ_CHECK(pft_calls_finish(run) == 0);
+	events += hash_events(run, &hash);
+	FUZZ_CHECK(hash == s.hash && events == s.events);
+	pft_calls_free(run);
+	/* Each source's elements in runs as they come. */
+	for (size_t i = 0, j; run_views && i < nelems; i = j) {
+		for (j = i + 1; j < nelems && sources[j] == sources[i]; j++)
+			;
+		FUZZ_CHECK(pft_views_put_run(run_views, sources[i], &elems[i], j - i,
+					     sizeof(*elems)) == 0);
+	}
+
 	if (views) {
 		/* Ranges were walked in the image as they came: finishing walks
 		 * them again, so it can only fail on a missing instruction. */
 		err = pft_views_finish(views);
 		FUZZ_CHECK(err == 0 || err == -PFT_ERR_NOMAP);
-		for (int f = 0; err == 0 && f < PFT_VIEW_FORMAT_MAX; f++)
+		FUZZ_CHECK(pft_views_finish(run_views) == err);
+		for (int f = 0; err == 0 && f < PFT_VIEW_FORMAT_MAX; f++) {
+			uint64_t one = 0, whole = 0;
 			FUZZ_CHECK(pft_views_write(views, (enum pft_view_format)f, "fuzz",
-						   discard, NULL) == 0);
+						   hash_text, &one) == 0);
+			FUZZ_CHECK(pft_views_write(run_views, (enum pft_view_format)f, "fuzz",
+						   hash_text, &whole) == 0);
+			FUZZ_CHECK(one == whole);
+		}
 	}
+	free(elems);
+	free(sources);
 	pft_views_free(views);
+	pft_views_free(run_views);
 	pft_calls_free(s.calls);
 	pft_image_free(img);
 	return 0;

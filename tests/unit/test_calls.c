@@ -1,6 +1,8 @@
 /* The calls layer on hand-built element sequences.  Expected events are
  * worked out by hand from the rules in pft.h (section calls); addresses of
  * the image case come from tests/views/calls_sample.S. */
+#include <string.h>
+
 #include "ptunit.h"
 
 #include "pft.h"
@@ -272,6 +274,74 @@ static void errors(void)
 	pft_calls_free(NULL);
 }
 
+/* pft_calls_put_run() applies a run as pft_calls_put() does each of its
+ * elements (the rules are checked by hand above): the same events, and
+ * each call stops after the element that made some. */
+static void runs_are_puts(void)
+{
+	struct pft_elem exc = elem(PFT_ELEM_EXCEPTION), ts = elem(PFT_ELEM_TIMESTAMP);
+	exc.has_ret = 1;
+	exc.addr = 0x1014;
+	ts.ts = 77;
+	const struct pft_elem run[] = {
+		arm_range(0x1000, 2, PFT_ICLASS_CALL, 1),
+		ts,
+		arm_range(0x2000, 3, PFT_ICLASS_JUMP, 1),        /* a jump, no symbols */
+		arm_range(0x2010, 1, PFT_ICLASS_RETURN, 1),
+		arm_range(0x1008, 2, PFT_ICLASS_OTHER, 0),       /* RETURN */
+		arm_range(0x1010, 1, PFT_ICLASS_INDIRECT_CALL, 1),
+		elem(PFT_ELEM_TRACE_ON),                         /* CALL, no target */
+		arm_range(0x1014, 1, PFT_ICLASS_OTHER, 0),       /* RETURN, untraced */
+		exc,
+		arm_range(0x18, 1, PFT_ICLASS_EXC_RETURN, 1),    /* EXCEPTION */
+		arm_range(0x1014, 1, PFT_ICLASS_OTHER, 0),       /* EXCEPTION_RETURN */
+		arm_range(0x1018, 4, PFT_ICLASS_OTHER, 0),
+	};
+	const size_t n = sizeof(run) / sizeof(run[0]);
+	struct pft_call_event one[16], whole[16];
+	size_t made[16], none = 0, k = 0;
+
+	start(NULL, 0);
+	for (size_t i = 0; i < n; i++) {
+		put(run[i]);
+		made[i] = nev;
+		for (size_t j = 0; j < nev && none < 16; j++)
+			one[none++] = ev[j];
+	}
+	pft_calls_free(calls);
+	PTU_EQ(none, 6);
+	start(NULL, 0);
+	for (size_t i = 0; i < n;) {
+		int got = pft_calls_put_run(calls, &run[i], n - i, sizeof(run[0]));
+		PTU_CHECK(got >= 1 && (size_t)got <= n - i);
+		if (got < 1)
+			break;
+		/* Only the last element applied made events, if any did. */
+		for (size_t j = i; j + 1 < i + (size_t)got; j++)
+			PTU_EQ(made[j], 0);
+		i += (size_t)got;
+		PTU_CHECK(made[i - 1] != 0 || i == n);
+		while (k < 16 && pft_calls_next(calls, &whole[k], sizeof(whole[0])) == 0)
+			k++;
+	}
+	PTU_EQ(k, none);
+	PTU_EQ(memcmp(one, whole, none * sizeof(one[0])), 0);
+
+	/* Errors: none applied; a later element of unknown type ends the run. */
+	struct pft_elem bad[2] = { arm_range(0x1000, 1, PFT_ICLASS_OTHER, 0),
+				   elem(PFT_ELEM_TYPE_MAX) };
+	PTU_EQ(pft_calls_put_run(NULL, bad, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put_run(calls, NULL, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put_run(calls, bad, 0, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put_run(calls, bad, 1, 4), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put_run(calls, &bad[1], 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put_run(calls, bad, 2, sizeof(bad[0])), 1);
+	PTU_EQ(pft_calls_depth(calls), 0);
+	PTU_EQ(pft_calls_finish(calls), 0);
+	PTU_EQ(pft_calls_put_run(calls, bad, 1, sizeof(bad[0])), -PFT_ERR_EOS);
+	pft_calls_free(calls);
+}
+
 /* With calls_sample.S's symbols: tail calls, jumps inside a function,
  * direct targets read from the image across a gap, and a longjmp into
  * the middle of a function. */
@@ -346,6 +416,7 @@ int main(void)
 	PTU_RUN(gaps_keep_the_stack);
 	PTU_RUN(time_and_depth_limit);
 	PTU_RUN(errors);
+	PTU_RUN(runs_are_puts);
 	if (build_calls_sample(elf) == 0) {
 		PTU_RUN(with_symbols);
 	} else {

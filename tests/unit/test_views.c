@@ -138,6 +138,82 @@ static void profile_by_hand(void)
 	pft_image_free(img);
 }
 
+/* The same trace in runs (pft_views_put_run()): whole, and cut where a
+ * call's events come in the middle of a run; the same figures. */
+static void profile_in_runs(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct pft_elem e[sizeof(trace) / sizeof(trace[0])];
+	const size_t n = sizeof(e) / sizeof(e[0]);
+
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	for (size_t i = 0; i < n; i++) {
+		e[i] = arm_range(trace[i].start, 1, trace[i].iclass, 1);
+		e[i].has_cycles = 1;
+		e[i].cycles = 3;
+	}
+	for (size_t cut = 0; cut < 4; cut += 3) {
+		struct pft_views_config cfg = { .size = sizeof(cfg), .image = img };
+		struct pft_views *v = pft_views_alloc(&cfg, NULL);
+		PTU_CHECK(v != NULL);
+		if (!v)
+			break;
+		if (cut)
+			PTU_EQ(pft_views_put_run(v, 5, e, cut, sizeof(e[0])), 0);
+		PTU_EQ(pft_views_put_run(v, 5, &e[cut], n - cut, sizeof(e[0])), 0);
+		PTU_EQ(pft_views_finish(v), 0);
+		function(v, "_start", 0, 2, 8);
+		function(v, "fa", 1, 2, 3);
+		function(v, "fb", 2, 2, 2);
+		function(v, "fc", 1, 2, 3);
+		pft_views_free(v);
+	}
+	pft_image_free(img);
+}
+
+/* Function @name's self instructions and cycles after @v's finish. */
+static void self_of(struct pft_views *v, const char *name, uint64_t insns, uint64_t cycles)
+{
+	struct pft_view_func f;
+	size_t i = 0;
+
+	while (pft_views_function(v, i, &f, sizeof(f)) == 0 && strcmp(f.name, name))
+		i++;
+	PTU_STREQ(f.name, name);
+	PTU_EQ(f.self_insns, insns);
+	PTU_EQ(f.self_cycles, cycles);
+}
+
+/* A range from fa + 8 through fb and past it runs through four pieces:
+ * fa 0x8108..0x810c (2 instructions), none 0x8110..0x81fc (60, the zeros
+ * .org fills in decode as ANDEQ), fb 0x8200 (1), none 0x8204..0x820c
+ * (3); its cycles go with its last instruction.  Twice: split once,
+ * counted from the pieces the second time. */
+static void range_through_functions(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct pft_views_config cfg = { .size = sizeof(cfg), .image = img };
+	struct pft_elem e = arm_range(0x8108, 66, PFT_ICLASS_OTHER, 0);
+	struct buffer out = { .len = 0 };
+
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	struct pft_views *v = pft_views_alloc(&cfg, NULL);
+	PTU_CHECK(v != NULL);
+	e.has_cycles = 1;
+	e.cycles = 5;
+	PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), 0);
+	PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), 0);
+	PTU_EQ(pft_views_finish(v), 0);
+	self_of(v, "fa", 4, 0);
+	self_of(v, "fb", 2, 0);
+	self_of(v, "[unknown]", 126, 10);
+	/* The outermost frame moved from function to function. */
+	PTU_EQ(pft_views_write(v, PFT_VIEW_FOLDED, NULL, to_buffer, &out), 0);
+	PTU_STREQ(out.text, "fa 4\n[unknown] 126\nfb 2\n");
+	pft_views_free(v);
+	pft_image_free(img);
+}
+
 /* The trace of run_trace() on sources 5 and 6, which read images @a and
  * @b; each function named @name must appear @copies times, each with
  * @entered entries and @self instructions. */
@@ -284,14 +360,29 @@ static void errors(void)
 	PTU_EQ(pft_views_put(NULL, 0, &e, sizeof(e)), -PFT_ERR_INVALID);
 	e.ninsn = 1 << 22;
 	PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), -PFT_ERR_INVALID);
+	/* A run with a bad element: none of it is counted. */
+	struct pft_elem run[3] = { arm_range(0x1000, 1, PFT_ICLASS_OTHER, 0), e,
+				   arm_range(0x1000, 1, PFT_ICLASS_OTHER, 0) };
+	PTU_EQ(pft_views_put_run(v, 0, run, 3, sizeof(run[0])), -PFT_ERR_INVALID);
+	run[1].ninsn = 0;
+	PTU_EQ(pft_views_put_run(v, 0, run, 3, sizeof(run[0])), -PFT_ERR_INVALID);
+	run[1] = (struct pft_elem){ .type = PFT_ELEM_TYPE_MAX };
+	PTU_EQ(pft_views_put_run(v, 0, run, 3, sizeof(run[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_put_run(v, 0, run, 0, sizeof(run[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_put_run(v, 0, NULL, 1, sizeof(run[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_put_run(NULL, 0, run, 1, sizeof(run[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_put_run(v, 128, run, 1, sizeof(run[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_put_run(v, 0, run, 1, 4), -PFT_ERR_INVALID);
 	PTU_EQ(pft_views_write(v, PFT_VIEW_FOLDED, NULL, to_buffer, &out), -PFT_ERR_INVALID);
 	PTU_EQ(pft_views_function(v, 0, &f, sizeof(f)), -PFT_ERR_INVALID);
 	PTU_EQ(pft_views_finish(v), 0);
 	PTU_EQ(pft_views_finish(v), -PFT_ERR_EOS);
 	e.ninsn = 1;
 	PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), -PFT_ERR_EOS);
+	PTU_EQ(pft_views_put_run(v, 0, &e, 1, sizeof(e)), -PFT_ERR_EOS);
 	PTU_EQ(pft_views_write(v, PFT_VIEW_FORMAT_MAX, NULL, to_buffer, &out), -PFT_ERR_INVALID);
 	PTU_EQ(pft_views_write(v, PFT_VIEW_FOLDED, NULL, NULL, &out), -PFT_ERR_INVALID);
+	/* No function, not even "[unknown]": none of the bad runs counted. */
 	PTU_EQ(pft_views_function(v, 0, &f, sizeof(f)), -PFT_ERR_EOS);
 	PTU_EQ(pft_views_finish(NULL), -PFT_ERR_INVALID);
 	pft_views_free(v);
@@ -305,6 +396,8 @@ int main(void)
 		PTU_RUN(profile_by_hand);
 		PTU_RUN(timeline_spans);
 		PTU_RUN(images_per_source);
+		PTU_RUN(profile_in_runs);
+		PTU_RUN(range_through_functions);
 	} else {
 		ptu_tests_failed++;
 	}
