@@ -1885,6 +1885,49 @@ struct pft_input_parallel {
 pft_export int pft_input_parallel_stats(const struct pft_input *in,
 					struct pft_input_parallel *st, size_t size);
 
+/*
+ * Counting: what `pft dump --count` and `pft decode --count` print, without
+ * an item per packet or element.  pft_input_count() decodes the input to
+ * its end, counting each source's packets (with @packets) and elements
+ * (with @elements), and returns only the items that report a problem, in
+ * trace order: a BAD packet (a PACKET item with a negative @status, with
+ * @packets) and a gap that lost bytes (a GAP item with a negative
+ * @status); their packets and elements are counted already.  The
+ * parallel decode counts in its threads, each piece in place, and adds up
+ * each piece's counts from where the piece before handed over to it (the
+ * same verified I-syncs as its items): the counts are those of the serial
+ * decode.  An input is read either with pft_input_next() or with
+ * pft_input_count(), not both.
+ */
+enum { PFT_INPUT_COUNT_TYPES = 32 };   /* room per type table, > every *_TYPE_MAX */
+
+struct pft_input_counts {
+	uint64_t packets[PFT_INPUT_COUNT_TYPES];      /* PTM, by enum pft_packet_type */
+	uint64_t etm3_packets[PFT_INPUT_COUNT_TYPES]; /* by enum pft_etm3_packet_type */
+	uint64_t elems[PFT_INPUT_COUNT_TYPES];        /* by enum pft_elem_type */
+	uint64_t insns;         /* instructions in RANGE elements */
+	uint64_t bytes;         /* trace bytes of the source */
+	uint64_t errors;        /* BAD packets and gaps that lost bytes */
+};
+
+/*
+ * The next problem item of a counting decode (see above) in *@item (@size
+ * = sizeof *@item).  Returns 0, -PFT_ERR_EOS (the input is decoded: the
+ * counts are final), -PFT_ERR_INVALID (NULL argument, @size too small,
+ * or the input was read with pft_input_next()), or pft_input_next()'s
+ * errors.
+ */
+pft_export int pft_input_count(struct pft_input *in, struct pft_item *item, size_t size);
+
+/*
+ * Source @index's counts so far in *@c (@size = sizeof *@c); for a source
+ * that is not decoded, or an input read with pft_input_next(), only
+ * @bytes.  Returns 0 or -PFT_ERR_INVALID (NULL argument, @size too small,
+ * @index out of range).
+ */
+pft_export int pft_input_counts(const struct pft_input *in, size_t index,
+				struct pft_input_counts *c, size_t size);
+
 /* Returns NULL with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL
  * or bad @cfg) or -PFT_ERR_NOMEM. */
 pft_export struct pft_input *pft_input_alloc(const struct pft_input_config *cfg,

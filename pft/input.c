@@ -443,10 +443,10 @@ void input_close(struct input *in)
 	memset(in, 0, sizeof(*in));
 }
 
-int input_next(struct input *in, struct pft_item *item)
+/* What pft_input_next() or pft_input_count() returned (@r, the item in
+ * *@item), as input_next() returns it. */
+static int took_item(struct input *in, struct pft_item *item, int r)
 {
-	int r = pft_input_next(in->in, item, sizeof(*item));
-
 	if (r == 0 && cli_output_failed()) {
 		cli_error("standard output: %s", strerror(errno));
 		return -1;
@@ -460,8 +460,13 @@ int input_next(struct input *in, struct pft_item *item)
 					item->ptm[i].type == PFT_PKT_ASYNC;
 		return 1;
 	}
-	for (size_t i = 0; i < in->nsrc; i++)
-		pft_input_source(in->in, i, &in->src[i].info, sizeof(in->src[i].info));
+	for (size_t i = 0; i < in->nsrc; i++) {
+		struct source *s = &in->src[i];
+		pft_input_source(in->in, i, &s->info, sizeof(s->info));
+		if (in->counting && !pft_input_counts(in->in, i, &s->counts, sizeof(s->counts)))
+			s->synced_once |= s->counts.packets[PFT_PKT_ASYNC] ||
+					  s->counts.etm3_packets[PFT_ETM3_PKT_ASYNC];
+	}
 	struct pft_input_parallel par;
 	if (r == -PFT_ERR_EOS && piece_size_for_tests() &&
 	    !pft_input_parallel_stats(in->in, &par, sizeof(par)))
@@ -471,4 +476,15 @@ int input_next(struct input *in, struct pft_item *item)
 		return 0;
 	cli_error("%s", pft_input_message(in->in));
 	return -1;
+}
+
+int input_next(struct input *in, struct pft_item *item)
+{
+	return took_item(in, item, pft_input_next(in->in, item, sizeof(*item)));
+}
+
+int input_count(struct input *in, struct pft_item *item)
+{
+	in->counting = 1;
+	return took_item(in, item, pft_input_count(in->in, item, sizeof(*item)));
 }

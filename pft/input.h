@@ -122,6 +122,7 @@ int input_opts_check(struct input_opts *o);
 struct source {
 	struct pft_input_source info;
 	int synced_once;
+	struct pft_input_counts counts;   /* input_count(): final at the end */
 };
 
 /* An input opened for a command: the library's pft_input and its sources. */
@@ -131,6 +132,7 @@ struct input {
 	size_t nsrc;
 	int multi_id;            /* the input has trace IDs: print them */
 	int has_images;          /* a snapshot, or --elf/--image given */
+	int counting;            /* read with input_count() */
 };
 
 /* Open the input the options name, for packets and/or elements, with the
@@ -152,5 +154,11 @@ int input_fit_report(struct input *in);
 /* The next item: 1, 0 at the end (the sources' counts are then up to
  * date), or -1 after printing a one-line error. */
 int input_next(struct input *in, struct pft_item *item);
+
+/* Decode the input counting (pft_input_count()): the next item that
+ * reports a problem (a BAD packet, a gap that lost bytes), as
+ * input_next() returns it; at the end, each source's counts are in its
+ * @counts. */
+int input_count(struct input *in, struct pft_item *item);
 
 #endif

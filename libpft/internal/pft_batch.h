@@ -4,8 +4,10 @@
 #ifndef PFT_BATCH_H
 #define PFT_BATCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "detect.h"
 #include "pft.h"
 
 struct ptm_batch {
@@ -24,5 +26,36 @@ struct ptm_batch {
  * detection prefix or of a type it counts beyond (detect.h). */
 int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
 		   struct pft_fit *fit, uint64_t *fit_bytes, struct pft_item *item);
+
+/* Give packet @pkt (of a batch with status @status) to fit check @fit as
+ * the serial decode does: every packet while *@fit_bytes (the bytes given
+ * so far) are under the detection prefix, then those of the types it
+ * counts (detect.h). */
+static inline void ptm_fit_packet(struct pft_fit *fit, uint64_t *fit_bytes,
+				  const struct pft_packet *pkt, int status)
+{
+	if (*fit_bytes < PFT_DETECT_PREFIX || (PFT_FIT_COUNTED_TYPES >> pkt->type & 1)) {
+		*fit_bytes += pkt->size;
+		pft_fit_packet(fit, pkt, sizeof(*pkt), status);
+	}
+}
+
+/* Count @n packets and @n elements (either may be 0) into @c. */
+static inline void ptm_count_packets(struct pft_input_counts *c, const struct pft_packet *pkts,
+				     size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		c->packets[pkts[k].type]++;
+}
+
+static inline void ptm_count_elems(struct pft_input_counts *c, const struct pft_elem *elems,
+				   size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		c->elems[elems[k].type]++;
+		if (elems[k].type == PFT_ELEM_RANGE)
+			c->insns += elems[k].ninsn;
+	}
+}
 
 #endif
