@@ -357,7 +357,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)packets,
 				       .elements = (uint8_t)elements, .fit_check = 1,
-				       .runs = (uint8_t)o->runs, .id = o->id,
+				       .runs = 1, .id = o->id,
 				       .threads = o->jobs ? o->jobs : 1,
 				       .piece_size = piece_size_for_tests() };
 	int given = o->cfg_given || o->reg_given[0] || o->reg_given[1] || o->reg_given[2] ||
@@ -365,6 +365,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	int err = 0;
 
 	memset(in, 0, sizeof(*in));
+	in->split = !o->runs;
 	in->in = pft_input_alloc(&ic, &err);
 	if (!in->in) {
 		cli_error("%s", pft_errstr(pft_errcode(err)));
@@ -478,9 +479,33 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 	return -1;
 }
 
+/* The next item of the run in->run, alone. */
+static int split_item(struct input *in, struct pft_item *item)
+{
+	uint32_t k = in->run_next++;
+
+	*item = in->run;
+	item->count = 1;
+	if (item->type == PFT_ITEM_PACKET) {
+		item->ptm += k;
+	} else {
+		item->elem += k;
+		if (k)
+			item->ptm = NULL;   /* a run names its first element's packet only */
+	}
+	return 1;
+}
+
 int input_next(struct input *in, struct pft_item *item)
 {
-	return took_item(in, item, pft_input_next(in->in, item, sizeof(*item)));
+	if (in->run_next < in->run.count)
+		return split_item(in, item);
+	int r = took_item(in, item, pft_input_next(in->in, item, sizeof(*item)));
+	if (r <= 0 || !in->split || item->count < 2)
+		return r;
+	in->run = *item;
+	in->run_next = 0;
+	return split_item(in, item);
 }
 
 int input_count(struct input *in, struct pft_item *item)

@@ -51,7 +51,7 @@ enum {
 	CHUNKS_MAX = 8,            /* chunks a piece may hold before it waits */
 	PKT_BYTES_MAX = 16,        /* the longest PTM packet */
 	BATCH = 64,                /* packets per batch, as in pft_pipe.c */
-	PUBLISH_EVERY = 8,         /* batches */
+	PUBLISH_EVERY = 32,        /* batches */
 	ELEM_ROOM = BATCH * PFT_FLOW_ELEMS_MAX
 };
 
@@ -164,13 +164,13 @@ struct par {
 	size_t cur;                /* piece being read; npieces: the end */
 	struct chunk *rchunk;
 	size_t rpos;
+	size_t rlen;               /* of rchunk, published when last looked */
 	struct ptm_batch batch;    /* the record being returned */
-	struct pft_pipe_stats stats;
-	struct pft_fit *fit;
-	uint64_t fit_bytes;          /* packet bytes given to @fit */
+	struct pft_pipe_stats stats;   /* @bytes; the counts come from @total */
+	struct pft_fit *fit;       /* the pieces' fit checks added up */
 	int ended;
-	/* count_only: the sum of the parts of the pieces passed, and the
-	 * candidate where the piece being read took over (none: the first). */
+	/* The counts of the parts of the pieces passed, and the candidate
+	 * where the piece being read took over (none: the first). */
 	struct tally total, from_tally;
 	struct pft_fit from_fit;
 	int from_cand;
@@ -274,9 +274,23 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
 	size_t raw = 0;
 	int with_elems = w->flow && !w->p->c.count_only;
 	unsigned nelems = with_elems ? (unsigned)w->end[npkts - 1] : 0;
+	const struct pft_packet *from = w->pkts;
+	int one = 0;
 
+	/* Elements in runs, without packets: a run's item shows only the
+	 * packet of its first element, so only that one is kept. */
+	if (with_elems && !w->p->c.packets && w->p->c.runs) {
+		if (!nelems)
+			return 0;
+		int k = 0;
+		while (!w->end[k])
+			k++;
+		from = &w->pkts[k];
+		one = 1;
+		npkts = 1;
+	}
 	for (int k = 0; k < npkts; k++)
-		raw += w->pkts[k].size;
+		raw += from[k].size;
 	struct record_parts l = record_layout((unsigned)npkts, nelems, raw);
 	int err = make_room(w, i, pc, l.size);
 	if (err)
@@ -291,13 +305,13 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
 	r->nelems = (uint16_t)nelems;
 	r->status = status;
 	for (int k = 0; k < npkts; k++)
-		r->elem_end[k] = (uint16_t)(with_elems ? w->end[k] : 0);
-	memcpy(pkts, w->pkts, (size_t)npkts * sizeof(*pkts));
+		r->elem_end[k] = (uint16_t)(!with_elems ? 0 : one ? nelems : w->end[k]);
+	memcpy(pkts, from, (size_t)npkts * sizeof(*pkts));
 	memcpy(o + l.elems, w->elems, nelems * sizeof(struct pft_elem));
 	for (int k = 0; k < npkts; k++) {
-		memcpy(bytes, w->pkts[k].raw, w->pkts[k].size);
+		memcpy(bytes, from[k].raw, from[k].size);
 		pkts[k].raw = bytes;
-		bytes += w->pkts[k].size;
+		bytes += from[k].size;
 	}
 	w->wpos += l.size;
 	return 0;
@@ -480,8 +494,7 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		if (w->flow && pft_flow_decode(w->flow, w->pkts, (size_t)got, sizeof(w->pkts[0]),
 					       w->elems, ELEM_ROOM, w->end) != got)
 			return -PFT_ERR_INTERNAL;
-		if (p->c.count_only)
-			tally_batch(w, pc, got, status);
+		tally_batch(w, pc, got, status);
 		if ((!p->c.count_only || (status < 0 && p->c.packets)) &&
 		    (err = put_record(w, i, pc, got, status)) != 0)
 			return err < 0 ? err : 0;
@@ -572,7 +585,7 @@ static void *worker_main(void *arg)
 		}
 		size_t i = p->next_start++;
 		struct piece *pc = calloc(1, sizeof(*pc));
-		if (pc && p->c.count_only && p->c.fit_check &&
+		if (pc && p->c.fit_check &&
 		    !(pc->fit = pft_fit_alloc(&p->c.cfg, p->c.image, NULL))) {
 			free(pc);
 			pc = NULL;
@@ -736,11 +749,9 @@ const char *par_message(const struct par *p)
 void par_source_stats(const struct par *p, struct pft_pipe_stats *st)
 {
 	*st = p->stats;
-	if (p->c.count_only) {
-		st->packets = p->total.packets;
-		st->errors = p->total.c.errors;
-		st->insns = p->total.c.insns;
-	}
+	st->packets = p->total.packets;
+	st->errors = p->total.c.errors;
+	st->insns = p->total.c.insns;
 }
 
 void par_total(const struct par *p, struct pft_input_counts *c)
@@ -792,7 +803,7 @@ static void add_part(struct par *p, const struct piece *pc)
 
 static void pass_pieces(struct par *p, size_t next, unsigned handover)
 {
-	if (p->c.count_only && p->cur < p->npieces && p->pieces[p->cur])
+	if (p->cur < p->npieces && p->pieces[p->cur])
 		add_part(p, p->pieces[p->cur]);
 	for (size_t j = p->cur; j < next && j < p->npieces; j++) {
 		struct piece *pc = p->pieces[j];
@@ -878,11 +889,17 @@ static int next_batch(struct par *p)
 {
 	const uint8_t *in;
 
-	pthread_mutex_lock(&p->mu);
-	int err = readable(p, &in);
-	pthread_mutex_unlock(&p->mu);
-	if (err < 0)
-		return err;
+	/* The lock only when what was published is read. */
+	if (p->rchunk && p->rpos < p->rlen) {
+		in = p->rchunk->data + p->rpos;
+	} else {
+		pthread_mutex_lock(&p->mu);
+		int err = readable(p, &in);
+		p->rlen = p->rchunk ? p->rchunk->len : 0;
+		pthread_mutex_unlock(&p->mu);
+		if (err < 0)
+			return err;
+	}
 	p->batch.npkts = 0;
 	if (!in)
 		return 0;
@@ -910,9 +927,12 @@ int par_next(struct par *p, struct pft_item *item, size_t size)
 	memset(item, 0, sizeof(*item));
 	item->protocol = PFT_PROTO_PTM;
 	item->count = 1;
-	/* Counting, the workers gave the fit check its packets. */
-	while (!ptm_batch_item(&p->batch, p->c.packets, p->c.runs, &p->stats,
-			       p->c.count_only ? NULL : p->fit, &p->fit_bytes, item)) {
+	struct pft_pipe_stats counted_already = { 0 };
+	uint64_t fit_bytes = 0;
+
+	/* The workers counted the items, and gave the fit checks theirs. */
+	while (!ptm_batch_item(&p->batch, p->c.packets, p->c.runs, &counted_already, NULL,
+			       &fit_bytes, item)) {
 		if (p->ended)
 			return -PFT_ERR_EOS;
 		if ((r = next_batch(p)) < 0)
