@@ -352,13 +352,22 @@ static uint32_t piece_size_for_tests(void)
 	return s && !cli_parse_u32(s, &v) ? v : 0;
 }
 
+/* -j's default: a thread per CPU (the library decodes a small input in
+ * the calling thread whatever this says). */
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
+}
+
 int input_open(struct input *in, const struct input_opts *o, int packets, int elements,
 	       const struct image_args *images)
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)packets,
 				       .elements = (uint8_t)elements, .fit_check = 1,
 				       .runs = 1, .id = o->id,
-				       .threads = o->jobs ? o->jobs : 1,
+				       .threads = o->jobs ? o->jobs : online_cpus(),
 				       .piece_size = piece_size_for_tests() };
 	int given = o->cfg_given || o->reg_given[0] || o->reg_given[1] || o->reg_given[2] ||
 		    o->reg_given[3];

@@ -26,7 +26,7 @@ struct input_opts {
 	uint32_t reg[4];
 	int reg_given[4];
 	int runs;               /* the command takes items in runs (item.count) */
-	unsigned jobs;          /* -j/--jobs: decode threads; 0: one */
+	unsigned jobs;          /* -j/--jobs: decode threads; 0: the online CPUs */
 };
 
 /* The getopt_long entries of the shared options; their codes start at
@@ -106,9 +106,8 @@ enum {
 #define JOBS_SHORT_OPTION "j:"
 #define JOBS_HELP                                                             \
 	"decoding:\n"                                                         \
-	"  -j N, --jobs N        decode a large --raw file in N threads (default\n" \
-	"                        1; the output is the same, but today it takes\n" \
-	"                        more CPU than it shares out: see pft(1))\n"
+	"  -j N, --jobs N        decode a large raw trace in N threads (default:\n" \
+	"                        the online CPUs; the output is the same)\n"
 
 void input_opts_init(struct input_opts *o);
 /* Handle a shared option; returns 0, or -1 after printing an error. */

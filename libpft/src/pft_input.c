@@ -139,6 +139,8 @@ void pft_input_free(struct pft_input *in)
 {
 	if (!in)
 		return;
+	/* First: its threads read the images until they are stopped. */
+	par_free(in->par);
 	for (size_t i = 0; i < in->nfiles; i++) {
 		struct in_file *f = &in->files[i];
 		if (f->fd > 0)
@@ -163,7 +165,6 @@ void pft_input_free(struct pft_input *in)
 		free(in->notes[i]);
 	free(in->notes);
 	perf_in_free(in->perf);
-	par_free(in->par);
 	free(in->counts);
 	free(in->buf);
 	free(in);

@@ -102,6 +102,14 @@ same 65536 2 11 coverage --raw "$tmp/big.pft" "${cfg[@]}"
 # Detection (no configuration given) happens before the split.
 same 65536 2 11 dump --raw "$tmp/big.pft" --count
 
+# Without -j: a thread per CPU.
+PFT_PIECE_SIZE=4096 "$PFT" dump --raw "$tmp/big.pft" "${cfg[@]:0:2}" --count >/dev/null 2>"$tmp/err"
+if [ "$(nproc)" -gt 1 ]; then
+    check "default -j: parallel" "$(grep -c 'parallel decode: 178 pieces' "$tmp/err")" 1
+fi
+PFT_PIECE_SIZE=4096 "$PFT" dump --raw "$tmp/one.pft" "${cfg[@]:0:2}" --count >/dev/null 2>"$tmp/err"
+check "default -j, one piece: serial" "$(grep -c "parallel decode: 0 pieces" "$tmp/err")" 1
+
 # -j takes a number of threads.
 "$PFT" decode --raw "$tmp/one.pft" -j 0 >/dev/null 2>"$tmp/err"
 check "-j 0: usage error" "$?" 2
