@@ -80,26 +80,38 @@ static const char *write_file(const char *name, const void *bytes, size_t n)
 	return p;
 }
 
-/* Every item of the decode, one line each (packets and elements with
- * the fields a listing shows), and the parallel decode's counts. */
-static size_t decode(const char *trace, const char *image, const struct pft_config *cfg,
-		     unsigned threads, char *out, size_t len, struct pft_input_parallel *par)
+/* Raw PTM file @trace under @cfg, with @image at 0x1000 (NULL: none),
+ * decoded in @threads threads, in pieces of PIECE bytes. */
+static struct pft_input *open_raw(const char *trace, const char *image,
+				  const struct pft_config *cfg, unsigned threads)
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .elements = 1,
 				       .fit_check = 1, .id = -1, .threads = threads,
 				       .piece_size = PIECE };
 	struct pft_input *in = pft_input_alloc(&ic, NULL);
-	struct pft_item it;
-	size_t n = 0;
-	int r;
 
 	PTU_CHECK(in != NULL);
 	if (!in)
-		return 0;
+		return NULL;
 	if (image)
 		PTU_EQ(pft_input_add_image(in, image, 0x1000), 0);
 	PTU_EQ(pft_input_open_file(in, trace, PFT_PIPE_RAW), 0);
 	PTU_EQ(pft_input_add_ptm(in, -1, cfg), 0);
+	return in;
+}
+
+/* Every item of the decode, one line each (packets and elements with
+ * the fields a listing shows), and the parallel decode's counts. */
+static size_t decode(const char *trace, const char *image, const struct pft_config *cfg,
+		     unsigned threads, char *out, size_t len, struct pft_input_parallel *par)
+{
+	struct pft_input *in = open_raw(trace, image, cfg, threads);
+	struct pft_item it;
+	size_t n = 0;
+	int r;
+
+	if (!in)
+		return 0;
 	while ((r = pft_input_next(in, &it, sizeof(it))) == 0 && n + 200 < len) {
 		for (uint32_t k = 0; k < it.count; k++) {
 			if (it.type == PFT_ITEM_PACKET) {
@@ -131,19 +143,12 @@ static size_t decode(const char *trace, const char *image, const struct pft_conf
 static void count_items(const char *trace, const char *image, const struct pft_config *cfg,
 			struct pft_input_counts *c)
 {
-	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .elements = 1,
-				       .fit_check = 1, .id = -1, .threads = 1 };
-	struct pft_input *in = pft_input_alloc(&ic, NULL);
+	struct pft_input *in = open_raw(trace, image, cfg, 1);
 	struct pft_item it;
 
 	memset(c, 0, sizeof(*c));
-	PTU_CHECK(in != NULL);
 	if (!in)
 		return;
-	if (image)
-		PTU_EQ(pft_input_add_image(in, image, 0x1000), 0);
-	PTU_EQ(pft_input_open_file(in, trace, PFT_PIPE_RAW), 0);
-	PTU_EQ(pft_input_add_ptm(in, -1, cfg), 0);
 	while (pft_input_next(in, &it, sizeof(it)) == 0) {
 		for (uint32_t k = 0; k < it.count; k++) {
 			if (it.type == PFT_ITEM_PACKET) {
@@ -168,22 +173,14 @@ static void count(const char *trace, const char *image, const struct pft_config 
 		  unsigned threads, struct pft_input_counts *c, uint64_t *bad,
 		  struct pft_input_parallel *par)
 {
-	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .elements = 1,
-				       .fit_check = 1, .id = -1, .threads = threads,
-				       .piece_size = PIECE };
-	struct pft_input *in = pft_input_alloc(&ic, NULL);
+	struct pft_input *in = open_raw(trace, image, cfg, threads);
 	struct pft_item it;
 	int r;
 
 	memset(c, 0, sizeof(*c));
 	*bad = 0;
-	PTU_CHECK(in != NULL);
 	if (!in)
 		return;
-	if (image)
-		PTU_EQ(pft_input_add_image(in, image, 0x1000), 0);
-	PTU_EQ(pft_input_open_file(in, trace, PFT_PIPE_RAW), 0);
-	PTU_EQ(pft_input_add_ptm(in, -1, cfg), 0);
 	while ((r = pft_input_count(in, &it, sizeof(it))) == 0) {
 		PTU_EQ(it.type, PFT_ITEM_PACKET);
 		PTU_EQ(it.ptm->type, PFT_PKT_BAD);
