@@ -1927,7 +1927,7 @@ pft_export int pft_input_count(struct pft_input *in, struct pft_item *item, size
 /*
  * Source @index's counts so far in *@c (@size = sizeof *@c); for a source
  * that is not decoded, or an input read with pft_input_next(), only
- * @bytes.  Returns 0 or -PFT_ERR_INVALID (NULL argument, @size too small,
+ * @bytes and @errors (its pft_input_source() statistics).  Returns 0 or -PFT_ERR_INVALID (NULL argument, @size too small,
  * @index out of range).
  */
 pft_export int pft_input_counts(const struct pft_input *in, size_t index,
