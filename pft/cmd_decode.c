@@ -536,6 +536,7 @@ int cmd_decode(int argc, char **argv)
 	}
 	if (input_opts_check(&o))
 		goto out;
+	o.counting = d.count_only;
 	rc = input_open(&in, &o, 0, 1, &d.images);
 	if (rc) {
 		input_close(&in);

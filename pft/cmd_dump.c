@@ -405,6 +405,7 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (input_opts_check(&o))
 		return EXIT_USAGE;
+	o.counting = d.count_only;
 	int rc = input_open(&in, &o, 1, 0, NULL);
 	if (rc) {
 		input_close(&in);

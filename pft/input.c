@@ -353,11 +353,16 @@ static uint32_t piece_size_for_tests(void)
 }
 
 /* -j's default: a thread per CPU (the library decodes a small input in
- * the calling thread whatever this says). */
-static unsigned online_cpus(void)
+ * the calling thread whatever this says), but one for a listing of
+ * packets alone: the packet decoder is faster than the threads can hand
+ * its packets over (the 108 MB benchmark's `dump` took 5 % longer at
+ * -j 2 on an idle machine, where `decode` took 10 % less). */
+static unsigned default_jobs(const struct input_opts *o, int packets, int elements)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
+	if (packets && !elements && !o->counting)
+		return 1;
 	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }
 
@@ -367,7 +372,8 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)packets,
 				       .elements = (uint8_t)elements, .fit_check = 1,
 				       .runs = 1, .id = o->id,
-				       .threads = o->jobs ? o->jobs : online_cpus(),
+				       .threads = o->jobs ? o->jobs
+							  : default_jobs(o, packets, elements),
 				       .piece_size = piece_size_for_tests() };
 	int given = o->cfg_given || o->reg_given[0] || o->reg_given[1] || o->reg_given[2] ||
 		    o->reg_given[3];

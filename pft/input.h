@@ -26,7 +26,8 @@ struct input_opts {
 	uint32_t reg[4];
 	int reg_given[4];
 	int runs;               /* the command takes items in runs (item.count) */
-	unsigned jobs;          /* -j/--jobs: decode threads; 0: the online CPUs */
+	unsigned jobs;          /* -j/--jobs: decode threads; 0: the default */
+	int counting;           /* the command reads with input_count() */
 };
 
 /* The getopt_long entries of the shared options; their codes start at
@@ -107,7 +108,8 @@ enum {
 #define JOBS_HELP                                                             \
 	"decoding:\n"                                                         \
 	"  -j N, --jobs N        decode a large raw trace in N threads (default:\n" \
-	"                        the online CPUs; the output is the same)\n"
+	"                        the online CPUs, but 1 for dump's listing; the\n" \
+	"                        output is the same)\n"
 
 void input_opts_init(struct input_opts *o);
 /* Handle a shared option; returns 0, or -1 after printing an error. */

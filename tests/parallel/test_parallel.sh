@@ -108,6 +108,9 @@ if [ "$(nproc)" -gt 1 ]; then
 fi
 PFT_PIECE_SIZE=4096 "$PFT" dump --raw "$tmp/one.pft" "${cfg[@]:0:2}" --count >/dev/null 2>"$tmp/err"
 check "default -j, one piece: serial" "$(grep -c "parallel decode: 0 pieces" "$tmp/err")" 1
+# ... but dump's listing: its packets decode faster than they are handed over.
+PFT_PIECE_SIZE=4096 "$PFT" dump --raw "$tmp/big.pft" "${cfg[@]:0:2}" >/dev/null 2>"$tmp/err"
+check "default -j, dump listing: serial" "$(grep -c "parallel decode: 0 pieces" "$tmp/err")" 1
 
 # -j takes a number of threads.
 "$PFT" decode --raw "$tmp/one.pft" -j 0 >/dev/null 2>"$tmp/err"
