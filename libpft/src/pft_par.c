@@ -19,16 +19,23 @@
  * goes on through it (its work is thrown away) to the next piece.  Slower,
  * never wrong.
  *
- * Counting (count_only): the workers count their pieces in place and
- * record only the BAD packets; each candidate keeps the piece's counts
- * (and fit check) so far, and a piece's part is what it counted from the
- * candidate it took over at to where it handed over.  The hand-over
- * states then include the fit checks' (fit_same_future()).
+ * Counts and fit checks: the workers count their pieces in place and run
+ * a fit check on each; each candidate keeps the piece's counts and fit
+ * check so far, and a piece's part is what it counted from the candidate
+ * it took over at to where it handed over, so the hand-over states include
+ * the fit checks' (fit_same_future()).  Counting only (count_only), the
+ * stream holds just the BAD packets.
+ *
+ * Feeds: a worker's reads end where the serial decode's do (feed_block),
+ * as NOTSYNC packets end at feed ends; a piece decodes one packet at a
+ * time where an I-sync may matter to a hand-over.
  *
  * Memory: at most threads + 1 live pieces, and a piece's stream waits for
  * the reader at CHUNKS_MAX chunks, so memory does not grow with the trace.
  * A piece's stream takes about 60 bytes per byte of trace (packets and
- * elements are 72 and 64 bytes): the default piece is small.
+ * elements are 72 and 64 bytes; about half that with elements in runs and
+ * no packets, where a run keeps only its first packet): the default piece
+ * is small.
  */
 #include <errno.h>
 #include <fcntl.h>
