@@ -3,16 +3,17 @@
 # processor and `pft decode --count` against its full decoder, both as
 # programs that read the file and print a count (OpenCSD: build-bench/
 # ocsd_count), on the large trace raw and as its snapshot, in the same
-# run, alternating, RUNS rounds; prints the best and worst user+system
-# time of each side, the ratio of the bests, and checks that both sides
-# counted the same packets or instructions.
+# run, alternating pft -j 1, pft -j 2 and OpenCSD, RUNS rounds; prints
+# the best and worst wall-clock time of each (and pft's user+system
+# time), the ratios of the best wall-clock times (OpenCSD is one thread:
+# its wall-clock time is its CPU time on an idle machine), and checks
+# that every side counted the same packets or instructions.
 #
 #   sh bench/count.sh OUTDIR [RUNS]
 #
 # OUTDIR: as bench/make-large-trace.sh made it (large.pft, snapshot/).
 # PFT (default build/pft) is the CLI to measure, OCSD_COUNT (default
-# build-bench/ocsd_count) the baseline; PFT_JOBS is added to pft's
-# arguments (e.g. "-j 1").
+# build-bench/ocsd_count) the baseline.
 set -eu
 [ $# -ge 1 ] || { echo "usage: sh bench/count.sh OUTDIR [RUNS]" >&2; exit 2; }
 dir=$1; runs=${2:-3}
@@ -30,10 +31,10 @@ mem=$(awk -F= -v d="$ss" '/^file=/ { f = $2 } /^address=/ { printf " --mem %s %s
 img=$(awk -F= -v d="$ss" '/^file=/ { f = $2 } /^address=/ { printf " --image %s/%s@%s", d, f, $2 }' \
 	"$ss/cpu_0.ini")
 
-# user+system seconds of one run of "$@"; its output in $tmp/out
+# "wall/user+system" seconds of one run of "$@"; its output in $tmp/out
 t1() {
-	/usr/bin/time -o "$tmp/t" -f "%U %S" "$@" >"$tmp/out" 2>&1 || true
-	tail -n 1 "$tmp/t" | awk '{ printf "%.2f", $1 + $2 }'
+	/usr/bin/time -o "$tmp/t" -f "%e %U %S" "$@" >"$tmp/out" 2>&1 || true
+	tail -n 1 "$tmp/t" | awk '{ printf "%.2f/%.2f", $1, $2 + $3 }'
 }
 
 # The count each side printed: pft's "N packets"/"N instructions" summary
@@ -44,25 +45,39 @@ count_of() { grep -Eo '[0-9]+ (packets|instructions)' "$tmp/out" | head -n 1 | c
 bench() {
 	name=$1; shift 2
 	pa=""; while [ "$1" != "--" ]; do pa="$pa $1"; shift; done; shift
-	P=""; O=""; pc=""; oc=""
+	A=""; B=""; O=""; ac=""; bc=""; oc=""
 	for i in $(seq "$runs"); do
-		P="$P $(t1 $pft $pa ${PFT_JOBS:-})"; pc=$(count_of)
+		A="$A $(t1 $pft $pa -j 1)"; ac=$(count_of)
+		B="$B $(t1 $pft $pa -j 2)"; bc=$(count_of)
 		O="$O $(t1 $ocsd "$@")"; oc=$(count_of)
 	done
-	[ "$pc" = "$oc" ] && same="same count $pc" || same="COUNTS DIFFER: pft $pc, OpenCSD $oc"
-	echo "$P" "$O" | awk -v name="$name" -v n="$runs" -v same="$same" '{
-		pmin = pmax = $1; omin = omax = $(n + 1)
-		for (i = 1; i <= n; i++) { if ($i < pmin) pmin = $i; if ($i > pmax) pmax = $i }
-		for (i = n + 1; i <= 2 * n; i++) { if ($i < omin) omin = $i; if ($i > omax) omax = $i }
-		printf "| %s | %.2f-%.2f s | %.2f-%.2f s | %.1fx | %s |\n", name, pmin, pmax,
-		       omin, omax, (pmin > 0 ? omin / pmin : 0), same }'
+	[ "$ac" = "$oc" ] && [ "$bc" = "$oc" ] && same="same count $oc" ||
+		same="COUNTS DIFFER: pft $ac / $bc, OpenCSD $oc"
+	echo "$A|$B|$O" | awk -F'|' -v name="$name" -v same="$same" '
+	# "wall best-worst (cpu best-worst)" of a list of wall/cpu pairs;
+	# the best wall-clock time in @best.
+	function range(s, cpu,   n, v, i, x, w, c, wmin, wmax, cmin, cmax) {
+		n = split(s, v, " ")
+		for (i = 1; i <= n; i++) {
+			split(v[i], x, "/"); w = x[1] + 0; c = x[2] + 0
+			if (i == 1 || w < wmin) wmin = w; if (i == 1 || w > wmax) wmax = w
+			if (i == 1 || c < cmin) cmin = c; if (i == 1 || c > cmax) cmax = c
+		}
+		best = wmin
+		if (!cpu)
+			return sprintf("%.2f-%.2f s", wmin, wmax)
+		return sprintf("%.2f-%.2f s (cpu %.2f-%.2f)", wmin, wmax, cmin, cmax)
+	}
+	{ a = range($1, 1); ab = best; b = range($2, 1); bb = best; o = range($3, 0); ob = best
+	  printf "| %s | %s | %s | %s | %.1fx / %.1fx | %s |\n", name, a, b, o,
+		 (ab > 0 ? ob / ab : 0), (bb > 0 ? ob / bb : 0), same }'
 }
 
 cfg="--reg ETMCR=$etmcr --reg ETMTRACEIDR=$traceid"
 ocfg="--etmcr $etmcr --traceid $traceid"
-echo "$runs rounds, best-worst user+system time; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| what | pft ${PFT_JOBS:-} | OpenCSD (ocsd_count) | ratio (bests) | check |"
-echo "| --- | --- | --- | --- | --- |"
+echo "$runs rounds, best-worst wall-clock time (pft's user+system); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| what | pft -j 1 | pft -j 2 | OpenCSD (ocsd_count) | OpenCSD / pft, wall bests (-j 1 / -j 2) | check |"
+echo "| --- | --- | --- | --- | --- | --- |"
 bench "packets, raw" -- dump --raw "$dir/large.pft" $cfg --count -- $ocfg "$dir/large.pft"
 bench "packets, snapshot" -- dump --snapshot "$ss" --count -- --formatted $ocfg "$ss/trace.bin"
 bench "full decode, raw" -- decode --raw "$dir/large.pft" $cfg $img --count -- \

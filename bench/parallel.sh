@@ -73,13 +73,22 @@ row "packets, count / list to /dev/null" dump --snapshot "$tmp/cut" --count -- \
 	-ss_dir "$tmp/cut" -logfilename /dev/null
 row "full decode, count / -decode_only to /dev/null" decode --snapshot "$tmp/cut" --count -- \
 	-ss_dir "$tmp/cut" -decode_only -logfilename /dev/null
+row "packets, text listing to /dev/null" dump --snapshot "$tmp/cut" -- \
+	-ss_dir "$tmp/cut" -logfilename /dev/null
+row "full decode, text listing to /dev/null" decode --snapshot "$tmp/cut" -- \
+	-ss_dir "$tmp/cut" -decode_only -logfilename /dev/null
+row "full decode, jsonl listing to /dev/null" decode --snapshot "$tmp/cut" --format jsonl -- \
+	-ss_dir "$tmp/cut" -decode_only -logfilename /dev/null
+row "coverage (pft) / -decode_only" coverage --snapshot "$tmp/cut" -- \
+	-ss_dir "$tmp/cut" -decode_only -logfilename /dev/null
 
-for cmd in dump decode; do
+# Memory on the whole trace; the listings are compared by checksum.
+for cmd in "dump --count" "decode --count" dump decode; do
 	for j in 1 2; do
-		/usr/bin/time -o "$tmp/m" -f "%M %U %S %e" $pft $cmd --snapshot "$tmp/all" --count \
-			-j $j >"$tmp/$cmd$j" 2>/dev/null || true
-		echo "whole trace, $cmd --count -j $j: $(tail -n 1 "$tmp/m" | awk '{ printf "%.1f MB peak RSS, %.2f s user+system, %.2f s wall", $1 / 1024, $2 + $3, $4 }')"
+		/usr/bin/time -o "$tmp/m" -f "%M %U %S %e" $pft $cmd --snapshot "$tmp/all" \
+			-j $j 2>/dev/null | cksum >"$tmp/sum$j" || true
+		echo "whole trace, $cmd -j $j: $(tail -n 1 "$tmp/m" | awk '{ printf "%.1f MB peak RSS, %.2f s user+system, %.2f s wall", $1 / 1024, $2 + $3, $4 }')"
 	done
-	cmp -s "$tmp/${cmd}1" "$tmp/${cmd}2" && echo "  -j 1 and -j 2 print the same" ||
+	cmp -s "$tmp/sum1" "$tmp/sum2" && echo "  -j 1 and -j 2 print the same" ||
 		echo "  -j 1 and -j 2 DIFFER"
 done

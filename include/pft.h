@@ -1853,8 +1853,12 @@ pft_export int pft_snap_add_dumps(const struct pft_snapshot *s,
  * timestamp...).  Where no such I-sync comes soon after a piece's start,
  * the piece before decodes it too: slower, the same result.  Memory: at
  * most @threads + 1 pieces in flight, each with up to 8 MiB of decoded
- * items waiting for pft_input_next() (a 64 KiB piece makes about 4 MiB).  Other inputs, and files smaller
- * than two pieces, are decoded in the calling thread.
+ * items waiting for pft_input_next() (a 64 KiB piece makes about 2 MiB;
+ * with elements in @runs and no @packets, a run keeps only its first
+ * packet).  The threads count the items and run the fit check on their
+ * pieces; the counts and verdicts are those of the serial decode.  Other
+ * inputs, and files smaller than two pieces, are decoded in the calling
+ * thread, and no thread is started.
  */
 struct pft_input_config {
 	size_t size;            /* sizeof(struct pft_input_config) */
@@ -1867,7 +1871,8 @@ struct pft_input_config {
 	int id;                 /* decode only this trace ID; -1: every source */
 	uint32_t reserved;      /* ignored: the first layout ends here */
 	unsigned threads;       /* decode threads; 0 or 1: the calling thread only */
-	uint32_t piece_size;    /* parallel decode: bytes per piece; 0: 64 KiB */
+	uint32_t piece_size;    /* parallel decode: bytes per piece; 0: 64 KiB
+				 * (1 MiB for pft_input_count()) */
 };
 
 struct pft_input;
@@ -1884,6 +1889,49 @@ struct pft_input_parallel {
  * or -PFT_ERR_INVALID (NULL argument, @size too small). */
 pft_export int pft_input_parallel_stats(const struct pft_input *in,
 					struct pft_input_parallel *st, size_t size);
+
+/*
+ * Counting: what `pft dump --count` and `pft decode --count` print, without
+ * an item per packet or element.  pft_input_count() decodes the input to
+ * its end, counting each source's packets (with @packets) and elements
+ * (with @elements), and returns only the items that report a problem, in
+ * trace order: a BAD packet (a PACKET item with a negative @status, with
+ * @packets) and a gap that lost bytes (a GAP item with a negative
+ * @status); their packets and elements are counted already.  The
+ * parallel decode counts in its threads, each piece in place, and adds up
+ * each piece's counts from where the piece before handed over to it (the
+ * same verified I-syncs as its items): the counts are those of the serial
+ * decode.  An input is read either with pft_input_next() or with
+ * pft_input_count(), not both.
+ */
+enum { PFT_INPUT_COUNT_TYPES = 32 };   /* room per type table, > every *_TYPE_MAX */
+
+struct pft_input_counts {
+	uint64_t packets[PFT_INPUT_COUNT_TYPES];      /* PTM, by enum pft_packet_type */
+	uint64_t etm3_packets[PFT_INPUT_COUNT_TYPES]; /* by enum pft_etm3_packet_type */
+	uint64_t elems[PFT_INPUT_COUNT_TYPES];        /* by enum pft_elem_type */
+	uint64_t insns;         /* instructions in RANGE elements */
+	uint64_t bytes;         /* trace bytes of the source */
+	uint64_t errors;        /* BAD packets and gaps that lost bytes */
+};
+
+/*
+ * The next problem item of a counting decode (see above) in *@item (@size
+ * = sizeof *@item).  Returns 0, -PFT_ERR_EOS (the input is decoded: the
+ * counts are final), -PFT_ERR_INVALID (NULL argument, @size too small,
+ * or the input was read with pft_input_next()), or pft_input_next()'s
+ * errors.
+ */
+pft_export int pft_input_count(struct pft_input *in, struct pft_item *item, size_t size);
+
+/*
+ * Source @index's counts so far in *@c (@size = sizeof *@c); for a source
+ * that is not decoded, or an input read with pft_input_next(), only
+ * @bytes and @errors (its pft_input_source() statistics).  Returns 0 or -PFT_ERR_INVALID (NULL argument, @size too small,
+ * @index out of range).
+ */
+pft_export int pft_input_counts(const struct pft_input *in, size_t index,
+				struct pft_input_counts *c, size_t size);
 
 /* Returns NULL with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL
  * or bad @cfg) or -PFT_ERR_NOMEM. */

@@ -536,6 +536,7 @@ int cmd_decode(int argc, char **argv)
 	}
 	if (input_opts_check(&o))
 		goto out;
+	o.counting = d.count_only;
 	rc = input_open(&in, &o, 0, 1, &d.images);
 	if (rc) {
 		input_close(&in);
@@ -562,7 +563,8 @@ int cmd_decode(int argc, char **argv)
 	}
 	struct pft_item item;
 	int r;
-	while ((r = input_next(&in, &item)) > 0) {
+	/* --count: the library counts, and returns the gaps only. */
+	while ((r = d.count_only ? input_count(&in, &item) : input_next(&in, &item)) > 0) {
 		const struct pft_input_source *s = &in.src[item.source].info;
 		if (item.type == PFT_ITEM_ELEM) {
 			/* A BAD packet's elements come in a run of their own:
@@ -576,6 +578,11 @@ int cmd_decode(int argc, char **argv)
 	}
 	ob_flush(&d.out);
 	rc = r ? EXIT_USAGE : EXIT_OK;
+	for (size_t i = 0; !rc && d.count_only && i < in.nsrc; i++) {
+		for (int t = 0; t < PFT_ELEM_TYPE_MAX; t++)
+			d.counts[t] += in.src[i].counts.elems[t];
+		d.insns += in.src[i].counts.insns;
+	}
 	if (!rc && d.count_only)
 		print_counts(&d);
 	/* Errors in the trace were listed as error elements: the input was

@@ -297,6 +297,20 @@ static void on_gap(struct dump *d, const struct source *s, uint64_t offset, int 
 		       pft_errstr(pft_errcode(status)));
 }
 
+/* --count: the library counted the packets (the items were the errors). */
+static void take_counts(struct dump *d, const struct input *in)
+{
+	memset(d->counts, 0, sizeof(d->counts));
+	d->etm3_packets = 0;
+	for (size_t i = 0; i < in->nsrc; i++) {
+		const struct pft_input_counts *c = &in->src[i].counts;
+		for (int t = 0; t < PFT_PKT_TYPE_MAX; t++)
+			d->counts[t] += c->packets[t];
+		for (int t = 0; t < PFT_ETM3_PKT_TYPE_MAX; t++)
+			d->etm3_packets += c->etm3_packets[t];
+	}
+}
+
 static void print_counts(const struct dump *d, const struct input *in)
 {
 	int json = d->format == FMT_JSONL;
@@ -391,6 +405,7 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (input_opts_check(&o))
 		return EXIT_USAGE;
+	o.counting = d.count_only;
 	int rc = input_open(&in, &o, 1, 0, NULL);
 	if (rc) {
 		input_close(&in);
@@ -399,7 +414,7 @@ int cmd_dump(int argc, char **argv)
 	d.multi_id = in.multi_id;
 	struct pft_item item;
 	int r;
-	while ((r = input_next(&in, &item)) > 0) {
+	while ((r = d.count_only ? input_count(&in, &item) : input_next(&in, &item)) > 0) {
 		const struct source *s = &in.src[item.source];
 		if (item.type == PFT_ITEM_PACKET && item.etm3)
 			on_etm3_packet(&d, s, item.etm3, item.status);
@@ -412,8 +427,10 @@ int cmd_dump(int argc, char **argv)
 	ob_flush(&d.out);
 	if (r < 0)
 		rc = EXIT_USAGE;
-	if (!rc && d.count_only)
+	if (!rc && d.count_only) {
+		take_counts(&d, &in);
 		print_counts(&d, &in);
+	}
 	if (!rc) {
 		d.errors += (uint64_t)input_check_sources(&in, &o, 1);
 		if (input_fit_report(&in) || d.errors)

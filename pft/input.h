@@ -26,7 +26,8 @@ struct input_opts {
 	uint32_t reg[4];
 	int reg_given[4];
 	int runs;               /* the command takes items in runs (item.count) */
-	unsigned jobs;          /* -j/--jobs: decode threads; 0: one */
+	unsigned jobs;          /* -j/--jobs: decode threads; 0: the default */
+	int counting;           /* the command reads with input_count() */
 };
 
 /* The getopt_long entries of the shared options; their codes start at
@@ -106,9 +107,9 @@ enum {
 #define JOBS_SHORT_OPTION "j:"
 #define JOBS_HELP                                                             \
 	"decoding:\n"                                                         \
-	"  -j N, --jobs N        decode a large --raw file in N threads (default\n" \
-	"                        1; the output is the same, but today it takes\n" \
-	"                        more CPU than it shares out: see pft(1))\n"
+	"  -j N, --jobs N        decode a large raw trace in N threads (default:\n" \
+	"                        the online CPUs, but 1 for dump's listing; the\n" \
+	"                        output is the same)\n"
 
 void input_opts_init(struct input_opts *o);
 /* Handle a shared option; returns 0, or -1 after printing an error. */
@@ -122,6 +123,7 @@ int input_opts_check(struct input_opts *o);
 struct source {
 	struct pft_input_source info;
 	int synced_once;
+	struct pft_input_counts counts;   /* input_count(): final at the end */
 };
 
 /* An input opened for a command: the library's pft_input and its sources. */
@@ -131,6 +133,12 @@ struct input {
 	size_t nsrc;
 	int multi_id;            /* the input has trace IDs: print them */
 	int has_images;          /* a snapshot, or --elf/--image given */
+	int counting;            /* read with input_count() */
+	/* The library returns runs (they cost less in the parallel decode);
+	 * for a command that takes none, input_next() splits them. */
+	int split;
+	struct pft_item run;
+	uint32_t run_next;
 };
 
 /* Open the input the options name, for packets and/or elements, with the
@@ -150,7 +158,15 @@ int input_check_sources(const struct input *in, const struct input_opts *o, int 
 int input_fit_report(struct input *in);
 
 /* The next item: 1, 0 at the end (the sources' counts are then up to
- * date), or -1 after printing a one-line error. */
+ * date), or -1 after printing a one-line error.  Without @runs in the
+ * options, one packet or element per item; an element's @ptm is then
+ * set only for the first of a run (NULL for the others). */
 int input_next(struct input *in, struct pft_item *item);
+
+/* Decode the input counting (pft_input_count()): the next item that
+ * reports a problem (a BAD packet, a gap that lost bytes), as
+ * input_next() returns it; at the end, each source's counts are in its
+ * @counts. */
+int input_count(struct input *in, struct pft_item *item);
 
 #endif

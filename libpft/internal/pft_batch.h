@@ -4,8 +4,10 @@
 #ifndef PFT_BATCH_H
 #define PFT_BATCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "detect.h"
 #include "pft.h"
 
 struct ptm_batch {
@@ -24,5 +26,58 @@ struct ptm_batch {
  * detection prefix or of a type it counts beyond (detect.h). */
 int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
 		   struct pft_fit *fit, uint64_t *fit_bytes, struct pft_item *item);
+
+/* Give packet @pkt (of a batch with status @status) to fit check @fit as
+ * the serial decode does: every packet while *@fit_bytes (the bytes given
+ * so far) are under the detection prefix, then those of the types it
+ * counts (detect.h). */
+static inline void ptm_fit_packet(struct pft_fit *fit, uint64_t *fit_bytes,
+				  const struct pft_packet *pkt, int status)
+{
+	if (*fit_bytes < PFT_DETECT_PREFIX || (PFT_FIT_COUNTED_TYPES >> pkt->type & 1)) {
+		*fit_bytes += pkt->size;
+		pft_fit_packet(fit, pkt, sizeof(*pkt), status);
+	}
+}
+
+/* Count @n packets and @n elements (either may be 0) into @c. */
+static inline void ptm_count_packets(struct pft_input_counts *c, const struct pft_packet *pkts,
+				     size_t n)
+{
+	/* Four tables: a run of one type (atoms) is then four chains of
+	 * increments, not one chain through one counter. */
+	uint32_t t[4][PFT_PKT_TYPE_MAX] = { { 0 } };
+	size_t k = 0;
+
+	for (; k + 4 <= n; k += 4) {
+		t[0][pkts[k].type]++;
+		t[1][pkts[k + 1].type]++;
+		t[2][pkts[k + 2].type]++;
+		t[3][pkts[k + 3].type]++;
+	}
+	for (; k < n; k++)
+		t[0][pkts[k].type]++;
+	for (int i = 0; i < PFT_PKT_TYPE_MAX; i++)
+		c->packets[i] += (uint64_t)t[0][i] + t[1][i] + t[2][i] + t[3][i];
+}
+
+static inline void ptm_count_elems(struct pft_input_counts *c, const struct pft_elem *elems,
+				   size_t n)
+{
+	/* Ranges (most elements) counted in a register, the others in
+	 * the table. */
+	uint64_t ranges = 0, insns = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		if (elems[k].type == PFT_ELEM_RANGE) {
+			ranges++;
+			insns += elems[k].ninsn;
+		} else {
+			c->elems[elems[k].type]++;
+		}
+	}
+	c->elems[PFT_ELEM_RANGE] += ranges;
+	c->insns += insns;
+}
 
 #endif

@@ -16,8 +16,15 @@ struct par_config {
 	struct pft_config cfg;     /* the source's configuration */
 	struct pft_image *image;   /* borrowed; read from every thread */
 	uint8_t packets, elements, fit_check, runs;   /* as pft_input_config */
+	/* Count in the workers (pft_input_count()): par_next() then returns
+	 * only the BAD packets (with @packets), and par_total() the counts. */
+	uint8_t count_only;
 	unsigned threads;          /* worker threads, >= 2 */
 	uint32_t piece_size;       /* bytes of trace per piece, > 0 */
+	/* The serial decode's feeds: from offset 0, this many bytes each
+	 * (unsynchronised bytes come back in NOTSYNC packets that end where
+	 * a feed does, so the pieces' feeds end there too). */
+	uint32_t feed_block;
 };
 
 /* Start decoding @c's file in pieces: *@out is the decode, or NULL when
@@ -37,5 +44,8 @@ const char *par_message(const struct par *p);
 void par_source_stats(const struct par *p, struct pft_pipe_stats *st);
 int par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size);
 void par_counts(const struct par *p, struct pft_input_parallel *st);
+/* With count_only: the counts of the items returned so far (all of them
+ * at the end). */
+void par_total(const struct par *p, struct pft_input_counts *c);
 
 #endif

@@ -14,22 +14,6 @@
 #include "pft.h"
 #include "pft_size.h"
 
-struct pft_fit {
-	struct pft_config cfg;
-	struct pft_image *image;
-	uint8_t *prefix;
-	size_t prefix_len;
-
-	int synced, error_since_sync, flow_error_since_sync;
-	uint32_t bad, asyncs, isyncs, errored_syncs;
-	uint32_t flow_errors, nacc, flow_errored_syncs;
-	int first_after_isync;
-	uint32_t isync_ranges, nacc_after_isync;
-	int have_ts;
-	uint64_t last_ts;
-	uint32_t ts_falls_binary, ts_falls_gray;
-	uint32_t vmids, exc_returns, hyp_isyncs;
-};
 
 const char *pft_fit_reason_name(unsigned reason)
 {
@@ -356,4 +340,50 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 		    "or build",
 		    fit->flow_errored_syncs > 1 ? "repeated" : "some", "");
 	return (int)v->reason;
+}
+
+int fit_same_future(const struct pft_fit *a, const struct pft_fit *b)
+{
+	return a->synced == b->synced && a->error_since_sync == b->error_since_sync &&
+	       a->flow_error_since_sync == b->flow_error_since_sync &&
+	       a->first_after_isync == b->first_after_isync && a->have_ts == b->have_ts &&
+	       (!a->have_ts || a->last_ts == b->last_ts);
+}
+
+void fit_add_part(struct pft_fit *into, const struct pft_fit *end, const struct pft_fit *start)
+{
+	static const struct pft_fit none;
+
+	if (!start)
+		start = &none;
+	/* The counters count on; the state is where the part ended. */
+	into->bad += end->bad - start->bad;
+	into->asyncs += end->asyncs - start->asyncs;
+	into->isyncs += end->isyncs - start->isyncs;
+	into->errored_syncs += end->errored_syncs - start->errored_syncs;
+	into->flow_errors += end->flow_errors - start->flow_errors;
+	into->nacc += end->nacc - start->nacc;
+	into->flow_errored_syncs += end->flow_errored_syncs - start->flow_errored_syncs;
+	into->isync_ranges += end->isync_ranges - start->isync_ranges;
+	into->nacc_after_isync += end->nacc_after_isync - start->nacc_after_isync;
+	into->ts_falls_binary += end->ts_falls_binary - start->ts_falls_binary;
+	into->ts_falls_gray += end->ts_falls_gray - start->ts_falls_gray;
+	into->vmids += end->vmids - start->vmids;
+	into->exc_returns += end->exc_returns - start->exc_returns;
+	into->hyp_isyncs += end->hyp_isyncs - start->hyp_isyncs;
+	into->synced = end->synced;
+	into->error_since_sync = end->error_since_sync;
+	into->flow_error_since_sync = end->flow_error_since_sync;
+	into->first_after_isync = end->first_after_isync;
+	into->have_ts = end->have_ts;
+	into->last_ts = end->last_ts;
+	/* The part's packet bytes after @start, up to the room left (the
+	 * part kept at least that many: it began no later in the trace). */
+	if (end->prefix_len > start->prefix_len && into->prefix_len < PFT_DETECT_PREFIX) {
+		size_t n = end->prefix_len - start->prefix_len;
+		size_t room = PFT_DETECT_PREFIX - into->prefix_len;
+		memcpy(into->prefix + into->prefix_len, end->prefix + start->prefix_len,
+		       n < room ? n : room);
+		into->prefix_len += n < room ? n : room;
+	}
 }

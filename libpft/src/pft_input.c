@@ -17,10 +17,13 @@
 #include "input_perf.h"
 #include "pft_etm3_int.h"
 #include "pft_image_int.h"
+#include "pft_batch.h"
 #include "pft_par.h"
 #include "pft_size.h"
 
-enum { READ_BLOCK = 256 * 1024, PIECE_SIZE = 64 * 1024 };
+/* Pieces of the parallel decode: a piece's items wait in memory for the
+ * reader, its counts do not (larger pieces waste less at the hand-overs). */
+enum { READ_BLOCK = 256 * 1024, PIECE_SIZE = 64 * 1024, COUNT_PIECE_SIZE = 1024 * 1024 };
 
 struct user_image {
 	char *path;
@@ -56,6 +59,8 @@ struct in_source {
 	int pipe_index;        /* -1: not decoded */
 };
 
+enum { READ_ITEMS = 1, READ_COUNTS };
+
 struct pft_input {
 	struct pft_input_config cfg;
 	struct pft_snapshot *snap;
@@ -72,6 +77,8 @@ struct pft_input {
 	struct perf_in *perf;  /* a perf.data file: it does the reading */
 	struct par *par;       /* the parallel decode, once started */
 	int par_tried;
+	int reading;           /* READ_ITEMS or READ_COUNTS once reading starts */
+	struct pft_input_counts *counts;  /* READ_COUNTS: per source */
 	uint8_t *buf;
 	char **notes;          /* pft_input_note() */
 	size_t nnotes;
@@ -132,6 +139,8 @@ void pft_input_free(struct pft_input *in)
 {
 	if (!in)
 		return;
+	/* First: its threads read the images until they are stopped. */
+	par_free(in->par);
 	for (size_t i = 0; i < in->nfiles; i++) {
 		struct in_file *f = &in->files[i];
 		if (f->fd > 0)
@@ -156,7 +165,7 @@ void pft_input_free(struct pft_input *in)
 		free(in->notes[i]);
 	free(in->notes);
 	perf_in_free(in->perf);
-	par_free(in->par);
+	free(in->counts);
 	free(in->buf);
 	free(in);
 }
@@ -946,9 +955,12 @@ static int start_parallel(struct pft_input *in)
 				 .cfg = s->pub.cfg, .image = s->pub.image,
 				 .packets = in->cfg.packets, .elements = in->cfg.elements,
 				 .fit_check = in->cfg.fit_check, .runs = in->cfg.runs,
+				 .count_only = in->reading == READ_COUNTS,
+				 .feed_block = READ_BLOCK,
 				 .threads = in->cfg.threads,
 				 .piece_size = in->cfg.piece_size ? in->cfg.piece_size
-								  : PIECE_SIZE };
+					       : in->reading == READ_COUNTS ? COUNT_PIECE_SIZE
+					       : PIECE_SIZE };
 	int err = par_alloc(&pc, &in->par);
 	if (err < 0)
 		return fail(in, err, "%s: cannot start the parallel decode: %s", f->path,
@@ -982,12 +994,11 @@ int pft_input_parallel_stats(const struct pft_input *in, struct pft_input_parall
 	return 0;
 }
 
-int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)
+/* The next item from wherever the input's items come from. */
+static int next_item(struct pft_input *in, struct pft_item *item, size_t size)
 {
 	int err;
 
-	if (!in || !item || size < sizeof(*item))
-		return -PFT_ERR_INVALID;
 	if (in->perf)
 		return perf_in_next(in->perf, item, size);
 	if (!in->par_tried && (err = start_parallel(in)) < 0)
@@ -1022,6 +1033,70 @@ int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)
 			return r;
 	}
 	return -PFT_ERR_EOS;
+}
+
+int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)
+{
+	if (!in || !item || size < sizeof(*item) || in->reading == READ_COUNTS)
+		return -PFT_ERR_INVALID;
+	in->reading = READ_ITEMS;
+	return next_item(in, item, size);
+}
+
+_Static_assert((int)PFT_PKT_TYPE_MAX <= (int)PFT_INPUT_COUNT_TYPES &&
+	       (int)PFT_ETM3_PKT_TYPE_MAX <= (int)PFT_INPUT_COUNT_TYPES &&
+	       (int)PFT_ELEM_TYPE_MAX <= (int)PFT_INPUT_COUNT_TYPES, "count tables too small");
+
+/* Count @item into @c (the serial decode's items). */
+static void count_item(struct pft_input_counts *c, const struct pft_item *item)
+{
+	if (item->type == PFT_ITEM_PACKET && item->etm3)
+		c->etm3_packets[item->etm3->type]++;
+	else if (item->type == PFT_ITEM_PACKET)
+		ptm_count_packets(c, item->ptm, item->count);
+	else if (item->type == PFT_ITEM_ELEM)
+		ptm_count_elems(c, item->elem, item->count);
+}
+
+int pft_input_count(struct pft_input *in, struct pft_item *item, size_t size)
+{
+	if (!in || !item || size < sizeof(*item) || in->reading == READ_ITEMS)
+		return -PFT_ERR_INVALID;
+	if (!in->reading) {
+		size_t n = pft_input_nsources(in);
+		if (!(in->counts = calloc(n ? n : 1, sizeof(*in->counts))))
+			return -PFT_ERR_NOMEM;
+		in->reading = READ_COUNTS;
+	}
+	for (;;) {
+		int r = next_item(in, item, size);
+		if (r)
+			return r;
+		/* The parallel decode counted its items, and returns the BAD
+		 * packets only. */
+		if (in->par)
+			return 0;
+		count_item(&in->counts[item->source], item);
+		if (item->status)
+			return 0;
+	}
+}
+
+int pft_input_counts(const struct pft_input *in, size_t index, struct pft_input_counts *c,
+		     size_t size)
+{
+	struct pft_input_source src;
+
+	if (!in || !c || size < sizeof(*c) || pft_input_source(in, index, &src, sizeof(src)))
+		return -PFT_ERR_INVALID;
+	memset(c, 0, size);
+	if (in->par && src.decoded)
+		par_total(in->par, c);
+	else if (in->counts)
+		*c = in->counts[index];
+	c->bytes = src.stats.bytes;
+	c->errors = src.stats.errors;
+	return 0;
 }
 
 const char *pft_input_message(const struct pft_input *in)

@@ -19,10 +19,23 @@
  * goes on through it (its work is thrown away) to the next piece.  Slower,
  * never wrong.
  *
+ * Counts and fit checks: the workers count their pieces in place and run
+ * a fit check on each; each candidate keeps the piece's counts and fit
+ * check so far, and a piece's part is what it counted from the candidate
+ * it took over at to where it handed over, so the hand-over states include
+ * the fit checks' (fit_same_future()).  Counting only (count_only), the
+ * stream holds just the BAD packets.
+ *
+ * Feeds: a worker's reads end where the serial decode's do (feed_block),
+ * as NOTSYNC packets end at feed ends; a piece decodes one packet at a
+ * time where an I-sync may matter to a hand-over.
+ *
  * Memory: at most threads + 1 live pieces, and a piece's stream waits for
  * the reader at CHUNKS_MAX chunks, so memory does not grow with the trace.
  * A piece's stream takes about 60 bytes per byte of trace (packets and
- * elements are 72 and 64 bytes): the default piece is small.
+ * elements are 72 and 64 bytes; about half that with elements in runs and
+ * no packets, where a run keeps only its first packet): the default piece
+ * is small.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +46,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "detect.h"
 #include "pft.h"
 #include "pft_batch.h"
 #include "pft_par.h"
@@ -42,9 +56,9 @@ enum {
 	CAND_MAX = 4,              /* I-syncs a piece records for its hand-over */
 	CHUNK_SIZE = 1 << 20,      /* record stream chunk */
 	CHUNKS_MAX = 8,            /* chunks a piece may hold before it waits */
-	READ_SIZE = 64 * 1024,
+	PKT_BYTES_MAX = 16,        /* the longest PTM packet */
 	BATCH = 64,                /* packets per batch, as in pft_pipe.c */
-	PUBLISH_EVERY = 8,         /* batches */
+	PUBLISH_EVERY = 32,        /* batches */
 	ELEM_ROOM = BATCH * PFT_FLOW_ELEMS_MAX
 };
 
@@ -85,6 +99,12 @@ struct chunk {
 	_Alignas(16) uint8_t data[CHUNK_SIZE];
 };
 
+/* What a piece has counted (count_only). */
+struct tally {
+	struct pft_input_counts c;
+	uint64_t packets;
+};
+
 /* A recorded I-sync: where a later piece may take over. */
 struct cand {
 	uint64_t offset;
@@ -92,6 +112,8 @@ struct cand {
 	struct flow_sync_state fs;
 	struct chunk *chunk;       /* the stream after the I-sync's records */
 	size_t pos;
+	struct tally tally;        /* count_only: the piece's, up to the I-sync */
+	struct pft_fit fit;        /* and its fit check's (prefix not copied) */
 };
 
 enum piece_state { PC_WAITING = 0, PC_RUNNING, PC_DONE, PC_DEAD };
@@ -108,6 +130,9 @@ struct piece {
 	int err;                   /* a read error ended it */
 	int worker_gone;           /* its worker no longer touches it */
 	int orphan;                /* the reader passed it: the worker frees it */
+	struct tally tally;        /* count_only: all it decoded */
+	struct pft_fit *fit;       /* count_only with fit_check */
+	uint64_t fit_bytes;        /* packet bytes given to @fit */
 };
 
 /* A worker's decoders and buffers, reused from piece to piece. */
@@ -116,7 +141,7 @@ struct worker {
 	pthread_t thread;
 	struct pft_pkt_decoder *pkt;
 	struct pft_flow *flow;
-	uint8_t *in;               /* READ_SIZE */
+	uint8_t *in;               /* feed_block bytes */
 	struct pft_packet pkts[BATCH];
 	struct pft_elem *elems;    /* ELEM_ROOM */
 	size_t end[BATCH];
@@ -146,11 +171,16 @@ struct par {
 	size_t cur;                /* piece being read; npieces: the end */
 	struct chunk *rchunk;
 	size_t rpos;
+	size_t rlen;               /* of rchunk, published when last looked */
 	struct ptm_batch batch;    /* the record being returned */
-	struct pft_pipe_stats stats;
-	struct pft_fit *fit;
-	uint64_t fit_bytes;          /* packet bytes given to @fit */
+	struct pft_pipe_stats stats;   /* @bytes; the counts come from @total */
+	struct pft_fit *fit;       /* the pieces' fit checks added up */
 	int ended;
+	/* The counts of the parts of the pieces passed, and the candidate
+	 * where the piece being read took over (none: the first). */
+	struct tally total, from_tally;
+	struct pft_fit from_fit;
+	int from_cand;
 	char msg[512];
 };
 
@@ -195,8 +225,10 @@ static void free_chunks(struct par *p, struct chunk *c)
 
 static void free_piece(struct par *p, struct piece *pc)
 {
-	if (pc)
+	if (pc) {
 		free_chunks(p, pc->head);
+		pft_fit_free(pc->fit);
+	}
 	free(pc);
 }
 
@@ -216,8 +248,10 @@ static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
 	if (pc->tail && CHUNK_SIZE - w->wpos >= need)
 		return 0;
 	pthread_mutex_lock(&p->mu);
-	if (pc->tail)
+	if (pc->tail && pc->tail->len != w->wpos) {
 		pc->tail->len = w->wpos;   /* all of it, before waiting */
+		pthread_cond_broadcast(&p->cv);
+	}
 	if (pc->nchunks >= CHUNKS_MAX && !pc->recorded) {
 		pc->recorded = 1;
 		pthread_cond_broadcast(&p->cv);
@@ -245,10 +279,25 @@ static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
 static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, int status)
 {
 	size_t raw = 0;
-	unsigned nelems = w->flow ? (unsigned)w->end[npkts - 1] : 0;
+	int with_elems = w->flow && !w->p->c.count_only;
+	unsigned nelems = with_elems ? (unsigned)w->end[npkts - 1] : 0;
+	const struct pft_packet *from = w->pkts;
+	int one = 0;
 
+	/* Elements in runs, without packets: a run's item shows only the
+	 * packet of its first element, so only that one is kept. */
+	if (with_elems && !w->p->c.packets && w->p->c.runs) {
+		if (!nelems)
+			return 0;
+		int k = 0;
+		while (!w->end[k])
+			k++;
+		from = &w->pkts[k];
+		one = 1;
+		npkts = 1;
+	}
 	for (int k = 0; k < npkts; k++)
-		raw += w->pkts[k].size;
+		raw += from[k].size;
 	struct record_parts l = record_layout((unsigned)npkts, nelems, raw);
 	int err = make_room(w, i, pc, l.size);
 	if (err)
@@ -263,26 +312,51 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
 	r->nelems = (uint16_t)nelems;
 	r->status = status;
 	for (int k = 0; k < npkts; k++)
-		r->elem_end[k] = (uint16_t)(w->flow ? w->end[k] : 0);
-	memcpy(pkts, w->pkts, (size_t)npkts * sizeof(*pkts));
+		r->elem_end[k] = (uint16_t)(!with_elems ? 0 : one ? nelems : w->end[k]);
+	memcpy(pkts, from, (size_t)npkts * sizeof(*pkts));
 	memcpy(o + l.elems, w->elems, nelems * sizeof(struct pft_elem));
 	for (int k = 0; k < npkts; k++) {
-		memcpy(bytes, w->pkts[k].raw, w->pkts[k].size);
+		memcpy(bytes, from[k].raw, from[k].size);
 		pkts[k].raw = bytes;
-		bytes += w->pkts[k].size;
+		bytes += from[k].size;
 	}
 	w->wpos += l.size;
 	return 0;
+}
+
+/* Count the worker's @npkts packets (status @status) and their elements
+ * into piece @pc, giving them to its fit check in the serial decode's
+ * order (ptm_batch_item(): each packet, then its elements). */
+static void tally_batch(struct worker *w, struct piece *pc, int npkts, int status)
+{
+	struct tally *t = &pc->tally;
+	size_t nelems = w->flow ? w->end[npkts - 1] : 0;
+
+	t->packets += (uint64_t)npkts;
+	if (status < 0)
+		t->c.errors++;
+	if (w->p->c.packets)
+		ptm_count_packets(&t->c, w->pkts, (size_t)npkts);
+	ptm_count_elems(&t->c, w->elems, nelems);
+	if (!pc->fit)
+		return;
+	for (size_t k = 0, e = 0; k < (size_t)npkts; k++) {
+		ptm_fit_packet(pc->fit, &pc->fit_bytes, &w->pkts[k], status);
+		for (; w->flow && e < w->end[k]; e++)
+			pft_fit_elem(pc->fit, &w->elems[e], sizeof(w->elems[e]));
+	}
 }
 
 /* Let the reader see what piece @i wrote; returns 1 when it is cancelled. */
 static int publish(struct par *p, size_t i, struct piece *pc, size_t written)
 {
 	pthread_mutex_lock(&p->mu);
-	if (pc->tail)
+	/* The reader is woken only for something new to read. */
+	if (pc->tail && pc->tail->len != written) {
 		pc->tail->len = written;
-	if (p->reader_waiting)
-		pthread_cond_broadcast(&p->cv);
+		if (p->reader_waiting)
+			pthread_cond_broadcast(&p->cv);
+	}
 	int stop = cancelled(p, i);
 	pthread_mutex_unlock(&p->mu);
 	return stop;
@@ -295,7 +369,7 @@ static int publish(struct par *p, size_t i, struct piece *pc, size_t written)
  * ends before it waits, so that no piece waits for a piece that waits. */
 static int compare_with(struct par *p, size_t i, struct piece *pc, int *recording, size_t j,
 			uint64_t offset, const struct pkt_sync_state *ps,
-			const struct flow_sync_state *fs, unsigned *k)
+			const struct flow_sync_state *fs, const struct pft_fit *fit, unsigned *k)
 {
 	int r = -1;
 
@@ -319,7 +393,7 @@ static int compare_with(struct par *p, size_t i, struct piece *pc, int *recordin
 			break;
 		}
 		if (c->offset == offset && pft_pkt_sync_state_equal(ps, &c->ps) &&
-		    pft_flow_sync_state_equal(fs, &c->fs)) {
+		    pft_flow_sync_state_equal(fs, &c->fs) && (!fit || fit_same_future(fit, &c->fit))) {
 			*k = n;
 			r = 1;
 			break;
@@ -376,7 +450,7 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 	struct par *p = w->p;
 	uint64_t fed = pc->start;
 	size_t next = i + 1 < p->npieces ? i + 1 : p->npieces;
-	uint64_t limit = next < p->npieces ? next * (uint64_t)p->c.piece_size : p->c.length;
+	uint64_t until = next < p->npieces ? next * (uint64_t)p->c.piece_size : UINT64_MAX;
 	int recording = i > 0, checking = 0, unpublished = 0;
 	int err;
 
@@ -384,7 +458,11 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 	if (w->flow)
 		pft_flow_reset(w->flow);
 	for (;;) {
-		int single = recording || checking;
+		/* One packet at a time where I-syncs matter: the first ones
+		 * (recording), and those from the next piece's start on
+		 * (checking), which a batch must not pass unseen. */
+		int single = recording || checking ||
+			     pft_pkt_get_offset(w->pkt) + BATCH * PKT_BYTES_MAX > until;
 		int got = single ? pft_pkt_next(w->pkt, &w->pkts[0], sizeof(w->pkts[0]))
 				 : pft_pkt_next_batch(w->pkt, w->pkts, BATCH, sizeof(w->pkts[0]));
 		int status = 0;
@@ -396,12 +474,10 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 				pft_pkt_finish(w->pkt);
 				continue;
 			}
-			if (!checking && fed == limit && next < p->npieces) {
-				/* Past the end: look for the hand-over. */
-				checking = 1;
-				limit = p->c.length;
-			}
-			size_t n = limit - fed < READ_SIZE ? (size_t)(limit - fed) : READ_SIZE;
+			/* Feeds end where the serial decode's do: NOTSYNC
+			 * packets end at feed ends too. */
+			uint64_t end = (fed / p->c.feed_block + 1) * p->c.feed_block;
+			size_t n = (size_t)((end < p->c.length ? end : p->c.length) - fed);
 			int e = read_at(p, w->in, n, fed);
 			if (e) {
 				snprintf(p->msg, sizeof(p->msg), "%s: offset 0x%" PRIx64 ": %s",
@@ -420,10 +496,14 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			status = got;
 			got = 1;
 		}
+		if (single && !checking && w->pkts[0].offset >= until)
+			checking = 1;   /* past the end: look for the hand-over */
 		if (w->flow && pft_flow_decode(w->flow, w->pkts, (size_t)got, sizeof(w->pkts[0]),
 					       w->elems, ELEM_ROOM, w->end) != got)
 			return -PFT_ERR_INTERNAL;
-		if ((err = put_record(w, i, pc, got, status)) != 0)
+		tally_batch(w, pc, got, status);
+		if ((!p->c.count_only || (status < 0 && p->c.packets)) &&
+		    (err = put_record(w, i, pc, got, status)) != 0)
 			return err < 0 ? err : 0;
 		/* Published now and then (the lock is not free), and at the
 		 * I-syncs that may end or start the piece's part. */
@@ -446,11 +526,20 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		uint64_t at = w->pkts[0].offset;
 		if (recording) {
 			pthread_mutex_lock(&p->mu);
-			pc->tail->len = w->wpos;
+			if (pc->tail)
+				pc->tail->len = w->wpos;
 			/* Recording ends early when the stream fills up. */
-			if (!pc->recorded)
-				pc->cands[pc->ncands++] =
-					(struct cand){ at, ps, fs, pc->tail, w->wpos };
+			if (!pc->recorded) {
+				struct cand *c = &pc->cands[pc->ncands++];
+				c->offset = at;
+				c->ps = ps;
+				c->fs = fs;
+				c->chunk = pc->tail;
+				c->pos = w->wpos;
+				c->tally = pc->tally;
+				if (pc->fit)
+					c->fit = *pc->fit;
+			}
 			if (pc->ncands == CAND_MAX || pc->recorded) {
 				pc->recorded = 1;
 				recording = 0;
@@ -461,7 +550,7 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		if (!checking)
 			continue;
 		unsigned k = 0;
-		int r = compare_with(p, i, pc, &recording, next, at, &ps, &fs, &k);
+		int r = compare_with(p, i, pc, &recording, next, at, &ps, &fs, pc->fit, &k);
 		if (r > 0) {
 			pc->next = next;
 			pc->handover = k;
@@ -474,10 +563,8 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			pthread_mutex_lock(&p->mu);
 			next = next_live(p, next + 1);
 			pthread_mutex_unlock(&p->mu);
-			limit = next < p->npieces ? next * (uint64_t)p->c.piece_size : p->c.length;
-			checking = fed >= limit && next < p->npieces;
-			if (checking)
-				limit = p->c.length;
+			until = next < p->npieces ? next * (uint64_t)p->c.piece_size : UINT64_MAX;
+			checking = at >= until;
 		}
 	}
 	/* The end of the file: every later piece was decoded here. */
@@ -505,6 +592,11 @@ static void *worker_main(void *arg)
 		}
 		size_t i = p->next_start++;
 		struct piece *pc = calloc(1, sizeof(*pc));
+		if (pc && p->c.fit_check &&
+		    !(pc->fit = pft_fit_alloc(&p->c.cfg, p->c.image, NULL))) {
+			free(pc);
+			pc = NULL;
+		}
 		if (!pc) {
 			p->stop = 1;
 			snprintf(p->msg, sizeof(p->msg), "out of memory");
@@ -512,6 +604,12 @@ static void *worker_main(void *arg)
 			break;
 		}
 		pc->start = i * (uint64_t)p->c.piece_size;
+		/* Every byte of a raw file is in a packet: by the time the
+		 * reader adds this piece's part, the detection prefix holds
+		 * the bytes before its start, so a piece past the prefix
+		 * gives its fit check only the packets it counts. */
+		if (pc->start >= PFT_DETECT_PREFIX)
+			pc->fit_bytes = PFT_DETECT_PREFIX;
 		pc->next = p->npieces;
 		p->pieces[i] = pc;
 		p->state[i] = PC_RUNNING;
@@ -592,7 +690,7 @@ static int init_worker(struct par *p, struct worker *w)
 	w->pkt = pft_pkt_alloc(&p->c.cfg, &err);
 	if (w->pkt && p->c.elements)
 		w->flow = pft_flow_alloc(&p->c.cfg, p->c.image, &err);
-	w->in = malloc(READ_SIZE);
+	w->in = malloc(p->c.feed_block);
 	w->elems = malloc(ELEM_ROOM * sizeof(*w->elems));
 	if (!w->pkt || (p->c.elements && !w->flow))
 		return err;
@@ -604,7 +702,7 @@ int par_alloc(const struct par_config *c, struct par **out)
 	int err = -PFT_ERR_NOMEM;
 
 	*out = NULL;
-	if (!c->piece_size || c->threads < 2 || c->length / c->piece_size < 2)
+	if (!c->piece_size || !c->feed_block || c->threads < 2 || c->length / c->piece_size < 2)
 		return 0;
 	struct par *p = calloc(1, sizeof(*p));
 	if (!p)
@@ -658,6 +756,15 @@ const char *par_message(const struct par *p)
 void par_source_stats(const struct par *p, struct pft_pipe_stats *st)
 {
 	*st = p->stats;
+	st->packets = p->total.packets;
+	st->errors = p->total.c.errors;
+	st->insns = p->total.c.insns;
+}
+
+void par_total(const struct par *p, struct pft_input_counts *c)
+{
+	*c = p->total.c;
+	c->bytes = p->stats.bytes;
 }
 
 int par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size)
@@ -676,8 +783,35 @@ void par_counts(const struct par *p, struct pft_input_parallel *st)
 
 /* Move the reader from the piece it finished to @next, at candidate
  * @handover; the pieces passed are freed (or left to their workers). */
+static void add_counts(struct pft_input_counts *to, const struct pft_input_counts *end,
+		       const struct pft_input_counts *start)
+{
+	for (int t = 0; t < PFT_INPUT_COUNT_TYPES; t++) {
+		to->packets[t] += end->packets[t] - start->packets[t];
+		to->etm3_packets[t] += end->etm3_packets[t] - start->etm3_packets[t];
+		to->elems[t] += end->elems[t] - start->elems[t];
+	}
+	to->insns += end->insns - start->insns;
+	to->errors += end->errors - start->errors;
+}
+
+/* count_only: add the part of piece @pc the reader is leaving, from the
+ * candidate it took over at. */
+static void add_part(struct par *p, const struct piece *pc)
+{
+	static const struct tally none;
+	const struct tally *from = p->from_cand ? &p->from_tally : &none;
+
+	add_counts(&p->total.c, &pc->tally.c, &from->c);
+	p->total.packets += pc->tally.packets - from->packets;
+	if (p->fit && pc->fit)
+		fit_add_part(p->fit, pc->fit, p->from_cand ? &p->from_fit : NULL);
+}
+
 static void pass_pieces(struct par *p, size_t next, unsigned handover)
 {
+	if (p->cur < p->npieces && p->pieces[p->cur])
+		add_part(p, p->pieces[p->cur]);
 	for (size_t j = p->cur; j < next && j < p->npieces; j++) {
 		struct piece *pc = p->pieces[j];
 		if (p->state[j] != PC_DEAD)
@@ -697,8 +831,12 @@ static void pass_pieces(struct par *p, size_t next, unsigned handover)
 		struct piece *pc = p->pieces[next];
 		p->rchunk = pc->cands[handover].chunk;
 		p->rpos = pc->cands[handover].pos;
-		/* The chunks before the hand-over are never read. */
-		while (pc->head != p->rchunk) {
+		p->from_tally = pc->cands[handover].tally;
+		p->from_fit = pc->cands[handover].fit;
+		p->from_cand = 1;
+		/* The chunks before the hand-over are never read (none: the
+		 * piece had recorded nothing yet, the reader starts at its head). */
+		while (p->rchunk && pc->head != p->rchunk) {
 			struct chunk *c = pc->head;
 			pc->head = c->next;
 			pc->nchunks--;
@@ -758,11 +896,17 @@ static int next_batch(struct par *p)
 {
 	const uint8_t *in;
 
-	pthread_mutex_lock(&p->mu);
-	int err = readable(p, &in);
-	pthread_mutex_unlock(&p->mu);
-	if (err < 0)
-		return err;
+	/* The lock only when what was published is read. */
+	if (p->rchunk && p->rpos < p->rlen) {
+		in = p->rchunk->data + p->rpos;
+	} else {
+		pthread_mutex_lock(&p->mu);
+		int err = readable(p, &in);
+		p->rlen = p->rchunk ? p->rchunk->len : 0;
+		pthread_mutex_unlock(&p->mu);
+		if (err < 0)
+			return err;
+	}
 	p->batch.npkts = 0;
 	if (!in)
 		return 0;
@@ -770,7 +914,8 @@ static int next_batch(struct par *p)
 	const struct record *r = (const struct record *)in;
 	struct record_parts l = record_layout(r->npkts, r->nelems, 0);
 	p->batch = (struct ptm_batch){ .pkts = (const struct pft_packet *)(in + l.pkts),
-				       .elems = p->c.elements ? (const struct pft_elem *)
+				       .elems = p->c.elements && !p->c.count_only
+							? (const struct pft_elem *)
 								(in + l.elems) : NULL,
 				       .elem_end = r->elem_end, .npkts = r->npkts,
 				       .status = r->status };
@@ -789,8 +934,12 @@ int par_next(struct par *p, struct pft_item *item, size_t size)
 	memset(item, 0, sizeof(*item));
 	item->protocol = PFT_PROTO_PTM;
 	item->count = 1;
-	while (!ptm_batch_item(&p->batch, p->c.packets, p->c.runs, &p->stats, p->fit,
-				  &p->fit_bytes, item)) {
+	struct pft_pipe_stats counted_already = { 0 };
+	uint64_t fit_bytes = 0;
+
+	/* The workers counted the items, and gave the fit checks theirs. */
+	while (!ptm_batch_item(&p->batch, p->c.packets, p->c.runs, &counted_already, NULL,
+			       &fit_bytes, item)) {
 		if (p->ended)
 			return -PFT_ERR_EOS;
 		if ((r = next_batch(p)) < 0)

@@ -527,10 +527,8 @@ static int next_batch(struct pft_pipe *p, struct source *s)
 static void account_packet(struct ptm_batch *b, struct pft_pipe_stats *stats,
 			   struct pft_fit *fit, uint64_t *fit_bytes, const struct pft_packet *pkt)
 {
-	if (fit && (*fit_bytes < PFT_DETECT_PREFIX || (PFT_FIT_COUNTED_TYPES >> pkt->type & 1))) {
-		*fit_bytes += pkt->size;
-		pft_fit_packet(fit, pkt, sizeof(*pkt), b->status);
-	}
+	if (fit)
+		ptm_fit_packet(fit, fit_bytes, pkt, b->status);
 	stats->packets++;
 	if (b->status < 0)
 		stats->errors++;

@@ -80,10 +80,37 @@ same 4096 2 177 decode --raw "$tmp/big.pft" "${cfg[@]}" --count
 handovers=$(echo "$last_counts" | sed -n 's/.* \([0-9]*\) handovers.*/\1/p')
 check "big trace: pieces handed over at verified I-syncs" "$([ "${handovers:-0}" -gt 100 ] && echo yes)" yes
 same 4096 3 177 dump --raw "$tmp/big.pft" "${cfg[@]:0:2}" --count
+# --count: the workers count in place and only the bad packets come back,
+# each listed on stderr where -j 1 lists it.  bad.pft: the copies with a
+# reserved header byte (0x02) put into each, a little further every time.
+python3 - "$tmp" <<'PY'
+import sys
+one = open(sys.argv[1] + '/one.pft', 'rb').read()
+open(sys.argv[1] + '/bad.pft', 'wb').write(
+    b''.join(one[:1000 + 17 * i] + b'\x02' + one[1000 + 17 * i:] for i in range(160)))
+PY
+same 4096 2 177 dump --raw "$tmp/bad.pft" "${cfg[@]:0:2}" --count --format jsonl
+check "bad trace: bad packets listed" "$([ "$(grep -c 'offset 0x' "$tmp/par.err")" -gt 50 ] && echo yes)" yes
+same 4096 2 177 decode --raw "$tmp/bad.pft" "${cfg[@]}" --count
+# Unsynchronised bytes come in NOTSYNC packets that end where the serial
+# decode's 256 KiB reads end: the pieces' reads end there too.
+same 4096 2 177 dump --raw "$tmp/bad.pft" "${cfg[@]:0:2}"
+same 256 2 17 decode --raw "$tmp/one.pft" "${cfg[@]}" --count --format jsonl
 same 65536 2 11 decode --raw "$tmp/big.pft" "${cfg[@]}" --format jsonl
 same 65536 2 11 coverage --raw "$tmp/big.pft" "${cfg[@]}"
 # Detection (no configuration given) happens before the split.
 same 65536 2 11 dump --raw "$tmp/big.pft" --count
+
+# Without -j: a thread per CPU.
+PFT_PIECE_SIZE=4096 "$PFT" dump --raw "$tmp/big.pft" "${cfg[@]:0:2}" --count >/dev/null 2>"$tmp/err"
+if [ "$(nproc)" -gt 1 ]; then
+    check "default -j: parallel" "$(grep -c 'parallel decode: 178 pieces' "$tmp/err")" 1
+fi
+PFT_PIECE_SIZE=4096 "$PFT" dump --raw "$tmp/one.pft" "${cfg[@]:0:2}" --count >/dev/null 2>"$tmp/err"
+check "default -j, one piece: serial" "$(grep -c "parallel decode: 0 pieces" "$tmp/err")" 1
+# ... but dump's listing: its packets decode faster than they are handed over.
+PFT_PIECE_SIZE=4096 "$PFT" dump --raw "$tmp/big.pft" "${cfg[@]:0:2}" >/dev/null 2>"$tmp/err"
+check "default -j, dump listing: serial" "$(grep -c "parallel decode: 0 pieces" "$tmp/err")" 1
 
 # -j takes a number of threads.
 "$PFT" decode --raw "$tmp/one.pft" -j 0 >/dev/null 2>"$tmp/err"

@@ -80,26 +80,38 @@ static const char *write_file(const char *name, const void *bytes, size_t n)
 	return p;
 }
 
-/* Every item of the decode, one line each (packets and elements with
- * the fields a listing shows), and the parallel decode's counts. */
-static size_t decode(const char *trace, const char *image, const struct pft_config *cfg,
-		     unsigned threads, char *out, size_t len, struct pft_input_parallel *par)
+/* Raw PTM file @trace under @cfg, with @image at 0x1000 (NULL: none),
+ * decoded in @threads threads, in pieces of PIECE bytes. */
+static struct pft_input *open_raw(const char *trace, const char *image,
+				  const struct pft_config *cfg, unsigned threads)
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .elements = 1,
 				       .fit_check = 1, .id = -1, .threads = threads,
 				       .piece_size = PIECE };
 	struct pft_input *in = pft_input_alloc(&ic, NULL);
-	struct pft_item it;
-	size_t n = 0;
-	int r;
 
 	PTU_CHECK(in != NULL);
 	if (!in)
-		return 0;
+		return NULL;
 	if (image)
 		PTU_EQ(pft_input_add_image(in, image, 0x1000), 0);
 	PTU_EQ(pft_input_open_file(in, trace, PFT_PIPE_RAW), 0);
 	PTU_EQ(pft_input_add_ptm(in, -1, cfg), 0);
+	return in;
+}
+
+/* Every item of the decode, one line each (packets and elements with
+ * the fields a listing shows), and the parallel decode's counts. */
+static size_t decode(const char *trace, const char *image, const struct pft_config *cfg,
+		     unsigned threads, char *out, size_t len, struct pft_input_parallel *par)
+{
+	struct pft_input *in = open_raw(trace, image, cfg, threads);
+	struct pft_item it;
+	size_t n = 0;
+	int r;
+
+	if (!in)
+		return 0;
 	while ((r = pft_input_next(in, &it, sizeof(it))) == 0 && n + 200 < len) {
 		for (uint32_t k = 0; k < it.count; k++) {
 			if (it.type == PFT_ITEM_PACKET) {
@@ -126,6 +138,87 @@ static size_t decode(const char *trace, const char *image, const struct pft_conf
 	return n;
 }
 
+/* The items' packets and elements counted by type (what a listing
+ * shows), as pft_input_counts() gives them. */
+static void count_items(const char *trace, const char *image, const struct pft_config *cfg,
+			struct pft_input_counts *c)
+{
+	struct pft_input *in = open_raw(trace, image, cfg, 1);
+	struct pft_item it;
+
+	memset(c, 0, sizeof(*c));
+	if (!in)
+		return;
+	while (pft_input_next(in, &it, sizeof(it)) == 0) {
+		for (uint32_t k = 0; k < it.count; k++) {
+			if (it.type == PFT_ITEM_PACKET) {
+				c->packets[it.ptm[k].type]++;
+				c->errors += it.status < 0;
+			} else {
+				c->elems[it.elem[k].type]++;
+				if (it.elem[k].type == PFT_ELEM_RANGE)
+					c->insns += it.elem[k].ninsn;
+			}
+		}
+	}
+	struct pft_input_source src;
+	PTU_EQ(pft_input_source(in, 0, &src, sizeof(src)), 0);
+	c->bytes = src.stats.bytes;
+	pft_input_free(in);
+}
+
+/* pft_input_count() over @trace with @threads: its counts in *@c, the
+ * BAD packets it returned in *@bad; the parallel decode's counts in *@par. */
+static void count(const char *trace, const char *image, const struct pft_config *cfg,
+		  unsigned threads, struct pft_input_counts *c, uint64_t *bad,
+		  struct pft_input_parallel *par)
+{
+	struct pft_input *in = open_raw(trace, image, cfg, threads);
+	struct pft_item it;
+	int r;
+
+	memset(c, 0, sizeof(*c));
+	*bad = 0;
+	if (!in)
+		return;
+	while ((r = pft_input_count(in, &it, sizeof(it))) == 0) {
+		PTU_EQ(it.type, PFT_ITEM_PACKET);
+		PTU_EQ(it.ptm->type, PFT_PKT_BAD);
+		PTU_CHECK(it.status < 0);
+		*bad += 1;
+	}
+	PTU_EQ(r, -PFT_ERR_EOS);
+	/* Read by counting: not by items. */
+	PTU_EQ(pft_input_next(in, &it, sizeof(it)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_counts(in, 0, c, sizeof(*c)), 0);
+	PTU_EQ(pft_input_parallel_stats(in, par, sizeof(*par)), 0);
+	pft_input_free(in);
+}
+
+/* Counting @s with one thread and with two gives the counts of the
+ * serial decode's items. */
+static void counts_as_items(const struct stream *s, const char *image, int return_stack)
+{
+	struct pft_input_counts want, one, two;
+	struct pft_input_parallel par;
+	struct pft_config cfg;
+	uint64_t bad1, bad2;
+	const char *trace = write_file("count.pft", s->b, s->n);
+
+	pft_config_init(&cfg);
+	cfg.return_stack = (uint8_t)return_stack;
+	count_items(trace, image, &cfg, &want);
+	count(trace, image, &cfg, 1, &one, &bad1, &par);
+	PTU_EQ(par.pieces, 0);
+	count(trace, image, &cfg, 2, &two, &bad2, &par);
+	PTU_EQ(par.pieces, (s->n + PIECE - 1) / PIECE);
+	PTU_CHECK(!memcmp(&one, &want, sizeof(want)));
+	PTU_CHECK(!memcmp(&two, &want, sizeof(want)));
+	PTU_EQ(bad1, want.packets[PFT_PKT_BAD]);
+	PTU_EQ(bad2, want.packets[PFT_PKT_BAD]);
+	PTU_EQ(two.errors, want.errors);
+}
+
 /* Decode @s with one thread and with two: the same items, and with two,
  * @pieces pieces of which @handovers were taken over at an I-sync and
  * @absorbed decoded by the piece before. */
@@ -148,6 +241,8 @@ static void same_as_serial(const struct stream *s, const char *image, int return
 	PTU_EQ(par.pieces, pieces);
 	PTU_EQ(par.handovers, handovers);
 	PTU_EQ(par.absorbed, absorbed);
+	if (pieces)
+		counts_as_items(s, image, return_stack);
 }
 
 /* Piece 0 with a full timestamp (0x1234), piece 1's A-sync and I-sync. */
@@ -280,6 +375,68 @@ static void flow_states_at_the_isync(void)
 	pft_image_free(img);
 }
 
+/* Bad packets in two pieces: a reserved header (0x02) in piece 1 costs
+ * the sync until piece 2's A-sync (the 19 bytes between are two NOTSYNC
+ * packets: the decoder returns at most 16 bytes in one), and an I-sync
+ * cut off by the end of the file.  Counted (by hand): 3 A-syncs, 3
+ * I-syncs, 20 + 18 ignores, 2 NOTSYNC, 2 BAD; and
+ * counting returns the two BAD packets, in trace order. */
+static void counting_bad_packets(void)
+{
+	struct stream s = { .n = 0 };
+	struct pft_input_counts c;
+	struct pft_input_parallel par;
+	struct pft_config cfg;
+	uint64_t bad;
+
+	async(&s);
+	isync(&s, 0x1000);
+	fill_to(&s, PIECE);
+	async(&s);                     /* 32 */
+	isync(&s, 0x1000);             /* 38 */
+	s.b[s.n++] = 0x02;             /* 44: reserved */
+	fill_to(&s, 2 * PIECE);        /* 45-63: not synchronised */
+	async(&s);                     /* 64 */
+	isync(&s, 0x1000);             /* 70 */
+	fill_to(&s, 3 * PIECE - 2);
+	put(&s, (const uint8_t[]){ 0x08, 0x00 }, 2);   /* 94: cut off */
+	pft_config_init(&cfg);
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		count(write_file("bad.pft", s.b, s.n), NULL, &cfg, threads, &c, &bad, &par);
+		PTU_EQ(par.pieces, threads == 2 ? 3 : 0);
+		PTU_EQ(c.packets[PFT_PKT_ASYNC], 3);
+		PTU_EQ(c.packets[PFT_PKT_ISYNC], 3);
+		PTU_EQ(c.packets[PFT_PKT_IGNORE], 38);
+		PTU_EQ(c.packets[PFT_PKT_NOTSYNC], 2);
+		PTU_EQ(c.packets[PFT_PKT_BAD], 2);
+		PTU_EQ(c.errors, 2);
+		PTU_EQ(c.bytes, 96);
+		PTU_EQ(bad, 2);
+	}
+	counts_as_items(&s, NULL, 0);
+}
+
+/* The counting calls' arguments. */
+static void counting_arguments(void)
+{
+	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .id = -1 };
+	struct pft_input *in = pft_input_alloc(&ic, NULL);
+	struct pft_item it;
+	struct pft_input_counts c;
+
+	PTU_CHECK(in != NULL);
+	PTU_EQ(pft_input_count(NULL, &it, sizeof(it)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_count(in, NULL, sizeof(it)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_count(in, &it, sizeof(it) - 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_counts(NULL, 0, &c, sizeof(c)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_counts(in, 0, NULL, sizeof(c)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_counts(in, 0, &c, sizeof(c)), -PFT_ERR_INVALID);  /* no source */
+	/* Read by items: not by counting. */
+	PTU_EQ(pft_input_next(in, &it, sizeof(it)), -PFT_ERR_EOS);
+	PTU_EQ(pft_input_count(in, &it, sizeof(it)), -PFT_ERR_INVALID);
+	pft_input_free(in);
+}
+
 /* One thread, or a file of fewer than two pieces: the serial decode. */
 static void not_split(void)
 {
@@ -318,6 +475,8 @@ int main(void)
 	PTU_RUN(return_stack_moves_the_handover);
 	PTU_RUN(flow_states_at_the_isync);
 	PTU_RUN(not_split);
+	PTU_RUN(counting_bad_packets);
+	PTU_RUN(counting_arguments);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

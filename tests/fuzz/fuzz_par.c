@@ -1,0 +1,154 @@
+/* fuzz_par - the parallel decode (pft_input with @threads 2) of a raw PTM
+ * file cut into tiny pieces, against the serial decode (@threads 1).
+ *
+ * Input: byte 0: bit 0 packets returned, bit 1 elements returned
+ * (neither: both), bit 2 items in runs, bit 3 counted (pft_input_count())
+ * rather than listed, bit 4 the return stack, bit 5 cycle-accurate with
+ * timestamps, bits 7:6 context ID bytes 0/1/2/4; byte 1: the piece size,
+ * 16 + 8 * byte; the rest is the trace.  The image is fuzz_pipe's small
+ * program at 0x8000 (loaded from a file, as pft_input takes it).
+ *
+ * Properties (pft.h, input section): the parallel decode returns the
+ * serial decode's packets and elements, in the same order (runs may group
+ * them otherwise), the same counts, source statistics and fit verdict,
+ * and ends with the same status.
+ */
+#include <string.h>
+
+#include "fuzz_util.h"
+#include "pft.h"
+
+/* The start of fuzz_pipe's program: mov, b, nop, cmp, beq, bl, bx lr. */
+static const uint8_t code[] = {
+	0x00, 0x00, 0xa0, 0xe3, 0x00, 0x00, 0x00, 0xea, 0x00, 0xf0, 0x20, 0xe3,
+	0x01, 0x00, 0x50, 0xe3, 0xfb, 0xff, 0xff, 0x0a, 0x01, 0x00, 0x00, 0xeb,
+	0x1e, 0xff, 0x2f, 0xe1,
+};
+
+static char trace_path[128], image_path[128];
+
+static void remove_trace(void)
+{
+	unlink(trace_path);
+}
+
+static void remove_image(void)
+{
+	unlink(image_path);
+}
+
+/* What a decode gave: a hash over every packet and element in order,
+ * their numbers, the counts, statistics and fit verdict. */
+struct result {
+	uint64_t hash, npkts, nelems;
+	int end;
+	struct pft_input_counts counts;
+	struct pft_input_source src;
+	int fit;
+	struct pft_fit_verdict verdict;
+};
+
+static void mix(uint64_t *h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		*h = (*h ^ b[i]) * 0x100000001b3ull;
+}
+
+static void mix_packet(uint64_t *h, const struct pft_packet *p, int status)
+{
+	mix(h, &status, sizeof(status));
+	mix(h, &p->offset, sizeof(p->offset));
+	mix(h, p->raw, p->size);
+	mix(h, &p->ts, sizeof(p->ts));
+	mix(h, &p->addr, sizeof(p->addr));
+	mix(h, &p->cycles, sizeof(p->cycles));
+	mix(h, &p->ctxid, sizeof(p->ctxid));
+	mix(h, &p->type, 1);
+	mix(h, &p->isa, 1);
+	mix(h, &p->atoms, 1);
+	mix(h, &p->n_atoms, 1);
+	mix(h, &p->bad, 1);
+}
+
+static void mix_elem(uint64_t *h, const struct pft_elem *e)
+{
+	mix(h, &e->offset, sizeof(e->offset));
+	mix(h, &e->ts, sizeof(e->ts));
+	mix(h, &e->start, 4 * sizeof(uint32_t));   /* start, end, last, ninsn */
+	mix(h, &e->addr, sizeof(e->addr));
+	mix(h, &e->ctxid, sizeof(e->ctxid));
+	mix(h, &e->type, 1);
+	mix(h, &e->isa, 1);
+	mix(h, &e->taken, 1);
+	mix(h, &e->reason, 1);
+}
+
+static void decode(uint8_t flags, uint32_t piece, unsigned threads, struct result *r)
+{
+	int packets = flags & 1, elements = flags & 2, counting = flags & 8;
+	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)(packets || !elements),
+				       .elements = (uint8_t)(elements || !packets),
+				       .fit_check = 1, .runs = (flags >> 2) & 1, .id = -1,
+				       .threads = threads, .piece_size = piece };
+	struct pft_config cfg;
+	struct pft_item it;
+	struct pft_input *in = pft_input_alloc(&ic, NULL);
+
+	memset(r, 0, sizeof(*r));
+	FUZZ_CHECK(in != NULL);
+	pft_config_init(&cfg);
+	cfg.return_stack = (flags >> 4) & 1;
+	cfg.cycle_accurate = cfg.timestamps = (flags >> 5) & 1;
+	cfg.ctxid_bytes = (uint8_t)((const uint8_t[]){ 0, 1, 2, 4 })[flags >> 6];
+	FUZZ_CHECK(pft_input_add_image(in, image_path, 0x8000) == 0);
+	FUZZ_CHECK(pft_input_open_file(in, trace_path, PFT_PIPE_RAW) == 0);
+	FUZZ_CHECK(pft_input_add_ptm(in, -1, &cfg) == 0);
+	r->hash = 0xcbf29ce484222325ull;
+	while ((r->end = counting ? pft_input_count(in, &it, sizeof(it))
+				  : pft_input_next(in, &it, sizeof(it))) == 0) {
+		for (uint32_t k = 0; k < it.count; k++) {
+			if (it.type == PFT_ITEM_PACKET) {
+				mix_packet(&r->hash, &it.ptm[k], it.status);
+				r->npkts++;
+			} else if (it.type == PFT_ITEM_ELEM) {
+				mix_elem(&r->hash, &it.elem[k]);
+				r->nelems++;
+			}
+		}
+	}
+	if (counting)
+		FUZZ_CHECK(pft_input_counts(in, 0, &r->counts, sizeof(r->counts)) == 0);
+	FUZZ_CHECK(pft_input_source(in, 0, &r->src, sizeof(r->src)) == 0);
+	r->fit = pft_input_fit(in, 0, &r->verdict, sizeof(r->verdict));
+	pft_input_free(in);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct result serial, parallel;
+
+	if (size < 3)
+		return 0;
+	uint8_t flags = data[0];
+	uint32_t piece = 16 + 8 * (uint32_t)data[1];
+	fuzz_write_file(image_path, sizeof(image_path), "par-image", remove_image, code,
+			sizeof(code));
+	fuzz_write_file(trace_path, sizeof(trace_path), "par", remove_trace, data + 2,
+			size - 2);
+	decode(flags, piece, 1, &serial);
+	decode(flags, piece, 2, &parallel);
+	FUZZ_CHECK(parallel.end == serial.end);
+	FUZZ_CHECK(parallel.hash == serial.hash);
+	FUZZ_CHECK(parallel.npkts == serial.npkts);
+	FUZZ_CHECK(parallel.nelems == serial.nelems);
+	FUZZ_CHECK(!memcmp(&parallel.counts, &serial.counts, sizeof(serial.counts)));
+	FUZZ_CHECK(parallel.src.stats.bytes == serial.src.stats.bytes);
+	FUZZ_CHECK(parallel.src.stats.packets == serial.src.stats.packets);
+	FUZZ_CHECK(parallel.src.stats.errors == serial.src.stats.errors);
+	FUZZ_CHECK(parallel.src.stats.insns == serial.src.stats.insns);
+	FUZZ_CHECK(parallel.fit == serial.fit);
+	FUZZ_CHECK(!memcmp(&parallel.verdict, &serial.verdict, sizeof(serial.verdict)));
+	return 0;
+}
