@@ -499,7 +499,6 @@ int cmd_decode(int argc, char **argv)
 	const char *cmd = "decode";
 
 	input_opts_init(&o);
-	o.runs = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, JOBS_SHORT_OPTION, longopts, NULL)) != -1) {

@@ -377,7 +377,6 @@ int cmd_dump(int argc, char **argv)
 	int c;
 
 	input_opts_init(&o);
-	o.runs = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, JOBS_SHORT_OPTION, longopts, NULL)) != -1) {

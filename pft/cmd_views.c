@@ -538,8 +538,6 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	int c, rc = EXIT_USAGE;
 
 	input_opts_init(&o);
-	/* Elements in runs: an item per element was a tenth of a view's time. */
-	o.runs = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, JOBS_SHORT_OPTION, longopts, NULL)) != -1) {

@@ -380,7 +380,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	int err = 0;
 
 	memset(in, 0, sizeof(*in));
-	in->split = !o->runs;
+	in->counting = o->counting;
 	in->in = pft_input_alloc(&ic, &err);
 	if (!in->in) {
 		cli_error("%s", pft_errstr(pft_errcode(err)));
@@ -494,37 +494,12 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 	return -1;
 }
 
-/* The next item of the run in->run, alone. */
-static int split_item(struct input *in, struct pft_item *item)
-{
-	uint32_t k = in->run_next++;
-
-	*item = in->run;
-	item->count = 1;
-	if (item->type == PFT_ITEM_PACKET) {
-		item->ptm += k;
-	} else {
-		item->elem += k;
-		if (k)
-			item->ptm = NULL;   /* a run names its first element's packet only */
-	}
-	return 1;
-}
-
 int input_next(struct input *in, struct pft_item *item)
 {
-	if (in->run_next < in->run.count)
-		return split_item(in, item);
-	int r = took_item(in, item, pft_input_next(in->in, item, sizeof(*item)));
-	if (r <= 0 || !in->split || item->count < 2)
-		return r;
-	in->run = *item;
-	in->run_next = 0;
-	return split_item(in, item);
+	return took_item(in, item, pft_input_next(in->in, item, sizeof(*item)));
 }
 
 int input_count(struct input *in, struct pft_item *item)
 {
-	in->counting = 1;
 	return took_item(in, item, pft_input_count(in->in, item, sizeof(*item)));
 }

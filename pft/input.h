@@ -25,7 +25,6 @@ struct input_opts {
 	/* --reg values: ETMCR, ETMCCER, ETMIDR, ETMTRACEIDR */
 	uint32_t reg[4];
 	int reg_given[4];
-	int runs;               /* the command takes items in runs (item.count) */
 	unsigned jobs;          /* -j/--jobs: decode threads; 0: the default */
 	int counting;           /* the command reads with input_count() */
 };
@@ -134,11 +133,6 @@ struct input {
 	int multi_id;            /* the input has trace IDs: print them */
 	int has_images;          /* a snapshot, or --elf/--image given */
 	int counting;            /* read with input_count() */
-	/* The library returns runs (they cost less in the parallel decode);
-	 * for a command that takes none, input_next() splits them. */
-	int split;
-	struct pft_item run;
-	uint32_t run_next;
 };
 
 /* Open the input the options name, for packets and/or elements, with the
@@ -158,9 +152,9 @@ int input_check_sources(const struct input *in, const struct input_opts *o, int 
 int input_fit_report(struct input *in);
 
 /* The next item: 1, 0 at the end (the sources' counts are then up to
- * date), or -1 after printing a one-line error.  Without @runs in the
- * options, one packet or element per item; an element's @ptm is then
- * set only for the first of a run (NULL for the others). */
+ * date), or -1 after printing a one-line error.  Packets and elements
+ * come in runs (item.count; they cost less, in the parallel decode
+ * above all); an element's @ptm is the packet of the run's first. */
 int input_next(struct input *in, struct pft_item *item);
 
 /* Decode the input counting (pft_input_count()): the next item that
