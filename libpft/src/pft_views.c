@@ -382,6 +382,43 @@ static int add_seg(struct pft_views *v, struct vrange *r, uint32_t func, uint32_
 	return 0;
 }
 
+/* Walk range @e's instructions (in source @s's image) by function,
+ * starting in function @f: @take gets each instruction's function and
+ * whether it is the range's last, then the instructions the image no
+ * longer has at once, in the last function.  A non-zero return of @take
+ * ends the walk with that value. */
+static int walk_by_function(struct pft_views *v, const struct vsource *s,
+			    const struct pft_elem *e, uint32_t f,
+			    int (*take)(struct pft_views *v, void *ctx, uint32_t func,
+					uint32_t ninsn, int last),
+			    void *ctx)
+{
+	struct pft_insn_iter it;
+	struct pft_insn insn;
+	uint32_t left = e->ninsn;
+	int err = 0;
+
+	if (pft_insn_iter_init(&it, v->images[s->image], e))
+		return -PFT_ERR_INVALID;
+	while (!err && left && pft_insn_iter_next(&it, &insn, sizeof(insn)) == 1) {
+		left--;
+		err = func_index(v, s->image, insn.addr, &f);
+		if (!err)
+			err = take(v, ctx, f, 1, !left);
+	}
+	return err || !left ? err : take(v, ctx, f, left, 1);
+}
+
+/* walk_by_function()'s @take for split_range(): 1 (stop) past VSEG_MAX. */
+static int take_seg(struct pft_views *v, void *range, uint32_t func, uint32_t ninsn, int last)
+{
+	struct vrange *r = range;
+	int err = add_seg(v, r, func, ninsn);
+
+	(void)last;
+	return err ? err : r->nseg > VSEG_MAX;
+}
+
 /* Split range @index (@e), which runs out of its function or is in none,
  * by the function of each instruction, once: its pieces in v->segs, or
  * VSEG_MANY when there are more than VSEG_MAX (those are counted
@@ -391,36 +428,36 @@ static int split_range(struct pft_views *v, const struct vsource *s, uint32_t in
 		       const struct pft_elem *e)
 {
 	struct vrange *r = &v->ranges[index];
-	struct pft_insn_iter it;
-	struct pft_insn insn;
-	uint32_t left = e->ninsn, f = r->func;
 	size_t first = v->nsegs;
-	int err = 0;
 
 	r->seg = (uint32_t)first;
 	r->nseg = 0;
-	if (pft_insn_iter_init(&it, v->images[s->image], e))
-		return -PFT_ERR_INVALID;
-	while (!err && r->nseg <= VSEG_MAX && left &&
-	       pft_insn_iter_next(&it, &insn, sizeof(insn)) == 1) {
-		left--;
-		err = func_index(v, s->image, insn.addr, &f);
-		if (!err)
-			err = add_seg(v, r, f, 1);
-	}
-	/* Instructions the image no longer has: in the last function. */
-	if (!err && left && r->nseg <= VSEG_MAX)
-		err = add_seg(v, r, f, left);
-	if (err || r->nseg > VSEG_MAX) {
+	int err = walk_by_function(v, s, e, r->func, take_seg, r);
+	if (err) {
 		v->nsegs = first;
 		r->nseg = VSEG_MANY;
 	}
-	return err;
+	return err < 0 ? err : 0;
+}
+
+/* walk_by_function()'s @take for count_range(): the cycles go with the
+ * last instruction. */
+struct attribution {
+	struct vsource *s;
+	uint64_t cycles;
+};
+
+static int take_insns(struct pft_views *v, void *attribution, uint32_t func, uint32_t ninsn,
+		      int last)
+{
+	struct attribution *a = attribution;
+
+	return attribute(v, a->s, func, ninsn, last ? a->cycles : 0);
 }
 
 static int count_range(struct pft_views *v, struct vsource *s, const struct pft_elem *e)
 {
-	uint32_t index, f;
+	uint32_t index;
 	uint64_t cycles = e->has_cycles ? e->cycles : 0;
 	int err = range_index(v, s->image, e, &index);
 
@@ -445,22 +482,8 @@ static int count_range(struct pft_views *v, struct vsource *s, const struct pft_
 		}
 		return err;
 	}
-	struct pft_insn_iter it;
-	struct pft_insn insn;
-	uint32_t left = e->ninsn;
-	f = r->func;
-	if (pft_insn_iter_init(&it, v->images[s->image], e))
-		return -PFT_ERR_INVALID;
-	while (left && pft_insn_iter_next(&it, &insn, sizeof(insn)) == 1) {
-		left--;
-		err = func_index(v, s->image, insn.addr, &f);
-		if (!err)
-			err = attribute(v, s, f, 1, left ? 0 : cycles);
-		if (err)
-			return err;
-	}
-	/* Instructions the image no longer has: in the last function. */
-	return left ? attribute(v, s, f, left, cycles) : 0;
+	return walk_by_function(v, s, e, r->func, take_insns,
+				&(struct attribution){ .s = s, .cycles = cycles });
 }
 
 static int drain(struct pft_views *v, struct vsource *s)

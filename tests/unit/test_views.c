@@ -214,6 +214,49 @@ static void range_through_functions(void)
 	pft_image_free(img);
 }
 
+/* A range through more pieces than are kept (VSEG_MAX, 8): ten
+ * functions f0..f9 listed 8 bytes apart from 0x10000 (each two
+ * instructions, f9, the last listed, 4 bytes: one), then none; the image
+ * holds 22 zero words (ANDEQ) and the range runs through them: f0..f8 2
+ * each, f9 1, [unknown] 3 with the cycles.  Twice: counted instruction by
+ * instruction both times. */
+static void range_through_many_functions(void)
+{
+	static const uint8_t zeros[22 * 4];
+	char map[] = "/tmp/pft-test-views-map-XXXXXX";
+	int fd = mkstemp(map);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct pft_views_config cfg = { .size = sizeof(cfg), .image = img };
+	struct pft_elem e = arm_range(0x10000, 22, PFT_ICLASS_OTHER, 0);
+	char name[8];
+
+	PTU_CHECK(f != NULL);
+	if (!f)
+		return;
+	for (int i = 0; i < 10; i++)
+		fprintf(f, "%08x T f%d\n", 0x10000 + 8 * i, i);
+	fclose(f);
+	PTU_EQ(pft_image_add_buffer(img, 0x10000, zeros, sizeof(zeros), PFT_SPACE_ANY, 0), 0);
+	PTU_EQ(pft_image_add_symbols(img, map, 0), 10);
+	unlink(map);
+	struct pft_views *v = pft_views_alloc(&cfg, NULL);
+	PTU_CHECK(v != NULL);
+	e.has_cycles = 1;
+	e.cycles = 7;
+	PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), 0);
+	PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), 0);
+	PTU_EQ(pft_views_finish(v), 0);
+	for (int i = 0; i < 9; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		self_of(v, name, 4, 0);
+	}
+	self_of(v, "f9", 2, 0);
+	self_of(v, "[unknown]", 6, 14);
+	pft_views_free(v);
+	pft_image_free(img);
+}
+
 /* The trace of run_trace() on sources 5 and 6, which read images @a and
  * @b; each function named @name must appear @copies times, each with
  * @entered entries and @self instructions. */
@@ -398,6 +441,7 @@ int main(void)
 		PTU_RUN(images_per_source);
 		PTU_RUN(profile_in_runs);
 		PTU_RUN(range_through_functions);
+		PTU_RUN(range_through_many_functions);
 	} else {
 		ptu_tests_failed++;
 	}
