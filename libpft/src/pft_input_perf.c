@@ -140,7 +140,8 @@ static int reader_fail(struct perf_in *p, struct pft_perf *rd, int err)
 		return fail(p, err, "out of memory");
 	pft_perf_get_offset(rd, &at);
 	return fail(p, err, "%s: offset 0x%" PRIx64 ": malformed perf.data (a truncated record, "
-		    "a size past the end of its section, or a version pft does not know)",
+		    "a size past the end of its section, a record type out of range, "
+		    "or a version pft does not know)",
 		    p->path, at);
 }
 
