@@ -9,6 +9,7 @@
 
 #include "detect.h"
 #include "pft.h"
+#include "pft_pkt_int.h"
 
 struct ptm_batch {
 	const struct pft_packet *pkts;
@@ -27,6 +28,12 @@ struct ptm_batch {
 int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
 		   struct pft_fit *fit, uint64_t *fit_bytes, struct pft_item *item);
 
+/* Counting only, without the items of PTM source @source's atoms and
+ * branch packets: those are added to *@c instead, which outlives the
+ * pipeline's use of it (pft_input_count()).  Sources with a flow decoder
+ * return every packet as before.  Returns 0 or -PFT_ERR_INVALID. */
+int pft_pipe_count_into(struct pft_pipe *p, unsigned source, struct pft_input_counts *c);
+
 /* Give packet @pkt (of a batch with status @status) to fit check @fit as
  * the serial decode does: every packet while *@fit_bytes (the bytes given
  * so far) are under the detection prefix, then those of the types it
@@ -38,6 +45,33 @@ static inline void ptm_fit_packet(struct pft_fit *fit, uint64_t *fit_bytes,
 		*fit_bytes += pkt->size;
 		pft_fit_packet(fit, pkt, sizeof(*pkt), status);
 	}
+}
+
+/* Counting only: pass over the packets ahead of decoder @d (before stream
+ * offset @limit) that are whole and well formed, adding them to *@c and
+ * giving them to @fit (may be NULL) as ptm_fit_packet() does, once the
+ * fit check has its detection prefix (*@fit_bytes): it sees every packet
+ * of that, and after it only the types it counts, which are not atoms or
+ * branches.  Returns the packets passed over. */
+static inline uint64_t ptm_skip_counted(struct pft_pkt_decoder *d, uint64_t limit,
+					struct pft_input_counts *c, struct pft_fit *fit,
+					uint64_t *fit_bytes)
+{
+	if (fit && *fit_bytes < PFT_DETECT_PREFIX)
+		return 0;
+	struct pkt_skipped sk = { 0, 0 };
+	struct pft_packet pkt;
+	uint64_t others = 0;
+
+	while (pft_pkt_skip_counted(d, limit, &sk, &pkt)) {
+		c->packets[pkt.type]++;
+		others++;
+		if (fit)
+			ptm_fit_packet(fit, fit_bytes, &pkt, 0);
+	}
+	c->packets[PFT_PKT_ATOM] += sk.atoms;
+	c->packets[PFT_PKT_BRANCH] += sk.branches;
+	return sk.atoms + sk.branches + others;
 }
 
 /* Count @n packets and @n elements (either may be 0) into @c. */

@@ -20,4 +20,24 @@ uint64_t pft_pkt_feed_pos(const struct pft_pkt_decoder *d);
  * bytes dropped, or -PFT_ERR_INVALID. */
 int pft_pkt_cut_feed(struct pft_pkt_decoder *d, uint64_t end);
 
+/* Packets passed over by pft_pkt_skip_counted(), by type. */
+struct pkt_skipped {
+	uint64_t atoms, branches;
+};
+
+/*
+ * Counting without the packets (the pipeline's and the parallel decode's
+ * count-only paths): from the decoder's position, pass over the atom and
+ * branch packets that start before stream offset @limit and lie whole in
+ * the current feed, adding them to *@sk, with the decoder's state changed
+ * as if they had been returned.  At a packet of another type, whole and
+ * well formed, decode it into *@pkt as pft_pkt_next() would, and return 1
+ * (the caller counts it, and gives it to its fit check).  Returns 0 when it
+ * stops before a packet it leaves to pft_pkt_next() (a bad one, one that
+ * may be cut by the feed's end, or at @limit), or does nothing while
+ * unsynchronised or holding a packet cut by a feed.
+ */
+int pft_pkt_skip_counted(struct pft_pkt_decoder *d, uint64_t limit, struct pkt_skipped *sk,
+			 struct pft_packet *pkt);
+
 #endif

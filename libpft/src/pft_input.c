@@ -1066,6 +1066,10 @@ int pft_input_count(struct pft_input *in, struct pft_item *item, size_t size)
 		size_t n = pft_input_nsources(in);
 		if (!(in->counts = calloc(n ? n : 1, sizeof(*in->counts))))
 			return -PFT_ERR_NOMEM;
+		for (size_t i = 0; i < in->nsrc && !in->perf; i++)
+			if (in->src[i].pipe_index >= 0)
+				pft_pipe_count_into(in->files[in->src[i].file].pipe,
+						    (unsigned)in->src[i].pipe_index, &in->counts[i]);
 		in->reading = READ_COUNTS;
 	}
 	for (;;) {

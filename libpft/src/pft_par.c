@@ -463,8 +463,15 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		 * (checking), which a batch must not pass unseen. */
 		int single = recording || checking ||
 			     pft_pkt_get_offset(w->pkt) + BATCH * PKT_BYTES_MAX > until;
+		/* Counting packets only: pass over what needs no record,
+		 * short of where single packets begin, then one packet. */
+		int skipping = !single && p->c.count_only && !w->flow;
+		if (skipping)
+			pc->tally.packets += ptm_skip_counted(w->pkt, until - BATCH * PKT_BYTES_MAX,
+							      &pc->tally.c, pc->fit, &pc->fit_bytes);
 		int got = single ? pft_pkt_next(w->pkt, &w->pkts[0], sizeof(w->pkts[0]))
-				 : pft_pkt_next_batch(w->pkt, w->pkts, BATCH, sizeof(w->pkts[0]));
+				 : pft_pkt_next_batch(w->pkt, w->pkts, skipping ? 1 : BATCH,
+						      sizeof(w->pkts[0]));
 		int status = 0;
 
 		if (single && got == 0)

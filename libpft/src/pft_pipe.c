@@ -63,6 +63,9 @@ struct source {
 	struct pft_pipe_stats stats;
 	struct pft_fit *fit;         /* with fit_check */
 	uint64_t fit_bytes;          /* packet bytes given to it */
+	/* Counting only (pft_pipe_count_into()): the atoms and branches
+	 * passed over go there. */
+	struct pft_input_counts *counts;
 	/* Formatted PTM sources: stream -> input offsets of the bytes the
 	 * decoder may still report (stats.bytes is the next stream offset);
 	 * map_at: where the last look-up ended (offsets mostly grow). */
@@ -497,7 +500,10 @@ static void cut_at_chunk_end(struct pft_pipe *p, struct source *s)
  * when its decoder needs input (or has ended), or a fatal negative code. */
 static int next_batch(struct pft_pipe *p, struct source *s)
 {
-	int got = pft_pkt_next_batch(s->pkt, s->pkts, PKT_BATCH, sizeof(s->pkts[0]));
+	/* Counting only, one packet: the atoms and branches after it are
+	 * passed over. */
+	int got = pft_pkt_next_batch(s->pkt, s->pkts, s->counts ? 1 : PKT_BATCH,
+				     sizeof(s->pkts[0]));
 
 	if (got == -PFT_ERR_NEED_INPUT || got == -PFT_ERR_EOS)
 		return 0;
@@ -606,10 +612,25 @@ static int drain_ptm(struct pft_pipe *p, struct source *s, struct pft_item *item
 	item->source = (uint16_t)p->cur;
 	item->count = 1;
 	while (!ptm_batch_item(&s->batch, p->cfg.packets, p->cfg.runs, &s->stats, s->fit,
-			       &s->fit_bytes, item))
+			       &s->fit_bytes, item)) {
+		if (s->counts)
+			s->stats.packets += ptm_skip_counted(s->pkt, UINT64_MAX, s->counts, s->fit,
+							     &s->fit_bytes);
 		if ((r = next_batch(p, s)) <= 0)
 			return r;
+	}
 	return 1;
+}
+
+int pft_pipe_count_into(struct pft_pipe *p, unsigned source, struct pft_input_counts *c)
+{
+	if (!p || source >= p->nsrc || !c)
+		return -PFT_ERR_INVALID;
+	struct source *s = p->src[source];
+	/* Packets only: the flow decoder needs every packet. */
+	if (s->protocol == PFT_PROTO_PTM && !s->flow)
+		s->counts = c;
+	return 0;
 }
 
 /* Stage bytes of PTM source @idx: its map keeps only the bytes its

@@ -1095,6 +1095,68 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 	return status < 0 ? status : 1;
 }
 
+int pft_pkt_skip_counted(struct pft_pkt_decoder *d, uint64_t limit, struct pkt_skipped *sk,
+			 struct pft_packet *pkt)
+{
+	if (!d->synced || d->ncarry || d->len - d->pos < PKT_MAX || limit <= d->buf_offset)
+		return 0;
+	const uint8_t *const buf = d->buf;
+	size_t pos = d->pos;
+	/* Every packet that starts before @end is whole in the buffer. */
+	size_t end = d->len - PKT_MAX;
+	if (limit - d->buf_offset < end)
+		end = (size_t)(limit - d->buf_offset);
+	uint64_t atoms = 0, branches = 0;
+	int other = 0;
+
+	while (pos < end) {
+		const uint8_t h = buf[pos];
+		const uint8_t kind = d->kind[h];
+		if (kind == HK_ATOM) {
+			atoms++;
+			pos++;
+			continue;
+		}
+		if (kind == HK_ATOM_CA && h != PFT_OP_ASYNC_END) {
+			uint32_t cycles;
+			atoms++;
+			pos += (h & PFT_CC_MORE) ? parse_cycles(buf + pos, PKT_MAX, &cycles) : 1;
+			continue;
+		}
+		if (h & 1) {
+			/* A branch changes the address state the next ones
+			 * build on. */
+			struct pft_packet b;
+			b.exc_bytes = 0;
+			size_t n = parse_branch(d, buf + pos, PKT_MAX, &b);
+			if (!n)
+				break;
+			b.type = PFT_PKT_BRANCH;
+			commit(d, &b);
+			branches++;
+			pos += n;
+			continue;
+		}
+		/* Another packet: whole, as pft_pkt_next() gives it; a bad one
+		 * is left to it. */
+		memset(pkt, 0, sizeof(*pkt));
+		int n = decode_at(d, buf + pos, d->len - pos, pos, pkt);
+		if (n <= 0)
+			break;
+		pkt->size = (uint16_t)n;
+		pkt->raw = buf + pos;
+		pkt->offset = d->buf_offset + pos;
+		commit(d, pkt);
+		pos += (size_t)n;
+		other = 1;
+		break;
+	}
+	d->pos = pos;
+	sk->atoms += atoms;
+	sk->branches += branches;
+	return other;
+}
+
 void pft_pkt_sync_state(const struct pft_pkt_decoder *d, struct pkt_sync_state *s)
 {
 	memset(s, 0, sizeof(*s));

@@ -11,7 +11,9 @@
  * Properties (pft.h, input section): the parallel decode returns the
  * serial decode's packets and elements, in the same order (runs may group
  * them otherwise), the same counts, source statistics and fit verdict,
- * and ends with the same status.
+ * and ends with the same status.  Counting packets only, which passes
+ * over atoms and branches without their records: the counts by type, the
+ * statistics and the fit verdict are those of the serial listing.
  */
 #include <string.h>
 
@@ -41,6 +43,7 @@ static void remove_image(void)
  * their numbers, the counts, statistics and fit verdict. */
 struct result {
 	uint64_t hash, npkts, nelems;
+	uint64_t by_type[PFT_INPUT_COUNT_TYPES];  /* packets listed */
 	int end;
 	struct pft_input_counts counts;
 	struct pft_input_source src;
@@ -112,6 +115,7 @@ static void decode(uint8_t flags, uint32_t piece, unsigned threads, struct resul
 			if (it.type == PFT_ITEM_PACKET) {
 				mix_packet(&r->hash, &it.ptm[k], it.status);
 				r->npkts++;
+				r->by_type[it.ptm[k].type]++;
 			} else if (it.type == PFT_ITEM_ELEM) {
 				mix_elem(&r->hash, &it.elem[k]);
 				r->nelems++;
@@ -150,5 +154,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(parallel.src.stats.insns == serial.src.stats.insns);
 	FUZZ_CHECK(parallel.fit == serial.fit);
 	FUZZ_CHECK(!memcmp(&parallel.verdict, &serial.verdict, sizeof(serial.verdict)));
+	if ((flags & 11) == 9) {
+		struct result listed;
+		decode(flags & ~8, piece, 1, &listed);
+		FUZZ_CHECK(!memcmp(listed.by_type, serial.counts.packets, sizeof(listed.by_type)));
+		FUZZ_CHECK(listed.src.stats.packets == serial.src.stats.packets);
+		FUZZ_CHECK(listed.src.stats.errors == serial.src.stats.errors);
+		FUZZ_CHECK(listed.fit == serial.fit);
+		FUZZ_CHECK(!memcmp(&listed.verdict, &serial.verdict, sizeof(serial.verdict)));
+	}
 	return 0;
 }

@@ -1,9 +1,13 @@
 /* pft_pkt_next_batch() must give exactly the packets pft_pkt_next() gives:
  * on the real TC2 stream and on random streams fed in random pieces, for
- * several batch sizes; a bad packet comes alone; arguments are checked. */
+ * several batch sizes; a bad packet comes alone; arguments are checked.
+ * The counting path (pft_pkt_skip_counted()) must pass over atoms and
+ * branches that add up to those pft_pkt_next() gives, and leave the
+ * decoder as they would have: every other packet the same. */
 #include "ptunit.h"
 
 #include "pft.h"
+#include "pft_pkt_int.h"
 
 struct pkt_list {
 	struct pft_packet *p;
@@ -82,6 +86,91 @@ static void decode(const struct pft_config *cfg, const uint8_t *buf, size_t len,
 	pft_pkt_free(d);
 }
 
+/* decode() with pft_pkt_skip_counted() before each pft_pkt_next(), at
+ * random limits (from their own generator: the feeds must be those of
+ * decode(), where NOTSYNC packets end): the packets it did not pass over
+ * go to @out, those it did to *@sk. */
+static void decode_skipping(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+			    unsigned seed, struct pkt_list *out, struct pkt_skipped *sk)
+{
+	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
+	struct pft_packet pkt;
+	size_t pos = 0;
+	uint32_t lcg = seed;
+
+	srand(seed);
+	for (;;) {
+		lcg = lcg * 1103515245u + 12345u;
+		uint64_t limit = pft_pkt_get_offset(d) + (lcg >> 16) % 200;
+		while (pft_pkt_skip_counted(d, limit, sk, &pkt)) {
+			PTU_CHECK(pkt.type != PFT_PKT_ATOM && pkt.type != PFT_PKT_BRANCH &&
+				  pkt.type != PFT_PKT_BAD);
+			list_add(out, &pkt, 0);
+		}
+		int st = pft_pkt_next(d, &pkt, sizeof(pkt));
+		if (st == 0) {
+			list_add(out, &pkt, 0);
+			continue;
+		}
+		if (st == -PFT_ERR_NEED_INPUT) {
+			if (pos == len) {
+				pft_pkt_finish(d);
+				continue;
+			}
+			size_t piece = 1 + (size_t)rand() % 300;
+			if (piece > len - pos)
+				piece = len - pos;
+			pft_pkt_feed(d, buf + pos, piece);
+			pos += piece;
+			continue;
+		}
+		if (st == -PFT_ERR_EOS)
+			break;
+		PTU_EQ(pkt.type, PFT_PKT_BAD);
+		list_add(out, &pkt, st);
+	}
+	pft_pkt_free(d);
+}
+
+/* The packets decode_skipping() gave are those of @ref less some atoms
+ * and branches, which add up with the ones passed over to @ref's. */
+static void compare_skipping(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+			     unsigned seed, const struct pkt_list *ref)
+{
+	struct pkt_list got = { 0 };
+	struct pkt_skipped sk = { 0, 0 };
+	uint64_t atoms = 0, branches = 0;
+	size_t i = 0;
+
+	decode_skipping(cfg, buf, len, seed, &got, &sk);
+	for (size_t k = 0; k < ref->n; k++) {
+		const struct pft_packet *r = &ref->p[k];
+		if (i < got.n && got.p[i].offset == r->offset) {
+			if (memcmp(&got.p[i], r, sizeof(*r)) || memcmp(got.raw[i], ref->raw[k], 16) ||
+			    got.status[i] != ref->status[k]) {
+				fprintf(stderr, "skipping: packet at offset %llu differs\n",
+					(unsigned long long)r->offset);
+				ptu_failed_checks++;
+				break;
+			}
+			i++;
+		} else if (r->type == PFT_PKT_ATOM) {
+			atoms++;
+		} else if (r->type == PFT_PKT_BRANCH) {
+			branches++;
+		} else {
+			fprintf(stderr, "skipping: packet at offset %llu (type %u) was lost\n",
+				(unsigned long long)r->offset, r->type);
+			ptu_failed_checks++;
+			break;
+		}
+	}
+	PTU_EQ(i, got.n);
+	PTU_EQ(sk.atoms, atoms);
+	PTU_EQ(sk.branches, branches);
+	list_free(&got);
+}
+
 static void compare(const struct pft_config *cfg, const uint8_t *buf, size_t len,
 		    unsigned seed)
 {
@@ -105,6 +194,7 @@ static void compare(const struct pft_config *cfg, const uint8_t *buf, size_t len
 		}
 		list_free(&got);
 	}
+	compare_skipping(cfg, buf, len, seed, &ref);
 	list_free(&ref);
 }
 
