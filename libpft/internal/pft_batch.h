@@ -28,10 +28,11 @@ struct ptm_batch {
 int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
 		   struct pft_fit *fit, uint64_t *fit_bytes, struct pft_item *item);
 
-/* Counting only, without the items of PTM source @source's atoms and
- * branch packets: those are added to *@c instead, which outlives the
- * pipeline's use of it (pft_input_count()).  Sources with a flow decoder
- * return every packet as before.  Returns 0 or -PFT_ERR_INVALID. */
+/* Counting only (pft_input_count()): PTM source @source's counts go to
+ * *@c, which outlives the pipeline's use of it, instead of coming back as
+ * items: without a flow decoder, those of its atoms and branch packets;
+ * with one and elements only returned, those of every batch of packets
+ * but one with a bad packet.  Returns 0 or -PFT_ERR_INVALID. */
 int pft_pipe_count_into(struct pft_pipe *p, unsigned source, struct pft_input_counts *c);
 
 /* Give packet @pkt (of a batch with status @status) to fit check @fit as
@@ -45,6 +46,14 @@ static inline void ptm_fit_packet(struct pft_fit *fit, uint64_t *fit_bytes,
 		*fit_bytes += pkt->size;
 		pft_fit_packet(fit, pkt, sizeof(*pkt), status);
 	}
+}
+
+/* Give element @e to fit check @fit: pft_fit_elem(), without the call
+ * for what it passes over (ranges, but the first after an I-sync). */
+static inline void ptm_fit_elem(struct pft_fit *fit, const struct pft_elem *e)
+{
+	if (e->type != PFT_ELEM_RANGE || fit->first_after_isync)
+		pft_fit_elem(fit, e, sizeof(*e));
 }
 
 /* Counting only: pass over the packets ahead of decoder @d (before stream

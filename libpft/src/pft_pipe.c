@@ -63,8 +63,8 @@ struct source {
 	struct pft_pipe_stats stats;
 	struct pft_fit *fit;         /* with fit_check */
 	uint64_t fit_bytes;          /* packet bytes given to it */
-	/* Counting only (pft_pipe_count_into()): the atoms and branches
-	 * passed over go there. */
+	/* Counting only (pft_pipe_count_into()): what is counted without
+	 * items goes there. */
 	struct pft_input_counts *counts;
 	/* Formatted PTM sources: stream -> input offsets of the bytes the
 	 * decoder may still report (stats.bytes is the next stream offset);
@@ -502,7 +502,7 @@ static int next_batch(struct pft_pipe *p, struct source *s)
 {
 	/* Counting only, one packet: the atoms and branches after it are
 	 * passed over. */
-	int got = pft_pkt_next_batch(s->pkt, s->pkts, s->counts ? 1 : PKT_BATCH,
+	int got = pft_pkt_next_batch(s->pkt, s->pkts, s->counts && !s->flow ? 1 : PKT_BATCH,
 				     sizeof(s->pkts[0]));
 
 	if (got == -PFT_ERR_NEED_INPUT || got == -PFT_ERR_EOS)
@@ -546,7 +546,7 @@ static void account_elem(struct pft_pipe_stats *stats, struct pft_fit *fit,
 	if (e->type == PFT_ELEM_RANGE)
 		stats->insns += e->ninsn;
 	if (fit)
-		pft_fit_elem(fit, e, sizeof(*e));
+		ptm_fit_elem(fit, e);
 }
 
 int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
@@ -602,6 +602,30 @@ int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_s
 	}
 }
 
+/* Counting elements only: source @s's new batch (no bad packet in it)
+ * goes to its counts, statistics and fit check at once, packet by packet
+ * with its elements after it, as ptm_batch_item() would give them. */
+static void count_batch(struct source *s)
+{
+	struct ptm_batch *b = &s->batch;
+	const int nelems = b->elem_end[b->npkts - 1];
+	uint64_t insns = s->counts->insns;
+
+	ptm_count_elems(s->counts, b->elems, (size_t)nelems);
+	s->stats.insns += s->counts->insns - insns;
+	s->stats.packets += (uint64_t)b->npkts;
+	if (s->fit) {
+		int ielem = 0;
+		for (int k = 0; k < b->npkts; k++) {
+			ptm_fit_packet(s->fit, &s->fit_bytes, &b->pkts[k], 0);
+			for (; ielem < b->elem_end[k]; ielem++)
+				ptm_fit_elem(s->fit, &b->elems[ielem]);
+		}
+	}
+	b->ipkt = b->npkts;
+	b->ielem = nelems;
+}
+
 /* The PTM source being drained's next item: 1, 0 when it needs input (or
  * has ended), or a fatal negative code. */
 static int drain_ptm(struct pft_pipe *p, struct source *s, struct pft_item *item)
@@ -613,11 +637,13 @@ static int drain_ptm(struct pft_pipe *p, struct source *s, struct pft_item *item
 	item->count = 1;
 	while (!ptm_batch_item(&s->batch, p->cfg.packets, p->cfg.runs, &s->stats, s->fit,
 			       &s->fit_bytes, item)) {
-		if (s->counts)
+		if (s->counts && !s->flow)
 			s->stats.packets += ptm_skip_counted(s->pkt, UINT64_MAX, s->counts, s->fit,
 							     &s->fit_bytes);
 		if ((r = next_batch(p, s)) <= 0)
 			return r;
+		if (s->counts && s->flow && !s->batch.status)
+			count_batch(s);
 	}
 	return 1;
 }
@@ -627,8 +653,8 @@ int pft_pipe_count_into(struct pft_pipe *p, unsigned source, struct pft_input_co
 	if (!p || source >= p->nsrc || !c)
 		return -PFT_ERR_INVALID;
 	struct source *s = p->src[source];
-	/* Packets only: the flow decoder needs every packet. */
-	if (s->protocol == PFT_PROTO_PTM && !s->flow)
+	/* Packets with their elements come back as items. */
+	if (s->protocol == PFT_PROTO_PTM && !(s->flow && p->cfg.packets))
 		s->counts = c;
 	return 0;
 }

@@ -4,7 +4,10 @@
 # decode's workers), while the listing decodes every packet: the counts by
 # type must be the listing's, and so must the packet, byte and error totals,
 # on the captures and on long raw traces, whole and damaged, at -j 1 and
-# with the trace cut into small pieces at -j 2 and 3.
+# with the trace cut into small pieces at -j 2 or 3.  `pft decode --count`
+# counts each batch of elements at once: its counts by element type and
+# its instructions must be those of the decode listing, and its messages
+# (bad packets, the fit check's verdict) the listing's.
 set -u
 PFT=${PFT:-build/pft}
 SHARED=${PFT_SHARED:-../shared}
@@ -41,6 +44,20 @@ compare() {
     check "$name -j $jobs: listed something" "$([ "${total:-0}" -gt 0 ] && echo yes)" yes
 }
 
+# compare_decode NAME JOBS ARGS...: decode --count against the decode
+# listing (-j 1).
+compare_decode() {
+    local name=$1 jobs=$2
+    shift 2
+    "$PFT" decode "$@" --format jsonl -j 1 >"$tmp/list.jsonl" 2>"$tmp/list.err"
+    "$PFT" decode "$@" --count -j "$jobs" >"$tmp/count.txt" 2>"$tmp/count.err"
+    check "decode $name -j $jobs: types" "$(counted "$tmp/count.txt")" "$(listed "$tmp/list.jsonl" | sort)"
+    check "decode $name -j $jobs: instructions" \
+        "$(sed -n 's/^\([0-9]*\) instructions$/\1/p' "$tmp/count.txt")" \
+        "$(jq -s 'map(select(.type == "range") | .n) | add' "$tmp/list.jsonl")"
+    check "decode $name -j $jobs: messages" "$(cat "$tmp/count.err")" "$(cat "$tmp/list.err")"
+}
+
 # trace_cov_a15's raw PTM buffer; TC2's PTM (ID 0x13) on its own, from the
 # formatted buffer.
 compare trace_cov_a15 16 1 --snapshot "$SS/trace_cov_a15"
@@ -59,7 +76,7 @@ open(sys.argv[3] + '/bad.pft', 'wb').write(
     b''.join(one[:1000 + 17 * i] + b'\x02' + one[1000 + 17 * i:] for i in range(160)))
 PY
 cfg=(--reg ETMCR=0x10001000)
-for j in 1 2 3; do
+for j in 1 3; do
     compare "TC2 x160" 4096 $j --raw "$tmp/big.pft" "${cfg[@]}"
     compare "TC2 x160, damaged" 4096 $j --raw "$tmp/bad.pft" "${cfg[@]}"
 done
@@ -69,6 +86,17 @@ check "damaged trace: bad packets counted" \
 # same bytes as a non-cycle-accurate trace misparse, but the same way in
 # both paths.
 compare "TC2 x160 as non-cycle-accurate" 4096 2 --raw "$tmp/big.pft" --reg ETMCR=0x10000000
+
+img=(--image "$SS/TC2/kernel_dump.bin@0xC0008000")
+compare_decode "TC2 id 0x13" 1 --snapshot "$SS/TC2" --id 0x13
+for j in 1 2; do
+    compare_decode "TC2 x160" $j --raw "$tmp/big.pft" "${cfg[@]}" "${img[@]}"
+    compare_decode "TC2 x160, damaged" $j --raw "$tmp/bad.pft" "${cfg[@]}" "${img[@]}"
+done
+# An image 4 KB off: the fit check's verdict comes after the counts.
+compare_decode "TC2 x160, image 4 KB off" 1 --raw "$tmp/big.pft" "${cfg[@]}" \
+    --image "$SS/TC2/kernel_dump.bin@0xC0009000"
+check "image 4 KB off: a verdict" "$(grep -c 'image' "$tmp/count.err")" 1
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
