@@ -12,6 +12,8 @@
 #   sh bench/count.sh OUTDIR [RUNS]
 #
 # OUTDIR: as bench/make-large-trace.sh made it (large.pft, snapshot/).
+# Then the same on the other benchmarks' default stream, TC2's trace
+# repeated to 100 MB (made here from PFT_SHARED, default ../shared).
 # PFT (default build/pft) is the CLI to measure, OCSD_COUNT (default
 # build-bench/ocsd_count) the baseline.
 set -eu
@@ -84,4 +86,21 @@ bench "full decode, raw" -- decode --raw "$dir/large.pft" $cfg $img --count -- \
 	--decode $ocfg $mem "$dir/large.pft"
 bench "full decode, snapshot" -- decode --snapshot "$ss" --count -- \
 	--decode --formatted $ocfg $mem "$ss/trace.bin"
+# The benchmarks' default stream (bench/bench_common.h): the TC2 capture's
+# trace ID 0x13 from its first A-sync, repeated to 100 MB, with the
+# capture's kernel image; its registers are ocsd_count's defaults.
+tc2=${PFT_SHARED:-$here/../../shared}/testdata/opencsd-snapshots/TC2
+python3 - "$here/../tests/fuzz" "$tc2/cstrace.bin" "$tmp/tc2.pft" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from make_corpus import deformat
+one = deformat(open(sys.argv[2], 'rb').read(), 0x13)
+one = one[one.index(b'\0' * 5 + b'\x80'):]
+open(sys.argv[3], 'wb').write(one * -(-(100 << 20) // len(one)))
+PY
+bench "packets, TC2 stream" -- dump --raw "$tmp/tc2.pft" --reg ETMCR=0x10001000 --count -- \
+	"$tmp/tc2.pft"
+bench "full decode, TC2 stream" -- decode --raw "$tmp/tc2.pft" --reg ETMCR=0x10001000 \
+	--image "$tc2/kernel_dump.bin@0xC0008000" --count -- \
+	--decode --mem 0xC0008000 "$tc2/kernel_dump.bin" "$tmp/tc2.pft"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
