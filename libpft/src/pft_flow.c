@@ -43,6 +43,7 @@ struct block {
 	uint8_t link, last_size, target_isa, nacc;
 	uint8_t iclass;          /* of the last instruction (enum pft_iclass) */
 	uint8_t too_long, bad_isa;
+	uint8_t special;         /* bad_isa, too_long or nacc: no plain range */
 	uint32_t last;           /* last instruction walked */
 	uint32_t ninsn;
 	uint32_t target;         /* DIRECT target */
@@ -162,9 +163,12 @@ static enum pft_mem_space current_space(const struct pft_flow *f)
 	return f->ns ? PFT_SPACE_NONSECURE : PFT_SPACE_SECURE;
 }
 
-/* Walk from @addr to the first waypoint, classifying every instruction. */
-static void walk_block(struct pft_flow *f, uint32_t addr, uint8_t isa,
-		       enum pft_mem_space space, struct block *b)
+/* Walk from @addr to the first waypoint, classifying every instruction.
+ * Out of line: a miss is rare, and inlined it would cost the hit path
+ * (walk_to_waypoint) its registers. */
+static __attribute__((noinline)) void walk_block(struct pft_flow *f, uint32_t addr,
+						 uint8_t isa, enum pft_mem_space space,
+						 struct block *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->start = addr;
@@ -225,9 +229,9 @@ static void walk_block(struct pft_flow *f, uint32_t addr, uint8_t isa,
 	}
 }
 
-static const struct block *get_block(struct pft_flow *f, uint32_t addr, uint8_t isa)
+static const struct block *get_block(struct pft_flow *f, uint32_t addr, uint8_t isa,
+				     enum pft_mem_space space)
 {
-	enum pft_mem_space space = current_space(f);
 	uint32_t h = (addr >> 1) ^ (addr >> 13) ^ isa;
 	struct block *set = f->cache[h & (CACHE_SETS - 1)];
 
@@ -239,6 +243,7 @@ static const struct block *get_block(struct pft_flow *f, uint32_t addr, uint8_t 
 	/* A miss: the older way goes, the newer one takes its place. */
 	set[1] = set[0];
 	walk_block(f, addr, isa, space, &set[0]);
+	set[0].special = set[0].bad_isa | set[0].too_long | set[0].nacc;
 	return &set[0];
 }
 
@@ -286,9 +291,10 @@ static struct pft_elem *push_range(struct pft_flow *f, uint64_t offset, uint32_t
 static const struct block *walk_to_waypoint(struct pft_flow *f, uint64_t offset,
 					    int taken, const struct pft_packet *pkt)
 {
-	const struct block *b = get_block(f, f->pc, f->isa);
+	const enum pft_mem_space space = current_space(f);
+	const struct block *b = get_block(f, f->pc, f->isa, space);
 
-	if (b->bad_isa || b->too_long || b->nacc) {
+	if (__builtin_expect(b->special, 0)) {
 		if (b->nacc) {
 			/* Report what ran (if anything), then where memory ran
 			 * out; the packet's cycle count goes on the last of
@@ -310,14 +316,13 @@ static const struct block *walk_to_waypoint(struct pft_flow *f, uint64_t offset,
 		f->pc_valid = 0;
 		return NULL;
 	}
-	struct pft_elem *e = push_range(f, offset, b->start, b->last,
-					b->last + b->last_size, b->ninsn, b->isa);
-	e->taken = (uint8_t)taken;
-	e->iclass = b->iclass;
-	if (pkt->has_cycles) {
-		e->has_cycles = 1;
-		e->cycles = pkt->cycles;
-	}
+	/* push_range(), written once with the rest (most elements). */
+	f->out[f->nout++] = (struct pft_elem){
+		.offset = offset, .type = PFT_ELEM_RANGE, .start = b->start, .last = b->last,
+		.end = b->last + b->last_size, .ninsn = b->ninsn, .isa = b->isa,
+		.space = (uint8_t)space, .taken = (uint8_t)taken, .iclass = b->iclass,
+		.has_cycles = pkt->has_cycles, .cycles = pkt->has_cycles ? pkt->cycles : 0 };
+	f->insns += b->ninsn;
 	return b;
 }
 
