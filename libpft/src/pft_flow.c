@@ -625,7 +625,14 @@ int pft_flow_decode(struct pft_flow *f, const struct pft_packet *pkts, size_t np
 		if (pkt->type >= PFT_PKT_TYPE_MAX || pkt->n_atoms > 5 ||
 		    pkt->isa > PFT_ISA_UNKNOWN)
 			break;
-		apply_packet(f, pkt);
+		/* Atoms while decoding (most packets): apply_packet()'s case,
+		 * without its dispatch. */
+		if (pkt->type == PFT_PKT_ATOM && f->state == ST_DECODE && f->started) {
+			for (unsigned a = 0; a < pkt->n_atoms && f->pc_valid; a++)
+				apply_atom(f, pkt, (pkt->atoms >> a) & 1);
+		} else {
+			apply_packet(f, pkt);
+		}
 		pkt_end[i] = f->nout;
 	}
 	/* A packet out of range stops the run; on its own it is an error. */
