@@ -632,11 +632,11 @@ static int refill_frames(struct worker *w, size_t i, struct piece *pc)
 		} else {
 			r = pft_dfmt_next(w->dfmt, &c, sizeof(c));
 			err_offset = r < 0 ? pft_dfmt_get_offset(w->dfmt) : 0;
+			if (r == 0 && !(c.flags & PFT_DFMT_DISCONTINUITY))
+				w->id_bytes.n[c.id & (ID_COUNT - 1)] += c.len;
 		}
 		int gap = r < 0 || (c.flags & PFT_DFMT_DISCONTINUITY);
 		int ours = !gap && c.id == w->p->c.trace_id && c.len;
-		if (!gap)
-			w->id_bytes.n[c.id & (ID_COUNT - 1)] += c.len;
 		if (!gap && !ours)
 			continue;
 		/* The staged bytes come before anything that is not theirs. */
