@@ -147,4 +147,38 @@ static inline size_t stage_cut_at_chunk_end(struct stage *st, const struct stage
 	return (size_t)dropped;
 }
 
+/* A deformatter result taken but not acted on yet, while the stage is fed
+ * first (its chunk's data stay valid: the deformatter is not called until
+ * it is used). */
+struct stage_held {
+	int held, status;
+	uint64_t err_offset;
+	struct pft_dfmt_chunk chunk;
+};
+
+/* The held result, else deformatter @d's next: its status, the chunk in
+ * *@c, pft_dfmt_get_offset() after an error in *@err_offset; *@fresh is 1
+ * when it came from @d now. */
+static inline int stage_next_chunk(struct stage_held *h, struct pft_dfmt *d,
+				   struct pft_dfmt_chunk *c, uint64_t *err_offset, int *fresh)
+{
+	*fresh = !h->held;
+	if (h->held) {
+		h->held = 0;
+		*c = h->chunk;
+		*err_offset = h->err_offset;
+		return h->status;
+	}
+	int r = pft_dfmt_next(d, c, sizeof(*c));
+	*err_offset = r < 0 ? pft_dfmt_get_offset(d) : 0;
+	return r;
+}
+
+static inline void stage_hold(struct stage_held *h, const struct pft_dfmt_chunk *c, int status,
+			      uint64_t err_offset)
+{
+	*h = (struct stage_held){ .held = 1, .status = status, .err_offset = err_offset,
+				  .chunk = *c };
+}
+
 #endif

@@ -1,5 +1,6 @@
 /*
- * Parallel decode of one raw PTM trace file.
+ * Parallel decode of one PTM source's trace file: raw, or a formatted
+ * memory buffer (CoreSight frames) of which one trace ID is decoded.
  *
  * The file is cut into pieces of a fixed size.  Worker threads decode the
  * pieces, each with its own packet and flow decoders, into a stream of
@@ -29,6 +30,26 @@
  * Feeds: a worker's reads end where the serial decode's do (feed_block),
  * as NOTSYNC packets end at feed ends; a piece decodes one packet at a
  * time where an I-sync may matter to a hand-over.
+ *
+ * Formatted buffers: pieces are whole frames.  A worker deformats its
+ * piece's frames, and past its end those up to its hand-over, keeping the
+ * decoded ID's chunks, and feeds its packet decoder exactly as the serial
+ * pipeline does (the stage, its stream -> input map and the NOTSYNC cuts
+ * at chunk ends of pft_stage.h), so that packets, offsets and cuts are
+ * the same; gaps (a frame of four FSYNCs, a dropped frame) reset the
+ * decoders as there and go in the stream as records.  Its reads end at
+ * every piece's start, so that no batch passes one unseen.  The
+ * deformatter needs the ID in force at the piece's first frame: the last
+ * frame that sets one within ID_SCAN_BACK bytes before it says which
+ * (the start of the file: none); with no such frame (a single source
+ * names its ID once), the piece assumes the decoded ID, and the piece
+ * before it, which saw the true one there, hands over only if they agree
+ * (an I-sync both see at the same offset would not tell: the IDs' byte
+ * counts of the stretch before it would differ).  Those counts: each
+ * piece notes each ID's bytes from its start to each later piece's start,
+ * and the reader adds the range it uses of each.  Decoding chunk by chunk
+ * at input offsets, without the stage, would give the packets carried
+ * across frames other offsets (the decoder counts them contiguous).
  *
  * Memory: at most threads + 1 live pieces, and a piece's stream waits for
  * the reader at CHUNKS_MAX chunks, so memory does not grow with the trace.
@@ -177,9 +198,7 @@ struct worker {
 	struct stage_map map;
 	uint64_t stream;
 	int staging;
-	int held, held_status;
-	uint64_t held_offset;
-	struct pft_dfmt_chunk held_chunk;
+	struct stage_held held;
 	uint64_t read_pos;
 	struct id_bytes id_bytes;
 	uint8_t *seen_id;
@@ -534,7 +553,7 @@ static int start_frames(struct worker *w, struct piece *pc)
 	w->map.n = w->map.at = 0;
 	w->stage.len = w->stage.fed = 0;
 	w->stream = 0;
-	w->staging = w->held = 0;
+	w->staging = w->held.held = 0;
 	w->read_pos = pc->start;
 	memset(&w->id_bytes, 0, sizeof(w->id_bytes));
 	return 0;
@@ -622,29 +641,17 @@ static int refill_frames(struct worker *w, size_t i, struct piece *pc)
 	for (;;) {
 		struct pft_dfmt_chunk c;
 		uint64_t err_offset;
-		int r;
-
-		if (w->held) {
-			w->held = 0;
-			c = w->held_chunk;
-			r = w->held_status;
-			err_offset = w->held_offset;
-		} else {
-			r = pft_dfmt_next(w->dfmt, &c, sizeof(c));
-			err_offset = r < 0 ? pft_dfmt_get_offset(w->dfmt) : 0;
-			if (r == 0 && !(c.flags & PFT_DFMT_DISCONTINUITY))
-				w->id_bytes.n[c.id & (ID_COUNT - 1)] += c.len;
-		}
+		int fresh, r = stage_next_chunk(&w->held, w->dfmt, &c, &err_offset, &fresh);
 		int gap = r < 0 || (c.flags & PFT_DFMT_DISCONTINUITY);
+
+		if (fresh && !gap)
+			w->id_bytes.n[c.id & (ID_COUNT - 1)] += c.len;
 		int ours = !gap && c.id == w->p->c.trace_id && c.len;
 		if (!gap && !ours)
 			continue;
 		/* The staged bytes come before anything that is not theirs. */
 		if (w->stage.len && (!ours || !stage_room(&w->stage, &w->map, c.len))) {
-			w->held = 1;
-			w->held_chunk = c;
-			w->held_status = r;
-			w->held_offset = err_offset;
+			stage_hold(&w->held, &c, r, err_offset);
 			feed_stage(w);
 			return 0;
 		}

@@ -77,16 +77,11 @@ struct pft_pipe {
 	int cur;                     /* source being drained, or NO_SOURCE */
 
 	/* Formatted: the staged bytes of source @stage_src (or NO_SOURCE),
-	 * fed once @stage_feeding.  And a deformatter result taken but not
-	 * yet acted on (its chunk's data stay valid: the deformatter is not
-	 * called until it is used). */
+	 * fed once @stage_feeding, and what came after them. */
 	struct stage stage;
 	int stage_src;
 	int stage_feeding;
-	int held;
-	int held_status;
-	uint64_t held_offset;        /* an error's pft_dfmt_get_offset() */
-	struct pft_dfmt_chunk held_chunk;
+	struct stage_held held;
 
 	/* A gap being reported to every source in turn. */
 	int gap_active;
@@ -601,18 +596,10 @@ static int refill_formatted(struct pft_pipe *p, struct pft_item *item)
 	}
 	for (;;) {
 		struct pft_dfmt_chunk c;
-		int r, idx = NO_SOURCE;
+		int fresh, idx = NO_SOURCE;
 		uint64_t err_offset;
+		int r = stage_next_chunk(&p->held, p->dfmt, &c, &err_offset, &fresh);
 
-		if (p->held) {
-			p->held = 0;
-			c = p->held_chunk;
-			r = p->held_status;
-			err_offset = p->held_offset;
-		} else {
-			r = pft_dfmt_next(p->dfmt, &c, sizeof(c));
-			err_offset = r < 0 ? pft_dfmt_get_offset(p->dfmt) : 0;
-		}
 		if (r == 0 && !(c.flags & PFT_DFMT_DISCONTINUITY)) {
 			idx = p->by_id[c.id & (ID_COUNT - 1)];
 			if (idx == NO_SOURCE || !c.len) {
@@ -623,10 +610,7 @@ static int refill_formatted(struct pft_pipe *p, struct pft_item *item)
 		/* The staged bytes come before anything that is not theirs. */
 		if (p->stage_src != NO_SOURCE &&
 		    (idx != p->stage_src || !stage_room(&p->stage, &p->src[idx]->map, c.len))) {
-			p->held = 1;
-			p->held_chunk = c;
-			p->held_status = r;
-			p->held_offset = err_offset;
+			stage_hold(&p->held, &c, r, err_offset);
 			feed_stage(p);
 			return 1;
 		}
