@@ -1842,9 +1842,12 @@ pft_export int pft_snap_add_dumps(const struct pft_snapshot *s,
  * Errors: functions return -PFT_ERR_* codes; pft_input_message() then
  * gives one line that names the file (and offset or line) at fault.
  *
- * Parallel decode (@threads > 1): a raw PTM trace file (pft_input_open_file()
- * with PFT_PIPE_RAW, one PTM source, a regular file of at least two
- * pieces) is cut into pieces of @piece_size bytes that @threads worker
+ * Parallel decode (@threads > 1): a PTM trace file, raw or a formatted
+ * memory buffer (PFT_PIPE_RAW or PFT_PIPE_FORMATTED, from
+ * pft_input_open_file() or a snapshot; a regular file of at least two
+ * pieces) of which one PTM source is decoded (a buffer's other trace IDs
+ * are only counted), is cut into pieces of @piece_size bytes (formatted:
+ * whole frames) that @threads worker
  * threads decode at once; pft_input_next() still returns the items in
  * trace order, the same as with one thread (with @runs, the same packets
  * and elements, possibly grouped in other runs).  Where one piece's decode

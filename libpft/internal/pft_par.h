@@ -1,5 +1,5 @@
-/* pft_par.h - the parallel decode of one raw PTM trace file (pft_par.c),
- * as pft_input.c drives it. */
+/* pft_par.h - the parallel decode of one PTM source's trace file, raw or
+ * a formatted memory buffer (pft_par.c), as pft_input.c drives it. */
 #ifndef PFT_PAR_H
 #define PFT_PAR_H
 
@@ -20,10 +20,14 @@ struct par_config {
 	 * only the BAD packets (with @packets), and par_total() the counts. */
 	uint8_t count_only;
 	unsigned threads;          /* worker threads, >= 2 */
-	uint32_t piece_size;       /* bytes of trace per piece, > 0 */
+	uint32_t piece_size;       /* bytes of trace per piece, > 0 (frames: a
+				      multiple of 16) */
+	/* CoreSight frames of a memory buffer (PFT_PIPE_FORMATTED), of which
+	 * the bytes of trace ID @trace_id are decoded, the others ignored. */
+	uint8_t frames, trace_id;
 	/* The serial decode's feeds: from offset 0, this many bytes each
-	 * (unsynchronised bytes come back in NOTSYNC packets that end where
-	 * a feed does, so the pieces' feeds end there too). */
+	 * (raw: unsynchronised bytes come back in NOTSYNC packets that end
+	 * where a feed does, so the pieces' feeds end there too). */
 	uint32_t feed_block;
 };
 
@@ -44,6 +48,9 @@ const char *par_message(const struct par *p);
 void par_source_stats(const struct par *p, struct pft_pipe_stats *st);
 int par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size);
 void par_counts(const struct par *p, struct pft_input_parallel *st);
+/* Frames: the data bytes of trace ID @id in the pieces passed (the whole
+ * buffer at the end), as pft_pipe_id_bytes() counts them. */
+uint64_t par_id_bytes(const struct par *p, unsigned id);
 /* With count_only: the counts of the items returned so far (all of them
  * at the end). */
 void par_total(const struct par *p, struct pft_input_counts *c);

@@ -17,7 +17,7 @@ enum {
 	FRAME_SIZE = 16,
 	FRAME_DATA = 15,         /* bytes 0-14; byte 15 is the auxiliary byte */
 	FRAME_HALFWORDS = 8,
-	ID_NONE = 0xff,          /* no current ID: its data is discarded */
+	ID_NONE = PFT_DFMT_ID_NONE,
 	ID_RESERVED_MIN = 0x70,
 	MAX_SEGS = FRAME_DATA    /* every chunk holds at least one data byte */
 };
@@ -522,4 +522,40 @@ uint64_t pft_dfmt_get_offset(const struct pft_dfmt *d)
 uint64_t pft_dfmt_reserved_bytes(const struct pft_dfmt *d)
 {
 	return d ? d->reserved_bytes : 0;
+}
+
+int pft_dfmt_frame_id(const uint8_t *f, uint8_t *id)
+{
+	int found = 0;
+
+	/* As decode_frame(): the last ID byte wins; 0xff (ID 0x7f, and an
+	 * FSYNC frame's bytes) leaves none. */
+	for (unsigned p = 0; p < FRAME_DATA; p += 2) {
+		if (!(f[p] & 1))
+			continue;
+		if (f[p] == 0xff) {
+			*id = ID_NONE;
+			return 1;
+		}
+		*id = f[p] >> 1;
+		found = 1;
+	}
+	return found;
+}
+
+void pft_dfmt_start_at(struct pft_dfmt *d, uint64_t offset, uint8_t id)
+{
+	uint64_t reserved = d->reserved_bytes;
+
+	memset(d, 0, sizeof(*d));
+	d->state = ST_BOUNDARY;
+	d->cur_id = id;
+	d->in_base = offset;
+	d->offset = offset;
+	d->reserved_bytes = reserved;
+}
+
+uint8_t pft_dfmt_current_id(const struct pft_dfmt *d)
+{
+	return d->cur_id;
 }

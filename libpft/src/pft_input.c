@@ -935,8 +935,10 @@ static int read_more(struct pft_input *in, struct in_file *f)
 }
 
 /* The parallel decode, when asked for and the input is one that it
- * handles: one raw file, not yet read, with one PTM source decoded from
- * it, whose image reads no callback (it is read from every thread). */
+ * handles: one file, raw or a formatted memory buffer, not yet read, with
+ * one PTM source decoded from it (a formatted buffer's other trace IDs are
+ * then counted, not decoded), whose image reads no callback (it is read
+ * from every thread). */
 static int start_parallel(struct pft_input *in)
 {
 	struct stat st;
@@ -945,22 +947,25 @@ static int start_parallel(struct pft_input *in)
 	if (in->cfg.threads < 2 || in->perf || in->nfiles != 1)
 		return 0;
 	struct in_file *f = &in->files[0];
-	if (f->format != PFT_PIPE_RAW || f->nmap != 1 || f->prefix || f->read ||
+	int frames = f->format == PFT_PIPE_FORMATTED;
+	if ((f->format != PFT_PIPE_RAW && !frames) || f->nmap != 1 || f->prefix || f->read ||
 	    !strcmp(f->path, "-") || stat(f->path, &st) || !S_ISREG(st.st_mode))
 		return 0;
 	const struct in_source *s = &in->src[f->map[0]];
 	if (s->pub.protocol != PFT_PROTO_PTM || (s->pub.image && s->pub.image->read_cb))
 		return 0;
+	uint32_t piece = in->cfg.piece_size ? in->cfg.piece_size
+			 : in->reading == READ_COUNTS ? COUNT_PIECE_SIZE : PIECE_SIZE;
+	if (frames)   /* whole frames */
+		piece = piece < 16 ? 16 : piece & ~15u;
 	struct par_config pc = { .path = f->path, .length = (uint64_t)st.st_size,
 				 .cfg = s->pub.cfg, .image = s->pub.image,
 				 .packets = in->cfg.packets, .elements = in->cfg.elements,
 				 .fit_check = in->cfg.fit_check, .runs = in->cfg.runs,
 				 .count_only = in->reading == READ_COUNTS,
 				 .feed_block = READ_BLOCK,
-				 .threads = in->cfg.threads,
-				 .piece_size = in->cfg.piece_size ? in->cfg.piece_size
-					       : in->reading == READ_COUNTS ? COUNT_PIECE_SIZE
-					       : PIECE_SIZE };
+				 .threads = in->cfg.threads, .piece_size = piece,
+				 .frames = (uint8_t)frames, .trace_id = (uint8_t)s->pub.id };
 	int err = par_alloc(&pc, &in->par);
 	if (err < 0)
 		return fail(in, err, "%s: cannot start the parallel decode: %s", f->path,
@@ -1141,6 +1146,8 @@ int pft_input_source(const struct pft_input *in, size_t index, struct pft_input_
 	else if (s->pipe_index >= 0)
 		pft_pipe_source_stats(f->pipe, (unsigned)s->pipe_index, &src->stats,
 				      sizeof(src->stats));
+	else if (in->par)
+		src->stats.bytes = par_id_bytes(in->par, s->pub.id >= 0 ? (unsigned)s->pub.id : 0);
 	else
 		src->stats.bytes = pft_pipe_id_bytes(f->pipe, s->pub.id >= 0 ? (unsigned)s->pub.id : 0);
 	return 0;

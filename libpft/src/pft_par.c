@@ -1,5 +1,6 @@
 /*
- * Parallel decode of one raw PTM trace file.
+ * Parallel decode of one PTM source's trace file: raw, or a formatted
+ * memory buffer (CoreSight frames) of which one trace ID is decoded.
  *
  * The file is cut into pieces of a fixed size.  Worker threads decode the
  * pieces, each with its own packet and flow decoders, into a stream of
@@ -30,6 +31,26 @@
  * as NOTSYNC packets end at feed ends; a piece decodes one packet at a
  * time where an I-sync may matter to a hand-over.
  *
+ * Formatted buffers: pieces are whole frames.  A worker deformats its
+ * piece's frames, and past its end those up to its hand-over, keeping the
+ * decoded ID's chunks, and feeds its packet decoder exactly as the serial
+ * pipeline does (the stage, its stream -> input map and the NOTSYNC cuts
+ * at chunk ends of pft_stage.h), so that packets, offsets and cuts are
+ * the same; gaps (a frame of four FSYNCs, a dropped frame) reset the
+ * decoders as there and go in the stream as records.  Its reads end at
+ * every piece's start, so that no batch passes one unseen.  The
+ * deformatter needs the ID in force at the piece's first frame: the last
+ * frame that sets one within ID_SCAN_BACK bytes before it says which
+ * (the start of the file: none); with no such frame (a single source
+ * names its ID once), the piece assumes the decoded ID, and the piece
+ * before it, which saw the true one there, hands over only if they agree
+ * (an I-sync both see at the same offset would not tell: the IDs' byte
+ * counts of the stretch before it would differ).  Those counts: each
+ * piece notes each ID's bytes from its start to each later piece's start,
+ * and the reader adds the range it uses of each.  Decoding chunk by chunk
+ * at input offsets, without the stage, would give the packets carried
+ * across frames other offsets (the decoder counts them contiguous).
+ *
  * Memory: at most threads + 1 live pieces, and a piece's stream waits for
  * the reader at CHUNKS_MAX chunks, so memory does not grow with the trace.
  * A piece's stream takes about 60 bytes per byte of trace (packets and
@@ -47,9 +68,11 @@
 #include <unistd.h>
 
 #include "detect.h"
+#include "dfmt.h"
 #include "pft.h"
 #include "pft_batch.h"
 #include "pft_par.h"
+#include "pft_stage.h"
 #include "pft_sync_state.h"
 
 enum {
@@ -59,16 +82,21 @@ enum {
 	PKT_BYTES_MAX = 16,        /* the longest PTM packet */
 	BATCH = 64,                /* packets per batch, as in pft_pipe.c */
 	PUBLISH_EVERY = 32,        /* batches */
-	ELEM_ROOM = BATCH * PFT_FLOW_ELEMS_MAX
+	ELEM_ROOM = BATCH * PFT_FLOW_ELEMS_MAX,
+	FRAME_SIZE = 16,
+	ID_COUNT = 128,            /* trace IDs are 7 bits */
+	/* Frames: how far back a piece looks for the ID in force at its start. */
+	ID_SCAN_BACK = 4096
 };
 
 /* A batch of packets in the stream: this header, then the packets, their
  * elements and the packets' bytes (the packets' @raw point there), each
- * part 8-byte aligned. */
+ * part 8-byte aligned.  No packets: a gap (frames), its offset in place
+ * of the packets. */
 struct record {
 	uint32_t size;             /* of the whole record */
 	uint16_t npkts, nelems;
-	int32_t status;            /* of a lone BAD packet, else 0 */
+	int32_t status;            /* of a lone BAD packet or a gap, else 0 */
 	uint16_t elem_end[];       /* npkts: packet k's elements end there */
 };
 
@@ -105,6 +133,11 @@ struct tally {
 	uint64_t packets;
 };
 
+/* Frames: the data bytes of each trace ID. */
+struct id_bytes {
+	uint64_t n[ID_COUNT];
+};
+
 /* A recorded I-sync: where a later piece may take over. */
 struct cand {
 	uint64_t offset;
@@ -133,6 +166,13 @@ struct piece {
 	struct tally tally;        /* count_only: all it decoded */
 	struct pft_fit *fit;       /* count_only with fit_check */
 	uint64_t fit_bytes;        /* packet bytes given to @fit */
+	/* Frames: the current ID it assumed at its start, and the bytes of
+	 * each ID it deformatted from its start to each later piece's start
+	 * (@id_bytes_at[k]: to piece i + 1 + k's) and to the end. */
+	uint8_t start_id;
+	struct id_bytes *id_bytes_at;
+	size_t nid_bytes_at;
+	struct id_bytes id_bytes_end;
 };
 
 /* A worker's decoders and buffers, reused from piece to piece. */
@@ -146,6 +186,22 @@ struct worker {
 	struct pft_elem *elems;    /* ELEM_ROOM */
 	size_t end[BATCH];
 	size_t wpos;                  /* bytes written in the piece's last chunk */
+
+	/* Frames: the deformatter and the stage, as the serial pipeline's
+	 * (stream: the bytes fed to the packet decoder; staging: the stage
+	 * is being fed), a deformatter result held back while the stage is
+	 * fed first, the input read so far, the decoded ID's bytes
+	 * deformatted in the piece, and the current ID seen at each piece's
+	 * start (per piece). */
+	struct pft_dfmt *dfmt;
+	struct stage stage;
+	struct stage_map map;
+	uint64_t stream;
+	int staging;
+	struct stage_held held;
+	uint64_t read_pos;
+	struct id_bytes id_bytes;
+	uint8_t *seen_id;
 };
 
 struct par {
@@ -174,6 +230,9 @@ struct par {
 	size_t rlen;               /* of rchunk, published when last looked */
 	struct ptm_batch batch;    /* the record being returned */
 	struct pft_pipe_stats stats;   /* @bytes; the counts come from @total */
+	struct id_bytes id_bytes;  /* frames: of the pieces passed */
+	int gap;                   /* frames: the record read is a gap */
+	uint64_t gap_offset;
 	struct pft_fit *fit;       /* the pieces' fit checks added up */
 	int ended;
 	/* The counts of the parts of the pieces passed, and the candidate
@@ -228,6 +287,7 @@ static void free_piece(struct par *p, struct piece *pc)
 	if (pc) {
 		free_chunks(p, pc->head);
 		pft_fit_free(pc->fit);
+		free(pc->id_bytes_at);
 	}
 	free(pc);
 }
@@ -324,6 +384,25 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
 	return 0;
 }
 
+/* Append a gap at input offset @offset with status @status (0: a
+ * discontinuity) to the stream.  Returns as put_record(). */
+static int put_gap(struct worker *w, size_t i, struct piece *pc, int status, uint64_t offset)
+{
+	struct record_parts l = record_layout(0, 0, sizeof(offset));
+	int err = make_room(w, i, pc, l.size);
+
+	if (err)
+		return err;
+	uint8_t *o = pc->tail->data + w->wpos;
+	struct record *r = (struct record *)o;
+	r->size = (uint32_t)l.size;
+	r->npkts = r->nelems = 0;
+	r->status = status;
+	memcpy(o + l.raw, &offset, sizeof(offset));
+	w->wpos += l.size;
+	return 0;
+}
+
 /* Count the worker's @npkts packets (status @status) and their elements
  * into piece @pc, giving them to its fit check in the serial decode's
  * order (ptm_batch_item(): each packet, then its elements). */
@@ -363,12 +442,14 @@ static int publish(struct par *p, size_t i, struct piece *pc, size_t written)
 }
 
 /* Piece @i's position against piece @j's candidates at the I-sync at
- * @offset (states @ps, @fs): 1 when @i hands over there (j's candidate
- * *@k), -1 when no later candidate of @j can match, 0 to go on.  Waits
+ * @offset (states @ps, @fs; frames: @i saw current ID @seen_id at @j's
+ * start): 1 when @i hands over there (j's candidate *@k), -1 when no later
+ * candidate of @j can match (or @j deformatted under another ID), 0 to go
+ * on.  Waits
  * until @j's candidates are all known; @i's own recording (*@recording)
  * ends before it waits, so that no piece waits for a piece that waits. */
 static int compare_with(struct par *p, size_t i, struct piece *pc, int *recording, size_t j,
-			uint64_t offset, const struct pkt_sync_state *ps,
+			uint8_t seen_id, uint64_t offset, const struct pkt_sync_state *ps,
 			const struct flow_sync_state *fs, const struct pft_fit *fit, unsigned *k)
 {
 	int r = -1;
@@ -386,7 +467,7 @@ static int compare_with(struct par *p, size_t i, struct piece *pc, int *recordin
 		return 0;
 	}
 	const struct piece *pj = p->pieces[j];
-	for (unsigned n = 0; n < pj->ncands; n++) {
+	for (unsigned n = 0; n < pj->ncands && (!p->c.frames || seen_id == pj->start_id); n++) {
 		const struct cand *c = &pj->cands[n];
 		if (c->offset > offset) {
 			r = 0;
@@ -443,6 +524,173 @@ static int read_at(struct par *p, uint8_t *buf, size_t len, uint64_t offset)
 	return 0;
 }
 
+static int read_error(struct par *p, uint64_t offset, int e)
+{
+	snprintf(p->msg, sizeof(p->msg), "%s: offset 0x%" PRIx64 ": %s", p->c.path, offset,
+		 strerror(e));
+	return -PFT_ERR_BAD_FILE;
+}
+
+/* Frames: start deformatting piece @pc at its start, with the current ID
+ * of the last frame before it that sets one, if one does close by; else
+ * it assumes the decoded ID, and the piece before it checks that before
+ * it hands over (compare_with()). */
+static int start_frames(struct worker *w, struct piece *pc)
+{
+	struct par *p = w->p;
+	uint64_t from = pc->start > ID_SCAN_BACK ? pc->start - ID_SCAN_BACK : 0;
+	size_t n = (size_t)(pc->start - from);
+	uint8_t id = from ? p->c.trace_id : PFT_DFMT_ID_NONE;
+	int e = read_at(p, w->in, n, from);
+
+	if (e)
+		return read_error(p, from, e);
+	for (; n >= FRAME_SIZE; n -= FRAME_SIZE)
+		if (pft_dfmt_frame_id(w->in + n - FRAME_SIZE, &id))
+			break;
+	pc->start_id = id;
+	pft_dfmt_start_at(w->dfmt, pc->start, id);
+	w->map.n = w->map.at = 0;
+	w->stage.len = w->stage.fed = 0;
+	w->stream = 0;
+	w->staging = w->held.held = 0;
+	w->read_pos = pc->start;
+	memset(&w->id_bytes, 0, sizeof(w->id_bytes));
+	return 0;
+}
+
+/* Frames: give the deformatter the next block, which ends at the next
+ * piece's start (where the current ID and the bytes so far are noted), or
+ * end it at the end of the file.  Returns 0 or a negative error. */
+static int read_frames(struct worker *w, size_t i, struct piece *pc)
+{
+	struct par *p = w->p;
+	uint64_t pos = w->read_pos, piece = p->c.piece_size;
+
+	if (pos == p->c.length) {
+		pc->id_bytes_end = w->id_bytes;
+		return pft_dfmt_finish(w->dfmt);
+	}
+	if (pos % piece == 0 && pos > pc->start) {
+		size_t k = (size_t)(pos / piece);
+		if (pc->nid_bytes_at != k - i - 1)
+			return -PFT_ERR_INTERNAL;
+		struct id_bytes *v = realloc(pc->id_bytes_at, (pc->nid_bytes_at + 1) * sizeof(*v));
+		if (!v)
+			return -PFT_ERR_NOMEM;
+		pc->id_bytes_at = v;
+		v[pc->nid_bytes_at++] = w->id_bytes;
+		w->seen_id[k] = pft_dfmt_current_id(w->dfmt);
+	}
+	uint64_t end = (pos / piece + 1) * piece;
+	if (end > pos + p->c.feed_block)
+		end = pos + p->c.feed_block;
+	if (end > p->c.length)
+		end = p->c.length;
+	int e = read_at(p, w->in, (size_t)(end - pos), pos);
+	if (e)
+		return read_error(p, pos, e);
+	w->read_pos = end;
+	return pft_dfmt_feed(w->dfmt, w->in, (size_t)(end - pos));
+}
+
+/* Frames: the stage's next bytes to the packet decoder. */
+static void feed_stage(struct worker *w)
+{
+	size_t end = stage_feed_end(&w->stage, &w->map, w->pkt);
+
+	pft_pkt_feed_at(w->pkt, w->stage.buf + w->stage.fed, end - w->stage.fed, w->stream);
+	w->stream += end - w->stage.fed;
+	w->stage.fed = end;
+	w->staging = 1;
+}
+
+/* Frames: a gap (status 0: a discontinuity; else a frame dropped) resets
+ * or resynchronises the decoders, as pft_pipe.c's next_gap_item().
+ * Returns as put_record(). */
+static int frames_gap(struct worker *w, size_t i, struct piece *pc, int status, uint64_t offset)
+{
+	if (status == 0) {
+		pft_pkt_reset(w->pkt);
+		w->map.n = w->map.at = 0;
+	} else {
+		pft_pkt_sync_forward(w->pkt);
+		pc->tally.c.errors++;
+	}
+	if (w->flow)
+		pft_flow_reset(w->flow);
+	/* Counting, pft_input_count() returns only the gaps with errors. */
+	if (w->p->c.count_only && !status)
+		return 0;
+	return put_gap(w, i, pc, status, offset);
+}
+
+/* Frames: the packet decoder has used its input up; give it the next
+ * bytes of the decoded ID as the serial pipeline's refill_formatted()
+ * does.  Returns 0, 1 when the piece was cancelled, or a negative error. */
+static int refill_frames(struct worker *w, size_t i, struct piece *pc)
+{
+	if (w->staging) {
+		if (w->stage.fed < w->stage.len) {
+			feed_stage(w);
+			return 0;
+		}
+		w->staging = 0;
+		w->stage.len = w->stage.fed = 0;
+	}
+	for (;;) {
+		struct pft_dfmt_chunk c;
+		uint64_t err_offset;
+		int fresh, r = stage_next_chunk(&w->held, w->dfmt, &c, &err_offset, &fresh);
+		int gap = r < 0 || (c.flags & PFT_DFMT_DISCONTINUITY);
+
+		if (fresh && !gap)
+			w->id_bytes.n[c.id & (ID_COUNT - 1)] += c.len;
+		int ours = !gap && c.id == w->p->c.trace_id && c.len;
+		if (!gap && !ours)
+			continue;
+		/* The staged bytes come before anything that is not theirs. */
+		if (w->stage.len && (!ours || !stage_room(&w->stage, &w->map, c.len))) {
+			stage_hold(&w->held, &c, r, err_offset);
+			feed_stage(w);
+			return 0;
+		}
+		if (r == -PFT_ERR_NEED_INPUT) {
+			if ((r = read_frames(w, i, pc)) < 0)
+				return r;
+			continue;
+		}
+		if (r == -PFT_ERR_EOS)
+			return pft_pkt_finish(w->pkt);
+		if (gap)
+			return frames_gap(w, i, pc, r, r < 0 ? err_offset : c.offset);
+		if (c.len > STAGE_BYTES)   /* longer than any frame's data */
+			return -PFT_ERR_INTERNAL;
+		if (!w->stage.len)
+			stage_begin(&w->stage, &w->map, w->pkt, w->stream);
+		stage_add(&w->stage, &w->map, c.data, c.len, c.offset);
+	}
+}
+
+/* Raw: give the packet decoder the next bytes of the file, or end it. */
+static int refill_raw(struct worker *w, uint64_t *fed)
+{
+	struct par *p = w->p;
+
+	if (*fed == p->c.length)
+		return pft_pkt_finish(w->pkt);
+	/* Feeds end where the serial decode's do: NOTSYNC packets end at
+	 * feed ends too. */
+	uint64_t end = (*fed / p->c.feed_block + 1) * p->c.feed_block;
+	size_t n = (size_t)((end < p->c.length ? end : p->c.length) - *fed);
+	int e = read_at(p, w->in, n, *fed);
+	if (e)
+		return read_error(p, *fed, e);
+	pft_pkt_feed_at(w->pkt, w->in, n, *fed);
+	*fed += n;
+	return 0;
+}
+
 /* Decode piece @i until it hands over, the file ends, or it is cancelled.
  * Returns 0 or a negative error code (stored in the piece). */
 static int run_piece(struct worker *w, size_t i, struct piece *pc)
@@ -457,17 +705,22 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 	pft_pkt_reset(w->pkt);
 	if (w->flow)
 		pft_flow_reset(w->flow);
+	if (p->c.frames && (err = start_frames(w, pc)) < 0)
+		return err;
 	for (;;) {
 		/* One packet at a time where I-syncs matter: the first ones
 		 * (recording), and those from the next piece's start on
-		 * (checking), which a batch must not pass unseen. */
+		 * (checking), which a batch must not pass unseen.  Frames: a
+		 * feed never holds bytes on both sides of a piece's start. */
 		int single = recording || checking ||
-			     pft_pkt_get_offset(w->pkt) + BATCH * PKT_BYTES_MAX > until;
+			     (p->c.frames ? w->read_pos > until
+					  : pft_pkt_get_offset(w->pkt) + BATCH * PKT_BYTES_MAX > until);
 		/* Counting packets only: pass over what needs no record,
 		 * short of where single packets begin, then one packet. */
 		int skipping = !single && p->c.count_only && !w->flow;
 		if (skipping)
-			pc->tally.packets += ptm_skip_counted(w->pkt, until - BATCH * PKT_BYTES_MAX,
+			pc->tally.packets += ptm_skip_counted(w->pkt, p->c.frames ? UINT64_MAX
+									: until - BATCH * PKT_BYTES_MAX,
 							      &pc->tally.c, pc->fit, &pc->fit_bytes);
 		int got = single ? pft_pkt_next(w->pkt, &w->pkts[0], sizeof(w->pkts[0]))
 				 : pft_pkt_next_batch(w->pkt, w->pkts, skipping ? 1 : BATCH,
@@ -477,22 +730,9 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		if (single && got == 0)
 			got = 1;
 		if (got == -PFT_ERR_NEED_INPUT) {
-			if (fed == p->c.length) {
-				pft_pkt_finish(w->pkt);
-				continue;
-			}
-			/* Feeds end where the serial decode's do: NOTSYNC
-			 * packets end at feed ends too. */
-			uint64_t end = (fed / p->c.feed_block + 1) * p->c.feed_block;
-			size_t n = (size_t)((end < p->c.length ? end : p->c.length) - fed);
-			int e = read_at(p, w->in, n, fed);
-			if (e) {
-				snprintf(p->msg, sizeof(p->msg), "%s: offset 0x%" PRIx64 ": %s",
-					 p->c.path, fed, strerror(e));
-				return -PFT_ERR_BAD_FILE;
-			}
-			pft_pkt_feed_at(w->pkt, w->in, n, fed);
-			fed += n;
+			err = p->c.frames ? refill_frames(w, i, pc) : refill_raw(w, &fed);
+			if (err)
+				return err < 0 ? err : 0;
 			continue;
 		}
 		if (got == -PFT_ERR_EOS)
@@ -502,6 +742,14 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 				return -PFT_ERR_INTERNAL;
 			status = got;
 			got = 1;
+		}
+		if (p->c.frames) {
+			/* As the pipeline's next_batch(): the stream offsets
+			 * back to the file's. */
+			if (status < 0 && w->staging)
+				w->stream -= stage_cut_at_chunk_end(&w->stage, &w->map, w->pkt);
+			for (int k = 0; k < got; k++)
+				w->pkts[k].offset = stage_input_offset(&w->map, w->pkts[k].offset);
 		}
 		if (single && !checking && w->pkts[0].offset >= until)
 			checking = 1;   /* past the end: look for the hand-over */
@@ -557,7 +805,8 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		if (!checking)
 			continue;
 		unsigned k = 0;
-		int r = compare_with(p, i, pc, &recording, next, at, &ps, &fs, pc->fit, &k);
+		int r = compare_with(p, i, pc, &recording, next, p->c.frames ? w->seen_id[next] : 0,
+				     at, &ps, &fs, pc->fit, &k);
 		if (r > 0) {
 			pc->next = next;
 			pc->handover = k;
@@ -614,8 +863,12 @@ static void *worker_main(void *arg)
 		/* Every byte of a raw file is in a packet: by the time the
 		 * reader adds this piece's part, the detection prefix holds
 		 * the bytes before its start, so a piece past the prefix
-		 * gives its fit check only the packets it counts. */
-		if (pc->start >= PFT_DETECT_PREFIX)
+		 * gives its fit check only the packets it counts.  Frames
+		 * (fewer packet bytes than file bytes): every packet until
+		 * its own prefix is full; those the serial decode's check
+		 * would not have been given only go to that prefix, which
+		 * the reader adds only while its own is not full. */
+		if (pc->start >= PFT_DETECT_PREFIX && !p->c.frames)
 			pc->fit_bytes = PFT_DETECT_PREFIX;
 		pc->next = p->npieces;
 		p->pieces[i] = pc;
@@ -670,6 +923,10 @@ void par_free(struct par *p)
 		pft_flow_free(p->workers[i].flow);
 		free(p->workers[i].in);
 		free(p->workers[i].elems);
+		pft_dfmt_free(p->workers[i].dfmt);
+		free(p->workers[i].stage.buf);
+		free(p->workers[i].map.e);
+		free(p->workers[i].seen_id);
 	}
 	free(p->workers);
 	for (size_t i = 0; p->pieces && i < p->npieces; i++)
@@ -697,10 +954,20 @@ static int init_worker(struct par *p, struct worker *w)
 	w->pkt = pft_pkt_alloc(&p->c.cfg, &err);
 	if (w->pkt && p->c.elements)
 		w->flow = pft_flow_alloc(&p->c.cfg, p->c.image, &err);
-	w->in = malloc(p->c.feed_block);
+	w->in = malloc(p->c.feed_block > ID_SCAN_BACK ? p->c.feed_block : ID_SCAN_BACK);
 	w->elems = malloc(ELEM_ROOM * sizeof(*w->elems));
 	if (!w->pkt || (p->c.elements && !w->flow))
 		return err;
+	if (p->c.frames) {
+		struct pft_dfmt_config dc = { .size = sizeof(dc) };
+		if (!(w->dfmt = pft_dfmt_alloc(&dc, &err)))
+			return err;
+		w->stage.buf = malloc(STAGE_BYTES);
+		w->map.e = malloc(STAGE_MAP_ROOM * sizeof(*w->map.e));
+		w->seen_id = malloc(p->npieces);
+		if (!w->stage.buf || !w->map.e || !w->seen_id)
+			return -PFT_ERR_NOMEM;
+	}
 	return w->in && w->elems ? 0 : -PFT_ERR_NOMEM;
 }
 
@@ -709,7 +976,8 @@ int par_alloc(const struct par_config *c, struct par **out)
 	int err = -PFT_ERR_NOMEM;
 
 	*out = NULL;
-	if (!c->piece_size || !c->feed_block || c->threads < 2 || c->length / c->piece_size < 2)
+	if (!c->piece_size || !c->feed_block || c->threads < 2 || c->length / c->piece_size < 2 ||
+	    (c->frames && c->piece_size % FRAME_SIZE))
 		return 0;
 	struct par *p = calloc(1, sizeof(*p));
 	if (!p)
@@ -768,6 +1036,11 @@ void par_source_stats(const struct par *p, struct pft_pipe_stats *st)
 	st->insns = p->total.c.insns;
 }
 
+uint64_t par_id_bytes(const struct par *p, unsigned id)
+{
+	return p->c.frames && id < ID_COUNT ? p->id_bytes.n[id] : 0;
+}
+
 void par_total(const struct par *p, struct pft_input_counts *c)
 {
 	*c = p->total.c;
@@ -817,8 +1090,21 @@ static void add_part(struct par *p, const struct piece *pc)
 
 static void pass_pieces(struct par *p, size_t next, unsigned handover)
 {
-	if (p->cur < p->npieces && p->pieces[p->cur])
-		add_part(p, p->pieces[p->cur]);
+	const struct piece *cur = p->cur < p->npieces ? p->pieces[p->cur] : NULL;
+
+	if (cur)
+		add_part(p, cur);
+	/* Frames: the IDs' bytes are those the piece deformatted up to the
+	 * next one's start (the decoded ID's, as the serial decode's
+	 * statistics count them, are then all counted at the end). */
+	if (cur && p->c.frames) {
+		const struct id_bytes *b = next >= p->npieces ? &cur->id_bytes_end
+			: next - p->cur - 1 < cur->nid_bytes_at ? &cur->id_bytes_at[next - p->cur - 1]
+			: NULL;
+		for (int id = 0; b && id < ID_COUNT; id++)
+			p->id_bytes.n[id] += b->n[id];
+		p->stats.bytes = p->id_bytes.n[p->c.trace_id & (ID_COUNT - 1)];
+	}
 	for (size_t j = p->cur; j < next && j < p->npieces; j++) {
 		struct piece *pc = p->pieces[j];
 		if (p->state[j] != PC_DEAD)
@@ -920,6 +1206,13 @@ static int next_batch(struct par *p)
 	/* Published records do not change: read them unlocked, in place. */
 	const struct record *r = (const struct record *)in;
 	struct record_parts l = record_layout(r->npkts, r->nelems, 0);
+	if (!r->npkts) {
+		p->gap = 1;
+		p->batch.status = r->status;
+		memcpy(&p->gap_offset, in + l.raw, sizeof(p->gap_offset));
+		p->rpos += r->size;
+		return 1;
+	}
 	p->batch = (struct ptm_batch){ .pkts = (const struct pft_packet *)(in + l.pkts),
 				       .elems = p->c.elements && !p->c.count_only
 							? (const struct pft_elem *)
@@ -927,7 +1220,8 @@ static int next_batch(struct par *p)
 				       .elem_end = r->elem_end, .npkts = r->npkts,
 				       .status = r->status };
 	const struct pft_packet *last = &p->batch.pkts[r->npkts - 1];
-	p->stats.bytes = last->offset + last->size;
+	if (!p->c.frames)
+		p->stats.bytes = last->offset + last->size;
 	p->rpos += r->size;
 	return 1;
 }
@@ -951,9 +1245,18 @@ int par_next(struct par *p, struct pft_item *item, size_t size)
 			return -PFT_ERR_EOS;
 		if ((r = next_batch(p)) < 0)
 			return r;
+		if (p->gap) {
+			p->gap = 0;
+			item->type = PFT_ITEM_GAP;
+			item->status = p->batch.status;
+			item->offset = p->gap_offset;
+			p->batch.status = 0;
+			return 0;
+		}
 		if (!r) {
 			p->ended = 1;
-			p->stats.bytes = p->c.length;
+			if (!p->c.frames)
+				p->stats.bytes = p->c.length;
 		}
 	}
 	return 0;

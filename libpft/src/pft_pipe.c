@@ -10,15 +10,9 @@
  * A deformatter chunk is fed to its source only once the previous one is
  * used up, so the packet decoder's borrowed input stays valid.
  *
- * Formatted input: a frame holds at most 15 bytes of a source, and a packet
- * decoder fed that little spends its time at the edges.  So a PTM source's
- * consecutive chunks are joined in a staging buffer, handed over when it
- * fills or another source's chunk, a gap or the end of the input comes.
- * The decoder then sees the staged bytes at "stream" offsets (the source's
- * bytes so far), and each packet's offset is mapped back to the input
- * through the table of where each joined chunk began.  Unsynchronised, a
- * decoder cuts NOTSYNC packets where its feeds end: then it gets one
- * chunk at a time, as without the staging, so the packets are the same.
+ * Formatted input: a PTM source's consecutive chunks are staged
+ * (pft_stage.h), handed over when the stage fills or another source's
+ * chunk, a gap or the end of the input comes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,24 +22,13 @@
 #include "pft_batch.h"
 #include "pft_pkt_int.h"
 #include "pft_size.h"
+#include "pft_stage.h"
 
 enum {
 	PKT_BATCH = 64,   /* packets decoded per pft_pkt_next_batch() call */
 	ELEM_ROOM = PKT_BATCH * PFT_FLOW_ELEMS_MAX,
 	ID_COUNT = 128,   /* trace IDs are 7 bits */
-	NO_SOURCE = -1,
-	STAGE_BYTES = 16384,
-	/* Chunks staged at once, plus those the decoder's carried bytes came
-	 * from (at most 32 bytes, one chunk each at worst). */
-	STAGE_CHUNKS = 2048,
-	MAP_KEPT_MAX = 64,
-	MAP_ROOM = STAGE_CHUNKS + MAP_KEPT_MAX
-};
-
-/* Where a run of a staged source's bytes came from: stream offset @stream
- * on is input offset @input on. */
-struct map_entry {
-	uint64_t stream, input;
+	NO_SOURCE = -1
 };
 
 struct source {
@@ -66,11 +49,9 @@ struct source {
 	/* Counting only (pft_pipe_count_into()): what is counted without
 	 * items goes there. */
 	struct pft_input_counts *counts;
-	/* Formatted PTM sources: stream -> input offsets of the bytes the
-	 * decoder may still report (stats.bytes is the next stream offset);
-	 * map_at: where the last look-up ended (offsets mostly grow). */
-	struct map_entry *map;
-	size_t nmap, map_at;
+	/* Formatted PTM sources: stream -> input offsets (stats.bytes is
+	 * the next stream offset); map.e NULL for the others. */
+	struct stage_map map;
 	/* ETMv3 sources: their decoders and last packet. */
 	struct pft_etm3_pkt_decoder *e3pkt;
 	struct pft_etm3_flow *e3flow;
@@ -95,19 +76,12 @@ struct pft_pipe {
 
 	int cur;                     /* source being drained, or NO_SOURCE */
 
-	/* Formatted: the staged bytes of source @stage_src (or NO_SOURCE); once
-	 * @stage_feeding, those before @stage_fed are its decoder's.  And a
-	 * deformatter result taken but not yet acted on (its chunk's data
-	 * stay valid: the deformatter is not called until it is used). */
-	uint8_t *stage;
-	size_t stage_len, stage_fed;
-	uint64_t stage_stream;       /* stream offset of stage[0] */
+	/* Formatted: the staged bytes of source @stage_src (or NO_SOURCE),
+	 * fed once @stage_feeding, and what came after them. */
+	struct stage stage;
 	int stage_src;
 	int stage_feeding;
-	int held;
-	int held_status;
-	uint64_t held_offset;        /* an error's pft_dfmt_get_offset() */
-	struct pft_dfmt_chunk held_chunk;
+	struct stage_held held;
 
 	/* A gap being reported to every source in turn. */
 	int gap_active;
@@ -150,8 +124,8 @@ struct pft_pipe *pft_pipe_alloc(const struct pft_pipe_config *cfg, int *errcode)
 		if (!p->dfmt)
 			goto fail;
 		err = -PFT_ERR_NOMEM;
-		p->stage = malloc(STAGE_BYTES);
-		if (!p->stage)
+		p->stage.buf = malloc(STAGE_BYTES);
+		if (!p->stage.buf)
 			goto fail;
 	}
 	if (errcode)
@@ -172,7 +146,7 @@ static void free_source(struct source *s)
 	pft_etm3_pkt_free(s->e3pkt);
 	pft_etm3_flow_free(s->e3flow);
 	free(s->elems);
-	free(s->map);
+	free(s->map.e);
 	free(s);
 }
 
@@ -184,7 +158,7 @@ void pft_pipe_free(struct pft_pipe *p)
 		free_source(p->src[i]);
 	free(p->src);
 	pft_dfmt_free(p->dfmt);
-	free(p->stage);
+	free(p->stage.buf);
 	free(p);
 }
 
@@ -241,10 +215,10 @@ int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
 	}
 	if (s->pkt && (!p->cfg.elements || s->flow) && p->cfg.fit_check)
 		s->fit = pft_fit_alloc(cfg, image, &err);
-	if (p->dfmt && !(s->map = malloc(MAP_ROOM * sizeof(*s->map))))
+	if (p->dfmt && !(s->map.e = malloc(STAGE_MAP_ROOM * sizeof(*s->map.e))))
 		err = -PFT_ERR_NOMEM;
 	if (!s->pkt || (p->cfg.elements && !s->flow) || (p->cfg.fit_check && !s->fit) ||
-	    (p->dfmt && !s->map)) {
+	    (p->dfmt && !s->map.e)) {
 		free_source(s);
 		return err;
 	}
@@ -361,7 +335,7 @@ static int next_gap_item(struct pft_pipe *p, struct pft_item *item)
 		 * resynchronised, it may. */
 		if (p->gap_status == 0) {
 			pft_pkt_reset(s->pkt);
-			s->nmap = s->map_at = 0;
+			s->map.n = s->map.at = 0;
 		} else {
 			pft_pkt_sync_forward(s->pkt);
 		}
@@ -448,52 +422,12 @@ static int drain_etm3(struct pft_pipe *p, struct source *s, struct pft_item *ite
 	return DRAIN_ITEM;
 }
 
-/* The map entry of stream offset @stream (the last that starts at or
- * before it; the first if none does).  @s->nmap > 0. */
-static size_t map_find(const struct source *s, uint64_t stream)
-{
-	size_t lo = 0, hi = s->nmap;
-
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->map[mid].stream <= stream)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The input offset of stream offset @stream of a formatted PTM source. */
-static uint64_t input_offset(struct source *s, uint64_t stream)
-{
-	size_t i = s->map_at;
-
-	if (!s->nmap)
-		return stream;
-	/* Packets come in stream order: the next entry, or this one. */
-	if (i >= s->nmap || s->map[i].stream > stream)
-		i = map_find(s, stream);
-	while (i + 1 < s->nmap && s->map[i + 1].stream <= stream)
-		i++;
-	s->map_at = i;
-	return s->map[i].input + (stream - s->map[i].stream);
-}
-
 /* A bad packet has cost staged source @s its sync: its NOTSYNC packets
- * must end where the chunk does, as with a feed per chunk, so its feed
- * ends there and the rest of the stage is given again, a chunk at a time. */
+ * end where the chunk does. */
 static void cut_at_chunk_end(struct pft_pipe *p, struct source *s)
 {
-	if (!p->stage_feeding || p->src[p->stage_src] != s)
-		return;
-	size_t i = map_find(s, pft_pkt_feed_pos(s->pkt));
-	uint64_t end = i + 1 < s->nmap ? s->map[i + 1].stream : p->stage_stream + p->stage_len;
-	int dropped = pft_pkt_cut_feed(s->pkt, end);
-	if (dropped > 0) {
-		s->stats.bytes -= (uint64_t)dropped;
-		p->stage_fed -= (size_t)dropped;
-	}
+	if (p->stage_feeding && p->src[p->stage_src] == s)
+		s->stats.bytes -= stage_cut_at_chunk_end(&p->stage, &s->map, s->pkt);
 }
 
 /* A new batch of packets for source @s, with their elements: 1, or 0
@@ -512,11 +446,11 @@ static int next_batch(struct pft_pipe *p, struct source *s)
 	s->batch = (struct ptm_batch){ .pkts = s->pkts, .elems = s->flow ? s->elems : NULL,
 				       .elem_end = s->elem_end, .npkts = got > 0 ? got : 1,
 				       .status = got > 0 ? 0 : got };
-	if (got < 0 && s->map)
+	if (got < 0 && s->map.e)
 		cut_at_chunk_end(p, s);
-	if (s->map)
+	if (s->map.e)
 		for (int k = 0; k < s->batch.npkts; k++)
-			s->pkts[k].offset = input_offset(s, s->pkts[k].offset);
+			s->pkts[k].offset = stage_input_offset(&s->map, s->pkts[k].offset);
 	if (!s->flow)
 		return 1;
 	size_t end[PKT_BATCH];
@@ -659,39 +593,15 @@ int pft_pipe_count_into(struct pft_pipe *p, unsigned source, struct pft_input_co
 	return 0;
 }
 
-/* Stage bytes of PTM source @idx: its map keeps only the bytes its
- * decoder has not done with (those of a packet it carries). */
-static void stage_begin(struct pft_pipe *p, int idx)
-{
-	struct source *s = p->src[idx];
-	uint64_t oldest = pft_pkt_get_offset(s->pkt);
-	size_t keep = 0;
-
-	while (keep + 1 < s->nmap && s->map[keep + 1].stream <= oldest)
-		keep++;
-	if (s->nmap - keep > MAP_KEPT_MAX)
-		keep = s->nmap - MAP_KEPT_MAX;
-	memmove(s->map, s->map + keep, (s->nmap - keep) * sizeof(*s->map));
-	s->nmap -= keep;
-	s->map_at = 0;
-	p->stage_src = idx;
-	p->stage_stream = s->stats.bytes;
-}
-
-/* Give the staged source its next bytes: all that are left while its
- * decoder is synchronised, else one chunk.  It is drained next. */
+/* Give the staged source its next bytes (pft_stage.h).  It is drained
+ * next. */
 static void feed_stage(struct pft_pipe *p)
 {
 	struct source *s = p->src[p->stage_src];
-	size_t end = p->stage_len;
+	size_t end = stage_feed_end(&p->stage, &s->map, s->pkt);
 
-	if (!pft_pkt_synced(s->pkt)) {
-		size_t i = map_find(s, p->stage_stream + p->stage_fed);
-		if (i + 1 < s->nmap)
-			end = (size_t)(s->map[i + 1].stream - p->stage_stream);
-	}
-	src_feed(s, p->stage + p->stage_fed, end - p->stage_fed, s->stats.bytes);
-	p->stage_fed = end;
+	src_feed(s, p->stage.buf + p->stage.fed, end - p->stage.fed, s->stats.bytes);
+	p->stage.fed = end;
 	p->stage_feeding = 1;
 	p->cur = p->stage_src;
 }
@@ -702,28 +612,20 @@ static void feed_stage(struct pft_pipe *p)
 static int refill_formatted(struct pft_pipe *p, struct pft_item *item)
 {
 	if (p->stage_feeding) {
-		if (p->stage_fed < p->stage_len) {
+		if (p->stage.fed < p->stage.len) {
 			feed_stage(p);
 			return 1;
 		}
 		p->stage_feeding = 0;
 		p->stage_src = NO_SOURCE;
-		p->stage_len = p->stage_fed = 0;
+		p->stage.len = p->stage.fed = 0;
 	}
 	for (;;) {
 		struct pft_dfmt_chunk c;
-		int r, idx = NO_SOURCE;
+		int fresh, idx = NO_SOURCE;
 		uint64_t err_offset;
+		int r = stage_next_chunk(&p->held, p->dfmt, &c, &err_offset, &fresh);
 
-		if (p->held) {
-			p->held = 0;
-			c = p->held_chunk;
-			r = p->held_status;
-			err_offset = p->held_offset;
-		} else {
-			r = pft_dfmt_next(p->dfmt, &c, sizeof(c));
-			err_offset = r < 0 ? pft_dfmt_get_offset(p->dfmt) : 0;
-		}
 		if (r == 0 && !(c.flags & PFT_DFMT_DISCONTINUITY)) {
 			idx = p->by_id[c.id & (ID_COUNT - 1)];
 			if (idx == NO_SOURCE || !c.len) {
@@ -733,12 +635,8 @@ static int refill_formatted(struct pft_pipe *p, struct pft_item *item)
 		}
 		/* The staged bytes come before anything that is not theirs. */
 		if (p->stage_src != NO_SOURCE &&
-		    (idx != p->stage_src || c.len > STAGE_BYTES - p->stage_len ||
-		     p->src[idx]->nmap == MAP_ROOM)) {
-			p->held = 1;
-			p->held_chunk = c;
-			p->held_status = r;
-			p->held_offset = err_offset;
+		    (idx != p->stage_src || !stage_room(&p->stage, &p->src[idx]->map, c.len))) {
+			stage_hold(&p->held, &c, r, err_offset);
 			feed_stage(p);
 			return 1;
 		}
@@ -758,13 +656,11 @@ static int refill_formatted(struct pft_pipe *p, struct pft_item *item)
 		}
 		if (c.len > STAGE_BYTES) /* longer than any frame's data */
 			return -PFT_ERR_INTERNAL;
-		if (p->stage_src == NO_SOURCE)
-			stage_begin(p, idx);
-		/* One entry per chunk: the chunks are where NOTSYNC packets end. */
-		s->map[s->nmap++] = (struct map_entry){ .stream = p->stage_stream + p->stage_len,
-							.input = c.offset };
-		memcpy(p->stage + p->stage_len, c.data, c.len);
-		p->stage_len += c.len;
+		if (p->stage_src == NO_SOURCE) {
+			stage_begin(&p->stage, &s->map, s->pkt, s->stats.bytes);
+			p->stage_src = idx;
+		}
+		stage_add(&p->stage, &s->map, c.data, c.len, c.offset);
 	}
 }
 

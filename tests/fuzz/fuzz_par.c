@@ -1,12 +1,16 @@
 /* fuzz_par - the parallel decode (pft_input with @threads 2) of a raw PTM
- * file cut into tiny pieces, against the serial decode (@threads 1).
+ * file or a formatted memory buffer cut into tiny pieces, against the
+ * serial decode (@threads 1).
  *
  * Input: byte 0: bit 0 packets returned, bit 1 elements returned
  * (neither: both), bit 2 items in runs, bit 3 counted (pft_input_count())
  * rather than listed, bit 4 the return stack, bit 5 cycle-accurate with
- * timestamps, bits 7:6 context ID bytes 0/1/2/4; byte 1: the piece size,
- * 16 + 8 * byte; the rest is the trace.  The image is fuzz_pipe's small
- * program at 0x8000 (loaded from a file, as pft_input takes it).
+ * timestamps, bits 7:6 context ID bytes 0/1/2/4; byte 1: bits 6:0 the
+ * piece size, 16 + 8 * N (formatted: rounded down to whole frames), bit 7
+ * formatted; the rest is the trace, or for a formatted buffer what its
+ * frames are made of (make_frames()), of which trace ID 0x10 is decoded.
+ * The image is fuzz_pipe's small program at 0x8000 (loaded from a file,
+ * as pft_input takes it).
  *
  * Properties (pft.h, input section): the parallel decode returns the
  * serial decode's packets and elements, in the same order (runs may group
@@ -28,6 +32,49 @@ static const uint8_t code[] = {
 };
 
 static char trace_path[128], image_path[128];
+
+enum { FRAME = 16, DECODED_ID = 0x10, OTHER_ID = 0x11, FRAMES_MAX = 4096 };
+
+/* A formatted buffer from @data: a control byte per frame, whose low 3
+ * bits choose a frame of 15 bytes of the current ID's data (0-3), one that
+ * switches to ID 0x10 (4) or 0x11 (5) in byte 0 and holds 14 bytes of the
+ * new ID's, a frame of four FSYNCs (6: a discontinuity) or the next 16
+ * bytes as they are (7: any IDs, 0x7f among them); the data bytes follow
+ * the control byte.  Returns the buffer's length. */
+static size_t make_frames(const uint8_t *data, size_t size, uint8_t *out, size_t room)
+{
+	size_t n = 0, at = 0;
+
+	while (at < size && n + FRAME <= room) {
+		uint8_t kind = data[at++] & 7, *f = out + n;
+		size_t take = kind < 4 ? 15 : kind < 6 ? 14 : kind == 7 ? FRAME : 0;
+		uint8_t bytes[FRAME] = { 0 };
+
+		memcpy(bytes, data + at, take <= size - at ? take : size - at);
+		at += take <= size - at ? take : size - at;
+		if (kind == 6) {
+			for (int k = 0; k < FRAME; k++)
+				f[k] = k % 4 == 3 ? 0x7f : 0xff;
+		} else if (kind == 7) {
+			memcpy(f, bytes, FRAME);
+		} else {
+			/* Data: even bytes without bit 0, which goes to the
+			 * auxiliary byte. */
+			int first = kind < 4 ? 0 : 1;
+			const uint8_t *d = bytes;
+			f[15] = 0;
+			if (first)
+				f[0] = (uint8_t)((kind == 4 ? DECODED_ID : OTHER_ID) << 1 | 1);
+			for (int k = first; k < 15; k++, d++) {
+				f[k] = k % 2 ? *d : (uint8_t)(*d & 0xfe);
+				if (k % 2 == 0)
+					f[15] |= (uint8_t)((*d & 1) << (k / 2));
+			}
+		}
+		n += FRAME;
+	}
+	return n;
+}
 
 static void remove_trace(void)
 {
@@ -88,7 +135,8 @@ static void mix_elem(uint64_t *h, const struct pft_elem *e)
 	mix(h, &e->reason, 1);
 }
 
-static void decode(uint8_t flags, uint32_t piece, unsigned threads, struct result *r)
+static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads,
+		   struct result *r)
 {
 	int packets = flags & 1, elements = flags & 2, counting = flags & 8;
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)(packets || !elements),
@@ -106,8 +154,9 @@ static void decode(uint8_t flags, uint32_t piece, unsigned threads, struct resul
 	cfg.cycle_accurate = cfg.timestamps = (flags >> 5) & 1;
 	cfg.ctxid_bytes = (uint8_t)((const uint8_t[]){ 0, 1, 2, 4 })[flags >> 6];
 	FUZZ_CHECK(pft_input_add_image(in, image_path, 0x8000) == 0);
-	FUZZ_CHECK(pft_input_open_file(in, trace_path, PFT_PIPE_RAW) == 0);
-	FUZZ_CHECK(pft_input_add_ptm(in, -1, &cfg) == 0);
+	FUZZ_CHECK(pft_input_open_file(in, trace_path,
+				       frames ? PFT_PIPE_FORMATTED : PFT_PIPE_RAW) == 0);
+	FUZZ_CHECK(pft_input_add_ptm(in, frames ? DECODED_ID : -1, &cfg) == 0);
 	r->hash = 0xcbf29ce484222325ull;
 	while ((r->end = counting ? pft_input_count(in, &it, sizeof(it))
 				  : pft_input_next(in, &it, sizeof(it))) == 0) {
@@ -136,13 +185,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 3)
 		return 0;
 	uint8_t flags = data[0];
-	uint32_t piece = 16 + 8 * (uint32_t)data[1];
+	uint32_t piece = 16 + 8 * (uint32_t)(data[1] & 0x7f);
+	int frames = data[1] >> 7;
+	static uint8_t buf[FRAMES_MAX * FRAME];
+	const uint8_t *trace = data + 2;
+	size_t len = size - 2;
+	if (frames) {
+		len = make_frames(data + 2, size - 2, buf, sizeof(buf));
+		trace = buf;
+	}
 	fuzz_write_file(image_path, sizeof(image_path), "par-image", remove_image, code,
 			sizeof(code));
-	fuzz_write_file(trace_path, sizeof(trace_path), "par", remove_trace, data + 2,
-			size - 2);
-	decode(flags, piece, 1, &serial);
-	decode(flags, piece, 2, &parallel);
+	fuzz_write_file(trace_path, sizeof(trace_path), "par", remove_trace, trace, len);
+	decode(flags, piece, frames, 1, &serial);
+	decode(flags, piece, frames, 2, &parallel);
 	FUZZ_CHECK(parallel.end == serial.end);
 	FUZZ_CHECK(parallel.hash == serial.hash);
 	FUZZ_CHECK(parallel.npkts == serial.npkts);
@@ -156,7 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(!memcmp(&parallel.verdict, &serial.verdict, sizeof(serial.verdict)));
 	if ((flags & 11) == 9) {
 		struct result listed;
-		decode(flags & ~8, piece, 1, &listed);
+		decode(flags & ~8, piece, frames, 1, &listed);
 		FUZZ_CHECK(!memcmp(listed.by_type, serial.counts.packets, sizeof(listed.by_type)));
 		FUZZ_CHECK(listed.src.stats.packets == serial.src.stats.packets);
 		FUZZ_CHECK(listed.src.stats.errors == serial.src.stats.errors);
