@@ -55,12 +55,16 @@ struct name_memo {
  * in text from the source to the names (and the exception), in JSON
  * lines from the start to "insns":.  The same calls and returns come
  * millions of times: the part as last written, whole. */
-struct line_memo {
+struct line_key {
 	const struct pft_image *img;
 	uint32_t site, target, callee, caller, depth;  /* text: site, target 0 */
 	int id;
 	uint16_t exception;           /* text: the number of an EXCEPTION */
 	uint8_t kind;
+};
+
+struct line_memo {
+	struct line_key key;
 	uint8_t len;                  /* 0: empty */
 	char text[216];
 };
@@ -274,7 +278,7 @@ static void print_call_memo(const struct views_run *r, const struct source *s,
 			    const struct pft_call_event *ev, int id, int json)
 {
 	struct outbuf *o = r->ob;
-	struct line_memo key = {
+	struct line_key key = {
 		.img = s->info.image, .site = json ? ev->site : 0, .target = json ? ev->target : 0,
 		.callee = ev->callee, .caller = ev->caller, .depth = ev->depth, .id = id,
 		.exception = !json && ev->kind == PFT_CALL_EXCEPTION ? ev->exception : 0,
@@ -284,9 +288,11 @@ static void print_call_memo(const struct views_run *r, const struct source *s,
 		     key.site ^ key.target * 0x85ebca6bu ^ key.depth * 0xc2b2ae35u ^ key.kind;
 	struct line_memo *m = &r->lines_done[(h * 2654435761u) >> (32 - LINE_MEMO_BITS)];
 
-	if (m->len && m->img == key.img && m->site == key.site && m->target == key.target &&
-	    m->callee == key.callee && m->caller == key.caller && m->depth == key.depth &&
-	    m->id == key.id && m->exception == key.exception && m->kind == key.kind) {
+	const struct line_key *k = &m->key;
+
+	if (m->len && k->img == key.img && k->site == key.site && k->target == key.target &&
+	    k->callee == key.callee && k->caller == key.caller && k->depth == key.depth &&
+	    k->id == key.id && k->exception == key.exception && k->kind == key.kind) {
 		/* The whole memo, a size known when compiled (a line keeps
 		 * OUTBUF_LINE_MAX free); only its length counts. */
 		memcpy(o->buf + o->len, m->text, sizeof(m->text));
@@ -298,7 +304,7 @@ static void print_call_memo(const struct views_run *r, const struct source *s,
 	print_call_head(r, s, ev, id, json);
 	/* Not kept: too long, or a name went out through a flush. */
 	if (o->flushes == flushes && o->len > before && o->len - before <= sizeof(m->text)) {
-		*m = key;
+		m->key = key;
 		m->len = (uint8_t)(o->len - before);
 		memcpy(m->text, o->buf + before, m->len);
 	}

@@ -24,10 +24,14 @@ enum { NAME_CACHE_SIZE = 256 };
 /* A span's begin after its time: its name and arguments, which depend
  * on the call site, target and depth only (a span per call: writing them
  * each time was most of the timeline's own time).  Direct-mapped. */
-struct span_memo {
+struct span_key {
 	uint32_t site, target, depth;
 	uint16_t exception;       /* of an EXCEPTION, whose name it gives */
 	uint8_t is_exception;
+};
+
+struct span_memo {
+	struct span_key key;
 	uint8_t len;              /* 0: empty */
 	char text[176];
 };
@@ -221,7 +225,7 @@ static void span_args(struct pft_timeline *t, struct vout *o,
 static void begin_span(struct pft_timeline *t, struct vout *o,
 		       const struct pft_call_event *ev)
 {
-	struct span_memo key = {
+	struct span_key key = {
 		.site = ev->site, .target = ev->target, .depth = ev->depth,
 		.is_exception = ev->kind == PFT_CALL_EXCEPTION,
 		.exception = ev->kind == PFT_CALL_EXCEPTION ? ev->exception : 0
@@ -229,11 +233,11 @@ static void begin_span(struct pft_timeline *t, struct vout *o,
 	uint32_t h = ((key.site >> 1) * 0x9e3779b1u ^ (key.target >> 1) * 0x85ebca6bu ^
 		      key.depth * 0xc2b2ae35u ^ key.exception) * 2654435761u;
 	struct span_memo *m = &t->spans[h >> (32 - SPAN_MEMO_BITS)];
+	const struct span_key *k = &m->key;
 
 	event_head(t, o, 1, ev);
-	if (m->len && m->site == key.site && m->target == key.target &&
-	    m->depth == key.depth && m->exception == key.exception &&
-	    m->is_exception == key.is_exception) {
+	if (m->len && k->site == key.site && k->target == key.target && k->depth == key.depth &&
+	    k->exception == key.exception && k->is_exception == key.is_exception) {
 		/* The whole memo, a size known when compiled, where it fits
 		 * (it does unless a name was long); only its length counts. */
 		if (sizeof(o->buf) - o->len >= sizeof(m->text)) {
@@ -248,7 +252,7 @@ static void begin_span(struct pft_timeline *t, struct vout *o,
 	unsigned flushes = o->flushes;
 	span_args(t, o, ev);
 	if (o->flushes == flushes && o->len - before <= sizeof(m->text)) {
-		*m = key;
+		m->key = key;
 		m->len = (uint8_t)(o->len - before);
 		memcpy(m->text, o->buf + before, m->len);
 	}
