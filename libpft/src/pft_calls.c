@@ -65,8 +65,10 @@ struct symbol_cache {
 enum { SYMBOL_CACHE_SIZE = 256 };
 
 /* The top frames kept out of the sets: calls and returns near the top
- * (nearly all of them) then cost no hash set work. */
-enum { UNINDEXED_MAX = 8 };
+ * (nearly all of them) then cost no hash set work.  Their return
+ * addresses are counted by a hash of 6 bits, so that a search for an
+ * address none of them has (an indirect jump) does not look at them. */
+enum { UNINDEXED_MAX = 8, UNINDEXED_HASH_BITS = 6 };
 
 struct pft_calls {
 	struct pft_image *image;
@@ -79,6 +81,7 @@ struct pft_calls {
 	/* Frames 0 .. indexed - 1 are in the sets, at most UNINDEXED_MAX
 	 * above them are not. */
 	size_t indexed;
+	uint8_t unindexed_rets[1 << UNINDEXED_HASH_BITS];  /* of frames 1 .. above indexed */
 	struct count_set rets;    /* return addresses of indexed frames 1 .. */
 	struct count_set funcs;   /* functions (known extent) of indexed frames */
 	size_t exceptions;        /* frames pushed by exceptions */
@@ -153,6 +156,11 @@ uint32_t pft_calls_depth(const struct pft_calls *c)
 static struct frame *frame_at(const struct pft_calls *c, size_t k)
 {
 	return &c->frames[k ? c->base + k : 0];
+}
+
+static unsigned ret_hash(uint32_t ret)
+{
+	return (ret * 0x9e3779b1u) >> (32 - UNINDEXED_HASH_BITS);
 }
 
 static size_t cset_slot(const struct count_set *s, uint32_t key)
@@ -236,9 +244,12 @@ static int index_next_frame(struct pft_calls *c)
 		err = cset_add(&c->rets, f->ret);
 	if (!err && f->func_end)
 		err = cset_add(&c->funcs, f->func);
-	if (!err)
-		c->indexed++;
-	return err;
+	if (err)
+		return err;
+	if (k)
+		c->unindexed_rets[ret_hash(f->ret)]--;
+	c->indexed++;
+	return 0;
 }
 
 /* Frame @k (@f) leaves the stack: out of the sets if it is in them. */
@@ -250,6 +261,8 @@ static void unindex_frame(struct pft_calls *c, size_t k, const struct frame *f)
 		if (f->func_end)
 			cset_remove(&c->funcs, f->func);
 		c->indexed--;
+	} else if (k) {
+		c->unindexed_rets[ret_hash(f->ret)]--;
 	}
 	c->exceptions -= k && f->exception;
 }
@@ -365,6 +378,7 @@ static int push(struct pft_calls *c, unsigned kind, unsigned flags,
 	}
 	*frame_at(c, c->nframes) = f;
 	c->nframes++;
+	c->unindexed_rets[ret_hash(f.ret)]++;
 	c->exceptions += f.exception;
 	int err = emit(c, kind, flags | (callee ? 0 : PFT_CALL_F_NO_TARGET),
 		       site, callee, callee ? f.func : 0, caller, 0);
@@ -403,9 +417,10 @@ static size_t frame_returning_to(const struct pft_calls *c, uint32_t addr)
 	/* Most returns are to the top frame: no probe of the set. */
 	size_t k = c->nframes, lowest = c->indexed > 1 ? c->indexed : 1;
 
-	while (k-- > lowest)
-		if (frame_at(c, k)->ret == addr)
-			return k;
+	if (c->unindexed_rets[ret_hash(addr)])
+		while (k-- > lowest)
+			if (frame_at(c, k)->ret == addr)
+				return k;
 	if (!cset_count(&c->rets, addr))
 		return 0;
 	for (k = lowest; k-- > 1;)
@@ -435,10 +450,9 @@ static int below_top_runs(struct pft_calls *c, uint32_t addr)
 	return n > (size_t)runs(frame_at(c, c->nframes - 1), start);
 }
 
-static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
+/* A return to @target, which frame @k (0: none) returns to. */
+static int return_to(struct pft_calls *c, uint32_t site, uint32_t target, size_t k)
 {
-	size_t k = frame_returning_to(c, target);
-
 	if (k)
 		return pop_to(c, k, 0, site, target, 0);
 	/* A longjmp into a function further down the stack. */
@@ -455,6 +469,11 @@ static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
 	}
 	return emit(c, PFT_CALL_UNMATCHED_RETURN, 0, site, target, 0,
 		    frame_at(c, c->nframes - 1)->func, 0);
+}
+
+static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
+{
+	return return_to(c, site, target, frame_returning_to(c, target));
 }
 
 static int do_exception_return(struct pft_calls *c, uint32_t site, uint32_t target)
@@ -519,8 +538,11 @@ static int settle(struct pft_calls *c, int known, uint32_t target)
 	case PFT_ICLASS_EXC_RETURN:
 		return known ? do_exception_return(c, p.site, target) : 0;
 	case PFT_ICLASS_INDIRECT_JUMP:
-		if (known && frame_returning_to(c, target))
-			return do_return(c, p.site, target);
+		if (known) {
+			size_t k = frame_returning_to(c, target);
+			if (k)
+				return return_to(c, p.site, target, k);
+		}
 		/* fall through */
 	case PFT_ICLASS_JUMP:
 		return known ? tail_call(c, p.site, target) : 0;
