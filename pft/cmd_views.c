@@ -673,8 +673,8 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	/* The calls and the timeline write an event per call: a large buffer
 	 * (glibc takes a size only with a buffer: alone, it gave 4 KiB and a
 	 * write(2) per piece of the timeline), but one that stays in the
-	 * cache, where 1 MiB went through it.  Static:
-	 * stdout is flushed at exit, after run() returns.  The calls have their own (outbuf.h),
+	 * cache, where 1 MiB went through it.  Static: stdout is flushed at
+	 * exit, after run() returns.  The calls have their own (outbuf.h),
 	 * whose 64 KiB pieces go straight to write(2), not copied. */
 	static char out_buffer[1 << 16];
 	if (cmd == CMD_CALLS ? setvbuf(r.out, NULL, _IONBF, 0)
