@@ -83,6 +83,13 @@ struct views_run {
 	struct outbuf *ob;            /* calls: the lines on their way to out */
 	struct name_memo *names;      /* calls: 1 << NAME_MEMO_BITS of them */
 	struct line_memo *lines_done; /* calls: 1 << LINE_MEMO_BITS of them */
+	/* calls: the last timestamp written, in hex (timestamps come
+	 * seldom: most events repeat the last one's) */
+	struct ts_memo {
+		uint64_t ts;
+		size_t len;               /* 0: none yet */
+		char hex[32];
+	} ts;
 	struct pft_names *labels;     /* calls: the labels of ambiguous names */
 	/* calls: each kind's name, its length, and its length padded to 16
 	 * (text): a library call and a strnlen() per event were a tenth of
@@ -310,10 +317,30 @@ static void print_call_memo(const struct views_run *r, const struct source *s,
 	}
 }
 
+/* Timestamp @ts in hex, as last written when it is the same. */
+static void print_ts(struct views_run *r, uint64_t ts)
+{
+	struct outbuf *o = r->ob;
+	struct ts_memo *m = &r->ts;
+
+	if (!m->len || m->ts != ts) {
+		size_t before = o->len;
+		ob_hex(o, ts, 0);
+		m->ts = ts;
+		m->len = o->len - before;
+		memcpy(m->hex, o->buf + before, m->len);
+		return;
+	}
+	/* The whole memo, a size known when compiled (a line keeps
+	 * OUTBUF_LINE_MAX free); only its length counts. */
+	memcpy(o->buf + o->len, m->hex, sizeof(m->hex));
+	o->len += m->len;
+}
+
 static const char *const flag_names[] = { "unwound", "untraced", "end", "no_target" };
 
 /* One line per event, formatted by hand: fprintf() took most of the time. */
-static void print_call(const struct views_run *r, const struct source *s,
+static void print_call(struct views_run *r, const struct source *s,
 		       const struct pft_call_event *ev)
 {
 	int id = s->info.id >= 0 ? s->info.id : s->info.cfg.trace_id;
@@ -328,7 +355,7 @@ static void print_call(const struct views_run *r, const struct source *s,
 		}
 		if (ev->has_ts) {
 			ob_lit(o, ",\"ts\":\"0x");
-			ob_hex(o, ev->ts, 0);
+			print_ts(r, ev->ts);
 			ob_char(o, '"');
 		}
 		if (ev->kind == PFT_CALL_EXCEPTION) {
@@ -355,7 +382,7 @@ static void print_call(const struct views_run *r, const struct source *s,
 	}
 	if (ev->has_ts) {
 		ob_lit(o, "  ts=0x");
-		ob_hex(o, ev->ts, 0);
+		print_ts(r, ev->ts);
 	}
 	for (unsigned b = 0; b < 4; b++)
 		if (ev->flags & (1u << b)) {
