@@ -131,6 +131,15 @@ static void longjmp_unwinds(void)
 	pft_calls_free(calls);
 }
 
+/* @n calls from one-instruction ranges at @from, @from + @step, ...
+ * (each returns to its range's end), then a return at @ret. */
+static void nest(uint32_t from, uint32_t step, uint32_t n, uint32_t ret)
+{
+	for (uint32_t i = 0; i < n; i++)
+		put(arm_range(from + step * i, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(ret, 1, PFT_ICLASS_RETURN, 1));
+}
+
 /* Returns far below the top: the few top frames are searched directly,
  * those below through the set of return addresses, which must follow
  * the frames as they come and go. */
@@ -138,9 +147,7 @@ static void deep_returns(void)
 {
 	start(NULL, 0);
 	/* Twenty calls: frame k (1 .. 20) returns to 0x10004 + 0x100 (k - 1). */
-	for (uint32_t i = 0; i < 20; i++)
-		put(arm_range(0x10000 + 0x100 * i, 1, PFT_ICLASS_CALL, 1));
-	put(arm_range(0x20000, 1, PFT_ICLASS_RETURN, 1));
+	nest(0x10000, 0x100, 20, 0x20000);
 	PTU_EQ(pft_calls_depth(calls), 20);
 	/* To frame 3's return address: frames 20 .. 4 unwound, 3 returns. */
 	put(arm_range(0x10204, 1, PFT_ICLASS_OTHER, 0));
@@ -154,9 +161,7 @@ static void deep_returns(void)
 	/* Fifteen calls more from depth 2, then a return to frame 2's
 	 * return address (0x10104): the frames popped above are out of the
 	 * set and the new ones in. */
-	for (uint32_t i = 0; i < 15; i++)
-		put(arm_range(0x30000 + 0x100 * i, 1, PFT_ICLASS_CALL, 1));
-	put(arm_range(0x40000, 1, PFT_ICLASS_RETURN, 1));
+	nest(0x30000, 0x100, 15, 0x40000);
 	PTU_EQ(pft_calls_depth(calls), 17);
 	/* Frame 6's return address: that frame is gone. */
 	put(arm_range(0x10504, 1, PFT_ICLASS_RETURN, 1));
@@ -458,9 +463,7 @@ static void deep_longjmps(void)
 	start(img, 0);
 	put(arm_range(0x8000, 1, PFT_ICLASS_CALL, 1));       /* _start -> fa */
 	put(arm_range(0x8100, 1, PFT_ICLASS_CALL, 1));       /* fa -> fb */
-	for (int i = 0; i < 13; i++)                          /* fb -> fb, 13 times */
-		put(arm_range(0x8200, 1, PFT_ICLASS_CALL, 1));
-	put(arm_range(0x8200, 1, PFT_ICLASS_RETURN, 1));
+	nest(0x8200, 0, 13, 0x8200);                          /* fb -> fb, 13 times */
 	PTU_EQ(pft_calls_depth(calls), 15);
 	/* Into the middle of fa (no return address): frame 1's. */
 	put(arm_range(0x810c, 1, PFT_ICLASS_OTHER, 0));
@@ -475,9 +478,7 @@ static void deep_longjmps(void)
 	put(arm_range(0x8104, 1, PFT_ICLASS_JUMP, 1));
 	put(arm_range(0x8300, 1, PFT_ICLASS_CALL, 1));
 	check(0, PFT_CALL_TAIL_CALL, 0, 1, 0x8104, 0x8300, 18);
-	for (int i = 0; i < 10; i++)
-		put(arm_range(0x8200, 1, PFT_ICLASS_CALL, 1));
-	put(arm_range(0x8200, 1, PFT_ICLASS_RETURN, 1));
+	nest(0x8200, 0, 10, 0x8200);
 	PTU_EQ(pft_calls_depth(calls), 12);
 	put(arm_range(0x8300, 1, PFT_ICLASS_OTHER, 0));
 	PTU_EQ(nev, 11);
