@@ -41,7 +41,7 @@ static const struct {
 			{ "text", "jsonl" }, { FMT_TEXT, FMT_JSONL }, 2 },
 };
 
-enum { NAME_MEMO_BITS = 10 };
+enum { NAME_MEMO_BITS = 10, LINE_MEMO_BITS = 10 };
 
 struct name_memo {
 	const struct pft_image *img;
@@ -49,6 +49,24 @@ struct name_memo {
 	uint8_t len;                  /* 0: empty */
 	uint8_t role;                 /* enum name_role */
 	char text[118];               /* as print_name wrote it */
+};
+
+/* The part of a pft calls line that the event's time does not change:
+ * in text from the source to the names (and the exception), in JSON
+ * lines from the start to "insns":.  The same calls and returns come
+ * millions of times: the part as last written, whole. */
+struct line_key {
+	const struct pft_image *img;
+	uint32_t site, target, callee, caller, depth;  /* text: site, target 0 */
+	int id;
+	uint16_t exception;           /* text: the number of an EXCEPTION */
+	uint8_t kind;
+};
+
+struct line_memo {
+	struct line_key key;
+	uint8_t len;                  /* 0: empty */
+	char text[216];
 };
 
 struct views_run {
@@ -64,6 +82,14 @@ struct views_run {
 	struct pft_timeline **tracks; /* timeline: one per source */
 	struct outbuf *ob;            /* calls: the lines on their way to out */
 	struct name_memo *names;      /* calls: 1 << NAME_MEMO_BITS of them */
+	struct line_memo *lines_done; /* calls: 1 << LINE_MEMO_BITS of them */
+	/* calls: the last timestamp written, in hex (timestamps come
+	 * seldom: most events repeat the last one's) */
+	struct ts_memo {
+		uint64_t ts;
+		size_t len;               /* 0: none yet */
+		char hex[32];
+	} ts;
 	struct pft_names *labels;     /* calls: the labels of ambiguous names */
 	/* calls: each kind's name, its length, and its length padded to 16
 	 * (text): a library call and a strnlen() per event were a tenth of
@@ -189,9 +215,10 @@ static void print_name(const struct views_run *r, const struct pft_image *img, u
 		return;
 	}
 	size_t before = o->len;
+	unsigned flushes = o->flushes;
 	print_name_uncached(r, img, addr, role);
 	/* Not kept: a name too long, or one that went out through a flush. */
-	if (o->len > before && o->len - before <= sizeof(m->text)) {
+	if (o->flushes == flushes && o->len > before && o->len - before <= sizeof(m->text)) {
 		m->img = img;
 		m->addr = addr;
 		m->role = (uint8_t)role;
@@ -200,18 +227,15 @@ static void print_name(const struct views_run *r, const struct pft_image *img, u
 	}
 }
 
-static const char *const flag_names[] = { "unwound", "untraced", "end", "no_target" };
-
-/* One line per event, formatted by hand: fprintf() took most of the time. */
-static void print_call(const struct views_run *r, const struct source *s,
-		       const struct pft_call_event *ev)
+/* The line's part that line_memo keeps (@json: up to "insns":). */
+static void print_call_head(const struct views_run *r, const struct source *s,
+			    const struct pft_call_event *ev, int id, int json)
 {
-	int id = s->info.id >= 0 ? s->info.id : s->info.cfg.trace_id;
 	struct outbuf *o = r->ob;
 	const struct kind_name *kind = &r->kinds[ev->kind < PFT_CALL_KIND_MAX ? ev->kind
 									      : PFT_CALL_KIND_MAX];
 
-	if (r->format == FMT_JSONL) {
+	if (json) {
 		ob_lit(o, "{\"id\":");
 		ob_int(o, id);
 		ob_lit(o, ",\"kind\":\"");
@@ -232,33 +256,9 @@ static void print_call(const struct views_run *r, const struct source *s,
 		ob_lit(o, ",\"caller_addr\":\"0x");
 		ob_hex(o, ev->caller, 0);
 		ob_lit(o, "\",\"insns\":");
-		ob_dec(o, ev->insns);
-		if (ev->has_cycles) {
-			ob_lit(o, ",\"cycles\":");
-			ob_dec(o, ev->cycles);
-		}
-		if (ev->has_ts) {
-			ob_lit(o, ",\"ts\":\"0x");
-			ob_hex(o, ev->ts, 0);
-			ob_char(o, '"');
-		}
-		if (ev->kind == PFT_CALL_EXCEPTION) {
-			ob_lit(o, ",\"exception\":");
-			ob_dec(o, ev->exception);
-		}
-		ob_lit(o, ",\"flags\":[");
-		for (unsigned b = 0, n = 0; b < 4; b++)
-			if (ev->flags & (1u << b)) {
-				ob_str(o, n++ ? ",\"" : "\"");
-				ob_str(o, flag_names[b]);
-				ob_char(o, '"');
-			}
-		ob_lit(o, "]}\n");
-		ob_line_done(o);
 		return;
 	}
-	/* insns [id] kind depth, indented by depth: caller -> callee */
-	ob_dec_right(o, ev->insns, 12);
+	/* [id] kind depth, indented by depth: caller -> callee */
 	if (r->in.multi_id) {
 		ob_spaces(o, 2);
 		ob_hex(o, (uint32_t)id, 2);
@@ -278,13 +278,111 @@ static void print_call(const struct views_run *r, const struct source *s,
 		ob_str(o, pft_exception_name(ev->exception));
 		ob_char(o, ')');
 	}
+}
+
+/* The head of the line, from the memo when the same one was written. */
+static void print_call_memo(const struct views_run *r, const struct source *s,
+			    const struct pft_call_event *ev, int id, int json)
+{
+	struct outbuf *o = r->ob;
+	struct line_key key = {
+		.img = s->info.image, .site = json ? ev->site : 0, .target = json ? ev->target : 0,
+		.callee = ev->callee, .caller = ev->caller, .depth = ev->depth, .id = id,
+		.exception = !json && ev->kind == PFT_CALL_EXCEPTION ? ev->exception : 0,
+		.kind = ev->kind
+	};
+	uint32_t h = (key.callee >> 1) * 2654435761u ^ (key.caller >> 1) * 0x9e3779b1u ^
+		     key.site ^ key.target * 0x85ebca6bu ^ key.depth * 0xc2b2ae35u ^ key.kind;
+	struct line_memo *m = &r->lines_done[(h * 2654435761u) >> (32 - LINE_MEMO_BITS)];
+
+	const struct line_key *k = &m->key;
+
+	if (m->len && k->img == key.img && k->site == key.site && k->target == key.target &&
+	    k->callee == key.callee && k->caller == key.caller && k->depth == key.depth &&
+	    k->id == key.id && k->exception == key.exception && k->kind == key.kind) {
+		/* The whole memo, a size known when compiled (a line keeps
+		 * OUTBUF_LINE_MAX free); only its length counts. */
+		memcpy(o->buf + o->len, m->text, sizeof(m->text));
+		o->len += m->len;
+		return;
+	}
+	size_t before = o->len;
+	unsigned flushes = o->flushes;
+	print_call_head(r, s, ev, id, json);
+	/* Not kept: too long, or a name went out through a flush. */
+	if (o->flushes == flushes && o->len > before && o->len - before <= sizeof(m->text)) {
+		m->key = key;
+		m->len = (uint8_t)(o->len - before);
+		memcpy(m->text, o->buf + before, m->len);
+	}
+}
+
+/* Timestamp @ts in hex, as last written when it is the same. */
+static void print_ts(struct views_run *r, uint64_t ts)
+{
+	struct outbuf *o = r->ob;
+	struct ts_memo *m = &r->ts;
+
+	if (!m->len || m->ts != ts) {
+		size_t before = o->len;
+		ob_hex(o, ts, 0);
+		m->ts = ts;
+		m->len = o->len - before;
+		memcpy(m->hex, o->buf + before, m->len);
+		return;
+	}
+	/* The whole memo, a size known when compiled (a line keeps
+	 * OUTBUF_LINE_MAX free); only its length counts. */
+	memcpy(o->buf + o->len, m->hex, sizeof(m->hex));
+	o->len += m->len;
+}
+
+static const char *const flag_names[] = { "unwound", "untraced", "end", "no_target" };
+
+/* One line per event, formatted by hand: fprintf() took most of the time. */
+static void print_call(struct views_run *r, const struct source *s,
+		       const struct pft_call_event *ev)
+{
+	int id = s->info.id >= 0 ? s->info.id : s->info.cfg.trace_id;
+	struct outbuf *o = r->ob;
+
+	if (r->format == FMT_JSONL) {
+		print_call_memo(r, s, ev, id, 1);
+		ob_dec(o, ev->insns);
+		if (ev->has_cycles) {
+			ob_lit(o, ",\"cycles\":");
+			ob_dec(o, ev->cycles);
+		}
+		if (ev->has_ts) {
+			ob_lit(o, ",\"ts\":\"0x");
+			print_ts(r, ev->ts);
+			ob_char(o, '"');
+		}
+		if (ev->kind == PFT_CALL_EXCEPTION) {
+			ob_lit(o, ",\"exception\":");
+			ob_dec(o, ev->exception);
+		}
+		ob_lit(o, ",\"flags\":[");
+		for (unsigned b = 0, n = 0; b < 4; b++)
+			if (ev->flags & (1u << b)) {
+				ob_str(o, n++ ? ",\"" : "\"");
+				ob_str(o, flag_names[b]);
+				ob_char(o, '"');
+			}
+		ob_lit(o, "]}\n");
+		ob_line_done(o);
+		return;
+	}
+	/* insns, then the memo's part */
+	ob_dec_right(o, ev->insns, 12);
+	print_call_memo(r, s, ev, id, 0);
 	if (ev->has_cycles) {
 		ob_lit(o, "  cycles=");
 		ob_dec(o, ev->cycles);
 	}
 	if (ev->has_ts) {
 		ob_lit(o, "  ts=0x");
-		ob_hex(o, ev->ts, 0);
+		print_ts(r, ev->ts);
 	}
 	for (unsigned b = 0; b < 4; b++)
 		if (ev->flags & (1u << b)) {
@@ -397,9 +495,12 @@ static int start(struct views_run *r)
 	if (r->cmd == CMD_CALLS && (r->ob = malloc(sizeof(*r->ob)))) {
 		r->ob->file = r->out;
 		r->ob->len = 0;
+		r->ob->flushes = 0;
 		r->names = calloc((size_t)1 << NAME_MEMO_BITS, sizeof(*r->names));
+		r->lines_done = calloc((size_t)1 << LINE_MEMO_BITS, sizeof(*r->lines_done));
 	}
-	if (!r->calls || !r->tracks || (r->cmd == CMD_CALLS && (!r->ob || !r->names))) {
+	if (!r->calls || !r->tracks ||
+	    (r->cmd == CMD_CALLS && (!r->ob || !r->names || !r->lines_done))) {
 		err = -PFT_ERR_NOMEM;
 		goto fail;
 	}
@@ -487,6 +588,7 @@ static void release(struct views_run *r)
 		ob_flush(r->ob);
 	free(r->ob);
 	free(r->names);
+	free(r->lines_done);
 	pft_names_free(r->labels);
 }
 
@@ -597,10 +699,11 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	}
 	/* The calls and the timeline write an event per call: a large buffer
 	 * (glibc takes a size only with a buffer: alone, it gave 4 KiB and a
-	 * write(2) per piece of the timeline).  Static: stdout is flushed at
+	 * write(2) per piece of the timeline), but one that stays in the
+	 * cache, where 1 MiB went through it.  Static: stdout is flushed at
 	 * exit, after run() returns.  The calls have their own (outbuf.h),
 	 * whose 64 KiB pieces go straight to write(2), not copied. */
-	static char out_buffer[1 << 20];
+	static char out_buffer[1 << 16];
 	if (cmd == CMD_CALLS ? setvbuf(r.out, NULL, _IONBF, 0)
 			     : setvbuf(r.out, out_buffer, _IOFBF, sizeof(out_buffer))) {
 		cli_error("%s: out of memory", name);

@@ -16,6 +16,7 @@ enum {
 struct outbuf {
 	FILE *file;              /* where the lines go; NULL: stdout */
 	size_t len;
+	unsigned flushes;        /* ob_flush() calls: a piece went out */
 	char buf[OUTBUF_SIZE + OUTBUF_LINE_MAX];
 };
 

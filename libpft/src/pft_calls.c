@@ -46,9 +46,12 @@ struct count_set {
  *  - forgetting the oldest frame moves a base index, and the frames are
  *    moved down only when the base has passed their number (push());
  *  - the searches of the stack (a return to a frame's return address, a
- *    longjmp into a frame's function, an exception return) run only when
+ *    longjmp into a frame's function, an exception return) look at the
+ *    at most UNINDEXED_MAX top frames, and below them run only when
  *    @rets, @funcs or @exceptions say they will find their frame, which
- *    is then popped: a search costs no more than the pops it makes.
+ *    is then popped: a search costs no more than the pops it makes;
+ *  - a frame enters the sets once, when UNINDEXED_MAX frames are pushed
+ *    above it, and leaves them when popped.
  * The event queue holds one put's events: at most max_depth + 2.
  */
 
@@ -60,6 +63,13 @@ struct symbol_cache {
 };
 
 enum { SYMBOL_CACHE_SIZE = 256 };
+
+/* The top frames kept out of the sets: calls and returns near the top
+ * (nearly all of them) then cost no hash set work.  Their return
+ * addresses are counted by a hash of 6 bits, so that a search for an
+ * address none of them has (an indirect jump) does not look at them. */
+enum { UNINDEXED_MAX = 8, UNINDEXED_HASH_BITS = 6 };
+
 struct pft_calls {
 	struct pft_image *image;
 	struct symbol_cache symbols[SYMBOL_CACHE_SIZE];
@@ -68,8 +78,12 @@ struct pft_calls {
 	 * frames[base + k]. */
 	struct frame *frames;
 	size_t nframes, cap_frames, base;
-	struct count_set rets;    /* return addresses of frames 1 .. top */
-	struct count_set funcs;   /* functions (known extent) of all frames */
+	/* Frames 0 .. indexed - 1 are in the sets, at most UNINDEXED_MAX
+	 * above them are not. */
+	size_t indexed;
+	uint8_t unindexed_rets[1 << UNINDEXED_HASH_BITS];  /* of frames 1 .. above indexed */
+	struct count_set rets;    /* return addresses of indexed frames 1 .. */
+	struct count_set funcs;   /* functions (known extent) of indexed frames */
 	size_t exceptions;        /* frames pushed by exceptions */
 	struct pft_call_event *queue;
 	size_t nqueue, head, cap_queue;
@@ -144,6 +158,11 @@ static struct frame *frame_at(const struct pft_calls *c, size_t k)
 	return &c->frames[k ? c->base + k : 0];
 }
 
+static unsigned ret_hash(uint32_t ret)
+{
+	return (ret * 0x9e3779b1u) >> (32 - UNINDEXED_HASH_BITS);
+}
+
 static size_t cset_slot(const struct count_set *s, uint32_t key)
 {
 	size_t i = (key * 0x9e3779b1u) & (s->cap - 1);
@@ -214,25 +233,37 @@ static void cset_remove(struct count_set *s, uint32_t key)
 	}
 }
 
-/* Count frame @k (@f) in the sets, or take it out. */
-static int index_frame(struct pft_calls *c, size_t k, const struct frame *f)
+/* Count the lowest frame not in the sets in them. */
+static int index_next_frame(struct pft_calls *c)
 {
+	size_t k = c->indexed;
+	const struct frame *f = frame_at(c, k);
 	int err = 0;
 
 	if (k)
 		err = cset_add(&c->rets, f->ret);
 	if (!err && f->func_end)
 		err = cset_add(&c->funcs, f->func);
-	c->exceptions += k && f->exception;
-	return err;
+	if (err)
+		return err;
+	if (k)
+		c->unindexed_rets[ret_hash(f->ret)]--;
+	c->indexed++;
+	return 0;
 }
 
+/* Frame @k (@f) leaves the stack: out of the sets if it is in them. */
 static void unindex_frame(struct pft_calls *c, size_t k, const struct frame *f)
 {
-	if (k)
-		cset_remove(&c->rets, f->ret);
-	if (f->func_end)
-		cset_remove(&c->funcs, f->func);
+	if (k < c->indexed) {
+		if (k)
+			cset_remove(&c->rets, f->ret);
+		if (f->func_end)
+			cset_remove(&c->funcs, f->func);
+		c->indexed--;
+	} else if (k) {
+		c->unindexed_rets[ret_hash(f->ret)]--;
+	}
 	c->exceptions -= k && f->exception;
 }
 
@@ -240,12 +271,13 @@ static void unindex_frame(struct pft_calls *c, size_t k, const struct frame *f)
 static int set_function(struct pft_calls *c, size_t k, uint32_t func, uint32_t func_end)
 {
 	struct frame *f = frame_at(c, k);
+	int indexed = k < c->indexed;
 
-	if (f->func_end)
+	if (indexed && f->func_end)
 		cset_remove(&c->funcs, f->func);
 	f->func = func;
 	f->func_end = func_end;
-	return func_end ? cset_add(&c->funcs, func) : 0;
+	return indexed && func_end ? cset_add(&c->funcs, func) : 0;
 }
 
 /* The symbol around @addr (0 when none): its extent. */
@@ -339,12 +371,16 @@ static int push(struct pft_calls *c, unsigned kind, unsigned flags,
 		}
 	}
 	uint32_t caller = frame_at(c, c->nframes - 1)->func;
-	int err = index_frame(c, c->nframes, &f);
-	if (err)
-		return err;
+	if (c->nframes - c->indexed == UNINDEXED_MAX) {
+		int err = index_next_frame(c);
+		if (err)
+			return err;
+	}
 	*frame_at(c, c->nframes) = f;
 	c->nframes++;
-	err = emit(c, kind, flags | (callee ? 0 : PFT_CALL_F_NO_TARGET),
+	c->unindexed_rets[ret_hash(f.ret)]++;
+	c->exceptions += f.exception;
+	int err = emit(c, kind, flags | (callee ? 0 : PFT_CALL_F_NO_TARGET),
 		       site, callee, callee ? f.func : 0, caller, 0);
 	if (!err)
 		c->queue[c->nqueue - 1].exception = number;
@@ -379,14 +415,23 @@ static int pop_to(struct pft_calls *c, size_t keep, unsigned flags,
 static size_t frame_returning_to(const struct pft_calls *c, uint32_t addr)
 {
 	/* Most returns are to the top frame: no probe of the set. */
-	if (c->nframes > 1 && frame_at(c, c->nframes - 1)->ret == addr)
-		return c->nframes - 1;
+	size_t k = c->nframes, lowest = c->indexed > 1 ? c->indexed : 1;
+
+	if (c->unindexed_rets[ret_hash(addr)])
+		while (k-- > lowest)
+			if (frame_at(c, k)->ret == addr)
+				return k;
 	if (!cset_count(&c->rets, addr))
 		return 0;
-	for (size_t k = c->nframes; k-- > 1;)
+	for (k = lowest; k-- > 1;)
 		if (frame_at(c, k)->ret == addr)
 			return k;
 	return 0;
+}
+
+static int runs(const struct frame *f, uint32_t func)
+{
+	return f->func_end && f->func == func;
 }
 
 /* Whether a frame below the top may run the function around @addr: the
@@ -394,17 +439,20 @@ static size_t frame_returning_to(const struct pft_calls *c, uint32_t addr)
 static int below_top_runs(struct pft_calls *c, uint32_t addr)
 {
 	uint32_t start, end;
-	const struct frame *top = frame_at(c, c->nframes - 1);
+	size_t n;
 
 	function_of(c, addr, &start, &end);
-	return end && cset_count(&c->funcs, start) >
-		      (size_t)(top->func_end && top->func == start);
+	if (!end)
+		return 0;
+	n = cset_count(&c->funcs, start);
+	for (size_t k = c->indexed; k < c->nframes; k++)
+		n += runs(frame_at(c, k), start);
+	return n > (size_t)runs(frame_at(c, c->nframes - 1), start);
 }
 
-static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
+/* A return to @target, which frame @k (0: none) returns to. */
+static int return_to(struct pft_calls *c, uint32_t site, uint32_t target, size_t k)
 {
-	size_t k = frame_returning_to(c, target);
-
 	if (k)
 		return pop_to(c, k, 0, site, target, 0);
 	/* A longjmp into a function further down the stack. */
@@ -421,6 +469,11 @@ static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
 	}
 	return emit(c, PFT_CALL_UNMATCHED_RETURN, 0, site, target, 0,
 		    frame_at(c, c->nframes - 1)->func, 0);
+}
+
+static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
+{
+	return return_to(c, site, target, frame_returning_to(c, target));
 }
 
 static int do_exception_return(struct pft_calls *c, uint32_t site, uint32_t target)
@@ -476,23 +529,23 @@ static int settle(struct pft_calls *c, int known, uint32_t target)
 		return 0;
 	if (!known && p.in_range)
 		known = direct_target(c, &p, &target);
-	switch (p.iclass) {
-	case PFT_ICLASS_CALL:
-	case PFT_ICLASS_INDIRECT_CALL:
+	/* Compares, most frequent first: a switch's jump through a table
+	 * was the tracker's most mispredicted branch (cachegrind). */
+	if (p.iclass == PFT_ICLASS_CALL || p.iclass == PFT_ICLASS_INDIRECT_CALL)
 		return push(c, PFT_CALL_CALL, 0, p.site, p.ret, known ? target : 0, 0);
-	case PFT_ICLASS_RETURN:
-		return known ? do_return(c, p.site, target) : 0;
-	case PFT_ICLASS_EXC_RETURN:
-		return known ? do_exception_return(c, p.site, target) : 0;
-	case PFT_ICLASS_INDIRECT_JUMP:
-		if (known && frame_returning_to(c, target))
-			return do_return(c, p.site, target);
-		/* fall through */
-	case PFT_ICLASS_JUMP:
-		return known ? tail_call(c, p.site, target) : 0;
-	default:
+	if (!known)
 		return 0;
+	if (p.iclass == PFT_ICLASS_RETURN)
+		return do_return(c, p.site, target);
+	if (p.iclass == PFT_ICLASS_INDIRECT_JUMP) {
+		size_t k = frame_returning_to(c, target);
+		return k ? return_to(c, p.site, target, k) : tail_call(c, p.site, target);
 	}
+	if (p.iclass == PFT_ICLASS_JUMP)
+		return tail_call(c, p.site, target);
+	if (p.iclass == PFT_ICLASS_EXC_RETURN)
+		return do_exception_return(c, p.site, target);
+	return 0;
 }
 
 static int settle_exception(struct pft_calls *c, uint32_t vector)

@@ -21,11 +21,29 @@ struct name_cache {
 
 enum { NAME_CACHE_SIZE = 256 };
 
+/* A span's begin after its time: its name and arguments, which depend
+ * on the call site, target and depth only (a span per call: writing them
+ * each time was most of the timeline's own time).  Direct-mapped. */
+struct span_key {
+	uint32_t site, target, depth;
+	uint16_t exception;       /* of an EXCEPTION, whose name it gives */
+	uint8_t is_exception;
+};
+
+struct span_memo {
+	struct span_key key;
+	uint8_t len;              /* 0: empty */
+	char text[176];
+};
+
+enum { SPAN_MEMO_BITS = 9 };
+
 /* An event fits in this much of the buffer unless its name is long. */
 enum { EVENT_ROOM = 512 };
 
 struct pft_timeline {
 	struct name_cache names[NAME_CACHE_SIZE];
+	struct span_memo spans[1 << SPAN_MEMO_BITS];
 	struct vout out;          /* whole events (tracks may share a writer) */
 	struct pft_image *image;
 	const struct pft_lines *lines;
@@ -177,12 +195,12 @@ static void write_name(struct vout *o, struct name_cache *c)
 	}
 }
 
-static void begin_span(struct pft_timeline *t, struct vout *o,
-		       const struct pft_call_event *ev)
+/* What span_memo keeps. */
+static void span_args(struct pft_timeline *t, struct vout *o,
+		      const struct pft_call_event *ev)
 {
 	struct name_cache *name = ev->target ? target_name(t, ev->target) : NULL;
 
-	event_head(t, o, 1, ev);
 	vout_str(o, ",\"name\":");
 	if (ev->kind == PFT_CALL_EXCEPTION) {
 		vout_str(o, "\"exception ");
@@ -204,6 +222,42 @@ static void begin_span(struct pft_timeline *t, struct vout *o,
 	vout_str(o, "\"}}");
 }
 
+static void begin_span(struct pft_timeline *t, struct vout *o,
+		       const struct pft_call_event *ev)
+{
+	struct span_key key = {
+		.site = ev->site, .target = ev->target, .depth = ev->depth,
+		.is_exception = ev->kind == PFT_CALL_EXCEPTION,
+		.exception = ev->kind == PFT_CALL_EXCEPTION ? ev->exception : 0
+	};
+	uint32_t h = ((key.site >> 1) * 0x9e3779b1u ^ (key.target >> 1) * 0x85ebca6bu ^
+		      key.depth * 0xc2b2ae35u ^ key.exception) * 2654435761u;
+	struct span_memo *m = &t->spans[h >> (32 - SPAN_MEMO_BITS)];
+	const struct span_key *k = &m->key;
+
+	event_head(t, o, 1, ev);
+	if (m->len && k->site == key.site && k->target == key.target && k->depth == key.depth &&
+	    k->exception == key.exception && k->is_exception == key.is_exception) {
+		/* The whole memo, a size known when compiled, where it fits
+		 * (it does unless a name was long); only its length counts. */
+		if (sizeof(o->buf) - o->len >= sizeof(m->text)) {
+			memcpy(o->buf + o->len, m->text, sizeof(m->text));
+			o->len += m->len;
+		} else {
+			vout_put(o, m->text, m->len);
+		}
+		return;
+	}
+	size_t before = o->len;
+	unsigned flushes = o->flushes;
+	span_args(t, o, ev);
+	if (o->flushes == flushes && o->len - before <= sizeof(m->text)) {
+		m->key = key;
+		m->len = (uint8_t)(o->len - before);
+		memcpy(m->text, o->buf + before, m->len);
+	}
+}
+
 static void end_span(const struct pft_timeline *t, struct vout *o,
 		     const struct pft_call_event *ev)
 {
@@ -221,29 +275,21 @@ int pft_timeline_put(struct pft_timeline *t, const struct pft_call_event *ev, si
 	if (sizeof(o->buf) - o->len < EVENT_ROOM)
 		vout_end(o);
 	unsigned flushes = o->flushes;
-	switch (ev->kind) {
-	case PFT_CALL_CALL:
-	case PFT_CALL_EXCEPTION:
+	/* Compares, not a switch: its jump through a table was mispredicted
+	 * most of the time (cachegrind). */
+	if (ev->kind == PFT_CALL_CALL || ev->kind == PFT_CALL_EXCEPTION) {
 		begin_span(t, o, ev);
 		t->open++;
-		break;
-	case PFT_CALL_TAIL_CALL:
-		/* The outermost function has no span to replace. */
-		if (ev->depth) {
-			end_span(t, o, ev);
-			begin_span(t, o, ev);
-		}
-		break;
-	case PFT_CALL_RETURN:
-	case PFT_CALL_EXCEPTION_RETURN:
+	} else if (ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN) {
 		do {
 			end_span(t, o, ev);
 			if (t->open)
 				t->open--;
 		} while (t->open > ev->depth);
-		break;
-	default:
-		break;
+	} else if (ev->kind == PFT_CALL_TAIL_CALL && ev->depth) {
+		/* (The outermost function has no span to replace.) */
+		end_span(t, o, ev);
+		begin_span(t, o, ev);
 	}
 	/* An event that did not fit went out in part: the rest goes now, so
 	 * that another track's events never come in between. */

@@ -131,6 +131,51 @@ static void longjmp_unwinds(void)
 	pft_calls_free(calls);
 }
 
+/* @n calls from one-instruction ranges at @from, @from + @step, ...
+ * (each returns to its range's end), then a return at @ret. */
+static void nest(uint32_t from, uint32_t step, uint32_t n, uint32_t ret)
+{
+	for (uint32_t i = 0; i < n; i++)
+		put(arm_range(from + step * i, 1, PFT_ICLASS_CALL, 1));
+	put(arm_range(ret, 1, PFT_ICLASS_RETURN, 1));
+}
+
+/* Returns far below the top: the few top frames are searched directly,
+ * those below through the set of return addresses, which must follow
+ * the frames as they come and go. */
+static void deep_returns(void)
+{
+	start(NULL, 0);
+	/* Twenty calls: frame k (1 .. 20) returns to 0x10004 + 0x100 (k - 1). */
+	nest(0x10000, 0x100, 20, 0x20000);
+	PTU_EQ(pft_calls_depth(calls), 20);
+	/* To frame 3's return address: frames 20 .. 4 unwound, 3 returns. */
+	put(arm_range(0x10204, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 18);
+	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 19, 0x20000, 0x10204, 21);
+	PTU_EQ(ev[0].callee, 0x20000);
+	check(16, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 3, 0x20000, 0x10204, 21);
+	check(17, PFT_CALL_RETURN, 0, 2, 0x20000, 0x10204, 21);
+	PTU_EQ(ev[17].callee, 0x10300);
+	PTU_EQ(pft_calls_depth(calls), 2);
+	/* Fifteen calls more from depth 2, then a return to frame 2's
+	 * return address (0x10104): the frames popped above are out of the
+	 * set and the new ones in. */
+	nest(0x30000, 0x100, 15, 0x40000);
+	PTU_EQ(pft_calls_depth(calls), 17);
+	/* Frame 6's return address: that frame is gone. */
+	put(arm_range(0x10504, 1, PFT_ICLASS_RETURN, 1));
+	PTU_EQ(nev, 1);
+	check(0, PFT_CALL_UNMATCHED_RETURN, 0, 17, 0x40000, 0x10504, 38);
+	put(arm_range(0x10104, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 16);
+	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 16, 0x10504, 0x10104, 39);
+	check(15, PFT_CALL_RETURN, 0, 1, 0x10504, 0x10104, 39);
+	PTU_EQ(ev[15].callee, 0x10200);  /* entered from 0x10100 */
+	PTU_EQ(pft_calls_depth(calls), 1);
+	pft_calls_free(calls);
+}
+
 static void exceptions_nest(void)
 {
 	start(NULL, 0);
@@ -407,11 +452,54 @@ static void with_symbols(void)
 	pft_image_free(img);
 }
 
+/* Longjmps far below the top: the functions of the frames below the few
+ * top ones come from the set of functions, which follows a tail call of
+ * a frame in it. */
+static void deep_longjmps(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	start(img, 0);
+	put(arm_range(0x8000, 1, PFT_ICLASS_CALL, 1));       /* _start -> fa */
+	put(arm_range(0x8100, 1, PFT_ICLASS_CALL, 1));       /* fa -> fb */
+	nest(0x8200, 0, 13, 0x8200);                          /* fb -> fb, 13 times */
+	PTU_EQ(pft_calls_depth(calls), 15);
+	/* Into the middle of fa (no return address): frame 1's. */
+	put(arm_range(0x810c, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 14);
+	check(0, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 14, 0x8200, 0x810c, 16);
+	check(13, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 1, 0x8200, 0x810c, 16);
+	PTU_EQ(ev[13].callee, 0x8200);
+	PTU_EQ(ev[13].caller, 0x8100);
+	PTU_EQ(pft_calls_depth(calls), 1);
+	/* fa tail-calls fc (b fc at 0x8104), fc calls fb, fb recurses ten
+	 * times and jumps back to fc's entry: fc is frame 1's function now. */
+	put(arm_range(0x8104, 1, PFT_ICLASS_JUMP, 1));
+	put(arm_range(0x8300, 1, PFT_ICLASS_CALL, 1));
+	check(0, PFT_CALL_TAIL_CALL, 0, 1, 0x8104, 0x8300, 18);
+	nest(0x8200, 0, 10, 0x8200);
+	PTU_EQ(pft_calls_depth(calls), 12);
+	put(arm_range(0x8300, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 11);
+	check(10, PFT_CALL_RETURN, PFT_CALL_F_UNWOUND, 1, 0x8200, 0x8300, 30);
+	PTU_EQ(ev[10].caller, 0x8300);
+	PTU_EQ(pft_calls_depth(calls), 1);
+	/* fa ran no frame since: a jump into it is a return of no frame. */
+	put(arm_range(0x8200, 1, PFT_ICLASS_RETURN, 1));
+	put(arm_range(0x810c, 1, PFT_ICLASS_OTHER, 0));
+	PTU_EQ(nev, 1);
+	check(0, PFT_CALL_UNMATCHED_RETURN, 0, 1, 0x8200, 0x810c, 32);
+	pft_calls_free(calls);
+	pft_image_free(img);
+}
+
 int main(void)
 {
 	PTU_RUN(call_and_return);
 	PTU_RUN(underflow_is_unmatched);
 	PTU_RUN(longjmp_unwinds);
+	PTU_RUN(deep_returns);
 	PTU_RUN(exceptions_nest);
 	PTU_RUN(gaps_keep_the_stack);
 	PTU_RUN(time_and_depth_limit);
@@ -419,6 +507,7 @@ int main(void)
 	PTU_RUN(runs_are_puts);
 	if (build_calls_sample(elf) == 0) {
 		PTU_RUN(with_symbols);
+		PTU_RUN(deep_longjmps);
 	} else {
 		ptu_failed_checks++;
 		ptu_tests_failed++;

@@ -383,6 +383,51 @@ static void timeline_spans(void)
 	pft_image_free(img);
 }
 
+/* Times written from the last one's digits: carries through every digit,
+ * a time that goes back, the largest count.  A return at depth 0 with no
+ * span open writes one end: {"ph":"E",...,"ts":TIME}. */
+static void timeline_times(void)
+{
+	static const struct {
+		uint64_t insns;
+		const char *count, *us;   /* without a clock; at 1 GHz */
+	} times[] = {
+		{ 0, "0", "0.000" }, { 7, "7", "0.007" }, { 9, "9", "0.009" },
+		{ 10, "10", "0.010" }, { 99, "99", "0.099" }, { 100, "100", "0.100" },
+		{ 999, "999", "0.999" }, { 1000, "1000", "1.000" }, { 1005, "1005", "1.005" },
+		{ 99999999, "99999999", "99999.999" }, { 100000000, "100000000", "100000.000" },
+		{ 12, "12", "0.012" }, { 1234567, "1234567", "1234.567" },
+		/* (below 2^53: exact in the double the clock's division uses) */
+		{ 999999999999999ull, "999999999999999", "999999999999.999" },
+		{ 1000000000000000ull, "1000000000000000", "1000000000000.000" },
+		{ 5, "5", "0.005" },
+		{ UINT64_MAX, "18446744073709551615", NULL },
+	};
+
+	for (uint64_t hz = 0; hz <= 1000000000; hz += 1000000000) {
+		struct buffer out = { .len = 0 };
+		struct pft_timeline_config tc = { .size = sizeof(tc), .write = to_buffer,
+						  .ctx = &out, .tid = 1, .hz = hz };
+		struct pft_timeline *t = pft_timeline_alloc(&tc, NULL);
+		char want[128];
+		PTU_CHECK(t != NULL);
+		for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+			const char *time = hz ? times[i].us : times[i].count;
+			if (!time)
+				continue;
+			struct pft_call_event ev = { .kind = PFT_CALL_RETURN,
+						     .insns = times[i].insns };
+			out.len = 0;
+			PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
+			PTU_EQ(pft_timeline_flush(t), 0);
+			snprintf(want, sizeof(want), ",\n{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":%s}",
+				 time);
+			PTU_CHECK(strcmp(out.text, want) == 0);
+		}
+		pft_timeline_free(t);
+	}
+}
+
 static void errors(void)
 {
 	struct pft_image *img = pft_image_alloc(NULL);
@@ -446,6 +491,7 @@ int main(void)
 		ptu_tests_failed++;
 	}
 	PTU_RUN(conditional_branches);
+	PTU_RUN(timeline_times);
 	PTU_RUN(errors);
 	unlink(elf);
 	PTU_MAIN_END();
