@@ -369,8 +369,11 @@ static size_t parse_address(const struct pft_pkt_decoder *d, const uint8_t *p,
 	return k;
 }
 
-static size_t parse_branch(const struct pft_pkt_decoder *d, const uint8_t *p,
-			   size_t avail, struct pft_packet *pkt)
+/* Inlined where counting passes over branches (pft_pkt_skip_counted()),
+ * called elsewhere (parse_branch()). */
+static inline __attribute__((always_inline)) size_t
+parse_branch_inline(const struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
+		    struct pft_packet *pkt)
 {
 	int e_flag;
 	size_t n = parse_address(d, p, avail, pkt, &e_flag);
@@ -397,6 +400,12 @@ static size_t parse_branch(const struct pft_pkt_decoder *d, const uint8_t *p,
 			pkt->isa = thumb_or_thumbee(pkt->altis);
 	}
 	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
+}
+
+static size_t parse_branch(const struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
+			   struct pft_packet *pkt)
+{
+	return parse_branch_inline(d, p, avail, pkt);
 }
 
 static size_t parse_waypoint(const struct pft_pkt_decoder *d, const uint8_t *p,
@@ -1128,7 +1137,7 @@ int pft_pkt_skip_counted(struct pft_pkt_decoder *d, uint64_t limit, struct pkt_s
 			 * build on. */
 			struct pft_packet b;
 			b.exc_bytes = 0;
-			size_t n = parse_branch(d, buf + pos, PKT_MAX, &b);
+			size_t n = parse_branch_inline(d, buf + pos, PKT_MAX, &b);
 			if (!n)
 				break;
 			b.type = PFT_PKT_BRANCH;
