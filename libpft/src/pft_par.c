@@ -422,7 +422,7 @@ static void tally_batch(struct worker *w, struct piece *pc, int npkts, int statu
 	for (size_t k = 0, e = 0; k < (size_t)npkts; k++) {
 		ptm_fit_packet(pc->fit, &pc->fit_bytes, &w->pkts[k], status);
 		for (; w->flow && e < w->end[k]; e++)
-			pft_fit_elem(pc->fit, &w->elems[e], sizeof(w->elems[e]));
+			ptm_fit_elem(pc->fit, &w->elems[e]);
 	}
 }
 
