@@ -467,7 +467,11 @@ static int compare_with(struct par *p, size_t i, struct piece *pc, int *recordin
 		return 0;
 	}
 	const struct piece *pj = p->pieces[j];
-	for (unsigned n = 0; n < pj->ncands && (!p->c.frames || seen_id == pj->start_id); n++) {
+	/* Frames: the serial decode's fit check has its prefix here only if
+	 * @i's has (the later piece assumed it). */
+	int fit_ok = !fit || !p->c.frames || pc->fit_bytes >= PFT_DETECT_PREFIX;
+	for (unsigned n = 0; n < pj->ncands && (!p->c.frames || seen_id == pj->start_id) && fit_ok;
+	     n++) {
 		const struct cand *c = &pj->cands[n];
 		if (c->offset > offset) {
 			r = 0;
@@ -864,11 +868,10 @@ static void *worker_main(void *arg)
 		 * reader adds this piece's part, the detection prefix holds
 		 * the bytes before its start, so a piece past the prefix
 		 * gives its fit check only the packets it counts.  Frames
-		 * (fewer packet bytes than file bytes): every packet until
-		 * its own prefix is full; those the serial decode's check
-		 * would not have been given only go to that prefix, which
-		 * the reader adds only while its own is not full. */
-		if (pc->start >= PFT_DETECT_PREFIX && !p->c.frames)
+		 * (fewer packet bytes than file bytes): every piece but the
+		 * first assumes so, and is taken over only where the piece
+		 * before it has given its check the prefix. */
+		if (p->c.frames ? i > 0 : pc->start >= PFT_DETECT_PREFIX)
 			pc->fit_bytes = PFT_DETECT_PREFIX;
 		pc->next = p->npieces;
 		p->pieces[i] = pc;
