@@ -47,7 +47,11 @@
  * (an I-sync both see at the same offset would not tell: the IDs' byte
  * counts of the stretch before it would differ).  Those counts: each
  * piece notes each ID's bytes from its start to each later piece's start,
- * and the reader adds the range it uses of each.  Decoding chunk by chunk
+ * and the reader adds the range it uses of each.  A raw piece past the
+ * fit check's prefix knows so from its offset; a formatted one cannot
+ * (the decoded ID may have few of the bytes before it): every piece but
+ * the first assumes so, and is taken over only where the piece before it
+ * has given its check the prefix.  Decoding chunk by chunk
  * at input offsets, without the stage, would give the packets carried
  * across frames other offsets (the decoder counts them contiguous).
  *
