@@ -47,7 +47,11 @@
  * (an I-sync both see at the same offset would not tell: the IDs' byte
  * counts of the stretch before it would differ).  Those counts: each
  * piece notes each ID's bytes from its start to each later piece's start,
- * and the reader adds the range it uses of each.  Decoding chunk by chunk
+ * and the reader adds the range it uses of each.  A raw piece past the
+ * fit check's prefix knows so from its offset; a formatted one cannot
+ * (the decoded ID may have few of the bytes before it): every piece but
+ * the first assumes so, and is taken over only where the piece before it
+ * has given its check the prefix.  Decoding chunk by chunk
  * at input offsets, without the stage, would give the packets carried
  * across frames other offsets (the decoder counts them contiguous).
  *
@@ -467,7 +471,11 @@ static int compare_with(struct par *p, size_t i, struct piece *pc, int *recordin
 		return 0;
 	}
 	const struct piece *pj = p->pieces[j];
-	for (unsigned n = 0; n < pj->ncands && (!p->c.frames || seen_id == pj->start_id); n++) {
+	/* Frames: the serial decode's fit check has its prefix here only if
+	 * @i's has (the later piece assumed it). */
+	int fit_ok = !fit || !p->c.frames || pc->fit_bytes >= PFT_DETECT_PREFIX;
+	for (unsigned n = 0; n < pj->ncands && (!p->c.frames || seen_id == pj->start_id) && fit_ok;
+	     n++) {
 		const struct cand *c = &pj->cands[n];
 		if (c->offset > offset) {
 			r = 0;
@@ -864,11 +872,10 @@ static void *worker_main(void *arg)
 		 * reader adds this piece's part, the detection prefix holds
 		 * the bytes before its start, so a piece past the prefix
 		 * gives its fit check only the packets it counts.  Frames
-		 * (fewer packet bytes than file bytes): every packet until
-		 * its own prefix is full; those the serial decode's check
-		 * would not have been given only go to that prefix, which
-		 * the reader adds only while its own is not full. */
-		if (pc->start >= PFT_DETECT_PREFIX && !p->c.frames)
+		 * (fewer packet bytes than file bytes): every piece but the
+		 * first assumes so, and is taken over only where the piece
+		 * before it has given its check the prefix. */
+		if (p->c.frames ? i > 0 : pc->start >= PFT_DETECT_PREFIX)
 			pc->fit_bytes = PFT_DETECT_PREFIX;
 		pc->next = p->npieces;
 		p->pieces[i] = pc;
