@@ -8,7 +8,10 @@
 # /dev/null), RUNS rounds (default 3), one after the other so that all see
 # the same load; prints the least user+system time of each and its ratio
 # to decode --count's, and the most (the spread over the rounds).
-# VIEWS_CALLS=1 adds pft calls (text and jsonl).
+# VIEWS_CALLS=1 adds pft calls (text and jsonl).  Every command runs
+# with -j ${JOBS:-1}: user+system time compares like with like in one
+# thread (a parallel decode adds its hand-over's CPU time, which a view's
+# records make larger than a count's).
 # Not run by ctest.
 set -eu
 [ $# -ge 1 ] || { echo "usage: sh bench/views.sh OUTDIR [RUNS]" >&2; exit 2; }
@@ -22,7 +25,7 @@ for round in $(seq "$runs"); do
 	for view in "decode --count" coverage profile "profile --format callgrind" \
 		    timeline ${VIEWS_CALLS+calls "calls --format jsonl"}; do
 		# shellcheck disable=SC2086
-		/usr/bin/time -f "%U %S" -o "$times.1" "$pft" $view $in >/dev/null
+		/usr/bin/time -f "%U %S" -o "$times.1" "$pft" $view $in -j "${JOBS:-1}" >/dev/null
 		echo "$view:$(cat "$times.1")" >>"$times"
 	done
 	echo "round $round of $runs done" >&2

@@ -106,9 +106,10 @@ enum {
 #define JOBS_SHORT_OPTION "j:"
 #define JOBS_HELP                                                             \
 	"decoding:\n"                                                         \
-	"  -j N, --jobs N        decode a large raw trace in N threads (default:\n" \
-	"                        the online CPUs, but 1 for dump's listing; the\n" \
-	"                        output is the same)\n"
+	"  -j N, --jobs N        decode a large trace of one PTM source, raw or\n" \
+	"                        in a formatted memory buffer, in N threads\n" \
+	"                        (default: the online CPUs, but 1 for dump's\n" \
+	"                        listing; the output is the same)\n"
 
 void input_opts_init(struct input_opts *o);
 /* Handle a shared option; returns 0, or -1 after printing an error. */
