@@ -39,6 +39,21 @@ static void list_free(struct pkt_list *l)
 	free(l->status);
 }
 
+/* Feed @d the next piece of @buf (of a random size), or finish it at
+ * the end. */
+static void feed_next(struct pft_pkt_decoder *d, const uint8_t *buf, size_t len, size_t *pos)
+{
+	if (*pos == len) {
+		pft_pkt_finish(d);
+		return;
+	}
+	size_t piece = 1 + (size_t)rand() % 300;
+	if (piece > len - *pos)
+		piece = len - *pos;
+	pft_pkt_feed(d, buf + *pos, piece);
+	*pos += piece;
+}
+
 /* Decode @buf fed in pieces of the sizes @rng gives, with pft_pkt_next
  * (batch == 0) or pft_pkt_next_batch with up to @batch packets a call. */
 static void decode(const struct pft_config *cfg, const uint8_t *buf, size_t len,
@@ -67,15 +82,7 @@ static void decode(const struct pft_config *cfg, const uint8_t *buf, size_t len,
 			}
 		}
 		if (st == -PFT_ERR_NEED_INPUT) {
-			if (pos == len) {
-				pft_pkt_finish(d);
-				continue;
-			}
-			size_t piece = 1 + (size_t)rand() % 300;
-			if (piece > len - pos)
-				piece = len - pos;
-			pft_pkt_feed(d, buf + pos, piece);
-			pos += piece;
+			feed_next(d, buf, len, &pos);
 			continue;
 		}
 		if (st == -PFT_ERR_EOS)
@@ -113,15 +120,7 @@ static void decode_skipping(const struct pft_config *cfg, const uint8_t *buf, si
 			continue;
 		}
 		if (st == -PFT_ERR_NEED_INPUT) {
-			if (pos == len) {
-				pft_pkt_finish(d);
-				continue;
-			}
-			size_t piece = 1 + (size_t)rand() % 300;
-			if (piece > len - pos)
-				piece = len - pos;
-			pft_pkt_feed(d, buf + pos, piece);
-			pos += piece;
+			feed_next(d, buf, len, &pos);
 			continue;
 		}
 		if (st == -PFT_ERR_EOS)
