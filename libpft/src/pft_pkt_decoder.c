@@ -1012,20 +1012,36 @@ static __attribute__((noinline)) int next_checked(struct pft_pkt_decoder *d,
 	return next_finishing(d, pkt);
 }
 
+/* The packet at @buf[@pos] (@buf: the feed of @len bytes at stream
+ * offset @base), synchronised and whole in the buffer, decoded into *@pkt
+ * (zeroed here) with its size, bytes and offset, and its state committed.
+ * Returns its size, or decode_at()'s 0 or -(bytes) of a bad packet with
+ * *@pkt as decode_at() left it, nothing committed. */
+static inline int decode_whole(struct pft_pkt_decoder *d, const uint8_t *buf, size_t len,
+			       uint64_t base, size_t pos, struct pft_packet *pkt)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	int n = decode_at(d, buf + pos, len - pos, pos, pkt);
+
+	if (n > 0) {
+		pkt->size = (uint16_t)n;
+		pkt->raw = buf + pos;
+		pkt->offset = base + pos;
+		commit(d, pkt);
+	}
+	return n;
+}
+
 /* Synchronised, nothing carried, and a whole packet's worth of bytes in
- * the buffer: no boundary can cut the packet.  @pkt is zeroed. */
+ * the buffer: no boundary can cut the packet. */
 static __attribute__((noinline)) int next_in_buffer(struct pft_pkt_decoder *d,
 						    struct pft_packet *pkt)
 {
 	const uint8_t *p = d->buf + d->pos;
-	int n = decode_at(d, p, d->len - d->pos, d->pos, pkt);
+	int n = decode_whole(d, d->buf, d->len, d->buf_offset, d->pos, pkt);
 
 	if (__builtin_expect(n > 0, 1)) {
-		pkt->size = (uint16_t)n;
-		pkt->raw = p;
-		pkt->offset = d->buf_offset + d->pos;
 		d->pos += (size_t)n;
-		commit(d, pkt);
 		return 0;
 	}
 	if (n == 0) /* cannot happen with PKT_MAX bytes; be safe */
@@ -1046,10 +1062,8 @@ int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
 			     !d->ncarry && d->pos < d->len, 1)) {
 		if (fast_atom(d, pkt))
 			return 0;
-		if (d->len - d->pos >= PKT_MAX) {
-			memset(pkt, 0, sizeof(*pkt));
+		if (d->len - d->pos >= PKT_MAX)
 			return next_in_buffer(d, pkt);
-		}
 	}
 	return next_checked(d, pkt, size);
 }
@@ -1084,16 +1098,10 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 			if (len - pos < PKT_MAX)
 				break;
 			/* Another packet, whole in the buffer. */
-			struct pft_packet *pkt = &pkts[k];
-			memset(pkt, 0, sizeof(*pkt));
-			int m = decode_at(d, buf + pos, len - pos, pos, pkt);
+			int m = decode_whole(d, buf, len, base, pos, &pkts[k]);
 			if (m <= 0)
 				break; /* a bad packet is returned on its own */
-			pkt->size = (uint16_t)m;
-			pkt->raw = buf + pos;
-			pkt->offset = base + pos;
 			pos += (size_t)m;
-			commit(d, pkt);
 			k++;
 		}
 		d->pos = pos;
@@ -1148,14 +1156,9 @@ int pft_pkt_skip_counted(struct pft_pkt_decoder *d, uint64_t limit, struct pkt_s
 		}
 		/* Another packet: whole, as pft_pkt_next() gives it; a bad one
 		 * is left to it. */
-		memset(pkt, 0, sizeof(*pkt));
-		int n = decode_at(d, buf + pos, d->len - pos, pos, pkt);
+		int n = decode_whole(d, buf, d->len, d->buf_offset, pos, pkt);
 		if (n <= 0)
 			break;
-		pkt->size = (uint16_t)n;
-		pkt->raw = buf + pos;
-		pkt->offset = d->buf_offset + pos;
-		commit(d, pkt);
 		pos += (size_t)n;
 		other = 1;
 		break;
