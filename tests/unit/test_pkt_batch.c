@@ -55,13 +55,18 @@ static void feed_next(struct pft_pkt_decoder *d, const uint8_t *buf, size_t len,
 }
 
 /* Decode @buf fed in pieces of the sizes @rng gives, with pft_pkt_next
- * (batch == 0) or pft_pkt_next_batch with up to @batch packets a call. */
+ * (batch == 0) or pft_pkt_next_batch with up to @batch packets a call.
+ * With @sk, pft_pkt_skip_counted() runs before each pft_pkt_next(), at
+ * random limits (from their own generator: the feeds must be those
+ * without it, where NOTSYNC packets end): the packets it passes over go
+ * to *@sk, the others to @out. */
 static void decode(const struct pft_config *cfg, const uint8_t *buf, size_t len,
-		   size_t batch, unsigned seed, struct pkt_list *out)
+		   size_t batch, unsigned seed, struct pkt_list *out, struct pkt_skipped *sk)
 {
 	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
 	struct pft_packet pkts[64];
 	size_t pos = 0;
+	uint32_t lcg = seed;
 
 	srand(seed);
 	for (;;) {
@@ -75,6 +80,13 @@ static void decode(const struct pft_config *cfg, const uint8_t *buf, size_t len,
 				continue;
 			}
 		} else {
+			lcg = lcg * 1103515245u + 12345u;
+			uint64_t limit = pft_pkt_get_offset(d) + (lcg >> 16) % 200;
+			while (sk && pft_pkt_skip_counted(d, limit, sk, &pkts[0])) {
+				PTU_CHECK(pkts[0].type != PFT_PKT_ATOM && pkts[0].type != PFT_PKT_BRANCH &&
+					  pkts[0].type != PFT_PKT_BAD);
+				list_add(out, &pkts[0], 0);
+			}
 			st = pft_pkt_next(d, &pkts[0], sizeof(pkts[0]));
 			if (st == 0) {
 				list_add(out, &pkts[0], 0);
@@ -93,45 +105,7 @@ static void decode(const struct pft_config *cfg, const uint8_t *buf, size_t len,
 	pft_pkt_free(d);
 }
 
-/* decode() with pft_pkt_skip_counted() before each pft_pkt_next(), at
- * random limits (from their own generator: the feeds must be those of
- * decode(), where NOTSYNC packets end): the packets it did not pass over
- * go to @out, those it did to *@sk. */
-static void decode_skipping(const struct pft_config *cfg, const uint8_t *buf, size_t len,
-			    unsigned seed, struct pkt_list *out, struct pkt_skipped *sk)
-{
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
-	struct pft_packet pkt;
-	size_t pos = 0;
-	uint32_t lcg = seed;
-
-	srand(seed);
-	for (;;) {
-		lcg = lcg * 1103515245u + 12345u;
-		uint64_t limit = pft_pkt_get_offset(d) + (lcg >> 16) % 200;
-		while (pft_pkt_skip_counted(d, limit, sk, &pkt)) {
-			PTU_CHECK(pkt.type != PFT_PKT_ATOM && pkt.type != PFT_PKT_BRANCH &&
-				  pkt.type != PFT_PKT_BAD);
-			list_add(out, &pkt, 0);
-		}
-		int st = pft_pkt_next(d, &pkt, sizeof(pkt));
-		if (st == 0) {
-			list_add(out, &pkt, 0);
-			continue;
-		}
-		if (st == -PFT_ERR_NEED_INPUT) {
-			feed_next(d, buf, len, &pos);
-			continue;
-		}
-		if (st == -PFT_ERR_EOS)
-			break;
-		PTU_EQ(pkt.type, PFT_PKT_BAD);
-		list_add(out, &pkt, st);
-	}
-	pft_pkt_free(d);
-}
-
-/* The packets decode_skipping() gave are those of @ref less some atoms
+/* The packets decode() gave skipping are those of @ref less some atoms
  * and branches, which add up with the ones passed over to @ref's. */
 static void compare_skipping(const struct pft_config *cfg, const uint8_t *buf, size_t len,
 			     unsigned seed, const struct pkt_list *ref)
@@ -141,7 +115,7 @@ static void compare_skipping(const struct pft_config *cfg, const uint8_t *buf, s
 	uint64_t atoms = 0, branches = 0;
 	size_t i = 0;
 
-	decode_skipping(cfg, buf, len, seed, &got, &sk);
+	decode(cfg, buf, len, 0, seed, &got, &sk);
 	for (size_t k = 0; k < ref->n; k++) {
 		const struct pft_packet *r = &ref->p[k];
 		if (i < got.n && got.p[i].offset == r->offset) {
@@ -176,11 +150,11 @@ static void compare(const struct pft_config *cfg, const uint8_t *buf, size_t len
 	struct pkt_list ref = { 0 };
 	static const size_t sizes[] = { 1, 2, 5, 64 };
 
-	decode(cfg, buf, len, 0, seed, &ref);
+	decode(cfg, buf, len, 0, seed, &ref, NULL);
 	PTU_CHECK(ref.n > 0);
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		struct pkt_list got = { 0 };
-		decode(cfg, buf, len, sizes[s], seed, &got);
+		decode(cfg, buf, len, sizes[s], seed, &got, NULL);
 		PTU_EQ(got.n, ref.n);
 		for (size_t i = 0; i < got.n && i < ref.n; i++) {
 			if (memcmp(&got.p[i], &ref.p[i], sizeof(got.p[i])) ||
