@@ -208,22 +208,19 @@ static void print_name(const struct views_run *r, const struct pft_image *img, u
 	struct name_memo *m = &r->names[(key * 2654435761u) >> (32 - NAME_MEMO_BITS)];
 
 	if (m->len && m->img == img && m->addr == addr && m->role == role) {
-		/* The whole memo, a size known when compiled (a line keeps
-		 * OUTBUF_LINE_MAX free); only its length counts. */
-		memcpy(o->buf + o->len, m->text, sizeof(m->text));
-		o->len += m->len;
+		ob_memo(o, m->text, m->len);
 		return;
 	}
-	size_t before = o->len;
-	unsigned flushes = o->flushes;
+	struct ob_mark mark = ob_mark(o);
 	print_name_uncached(r, img, addr, role);
 	/* Not kept: a name too long, or one that went out through a flush. */
-	if (o->flushes == flushes && o->len > before && o->len - before <= sizeof(m->text)) {
+	size_t n = ob_since(o, mark, sizeof(m->text));
+	if (n) {
 		m->img = img;
 		m->addr = addr;
 		m->role = (uint8_t)role;
-		m->len = (uint8_t)(o->len - before);
-		memcpy(m->text, o->buf + before, m->len);
+		m->len = (uint8_t)n;
+		memcpy(m->text, o->buf + mark.len, n);
 	}
 }
 
@@ -239,8 +236,7 @@ static void print_call_head(const struct views_run *r, const struct source *s,
 		ob_lit(o, "{\"id\":");
 		ob_int(o, id);
 		ob_lit(o, ",\"kind\":\"");
-		memcpy(o->buf + o->len, kind->padded, sizeof(kind->padded));
-		o->len += kind->len;
+		ob_memo(o, kind->padded, kind->len);
 		ob_lit(o, "\",\"depth\":");
 		ob_dec(o, ev->depth);
 		ob_lit(o, ",\"site\":\"0x");
@@ -264,8 +260,7 @@ static void print_call_head(const struct views_run *r, const struct source *s,
 		ob_hex(o, (uint32_t)id, 2);
 	}
 	ob_spaces(o, 2);
-	memcpy(o->buf + o->len, kind->padded, sizeof(kind->padded));
-	o->len += kind->padded_len;
+	ob_memo(o, kind->padded, kind->padded_len);
 	ob_char(o, ' ');
 	ob_dec_right(o, ev->depth, 3);
 	ob_spaces(o, 2 + 2 * (int)(ev->depth > 32 ? 32 : ev->depth));
@@ -300,20 +295,17 @@ static void print_call_memo(const struct views_run *r, const struct source *s,
 	if (m->len && k->img == key.img && k->site == key.site && k->target == key.target &&
 	    k->callee == key.callee && k->caller == key.caller && k->depth == key.depth &&
 	    k->id == key.id && k->exception == key.exception && k->kind == key.kind) {
-		/* The whole memo, a size known when compiled (a line keeps
-		 * OUTBUF_LINE_MAX free); only its length counts. */
-		memcpy(o->buf + o->len, m->text, sizeof(m->text));
-		o->len += m->len;
+		ob_memo(o, m->text, m->len);
 		return;
 	}
-	size_t before = o->len;
-	unsigned flushes = o->flushes;
+	struct ob_mark mark = ob_mark(o);
 	print_call_head(r, s, ev, id, json);
 	/* Not kept: too long, or a name went out through a flush. */
-	if (o->flushes == flushes && o->len > before && o->len - before <= sizeof(m->text)) {
+	size_t n = ob_since(o, mark, sizeof(m->text));
+	if (n) {
 		m->key = key;
-		m->len = (uint8_t)(o->len - before);
-		memcpy(m->text, o->buf + before, m->len);
+		m->len = (uint8_t)n;
+		memcpy(m->text, o->buf + mark.len, n);
 	}
 }
 
@@ -331,10 +323,7 @@ static void print_ts(struct views_run *r, uint64_t ts)
 		memcpy(m->hex, o->buf + before, m->len);
 		return;
 	}
-	/* The whole memo, a size known when compiled (a line keeps
-	 * OUTBUF_LINE_MAX free); only its length counts. */
-	memcpy(o->buf + o->len, m->hex, sizeof(m->hex));
-	o->len += m->len;
+	ob_memo(o, m->hex, m->len);
 }
 
 static const char *const flag_names[] = { "unwound", "untraced", "end", "no_target" };

@@ -61,6 +61,37 @@ static inline void ob_str(struct outbuf *o, const char *s)
 	ob_strn(o, s, 200);
 }
 
+/* Memos of text written before (names, line heads): where a piece
+ * begins (ob_mark()), and the piece written since, if it can be kept. */
+struct ob_mark {
+	size_t len;
+	unsigned flushes;
+};
+
+static inline struct ob_mark ob_mark(const struct outbuf *o)
+{
+	return (struct ob_mark){ o->len, o->flushes };
+}
+
+/* The length of what was written since @m when it is still in the buffer
+ * and at most @max bytes, else 0 (nothing, too long, or flushed out). */
+static inline size_t ob_since(const struct outbuf *o, struct ob_mark m, size_t max)
+{
+	size_t n = o->len - m.len;
+
+	return o->flushes == m.flushes && o->len > m.len && n <= max ? n : 0;
+}
+
+/* A memo's @len bytes, copied as its whole @room (a size known when
+ * compiled; a line keeps OUTBUF_LINE_MAX free): no call to memcpy(). */
+#define ob_memo(o, text, len) ob_memo_((o), (text), sizeof(text), (len))
+
+static inline void ob_memo_(struct outbuf *o, const char *text, size_t room, size_t len)
+{
+	memcpy(o->buf + o->len, text, room);
+	o->len += len;
+}
+
 /* Up to this many spaces are copied as a block of a size known when
  * compiled (a line keeps OUTBUF_LINE_MAX free): memset() was a call. */
 enum { OB_BLANKS = 80 };
