@@ -325,24 +325,15 @@ static int attribute(struct pft_views *v, struct vsource *s, uint32_t f,
 	return 0;
 }
 
-/* The distinct range @e, added on first sight with its function (the
- * same ranges come millions of times: each is looked up once). */
-static int range_index(struct pft_views *v, unsigned image, const struct pft_elem *e,
-		       uint32_t *index)
+/* The distinct range @e (key @key), added on first sight with its
+ * function, and remembered in @memo. */
+static int __attribute__((noinline))
+add_range_index(struct pft_views *v, unsigned image, const struct pft_elem *e, uint64_t key,
+		struct vrange_memo *memo, uint32_t *index)
 {
-	uint64_t key = e->start | (uint64_t)e->ninsn << 32 | (uint64_t)(e->isa & 3) << 54 |
-		       (uint64_t)(e->space & 3) << 56 | (uint64_t)(e->taken != 0) << 58 |
-		       (uint64_t)image << RANGE_IMAGE_SHIFT;
-	struct vrange_memo *memo = &v->range_memo[(key ^ key >> 29) % VRANGE_MEMO_SIZE];
 	uint32_t f;
 	int err;
 
-	/* A loop's few ranges over and over: most are in the memo, in cache,
-	 * where the map's probe went to memory. */
-	if (memo->key == key) {
-		*index = memo->index;
-		return 0;
-	}
 	if (vmap_find(&v->range_map, key, index)) {
 		*memo = (struct vrange_memo){ .key = key, .index = *index };
 		return 0;
@@ -362,7 +353,27 @@ static int range_index(struct pft_views *v, unsigned image, const struct pft_ele
 		.nseg = fn->name && (fn->end == 0 || e->last < fn->end) ? VSEG_IN_FUNC : VSEG_UNSPLIT
 	};
 	*index = (uint32_t)v->nranges++;
+	*memo = (struct vrange_memo){ .key = key, .index = *index };
 	return 0;
+}
+
+/* The distinct range @e (the same ranges come millions of times: each
+ * is looked up once). */
+static inline int range_index(struct pft_views *v, unsigned image, const struct pft_elem *e,
+			      uint32_t *index)
+{
+	uint64_t key = e->start | (uint64_t)e->ninsn << 32 | (uint64_t)(e->isa & 3) << 54 |
+		       (uint64_t)(e->space & 3) << 56 | (uint64_t)(e->taken != 0) << 58 |
+		       (uint64_t)image << RANGE_IMAGE_SHIFT;
+	struct vrange_memo *memo = &v->range_memo[(key ^ key >> 29) % VRANGE_MEMO_SIZE];
+
+	/* A loop's few ranges over and over: most are in the memo, in cache,
+	 * where the map's probe went to memory. */
+	if (memo->key == key) {
+		*index = memo->index;
+		return 0;
+	}
+	return add_range_index(v, image, e, key, memo, index);
 }
 
 /* Add piece @func, @ninsn to range @r's pieces (the last when they are of
@@ -438,7 +449,7 @@ static int split_range(struct pft_views *v, const struct vsource *s, uint32_t in
 	return err < 0 ? err : 0;
 }
 
-/* walk_by_function()'s @take for count_range(): the cycles go with the
+/* walk_by_function()'s @take for attribute_range(): the cycles go with the
  * last instruction. */
 struct attribution {
 	struct vsource *s;
@@ -453,18 +464,14 @@ static int take_insns(struct pft_views *v, void *attribution, uint32_t func, uin
 	return attribute(v, a->s, func, ninsn, last ? a->cycles : 0);
 }
 
-static int count_range(struct pft_views *v, struct vsource *s, const struct pft_elem *e)
+/* Range @e (distinct range @index, counted already) in source @s's
+ * frames: the general case of count_ranges(). */
+static int attribute_range(struct pft_views *v, struct vsource *s, const struct pft_elem *e,
+			   uint32_t index)
 {
-	uint32_t index;
 	uint64_t cycles = e->has_cycles ? e->cycles : 0;
-	int err = range_index(v, s->image, e, &index);
+	int err = ensure_root(v, s, e->start);
 
-	if (err)
-		return err;
-	v->ranges[index].count++;
-	v->has_cycles |= e->has_cycles;
-
-	err = ensure_root(v, s, e->start);
 	if (!err && v->ranges[index].nseg == VSEG_UNSPLIT)
 		err = split_range(v, s, index, e);
 	if (err)
@@ -482,6 +489,45 @@ static int count_range(struct pft_views *v, struct vsource *s, const struct pft_
 	}
 	return walk_by_function(v, s, e, r->func, take_insns,
 				&(struct attribution){ .s = s, .cycles = cycles });
+}
+
+/* Count the ranges among elements @i .. @end - 1 of run @e, between two
+ * of the tracker's events: the stack stays as it is, so that a range in
+ * the top frame's function (most) only adds to the frame's node, which
+ * stays at hand from one range to the next. */
+static inline __attribute__((always_inline)) int
+count_ranges(struct pft_views *v, struct vsource *s, const struct pft_elem *e, size_t i,
+	     size_t end, size_t size)
+{
+	/* The top frame's node (none before the first range). */
+	struct vnode *node = s->n ? &v->nodes[frame_at(s, s->n - 1)->node] : NULL;
+	uint8_t has_cycles = 0;
+	int err = 0;
+
+	for (; !err && i < end; i++) {
+		const struct pft_elem *x = pft_elem_at(e, i, size);
+		uint32_t index;
+
+		if (x->type != PFT_ELEM_RANGE)
+			continue;
+		err = range_index(v, s->image, x, &index);
+		if (err)
+			break;
+		struct vrange *r = &v->ranges[index];
+		r->count++;
+		has_cycles |= x->has_cycles;
+		if (node && r->nseg == VSEG_IN_FUNC && node->func == r->func) {
+			node->self += x->ninsn;
+			node->cycles += x->has_cycles ? x->cycles : 0;
+			continue;
+		}
+		err = attribute_range(v, s, x, index);
+		/* It may have moved the top frame to another node, or the
+		 * nodes in memory. */
+		node = s->n ? &v->nodes[frame_at(s, s->n - 1)->node] : NULL;
+	}
+	v->has_cycles |= has_cycles;
+	return err;
 }
 
 static int drain(struct pft_views *v, struct vsource *s)
@@ -563,16 +609,13 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 		int got = pft_calls_put_checked(s->calls, pft_elem_at(e, i, size), n - i, size);
 		if (got < 0)
 			return got;
-		for (size_t last = i + (size_t)got - 1; !err && i < last; i++) {
-			const struct pft_elem *x = pft_elem_at(e, i, size);
-			if (x->type == PFT_ELEM_RANGE)
-				err = count_range(v, s, x);
-		}
+		size_t last = i + (size_t)got - 1;
+		err = count_ranges(v, s, e, i, last, size);
 		if (!err)
 			err = drain(v, s);
-		if (!err && pft_elem_at(e, i, size)->type == PFT_ELEM_RANGE)
-			err = count_range(v, s, pft_elem_at(e, i, size));
-		i++;
+		if (!err)
+			err = count_ranges(v, s, e, last, last + 1, size);
+		i = last + 1;
 	}
 	return err;
 }
