@@ -483,6 +483,43 @@ static void account_elem(struct pft_pipe_stats *stats, struct pft_fit *fit,
 		ptm_fit_elem(fit, e);
 }
 
+/* Give the packets of batch @b from @ipkt on, each followed by its
+ * elements (from elems[@ielem]), to fit check @fit. */
+static void fit_rest(const struct ptm_batch *b, struct pft_fit *fit, uint64_t *fit_bytes,
+		     int ipkt, int ielem)
+{
+	/* In locals: the calls may write *@b as far as C knows. */
+	const struct pft_packet *pkts = b->pkts;
+	const struct pft_elem *elems = b->elems;
+	const uint16_t *elem_end = b->elem_end;
+	const int npkts = b->npkts;
+
+	while (ipkt < npkts) {
+		/* Past its detection prefix and the range after an I-sync, the
+		 * fit check looks only at the packets it counts and at elements
+		 * other than ranges: go to the first packet with either. */
+		if (*fit_bytes >= PFT_DETECT_PREFIX && !fit->first_after_isync) {
+			int k = ipkt;
+			while (k < npkts && !(PFT_FIT_COUNTED_TYPES >> pkts[k].type & 1))
+				k++;
+			int e = ielem, before = elems && k > ipkt ? elem_end[k - 1] : ielem;
+			while (e < before && elems[e].type == PFT_ELEM_RANGE)
+				e++;
+			if (e < before)
+				for (k = ipkt; elem_end[k] <= e; k++)
+					;
+			if (k == npkts)
+				return;
+			ipkt = k;
+			ielem = e;
+		}
+		ptm_fit_packet(fit, fit_bytes, &pkts[ipkt], b->status);
+		for (; elems && ielem < elem_end[ipkt]; ielem++)
+			ptm_fit_elem(fit, &elems[ielem]);
+		ipkt++;
+	}
+}
+
 int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
 		   struct pft_fit *fit, uint64_t *fit_bytes, struct pft_item *item)
 {
@@ -515,22 +552,26 @@ int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_s
 			continue;
 		}
 		/* Elements only, in runs: the rest of the batch at once. */
-		/* Indexes in locals: the calls may alias @b as far as C knows. */
-		int first = b->ielem, first_pkt = -1, ipkt = b->ipkt, ielem = b->ielem;
-		for (; ipkt < b->npkts; ipkt++) {
-			account_packet(b, stats, fit, fit_bytes, &b->pkts[ipkt]);
-			if (first_pkt < 0 && b->elem_end[ipkt] > first)
-				first_pkt = ipkt;
-			for (; ielem < b->elem_end[ipkt]; ielem++)
-				account_elem(stats, fit, &b->elems[ielem]);
-		}
-		b->ipkt = ipkt;
-		b->ielem = ielem;
-		if (first_pkt >= 0) {
+		int ipkt = b->ipkt, first = b->ielem;
+		int end = b->elems ? b->elem_end[b->npkts - 1] : first;
+		stats->packets += (uint64_t)(b->npkts - ipkt);
+		if (b->status < 0)
+			stats->errors += (uint64_t)(b->npkts - ipkt);
+		if (fit)
+			fit_rest(b, fit, fit_bytes, ipkt, first);
+		uint64_t insns = 0;
+		for (int k = first; k < end; k++)
+			insns += b->elems[k].type == PFT_ELEM_RANGE ? b->elems[k].ninsn : 0;
+		stats->insns += insns;
+		b->ipkt = b->npkts;
+		b->ielem = end;
+		if (end > first) {
+			while (b->elem_end[ipkt] <= first)
+				ipkt++;
 			item->type = PFT_ITEM_ELEM;
-			item->ptm = &b->pkts[first_pkt];
+			item->ptm = &b->pkts[ipkt];
 			item->elem = &b->elems[first];
-			item->count = (uint32_t)(b->ielem - first);
+			item->count = (uint32_t)(end - first);
 			return 1;
 		}
 	}
@@ -548,14 +589,8 @@ static void count_batch(struct source *s)
 	ptm_count_elems(s->counts, b->elems, (size_t)nelems);
 	s->stats.insns += s->counts->insns - insns;
 	s->stats.packets += (uint64_t)b->npkts;
-	if (s->fit) {
-		int ielem = 0;
-		for (int k = 0; k < b->npkts; k++) {
-			ptm_fit_packet(s->fit, &s->fit_bytes, &b->pkts[k], 0);
-			for (; ielem < b->elem_end[k]; ielem++)
-				ptm_fit_elem(s->fit, &b->elems[ielem]);
-		}
-	}
+	if (s->fit)
+		fit_rest(b, s->fit, &s->fit_bytes, 0, 0);
 	b->ipkt = b->npkts;
 	b->ielem = nelems;
 }
