@@ -1,15 +1,97 @@
 /* pft_calls_int.h - the calls tracker as the views accumulator
  * (pft_views.c) drives it: without the public functions' checks (done
- * once per run by the caller) and without copying each event. */
+ * once per run by the caller), without copying each event, and with the
+ * views' look at each range in the tracker's own loop over the run. */
 #ifndef PFT_CALLS_INT_H
 #define PFT_CALLS_INT_H
 
 #include "pft.h"
 
-/* pft_calls_put_run() with its arguments checked: non-NULL, @n from 1 to
- * INT32_MAX, @size large enough. */
-int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n,
-			  size_t size);
+struct frame {
+	uint32_t ret;             /* return address (0: none known) */
+	uint32_t func, func_end;  /* the function running in it; end 0 = unknown */
+	uint64_t entry_insns;
+	uint8_t exception;        /* pushed by an exception */
+};
+
+/* The branch's own instruction is decoded (for a direct target) only
+ * when the next element does not say where it went. */
+struct pending_branch {
+	uint8_t active, iclass, isa, space;
+	uint8_t in_range;         /* @site is a range's last instruction */
+	uint32_t site, ret;
+};
+
+struct pending_exception {
+	uint8_t active, has_ret;
+	uint16_t number;
+	uint32_t ret;
+};
+
+/* A multiset of 32-bit values: open addressing, linear probing, a slot
+ * is empty when its count is 0. */
+struct count_set {
+	uint32_t *keys, *counts;
+	size_t cap, n;
+};
+
+/*
+ * Bounds (issue 12): the stack holds at most max_depth + 1 frames (push()
+ * forgets the oldest call frame beyond that) in at most 4 (max_depth + 1)
+ * slots, and each event costs O(1) amortized whatever the depth:
+ *  - forgetting the oldest frame moves a base index, and the frames are
+ *    moved down only when the base has passed their number (push());
+ *  - the searches of the stack (a return to a frame's return address, a
+ *    longjmp into a frame's function, an exception return) look at the
+ *    at most UNINDEXED_MAX top frames, and below them run only when
+ *    @rets, @funcs or @exceptions say they will find their frame, which
+ *    is then popped: a search costs no more than the pops it makes;
+ *  - a frame enters the sets once, when UNINDEXED_MAX frames are pushed
+ *    above it, and leaves them when popped.
+ * The event queue holds one put's events: at most max_depth + 2.
+ */
+
+/* A function looked up by address (calls and jumps go to the same few
+ * targets over and over): direct-mapped by address. */
+struct symbol_cache {
+	uint32_t addr, start, end;
+	uint8_t valid, found;
+};
+
+enum { SYMBOL_CACHE_SIZE = 256 };
+
+/* The top frames kept out of the sets: calls and returns near the top
+ * (nearly all of them) then cost no hash set work.  Their return
+ * addresses are counted by a hash of 6 bits, so that a search for an
+ * address none of them has (an indirect jump) does not look at them. */
+enum { UNINDEXED_MAX = 8, UNINDEXED_HASH_BITS = 6 };
+
+struct pft_calls {
+	struct pft_image *image;
+	struct symbol_cache symbols[SYMBOL_CACHE_SIZE];
+	uint32_t max_depth;
+	/* The outermost function is frames[0], frame k >= 1 is
+	 * frames[base + k]. */
+	struct frame *frames;
+	size_t nframes, cap_frames, base;
+	/* Frames 0 .. indexed - 1 are in the sets, at most UNINDEXED_MAX
+	 * above them are not. */
+	size_t indexed;
+	uint8_t unindexed_rets[1 << UNINDEXED_HASH_BITS];  /* of frames 1 .. above indexed */
+	struct count_set rets;    /* return addresses of indexed frames 1 .. */
+	struct count_set funcs;   /* functions (known extent) of indexed frames */
+	size_t exceptions;        /* frames pushed by exceptions */
+	struct pft_call_event *queue;
+	size_t nqueue, head, cap_queue;
+	struct pending_branch pend;
+	struct pending_exception pexc;
+	uint8_t gap, started, finished, last_exc_return;
+	/* Started, no gap, no exception pending: a range settles at most a
+	 * branch (calls_put_until_events()). */
+	uint8_t quiet;
+	uint64_t insns, cycles, ts;
+	uint8_t has_cycles, has_ts;
+};
 
 /* Element @i of a run whose elements are @size bytes apart. */
 static inline const struct pft_elem *pft_elem_at(const struct pft_elem *e, size_t i, size_t size)
@@ -17,8 +99,131 @@ static inline const struct pft_elem *pft_elem_at(const struct pft_elem *e, size_
 	return (const struct pft_elem *)(const void *)((const char *)e + i * size);
 }
 
+static inline struct frame *calls_frame_at(const struct pft_calls *c, size_t k)
+{
+	return &c->frames[k ? c->base + k : 0];
+}
+
+static inline int frame_contains(const struct frame *f, uint32_t addr)
+{
+	return f->func_end && f->func <= addr && addr < f->func_end;
+}
+
+static inline int calls_moves_stack(unsigned iclass)
+{
+	switch (iclass) {
+	case PFT_ICLASS_CALL:
+	case PFT_ICLASS_INDIRECT_CALL:
+	case PFT_ICLASS_RETURN:
+	case PFT_ICLASS_JUMP:
+	case PFT_ICLASS_INDIRECT_JUMP:
+	case PFT_ICLASS_EXC_RETURN:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Range @e's instructions and cycles; a taken branch that may move the
+ * stack waits in @pend for its destination. */
+static inline void calls_add_range(struct pft_calls *c, const struct pft_elem *e)
+{
+	c->insns += e->ninsn;
+	if (e->has_cycles) {
+		c->cycles += e->cycles;
+		c->has_cycles = 1;
+	}
+	c->last_exc_return = 0;
+	if (e->taken && calls_moves_stack(e->iclass)) {
+		c->pend = (struct pending_branch){ .active = 1, .iclass = e->iclass,
+						   .isa = e->isa, .space = e->space, .in_range = 1,
+						   .site = e->last, .ret = e->end };
+		c->last_exc_return = e->iclass == PFT_ICLASS_EXC_RETURN;
+	}
+}
+
+/* Before a put or finish: not finished, the last events taken; the
+ * queue starts empty. */
+static inline int calls_start_input(struct pft_calls *c)
+{
+	if (c->finished)
+		return -PFT_ERR_EOS;
+	if (c->head < c->nqueue)
+		return -PFT_ERR_INVALID;
+	c->head = c->nqueue = 0;
+	return 0;
+}
+
+/* Whether the pending branch is a direct jump to @target inside the top
+ * frame's function: no tail call (as tail_call() decides first). */
+static inline int calls_loop_jump(const struct pft_calls *c, uint32_t target)
+{
+	const struct frame *top = calls_frame_at(c, c->nframes - 1);
+
+	return c->pend.iclass == PFT_ICLASS_JUMP && (target == top->func || frame_contains(top, target));
+}
+
+/* One element that is not a quiet range (calls_put_until_events()),
+ * checked: its events are queued. */
+int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e);
+
+/*
+ * pft_calls_put_run() with its arguments checked (non-NULL, @n from 1 to
+ * INT32_MAX, @size large enough): the elements up to the first that makes
+ * events.  Returns how many it took (the last made the events queued, if
+ * any) or a negative code.  @on_range (NULL: none; a constant, so that
+ * it is inlined) is given each range taken but that last one, after the
+ * tracker: a range that moves no frame sees the stack as it is; a
+ * non-zero return ends the put with it.
+ */
+static inline __attribute__((always_inline)) int
+calls_put_until_events(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size,
+		       int (*on_range)(void *ctx, const struct pft_elem *x), void *ctx)
+{
+	int err = calls_start_input(c);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++) {
+		const struct pft_elem *x = pft_elem_at(e, i, size);
+		/* Most ranges follow one that moved no frame, or a loop's jump
+		 * within the function: they only add up. */
+		if (x->type == PFT_ELEM_RANGE && c->quiet &&
+		    (!c->pend.active || calls_loop_jump(c, x->start))) {
+			c->pend.active = 0;
+			calls_add_range(c, x);
+			if (on_range && (err = on_range(ctx, x)) != 0)
+				return err;
+			continue;
+		}
+		/* An element of unknown type ends the run before it. */
+		if (x->type >= PFT_ELEM_TYPE_MAX)
+			return i ? (int)i : -PFT_ERR_INVALID;
+		err = pft_calls_put_one(c, x);
+		if (err)
+			return err;
+		if (c->nqueue)
+			return (int)(i + 1);
+		if (on_range && x->type == PFT_ELEM_RANGE && (err = on_range(ctx, x)) != 0)
+			return err;
+	}
+	return (int)n;
+}
+
+int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n,
+			  size_t size);
+
 /* The next event, valid until the next put or finish; NULL when all
  * are taken. */
-const struct pft_call_event *pft_calls_take(struct pft_calls *c);
+static inline const struct pft_call_event *pft_calls_take(struct pft_calls *c)
+{
+	return c->head < c->nqueue ? &c->queue[c->head++] : NULL;
+}
+
+/* Whether events wait to be taken. */
+static inline int pft_calls_pending(const struct pft_calls *c)
+{
+	return c->head < c->nqueue;
+}
 
 #endif

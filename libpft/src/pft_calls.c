@@ -11,92 +11,6 @@
 #include "pft_calls_int.h"
 #include "pft_size.h"
 
-struct frame {
-	uint32_t ret;             /* return address (0: none known) */
-	uint32_t func, func_end;  /* the function running in it; end 0 = unknown */
-	uint64_t entry_insns;
-	uint8_t exception;        /* pushed by an exception */
-};
-
-/* The branch's own instruction is decoded (for a direct target) only
- * when the next element does not say where it went. */
-struct pending_branch {
-	uint8_t active, iclass, isa, space;
-	uint8_t in_range;         /* @site is a range's last instruction */
-	uint32_t site, ret;
-};
-
-struct pending_exception {
-	uint8_t active, has_ret;
-	uint16_t number;
-	uint32_t ret;
-};
-
-/* A multiset of 32-bit values: open addressing, linear probing, a slot
- * is empty when its count is 0. */
-struct count_set {
-	uint32_t *keys, *counts;
-	size_t cap, n;
-};
-
-/*
- * Bounds (issue 12): the stack holds at most max_depth + 1 frames (push()
- * forgets the oldest call frame beyond that) in at most 4 (max_depth + 1)
- * slots, and each event costs O(1) amortized whatever the depth:
- *  - forgetting the oldest frame moves a base index, and the frames are
- *    moved down only when the base has passed their number (push());
- *  - the searches of the stack (a return to a frame's return address, a
- *    longjmp into a frame's function, an exception return) look at the
- *    at most UNINDEXED_MAX top frames, and below them run only when
- *    @rets, @funcs or @exceptions say they will find their frame, which
- *    is then popped: a search costs no more than the pops it makes;
- *  - a frame enters the sets once, when UNINDEXED_MAX frames are pushed
- *    above it, and leaves them when popped.
- * The event queue holds one put's events: at most max_depth + 2.
- */
-
-/* A function looked up by address (calls and jumps go to the same few
- * targets over and over): direct-mapped by address. */
-struct symbol_cache {
-	uint32_t addr, start, end;
-	uint8_t valid, found;
-};
-
-enum { SYMBOL_CACHE_SIZE = 256 };
-
-/* The top frames kept out of the sets: calls and returns near the top
- * (nearly all of them) then cost no hash set work.  Their return
- * addresses are counted by a hash of 6 bits, so that a search for an
- * address none of them has (an indirect jump) does not look at them. */
-enum { UNINDEXED_MAX = 8, UNINDEXED_HASH_BITS = 6 };
-
-struct pft_calls {
-	struct pft_image *image;
-	struct symbol_cache symbols[SYMBOL_CACHE_SIZE];
-	uint32_t max_depth;
-	/* The outermost function is frames[0], frame k >= 1 is
-	 * frames[base + k]. */
-	struct frame *frames;
-	size_t nframes, cap_frames, base;
-	/* Frames 0 .. indexed - 1 are in the sets, at most UNINDEXED_MAX
-	 * above them are not. */
-	size_t indexed;
-	uint8_t unindexed_rets[1 << UNINDEXED_HASH_BITS];  /* of frames 1 .. above indexed */
-	struct count_set rets;    /* return addresses of indexed frames 1 .. */
-	struct count_set funcs;   /* functions (known extent) of indexed frames */
-	size_t exceptions;        /* frames pushed by exceptions */
-	struct pft_call_event *queue;
-	size_t nqueue, head, cap_queue;
-	struct pending_branch pend;
-	struct pending_exception pexc;
-	uint8_t gap, started, finished, last_exc_return;
-	/* Started, no gap, no exception pending: a range settles at most a
-	 * branch (pft_calls_put_checked()). */
-	uint8_t quiet;
-	uint64_t insns, cycles, ts;
-	uint8_t has_cycles, has_ts;
-};
-
 static const char *const kind_names[PFT_CALL_KIND_MAX] = {
 	"call", "return", "tail_call", "exception", "exception_return",
 	"unmatched_return"
@@ -151,11 +65,6 @@ void pft_calls_free(struct pft_calls *c)
 uint32_t pft_calls_depth(const struct pft_calls *c)
 {
 	return c ? (uint32_t)(c->nframes - 1) : 0;
-}
-
-static struct frame *frame_at(const struct pft_calls *c, size_t k)
-{
-	return &c->frames[k ? c->base + k : 0];
 }
 
 static unsigned ret_hash(uint32_t ret)
@@ -237,7 +146,7 @@ static void cset_remove(struct count_set *s, uint32_t key)
 static int index_next_frame(struct pft_calls *c)
 {
 	size_t k = c->indexed;
-	const struct frame *f = frame_at(c, k);
+	const struct frame *f = calls_frame_at(c, k);
 	int err = 0;
 
 	if (k)
@@ -270,7 +179,7 @@ static void unindex_frame(struct pft_calls *c, size_t k, const struct frame *f)
 /* Set frame @k's function (its sets follow). */
 static int set_function(struct pft_calls *c, size_t k, uint32_t func, uint32_t func_end)
 {
-	struct frame *f = frame_at(c, k);
+	struct frame *f = calls_frame_at(c, k);
 	int indexed = k < c->indexed;
 
 	if (indexed && f->func_end)
@@ -314,11 +223,6 @@ static int is_function_entry(struct pft_calls *c, uint32_t addr)
 	return symbol_of(c, addr, &start, &end) && start == addr;
 }
 
-static int contains(const struct frame *f, uint32_t addr)
-{
-	return f->func_end && f->func <= addr && addr < f->func_end;
-}
-
 static int emit(struct pft_calls *c, unsigned kind, unsigned flags,
 		uint32_t site, uint32_t target, uint32_t callee,
 		uint32_t caller, uint64_t entry_insns)
@@ -352,7 +256,7 @@ static int push(struct pft_calls *c, unsigned kind, unsigned flags,
 		function_of(c, callee, &f.func, &f.func_end);
 	if (c->nframes - 1 >= c->max_depth) {
 		/* Forget the oldest call frame. */
-		unindex_frame(c, 1, frame_at(c, 1));
+		unindex_frame(c, 1, calls_frame_at(c, 1));
 		c->base++;
 		c->nframes--;
 	}
@@ -370,13 +274,13 @@ static int push(struct pft_calls *c, unsigned kind, unsigned flags,
 			c->cap_frames *= 2;
 		}
 	}
-	uint32_t caller = frame_at(c, c->nframes - 1)->func;
+	uint32_t caller = calls_frame_at(c, c->nframes - 1)->func;
 	if (c->nframes - c->indexed == UNINDEXED_MAX) {
 		int err = index_next_frame(c);
 		if (err)
 			return err;
 	}
-	*frame_at(c, c->nframes) = f;
+	*calls_frame_at(c, c->nframes) = f;
 	c->nframes++;
 	c->unindexed_rets[ret_hash(f.ret)]++;
 	c->exceptions += f.exception;
@@ -393,7 +297,7 @@ static int pop_to(struct pft_calls *c, size_t keep, unsigned flags,
 		  uint32_t site, uint32_t target, int last_unwound)
 {
 	while (c->nframes > keep) {
-		struct frame f = *frame_at(c, --c->nframes);
+		struct frame f = *calls_frame_at(c, --c->nframes);
 		unsigned fl = flags;
 
 		unindex_frame(c, c->nframes, &f);
@@ -403,7 +307,7 @@ static int pop_to(struct pft_calls *c, size_t keep, unsigned flags,
 		if (c->nframes > keep || last_unwound)
 			fl |= PFT_CALL_F_UNWOUND;
 		int err = emit(c, f.exception ? PFT_CALL_EXCEPTION_RETURN : PFT_CALL_RETURN,
-			       fl, site, target, f.func, frame_at(c, c->nframes - 1)->func,
+			       fl, site, target, f.func, calls_frame_at(c, c->nframes - 1)->func,
 			       f.entry_insns);
 		if (err)
 			return err;
@@ -419,12 +323,12 @@ static size_t frame_returning_to(const struct pft_calls *c, uint32_t addr)
 
 	if (c->unindexed_rets[ret_hash(addr)])
 		while (k-- > lowest)
-			if (frame_at(c, k)->ret == addr)
+			if (calls_frame_at(c, k)->ret == addr)
 				return k;
 	if (!cset_count(&c->rets, addr))
 		return 0;
 	for (k = lowest; k-- > 1;)
-		if (frame_at(c, k)->ret == addr)
+		if (calls_frame_at(c, k)->ret == addr)
 			return k;
 	return 0;
 }
@@ -446,8 +350,8 @@ static int below_top_runs(struct pft_calls *c, uint32_t addr)
 		return 0;
 	n = cset_count(&c->funcs, start);
 	for (size_t k = c->indexed; k < c->nframes; k++)
-		n += runs(frame_at(c, k), start);
-	return n > (size_t)runs(frame_at(c, c->nframes - 1), start);
+		n += runs(calls_frame_at(c, k), start);
+	return n > (size_t)runs(calls_frame_at(c, c->nframes - 1), start);
 }
 
 /* A return to @target, which frame @k (0: none) returns to. */
@@ -458,7 +362,7 @@ static int return_to(struct pft_calls *c, uint32_t site, uint32_t target, size_t
 	/* A longjmp into a function further down the stack. */
 	if (below_top_runs(c, target))
 		for (k = c->nframes - 1; k-- > 0;)
-			if (contains(frame_at(c, k), target))
+			if (frame_contains(calls_frame_at(c, k), target))
 				return pop_to(c, k + 1, 0, site, target, 1);
 	if (c->nframes == 1) {
 		uint32_t start, end;
@@ -468,7 +372,7 @@ static int return_to(struct pft_calls *c, uint32_t site, uint32_t target, size_t
 			return err;
 	}
 	return emit(c, PFT_CALL_UNMATCHED_RETURN, 0, site, target, 0,
-		    frame_at(c, c->nframes - 1)->func, 0);
+		    calls_frame_at(c, c->nframes - 1)->func, 0);
 }
 
 static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
@@ -479,18 +383,18 @@ static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
 static int do_exception_return(struct pft_calls *c, uint32_t site, uint32_t target)
 {
 	for (size_t k = c->nframes; c->exceptions && k-- > 1;)
-		if (frame_at(c, k)->exception)
+		if (calls_frame_at(c, k)->exception)
 			return pop_to(c, k, 0, site, target, 0);
 	return do_return(c, site, target);
 }
 
 static int tail_call(struct pft_calls *c, uint32_t site, uint32_t target)
 {
-	struct frame *top = frame_at(c, c->nframes - 1);
+	struct frame *top = calls_frame_at(c, c->nframes - 1);
 	uint32_t old = top->func, start, end;
 
 	/* Most taken jumps are loops: the cheap checks first. */
-	if (target == top->func || contains(top, target) || !is_function_entry(c, target))
+	if (target == top->func || frame_contains(top, target) || !is_function_entry(c, target))
 		return 0;
 	function_of(c, target, &start, &end);
 	int err = set_function(c, c->nframes - 1, start, end);
@@ -558,39 +462,6 @@ static int settle_exception(struct pft_calls *c, uint32_t vector)
 	return push(c, PFT_CALL_EXCEPTION, 0, 0, p.has_ret ? p.ret : 0, vector, p.number);
 }
 
-static int moves_stack(unsigned iclass)
-{
-	switch (iclass) {
-	case PFT_ICLASS_CALL:
-	case PFT_ICLASS_INDIRECT_CALL:
-	case PFT_ICLASS_RETURN:
-	case PFT_ICLASS_JUMP:
-	case PFT_ICLASS_INDIRECT_JUMP:
-	case PFT_ICLASS_EXC_RETURN:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* Range @e's instructions and cycles; a taken branch that may move the
- * stack waits in @pend for its destination. */
-static inline void add_range(struct pft_calls *c, const struct pft_elem *e)
-{
-	c->insns += e->ninsn;
-	if (e->has_cycles) {
-		c->cycles += e->cycles;
-		c->has_cycles = 1;
-	}
-	c->last_exc_return = 0;
-	if (e->taken && moves_stack(e->iclass)) {
-		c->pend = (struct pending_branch){ .active = 1, .iclass = e->iclass,
-						   .isa = e->isa, .space = e->space, .in_range = 1,
-						   .site = e->last, .ret = e->end };
-		c->last_exc_return = e->iclass == PFT_ICLASS_EXC_RETURN;
-	}
-}
-
 static int put_range(struct pft_calls *c, const struct pft_elem *e)
 {
 	int err = 0;
@@ -619,19 +490,7 @@ static int put_range(struct pft_calls *c, const struct pft_elem *e)
 				return err;
 		}
 	}
-	add_range(c, e);
-	return 0;
-}
-
-/* Before a put or finish: not finished, the last events taken; the
- * queue starts empty. */
-static int start_input(struct pft_calls *c)
-{
-	if (c->finished)
-		return -PFT_ERR_EOS;
-	if (c->head < c->nqueue)
-		return -PFT_ERR_INVALID;
-	c->head = c->nqueue = 0;
+	calls_add_range(c, e);
 	return 0;
 }
 
@@ -682,42 +541,17 @@ static int put_elem(struct pft_calls *c, const struct pft_elem *e)
 	}
 }
 
-/* Whether the pending branch is a direct jump to @target inside the top
- * frame's function: no tail call (as tail_call() decides first). */
-static int loop_jump(const struct pft_calls *c, uint32_t target)
+int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e)
 {
-	const struct frame *top = frame_at(c, c->nframes - 1);
+	int err = put_elem(c, e);
 
-	return c->pend.iclass == PFT_ICLASS_JUMP && (target == top->func || contains(top, target));
+	c->quiet = c->started && !c->gap && !c->pexc.active;
+	return err;
 }
 
 int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
 {
-	int err = start_input(c);
-
-	if (err)
-		return err;
-	for (size_t i = 0; i < n; i++) {
-		const struct pft_elem *x = pft_elem_at(e, i, size);
-		/* Most ranges follow one that moved no frame, or a loop's jump
-		 * within the function: they only add up. */
-		if (x->type == PFT_ELEM_RANGE && c->quiet &&
-		    (!c->pend.active || loop_jump(c, x->start))) {
-			c->pend.active = 0;
-			add_range(c, x);
-			continue;
-		}
-		/* An element of unknown type ends the run before it. */
-		if (x->type >= PFT_ELEM_TYPE_MAX)
-			return i ? (int)i : -PFT_ERR_INVALID;
-		err = put_elem(c, x);
-		c->quiet = c->started && !c->gap && !c->pexc.active;
-		if (err)
-			return err;
-		if (c->nqueue)
-			return (int)(i + 1);
-	}
-	return (int)n;
+	return calls_put_until_events(c, e, n, size, NULL, NULL);
 }
 
 int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
@@ -734,18 +568,13 @@ int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
 	return n < 0 ? n : 0;
 }
 
-const struct pft_call_event *pft_calls_take(struct pft_calls *c)
-{
-	return c->head < c->nqueue ? &c->queue[c->head++] : NULL;
-}
-
 int pft_calls_finish(struct pft_calls *c)
 {
 	int err;
 
 	if (!c)
 		return -PFT_ERR_INVALID;
-	err = start_input(c);
+	err = calls_start_input(c);
 	if (err)
 		return err;
 	/* A branch or exception whose destination never ran is dropped. */

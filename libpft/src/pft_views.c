@@ -465,7 +465,7 @@ static int take_insns(struct pft_views *v, void *attribution, uint32_t func, uin
 }
 
 /* Range @e (distinct range @index, counted already) in source @s's
- * frames: the general case of count_ranges(). */
+ * frames: the general case of count_range(). */
 static int attribute_range(struct pft_views *v, struct vsource *s, const struct pft_elem *e,
 			   uint32_t index)
 {
@@ -491,42 +491,46 @@ static int attribute_range(struct pft_views *v, struct vsource *s, const struct 
 				&(struct attribution){ .s = s, .cycles = cycles });
 }
 
-/* Count the ranges among elements @i .. @end - 1 of run @e, between two
- * of the tracker's events: the stack stays as it is, so that a range in
- * the top frame's function (most) only adds to the frame's node, which
- * stays at hand from one range to the next. */
-static inline __attribute__((always_inline)) int
-count_ranges(struct pft_views *v, struct vsource *s, const struct pft_elem *e, size_t i,
-	     size_t end, size_t size)
+/* What count_range() needs of a run: the top frame's node (NULL before
+ * the first range) stays at hand from one range to the next, as between
+ * two of the tracker's events the stack stays as it is. */
+struct range_counter {
+	struct pft_views *v;
+	struct vsource *s;
+	struct vnode *node;
+	uint8_t has_cycles;
+};
+
+static void top_node(struct range_counter *rc)
 {
-	/* The top frame's node (none before the first range). */
-	struct vnode *node = s->n ? &v->nodes[frame_at(s, s->n - 1)->node] : NULL;
-	uint8_t has_cycles = 0;
-	int err = 0;
+	const struct vsource *s = rc->s;
 
-	for (; !err && i < end; i++) {
-		const struct pft_elem *x = pft_elem_at(e, i, size);
-		uint32_t index;
+	rc->node = s->n ? &rc->v->nodes[frame_at(s, s->n - 1)->node] : NULL;
+}
 
-		if (x->type != PFT_ELEM_RANGE)
-			continue;
-		err = range_index(v, s->image, x, &index);
-		if (err)
-			break;
-		struct vrange *r = &v->ranges[index];
-		r->count++;
-		has_cycles |= x->has_cycles;
-		if (node && r->nseg == VSEG_IN_FUNC && node->func == r->func) {
-			node->self += x->ninsn;
-			node->cycles += x->has_cycles ? x->cycles : 0;
-			continue;
-		}
-		err = attribute_range(v, s, x, index);
-		/* It may have moved the top frame to another node, or the
-		 * nodes in memory. */
-		node = s->n ? &v->nodes[frame_at(s, s->n - 1)->node] : NULL;
+/* Count range @x: one in the top frame's function (most) only adds to
+ * the frame's node.  Called from the tracker's loop (pft_calls_int.h). */
+static inline int count_range(void *counter, const struct pft_elem *x)
+{
+	struct range_counter *rc = counter;
+	struct pft_views *v = rc->v;
+	uint32_t index;
+	int err = range_index(v, rc->s->image, x, &index);
+
+	if (err)
+		return err;
+	struct vrange *r = &v->ranges[index];
+	r->count++;
+	rc->has_cycles |= x->has_cycles;
+	if (rc->node && r->nseg == VSEG_IN_FUNC && rc->node->func == r->func) {
+		rc->node->self += x->ninsn;
+		rc->node->cycles += x->has_cycles ? x->cycles : 0;
+		return 0;
 	}
-	v->has_cycles |= has_cycles;
+	err = attribute_range(v, rc->s, x, index);
+	/* It may have moved the top frame to another node, or the nodes in
+	 * memory. */
+	top_node(rc);
 	return err;
 }
 
@@ -602,21 +606,28 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 	if (v->finished)
 		return -PFT_ERR_EOS;
 	err = get_source(v, source, 0, &s);
-	/* The tracker takes the run up to an element that makes events:
-	 * the ranges before it are counted in the frames as they were, its
-	 * own after the events. */
+	if (err)
+		return err;
+	/* The tracker gives each range to count_range() as it takes it, up
+	 * to an element that makes events: its range is counted after them. */
+	struct range_counter rc = { .v = v, .s = s };
+	top_node(&rc);
 	for (size_t i = 0; !err && i < n;) {
-		int got = pft_calls_put_checked(s->calls, pft_elem_at(e, i, size), n - i, size);
-		if (got < 0)
-			return got;
-		size_t last = i + (size_t)got - 1;
-		err = count_ranges(v, s, e, i, last, size);
-		if (!err)
-			err = drain(v, s);
-		if (!err)
-			err = count_ranges(v, s, e, last, last + 1, size);
-		i = last + 1;
+		int got = calls_put_until_events(s->calls, pft_elem_at(e, i, size), n - i, size,
+						 count_range, &rc);
+		if (got < 0) {
+			err = got;
+			break;
+		}
+		i += (size_t)got;
+		if (!pft_calls_pending(s->calls))
+			continue;
+		err = drain(v, s);
+		top_node(&rc);
+		if (!err && pft_elem_at(e, i - 1, size)->type == PFT_ELEM_RANGE)
+			err = count_range(&rc, pft_elem_at(e, i - 1, size));
 	}
+	v->has_cycles |= rc.has_cycles;
 	return err;
 }
 
