@@ -3582,7 +3582,8 @@ pft_export int pft_views_function(const struct pft_views *v, size_t index,
  * Timeline: Chrome trace-event JSON written as the calls happen.  Write
  * pft_timeline_begin() once, then put the events of each source's calls
  * tracker (pft_calls_next()) into that source's pft_timeline (one track,
- * "tid", per source), then pft_timeline_end() once.  Each CALL,
+ * "tid", per source), or the source's elements through its tracker
+ * (pft_timeline_put_run()), then pft_timeline_end() once.  Each CALL,
  * TAIL_CALL and EXCEPTION opens a span ("ph":"B") named after the
  * function entered, each RETURN/EXCEPTION_RETURN (or the TAIL_CALL that
  * replaces it) closes it ("ph":"E"), so spans nest.  Time ("ts", in
@@ -3635,6 +3636,13 @@ pft_export int pft_timeline_end(int (*write)(void *ctx, const char *buf, size_t 
  * or the writer's value (once it failed, every later call returns it). */
 pft_export int pft_timeline_put(struct pft_timeline *t,
 				const struct pft_call_event *ev, size_t size);
+/* Put run @e (@n elements @size bytes apart) into calls tracker @c
+ * (pft_calls_put_run()) and write the spans of the events it makes, as
+ * pft_timeline_put() of each (without their copies): the events are
+ * taken.  Returns 0, -PFT_ERR_INVALID, the tracker's error or the
+ * writer's value. */
+pft_export int pft_timeline_put_run(struct pft_timeline *t, struct pft_calls *c,
+				    const struct pft_elem *e, size_t n, size_t size);
 /* Write the events still buffered: call it for every track before
  * pft_timeline_end() (pft_timeline_free() writes nothing).  Returns 0,
  * -PFT_ERR_INVALID (NULL @t) or the writer's value. */

@@ -411,6 +411,10 @@ static int on_run(struct views_run *r, size_t i, const struct pft_elem *e, size_
 		err = pft_views_put_run(r->views, (unsigned)i, e, n, sizeof(*e));
 		return err ? report(r, err) : 0;
 	}
+	if (r->cmd == CMD_TIMELINE) {
+		err = pft_timeline_put_run(r->tracks[i], r->calls[i], e, n, sizeof(*e));
+		return err ? report(r, err) : 0;
+	}
 	/* The tracker stops after an element that makes events. */
 	for (size_t k = 0; k < n; k += (size_t)err) {
 		err = pft_calls_put_run(r->calls[i], e + k, n - k, sizeof(*e));

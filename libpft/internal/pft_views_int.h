@@ -51,6 +51,10 @@ static inline void vout_str(struct vout *o, const char *s)
 	vout_put(o, s, strlen(s));
 }
 void vout_u64(struct vout *o, uint64_t value);
+/* @value's decimal digits, written backwards from @end: the first. */
+char *vout_digits(char *end, uint64_t value);
+/* @value / 1000 with three decimals ("12.345", "0.007"). */
+void vout_milli(struct vout *o, uint64_t value);
 /* "0x" and 8 lowercase hex digits. */
 void vout_hex32(struct vout *o, uint32_t value);
 /* @s as a JSON string, quotes included. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pft_calls_int.h"
 #include "pft_views_int.h"
 #include "pft_size.h"
 
@@ -152,11 +153,7 @@ static void timestamp(const struct pft_timeline *t, struct vout *o,
 		vout_str(o, big);
 		return;
 	}
-	uint64_t ns = (uint64_t)ns_rounded;
-	char frac[5] = { '.', (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10),
-			 (char)('0' + ns % 10), 0 };
-	vout_u64(o, ns / 1000);
-	vout_str(o, frac);
+	vout_milli(o, (uint64_t)ns_rounded);
 }
 
 static struct name_cache *target_name(struct pft_timeline *t, uint32_t addr)
@@ -265,13 +262,11 @@ static void end_span(const struct pft_timeline *t, struct vout *o,
 	vout_str(o, "}");
 }
 
-int pft_timeline_put(struct pft_timeline *t, const struct pft_call_event *ev, size_t size)
+/* pft_timeline_put() of a checked event. */
+static int put_event(struct pft_timeline *t, const struct pft_call_event *ev)
 {
-	struct vout *o;
+	struct vout *o = &t->out;
 
-	if (!t || !ev || size < PFT_FIRST_SIZE(struct pft_call_event))
-		return -PFT_ERR_INVALID;
-	o = &t->out;
 	if (sizeof(o->buf) - o->len < EVENT_ROOM)
 		vout_end(o);
 	unsigned flushes = o->flushes;
@@ -296,6 +291,32 @@ int pft_timeline_put(struct pft_timeline *t, const struct pft_call_event *ev, si
 	if (o->flushes != flushes)
 		vout_end(o);
 	return o->err;
+}
+
+int pft_timeline_put(struct pft_timeline *t, const struct pft_call_event *ev, size_t size)
+{
+	if (!t || !ev || size < PFT_FIRST_SIZE(struct pft_call_event))
+		return -PFT_ERR_INVALID;
+	return put_event(t, ev);
+}
+
+int pft_timeline_put_run(struct pft_timeline *t, struct pft_calls *c, const struct pft_elem *e,
+			 size_t n, size_t size)
+{
+	if (!t || !c || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem))
+		return -PFT_ERR_INVALID;
+	/* The tracker stops after an element that makes events. */
+	for (size_t i = 0; i < n;) {
+		const struct pft_call_event *ev;
+		int got = calls_put_until_events(c, pft_elem_at(e, i, size), n - i, size, NULL, NULL);
+		if (got < 0)
+			return got;
+		i += (size_t)got;
+		while ((ev = pft_calls_take(c)))
+			if ((got = put_event(t, ev)) != 0)
+				return got;
+	}
+	return 0;
 }
 
 int pft_timeline_flush(struct pft_timeline *t)

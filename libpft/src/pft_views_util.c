@@ -117,29 +117,49 @@ void vout_printf(struct vout *o, const char *fmt, ...)
 		vout_put(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
-void vout_u64(struct vout *o, uint64_t value)
+/* "00" to "99". */
+static const char digit_pairs[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+char *vout_digits(char *end, uint64_t value)
 {
 	/* Two digits a division: a timeline writes two numbers per event. */
-	static const char pairs[200] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	char digits[20];
-	size_t n = sizeof(digits);
-
 	while (value >= 100) {
 		uint64_t q = value / 100;
-		n -= 2;
-		memcpy(digits + n, &pairs[2 * (value - 100 * q)], 2);
+		end -= 2;
+		memcpy(end, &digit_pairs[2 * (value - 100 * q)], 2);
 		value = q;
 	}
 	if (value >= 10) {
-		n -= 2;
-		memcpy(digits + n, &pairs[2 * value], 2);
+		end -= 2;
+		memcpy(end, &digit_pairs[2 * value], 2);
 	} else {
-		digits[--n] = (char)('0' + value);
+		*--end = (char)('0' + value);
 	}
-	vout_put(o, digits + n, sizeof(digits) - n);
+	return end;
+}
+
+void vout_u64(struct vout *o, uint64_t value)
+{
+	char digits[20];
+	const char *first = vout_digits(digits + sizeof(digits), value);
+
+	vout_put(o, first, (size_t)(digits + sizeof(digits) - first));
+}
+
+void vout_milli(struct vout *o, uint64_t value)
+{
+	char text[24], *end = text + sizeof(text);
+	uint64_t whole = value / 1000;
+	unsigned frac = (unsigned)(value - 1000 * whole);
+
+	end[-3] = (char)('0' + frac / 100);
+	memcpy(end - 2, &digit_pairs[2 * (frac % 100)], 2);
+	end[-4] = '.';
+	const char *first = vout_digits(end - 4, whole);
+	vout_put(o, first, (size_t)(end - first));
 }
 
 void vout_hex32(struct vout *o, uint32_t value)

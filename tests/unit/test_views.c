@@ -383,6 +383,86 @@ static void timeline_spans(void)
 	pft_image_free(img);
 }
 
+/* The trace through pft_timeline_put_run() in runs of @per (elements
+ * @stride bytes apart) into *@out. */
+static void timeline_in_runs(struct pft_image *img, size_t per, struct buffer *out)
+{
+	struct pft_calls_config cc = { .size = sizeof(cc), .image = img };
+	struct pft_calls *calls = pft_calls_alloc(&cc, NULL);
+	struct pft_timeline_config tc = { .size = sizeof(tc), .write = to_buffer, .ctx = out,
+					  .image = img, .tid = 3 };
+	struct pft_timeline *t = pft_timeline_alloc(&tc, NULL);
+	/* Every element twice as far apart as a struct pft_elem. */
+	struct pft_elem run[2 * sizeof(trace) / sizeof(trace[0])];
+	size_t n = sizeof(trace) / sizeof(trace[0]);
+
+	for (size_t i = 0; i < n; i++)
+		run[2 * i] = arm_range(trace[i].start, 1, trace[i].iclass, 1);
+	for (size_t i = 0; i < n; i += per)
+		PTU_EQ(pft_timeline_put_run(t, calls, &run[2 * i], i + per > n ? n - i : per,
+					    2 * sizeof(run[0])), 0);
+	PTU_EQ(pft_calls_finish(calls), 0);
+	struct pft_call_event ev;
+	while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
+		PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
+	PTU_EQ(pft_timeline_flush(t), 0);
+	pft_timeline_free(t);
+	pft_calls_free(calls);
+}
+
+/* pft_timeline_put_run() writes what the tracker's events one by one do. */
+static void timeline_runs(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct pft_calls_config cc = { .size = sizeof(cc) };
+	struct buffer one = { .len = 0 };
+
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	cc.image = img;
+	struct pft_calls *calls = pft_calls_alloc(&cc, NULL);
+	struct pft_timeline_config tc = { .size = sizeof(tc), .write = to_buffer, .ctx = &one,
+					  .image = img, .tid = 3 };
+	struct pft_timeline *t = pft_timeline_alloc(&tc, NULL);
+	struct pft_call_event ev;
+	for (size_t i = 0; i < sizeof(trace) / sizeof(trace[0]); i++) {
+		struct pft_elem e = arm_range(trace[i].start, 1, trace[i].iclass, 1);
+		PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
+		while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
+			PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
+	}
+	PTU_EQ(pft_calls_finish(calls), 0);
+	while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
+		PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
+	PTU_EQ(pft_timeline_flush(t), 0);
+	/* fb's two spans, fc's after the tail call, every span ended. */
+	PTU_CHECK(strstr(one.text, "\"ts\":2,\"name\":\"fb\"") != NULL);
+	PTU_CHECK(strstr(one.text, "\"ts\":4,\"name\":\"fc\"") != NULL);
+	for (size_t per = 1; per <= 8; per++) {
+		struct buffer runs = { .len = 0 };
+		timeline_in_runs(img, per, &runs);
+		PTU_CHECK(strcmp(runs.text, one.text) == 0);
+	}
+
+	/* A run stops before an element of unknown type, which it refuses. */
+	struct pft_elem bad[3] = { arm_range(0x8000, 1, PFT_ICLASS_CALL, 1),
+				   { .type = PFT_ELEM_TYPE_MAX },
+				   arm_range(0x8100, 1, PFT_ICLASS_OTHER, 0) };
+	struct pft_calls *c2 = pft_calls_alloc(&cc, NULL);
+	PTU_EQ(pft_timeline_put_run(t, c2, bad, 3, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_depth(c2), 0);   /* the call waits for its destination */
+	PTU_EQ(pft_timeline_put_run(t, c2, &bad[2], 1, sizeof(bad[0])), 0);
+	PTU_EQ(pft_calls_depth(c2), 1);
+	PTU_EQ(pft_timeline_put_run(NULL, c2, bad, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_timeline_put_run(t, NULL, bad, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_timeline_put_run(t, c2, NULL, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_timeline_put_run(t, c2, bad, 0, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_timeline_put_run(t, c2, bad, 1, 4), -PFT_ERR_INVALID);
+	pft_calls_free(c2);
+	pft_timeline_free(t);
+	pft_calls_free(calls);
+	pft_image_free(img);
+}
+
 /* Times written from the last one's digits: carries through every digit,
  * a time that goes back, the largest count.  A return at depth 0 with no
  * span open writes one end: {"ph":"E",...,"ts":TIME}. */
@@ -483,6 +563,7 @@ int main(void)
 	if (build_calls_sample(elf) == 0) {
 		PTU_RUN(profile_by_hand);
 		PTU_RUN(timeline_spans);
+		PTU_RUN(timeline_runs);
 		PTU_RUN(images_per_source);
 		PTU_RUN(profile_in_runs);
 		PTU_RUN(range_through_functions);
