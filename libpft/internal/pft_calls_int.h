@@ -163,6 +163,10 @@ static inline int calls_loop_jump(const struct pft_calls *c, uint32_t target)
 	return c->pend.iclass == PFT_ICLASS_JUMP && (target == top->func || frame_contains(top, target));
 }
 
+/* A range while quiet, after a branch that is no loop's jump: the
+ * branch settled (its events queued), then the range added. */
+int pft_calls_settle_range(struct pft_calls *c, const struct pft_elem *e);
+
 /* One element that is not a quiet range (calls_put_until_events()),
  * checked: its events are queued. */
 int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e);
@@ -187,11 +191,19 @@ calls_put_until_events(struct pft_calls *c, const struct pft_elem *e, size_t n, 
 	for (size_t i = 0; i < n; i++) {
 		const struct pft_elem *x = pft_elem_at(e, i, size);
 		/* Most ranges follow one that moved no frame, or a loop's jump
-		 * within the function: they only add up. */
-		if (x->type == PFT_ELEM_RANGE && c->quiet &&
-		    (!c->pend.active || calls_loop_jump(c, x->start))) {
-			c->pend.active = 0;
-			calls_add_range(c, x);
+		 * within the function: they only add up; the others settle the
+		 * branch before them first. */
+		if (x->type == PFT_ELEM_RANGE && c->quiet) {
+			if (!c->pend.active || calls_loop_jump(c, x->start)) {
+				c->pend.active = 0;
+				calls_add_range(c, x);
+			} else {
+				err = pft_calls_settle_range(c, x);
+				if (err)
+					return err;
+				if (c->nqueue)
+					return (int)(i + 1);
+			}
 			if (on_range && (err = on_range(ctx, x)) != 0)
 				return err;
 			continue;

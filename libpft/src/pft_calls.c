@@ -541,6 +541,17 @@ static int put_elem(struct pft_calls *c, const struct pft_elem *e)
 	}
 }
 
+int pft_calls_settle_range(struct pft_calls *c, const struct pft_elem *e)
+{
+	/* Quiet: started, no gap, no exception pending, which settling a
+	 * branch does not change. */
+	int err = settle(c, 1, e->start);
+
+	if (!err)
+		calls_add_range(c, e);
+	return err;
+}
+
 int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e)
 {
 	int err = put_elem(c, e);
