@@ -223,18 +223,26 @@ static int is_function_entry(struct pft_calls *c, uint32_t addr)
 	return symbol_of(c, addr, &start, &end) && start == addr;
 }
 
-static int emit(struct pft_calls *c, unsigned kind, unsigned flags,
-		uint32_t site, uint32_t target, uint32_t callee,
-		uint32_t caller, uint64_t entry_insns)
+static int __attribute__((noinline)) grow_queue(struct pft_calls *c)
 {
-	if (c->nqueue == c->cap_queue) {
-		size_t n = c->cap_queue ? c->cap_queue * 2 : 16;
-		struct pft_call_event *q = realloc(c->queue, n * sizeof(*q));
-		if (!q)
-			return -PFT_ERR_NOMEM;
-		c->queue = q;
-		c->cap_queue = n;
-	}
+	size_t n = c->cap_queue ? c->cap_queue * 2 : 16;
+	struct pft_call_event *q = realloc(c->queue, n * sizeof(*q));
+
+	if (!q)
+		return -PFT_ERR_NOMEM;
+	c->queue = q;
+	c->cap_queue = n;
+	return 0;
+}
+
+/* Queue an event (inline: there is an event per call or return, and
+ * an out-of-line call with eight arguments cost a fifth of it). */
+static inline __attribute__((always_inline)) int
+emit(struct pft_calls *c, unsigned kind, unsigned flags, uint32_t site, uint32_t target,
+     uint32_t callee, uint32_t caller, uint64_t entry_insns)
+{
+	if (c->nqueue == c->cap_queue && grow_queue(c))
+		return -PFT_ERR_NOMEM;
 	c->queue[c->nqueue++] = (struct pft_call_event){
 		.kind = (uint8_t)kind, .flags = (uint8_t)flags,
 		.depth = (uint32_t)(c->nframes - 1), .site = site,
