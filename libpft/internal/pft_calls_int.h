@@ -70,8 +70,7 @@ struct pft_calls {
 	struct pft_image *image;
 	struct symbol_cache symbols[SYMBOL_CACHE_SIZE];
 	uint32_t max_depth;
-	/* The outermost function is frames[0], frame k >= 1 is
-	 * frames[base + k]. */
+	/* Frame k (0: the outermost function) is frames[base + k]. */
 	struct frame *frames;
 	size_t nframes, cap_frames, base;
 	/* Frames 0 .. indexed - 1 are in the sets, at most UNINDEXED_MAX
@@ -101,7 +100,7 @@ static inline const struct pft_elem *pft_elem_at(const struct pft_elem *e, size_
 
 static inline struct frame *calls_frame_at(const struct pft_calls *c, size_t k)
 {
-	return &c->frames[k ? c->base + k : 0];
+	return &c->frames[c->base + k];
 }
 
 static inline int frame_contains(const struct frame *f, uint32_t addr)

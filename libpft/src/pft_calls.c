@@ -263,16 +263,17 @@ static int push(struct pft_calls *c, unsigned kind, unsigned flags,
 	if (callee)
 		function_of(c, callee, &f.func, &f.func_end);
 	if (c->nframes - 1 >= c->max_depth) {
-		/* Forget the oldest call frame. */
+		/* Forget the oldest call frame: the outermost moves over it. */
 		unindex_frame(c, 1, calls_frame_at(c, 1));
+		c->frames[c->base + 1] = c->frames[c->base];
 		c->base++;
 		c->nframes--;
 	}
 	if (c->base + c->nframes == c->cap_frames) {
 		if (c->base >= c->nframes) {
 			/* Once per nframes forgotten: O(1) amortized. */
-			memmove(&c->frames[1], &c->frames[c->base + 1],
-				(c->nframes - 1) * sizeof(*c->frames));
+			memmove(&c->frames[0], &c->frames[c->base],
+				c->nframes * sizeof(*c->frames));
 			c->base = 0;
 		} else {
 			struct frame *p = realloc(c->frames, 2 * c->cap_frames * sizeof(*p));
@@ -309,8 +310,10 @@ static int pop_to(struct pft_calls *c, size_t keep, unsigned flags,
 		unsigned fl = flags;
 
 		unindex_frame(c, c->nframes, &f);
-		if (c->nframes == 1)
+		if (c->nframes == 1 && c->base) {
+			c->frames[0] = c->frames[c->base];
 			c->base = 0;
+		}
 
 		if (c->nframes > keep || last_unwound)
 			fl |= PFT_CALL_F_UNWOUND;

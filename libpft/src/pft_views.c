@@ -171,10 +171,10 @@ void pft_views_free(struct pft_views *v)
 	free(v);
 }
 
-/* Frame @k of @s: the root is stack[0], frame k >= 1 is stack[base + k]. */
+/* Frame @k of @s (0: the root) is stack[base + k]. */
 static struct vframe *frame_at(const struct vsource *s, size_t k)
 {
-	return &s->stack[k ? s->base + k : 0];
+	return &s->stack[s->base + k];
 }
 
 /* At most 4 (max_depth + 1) frames of memory: the frames move down only
@@ -182,20 +182,21 @@ static struct vframe *frame_at(const struct vsource *s, size_t k)
  * number, so that each call costs O(1) amortized at the depth limit. */
 static int push_frame(struct vsource *s, struct vframe f)
 {
-	if (s->n && s->base >= s->n && s->base + s->n == s->cap) {
-		memmove(&s->stack[1], &s->stack[s->base + 1], (s->n - 1) * sizeof(*s->stack));
+	if (s->base && s->base >= s->n && s->base + s->n == s->cap) {
+		memmove(&s->stack[0], &s->stack[s->base], s->n * sizeof(*s->stack));
 		s->base = 0;
 	}
-	if (pft_grow((void **)&s->stack, &s->cap, (s->n ? s->base : 0) + s->n + 1,
-		     sizeof(*s->stack)))
+	if (pft_grow((void **)&s->stack, &s->cap, s->base + s->n + 1, sizeof(*s->stack)))
 		return -PFT_ERR_NOMEM;
 	*frame_at(s, s->n++) = f;
 	return 0;
 }
 
-/* The tracker forgot its oldest call frame (max_depth): so do we. */
+/* The tracker forgot its oldest call frame (max_depth): so do we (the
+ * root moves over it). */
 static void forget_oldest(struct vsource *s)
 {
+	s->stack[s->base + 1] = s->stack[s->base];
 	s->base++;
 	s->n--;
 }
@@ -286,8 +287,10 @@ static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_
 	if (ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN) {
 		while (s->n > (size_t)ev->depth + 1 && s->n > 1)
 			close_frame(v, frame_at(s, --s->n), ev->insns);
-		if (s->n == 1)
+		if (s->n == 1 && s->base) {
+			s->stack[0] = s->stack[s->base];
 			s->base = 0;
+		}
 		return 0;
 	}
 	if (ev->kind == PFT_CALL_TAIL_CALL) {
@@ -510,7 +513,8 @@ static void top_node(struct range_counter *rc)
 
 /* Count range @x: one in the top frame's function (most) only adds to
  * the frame's node.  Called from the tracker's loop (pft_calls_int.h). */
-static inline int count_range(void *counter, const struct pft_elem *x)
+static inline __attribute__((always_inline)) int count_range(void *counter,
+							       const struct pft_elem *x)
 {
 	struct range_counter *rc = counter;
 	struct pft_views *v = rc->v;

@@ -268,8 +268,11 @@ static void time_and_depth_limit(void)
 	PTU_EQ(pft_calls_depth(calls), 2);
 	put(arm_range(0x3004, 1, PFT_ICLASS_RETURN, 1));
 	check(0, PFT_CALL_RETURN, 0, 1, 0x4000, 0x3004, 4);
+	PTU_EQ(ev[0].caller, 0x3000);
 	put(arm_range(0x2004, 1, PFT_ICLASS_RETURN, 1));
 	check(0, PFT_CALL_RETURN, 0, 0, 0x3004, 0x2004, 5);
+	/* The outermost function is still the first range's. */
+	PTU_EQ(ev[0].caller, 0x1000);
 	put(arm_range(0x1004, 1, PFT_ICLASS_OTHER, 0));  /* its frame was dropped */
 	check(0, PFT_CALL_UNMATCHED_RETURN, 0, 0, 0x2004, 0x1004, 6);
 	pft_calls_free(calls);

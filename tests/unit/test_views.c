@@ -171,6 +171,34 @@ static void profile_in_runs(void)
 	pft_image_free(img);
 }
 
+/* The same trace with a stack of one frame: fa's call frame is forgotten
+ * when fa calls fb.  The outermost frame stays _start's: fb is _start's
+ * callee, its return goes back to _start's frame, where the code of fa
+ * after it and fc (tail-called from there) are contexts of their own; the
+ * return to 0x8004 (fa's frame, gone) matches no frame. */
+static void profile_depth_limit(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct buffer out = { .len = 0 };
+	struct pft_views_config cfg = { .size = sizeof(cfg), .image = img, .max_depth = 1 };
+	struct pft_views *v;
+
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	v = pft_views_alloc(&cfg, NULL);
+	PTU_CHECK(v != NULL);
+	for (size_t i = 0; v && i < sizeof(trace) / sizeof(trace[0]); i++) {
+		struct pft_elem e = arm_range(trace[i].start, 1, trace[i].iclass, 1);
+		PTU_EQ(pft_views_put(v, 5, &e, sizeof(e)), 0);
+	}
+	if (v) {
+		PTU_EQ(pft_views_finish(v), 0);
+		PTU_EQ(pft_views_write(v, PFT_VIEW_FOLDED, NULL, to_buffer, &out), 0);
+		PTU_STREQ(out.text, "_start 2\n_start;fa 1\n_start;fb 1\nfa 1\nfc 2\nfc;fb 1\n");
+	}
+	pft_views_free(v);
+	pft_image_free(img);
+}
+
 /* Function @name's self instructions and cycles after @v's finish. */
 static void self_of(struct pft_views *v, const char *name, uint64_t insns, uint64_t cycles)
 {
@@ -566,6 +594,7 @@ int main(void)
 		PTU_RUN(timeline_runs);
 		PTU_RUN(images_per_source);
 		PTU_RUN(profile_in_runs);
+		PTU_RUN(profile_depth_limit);
 		PTU_RUN(range_through_functions);
 		PTU_RUN(range_through_many_functions);
 	} else {
