@@ -257,11 +257,11 @@ emit(struct pft_calls *c, unsigned kind, unsigned flags, uint32_t site, uint32_t
 static int push(struct pft_calls *c, unsigned kind, unsigned flags,
 		uint32_t site, uint32_t ret, uint32_t callee, uint16_t number)
 {
-	struct frame f = { .ret = ret, .entry_insns = c->insns,
-			   .exception = kind == PFT_CALL_EXCEPTION };
+	uint32_t func = 0, func_end = 0;
+	uint8_t exception = kind == PFT_CALL_EXCEPTION;
 
 	if (callee)
-		function_of(c, callee, &f.func, &f.func_end);
+		function_of(c, callee, &func, &func_end);
 	if (c->nframes - 1 >= c->max_depth) {
 		/* Forget the oldest call frame: the outermost moves over it. */
 		unindex_frame(c, 1, calls_frame_at(c, 1));
@@ -289,12 +289,19 @@ static int push(struct pft_calls *c, unsigned kind, unsigned flags,
 		if (err)
 			return err;
 	}
-	*calls_frame_at(c, c->nframes) = f;
+	/* Field by field: a frame built aside and copied whole was read
+	 * back before its stores had landed (a store forwarding stall). */
+	struct frame *f = calls_frame_at(c, c->nframes);
+	f->ret = ret;
+	f->func = func;
+	f->func_end = func_end;
+	f->entry_insns = c->insns;
+	f->exception = exception;
 	c->nframes++;
-	c->unindexed_rets[ret_hash(f.ret)]++;
-	c->exceptions += f.exception;
+	c->unindexed_rets[ret_hash(ret)]++;
+	c->exceptions += exception;
 	int err = emit(c, kind, flags | (callee ? 0 : PFT_CALL_F_NO_TARGET),
-		       site, callee, callee ? f.func : 0, caller, 0);
+		       site, callee, func, caller, 0);
 	if (!err)
 		c->queue[c->nqueue - 1].exception = number;
 	return err;
@@ -437,29 +444,33 @@ static int direct_target(const struct pft_calls *c, const struct pending_branch 
  * destination; without it a direct branch's encoded target serves. */
 static int settle(struct pft_calls *c, int known, uint32_t target)
 {
-	struct pending_branch p = c->pend;
+	/* Its fields read one by one, not copied whole: it was written a
+	 * few instructions ago (a store forwarding stall). */
+	const struct pending_branch *p = &c->pend;
+	unsigned iclass = p->iclass;
+	uint32_t site = p->site;
 
-	c->pend.active = 0;
-	if (!p.active)
+	if (!p->active)
 		return 0;
-	if (!known && p.in_range)
-		known = direct_target(c, &p, &target);
+	c->pend.active = 0;
+	if (!known && p->in_range)
+		known = direct_target(c, p, &target);
 	/* Compares, most frequent first: a switch's jump through a table
 	 * was the tracker's most mispredicted branch (cachegrind). */
-	if (p.iclass == PFT_ICLASS_CALL || p.iclass == PFT_ICLASS_INDIRECT_CALL)
-		return push(c, PFT_CALL_CALL, 0, p.site, p.ret, known ? target : 0, 0);
+	if (iclass == PFT_ICLASS_CALL || iclass == PFT_ICLASS_INDIRECT_CALL)
+		return push(c, PFT_CALL_CALL, 0, site, p->ret, known ? target : 0, 0);
 	if (!known)
 		return 0;
-	if (p.iclass == PFT_ICLASS_RETURN)
-		return do_return(c, p.site, target);
-	if (p.iclass == PFT_ICLASS_INDIRECT_JUMP) {
+	if (iclass == PFT_ICLASS_RETURN)
+		return do_return(c, site, target);
+	if (iclass == PFT_ICLASS_INDIRECT_JUMP) {
 		size_t k = frame_returning_to(c, target);
-		return k ? return_to(c, p.site, target, k) : tail_call(c, p.site, target);
+		return k ? return_to(c, site, target, k) : tail_call(c, site, target);
 	}
-	if (p.iclass == PFT_ICLASS_JUMP)
-		return tail_call(c, p.site, target);
-	if (p.iclass == PFT_ICLASS_EXC_RETURN)
-		return do_exception_return(c, p.site, target);
+	if (iclass == PFT_ICLASS_JUMP)
+		return tail_call(c, site, target);
+	if (iclass == PFT_ICLASS_EXC_RETURN)
+		return do_exception_return(c, site, target);
 	return 0;
 }
 

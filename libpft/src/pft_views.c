@@ -223,20 +223,14 @@ static void close_frame(struct pft_views *v, const struct vframe *f, uint64_t in
 		v->edges[f->edge].incl += insns - f->entry;
 }
 
-/* The function, node and edge a call (@tail 0) from node @from, or a
- * tail call replacing it, into @target leads to. */
-static int call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint32_t target,
-		     int tail, struct vcall_memo *out)
+/* call_dest() when @m does not have it. */
+static int __attribute__((noinline))
+find_call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint32_t target, int tail,
+	       struct vcall_memo *m, struct vcall_memo *out)
 {
-	struct vcall_memo *m = &v->call_memo[((target >> 1) ^ from * 0x9e3779b1u ^ (uint32_t)tail) %
-					     VCALL_MEMO_SIZE];
 	uint32_t parent = tail ? v->nodes[from].parent : from;
 	int err;
 
-	if (target && m->target == target && m->from == from && m->tail == tail) {
-		*out = *m;
-		return 0;
-	}
 	*out = (struct vcall_memo){ .from = from, .target = target, .tail = (uint8_t)tail };
 	err = func_index(v, s->image, target, &out->func);
 	if (!err)
@@ -248,9 +242,30 @@ static int call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint
 	return err;
 }
 
+/* The function, node and edge a call (@tail 0) from node @from, or a
+ * tail call replacing it, into @target leads to.  Inline: the caller's
+ * copy is then in registers, not read back from memory the memo's copy
+ * was just stored to (a store forwarding stall). */
+static inline __attribute__((always_inline)) int
+call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint32_t target, int tail,
+	  struct vcall_memo *out)
+{
+	struct vcall_memo *m = &v->call_memo[((target >> 1) ^ from * 0x9e3779b1u ^ (uint32_t)tail) %
+					     VCALL_MEMO_SIZE];
+
+	if (target && m->target == target && m->from == from && m->tail == tail) {
+		*out = (struct vcall_memo){ .from = from, .target = target, .func = m->func,
+					    .node = m->node, .edge = m->edge,
+					    .tail = (uint8_t)tail };
+		return 0;
+	}
+	return find_call_dest(v, s, from, target, tail, m, out);
+}
+
 /* Count the call of edge @d, and an entry of its function when @target is
  * its first address (a call's target 0 is none). */
-static void count_call(struct pft_views *v, const struct vcall_memo *d, uint32_t target)
+static inline __attribute__((always_inline)) void
+count_call(struct pft_views *v, const struct vcall_memo *d, uint32_t target)
 {
 	struct vfunc *f = &v->funcs[d->func];
 
