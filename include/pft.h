@@ -1856,7 +1856,7 @@ pft_export int pft_snap_add_dumps(const struct pft_snapshot *s,
  * timestamp...).  Where no such I-sync comes soon after a piece's start,
  * the piece before decodes it too: slower, the same result.  Memory: at
  * most @threads + 1 pieces in flight, each with up to 8 MiB of decoded
- * items waiting for pft_input_next() (a 64 KiB piece makes about 2 MiB;
+ * items waiting for pft_input_next() (a 256 KiB piece makes about 8 MiB;
  * with elements in @runs and no @packets, a run keeps only its first
  * packet).  The threads count the items and run the fit check on their
  * pieces; the counts and verdicts are those of the serial decode.  Other
@@ -1874,7 +1874,7 @@ struct pft_input_config {
 	int id;                 /* decode only this trace ID; -1: every source */
 	uint32_t reserved;      /* ignored: the first layout ends here */
 	unsigned threads;       /* decode threads; 0 or 1: the calling thread only */
-	uint32_t piece_size;    /* parallel decode: bytes per piece; 0: 64 KiB
+	uint32_t piece_size;    /* parallel decode: bytes per piece; 0: 256 KiB
 				 * (1 MiB for pft_input_count()) */
 };
 

@@ -22,8 +22,10 @@
 #include "pft_size.h"
 
 /* Pieces of the parallel decode: a piece's items wait in memory for the
- * reader, its counts do not (larger pieces waste less at the hand-overs). */
-enum { READ_BLOCK = 256 * 1024, PIECE_SIZE = 64 * 1024, COUNT_PIECE_SIZE = 1024 * 1024 };
+ * reader (at most 8 MiB of them), its counts do not; larger pieces waste
+ * less at the hand-overs (a view over the benchmark trace at -j 2: 1.9 s
+ * with pieces of 64 KiB, 1.5 s with 256 KiB, 1.5 s with 1 MiB). */
+enum { READ_BLOCK = 256 * 1024, PIECE_SIZE = 256 * 1024, COUNT_PIECE_SIZE = 1024 * 1024 };
 
 struct user_image {
 	char *path;

@@ -59,8 +59,9 @@
  * the reader at CHUNKS_MAX chunks, so memory does not grow with the trace.
  * A piece's stream takes about 60 bytes per byte of trace (packets and
  * elements are 72 and 64 bytes; about half that with elements in runs and
- * no packets, where a run keeps only its first packet): the default piece
- * is small.
+ * no packets, where a run keeps only its first packet): a piece of the
+ * default size (pft_input.c) fills its CHUNKS_MAX chunks, and its worker
+ * waits for the reader.
  */
 #include <errno.h>
 #include <fcntl.h>
