@@ -42,16 +42,6 @@ enum { SPAN_MEMO_BITS = 9 };
 /* An event fits in this much of the buffer unless its name is long. */
 enum { EVENT_ROOM = 512 };
 
-/* The last time written as a count: its digits end at digits[TIME_END],
- * what follows is room for a copy of a fixed size. */
-enum { TIME_DIGITS = 20, TIME_END = 24 };
-
-struct time_memo {
-	uint64_t value;
-	uint8_t len;              /* 0: none yet */
-	char digits[TIME_END + TIME_DIGITS];
-};
-
 struct pft_timeline {
 	struct name_cache names[NAME_CACHE_SIZE];
 	struct span_memo spans[1 << SPAN_MEMO_BITS];
@@ -61,7 +51,6 @@ struct pft_timeline {
 	uint64_t hz;
 	uint32_t tid;
 	uint8_t clock;
-	struct time_memo last_time;
 	/* Each event's start up to its time, track included. */
 	char head[2][64];
 	uint8_t head_len[2];
@@ -141,42 +130,7 @@ int pft_timeline_end(int (*write)(void *ctx, const char *buf, size_t len), void 
 	return write_text(write, ctx, "\n]}\n");
 }
 
-/* Count @value in decimal.  Counts grow, mostly by a few hundred from
- * one event to the next: the difference added to the last count's digits
- * takes fewer instructions than a conversion of the whole count. */
-static void write_count(struct time_memo *m, struct vout *o, uint64_t value)
-{
-	char *end = m->digits + TIME_END, *first = end - m->len;
-	uint64_t add = value - m->value;
-
-	if (!m->len || value < m->value || add >= 1000000) {
-		first = vout_digits(end, value);
-	} else {
-		char *p = end;
-		unsigned carry = 0;
-		while (add || carry) {
-			--p;
-			unsigned digit = (p >= first ? (unsigned)(*p - '0') : 0) +
-					 (unsigned)(add % 10) + carry;
-			add /= 10;
-			carry = digit >= 10;
-			*p = (char)('0' + digit - 10 * carry);
-		}
-		if (p < first)
-			first = p;
-	}
-	m->value = value;
-	m->len = (uint8_t)(end - first);
-	if (sizeof(o->buf) - o->len >= TIME_DIGITS) {
-		/* A copy of a size known when compiled: no call to memcpy(). */
-		memcpy(o->buf + o->len, first, TIME_DIGITS);
-		o->len += m->len;
-	} else {
-		vout_put(o, first, m->len);
-	}
-}
-
-static void timestamp(struct pft_timeline *t, struct vout *o,
+static void timestamp(const struct pft_timeline *t, struct vout *o,
 		      const struct pft_call_event *ev)
 {
 	uint64_t value = ev->insns;
@@ -186,7 +140,7 @@ static void timestamp(struct pft_timeline *t, struct vout *o,
 	else if (t->clock == PFT_TIMELINE_TIMESTAMP && ev->has_ts)
 		value = ev->ts;
 	if (!t->hz) {
-		write_count(&t->last_time, o, value);
+		vout_u64(o, value);
 		return;
 	}
 	/* Microseconds with three decimals. */
@@ -214,7 +168,7 @@ static struct name_cache *target_name(struct pft_timeline *t, uint32_t addr)
 }
 
 /* The start of an event (@begin: B, else E): its phase, track and time. */
-static void event_head(struct pft_timeline *t, struct vout *o, int begin,
+static void event_head(const struct pft_timeline *t, struct vout *o, int begin,
 		       const struct pft_call_event *ev)
 {
 	vout_put(o, t->head[begin], t->head_len[begin]);
@@ -301,7 +255,7 @@ static void begin_span(struct pft_timeline *t, struct vout *o,
 	}
 }
 
-static void end_span(struct pft_timeline *t, struct vout *o,
+static void end_span(const struct pft_timeline *t, struct vout *o,
 		     const struct pft_call_event *ev)
 {
 	event_head(t, o, 0, ev);

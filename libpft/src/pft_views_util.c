@@ -125,12 +125,21 @@ static const char digit_pairs[200] =
 
 char *vout_digits(char *end, uint64_t value)
 {
-	/* Two digits a division: a timeline writes two numbers per event. */
-	while (value >= 100) {
-		uint64_t q = value / 100;
-		end -= 2;
-		memcpy(end, &digit_pairs[2 * (value - 100 * q)], 2);
+	/* Four digits a division of @value, split in two pairs apart from
+	 * it: a timeline writes a number per event, and the divisions of a
+	 * number wait for each other. */
+	while (value >= 10000) {
+		uint64_t q = value / 10000;
+		unsigned four = (unsigned)(value - 10000 * q);
+		end -= 4;
+		memcpy(end, &digit_pairs[2 * (four / 100)], 2);
+		memcpy(end + 2, &digit_pairs[2 * (four % 100)], 2);
 		value = q;
+	}
+	if (value >= 100) {
+		end -= 2;
+		memcpy(end, &digit_pairs[2 * (value % 100)], 2);
+		value /= 100;
 	}
 	if (value >= 10) {
 		end -= 2;
@@ -141,8 +150,35 @@ char *vout_digits(char *end, uint64_t value)
 	return end;
 }
 
+/* How many decimal digits @value has: as many as the power of two below
+ * it (log10(2) ~ 1233 / 4096), or one more when @value reaches the next
+ * power of ten. */
+static unsigned decimal_digits(uint64_t value)
+{
+	static const uint64_t tens[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull, 1000000000000000ull,
+		10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull
+	};
+	unsigned width = 64u - (unsigned)__builtin_clzll(value | 1);
+	unsigned below = (width * 1233u) >> 12;
+
+	below += value >= tens[below];
+	return below ? below : 1;
+}
+
 void vout_u64(struct vout *o, uint64_t value)
 {
+	/* Straight into the buffer: digits made aside and copied were read
+	 * back before their stores had landed (a store forwarding stall). */
+	if (sizeof(o->buf) - o->len >= 20) {
+		unsigned n = decimal_digits(value);
+		vout_digits(o->buf + o->len + n, value);
+		o->len += n;
+		return;
+	}
 	char digits[20];
 	const char *first = vout_digits(digits + sizeof(digits), value);
 

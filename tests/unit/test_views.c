@@ -491,8 +491,8 @@ static void timeline_runs(void)
 	pft_image_free(img);
 }
 
-/* Times written from the last one's digits: carries through every digit,
- * a time that goes back, the largest count.  A return at depth 0 with no
+/* Times on both sides of every number of digits up to 16, with zeros
+ * inside, a time that goes back, the largest count.  A return at depth 0 with no
  * span open writes one end: {"ph":"E",...,"ts":TIME}. */
 static void timeline_times(void)
 {
@@ -503,6 +503,9 @@ static void timeline_times(void)
 		{ 0, "0", "0.000" }, { 7, "7", "0.007" }, { 9, "9", "0.009" },
 		{ 10, "10", "0.010" }, { 99, "99", "0.099" }, { 100, "100", "0.100" },
 		{ 999, "999", "0.999" }, { 1000, "1000", "1.000" }, { 1005, "1005", "1.005" },
+		{ 9999, "9999", "9.999" }, { 10000, "10000", "10.000" },
+		{ 10203, "10203", "10.203" }, { 199995, "199995", "199.995" }, { 12345678, "12345678", "12345.678" },
+		{ 100020003, "100020003", "100020.003" },
 		{ 99999999, "99999999", "99999.999" }, { 100000000, "100000000", "100000.000" },
 		{ 12, "12", "0.012" }, { 1234567, "1234567", "1234.567" },
 		/* (below 2^53: exact in the double the clock's division uses) */
