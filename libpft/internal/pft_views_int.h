@@ -50,6 +50,18 @@ static inline void vout_str(struct vout *o, const char *s)
 {
 	vout_put(o, s, strlen(s));
 }
+/* The first @n bytes of @room bytes at @s (@room a constant): all @room
+ * copied where they fit, a copy of a size known when compiled (no call
+ * to memcpy()), and only @n count. */
+static inline void vout_put_room(struct vout *o, const char *s, size_t room, size_t n)
+{
+	if (room <= sizeof(o->buf) - o->len) {
+		memcpy(o->buf + o->len, s, room);
+		o->len += n;
+	} else {
+		vout_put(o, s, n);
+	}
+}
 void vout_u64(struct vout *o, uint64_t value);
 /* @value's decimal digits, written backwards from @end: the first. */
 char *vout_digits(char *end, uint64_t value);

@@ -171,7 +171,7 @@ static struct name_cache *target_name(struct pft_timeline *t, uint32_t addr)
 static void event_head(const struct pft_timeline *t, struct vout *o, int begin,
 		       const struct pft_call_event *ev)
 {
-	vout_put(o, t->head[begin], t->head_len[begin]);
+	vout_put_room(o, t->head[begin], sizeof(t->head[begin]), t->head_len[begin]);
 	timestamp(t, o, ev);
 }
 
@@ -235,14 +235,7 @@ static void begin_span(struct pft_timeline *t, struct vout *o,
 	event_head(t, o, 1, ev);
 	if (m->len && k->site == key.site && k->target == key.target && k->depth == key.depth &&
 	    k->exception == key.exception && k->is_exception == key.is_exception) {
-		/* The whole memo, a size known when compiled, where it fits
-		 * (it does unless a name was long); only its length counts. */
-		if (sizeof(o->buf) - o->len >= sizeof(m->text)) {
-			memcpy(o->buf + o->len, m->text, sizeof(m->text));
-			o->len += m->len;
-		} else {
-			vout_put(o, m->text, m->len);
-		}
+		vout_put_room(o, m->text, sizeof(m->text), m->len);
 		return;
 	}
 	size_t before = o->len;
