@@ -55,18 +55,22 @@ struct name_memo {
  * in text from the source to the names (and the exception), in JSON
  * lines from the start to "insns":.  The same calls and returns come
  * millions of times: the part as last written, whole. */
+/* In 64-bit words, compared in registers: compares of 32-bit fields
+ * were merged into loads of two fields just stored one by one (a store
+ * forwarding stall at each). */
 struct line_key {
 	const struct pft_image *img;
-	uint32_t site, target, callee, caller, depth;  /* text: site, target 0 */
-	int id;
-	uint16_t exception;           /* text: the number of an EXCEPTION */
-	uint8_t kind;
+	uint64_t where;               /* site, target << 32 (text: 0) */
+	uint64_t who;                 /* callee, caller << 32 */
+	uint64_t rest;                /* depth, kind << 32, exception << 40 (text:
+				       * the number of an EXCEPTION) */
+	uint64_t id;
 };
 
 struct line_memo {
 	struct line_key key;
 	uint8_t len;                  /* 0: empty */
-	char text[216];
+	char text[224];               /* a multiple of 32 (ob_memo()) */
 };
 
 struct views_run {
@@ -280,21 +284,22 @@ static void print_call_memo(const struct views_run *r, const struct source *s,
 			    const struct pft_call_event *ev, int id, int json)
 {
 	struct outbuf *o = r->ob;
+	uint32_t site = json ? ev->site : 0, target = json ? ev->target : 0;
+	uint16_t exception = !json && ev->kind == PFT_CALL_EXCEPTION ? ev->exception : 0;
 	struct line_key key = {
-		.img = s->info.image, .site = json ? ev->site : 0, .target = json ? ev->target : 0,
-		.callee = ev->callee, .caller = ev->caller, .depth = ev->depth, .id = id,
-		.exception = !json && ev->kind == PFT_CALL_EXCEPTION ? ev->exception : 0,
-		.kind = ev->kind
+		.img = s->info.image, .where = site | (uint64_t)target << 32,
+		.who = ev->callee | (uint64_t)ev->caller << 32,
+		.rest = ev->depth | (uint64_t)ev->kind << 32 | (uint64_t)exception << 40,
+		.id = (uint64_t)(int64_t)id
 	};
-	uint32_t h = (key.callee >> 1) * 2654435761u ^ (key.caller >> 1) * 0x9e3779b1u ^
-		     key.site ^ key.target * 0x85ebca6bu ^ key.depth * 0xc2b2ae35u ^ key.kind;
+	uint32_t h = (ev->callee >> 1) * 2654435761u ^ (ev->caller >> 1) * 0x9e3779b1u ^ site ^
+		     target * 0x85ebca6bu ^ ev->depth * 0xc2b2ae35u ^ ev->kind;
 	struct line_memo *m = &r->lines_done[(h * 2654435761u) >> (32 - LINE_MEMO_BITS)];
 
 	const struct line_key *k = &m->key;
 
-	if (m->len && k->img == key.img && k->site == key.site && k->target == key.target &&
-	    k->callee == key.callee && k->caller == key.caller && k->depth == key.depth &&
-	    k->id == key.id && k->exception == key.exception && k->kind == key.kind) {
+	if (m->len && k->img == key.img && k->where == key.where && k->who == key.who &&
+	    k->rest == key.rest && k->id == key.id) {
 		ob_memo(o, m->text, m->len);
 		return;
 	}

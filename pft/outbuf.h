@@ -83,12 +83,23 @@ static inline size_t ob_since(const struct outbuf *o, struct ob_mark m, size_t m
 }
 
 /* A memo's @len bytes, copied as its whole @room (a size known when
- * compiled; a line keeps OUTBUF_LINE_MAX free): no call to memcpy(). */
+ * compiled; a line keeps OUTBUF_LINE_MAX free), or up to @len in pieces
+ * of 32 bytes when the room is a larger multiple of 32: no call to
+ * memcpy(). */
 #define ob_memo(o, text, len) ob_memo_((o), (text), sizeof(text), (len))
 
 static inline void ob_memo_(struct outbuf *o, const char *text, size_t room, size_t len)
 {
-	memcpy(o->buf + o->len, text, room);
+	char *to = o->buf + o->len;
+
+	if (room > 64 && room % 32 == 0) {
+		/* A larger room copied whole was a rep movs, slow to start:
+		 * 32 bytes at a time up to @len. */
+		for (size_t i = 0; i < len; i += 32)
+			memcpy(to + i, text + i, 32);
+	} else {
+		memcpy(to, text, room);
+	}
 	o->len += len;
 }
 
@@ -174,14 +185,23 @@ static inline int ob_ndigits(uint64_t v)
 	return n ? n : 1;
 }
 
-/* @v's digits, ending just before @end. */
+/* @v's digits, ending just before @end: four a division of @v, split in
+ * two pairs apart from it (the divisions of a number wait for each
+ * other). */
 static inline void ob_put_digits(char *end, uint64_t v)
 {
-	while (v >= 100) {
-		uint64_t q = v / 100;
-		end -= 2;
-		memcpy(end, &ob_digit_pairs[2 * (v - 100 * q)], 2);
+	while (v >= 10000) {
+		uint64_t q = v / 10000;
+		unsigned four = (unsigned)(v - 10000 * q);
+		end -= 4;
+		memcpy(end, &ob_digit_pairs[2 * (four / 100)], 2);
+		memcpy(end + 2, &ob_digit_pairs[2 * (four % 100)], 2);
 		v = q;
+	}
+	if (v >= 100) {
+		end -= 2;
+		memcpy(end, &ob_digit_pairs[2 * (v % 100)], 2);
+		v /= 100;
 	}
 	if (v >= 10)
 		memcpy(end - 2, &ob_digit_pairs[2 * v], 2);

@@ -53,7 +53,8 @@ USES = {
 # Unit tests named after no module: their layer (None: every layer, by
 # purpose: test_sizes checks the structs of all, test_errors provokes an
 # error in each to check the one error model).
-TEST_LAYER = {"errors": None, "sizes": None, "views_bounds": "views"}
+TEST_LAYER = {"errors": None, "sizes": None, "views_bounds": "views",
+              "outbuf": "common"}  # the CLI's pft/outbuf.h: no module of the library
 # Layers a test may use besides those of its layer, and why: exceptions
 # for tests, never for modules.
 TEST_EXTRA = {
