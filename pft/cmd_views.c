@@ -2,6 +2,7 @@
  * pft calls.  Each decodes like pft decode and hands the elements to the
  * library's views accumulator or its calls trackers (one per source). */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,13 @@ struct views_run {
 	} kinds[PFT_CALL_KIND_MAX + 1];
 	struct input in;
 	uint64_t errors;
+	/* The first error in the trace: the views list none, stderr names
+	 * it (its source, offset and what it was). */
+	struct first_error {
+		size_t source;
+		uint64_t offset;
+		const char *what;
+	} first_error;
 };
 
 /* What file_write returns when writing fails: no -PFT_ERR_* code. */
@@ -405,13 +413,38 @@ static int drain_calls(struct views_run *r, size_t i)
 	return 0;
 }
 
+/* An error in the trace of source @i at @offset: counted, the first kept. */
+static void count_error(struct views_run *r, size_t i, uint64_t offset, const char *what)
+{
+	if (!r->errors++)
+		r->first_error = (struct first_error){ .source = i, .offset = offset, .what = what };
+}
+
+/* The errors in the trace, in one line: the views go on past them and
+ * list none (pft decode does). */
+static void report_errors(const struct views_run *r)
+{
+	const struct first_error *f = &r->first_error;
+	const struct pft_input_source *s = &r->in.src[f->source].info;
+	char id[32] = "";
+
+	if (!r->errors)
+		return;
+	if (s->id >= 0)
+		snprintf(id, sizeof(id), "id 0x%02x: ", (unsigned)s->id);
+	cli_error("%s: %s%" PRIu64 " error%s in the trace, the first at offset 0x%" PRIx64
+		  ": %s (the views count what decoded; pft decode lists the errors)",
+		  s->path, id, r->errors, r->errors == 1 ? "" : "s", f->offset, f->what);
+}
+
 /* The @n elements of a run of source @i. */
 static int on_run(struct views_run *r, size_t i, const struct pft_elem *e, size_t n)
 {
 	int err;
 
 	for (size_t k = 0; k < n; k++)
-		r->errors += e[k].type == PFT_ELEM_ERROR;
+		if (e[k].type == PFT_ELEM_ERROR)
+			count_error(r, i, e[k].offset, pft_errstr(e[k].reason));
 	if (r->views) {
 		err = pft_views_put_run(r->views, (unsigned)i, e, n, sizeof(*e));
 		return err ? report(r, err) : 0;
@@ -716,12 +749,17 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 			if (on_run(&r, item.source, item.elem, item.count))
 				goto out_input;
 		} else if (item.type == PFT_ITEM_GAP && item.status) {
-			r.errors++;
+			count_error(&r, item.source, item.offset,
+				    pft_errstr(pft_errcode(item.status)));
 		}
 	}
 	if (n < 0 || finish(&r))
 		goto out_input;
-	rc = r.errors ? EXIT_DECODE_ERRORS : EXIT_OK;
+	/* As pft decode: what the options or images seem to get wrong, then
+	 * the errors. */
+	int problems = input_check_sources(&r.in, &o, 0) + input_fit_report(&r.in);
+	report_errors(&r);
+	rc = r.errors || problems ? EXIT_DECODE_ERRORS : EXIT_OK;
 out_input:
 	release(&r);
 	input_close(&r.in);

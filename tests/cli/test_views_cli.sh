@@ -222,6 +222,32 @@ sys.exit(0 if union == (funcs, branches) and sum(funcs.values()) > 20000 and
     check "TC2: profile over all sources counts every instruction" \
           "'$PFT' profile --snapshot '$tc2' --format callgrind 2>/dev/null | grep -qx 'totals: 26171'"
 fi
+# The views list no errors: stderr says how many the trace had and where
+# the first was (where pft decode lists it), and what the options or
+# image seem to get wrong; the exit status is 1.  Clean: nothing, 0.
+raw=(--raw "$bin.raw" --elf "$bin" $cfg)
+for v in coverage profile timeline calls; do
+    "$PFT" "$v" "${raw[@]}" >/dev/null 2>"$tmp/clean.err"
+    check "pft $v of a clean trace: exit 0, nothing on stderr" "[ $? -eq 0 ] && [ ! -s '$tmp/clean.err' ]"
+done
+# Cut inside a packet of three bytes or more past the middle.
+cut=$("$PFT" dump --raw "$bin.raw" $cfg --format jsonl | python3 -c 'import json, sys
+rows = [json.loads(l) for l in sys.stdin]
+half = rows[-1]["offset"] // 2
+print(next(r["offset"] + 1 for r in rows if r["offset"] > half and len(r["bytes"].split()) >= 3))')
+head -c "$cut" "$bin.raw" >"$tmp/cut.raw"
+first=$("$PFT" decode --raw "$tmp/cut.raw" --elf "$bin" $cfg | awk '$2 == "error" { print $1; exit }')
+first=$(printf '0x%x' "$first")   # as stderr writes offsets
+for v in coverage profile timeline calls; do
+    "$PFT" "$v" --raw "$tmp/cut.raw" --elf "$bin" $cfg >/dev/null 2>"$tmp/cut.err"
+    check "pft $v of a cut trace: exit 1" "[ $? -eq 1 ]"
+    check "pft $v of a cut trace: one line naming the file and decode's first error ($first)" \
+          "[ \"\$(cat '$tmp/cut.err')\" = \"pft: $tmp/cut.raw: 1 error in the trace, the first at offset $first: bad packet: waiting for the next synchronisation (the views count what decoded; pft decode lists the errors)\" ]"
+    "$PFT" "$v" --raw "$bin.raw" --elf "$bin@0x1000" $cfg >/dev/null 2>"$tmp/bias.err"
+    check "pft $v with the ELF misplaced: exit 1, the image named" \
+          "[ $? -eq 1 ] && grep -q '^pft: $bin.raw: the image does not fit the trace' '$tmp/bias.err'"
+done
+
 check "pft profile refuses --clock" \
       "! '$PFT' profile --snapshot '$demo' --clock 5 2>/dev/null"
 check "pft timeline refuses --format text" \
