@@ -47,9 +47,12 @@ static const struct {
 	{ 0x8004, PFT_ICLASS_JUMP },   /* _start: b . */
 };
 
-static struct pft_views *run_trace(struct pft_image *img)
+/* The trace, 3 cycles an instruction, through a views accumulator whose
+ * calls stack holds @max_depth frames (0: the default). */
+static struct pft_views *run_trace(struct pft_image *img, uint32_t max_depth)
 {
-	struct pft_views_config cfg = { .size = sizeof(cfg), .image = img };
+	struct pft_views_config cfg = { .size = sizeof(cfg), .image = img,
+					.max_depth = max_depth };
 	struct pft_views *v = pft_views_alloc(&cfg, NULL);
 
 	PTU_CHECK(v != NULL);
@@ -87,7 +90,7 @@ static void profile_by_hand(void)
 	struct buffer out = { .len = 0 };
 
 	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
-	struct pft_views *v = run_trace(img);
+	struct pft_views *v = run_trace(img, 0);
 	/* Self: two instructions each.  Entered: fa by the call, fc by the
 	 * tail call, fb twice.  Inclusive: fa = fa 2 + fb 1 (before the tail
 	 * call), fc = fc 2 + fb 1, _start everything. */
@@ -180,18 +183,10 @@ static void profile_depth_limit(void)
 {
 	struct pft_image *img = pft_image_alloc(NULL);
 	struct buffer out = { .len = 0 };
-	struct pft_views_config cfg = { .size = sizeof(cfg), .image = img, .max_depth = 1 };
-	struct pft_views *v;
 
 	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
-	v = pft_views_alloc(&cfg, NULL);
-	PTU_CHECK(v != NULL);
-	for (size_t i = 0; v && i < sizeof(trace) / sizeof(trace[0]); i++) {
-		struct pft_elem e = arm_range(trace[i].start, 1, trace[i].iclass, 1);
-		PTU_EQ(pft_views_put(v, 5, &e, sizeof(e)), 0);
-	}
+	struct pft_views *v = run_trace(img, 1);
 	if (v) {
-		PTU_EQ(pft_views_finish(v), 0);
 		PTU_EQ(pft_views_write(v, PFT_VIEW_FOLDED, NULL, to_buffer, &out), 0);
 		PTU_STREQ(out.text, "_start 2\n_start;fa 1\n_start;fb 1\nfa 1\nfc 2\nfc;fb 1\n");
 	}
@@ -364,6 +359,26 @@ static void conditional_branches(void)
 	pft_image_free(img);
 }
 
+/* The tracker's events so far into timeline @t. */
+static void events_into(struct pft_calls *calls, struct pft_timeline *t)
+{
+	struct pft_call_event ev;
+
+	while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
+		PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
+}
+
+/* The trace through @calls an element at a time, each put's events into
+ * timeline @t. */
+static void trace_into(struct pft_calls *calls, struct pft_timeline *t)
+{
+	for (size_t i = 0; i < sizeof(trace) / sizeof(trace[0]); i++) {
+		struct pft_elem e = arm_range(trace[i].start, 1, trace[i].iclass, 1);
+		PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
+		events_into(calls, t);
+	}
+}
+
 static void timeline_spans(void)
 {
 	struct pft_image *img = pft_image_alloc(NULL);
@@ -379,13 +394,7 @@ static void timeline_spans(void)
 	PTU_EQ(pft_timeline_begin(to_buffer, &out), 0);
 	struct pft_timeline *t = pft_timeline_alloc(&tc, NULL);
 	PTU_CHECK(t != NULL);
-	for (size_t i = 0; i < sizeof(trace) / sizeof(trace[0]); i++) {
-		struct pft_elem e = arm_range(trace[i].start, 1, trace[i].iclass, 1);
-		struct pft_call_event ev;
-		PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
-		while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
-			PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
-	}
+	trace_into(calls, t);
 	/* Buffered until flushed. */
 	PTU_CHECK(strstr(out.text, "\"ph\":\"B\"") == NULL);
 	PTU_EQ(pft_timeline_flush(t), 0);
@@ -430,9 +439,7 @@ static void timeline_in_runs(struct pft_image *img, size_t per, struct buffer *o
 		PTU_EQ(pft_timeline_put_run(t, calls, &run[2 * i], i + per > n ? n - i : per,
 					    2 * sizeof(run[0])), 0);
 	PTU_EQ(pft_calls_finish(calls), 0);
-	struct pft_call_event ev;
-	while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
-		PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
+	events_into(calls, t);
 	PTU_EQ(pft_timeline_flush(t), 0);
 	pft_timeline_free(t);
 	pft_calls_free(calls);
@@ -451,16 +458,9 @@ static void timeline_runs(void)
 	struct pft_timeline_config tc = { .size = sizeof(tc), .write = to_buffer, .ctx = &one,
 					  .image = img, .tid = 3 };
 	struct pft_timeline *t = pft_timeline_alloc(&tc, NULL);
-	struct pft_call_event ev;
-	for (size_t i = 0; i < sizeof(trace) / sizeof(trace[0]); i++) {
-		struct pft_elem e = arm_range(trace[i].start, 1, trace[i].iclass, 1);
-		PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), 0);
-		while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
-			PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
-	}
+	trace_into(calls, t);
 	PTU_EQ(pft_calls_finish(calls), 0);
-	while (pft_calls_next(calls, &ev, sizeof(ev)) == 0)
-		PTU_EQ(pft_timeline_put(t, &ev, sizeof(ev)), 0);
+	events_into(calls, t);
 	PTU_EQ(pft_timeline_flush(t), 0);
 	/* fb's two spans, fc's after the tail call, every span ended. */
 	PTU_CHECK(strstr(one.text, "\"ts\":2,\"name\":\"fb\"") != NULL);
