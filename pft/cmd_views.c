@@ -55,9 +55,9 @@ struct name_memo {
 /* The part of a pft calls line that the event's time does not change:
  * in text from the source to the names (and the exception), in JSON
  * lines from the start to "insns":.  The same calls and returns come
- * millions of times: the part as last written, whole. */
-/* In 64-bit words, compared in registers: compares of 32-bit fields
- * were merged into loads of two fields just stored one by one (a store
+ * millions of times: the part as last written, whole.  The key is in
+ * 64-bit words, compared in registers: compares of 32-bit fields were
+ * merged into loads of two fields just stored one by one (a store
  * forwarding stall at each). */
 struct line_key {
 	const struct pft_image *img;
@@ -426,15 +426,13 @@ static void report_errors(const struct views_run *r)
 {
 	const struct first_error *f = &r->first_error;
 	const struct pft_input_source *s = &r->in.src[f->source].info;
-	char id[32] = "";
+	char id[16];
 
 	if (!r->errors)
 		return;
-	if (s->id >= 0)
-		snprintf(id, sizeof(id), "id 0x%02x: ", (unsigned)s->id);
 	cli_error("%s: %s%" PRIu64 " error%s in the trace, the first at offset 0x%" PRIx64
 		  ": %s (the views count what decoded; pft decode lists the errors)",
-		  s->path, id, r->errors, r->errors == 1 ? "" : "s", f->offset, f->what);
+		  s->path, input_id_prefix(s, id), r->errors, r->errors == 1 ? "" : "s", f->offset, f->what);
 }
 
 /* The @n elements of a run of source @i. */

@@ -240,15 +240,22 @@ int input_opts_check(struct input_opts *o)
 	return 0;
 }
 
+const char *input_id_prefix(const struct pft_input_source *s, char buf[16])
+{
+	buf[0] = 0;
+	if (s->id >= 0)
+		snprintf(buf, 16, "id 0x%02x: ", (unsigned)s->id);
+	return buf;
+}
+
 /* Say what configuration was assumed, as the options that give it. */
 static void report_detected(const struct pft_input_source *s)
 {
-	char opts[256], id[32] = "";
+	char opts[256], buf[16];
+	const char *id = input_id_prefix(s, buf);
 
 	if (pft_config_options(&s->cfg, opts, sizeof(opts)) < 0)
 		snprintf(opts, sizeof(opts), "?");
-	if (s->id >= 0)
-		snprintf(id, sizeof(id), "id 0x%02x: ", (unsigned)s->id);
 	if (s->ncandidates > 1)
 		cli_error("%s: %sdetected %s (%u configurations decode the trace alike; "
 			  "give --reg or the options to choose)", s->path, id,
@@ -289,7 +296,7 @@ int input_fit_report(struct input *in)
 	for (size_t i = 0; i < in->nsrc; i++) {
 		struct pft_fit_verdict v;
 		const struct pft_input_source *s = &in->src[i].info;
-		char id[32] = "";
+		char id[16];
 
 		int reason = s->decoded ? pft_input_fit(in->in, i, &v, sizeof(v)) : 0;
 		/* A damaged trace is reported error by error already; the
@@ -298,9 +305,7 @@ int input_fit_report(struct input *in)
 		    (!in->has_images && (reason == PFT_FIT_IMAGE_ADDRESS ||
 					 reason == PFT_FIT_IMAGE_CONTENT)))
 			continue;
-		if (s->id >= 0)
-			snprintf(id, sizeof(id), "id 0x%02x: ", (unsigned)s->id);
-		cli_error("%s: %s%s", s->path, id, v.message);
+		cli_error("%s: %s%s", s->path, input_id_prefix(s, id), v.message);
 		misfits++;
 	}
 	return misfits;

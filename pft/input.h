@@ -148,6 +148,10 @@ void input_close(struct input *in);
  * or (when @packets were listed) no A-sync in it.  Returns how many. */
 int input_check_sources(const struct input *in, const struct input_opts *o, int packets);
 
+/* "id 0x13: " in @buf for a source with an ID, else "": what a message
+ * about source @s puts after the file name.  Returns @buf. */
+const char *input_id_prefix(const struct pft_input_source *s, char buf[16]);
+
 /* After the decode: one line on stderr for each source whose
  * configuration or image does not fit its trace.  Returns how many. */
 int input_fit_report(struct input *in);
