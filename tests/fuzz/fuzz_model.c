@@ -24,7 +24,7 @@
 
 #include "fuzz_util.h"
 #include "pft.h"
-#include "pft_isa.h"
+#include "image/pft_isa.h"
 
 enum { BASE = 0x10000 };
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "dfmt.h"
+#include "frames/pft_dfmt.h"
 #include "pft.h"
 #include "ptunit.h"
 

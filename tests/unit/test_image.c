@@ -10,8 +10,8 @@
  */
 #include "ptunit.h"
 #include "pft.h"
-#include "pft_elf.h"
-#include "pft_image_int.h"
+#include "image/pft_elf.h"
+#include "image/pft_image_int.h"
 
 #include <stddef.h>
 #include <stdint.h>

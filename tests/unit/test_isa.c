@@ -1,5 +1,5 @@
 /*
- * Tests of the waypoint classifier (libpft/src/pft_isa.c).
+ * Tests of the waypoint classifier (libpft/image/pft_isa.c).
  *
  * Part 1: hand-written vectors for every row of shared/spec/pft-flow.md
  * §4.1-4.4 and §5.6; the encodings were written from the ARM ARM and the
@@ -12,7 +12,7 @@
 #include <capstone/capstone.h>
 
 #include "ptunit.h"
-#include "pft_isa.h"
+#include "image/pft_isa.h"
 
 #define ARM PFT_ISA_ARM
 #define THUMB PFT_ISA_THUMB

@@ -9,7 +9,7 @@
 #include "ptunit.h"
 
 #include "pft.h"
-#include "pft_isa.h"
+#include "image/pft_isa.h"
 
 enum { MAX_PKTS = 4096, MAX_BYTES = 16384, MAX_SEQ = 8192 };
 

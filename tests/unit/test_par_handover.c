@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "pft.h"
-#include "pft_sync_state.h"
+#include "core/pft_sync_state.h"
 #include "ptunit.h"
 
 enum { PIECE = 32 };

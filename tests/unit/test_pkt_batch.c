@@ -7,7 +7,7 @@
 #include "ptunit.h"
 
 #include "pft.h"
-#include "pft_pkt_int.h"
+#include "ptm/pft_pkt_decoder.h"
 
 struct pkt_list {
 	struct pft_packet *p;

@@ -3,7 +3,7 @@
 #include "ptunit.h"
 
 #include "pft.h"
-#include "pft_image_int.h"
+#include "image/pft_image_int.h"
 
 #include <unistd.h>
 

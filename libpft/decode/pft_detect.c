@@ -1,0 +1,506 @@
+/* Detection: frame format and protocol of a trace buffer.
+ *
+ * Protocols are told apart by their sync patterns first and, for the
+ * three that share the A-sync of five zeros and 0x80 (PTM, ETMv3, ITM), by
+ * structure: whether an I-sync follows the syncs and which protocol's
+ * packet lengths and reserved headers decode the bytes cleanly.  ETMv3 and
+ * ITM have no decoder in the library; the small length scanners here know
+ * just enough of their packets (etmv3-protocol.md 3.2 and 4) to walk them.
+ */
+#include <stdlib.h>
+#include <limits.h>
+#include <string.h>
+
+#include "decode/pft_detect.h"
+#include "pft.h"
+
+const char *pft_frame_format_name(unsigned format)
+{
+	static const char *const names[] = { "unknown", "raw", "formatted", "tpiu" };
+	return format < sizeof(names) / sizeof(names[0]) ? names[format] : "unknown";
+}
+
+/* ---- Sync patterns ---- */
+
+struct sync_count {
+	uint32_t zero_syncs;     /* >= 5 zeros then 0x80 */
+	uint32_t etm4_syncs;     /* >= 11 zeros, 0x80, then a trace-info header */
+	uint32_t stm_syncs;      /* 21 or more F nibbles, then a 0 nibble */
+};
+
+static void count_syncs(const uint8_t *p, size_t n, struct sync_count *c)
+{
+	size_t zeros = 0;
+	unsigned fs = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < n; i++) {
+		uint8_t b = p[i];
+		/* STPv2 is a nibble stream, low nibble first. */
+		for (unsigned k = 0; k < 2; k++) {
+			unsigned nib = k ? b >> 4 : b & 0xf;
+			if (nib == 0xf) {
+				fs++;
+			} else {
+				if (nib == 0 && fs >= 21)
+					c->stm_syncs++;
+				fs = 0;
+			}
+		}
+		if (b == 0) {
+			zeros++;
+			continue;
+		}
+		if (b == 0x80 && zeros >= 5) {
+			c->zero_syncs++;
+			if (zeros >= 11 && i + 1 < n && p[i + 1] == 0x01)
+				c->etm4_syncs++;
+		}
+		zeros = 0;
+	}
+}
+
+/* ---- Length scanners for protocols without a decoder here ---- */
+
+enum { SCAN_BAD = 0, SCAN_TRUNCATED = -1 };
+
+struct scan_counts {
+	uint32_t bad, implausible, asyncs, isyncs;
+};
+
+/* Bytes while bit 7 (continue) is set, ending with one that has it clear,
+ * at most @max; SCAN_TRUNCATED when the buffer ends first. */
+static long continued(const uint8_t *p, size_t n, size_t max)
+{
+	for (size_t i = 0; i < max; i++) {
+		if (i >= n)
+			return SCAN_TRUNCATED;
+		if (!(p[i] & 0x80))
+			return (long)i + 1;
+	}
+	return (long)max;
+}
+
+/* ETMv3 branch address, original encoding: up to 5 address bytes, then
+ * exception bytes only after a fifth byte with bit 6 set. */
+static long etm3_branch(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+	while (i < 4) {
+		if (i >= n)
+			return SCAN_TRUNCATED;
+		if (!(p[i++] & 0x80))
+			return (long)i;
+	}
+	if (i >= n)
+		return SCAN_TRUNCATED;
+	if (!(p[i++] & 0x40))
+		return (long)i;
+	long e = continued(p + i, n - i, 3);
+	return e < 0 ? e : (long)i + e;
+}
+
+/* One ETMv3 packet at @p (not an A-sync): its length, SCAN_BAD or
+ * SCAN_TRUNCATED.  *@isync is set for I-syncs, *@odd for an I-sync whose
+ * information byte has reserved or data-trace bits set. */
+static long etm3_packet(const uint8_t *p, size_t n, int ca, unsigned ctxid,
+			int *isync, int *odd)
+{
+	uint8_t h = p[0];
+	long k;
+
+	*isync = 0;
+	if (h & 1)
+		return etm3_branch(p, n);
+	if ((h & 0x81) == 0x80) {
+		if (!ca)  /* format 1 b1NEEEE00, format 2 b1000FF10 */
+			return (h & 0x83) == 0x80 || (h & 0xf3) == 0x82 ? 1 : SCAN_BAD;
+		/* formats 0, 1, 3 (b1xxxxx00), 2 (b1000FF10), 4 (b10x1xF10) */
+		return (h & 0x83) == 0x80 || (h & 0xf3) == 0x82 ||
+		       (h & 0xb3) == 0x92 ? 1 : SCAN_BAD;
+	}
+	switch (h) {
+	case 0x04:
+		if (!ca)
+			return SCAN_BAD;
+		k = continued(p + 1, n - 1, 5);
+		return k < 0 ? k : k + 1;
+	case 0x70:
+	case 0x08: {
+		size_t i = 1;
+		if (h == 0x70) {
+			if (!ca)
+				return SCAN_BAD;
+			k = continued(p + 1, n - 1, 5);
+			if (k < 0)
+				return k;
+			i += (size_t)k;
+		}
+		i += ctxid;
+		if (i + 5 > n)
+			return SCAN_TRUNCATED;
+		uint8_t info = p[i];
+		uint32_t addr = p[i + 1] | (uint32_t)p[i + 2] << 8 |
+				(uint32_t)p[i + 3] << 16 | (uint32_t)p[i + 4] << 24;
+		*isync = 1;
+		/* LSiP and J set, or an ARM address with bit 1 set (the
+		 * information byte's bit 0 is left alone, as for PTM) */
+		*odd = (info & 0x90) || (!(addr & 1) && (addr & 2));
+		i += 5;
+		if (info & 0x80) {  /* load/store in progress: one more address */
+			k = etm3_branch(p + i, n - i);
+			if (k < 0)
+				return k;
+			i += (size_t)k;
+		}
+		return (long)i;
+	}
+	case 0x0c: case 0x66: case 0x76: case 0x7e:
+		return 1;
+	case 0x3c:
+		return n < 2 ? SCAN_TRUNCATED : 2;
+	case 0x42: case 0x46:
+		k = continued(p + 1, n - 1, 9);
+		return k < 0 ? k : k + 1;
+	case 0x6e:
+		return n < 1 + ctxid ? SCAN_TRUNCATED : (long)(1 + ctxid);
+	default:
+		return SCAN_BAD;   /* reserved, or data trace (assumed off) */
+	}
+}
+
+/* One ITM/DWT packet (not a sync). */
+static long itm_packet(const uint8_t *p, size_t n, int ca, unsigned ctxid,
+		       int *isync, int *odd)
+{
+	static const uint8_t payload[4] = { 0, 1, 2, 4 };
+	uint8_t h = p[0];
+	long k;
+
+	(void)ca;
+	(void)ctxid;
+	*isync = 0;
+	*odd = 0;
+	if (h == 0x70)                   /* overflow */
+		return 1;
+	if (h & 3)                       /* instrumentation or hardware source */
+		return n < 1u + payload[h & 3] ? SCAN_TRUNCATED : 1 + payload[h & 3];
+	if ((h & 0x0f) == 0 || (h & 0x0b) == 0x08) {
+		/* local timestamp, extension: continuation bytes if C */
+		if (!(h & 0x80))
+			return 1;
+		k = continued(p + 1, n - 1, 4);
+		return k < 0 ? k : k + 1;
+	}
+	if (h == 0x94 || h == 0xb4) {    /* global timestamps 1 and 2 */
+		k = continued(p + 1, n - 1, h == 0x94 ? 4 : 6);
+		return k < 0 ? k : k + 1;
+	}
+	return SCAN_BAD;
+}
+
+typedef long (*packet_fn)(const uint8_t *p, size_t n, int ca, unsigned ctxid,
+			  int *isync, int *odd);
+
+/* Walk @p with @packet from the first zero sync; after a bad packet, skip
+ * to the next sync. */
+static void scan_stream(const uint8_t *p, size_t n, packet_fn packet, int ca,
+			unsigned ctxid, struct scan_counts *c)
+{
+	size_t i = 0;
+	int synced = 0;
+
+	memset(c, 0, sizeof(*c));
+	while (i < n) {
+		if (p[i] == 0) {
+			size_t z = i;
+			while (z < n && p[z] == 0)
+				z++;
+			if (z == n)
+				return;
+			if (p[z] == 0x80 && z - i >= 5) {
+				c->asyncs++;
+				synced = 1;
+			} else if (synced) {
+				c->bad++;
+				synced = 0;
+			}
+			i = z + (p[z] == 0x80);
+			continue;
+		}
+		if (!synced) {
+			i++;
+			continue;
+		}
+		int isync = 0, odd = 0;
+		long len = packet(p + i, n - i, ca, ctxid, &isync, &odd);
+		if (len == SCAN_TRUNCATED)
+			return;
+		if (len == SCAN_BAD) {
+			c->bad++;
+			synced = 0;
+			i++;
+			continue;
+		}
+		c->isyncs += (uint32_t)isync;
+		c->implausible += (uint32_t)(isync && odd);
+		i += (size_t)len;
+	}
+}
+
+static uint32_t scan_score(const struct scan_counts *c)
+{
+	return c->bad + c->implausible;
+}
+
+/* The best ETMv3 reading over cycle-accurate mode and context ID size. */
+static void etm3_best(const uint8_t *p, size_t n, struct scan_counts *best)
+{
+	static const uint8_t ctxid_sizes[4] = { 0, 1, 2, 4 };
+
+	scan_stream(p, n, etm3_packet, 0, 0, best);
+	for (unsigned i = 1; i < 8; i++) {
+		struct scan_counts c;
+		scan_stream(p, n, etm3_packet, i & 1, ctxid_sizes[i / 2], &c);
+		if (scan_score(&c) < scan_score(best))
+			*best = c;
+	}
+}
+
+/* A reading fits when it has I-syncs (unless @need_isync is 0) and its
+ * errors are few next to its syncs: a damaged stretch of a buffer may cost
+ * one resync, a wrong protocol costs one nearly every sync interval. */
+static int fits(uint32_t score, uint32_t syncs, uint32_t isyncs, int need_isync)
+{
+	return syncs > 0 && score <= syncs / 4 && (isyncs > 0 || !need_isync);
+}
+
+int pft_detect_protocol(const uint8_t *buf, size_t len)
+{
+	struct sync_count sc;
+	struct pft_detect_ptm_result ptm;
+	struct scan_counts etm3, itm;
+
+	if (!buf && len)
+		return -PFT_ERR_INVALID;
+	if (len > PFT_DETECT_PREFIX)
+		len = PFT_DETECT_PREFIX;
+	count_syncs(buf, len, &sc);
+	if (sc.etm4_syncs > 0 && sc.etm4_syncs * 2 >= sc.zero_syncs)
+		return PFT_PROTO_ETMV4;
+	if (sc.zero_syncs == 0)
+		return sc.stm_syncs > 0 ? PFT_PROTO_STM : PFT_PROTO_UNKNOWN;
+
+	/* PTM and ETMv3 follow their A-syncs with I-syncs; ITM has none. */
+	int err = pft_detect_ptm(buf, len, NULL, &ptm, sizeof(ptm));
+	if (err == -PFT_ERR_NOMEM)
+		return err;
+	etm3_best(buf, len, &etm3);
+	scan_stream(buf, len, itm_packet, 0, 0, &itm);
+	int ptm_fits = err == 0 && fits(ptm.errors, ptm.asyncs, ptm.isyncs, 1);
+	int etm3_fits = fits(scan_score(&etm3), etm3.asyncs, etm3.isyncs, 1);
+	if (ptm_fits && (!etm3_fits || ptm.errors < scan_score(&etm3)))
+		return PFT_PROTO_PTM;
+	if (etm3_fits && (!ptm_fits || scan_score(&etm3) < ptm.errors))
+		return PFT_PROTO_ETMV3;
+	if (!ptm_fits && !etm3_fits && fits(scan_score(&itm), itm.asyncs, 0, 0))
+		return PFT_PROTO_ITM;
+	return PFT_PROTO_UNKNOWN;
+}
+
+/* ---- Frame format ---- */
+
+/* The bytes of one trace ID collected from a prefix. */
+struct id_bytes {
+	uint8_t *data;
+	size_t len, cap;
+};
+
+struct deformatted {
+	struct id_bytes ids[PFT_ID_MAX_VALID + 1];
+	uint64_t bad_frames;
+};
+
+static void free_deformatted(struct deformatted *d)
+{
+	for (unsigned i = 0; i <= PFT_ID_MAX_VALID; i++)
+		free(d->ids[i].data);
+}
+
+/* Deformat @buf[0..len) and keep each ID's bytes (@keep; @len is then at
+ * most PFT_DETECT_PREFIX) and count them (@counts, may be NULL). */
+static int deformat(const uint8_t *buf, size_t len, int tpiu, int keep,
+		    uint64_t *counts, struct deformatted *out)
+{
+	struct pft_dfmt_config cfg = { .size = sizeof(cfg), .tpiu = (uint8_t)tpiu };
+	struct pft_dfmt_chunk ch;
+	int err = 0;
+	struct pft_dfmt *d = pft_dfmt_alloc(&cfg, &err);
+
+	memset(out, 0, sizeof(*out));
+	if (!d)
+		return err;
+	pft_dfmt_feed(d, buf, len);
+	pft_dfmt_finish(d);
+	for (;;) {
+		int st = pft_dfmt_next(d, &ch, sizeof(ch));
+		if (st == -PFT_ERR_BAD_FRAME) {
+			out->bad_frames++;
+			continue;
+		}
+		if (st < 0)
+			break;
+		if (!ch.len || ch.id > PFT_ID_MAX_VALID)
+			continue;
+		if (counts)
+			counts[ch.id] += ch.len;
+		if (!keep)
+			continue;
+		struct id_bytes *ib = &out->ids[ch.id];
+		if (ib->len + ch.len > ib->cap) {
+			size_t cap = ib->cap ? 2 * ib->cap : 256;
+			while (cap < ib->len + ch.len)
+				cap *= 2;
+			uint8_t *data = realloc(ib->data, cap);
+			if (!data) {
+				err = -PFT_ERR_NOMEM;
+				break;
+			}
+			ib->data = data;
+			ib->cap = cap;
+		}
+		memcpy(ib->data + ib->len, ch.data, ch.len);
+		ib->len += ch.len;
+	}
+	pft_dfmt_free(d);
+	if (err < 0)
+		free_deformatted(out);
+	return err;
+}
+
+/* Score a formatted reading: bytes of the IDs whose protocol is known,
+ * less one frame's worth per bad frame. */
+static int score_formatted(const struct deformatted *df, uint8_t *protocols,
+			   int64_t *score)
+{
+	*score = -(int64_t)df->bad_frames * 16;
+	for (unsigned id = 1; id <= PFT_ID_MAX_VALID; id++) {
+		const struct id_bytes *ib = &df->ids[id];
+		protocols[id] = PFT_PROTO_UNKNOWN;
+		if (!ib->len)
+			continue;
+		int p = pft_detect_protocol(ib->data, ib->len);
+		if (p < 0)
+			return p;
+		protocols[id] = (uint8_t)p;
+		if (p != PFT_PROTO_UNKNOWN)
+			*score += (int64_t)ib->len;
+	}
+	return 0;
+}
+
+static int has_fsync(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i + 4 <= n; i++)
+		if (p[i] == 0xff && p[i + 1] == 0xff && p[i + 2] == 0xff && p[i + 3] == 0x7f)
+			return 1;
+	return 0;
+}
+
+int pft_detect_frames(const uint8_t *buf, size_t len,
+		      struct pft_detect_frames *res, size_t size)
+{
+	uint8_t protocols[2][PFT_ID_MAX_VALID + 1];
+	size_t prefix = len > PFT_DETECT_PREFIX ? PFT_DETECT_PREFIX : len;
+	int64_t best = 0;
+	int err;
+
+	if (!res || size < sizeof(*res) || (!buf && len))
+		return -PFT_ERR_INVALID;
+	memset(res, 0, sizeof(*res));
+	res->size = sizeof(*res);
+
+	int raw = pft_detect_protocol(buf, prefix);
+	if (raw < 0)
+		return raw;
+	if (raw != PFT_PROTO_UNKNOWN) {
+		res->format = PFT_FRAMES_RAW;
+		best = (int64_t)prefix;
+	}
+	for (int tpiu = 0; tpiu < 2; tpiu++) {
+		struct deformatted df;
+		int64_t score;
+		if (tpiu && !has_fsync(buf, prefix))
+			break;
+		err = deformat(buf, prefix, tpiu, 1, NULL, &df);
+		if (err < 0)
+			return err;
+		err = score_formatted(&df, protocols[tpiu], &score);
+		free_deformatted(&df);
+		if (err < 0)
+			return err;
+		/* Frames must explain most of the bytes: a few chance syncs in
+		 * the pseudo-sources of unformatted bytes do not make frames. */
+		if (score > best && score >= (int64_t)prefix / 2) {
+			best = score;
+			res->format = tpiu ? PFT_FRAMES_TPIU : PFT_FRAMES_MEMORY;
+		}
+	}
+
+	if (res->format == PFT_FRAMES_RAW) {
+		res->nsources = len > 0;
+		res->sources[0].bytes = len;
+		res->sources[0].protocol = (uint8_t)raw;
+		return 0;
+	}
+	if (res->format == PFT_FRAMES_UNKNOWN)
+		return 0;
+
+	uint64_t counts[PFT_ID_MAX_VALID + 1] = { 0 };
+	struct deformatted df;
+	int tpiu = res->format == PFT_FRAMES_TPIU;
+	err = deformat(buf, len, tpiu, 0, counts, &df);
+	if (err < 0)
+		return err;
+	res->bad_frames = df.bad_frames;
+	for (unsigned id = 1; id <= PFT_ID_MAX_VALID; id++) {
+		if (!counts[id])
+			continue;
+		if (res->nsources == PFT_DETECT_MAX_SOURCES) {
+			res->more_sources = 1;
+			break;
+		}
+		struct pft_detect_source *s = &res->sources[res->nsources++];
+		s->id = (uint8_t)id;
+		s->bytes = counts[id];
+		s->protocol = protocols[tpiu][id];
+	}
+	return 0;
+}
+
+int pft_detect_id_bytes(const uint8_t *buf, size_t len, int tpiu, unsigned id, uint8_t *out,
+			size_t cap)
+{
+	struct pft_dfmt_config dc = { .size = sizeof(dc), .tpiu = (uint8_t)!!tpiu };
+	struct pft_dfmt_chunk c;
+	struct pft_dfmt *d;
+	size_t n = 0;
+	int r, err;
+
+	if (!buf || !out || cap > INT_MAX)
+		return -PFT_ERR_INVALID;
+	if (!(d = pft_dfmt_alloc(&dc, &err)))
+		return err;
+	pft_dfmt_feed(d, buf, len);
+	pft_dfmt_finish(d);
+	while (n < cap && (r = pft_dfmt_next(d, &c, sizeof(c))) != -PFT_ERR_EOS &&
+	       r != -PFT_ERR_NEED_INPUT) {
+		if (r || c.id != id)
+			continue;   /* a bad frame, or another source */
+		size_t k = c.len < cap - n ? c.len : cap - n;
+		memcpy(out + n, c.data, k);
+		n += k;
+	}
+	pft_dfmt_free(d);
+	return (int)n;
+}

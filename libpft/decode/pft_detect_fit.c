@@ -1,0 +1,389 @@
+/* Fit check: does a decode's configuration (and image) fit its trace?
+ *
+ * The check counts what goes wrong in the decode (bad packets after
+ * A-syncs, flow errors, flow leaving the image right after I-syncs,
+ * timestamps that fall) and keeps the first PFT_DETECT_PREFIX stream bytes.
+ * For a verdict it detects the configuration of those bytes again and
+ * names the field in which the best reading differs from the one in use.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/pft_detect.h"
+#include "pft.h"
+#include "common/pft_size.h"
+
+
+const char *pft_fit_reason_name(unsigned reason)
+{
+	static const char *const names[] = {
+		"ok", "cycle_accurate", "ctxid_bytes", "ts_bits", "ts_gray",
+		"version", "return_stack", "branch_broadcast", "dmb_dsb", "config",
+		"image_address", "image_content", "not_ptm"
+	};
+	return reason < PFT_FIT_REASON_MAX ? names[reason] : "unknown";
+}
+
+struct pft_fit *pft_fit_alloc(const struct pft_config *cfg, struct pft_image *image,
+			      int *errcode)
+{
+	struct pft_fit *fit;
+	int err = -PFT_ERR_INVALID;
+
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_config))
+		goto fail;
+	err = -PFT_ERR_NOMEM;
+	fit = calloc(1, sizeof(*fit));
+	if (!fit)
+		goto fail;
+	fit->prefix = malloc(PFT_DETECT_PREFIX);
+	if (!fit->prefix) {
+		free(fit);
+		goto fail;
+	}
+	pft_config_init(&fit->cfg);
+	pft_copy_known(&fit->cfg, cfg, cfg->size, sizeof(fit->cfg));
+	fit->cfg.size = sizeof(fit->cfg);
+	fit->image = image;
+	if (errcode)
+		*errcode = 0;
+	return fit;
+fail:
+	if (errcode)
+		*errcode = err;
+	return NULL;
+}
+
+void pft_fit_free(struct pft_fit *fit)
+{
+	if (!fit)
+		return;
+	free(fit->prefix);
+	free(fit);
+}
+
+int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt, size_t size,
+		   int status)
+{
+	(void)status;  /* the BAD packet says it all */
+	if (!fit || !pkt || size < sizeof(*pkt) || (pkt->size && !pkt->raw))
+		return -PFT_ERR_INVALID;
+	/* Past the prefix (most packets): no copy, no call to memcpy. */
+	if (fit->prefix_len < PFT_DETECT_PREFIX) {
+		size_t room = PFT_DETECT_PREFIX - fit->prefix_len;
+		size_t n = pkt->size < room ? pkt->size : room;
+		memcpy(fit->prefix + fit->prefix_len, pkt->raw, n);
+		fit->prefix_len += n;
+	}
+
+	/* The cases are PFT_FIT_COUNTED_TYPES (detect.h). */
+	switch (pkt->type) {
+	case PFT_PKT_ASYNC:
+		fit->asyncs++;
+		fit->synced = 1;
+		fit->error_since_sync = 0;
+		fit->flow_error_since_sync = 0;
+		break;
+	case PFT_PKT_BAD:
+		if (!fit->synced || pkt->bad == PFT_ERR_PKT_TRUNCATED)
+			break;
+		fit->bad++;
+		if (!fit->error_since_sync)
+			fit->errored_syncs++;
+		fit->error_since_sync = 1;
+		break;
+	case PFT_PKT_ISYNC:
+		fit->isyncs++;
+		fit->first_after_isync = 1;
+		fit->hyp_isyncs += pkt->hyp;
+		break;
+	case PFT_PKT_VMID:
+		fit->vmids++;
+		break;
+	case PFT_PKT_EXCEPTION_RETURN:
+		fit->exc_returns++;
+		break;
+	case PFT_PKT_TIMESTAMP:
+		if (fit->have_ts)
+			detect_ts_falls(fit->last_ts, pkt->ts_raw, &fit->ts_falls_binary,
+					&fit->ts_falls_gray);
+		fit->have_ts = 1;
+		fit->last_ts = pkt->ts_raw;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int pft_fit_elem(struct pft_fit *fit, const struct pft_elem *elem, size_t size)
+{
+	if (!fit || !elem || size < PFT_FIRST_SIZE(struct pft_elem))
+		return -PFT_ERR_INVALID;
+	switch (elem->type) {
+	case PFT_ELEM_ERROR:
+		/* Bad packets are counted from the packets themselves. */
+		if (elem->reason == PFT_ERR_FLOW_BAD_PACKET)
+			break;
+		fit->flow_errors++;
+		if (!fit->flow_error_since_sync)
+			fit->flow_errored_syncs++;
+		fit->flow_error_since_sync = 1;
+		break;
+	case PFT_ELEM_ADDR_NACC:
+		fit->nacc++;
+		if (fit->first_after_isync) {
+			fit->isync_ranges++;
+			fit->nacc_after_isync++;
+		}
+		fit->first_after_isync = 0;
+		break;
+	case PFT_ELEM_RANGE:
+		if (fit->first_after_isync)
+			fit->isync_ranges++;
+		fit->first_after_isync = 0;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int pft_fit_evident(const struct pft_fit *fit)
+{
+	if (!fit)
+		return -PFT_ERR_INVALID;
+	return fit->errored_syncs >= 2 || fit->flow_errored_syncs >= 2 ||
+	       (fit->isync_ranges >= 2 && fit->nacc_after_isync == fit->isync_ranges);
+}
+
+static void say(struct pft_fit_verdict *v, enum pft_fit_reason reason,
+		const char *fmt, const char *a, const char *b)
+{
+	v->reason = reason;
+	snprintf(v->message, sizeof(v->message), fmt, a, b);
+}
+
+/* The first parse field in which @det differs from @cur, as a verdict. */
+static int parse_field(struct pft_fit_verdict *v, const struct pft_config *cur,
+		       const struct pft_config *det)
+{
+	char n[16];
+
+	if (det->cycle_accurate != cur->cycle_accurate) {
+		say(v, PFT_FIT_CYCLE_ACCURATE, det->cycle_accurate ?
+		    "bad packets after A-syncs: the trace is cycle-accurate; add %s%s" :
+		    "bad packets after A-syncs: the trace is not cycle-accurate; drop %s%s",
+		    "--cycle-accurate", "");
+		return 1;
+	}
+	if (det->ctxid_bytes != cur->ctxid_bytes) {
+		snprintf(n, sizeof(n), "%u", det->ctxid_bytes);
+		say(v, PFT_FIT_CTXID_BYTES, det->ctxid_bytes ?
+		    "bad packets after A-syncs: context IDs are %s bytes; use --ctxid-bytes %s" :
+		    "bad packets after A-syncs: the trace has no context IDs; use --ctxid-bytes %s%s",
+		    n, det->ctxid_bytes ? n : "");
+		return 1;
+	}
+	if (det->ts_64bit != cur->ts_64bit) {
+		say(v, PFT_FIT_TS_BITS,
+		    "bad packets after timestamps: timestamps are %s bits; use --ts-bits %s",
+		    det->ts_64bit ? "64" : "48", det->ts_64bit ? "64" : "48");
+		return 1;
+	}
+	return 0;
+}
+
+static int flow_field(struct pft_fit_verdict *v, const struct pft_config *cur,
+		      const struct pft_config *det)
+{
+	if (det->return_stack != cur->return_stack) {
+		say(v, PFT_FIT_RETURN_STACK, det->return_stack ?
+		    "E atoms on returns: the return stack was on; add %s%s" :
+		    "returns are traced by address: the return stack was off; drop %s%s",
+		    "--return-stack", "");
+		return 1;
+	}
+	if (det->branch_broadcast != cur->branch_broadcast) {
+		say(v, PFT_FIT_BRANCH_BROADCAST, det->branch_broadcast ?
+		    "direct branches are traced by address: add %s%s" :
+		    "direct branches are traced by atoms: drop %s%s",
+		    "--branch-broadcast", "");
+		return 1;
+	}
+	if (det->dmb_dsb_waypoints != cur->dmb_dsb_waypoints) {
+		say(v, PFT_FIT_DMB_DSB, det->dmb_dsb_waypoints ?
+		    "flow errors: DMB and DSB are waypoints in this trace; add %s%s" :
+		    "flow errors: DMB and DSB are not waypoints in this trace; drop %s%s",
+		    "--dmb-dsb-waypoints", "");
+		return 1;
+	}
+	return 0;
+}
+
+int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
+{
+	struct detect_ptm_scan cur;
+	struct pft_detect_ptm_result det;
+	int err;
+
+	if (!fit || !v || size < sizeof(*v))
+		return -PFT_ERR_INVALID;
+	memset(v, 0, sizeof(*v));
+	v->size = sizeof(*v);
+	v->bad_packets = fit->bad;
+	v->asyncs = fit->asyncs;
+	v->isyncs = fit->isyncs;
+	v->flow_errors = fit->flow_errors;
+	v->addr_nacc = fit->nacc;
+	v->nacc_after_isync = fit->nacc_after_isync;
+	v->suggested = fit->cfg;
+	say(v, PFT_FIT_OK, "the configuration%s the trace%s",
+	    fit->image ? " and image fit" : " fits", "");
+
+	/* Bad packets because the bytes are no single PTM source at all. */
+	if (fit->bad > 0) {
+		struct pft_detect_frames fr;
+		err = pft_detect_frames(fit->prefix, fit->prefix_len, &fr, sizeof(fr));
+		if (err < 0)
+			return err;
+		if (fr.format == PFT_FRAMES_MEMORY || fr.format == PFT_FRAMES_TPIU) {
+			say(v, PFT_FIT_NOT_PTM, "bad packets: the bytes are CoreSight %s frames, "
+			    "not one source; give them with %s", fr.format == PFT_FRAMES_TPIU ?
+			    "trace-port" : "formatter", "--formatted");
+			return (int)v->reason;
+		}
+		if (fr.format == PFT_FRAMES_RAW && fr.sources[0].protocol != PFT_PROTO_PTM) {
+			say(v, PFT_FIT_NOT_PTM, "bad packets: the bytes look like %s trace, not PTM%s",
+			    pft_protocol_name(fr.sources[0].protocol), "");
+			return (int)v->reason;
+		}
+	}
+
+	/* Parse options: the saved bytes decode cleanly another way. */
+	err = detect_ptm_scan(fit->prefix, fit->prefix_len, &fit->cfg, &cur);
+	if (err < 0)
+		return err;
+	err = pft_detect_ptm(fit->prefix, fit->prefix_len, NULL, &det, sizeof(det));
+	if (err == -PFT_ERR_NOMEM)
+		return err;
+	if (err == 0 && det.errors < detect_ptm_score(&cur) && det.errors <= det.asyncs / 4) {
+		struct pft_config s = fit->cfg;
+		s.cycle_accurate = det.config.cycle_accurate;
+		s.ctxid_bytes = det.config.ctxid_bytes;
+		s.ts_64bit = det.config.ts_64bit;
+		v->suggested = s;
+		if (parse_field(v, &fit->cfg, &det.config))
+			return (int)v->reason;
+	}
+	if (fit->errored_syncs > 0) {
+		say(v, PFT_FIT_CONFIG, "bad packets after %s A-syncs and no configuration "
+		    "decodes the trace cleanly: damaged trace or not PTM%s",
+		    fit->errored_syncs > 1 ? "several" : "an", "");
+		return (int)v->reason;
+	}
+
+	/* Version: packets PFTv1.0 never sends. */
+	if (fit->cfg.version_minor == 0 && (fit->vmids || fit->exc_returns || fit->hyp_isyncs)) {
+		v->suggested.version_minor = 1;
+		say(v, PFT_FIT_VERSION, "VMID, exception-return or Hyp packets: the trace is "
+		    "PFTv1.1; use %s%s", "--pft-version 1.1", "");
+		return (int)v->reason;
+	}
+	uint32_t falls_used = fit->cfg.ts_gray ? fit->ts_falls_gray : fit->ts_falls_binary;
+	uint32_t falls_other = fit->cfg.ts_gray ? fit->ts_falls_binary : fit->ts_falls_gray;
+	if (falls_used > falls_other) {
+		v->suggested.ts_gray = !fit->cfg.ts_gray;
+		say(v, PFT_FIT_TS_GRAY, fit->cfg.ts_gray ?
+		    "timestamps fall when read as Gray code and rise as binary: drop %s%s" :
+		    "timestamps fall when read as binary and rise as Gray code: add %s%s",
+		    "--ts-gray", fit->cfg.ts_gray ? "" : " (or --pft-version 1.0 for a Cortex-A9)");
+		return (int)v->reason;
+	}
+
+	if (!fit->image)
+		return (int)v->reason;
+	if (fit->isync_ranges > 0 && fit->nacc_after_isync * 2 > fit->isync_ranges) {
+		char where[32];
+		snprintf(where, sizeof(where), "%u of %u", fit->nacc_after_isync,
+			 fit->isync_ranges);
+		say(v, PFT_FIT_IMAGE_ADDRESS, "the trace starts outside the image after %s "
+		    "I-syncs: wrong load address or missing code%s", where, "");
+		return (int)v->reason;
+	}
+	/* Flow options: the ones the prefix decides must be the ones in use,
+	 * errors or not: a wrong branch broadcast or return stack setting can
+	 * decode quietly.  Only when some setting decodes the prefix without
+	 * flow errors: otherwise the image is at fault, and the setting with
+	 * the fewest errors is chance (an image shifted by a page inside the
+	 * kernel's code still has E atoms on returns somewhere). */
+	err = pft_detect_ptm(fit->prefix, fit->prefix_len, fit->image, &det, sizeof(det));
+	if (err == -PFT_ERR_NOMEM)
+		return err;
+	if (err == 0 && det.errors == 0 && det.flow_errors == 0) {
+		struct pft_config want = fit->cfg;
+		if (det.determined & PFT_DETECT_RETURN_STACK)
+			want.return_stack = det.config.return_stack;
+		if (det.determined & PFT_DETECT_BRANCH_BROADCAST)
+			want.branch_broadcast = det.config.branch_broadcast;
+		if (det.determined & PFT_DETECT_DMB_DSB)
+			want.dmb_dsb_waypoints = det.config.dmb_dsb_waypoints;
+		if (flow_field(v, &fit->cfg, &want)) {
+			v->suggested = want;
+			return (int)v->reason;
+		}
+	}
+	if (fit->flow_errors > 0)
+		say(v, PFT_FIT_IMAGE_CONTENT, "the image does not fit the trace (%s flow errors "
+		    "under every flow setting): check its address (--image @ADDR, --elf @BIAS)%s "
+		    "or build",
+		    fit->flow_errored_syncs > 1 ? "repeated" : "some", "");
+	return (int)v->reason;
+}
+
+int fit_same_future(const struct pft_fit *a, const struct pft_fit *b)
+{
+	return a->synced == b->synced && a->error_since_sync == b->error_since_sync &&
+	       a->flow_error_since_sync == b->flow_error_since_sync &&
+	       a->first_after_isync == b->first_after_isync && a->have_ts == b->have_ts &&
+	       (!a->have_ts || a->last_ts == b->last_ts);
+}
+
+void fit_add_part(struct pft_fit *into, const struct pft_fit *end, const struct pft_fit *start)
+{
+	static const struct pft_fit none;
+
+	if (!start)
+		start = &none;
+	/* The counters count on; the state is where the part ended. */
+	into->bad += end->bad - start->bad;
+	into->asyncs += end->asyncs - start->asyncs;
+	into->isyncs += end->isyncs - start->isyncs;
+	into->errored_syncs += end->errored_syncs - start->errored_syncs;
+	into->flow_errors += end->flow_errors - start->flow_errors;
+	into->nacc += end->nacc - start->nacc;
+	into->flow_errored_syncs += end->flow_errored_syncs - start->flow_errored_syncs;
+	into->isync_ranges += end->isync_ranges - start->isync_ranges;
+	into->nacc_after_isync += end->nacc_after_isync - start->nacc_after_isync;
+	into->ts_falls_binary += end->ts_falls_binary - start->ts_falls_binary;
+	into->ts_falls_gray += end->ts_falls_gray - start->ts_falls_gray;
+	into->vmids += end->vmids - start->vmids;
+	into->exc_returns += end->exc_returns - start->exc_returns;
+	into->hyp_isyncs += end->hyp_isyncs - start->hyp_isyncs;
+	into->synced = end->synced;
+	into->error_since_sync = end->error_since_sync;
+	into->flow_error_since_sync = end->flow_error_since_sync;
+	into->first_after_isync = end->first_after_isync;
+	into->have_ts = end->have_ts;
+	into->last_ts = end->last_ts;
+	/* The part's packet bytes after @start, up to the room left (the
+	 * part kept at least that many: it began no later in the trace). */
+	if (end->prefix_len > start->prefix_len && into->prefix_len < PFT_DETECT_PREFIX) {
+		size_t n = end->prefix_len - start->prefix_len;
+		size_t room = PFT_DETECT_PREFIX - into->prefix_len;
+		memcpy(into->prefix + into->prefix_len, end->prefix + start->prefix_len,
+		       n < room ? n : room);
+		into->prefix_len += n < room ? n : room;
+	}
+}

@@ -1,0 +1,1271 @@
+/*
+ * Parallel decode of one PTM source's trace file: raw, or a formatted
+ * memory buffer (CoreSight frames) of which one trace ID is decoded.
+ *
+ * The file is cut into pieces of a fixed size.  Worker threads decode the
+ * pieces, each with its own packet and flow decoders, into a stream of
+ * batch records (the packets and elements as the decoders gave them); the
+ * caller's thread returns them in trace order as items, in place, exactly
+ * as the serial pipeline (pft_pipe.c) would.
+ *
+ * The hand-over between pieces is verified, never assumed.  A piece that
+ * starts inside the trace has fresh decoders: it records, at each of its
+ * first CAND_MAX I-syncs, the packet and flow decoders' states
+ * (pft_sync_state.h) and where its stream stands.  The piece before it
+ * decodes past its own end and, at each I-sync, compares its states with
+ * the recorded ones at the same offset: at the first that is equal, the
+ * two decoders produce the same output from there on, so the earlier
+ * piece stops and the later one's stream is used from that I-sync on.  No
+ * equal state before the later piece's last candidate: the earlier piece
+ * goes on through it (its work is thrown away) to the next piece.  Slower,
+ * never wrong.
+ *
+ * Counts and fit checks: the workers count their pieces in place and run
+ * a fit check on each; each candidate keeps the piece's counts and fit
+ * check so far, and a piece's part is what it counted from the candidate
+ * it took over at to where it handed over, so the hand-over states include
+ * the fit checks' (fit_same_future()).  Counting only (count_only), the
+ * stream holds just the BAD packets.
+ *
+ * Feeds: a worker's reads end where the serial decode's do (feed_block),
+ * as NOTSYNC packets end at feed ends; a piece decodes one packet at a
+ * time where an I-sync may matter to a hand-over.
+ *
+ * Formatted buffers: pieces are whole frames.  A worker deformats its
+ * piece's frames, and past its end those up to its hand-over, keeping the
+ * decoded ID's chunks, and feeds its packet decoder exactly as the serial
+ * pipeline does (the stage, its stream -> input map and the NOTSYNC cuts
+ * at chunk ends of pft_stage.h), so that packets, offsets and cuts are
+ * the same; gaps (a frame of four FSYNCs, a dropped frame) reset the
+ * decoders as there and go in the stream as records.  Its reads end at
+ * every piece's start, so that no batch passes one unseen.  The
+ * deformatter needs the ID in force at the piece's first frame: the last
+ * frame that sets one within ID_SCAN_BACK bytes before it says which
+ * (the start of the file: none); with no such frame (a single source
+ * names its ID once), the piece assumes the decoded ID, and the piece
+ * before it, which saw the true one there, hands over only if they agree
+ * (an I-sync both see at the same offset would not tell: the IDs' byte
+ * counts of the stretch before it would differ).  Those counts: each
+ * piece notes each ID's bytes from its start to each later piece's start,
+ * and the reader adds the range it uses of each.  A raw piece past the
+ * fit check's prefix knows so from its offset; a formatted one cannot
+ * (the decoded ID may have few of the bytes before it): every piece but
+ * the first assumes so, and is taken over only where the piece before it
+ * has given its check the prefix.  Decoding chunk by chunk
+ * at input offsets, without the stage, would give the packets carried
+ * across frames other offsets (the decoder counts them contiguous).
+ *
+ * Memory: at most threads + 1 live pieces, and a piece's stream waits for
+ * the reader at CHUNKS_MAX chunks, so memory does not grow with the trace.
+ * A piece's stream takes about 60 bytes per byte of trace (packets and
+ * elements are 72 and 64 bytes; about half that with elements in runs and
+ * no packets, where a run keeps only its first packet): a piece of the
+ * default size (pft_input.c) fills its CHUNKS_MAX chunks, and its worker
+ * waits for the reader.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "decode/pft_detect.h"
+#include "frames/pft_dfmt.h"
+#include "pft.h"
+#include "decode/pft_batch.h"
+#include "decode/pft_par.h"
+#include "decode/pft_stage.h"
+#include "core/pft_sync_state.h"
+
+enum {
+	CAND_MAX = 4,              /* I-syncs a piece records for its hand-over */
+	CHUNK_SIZE = 1 << 20,      /* record stream chunk */
+	CHUNKS_MAX = 8,            /* chunks a piece may hold before it waits */
+	PKT_BYTES_MAX = 16,        /* the longest PTM packet */
+	BATCH = 64,                /* packets per batch, as in pft_pipe.c */
+	PUBLISH_EVERY = 32,        /* batches */
+	ELEM_ROOM = BATCH * PFT_FLOW_ELEMS_MAX,
+	FRAME_SIZE = 16,
+	ID_COUNT = 128,            /* trace IDs are 7 bits */
+	/* Frames: how far back a piece looks for the ID in force at its start. */
+	ID_SCAN_BACK = 4096
+};
+
+/* A batch of packets in the stream: this header, then the packets, their
+ * elements and the packets' bytes (the packets' @raw point there), each
+ * part 8-byte aligned.  No packets: a gap (frames), its offset in place
+ * of the packets. */
+struct record {
+	uint32_t size;             /* of the whole record */
+	uint16_t npkts, nelems;
+	int32_t status;            /* of a lone BAD packet or a gap, else 0 */
+	uint16_t elem_end[];       /* npkts: packet k's elements end there */
+};
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* Where a record's parts start, from its header. */
+struct record_parts {
+	size_t pkts, elems, raw, size;
+};
+
+static struct record_parts record_layout(unsigned npkts, unsigned nelems, size_t raw)
+{
+	struct record_parts r;
+
+	r.pkts = align8(sizeof(struct record) + npkts * sizeof(uint16_t));
+	r.elems = r.pkts + npkts * sizeof(struct pft_packet);
+	r.raw = r.elems + nelems * sizeof(struct pft_elem);
+	r.size = align8(r.raw + raw);
+	return r;
+}
+
+struct chunk {
+	struct chunk *next;
+	size_t len;                /* bytes written and published */
+	_Alignas(16) uint8_t data[CHUNK_SIZE];
+};
+
+/* What a piece has counted (count_only). */
+struct tally {
+	struct pft_input_counts c;
+	uint64_t packets;
+};
+
+/* Frames: the data bytes of each trace ID. */
+struct id_bytes {
+	uint64_t n[ID_COUNT];
+};
+
+/* A recorded I-sync: where a later piece may take over. */
+struct cand {
+	uint64_t offset;
+	struct pkt_sync_state ps;
+	struct flow_sync_state fs;
+	struct chunk *chunk;       /* the stream after the I-sync's records */
+	size_t pos;
+	struct tally tally;        /* count_only: the piece's, up to the I-sync */
+	struct pft_fit fit;        /* and its fit check's (prefix not copied) */
+};
+
+enum piece_state { PC_WAITING = 0, PC_RUNNING, PC_DONE, PC_DEAD };
+
+struct piece {
+	uint64_t start;
+	struct cand cands[CAND_MAX];
+	unsigned ncands;
+	int recorded;              /* no more candidates will come */
+	struct chunk *head, *tail;
+	unsigned nchunks;
+	size_t next;               /* the piece that took over (npieces: none) */
+	unsigned handover;         /* at next's candidate */
+	int err;                   /* a read error ended it */
+	int worker_gone;           /* its worker no longer touches it */
+	int orphan;                /* the reader passed it: the worker frees it */
+	struct tally tally;        /* count_only: all it decoded */
+	struct pft_fit *fit;       /* count_only with fit_check */
+	uint64_t fit_bytes;        /* packet bytes given to @fit */
+	/* Frames: the current ID it assumed at its start, and the bytes of
+	 * each ID it deformatted from its start to each later piece's start
+	 * (@id_bytes_at[k]: to piece i + 1 + k's) and to the end. */
+	uint8_t start_id;
+	struct id_bytes *id_bytes_at;
+	size_t nid_bytes_at;
+	struct id_bytes id_bytes_end;
+};
+
+/* A worker's decoders and buffers, reused from piece to piece. */
+struct worker {
+	struct par *p;
+	pthread_t thread;
+	struct pft_pkt_decoder *pkt;
+	struct pft_flow *flow;
+	uint8_t *in;               /* feed_block bytes */
+	struct pft_packet pkts[BATCH];
+	struct pft_elem *elems;    /* ELEM_ROOM */
+	size_t end[BATCH];
+	size_t wpos;                  /* bytes written in the piece's last chunk */
+
+	/* Frames: the deformatter and the stage, as the serial pipeline's
+	 * (stream: the bytes fed to the packet decoder; staging: the stage
+	 * is being fed), a deformatter result held back while the stage is
+	 * fed first, the input read so far, the decoded ID's bytes
+	 * deformatted in the piece, and the current ID seen at each piece's
+	 * start (per piece). */
+	struct pft_dfmt *dfmt;
+	struct stage stage;
+	struct stage_map map;
+	uint64_t stream;
+	int staging;
+	struct stage_held held;
+	uint64_t read_pos;
+	struct id_bytes id_bytes;
+	uint8_t *seen_id;
+};
+
+struct par {
+	struct par_config c;
+	int fd;
+	size_t npieces;
+	struct piece **pieces;     /* NULL: not started, or freed */
+	uint8_t *state;            /* enum piece_state, per piece */
+	size_t next_start;         /* the next piece a worker takes */
+	unsigned live;             /* started, not dead, not yet passed by the reader */
+	unsigned window;           /* the most live pieces: threads + 1 */
+	int stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct worker *workers;
+	unsigned nworkers;
+	struct chunk *pool;        /* chunks for reuse */
+	unsigned npool;
+	int reader_waiting;
+	struct pft_input_parallel counts;
+
+	/* The reader (the caller's thread). */
+	size_t cur;                /* piece being read; npieces: the end */
+	struct chunk *rchunk;
+	size_t rpos;
+	size_t rlen;               /* of rchunk, published when last looked */
+	struct ptm_batch batch;    /* the record being returned */
+	struct pft_pipe_stats stats;   /* @bytes; the counts come from @total */
+	struct id_bytes id_bytes;  /* frames: of the pieces passed */
+	int gap;                   /* frames: the record read is a gap */
+	uint64_t gap_offset;
+	struct pft_fit *fit;       /* the pieces' fit checks added up */
+	int ended;
+	/* The counts of the parts of the pieces passed, and the candidate
+	 * where the piece being read took over (none: the first). */
+	struct tally total, from_tally;
+	struct pft_fit from_fit;
+	int from_cand;
+	char msg[512];
+};
+
+/* ---- Workers ---- */
+
+/* Chunks are kept for reuse (a fresh one is a fresh mapping, and page
+ * faults cost more than the decode): these two run under the lock. */
+static struct chunk *chunk_get(struct par *p)
+{
+	struct chunk *c = p->pool;
+
+	if (c) {
+		p->pool = c->next;
+		p->npool--;
+	} else if (!(c = malloc(sizeof(*c)))) {
+		return NULL;
+	}
+	c->next = NULL;
+	c->len = 0;
+	return c;
+}
+
+static void chunk_put(struct par *p, struct chunk *c)
+{
+	if (p->npool >= p->window * CHUNKS_MAX) {
+		free(c);
+		return;
+	}
+	c->next = p->pool;
+	p->pool = c;
+	p->npool++;
+}
+
+static void free_chunks(struct par *p, struct chunk *c)
+{
+	while (c) {
+		struct chunk *next = c->next;
+		chunk_put(p, c);
+		c = next;
+	}
+}
+
+static void free_piece(struct par *p, struct piece *pc)
+{
+	if (pc) {
+		free_chunks(p, pc->head);
+		pft_fit_free(pc->fit);
+		free(pc->id_bytes_at);
+	}
+	free(pc);
+}
+
+static int cancelled(struct par *p, size_t i)
+{
+	return p->stop || p->state[i] == PC_DEAD;
+}
+
+/* Room for one packet's records at the end of piece @i's stream: a new
+ * chunk when the last is full; at CHUNKS_MAX chunks, wait for the reader
+ * (the piece's recording is over then, so that no one waits for it).
+ * Returns 0, 1 when the piece was cancelled, or -PFT_ERR_NOMEM. */
+static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
+{
+	struct par *p = w->p;
+
+	if (pc->tail && CHUNK_SIZE - w->wpos >= need)
+		return 0;
+	pthread_mutex_lock(&p->mu);
+	if (pc->tail && pc->tail->len != w->wpos) {
+		pc->tail->len = w->wpos;   /* all of it, before waiting */
+		pthread_cond_broadcast(&p->cv);
+	}
+	if (pc->nchunks >= CHUNKS_MAX && !pc->recorded) {
+		pc->recorded = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	while (pc->nchunks >= CHUNKS_MAX && !cancelled(p, i))
+		pthread_cond_wait(&p->cv, &p->mu);
+	int stop = cancelled(p, i);
+	struct chunk *c = stop ? NULL : chunk_get(p);
+	if (c) {
+		if (pc->tail)
+			pc->tail->next = c;       /* its length is final */
+		else
+			pc->head = c;
+		pc->tail = c;
+		pc->nchunks++;
+		w->wpos = 0;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return stop ? 1 : c ? 0 : -PFT_ERR_NOMEM;
+}
+
+/* Append the worker's @npkts packets, with status @status and their
+ * elements, to the stream (not yet published).  Returns 0, 1 when the
+ * piece was cancelled, or -PFT_ERR_NOMEM. */
+static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, int status)
+{
+	size_t raw = 0;
+	int with_elems = w->flow && !w->p->c.count_only;
+	unsigned nelems = with_elems ? (unsigned)w->end[npkts - 1] : 0;
+	const struct pft_packet *from = w->pkts;
+	int one = 0;
+
+	/* Elements in runs, without packets: a run's item shows only the
+	 * packet of its first element, so only that one is kept. */
+	if (with_elems && !w->p->c.packets && w->p->c.runs) {
+		if (!nelems)
+			return 0;
+		int k = 0;
+		while (!w->end[k])
+			k++;
+		from = &w->pkts[k];
+		one = 1;
+		npkts = 1;
+	}
+	for (int k = 0; k < npkts; k++)
+		raw += from[k].size;
+	struct record_parts l = record_layout((unsigned)npkts, nelems, raw);
+	int err = make_room(w, i, pc, l.size);
+	if (err)
+		return err;
+	uint8_t *o = pc->tail->data + w->wpos;
+	struct record *r = (struct record *)o;
+	struct pft_packet *pkts = (struct pft_packet *)(o + l.pkts);
+	uint8_t *bytes = o + l.raw;
+
+	r->size = (uint32_t)l.size;
+	r->npkts = (uint16_t)npkts;
+	r->nelems = (uint16_t)nelems;
+	r->status = status;
+	for (int k = 0; k < npkts; k++)
+		r->elem_end[k] = (uint16_t)(!with_elems ? 0 : one ? nelems : w->end[k]);
+	memcpy(pkts, from, (size_t)npkts * sizeof(*pkts));
+	memcpy(o + l.elems, w->elems, nelems * sizeof(struct pft_elem));
+	for (int k = 0; k < npkts; k++) {
+		memcpy(bytes, from[k].raw, from[k].size);
+		pkts[k].raw = bytes;
+		bytes += from[k].size;
+	}
+	w->wpos += l.size;
+	return 0;
+}
+
+/* Append a gap at input offset @offset with status @status (0: a
+ * discontinuity) to the stream.  Returns as put_record(). */
+static int put_gap(struct worker *w, size_t i, struct piece *pc, int status, uint64_t offset)
+{
+	struct record_parts l = record_layout(0, 0, sizeof(offset));
+	int err = make_room(w, i, pc, l.size);
+
+	if (err)
+		return err;
+	uint8_t *o = pc->tail->data + w->wpos;
+	struct record *r = (struct record *)o;
+	r->size = (uint32_t)l.size;
+	r->npkts = r->nelems = 0;
+	r->status = status;
+	memcpy(o + l.raw, &offset, sizeof(offset));
+	w->wpos += l.size;
+	return 0;
+}
+
+/* Count the worker's @npkts packets (status @status) and their elements
+ * into piece @pc, giving them to its fit check in the serial decode's
+ * order (ptm_batch_item(): each packet, then its elements). */
+static void tally_batch(struct worker *w, struct piece *pc, int npkts, int status)
+{
+	struct tally *t = &pc->tally;
+	size_t nelems = w->flow ? w->end[npkts - 1] : 0;
+
+	t->packets += (uint64_t)npkts;
+	if (status < 0)
+		t->c.errors++;
+	if (w->p->c.packets)
+		ptm_count_packets(&t->c, w->pkts, (size_t)npkts);
+	ptm_count_elems(&t->c, w->elems, nelems);
+	if (!pc->fit)
+		return;
+	for (size_t k = 0, e = 0; k < (size_t)npkts; k++) {
+		ptm_fit_packet(pc->fit, &pc->fit_bytes, &w->pkts[k], status);
+		for (; w->flow && e < w->end[k]; e++)
+			ptm_fit_elem(pc->fit, &w->elems[e]);
+	}
+}
+
+/* Let the reader see what piece @i wrote; returns 1 when it is cancelled. */
+static int publish(struct par *p, size_t i, struct piece *pc, size_t written)
+{
+	pthread_mutex_lock(&p->mu);
+	/* The reader is woken only for something new to read. */
+	if (pc->tail && pc->tail->len != written) {
+		pc->tail->len = written;
+		if (p->reader_waiting)
+			pthread_cond_broadcast(&p->cv);
+	}
+	int stop = cancelled(p, i);
+	pthread_mutex_unlock(&p->mu);
+	return stop;
+}
+
+/* Piece @i's position against piece @j's candidates at the I-sync at
+ * @offset (states @ps, @fs; frames: @i saw current ID @seen_id at @j's
+ * start): 1 when @i hands over there (j's candidate *@k), -1 when no later
+ * candidate of @j can match (or @j deformatted under another ID), 0 to go
+ * on.  Waits
+ * until @j's candidates are all known; @i's own recording (*@recording)
+ * ends before it waits, so that no piece waits for a piece that waits. */
+static int compare_with(struct par *p, size_t i, struct piece *pc, int *recording, size_t j,
+			uint8_t seen_id, uint64_t offset, const struct pkt_sync_state *ps,
+			const struct flow_sync_state *fs, const struct pft_fit *fit, unsigned *k)
+{
+	int r = -1;
+
+	pthread_mutex_lock(&p->mu);
+	if (*recording && !(p->pieces[j] && p->pieces[j]->recorded)) {
+		*recording = 0;
+		pc->recorded = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	while (!cancelled(p, i) && !(p->pieces[j] && p->pieces[j]->recorded))
+		pthread_cond_wait(&p->cv, &p->mu);
+	if (cancelled(p, i)) {
+		pthread_mutex_unlock(&p->mu);
+		return 0;
+	}
+	const struct piece *pj = p->pieces[j];
+	/* Frames: the serial decode's fit check has its prefix here only if
+	 * @i's has (the later piece assumed it). */
+	int fit_ok = !fit || !p->c.frames || pc->fit_bytes >= PFT_DETECT_PREFIX;
+	for (unsigned n = 0; n < pj->ncands && (!p->c.frames || seen_id == pj->start_id) && fit_ok;
+	     n++) {
+		const struct cand *c = &pj->cands[n];
+		if (c->offset > offset) {
+			r = 0;
+			break;
+		}
+		if (c->offset == offset && pft_pkt_sync_state_equal(ps, &c->ps) &&
+		    pft_flow_sync_state_equal(fs, &c->fs) && (!fit || fit_same_future(fit, &c->fit))) {
+			*k = n;
+			r = 1;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&p->mu);
+	return r;
+}
+
+/* Pieces @j up to @end (exclusive) are decoded by an earlier piece
+ * instead: stop their workers. */
+static void absorb(struct par *p, size_t j, size_t end)
+{
+	pthread_mutex_lock(&p->mu);
+	for (; j < end; j++) {
+		if (p->state[j] == PC_DEAD)
+			continue;
+		if (p->state[j] != PC_WAITING)
+			p->live--;
+		p->state[j] = PC_DEAD;
+		p->counts.absorbed++;
+	}
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* The next live piece after @j (npieces: none). */
+static size_t next_live(const struct par *p, size_t j)
+{
+	while (j < p->npieces && p->state[j] == PC_DEAD)
+		j++;
+	return j;
+}
+
+static int read_at(struct par *p, uint8_t *buf, size_t len, uint64_t offset)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(p->fd, buf + got, len - got, (off_t)(offset + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? errno : EIO;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+static int read_error(struct par *p, uint64_t offset, int e)
+{
+	snprintf(p->msg, sizeof(p->msg), "%s: offset 0x%" PRIx64 ": %s", p->c.path, offset,
+		 strerror(e));
+	return -PFT_ERR_BAD_FILE;
+}
+
+/* Frames: start deformatting piece @pc at its start, with the current ID
+ * of the last frame before it that sets one, if one does close by; else
+ * it assumes the decoded ID, and the piece before it checks that before
+ * it hands over (compare_with()). */
+static int start_frames(struct worker *w, struct piece *pc)
+{
+	struct par *p = w->p;
+	uint64_t from = pc->start > ID_SCAN_BACK ? pc->start - ID_SCAN_BACK : 0;
+	size_t n = (size_t)(pc->start - from);
+	uint8_t id = from ? p->c.trace_id : PFT_DFMT_ID_NONE;
+	int e = read_at(p, w->in, n, from);
+
+	if (e)
+		return read_error(p, from, e);
+	for (; n >= FRAME_SIZE; n -= FRAME_SIZE)
+		if (pft_dfmt_frame_id(w->in + n - FRAME_SIZE, &id))
+			break;
+	pc->start_id = id;
+	pft_dfmt_start_at(w->dfmt, pc->start, id);
+	w->map.n = w->map.at = 0;
+	w->stage.len = w->stage.fed = 0;
+	w->stream = 0;
+	w->staging = w->held.held = 0;
+	w->read_pos = pc->start;
+	memset(&w->id_bytes, 0, sizeof(w->id_bytes));
+	return 0;
+}
+
+/* Frames: give the deformatter the next block, which ends at the next
+ * piece's start (where the current ID and the bytes so far are noted), or
+ * end it at the end of the file.  Returns 0 or a negative error. */
+static int read_frames(struct worker *w, size_t i, struct piece *pc)
+{
+	struct par *p = w->p;
+	uint64_t pos = w->read_pos, piece = p->c.piece_size;
+
+	if (pos == p->c.length) {
+		pc->id_bytes_end = w->id_bytes;
+		return pft_dfmt_finish(w->dfmt);
+	}
+	if (pos % piece == 0 && pos > pc->start) {
+		size_t k = (size_t)(pos / piece);
+		if (pc->nid_bytes_at != k - i - 1)
+			return -PFT_ERR_INTERNAL;
+		struct id_bytes *v = realloc(pc->id_bytes_at, (pc->nid_bytes_at + 1) * sizeof(*v));
+		if (!v)
+			return -PFT_ERR_NOMEM;
+		pc->id_bytes_at = v;
+		v[pc->nid_bytes_at++] = w->id_bytes;
+		w->seen_id[k] = pft_dfmt_current_id(w->dfmt);
+	}
+	uint64_t end = (pos / piece + 1) * piece;
+	if (end > pos + p->c.feed_block)
+		end = pos + p->c.feed_block;
+	if (end > p->c.length)
+		end = p->c.length;
+	int e = read_at(p, w->in, (size_t)(end - pos), pos);
+	if (e)
+		return read_error(p, pos, e);
+	w->read_pos = end;
+	return pft_dfmt_feed(w->dfmt, w->in, (size_t)(end - pos));
+}
+
+/* Frames: the stage's next bytes to the packet decoder. */
+static void feed_stage(struct worker *w)
+{
+	size_t end = stage_feed_end(&w->stage, &w->map, w->pkt);
+
+	pft_pkt_feed_at(w->pkt, w->stage.buf + w->stage.fed, end - w->stage.fed, w->stream);
+	w->stream += end - w->stage.fed;
+	w->stage.fed = end;
+	w->staging = 1;
+}
+
+/* Frames: a gap (status 0: a discontinuity; else a frame dropped) resets
+ * or resynchronises the decoders, as pft_pipe.c's next_gap_item().
+ * Returns as put_record(). */
+static int frames_gap(struct worker *w, size_t i, struct piece *pc, int status, uint64_t offset)
+{
+	if (status == 0) {
+		pft_pkt_reset(w->pkt);
+		w->map.n = w->map.at = 0;
+	} else {
+		pft_pkt_sync_forward(w->pkt);
+		pc->tally.c.errors++;
+	}
+	if (w->flow)
+		pft_flow_reset(w->flow);
+	/* Counting, pft_input_count() returns only the gaps with errors. */
+	if (w->p->c.count_only && !status)
+		return 0;
+	return put_gap(w, i, pc, status, offset);
+}
+
+/* Frames: the packet decoder has used its input up; give it the next
+ * bytes of the decoded ID as the serial pipeline's refill_formatted()
+ * does.  Returns 0, 1 when the piece was cancelled, or a negative error. */
+static int refill_frames(struct worker *w, size_t i, struct piece *pc)
+{
+	if (w->staging) {
+		if (w->stage.fed < w->stage.len) {
+			feed_stage(w);
+			return 0;
+		}
+		w->staging = 0;
+		w->stage.len = w->stage.fed = 0;
+	}
+	for (;;) {
+		struct pft_dfmt_chunk c;
+		uint64_t err_offset;
+		int fresh, r = stage_next_chunk(&w->held, w->dfmt, &c, &err_offset, &fresh);
+		int gap = r < 0 || (c.flags & PFT_DFMT_DISCONTINUITY);
+
+		if (fresh && !gap)
+			w->id_bytes.n[c.id & (ID_COUNT - 1)] += c.len;
+		int ours = !gap && c.id == w->p->c.trace_id && c.len;
+		if (!gap && !ours)
+			continue;
+		/* The staged bytes come before anything that is not theirs. */
+		if (w->stage.len && (!ours || !stage_room(&w->stage, &w->map, c.len))) {
+			stage_hold(&w->held, &c, r, err_offset);
+			feed_stage(w);
+			return 0;
+		}
+		if (r == -PFT_ERR_NEED_INPUT) {
+			if ((r = read_frames(w, i, pc)) < 0)
+				return r;
+			continue;
+		}
+		if (r == -PFT_ERR_EOS)
+			return pft_pkt_finish(w->pkt);
+		if (gap)
+			return frames_gap(w, i, pc, r, r < 0 ? err_offset : c.offset);
+		if (c.len > STAGE_BYTES)   /* longer than any frame's data */
+			return -PFT_ERR_INTERNAL;
+		if (!w->stage.len)
+			stage_begin(&w->stage, &w->map, w->pkt, w->stream);
+		stage_add(&w->stage, &w->map, c.data, c.len, c.offset);
+	}
+}
+
+/* Raw: give the packet decoder the next bytes of the file, or end it. */
+static int refill_raw(struct worker *w, uint64_t *fed)
+{
+	struct par *p = w->p;
+
+	if (*fed == p->c.length)
+		return pft_pkt_finish(w->pkt);
+	/* Feeds end where the serial decode's do: NOTSYNC packets end at
+	 * feed ends too. */
+	uint64_t end = (*fed / p->c.feed_block + 1) * p->c.feed_block;
+	size_t n = (size_t)((end < p->c.length ? end : p->c.length) - *fed);
+	int e = read_at(p, w->in, n, *fed);
+	if (e)
+		return read_error(p, *fed, e);
+	pft_pkt_feed_at(w->pkt, w->in, n, *fed);
+	*fed += n;
+	return 0;
+}
+
+/* Decode piece @i until it hands over, the file ends, or it is cancelled.
+ * Returns 0 or a negative error code (stored in the piece). */
+static int run_piece(struct worker *w, size_t i, struct piece *pc)
+{
+	struct par *p = w->p;
+	uint64_t fed = pc->start;
+	size_t next = i + 1 < p->npieces ? i + 1 : p->npieces;
+	uint64_t until = next < p->npieces ? next * (uint64_t)p->c.piece_size : UINT64_MAX;
+	int recording = i > 0, checking = 0, unpublished = 0;
+	int err;
+
+	pft_pkt_reset(w->pkt);
+	if (w->flow)
+		pft_flow_reset(w->flow);
+	if (p->c.frames && (err = start_frames(w, pc)) < 0)
+		return err;
+	for (;;) {
+		/* One packet at a time where I-syncs matter: the first ones
+		 * (recording), and those from the next piece's start on
+		 * (checking), which a batch must not pass unseen.  Frames: a
+		 * feed never holds bytes on both sides of a piece's start. */
+		int single = recording || checking ||
+			     (p->c.frames ? w->read_pos > until
+					  : pft_pkt_get_offset(w->pkt) + BATCH * PKT_BYTES_MAX > until);
+		/* Counting packets only: pass over what needs no record,
+		 * short of where single packets begin, then one packet. */
+		int skipping = !single && p->c.count_only && !w->flow;
+		if (skipping)
+			pc->tally.packets += ptm_skip_counted(w->pkt, p->c.frames ? UINT64_MAX
+									: until - BATCH * PKT_BYTES_MAX,
+							      &pc->tally.c, pc->fit, &pc->fit_bytes);
+		int got = single ? pft_pkt_next(w->pkt, &w->pkts[0], sizeof(w->pkts[0]))
+				 : pft_pkt_next_batch(w->pkt, w->pkts, skipping ? 1 : BATCH,
+						      sizeof(w->pkts[0]));
+		int status = 0;
+
+		if (single && got == 0)
+			got = 1;
+		if (got == -PFT_ERR_NEED_INPUT) {
+			err = p->c.frames ? refill_frames(w, i, pc) : refill_raw(w, &fed);
+			if (err)
+				return err < 0 ? err : 0;
+			continue;
+		}
+		if (got == -PFT_ERR_EOS)
+			break;
+		if (got < 0) {
+			if (w->pkts[0].type != PFT_PKT_BAD)
+				return -PFT_ERR_INTERNAL;
+			status = got;
+			got = 1;
+		}
+		if (p->c.frames) {
+			/* As the pipeline's next_batch(): the stream offsets
+			 * back to the file's. */
+			if (status < 0 && w->staging)
+				w->stream -= stage_cut_at_chunk_end(&w->stage, &w->map, w->pkt);
+			for (int k = 0; k < got; k++)
+				w->pkts[k].offset = stage_input_offset(&w->map, w->pkts[k].offset);
+		}
+		if (single && !checking && w->pkts[0].offset >= until)
+			checking = 1;   /* past the end: look for the hand-over */
+		if (w->flow && pft_flow_decode(w->flow, w->pkts, (size_t)got, sizeof(w->pkts[0]),
+					       w->elems, ELEM_ROOM, w->end) != got)
+			return -PFT_ERR_INTERNAL;
+		tally_batch(w, pc, got, status);
+		if ((!p->c.count_only || (status < 0 && p->c.packets)) &&
+		    (err = put_record(w, i, pc, got, status)) != 0)
+			return err < 0 ? err : 0;
+		/* Published now and then (the lock is not free), and at the
+		 * I-syncs that may end or start the piece's part. */
+		int isync = single && w->pkts[0].type == PFT_PKT_ISYNC && !status;
+		if (isync || ++unpublished == PUBLISH_EVERY) {
+			unpublished = 0;
+			if (publish(p, i, pc, w->wpos))
+				return 0;
+		}
+		if (!isync)
+			continue;
+
+		struct pkt_sync_state ps;
+		struct flow_sync_state fs;
+		pft_pkt_sync_state(w->pkt, &ps);
+		if (w->flow)
+			pft_flow_sync_state(w->flow, &fs);
+		else
+			memset(&fs, 0, sizeof(fs));
+		uint64_t at = w->pkts[0].offset;
+		if (recording) {
+			pthread_mutex_lock(&p->mu);
+			if (pc->tail)
+				pc->tail->len = w->wpos;
+			/* Recording ends early when the stream fills up. */
+			if (!pc->recorded) {
+				struct cand *c = &pc->cands[pc->ncands++];
+				c->offset = at;
+				c->ps = ps;
+				c->fs = fs;
+				c->chunk = pc->tail;
+				c->pos = w->wpos;
+				c->tally = pc->tally;
+				if (pc->fit)
+					c->fit = *pc->fit;
+			}
+			if (pc->ncands == CAND_MAX || pc->recorded) {
+				pc->recorded = 1;
+				recording = 0;
+			}
+			pthread_cond_broadcast(&p->cv);
+			pthread_mutex_unlock(&p->mu);
+		}
+		if (!checking)
+			continue;
+		unsigned k = 0;
+		int r = compare_with(p, i, pc, &recording, next, p->c.frames ? w->seen_id[next] : 0,
+				     at, &ps, &fs, pc->fit, &k);
+		if (r > 0) {
+			pc->next = next;
+			pc->handover = k;
+			return 0;
+		}
+		if (r < 0) {
+			/* No hand-over into @next: decode it here, up to the one
+			 * after it. */
+			absorb(p, next, next + 1);
+			pthread_mutex_lock(&p->mu);
+			next = next_live(p, next + 1);
+			pthread_mutex_unlock(&p->mu);
+			until = next < p->npieces ? next * (uint64_t)p->c.piece_size : UINT64_MAX;
+			checking = at >= until;
+		}
+	}
+	/* The end of the file: every later piece was decoded here. */
+	if (publish(p, i, pc, w->wpos))
+		return 0;
+	absorb(p, next, p->npieces);
+	pc->next = p->npieces;
+	return 0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct par *p = w->p;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (p->next_start < p->npieces && p->state[p->next_start] == PC_DEAD)
+			p->next_start++;
+		if (p->stop || p->next_start >= p->npieces)
+			break;
+		if (p->live >= p->window) {
+			pthread_cond_wait(&p->cv, &p->mu);
+			continue;
+		}
+		size_t i = p->next_start++;
+		struct piece *pc = calloc(1, sizeof(*pc));
+		if (pc && p->c.fit_check &&
+		    !(pc->fit = pft_fit_alloc(&p->c.cfg, p->c.image, NULL))) {
+			free(pc);
+			pc = NULL;
+		}
+		if (!pc) {
+			p->stop = 1;
+			snprintf(p->msg, sizeof(p->msg), "out of memory");
+			pthread_cond_broadcast(&p->cv);
+			break;
+		}
+		pc->start = i * (uint64_t)p->c.piece_size;
+		/* Every byte of a raw file is in a packet: by the time the
+		 * reader adds this piece's part, the detection prefix holds
+		 * the bytes before its start, so a piece past the prefix
+		 * gives its fit check only the packets it counts.  Frames
+		 * (fewer packet bytes than file bytes): every piece but the
+		 * first assumes so, and is taken over only where the piece
+		 * before it has given its check the prefix. */
+		if (p->c.frames ? i > 0 : pc->start >= PFT_DETECT_PREFIX)
+			pc->fit_bytes = PFT_DETECT_PREFIX;
+		pc->next = p->npieces;
+		p->pieces[i] = pc;
+		p->state[i] = PC_RUNNING;
+		p->live++;
+		pthread_mutex_unlock(&p->mu);
+
+		int err = run_piece(w, i, pc);
+
+		pthread_mutex_lock(&p->mu);
+		pc->err = err;
+		pc->recorded = 1;
+		if (p->state[i] == PC_RUNNING)
+			p->state[i] = PC_DONE;
+		if (p->state[i] == PC_DEAD) {
+			/* Nobody reads it: give its memory back now. */
+			free_chunks(p, pc->head);
+			pc->head = pc->tail = NULL;
+			pc->nchunks = 0;
+		}
+		pc->worker_gone = 1;
+		if (pc->orphan) {
+			p->pieces[i] = NULL;
+			free_piece(p, pc);
+		}
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* ---- Setup ---- */
+
+static void stop_workers(struct par *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned t = 0; t < p->nworkers; t++)
+		pthread_join(p->workers[t].thread, NULL);
+	p->nworkers = 0;
+}
+
+void par_free(struct par *p)
+{
+	if (!p)
+		return;
+	stop_workers(p);
+	for (size_t i = 0; p->workers && i < p->c.threads; i++) {
+		pft_pkt_free(p->workers[i].pkt);
+		pft_flow_free(p->workers[i].flow);
+		free(p->workers[i].in);
+		free(p->workers[i].elems);
+		pft_dfmt_free(p->workers[i].dfmt);
+		free(p->workers[i].stage.buf);
+		free(p->workers[i].map.e);
+		free(p->workers[i].seen_id);
+	}
+	free(p->workers);
+	for (size_t i = 0; p->pieces && i < p->npieces; i++)
+		free_piece(p, p->pieces[i]);
+	free(p->pieces);
+	free(p->state);
+	while (p->pool) {
+		struct chunk *c = p->pool;
+		p->pool = c->next;
+		free(c);
+	}
+	pft_fit_free(p->fit);
+	if (p->fd >= 0)
+		close(p->fd);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
+
+static int init_worker(struct par *p, struct worker *w)
+{
+	int err = 0;
+
+	w->p = p;
+	w->pkt = pft_pkt_alloc(&p->c.cfg, &err);
+	if (w->pkt && p->c.elements)
+		w->flow = pft_flow_alloc(&p->c.cfg, p->c.image, &err);
+	w->in = malloc(p->c.feed_block > ID_SCAN_BACK ? p->c.feed_block : ID_SCAN_BACK);
+	w->elems = malloc(ELEM_ROOM * sizeof(*w->elems));
+	if (!w->pkt || (p->c.elements && !w->flow))
+		return err;
+	if (p->c.frames) {
+		struct pft_dfmt_config dc = { .size = sizeof(dc) };
+		if (!(w->dfmt = pft_dfmt_alloc(&dc, &err)))
+			return err;
+		w->stage.buf = malloc(STAGE_BYTES);
+		w->map.e = malloc(STAGE_MAP_ROOM * sizeof(*w->map.e));
+		w->seen_id = malloc(p->npieces);
+		if (!w->stage.buf || !w->map.e || !w->seen_id)
+			return -PFT_ERR_NOMEM;
+	}
+	return w->in && w->elems ? 0 : -PFT_ERR_NOMEM;
+}
+
+int par_alloc(const struct par_config *c, struct par **out)
+{
+	int err = -PFT_ERR_NOMEM;
+
+	*out = NULL;
+	if (!c->piece_size || !c->feed_block || c->threads < 2 || c->length / c->piece_size < 2 ||
+	    (c->frames && c->piece_size % FRAME_SIZE))
+		return 0;
+	struct par *p = calloc(1, sizeof(*p));
+	if (!p)
+		return -PFT_ERR_NOMEM;
+	p->c = *c;
+	p->fd = -1;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	p->npieces = (size_t)((c->length + c->piece_size - 1) / c->piece_size);
+	/* More threads than pieces would only wait. */
+	if (p->c.threads > p->npieces)
+		p->c.threads = (unsigned)p->npieces;
+	p->window = p->c.threads + 1;
+	p->counts.pieces = p->npieces;
+	p->pieces = calloc(p->npieces, sizeof(*p->pieces));
+	p->state = calloc(p->npieces, 1);
+	p->workers = calloc(p->c.threads, sizeof(*p->workers));
+	if (!p->pieces || !p->state || !p->workers)
+		goto fail;
+	if (c->fit_check && !(p->fit = pft_fit_alloc(&c->cfg, c->image, &err)))
+		goto fail;
+	p->fd = open(c->path, O_RDONLY | O_CLOEXEC);
+	if (p->fd < 0) {
+		err = -PFT_ERR_BAD_FILE;
+		goto fail;
+	}
+	for (unsigned t = 0; t < p->c.threads; t++)
+		if ((err = init_worker(p, &p->workers[t])) < 0)
+			goto fail;
+	for (unsigned t = 0; t < p->c.threads; t++) {
+		if (pthread_create(&p->workers[t].thread, NULL, worker_main, &p->workers[t])) {
+			err = -PFT_ERR_INVALID;
+			goto fail;
+		}
+		p->nworkers++;
+	}
+	*out = p;
+	return 0;
+fail:
+	par_free(p);
+	return err;
+}
+
+/* ---- The reader ---- */
+
+const char *par_message(const struct par *p)
+{
+	return p->msg;
+}
+
+void par_source_stats(const struct par *p, struct pft_pipe_stats *st)
+{
+	*st = p->stats;
+	st->packets = p->total.packets;
+	st->errors = p->total.c.errors;
+	st->insns = p->total.c.insns;
+}
+
+uint64_t par_id_bytes(const struct par *p, unsigned id)
+{
+	return p->c.frames && id < ID_COUNT ? p->id_bytes.n[id] : 0;
+}
+
+void par_total(const struct par *p, struct pft_input_counts *c)
+{
+	*c = p->total.c;
+	c->bytes = p->stats.bytes;
+}
+
+int par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size)
+{
+	if (!p->fit)
+		return -PFT_ERR_INVALID;
+	int r = pft_fit_verdict(p->fit, v, size);
+	/* As pft_pipe_fit(): one damaged stretch is not a misfit. */
+	return r > 0 && !pft_fit_evident(p->fit) ? PFT_FIT_OK : r;
+}
+
+void par_counts(const struct par *p, struct pft_input_parallel *st)
+{
+	*st = p->counts;
+}
+
+/* Move the reader from the piece it finished to @next, at candidate
+ * @handover; the pieces passed are freed (or left to their workers). */
+static void add_counts(struct pft_input_counts *to, const struct pft_input_counts *end,
+		       const struct pft_input_counts *start)
+{
+	for (int t = 0; t < PFT_INPUT_COUNT_TYPES; t++) {
+		to->packets[t] += end->packets[t] - start->packets[t];
+		to->etm3_packets[t] += end->etm3_packets[t] - start->etm3_packets[t];
+		to->elems[t] += end->elems[t] - start->elems[t];
+	}
+	to->insns += end->insns - start->insns;
+	to->errors += end->errors - start->errors;
+}
+
+/* count_only: add the part of piece @pc the reader is leaving, from the
+ * candidate it took over at. */
+static void add_part(struct par *p, const struct piece *pc)
+{
+	static const struct tally none;
+	const struct tally *from = p->from_cand ? &p->from_tally : &none;
+
+	add_counts(&p->total.c, &pc->tally.c, &from->c);
+	p->total.packets += pc->tally.packets - from->packets;
+	if (p->fit && pc->fit)
+		fit_add_part(p->fit, pc->fit, p->from_cand ? &p->from_fit : NULL);
+}
+
+static void pass_pieces(struct par *p, size_t next, unsigned handover)
+{
+	const struct piece *cur = p->cur < p->npieces ? p->pieces[p->cur] : NULL;
+
+	if (cur)
+		add_part(p, cur);
+	/* Frames: the IDs' bytes are those the piece deformatted up to the
+	 * next one's start (the decoded ID's, as the serial decode's
+	 * statistics count them, are then all counted at the end). */
+	if (cur && p->c.frames) {
+		const struct id_bytes *b = next >= p->npieces ? &cur->id_bytes_end
+			: next - p->cur - 1 < cur->nid_bytes_at ? &cur->id_bytes_at[next - p->cur - 1]
+			: NULL;
+		for (int id = 0; b && id < ID_COUNT; id++)
+			p->id_bytes.n[id] += b->n[id];
+		p->stats.bytes = p->id_bytes.n[p->c.trace_id & (ID_COUNT - 1)];
+	}
+	for (size_t j = p->cur; j < next && j < p->npieces; j++) {
+		struct piece *pc = p->pieces[j];
+		if (p->state[j] != PC_DEAD)
+			p->live--;
+		if (!pc)
+			continue;
+		if (pc->worker_gone) {
+			p->pieces[j] = NULL;
+			free_piece(p, pc);
+		} else {
+			pc->orphan = 1;
+		}
+	}
+	p->cur = next;
+	p->rchunk = NULL;
+	if (next < p->npieces) {
+		struct piece *pc = p->pieces[next];
+		p->rchunk = pc->cands[handover].chunk;
+		p->rpos = pc->cands[handover].pos;
+		p->from_tally = pc->cands[handover].tally;
+		p->from_fit = pc->cands[handover].fit;
+		p->from_cand = 1;
+		/* The chunks before the hand-over are never read (none: the
+		 * piece had recorded nothing yet, the reader starts at its head). */
+		while (p->rchunk && pc->head != p->rchunk) {
+			struct chunk *c = pc->head;
+			pc->head = c->next;
+			pc->nchunks--;
+			chunk_put(p, c);
+		}
+		p->counts.handovers++;
+	}
+	pthread_cond_broadcast(&p->cv);
+}
+
+/* The next published record for the reader (under the lock), waited for,
+ * in *@in; NULL at the end of the trace.  Returns 0 or an error. */
+static int readable(struct par *p, const uint8_t **in)
+{
+	*in = NULL;
+	while (p->cur < p->npieces) {
+		struct piece *pc = p->pieces[p->cur];
+		int done = p->state[p->cur] == PC_DONE;
+
+		if (pc && done && pc->err)
+			return pc->err;
+		if (pc && !p->rchunk && pc->head) {
+			p->rchunk = pc->head;   /* the first piece: from its start */
+			p->rpos = 0;
+		}
+		if (p->rchunk && p->rpos < p->rchunk->len) {
+			*in = p->rchunk->data + p->rpos;
+			return 0;
+		}
+		if (p->rchunk && p->rchunk->next) {
+			struct chunk *c = p->rchunk;
+			p->rchunk = c->next;
+			p->rpos = 0;
+			pc->head = c->next;
+			pc->nchunks--;
+			chunk_put(p, c);
+			pthread_cond_broadcast(&p->cv);
+			continue;
+		}
+		if (pc && done) {
+			pass_pieces(p, next_live(p, pc->next),
+				    pc->next < p->npieces ? pc->handover : 0);
+			continue;
+		}
+		if (p->stop)
+			return -PFT_ERR_NOMEM;
+		p->reader_waiting = 1;
+		pthread_cond_wait(&p->cv, &p->mu);
+		p->reader_waiting = 0;
+	}
+	return 0;
+}
+
+/* The next record of the stream in the reader's batch: 1, 0 at the
+ * end, or a negative error. */
+static int next_batch(struct par *p)
+{
+	const uint8_t *in;
+
+	/* The lock only when what was published is read. */
+	if (p->rchunk && p->rpos < p->rlen) {
+		in = p->rchunk->data + p->rpos;
+	} else {
+		pthread_mutex_lock(&p->mu);
+		int err = readable(p, &in);
+		p->rlen = p->rchunk ? p->rchunk->len : 0;
+		pthread_mutex_unlock(&p->mu);
+		if (err < 0)
+			return err;
+	}
+	p->batch.npkts = 0;
+	if (!in)
+		return 0;
+	/* Published records do not change: read them unlocked, in place. */
+	const struct record *r = (const struct record *)in;
+	struct record_parts l = record_layout(r->npkts, r->nelems, 0);
+	if (!r->npkts) {
+		p->gap = 1;
+		p->batch.status = r->status;
+		memcpy(&p->gap_offset, in + l.raw, sizeof(p->gap_offset));
+		p->rpos += r->size;
+		return 1;
+	}
+	p->batch = (struct ptm_batch){ .pkts = (const struct pft_packet *)(in + l.pkts),
+				       .elems = p->c.elements && !p->c.count_only
+							? (const struct pft_elem *)
+								(in + l.elems) : NULL,
+				       .elem_end = r->elem_end, .npkts = r->npkts,
+				       .status = r->status };
+	const struct pft_packet *last = &p->batch.pkts[r->npkts - 1];
+	if (!p->c.frames)
+		p->stats.bytes = last->offset + last->size;
+	p->rpos += r->size;
+	return 1;
+}
+
+int par_next(struct par *p, struct pft_item *item, size_t size)
+{
+	int r;
+
+	if (size > sizeof(*item))
+		memset((char *)item + sizeof(*item), 0, size - sizeof(*item));
+	memset(item, 0, sizeof(*item));
+	item->protocol = PFT_PROTO_PTM;
+	item->count = 1;
+	struct pft_pipe_stats counted_already = { 0 };
+	uint64_t fit_bytes = 0;
+
+	/* The workers counted the items, and gave the fit checks theirs. */
+	while (!ptm_batch_item(&p->batch, p->c.packets, p->c.runs, &counted_already, NULL,
+			       &fit_bytes, item)) {
+		if (p->ended)
+			return -PFT_ERR_EOS;
+		if ((r = next_batch(p)) < 0)
+			return r;
+		if (p->gap) {
+			p->gap = 0;
+			item->type = PFT_ITEM_GAP;
+			item->status = p->batch.status;
+			item->offset = p->gap_offset;
+			p->batch.status = 0;
+			return 0;
+		}
+		if (!r) {
+			p->ended = 1;
+			if (!p->c.frames)
+				p->stats.bytes = p->c.length;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,1156 @@
+/*
+ * Inputs decoded whole: trace files and snapshots, read in blocks and
+ * pushed through one pipeline per buffer file, with one program image per
+ * traced core shared by that core's sources.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pft.h"
+#include "input/pft_input_perf.h"
+#include "etm3/pft_etm3_config.h"
+#include "image/pft_image_int.h"
+#include "decode/pft_batch.h"
+#include "decode/pft_par.h"
+#include "common/pft_size.h"
+
+/* Pieces of the parallel decode: a piece's items wait in memory for the
+ * reader (at most 8 MiB of them), its counts do not; larger pieces waste
+ * less at the hand-overs (a view over the benchmark trace at -j 2: 1.9 s
+ * with pieces of 64 KiB, 1.5 s with 256 KiB, 1.5 s with 1 MiB). */
+enum { READ_BLOCK = 256 * 1024, PIECE_SIZE = 256 * 1024, COUNT_PIECE_SIZE = 1024 * 1024 };
+
+struct user_image {
+	char *path;
+	int64_t addr;          /* ELF, symbols: bias; raw: load address */
+	int kind;              /* enum pft_input_image_kind */
+};
+
+struct core_image {
+	const struct pft_snap_device *core;  /* NULL: the one image of a file */
+	struct pft_image *img;
+};
+
+struct in_file {
+	char *path;
+	unsigned format;
+	struct pft_pipe *pipe;
+	size_t *map;           /* pipeline source index -> input source index */
+	size_t nmap;
+	int fd;                /* -1 until reading starts */
+	int done;
+	uint64_t read;         /* bytes read */
+	/* Standard input: the bytes detection read, decoded before the rest;
+	 * freed once the pipeline has taken them. */
+	uint8_t *prefix;
+	size_t nprefix;
+	int prefix_fed;
+};
+
+struct in_source {
+	struct pft_input_source pub;
+	char *name;
+	size_t file;
+	int pipe_index;        /* -1: not decoded */
+};
+
+enum { READ_ITEMS = 1, READ_COUNTS };
+
+struct pft_input {
+	struct pft_input_config cfg;
+	struct pft_snapshot *snap;
+	struct user_image *uimg;
+	size_t nuimg;
+	struct core_image *cimg;
+	size_t ncimg;
+	struct in_file *files;
+	size_t nfiles;
+	struct in_source *src;
+	size_t nsrc;
+	size_t cur;            /* file being read */
+	int opened;
+	struct perf_in *perf;  /* a perf.data file: it does the reading */
+	struct par *par;       /* the parallel decode, once started */
+	int par_tried;
+	int reading;           /* READ_ITEMS or READ_COUNTS once reading starts */
+	struct pft_input_counts *counts;  /* READ_COUNTS: per source */
+	uint8_t *buf;
+	char **notes;          /* pft_input_note() */
+	size_t nnotes;
+	char msg[1024];
+};
+
+static int fail(struct pft_input *in, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct pft_input *in, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(in->msg, sizeof(in->msg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+struct pft_input *pft_input_alloc(const struct pft_input_config *cfg, int *errcode)
+{
+	struct pft_input *in;
+
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_input_config) ||
+	    !(cfg->packets || cfg->elements) ||
+	    cfg->fit_check > 1 || cfg->id < -1 || cfg->id > PFT_ID_MAX_VALID) {
+		if (errcode)
+			*errcode = -PFT_ERR_INVALID;
+		return NULL;
+	}
+	in = calloc(1, sizeof(*in));
+	if (in)
+		in->buf = malloc(READ_BLOCK);
+	if (!in || !in->buf) {
+		free(in);
+		if (errcode)
+			*errcode = -PFT_ERR_NOMEM;
+		return NULL;
+	}
+	pft_copy_known(&in->cfg, cfg, cfg->size, sizeof(in->cfg));
+	in->cfg.size = sizeof(in->cfg);
+	if (errcode)
+		*errcode = 0;
+	return in;
+}
+
+void pft_input_free(struct pft_input *in)
+{
+	if (!in)
+		return;
+	/* First: its threads read the images until they are stopped. */
+	par_free(in->par);
+	for (size_t i = 0; i < in->nfiles; i++) {
+		struct in_file *f = &in->files[i];
+		if (f->fd > 0)
+			close(f->fd);
+		pft_pipe_free(f->pipe);
+		free(f->map);
+		free(f->path);
+		free(f->prefix);
+	}
+	free(in->files);
+	for (size_t i = 0; i < in->nsrc; i++)
+		free(in->src[i].name);
+	free(in->src);
+	for (size_t i = 0; i < in->ncimg; i++)
+		pft_image_free(in->cimg[i].img);
+	free(in->cimg);
+	for (size_t i = 0; i < in->nuimg; i++)
+		free(in->uimg[i].path);
+	free(in->uimg);
+	pft_snap_free(in->snap);
+	for (size_t i = 0; i < in->nnotes; i++)
+		free(in->notes[i]);
+	free(in->notes);
+	perf_in_free(in->perf);
+	free(in->counts);
+	free(in->buf);
+	free(in);
+}
+
+static int add_user_image(struct pft_input *in, const char *path, int64_t addr, int kind)
+{
+	if (!in || !path || in->opened)
+		return -PFT_ERR_INVALID;
+	struct user_image *v = realloc(in->uimg, (in->nuimg + 1) * sizeof(*v));
+	if (!v)
+		return -PFT_ERR_NOMEM;
+	in->uimg = v;
+	v[in->nuimg].path = dup_str(path);
+	if (!v[in->nuimg].path)
+		return -PFT_ERR_NOMEM;
+	v[in->nuimg].addr = addr;
+	v[in->nuimg++].kind = kind;
+	return 0;
+}
+
+int pft_input_add_elf(struct pft_input *in, const char *path, int64_t bias)
+{
+	return add_user_image(in, path, bias, PFT_INPUT_IMAGE_ELF);
+}
+
+int pft_input_add_image(struct pft_input *in, const char *path, uint32_t addr)
+{
+	return add_user_image(in, path, addr, PFT_INPUT_IMAGE_RAW);
+}
+
+int pft_input_add_symbols(struct pft_input *in, const char *path)
+{
+	return add_user_image(in, path, 0, PFT_INPUT_IMAGE_SYMBOLS);
+}
+
+/* Why @path cannot be loaded, when the file system says so (else NULL).
+ * Checked before the image layer opens it: a FIFO would block it.  An
+ * empty file is refused unless @may_look_empty (/proc/kallsyms has size 0). */
+static const char *file_problem(const char *path, int may_look_empty)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return "is a directory";
+	if (!S_ISREG(st.st_mode))
+		return "not a regular file";
+	if (st.st_size == 0 && !may_look_empty)
+		return "empty file";
+	if (access(path, R_OK))
+		return strerror(errno);
+	return NULL;
+}
+
+static int set_msg(char *msg, size_t len, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int set_msg(char *msg, size_t len, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg && len) {
+		va_start(ap, fmt);
+		vsnprintf(msg, len, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+/* The symbols of @path in @img, with a message when there are none. */
+static int load_symbols(struct pft_image *img, const char *path, int64_t bias, char *msg,
+			size_t len)
+{
+	int n = pft_image_add_symbols(img, path, bias);
+
+	if (n == 0)
+		return set_msg(msg, len, -PFT_ERR_BAD_FILE, "%s: no code symbols in it", path);
+	if (n == -PFT_ERR_BAD_FILE)
+		return set_msg(msg, len, n, "%s: not an ELF file, System.map or kallsyms listing "
+			       "(or a malformed one, or one whose addresses are all 0)", path);
+	if (n == -PFT_ERR_NOT_SUPPORTED)
+		return set_msg(msg, len, -PFT_ERR_BAD_FILE,
+			       "%s: not a 32-bit little-endian ARM ELF", path);
+	if (n < 0)
+		return set_msg(msg, len, n, "%s: %s", path, pft_errstr(pft_errcode(n)));
+	return 0;
+}
+
+/* pft_input_load_image(); with @ov, an ELF goes beneath what @img holds. */
+static int load_image(struct pft_image *img, const char *path, int kind, int64_t addr,
+		      struct pft_image_overlap *ov, char *msg, size_t len)
+{
+	const char *problem;
+	int is_elf = kind == PFT_INPUT_IMAGE_ELF;
+	int err;
+
+	if (!img || !path || kind < PFT_INPUT_IMAGE_RAW || kind > PFT_INPUT_IMAGE_SYMBOLS)
+		return set_msg(msg, len, -PFT_ERR_INVALID, "invalid argument");
+	if ((problem = file_problem(path, kind == PFT_INPUT_IMAGE_SYMBOLS)) != NULL)
+		return set_msg(msg, len, -PFT_ERR_BAD_FILE, "%s: %s", path, problem);
+	if (kind == PFT_INPUT_IMAGE_SYMBOLS)
+		return load_symbols(img, path, addr, msg, len);
+	if (!is_elf && (addr < 0 || addr > UINT32_MAX))
+		return set_msg(msg, len, -PFT_ERR_BAD_CONFIG, "%s: address 0x%" PRIx64
+			       " is not 32-bit", path, (uint64_t)addr);
+	err = is_elf ? (ov ? pft_image_add_elf_beneath(img, path, addr, ov, sizeof(*ov))
+			   : pft_image_add_elf(img, path, addr))
+		     : pft_image_add_file(img, path, 0, 0, (uint32_t)addr, PFT_SPACE_ANY);
+	if (err >= 0)
+		return 0;
+	switch (err) {
+	case -PFT_ERR_NOT_SUPPORTED:
+		return set_msg(msg, len, -PFT_ERR_BAD_FILE,
+			       "%s: not a 32-bit little-endian ARM ELF executable", path);
+	case -PFT_ERR_BAD_FILE:
+		return set_msg(msg, len, err, "%s: %s", path,
+			       is_elf ? "not an ELF file, or a malformed one" : "cannot read it");
+	case -PFT_ERR_INVALID:
+		return set_msg(msg, len, -PFT_ERR_BAD_CONFIG, "%s: %s 0x%" PRIx64
+			       " puts it past 0xffffffff", path, is_elf ? "bias" : "address",
+			       (uint64_t)addr);
+	case -PFT_ERR_BAD_CONFIG: {
+		size_t idx;
+		uint32_t at;
+		struct pft_image_section_info info;
+
+		if (!pft_image_conflict(img, &idx, &at) &&
+		    !pft_image_section(img, idx, &info, sizeof(info)))
+			return set_msg(msg, len, err, "%s overlaps %s (at 0x%08x)", path,
+				       info.path ? info.path : "a memory buffer", at);
+		return set_msg(msg, len, err, "%s overlaps another image", path);
+	}
+	default:
+		return set_msg(msg, len, err, "%s: %s", path, pft_errstr(pft_errcode(err)));
+	}
+}
+
+int pft_input_load_image(struct pft_image *img, const char *path, int kind, int64_t addr,
+			 char *msg, size_t len)
+{
+	return load_image(img, path, kind, addr, NULL, msg, len);
+}
+
+/* Keep one line for pft_input_note() (once, however many cores repeat it). */
+static int add_note(struct pft_input *in, const char *note)
+{
+	for (size_t i = 0; i < in->nnotes; i++)
+		if (!strcmp(in->notes[i], note))
+			return 0;
+	char **v = realloc(in->notes, (in->nnotes + 1) * sizeof(*v));
+	if (!v)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	in->notes = v;
+	if (!(v[in->nnotes] = dup_str(note)))
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	in->nnotes++;
+	return 0;
+}
+
+/* ELF @u beneath a snapshot core's dumps in @img: the dumps' bytes are the
+ * code (a running kernel patches its text), the ELF gives symbols and the
+ * bytes no dump has; where the two differ, a note says so. */
+static int load_elf_beneath(struct pft_input *in, struct pft_image *img,
+			    const struct user_image *u)
+{
+	struct pft_image_overlap ov = { 0 };
+	char note[1024];
+	int err = load_image(img, u->path, PFT_INPUT_IMAGE_ELF, u->addr, &ov, in->msg,
+			     sizeof(in->msg));
+
+	if (err < 0 || !ov.differ)
+		return err;
+	snprintf(note, sizeof(note), "%s: %" PRIu64 " of the %" PRIu64 " bytes it shares with "
+		 "the snapshot's memory differ, the first at 0x%08" PRIx32 ": the snapshot's "
+		 "bytes are used as code", u->path, ov.differ, ov.covered, ov.first_differ);
+	return add_note(in, note);
+}
+
+/* The user's images in @img; with @beneath_dumps, the ELFs are left for
+ * load_elf_beneath(). */
+static int load_user_images_into(struct pft_input *in, struct pft_image *img, int beneath_dumps,
+				 char *msg, size_t len)
+{
+	for (size_t i = 0; i < in->nuimg; i++) {
+		const struct user_image *u = &in->uimg[i];
+		if (beneath_dumps && u->kind == PFT_INPUT_IMAGE_ELF)
+			continue;
+		int err = pft_input_load_image(img, u->path, u->kind, u->addr, msg, len);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int input_load_user_images(struct pft_input *in, struct pft_image *img, char *msg, size_t len)
+{
+	return load_user_images_into(in, img, 0, msg, len);
+}
+
+static int load_user_images(struct pft_input *in, struct pft_image *img, int beneath_dumps)
+{
+	return load_user_images_into(in, img, beneath_dumps, in->msg, sizeof(in->msg));
+}
+
+const struct pft_input_config *input_config(const struct pft_input *in)
+{
+	return &in->cfg;
+}
+
+int input_opened(const struct pft_input *in)
+{
+	return in->opened;
+}
+
+void input_set_perf(struct pft_input *in, struct perf_in *p)
+{
+	in->opened = 1;
+	in->perf = p;
+}
+
+struct perf_in *input_perf(const struct pft_input *in)
+{
+	return in->perf;
+}
+
+/* The image of @core (NULL: of a trace file), made on first use. */
+static int core_image(struct pft_input *in, const struct pft_snap_device *core,
+		      struct pft_image **out)
+{
+	int err;
+
+	*out = NULL;
+	if (!in->cfg.elements)
+		return 0;
+	for (size_t i = 0; i < in->ncimg; i++)
+		if (in->cimg[i].core == core) {
+			*out = in->cimg[i].img;
+			return 0;
+		}
+	struct core_image *v = realloc(in->cimg, (in->ncimg + 1) * sizeof(*v));
+	if (!v)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	in->cimg = v;
+	struct pft_image *img = pft_image_alloc(&err);
+	if (!img)
+		return fail(in, err, "out of memory");
+	v[in->ncimg++] = (struct core_image){ core, img };
+	if ((err = load_user_images(in, img, core != NULL)) < 0)
+		return err;
+	if (core && (err = pft_snap_add_dumps(in->snap, core, img, in->msg, sizeof(in->msg))) < 0)
+		return err;
+	for (size_t i = 0; core && i < in->nuimg; i++)
+		if (in->uimg[i].kind == PFT_INPUT_IMAGE_ELF &&
+		    (err = load_elf_beneath(in, img, &in->uimg[i])) < 0)
+			return err;
+	*out = img;
+	return 0;
+}
+
+static int new_file(struct pft_input *in, const char *path, unsigned format, size_t *index)
+{
+	struct pft_pipe_config pc = { .size = sizeof(pc), .format = (uint8_t)format,
+				      .packets = in->cfg.packets,
+				      .elements = in->cfg.elements,
+				      .fit_check = in->cfg.fit_check,
+				      .runs = in->cfg.runs };
+	int err;
+
+	for (size_t i = 0; i < in->nfiles; i++)
+		if (!strcmp(in->files[i].path, path)) {
+			*index = i;
+			return 0;
+		}
+	struct in_file *v = realloc(in->files, (in->nfiles + 1) * sizeof(*v));
+	if (!v)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	in->files = v;
+	struct in_file *f = &v[in->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	f->format = format;
+	f->path = dup_str(path);
+	f->pipe = pft_pipe_alloc(&pc, &err);
+	if (!f->path || !f->pipe) {
+		free(f->path);
+		pft_pipe_free(f->pipe);
+		return fail(in, f->path ? err : -PFT_ERR_NOMEM, "out of memory");
+	}
+	*index = in->nfiles++;
+	return 0;
+}
+
+static int new_source(struct pft_input *in, const char *name, size_t file, int id,
+		      uint8_t protocol, struct in_source **out)
+{
+	struct in_source *v = realloc(in->src, (in->nsrc + 1) * sizeof(*v));
+
+	if (!v)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	in->src = v;
+	struct in_source *s = &v[in->nsrc];
+	memset(s, 0, sizeof(*s));
+	s->name = dup_str(name);
+	if (!s->name)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	s->file = file;
+	s->pipe_index = -1;
+	s->pub.cpu = -1;
+	s->pub.id = id;
+	s->pub.protocol = protocol;
+	in->nsrc++;
+	*out = s;
+	return 0;
+}
+
+/* The ETMv3 configuration of snapshot device @dev from its registers. */
+static int snap_etm3_config(struct pft_input *in, const struct pft_snap_device *dev,
+			    struct pft_etm3_config *cfg)
+{
+	static const char *const names[4] = { "ETMCR", "ETMCCER", "ETMIDR", "ETMTRACEIDR" };
+	uint64_t v[4];
+
+	for (int i = 0; i < 4; i++)
+		if (pft_snap_reg(dev, names[i], &v[i]) || v[i] > UINT32_MAX)
+			return fail(in, -PFT_ERR_BAD_CONFIG, "%s: ETM %s needs ETMCR, ETMCCER, ETMIDR "
+				    "and ETMTRACEIDR (32-bit)", dev->file, dev->name);
+	pft_etm3_config_init(cfg);
+	if (pft_etm3_config_from_regs(cfg, (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
+				      (uint32_t)v[3]) < 0)
+		return fail(in, -PFT_ERR_BAD_CONFIG, "%s: ETMIDR 0x%08llx of %s is not an ETMv3",
+			    dev->file, (unsigned long long)v[2], dev->name);
+	unsigned id = (unsigned)v[3] & 0x7f;
+	if (id == 0 || id > PFT_ID_MAX_VALID)
+		return fail(in, -PFT_ERR_BAD_CONFIG, "%s: ETMTRACEIDR of %s gives trace ID 0x%02x, "
+			    "which is reserved", dev->file, dev->name, id);
+	return 0;
+}
+
+/* Decode source @s (the last added) in its file's pipeline: as a PTM
+ * under @ptm, or as an ETMv3 under @etm3 (the other NULL). */
+static int start_source(struct pft_input *in, struct in_source *s, const struct pft_config *ptm,
+			const struct pft_etm3_config *etm3, const struct pft_snap_device *core)
+{
+	struct in_file *f = &in->files[s->file];
+	struct pft_image *img;
+	int err;
+
+	if ((err = core_image(in, core, &img)) < 0)
+		return err;
+	size_t *map = realloc(f->map, (f->nmap + 1) * sizeof(*map));
+	if (!map)
+		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+	f->map = map;
+	int idx = etm3 ? pft_pipe_add_etm3(f->pipe, s->pub.id, etm3, img)
+		       : pft_pipe_add_ptm(f->pipe, s->pub.id, ptm, img);
+	if (idx < 0) {
+		if (idx == -PFT_ERR_BAD_CONFIG)
+			return fail(in, idx, "%s: the %s configuration is not valid", s->name,
+				    etm3 ? "ETMv3" : "PTM");
+		for (size_t i = 0; i + 1 < in->nsrc; i++)
+			if (in->src[i].file == s->file && in->src[i].pipe_index >= 0) {
+				if (f->format == PFT_PIPE_RAW)
+					return fail(in, -PFT_ERR_BAD_CONFIG,
+						    "%s: %s and %s write to this unformatted "
+						    "buffer: it has room for one source",
+						    f->path, in->src[i].name, s->name);
+				return fail(in, -PFT_ERR_BAD_CONFIG,
+					    "%s: %s and %s share trace ID 0x%02x", f->path,
+					    in->src[i].name, s->name, s->pub.id);
+			}
+		return fail(in, idx, "%s: %s", s->name, pft_errstr(pft_errcode(idx)));
+	}
+	f->map[f->nmap++] = in->nsrc - 1;
+	s->pipe_index = idx;
+	s->pub.decoded = 1;
+	if (ptm)
+		s->pub.cfg = *ptm;
+	s->pub.image = img;
+	return (int)(in->nsrc - 1);
+}
+
+int pft_input_open_snapshot(struct pft_input *in, const char *dir)
+{
+	int err;
+	size_t decoded = 0;
+
+	if (!in || !dir || in->snap || in->perf)
+		return -PFT_ERR_INVALID;
+	in->opened = 1;
+	err = pft_snap_load(dir, in->cfg.snap_flags, &in->snap, in->msg, sizeof(in->msg));
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < in->snap->ndevs; i++) {
+		const struct pft_snap_device *dev = &in->snap->devs[i];
+		struct pft_config cfg;
+		struct in_source *s;
+		size_t file;
+		uint64_t traceid;
+		int id = -1;
+
+		if (dev->protocol == PFT_PROTO_UNKNOWN || dev->buffer < 0)
+			continue;   /* not a trace source, or no trace */
+		const struct pft_snap_buffer *b = &in->snap->bufs[dev->buffer];
+		if (dev->protocol == PFT_PROTO_PTM &&
+		    (err = pft_snap_ptm_config(dev, &cfg, in->msg, sizeof(in->msg))) < 0)
+			return err;
+		if (dev->protocol == PFT_PROTO_PTM)
+			id = cfg.trace_id;
+		else if (!pft_snap_reg(dev, "ETMTRACEIDR", &traceid) ||
+			 !pft_snap_reg(dev, "TRCTRACEIDR", &traceid))
+			id = (int)(traceid & 0x7f);
+		if ((err = new_file(in, b->path, b->pipe_format, &file)) < 0 ||
+		    (err = new_source(in, dev->name, file, b->pipe_format == PFT_PIPE_RAW ? -1 : id,
+				      dev->protocol, &s)) < 0)
+			return err;
+		if ((dev->protocol != PFT_PROTO_PTM && dev->protocol != PFT_PROTO_ETMV3) ||
+		    (in->cfg.id >= 0 && id != in->cfg.id))
+			continue;
+		const struct pft_snap_device *core =
+			dev->core >= 0 ? &in->snap->devs[dev->core] : NULL;
+		if (dev->protocol == PFT_PROTO_ETMV3) {
+			struct pft_etm3_config e3;
+			if ((err = snap_etm3_config(in, dev, &e3)) < 0 ||
+			    (err = start_source(in, s, NULL, &e3, core)) < 0)
+				return err;
+		} else if ((err = start_source(in, s, &cfg, NULL, core)) < 0) {
+			return err;
+		}
+		decoded++;
+	}
+	if (!decoded) {
+		if (in->cfg.id >= 0)
+			return fail(in, -PFT_ERR_NOMAP, "%s: no PTM or ETMv3 with trace ID 0x%02x",
+				    dir, in->cfg.id);
+		return fail(in, -PFT_ERR_NOMAP, "%s: no PTM or ETMv3 trace source has a trace "
+			    "buffer", dir);
+	}
+	return 0;
+}
+
+int pft_input_open_file(struct pft_input *in, const char *path, unsigned format)
+{
+	struct stat st;
+	size_t file;
+
+	if (!in || !path || format > PFT_PIPE_TPIU || in->snap || in->perf)
+		return -PFT_ERR_INVALID;
+	in->opened = 1;
+	if (strcmp(path, "-")) {
+		if (stat(path, &st))
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
+		if (S_ISDIR(st.st_mode))
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: is a directory", path);
+		if (S_ISREG(st.st_mode) && st.st_size == 0)
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: empty file: no trace", path);
+		if (access(path, R_OK))
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
+	}
+	for (size_t i = 0; i < in->nfiles; i++)
+		if (!strcmp(in->files[i].path, path))
+			return fail(in, -PFT_ERR_INVALID, "%s: given twice", path);
+	return new_file(in, path, format, &file);
+}
+
+int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_config *cfg)
+{
+	struct in_source *s;
+	int err;
+
+	if (!in || !cfg || !in->nfiles || in->snap)
+		return -PFT_ERR_INVALID;
+	size_t file = in->nfiles - 1;
+	int raw = in->files[file].format == PFT_PIPE_RAW;
+	if (!raw && (id < 1 || id > PFT_ID_MAX_VALID))
+		return fail(in, -PFT_ERR_INVALID, "trace ID 0x%02x is reserved", (unsigned)id);
+	if ((err = new_source(in, in->files[file].path, file, raw ? -1 : id, PFT_PROTO_PTM,
+			      &s)) < 0)
+		return err;
+	struct pft_config c = *cfg;
+	if (!raw)
+		c.trace_id = (uint8_t)id;
+	return start_source(in, s, &c, NULL, NULL);
+}
+
+/* Detection reads this much of a file at most: enough for 64 KiB of one
+ * source among several in frames. */
+enum { DETECT_READ = 4 * 1024 * 1024 };
+
+/* The first bytes of file @path ("-": standard input, which is left
+ * open), at most DETECT_READ, in *@buf. */
+static int read_prefix(struct pft_input *in, const char *path, uint8_t **buf, size_t *len)
+{
+	int is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	int err = 0;
+
+	if (fd < 0)
+		return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
+	*buf = malloc(DETECT_READ);
+	if (!*buf)
+		err = fail(in, -PFT_ERR_NOMEM, "out of memory");
+	while (!err && got < DETECT_READ) {
+		ssize_t n = read(fd, *buf + got, DETECT_READ - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			err = fail(in, -PFT_ERR_BAD_FILE, "%s: offset 0x%zx: %s",
+				   is_stdin ? "standard input" : path, got, strerror(errno));
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (!is_stdin)
+		close(fd);
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+		return err;
+	}
+	*len = got;
+	return 0;
+}
+
+/* A source whose configuration the trace does not show (no PTM A-sync and
+ * I-sync in its first bytes: damaged, empty or not PTM): decoded under the
+ * defaults, so that what is wrong with it is reported packet by packet. */
+static int add_default_ptm(struct pft_input *in, size_t file, int id)
+{
+	struct pft_config cfg;
+	struct in_source *s = NULL;
+	int err;
+
+	pft_config_init(&cfg);
+	if (id >= 0)
+		cfg.trace_id = (uint8_t)id;
+	if ((err = new_source(in, in->files[file].path, file, id, PFT_PROTO_PTM, &s)) < 0)
+		return err;
+	err = start_source(in, s, &cfg, NULL, NULL);
+	return err < 0 ? err : 0;
+}
+
+/* Detect source @id's configuration from its first bytes and add it. */
+static int add_detected_ptm(struct pft_input *in, size_t file, int id, const uint8_t *bytes,
+			    size_t n)
+{
+	struct pft_detect_ptm_result r = { .size = sizeof(r) };
+	struct pft_image *img;
+	struct in_source *s;
+	int err;
+
+	if ((err = core_image(in, NULL, &img)) < 0)
+		return err;
+	err = pft_detect_ptm(bytes, n, img, &r, sizeof(r));
+	if (err == -PFT_ERR_NOSYNC)
+		return add_default_ptm(in, file, id);
+	if (err < 0)
+		return fail(in, err, "%s: detection: %s", in->files[file].path,
+			    pft_errstr(pft_errcode(err)));
+	if ((err = new_source(in, in->files[file].path, file, id, PFT_PROTO_PTM, &s)) < 0)
+		return err;
+	if (id >= 0)
+		r.config.trace_id = (uint8_t)id;
+	err = start_source(in, s, &r.config, NULL, NULL);
+	if (err < 0)
+		return err;
+	s->pub.detected = 1;
+	s->pub.determined = r.determined;
+	s->pub.ncandidates = r.ncandidates;
+	return 0;
+}
+
+/* An ETMv3 source of file @file, trace ID @id (-1: RAW), under @cfg. */
+static int add_etm3_source(struct pft_input *in, size_t file, int id,
+			   const struct pft_etm3_config *cfg)
+{
+	struct pft_etm3_config c;
+	struct in_source *s;
+	int err;
+
+	if ((err = pft_etm3_config_copy(&c, cfg)) < 0)
+		return fail(in, err, "%s: the ETMv3 configuration is not valid",
+			    in->files[file].path);
+	if (id >= 0)
+		c.trace_id = (uint8_t)id;
+	if ((err = new_source(in, in->files[file].path, file, id, PFT_PROTO_ETMV3, &s)) < 0)
+		return err;
+	err = start_source(in, s, NULL, &c, NULL);
+	return err < 0 ? err : 0;
+}
+
+/* pft_input_add_detected(); with @etm3, the ETMv3 sources of a formatted
+ * file are decoded under it instead of the PTM ones. */
+static int add_detected(struct pft_input *in, int id, const struct pft_etm3_config *etm3)
+{
+	uint8_t want = etm3 ? PFT_PROTO_ETMV3 : PFT_PROTO_PTM;
+	struct pft_detect_frames fr = { .size = sizeof(fr) };
+	uint8_t *buf = NULL, *bytes = NULL;
+	size_t len = 0, added = 0;
+	int err;
+
+	if (!in || !in->nfiles || in->snap || id < -1 || id > PFT_ID_MAX_VALID)
+		return -PFT_ERR_INVALID;
+	size_t file = in->nfiles - 1;
+	struct in_file *f = &in->files[file];
+	if ((err = read_prefix(in, f->path, &buf, &len)) < 0)
+		return err;
+	if (!strcmp(f->path, "-")) {
+		if (!len)
+			err = fail(in, -PFT_ERR_BAD_FILE, "standard input: empty: no trace");
+		/* Read once: the decode starts with these bytes. */
+		f->prefix = buf;
+		f->nprefix = len;
+		if (err < 0)
+			return err;
+	}
+	if (f->format == PFT_PIPE_RAW) {
+		int proto = pft_detect_protocol(buf, len);
+		if (proto != PFT_PROTO_PTM && pft_detect_frames(buf, len, &fr, sizeof(fr)) == 0 &&
+		    fr.format != PFT_FRAMES_RAW && fr.nsources) {
+			err = fail(in, -PFT_ERR_NOMAP, "%s: this is a formatted buffer (%s frames), "
+				   "not raw trace: try --formatted", f->path,
+				   pft_frame_format_name(fr.format));
+			goto out;
+		}
+		if (proto > PFT_PROTO_PTM) {
+			err = fail(in, -PFT_ERR_NOMAP, "%s: this is %s trace, not PTM", f->path,
+				   pft_protocol_name((unsigned)proto));
+			goto out;
+		}
+		err = add_detected_ptm(in, file, -1, buf, len < PFT_DETECT_PREFIX ? len
+										  : PFT_DETECT_PREFIX);
+		added = err == 0;
+		goto out;
+	}
+	if ((err = pft_detect_frames(buf, len, &fr, sizeof(fr))) < 0) {
+		err = fail(in, err, "%s: detection: %s", f->path, pft_errstr(pft_errcode(err)));
+		goto out;
+	}
+	if (fr.format == PFT_FRAMES_TPIU && f->format == PFT_PIPE_FORMATTED) {
+		/* Trace-port syncs: the pipeline must remove them. */
+		struct pft_pipe_config pc = { .size = sizeof(pc), .format = PFT_PIPE_TPIU,
+					      .packets = in->cfg.packets,
+					      .elements = in->cfg.elements,
+					      .fit_check = in->cfg.fit_check,
+				      .runs = in->cfg.runs };
+		struct pft_pipe *tpiu = pft_pipe_alloc(&pc, &err);
+		if (!tpiu || f->nmap) {
+			pft_pipe_free(tpiu);
+			err = fail(in, tpiu ? -PFT_ERR_INVALID : err, "%s: cannot switch to "
+				   "trace-port frames", f->path);
+			goto out;
+		}
+		pft_pipe_free(f->pipe);
+		f->pipe = tpiu;
+		f->format = PFT_PIPE_TPIU;
+	}
+	bytes = malloc(PFT_DETECT_PREFIX);
+	if (!bytes) {
+		err = fail(in, -PFT_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < fr.nsources; i++) {
+		const struct pft_detect_source *ds = &fr.sources[i];
+		struct in_source *s;
+
+		if (id >= 0 && ds->id != id)
+			continue;
+		if (ds->protocol != want) {
+			if ((err = new_source(in, f->path, file, ds->id, ds->protocol, &s)) < 0)
+				goto out;
+			continue;
+		}
+		if (etm3) {
+			if ((err = add_etm3_source(in, file, ds->id, etm3)) < 0)
+				goto out;
+			added++;
+			continue;
+		}
+		int n = pft_detect_id_bytes(buf, len, f->format == PFT_PIPE_TPIU, ds->id, bytes,
+					    PFT_DETECT_PREFIX);
+		if (n < 0) {
+			err = fail(in, n, "out of memory");
+			goto out;
+		}
+		if ((err = add_detected_ptm(in, file, ds->id, bytes, (size_t)n)) < 0)
+			goto out;
+		added++;
+	}
+	err = 0;
+	if (!added && id >= 0 && !in->nsrc)
+		/* Not in the first bytes: decoded as asked, the decode will
+		 * say what it finds. */
+		err = add_default_ptm(in, file, id);
+	else if (!added && id < 0)
+		err = fail(in, -PFT_ERR_NOMAP, "%s: no %s trace source in the first %zu bytes "
+			   "(%u sources of other protocols)", f->path, etm3 ? "ETMv3" : "PTM", len,
+			   fr.nsources);
+out:
+	if (buf != in->files[file].prefix)
+		free(buf);
+	free(bytes);
+	return err < 0 ? err : (int)added;
+}
+
+int pft_input_add_detected(struct pft_input *in, int id)
+{
+	return add_detected(in, id, NULL);
+}
+
+int pft_input_add_etm3(struct pft_input *in, int id, const struct pft_etm3_config *cfg)
+{
+	if (!in || !cfg || !in->nfiles || in->snap || id < -1 || id > PFT_ID_MAX_VALID)
+		return -PFT_ERR_INVALID;
+	size_t file = in->nfiles - 1;
+	int raw = in->files[file].format == PFT_PIPE_RAW;
+	if (!raw && id < 0)
+		return add_detected(in, -1, cfg);
+	if (!raw && id < 1)
+		return fail(in, -PFT_ERR_INVALID, "trace ID 0x%02x is reserved", (unsigned)id);
+	int err = add_etm3_source(in, file, raw ? -1 : id, cfg);
+	return err < 0 ? err : 1;
+}
+
+int pft_input_fit(const struct pft_input *in, size_t index, struct pft_fit_verdict *v,
+		  size_t size)
+{
+	if (in && in->perf)
+		return perf_in_fit(in->perf, index, v, size);
+	if (!in || index >= in->nsrc || in->src[index].pipe_index < 0)
+		return -PFT_ERR_INVALID;
+	if (in->par)
+		return par_fit(in->par, v, size);
+	return pft_pipe_fit(in->files[in->src[index].file].pipe,
+			    (unsigned)in->src[index].pipe_index, v, size);
+}
+
+/* Read the next block of file @f into its pipeline. */
+static int read_more(struct pft_input *in, struct in_file *f)
+{
+	if (f->prefix && !f->prefix_fed) {
+		f->prefix_fed = 1;
+		f->read += f->nprefix;
+		if (f->nprefix)
+			return pft_pipe_feed(f->pipe, f->prefix, f->nprefix);
+	}
+	free(f->prefix);   /* the pipeline is done with it */
+	f->prefix = NULL;
+	if (f->fd < 0) {
+		f->fd = strcmp(f->path, "-") ? open(f->path, O_RDONLY | O_CLOEXEC) : 0;
+		if (f->fd < 0)
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", f->path, strerror(errno));
+	}
+	for (;;) {
+		ssize_t n = read(f->fd, in->buf, READ_BLOCK);
+		if (n > 0) {
+			f->read += (uint64_t)n;
+			return pft_pipe_feed(f->pipe, in->buf, (size_t)n);
+		}
+		if (n == 0)
+			return pft_pipe_finish(f->pipe);
+		if (errno != EINTR)
+			return fail(in, -PFT_ERR_BAD_FILE, "%s: offset 0x%" PRIx64 ": %s", f->path,
+				    f->read, strerror(errno));
+	}
+}
+
+/* The parallel decode, when asked for and the input is one that it
+ * handles: one file, raw or a formatted memory buffer, not yet read, with
+ * one PTM source decoded from it (a formatted buffer's other trace IDs are
+ * then counted, not decoded), whose image reads no callback (it is read
+ * from every thread). */
+static int start_parallel(struct pft_input *in)
+{
+	struct stat st;
+
+	in->par_tried = 1;
+	if (in->cfg.threads < 2 || in->perf || in->nfiles != 1)
+		return 0;
+	struct in_file *f = &in->files[0];
+	int frames = f->format == PFT_PIPE_FORMATTED;
+	if ((f->format != PFT_PIPE_RAW && !frames) || f->nmap != 1 || f->prefix || f->read ||
+	    !strcmp(f->path, "-") || stat(f->path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	const struct in_source *s = &in->src[f->map[0]];
+	if (s->pub.protocol != PFT_PROTO_PTM || (s->pub.image && s->pub.image->read_cb))
+		return 0;
+	uint32_t piece = in->cfg.piece_size ? in->cfg.piece_size
+			 : in->reading == READ_COUNTS ? COUNT_PIECE_SIZE : PIECE_SIZE;
+	if (frames)   /* whole frames */
+		piece = piece < 16 ? 16 : piece & ~15u;
+	struct par_config pc = { .path = f->path, .length = (uint64_t)st.st_size,
+				 .cfg = s->pub.cfg, .image = s->pub.image,
+				 .packets = in->cfg.packets, .elements = in->cfg.elements,
+				 .fit_check = in->cfg.fit_check, .runs = in->cfg.runs,
+				 .count_only = in->reading == READ_COUNTS,
+				 .feed_block = READ_BLOCK,
+				 .threads = in->cfg.threads, .piece_size = piece,
+				 .frames = (uint8_t)frames, .trace_id = (uint8_t)s->pub.id };
+	int err = par_alloc(&pc, &in->par);
+	if (err < 0)
+		return fail(in, err, "%s: cannot start the parallel decode: %s", f->path,
+			    pft_errstr(pft_errcode(err)));
+	return 0;
+}
+
+static int next_parallel(struct pft_input *in, struct pft_item *item, size_t size)
+{
+	int r = par_next(in->par, item, size);
+
+	if (r == 0) {
+		item->source = (uint16_t)in->files[0].map[0];
+		return 0;
+	}
+	if (r == -PFT_ERR_EOS)
+		return r;
+	if (*par_message(in->par))
+		return fail(in, r, "%s", par_message(in->par));
+	return fail(in, r, "%s: %s", in->files[0].path, pft_errstr(pft_errcode(r)));
+}
+
+int pft_input_parallel_stats(const struct pft_input *in, struct pft_input_parallel *st,
+			     size_t size)
+{
+	if (!in || !st || size < sizeof(*st))
+		return -PFT_ERR_INVALID;
+	memset(st, 0, size);
+	if (in->par)
+		par_counts(in->par, st);
+	return 0;
+}
+
+/* The next item from wherever the input's items come from. */
+static int next_item(struct pft_input *in, struct pft_item *item, size_t size)
+{
+	int err;
+
+	if (in->perf)
+		return perf_in_next(in->perf, item, size);
+	if (!in->par_tried && (err = start_parallel(in)) < 0)
+		return err;
+	if (in->par)
+		return next_parallel(in, item, size);
+	while (in->cur < in->nfiles) {
+		struct in_file *f = &in->files[in->cur];
+		int r;
+
+		if (!f->nmap || f->done) {   /* nothing decoded in it */
+			in->cur++;
+			continue;
+		}
+		r = pft_pipe_next(f->pipe, item, size);
+		if (r == 0) {
+			item->source = (uint16_t)f->map[item->source];
+			return 0;
+		}
+		if (r == -PFT_ERR_EOS) {
+			if (f->fd > 0)
+				close(f->fd);
+			f->fd = -1;
+			f->done = 1;
+			in->cur++;
+			continue;
+		}
+		if (r != -PFT_ERR_NEED_INPUT)
+			return fail(in, r, "%s: offset 0x%" PRIx64 ": %s", f->path,
+				    pft_pipe_get_offset(f->pipe), pft_errstr(pft_errcode(r)));
+		if ((r = read_more(in, f)) < 0)
+			return r;
+	}
+	return -PFT_ERR_EOS;
+}
+
+int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)
+{
+	if (!in || !item || size < sizeof(*item) || in->reading == READ_COUNTS)
+		return -PFT_ERR_INVALID;
+	in->reading = READ_ITEMS;
+	return next_item(in, item, size);
+}
+
+_Static_assert((int)PFT_PKT_TYPE_MAX <= (int)PFT_INPUT_COUNT_TYPES &&
+	       (int)PFT_ETM3_PKT_TYPE_MAX <= (int)PFT_INPUT_COUNT_TYPES &&
+	       (int)PFT_ELEM_TYPE_MAX <= (int)PFT_INPUT_COUNT_TYPES, "count tables too small");
+
+/* Count @item into @c (the serial decode's items). */
+static void count_item(struct pft_input_counts *c, const struct pft_item *item)
+{
+	if (item->type == PFT_ITEM_PACKET && item->etm3)
+		c->etm3_packets[item->etm3->type]++;
+	else if (item->type == PFT_ITEM_PACKET)
+		ptm_count_packets(c, item->ptm, item->count);
+	else if (item->type == PFT_ITEM_ELEM)
+		ptm_count_elems(c, item->elem, item->count);
+}
+
+int pft_input_count(struct pft_input *in, struct pft_item *item, size_t size)
+{
+	if (!in || !item || size < sizeof(*item) || in->reading == READ_ITEMS)
+		return -PFT_ERR_INVALID;
+	if (!in->reading) {
+		size_t n = pft_input_nsources(in);
+		if (!(in->counts = calloc(n ? n : 1, sizeof(*in->counts))))
+			return -PFT_ERR_NOMEM;
+		for (size_t i = 0; i < in->nsrc && !in->perf; i++)
+			if (in->src[i].pipe_index >= 0)
+				pft_pipe_count_into(in->files[in->src[i].file].pipe,
+						    (unsigned)in->src[i].pipe_index, &in->counts[i]);
+		in->reading = READ_COUNTS;
+	}
+	for (;;) {
+		int r = next_item(in, item, size);
+		if (r)
+			return r;
+		/* The parallel decode counted its items, and returns the BAD
+		 * packets only. */
+		if (in->par)
+			return 0;
+		count_item(&in->counts[item->source], item);
+		if (item->status)
+			return 0;
+	}
+}
+
+int pft_input_counts(const struct pft_input *in, size_t index, struct pft_input_counts *c,
+		     size_t size)
+{
+	struct pft_input_source src;
+
+	if (!in || !c || size < sizeof(*c) || pft_input_source(in, index, &src, sizeof(src)))
+		return -PFT_ERR_INVALID;
+	memset(c, 0, size);
+	if (in->par && src.decoded)
+		par_total(in->par, c);
+	else if (in->counts)
+		*c = in->counts[index];
+	c->bytes = src.stats.bytes;
+	c->errors = src.stats.errors;
+	return 0;
+}
+
+const char *pft_input_message(const struct pft_input *in)
+{
+	if (in && in->perf && *perf_in_message(in->perf))
+		return perf_in_message(in->perf);
+	return in ? in->msg : "";
+}
+
+const char *pft_input_note(const struct pft_input *in, size_t index)
+{
+	return in && index < in->nnotes ? in->notes[index] : NULL;
+}
+
+size_t pft_input_nsources(const struct pft_input *in)
+{
+	if (in && in->perf)
+		return perf_in_nsources(in->perf);
+	return in ? in->nsrc : 0;
+}
+
+int pft_input_source(const struct pft_input *in, size_t index, struct pft_input_source *src,
+		     size_t size)
+{
+	if (in && in->perf)
+		return perf_in_source(in->perf, index, src, size);
+	if (!in || !src || size < sizeof(*src) || index >= in->nsrc)
+		return -PFT_ERR_INVALID;
+	const struct in_source *s = &in->src[index];
+	const struct in_file *f = &in->files[s->file];
+
+	memset(src, 0, size);
+	*src = s->pub;
+	src->name = s->name;
+	src->path = f->path;
+	if (s->pipe_index >= 0 && in->par)
+		par_source_stats(in->par, &src->stats);
+	else if (s->pipe_index >= 0)
+		pft_pipe_source_stats(f->pipe, (unsigned)s->pipe_index, &src->stats,
+				      sizeof(src->stats));
+	else if (in->par)
+		src->stats.bytes = par_id_bytes(in->par, s->pub.id >= 0 ? (unsigned)s->pub.id : 0);
+	else
+		src->stats.bytes = pft_pipe_id_bytes(f->pipe, s->pub.id >= 0 ? (unsigned)s->pub.id : 0);
+	return 0;
+}

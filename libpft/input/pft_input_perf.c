@@ -1,0 +1,854 @@
+/*
+ * perf.data as an input: one pass over the records finds the trace units
+ * (AUXTRACE_INFO), the queues of AUXTRACE buffers and the mappings; then
+ * each queue streams its buffers through its own reader and pipeline, and
+ * the queues' items are merged by trace timestamp.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "input/pft_input_perf.h"
+#include "pft.h"
+
+enum { PERF_READ_BLOCK = 256 * 1024 };
+
+enum { GAP_FLAGS = PFT_PERF_AUX_TRUNCATED | PFT_PERF_AUX_PARTIAL | PFT_PERF_AUX_COLLISION };
+
+struct perf_mmap {
+	struct pft_input_perf_mmap pub;
+	char *filename, *found;
+	uint8_t build_id_size;
+	uint8_t build_id[20];
+};
+
+struct perf_src {
+	struct pft_input_source pub;
+	char name[48];
+	size_t queue;
+	int pipe_index;               /* in the queue's pipeline; -1: listed only */
+	int is_etm3;
+	struct pft_config ptm;
+	struct pft_etm3_config etm3;
+	struct pft_pipe_stats done;   /* of the queue's pipelines before a gap */
+};
+
+/* The AUXTRACE buffers of one CPU (per-CPU mode) or thread (per thread). */
+struct perf_queue {
+	uint32_t cpu, tid;            /* cpu UINT32_MAX: per thread */
+	struct pft_perf *rd;
+	struct pft_pipe *pipe;
+	uint8_t *buf;                 /* the bytes fed last (borrowed by the pipeline) */
+	unsigned pipe_format;
+	size_t *map;                  /* pipeline source index -> source index */
+	size_t nmap;
+	uint64_t aux_left;            /* bytes of the current buffer to feed */
+	uint64_t aux_end;             /* end of the AUX records seen in the area */
+	unsigned next_format;         /* from the last AUX record */
+	int saw_aux;
+	int lost;                     /* an AUX record flagged trace lost after lost_at */
+	uint64_t lost_at;             /* position in the AUX area */
+	uint64_t area_pos;            /* AUX area position of the next byte to feed */
+	int closing, finished, gap_pending, reader_eof, done;
+	uint64_t fed;                 /* bytes fed to all its pipelines */
+	/* The merge: one item waits, with the last timestamp the queue saw. */
+	struct pft_item pending;
+	int has_pending;
+	uint64_t key;
+};
+
+struct perf_in {
+	struct pft_input_config cfg;
+	char *path;
+	struct pft_image *img;
+	struct perf_mmap *mm;
+	size_t nmm, capmm;
+	struct perf_src *src;
+	size_t nsrc;
+	struct perf_queue *q;
+	size_t nq;
+	struct pft_perf_cpu *cpus;
+	size_t ncpus;
+	int trace_ids[1024];          /* AUX_OUTPUT_HW_ID by CPU; -1: none */
+	int any_raw;
+	int ready;                    /* opened without error */
+	size_t cur;                   /* queue being read (one at a time) */
+	char msg[1024];
+};
+
+static int fail(struct perf_in *p, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct perf_in *p, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+void perf_in_free(struct perf_in *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nq; i++) {
+		pft_perf_close(p->q[i].rd);
+		pft_pipe_free(p->q[i].pipe);
+		free(p->q[i].map);
+		free(p->q[i].buf);
+	}
+	free(p->q);
+	for (size_t i = 0; i < p->nmm; i++) {
+		free(p->mm[i].filename);
+		free(p->mm[i].found);
+	}
+	free(p->mm);
+	free(p->src);
+	free(p->cpus);
+	pft_image_free(p->img);
+	free(p->path);
+	free(p);
+}
+
+const char *perf_in_message(const struct perf_in *p)
+{
+	return p->msg;
+}
+
+/* The reader's fault as one line naming the file and offset. */
+static int reader_fail(struct perf_in *p, struct pft_perf *rd, int err)
+{
+	uint64_t at = 0;
+
+	if (err == -PFT_ERR_NOMEM)
+		return fail(p, err, "out of memory");
+	pft_perf_get_offset(rd, &at);
+	return fail(p, err, "%s: offset 0x%" PRIx64 ": malformed perf.data (a truncated record, "
+		    "a size past the end of its section, a record type out of range, "
+		    "or a version pft does not know)",
+		    p->path, at);
+}
+
+/* ---- The first pass: metadata, queues, mappings ---- */
+
+static int queue_of(struct perf_in *p, uint32_t cpu, uint32_t tid, size_t *index)
+{
+	for (size_t i = 0; i < p->nq; i++)
+		if (p->q[i].cpu == cpu && (cpu != UINT32_MAX || p->q[i].tid == tid)) {
+			*index = i;
+			return 0;
+		}
+	struct perf_queue *v = realloc(p->q, (p->nq + 1) * sizeof(*v));
+	if (!v)
+		return fail(p, -PFT_ERR_NOMEM, "out of memory");
+	p->q = v;
+	memset(&v[p->nq], 0, sizeof(v[0]));
+	v[p->nq].cpu = cpu;
+	v[p->nq].tid = cpu == UINT32_MAX ? tid : UINT32_MAX;
+	*index = p->nq++;
+	return 0;
+}
+
+static int keep_mmap(struct perf_in *p, const struct pft_perf_record *rec)
+{
+	const char *name = rec->u.mmap.filename;
+
+	/* Not the kernel's (pid -1), nor anonymous or special mappings, nor
+	 * data (MMAP2 without PROT_EXEC). */
+	if (rec->u.mmap.pid == UINT32_MAX || !name || name[0] != '/' ||
+	    (rec->type == PFT_PERF_MMAP2 && !(rec->u.mmap.prot & 4)))
+		return 0;
+	if (p->nmm == p->capmm) {
+		size_t cap = p->capmm ? 2 * p->capmm : 16;
+		struct perf_mmap *v = realloc(p->mm, cap * sizeof(*v));
+		if (!v)
+			return fail(p, -PFT_ERR_NOMEM, "out of memory");
+		p->mm = v;
+		p->capmm = cap;
+	}
+	struct perf_mmap *m = &p->mm[p->nmm];
+	memset(m, 0, sizeof(*m));
+	m->filename = dup_str(name);
+	if (!m->filename)
+		return fail(p, -PFT_ERR_NOMEM, "out of memory");
+	m->pub.offset = rec->offset;
+	m->pub.pid = rec->u.mmap.pid;
+	m->pub.addr = rec->u.mmap.addr;
+	m->pub.len = rec->u.mmap.len;
+	m->pub.pgoff = rec->u.mmap.pgoff;
+	m->build_id_size = rec->u.mmap.build_id_size;
+	memcpy(m->build_id, rec->u.mmap.build_id, sizeof(m->build_id));
+	p->nmm++;
+	return 0;
+}
+
+static void note_build_id(struct perf_in *p, const struct pft_perf_record *rec)
+{
+	for (size_t i = 0; i < p->nmm; i++) {
+		struct perf_mmap *m = &p->mm[i];
+		if (!m->build_id_size && rec->u.build_id.filename &&
+		    !strcmp(m->filename, rec->u.build_id.filename)) {
+			m->build_id_size = rec->u.build_id.build_id_size;
+			memcpy(m->build_id, rec->u.build_id.build_id, sizeof(m->build_id));
+		}
+	}
+}
+
+static int scan(struct perf_in *p)
+{
+	struct pft_perf_record rec;
+	int err, have_info = 0;
+	struct pft_perf *rd = pft_perf_open(p->path, &err);
+
+	if (!rd)
+		return fail(p, err, "%s: %s", p->path, err == -PFT_ERR_NOMEM ? "out of memory"
+						       : "cannot open it as a file");
+	while ((err = pft_perf_next(rd, &rec, sizeof(rec))) == 0) {
+		size_t qi;
+
+		switch (rec.type) {
+		case PFT_PERF_AUXTRACE_INFO:
+			if (rec.u.auxtrace_info.type != 3) {
+				err = fail(p, -PFT_ERR_NOMAP, "%s: offset 0x%" PRIx64 ": AUXTRACE_INFO "
+					   "of type %u, not CoreSight (cs_etm, 3)", p->path,
+					   rec.offset, rec.u.auxtrace_info.type);
+				goto out;
+			}
+			free(p->cpus);
+			p->ncpus = rec.u.auxtrace_info.nr_cpus;
+			p->cpus = calloc(p->ncpus ? p->ncpus : 1, sizeof(*p->cpus));
+			if (!p->cpus) {
+				err = fail(p, -PFT_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+			for (size_t i = 0; i < p->ncpus; i++)
+				pft_perf_cpu(rd, i, &p->cpus[i], sizeof(p->cpus[i]));
+			have_info = 1;
+			break;
+		case PFT_PERF_MMAP:
+		case PFT_PERF_MMAP2:
+			if ((err = keep_mmap(p, &rec)) < 0)
+				goto out;
+			break;
+		case PFT_PERF_AUX_OUTPUT_HW_ID:
+			if (rec.sample_id.has_cpu && rec.sample_id.cpu < 1024)
+				p->trace_ids[rec.sample_id.cpu] = rec.u.hw_id.trace_id;
+			break;
+		case PFT_PERF_AUX:
+			if ((rec.u.aux.flags & PFT_PERF_AUX_FORMAT_MASK) == PFT_PERF_AUX_RAW)
+				p->any_raw = 1;
+			break;
+		case PFT_PERF_AUXTRACE:
+			if ((err = queue_of(p, rec.u.auxtrace.cpu, rec.u.auxtrace.tid, &qi)) < 0)
+				goto out;
+			break;
+		case PFT_PERF_FEAT_BUILD_ID:
+			note_build_id(p, &rec);
+			break;
+		default:
+			break;
+		}
+	}
+	if (err != -PFT_ERR_EOS) {
+		err = reader_fail(p, rd, err);
+		goto out;
+	}
+	err = 0;
+	if (!have_info)
+		err = fail(p, -PFT_ERR_NOMAP, "%s: no AUXTRACE_INFO record: not a CoreSight trace "
+			   "(perf record -e cs_etm)", p->path);
+	else if (!p->nq)
+		err = fail(p, -PFT_ERR_NOMAP, "%s: no AUXTRACE buffer: the file holds no trace",
+			   p->path);
+out:
+	pft_perf_close(rd);
+	return err;
+}
+
+/* ---- Images ---- */
+
+static int file_ok(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+/* Where mapping @m's file is: under symfs, in the build-id cache, or at
+ * its path.  Returns a new string or NULL. */
+static char *find_file(const struct perf_in *p, const struct perf_mmap *m,
+		       const struct pft_input_perf_config *pc)
+{
+	char path[PATH_MAX + 64];
+
+	if (pc->symfs) {
+		snprintf(path, sizeof(path), "%s%s", pc->symfs, m->filename);
+		if (file_ok(path))
+			return dup_str(path);
+	}
+	if (pc->buildid_dir && m->build_id_size) {
+		char hex[41];
+		size_t n = m->build_id_size < 20 ? m->build_id_size : 20;
+		for (size_t i = 0; i < n; i++)
+			snprintf(hex + 2 * i, 3, "%02x", m->build_id[i]);
+		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", pc->buildid_dir, hex,
+			 hex + 2);
+		if (file_ok(path))
+			return dup_str(path);
+		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", pc->buildid_dir, hex, hex + 2);
+		if (file_ok(path))
+			return dup_str(path);
+	}
+	(void)p;
+	return file_ok(m->filename) ? dup_str(m->filename) : NULL;
+}
+
+/* The load bias that puts file offset @m->pgoff of ELF @path at
+ * @m->addr: from the ELF's loadable segments (read into a scratch image). */
+static int mmap_bias(struct perf_in *p, const struct perf_mmap *m, const char *path,
+		     int64_t *bias)
+{
+	struct pft_image_section_info info;
+	int err;
+	struct pft_image *scratch = pft_image_alloc(&err);
+
+	if (!scratch)
+		return fail(p, err, "out of memory");
+	err = pft_input_load_image(scratch, path, PFT_INPUT_IMAGE_ELF, 0, p->msg, sizeof(p->msg));
+	if (err < 0) {
+		pft_image_free(scratch);
+		return fail(p, err, "%s: offset 0x%" PRIx64 ": MMAP of %s: %s", p->path,
+			    m->pub.offset, m->filename, p->msg);
+	}
+	err = -PFT_ERR_NOMAP;
+	for (size_t i = 0; pft_image_section(scratch, i, &info, sizeof(info)) == 0; i++) {
+		/* The segment the mapping covers: file bytes in common. */
+		if (info.file_offset < m->pub.pgoff + m->pub.len &&
+		    m->pub.pgoff < info.file_offset + info.length) {
+			*bias = (int64_t)(m->pub.addr - m->pub.pgoff) -
+				((int64_t)info.vaddr - (int64_t)info.file_offset);
+			err = 0;
+			break;
+		}
+	}
+	pft_image_free(scratch);
+	return err;
+}
+
+static int load_mmaps(struct perf_in *p, struct pft_input *in,
+		      const struct pft_input_perf_config *pc)
+{
+	struct pft_image_section_info info;
+	size_t nuser = 0;
+	int err;
+
+	p->img = pft_image_alloc(&err);
+	if (!p->img)
+		return fail(p, err, "out of memory");
+	if ((err = input_load_user_images(in, p->img, p->msg, sizeof(p->msg))) < 0)
+		return err;
+	while (pft_image_section(p->img, nuser, &info, sizeof(info)) == 0)
+		nuser++;
+	for (size_t i = 0; i < p->nmm; i++) {
+		struct perf_mmap *m = &p->mm[i];
+		int64_t bias = 0;
+		int loaded = 0;
+
+		m->found = find_file(p, m, pc);
+		if (!m->found)
+			continue;
+		err = mmap_bias(p, m, m->found, &bias);
+		if (err == -PFT_ERR_NOMAP)
+			continue;   /* maps no loadable bytes (such as .bss) */
+		if (err < 0)
+			return err;
+		m->pub.bias = bias;
+		for (size_t j = 0; j < i; j++)
+			if (p->mm[j].found && !p->mm[j].pub.user && p->mm[j].pub.bias == bias &&
+			    !strcmp(p->mm[j].found, m->found))
+				loaded = 1;   /* another segment of a file already in */
+		if (loaded)
+			continue;
+		err = pft_input_load_image(p->img, m->found, PFT_INPUT_IMAGE_ELF, bias, p->msg, sizeof(p->msg));
+		if (err == -PFT_ERR_BAD_CONFIG) {
+			size_t idx;
+			uint32_t at;
+			if (!pft_image_conflict(p->img, &idx, &at) && idx < nuser) {
+				m->pub.user = 1;   /* the user's image comes first */
+				continue;
+			}
+		}
+		if (err < 0)
+			return fail(p, err, "%s: offset 0x%" PRIx64 ": MMAP of pid %" PRIu32 ": %s",
+				    p->path, m->pub.offset, m->pub.pid, p->msg);
+	}
+	return 0;
+}
+
+/* ---- Sources and pipelines ---- */
+
+static int source_config(struct perf_in *p, struct perf_src *s, const struct pft_perf_cpu *c)
+{
+	uint32_t traceidr = c->etmtraceidr;
+
+	if (c->trace_id_pending) {
+		if (c->cpu >= 1024 || p->trace_ids[c->cpu] < 0)
+			return fail(p, -PFT_ERR_BAD_CONFIG, "%s: CPU %" PRIu32 ": the trace ID is "
+				    "given in no AUX_OUTPUT_HW_ID record", p->path, c->cpu);
+		traceidr = (uint32_t)p->trace_ids[c->cpu];
+	}
+	if (c->is_ptm) {
+		struct pft_perf_cpu cc = *c;
+		cc.etmtraceidr = traceidr;
+		pft_config_init(&s->ptm);
+		if (pft_perf_cpu_config(&cc, &s->ptm) < 0)
+			return fail(p, -PFT_ERR_BAD_CONFIG, "%s: CPU %" PRIu32 ": the PTM's "
+				    "registers do not give a configuration", p->path, c->cpu);
+		s->pub.protocol = PFT_PROTO_PTM;
+		s->pub.cfg = s->ptm;
+		s->pub.id = s->ptm.trace_id;
+		return 0;
+	}
+	pft_etm3_config_init(&s->etm3);
+	if (pft_etm3_config_from_regs(&s->etm3, c->etmcr, c->etmccer, c->etmidr, traceidr) < 0)
+		return fail(p, -PFT_ERR_BAD_CONFIG, "%s: CPU %" PRIu32 ": ETMIDR 0x%08" PRIx32
+			    " is neither a PTM nor an ETMv3", p->path, c->cpu, c->etmidr);
+	s->is_etm3 = 1;
+	s->pub.protocol = PFT_PROTO_ETMV3;
+	s->pub.id = s->etm3.trace_id;
+	return 0;
+}
+
+static int add_source(struct perf_in *p, size_t queue, const struct pft_perf_cpu *c)
+{
+	struct perf_src *v = realloc(p->src, (p->nsrc + 1) * sizeof(*v));
+	int err;
+
+	if (!v)
+		return fail(p, -PFT_ERR_NOMEM, "out of memory");
+	p->src = v;
+	struct perf_src *s = &v[p->nsrc];
+	memset(s, 0, sizeof(*s));
+	s->queue = queue;
+	s->pipe_index = -1;
+	s->pub.cpu = (int)c->cpu;
+	s->pub.id = -1;
+	if (p->q[queue].cpu == UINT32_MAX)
+		snprintf(s->name, sizeof(s->name), "tid %" PRIu32 " cpu %" PRIu32,
+			 p->q[queue].tid, c->cpu);
+	else
+		snprintf(s->name, sizeof(s->name), "cpu %" PRIu32, c->cpu);
+	p->nsrc++;
+	if (c->etm == PFT_PERF_ETM_V4 || c->etm == PFT_PERF_ETE) {
+		s->pub.protocol = PFT_PROTO_ETMV4;
+		return 0;
+	}
+	if ((err = source_config(p, s, c)) < 0)
+		return err;
+	if (p->cfg.id < 0 || s->pub.id == p->cfg.id) {
+		s->pipe_index = 0;   /* set for real by open_pipe() */
+		s->pub.decoded = 1;
+		s->pub.image = p->img;
+	}
+	return 0;
+}
+
+static int make_sources(struct perf_in *p)
+{
+	size_t decoded = 0;
+	int err;
+
+	for (size_t qi = 0; qi < p->nq; qi++) {
+		const struct perf_queue *q = &p->q[qi];
+		size_t before = p->nsrc;
+
+		for (size_t i = 0; i < p->ncpus; i++) {
+			if (q->cpu != UINT32_MAX && p->cpus[i].cpu != q->cpu)
+				continue;
+			if ((err = add_source(p, qi, &p->cpus[i])) < 0)
+				return err;
+		}
+		if (p->nsrc == before)
+			return fail(p, -PFT_ERR_BAD_FILE, "%s: AUXTRACE buffers of CPU %" PRIu32
+				    ", which AUXTRACE_INFO does not describe", p->path, q->cpu);
+		size_t ndec = 0;
+		for (size_t i = before; i < p->nsrc; i++)
+			ndec += p->src[i].pub.decoded;
+		if (p->any_raw && ndec > 1)
+			return fail(p, -PFT_ERR_BAD_CONFIG, "%s: unformatted trace in a queue of %zu "
+				    "CPUs: which one wrote it is not known", p->path, ndec);
+		decoded += ndec;
+	}
+	if (!decoded) {
+		if (p->cfg.id >= 0)
+			return fail(p, -PFT_ERR_NOMAP, "%s: no PTM or ETMv3 with trace ID 0x%02x",
+				    p->path, p->cfg.id);
+		return fail(p, -PFT_ERR_NOMAP, "%s: no PTM or ETMv3 trace unit in AUXTRACE_INFO "
+			    "(ETMv4 and ETE are not decoded)", p->path);
+	}
+	return 0;
+}
+
+/* A new pipeline for queue @qi in @format, with the queue's sources. */
+static int open_pipe(struct perf_in *p, size_t qi, unsigned format)
+{
+	struct perf_queue *q = &p->q[qi];
+	struct pft_pipe_config pc = { .size = sizeof(pc), .format = (uint8_t)format,
+				      .packets = p->cfg.packets, .elements = p->cfg.elements,
+				      .fit_check = p->cfg.fit_check };
+	int err;
+
+	q->pipe = pft_pipe_alloc(&pc, &err);
+	if (!q->pipe)
+		return fail(p, err, "out of memory");
+	q->pipe_format = format;
+	q->nmap = 0;
+	q->closing = q->finished = 0;
+	for (size_t i = 0; i < p->nsrc; i++) {
+		struct perf_src *s = &p->src[i];
+		if (s->queue != qi || !s->pub.decoded)
+			continue;
+		int idx = s->is_etm3 ? pft_pipe_add_etm3(q->pipe, s->pub.id, &s->etm3, p->img)
+				     : pft_pipe_add_ptm(q->pipe, s->pub.id, &s->ptm, p->img);
+		/* The pipeline refuses a reserved or repeated ID as a bad
+		 * argument; here it is the file's metadata that is wrong. */
+		if (idx == -PFT_ERR_INVALID)
+			return fail(p, -PFT_ERR_BAD_CONFIG, "%s: %s: trace ID 0x%02x: reserved, or "
+				    "another CPU has it", p->path, s->name, (unsigned)s->pub.id);
+		if (idx < 0)
+			return fail(p, idx, "%s: %s: trace ID 0x%02x: %s", p->path, s->name,
+				    (unsigned)s->pub.id, pft_errstr(pft_errcode(idx)));
+		s->pipe_index = idx;
+		q->map[q->nmap++] = i;
+	}
+	return 0;
+}
+
+static void add_stats(struct pft_pipe_stats *to, const struct pft_pipe_stats *st)
+{
+	to->bytes += st->bytes;
+	to->packets += st->packets;
+	to->errors += st->errors;
+	to->insns += st->insns;
+}
+
+/* Drop queue @qi's pipeline (after a gap), keeping its sources' counts. */
+static void close_pipe(struct perf_in *p, size_t qi)
+{
+	struct perf_queue *q = &p->q[qi];
+
+	for (size_t i = 0; i < q->nmap; i++) {
+		struct perf_src *s = &p->src[q->map[i]];
+		struct pft_pipe_stats st;
+		if (!pft_pipe_source_stats(q->pipe, (unsigned)s->pipe_index, &st, sizeof(st)))
+			add_stats(&s->done, &st);
+	}
+	pft_pipe_free(q->pipe);
+	q->pipe = NULL;
+}
+
+static int aux_matches(const struct perf_queue *q, const struct pft_perf_record *rec,
+		       size_t nq)
+{
+	const struct pft_perf_sample_id *id = &rec->sample_id;
+
+	if (q->cpu != UINT32_MAX)
+		return id->valid && id->has_cpu ? id->cpu == q->cpu : nq == 1;
+	return id->valid && id->has_tid ? id->tid == q->tid : nq == 1;
+}
+
+/* Read queue @qi's records up to its next AUXTRACE buffer, or the end. */
+static int next_buffer(struct perf_in *p, size_t qi)
+{
+	struct perf_queue *q = &p->q[qi];
+	struct pft_perf_record rec;
+	int err;
+
+	while ((err = pft_perf_next(q->rd, &rec, sizeof(rec))) == 0) {
+		if (rec.type == PFT_PERF_AUX && aux_matches(q, &rec, p->nq)) {
+			uint64_t end = rec.u.aux.aux_offset + rec.u.aux.aux_size;
+			q->saw_aux = 1;
+			q->next_format = (rec.u.aux.flags & PFT_PERF_AUX_FORMAT_MASK) ==
+							 PFT_PERF_AUX_RAW
+						 ? PFT_PIPE_RAW
+						 : PFT_PIPE_FORMATTED;
+			if (end > q->aux_end)
+				q->aux_end = end;
+			if (rec.u.aux.flags & GAP_FLAGS) {
+				q->lost = 1;
+				q->lost_at = end;
+			}
+			continue;
+		}
+		if (rec.type != PFT_PERF_AUXTRACE || rec.u.auxtrace.cpu != q->cpu ||
+		    (q->cpu == UINT32_MAX && rec.u.auxtrace.tid != q->tid))
+			continue;
+		uint64_t len = rec.u.auxtrace.size;
+		/* The buffer is padded to 8 bytes: feed what the AUX records
+		 * say the kernel wrote. */
+		if (q->saw_aux && q->aux_end > rec.u.auxtrace.offset &&
+		    q->aux_end - rec.u.auxtrace.offset < len)
+			len = q->aux_end - rec.u.auxtrace.offset;
+		if (!len)
+			continue;
+		unsigned format = q->saw_aux ? q->next_format : PFT_PIPE_FORMATTED;
+		if (q->lost && q->lost_at <= rec.u.auxtrace.offset) {
+			/* Lost between the buffers. */
+			q->lost = 0;
+			q->gap_pending = q->fed > 0;
+		}
+		if (q->pipe && (q->gap_pending || format != q->pipe_format))
+			q->closing = 1;
+		q->next_format = format;
+		q->aux_left = len;
+		q->area_pos = rec.u.auxtrace.offset;
+		return 0;
+	}
+	if (err != -PFT_ERR_EOS)
+		return reader_fail(p, q->rd, err);
+	q->reader_eof = 1;
+	q->closing = q->pipe != NULL;
+	return 0;
+}
+
+/* The next item of queue @qi: 0, -PFT_ERR_EOS or an error. */
+static int queue_next(struct perf_in *p, size_t qi, struct pft_item *item, size_t size)
+{
+	struct perf_queue *q = &p->q[qi];
+	int r;
+
+	for (;;) {
+		if (q->pipe) {
+			r = pft_pipe_next(q->pipe, item, size);
+			if (r == 0) {
+				item->source = (uint16_t)q->map[item->source];
+				return 0;
+			}
+			if (r == -PFT_ERR_EOS) {
+				if (q->reader_eof)
+					return r;   /* kept for pft_input_fit() */
+				close_pipe(p, qi);
+				continue;
+			}
+			if (r != -PFT_ERR_NEED_INPUT)
+				return fail(p, r, "%s: %s", p->path, pft_errstr(pft_errcode(r)));
+			if (q->closing && !q->finished) {
+				q->finished = 1;
+				pft_pipe_finish(q->pipe);
+				continue;
+			}
+			if (q->aux_left) {
+				size_t n = q->aux_left < PERF_READ_BLOCK ? (size_t)q->aux_left
+									 : PERF_READ_BLOCK;
+				/* Trace was lost inside this buffer: stop there. */
+				if (q->lost && q->lost_at > q->area_pos && q->lost_at - q->area_pos < n)
+					n = (size_t)(q->lost_at - q->area_pos);
+				r = pft_perf_read_aux(q->rd, q->buf, n);
+				if (r <= 0)
+					return reader_fail(p, q->rd, r < 0 ? r : -PFT_ERR_BAD_FILE);
+				q->aux_left -= (uint64_t)r;
+				q->fed += (uint64_t)r;
+				q->area_pos += (uint64_t)r;
+				if (q->lost && q->area_pos == q->lost_at && q->aux_left) {
+					q->lost = 0;
+					q->gap_pending = 1;
+					q->closing = 1;
+				}
+				if ((r = pft_pipe_feed(q->pipe, q->buf, (size_t)r)) < 0)
+					return fail(p, r, "%s: %s", p->path, pft_errstr(pft_errcode(r)));
+				continue;
+			}
+		} else if (q->gap_pending) {
+			q->gap_pending = 0;
+			memset(item, 0, size);
+			item->type = PFT_ITEM_GAP;
+			item->source = (uint16_t)q->map[0];
+			item->protocol = p->src[q->map[0]].pub.protocol;
+			item->offset = q->fed;
+			item->status = -PFT_ERR_TRUNCATED;   /* trace was lost */
+			return 0;
+		} else if (q->aux_left) {
+			if ((r = open_pipe(p, qi, q->next_format)) < 0)
+				return r;
+			continue;
+		} else if (q->reader_eof) {
+			return -PFT_ERR_EOS;
+		}
+		if ((r = next_buffer(p, qi)) < 0)
+			return r;
+	}
+}
+
+/* The timestamp an item carries, if it is one. */
+static int item_timestamp(const struct pft_item *item, uint64_t *ts)
+{
+	if (item->type == PFT_ITEM_ELEM && item->elem && item->elem->type == PFT_ELEM_TIMESTAMP)
+		*ts = item->elem->ts;
+	else if (item->type == PFT_ITEM_PACKET && item->ptm && item->ptm->type == PFT_PKT_TIMESTAMP)
+		*ts = item->ptm->ts;
+	else if (item->type == PFT_ITEM_PACKET && item->etm3 &&
+		 item->etm3->type == PFT_ETM3_PKT_TIMESTAMP)
+		*ts = item->etm3->ts;
+	else
+		return 0;
+	return 1;
+}
+
+int perf_in_next(struct perf_in *p, struct pft_item *item, size_t size)
+{
+	if (!p->ready)
+		return -PFT_ERR_INVALID;   /* the open failed */
+	if (p->nq == 1 || p->q[0].cpu == UINT32_MAX) {
+		/* Per thread: the threads' queues one after the other. */
+		while (p->cur < p->nq) {
+			int r = queue_next(p, p->cur, item, size);
+			if (r != -PFT_ERR_EOS)
+				return r;
+			p->cur++;
+		}
+		return -PFT_ERR_EOS;
+	}
+	size_t best = SIZE_MAX;
+	for (size_t i = 0; i < p->nq; i++) {
+		struct perf_queue *q = &p->q[i];
+		uint64_t ts;
+
+		if (!q->done && !q->has_pending) {
+			int r = queue_next(p, i, &q->pending, sizeof(q->pending));
+			if (r == -PFT_ERR_EOS)
+				q->done = 1;
+			else if (r < 0)
+				return r;
+			else {
+				q->has_pending = 1;
+				if (item_timestamp(&q->pending, &ts))
+					q->key = ts;
+			}
+		}
+		if (q->has_pending && (best == SIZE_MAX || q->key < p->q[best].key))
+			best = i;
+	}
+	if (best == SIZE_MAX)
+		return -PFT_ERR_EOS;
+	memset(item, 0, size);
+	memcpy(item, &p->q[best].pending, sizeof(*item));
+	p->q[best].has_pending = 0;
+	return 0;
+}
+
+size_t perf_in_nsources(const struct perf_in *p)
+{
+	return p->nsrc;
+}
+
+int perf_in_source(const struct perf_in *p, size_t index, struct pft_input_source *src,
+		   size_t size)
+{
+	if (!src || size < sizeof(*src) || index >= p->nsrc)
+		return -PFT_ERR_INVALID;
+	const struct perf_src *s = &p->src[index];
+	const struct perf_queue *q = &p->q[s->queue];
+
+	memset(src, 0, size);
+	*src = s->pub;
+	src->name = s->name;
+	src->path = p->path;
+	src->stats = s->done;
+	if (s->pub.decoded && q->pipe) {
+		struct pft_pipe_stats st;
+		if (!pft_pipe_source_stats(q->pipe, (unsigned)s->pipe_index, &st, sizeof(st)))
+			add_stats(&src->stats, &st);
+	}
+	return 0;
+}
+
+int perf_in_fit(const struct perf_in *p, size_t index, struct pft_fit_verdict *v, size_t size)
+{
+	if (index >= p->nsrc || !p->src[index].pub.decoded || p->src[index].is_etm3 ||
+	    !p->q[p->src[index].queue].pipe)
+		return -PFT_ERR_INVALID;
+	return pft_pipe_fit(p->q[p->src[index].queue].pipe, (unsigned)p->src[index].pipe_index,
+			    v, size);
+}
+
+static int open_queues(struct perf_in *p)
+{
+	int err;
+
+	for (size_t i = 0; i < p->nq; i++) {
+		struct perf_queue *q = &p->q[i];
+		size_t n = 0;
+		for (size_t j = 0; j < p->nsrc; j++)
+			n += p->src[j].queue == i;
+		q->map = calloc(n ? n : 1, sizeof(*q->map));
+		q->buf = malloc(PERF_READ_BLOCK);
+		if (!q->map || !q->buf)
+			return fail(p, -PFT_ERR_NOMEM, "out of memory");
+		q->rd = pft_perf_open(p->path, &err);
+		if (!q->rd)
+			return fail(p, err, "%s: cannot open it again", p->path);
+	}
+	return 0;
+}
+
+int pft_input_open_perf(struct pft_input *in, const char *path,
+			const struct pft_input_perf_config *pc)
+{
+	struct perf_in *p;
+	int err;
+
+	if (!in || !path || !pc || pc->size < sizeof(*pc) || input_opened(in))
+		return -PFT_ERR_INVALID;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -PFT_ERR_NOMEM;
+	input_set_perf(in, p);   /* frees it, and gives pft_input_message() its message */
+	p->cfg = *input_config(in);
+	for (size_t i = 0; i < sizeof(p->trace_ids) / sizeof(p->trace_ids[0]); i++)
+		p->trace_ids[i] = -1;
+	p->path = dup_str(path);
+	if (!p->path)
+		return fail(p, -PFT_ERR_NOMEM, "out of memory");
+	if ((err = scan(p)) < 0)
+		return err;
+	if (p->cfg.elements && (err = load_mmaps(p, in, pc)) < 0)
+		return err;
+	if ((err = make_sources(p)) < 0 || (err = open_queues(p)) < 0)
+		return err;
+	p->ready = 1;
+	return 0;
+}
+
+int pft_input_perf_mmap(const struct pft_input *in, size_t index, struct pft_input_perf_mmap *m,
+			size_t size)
+{
+	const struct perf_in *p = in ? input_perf(in) : NULL;
+
+	if (!p || !m || size < sizeof(*m))
+		return -PFT_ERR_INVALID;
+	if (index >= p->nmm)
+		return -PFT_ERR_EOS;
+	const struct perf_mmap *mm = &p->mm[index];
+	memset(m, 0, size);
+	*m = mm->pub;
+	m->size = sizeof(*m);
+	m->filename = mm->filename;
+	m->found = mm->found;
+	return 0;
+}

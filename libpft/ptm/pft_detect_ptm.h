@@ -1,0 +1,42 @@
+/* pft_detect_ptm.h - one PTM packet-decoder pass over a trace prefix, as
+ * detection and the fit check score a configuration by. */
+#ifndef PFT_DETECT_PTM_H
+#define PFT_DETECT_PTM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pft.h"
+#include "core/pft_trace_common.h"
+
+/* What one PTM packet-decoder pass over a prefix saw. */
+struct detect_ptm_scan {
+	uint32_t bad;           /* bad packets after the first A-sync */
+	uint32_t implausible;   /* I-syncs with reserved bits set or a misaligned ARM address */
+	uint32_t ctxid_jumps;   /* I-sync context IDs differing from the current one */
+	uint32_t asyncs, isyncs;
+	uint32_t timestamps, vmids, ctxids, exc_returns, hyp_isyncs;
+	uint32_t ts_falls_binary, ts_falls_gray; /* consecutive timestamps that fall */
+};
+
+/* Decode @buf[0..len) under @cfg.  Returns 0, -PFT_ERR_NOMEM or
+ * -PFT_ERR_BAD_CONFIG. */
+int detect_ptm_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg,
+		    struct detect_ptm_scan *scan);
+
+/* Count a fall from timestamp @prev to @cur (both as sent, merged) under
+ * the binary and the Gray reading: the right reading rises. */
+static inline void detect_ts_falls(uint64_t prev, uint64_t cur, uint32_t *falls_binary,
+				   uint32_t *falls_gray)
+{
+	*falls_binary += cur < prev;
+	*falls_gray += trace_gray_to_binary(cur) < trace_gray_to_binary(prev);
+}
+
+/* The score the parse detection minimises. */
+static inline uint32_t detect_ptm_score(const struct detect_ptm_scan *s)
+{
+	return s->bad + s->implausible + s->ctxid_jumps;
+}
+
+#endif

@@ -1,0 +1,633 @@
+/*
+ * Calls and returns over flow elements: a stack of frames moved by the
+ * class of each range's last instruction (pft.h, section calls, has the
+ * rules).  A taken branch waits in @pending until the next element shows
+ * where it went.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft.h"
+#include "views/pft_calls.h"
+#include "common/pft_size.h"
+
+static const char *const kind_names[PFT_CALL_KIND_MAX] = {
+	"call", "return", "tail_call", "exception", "exception_return",
+	"unmatched_return"
+};
+
+const char *pft_call_kind_name(unsigned kind)
+{
+	return kind < PFT_CALL_KIND_MAX ? kind_names[kind] : "unknown";
+}
+
+struct pft_calls *pft_calls_alloc(const struct pft_calls_config *cfg, int *errcode)
+{
+	struct pft_calls *c = NULL;
+	int err = -PFT_ERR_INVALID;
+
+	if (cfg && cfg->size >= PFT_FIRST_SIZE(struct pft_calls_config)) {
+		err = -PFT_ERR_NOMEM;
+		c = calloc(1, sizeof(*c));
+		if (c) {
+			c->cap_frames = 16;
+			c->frames = calloc(c->cap_frames, sizeof(*c->frames));
+			if (!c->frames) {
+				free(c);
+				c = NULL;
+			}
+		}
+		if (c) {
+			err = 0;
+			c->image = cfg->image;
+			c->max_depth = cfg->max_depth ? cfg->max_depth : 65536;
+			c->nframes = 1;
+		}
+	}
+	if (errcode)
+		*errcode = err;
+	return c;
+}
+
+void pft_calls_free(struct pft_calls *c)
+{
+	if (!c)
+		return;
+	free(c->frames);
+	free(c->queue);
+	free(c->rets.keys);
+	free(c->rets.counts);
+	free(c->funcs.keys);
+	free(c->funcs.counts);
+	free(c);
+}
+
+uint32_t pft_calls_depth(const struct pft_calls *c)
+{
+	return c ? (uint32_t)(c->nframes - 1) : 0;
+}
+
+static unsigned ret_hash(uint32_t ret)
+{
+	return (ret * 0x9e3779b1u) >> (32 - UNINDEXED_HASH_BITS);
+}
+
+static size_t cset_slot(const struct count_set *s, uint32_t key)
+{
+	size_t i = (key * 0x9e3779b1u) & (s->cap - 1);
+
+	while (s->counts[i] && s->keys[i] != key)
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+static size_t cset_count(const struct count_set *s, uint32_t key)
+{
+	return s->cap ? s->counts[cset_slot(s, key)] : 0;
+}
+
+static int cset_add(struct count_set *s, uint32_t key)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		struct count_set b = { .cap = s->cap ? 2 * s->cap : 64 };
+		b.keys = malloc(b.cap * sizeof(*b.keys));
+		b.counts = calloc(b.cap, sizeof(*b.counts));
+		if (!b.keys || !b.counts) {
+			free(b.keys);
+			free(b.counts);
+			return -PFT_ERR_NOMEM;
+		}
+		for (size_t i = 0; i < s->cap; i++) {
+			if (s->counts[i]) {
+				size_t j = cset_slot(&b, s->keys[i]);
+				b.keys[j] = s->keys[i];
+				b.counts[j] = s->counts[i];
+			}
+		}
+		b.n = s->n;
+		free(s->keys);
+		free(s->counts);
+		*s = b;
+	}
+	size_t i = cset_slot(s, key);
+	if (!s->counts[i]) {
+		s->keys[i] = key;
+		s->n++;
+	}
+	s->counts[i]++;
+	return 0;
+}
+
+/* Remove one @key (there); an emptied slot is filled from the cluster
+ * after it, so that probes never stop early. */
+static void cset_remove(struct count_set *s, uint32_t key)
+{
+	size_t i = cset_slot(s, key), j = i;
+
+	if (--s->counts[i])
+		return;
+	s->n--;
+	for (;;) {
+		j = (j + 1) & (s->cap - 1);
+		if (!s->counts[j])
+			return;
+		size_t home = (s->keys[j] * 0x9e3779b1u) & (s->cap - 1);
+		/* Move j to the hole i unless its home lies in (i, j]. */
+		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+			s->keys[i] = s->keys[j];
+			s->counts[i] = s->counts[j];
+			s->counts[j] = 0;
+			i = j;
+		}
+	}
+}
+
+/* Count the lowest frame not in the sets in them. */
+static int index_next_frame(struct pft_calls *c)
+{
+	size_t k = c->indexed;
+	const struct frame *f = calls_frame_at(c, k);
+	int err = 0;
+
+	if (k)
+		err = cset_add(&c->rets, f->ret);
+	if (!err && f->func_end)
+		err = cset_add(&c->funcs, f->func);
+	if (err)
+		return err;
+	if (k)
+		c->unindexed_rets[ret_hash(f->ret)]--;
+	c->indexed++;
+	return 0;
+}
+
+/* Frame @k (@f) leaves the stack: out of the sets if it is in them. */
+static void unindex_frame(struct pft_calls *c, size_t k, const struct frame *f)
+{
+	if (k < c->indexed) {
+		if (k)
+			cset_remove(&c->rets, f->ret);
+		if (f->func_end)
+			cset_remove(&c->funcs, f->func);
+		c->indexed--;
+	} else if (k) {
+		c->unindexed_rets[ret_hash(f->ret)]--;
+	}
+	c->exceptions -= k && f->exception;
+}
+
+/* Set frame @k's function (its sets follow). */
+static int set_function(struct pft_calls *c, size_t k, uint32_t func, uint32_t func_end)
+{
+	struct frame *f = calls_frame_at(c, k);
+	int indexed = k < c->indexed;
+
+	if (indexed && f->func_end)
+		cset_remove(&c->funcs, f->func);
+	f->func = func;
+	f->func_end = func_end;
+	return indexed && func_end ? cset_add(&c->funcs, func) : 0;
+}
+
+/* The symbol around @addr (0 when none): its extent. */
+static int symbol_of(struct pft_calls *c, uint32_t addr, uint32_t *start, uint32_t *end)
+{
+	struct symbol_cache *e = &c->symbols[(addr >> 1) % SYMBOL_CACHE_SIZE];
+	struct pft_image_symbol sym;
+
+	if (!e->valid || e->addr != addr) {
+		int found = c->image && pft_image_symbol_at(c->image, addr, &sym, sizeof(sym)) == 0;
+		*e = (struct symbol_cache){ .addr = addr, .valid = 1, .found = (uint8_t)found,
+					    .start = found ? sym.start : 0,
+					    .end = found ? sym.end : 0 };
+	}
+	*start = e->start;
+	*end = e->end;
+	return e->found;
+}
+
+/* The function around @addr: a symbol's extent, else @addr alone with an
+ * unknown end. */
+static void function_of(struct pft_calls *c, uint32_t addr, uint32_t *start, uint32_t *end)
+{
+	if (!symbol_of(c, addr, start, end)) {
+		*start = addr;
+		*end = 0;
+	}
+}
+
+static int is_function_entry(struct pft_calls *c, uint32_t addr)
+{
+	uint32_t start, end;
+
+	return symbol_of(c, addr, &start, &end) && start == addr;
+}
+
+static int __attribute__((noinline)) grow_queue(struct pft_calls *c)
+{
+	size_t n = c->cap_queue ? c->cap_queue * 2 : 16;
+	struct pft_call_event *q = realloc(c->queue, n * sizeof(*q));
+
+	if (!q)
+		return -PFT_ERR_NOMEM;
+	c->queue = q;
+	c->cap_queue = n;
+	return 0;
+}
+
+/* Queue an event (inline: there is an event per call or return, and
+ * an out-of-line call with eight arguments cost a fifth of it). */
+static inline __attribute__((always_inline)) int
+emit(struct pft_calls *c, unsigned kind, unsigned flags, uint32_t site, uint32_t target,
+     uint32_t callee, uint32_t caller, uint64_t entry_insns)
+{
+	if (c->nqueue == c->cap_queue && grow_queue(c))
+		return -PFT_ERR_NOMEM;
+	c->queue[c->nqueue++] = (struct pft_call_event){
+		.kind = (uint8_t)kind, .flags = (uint8_t)flags,
+		.depth = (uint32_t)(c->nframes - 1), .site = site,
+		.target = target, .callee = callee, .caller = caller,
+		.insns = c->insns, .cycles = c->cycles, .ts = c->ts,
+		.entry_insns = entry_insns, .has_cycles = c->has_cycles,
+		.has_ts = c->has_ts
+	};
+	return 0;
+}
+
+static int push(struct pft_calls *c, unsigned kind, unsigned flags,
+		uint32_t site, uint32_t ret, uint32_t callee, uint16_t number)
+{
+	uint32_t func = 0, func_end = 0;
+	uint8_t exception = kind == PFT_CALL_EXCEPTION;
+
+	if (callee)
+		function_of(c, callee, &func, &func_end);
+	if (c->nframes - 1 >= c->max_depth) {
+		/* Forget the oldest call frame: the outermost moves over it. */
+		unindex_frame(c, 1, calls_frame_at(c, 1));
+		c->frames[c->base + 1] = c->frames[c->base];
+		c->base++;
+		c->nframes--;
+	}
+	if (c->base + c->nframes == c->cap_frames) {
+		if (c->base >= c->nframes) {
+			/* Once per nframes forgotten: O(1) amortized. */
+			memmove(&c->frames[0], &c->frames[c->base],
+				c->nframes * sizeof(*c->frames));
+			c->base = 0;
+		} else {
+			struct frame *p = realloc(c->frames, 2 * c->cap_frames * sizeof(*p));
+			if (!p)
+				return -PFT_ERR_NOMEM;
+			c->frames = p;
+			c->cap_frames *= 2;
+		}
+	}
+	uint32_t caller = calls_frame_at(c, c->nframes - 1)->func;
+	if (c->nframes - c->indexed == UNINDEXED_MAX) {
+		int err = index_next_frame(c);
+		if (err)
+			return err;
+	}
+	/* Field by field: a frame built aside and copied whole was read
+	 * back before its stores had landed (a store forwarding stall). */
+	struct frame *f = calls_frame_at(c, c->nframes);
+	f->ret = ret;
+	f->func = func;
+	f->func_end = func_end;
+	f->entry_insns = c->insns;
+	f->exception = exception;
+	c->nframes++;
+	c->unindexed_rets[ret_hash(ret)]++;
+	c->exceptions += exception;
+	int err = emit(c, kind, flags | (callee ? 0 : PFT_CALL_F_NO_TARGET),
+		       site, callee, func, caller, 0);
+	if (!err)
+		c->queue[c->nqueue - 1].exception = number;
+	return err;
+}
+
+/* Pop frames until @keep are left; the last one popped (the frame whose
+ * return is taken) gets @flags, those above it @flags | UNWOUND too. */
+static int pop_to(struct pft_calls *c, size_t keep, unsigned flags,
+		  uint32_t site, uint32_t target, int last_unwound)
+{
+	while (c->nframes > keep) {
+		struct frame f = *calls_frame_at(c, --c->nframes);
+		unsigned fl = flags;
+
+		unindex_frame(c, c->nframes, &f);
+		if (c->nframes == 1 && c->base) {
+			c->frames[0] = c->frames[c->base];
+			c->base = 0;
+		}
+
+		if (c->nframes > keep || last_unwound)
+			fl |= PFT_CALL_F_UNWOUND;
+		int err = emit(c, f.exception ? PFT_CALL_EXCEPTION_RETURN : PFT_CALL_RETURN,
+			       fl, site, target, f.func, calls_frame_at(c, c->nframes - 1)->func,
+			       f.entry_insns);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The deepest frame (above the outermost) returning to @addr, or 0. */
+static size_t frame_returning_to(const struct pft_calls *c, uint32_t addr)
+{
+	/* Most returns are to the top frame: no probe of the set. */
+	size_t k = c->nframes, lowest = c->indexed > 1 ? c->indexed : 1;
+
+	if (c->unindexed_rets[ret_hash(addr)])
+		while (k-- > lowest)
+			if (calls_frame_at(c, k)->ret == addr)
+				return k;
+	if (!cset_count(&c->rets, addr))
+		return 0;
+	for (k = lowest; k-- > 1;)
+		if (calls_frame_at(c, k)->ret == addr)
+			return k;
+	return 0;
+}
+
+static int runs(const struct frame *f, uint32_t func)
+{
+	return f->func_end && f->func == func;
+}
+
+/* Whether a frame below the top may run the function around @addr: the
+ * functions of the frames are those of function_of() of their entry. */
+static int below_top_runs(struct pft_calls *c, uint32_t addr)
+{
+	uint32_t start, end;
+	size_t n;
+
+	function_of(c, addr, &start, &end);
+	if (!end)
+		return 0;
+	n = cset_count(&c->funcs, start);
+	for (size_t k = c->indexed; k < c->nframes; k++)
+		n += runs(calls_frame_at(c, k), start);
+	return n > (size_t)runs(calls_frame_at(c, c->nframes - 1), start);
+}
+
+/* A return to @target, which frame @k (0: none) returns to. */
+static int return_to(struct pft_calls *c, uint32_t site, uint32_t target, size_t k)
+{
+	if (k)
+		return pop_to(c, k, 0, site, target, 0);
+	/* A longjmp into a function further down the stack. */
+	if (below_top_runs(c, target))
+		for (k = c->nframes - 1; k-- > 0;)
+			if (frame_contains(calls_frame_at(c, k), target))
+				return pop_to(c, k + 1, 0, site, target, 1);
+	if (c->nframes == 1) {
+		uint32_t start, end;
+		function_of(c, target, &start, &end);
+		int err = set_function(c, 0, start, end);
+		if (err)
+			return err;
+	}
+	return emit(c, PFT_CALL_UNMATCHED_RETURN, 0, site, target, 0,
+		    calls_frame_at(c, c->nframes - 1)->func, 0);
+}
+
+static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
+{
+	return return_to(c, site, target, frame_returning_to(c, target));
+}
+
+static int do_exception_return(struct pft_calls *c, uint32_t site, uint32_t target)
+{
+	for (size_t k = c->nframes; c->exceptions && k-- > 1;)
+		if (calls_frame_at(c, k)->exception)
+			return pop_to(c, k, 0, site, target, 0);
+	return do_return(c, site, target);
+}
+
+static int tail_call(struct pft_calls *c, uint32_t site, uint32_t target)
+{
+	struct frame *top = calls_frame_at(c, c->nframes - 1);
+	uint32_t old = top->func, start, end;
+
+	/* Most taken jumps are loops: the cheap checks first. */
+	if (target == top->func || frame_contains(top, target) || !is_function_entry(c, target))
+		return 0;
+	function_of(c, target, &start, &end);
+	int err = set_function(c, c->nframes - 1, start, end);
+	if (err)
+		return err;
+	top->entry_insns = c->insns;
+	return emit(c, PFT_CALL_TAIL_CALL, 0, site, target, top->func, old, 0);
+}
+
+/* The encoded target of the pending branch when it is direct. */
+static int direct_target(const struct pft_calls *c, const struct pending_branch *p,
+			 uint32_t *target)
+{
+	const uint8_t *code;
+	struct pft_insn insn;
+	int n;
+
+	if (!c->image)
+		return 0;
+	n = pft_image_map(c->image, p->site, (enum pft_mem_space)p->space, &code);
+	if (n <= 0 || pft_insn_decode((enum pft_isa)p->isa, p->site, code, (size_t)n,
+				      &insn, sizeof(insn)) <= 0)
+		return 0;
+	*target = insn.target;
+	return insn.iclass == PFT_ICLASS_CALL || insn.iclass == PFT_ICLASS_JUMP;
+}
+
+/* Settle the pending branch: @known says whether @target is its
+ * destination; without it a direct branch's encoded target serves. */
+static int settle(struct pft_calls *c, int known, uint32_t target)
+{
+	/* Its fields read one by one, not copied whole: it was written a
+	 * few instructions ago (a store forwarding stall). */
+	const struct pending_branch *p = &c->pend;
+	unsigned iclass = p->iclass;
+	uint32_t site = p->site;
+
+	if (!p->active)
+		return 0;
+	c->pend.active = 0;
+	if (!known && p->in_range)
+		known = direct_target(c, p, &target);
+	/* Compares, most frequent first: a switch's jump through a table
+	 * was the tracker's most mispredicted branch (cachegrind). */
+	if (iclass == PFT_ICLASS_CALL || iclass == PFT_ICLASS_INDIRECT_CALL)
+		return push(c, PFT_CALL_CALL, 0, site, p->ret, known ? target : 0, 0);
+	if (!known)
+		return 0;
+	if (iclass == PFT_ICLASS_RETURN)
+		return do_return(c, site, target);
+	if (iclass == PFT_ICLASS_INDIRECT_JUMP) {
+		size_t k = frame_returning_to(c, target);
+		return k ? return_to(c, site, target, k) : tail_call(c, site, target);
+	}
+	if (iclass == PFT_ICLASS_JUMP)
+		return tail_call(c, site, target);
+	if (iclass == PFT_ICLASS_EXC_RETURN)
+		return do_exception_return(c, site, target);
+	return 0;
+}
+
+static int settle_exception(struct pft_calls *c, uint32_t vector)
+{
+	struct pending_exception p = c->pexc;
+
+	c->pexc.active = 0;
+	if (!p.active)
+		return 0;
+	return push(c, PFT_CALL_EXCEPTION, 0, 0, p.has_ret ? p.ret : 0, vector, p.number);
+}
+
+static int put_range(struct pft_calls *c, const struct pft_elem *e)
+{
+	int err = 0;
+
+	/* Checked here: a call per range was a good part of the tracker's
+	 * time, and most ranges have nothing to settle or a loop's jump. */
+	if (c->pend.active)
+		err = settle(c, 1, e->start);
+	if (!err && c->pexc.active)
+		err = settle_exception(c, e->start);
+	if (!err && c->gap) {
+		size_t k = frame_returning_to(c, e->start);
+		if (k)
+			err = pop_to(c, k, PFT_CALL_F_UNTRACED, 0, e->start, 0);
+	}
+	if (err)
+		return err;
+	c->gap = 0;
+	if (!c->started) {
+		c->started = 1;
+		if (c->nframes == 1) {
+			uint32_t start, end;
+			function_of(c, e->start, &start, &end);
+			err = set_function(c, 0, start, end);
+			if (err)
+				return err;
+		}
+	}
+	calls_add_range(c, e);
+	return 0;
+}
+
+/* One element, checked (pft_calls_put()). */
+static int put_elem(struct pft_calls *c, const struct pft_elem *e)
+{
+	int err = 0;
+
+	switch (e->type) {
+	case PFT_ELEM_RANGE:
+		return put_range(c, e);
+	case PFT_ELEM_ADDR_NACC:
+		err = settle(c, 1, e->addr);
+		if (!err)
+			err = settle_exception(c, e->addr);
+		c->gap = 1;
+		return err;
+	case PFT_ELEM_NO_SYNC:
+	case PFT_ELEM_TRACE_ON:
+	case PFT_ELEM_ERROR:
+		err = settle(c, 0, 0);
+		if (!err)
+			err = settle_exception(c, 0);
+		c->gap = 1;
+		return err;
+	case PFT_ELEM_EXCEPTION:
+		/* The branch before it, if taken, went to the preferred return
+		 * address: the exception came before its first instruction. */
+		err = settle(c, e->has_ret, e->addr);
+		if (!err)
+			err = settle_exception(c, 0);
+		c->pexc = (struct pending_exception){ .active = 1, .has_ret = e->has_ret,
+						      .number = e->exception, .ret = e->addr };
+		return err;
+	case PFT_ELEM_EXCEPTION_RETURN:
+		if (!c->last_exc_return && !(c->pend.active && c->pend.iclass == PFT_ICLASS_EXC_RETURN)) {
+			err = settle(c, 0, 0);
+			c->pend = (struct pending_branch){ .active = 1,
+							   .iclass = PFT_ICLASS_EXC_RETURN };
+		}
+		return err;
+	case PFT_ELEM_TIMESTAMP:
+		c->ts = e->ts;
+		c->has_ts = 1;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int pft_calls_settle_range(struct pft_calls *c, const struct pft_elem *e)
+{
+	/* Quiet: started, no gap, no exception pending, which settling a
+	 * branch does not change. */
+	int err = settle(c, 1, e->start);
+
+	if (!err)
+		calls_add_range(c, e);
+	return err;
+}
+
+int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e)
+{
+	int err = put_elem(c, e);
+
+	c->quiet = c->started && !c->gap && !c->pexc.active;
+	return err;
+}
+
+int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
+{
+	return calls_put_until_events(c, e, n, size, NULL, NULL);
+}
+
+int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
+{
+	if (!c || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem))
+		return -PFT_ERR_INVALID;
+	return pft_calls_put_checked(c, e, n, size);
+}
+
+int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
+{
+	int n = pft_calls_put_run(c, e, 1, size);
+
+	return n < 0 ? n : 0;
+}
+
+int pft_calls_finish(struct pft_calls *c)
+{
+	int err;
+
+	if (!c)
+		return -PFT_ERR_INVALID;
+	err = calls_start_input(c);
+	if (err)
+		return err;
+	/* A branch or exception whose destination never ran is dropped. */
+	c->pend.active = 0;
+	c->pexc.active = 0;
+	c->finished = 1;
+	return pop_to(c, 1, PFT_CALL_F_END, 0, 0, 0);
+}
+
+int pft_calls_next(struct pft_calls *c, struct pft_call_event *ev, size_t size)
+{
+	if (!c || !ev || size < PFT_FIRST_SIZE(struct pft_call_event))
+		return -PFT_ERR_INVALID;
+	if (c->head == c->nqueue)
+		return c->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
+	/* Every view takes every event: a copy of a size known when
+	 * compiled when the caller's struct is this one. */
+	if (size == sizeof(*ev))
+		*ev = c->queue[c->head++];
+	else
+		pft_copy_known(ev, &c->queue[c->head++], size, sizeof(*ev));
+	return 0;
+}

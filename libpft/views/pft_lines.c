@@ -1,0 +1,476 @@
+/*
+ * Source lines and functions of ELF files, read through elfutils' libdw.
+ *
+ * At load time the line table rows of every compilation unit are copied
+ * into one array sorted by address (rows that cover no address dropped)
+ * and the functions (DWARF subprograms, then ELF function symbols that no
+ * subprogram starts at) into another.  The ELF and DWARF handles stay
+ * open: file and function names point into them, and the innermost
+ * inlined subroutine at an address is found on demand (dwarf_getscopes),
+ * as a debugger does.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/pft_grow.h"
+#include "common/pft_size.h"
+
+struct lines_module {
+	int fd;
+	Elf *elf;
+	Dwarf *dwarf;             /* NULL: the file has no DWARF */
+	int64_t bias;
+};
+
+struct lines_row {
+	uint32_t addr, end;       /* biased, end exclusive (0: 2^32) */
+	uint32_t line;
+	const char *file;
+	size_t module;
+	size_t order;             /* position in its table: later rows win */
+};
+
+struct lines_func {
+	uint32_t start, end;
+	const char *name, *file;
+	uint32_t line;
+	unsigned rank;            /* among equal starts, lower is preferred */
+};
+
+struct pft_lines {
+	struct lines_module *mods;
+	size_t nmods;
+	struct lines_row *rows;   /* sorted by addr, not overlapping */
+	size_t nrows, cap_rows;
+	struct lines_func *funcs; /* sorted by start, unique starts */
+	size_t nfuncs, cap_funcs;
+};
+
+struct pft_lines *pft_lines_alloc(int *errcode)
+{
+	struct pft_lines *l = calloc(1, sizeof(*l));
+
+	if (errcode)
+		*errcode = l ? 0 : -PFT_ERR_NOMEM;
+	return l;
+}
+
+static void close_module(struct lines_module *m)
+{
+	if (m->dwarf)
+		dwarf_end(m->dwarf);
+	if (m->elf)
+		elf_end(m->elf);
+	if (m->fd >= 0)
+		close(m->fd);
+}
+
+void pft_lines_free(struct pft_lines *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->nmods; i++)
+		close_module(&l->mods[i]);
+	free(l->mods);
+	free(l->rows);
+	free(l->funcs);
+	free(l);
+}
+
+/* A DWARF or ELF address moved by the bias, if it stays in 32 bits. */
+static int biased(uint64_t addr, int64_t bias, uint32_t *out)
+{
+	int64_t v = (int64_t)addr + bias;
+
+	if (addr > UINT32_MAX || v < 0 || v > (int64_t)UINT32_MAX)
+		return 0;
+	*out = (uint32_t)v;
+	return 1;
+}
+
+static int add_row(struct pft_lines *l, size_t module, uint32_t addr,
+		   uint32_t end, uint32_t line, const char *file)
+{
+	if (pft_grow((void **)&l->rows, &l->cap_rows, l->nrows + 1, sizeof(*l->rows)))
+		return -PFT_ERR_NOMEM;
+	l->rows[l->nrows] = (struct lines_row){ addr, end, line, file, module, l->nrows };
+	l->nrows++;
+	return 0;
+}
+
+/* The rows of one compilation unit's line table.  A row covers the
+ * addresses up to the next row of its sequence. */
+static int load_cu_lines(struct pft_lines *l, size_t module, Dwarf_Die *cu)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
+		return 0;  /* a unit without a line table */
+	for (size_t i = 0; i + 1 < n; i++) {
+		Dwarf_Line *row = dwarf_onesrcline(lines, i);
+		Dwarf_Line *next = dwarf_onesrcline(lines, i + 1);
+		Dwarf_Addr a, b;
+		bool end_seq;
+		int lineno;
+		uint32_t start, stop;
+		const char *file;
+
+		if (!row || !next || dwarf_lineendsequence(row, &end_seq) || end_seq ||
+		    dwarf_lineaddr(row, &a) || dwarf_lineaddr(next, &b) ||
+		    dwarf_lineno(row, &lineno) || b <= a || lineno <= 0)
+			continue;
+		file = dwarf_linesrc(row, NULL, NULL);
+		if (!file || !biased(a, l->mods[module].bias, &start) ||
+		    !biased(b - 1, l->mods[module].bias, &stop))
+			continue;
+		if (add_row(l, module, start, stop + 1, (uint32_t)lineno, file))
+			return -PFT_ERR_NOMEM;
+	}
+	return 0;
+}
+
+static int add_func(struct pft_lines *l, uint32_t start, uint32_t end,
+		    const char *name, const char *file, uint32_t line,
+		    unsigned rank)
+{
+	if (pft_grow((void **)&l->funcs, &l->cap_funcs, l->nfuncs + 1, sizeof(*l->funcs)))
+		return -PFT_ERR_NOMEM;
+	l->funcs[l->nfuncs++] = (struct lines_func){ start, end, name, file, line, rank };
+	return 0;
+}
+
+/* The out-of-line subprograms of a unit (at any nesting depth: C++ puts
+ * them in namespaces and classes). */
+static int load_subprograms(struct pft_lines *l, int64_t bias, Dwarf_Die *die)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Addr lo, hi;
+		uint32_t start, last;
+
+		if (tag == DW_TAG_subprogram && dwarf_lowpc(&child, &lo) == 0 &&
+		    dwarf_highpc(&child, &hi) == 0 && hi > lo &&
+		    biased(lo, bias, &start) && biased(hi - 1, bias, &last)) {
+			const char *name = dwarf_diename(&child);
+			const char *file = dwarf_decl_file(&child);
+			int line = 0;
+
+			dwarf_decl_line(&child, &line);
+			if (name && add_func(l, start, last + 1, name, file,
+					     line > 0 ? (uint32_t)line : 0, 0))
+				return -PFT_ERR_NOMEM;
+		}
+		if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_structure_type) {
+			int err = load_subprograms(l, bias, &child);
+			if (err)
+				return err;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+static int load_dwarf(struct pft_lines *l, size_t module)
+{
+	Dwarf *dw = l->mods[module].dwarf;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(dw, off + hsize, &cu)) {
+			int err = load_cu_lines(l, module, &cu);
+			if (!err)
+				err = load_subprograms(l, l->mods[module].bias, &cu);
+			if (err)
+				return err;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+/* ELF function symbols, for code without DWARF (the C library).  Ranked
+ * after every subprogram; among themselves global, weak, then local. */
+static int load_symbols(struct pft_lines *l, size_t module)
+{
+	Elf *elf = l->mods[module].elf;
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			uint32_t start, last;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &sym) ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF || sym.st_size == 0)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name ||
+			    !biased(sym.st_value & ~1ull, l->mods[module].bias, &start) ||
+			    !biased((sym.st_value & ~1ull) + sym.st_size - 1,
+				    l->mods[module].bias, &last))
+				continue;
+			unsigned bind = GELF_ST_BIND(sym.st_info);
+			unsigned rank = 1 + (bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2);
+			if (add_func(l, start, last + 1, name, NULL, 0, rank))
+				return -PFT_ERR_NOMEM;
+		}
+	}
+	return 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct lines_row *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	const struct lines_func *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Sort, and keep one function per start and non-overlapping rows (a later
+ * row at the same address wins, as in a debugger's lookup; rows of
+ * different units that overlap are cut at the next one's start). */
+static void index_tables(struct pft_lines *l)
+{
+	size_t n = 0;
+
+	if (l->nrows)
+		qsort(l->rows, l->nrows, sizeof(*l->rows), cmp_row);
+	for (size_t i = 0; i < l->nrows; i++) {
+		if (n && l->rows[n - 1].addr == l->rows[i].addr)
+			n--;
+		else if (n && (l->rows[n - 1].end > l->rows[i].addr || !l->rows[n - 1].end))
+			l->rows[n - 1].end = l->rows[i].addr;
+		l->rows[n++] = l->rows[i];
+	}
+	l->nrows = n;
+
+	n = 0;
+	if (l->nfuncs)
+		qsort(l->funcs, l->nfuncs, sizeof(*l->funcs), cmp_func);
+	for (size_t i = 0; i < l->nfuncs; i++)
+		if (!n || l->funcs[n - 1].start != l->funcs[i].start)
+			l->funcs[n++] = l->funcs[i];
+	l->nfuncs = n;
+}
+
+int pft_lines_add_elf(struct pft_lines *l, const char *path, int64_t bias)
+{
+	struct lines_module m = { .fd = -1, .bias = bias };
+	size_t rows0, funcs0;
+	int err;
+
+	if (!l || !path)
+		return -PFT_ERR_INVALID;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -PFT_ERR_INTERNAL;
+	m.fd = open(path, O_RDONLY);
+	if (m.fd < 0)
+		return -PFT_ERR_BAD_FILE;
+	m.elf = elf_begin(m.fd, ELF_C_READ, NULL);
+	if (!m.elf || elf_kind(m.elf) != ELF_K_ELF) {
+		close_module(&m);
+		return -PFT_ERR_BAD_FILE;
+	}
+	if (gelf_getclass(m.elf) != ELFCLASS32) {
+		close_module(&m);
+		return -PFT_ERR_NOT_SUPPORTED;
+	}
+	m.dwarf = dwarf_begin_elf(m.elf, DWARF_C_READ, NULL);
+
+	struct lines_module *mods = realloc(l->mods, (l->nmods + 1) * sizeof(*mods));
+	if (!mods) {
+		close_module(&m);
+		return -PFT_ERR_NOMEM;
+	}
+	l->mods = mods;
+	l->mods[l->nmods] = m;
+	rows0 = l->nrows;
+	funcs0 = l->nfuncs;
+	err = m.dwarf ? load_dwarf(l, l->nmods) : 0;
+	if (!err)
+		err = load_symbols(l, l->nmods);
+	if (err) {
+		/* All or nothing. */
+		l->nrows = rows0;
+		l->nfuncs = funcs0;
+		close_module(&m);
+		return err;
+	}
+	l->nmods++;
+	index_tables(l);
+	return m.dwarf ? 1 : 0;
+}
+
+static const struct lines_row *row_at(const struct pft_lines *l, uint32_t addr)
+{
+	size_t lo = 0, hi = l->nrows;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->rows[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct lines_row *r = &l->rows[lo - 1];
+	return (r->end == 0 || addr < r->end) ? r : NULL;
+}
+
+static const struct lines_func *func_at(const struct pft_lines *l, uint32_t addr)
+{
+	size_t lo = 0, hi = l->nfuncs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->funcs[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* A function nested in a bigger one (an alias region, a local label
+	 * symbol) is found first; the bigger one is looked at next. */
+	for (size_t i = lo; i-- > 0 && lo - i <= 8;)
+		if (addr < l->funcs[i].end || l->funcs[i].end == 0)
+			return &l->funcs[i];
+	return NULL;
+}
+
+static void fill_func(const struct lines_func *f, struct pft_line_func *out)
+{
+	out->name = f->name;
+	out->start = f->start;
+	out->end = f->end;
+	out->file = f->file;
+	out->line = f->line;
+}
+
+/* The name of the innermost inlined subroutine or subprogram around @addr
+ * (unbiased) in @dw, or NULL. */
+static const char *innermost_function(Dwarf *dw, Dwarf_Addr addr)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	const char *name = NULL;
+	int n;
+
+	if (!dwarf_addrdie(dw, addr, &cu))
+		return NULL;
+	n = dwarf_getscopes(&cu, addr, &scopes);
+	for (int i = 0; i < n && !name; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram)
+			name = dwarf_diename(&scopes[i]);
+	}
+	free(scopes);
+	return name;
+}
+
+int pft_lines_lookup(const struct pft_lines *l, uint32_t addr,
+		     struct pft_line_info *info, size_t size)
+{
+	struct pft_line_info out = { 0 };
+	const struct lines_row *r;
+	const struct lines_func *f;
+
+	if (!l || !info || size < PFT_FIRST_SIZE(struct pft_line_info))
+		return -PFT_ERR_INVALID;
+	r = row_at(l, addr);
+	f = func_at(l, addr);
+	if (!r && !f)
+		return -PFT_ERR_NOMAP;
+	if (r) {
+		const struct lines_module *m = &l->mods[r->module];
+		out.file = r->file;
+		out.line = r->line;
+		out.function = innermost_function(m->dwarf, (Dwarf_Addr)((int64_t)addr - m->bias));
+	}
+	if (f) {
+		fill_func(f, &out.func);
+		if (!out.function)
+			out.function = f->name;
+	}
+	out.has_func = f != NULL;
+	pft_copy_known(info, &out, size, sizeof(out));
+	return 0;
+}
+
+int pft_lines_row(const struct pft_lines *l, size_t index,
+		  struct pft_line_row *row, size_t size)
+{
+	if (!l || !row || size < sizeof(*row))
+		return -PFT_ERR_INVALID;
+	if (index >= l->nrows)
+		return -PFT_ERR_EOS;
+	row->file = l->rows[index].file;
+	row->line = l->rows[index].line;
+	row->start = l->rows[index].addr;
+	row->end = l->rows[index].end;
+	return 0;
+}
+
+int pft_lines_function(const struct pft_lines *l, size_t index,
+		       struct pft_line_func *func, size_t size)
+{
+	if (!l || !func || size < sizeof(*func))
+		return -PFT_ERR_INVALID;
+	if (index >= l->nfuncs)
+		return -PFT_ERR_EOS;
+	fill_func(&l->funcs[index], func);
+	return 0;
+}
+
+int pft_lines_function_at(const struct pft_lines *l, uint32_t addr,
+			  struct pft_line_func *func, size_t size)
+{
+	const struct lines_func *f;
+
+	if (!l || !func || size < sizeof(*func))
+		return -PFT_ERR_INVALID;
+	f = func_at(l, addr);
+	if (!f)
+		return -PFT_ERR_NOMAP;
+	fill_func(f, func);
+	return 0;
+}
+
+size_t pft_lines_count(const struct pft_lines *l, int functions)
+{
+	return !l ? 0 : functions ? l->nfuncs : l->nrows;
+}

@@ -1,0 +1,910 @@
+/*
+ * The views accumulator: counts ranges (distinct ranges, not the trace, so
+ * memory follows the code), self instructions per function and per
+ * calling-context node, calls per caller -> callee edge.  Instructions are
+ * resolved to addresses, lines and branches once, at finish.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/pft_calls.h"
+#include "views/pft_views.h"
+#include "common/pft_size.h"
+
+/*
+ * Bounds (issue 12).  Each put costs O(1) amortized plus the range's
+ * instructions when it leaves its function (hash maps; the calls stack
+ * forgets frames in O(1), push_frame()).  Memory, whatever the trace:
+ *  - functions: one per function of @lines or symbol of the images the
+ *    code ran in (at most PFT_VIEWS_MAX_IMAGES), plus "[unknown]" (the
+ *    images bound them);
+ *  - the pieces of the ranges that leave their function: at most
+ *    VSEG_MAX per distinct range (split_range());
+ *  - distinct ranges, calling-context nodes and caller -> callee edges:
+ *    at most MAX_TABLE each (about 50 MB a table; a put that needs one
+ *    more fails with -PFT_ERR_NOT_SUPPORTED), as a hostile trace would
+ *    otherwise grow them with its length (a recursion makes a node per
+ *    level, ranges of every length at every address a range each);
+ *  - each source's stack: at most 4 (max_depth + 1) frames;
+ *  - after finish: one entry per executed instruction and per line.
+ */
+enum {
+	UNKNOWN_KEY_SHIFT = 32,   /* func_map key of "[unknown]": 1 << 32 */
+	IMAGE_KEY_SHIFT = 33,     /* func_map key of an image's symbol: start | image << 33 */
+	RANGE_IMAGE_SHIFT = 59,   /* range_map key: image in the top 5 bits */
+	MAX_RANGE_INSNS = 1 << 22,
+	MAX_TABLE = 1 << 20
+};
+
+static int add_func(struct pft_views *v, uint64_t key, const struct vfunc *f,
+		    uint32_t *index)
+{
+	if (pft_grow((void **)&v->funcs, &v->cap_funcs, v->nfuncs + 1, sizeof(*v->funcs)) ||
+	    vmap_put(&v->func_map, key, (uint32_t)v->nfuncs))
+		return -PFT_ERR_NOMEM;
+	v->funcs[v->nfuncs] = *f;
+	*index = (uint32_t)v->nfuncs++;
+	return 0;
+}
+
+/* The index of the function around @addr in image @image, added on first
+ * sight; each address is looked up once.  The functions of the line
+ * tables (the --elf files every image holds) are shared by all images,
+ * a symbol of an image's own is that image's. */
+static int func_index(struct pft_views *v, unsigned image, uint32_t addr, uint32_t *index)
+{
+	struct vfunc f = { 0 };
+	struct pft_line_func lf;
+	struct pft_image_symbol sym;
+	uint64_t key = 1ull << UNKNOWN_KEY_SHIFT;
+	uint64_t addr_key = addr | (uint64_t)image << 32;
+
+	if (vmap_find(&v->addr_func_map, addr_key, index))
+		return 0;
+	if (v->lines && pft_lines_function_at(v->lines, addr, &lf, sizeof(lf)) == 0) {
+		f = (struct vfunc){ .name = lf.name, .file = lf.file, .start = lf.start,
+				    .end = lf.end, .line = lf.line, .shared = 1 };
+		key = f.start;
+	} else if (pft_image_symbol_at(v->images[image], addr, &sym, sizeof(sym)) == 0) {
+		f = (struct vfunc){ .name = sym.name, .start = sym.start, .end = sym.end,
+				    .image = image };
+		key = f.start | (uint64_t)image << IMAGE_KEY_SHIFT;
+	}
+	if (!vmap_find(&v->func_map, key, index)) {
+		int err = add_func(v, key, &f, index);
+		if (err)
+			return err;
+	}
+	return vmap_put(&v->addr_func_map, addr_key, *index);
+}
+
+static int node_of(struct pft_views *v, uint32_t parent, uint32_t func, uint32_t *index)
+{
+	uint64_t key = (uint64_t)parent << 32 | func;
+
+	if (vmap_find(&v->node_map, key, index))
+		return 0;
+	if (v->nnodes == MAX_TABLE)
+		return -PFT_ERR_NOT_SUPPORTED;
+	if (pft_grow((void **)&v->nodes, &v->cap_nodes, v->nnodes + 1, sizeof(*v->nodes)) ||
+	    vmap_put(&v->node_map, key, (uint32_t)v->nnodes))
+		return -PFT_ERR_NOMEM;
+	v->nodes[v->nnodes] = (struct vnode){ .parent = parent, .func = func };
+	*index = (uint32_t)v->nnodes++;
+	return 0;
+}
+
+static int edge_of(struct pft_views *v, uint32_t caller, uint32_t callee, uint32_t *index)
+{
+	uint64_t key = (uint64_t)caller << 32 | callee;
+
+	if (vmap_find(&v->edge_map, key, index))
+		return 0;
+	if (v->nedges == MAX_TABLE)
+		return -PFT_ERR_NOT_SUPPORTED;
+	if (pft_grow((void **)&v->edges, &v->cap_edges, v->nedges + 1, sizeof(*v->edges)) ||
+	    vmap_put(&v->edge_map, key, (uint32_t)v->nedges))
+		return -PFT_ERR_NOMEM;
+	v->edges[v->nedges] = (struct vedge){ .caller = caller, .callee = callee };
+	*index = (uint32_t)v->nedges++;
+	return 0;
+}
+
+struct pft_views *pft_views_alloc(const struct pft_views_config *cfg, int *errcode)
+{
+	struct pft_views *v = NULL;
+	int err = -PFT_ERR_INVALID;
+
+	if (cfg && cfg->size >= PFT_FIRST_SIZE(struct pft_views_config) && cfg->image) {
+		err = -PFT_ERR_NOMEM;
+		v = calloc(1, sizeof(*v));
+	}
+	if (v) {
+		struct pft_line_func lf;
+		uint32_t index;
+
+		v->images[0] = cfg->image;
+		v->nimages = 1;
+		v->lines = cfg->lines;
+		v->max_depth = cfg->max_depth;
+		err = 0;
+		/* Every function of the line tables, to list those never run. */
+		for (size_t i = 0; !err && pft_lines_function(v->lines, i, &lf, sizeof(lf)) == 0; i++) {
+			struct vfunc f = { .name = lf.name, .file = lf.file, .start = lf.start,
+					   .end = lf.end, .line = lf.line, .shared = 1 };
+			err = add_func(v, f.start, &f, &index);
+		}
+		if (err) {
+			pft_views_free(v);
+			v = NULL;
+		}
+	}
+	if (errcode)
+		*errcode = err;
+	return v;
+}
+
+void pft_views_free(struct pft_views *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < 128; i++)
+		if (v->sources[i]) {
+			pft_calls_free(v->sources[i]->calls);
+			free(v->sources[i]->stack);
+			free(v->sources[i]);
+		}
+	free(v->funcs);
+	vmap_free(&v->func_map);
+	vmap_free(&v->addr_func_map);
+	free(v->ranges);
+	vmap_free(&v->range_map);
+	free(v->segs);
+	free(v->nodes);
+	vmap_free(&v->node_map);
+	free(v->edges);
+	vmap_free(&v->edge_map);
+	free(v->addrs);
+	free(v->vlines);
+	free(v->order);
+	pft_names_free(v->names);
+	free(v);
+}
+
+/* Frame @k of @s (0: the root) is stack[base + k]. */
+static struct vframe *frame_at(const struct vsource *s, size_t k)
+{
+	return &s->stack[s->base + k];
+}
+
+/* At most 4 (max_depth + 1) frames of memory: the frames move down only
+ * when the base (frames forgotten, forget_oldest()) has passed their
+ * number, so that each call costs O(1) amortized at the depth limit. */
+static int push_frame(struct vsource *s, struct vframe f)
+{
+	if (s->base && s->base >= s->n && s->base + s->n == s->cap) {
+		memmove(&s->stack[0], &s->stack[s->base], s->n * sizeof(*s->stack));
+		s->base = 0;
+	}
+	if (pft_grow((void **)&s->stack, &s->cap, s->base + s->n + 1, sizeof(*s->stack)))
+		return -PFT_ERR_NOMEM;
+	*frame_at(s, s->n++) = f;
+	return 0;
+}
+
+/* The tracker forgot its oldest call frame (max_depth): so do we (the
+ * root moves over it). */
+static void forget_oldest(struct vsource *s)
+{
+	s->stack[s->base + 1] = s->stack[s->base];
+	s->base++;
+	s->n--;
+}
+
+/* The outermost frame, made at the first sight of code. */
+static int ensure_root(struct pft_views *v, struct vsource *s, uint32_t addr)
+{
+	uint32_t f, node;
+	int err;
+
+	if (s->n)
+		return 0;
+	err = func_index(v, s->image, addr, &f);
+	if (!err)
+		err = node_of(v, VNONE, f, &node);
+	if (!err)
+		err = push_frame(s, (struct vframe){ .node = node, .edge = VNONE });
+	return err;
+}
+
+static void close_frame(struct pft_views *v, const struct vframe *f, uint64_t insns)
+{
+	if (f->edge != VNONE)
+		v->edges[f->edge].incl += insns - f->entry;
+}
+
+/* call_dest() when @m does not have it. */
+static int __attribute__((noinline))
+find_call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint32_t target, int tail,
+	       struct vcall_memo *m, struct vcall_memo *out)
+{
+	uint32_t parent = tail ? v->nodes[from].parent : from;
+	int err;
+
+	*out = (struct vcall_memo){ .from = from, .target = target, .tail = (uint8_t)tail };
+	err = func_index(v, s->image, target, &out->func);
+	if (!err)
+		err = node_of(v, parent, out->func, &out->node);
+	if (!err)
+		err = edge_of(v, v->nodes[from].func, out->func, &out->edge);
+	if (!err && target)
+		*m = *out;
+	return err;
+}
+
+/* The function, node and edge a call (@tail 0) from node @from, or a
+ * tail call replacing it, into @target leads to.  Inline: the caller's
+ * copy is then in registers, not read back from memory the memo's copy
+ * was just stored to (a store forwarding stall). */
+static inline __attribute__((always_inline)) int
+call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint32_t target, int tail,
+	  struct vcall_memo *out)
+{
+	struct vcall_memo *m = &v->call_memo[((target >> 1) ^ from * 0x9e3779b1u ^ (uint32_t)tail) %
+					     VCALL_MEMO_SIZE];
+
+	if (target && m->target == target && m->from == from && m->tail == tail) {
+		*out = (struct vcall_memo){ .from = from, .target = target, .func = m->func,
+					    .node = m->node, .edge = m->edge,
+					    .tail = (uint8_t)tail };
+		return 0;
+	}
+	return find_call_dest(v, s, from, target, tail, m, out);
+}
+
+/* Count the call of edge @d, and an entry of its function when @target is
+ * its first address (a call's target 0 is none). */
+static inline __attribute__((always_inline)) void
+count_call(struct pft_views *v, const struct vcall_memo *d, uint32_t target)
+{
+	struct vfunc *f = &v->funcs[d->func];
+
+	v->edges[d->edge].calls++;
+	if ((target || d->tail) && f->name && target == f->start)
+		f->entered++;
+}
+
+/* A call (or exception) into @target at event time @insns: a new frame. */
+static int enter(struct pft_views *v, struct vsource *s, const struct pft_call_event *ev)
+{
+	struct vcall_memo d;
+	int err = call_dest(v, s, frame_at(s, s->n - 1)->node, ev->target, 0, &d);
+
+	if (err)
+		return err;
+	count_call(v, &d, ev->target);
+	return push_frame(s, (struct vframe){ .node = d.node, .edge = d.edge, .entry = ev->insns });
+}
+
+static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_call_event *ev)
+{
+	int err = ensure_root(v, s, ev->target);
+
+	if (err)
+		return err;
+	/* Compares, not a switch: its jump through a table was mispredicted
+	 * most of the time (cachegrind). */
+	if (ev->kind == PFT_CALL_CALL || ev->kind == PFT_CALL_EXCEPTION) {
+		while (s->n > ev->depth && s->n > 1)
+			forget_oldest(s);
+		return enter(v, s, ev);
+	}
+	if (ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN) {
+		while (s->n > (size_t)ev->depth + 1 && s->n > 1)
+			close_frame(v, frame_at(s, --s->n), ev->insns);
+		if (s->n == 1 && s->base) {
+			s->stack[0] = s->stack[s->base];
+			s->base = 0;
+		}
+		return 0;
+	}
+	if (ev->kind == PFT_CALL_TAIL_CALL) {
+		struct vframe *top = frame_at(s, s->n - 1);
+		struct vcall_memo d;
+		close_frame(v, top, ev->insns);
+		err = call_dest(v, s, top->node, ev->target, 1, &d);
+		if (err)
+			return err;
+		count_call(v, &d, ev->target);
+		*top = (struct vframe){ .node = d.node, .edge = d.edge, .entry = ev->insns };
+	}
+	return 0;
+}
+
+/* Count @n instructions (and @cycles) of function @f in source @s's top
+ * frame, which moves to @f if the code left its function without a call.
+ * The functions' and the trace's sums are made from the nodes at finish. */
+static int attribute(struct pft_views *v, struct vsource *s, uint32_t f,
+		     uint64_t n, uint64_t cycles)
+{
+	struct vframe *top = frame_at(s, s->n - 1);
+	struct vnode *node = &v->nodes[top->node];
+
+	if (node->func != f) {
+		uint32_t index;
+		int err = node_of(v, node->parent, f, &index);
+		if (err)
+			return err;
+		top->node = index;
+		node = &v->nodes[index];
+	}
+	node->self += n;
+	node->cycles += cycles;
+	return 0;
+}
+
+/* The distinct range @e (key @key), added on first sight with its
+ * function, and remembered in @memo. */
+static int __attribute__((noinline))
+add_range_index(struct pft_views *v, unsigned image, const struct pft_elem *e, uint64_t key,
+		struct vrange_memo *memo, uint32_t *index)
+{
+	uint32_t f;
+	int err;
+
+	if (vmap_find(&v->range_map, key, index)) {
+		*memo = (struct vrange_memo){ .key = key, .index = *index };
+		return 0;
+	}
+	err = func_index(v, image, e->start, &f);
+	if (err)
+		return err;
+	if (v->nranges == MAX_TABLE)
+		return -PFT_ERR_NOT_SUPPORTED;
+	if (pft_grow((void **)&v->ranges, &v->cap_ranges, v->nranges + 1, sizeof(*v->ranges)) ||
+	    vmap_put(&v->range_map, key, (uint32_t)v->nranges))
+		return -PFT_ERR_NOMEM;
+	const struct vfunc *fn = &v->funcs[f];
+	v->ranges[v->nranges] = (struct vrange){
+		.start = e->start, .ninsn = e->ninsn, .isa = e->isa, .space = e->space,
+		.taken = e->taken != 0, .image = (uint8_t)image, .func = f,
+		.nseg = fn->name && (fn->end == 0 || e->last < fn->end) ? VSEG_IN_FUNC : VSEG_UNSPLIT
+	};
+	*index = (uint32_t)v->nranges++;
+	*memo = (struct vrange_memo){ .key = key, .index = *index };
+	return 0;
+}
+
+/* The distinct range @e (the same ranges come millions of times: each
+ * is looked up once). */
+static inline int range_index(struct pft_views *v, unsigned image, const struct pft_elem *e,
+			      uint32_t *index)
+{
+	uint64_t key = e->start | (uint64_t)e->ninsn << 32 | (uint64_t)(e->isa & 3) << 54 |
+		       (uint64_t)(e->space & 3) << 56 | (uint64_t)(e->taken != 0) << 58 |
+		       (uint64_t)image << RANGE_IMAGE_SHIFT;
+	struct vrange_memo *memo = &v->range_memo[(key ^ key >> 29) % VRANGE_MEMO_SIZE];
+
+	/* A loop's few ranges over and over: most are in the memo, in cache,
+	 * where the map's probe went to memory. */
+	if (memo->key == key) {
+		*index = memo->index;
+		return 0;
+	}
+	return add_range_index(v, image, e, key, memo, index);
+}
+
+/* Add piece @func, @ninsn to range @r's pieces (the last when they are of
+ * one function), up to VSEG_MAX + 1 of them. */
+static int add_seg(struct pft_views *v, struct vrange *r, uint32_t func, uint32_t ninsn)
+{
+	if (r->nseg && v->segs[v->nsegs - 1].func == func) {
+		v->segs[v->nsegs - 1].ninsn += ninsn;
+		return 0;
+	}
+	if (pft_grow((void **)&v->segs, &v->cap_segs, v->nsegs + 1, sizeof(*v->segs)))
+		return -PFT_ERR_NOMEM;
+	v->segs[v->nsegs++] = (struct vseg){ .func = func, .ninsn = ninsn };
+	r->nseg++;
+	return 0;
+}
+
+/* Walk range @e's instructions (in source @s's image) by function,
+ * starting in function @f: @take gets each instruction's function and
+ * whether it is the range's last, then the instructions the image no
+ * longer has at once, in the last function.  A non-zero return of @take
+ * ends the walk with that value. */
+static int walk_by_function(struct pft_views *v, const struct vsource *s,
+			    const struct pft_elem *e, uint32_t f,
+			    int (*take)(struct pft_views *v, void *ctx, uint32_t func,
+					uint32_t ninsn, int last),
+			    void *ctx)
+{
+	struct pft_insn_iter it;
+	struct pft_insn insn;
+	uint32_t left = e->ninsn;
+	int err = 0;
+
+	if (pft_insn_iter_init(&it, v->images[s->image], e))
+		return -PFT_ERR_INVALID;
+	while (!err && left && pft_insn_iter_next(&it, &insn, sizeof(insn)) == 1) {
+		left--;
+		err = func_index(v, s->image, insn.addr, &f);
+		if (!err)
+			err = take(v, ctx, f, 1, !left);
+	}
+	return err || !left ? err : take(v, ctx, f, left, 1);
+}
+
+/* walk_by_function()'s @take for split_range(): 1 (stop) past VSEG_MAX. */
+static int take_seg(struct pft_views *v, void *range, uint32_t func, uint32_t ninsn, int last)
+{
+	struct vrange *r = range;
+	int err = add_seg(v, r, func, ninsn);
+
+	(void)last;
+	return err ? err : r->nseg > VSEG_MAX;
+}
+
+/* Split range @index (@e), which runs out of its function or is in none,
+ * by the function of each instruction, once: its pieces in v->segs, or
+ * VSEG_MANY when there are more than VSEG_MAX (those are counted
+ * instruction by instruction every time, so that the pieces' memory
+ * stays within VSEG_MAX per distinct range). */
+static int split_range(struct pft_views *v, const struct vsource *s, uint32_t index,
+		       const struct pft_elem *e)
+{
+	struct vrange *r = &v->ranges[index];
+	size_t first = v->nsegs;
+
+	r->seg = (uint32_t)first;
+	r->nseg = 0;
+	int err = walk_by_function(v, s, e, r->func, take_seg, r);
+	if (err) {
+		v->nsegs = first;
+		r->nseg = VSEG_MANY;
+	}
+	return err < 0 ? err : 0;
+}
+
+/* walk_by_function()'s @take for attribute_range(): the cycles go with the
+ * last instruction. */
+struct attribution {
+	struct vsource *s;
+	uint64_t cycles;
+};
+
+static int take_insns(struct pft_views *v, void *attribution, uint32_t func, uint32_t ninsn,
+		      int last)
+{
+	struct attribution *a = attribution;
+
+	return attribute(v, a->s, func, ninsn, last ? a->cycles : 0);
+}
+
+/* Range @e (distinct range @index, counted already) in source @s's
+ * frames: the general case of count_range(). */
+static int attribute_range(struct pft_views *v, struct vsource *s, const struct pft_elem *e,
+			   uint32_t index)
+{
+	uint64_t cycles = e->has_cycles ? e->cycles : 0;
+	int err = ensure_root(v, s, e->start);
+
+	if (!err && v->ranges[index].nseg == VSEG_UNSPLIT)
+		err = split_range(v, s, index, e);
+	if (err)
+		return err;
+	const struct vrange *r = &v->ranges[index];
+	if (r->nseg == VSEG_IN_FUNC)
+		return attribute(v, s, r->func, e->ninsn, cycles);
+	/* The cycles go with the last instruction. */
+	if (r->nseg != VSEG_MANY) {
+		for (uint32_t i = 0; !err && i < r->nseg; i++) {
+			const struct vseg *g = &v->segs[r->seg + i];
+			err = attribute(v, s, g->func, g->ninsn, i + 1 == r->nseg ? cycles : 0);
+		}
+		return err;
+	}
+	return walk_by_function(v, s, e, r->func, take_insns,
+				&(struct attribution){ .s = s, .cycles = cycles });
+}
+
+/* What count_range() needs of a run: the top frame's node (NULL before
+ * the first range) stays at hand from one range to the next, as between
+ * two of the tracker's events the stack stays as it is. */
+struct range_counter {
+	struct pft_views *v;
+	struct vsource *s;
+	struct vnode *node;
+	uint8_t has_cycles;
+};
+
+static void top_node(struct range_counter *rc)
+{
+	const struct vsource *s = rc->s;
+
+	rc->node = s->n ? &rc->v->nodes[frame_at(s, s->n - 1)->node] : NULL;
+}
+
+/* Count range @x: one in the top frame's function (most) only adds to
+ * the frame's node.  Called from the tracker's loop (pft_calls_int.h). */
+static inline __attribute__((always_inline)) int count_range(void *counter,
+							       const struct pft_elem *x)
+{
+	struct range_counter *rc = counter;
+	struct pft_views *v = rc->v;
+	uint32_t index;
+	int err = range_index(v, rc->s->image, x, &index);
+
+	if (err)
+		return err;
+	struct vrange *r = &v->ranges[index];
+	r->count++;
+	rc->has_cycles |= x->has_cycles;
+	if (rc->node && r->nseg == VSEG_IN_FUNC && rc->node->func == r->func) {
+		rc->node->self += x->ninsn;
+		rc->node->cycles += x->has_cycles ? x->cycles : 0;
+		return 0;
+	}
+	err = attribute_range(v, rc->s, x, index);
+	/* It may have moved the top frame to another node, or the nodes in
+	 * memory. */
+	top_node(rc);
+	return err;
+}
+
+static int drain(struct pft_views *v, struct vsource *s)
+{
+	const struct pft_call_event *ev;
+	int err;
+
+	while ((ev = pft_calls_take(s->calls)))
+		if ((err = apply_event(v, s, ev)))
+			return err;
+	return 0;
+}
+
+/* Source @source's state, made on first use with image @image. */
+static int get_source(struct pft_views *v, unsigned source, unsigned image,
+		      struct vsource **out)
+{
+	struct vsource *s = v->sources[source];
+	int err;
+
+	if (!s) {
+		struct pft_calls_config cc = { .size = sizeof(cc), .image = v->images[image],
+					       .max_depth = v->max_depth };
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return -PFT_ERR_NOMEM;
+		s->image = (uint8_t)image;
+		s->calls = pft_calls_alloc(&cc, &err);
+		if (!s->calls) {
+			free(s);
+			return err;
+		}
+		v->sources[source] = s;
+	}
+	*out = s;
+	return 0;
+}
+
+int pft_views_set_image(struct pft_views *v, unsigned source, struct pft_image *image)
+{
+	struct vsource *s;
+	size_t k = 0;
+
+	if (!v || !image || source >= 128 || v->sources[source])
+		return -PFT_ERR_INVALID;
+	if (v->finished)
+		return -PFT_ERR_EOS;
+	while (k < v->nimages && v->images[k] != image)
+		k++;
+	if (k == PFT_VIEWS_MAX_IMAGES)
+		return -PFT_ERR_INVALID;
+	if (k == v->nimages)
+		v->images[v->nimages++] = image;
+	return get_source(v, source, (unsigned)k, &s);
+}
+
+int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_elem *e,
+		      size_t n, size_t size)
+{
+	struct vsource *s = NULL;
+	int err;
+
+	if (!v || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem) ||
+	    source >= 128)
+		return -PFT_ERR_INVALID;
+	for (size_t i = 0; i < n; i++) {
+		const struct pft_elem *x = pft_elem_at(e, i, size);
+		if (x->type >= PFT_ELEM_TYPE_MAX ||
+		    (x->type == PFT_ELEM_RANGE && (x->ninsn >= MAX_RANGE_INSNS || !x->ninsn)))
+			return -PFT_ERR_INVALID;
+	}
+	if (v->finished)
+		return -PFT_ERR_EOS;
+	err = get_source(v, source, 0, &s);
+	if (err)
+		return err;
+	/* The tracker gives each range to count_range() as it takes it, up
+	 * to an element that makes events: its range is counted after them. */
+	struct range_counter rc = { .v = v, .s = s };
+	top_node(&rc);
+	for (size_t i = 0; !err && i < n;) {
+		int got = calls_put_until_events(s->calls, pft_elem_at(e, i, size), n - i, size,
+						 count_range, &rc);
+		if (got < 0) {
+			err = got;
+			break;
+		}
+		i += (size_t)got;
+		if (!pft_calls_pending(s->calls))
+			continue;
+		err = drain(v, s);
+		top_node(&rc);
+		if (!err && pft_elem_at(e, i - 1, size)->type == PFT_ELEM_RANGE)
+			err = count_range(&rc, pft_elem_at(e, i - 1, size));
+	}
+	v->has_cycles |= rc.has_cycles;
+	return err;
+}
+
+int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e, size_t size)
+{
+	return pft_views_put_run(v, source, e, 1, size);
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct vaddr *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int cmp_vline(const void *a, const void *b)
+{
+	const struct vline *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* The instruction at @addr of image @image; in a function of the line
+ * tables, the images share it. */
+static struct vaddr *addr_entry(struct pft_views *v, struct vmap *map, unsigned image,
+				uint32_t addr)
+{
+	uint32_t index;
+	uint64_t key = addr;
+
+	if (image) {
+		if (func_index(v, image, addr, &index))
+			return NULL;
+		if (!v->funcs[index].shared)
+			key |= (uint64_t)image << 32;
+	}
+	if (vmap_find(map, key, &index))
+		return &v->addrs[index];
+	if (pft_grow((void **)&v->addrs, &v->cap_addrs, v->naddrs + 1, sizeof(*v->addrs)) ||
+	    vmap_put(map, key, (uint32_t)v->naddrs))
+		return NULL;
+	v->addrs[v->naddrs] = (struct vaddr){ .addr = addr };
+	return &v->addrs[v->naddrs++];
+}
+
+/* Executed instructions, from the distinct ranges. */
+static int resolve_addresses(struct pft_views *v, struct vmap *map)
+{
+	for (size_t i = 0; i < v->nranges; i++) {
+		const struct vrange *r = &v->ranges[i];
+		struct pft_elem e = { .type = PFT_ELEM_RANGE, .start = r->start,
+				      .ninsn = r->ninsn, .isa = r->isa, .space = r->space };
+		struct pft_insn_iter it;
+		struct pft_insn insn;
+		int got;
+
+		pft_insn_iter_init(&it, v->images[r->image], &e);
+		while ((got = pft_insn_iter_next(&it, &insn, sizeof(insn))) == 1) {
+			struct vaddr *a = addr_entry(v, map, r->image, insn.addr);
+			if (!a)
+				return -PFT_ERR_NOMEM;
+			a->count += r->count;
+			if (it.left == 0 && insn.conditional && insn.iclass != PFT_ICLASS_OTHER) {
+				a->cond = 1;
+				if (r->taken)
+					a->taken += r->count;
+				else
+					a->not_taken += r->count;
+			}
+		}
+		if (got < 0)
+			return got;
+	}
+	return 0;
+}
+
+/* Conditional branches of the functions with source that never ran, by
+ * decoding their code (instruction sets from the mapping symbols). */
+static int find_unexecuted_branches(struct pft_views *v, struct vmap *map)
+{
+	for (size_t i = 0; i < v->nfuncs; i++) {
+		const struct vfunc *f = &v->funcs[i];
+		if (!f->file || !f->end)
+			continue;
+		for (uint32_t a = f->start; a < f->end;) {
+			int isa = pft_image_isa(v->images[0], a);
+			const uint8_t *code;
+			struct pft_insn insn;
+			int n = pft_image_map(v->images[0], a, PFT_SPACE_ANY, &code);
+			if (isa != PFT_ISA_ARM && isa != PFT_ISA_THUMB) {
+				a += 2;  /* data (a literal pool) or unknown */
+				continue;
+			}
+			if (n <= 0 || pft_insn_decode((enum pft_isa)isa, a, code, (size_t)n,
+						      &insn, sizeof(insn)) <= 0)
+				break;
+			if (insn.conditional && insn.iclass != PFT_ICLASS_OTHER) {
+				struct vaddr *e = addr_entry(v, map, 0, a);
+				if (!e)
+					return -PFT_ERR_NOMEM;
+				e->cond = 1;
+			}
+			a += insn.size;
+		}
+	}
+	return 0;
+}
+
+/* Lines: each row's count is its most-executed instruction's; a line's is
+ * its most-executed row's. */
+static int resolve_lines(struct pft_views *v)
+{
+	struct pft_line_row row;
+	size_t j = 0;
+
+	for (size_t i = 0; pft_lines_row(v->lines, i, &row, sizeof(row)) == 0; i++) {
+		uint64_t count = 0;
+		while (j < v->naddrs && v->addrs[j].addr < row.start)
+			j++;
+		for (size_t k = j; k < v->naddrs && (v->addrs[k].addr < row.end || !row.end); k++) {
+			v->addrs[k].file = row.file;
+			v->addrs[k].line = row.line;
+			if (v->addrs[k].count > count)
+				count = v->addrs[k].count;
+		}
+		if (pft_grow((void **)&v->vlines, &v->cap_vlines, v->nvlines + 1, sizeof(*v->vlines)))
+			return -PFT_ERR_NOMEM;
+		v->vlines[v->nvlines++] = (struct vline){ row.file, row.line, count };
+	}
+	if (v->nvlines)
+		qsort(v->vlines, v->nvlines, sizeof(*v->vlines), cmp_vline);
+	size_t n = 0;
+	for (size_t i = 0; i < v->nvlines; i++) {
+		if (n && v->vlines[n - 1].line == v->vlines[i].line &&
+		    !strcmp(v->vlines[n - 1].file, v->vlines[i].file)) {
+			if (v->vlines[i].count > v->vlines[n - 1].count)
+				v->vlines[n - 1].count = v->vlines[i].count;
+			continue;
+		}
+		v->vlines[n++] = v->vlines[i];
+	}
+	v->nvlines = n;
+	return 0;
+}
+
+/* Self counts of the functions and the trace, from the nodes'.
+ * Inclusive counts: a node's total is its self plus its children's
+ * (children come after their parent); a function's inclusive count sums
+ * the totals of its nodes that have no ancestor of the same function. */
+static void inclusive(struct pft_views *v)
+{
+	for (size_t i = 0; i < v->nnodes; i++) {
+		struct vfunc *f = &v->funcs[v->nodes[i].func];
+		f->self += v->nodes[i].self;
+		f->cycles += v->nodes[i].cycles;
+		v->total_insns += v->nodes[i].self;
+	}
+	for (size_t i = 0; i < v->nnodes; i++)
+		v->nodes[i].total = v->nodes[i].self;
+	for (size_t i = v->nnodes; i-- > 0;)
+		if (v->nodes[i].parent != VNONE)
+			v->nodes[v->nodes[i].parent].total += v->nodes[i].total;
+	for (size_t i = 0; i < v->nnodes; i++) {
+		uint32_t f = v->nodes[i].func, p = v->nodes[i].parent;
+		while (p != VNONE && v->nodes[p].func != f)
+			p = v->nodes[p].parent;
+		if (p == VNONE)
+			v->funcs[f].incl += v->nodes[i].total;
+	}
+}
+
+struct func_key {
+	uint64_t key;             /* start; "[unknown]" sorts last */
+	uint32_t index;
+};
+
+static int cmp_func_key(const void *a, const void *b)
+{
+	const struct func_key *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* The functions in address order (their indexes stay as they are). */
+static int sort_functions(struct pft_views *v)
+{
+	size_t n = v->nfuncs ? v->nfuncs : 1;
+	struct func_key *keys = malloc(n * sizeof(*keys));
+
+	v->order = malloc(n * sizeof(*v->order));
+	if (!keys || !v->order) {
+		free(keys);
+		return -PFT_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < v->nfuncs; i++)
+		keys[i] = (struct func_key){ v->funcs[i].name ? v->funcs[i].start : UINT64_MAX,
+					     (uint32_t)i };
+	qsort(keys, v->nfuncs, sizeof(*keys), cmp_func_key);
+	for (size_t i = 0; i < v->nfuncs; i++)
+		v->order[i] = keys[i].index;
+	free(keys);
+	return 0;
+}
+
+int pft_views_finish(struct pft_views *v)
+{
+	struct vmap map = { 0 };
+	int err = 0;
+
+	if (!v)
+		return -PFT_ERR_INVALID;
+	if (v->finished)
+		return -PFT_ERR_EOS;
+	v->finished = 1;
+	for (size_t i = 0; i < 128 && !err; i++) {
+		struct vsource *s = v->sources[i];
+		if (!s)
+			continue;
+		err = pft_calls_finish(s->calls);
+		if (!err)
+			err = drain(v, s);
+	}
+	if (!err)
+		err = resolve_addresses(v, &map);
+	if (!err && v->lines)
+		err = find_unexecuted_branches(v, &map);
+	vmap_free(&map);
+	if (err)
+		return err;
+	if (v->naddrs)
+		qsort(v->addrs, v->naddrs, sizeof(*v->addrs), cmp_addr);
+	if (v->lines)
+		err = resolve_lines(v);
+	inclusive(v);
+	if (!err)
+		err = sort_functions(v);
+	if (!err) {
+		struct pft_names_config nc = { .size = sizeof(nc), .lines = v->lines,
+					       .images = v->images, .nimages = v->nimages };
+		v->names = pft_names_alloc(&nc, &err);
+	}
+	v->ready = !err;
+	return err;
+}
+
+int pft_views_function(const struct pft_views *v, size_t index,
+		       struct pft_view_func *func, size_t size)
+{
+	if (!v || !func || size < sizeof(*func) || !v->ready)
+		return -PFT_ERR_INVALID;
+	if (index >= v->nfuncs)
+		return -PFT_ERR_EOS;
+	const struct vfunc *f = &v->funcs[v->order[index]];
+	*func = (struct pft_view_func){
+		.name = f->name ? f->name : "[unknown]", .start = f->start, .end = f->end,
+		.file = f->file, .line = f->line, .entered = f->entered,
+		.self_insns = f->self, .incl_insns = f->incl, .self_cycles = f->cycles
+	};
+	return 0;
+}

@@ -1,0 +1,214 @@
+/* pft_views_int.h - what the views accumulator (pft_views.c), its
+ * writers (pft_views_write.c) and the timeline (pft_timeline.c) share. */
+#ifndef PFT_VIEWS_INT_H
+#define PFT_VIEWS_INT_H
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "common/pft_grow.h"
+
+/* A hash map from 64-bit keys to 32-bit indexes (open addressing). */
+struct vmap {
+	uint64_t *keys;
+	uint32_t *vals;       /* UINT32_MAX: empty slot */
+	size_t cap, n;
+};
+
+/* 1 and *@val when @key is there, else 0. */
+int vmap_find(const struct vmap *m, uint64_t key, uint32_t *val);
+int vmap_put(struct vmap *m, uint64_t key, uint32_t val);
+void vmap_free(struct vmap *m);
+
+
+/* Buffered output through a caller's writer; the first error sticks. */
+struct vout {
+	int (*write)(void *ctx, const char *buf, size_t len);
+	void *ctx;
+	int err;
+	unsigned flushes;         /* writes so far */
+	size_t len;
+	char buf[8192];
+};
+
+void vout_init(struct vout *o, int (*write)(void *, const char *, size_t), void *ctx);
+void vout_printf(struct vout *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Without printf, for the outputs that write an event per call: the
+ * common case (it fits) inline. */
+void vout_put_slow(struct vout *o, const char *s, size_t n);
+static inline void vout_put(struct vout *o, const char *s, size_t n)
+{
+	if (n <= sizeof(o->buf) - o->len) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+	} else {
+		vout_put_slow(o, s, n);
+	}
+}
+static inline void vout_str(struct vout *o, const char *s)
+{
+	vout_put(o, s, strlen(s));
+}
+/* The first @n bytes of @room bytes at @s (@room a constant): all @room
+ * copied where they fit, a copy of a size known when compiled (no call
+ * to memcpy()), and only @n count. */
+static inline void vout_put_room(struct vout *o, const char *s, size_t room, size_t n)
+{
+	if (room <= sizeof(o->buf) - o->len) {
+		memcpy(o->buf + o->len, s, room);
+		o->len += n;
+	} else {
+		vout_put(o, s, n);
+	}
+}
+void vout_u64(struct vout *o, uint64_t value);
+/* @value's decimal digits, written backwards from @end: the first. */
+char *vout_digits(char *end, uint64_t value);
+/* @value / 1000 with three decimals ("12.345", "0.007"). */
+void vout_milli(struct vout *o, uint64_t value);
+/* "0x" and 8 lowercase hex digits. */
+void vout_hex32(struct vout *o, uint32_t value);
+/* @s as a JSON string, quotes included. */
+void vout_json(struct vout *o, const char *s);
+/* @s with control characters as '?' (and, with @folded, ';' and blanks
+ * as '_'). */
+void vout_plain(struct vout *o, const char *s, int folded);
+/* Flush; returns 0 or the first error. */
+int vout_end(struct vout *o);
+
+enum { VNONE = UINT32_MAX };
+
+struct vfunc {
+	const char *name, *file;
+	uint32_t start, end, line;
+	uint8_t shared;           /* of the line tables: every image's */
+	uint8_t image;            /* else: the image whose symbol it is */
+	uint64_t entered, self, incl, cycles;
+};
+
+/* A range's instructions by function, for a range that leaves its
+ * first function: consecutive instructions of one function are one. */
+struct vseg {
+	uint32_t func, ninsn;
+};
+
+/* vrange @nseg: in one function; not split yet; split in more than
+ * VSEG_MAX pieces (counted instruction by instruction, as when split). */
+enum { VSEG_IN_FUNC = 0, VSEG_MAX = 8, VSEG_MANY = 254, VSEG_UNSPLIT = 255 };
+
+struct vrange {
+	uint32_t start, ninsn;
+	uint8_t isa, space, taken;
+	uint8_t nseg;             /* its pieces in @segs from @seg, or VSEG_* */
+	uint8_t image;            /* index in pft_views.images */
+	uint32_t func;            /* the function of its first instruction */
+	uint32_t seg;
+	uint64_t count;
+};
+
+/* A calling-context node: a function reached through a call path. */
+struct vnode {
+	uint32_t parent, func;
+	uint64_t self, total, cycles;
+};
+
+struct vedge {
+	uint32_t caller, callee;  /* function indexes */
+	uint64_t calls, incl;
+};
+
+struct vframe {
+	uint32_t node, edge;
+	uint64_t entry;
+};
+
+struct vsource {
+	struct pft_calls *calls;
+	uint8_t image;            /* index in pft_views.images */
+	struct vframe *stack;     /* see frame_at() in pft_views.c */
+	size_t n, cap, base;
+};
+
+/* An executed instruction (or a conditional branch that never ran). */
+struct vaddr {
+	uint32_t addr;
+	uint8_t cond;             /* a conditional branch */
+	uint64_t count, taken, not_taken;
+	const char *file;         /* its line (NULL: none) */
+	uint32_t line;
+};
+
+/* A range looked up lately (key 0: none; a range's key never is). */
+struct vrange_memo {
+	uint64_t key;
+	uint32_t index;
+};
+
+enum { VRANGE_MEMO_SIZE = 1024 };
+
+/* Where a call (@tail 0) or a tail call from node @from to @target led,
+ * looked up lately: calls go to the same few places.  @target 0: none
+ * (a call without a target is not kept). */
+struct vcall_memo {
+	uint32_t from, target;
+	uint32_t func, node, edge;
+	uint8_t tail;
+};
+
+enum { VCALL_MEMO_SIZE = 512 };
+
+struct vline {
+	const char *file;
+	uint32_t line;
+	uint64_t count;
+};
+
+struct pft_views {
+	struct pft_image *images[PFT_VIEWS_MAX_IMAGES]; /* [0]: the config's */
+	size_t nimages;
+	const struct pft_lines *lines;
+	uint32_t max_depth;
+	uint8_t finished;         /* pft_views_finish() was called */
+	uint8_t ready;            /* ... and succeeded: views can be written */
+	struct vsource *sources[128];
+
+	struct vfunc *funcs;
+	size_t nfuncs, cap_funcs;
+	struct vmap func_map;     /* start (or 1 << 32: unknown) -> index */
+	struct vmap addr_func_map; /* address -> index of its function */
+
+	struct vrange *ranges;
+	size_t nranges, cap_ranges;
+	struct vmap range_map;
+	struct vrange_memo range_memo[VRANGE_MEMO_SIZE];
+	struct vseg *segs;        /* the pieces of split ranges */
+	size_t nsegs, cap_segs;
+	struct vcall_memo call_memo[VCALL_MEMO_SIZE];
+
+	struct vnode *nodes;
+	size_t nnodes, cap_nodes;
+	struct vmap node_map;     /* parent << 32 | func -> index */
+
+	struct vedge *edges;
+	size_t nedges, cap_edges;
+	struct vmap edge_map;
+
+	/* After finish. */
+	struct vaddr *addrs;      /* sorted by addr */
+	size_t naddrs, cap_addrs;
+	struct vline *vlines;     /* sorted by file, line */
+	size_t nvlines, cap_vlines;
+	uint32_t *order;          /* function indexes by start */
+	struct pft_names *names;  /* the labels of ambiguous names */
+	uint64_t total_insns;     /* after finish */
+	uint8_t has_cycles;
+};
+
+/* The name of the function around @addr from @lines, else @image's
+ * symbols; NULL when none.  Also its start. */
+const char *pft_views_name_at(const struct pft_lines *lines,
+			      const struct pft_image *image, uint32_t addr,
+			      uint32_t *start);
+
+#endif

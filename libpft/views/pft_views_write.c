@@ -1,0 +1,386 @@
+/* The writers of the views accumulator's formats (pft.h, section views). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "views/pft_views.h"
+
+static const char *fname(const struct vfunc *f)
+{
+	return f->name ? f->name : "[unknown]";
+}
+
+/* The name the listings write: a label when another function of the
+ * program has the same name (pft_names_label()). */
+static const char *flabel(const struct pft_views *v, const struct vfunc *f)
+{
+	return f->name ? pft_names_label(v->names, f->name, f->start) : fname(f);
+}
+
+/* In JSON lines the name stays the symbol's; an ambiguous one gets a
+ * field @key with its label as well. */
+static void json_label(const struct pft_views *v, struct vout *o, const char *key,
+		       const struct vfunc *f)
+{
+	const char *label = flabel(v, f);
+
+	if (label != fname(f)) {
+		vout_printf(o, ",\"%s\":", key);
+		vout_json(o, label);
+	}
+}
+
+static const char *branch_state(const struct vaddr *a)
+{
+	if (a->taken && a->not_taken)
+		return "both";
+	return a->taken ? "taken" : a->not_taken ? "not_taken" : "never";
+}
+
+/* ---- coverage ---- */
+
+static void coverage_jsonl(const struct pft_views *v, struct vout *o)
+{
+	for (size_t i = 0; i < v->nfuncs; i++) {
+		const struct vfunc *f = &v->funcs[v->order[i]];
+		vout_printf(o, "{\"type\":\"function\",\"name\":");
+		vout_json(o, fname(f));
+		json_label(v, o, "label", f);
+		vout_printf(o, ",\"start\":\"0x%08" PRIx32 "\",\"end\":\"0x%08" PRIx32 "\"",
+			    f->start, f->end);
+		if (f->file) {
+			vout_printf(o, ",\"file\":");
+			vout_json(o, f->file);
+			vout_printf(o, ",\"line\":%" PRIu32, f->line);
+		}
+		vout_printf(o, ",\"entered\":%" PRIu64 ",\"insns\":%" PRIu64 "}\n",
+			    f->entered, f->self);
+	}
+	for (size_t i = 0; i < v->nvlines; i++) {
+		vout_printf(o, "{\"type\":\"line\",\"file\":");
+		vout_json(o, v->vlines[i].file);
+		vout_printf(o, ",\"line\":%" PRIu32 ",\"count\":%" PRIu64 "}\n",
+			    v->vlines[i].line, v->vlines[i].count);
+	}
+	for (size_t i = 0; i < v->naddrs; i++) {
+		const struct vaddr *a = &v->addrs[i];
+		if (!a->cond)
+			continue;
+		vout_printf(o, "{\"type\":\"branch\",\"addr\":\"0x%08" PRIx32 "\"", a->addr);
+		if (a->file) {
+			vout_printf(o, ",\"file\":");
+			vout_json(o, a->file);
+			vout_printf(o, ",\"line\":%" PRIu32, a->line);
+		}
+		vout_printf(o, ",\"taken\":%" PRIu64 ",\"not_taken\":%" PRIu64
+			    ",\"state\":\"%s\"}\n", a->taken, a->not_taken, branch_state(a));
+	}
+}
+
+static void coverage_text(const struct pft_views *v, struct vout *o)
+{
+	size_t entered = 0, hit = 0, branches = 0, both = 0;
+
+	for (size_t i = 0; i < v->nfuncs; i++)
+		entered += v->funcs[i].entered || v->funcs[i].self;
+	vout_printf(o, "functions: %zu of %zu executed\n", entered, v->nfuncs);
+	vout_printf(o, "  %10s %12s  %-10s  %s\n", "entered", "insns", "address", "function");
+	for (size_t i = 0; i < v->nfuncs; i++) {
+		const struct vfunc *f = &v->funcs[v->order[i]];
+		vout_printf(o, "  %10" PRIu64 " %12" PRIu64 "  0x%08" PRIx32 "  ",
+			    f->entered, f->self, f->start);
+		vout_plain(o, flabel(v, f), 0);
+		if (f->file) {
+			vout_printf(o, "  ");
+			vout_plain(o, f->file, 0);
+			vout_printf(o, ":%" PRIu32, f->line);
+		}
+		vout_printf(o, "\n");
+	}
+	for (size_t i = 0; i < v->nvlines; i++)
+		hit += v->vlines[i].count > 0;
+	vout_printf(o, "lines: %zu of %zu executed\n", hit, v->nvlines);
+	for (size_t i = 0; i < v->nvlines; i++) {
+		vout_printf(o, "  %10" PRIu64 "  ", v->vlines[i].count);
+		vout_plain(o, v->vlines[i].file, 0);
+		vout_printf(o, ":%" PRIu32 "\n", v->vlines[i].line);
+	}
+	for (size_t i = 0; i < v->naddrs; i++) {
+		branches += v->addrs[i].cond;
+		both += v->addrs[i].cond && v->addrs[i].taken && v->addrs[i].not_taken;
+	}
+	vout_printf(o, "conditional branches: %zu of %zu went both ways\n", both, branches);
+	for (size_t i = 0; i < v->naddrs; i++) {
+		const struct vaddr *a = &v->addrs[i];
+		if (!a->cond)
+			continue;
+		vout_printf(o, "  0x%08" PRIx32 "  %-9s taken %" PRIu64 " not taken %" PRIu64,
+			    a->addr, branch_state(a), a->taken, a->not_taken);
+		if (a->file) {
+			vout_printf(o, "  ");
+			vout_plain(o, a->file, 0);
+			vout_printf(o, ":%" PRIu32, a->line);
+		}
+		vout_printf(o, "\n");
+	}
+}
+
+static int same_file(const char *a, const char *b)
+{
+	return a && b && (a == b || !strcmp(a, b));
+}
+
+static void lcov_file(const struct pft_views *v, struct vout *o, const char *file,
+		      size_t first_line, size_t end_line)
+{
+	size_t fnf = 0, fnh = 0, brf = 0, brh = 0, lh = 0;
+
+	vout_printf(o, "SF:");
+	vout_plain(o, file, 0);
+	vout_printf(o, "\n");
+	for (size_t i = 0; i < v->nfuncs; i++) {
+		const struct vfunc *f = &v->funcs[v->order[i]];
+		if (!same_file(f->file, file))
+			continue;
+		vout_printf(o, "FN:%" PRIu32 ",", f->line);
+		vout_plain(o, fname(f), 0);
+		vout_printf(o, "\n");
+	}
+	for (size_t i = 0; i < v->nfuncs; i++) {
+		const struct vfunc *f = &v->funcs[v->order[i]];
+		if (!same_file(f->file, file))
+			continue;
+		vout_printf(o, "FNDA:%" PRIu64 ",", f->entered);
+		vout_plain(o, fname(f), 0);
+		vout_printf(o, "\n");
+		fnf++;
+		fnh += f->entered > 0;
+	}
+	vout_printf(o, "FNF:%zu\nFNH:%zu\n", fnf, fnh);
+	for (size_t i = 0; i < v->naddrs; i++) {
+		const struct vaddr *a = &v->addrs[i];
+		size_t block = 0;
+		if (!a->cond || !same_file(a->file, file))
+			continue;
+		for (size_t k = 0; k < i; k++)
+			block += v->addrs[k].cond && v->addrs[k].line == a->line &&
+				 same_file(v->addrs[k].file, file);
+		if (a->count) {
+			vout_printf(o, "BRDA:%" PRIu32 ",%zu,0,%" PRIu64 "\n", a->line, block, a->taken);
+			vout_printf(o, "BRDA:%" PRIu32 ",%zu,1,%" PRIu64 "\n", a->line, block, a->not_taken);
+		} else {
+			vout_printf(o, "BRDA:%" PRIu32 ",%zu,0,-\nBRDA:%" PRIu32 ",%zu,1,-\n",
+				    a->line, block, a->line, block);
+		}
+		brf += 2;
+		brh += (a->taken > 0) + (a->not_taken > 0);
+	}
+	vout_printf(o, "BRF:%zu\nBRH:%zu\n", brf, brh);
+	for (size_t i = first_line; i < end_line; i++) {
+		vout_printf(o, "DA:%" PRIu32 ",%" PRIu64 "\n", v->vlines[i].line, v->vlines[i].count);
+		lh += v->vlines[i].count > 0;
+	}
+	vout_printf(o, "LF:%zu\nLH:%zu\nend_of_record\n", end_line - first_line, lh);
+}
+
+/* One record per source file of the line tables (lines are sorted by
+ * file). */
+static void lcov(const struct pft_views *v, struct vout *o, const char *test_name)
+{
+	for (size_t i = 0; i < v->nvlines;) {
+		size_t j = i;
+		while (j < v->nvlines && same_file(v->vlines[j].file, v->vlines[i].file))
+			j++;
+		vout_printf(o, "TN:");
+		vout_plain(o, test_name ? test_name : "", 0);
+		vout_printf(o, "\n");
+		lcov_file(v, o, v->vlines[i].file, i, j);
+		i = j;
+	}
+}
+
+/* ---- profile ---- */
+
+static int cmp_edge_caller(const void *a, const void *b)
+{
+	const struct vedge *x = a, *y = b;
+
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	return (x->callee > y->callee) - (x->callee < y->callee);
+}
+
+/* The edges sorted by caller (a copy; NULL when out of memory). */
+static struct vedge *sorted_edges(const struct pft_views *v)
+{
+	struct vedge *e = malloc((v->nedges ? v->nedges : 1) * sizeof(*e));
+
+	if (e && v->nedges) {
+		memcpy(e, v->edges, v->nedges * sizeof(*e));
+		qsort(e, v->nedges, sizeof(*e), cmp_edge_caller);
+	}
+	return e;
+}
+
+static void callgrind_position(struct vout *o, const char *key, const struct vfunc *f)
+{
+	vout_printf(o, "%s=", key[0] == 'f' ? "fl" : "cfl");
+	vout_plain(o, f->file ? f->file : "???", 0);
+	vout_printf(o, "\n%s=", key);
+	vout_plain(o, fname(f), 0);
+	vout_printf(o, "\n");
+}
+
+static int callgrind(const struct pft_views *v, struct vout *o)
+{
+	struct vedge *edges = sorted_edges(v);
+	size_t e = 0;
+
+	if (!edges)
+		return -PFT_ERR_NOMEM;
+	vout_printf(o, "# callgrind format\nversion: 1\ncreator: pft\npositions: line\n"
+		    "events: Ir\nsummary: %" PRIu64 "\n", v->total_insns);
+	for (uint32_t fi = 0; fi < v->nfuncs; fi++) {
+		const struct vfunc *f = &v->funcs[fi];
+		while (e < v->nedges && edges[e].caller < fi)
+			e++;
+		if (!f->self && (e == v->nedges || edges[e].caller != fi))
+			continue;
+		vout_printf(o, "\n");
+		callgrind_position(o, "fn", f);
+		vout_printf(o, "%" PRIu32 " %" PRIu64 "\n", f->line, f->self);
+		for (; e < v->nedges && edges[e].caller == fi; e++) {
+			const struct vfunc *callee = &v->funcs[edges[e].callee];
+			callgrind_position(o, "cfn", callee);
+			vout_printf(o, "calls=%" PRIu64 " %" PRIu32 "\n%" PRIu32 " %" PRIu64 "\n",
+				    edges[e].calls, callee->line, f->line, edges[e].incl);
+		}
+	}
+	vout_printf(o, "\ntotals: %" PRIu64 "\n", v->total_insns);
+	free(edges);
+	return 0;
+}
+
+static int folded(const struct pft_views *v, struct vout *o)
+{
+	uint32_t *path = NULL;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < v->nnodes; i++) {
+		size_t n = 0;
+		if (!v->nodes[i].self)
+			continue;
+		for (uint32_t p = (uint32_t)i; p != VNONE; p = v->nodes[p].parent) {
+			if (pft_grow((void **)&path, &cap, n + 1, sizeof(*path))) {
+				free(path);
+				return -PFT_ERR_NOMEM;
+			}
+			path[n++] = v->nodes[p].func;
+		}
+		while (n--) {
+			vout_plain(o, flabel(v, &v->funcs[path[n]]), 1);
+			vout_printf(o, n ? ";" : " ");
+		}
+		vout_printf(o, "%" PRIu64 "\n", v->nodes[i].self);
+	}
+	free(path);
+	return 0;
+}
+
+static int profile(const struct pft_views *v, struct vout *o, int json)
+{
+	struct vedge *edges = sorted_edges(v);
+
+	if (!edges)
+		return -PFT_ERR_NOMEM;
+	if (!json)
+		vout_printf(o, "%12s %12s %12s %10s  %-10s  %s\n", "self", "inclusive",
+			    v->has_cycles ? "cycles" : "-", "entered", "address", "function");
+	for (size_t i = 0; i < v->nfuncs; i++) {
+		const struct vfunc *f = &v->funcs[v->order[i]];
+		if (!f->self && !f->entered)
+			continue;
+		if (json) {
+			vout_printf(o, "{\"type\":\"function\",\"name\":");
+			vout_json(o, fname(f));
+			json_label(v, o, "label", f);
+			vout_printf(o, ",\"start\":\"0x%08" PRIx32 "\",\"self\":%" PRIu64
+				    ",\"inclusive\":%" PRIu64 ",\"entered\":%" PRIu64,
+				    f->start, f->self, f->incl, f->entered);
+			if (v->has_cycles)
+				vout_printf(o, ",\"cycles\":%" PRIu64, f->cycles);
+			vout_printf(o, "}\n");
+		} else {
+			vout_printf(o, "%12" PRIu64 " %12" PRIu64 " ", f->self, f->incl);
+			if (v->has_cycles)
+				vout_printf(o, "%12" PRIu64, f->cycles);
+			else
+				vout_printf(o, "%12s", "-");
+			vout_printf(o, " %10" PRIu64 "  0x%08" PRIx32 "  ", f->entered, f->start);
+			vout_plain(o, flabel(v, f), 0);
+			vout_printf(o, "\n");
+		}
+	}
+	if (!json)
+		vout_printf(o, "\n%10s %12s  %s\n", "calls", "inclusive", "caller -> callee");
+	for (size_t i = 0; i < v->nedges; i++) {
+		const struct vedge *e = &edges[i];
+		if (json) {
+			vout_printf(o, "{\"type\":\"call\",\"caller\":");
+			vout_json(o, fname(&v->funcs[e->caller]));
+			json_label(v, o, "caller_label", &v->funcs[e->caller]);
+			vout_printf(o, ",\"callee\":");
+			vout_json(o, fname(&v->funcs[e->callee]));
+			json_label(v, o, "callee_label", &v->funcs[e->callee]);
+			vout_printf(o, ",\"calls\":%" PRIu64 ",\"inclusive\":%" PRIu64 "}\n",
+				    e->calls, e->incl);
+		} else {
+			vout_printf(o, "%10" PRIu64 " %12" PRIu64 "  ", e->calls, e->incl);
+			vout_plain(o, flabel(v, &v->funcs[e->caller]), 0);
+			vout_printf(o, " -> ");
+			vout_plain(o, flabel(v, &v->funcs[e->callee]), 0);
+			vout_printf(o, "\n");
+		}
+	}
+	free(edges);
+	return 0;
+}
+
+int pft_views_write(const struct pft_views *v, enum pft_view_format format,
+		    const char *test_name,
+		    int (*write)(void *ctx, const char *buf, size_t len), void *ctx)
+{
+	struct vout *o;
+	int err = 0;
+
+	if (!v || !write || !v->ready || (unsigned)format >= PFT_VIEW_FORMAT_MAX)
+		return -PFT_ERR_INVALID;
+	o = malloc(sizeof(*o));
+	if (!o)
+		return -PFT_ERR_NOMEM;
+	vout_init(o, write, ctx);
+	switch (format) {
+	case PFT_VIEW_COVERAGE_TEXT:
+		coverage_text(v, o);
+		break;
+	case PFT_VIEW_COVERAGE_JSONL:
+		coverage_jsonl(v, o);
+		break;
+	case PFT_VIEW_LCOV:
+		lcov(v, o, test_name);
+		break;
+	case PFT_VIEW_PROFILE_TEXT:
+	case PFT_VIEW_PROFILE_JSONL:
+		err = profile(v, o, format == PFT_VIEW_PROFILE_JSONL);
+		break;
+	case PFT_VIEW_CALLGRIND:
+		err = callgrind(v, o);
+		break;
+	default:
+		err = folded(v, o);
+		break;
+	}
+	int werr = vout_end(o);
+	free(o);
+	return err ? err : werr;
+}
