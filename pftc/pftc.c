@@ -5,9 +5,10 @@
  * comments: the packets the trace holds and the output pft must print for
  * it.  pftc assembles and links the program (arm-linux-gnueabihf-as and -ld
  * as subprocesses), takes the label addresses from the ELF (nm), encodes
- * the packets with pft_enc_*, and writes into OUTDIR:
+ * the packets with the protocol's encoder (PTM, or ETMv3 with
+ * config(protocol=etmv3) or an ETMv3's regs()), and writes into OUTDIR:
  *   NAME.elf         the program
- *   NAME.bin         the raw PFT trace
+ *   NAME.bin         the raw trace
  *   NAME.opts        the pft configuration options for it, one line
  *   NAME-dump.exp    expected `pft dump` lines, %lN and %pN expanded (when
  *                    the file has some)
@@ -43,8 +44,9 @@ static struct {
 	uint8_t trace[MAX_TRACE];
 	size_t ntrace;
 	struct pft_config cfg;
+	struct pft_etm3_config cfg3;   /* with etm3 */
 	uint32_t text_addr;
-	int have_config, have_regs;
+	int have_config, have_regs, etm3;
 	uint32_t etmcr, etmccer, etmidr; /* with have_regs */
 } st;
 
@@ -245,6 +247,11 @@ static void config_directive(char *body)
 	const char *v;
 
 	split_args(body, &a);
+	if ((v = arg(&a, "protocol"))) {
+		if (strcmp(v, "ptm") && strcmp(v, "etmv3"))
+			die("protocol is ptm or etmv3");
+		st.etm3 = v[0] == 'e';
+	}
 	if ((v = arg(&a, "version"))) {
 		if (strcmp(v, "1.0") && strcmp(v, "1.1"))
 			die("version is 1.0 or 1.1");
@@ -261,22 +268,49 @@ static void config_directive(char *body)
 	st.have_config = 1;
 }
 
-/* regs(etmcr=, etmccer=, etmidr=): the configuration as a PTM's registers
- * give it, for what the options cannot say (ETMCCER[24]: DMB and DSB are
- * waypoints).  Registers left out default as pft's --reg does them: a
- * Cortex-A15's ETMCCER and ETMIDR, ETMCR 0. */
+/* TEMPORARY until the library's register encoder lands. */
+static uint32_t pft_regs_default(int etm3, int which)
+{
+	return which ? (etm3 ? 0x410CF250u : 0x411CF312u) : (etm3 ? 0x344008F2u : 0x34C01AC2u);
+}
+#define PFT_REG_ETMIDR 1
+#define PFT_REG_ETMCCER 0
+static int pft_regs_etmidr_is_etm3(uint32_t idr) { return ((idr >> 8) & 0xf) == 2; }
+static int etm3_config_of_flags(void)
+{
+	if (st.cfg.return_stack || st.cfg.version_minor != 1)
+		return -1;
+	st.cfg.ts_64bit = 1;
+	st.cfg.ts_gray = 0;
+	uint32_t etmcr = (uint32_t)st.cfg.branch_broadcast << 8 | (uint32_t)st.cfg.cycle_accurate << 12 |
+		(uint32_t)(st.cfg.ctxid_bytes == 4 ? 3 : st.cfg.ctxid_bytes) << 14 |
+		(uint32_t)st.cfg.timestamps << 28 | (uint32_t)st.cfg.vmid << 30;
+	return pft_etm3_config_from_regs(&st.cfg3, etmcr, 0x344008F2u, 0x410CF250u, 0);
+}
+
+/* regs(etmcr=, etmccer=, etmidr=): the configuration as a PTM's or an
+ * ETMv3's registers give it (ETMIDR[11:8]: 3 PTM, 2 ETMv3), for what the
+ * options cannot say (ETMCCER[24]: DMB and DSB are waypoints).  Registers
+ * left out default as pft's --reg does them: ETMCR 0, a Cortex-A15's PTM
+ * or, with config(protocol=etmv3) before, a Cortex-A7's ETMv3.5. */
 static void regs_directive(char *body)
 {
 	struct args a;
 	const char *v;
+	uint32_t idr, ccer;
 
 	split_args(body, &a);
 	st.etmcr = (v = arg(&a, "etmcr")) ? (uint32_t)value_of(v) : 0;
-	st.etmccer = (v = arg(&a, "etmccer")) ? (uint32_t)value_of(v) : 0x34C01AC2u;
-	st.etmidr = (v = arg(&a, "etmidr")) ? (uint32_t)value_of(v) : 0x411CF312u;
+	idr = (v = arg(&a, "etmidr")) ? (uint32_t)value_of(v) : 0;
+	ccer = (v = arg(&a, "etmccer")) ? (uint32_t)value_of(v) : 0;
 	no_more_args(&a, 0);
-	if (pft_config_from_regs(&st.cfg, st.etmcr, st.etmccer, st.etmidr, 0) < 0)
-		die("regs: not a PTM's registers");
+	if (idr)
+		st.etm3 = pft_regs_etmidr_is_etm3(idr);
+	st.etmidr = idr ? idr : pft_regs_default(st.etm3, PFT_REG_ETMIDR);
+	st.etmccer = ccer ? ccer : pft_regs_default(st.etm3, PFT_REG_ETMCCER);
+	if (st.etm3 ? pft_etm3_config_from_regs(&st.cfg3, st.etmcr, st.etmccer, st.etmidr, 0) < 0
+		    : pft_config_from_regs(&st.cfg, st.etmcr, st.etmccer, st.etmidr, 0) < 0)
+		die("regs: not a%s's registers", st.etm3 ? "n ETMv3" : " PTM");
 	st.have_regs = 1;
 }
 
@@ -407,6 +441,113 @@ static void packet_directive(struct pft_encoder *enc, const char *name, char *bo
 	emit(out, (size_t)n);
 }
 
+/* ETMv3 atoms "EEN" (oldest first) as a P-header: format 1 (E..E and at
+ * most one N) where it can say them, else format 2 (two atoms); format=N
+ * chooses (cycle-accurate formats 0, 3 and 4 included); cycles=N: its W
+ * cycles. */
+static void pheader_arg(struct args *a, struct pft_etm3_packet *p)
+{
+	const char *s = a->pos[0], *v;
+	size_t n = strlen(s), e = strspn(s, "E");
+
+	if (n > 16)
+		die("at most 16 atoms");
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == 'E')
+			p->atoms |= 1u << i;
+		else if (s[i] != 'N')
+			die("atoms are E or N");
+	}
+	p->n_atoms = (uint8_t)n;
+	if ((v = arg(a, "format")))
+		p->format = (uint8_t)value_of(v);
+	else
+		p->format = e + 1 >= n ? 1 : 2;
+	if ((v = arg(a, "cycles")))
+		p->cycles = (uint32_t)value_of(v);
+}
+
+static void etm3_packet_directive(struct pft_etm3_encoder *enc, const char *name, char *body)
+{
+	struct pft_etm3_packet p = { 0 };
+	struct args a;
+	const char *v;
+	uint8_t out[PFT_ETM3_ENC_MAX_PACKET];
+	size_t npos = 0;
+
+	split_args(body, &a);
+	if (!strcmp(name, "async")) {
+		p.type = PFT_ETM3_PKT_ASYNC;
+	} else if (!strcmp(name, "isync")) {
+		p.type = PFT_ETM3_PKT_ISYNC;
+		npos = 1;
+		v = arg(&a, "reason");
+		p.reason = (uint8_t)(v ? isync_reason(v) : PFT_ISYNC_PERIODIC);
+		p.ns = (uint8_t)flag_arg(&a, "ns");
+		p.hyp = (uint8_t)flag_arg(&a, "hyp");
+		if ((v = arg(&a, "ctxid")))
+			p.ctxid = (uint32_t)value_of(v);
+		if ((v = arg(&a, "cycles"))) {
+			p.has_cycles = 1;
+			p.cycles = (uint32_t)value_of(v);
+		}
+	} else if (!strcmp(name, "atom")) {
+		p.type = PFT_ETM3_PKT_PHEADER;
+		if (a.npos < 1)
+			die("atom(E|N...)");
+		pheader_arg(&a, &p);
+		npos = 1;
+	} else if (!strcmp(name, "branch")) {
+		p.type = PFT_ETM3_PKT_BRANCH;
+		npos = 1;
+		if ((v = arg(&a, "exception")))
+			p.exception = (uint16_t)value_of(v);
+		p.cancel = (uint8_t)flag_arg(&a, "cancel");
+		p.ns = (uint8_t)flag_arg(&a, "ns");
+		p.hyp = (uint8_t)flag_arg(&a, "hyp");
+	} else if (!strcmp(name, "cycle_count") || !strcmp(name, "ctxid") ||
+		   !strcmp(name, "vmid") || !strcmp(name, "timestamp")) {
+		if (a.npos < 1)
+			die("%s(VALUE)", name);
+		uint64_t x = value_of(a.pos[0]);
+		if (name[0] == 'c' && name[1] == 'y') {
+			p.type = PFT_ETM3_PKT_CYCLE_COUNT;
+			p.cycles = (uint32_t)x;
+		} else if (name[0] == 'c') {
+			p.type = PFT_ETM3_PKT_CONTEXTID;
+			p.ctxid = (uint32_t)x;
+		} else if (name[0] == 'v') {
+			p.type = PFT_ETM3_PKT_VMID;
+			p.vmid = (uint8_t)x;
+		} else {
+			p.type = PFT_ETM3_PKT_TIMESTAMP;
+			p.ts = x;
+			p.ts_clock_change = (uint8_t)flag_arg(&a, "clock_change");
+		}
+		a.pos[0] = NULL;
+		a.npos = 0;
+	} else if (!strcmp(name, "trigger")) {
+		p.type = PFT_ETM3_PKT_TRIGGER;
+	} else if (!strcmp(name, "ignore")) {
+		p.type = PFT_ETM3_PKT_IGNORE;
+	} else if (!strcmp(name, "exception_return")) {
+		p.type = PFT_ETM3_PKT_EXCEPTION_RETURN;
+	} else {
+		die("unknown ETMv3 directive '%s'", name);
+	}
+	if (npos == 1 && p.type != PFT_ETM3_PKT_PHEADER) {
+		if (a.npos < 1)
+			die("%s(ADDRESS, ...)", name);
+		p.addr = (uint32_t)value_of(a.pos[0]);
+		p.isa = (uint8_t)isa_arg(&a);
+	}
+	no_more_args(&a, npos);
+	int n = pft_etm3_enc_packet(enc, &p, out, sizeof(out));
+	if (n < 0)
+		die("%s: the ETMv3 encoder refuses it: %s", name, pft_errstr(pft_errcode(n)));
+	emit(out, (size_t)n);
+}
+
 /* An expected line with %lN (label address, 0x hex) and %pN (packet
  * offset, decimal) expanded. */
 static void expand(const char *s, FILE *out)
@@ -525,6 +666,7 @@ int main(int argc, char **argv)
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
 	lines = read_lines(argv[1], &nlines);
 	pft_config_init(&st.cfg);
+	pft_etm3_config_init(&st.cfg3);
 	st.text_addr = 0x8000;
 	for (size_t i = 0; i < MAX_PACKETS; i++)
 		st.packet_offset[i] = UINT64_MAX;
@@ -563,9 +705,16 @@ int main(int argc, char **argv)
 	read_labels(elf, nm_out);
 
 	/* Pass 2: packets and expected output. */
-	int err;
-	struct pft_encoder *enc = pft_enc_alloc(&st.cfg, &err);
-	if (!enc)
+	int err = 0;
+	struct pft_encoder *enc = NULL;
+	struct pft_etm3_encoder *enc3 = NULL;
+	if (st.etm3 && !st.have_regs && etm3_config_of_flags() < 0)
+		die("config(protocol=etmv3): ETMv3 has no return stack and no PFT version");
+	if (st.etm3)
+		enc3 = pft_etm3_enc_alloc(&st.cfg3, &err);
+	else
+		enc = pft_enc_alloc(&st.cfg, &err);
+	if (!enc && !enc3)
 		die("configuration: %s", pft_errstr(pft_errcode(err)));
 	FILE *exp = NULL, *dump = NULL, *decode = NULL;
 	for (size_t i = 0; i < nlines; i++) {
@@ -609,11 +758,14 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(nm, "raw"))
 			raw_directive(body);
+		else if (enc3)
+			etm3_packet_directive(enc3, nm, body);
 		else
 			packet_directive(enc, nm, body);
 	}
 	st.line = 0;
 	pft_enc_free(enc);
+	pft_etm3_enc_free(enc3);
 	if (dump)
 		fclose(dump);
 	if (decode)
@@ -623,7 +775,13 @@ int main(int argc, char **argv)
 	if (fwrite(st.trace, 1, st.ntrace, bin) != st.ntrace || fclose(bin))
 		die("cannot write the trace");
 	FILE *opts = open_out(argv[2], name, ".opts", "w");
-	if (st.have_regs)
+	if (st.etm3 && !st.have_regs)
+		fprintf(opts, "--protocol etmv3 --ctxid-bytes %u%s%s%s%s\n", st.cfg.ctxid_bytes,
+			st.cfg.cycle_accurate ? " --cycle-accurate" : "",
+			st.cfg.timestamps ? " --timestamps --ts-bits 64" : "",
+			st.cfg.vmid ? " --vmid" : "",
+			st.cfg.branch_broadcast ? " --branch-broadcast" : "");
+	else if (st.have_regs)
 		fprintf(opts, "--reg ETMCR=0x%" PRIx32 " --reg ETMCCER=0x%" PRIx32
 			" --reg ETMIDR=0x%" PRIx32 "\n", st.etmcr, st.etmccer, st.etmidr);
 	else
