@@ -1,6 +1,7 @@
-/* pft_batch.h - a batch of PTM packets with their elements, returned as
- * items: the serial pipeline (pft_pipe.c) and the parallel decode's
- * reader (pft_par.c) return the same items from the same batches. */
+/* pft_batch.h - a batch of packets (of any protocol) with their
+ * elements, returned as items: the serial pipeline (pft_pipe.c) and the
+ * parallel decode's reader (pft_par.c) return the same items from the same
+ * batches.  The fit check and counting in place are PTM's alone. */
 #ifndef PFT_BATCH_H
 #define PFT_BATCH_H
 
@@ -11,21 +12,36 @@
 #include "pft.h"
 #include "ptm/pft_pkt_decoder.h"
 
-struct ptm_batch {
-	const struct pft_packet *pkts;
+struct pft_batch {
+	/* The packets, @pkt_size bytes apart; NULL: elements a flow decoder
+	 * gave at the end of the stream (as if of one packet, returned). */
+	const unsigned char *pkts;
+	uint32_t pkt_size;
+	uint8_t protocol;              /* enum pft_protocol of the packets */
 	const struct pft_elem *elems;  /* NULL: packets only (no flow decode) */
 	const uint16_t *elem_end;      /* pkts[k]'s elements end at elems[elem_end[k]] */
 	int npkts, ipkt, ielem;        /* ipkt, ielem: the next to return */
 	int status;                    /* 0, or the status of a lone BAD packet */
 };
 
-/* The batch's next item in *@item (its type, status, ptm, elem and count;
+/* Packet @k of batch @b: @item's packet, in the field of its protocol. */
+static inline void pft_batch_item_packet(const struct pft_batch *b, int k, struct pft_item *item)
+{
+	const void *pkt = b->pkts ? b->pkts + (size_t)k * b->pkt_size : NULL;
+
+	if (b->protocol == PFT_PROTO_ETMV3)
+		item->etm3 = pkt;
+	else
+		item->ptm = pkt;
+}
+
+/* The batch's next item in *@item (its type, status, packet, elem and count;
  * the caller sets the rest): 1, or 0 when the batch is used up.  Packets
  * are returned with @packets, in runs with @runs; every packet and
  * element passed goes to @stats and to @fit (may be NULL), packets only
  * while *@fit_bytes (the bytes given to it so far) are under the
  * detection prefix or of a type it counts beyond (detect.h). */
-int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
+int pft_batch_item(struct pft_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
 		   struct pft_fit *fit, uint64_t *fit_bytes, struct pft_item *item);
 
 /* Counting only (pft_input_count()): PTM source @source's counts go to

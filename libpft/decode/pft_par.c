@@ -233,7 +233,7 @@ struct par {
 	struct chunk *rchunk;
 	size_t rpos;
 	size_t rlen;               /* of rchunk, published when last looked */
-	struct ptm_batch batch;    /* the record being returned */
+	struct pft_batch batch;    /* the record being returned */
 	struct pft_pipe_stats stats;   /* @bytes; the counts come from @total */
 	struct id_bytes id_bytes;  /* frames: of the pieces passed */
 	int gap;                   /* frames: the record read is a gap */
@@ -410,7 +410,7 @@ static int put_gap(struct worker *w, size_t i, struct piece *pc, int status, uin
 
 /* Count the worker's @npkts packets (status @status) and their elements
  * into piece @pc, giving them to its fit check in the serial decode's
- * order (ptm_batch_item(): each packet, then its elements). */
+ * order (pft_batch_item(): each packet, then its elements). */
 static void tally_batch(struct worker *w, struct piece *pc, int npkts, int status)
 {
 	struct tally *t = &pc->tally;
@@ -1221,13 +1221,14 @@ static int next_batch(struct par *p)
 		p->rpos += r->size;
 		return 1;
 	}
-	p->batch = (struct ptm_batch){ .pkts = (const struct pft_packet *)(in + l.pkts),
+	p->batch = (struct pft_batch){ .pkts = in + l.pkts, .pkt_size = sizeof(struct pft_packet),
+				       .protocol = PFT_PROTO_PTM,
 				       .elems = p->c.elements && !p->c.count_only
 							? (const struct pft_elem *)
 								(in + l.elems) : NULL,
 				       .elem_end = r->elem_end, .npkts = r->npkts,
 				       .status = r->status };
-	const struct pft_packet *last = &p->batch.pkts[r->npkts - 1];
+	const struct pft_packet *last = (const struct pft_packet *)(in + l.pkts) + r->npkts - 1;
 	if (!p->c.frames)
 		p->stats.bytes = last->offset + last->size;
 	p->rpos += r->size;
@@ -1247,7 +1248,7 @@ int par_next(struct par *p, struct pft_item *item, size_t size)
 	uint64_t fit_bytes = 0;
 
 	/* The workers counted the items, and gave the fit checks theirs. */
-	while (!ptm_batch_item(&p->batch, p->c.packets, p->c.runs, &counted_already, NULL,
+	while (!pft_batch_item(&p->batch, p->c.packets, p->c.runs, &counted_already, NULL,
 			       &fit_bytes, item)) {
 		if (p->ended)
 			return -PFT_ERR_EOS;

@@ -10,53 +10,49 @@
  * A deformatter chunk is fed to its source only once the previous one is
  * used up, so the packet decoder's borrowed input stays valid.
  *
- * Formatted input: a PTM source's consecutive chunks are staged
- * (pft_stage.h), handed over when the stage fills or another source's
- * chunk, a gap or the end of the input comes.
+ * Each source's decoders are driven through its protocol's table
+ * (core/pft_proto.h).  Formatted input: the consecutive chunks of a source
+ * whose protocol is staged (PTM) are staged (pft_stage.h), handed over
+ * when the stage fills or another source's chunk, a gap or the end of the
+ * input comes; the others' chunks go to their decoders as they come.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/pft_detect.h"
-#include "pft.h"
-#include "decode/pft_batch.h"
-#include "ptm/pft_pkt_decoder.h"
 #include "common/pft_size.h"
+#include "core/pft_proto.h"
+#include "decode/pft_batch.h"
+#include "decode/pft_detect.h"
 #include "decode/pft_stage.h"
+#include "pft.h"
+#include "ptm/pft_pkt_decoder.h"
 
 enum {
-	PKT_BATCH = 64,   /* packets decoded per pft_pkt_next_batch() call */
+	PKT_BATCH = 64,   /* packets decoded at once, at most */
 	ELEM_ROOM = PKT_BATCH * PFT_FLOW_ELEMS_MAX,
 	ID_COUNT = 128,   /* trace IDs are 7 bits */
 	NO_SOURCE = -1
 };
 
 struct source {
-	uint8_t protocol;
+	const struct pft_proto *proto;
 	int id;
-	struct pft_pkt_decoder *pkt;
-	struct pft_flow *flow;
-	/* PTM: a batch of packets and the elements decoded with them. */
-	struct pft_packet pkts[PKT_BATCH];
+	void *pkt, *flow;            /* the protocol's decoders */
+	/* A batch of packets and the elements decoded with them. */
+	unsigned char *pkts;         /* PKT_BATCH packets of the protocol */
 	struct pft_elem *elems;
 	uint16_t elem_end[PKT_BATCH];
-	struct ptm_batch batch;      /* over these */
-	int elems_pending;           /* ETMv3: the flow decoder may hold elements */
-	struct pft_elem elem;
+	struct pft_batch batch;      /* over these */
+	int flushed;                 /* the flow decoder gave what it held back */
 	struct pft_pipe_stats stats;
 	struct pft_fit *fit;         /* with fit_check */
 	uint64_t fit_bytes;          /* packet bytes given to it */
 	/* Counting only (pft_pipe_count_into()): what is counted without
 	 * items goes there. */
 	struct pft_input_counts *counts;
-	/* Formatted PTM sources: stream -> input offsets (stats.bytes is
+	/* Formatted staged sources: stream -> input offsets (stats.bytes is
 	 * the next stream offset); map.e NULL for the others. */
 	struct stage_map map;
-	/* ETMv3 sources: their decoders and last packet. */
-	struct pft_etm3_pkt_decoder *e3pkt;
-	struct pft_etm3_flow *e3flow;
-	struct pft_etm3_packet e3p;
-	int e3_flushed;              /* the flow decoder was finished */
 };
 
 struct pft_pipe {
@@ -140,11 +136,10 @@ fail:
 
 static void free_source(struct source *s)
 {
-	pft_pkt_free(s->pkt);
-	pft_flow_free(s->flow);
+	s->proto->pkt_free(s->pkt);
+	s->proto->flow_free(s->flow);
 	pft_fit_free(s->fit);
-	pft_etm3_pkt_free(s->e3pkt);
-	pft_etm3_flow_free(s->e3flow);
+	free(s->pkts);
 	free(s->elems);
 	free(s->map.e);
 	free(s);
@@ -164,7 +159,8 @@ void pft_pipe_free(struct pft_pipe *p)
 
 /* A new, empty source of trace ID @id in *@out (room made for it):
  * 0, or -PFT_ERR_INVALID/NOMEM. */
-static int new_source(struct pft_pipe *p, int id, uint8_t protocol, struct source **out)
+static int new_source(struct pft_pipe *p, int id, const struct pft_proto *proto,
+		      struct source **out)
 {
 	if (p->offset || p->finishing || p->nsrc >= UINT16_MAX)
 		return -PFT_ERR_INVALID;
@@ -177,7 +173,7 @@ static int new_source(struct pft_pipe *p, int id, uint8_t protocol, struct sourc
 	p->src = v;
 	if (!(*out = calloc(1, sizeof(**out))))
 		return -PFT_ERR_NOMEM;
-	(*out)->protocol = protocol;
+	(*out)->proto = proto;
 	return 0;
 }
 
@@ -192,58 +188,52 @@ static int commit_source(struct pft_pipe *p, struct source *s, int id)
 	return (int)p->nsrc++;
 }
 
-int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
-		     struct pft_image *image)
+/* A source of protocol @proto with configuration @cfg (the protocol's):
+ * its index, or a negative code.  The fit check is PTM's (@ptm_cfg). */
+static int add_source(struct pft_pipe *p, int id, const struct pft_proto *proto,
+		      const void *cfg, const struct pft_config *ptm_cfg, struct pft_image *image)
 {
-	int err;
-
 	struct source *s;
+	int err;
 
 	if (!p || !cfg)
 		return -PFT_ERR_INVALID;
-	if ((err = new_source(p, id, PFT_PROTO_PTM, &s)) < 0)
+	if ((err = new_source(p, id, proto, &s)) < 0)
 		return err;
-	s->pkt = pft_pkt_alloc(cfg, &err);
-	if (s->pkt && p->cfg.elements) {
-		s->flow = pft_flow_alloc(cfg, image, &err);
+	s->pkt = proto->pkt_alloc(cfg, &err);
+	if (s->pkt && !(s->pkts = malloc((size_t)proto->batch_max * proto->packet_size)))
+		err = -PFT_ERR_NOMEM;
+	if (s->pkts && p->cfg.elements) {
+		s->flow = proto->flow_alloc(cfg, image, &err);
 		s->elems = malloc(ELEM_ROOM * sizeof(*s->elems));
 		if (s->flow && !s->elems) {
-			pft_flow_free(s->flow);
+			proto->flow_free(s->flow);
 			s->flow = NULL;
 			err = -PFT_ERR_NOMEM;
 		}
 	}
-	if (s->pkt && (!p->cfg.elements || s->flow) && p->cfg.fit_check)
-		s->fit = pft_fit_alloc(cfg, image, &err);
-	if (p->dfmt && !(s->map.e = malloc(STAGE_MAP_ROOM * sizeof(*s->map.e))))
+	if (s->pkts && (!p->cfg.elements || s->flow) && p->cfg.fit_check && ptm_cfg)
+		s->fit = pft_fit_alloc(ptm_cfg, image, &err);
+	if (p->dfmt && proto->staged && !(s->map.e = malloc(STAGE_MAP_ROOM * sizeof(*s->map.e))))
 		err = -PFT_ERR_NOMEM;
-	if (!s->pkt || (p->cfg.elements && !s->flow) || (p->cfg.fit_check && !s->fit) ||
-	    (p->dfmt && !s->map.e)) {
+	if (!s->pkts || (p->cfg.elements && !s->flow) ||
+	    (p->cfg.fit_check && ptm_cfg && !s->fit) || (p->dfmt && proto->staged && !s->map.e)) {
 		free_source(s);
 		return err;
 	}
 	return commit_source(p, s, id);
 }
 
+int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
+		     struct pft_image *image)
+{
+	return add_source(p, id, &pft_ptm_proto, cfg, cfg, image);
+}
+
 int pft_pipe_add_etm3(struct pft_pipe *p, int id, const struct pft_etm3_config *cfg,
 		      struct pft_image *image)
 {
-	int err;
-
-	struct source *s;
-
-	if (!p || !cfg)
-		return -PFT_ERR_INVALID;
-	if ((err = new_source(p, id, PFT_PROTO_ETMV3, &s)) < 0)
-		return err;
-	s->e3pkt = pft_etm3_pkt_alloc(cfg, &err);
-	if (s->e3pkt && p->cfg.elements)
-		s->e3flow = pft_etm3_flow_alloc(cfg, image, &err);
-	if (!s->e3pkt || (p->cfg.elements && !s->e3flow)) {
-		free_source(s);
-		return err;
-	}
-	return commit_source(p, s, id);
+	return add_source(p, id, &pft_etm3_proto, cfg, NULL, image);
 }
 
 int pft_pipe_feed(struct pft_pipe *p, const uint8_t *buf, size_t len)
@@ -323,31 +313,21 @@ static int next_gap_item(struct pft_pipe *p, struct pft_item *item)
 	size_t i = p->gap_next++;
 	struct source *s = p->src[i];
 
-	if (s->protocol == PFT_PROTO_ETMV3) {
-		if (p->gap_status == 0)
-			pft_etm3_pkt_reset(s->e3pkt);
-		else
-			pft_etm3_pkt_sync_forward(s->e3pkt);
-		if (s->e3flow)
-			pft_etm3_flow_reset(s->e3flow);
+	/* Reset, the decoder holds no bytes whose offsets are mapped;
+	 * resynchronised, it may. */
+	if (p->gap_status == 0) {
+		s->proto->pkt_reset(s->pkt);
+		s->map.n = s->map.at = 0;
 	} else {
-		/* Reset, the decoder holds no bytes whose offsets are mapped;
-		 * resynchronised, it may. */
-		if (p->gap_status == 0) {
-			pft_pkt_reset(s->pkt);
-			s->map.n = s->map.at = 0;
-		} else {
-			pft_pkt_sync_forward(s->pkt);
-		}
-		if (s->flow)
-			pft_flow_reset(s->flow);
+		s->proto->pkt_sync_forward(s->pkt);
 	}
+	if (s->flow)
+		s->proto->flow_reset(s->flow);
 	s->batch.npkts = s->batch.ipkt = s->batch.ielem = 0;
-	s->elems_pending = 0;
 	if (p->gap_status)
 		s->stats.errors++;
 	item->type = PFT_ITEM_GAP;
-	item->protocol = s->protocol;
+	item->protocol = s->proto->protocol;
 	item->source = (uint16_t)i;
 	item->status = p->gap_status;
 	item->offset = p->gap_offset;
@@ -356,70 +336,8 @@ static int next_gap_item(struct pft_pipe *p, struct pft_item *item)
 
 static void src_feed(struct source *s, const uint8_t *buf, size_t len, uint64_t offset)
 {
-	if (s->protocol == PFT_PROTO_ETMV3)
-		pft_etm3_pkt_feed_at(s->e3pkt, buf, len, offset);
-	else
-		pft_pkt_feed_at(s->pkt, buf, len, offset);
+	s->proto->pkt_feed_at(s->pkt, buf, len, offset);
 	s->stats.bytes += len;
-}
-
-static void src_finish(struct source *s)
-{
-	if (s->protocol == PFT_PROTO_ETMV3)
-		pft_etm3_pkt_finish(s->e3pkt);
-	else
-		pft_pkt_finish(s->pkt);
-}
-
-enum { DRAIN_ITEM = 0, DRAIN_DONE, DRAIN_AGAIN };
-
-/* One step of an ETMv3 source: an item (DRAIN_ITEM), nothing until more
- * input (DRAIN_DONE), a step without an item (DRAIN_AGAIN), or a fatal
- * code.  Its flow decoder holds back its last range until finished. */
-static int drain_etm3(struct pft_pipe *p, struct source *s, struct pft_item *item)
-{
-	int r;
-
-	item->protocol = s->protocol;
-	item->source = (uint16_t)p->cur;
-	if (s->elems_pending) {
-		if (pft_etm3_flow_next(s->e3flow, &s->elem, sizeof(s->elem)) == 0) {
-			if (s->elem.type == PFT_ELEM_RANGE)
-				s->stats.insns += s->elem.ninsn;
-			item->type = PFT_ITEM_ELEM;
-			item->etm3 = s->e3_flushed ? NULL : &s->e3p;
-			item->elem = &s->elem;
-			return DRAIN_ITEM;
-		}
-		s->elems_pending = 0;
-	}
-	r = pft_etm3_pkt_next(s->e3pkt, &s->e3p, sizeof(s->e3p));
-	if (r == -PFT_ERR_NEED_INPUT)
-		return DRAIN_DONE;
-	if (r == -PFT_ERR_EOS) {
-		if (!s->e3flow || s->e3_flushed)
-			return DRAIN_DONE;
-		s->e3_flushed = 1;
-		pft_etm3_flow_finish(s->e3flow);
-		s->elems_pending = 1;
-		return DRAIN_AGAIN;
-	}
-	if (r < 0 && s->e3p.type != PFT_ETM3_PKT_BAD)
-		return -PFT_ERR_INTERNAL;
-	s->stats.packets++;
-	if (r < 0)
-		s->stats.errors++;
-	if (s->e3flow) {
-		if (pft_etm3_flow_put(s->e3flow, &s->e3p, sizeof(s->e3p)) < 0)
-			return -PFT_ERR_INTERNAL;
-		s->elems_pending = 1;
-	}
-	if (!p->cfg.packets)
-		return DRAIN_AGAIN;
-	item->type = PFT_ITEM_PACKET;
-	item->status = r < 0 ? r : 0;
-	item->etm3 = &s->e3p;
-	return DRAIN_ITEM;
 }
 
 /* A bad packet has cost staged source @s its sync: its NOTSYNC packets
@@ -430,32 +348,55 @@ static void cut_at_chunk_end(struct pft_pipe *p, struct source *s)
 		s->stats.bytes -= stage_cut_at_chunk_end(&p->stage, &s->map, s->pkt);
 }
 
+/* The end of source @s's stream: what its flow decoder held back, as a
+ * batch of elements without a packet: 1, or 0 when there is none. */
+static int flush_batch(struct source *s)
+{
+	if (!s->flow || !s->proto->flow_finish || s->flushed)
+		return 0;
+	s->flushed = 1;
+	int n = s->proto->flow_finish(s->flow, s->elems, ELEM_ROOM);
+	if (n < 0)
+		return n;
+	s->elem_end[0] = (uint16_t)n;
+	s->batch = (struct pft_batch){ .pkts = NULL, .protocol = s->proto->protocol,
+				       .elems = s->elems, .elem_end = s->elem_end,
+				       .npkts = 1, .ipkt = 1 };
+	return n > 0;
+}
+
 /* A new batch of packets for source @s, with their elements: 1, or 0
  * when its decoder needs input (or has ended), or a fatal negative code. */
 static int next_batch(struct pft_pipe *p, struct source *s)
 {
+	const struct pft_proto *proto = s->proto;
 	/* Counting only, one packet: the atoms and branches after it are
 	 * passed over. */
-	int got = pft_pkt_next_batch(s->pkt, s->pkts, s->counts && !s->flow ? 1 : PKT_BATCH,
-				     sizeof(s->pkts[0]));
+	int got = proto->pkt_next_batch(s->pkt, s->pkts, s->counts && !s->flow ? 1 : proto->batch_max);
 
-	if (got == -PFT_ERR_NEED_INPUT || got == -PFT_ERR_EOS)
+	if (got == -PFT_ERR_NEED_INPUT)
 		return 0;
-	if (got < 0 && s->pkts[0].type != PFT_PKT_BAD)
+	if (got == -PFT_ERR_EOS)
+		return flush_batch(s);
+	if (got < 0 && s->pkts[proto->type_offset] != proto->bad_type)
 		return -PFT_ERR_INTERNAL;
-	s->batch = (struct ptm_batch){ .pkts = s->pkts, .elems = s->flow ? s->elems : NULL,
+	s->batch = (struct pft_batch){ .pkts = s->pkts, .pkt_size = proto->packet_size,
+				       .protocol = proto->protocol,
+				       .elems = s->flow ? s->elems : NULL,
 				       .elem_end = s->elem_end, .npkts = got > 0 ? got : 1,
 				       .status = got > 0 ? 0 : got };
-	if (got < 0 && s->map.e)
-		cut_at_chunk_end(p, s);
-	if (s->map.e)
+	if (s->map.e) {
+		/* Staged: PTM packets. */
+		struct pft_packet *pkts = (struct pft_packet *)s->pkts;
+		if (got < 0)
+			cut_at_chunk_end(p, s);
 		for (int k = 0; k < s->batch.npkts; k++)
-			s->pkts[k].offset = stage_input_offset(&s->map, s->pkts[k].offset);
+			pkts[k].offset = stage_input_offset(&s->map, pkts[k].offset);
+	}
 	if (!s->flow)
 		return 1;
 	size_t end[PKT_BATCH];
-	int n = pft_flow_decode(s->flow, s->pkts, (size_t)s->batch.npkts, sizeof(s->pkts[0]),
-				s->elems, ELEM_ROOM, end);
+	int n = proto->flow_decode(s->flow, s->pkts, s->batch.npkts, s->elems, ELEM_ROOM, end);
 	/* The room is enough for every packet, and they come from the decoder. */
 	if (n != s->batch.npkts)
 		return -PFT_ERR_INTERNAL;
@@ -464,11 +405,12 @@ static int next_batch(struct pft_pipe *p, struct source *s)
 	return 1;
 }
 
-static void account_packet(struct ptm_batch *b, struct pft_pipe_stats *stats,
-			   struct pft_fit *fit, uint64_t *fit_bytes, const struct pft_packet *pkt)
+/* Packet @k of batch @b: its statistics, and its fit check (PTM only). */
+static void account_packet(struct pft_batch *b, struct pft_pipe_stats *stats,
+			   struct pft_fit *fit, uint64_t *fit_bytes, int k)
 {
 	if (fit)
-		ptm_fit_packet(fit, fit_bytes, pkt, b->status);
+		ptm_fit_packet(fit, fit_bytes, (const struct pft_packet *)b->pkts + k, b->status);
 	stats->packets++;
 	if (b->status < 0)
 		stats->errors++;
@@ -485,11 +427,12 @@ static void account_elem(struct pft_pipe_stats *stats, struct pft_fit *fit,
 
 /* Give the packets of batch @b from @ipkt on, each followed by its
  * elements (from elems[@ielem]), to fit check @fit. */
-static void fit_rest(const struct ptm_batch *b, struct pft_fit *fit, uint64_t *fit_bytes,
+static void fit_rest(const struct pft_batch *b, struct pft_fit *fit, uint64_t *fit_bytes,
 		     int ipkt, int ielem)
 {
-	/* In locals: the calls may write *@b as far as C knows. */
-	const struct pft_packet *pkts = b->pkts;
+	/* In locals: the calls may write *@b as far as C knows.  Fit checks
+	 * are of PTM sources. */
+	const struct pft_packet *pkts = (const struct pft_packet *)b->pkts;
 	const struct pft_elem *elems = b->elems;
 	const uint16_t *elem_end = b->elem_end;
 	const int npkts = b->npkts;
@@ -520,7 +463,7 @@ static void fit_rest(const struct ptm_batch *b, struct pft_fit *fit, uint64_t *f
 	}
 }
 
-int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
+int pft_batch_item(struct pft_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
 		   struct pft_fit *fit, uint64_t *fit_bytes, struct pft_item *item)
 {
 	for (;;) {
@@ -528,7 +471,7 @@ int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_s
 		if (b->elems && b->ipkt && b->ielem < b->elem_end[b->ipkt - 1]) {
 			int end = runs ? b->elem_end[b->ipkt - 1] : b->ielem + 1;
 			item->type = PFT_ITEM_ELEM;
-			item->ptm = &b->pkts[b->ipkt - 1];
+			pft_batch_item_packet(b, b->ipkt - 1, item);
 			item->elem = &b->elems[b->ielem];
 			item->count = (uint32_t)(end - b->ielem);
 			while (b->ielem < end)
@@ -541,14 +484,14 @@ int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_s
 			int end = runs && !b->elems ? b->npkts : b->ipkt + 1;
 			item->type = PFT_ITEM_PACKET;
 			item->status = b->status;
-			item->ptm = &b->pkts[b->ipkt];
+			pft_batch_item_packet(b, b->ipkt, item);
 			item->count = (uint32_t)(end - b->ipkt);
 			while (b->ipkt < end)
-				account_packet(b, stats, fit, fit_bytes, &b->pkts[b->ipkt++]);
+				account_packet(b, stats, fit, fit_bytes, b->ipkt++);
 			return 1;
 		}
 		if (!runs) {
-			account_packet(b, stats, fit, fit_bytes, &b->pkts[b->ipkt++]);
+			account_packet(b, stats, fit, fit_bytes, b->ipkt++);
 			continue;
 		}
 		/* Elements only, in runs: the rest of the batch at once. */
@@ -569,7 +512,7 @@ int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_s
 			while (b->elem_end[ipkt] <= first)
 				ipkt++;
 			item->type = PFT_ITEM_ELEM;
-			item->ptm = &b->pkts[ipkt];
+			pft_batch_item_packet(b, ipkt, item);
 			item->elem = &b->elems[first];
 			item->count = (uint32_t)(end - first);
 			return 1;
@@ -579,10 +522,10 @@ int ptm_batch_item(struct ptm_batch *b, int packets, int runs, struct pft_pipe_s
 
 /* Counting elements only: source @s's new batch (no bad packet in it)
  * goes to its counts, statistics and fit check at once, packet by packet
- * with its elements after it, as ptm_batch_item() would give them. */
+ * with its elements after it, as pft_batch_item() would give them. */
 static void count_batch(struct source *s)
 {
-	struct ptm_batch *b = &s->batch;
+	struct pft_batch *b = &s->batch;
 	const int nelems = b->elem_end[b->npkts - 1];
 	uint64_t insns = s->counts->insns;
 
@@ -595,16 +538,16 @@ static void count_batch(struct source *s)
 	b->ielem = nelems;
 }
 
-/* The PTM source being drained's next item: 1, 0 when it needs input (or
+/* The source being drained's next item: 1, 0 when it needs input (or
  * has ended), or a fatal negative code. */
-static int drain_ptm(struct pft_pipe *p, struct source *s, struct pft_item *item)
+static int drain(struct pft_pipe *p, struct source *s, struct pft_item *item)
 {
 	int r;
 
-	item->protocol = s->protocol;
+	item->protocol = s->proto->protocol;
 	item->source = (uint16_t)p->cur;
 	item->count = 1;
-	while (!ptm_batch_item(&s->batch, p->cfg.packets, p->cfg.runs, &s->stats, s->fit,
+	while (!pft_batch_item(&s->batch, p->cfg.packets, p->cfg.runs, &s->stats, s->fit,
 			       &s->fit_bytes, item)) {
 		if (s->counts && !s->flow)
 			s->stats.packets += ptm_skip_counted(s->pkt, UINT64_MAX, s->counts, s->fit,
@@ -622,8 +565,9 @@ int pft_pipe_count_into(struct pft_pipe *p, unsigned source, struct pft_input_co
 	if (!p || source >= p->nsrc || !c)
 		return -PFT_ERR_INVALID;
 	struct source *s = p->src[source];
-	/* Packets with their elements come back as items. */
-	if (s->protocol == PFT_PROTO_PTM && !(s->flow && p->cfg.packets))
+	/* Packets with their elements come back as items.  Counting in place
+	 * needs the PTM decoder's skipping. */
+	if (s->proto->staged && !(s->flow && p->cfg.packets))
 		s->counts = c;
 	return 0;
 }
@@ -684,7 +628,7 @@ static int refill_formatted(struct pft_pipe *p, struct pft_item *item)
 		}
 		p->id_bytes[c.id & (ID_COUNT - 1)] += c.len;
 		struct source *s = p->src[idx];
-		if (s->protocol == PFT_PROTO_ETMV3) {
+		if (!s->proto->staged) {
 			src_feed(s, c.data, c.len, c.offset);
 			p->cur = idx;
 			return 1;
@@ -726,7 +670,7 @@ static int refill(struct pft_pipe *p, struct pft_item *item, int *eos)
 	/* End every source's packet decoder, one at a time. */
 	if (p->next_to_finish < p->nsrc) {
 		p->cur = (int)p->next_to_finish++;
-		src_finish(p->src[p->cur]);
+		p->src[p->cur]->proto->pkt_finish(p->src[p->cur]->pkt);
 		return 1;
 	}
 	*eos = 1;
@@ -752,16 +696,8 @@ int pft_pipe_next(struct pft_pipe *p, struct pft_item *item, size_t size)
 				return 0;
 			continue;
 		}
-		if (p->cur != NO_SOURCE && p->src[p->cur]->protocol == PFT_PROTO_ETMV3) {
-			int r = drain_etm3(p, p->src[p->cur], item);
-			if (r == DRAIN_ITEM || r < 0)
-				return r;
-			if (r == DRAIN_DONE)
-				p->cur = NO_SOURCE;
-			continue;
-		}
 		if (p->cur != NO_SOURCE) {
-			int r = drain_ptm(p, p->src[p->cur], item);
+			int r = drain(p, p->src[p->cur], item);
 			if (r)
 				return r < 0 ? r : 0;
 			p->cur = NO_SOURCE;

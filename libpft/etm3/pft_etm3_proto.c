@@ -1,0 +1,117 @@
+/* The ETMv3's table of operations for the pipeline (core/pft_proto.h).
+ * Its flow decoder takes one packet at a time and holds its last range
+ * back until the next packet or the end shows it complete. */
+#include <stddef.h>
+
+#include "core/pft_proto.h"
+#include "pft.h"
+
+static void *pkt_alloc(const void *cfg, int *errcode)
+{
+	return pft_etm3_pkt_alloc(cfg, errcode);
+}
+
+static void pkt_free(void *d)
+{
+	pft_etm3_pkt_free(d);
+}
+
+static int pkt_feed_at(void *d, const uint8_t *buf, size_t len, uint64_t offset)
+{
+	return pft_etm3_pkt_feed_at(d, buf, len, offset);
+}
+
+static int pkt_finish(void *d)
+{
+	return pft_etm3_pkt_finish(d);
+}
+
+static int pkt_reset(void *d)
+{
+	return pft_etm3_pkt_reset(d);
+}
+
+static int pkt_sync_forward(void *d)
+{
+	return pft_etm3_pkt_sync_forward(d);
+}
+
+static int pkt_next_batch(void *d, void *pkts, int n)
+{
+	(void)n;
+	int r = pft_etm3_pkt_next(d, pkts, sizeof(struct pft_etm3_packet));
+	return r < 0 ? r : 1;
+}
+
+static void *flow_alloc(const void *cfg, struct pft_image *image, int *errcode)
+{
+	return pft_etm3_flow_alloc(cfg, image, errcode);
+}
+
+static void flow_free(void *f)
+{
+	pft_etm3_flow_free(f);
+}
+
+static int flow_reset(void *f)
+{
+	return pft_etm3_flow_reset(f);
+}
+
+/* The elements the decoder has ready into @elems[@n ..): the new count,
+ * or -PFT_ERR_INTERNAL when they do not fit. */
+static int take_elems(void *f, struct pft_elem *elems, size_t room, size_t n)
+{
+	for (;;) {
+		if (n == room)
+			return -PFT_ERR_INTERNAL;
+		if (pft_etm3_flow_next(f, &elems[n], sizeof(elems[n])) < 0)
+			return (int)n;
+		n++;
+	}
+}
+
+static int flow_decode(void *f, const void *pkts, int n, struct pft_elem *elems, size_t room,
+		       size_t *end)
+{
+	const struct pft_etm3_packet *p = pkts;
+	size_t got = 0;
+
+	for (int k = 0; k < n; k++) {
+		if (pft_etm3_flow_put(f, &p[k], sizeof(p[k])) < 0)
+			return -PFT_ERR_INTERNAL;
+		int r = take_elems(f, elems, room, got);
+		if (r < 0)
+			return r;
+		end[k] = got = (size_t)r;
+	}
+	return n;
+}
+
+static int flow_finish(void *f, struct pft_elem *elems, size_t room)
+{
+	if (pft_etm3_flow_finish(f) < 0)
+		return -PFT_ERR_INTERNAL;
+	return take_elems(f, elems, room, 0);
+}
+
+const struct pft_proto pft_etm3_proto = {
+	.protocol = PFT_PROTO_ETMV3,
+	.staged = 0,
+	.packet_size = sizeof(struct pft_etm3_packet),
+	.type_offset = offsetof(struct pft_etm3_packet, type),
+	.bad_type = PFT_ETM3_PKT_BAD,
+	.batch_max = 1,
+	.pkt_alloc = pkt_alloc,
+	.pkt_free = pkt_free,
+	.pkt_feed_at = pkt_feed_at,
+	.pkt_finish = pkt_finish,
+	.pkt_reset = pkt_reset,
+	.pkt_sync_forward = pkt_sync_forward,
+	.pkt_next_batch = pkt_next_batch,
+	.flow_alloc = flow_alloc,
+	.flow_free = flow_free,
+	.flow_reset = flow_reset,
+	.flow_decode = flow_decode,
+	.flow_finish = flow_finish,
+};
