@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pft.h"
 
@@ -18,8 +19,11 @@ struct pft_proto {
 	 * both need the PTM decoder's stream positions. */
 	uint8_t staged;
 	uint16_t packet_size;      /* its packet struct */
-	/* Where a packet's type byte is, and the BAD packet's type. */
-	uint8_t type_offset, bad_type;
+	/* Where a packet's fields are (every protocol's packet has them):
+	 * uint64_t offset, const uint8_t *raw, uint16_t size, uint8_t type. */
+	uint8_t offset_at, raw_at, size_at, type_offset;
+	uint8_t bad_type, isync_type;  /* the BAD and I-sync packet types */
+	uint8_t pkt_bytes_max;         /* the longest packet */
 	/* Packets returned at once: a BAD packet always comes alone. */
 	uint16_t batch_max;
 
@@ -34,6 +38,10 @@ struct pft_proto {
 	 * decoder's code (-PFT_ERR_NEED_INPUT, -PFT_ERR_EOS, or a BAD
 	 * packet's, which is then in @pkts). */
 	int (*pkt_next_batch)(void *d, void *pkts, int n);
+	/* Offset of the next byte the decoder will look at. */
+	uint64_t (*pkt_get_offset)(const void *d);
+	/* Count @n packets into @c (by the protocol's types). */
+	void (*count_packets)(struct pft_input_counts *c, const void *pkts, size_t n);
 
 	void *(*flow_alloc)(const void *cfg, struct pft_image *image, int *errcode);
 	void (*flow_free)(void *f);
@@ -45,7 +53,52 @@ struct pft_proto {
 	/* The end of the stream: the elements the flow decoder still holds
 	 * into @elems, how many; NULL when it holds none back. */
 	int (*flow_finish)(void *f, struct pft_elem *elems, size_t room);
+
+	/* What a packet or flow decoder carries from one packet to the next
+	 * (core/pft_sync_state.h): two decoders whose states are equal (by
+	 * memcmp) give the same output from there on.  The parallel decode
+	 * hands over between pieces where they are; NULL: it cannot. */
+	uint16_t pkt_state_size, flow_state_size;
+	void (*pkt_sync_state)(const void *d, void *state);
+	void (*flow_sync_state)(const void *f, void *state);
 };
+
+/* The fields every protocol's packet has, at the places its table says. */
+static inline uint64_t pft_proto_pkt_offset(const struct pft_proto *pr, const void *pkt)
+{
+	uint64_t v;
+	memcpy(&v, (const unsigned char *)pkt + pr->offset_at, sizeof(v));
+	return v;
+}
+
+static inline void pft_proto_set_pkt_offset(const struct pft_proto *pr, void *pkt, uint64_t v)
+{
+	memcpy((unsigned char *)pkt + pr->offset_at, &v, sizeof(v));
+}
+
+static inline uint16_t pft_proto_pkt_size(const struct pft_proto *pr, const void *pkt)
+{
+	uint16_t v;
+	memcpy(&v, (const unsigned char *)pkt + pr->size_at, sizeof(v));
+	return v;
+}
+
+static inline const uint8_t *pft_proto_pkt_raw(const struct pft_proto *pr, const void *pkt)
+{
+	const uint8_t *v;
+	memcpy(&v, (const unsigned char *)pkt + pr->raw_at, sizeof(v));
+	return v;
+}
+
+static inline void pft_proto_set_pkt_raw(const struct pft_proto *pr, void *pkt, const uint8_t *v)
+{
+	memcpy((unsigned char *)pkt + pr->raw_at, &v, sizeof(v));
+}
+
+static inline uint8_t pft_proto_pkt_type(const struct pft_proto *pr, const void *pkt)
+{
+	return ((const unsigned char *)pkt)[pr->type_offset];
+}
 
 extern const struct pft_proto pft_ptm_proto;
 extern const struct pft_proto pft_etm3_proto;

@@ -10,7 +10,11 @@
 
 #include "decode/pft_detect.h"
 #include "pft.h"
+#include "core/pft_proto.h"
 #include "ptm/pft_pkt_decoder.h"
+
+/* The table of protocol @protocol (enum pft_protocol), or NULL. */
+const struct pft_proto *pft_proto_of(unsigned protocol);
 
 struct pft_batch {
 	/* The packets, @pkt_size bytes apart; NULL: elements a flow decoder
@@ -99,27 +103,7 @@ static inline uint64_t ptm_skip_counted(struct pft_pkt_decoder *d, uint64_t limi
 	return sk.atoms + sk.branches + others;
 }
 
-/* Count @n packets and @n elements (either may be 0) into @c. */
-static inline void ptm_count_packets(struct pft_input_counts *c, const struct pft_packet *pkts,
-				     size_t n)
-{
-	/* Four tables: a run of one type (atoms) is then four chains of
-	 * increments, not one chain through one counter. */
-	uint32_t t[4][PFT_PKT_TYPE_MAX] = { { 0 } };
-	size_t k = 0;
-
-	for (; k + 4 <= n; k += 4) {
-		t[0][pkts[k].type]++;
-		t[1][pkts[k + 1].type]++;
-		t[2][pkts[k + 2].type]++;
-		t[3][pkts[k + 3].type]++;
-	}
-	for (; k < n; k++)
-		t[0][pkts[k].type]++;
-	for (int i = 0; i < PFT_PKT_TYPE_MAX; i++)
-		c->packets[i] += (uint64_t)t[0][i] + t[1][i] + t[2][i] + t[3][i];
-}
-
+/* Count @n elements into @c. */
 static inline void ptm_count_elems(struct pft_input_counts *c, const struct pft_elem *elems,
 				   size_t n)
 {

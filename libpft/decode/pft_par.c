@@ -1,6 +1,9 @@
 /*
- * Parallel decode of one PTM source's trace file: raw, or a formatted
- * memory buffer (CoreSight frames) of which one trace ID is decoded.
+ * Parallel decode of one source's trace file: raw, or a formatted memory
+ * buffer (CoreSight frames) of which one trace ID is decoded.  The source's
+ * decoders are driven through its protocol's table (core/pft_proto.h);
+ * formatted buffers, whose pieces are staged as the serial pipeline stages
+ * them, are of staged protocols (PTM) only.
  *
  * The file is cut into pieces of a fixed size.  Worker threads decode the
  * pieces, each with its own packet and flow decoders, into a stream of
@@ -84,7 +87,6 @@ enum {
 	CAND_MAX = 4,              /* I-syncs a piece records for its hand-over */
 	CHUNK_SIZE = 1 << 20,      /* record stream chunk */
 	CHUNKS_MAX = 8,            /* chunks a piece may hold before it waits */
-	PKT_BYTES_MAX = 16,        /* the longest PTM packet */
 	BATCH = 64,                /* packets per batch, as in pft_pipe.c */
 	PUBLISH_EVERY = 32,        /* batches */
 	ELEM_ROOM = BATCH * PFT_FLOW_ELEMS_MAX,
@@ -115,12 +117,16 @@ struct record_parts {
 	size_t pkts, elems, raw, size;
 };
 
-static struct record_parts record_layout(unsigned npkts, unsigned nelems, size_t raw)
+/* A record of @npkts packets of @pkt_size bytes, @nelems elements and
+ * @raw packet bytes.  No packets and some elements: the elements a flow
+ * decoder held back to the end of the stream. */
+static struct record_parts record_layout(unsigned npkts, size_t pkt_size, unsigned nelems,
+					 size_t raw)
 {
 	struct record_parts r;
 
 	r.pkts = align8(sizeof(struct record) + npkts * sizeof(uint16_t));
-	r.elems = r.pkts + npkts * sizeof(struct pft_packet);
+	r.elems = r.pkts + npkts * pkt_size;
 	r.raw = r.elems + nelems * sizeof(struct pft_elem);
 	r.size = align8(r.raw + raw);
 	return r;
@@ -143,11 +149,14 @@ struct id_bytes {
 	uint64_t n[ID_COUNT];
 };
 
+/* Room for the protocols' packet and flow decoder states. */
+enum { PKT_STATE_MAX = 64, FLOW_STATE_MAX = 512 };
+
 /* A recorded I-sync: where a later piece may take over. */
 struct cand {
 	uint64_t offset;
-	struct pkt_sync_state ps;
-	struct flow_sync_state fs;
+	unsigned char ps[PKT_STATE_MAX];
+	unsigned char fs[FLOW_STATE_MAX];
 	struct chunk *chunk;       /* the stream after the I-sync's records */
 	size_t pos;
 	struct tally tally;        /* count_only: the piece's, up to the I-sync */
@@ -184,10 +193,9 @@ struct piece {
 struct worker {
 	struct par *p;
 	pthread_t thread;
-	struct pft_pkt_decoder *pkt;
-	struct pft_flow *flow;
+	void *pkt, *flow;          /* the protocol's decoders */
 	uint8_t *in;               /* feed_block bytes */
-	struct pft_packet pkts[BATCH];
+	unsigned char *pkts;       /* BATCH packets of the protocol */
 	struct pft_elem *elems;    /* ELEM_ROOM */
 	size_t end[BATCH];
 	size_t wpos;                  /* bytes written in the piece's last chunk */
@@ -211,6 +219,7 @@ struct worker {
 
 struct par {
 	struct par_config c;
+	const struct pft_proto *proto;
 	int fd;
 	size_t npieces;
 	struct piece **pieces;     /* NULL: not started, or freed */
@@ -245,6 +254,7 @@ struct par {
 	struct tally total, from_tally;
 	struct pft_fit from_fit;
 	int from_cand;
+	uint16_t flush_end;        /* a flush record's elements, as one packet's */
 	char msg[512];
 };
 
@@ -343,10 +353,12 @@ static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
  * piece was cancelled, or -PFT_ERR_NOMEM. */
 static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, int status)
 {
+	const struct pft_proto *pr = w->p->proto;
+	const size_t psize = pr->packet_size;
 	size_t raw = 0;
 	int with_elems = w->flow && !w->p->c.count_only;
 	unsigned nelems = with_elems ? (unsigned)w->end[npkts - 1] : 0;
-	const struct pft_packet *from = w->pkts;
+	const unsigned char *from = w->pkts;
 	int one = 0;
 
 	/* Elements in runs, without packets: a run's item shows only the
@@ -357,19 +369,19 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
 		int k = 0;
 		while (!w->end[k])
 			k++;
-		from = &w->pkts[k];
+		from = w->pkts + (size_t)k * psize;
 		one = 1;
 		npkts = 1;
 	}
 	for (int k = 0; k < npkts; k++)
-		raw += from[k].size;
-	struct record_parts l = record_layout((unsigned)npkts, nelems, raw);
+		raw += pft_proto_pkt_size(pr, from + (size_t)k * psize);
+	struct record_parts l = record_layout((unsigned)npkts, psize, nelems, raw);
 	int err = make_room(w, i, pc, l.size);
 	if (err)
 		return err;
 	uint8_t *o = pc->tail->data + w->wpos;
 	struct record *r = (struct record *)o;
-	struct pft_packet *pkts = (struct pft_packet *)(o + l.pkts);
+	unsigned char *pkts = o + l.pkts;
 	uint8_t *bytes = o + l.raw;
 
 	r->size = (uint32_t)l.size;
@@ -378,13 +390,35 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
 	r->status = status;
 	for (int k = 0; k < npkts; k++)
 		r->elem_end[k] = (uint16_t)(!with_elems ? 0 : one ? nelems : w->end[k]);
-	memcpy(pkts, from, (size_t)npkts * sizeof(*pkts));
+	memcpy(pkts, from, (size_t)npkts * psize);
 	memcpy(o + l.elems, w->elems, nelems * sizeof(struct pft_elem));
 	for (int k = 0; k < npkts; k++) {
-		memcpy(bytes, from[k].raw, from[k].size);
-		pkts[k].raw = bytes;
-		bytes += from[k].size;
+		unsigned char *pkt = pkts + (size_t)k * psize;
+		uint16_t size = pft_proto_pkt_size(pr, pkt);
+		memcpy(bytes, pft_proto_pkt_raw(pr, pkt), size);
+		pft_proto_set_pkt_raw(pr, pkt, bytes);
+		bytes += size;
 	}
+	w->wpos += l.size;
+	return 0;
+}
+
+/* Append the @nelems elements the flow decoder held back to the end of
+ * the stream (in w->elems).  Returns as put_record(). */
+static int put_flush(struct worker *w, size_t i, struct piece *pc, unsigned nelems)
+{
+	struct record_parts l = record_layout(0, 0, nelems, 0);
+	int err = make_room(w, i, pc, l.size);
+
+	if (err)
+		return err;
+	uint8_t *o = pc->tail->data + w->wpos;
+	struct record *r = (struct record *)o;
+	r->size = (uint32_t)l.size;
+	r->npkts = 0;
+	r->nelems = (uint16_t)nelems;
+	r->status = 0;
+	memcpy(o + l.elems, w->elems, nelems * sizeof(struct pft_elem));
 	w->wpos += l.size;
 	return 0;
 }
@@ -393,7 +427,7 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
  * discontinuity) to the stream.  Returns as put_record(). */
 static int put_gap(struct worker *w, size_t i, struct piece *pc, int status, uint64_t offset)
 {
-	struct record_parts l = record_layout(0, 0, sizeof(offset));
+	struct record_parts l = record_layout(0, 0, 0, sizeof(offset));
 	int err = make_room(w, i, pc, l.size);
 
 	if (err)
@@ -420,12 +454,14 @@ static void tally_batch(struct worker *w, struct piece *pc, int npkts, int statu
 	if (status < 0)
 		t->c.errors++;
 	if (w->p->c.packets)
-		ptm_count_packets(&t->c, w->pkts, (size_t)npkts);
+		w->p->proto->count_packets(&t->c, w->pkts, (size_t)npkts);
 	ptm_count_elems(&t->c, w->elems, nelems);
 	if (!pc->fit)
 		return;
+	/* Fit checks are of PTM sources. */
+	const struct pft_packet *pkts = (const struct pft_packet *)w->pkts;
 	for (size_t k = 0, e = 0; k < (size_t)npkts; k++) {
-		ptm_fit_packet(pc->fit, &pc->fit_bytes, &w->pkts[k], status);
+		ptm_fit_packet(pc->fit, &pc->fit_bytes, &pkts[k], status);
 		for (; w->flow && e < w->end[k]; e++)
 			ptm_fit_elem(pc->fit, &w->elems[e]);
 	}
@@ -454,8 +490,8 @@ static int publish(struct par *p, size_t i, struct piece *pc, size_t written)
  * until @j's candidates are all known; @i's own recording (*@recording)
  * ends before it waits, so that no piece waits for a piece that waits. */
 static int compare_with(struct par *p, size_t i, struct piece *pc, int *recording, size_t j,
-			uint8_t seen_id, uint64_t offset, const struct pkt_sync_state *ps,
-			const struct flow_sync_state *fs, const struct pft_fit *fit, unsigned *k)
+			uint8_t seen_id, uint64_t offset, const unsigned char *ps,
+			const unsigned char *fs, const struct pft_fit *fit, unsigned *k)
 {
 	int r = -1;
 
@@ -482,8 +518,9 @@ static int compare_with(struct par *p, size_t i, struct piece *pc, int *recordin
 			r = 0;
 			break;
 		}
-		if (c->offset == offset && pft_pkt_sync_state_equal(ps, &c->ps) &&
-		    pft_flow_sync_state_equal(fs, &c->fs) && (!fit || fit_same_future(fit, &c->fit))) {
+		if (c->offset == offset && !memcmp(ps, c->ps, p->proto->pkt_state_size) &&
+		    !memcmp(fs, c->fs, p->proto->flow_state_size) &&
+		    (!fit || fit_same_future(fit, &c->fit))) {
 			*k = n;
 			r = 1;
 			break;
@@ -608,7 +645,8 @@ static void feed_stage(struct worker *w)
 {
 	size_t end = stage_feed_end(&w->stage, &w->map, w->pkt);
 
-	pft_pkt_feed_at(w->pkt, w->stage.buf + w->stage.fed, end - w->stage.fed, w->stream);
+	w->p->proto->pkt_feed_at(w->pkt, w->stage.buf + w->stage.fed, end - w->stage.fed,
+				 w->stream);
 	w->stream += end - w->stage.fed;
 	w->stage.fed = end;
 	w->staging = 1;
@@ -619,15 +657,17 @@ static void feed_stage(struct worker *w)
  * Returns as put_record(). */
 static int frames_gap(struct worker *w, size_t i, struct piece *pc, int status, uint64_t offset)
 {
+	const struct pft_proto *pr = w->p->proto;
+
 	if (status == 0) {
-		pft_pkt_reset(w->pkt);
+		pr->pkt_reset(w->pkt);
 		w->map.n = w->map.at = 0;
 	} else {
-		pft_pkt_sync_forward(w->pkt);
+		pr->pkt_sync_forward(w->pkt);
 		pc->tally.c.errors++;
 	}
 	if (w->flow)
-		pft_flow_reset(w->flow);
+		pr->flow_reset(w->flow);
 	/* Counting, pft_input_count() returns only the gaps with errors. */
 	if (w->p->c.count_only && !status)
 		return 0;
@@ -670,7 +710,7 @@ static int refill_frames(struct worker *w, size_t i, struct piece *pc)
 			continue;
 		}
 		if (r == -PFT_ERR_EOS)
-			return pft_pkt_finish(w->pkt);
+			return w->p->proto->pkt_finish(w->pkt);
 		if (gap)
 			return frames_gap(w, i, pc, r, r < 0 ? err_offset : c.offset);
 		if (c.len > STAGE_BYTES)   /* longer than any frame's data */
@@ -687,7 +727,7 @@ static int refill_raw(struct worker *w, uint64_t *fed)
 	struct par *p = w->p;
 
 	if (*fed == p->c.length)
-		return pft_pkt_finish(w->pkt);
+		return p->proto->pkt_finish(w->pkt);
 	/* Feeds end where the serial decode's do: NOTSYNC packets end at
 	 * feed ends too. */
 	uint64_t end = (*fed / p->c.feed_block + 1) * p->c.feed_block;
@@ -695,7 +735,7 @@ static int refill_raw(struct worker *w, uint64_t *fed)
 	int e = read_at(p, w->in, n, *fed);
 	if (e)
 		return read_error(p, *fed, e);
-	pft_pkt_feed_at(w->pkt, w->in, n, *fed);
+	p->proto->pkt_feed_at(w->pkt, w->in, n, *fed);
 	*fed += n;
 	return 0;
 }
@@ -705,15 +745,18 @@ static int refill_raw(struct worker *w, uint64_t *fed)
 static int run_piece(struct worker *w, size_t i, struct piece *pc)
 {
 	struct par *p = w->p;
+	const struct pft_proto *pr = p->proto;
+	const size_t psize = pr->packet_size;
+	const uint64_t ahead = (uint64_t)pr->batch_max * pr->pkt_bytes_max;
 	uint64_t fed = pc->start;
 	size_t next = i + 1 < p->npieces ? i + 1 : p->npieces;
 	uint64_t until = next < p->npieces ? next * (uint64_t)p->c.piece_size : UINT64_MAX;
 	int recording = i > 0, checking = 0, unpublished = 0;
 	int err;
 
-	pft_pkt_reset(w->pkt);
+	pr->pkt_reset(w->pkt);
 	if (w->flow)
-		pft_flow_reset(w->flow);
+		pr->flow_reset(w->flow);
 	if (p->c.frames && (err = start_frames(w, pc)) < 0)
 		return err;
 	for (;;) {
@@ -723,21 +766,18 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		 * feed never holds bytes on both sides of a piece's start. */
 		int single = recording || checking ||
 			     (p->c.frames ? w->read_pos > until
-					  : pft_pkt_get_offset(w->pkt) + BATCH * PKT_BYTES_MAX > until);
+					  : pr->pkt_get_offset(w->pkt) + ahead > until);
 		/* Counting packets only: pass over what needs no record,
-		 * short of where single packets begin, then one packet. */
-		int skipping = !single && p->c.count_only && !w->flow;
+		 * short of where single packets begin, then one packet (the
+		 * PTM decoder's skipping). */
+		int skipping = !single && p->c.count_only && !w->flow && pr->staged;
 		if (skipping)
 			pc->tally.packets += ptm_skip_counted(w->pkt, p->c.frames ? UINT64_MAX
-									: until - BATCH * PKT_BYTES_MAX,
+									: until - ahead,
 							      &pc->tally.c, pc->fit, &pc->fit_bytes);
-		int got = single ? pft_pkt_next(w->pkt, &w->pkts[0], sizeof(w->pkts[0]))
-				 : pft_pkt_next_batch(w->pkt, w->pkts, skipping ? 1 : BATCH,
-						      sizeof(w->pkts[0]));
+		int got = pr->pkt_next_batch(w->pkt, w->pkts, single || skipping ? 1 : pr->batch_max);
 		int status = 0;
 
-		if (single && got == 0)
-			got = 1;
 		if (got == -PFT_ERR_NEED_INPUT) {
 			err = p->c.frames ? refill_frames(w, i, pc) : refill_raw(w, &fed);
 			if (err)
@@ -747,7 +787,7 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		if (got == -PFT_ERR_EOS)
 			break;
 		if (got < 0) {
-			if (w->pkts[0].type != PFT_PKT_BAD)
+			if (pft_proto_pkt_type(pr, w->pkts) != pr->bad_type)
 				return -PFT_ERR_INTERNAL;
 			status = got;
 			got = 1;
@@ -757,13 +797,17 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			 * back to the file's. */
 			if (status < 0 && w->staging)
 				w->stream -= stage_cut_at_chunk_end(&w->stage, &w->map, w->pkt);
-			for (int k = 0; k < got; k++)
-				w->pkts[k].offset = stage_input_offset(&w->map, w->pkts[k].offset);
+			for (int k = 0; k < got; k++) {
+				unsigned char *pkt = w->pkts + (size_t)k * psize;
+				pft_proto_set_pkt_offset(pr, pkt, stage_input_offset(
+					&w->map, pft_proto_pkt_offset(pr, pkt)));
+			}
 		}
-		if (single && !checking && w->pkts[0].offset >= until)
+		uint64_t first = pft_proto_pkt_offset(pr, w->pkts);
+		if (single && !checking && first >= until)
 			checking = 1;   /* past the end: look for the hand-over */
-		if (w->flow && pft_flow_decode(w->flow, w->pkts, (size_t)got, sizeof(w->pkts[0]),
-					       w->elems, ELEM_ROOM, w->end) != got)
+		if (w->flow && pr->flow_decode(w->flow, w->pkts, got, w->elems, ELEM_ROOM,
+					       w->end) != got)
 			return -PFT_ERR_INTERNAL;
 		tally_batch(w, pc, got, status);
 		if ((!p->c.count_only || (status < 0 && p->c.packets)) &&
@@ -771,7 +815,7 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			return err < 0 ? err : 0;
 		/* Published now and then (the lock is not free), and at the
 		 * I-syncs that may end or start the piece's part. */
-		int isync = single && w->pkts[0].type == PFT_PKT_ISYNC && !status;
+		int isync = single && pft_proto_pkt_type(pr, w->pkts) == pr->isync_type && !status;
 		if (isync || ++unpublished == PUBLISH_EVERY) {
 			unpublished = 0;
 			if (publish(p, i, pc, w->wpos))
@@ -780,14 +824,13 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		if (!isync)
 			continue;
 
-		struct pkt_sync_state ps;
-		struct flow_sync_state fs;
-		pft_pkt_sync_state(w->pkt, &ps);
+		unsigned char ps[PKT_STATE_MAX], fs[FLOW_STATE_MAX];
+		pr->pkt_sync_state(w->pkt, ps);
 		if (w->flow)
-			pft_flow_sync_state(w->flow, &fs);
+			pr->flow_sync_state(w->flow, fs);
 		else
-			memset(&fs, 0, sizeof(fs));
-		uint64_t at = w->pkts[0].offset;
+			memset(fs, 0, pr->flow_state_size);
+		uint64_t at = first;
 		if (recording) {
 			pthread_mutex_lock(&p->mu);
 			if (pc->tail)
@@ -796,8 +839,8 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			if (!pc->recorded) {
 				struct cand *c = &pc->cands[pc->ncands++];
 				c->offset = at;
-				c->ps = ps;
-				c->fs = fs;
+				memcpy(c->ps, ps, pr->pkt_state_size);
+				memcpy(c->fs, fs, pr->flow_state_size);
 				c->chunk = pc->tail;
 				c->pos = w->wpos;
 				c->tally = pc->tally;
@@ -815,7 +858,7 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			continue;
 		unsigned k = 0;
 		int r = compare_with(p, i, pc, &recording, next, p->c.frames ? w->seen_id[next] : 0,
-				     at, &ps, &fs, pc->fit, &k);
+				     at, ps, fs, pc->fit, &k);
 		if (r > 0) {
 			pc->next = next;
 			pc->handover = k;
@@ -832,7 +875,17 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			checking = at >= until;
 		}
 	}
-	/* The end of the file: every later piece was decoded here. */
+	/* The end of the file: what the flow decoder held back, and every
+	 * later piece was decoded here. */
+	if (w->flow && pr->flow_finish) {
+		int n = pr->flow_finish(w->flow, w->elems, ELEM_ROOM);
+		if (n < 0)
+			return n;
+		w->end[0] = (size_t)n;
+		ptm_count_elems(&pc->tally.c, w->elems, (size_t)n);
+		if (n && !p->c.count_only && (err = put_flush(w, i, pc, (unsigned)n)) != 0)
+			return err < 0 ? err : 0;
+	}
 	if (publish(p, i, pc, w->wpos))
 		return 0;
 	absorb(p, next, p->npieces);
@@ -857,8 +910,7 @@ static void *worker_main(void *arg)
 		}
 		size_t i = p->next_start++;
 		struct piece *pc = calloc(1, sizeof(*pc));
-		if (pc && p->c.fit_check &&
-		    !(pc->fit = pft_fit_alloc(&p->c.cfg, p->c.image, NULL))) {
+		if (pc && p->fit && !(pc->fit = pft_fit_alloc(&p->c.cfg, p->c.image, NULL))) {
 			free(pc);
 			pc = NULL;
 		}
@@ -927,8 +979,9 @@ void par_free(struct par *p)
 		return;
 	stop_workers(p);
 	for (size_t i = 0; p->workers && i < p->c.threads; i++) {
-		pft_pkt_free(p->workers[i].pkt);
-		pft_flow_free(p->workers[i].flow);
+		p->proto->pkt_free(p->workers[i].pkt);
+		p->proto->flow_free(p->workers[i].flow);
+		free(p->workers[i].pkts);
 		free(p->workers[i].in);
 		free(p->workers[i].elems);
 		pft_dfmt_free(p->workers[i].dfmt);
@@ -959,13 +1012,16 @@ static int init_worker(struct par *p, struct worker *w)
 	int err = 0;
 
 	w->p = p;
-	w->pkt = pft_pkt_alloc(&p->c.cfg, &err);
+	w->pkt = p->proto->pkt_alloc(p->c.proto_cfg, &err);
 	if (w->pkt && p->c.elements)
-		w->flow = pft_flow_alloc(&p->c.cfg, p->c.image, &err);
+		w->flow = p->proto->flow_alloc(p->c.proto_cfg, p->c.image, &err);
 	w->in = malloc(p->c.feed_block > ID_SCAN_BACK ? p->c.feed_block : ID_SCAN_BACK);
 	w->elems = malloc(ELEM_ROOM * sizeof(*w->elems));
+	w->pkts = malloc((size_t)p->proto->batch_max * p->proto->packet_size);
 	if (!w->pkt || (p->c.elements && !w->flow))
 		return err;
+	if (!w->pkts)
+		return -PFT_ERR_NOMEM;
 	if (p->c.frames) {
 		struct pft_dfmt_config dc = { .size = sizeof(dc) };
 		if (!(w->dfmt = pft_dfmt_alloc(&dc, &err)))
@@ -979,18 +1035,33 @@ static int init_worker(struct par *p, struct worker *w)
 	return w->in && w->elems ? 0 : -PFT_ERR_NOMEM;
 }
 
+int par_protocol_ok(unsigned protocol, int frames)
+{
+	const struct pft_proto *pr = pft_proto_of(protocol);
+
+	/* Hand-overs compare the decoders' states; formatted pieces are
+	 * staged. */
+	return pr && pr->pkt_sync_state && pr->flow_sync_state && (!frames || pr->staged);
+}
+
 int par_alloc(const struct par_config *c, struct par **out)
 {
 	int err = -PFT_ERR_NOMEM;
 
+	const struct pft_proto *proto = pft_proto_of(c->protocol);
+
 	*out = NULL;
 	if (!c->piece_size || !c->feed_block || c->threads < 2 || c->length / c->piece_size < 2 ||
-	    (c->frames && c->piece_size % FRAME_SIZE))
+	    (c->frames && c->piece_size % FRAME_SIZE) || !par_protocol_ok(c->protocol, c->frames))
 		return 0;
+	if (proto->batch_max > BATCH || proto->pkt_state_size > PKT_STATE_MAX ||
+	    proto->flow_state_size > FLOW_STATE_MAX)
+		return -PFT_ERR_INTERNAL;
 	struct par *p = calloc(1, sizeof(*p));
 	if (!p)
 		return -PFT_ERR_NOMEM;
 	p->c = *c;
+	p->proto = proto;
 	p->fd = -1;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
@@ -1005,7 +1076,8 @@ int par_alloc(const struct par_config *c, struct par **out)
 	p->workers = calloc(p->c.threads, sizeof(*p->workers));
 	if (!p->pieces || !p->state || !p->workers)
 		goto fail;
-	if (c->fit_check && !(p->fit = pft_fit_alloc(&c->cfg, c->image, &err)))
+	if (c->fit_check && c->protocol == PFT_PROTO_PTM &&
+	    !(p->fit = pft_fit_alloc(&c->cfg, c->image, &err)))
 		goto fail;
 	p->fd = open(c->path, O_RDONLY | O_CLOEXEC);
 	if (p->fd < 0) {
@@ -1212,26 +1284,35 @@ static int next_batch(struct par *p)
 	if (!in)
 		return 0;
 	/* Published records do not change: read them unlocked, in place. */
+	const struct pft_proto *pr = p->proto;
 	const struct record *r = (const struct record *)in;
-	struct record_parts l = record_layout(r->npkts, r->nelems, 0);
+	struct record_parts l = record_layout(r->npkts, pr->packet_size, r->nelems, 0);
+	p->rpos += r->size;
+	if (!r->npkts && r->nelems) {
+		/* The elements held back to the end, as if of a packet
+		 * returned already (pft_batch.h). */
+		p->flush_end = r->nelems;
+		p->batch = (struct pft_batch){ .pkts = NULL, .protocol = pr->protocol,
+					       .elems = (const struct pft_elem *)(in + l.elems),
+					       .elem_end = &p->flush_end, .npkts = 1, .ipkt = 1 };
+		return 1;
+	}
 	if (!r->npkts) {
 		p->gap = 1;
 		p->batch.status = r->status;
 		memcpy(&p->gap_offset, in + l.raw, sizeof(p->gap_offset));
-		p->rpos += r->size;
 		return 1;
 	}
-	p->batch = (struct pft_batch){ .pkts = in + l.pkts, .pkt_size = sizeof(struct pft_packet),
-				       .protocol = PFT_PROTO_PTM,
+	p->batch = (struct pft_batch){ .pkts = in + l.pkts, .pkt_size = pr->packet_size,
+				       .protocol = pr->protocol,
 				       .elems = p->c.elements && !p->c.count_only
 							? (const struct pft_elem *)
 								(in + l.elems) : NULL,
 				       .elem_end = r->elem_end, .npkts = r->npkts,
 				       .status = r->status };
-	const struct pft_packet *last = (const struct pft_packet *)(in + l.pkts) + r->npkts - 1;
+	const unsigned char *last = in + l.pkts + (size_t)(r->npkts - 1) * pr->packet_size;
 	if (!p->c.frames)
-		p->stats.bytes = last->offset + last->size;
-	p->rpos += r->size;
+		p->stats.bytes = pft_proto_pkt_offset(pr, last) + pft_proto_pkt_size(pr, last);
 	return 1;
 }
 
@@ -1242,7 +1323,7 @@ int par_next(struct par *p, struct pft_item *item, size_t size)
 	if (size > sizeof(*item))
 		memset((char *)item + sizeof(*item), 0, size - sizeof(*item));
 	memset(item, 0, sizeof(*item));
-	item->protocol = PFT_PROTO_PTM;
+	item->protocol = p->proto->protocol;
 	item->count = 1;
 	struct pft_pipe_stats counted_already = { 0 };
 	uint64_t fit_bytes = 0;

@@ -1,5 +1,5 @@
-/* pft_par.h - the parallel decode of one PTM source's trace file, raw or
- * a formatted memory buffer (pft_par.c), as pft_input.c drives it. */
+/* pft_par.h - the parallel decode of one source's trace file, raw or a
+ * formatted memory buffer (pft_par.c), as pft_input.c drives it. */
 #ifndef PFT_PAR_H
 #define PFT_PAR_H
 
@@ -13,7 +13,9 @@ struct par;
 struct par_config {
 	const char *path;          /* a regular file, read with pread() */
 	uint64_t length;           /* its size */
-	struct pft_config cfg;     /* the source's configuration */
+	uint8_t protocol;          /* enum pft_protocol of the source */
+	const void *proto_cfg;     /* its configuration (borrowed) */
+	struct pft_config cfg;     /* PTM: the same, for the fit checks */
 	struct pft_image *image;   /* borrowed; read from every thread */
 	uint8_t packets, elements, fit_check, runs;   /* as pft_input_config */
 	/* Count in the workers (pft_input_count()): par_next() then returns
@@ -30,6 +32,10 @@ struct par_config {
 	 * where a feed does, so the pieces' feeds end there too). */
 	uint32_t feed_block;
 };
+
+/* 1 when the parallel decode takes a source of @protocol, raw or (@frames)
+ * in a formatted buffer. */
+int par_protocol_ok(unsigned protocol, int frames);
 
 /* Start decoding @c's file in pieces: *@out is the decode, or NULL when
  * the file is too small to split (fewer than two pieces).  Returns 0,

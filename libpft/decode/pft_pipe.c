@@ -86,6 +86,12 @@ struct pft_pipe {
 	uint64_t gap_offset;
 };
 
+const struct pft_proto *pft_proto_of(unsigned protocol)
+{
+	return protocol == PFT_PROTO_PTM ? &pft_ptm_proto
+	       : protocol == PFT_PROTO_ETMV3 ? &pft_etm3_proto : NULL;
+}
+
 const char *pft_protocol_name(unsigned protocol)
 {
 	static const char *const names[PFT_PROTO_MAX] = {

@@ -6,6 +6,10 @@
 #include "core/pft_proto.h"
 #include "pft.h"
 
+/* The longest packet: 0x70, 5 count bytes, 4 context ID bytes, the
+ * information byte, 4 address bytes and 5 LSiP address bytes. */
+enum { ETM3_PACKET_MAX = 20 };
+
 static void *pkt_alloc(const void *cfg, int *errcode)
 {
 	return pft_etm3_pkt_alloc(cfg, errcode);
@@ -41,6 +45,19 @@ static int pkt_next_batch(void *d, void *pkts, int n)
 	(void)n;
 	int r = pft_etm3_pkt_next(d, pkts, sizeof(struct pft_etm3_packet));
 	return r < 0 ? r : 1;
+}
+
+static uint64_t pkt_get_offset(const void *d)
+{
+	return pft_etm3_pkt_get_offset(d);
+}
+
+static void count_packets(struct pft_input_counts *c, const void *packets, size_t n)
+{
+	const struct pft_etm3_packet *pkts = packets;
+
+	for (size_t k = 0; k < n; k++)
+		c->etm3_packets[pkts[k].type]++;
 }
 
 static void *flow_alloc(const void *cfg, struct pft_image *image, int *errcode)
@@ -99,8 +116,13 @@ const struct pft_proto pft_etm3_proto = {
 	.protocol = PFT_PROTO_ETMV3,
 	.staged = 0,
 	.packet_size = sizeof(struct pft_etm3_packet),
+	.offset_at = offsetof(struct pft_etm3_packet, offset),
+	.raw_at = offsetof(struct pft_etm3_packet, raw),
+	.size_at = offsetof(struct pft_etm3_packet, size),
 	.type_offset = offsetof(struct pft_etm3_packet, type),
 	.bad_type = PFT_ETM3_PKT_BAD,
+	.isync_type = PFT_ETM3_PKT_ISYNC,
+	.pkt_bytes_max = ETM3_PACKET_MAX,
 	.batch_max = 1,
 	.pkt_alloc = pkt_alloc,
 	.pkt_free = pkt_free,
@@ -109,6 +131,8 @@ const struct pft_proto pft_etm3_proto = {
 	.pkt_reset = pkt_reset,
 	.pkt_sync_forward = pkt_sync_forward,
 	.pkt_next_batch = pkt_next_batch,
+	.pkt_get_offset = pkt_get_offset,
+	.count_packets = count_packets,
 	.flow_alloc = flow_alloc,
 	.flow_free = flow_free,
 	.flow_reset = flow_reset,

@@ -56,6 +56,7 @@ struct in_file {
 
 struct in_source {
 	struct pft_input_source pub;
+	struct pft_etm3_config cfg3;   /* ETMv3 sources (pub.cfg: PTM ones) */
 	char *name;
 	size_t file;
 	int pipe_index;        /* -1: not decoded */
@@ -522,6 +523,8 @@ static int start_source(struct pft_input *in, struct in_source *s, const struct 
 	if (!map)
 		return fail(in, -PFT_ERR_NOMEM, "out of memory");
 	f->map = map;
+	if (etm3)
+		s->cfg3 = *etm3;
 	int idx = etm3 ? pft_pipe_add_etm3(f->pipe, s->pub.id, etm3, img)
 		       : pft_pipe_add_ptm(f->pipe, s->pub.id, ptm, img);
 	if (idx < 0) {
@@ -954,13 +957,16 @@ static int start_parallel(struct pft_input *in)
 	    !strcmp(f->path, "-") || stat(f->path, &st) || !S_ISREG(st.st_mode))
 		return 0;
 	const struct in_source *s = &in->src[f->map[0]];
-	if (s->pub.protocol != PFT_PROTO_PTM || (s->pub.image && s->pub.image->read_cb))
+	if (!par_protocol_ok(s->pub.protocol, frames) || (s->pub.image && s->pub.image->read_cb))
 		return 0;
 	uint32_t piece = in->cfg.piece_size ? in->cfg.piece_size
 			 : in->reading == READ_COUNTS ? COUNT_PIECE_SIZE : PIECE_SIZE;
 	if (frames)   /* whole frames */
 		piece = piece < 16 ? 16 : piece & ~15u;
 	struct par_config pc = { .path = f->path, .length = (uint64_t)st.st_size,
+				 .protocol = s->pub.protocol,
+				 .proto_cfg = s->pub.protocol == PFT_PROTO_ETMV3
+						? (const void *)&s->cfg3 : (const void *)&s->pub.cfg,
 				 .cfg = s->pub.cfg, .image = s->pub.image,
 				 .packets = in->cfg.packets, .elements = in->cfg.elements,
 				 .fit_check = in->cfg.fit_check, .runs = in->cfg.runs,
@@ -1057,10 +1063,12 @@ _Static_assert((int)PFT_PKT_TYPE_MAX <= (int)PFT_INPUT_COUNT_TYPES &&
 /* Count @item into @c (the serial decode's items). */
 static void count_item(struct pft_input_counts *c, const struct pft_item *item)
 {
-	if (item->type == PFT_ITEM_PACKET && item->etm3)
-		c->etm3_packets[item->etm3->type]++;
-	else if (item->type == PFT_ITEM_PACKET)
-		ptm_count_packets(c, item->ptm, item->count);
+	if (item->type == PFT_ITEM_PACKET) {
+		const struct pft_proto *pr = pft_proto_of(item->protocol);
+		const void *pkt = item->etm3 ? (const void *)item->etm3 : (const void *)item->ptm;
+		if (pr)
+			pr->count_packets(c, pkt, item->count);
+	}
 	else if (item->type == PFT_ITEM_ELEM)
 		ptm_count_elems(c, item->elem, item->count);
 }

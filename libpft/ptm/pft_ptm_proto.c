@@ -2,9 +2,13 @@
 #include <stddef.h>
 
 #include "core/pft_proto.h"
+#include "core/pft_sync_state.h"
 #include "pft.h"
 
-enum { PTM_BATCH = 64 };
+enum {
+	PTM_BATCH = 64,
+	PTM_PACKET_MAX = 16   /* the longest PTM packet */
+};
 
 static void *pkt_alloc(const void *cfg, int *errcode)
 {
@@ -41,6 +45,41 @@ static int pkt_next_batch(void *d, void *pkts, int n)
 	return pft_pkt_next_batch(d, pkts, (size_t)n, sizeof(struct pft_packet));
 }
 
+static uint64_t pkt_get_offset(const void *d)
+{
+	return pft_pkt_get_offset(d);
+}
+
+/* Four tables: a run of one type (atoms) is then four chains of
+ * increments, not one chain through one counter. */
+static void count_packets(struct pft_input_counts *c, const void *packets, size_t n)
+{
+	const struct pft_packet *pkts = packets;
+	uint32_t t[4][PFT_PKT_TYPE_MAX] = { { 0 } };
+	size_t k = 0;
+
+	for (; k + 4 <= n; k += 4) {
+		t[0][pkts[k].type]++;
+		t[1][pkts[k + 1].type]++;
+		t[2][pkts[k + 2].type]++;
+		t[3][pkts[k + 3].type]++;
+	}
+	for (; k < n; k++)
+		t[0][pkts[k].type]++;
+	for (int i = 0; i < PFT_PKT_TYPE_MAX; i++)
+		c->packets[i] += (uint64_t)t[0][i] + t[1][i] + t[2][i] + t[3][i];
+}
+
+static void pkt_sync_state(const void *d, void *state)
+{
+	pft_pkt_sync_state(d, state);
+}
+
+static void flow_sync_state(const void *f, void *state)
+{
+	pft_flow_sync_state(f, state);
+}
+
 static void *flow_alloc(const void *cfg, struct pft_image *image, int *errcode)
 {
 	return pft_flow_alloc(cfg, image, errcode);
@@ -66,8 +105,13 @@ const struct pft_proto pft_ptm_proto = {
 	.protocol = PFT_PROTO_PTM,
 	.staged = 1,
 	.packet_size = sizeof(struct pft_packet),
+	.offset_at = offsetof(struct pft_packet, offset),
+	.raw_at = offsetof(struct pft_packet, raw),
+	.size_at = offsetof(struct pft_packet, size),
 	.type_offset = offsetof(struct pft_packet, type),
 	.bad_type = PFT_PKT_BAD,
+	.isync_type = PFT_PKT_ISYNC,
+	.pkt_bytes_max = PTM_PACKET_MAX,
 	.batch_max = PTM_BATCH,
 	.pkt_alloc = pkt_alloc,
 	.pkt_free = pkt_free,
@@ -76,9 +120,15 @@ const struct pft_proto pft_ptm_proto = {
 	.pkt_reset = pkt_reset,
 	.pkt_sync_forward = pkt_sync_forward,
 	.pkt_next_batch = pkt_next_batch,
+	.pkt_get_offset = pkt_get_offset,
+	.count_packets = count_packets,
 	.flow_alloc = flow_alloc,
 	.flow_free = flow_free,
 	.flow_reset = flow_reset,
 	.flow_decode = flow_decode,
 	.flow_finish = NULL,
+	.pkt_state_size = sizeof(struct pkt_sync_state),
+	.flow_state_size = sizeof(struct flow_sync_state),
+	.pkt_sync_state = pkt_sync_state,
+	.flow_sync_state = flow_sync_state,
 };
