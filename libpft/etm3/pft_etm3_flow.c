@@ -14,6 +14,7 @@
 
 #include "pft.h"
 #include "etm3/pft_etm3_config.h"
+#include "etm3/pft_etm3_sync.h"
 #include "image/pft_isa.h"
 #include "common/pft_size.h"
 
@@ -485,4 +486,39 @@ int pft_etm3_flow_next(struct pft_etm3_flow *f, struct pft_elem *elem, size_t si
 	f->q_head = (f->q_head + 1) % QUEUE_MAX;
 	f->q_len--;
 	return 0;
+}
+
+void pft_etm3_flow_sync_state(const struct pft_etm3_flow *f, struct etm3_flow_sync_state *s)
+{
+	const struct open_range *r = &f->open;
+
+	memset(s, 0, sizeof(*s));
+	s->pc = f->pc;
+	s->ctxid = f->ctxid;
+	s->wpend = f->wpend;
+	s->queued = f->q_len;
+	s->state = (uint8_t)f->state;
+	s->started = (uint8_t)f->started;
+	s->pc_valid = (uint8_t)f->pc_valid;
+	s->indirect_pending = (uint8_t)f->indirect_pending;
+	s->isa = f->isa;
+	s->ns = f->ns;
+	s->hyp = f->hyp;
+	s->vmid = f->vmid;
+	s->ctx_known = (uint8_t)f->ctx_known;
+	s->vmid_known = (uint8_t)f->vmid_known;
+	if (r->valid) {
+		s->range_valid = 1;
+		s->range_offset = r->offset;
+		s->range_start = r->start;
+		s->range_last = r->last;
+		s->range_end = r->end;
+		s->range_prev_last = r->prev_last;
+		s->range_ninsn = r->ninsn;
+		s->range_cycles = r->cycles;
+		s->range_last_cycles = r->last_cycles;
+		s->range_isa = r->isa;
+		s->range_space = r->space;
+		s->range_iclass = r->iclass;
+	}
 }

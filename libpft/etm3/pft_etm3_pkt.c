@@ -13,6 +13,7 @@
 #include "pft.h"
 #include "core/pft_trace_common.h"
 #include "etm3/pft_etm3_config.h"
+#include "etm3/pft_etm3_sync.h"
 #include "common/pft_size.h"
 
 enum {
@@ -1062,4 +1063,19 @@ int pft_etm3_pkt_next(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pk
 		}
 	}
 	return -PFT_ERR_INTERNAL;
+}
+
+void pft_etm3_pkt_sync_state(const struct pft_etm3_pkt_decoder *d,
+			     struct etm3_pkt_sync_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->ts_raw = d->ts_raw;
+	s->base_addr = d->base_addr;
+	s->data_addr = d->data_addr;
+	s->zpend = (uint32_t)d->zpend;
+	s->synced = (uint8_t)d->synced;
+	s->base_isa = (uint8_t)d->base_isa;
+	s->altis = d->altis;
+	s->zeros_behind = d->zeros_behind;
+	s->zprior = d->zprior;
 }

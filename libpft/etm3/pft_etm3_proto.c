@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "core/pft_proto.h"
+#include "etm3/pft_etm3_sync.h"
 #include "pft.h"
 
 /* The longest packet: 0x70, 5 count bytes, 4 context ID bytes, the
@@ -58,6 +59,16 @@ static void count_packets(struct pft_input_counts *c, const void *packets, size_
 
 	for (size_t k = 0; k < n; k++)
 		c->etm3_packets[pkts[k].type]++;
+}
+
+static void pkt_sync_state(const void *d, void *state)
+{
+	pft_etm3_pkt_sync_state(d, state);
+}
+
+static void flow_sync_state(const void *f, void *state)
+{
+	pft_etm3_flow_sync_state(f, state);
 }
 
 static void *flow_alloc(const void *cfg, struct pft_image *image, int *errcode)
@@ -138,4 +149,8 @@ const struct pft_proto pft_etm3_proto = {
 	.flow_reset = flow_reset,
 	.flow_decode = flow_decode,
 	.flow_finish = flow_finish,
+	.pkt_state_size = sizeof(struct etm3_pkt_sync_state),
+	.flow_state_size = sizeof(struct etm3_flow_sync_state),
+	.pkt_sync_state = pkt_sync_state,
+	.flow_sync_state = flow_sync_state,
 };

@@ -225,6 +225,41 @@ else
     echo "note: $bench not found: the benchmark snapshot's cases are skipped"
 fi
 
+# ETMv3: TC2's Cortex-A7 source 0x10 as raw bytes, once and 100 times
+# over (1 MB), and the same with a reserved header byte (0x02) put into
+# each copy, a little further every time.  Hand-overs compare the ETMv3
+# decoders' states (the open range of its per-instruction atoms, pending
+# W cycles) as PTM's are compared.
+python3 - "$SRC/tests/fuzz" "$SS/TC2/cstrace.bin" "$tmp" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from make_corpus import deformat
+one = deformat(open(sys.argv[2], 'rb').read(), 0x10)
+open(sys.argv[3] + '/e3big.bin', 'wb').write(one * 100)
+open(sys.argv[3] + '/e3bad.bin', 'wb').write(
+    b''.join(one[:2000 + 31 * i] + b'\x02' + one[2000 + 31 * i:] for i in range(100)))
+PY
+check "TC2 0x10 bytes" "$(stat -c %s "$tmp/e3big.bin")" 1087300
+e3=(--reg ETMCR=0x10001860 --reg ETMIDR=0x410CF250 --reg ETMCCER=0x344008F2)
+e3img=(--image "$SS/TC2/kernel_dump.bin@0xC0008000")
+for j in 2 3; do
+    same 16384 $j 66 dump --raw "$tmp/e3big.bin" "${e3[@]}" --format jsonl
+    same 16384 $j 66 decode --raw "$tmp/e3big.bin" "${e3[@]}" "${e3img[@]}" --format jsonl
+done
+handovers=$(echo "$last_counts" | sed -n 's/.* \([0-9]*\) handovers.*/\1/p')
+check "ETMv3: pieces handed over at verified I-syncs" "$([ "${handovers:-0}" -gt 40 ] && echo yes)" yes
+same 16384 2 66 decode --raw "$tmp/e3big.bin" "${e3[@]}" "${e3img[@]}" --insn
+same 16384 2 66 decode --raw "$tmp/e3big.bin" "${e3[@]}" "${e3img[@]}" --count
+same 16384 2 66 dump --raw "$tmp/e3big.bin" "${e3[@]}" --count
+same 65536 2 16 coverage --raw "$tmp/e3big.bin" "${e3[@]}" "${e3img[@]}"
+same 65536 2 16 calls --raw "$tmp/e3big.bin" "${e3[@]}" "${e3img[@]}" --format jsonl
+same 65536 2 16 timeline --raw "$tmp/e3big.bin" "${e3[@]}" "${e3img[@]}"
+same 16384 2 66 decode --raw "$tmp/e3bad.bin" "${e3[@]}" "${e3img[@]}" --format jsonl
+same 16384 2 66 dump --raw "$tmp/e3bad.bin" "${e3[@]}" --count --format jsonl
+check "ETMv3 bad trace: bad packets listed" "$([ "$(grep -c 'offset 0x' "$tmp/par.err")" -gt 50 ] && echo yes)" yes
+# A formatted buffer's ETMv3 source is decoded serially (0 pieces).
+same 256 2 0 decode --snapshot "$tc2" --id 0x10 --count
+
 # Without -j: a thread per CPU.
 PFT_PIECE_SIZE=4096 "$PFT" dump --raw "$tmp/big.pft" "${cfg[@]:0:2}" --count >/dev/null 2>"$tmp/err"
 if [ "$(nproc)" -gt 1 ]; then
