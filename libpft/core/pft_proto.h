@@ -54,6 +54,12 @@ struct pft_proto {
 	 * into @elems, how many; NULL when it holds none back. */
 	int (*flow_finish)(void *f, struct pft_elem *elems, size_t room);
 
+	/* Detection: how cleanly @buf (a prefix) reads as this protocol: 0
+	 * with its errors in *@score and its syncs, 1 when it cannot be read
+	 * as it at all, or -PFT_ERR_NOMEM. */
+	int (*detect)(const uint8_t *buf, size_t len, uint32_t *score, uint32_t *asyncs,
+		      uint32_t *isyncs);
+
 	/* What a packet or flow decoder carries from one packet to the next
 	 * (core/pft_sync_state.h): two decoders whose states are equal (by
 	 * memcmp) give the same output from there on.  The parallel decode

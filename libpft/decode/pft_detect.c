@@ -3,14 +3,17 @@
  * Protocols are told apart by their sync patterns first and, for the
  * three that share the A-sync of five zeros and 0x80 (PTM, ETMv3, ITM), by
  * structure: whether an I-sync follows the syncs and which protocol's
- * packet lengths and reserved headers decode the bytes cleanly.  ETMv3 and
- * ITM have no decoder in the library; the small length scanners here know
- * just enough of their packets (etmv3-protocol.md 3.2 and 4) to walk them.
+ * packet lengths and reserved headers decode the bytes cleanly.  Each
+ * decoded protocol scores a prefix through its table (core/pft_proto.h);
+ * ITM, which the library does not decode, has a small length scanner
+ * here that knows just enough of its packets to walk them.
  */
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
 
+#include "core/pft_detect_scan.h"
+#include "core/pft_proto.h"
 #include "decode/pft_detect.h"
 #include "pft.h"
 
@@ -60,115 +63,6 @@ static void count_syncs(const uint8_t *p, size_t n, struct sync_count *c)
 	}
 }
 
-/* ---- Length scanners for protocols without a decoder here ---- */
-
-enum { SCAN_BAD = 0, SCAN_TRUNCATED = -1 };
-
-struct scan_counts {
-	uint32_t bad, implausible, asyncs, isyncs;
-};
-
-/* Bytes while bit 7 (continue) is set, ending with one that has it clear,
- * at most @max; SCAN_TRUNCATED when the buffer ends first. */
-static long continued(const uint8_t *p, size_t n, size_t max)
-{
-	for (size_t i = 0; i < max; i++) {
-		if (i >= n)
-			return SCAN_TRUNCATED;
-		if (!(p[i] & 0x80))
-			return (long)i + 1;
-	}
-	return (long)max;
-}
-
-/* ETMv3 branch address, original encoding: up to 5 address bytes, then
- * exception bytes only after a fifth byte with bit 6 set. */
-static long etm3_branch(const uint8_t *p, size_t n)
-{
-	size_t i = 0;
-	while (i < 4) {
-		if (i >= n)
-			return SCAN_TRUNCATED;
-		if (!(p[i++] & 0x80))
-			return (long)i;
-	}
-	if (i >= n)
-		return SCAN_TRUNCATED;
-	if (!(p[i++] & 0x40))
-		return (long)i;
-	long e = continued(p + i, n - i, 3);
-	return e < 0 ? e : (long)i + e;
-}
-
-/* One ETMv3 packet at @p (not an A-sync): its length, SCAN_BAD or
- * SCAN_TRUNCATED.  *@isync is set for I-syncs, *@odd for an I-sync whose
- * information byte has reserved or data-trace bits set. */
-static long etm3_packet(const uint8_t *p, size_t n, int ca, unsigned ctxid,
-			int *isync, int *odd)
-{
-	uint8_t h = p[0];
-	long k;
-
-	*isync = 0;
-	if (h & 1)
-		return etm3_branch(p, n);
-	if ((h & 0x81) == 0x80) {
-		if (!ca)  /* format 1 b1NEEEE00, format 2 b1000FF10 */
-			return (h & 0x83) == 0x80 || (h & 0xf3) == 0x82 ? 1 : SCAN_BAD;
-		/* formats 0, 1, 3 (b1xxxxx00), 2 (b1000FF10), 4 (b10x1xF10) */
-		return (h & 0x83) == 0x80 || (h & 0xf3) == 0x82 ||
-		       (h & 0xb3) == 0x92 ? 1 : SCAN_BAD;
-	}
-	switch (h) {
-	case 0x04:
-		if (!ca)
-			return SCAN_BAD;
-		k = continued(p + 1, n - 1, 5);
-		return k < 0 ? k : k + 1;
-	case 0x70:
-	case 0x08: {
-		size_t i = 1;
-		if (h == 0x70) {
-			if (!ca)
-				return SCAN_BAD;
-			k = continued(p + 1, n - 1, 5);
-			if (k < 0)
-				return k;
-			i += (size_t)k;
-		}
-		i += ctxid;
-		if (i + 5 > n)
-			return SCAN_TRUNCATED;
-		uint8_t info = p[i];
-		uint32_t addr = p[i + 1] | (uint32_t)p[i + 2] << 8 |
-				(uint32_t)p[i + 3] << 16 | (uint32_t)p[i + 4] << 24;
-		*isync = 1;
-		/* LSiP and J set, or an ARM address with bit 1 set (the
-		 * information byte's bit 0 is left alone, as for PTM) */
-		*odd = (info & 0x90) || (!(addr & 1) && (addr & 2));
-		i += 5;
-		if (info & 0x80) {  /* load/store in progress: one more address */
-			k = etm3_branch(p + i, n - i);
-			if (k < 0)
-				return k;
-			i += (size_t)k;
-		}
-		return (long)i;
-	}
-	case 0x0c: case 0x66: case 0x76: case 0x7e:
-		return 1;
-	case 0x3c:
-		return n < 2 ? SCAN_TRUNCATED : 2;
-	case 0x42: case 0x46:
-		k = continued(p + 1, n - 1, 9);
-		return k < 0 ? k : k + 1;
-	case 0x6e:
-		return n < 1 + ctxid ? SCAN_TRUNCATED : (long)(1 + ctxid);
-	default:
-		return SCAN_BAD;   /* reserved, or data trace (assumed off) */
-	}
-}
-
 /* One ITM/DWT packet (not a sync). */
 static long itm_packet(const uint8_t *p, size_t n, int ca, unsigned ctxid,
 		       int *isync, int *odd)
@@ -184,87 +78,19 @@ static long itm_packet(const uint8_t *p, size_t n, int ca, unsigned ctxid,
 	if (h == 0x70)                   /* overflow */
 		return 1;
 	if (h & 3)                       /* instrumentation or hardware source */
-		return n < 1u + payload[h & 3] ? SCAN_TRUNCATED : 1 + payload[h & 3];
+		return n < 1u + payload[h & 3] ? PFT_SCAN_TRUNCATED : 1 + payload[h & 3];
 	if ((h & 0x0f) == 0 || (h & 0x0b) == 0x08) {
 		/* local timestamp, extension: continuation bytes if C */
 		if (!(h & 0x80))
 			return 1;
-		k = continued(p + 1, n - 1, 4);
+		k = pft_scan_continued(p + 1, n - 1, 4);
 		return k < 0 ? k : k + 1;
 	}
 	if (h == 0x94 || h == 0xb4) {    /* global timestamps 1 and 2 */
-		k = continued(p + 1, n - 1, h == 0x94 ? 4 : 6);
+		k = pft_scan_continued(p + 1, n - 1, h == 0x94 ? 4 : 6);
 		return k < 0 ? k : k + 1;
 	}
-	return SCAN_BAD;
-}
-
-typedef long (*packet_fn)(const uint8_t *p, size_t n, int ca, unsigned ctxid,
-			  int *isync, int *odd);
-
-/* Walk @p with @packet from the first zero sync; after a bad packet, skip
- * to the next sync. */
-static void scan_stream(const uint8_t *p, size_t n, packet_fn packet, int ca,
-			unsigned ctxid, struct scan_counts *c)
-{
-	size_t i = 0;
-	int synced = 0;
-
-	memset(c, 0, sizeof(*c));
-	while (i < n) {
-		if (p[i] == 0) {
-			size_t z = i;
-			while (z < n && p[z] == 0)
-				z++;
-			if (z == n)
-				return;
-			if (p[z] == 0x80 && z - i >= 5) {
-				c->asyncs++;
-				synced = 1;
-			} else if (synced) {
-				c->bad++;
-				synced = 0;
-			}
-			i = z + (p[z] == 0x80);
-			continue;
-		}
-		if (!synced) {
-			i++;
-			continue;
-		}
-		int isync = 0, odd = 0;
-		long len = packet(p + i, n - i, ca, ctxid, &isync, &odd);
-		if (len == SCAN_TRUNCATED)
-			return;
-		if (len == SCAN_BAD) {
-			c->bad++;
-			synced = 0;
-			i++;
-			continue;
-		}
-		c->isyncs += (uint32_t)isync;
-		c->implausible += (uint32_t)(isync && odd);
-		i += (size_t)len;
-	}
-}
-
-static uint32_t scan_score(const struct scan_counts *c)
-{
-	return c->bad + c->implausible;
-}
-
-/* The best ETMv3 reading over cycle-accurate mode and context ID size. */
-static void etm3_best(const uint8_t *p, size_t n, struct scan_counts *best)
-{
-	static const uint8_t ctxid_sizes[4] = { 0, 1, 2, 4 };
-
-	scan_stream(p, n, etm3_packet, 0, 0, best);
-	for (unsigned i = 1; i < 8; i++) {
-		struct scan_counts c;
-		scan_stream(p, n, etm3_packet, i & 1, ctxid_sizes[i / 2], &c);
-		if (scan_score(&c) < scan_score(best))
-			*best = c;
-	}
+	return PFT_SCAN_BAD;
 }
 
 /* A reading fits when it has I-syncs (unless @need_isync is 0) and its
@@ -277,9 +103,9 @@ static int fits(uint32_t score, uint32_t syncs, uint32_t isyncs, int need_isync)
 
 int pft_detect_protocol(const uint8_t *buf, size_t len)
 {
+	static const struct pft_proto *const decoded[] = { &pft_ptm_proto, &pft_etm3_proto };
 	struct sync_count sc;
-	struct pft_detect_ptm_result ptm;
-	struct scan_counts etm3, itm;
+	struct pft_scan_counts itm;
 
 	if (!buf && len)
 		return -PFT_ERR_INVALID;
@@ -291,19 +117,29 @@ int pft_detect_protocol(const uint8_t *buf, size_t len)
 	if (sc.zero_syncs == 0)
 		return sc.stm_syncs > 0 ? PFT_PROTO_STM : PFT_PROTO_UNKNOWN;
 
-	/* PTM and ETMv3 follow their A-syncs with I-syncs; ITM has none. */
-	int err = pft_detect_ptm(buf, len, NULL, &ptm, sizeof(ptm));
-	if (err == -PFT_ERR_NOMEM)
-		return err;
-	etm3_best(buf, len, &etm3);
-	scan_stream(buf, len, itm_packet, 0, 0, &itm);
-	int ptm_fits = err == 0 && fits(ptm.errors, ptm.asyncs, ptm.isyncs, 1);
-	int etm3_fits = fits(scan_score(&etm3), etm3.asyncs, etm3.isyncs, 1);
-	if (ptm_fits && (!etm3_fits || ptm.errors < scan_score(&etm3)))
-		return PFT_PROTO_PTM;
-	if (etm3_fits && (!ptm_fits || scan_score(&etm3) < ptm.errors))
-		return PFT_PROTO_ETMV3;
-	if (!ptm_fits && !etm3_fits && fits(scan_score(&itm), itm.asyncs, 0, 0))
+	/* PTM and ETMv3 follow their A-syncs with I-syncs; ITM has none.  The
+	 * fitting reading with the fewest errors wins; a tie says nothing. */
+	int best = -1, tie = 0;
+	uint32_t best_score = 0;
+	for (size_t i = 0; i < sizeof(decoded) / sizeof(decoded[0]); i++) {
+		uint32_t score, asyncs, isyncs;
+		int r = decoded[i]->detect(buf, len, &score, &asyncs, &isyncs);
+		if (r < 0)
+			return r;
+		if (r || !fits(score, asyncs, isyncs, 1))
+			continue;
+		if (best < 0 || score < best_score) {
+			best = (int)i;
+			best_score = score;
+			tie = 0;
+		} else if (score == best_score) {
+			tie = 1;
+		}
+	}
+	if (best >= 0)
+		return tie ? PFT_PROTO_UNKNOWN : decoded[best]->protocol;
+	pft_scan_stream(buf, len, itm_packet, 0, 0, &itm);
+	if (fits(pft_scan_score(&itm), itm.asyncs, 0, 0))
 		return PFT_PROTO_ITM;
 	return PFT_PROTO_UNKNOWN;
 }

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "core/pft_proto.h"
+#include "etm3/pft_etm3_detect.h"
 #include "etm3/pft_etm3_sync.h"
 #include "pft.h"
 
@@ -69,6 +70,18 @@ static void pkt_sync_state(const void *d, void *state)
 static void flow_sync_state(const void *f, void *state)
 {
 	pft_etm3_flow_sync_state(f, state);
+}
+
+static int detect(const uint8_t *buf, size_t len, uint32_t *score, uint32_t *asyncs,
+		  uint32_t *isyncs)
+{
+	struct pft_scan_counts c;
+
+	pft_etm3_detect_scan(buf, len, &c);
+	*score = pft_scan_score(&c);
+	*asyncs = c.asyncs;
+	*isyncs = c.isyncs;
+	return 0;
 }
 
 static void *flow_alloc(const void *cfg, struct pft_image *image, int *errcode)
@@ -149,6 +162,7 @@ const struct pft_proto pft_etm3_proto = {
 	.flow_reset = flow_reset,
 	.flow_decode = flow_decode,
 	.flow_finish = flow_finish,
+	.detect = detect,
 	.pkt_state_size = sizeof(struct etm3_pkt_sync_state),
 	.flow_state_size = sizeof(struct etm3_flow_sync_state),
 	.pkt_sync_state = pkt_sync_state,

@@ -80,6 +80,22 @@ static void flow_sync_state(const void *f, void *state)
 	pft_flow_sync_state(f, state);
 }
 
+static int detect(const uint8_t *buf, size_t len, uint32_t *score, uint32_t *asyncs,
+		  uint32_t *isyncs)
+{
+	struct pft_detect_ptm_result r;
+	int err = pft_detect_ptm(buf, len, NULL, &r, sizeof(r));
+
+	if (err == -PFT_ERR_NOMEM)
+		return err;
+	if (err < 0)
+		return 1;
+	*score = r.errors;
+	*asyncs = r.asyncs;
+	*isyncs = r.isyncs;
+	return 0;
+}
+
 static void *flow_alloc(const void *cfg, struct pft_image *image, int *errcode)
 {
 	return pft_flow_alloc(cfg, image, errcode);
@@ -127,6 +143,7 @@ const struct pft_proto pft_ptm_proto = {
 	.flow_reset = flow_reset,
 	.flow_decode = flow_decode,
 	.flow_finish = NULL,
+	.detect = detect,
 	.pkt_state_size = sizeof(struct pkt_sync_state),
 	.flow_state_size = sizeof(struct flow_sync_state),
 	.pkt_sync_state = pkt_sync_state,
