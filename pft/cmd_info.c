@@ -1,12 +1,12 @@
 /* pft info: what a trace input holds, one line per trace source (its ID,
  * bytes, protocol and, for PTM sources, the options that decode it). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "info_perf.h"
+#include "options.h"
 #include "pft.h"
 
 /* Bytes read at a time: memory does not grow with the buffer. */
@@ -147,62 +147,38 @@ static int info_snapshot(const char *dir, int format)
 	return rc;
 }
 
+static void usage(void *ctx)
+{
+	(void)ctx;
+	fputs(info_usage, stdout);
+}
+
 int cmd_info(int argc, char **argv)
 {
-	enum { OPT_RAW = 1000, OPT_FORMATTED, OPT_SNAPSHOT, OPT_TPIU, OPT_FORMAT, OPT_HELP,
-	       OPT_PERF };
-	static const struct option opts[] = {
-		{ "raw", required_argument, NULL, OPT_RAW },
-		{ "formatted", required_argument, NULL, OPT_FORMATTED },
-		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
-		{ "tpiu", no_argument, NULL, OPT_TPIU },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "perf", required_argument, NULL, OPT_PERF },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *raw = NULL, *formatted = NULL, *snapshot = NULL, *perf = NULL;
-	int tpiu = 0, format = FMT_TEXT, c;
+	const struct cmd_spec spec = { .name = "info", .groups = OPTS_FILES | OPTS_FORMAT,
+				       .format_default = FMT_TEXT, .usage = usage };
+	struct cmd_args a;
+	const struct input_opts *o = &a.input;
+	int rc = cmd_parse(argc, argv, &spec, &a);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_RAW: raw = optarg; break;
-		case OPT_FORMATTED: formatted = optarg; break;
-		case OPT_SNAPSHOT: snapshot = optarg; break;
-		case OPT_TPIU: tpiu = 1; break;
-		case OPT_PERF: perf = optarg; break;
-		case OPT_FORMAT:
-			if (cli_parse_format(optarg, &format) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_HELP:
-			fputs(info_usage, stdout);
-			return EXIT_OK;
-		default:
-			cli_bad_option("info", argv, optopt);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		cli_error("info: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (!!raw + !!formatted + !!snapshot + !!perf != 1) {
+	cmd_args_free(&a);
+	if (rc != CMD_GO_ON)
+		return rc;
+	if (!!o->raw + !!o->formatted + !!o->snapshot + !!o->perf != 1) {
 		cli_error("info: give one input: --raw FILE, --formatted FILE, --snapshot DIR or "
 			  "--perf FILE");
 		return EXIT_USAGE;
 	}
-	if (tpiu && !formatted) {
+	if (o->tpiu && !o->formatted) {
 		cli_error("info: --tpiu goes with --formatted");
 		return EXIT_USAGE;
 	}
-	if (snapshot)
-		return info_snapshot(snapshot, format);
-	if (perf)
-		return info_perf(perf, format);
-	if (raw)
-		return info_buffer(raw, PFT_FRAMES_RAW, format, -1, NULL);
-	return info_buffer(formatted, tpiu ? PFT_FRAMES_TPIU : PFT_FRAMES_UNKNOWN, format, -1,
-			   NULL);
+	if (o->snapshot)
+		return info_snapshot(o->snapshot, a.format);
+	if (o->perf)
+		return info_perf(o->perf, a.format);
+	if (o->raw)
+		return info_buffer(o->raw, PFT_FRAMES_RAW, a.format, -1, NULL);
+	return info_buffer(o->formatted, o->tpiu ? PFT_FRAMES_TPIU : PFT_FRAMES_UNKNOWN, a.format,
+			   -1, NULL);
 }
