@@ -1876,7 +1876,25 @@ struct pft_input_config {
 	unsigned threads;       /* decode threads; 0 or 1: the calling thread only */
 	uint32_t piece_size;    /* parallel decode: bytes per piece; 0: 256 KiB
 				 * (1 MiB for pft_input_count()) */
+	uint8_t survey;         /* survey the input instead (see below) */
 };
+
+/*
+ * Survey (@survey, what `pft info` prints): the trace files or the
+ * snapshot's buffers are read through in blocks and not decoded
+ * (@packets, @elements, @threads are ignored; no pft_input_add_*()
+ * sources).  A file opened PFT_PIPE_FORMATTED may have trace-port syncs
+ * (pft_detect_frames() decides); a snapshot's buffers are framed as it
+ * says.  pft_input_next() reads every file (to -PFT_ERR_EOS, no items);
+ * then each trace ID with bytes in a file is a source (pft_info_source()),
+ * by file and ID: its bytes in @stats, its protocol, and for a PTM
+ * @registers (a snapshot's PTM device with its trace ID: its registers'
+ * configuration) or @detected.  A snapshot's raw buffer's source has the
+ * trace ID of its device.  A file that cannot be read is
+ * -PFT_ERR_BAD_FILE, "FILE: cannot read the file".  A perf.data file
+ * (pft_input_open_perf()) is read through to its packets: its sources are
+ * those of a decode, with their bytes.
+ */
 
 struct pft_input;
 
@@ -2065,7 +2083,7 @@ struct pft_input_source {
 	uint8_t decoded;        /* 0: listed only (protocol not decoded,
 				 * or left out by config id) */
 	uint8_t detected;       /* @cfg was detected from the trace */
-	uint8_t reserved;
+	uint8_t registers;      /* survey: @cfg is a snapshot's registers' */
 	uint32_t determined;    /* detected: enum pft_detect_field bits the
 				 * trace decided (the others are defaults) */
 	uint32_t ncandidates;   /* detected: configurations that decode the
