@@ -163,9 +163,8 @@ static void on_packet(struct dump *d, const struct source *s, const struct pft_p
 	d->counts[p->type]++;
 	d->bytes += p->size;
 	if (status < 0) {
-		char idstr[16] = "";
-		if (id >= 0)
-			snprintf(idstr, sizeof(idstr), "id 0x%02x: ", id);
+		char idstr[16];
+		input_id_prefix(&s->info, idstr);
 		d->errors++;
 		if (p->bad == PFT_ERR_PKT_RESERVED_HEADER)
 			cli_error("%s: offset 0x%" PRIx64 ": %sreserved header 0x%02x", s->info.path,
