@@ -1880,20 +1880,13 @@ struct pft_input_config {
 };
 
 /*
- * Survey (@survey, what `pft info` prints): the trace files or the
- * snapshot's buffers are read through in blocks and not decoded
- * (@packets, @elements, @threads are ignored; no pft_input_add_*()
- * sources).  A file opened PFT_PIPE_FORMATTED may have trace-port syncs
- * (pft_detect_frames() decides); a snapshot's buffers are framed as it
- * says.  pft_input_next() reads every file (to -PFT_ERR_EOS, no items);
- * then each trace ID with bytes in a file is a source (pft_info_source()),
- * by file and ID: its bytes in @stats, its protocol, and for a PTM
- * @registers (a snapshot's PTM device with its trace ID: its registers'
- * configuration) or @detected.  A snapshot's raw buffer's source has the
- * trace ID of its device.  A file that cannot be read is
- * -PFT_ERR_BAD_FILE, "FILE: cannot read the file".  A perf.data file
- * (pft_input_open_perf()) is read through to its packets: its sources are
- * those of a decode, with their bytes.
+ * Survey (@survey; what `pft info` prints): files and snapshot buffers are
+ * read through, not decoded (no pft_input_add_*(); a PFT_PIPE_FORMATTED
+ * file may have trace-port syncs).  pft_input_next() reads them all and
+ * returns -PFT_ERR_EOS; then each trace ID with bytes in a file is a
+ * source (pft_info_source()): @stats.bytes, @protocol, and for a PTM
+ * @registers (a snapshot device's) or @detected @cfg.  perf.data is read
+ * to its packets.  An unreadable file: -PFT_ERR_BAD_FILE.
  */
 
 struct pft_input;

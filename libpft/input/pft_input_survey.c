@@ -100,6 +100,9 @@ static int read_file(struct survey_file *f, uint8_t *buf, size_t size, char *msg
 	int err = 0;
 	struct pft_info *info = NULL;
 
+	free(f->src);   /* a read again after an error starts afresh */
+	f->src = NULL;
+	f->nsrc = 0;
 	if (fd < 0)
 		return set_msg(msg, len, -PFT_ERR_BAD_FILE, "%s: cannot read the file", f->path);
 	if (!(info = pft_info_alloc(&ic, &err))) {
