@@ -1876,7 +1876,18 @@ struct pft_input_config {
 	unsigned threads;       /* decode threads; 0 or 1: the calling thread only */
 	uint32_t piece_size;    /* parallel decode: bytes per piece; 0: 256 KiB
 				 * (1 MiB for pft_input_count()) */
+	uint8_t survey;         /* survey the input instead (see below) */
 };
+
+/*
+ * Survey (@survey; what `pft info` prints): files and snapshot buffers are
+ * read through, not decoded (no pft_input_add_*(); a PFT_PIPE_FORMATTED
+ * file may have trace-port syncs).  pft_input_next() reads them all and
+ * returns -PFT_ERR_EOS; then each trace ID with bytes in a file is a
+ * source (pft_info_source()): @stats.bytes, @protocol, and for a PTM
+ * @registers (a snapshot device's) or @detected @cfg.  perf.data is read
+ * to its packets.  An unreadable file: -PFT_ERR_BAD_FILE.
+ */
 
 struct pft_input;
 
@@ -2065,7 +2076,7 @@ struct pft_input_source {
 	uint8_t decoded;        /* 0: listed only (protocol not decoded,
 				 * or left out by config id) */
 	uint8_t detected;       /* @cfg was detected from the trace */
-	uint8_t reserved;
+	uint8_t registers;      /* survey: @cfg is a snapshot's registers' */
 	uint32_t determined;    /* detected: enum pft_detect_field bits the
 				 * trace decided (the others are defaults) */
 	uint32_t ncandidates;   /* detected: configurations that decode the

@@ -1,6 +1,5 @@
 /* pft decode: reconstruct the executed instructions of a PTM trace. */
 #include <capstone/capstone.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "escape.h"
 #include "images.h"
 #include "input.h"
+#include "options.h"
 #include "outbuf.h"
 
 /* Disassembly by (address, instruction set, bytes): a trace runs the same
@@ -26,7 +26,6 @@ struct dis_entry {
 
 struct decode {
 	int format, count_only, insn, multi_id;
-	struct image_args images;
 	csh cs_arm, cs_thumb;
 	int have_cs;
 	struct dis_entry *dis;        /* DIS_CACHE_SIZE entries, with --insn */
@@ -461,89 +460,65 @@ static void print_counts(const struct decode *d)
 			printf("  %-17s %" PRIu64 "\n", pft_elem_type_name(t), d->counts[t]);
 }
 
-static void usage(FILE *out)
+static void usage(void *ctx)
 {
-	fprintf(out, "usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]"
-		     " [-j N]\n\n"
-		     "%s%s"
-		     "images (any number; a snapshot's memory dumps are used as well):\n"
-		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
-		     "  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
-		     "  --symbols FILE        symbols only (ELF, System.map, /proc/kallsyms)\n"
-		     "output:\n"
-		     "  --format text|jsonl   listing format (default text)\n"
-		     "  --insn                list every instruction, disassembled, with its\n"
-		     "                        function and (from the ELF's DWARF) source line\n"
-		     "  --count               print only element counts\n",
-		INPUT_OPTIONS_HELP, JOBS_HELP);
+	(void)ctx;
+	printf("usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]"
+	       " [-j N]\n\n"
+	       "%s%s%s"
+	       "output:\n"
+	       "  --format text|jsonl   listing format (default text)\n"
+	       "  --insn                list every instruction, disassembled, with its\n"
+	       "                        function and (from the ELF's DWARF) source line\n"
+	       "  --count               print only element counts\n",
+	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP);
+}
+
+/* decode's own options: --count, --insn. */
+static int decode_option(void *ctx, int code, const char *arg)
+{
+	struct decode *d = ctx;
+
+	(void)arg;
+	if (code == 'c')
+		d->count_only = 1;
+	else
+		d->insn = 1;
+	return 0;
 }
 
 int cmd_decode(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		INPUT_LONG_OPTIONS,
-		JOBS_LONG_OPTION,
-		{ "format", required_argument, NULL, 'f' },
+	static const struct option own[] = {
 		{ "count", no_argument, NULL, 'c' },
 		{ "insn", no_argument, NULL, 'i' },
-		{ "elf", required_argument, NULL, 'e' },
-		{ "image", required_argument, NULL, 'm' },
-		{ "symbols", required_argument, NULL, 'y' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct input_opts o;
 	struct decode d = { 0 };
+	const struct cmd_spec spec = {
+		.name = "decode",
+		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_IMAGES | OPTS_FORMAT,
+		.format_default = FMT_TEXT, .own = own, .option = decode_option, .usage = usage,
+		.ctx = &d
+	};
+	struct cmd_args a;
+	struct input_opts *o = &a.input;
 	struct input in;
-	int c, rc = EXIT_USAGE;
-	const char *cmd = "decode";
+	const char *cmd = spec.name;
+	int rc = cmd_parse(argc, argv, &spec, &a);
 
-	input_opts_init(&o);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, JOBS_SHORT_OPTION, longopts, NULL)) != -1) {
-		if (c == 'j')
-			c = OPT_JOBS;
-		if (c >= INPUT_OPT_BASE && c < INPUT_OPT_END) {
-			if (input_option(&o, c, optarg))
-				goto out;
-		} else if (c == 'f') {
-			if (cli_parse_format(optarg, &d.format))
-				goto out;
-		} else if (c == 'c') {
-			d.count_only = 1;
-		} else if (c == 'i') {
-			d.insn = 1;
-		} else if (c == 'e' || c == 'm') {
-			if (image_args_add(&d.images, optarg, c == 'e'))
-				goto out;
-		} else if (c == 'y') {
-			if (image_args_add_symbols(&d.images, optarg))
-				goto out;
-		} else if (c == 'h') {
-			usage(stdout);
-			rc = EXIT_OK;
-			goto out;
-		} else {
-			cli_bad_option(cmd, argv, optopt);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
+	if (rc != CMD_GO_ON)
 		goto out;
-	}
-	if (input_opts_check(&o))
-		goto out;
-	o.counting = d.count_only;
-	rc = input_open(&in, &o, 0, 1, &d.images);
+	d.format = a.format;
+	o->counting = d.count_only;
+	rc = input_open(&in, o, 0, 1, &a.images);
 	if (rc) {
 		input_close(&in);
 		goto out;
 	}
 	/* Source lines for the instructions listed and the JSON ranges. */
 	if ((d.insn || d.format == FMT_JSONL) && !d.count_only &&
-	    image_args_lines(&d.images, &d.lines)) {
+	    image_args_lines(&a.images, &d.lines)) {
 		rc = EXIT_USAGE;
 		input_close(&in);
 		goto out;
@@ -586,7 +561,7 @@ int cmd_decode(int argc, char **argv)
 		print_counts(&d);
 	/* Errors in the trace were listed as error elements: the input was
 	 * read, but not cleanly. */
-	if (!rc && (input_check_sources(&in, &o, 0) + input_fit_report(&in) ||
+	if (!rc && (input_check_sources(&in, o, 0) + input_fit_report(&in) ||
 		    d.counts[PFT_ELEM_ERROR]))
 		rc = EXIT_DECODE_ERRORS;
 	input_close(&in);
@@ -596,7 +571,7 @@ out:
 		cs_close(&d.cs_thumb);
 	}
 	free(d.dis);
-	image_args_free(&d.images);
+	cmd_args_free(&a);
 	pft_lines_free(d.lines);
 	return rc;
 }

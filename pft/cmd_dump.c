@@ -1,11 +1,11 @@
 /* pft dump: list the packets of a PTM trace. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "input.h"
+#include "options.h"
 #include "outbuf.h"
 
 struct dump {
@@ -163,9 +163,8 @@ static void on_packet(struct dump *d, const struct source *s, const struct pft_p
 	d->counts[p->type]++;
 	d->bytes += p->size;
 	if (status < 0) {
-		char idstr[16] = "";
-		if (id >= 0)
-			snprintf(idstr, sizeof(idstr), "id 0x%02x: ", id);
+		char idstr[16];
+		input_id_prefix(&s->info, idstr);
 		d->errors++;
 		if (p->bad == PFT_ERR_PKT_RESERVED_HEADER)
 			cli_error("%s: offset 0x%" PRIx64 ": %sreserved header 0x%02x", s->info.path,
@@ -352,60 +351,48 @@ static void print_counts(const struct dump *d, const struct input *in)
 		printf("}}\n");
 }
 
-static void usage(FILE *out)
+static void usage(void *ctx)
 {
-	fprintf(out, "usage: pft dump INPUT [--format text|jsonl] [--count] [-j N]\n\n%s%s"
-		     "output:\n"
-		     "  --format text|jsonl   listing format (default text)\n"
-		     "  --count               print only packet counts\n",
-		INPUT_OPTIONS_HELP, JOBS_HELP);
+	(void)ctx;
+	printf("usage: pft dump INPUT [--format text|jsonl] [--count] [-j N]\n\n%s%s"
+	       "output:\n"
+	       "  --format text|jsonl   listing format (default text)\n"
+	       "  --count               print only packet counts\n",
+	       INPUT_OPTIONS_HELP, JOBS_HELP);
+}
+
+/* --count, dump's own option. */
+static int dump_option(void *ctx, int code, const char *arg)
+{
+	(void)code;
+	(void)arg;
+	((struct dump *)ctx)->count_only = 1;
+	return 0;
 }
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		INPUT_LONG_OPTIONS,
-		JOBS_LONG_OPTION,
-		{ "format", required_argument, NULL, 'f' },
+	static const struct option own[] = {
 		{ "count", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct input_opts o;
 	struct dump d = { 0 };
+	const struct cmd_spec spec = {
+		.name = "dump", .groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_FORMAT,
+		.format_default = FMT_TEXT, .own = own, .option = dump_option, .usage = usage,
+		.ctx = &d
+	};
+	struct cmd_args a;
+	struct input_opts *o = &a.input;
 	struct input in;
-	int c;
+	int rc = cmd_parse(argc, argv, &spec, &a);
 
-	input_opts_init(&o);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, JOBS_SHORT_OPTION, longopts, NULL)) != -1) {
-		if (c == 'j')
-			c = OPT_JOBS;
-		if (c >= INPUT_OPT_BASE && c < INPUT_OPT_END) {
-			if (input_option(&o, c, optarg))
-				return EXIT_USAGE;
-		} else if (c == 'f') {
-			if (cli_parse_format(optarg, &d.format))
-				return EXIT_USAGE;
-		} else if (c == 'c') {
-			d.count_only = 1;
-		} else if (c == 'h') {
-			usage(stdout);
-			return EXIT_OK;
-		} else {
-			cli_bad_option("dump", argv, optopt);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		cli_error("dump: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (input_opts_check(&o))
-		return EXIT_USAGE;
-	o.counting = d.count_only;
-	int rc = input_open(&in, &o, 1, 0, NULL);
+	cmd_args_free(&a);
+	if (rc != CMD_GO_ON)
+		return rc;
+	d.format = a.format;
+	o->counting = d.count_only;
+	rc = input_open(&in, o, 1, 0, NULL);
 	if (rc) {
 		input_close(&in);
 		return rc;
@@ -431,7 +418,7 @@ int cmd_dump(int argc, char **argv)
 		print_counts(&d, &in);
 	}
 	if (!rc) {
-		d.errors += (uint64_t)input_check_sources(&in, &o, 1);
+		d.errors += (uint64_t)input_check_sources(&in, o, 1);
 		if (input_fit_report(&in) || d.errors)
 			rc = EXIT_DECODE_ERRORS;
 	}

@@ -111,10 +111,12 @@ static int decode(const char *arg, const struct pft_event_limits *limits)
 		return EXIT_USAGE;
 	}
 	printf("%s\n", expr);
-	if (d.problem == PFT_ERR_EVENT_B_IGNORED)
+	/* The canonical value: that of the expression (B = 0). */
+	uint32_t canonical = value;
+	if (d.problem == PFT_ERR_EVENT_B_IGNORED &&
+	    pft_event_parse(expr, limits, &canonical, NULL) >= 0)
 		cli_error("event: 0x%x: note: %s (B = 0x%02x); canonical value 0x%x",
-			  value, pft_errstr(d.problem), d.resource,
-			  value & ~(0x7fu << 7));
+			  value, pft_errstr(d.problem), d.resource, canonical);
 	return EXIT_OK;
 }
 

@@ -1,7 +1,6 @@
 /* Views of the executed code: pft coverage, pft profile, pft timeline and
  * pft calls.  Each decodes like pft decode and hands the elements to the
  * library's views accumulator or its calls trackers (one per source). */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "cli.h"
 #include "images.h"
 #include "input.h"
+#include "options.h"
 #include "outbuf.h"
 
 enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS };
@@ -80,7 +80,6 @@ struct views_run {
 	FILE *out;
 	uint64_t hz;                  /* --clock */
 	uint64_t ts_hz;               /* the snapshot's timestamp frequency */
-	struct image_args images;
 	struct pft_lines *lines;      /* NULL without --elf */
 	struct pft_views *views;      /* coverage, profile */
 	struct pft_calls **calls;     /* timeline, calls: one per source */
@@ -130,32 +129,31 @@ static int report(const struct views_run *r, int err)
 	return -1;
 }
 
-static void usage(FILE *out, enum view_cmd cmd)
+static void usage(void *ctx)
 {
-	fprintf(out, "usage: pft %s INPUT [IMAGES] [--format ", commands[cmd].name);
+	const struct views_run *r = ctx;
+	enum view_cmd cmd = r->cmd;
+
+	printf("usage: pft %s INPUT [IMAGES] [--format ", commands[cmd].name);
 	for (int i = 0; i < commands[cmd].nformats; i++)
-		fprintf(out, "%s%s", i ? "|" : "", commands[cmd].formats[i]);
-	fprintf(out, "] [--output FILE]%s\n\n", cmd == CMD_TIMELINE ? " [--clock HZ]" : "");
-	fprintf(out, "Decodes like pft decode and writes %s.\n"
-		     "Source files and lines come from the DWARF of the --elf files.\n%s\n",
-		commands[cmd].what,
-		cmd == CMD_TIMELINE ? "" :
-		"Two functions of one name are written 'name (file.c)', else 'name@0xADDR'\n"
-		"(in JSON lines: a label field).\n");
-	fprintf(out, "%s%s"
-		     "images (any number; a snapshot's memory dumps are used as well):\n"
-		     "  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
-		     "  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
-		     "  --symbols FILE        symbols only (ELF, System.map, /proc/kallsyms)\n"
-		     "output:\n"
-		     "  --format FORMAT       (default %s)\n"
-		     "  --output FILE         write there instead of standard output\n",
-		INPUT_OPTIONS_HELP, JOBS_HELP, commands[cmd].formats[0]);
+		printf("%s%s", i ? "|" : "", commands[cmd].formats[i]);
+	printf("] [--output FILE]%s\n\n", cmd == CMD_TIMELINE ? " [--clock HZ]" : "");
+	printf("Decodes like pft decode and writes %s.\n"
+	       "Source files and lines come from the DWARF of the --elf files.\n%s\n",
+	       commands[cmd].what,
+	       cmd == CMD_TIMELINE ? "" :
+	       "Two functions of one name are written 'name (file.c)', else 'name@0xADDR'\n"
+	       "(in JSON lines: a label field).\n");
+	printf("%s%s%s"
+	       "output:\n"
+	       "  --format FORMAT       (default %s)\n"
+	       "  --output FILE         write there instead of standard output\n",
+	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP, commands[cmd].formats[0]);
 	if (cmd == CMD_TIMELINE)
-		fprintf(out, "  --clock HZ            cycles or timestamps per second (default: the\n"
-			     "                        snapshot's timestamp frequency, with timestamps\n"
-			     "                        as the clock; else one count is one microsecond);\n"
-			     "                        without cycles or timestamps, instructions count\n");
+		printf("  --clock HZ            cycles or timestamps per second (default: the\n"
+		       "                        snapshot's timestamp frequency, with timestamps\n"
+		       "                        as the clock; else one count is one microsecond);\n"
+		       "                        without cycles or timestamps, instructions count\n");
 }
 
 /* The name of the function at @addr: the DWARF's, else the image's symbol;
@@ -637,11 +635,14 @@ static int snapshot_ts_hz(const char *dir, uint64_t *hz)
 	return 0;
 }
 
-static int parse_format(struct views_run *r, const char *arg)
+/* --format: one of the command's formats. */
+static int parse_format(void *ctx, const char *arg, int *format)
 {
+	const struct views_run *r = ctx;
+
 	for (int i = 0; i < commands[r->cmd].nformats; i++)
 		if (!strcmp(arg, commands[r->cmd].formats[i])) {
-			r->format = commands[r->cmd].values[i];
+			*format = commands[r->cmd].values[i];
 			return 0;
 		}
 	cli_error("%s: --format: '%s' is not one of this command's formats (try 'pft %s --help')",
@@ -649,77 +650,55 @@ static int parse_format(struct views_run *r, const char *arg)
 	return -1;
 }
 
+/* --clock HZ, the views' own option (pft timeline's alone). */
+static int views_option(void *ctx, int code, const char *arg)
+{
+	struct views_run *r = ctx;
+	const char *name = commands[r->cmd].name;
+
+	(void)code;
+	if (r->cmd != CMD_TIMELINE) {
+		cli_error("%s: --clock goes with pft timeline", name);
+		return -1;
+	}
+	if (cli_parse_u64(arg, &r->hz) || !r->hz) {
+		cli_error("%s: --clock: '%s' is not a frequency in Hz", name, arg);
+		return -1;
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv, enum view_cmd cmd)
 {
-	static const struct option longopts[] = {
-		INPUT_LONG_OPTIONS,
-		JOBS_LONG_OPTION,
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
+	static const struct option own[] = {
 		{ "clock", required_argument, NULL, 'k' },
-		{ "elf", required_argument, NULL, 'e' },
-		{ "image", required_argument, NULL, 'm' },
-		{ "symbols", required_argument, NULL, 'y' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *name = commands[cmd].name, *output = NULL;
-	struct views_run r = { .cmd = cmd, .format = commands[cmd].values[0], .out = stdout };
-	struct input_opts o;
-	int c, rc = EXIT_USAGE;
+	struct views_run r = { .cmd = cmd, .out = stdout };
+	const struct cmd_spec spec = {
+		.name = commands[cmd].name,
+		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_IMAGES | OPTS_FORMAT |
+			  OPTS_OUTPUT,
+		.format_default = commands[cmd].values[0], .own = own, .option = views_option,
+		.format = parse_format, .usage = usage, .ctx = &r
+	};
+	const char *name = spec.name, *output;
+	struct cmd_args a;
+	struct input_opts *o = &a.input;
+	int rc = cmd_parse(argc, argv, &spec, &a);
 
-	input_opts_init(&o);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, JOBS_SHORT_OPTION, longopts, NULL)) != -1) {
-		if (c == 'j')
-			c = OPT_JOBS;
-		if (c >= INPUT_OPT_BASE && c < INPUT_OPT_END) {
-			if (input_option(&o, c, optarg))
-				goto out;
-		} else if (c == 'f') {
-			if (parse_format(&r, optarg))
-				goto out;
-		} else if (c == 'o') {
-			output = optarg;
-		} else if (c == 'k') {
-			if (cmd != CMD_TIMELINE) {
-				cli_error("%s: --clock goes with pft timeline", name);
-				goto out;
-			}
-			if (cli_parse_u64(optarg, &r.hz) || !r.hz) {
-				cli_error("%s: --clock: '%s' is not a frequency in Hz", name, optarg);
-				goto out;
-			}
-		} else if (c == 'e' || c == 'm') {
-			if (image_args_add(&r.images, optarg, c == 'e'))
-				goto out;
-		} else if (c == 'y') {
-			if (image_args_add_symbols(&r.images, optarg))
-				goto out;
-		} else if (c == 'h') {
-			usage(stdout, cmd);
-			rc = EXIT_OK;
-			goto out;
-		} else {
-			cli_bad_option(name, argv, optopt);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		cli_error("%s: unexpected argument '%s'", name, argv[optind]);
+	if (rc != CMD_GO_ON)
 		goto out;
-	}
-	if (input_opts_check(&o))
-		goto out;
+	r.format = a.format;
+	output = a.output;
 	/* The images are checked (with a clear message) as the input opens,
 	 * before the lines read them. */
-	if ((rc = input_open(&r.in, &o, 0, 1, &r.images)))
+	if ((rc = input_open(&r.in, o, 0, 1, &a.images)))
 		goto out_input;
 	rc = EXIT_USAGE;
-	if (cmd == CMD_TIMELINE && o.snapshot && snapshot_ts_hz(o.snapshot, &r.ts_hz))
+	if (cmd == CMD_TIMELINE && o->snapshot && snapshot_ts_hz(o->snapshot, &r.ts_hz))
 		goto out_input;
-	if (image_args_lines(&r.images, &r.lines))
+	if (image_args_lines(&a.images, &r.lines))
 		goto out_input;
 	if (output && !(r.out = fopen(output, "w"))) {
 		cli_error("%s: cannot create '%s'", name, output);
@@ -755,7 +734,7 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		goto out_input;
 	/* As pft decode: what the options or images seem to get wrong, then
 	 * the errors. */
-	int problems = input_check_sources(&r.in, &o, 0) + input_fit_report(&r.in);
+	int problems = input_check_sources(&r.in, o, 0) + input_fit_report(&r.in);
 	report_errors(&r);
 	rc = r.errors || problems ? EXIT_DECODE_ERRORS : EXIT_OK;
 out_input:
@@ -767,7 +746,7 @@ out_input:
 	}
 out:
 	pft_lines_free(r.lines);
-	image_args_free(&r.images);
+	cmd_args_free(&a);
 	return rc;
 }
 

@@ -3,7 +3,6 @@
 #ifndef PFT_INPUT_H
 #define PFT_INPUT_H
 
-#include <getopt.h>
 #include <stdint.h>
 
 #include "pft.h"
@@ -29,8 +28,7 @@ struct input_opts {
 	int counting;           /* the command reads with input_count() */
 };
 
-/* The getopt_long entries of the shared options; their codes start at
- * INPUT_OPT_BASE.  A command lists INPUT_LONG_OPTIONS in its own table. */
+/* The codes of the shared input options (options.c has their table). */
 enum {
 	INPUT_OPT_BASE = 1000,
 	OPT_SNAPSHOT = INPUT_OPT_BASE,
@@ -47,7 +45,6 @@ enum {
 	OPT_TS_BITS,
 	OPT_TS_GRAY,
 	OPT_BRANCH_BROADCAST,
-	OPT_ETMCR,
 	OPT_REG,
 	OPT_PERF,
 	OPT_SYMFS,
@@ -57,62 +54,9 @@ enum {
 	INPUT_OPT_END
 };
 
-#define INPUT_LONG_OPTIONS                                                    \
-	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },                \
-	{ "raw", required_argument, NULL, OPT_RAW },                          \
-	{ "formatted", required_argument, NULL, OPT_FORMATTED },              \
-	{ "id", required_argument, NULL, OPT_ID },                            \
-	{ "tpiu", no_argument, NULL, OPT_TPIU },                              \
-	{ "cycle-accurate", no_argument, NULL, OPT_CYCLE_ACCURATE },          \
-	{ "timestamps", no_argument, NULL, OPT_TIMESTAMPS },                  \
-	{ "ctxid-bytes", required_argument, NULL, OPT_CTXID_BYTES },          \
-	{ "vmid", no_argument, NULL, OPT_VMID },                              \
-	{ "return-stack", no_argument, NULL, OPT_RETURN_STACK },              \
-	{ "pft-version", required_argument, NULL, OPT_PFT_VERSION },          \
-	{ "ts-bits", required_argument, NULL, OPT_TS_BITS },                  \
-	{ "ts-gray", no_argument, NULL, OPT_TS_GRAY },                        \
-	{ "branch-broadcast", no_argument, NULL, OPT_BRANCH_BROADCAST },      \
-	{ "reg", required_argument, NULL, OPT_REG },                          \
-	{ "perf", required_argument, NULL, OPT_PERF },                        \
-	{ "symfs", required_argument, NULL, OPT_SYMFS },                      \
-	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },          \
-	{ "protocol", required_argument, NULL, OPT_PROTOCOL }
-
-#define INPUT_OPTIONS_HELP                                                    \
-	"input (one of):\n"                                                   \
-	"  --snapshot DIR        OpenCSD snapshot directory\n"                \
-	"  --raw FILE            one source's PFT bytes ('-' = stdin)\n"      \
-	"  --formatted FILE      CoreSight frame-formatted buffer\n"          \
-	"  --perf FILE           perf.data of perf record -e cs_etm\n"        \
-	"  --symfs DIR           --perf: look for the mapped files under DIR\n" \
-	"  --buildid-dir DIR     --perf: build-id cache (default ~/.debug)\n"  \
-	"  --id N                trace ID to decode (default: every source\n"  \
-	"                        of the protocol)\n"                          \
-	"  --tpiu                formatted input has FSYNC/HSYNC (trace port)\n" \
-	"configuration for --raw/--formatted:\n"                              \
-	"  --protocol ptm|etmv3  the trace source (default ptm; an ETMv3's\n"   \
-	"                        --reg ETMIDR selects etmv3)\n"               \
-	"  --cycle-accurate --timestamps --ctxid-bytes N --vmid --return-stack\n" \
-	"  --branch-broadcast --pft-version 1.0|1.1 --ts-bits 48|64 --ts-gray\n" \
-	"  --reg NAME=VALUE      a PTM or ETM register (ETMCR, ETMCCER, ETMIDR,\n" \
-	"                        ETMTRACEIDR; repeatable): the configuration\n"  \
-	"                        they give (missing ones: a Cortex-A15's PTM,\n" \
-	"                        a Cortex-A7's ETMv3.5)\n"
-
-/* -j N / --jobs N, for the commands that decode (a command puts
- * JOBS_LONG_OPTION in its table and JOBS_SHORT_OPTION in its getopt
- * string, and hands 'j' to input_option() as OPT_JOBS). */
-#define JOBS_LONG_OPTION { "jobs", required_argument, NULL, OPT_JOBS }
-#define JOBS_SHORT_OPTION "j:"
-#define JOBS_HELP                                                             \
-	"decoding:\n"                                                         \
-	"  -j N, --jobs N        decode a large trace of one PTM source, raw or\n" \
-	"                        in a formatted memory buffer, in N threads\n" \
-	"                        (default: the online CPUs, but 1 for dump's\n" \
-	"                        listing; the output is the same)\n"
-
 void input_opts_init(struct input_opts *o);
-/* Handle a shared option; returns 0, or -1 after printing an error. */
+/* Handle a shared input option (code OPT_*); returns 0, or -1 after
+ * printing an error. */
 int input_option(struct input_opts *o, int code, const char *arg);
 /* Check the combination and settle the configuration (from --reg);
  * returns 0, or -1 after printing an error. */

@@ -15,6 +15,7 @@
 
 #include "pft.h"
 #include "input/pft_input_perf.h"
+#include "input/pft_input_survey.h"
 #include "etm3/pft_etm3_config.h"
 #include "image/pft_image_int.h"
 #include "decode/pft_batch.h"
@@ -78,6 +79,7 @@ struct pft_input {
 	size_t cur;            /* file being read */
 	int opened;
 	struct perf_in *perf;  /* a perf.data file: it does the reading */
+	struct pft_survey *survey;  /* cfg.survey: it does the reading */
 	struct par *par;       /* the parallel decode, once started */
 	int par_tried;
 	int reading;           /* READ_ITEMS or READ_COUNTS once reading starts */
@@ -113,11 +115,14 @@ static char *dup_str(const char *s)
 
 struct pft_input *pft_input_alloc(const struct pft_input_config *cfg, int *errcode)
 {
+	struct pft_input_config c = { 0 };
 	struct pft_input *in;
 
+	if (cfg && cfg->size >= PFT_FIRST_SIZE(struct pft_input_config))
+		pft_copy_known(&c, cfg, cfg->size, sizeof(c));
 	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_input_config) ||
-	    !(cfg->packets || cfg->elements) ||
-	    cfg->fit_check > 1 || cfg->id < -1 || cfg->id > PFT_ID_MAX_VALID) {
+	    !(c.packets || c.elements || c.survey) || c.survey > 1 ||
+	    c.fit_check > 1 || c.id < -1 || c.id > PFT_ID_MAX_VALID) {
 		if (errcode)
 			*errcode = -PFT_ERR_INVALID;
 		return NULL;
@@ -125,13 +130,17 @@ struct pft_input *pft_input_alloc(const struct pft_input_config *cfg, int *errco
 	in = calloc(1, sizeof(*in));
 	if (in)
 		in->buf = malloc(READ_BLOCK);
-	if (!in || !in->buf) {
+	if (in && in->buf && c.survey)
+		in->survey = pft_survey_alloc();
+	if (!in || !in->buf || (c.survey && !in->survey)) {
+		if (in)
+			free(in->buf);
 		free(in);
 		if (errcode)
 			*errcode = -PFT_ERR_NOMEM;
 		return NULL;
 	}
-	pft_copy_known(&in->cfg, cfg, cfg->size, sizeof(in->cfg));
+	in->cfg = c;
 	in->cfg.size = sizeof(in->cfg);
 	if (errcode)
 		*errcode = 0;
@@ -168,6 +177,7 @@ void pft_input_free(struct pft_input *in)
 		free(in->notes[i]);
 	free(in->notes);
 	perf_in_free(in->perf);
+	pft_survey_free(in->survey);
 	free(in->counts);
 	free(in->buf);
 	free(in);
@@ -553,6 +563,33 @@ static int start_source(struct pft_input *in, struct in_source *s, const struct 
 	return (int)(in->nsrc - 1);
 }
 
+/* The survey of the snapshot's buffers, framed as it says; a raw
+ * buffer's source has the trace ID of (the last) device writing to it. */
+static int survey_snapshot(struct pft_input *in)
+{
+	const struct pft_snapshot *snap = in->snap;
+
+	pft_survey_set_snapshot(in->survey, snap);
+	for (size_t i = 0; i < snap->nbufs; i++) {
+		const struct pft_snap_buffer *b = &snap->bufs[i];
+		uint8_t framing = b->pipe_format == PFT_PIPE_RAW    ? PFT_FRAMES_RAW
+				  : b->pipe_format == PFT_PIPE_TPIU ? PFT_FRAMES_TPIU
+								    : PFT_FRAMES_MEMORY;
+		int raw_id = -1;
+		for (size_t k = 0; framing == PFT_FRAMES_RAW && k < snap->ndevs; k++) {
+			uint64_t tid;
+			const struct pft_snap_device *dev = &snap->devs[k];
+			if (dev->buffer == (int)i && pft_snap_reg(dev, "ETMTRACEIDR", &tid) == 0)
+				raw_id = (int)(tid & 0x7f);
+		}
+		int err = pft_survey_add_file(in->survey, b->path, framing, raw_id, in->msg,
+					      sizeof(in->msg));
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
 int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 {
 	int err;
@@ -564,6 +601,8 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 	err = pft_snap_load(dir, in->cfg.snap_flags, &in->snap, in->msg, sizeof(in->msg));
 	if (err < 0)
 		return err;
+	if (in->survey)
+		return survey_snapshot(in);
 	for (size_t i = 0; i < in->snap->ndevs; i++) {
 		const struct pft_snap_device *dev = &in->snap->devs[i];
 		struct pft_config cfg;
@@ -620,7 +659,7 @@ int pft_input_open_file(struct pft_input *in, const char *path, unsigned format)
 	if (!in || !path || format > PFT_PIPE_TPIU || in->snap || in->perf)
 		return -PFT_ERR_INVALID;
 	in->opened = 1;
-	if (strcmp(path, "-")) {
+	if (strcmp(path, "-") && !in->survey) {
 		if (stat(path, &st))
 			return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
 		if (S_ISDIR(st.st_mode))
@@ -630,6 +669,12 @@ int pft_input_open_file(struct pft_input *in, const char *path, unsigned format)
 		if (access(path, R_OK))
 			return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
 	}
+	if (in->survey)
+		return pft_survey_add_file(in->survey, path,
+					   format == PFT_PIPE_RAW    ? PFT_FRAMES_RAW
+					   : format == PFT_PIPE_TPIU ? PFT_FRAMES_TPIU
+								     : PFT_FRAMES_UNKNOWN,
+					   -1, in->msg, sizeof(in->msg));
 	for (size_t i = 0; i < in->nfiles; i++)
 		if (!strcmp(in->files[i].path, path))
 			return fail(in, -PFT_ERR_INVALID, "%s: given twice", path);
@@ -1012,8 +1057,15 @@ static int next_item(struct pft_input *in, struct pft_item *item, size_t size)
 {
 	int err;
 
+	if (in->perf && in->survey) {   /* read through: no items */
+		while ((err = perf_in_next(in->perf, item, size)) == 0)
+			;
+		return err;
+	}
 	if (in->perf)
 		return perf_in_next(in->perf, item, size);
+	if (in->survey)
+		return pft_survey_read(in->survey, in->buf, READ_BLOCK, in->msg, sizeof(in->msg));
 	if (!in->par_tried && (err = start_parallel(in)) < 0)
 		return err;
 	if (in->par)
@@ -1077,6 +1129,10 @@ int pft_input_count(struct pft_input *in, struct pft_item *item, size_t size)
 {
 	if (!in || !item || size < sizeof(*item) || in->reading == READ_ITEMS)
 		return -PFT_ERR_INVALID;
+	if (in->survey) {   /* nothing to count: the sources' bytes */
+		in->reading = READ_COUNTS;
+		return next_item(in, item, size);
+	}
 	if (!in->reading) {
 		size_t n = pft_input_nsources(in);
 		if (!(in->counts = calloc(n ? n : 1, sizeof(*in->counts))))
@@ -1134,6 +1190,8 @@ size_t pft_input_nsources(const struct pft_input *in)
 {
 	if (in && in->perf)
 		return perf_in_nsources(in->perf);
+	if (in && in->survey)
+		return pft_survey_nsources(in->survey);
 	return in ? in->nsrc : 0;
 }
 
@@ -1142,6 +1200,8 @@ int pft_input_source(const struct pft_input *in, size_t index, struct pft_input_
 {
 	if (in && in->perf)
 		return perf_in_source(in->perf, index, src, size);
+	if (in && in->survey)
+		return pft_survey_source(in->survey, index, src, size);
 	if (!in || !src || size < sizeof(*src) || index >= in->nsrc)
 		return -PFT_ERR_INVALID;
 	const struct in_source *s = &in->src[index];

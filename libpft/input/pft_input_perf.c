@@ -820,6 +820,10 @@ int pft_input_open_perf(struct pft_input *in, const char *path,
 		return -PFT_ERR_NOMEM;
 	input_set_perf(in, p);   /* frees it, and gives pft_input_message() its message */
 	p->cfg = *input_config(in);
+	if (p->cfg.survey) {   /* the units' bytes: their packets are read through */
+		p->cfg.packets = 1;
+		p->cfg.elements = 0;
+	}
 	for (size_t i = 0; i < sizeof(p->trace_ids) / sizeof(p->trace_ids[0]); i++)
 		p->trace_ids[i] = -1;
 	p->path = dup_str(path);

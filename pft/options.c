@@ -1,0 +1,122 @@
+/* The options the trace-reading commands share, and the one loop that
+ * parses a command's options. */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+
+/* The codes of the shared options that are not input options. */
+enum { OPT_ELF = INPUT_OPT_END, OPT_IMAGE, OPT_SYMBOLS, OPT_FORMAT, OPT_OUTPUT, OPT_HELP };
+
+static const struct shared_option {
+	struct option opt;
+	unsigned group;
+} shared[] = {
+	{ { "snapshot", required_argument, NULL, OPT_SNAPSHOT }, OPTS_FILES },
+	{ { "raw", required_argument, NULL, OPT_RAW }, OPTS_FILES },
+	{ { "formatted", required_argument, NULL, OPT_FORMATTED }, OPTS_FILES },
+	{ { "perf", required_argument, NULL, OPT_PERF }, OPTS_FILES },
+	{ { "tpiu", no_argument, NULL, OPT_TPIU }, OPTS_FILES },
+	{ { "id", required_argument, NULL, OPT_ID }, OPTS_INPUT },
+	{ { "cycle-accurate", no_argument, NULL, OPT_CYCLE_ACCURATE }, OPTS_INPUT },
+	{ { "timestamps", no_argument, NULL, OPT_TIMESTAMPS }, OPTS_INPUT },
+	{ { "ctxid-bytes", required_argument, NULL, OPT_CTXID_BYTES }, OPTS_INPUT },
+	{ { "vmid", no_argument, NULL, OPT_VMID }, OPTS_INPUT },
+	{ { "return-stack", no_argument, NULL, OPT_RETURN_STACK }, OPTS_INPUT },
+	{ { "pft-version", required_argument, NULL, OPT_PFT_VERSION }, OPTS_INPUT },
+	{ { "ts-bits", required_argument, NULL, OPT_TS_BITS }, OPTS_INPUT },
+	{ { "ts-gray", no_argument, NULL, OPT_TS_GRAY }, OPTS_INPUT },
+	{ { "branch-broadcast", no_argument, NULL, OPT_BRANCH_BROADCAST }, OPTS_INPUT },
+	{ { "reg", required_argument, NULL, OPT_REG }, OPTS_INPUT },
+	{ { "symfs", required_argument, NULL, OPT_SYMFS }, OPTS_INPUT },
+	{ { "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR }, OPTS_INPUT },
+	{ { "protocol", required_argument, NULL, OPT_PROTOCOL }, OPTS_INPUT },
+	{ { "jobs", required_argument, NULL, OPT_JOBS }, OPTS_JOBS },
+	{ { "elf", required_argument, NULL, OPT_ELF }, OPTS_IMAGES },
+	{ { "image", required_argument, NULL, OPT_IMAGE }, OPTS_IMAGES },
+	{ { "symbols", required_argument, NULL, OPT_SYMBOLS }, OPTS_IMAGES },
+	{ { "format", required_argument, NULL, OPT_FORMAT }, OPTS_FORMAT },
+	{ { "output", required_argument, NULL, OPT_OUTPUT }, OPTS_OUTPUT },
+};
+
+enum { NSHARED = sizeof(shared) / sizeof(shared[0]), MAX_OWN = 16 };
+
+/* Handle shared option @code: 0, or -1 after printing an error. */
+static int shared_option(const struct cmd_spec *spec, struct cmd_args *a, int code,
+			 const char *arg)
+{
+	switch (code) {
+	case OPT_ELF:
+	case OPT_IMAGE:
+		return image_args_add(&a->images, arg, code == OPT_ELF);
+	case OPT_SYMBOLS:
+		return image_args_add_symbols(&a->images, arg);
+	case OPT_FORMAT:
+		return spec->format ? spec->format(spec->ctx, arg, &a->format)
+				    : cli_parse_format(arg, &a->format);
+	case OPT_OUTPUT:
+		a->output = arg;
+		return 0;
+	default:
+		return input_option(&a->input, code, arg);
+	}
+}
+
+int cmd_parse(int argc, char **argv, const struct cmd_spec *spec, struct cmd_args *a)
+{
+	struct option longopts[NSHARED + MAX_OWN + 2];
+	size_t n = 0;
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	input_opts_init(&a->input);
+	a->format = spec->format_default;
+	for (size_t i = 0; i < NSHARED; i++)
+		if (shared[i].group & spec->groups)
+			longopts[n++] = shared[i].opt;
+	for (size_t i = 0; spec->own && spec->own[i].name; i++) {
+		if (i == MAX_OWN) {
+			cli_error("internal: %s has too many options", spec->name);
+			return EXIT_USAGE;
+		}
+		longopts[n++] = spec->own[i];
+	}
+	longopts[n++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, spec->groups & OPTS_JOBS ? "j:" : "", longopts,
+				NULL)) != -1) {
+		int err;
+
+		if (c == 'j' && (spec->groups & OPTS_JOBS))
+			c = OPT_JOBS;
+		if (c == OPT_HELP) {
+			spec->usage(spec->ctx);
+			return EXIT_OK;
+		} else if (c >= INPUT_OPT_BASE) {
+			err = shared_option(spec, a, c, optarg);
+		} else if (c != '?' && spec->option) {
+			err = spec->option(spec->ctx, c, optarg);
+		} else {
+			cli_bad_option(spec->name, argv, optopt);
+			return EXIT_USAGE;
+		}
+		if (err)
+			return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		cli_error("%s: unexpected argument '%s'", spec->name, argv[optind]);
+		return EXIT_USAGE;
+	}
+	if ((spec->groups & OPTS_INPUT) && input_opts_check(&a->input))
+		return EXIT_USAGE;
+	return CMD_GO_ON;
+}
+
+void cmd_args_free(struct cmd_args *a)
+{
+	image_args_free(&a->images);
+}
