@@ -1,0 +1,297 @@
+/* pft_flow_core.h - what the flow decoders of every protocol share
+ * (shared/spec/pft-flow.md sections 3-9): synchronisation (NO_SYNC, the
+ * A-sync, the first I-sync), the PC, the context (context ID, VMID,
+ * security state and Hyp mode), the element queue and its put/next/
+ * finish/reset plumbing, and the elements every protocol reports alike.
+ *
+ * A protocol's flow decoder (ptm/pft_flow.c, etm3/pft_etm3_flow.c) starts
+ * with a struct pft_flow_core and describes itself by a struct
+ * pft_flow_ops: how to check and apply one of its packets, what to report
+ * at the end and when sync is lost, and what else it carries.  The core's
+ * per-packet functions are inline and take the table as a constant, so
+ * that a protocol's calls through it compile to direct calls; the coarse
+ * ones (reset, finish, sync state) go through the table at run time.
+ */
+#ifndef PFT_FLOW_CORE_H
+#define PFT_FLOW_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pft.h"
+#include "core/pft_sync_state.h"
+
+enum pft_flow_sync {
+	PFT_FLOW_NO_SYNC = 0,   /* waiting for an A-sync */
+	PFT_FLOW_WAIT_ISYNC,    /* aligned, waiting for the first I-sync */
+	PFT_FLOW_DECODE
+};
+
+/* The most elements one packet of any protocol produces (ETMv3: a range,
+ * NACC or error per atom, 16 atoms, plus context, trace-on, exception). */
+enum { PFT_FLOW_QUEUE_MAX = 48 };
+
+/* How the core sees a packet (pft_flow_core_gate()). */
+enum pft_flow_pkt_class {
+	PFT_FLOW_PKT_OTHER = 0,  /* applied by the protocol while decoding */
+	PFT_FLOW_PKT_BAD,        /* a bad packet: sync is lost */
+	PFT_FLOW_PKT_ASYNC,      /* alignment */
+	PFT_FLOW_PKT_ISYNC       /* instruction sync */
+};
+
+/* What the protocol does with a packet after pft_flow_core_gate(). */
+enum pft_flow_action {
+	PFT_FLOW_SKIP = 0,       /* nothing more */
+	PFT_FLOW_APPLY,          /* apply it (decoding) */
+	PFT_FLOW_APPLY_ISYNC     /* apply the I-sync */
+};
+
+struct pft_flow_core;
+
+struct pft_flow_ops {
+	/* 0 when put() may apply @pkt (@size bytes), else -PFT_ERR_INVALID:
+	 * a field out of range could overflow the element queue. */
+	int (*check)(const void *pkt, size_t size);
+	/* Apply one packet. */
+	void (*apply)(struct pft_flow_core *c, const void *pkt);
+	/* A bad packet at @offset: report it (PFT_ERR_FLOW_BAD_PACKET) and
+	 * forget the protocol's own state; the core then loses sync. */
+	void (*lost)(struct pft_flow_core *c, uint64_t offset);
+	/* The end of the trace: report what is held back (NULL: nothing). */
+	void (*finish)(struct pft_flow_core *c);
+	/* Forget the protocol's own state (the core's is reset already). */
+	void (*reset)(struct pft_flow_core *c);
+	/* The protocol's part of the sync state (NULL: nothing). */
+	void (*sync_state)(const struct pft_flow_core *c, struct flow_sync_state *s);
+};
+
+struct pft_flow_core {
+	const struct pft_flow_ops *ops;
+	enum pft_flow_sync state;
+	int started;             /* NO_SYNC reported at the first packet */
+	int pc_valid;
+	uint32_t pc;
+	uint8_t isa, ns, hyp, vmid;
+	uint32_t ctxid;
+	int ctx_known, vmid_known;
+
+	struct pft_elem *out;    /* where elements go: queue or the caller's */
+	size_t nout;
+	unsigned q_head, q_len;
+	uint64_t insns;          /* in the ranges reported */
+	struct pft_elem queue[PFT_FLOW_QUEUE_MAX];
+};
+
+/* A zeroed decoder of @size bytes starting with its core, or NULL. */
+void *pft_flow_core_alloc(size_t size, const struct pft_flow_ops *ops);
+
+/* The public functions' work: 0 or a negative error code. */
+int pft_flow_core_reset(struct pft_flow_core *c);
+int pft_flow_core_next(struct pft_flow_core *c, struct pft_elem *elem, size_t size);
+int pft_flow_core_finish(struct pft_flow_core *c);
+void pft_flow_core_sync_state(const struct pft_flow_core *c, struct flow_sync_state *s);
+
+/* Elements go to the queue: -PFT_ERR_INVALID when the previous packet's
+ * are not all taken. */
+static inline int pft_flow_core_begin(struct pft_flow_core *c)
+{
+	if (c->q_len)
+		return -PFT_ERR_INVALID;
+	c->q_head = 0;
+	c->out = c->queue;
+	c->nout = 0;
+	return 0;
+}
+
+static inline void pft_flow_core_end(struct pft_flow_core *c)
+{
+	c->q_len = (unsigned)c->nout;
+}
+
+/* put(): check and apply one packet (@c and @pkt not NULL), its elements
+ * queued.  @ops is the protocol's table (a constant: the calls through it
+ * are direct). */
+static inline int pft_flow_core_put(struct pft_flow_core *c, const struct pft_flow_ops *ops,
+				    const void *pkt, size_t size)
+{
+	int status = ops->check(pkt, size);
+	if (!status)
+		status = pft_flow_core_begin(c);
+	if (status)
+		return status;
+	ops->apply(c, pkt);
+	pft_flow_core_end(c);
+	return 0;
+}
+
+static inline struct pft_elem *pft_flow_core_push(struct pft_flow_core *c,
+						  enum pft_elem_type type, uint64_t offset)
+{
+	/* Each packet starts with room for a packet's elements at the most,
+	 * so this cannot overflow. */
+	struct pft_elem *e = &c->out[c->nout++];
+	*e = (struct pft_elem){ .offset = offset, .type = (uint8_t)type };
+	return e;
+}
+
+static inline enum pft_mem_space pft_flow_core_space(const struct pft_flow_core *c)
+{
+	return c->ns ? PFT_SPACE_NONSECURE : PFT_SPACE_SECURE;
+}
+
+static inline void pft_flow_core_error(struct pft_flow_core *c, uint64_t offset,
+				       enum pft_error_code why)
+{
+	pft_flow_core_push(c, PFT_ELEM_ERROR, offset)->reason = (uint8_t)why;
+}
+
+/* The first steps of every packet: NO_SYNC before the first, a bad packet
+ * (ops->lost(), then sync lost), the A-sync, the wait for the first
+ * I-sync.  Returns what the protocol does with the packet. */
+static inline enum pft_flow_action pft_flow_core_gate(struct pft_flow_core *c,
+						      const struct pft_flow_ops *ops,
+						      enum pft_flow_pkt_class cls,
+						      uint64_t offset)
+{
+	if (!c->started) {
+		c->started = 1;
+		pft_flow_core_push(c, PFT_ELEM_NO_SYNC, offset);
+	}
+	switch (cls) {
+	case PFT_FLOW_PKT_BAD:
+		ops->lost(c, offset);
+		c->state = PFT_FLOW_NO_SYNC;
+		c->pc_valid = 0;
+		return PFT_FLOW_SKIP;
+	case PFT_FLOW_PKT_ASYNC:
+		if (c->state == PFT_FLOW_NO_SYNC)
+			c->state = PFT_FLOW_WAIT_ISYNC;
+		return PFT_FLOW_SKIP;
+	case PFT_FLOW_PKT_ISYNC:
+		return c->state != PFT_FLOW_NO_SYNC ? PFT_FLOW_APPLY_ISYNC : PFT_FLOW_SKIP;
+	default:
+		return c->state == PFT_FLOW_DECODE ? PFT_FLOW_APPLY : PFT_FLOW_SKIP;
+	}
+}
+
+/* A CONTEXT element with the current context; @changed: what changed. */
+static inline void pft_flow_core_context(struct pft_flow_core *c, uint64_t offset,
+					 uint8_t changed)
+{
+	struct pft_elem *e = pft_flow_core_push(c, PFT_ELEM_CONTEXT, offset);
+	e->changed = changed;
+	e->ctxid = c->ctxid;
+	e->vmid = c->vmid;
+	e->ns = c->ns;
+	e->hyp = c->hyp;
+	e->isa = c->isa;
+}
+
+/* An I-sync's TRACE_ON element, or NULL for a periodic one while
+ * decoding (no discontinuity).  @first: the first I-sync since sync. */
+static inline struct pft_elem *pft_flow_core_trace_on(struct pft_flow_core *c, int first,
+						      uint64_t offset, uint8_t reason)
+{
+	if (!first && reason == PFT_ISYNC_PERIODIC)
+		return NULL;
+	struct pft_elem *e = pft_flow_core_push(c, PFT_ELEM_TRACE_ON, offset);
+	e->reason = reason;
+	return e;
+}
+
+/* An I-sync's address and context: decoding from here.  Returns what
+ * changed (everything after the first I-sync); CONTEXT is the caller's. */
+static inline uint8_t pft_flow_core_isync(struct pft_flow_core *c, int first, uint32_t addr,
+					  uint8_t isa, uint8_t ns, uint8_t hyp, int has_ctxid,
+					  uint32_t ctxid)
+{
+	uint8_t changed = 0;
+
+	if (first || !c->ctx_known) {
+		changed = PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA | (has_ctxid ? PFT_CTX_CTXID : 0);
+	} else {
+		if (ns != c->ns)
+			changed |= PFT_CTX_NS;
+		if (hyp != c->hyp)
+			changed |= PFT_CTX_HYP;
+		if (has_ctxid && ctxid != c->ctxid)
+			changed |= PFT_CTX_CTXID;
+	}
+	c->ns = ns;
+	c->hyp = hyp;
+	if (has_ctxid)
+		c->ctxid = ctxid;
+	c->ctx_known = 1;
+	c->pc = addr;
+	c->isa = isa;
+	c->pc_valid = 1;
+	c->state = PFT_FLOW_DECODE;
+	return changed;
+}
+
+/* A branch's address (and instruction set): the PC from here. */
+static inline void pft_flow_core_branch(struct pft_flow_core *c, uint32_t addr, uint8_t isa)
+{
+	c->pc = addr;
+	c->isa = isa;
+	c->pc_valid = 1;
+}
+
+/* The security state (and Hyp mode) a branch's exception bytes give;
+ * returns what changed. */
+static inline uint8_t pft_flow_core_security(struct pft_flow_core *c, uint8_t ns, uint8_t hyp)
+{
+	uint8_t changed = 0;
+
+	if (ns != c->ns)
+		changed |= PFT_CTX_NS;
+	if (hyp != c->hyp)
+		changed |= PFT_CTX_HYP;
+	c->ns = ns;
+	c->hyp = hyp;
+	return changed;
+}
+
+/* A context ID or VMID packet: 1 when the context changed (the caller
+ * reports it), else 0. */
+static inline int pft_flow_core_ctxid(struct pft_flow_core *c, uint32_t ctxid)
+{
+	if (c->ctx_known && ctxid == c->ctxid)
+		return 0;
+	c->ctxid = ctxid;
+	return 1;
+}
+
+static inline int pft_flow_core_vmid(struct pft_flow_core *c, uint8_t vmid)
+{
+	if (c->vmid_known && vmid == c->vmid)
+		return 0;
+	c->vmid = vmid;
+	c->vmid_known = 1;
+	return 1;
+}
+
+/* An EXCEPTION element; @has_ret: @ret is its preferred return address. */
+static inline struct pft_elem *pft_flow_core_exception(struct pft_flow_core *c,
+						       uint64_t offset, uint16_t exception,
+						       int has_ret, uint32_t ret)
+{
+	struct pft_elem *e = pft_flow_core_push(c, PFT_ELEM_EXCEPTION, offset);
+	e->exception = exception;
+	if (has_ret) {
+		e->has_ret = 1;
+		e->addr = ret;
+	}
+	return e;
+}
+
+/* The packets with no effect on the flow that are still reported. */
+static inline struct pft_elem *pft_flow_core_timestamp(struct pft_flow_core *c,
+						       uint64_t offset, uint64_t ts)
+{
+	struct pft_elem *e = pft_flow_core_push(c, PFT_ELEM_TIMESTAMP, offset);
+	e->ts = ts;
+	return e;
+}
+
+#endif /* PFT_FLOW_CORE_H */
