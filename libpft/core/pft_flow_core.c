@@ -25,12 +25,22 @@ const char *pft_elem_type_name(enum pft_elem_type type)
 	return (unsigned)type < PFT_ELEM_TYPE_MAX ? names[type] : "unknown";
 }
 
-void *pft_flow_core_alloc(size_t size, const struct pft_flow_ops *ops)
+void *pft_flow_core_new(const struct pft_flow_ops *ops, size_t size, const void *cfg,
+			struct pft_image *image, int *errcode)
 {
 	struct pft_flow_core *c = calloc(1, size);
+	int err = -PFT_ERR_NOMEM;
 
-	if (c)
+	if (c) {
 		c->ops = ops;
+		err = ops->init(c, cfg, image);
+	}
+	if (errcode)
+		*errcode = err;
+	if (err) {
+		free(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -47,8 +57,7 @@ int pft_flow_core_reset(struct pft_flow_core *c)
 	c->ctxid = 0;
 	c->ctx_known = c->vmid_known = 0;
 	c->q_head = c->q_len = 0;
-	if (c->ops->reset)
-		c->ops->reset(c);
+	c->ops->reset(c);
 	return 0;
 }
 
@@ -71,8 +80,7 @@ int pft_flow_core_finish(struct pft_flow_core *c)
 	int status = pft_flow_core_begin(c);
 	if (status)
 		return status;
-	if (c->ops->finish)
-		c->ops->finish(c);
+	c->ops->finish(c);
 	pft_flow_core_end(c);
 	return 0;
 }
@@ -92,8 +100,7 @@ void pft_flow_core_sync_state(const struct pft_flow_core *c, struct flow_sync_st
 	s->ctx_known = (uint8_t)c->ctx_known;
 	s->vmid_known = (uint8_t)c->vmid_known;
 	s->queued = c->q_len;
-	if (c->ops->sync_state)
-		c->ops->sync_state(c, s);
+	c->ops->sync_state(c, s);
 }
 
 int pft_flow_sync_state_equal(const struct flow_sync_state *a, const struct flow_sync_state *b)

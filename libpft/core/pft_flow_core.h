@@ -31,37 +31,35 @@ enum pft_flow_sync {
  * NACC or error per atom, 16 atoms, plus context, trace-on, exception). */
 enum { PFT_FLOW_QUEUE_MAX = 48 };
 
-/* How the core sees a packet (pft_flow_core_gate()). */
-enum pft_flow_pkt_class {
-	PFT_FLOW_PKT_OTHER = 0,  /* applied by the protocol while decoding */
-	PFT_FLOW_PKT_BAD,        /* a bad packet: sync is lost */
-	PFT_FLOW_PKT_ASYNC,      /* alignment */
-	PFT_FLOW_PKT_ISYNC       /* instruction sync */
-};
-
-/* What the protocol does with a packet after pft_flow_core_gate(). */
-enum pft_flow_action {
-	PFT_FLOW_SKIP = 0,       /* nothing more */
-	PFT_FLOW_APPLY,          /* apply it (decoding) */
-	PFT_FLOW_APPLY_ISYNC     /* apply the I-sync */
-};
-
 struct pft_flow_core;
 
 struct pft_flow_ops {
+	/* The protocol's packet types that the core applies itself
+	 * (pft_flow_core_gate()): a bad packet, A-sync, I-sync, context ID,
+	 * VMID, trigger. */
+	uint8_t type_bad, type_async, type_isync, type_ctxid, type_vmid, type_trigger;
+	/* Set up a new decoder (zeroed, its core's ops set) for
+	 * configuration @cfg (copied) and @image: 0 or a negative code. */
+	int (*init)(struct pft_flow_core *c, const void *cfg, struct pft_image *image);
 	/* 0 when put() may apply @pkt (@size bytes), else -PFT_ERR_INVALID:
 	 * a field out of range could overflow the element queue. */
 	int (*check)(const void *pkt, size_t size);
-	/* Apply one packet. */
+	/* Apply one packet while decoding, after the core's part (see
+	 * PFT_FLOW_CORE_APPLY()). */
 	void (*apply)(struct pft_flow_core *c, const void *pkt);
+	/* Apply an I-sync (after the first A-sync). */
+	void (*isync)(struct pft_flow_core *c, const void *pkt);
+	/* Before an element that is not a range: report the instructions
+	 * held back, if the protocol holds any. */
+	void (*flush)(struct pft_flow_core *c);
 	/* A bad packet at @offset: report it (PFT_ERR_FLOW_BAD_PACKET) and
 	 * forget the protocol's own state; the core then loses sync. */
 	void (*lost)(struct pft_flow_core *c, uint64_t offset);
-	/* The end of the trace: report what is held back (NULL: nothing). */
+	/* The end of the trace: report what is held back. */
 	void (*finish)(struct pft_flow_core *c);
 	/* Forget the protocol's own state (the core's is reset already). */
 	void (*reset)(struct pft_flow_core *c);
-	/* The protocol's part of the sync state (NULL: nothing). */
+	/* The protocol's part of the sync state. */
 	void (*sync_state)(const struct pft_flow_core *c, struct flow_sync_state *s);
 };
 
@@ -82,8 +80,10 @@ struct pft_flow_core {
 	struct pft_elem queue[PFT_FLOW_QUEUE_MAX];
 };
 
-/* A zeroed decoder of @size bytes starting with its core, or NULL. */
-void *pft_flow_core_alloc(size_t size, const struct pft_flow_ops *ops);
+/* A new decoder of @size bytes starting with its core (ops->init()), or
+ * NULL with *@errcode (if not NULL) set. */
+void *pft_flow_core_new(const struct pft_flow_ops *ops, size_t size, const void *cfg,
+			struct pft_image *image, int *errcode);
 
 /* The public functions' work: 0 or a negative error code. */
 int pft_flow_core_reset(struct pft_flow_core *c);
@@ -108,22 +108,6 @@ static inline void pft_flow_core_end(struct pft_flow_core *c)
 	c->q_len = (unsigned)c->nout;
 }
 
-/* put(): check and apply one packet (@c and @pkt not NULL), its elements
- * queued.  @ops is the protocol's table (a constant: the calls through it
- * are direct). */
-static inline int pft_flow_core_put(struct pft_flow_core *c, const struct pft_flow_ops *ops,
-				    const void *pkt, size_t size)
-{
-	int status = ops->check(pkt, size);
-	if (!status)
-		status = pft_flow_core_begin(c);
-	if (status)
-		return status;
-	ops->apply(c, pkt);
-	pft_flow_core_end(c);
-	return 0;
-}
-
 static inline struct pft_elem *pft_flow_core_push(struct pft_flow_core *c,
 						  enum pft_elem_type type, uint64_t offset)
 {
@@ -145,35 +129,6 @@ static inline void pft_flow_core_error(struct pft_flow_core *c, uint64_t offset,
 	pft_flow_core_push(c, PFT_ELEM_ERROR, offset)->reason = (uint8_t)why;
 }
 
-/* The first steps of every packet: NO_SYNC before the first, a bad packet
- * (ops->lost(), then sync lost), the A-sync, the wait for the first
- * I-sync.  Returns what the protocol does with the packet. */
-static inline enum pft_flow_action pft_flow_core_gate(struct pft_flow_core *c,
-						      const struct pft_flow_ops *ops,
-						      enum pft_flow_pkt_class cls,
-						      uint64_t offset)
-{
-	if (!c->started) {
-		c->started = 1;
-		pft_flow_core_push(c, PFT_ELEM_NO_SYNC, offset);
-	}
-	switch (cls) {
-	case PFT_FLOW_PKT_BAD:
-		ops->lost(c, offset);
-		c->state = PFT_FLOW_NO_SYNC;
-		c->pc_valid = 0;
-		return PFT_FLOW_SKIP;
-	case PFT_FLOW_PKT_ASYNC:
-		if (c->state == PFT_FLOW_NO_SYNC)
-			c->state = PFT_FLOW_WAIT_ISYNC;
-		return PFT_FLOW_SKIP;
-	case PFT_FLOW_PKT_ISYNC:
-		return c->state != PFT_FLOW_NO_SYNC ? PFT_FLOW_APPLY_ISYNC : PFT_FLOW_SKIP;
-	default:
-		return c->state == PFT_FLOW_DECODE ? PFT_FLOW_APPLY : PFT_FLOW_SKIP;
-	}
-}
-
 /* A CONTEXT element with the current context; @changed: what changed. */
 static inline void pft_flow_core_context(struct pft_flow_core *c, uint64_t offset,
 					 uint8_t changed)
@@ -186,6 +141,74 @@ static inline void pft_flow_core_context(struct pft_flow_core *c, uint64_t offse
 	e->hyp = c->hyp;
 	e->isa = c->isa;
 }
+
+/*
+ * What every protocol does with a packet (@type, at @offset, with the
+ * @ctxid and @vmid fields of its packet struct): NO_SYNC before the first,
+ * a bad packet (ops->lost(), then sync lost), the A-sync, the wait for and
+ * the application of an I-sync (ops->isync()), context ID, VMID and
+ * trigger packets.  Returns 1 when the protocol is to apply the packet
+ * (decoding), else 0.
+ */
+static inline int pft_flow_core_gate(struct pft_flow_core *c, const struct pft_flow_ops *ops,
+				     const void *pkt, uint8_t type, uint64_t offset,
+				     uint32_t ctxid, uint8_t vmid)
+{
+	if (!c->started) {
+		c->started = 1;
+		pft_flow_core_push(c, PFT_ELEM_NO_SYNC, offset);
+	}
+	if (type == ops->type_bad) {
+		ops->lost(c, offset);
+		c->state = PFT_FLOW_NO_SYNC;
+		c->pc_valid = 0;
+		return 0;
+	}
+	if (type == ops->type_async) {
+		if (c->state == PFT_FLOW_NO_SYNC)
+			c->state = PFT_FLOW_WAIT_ISYNC;
+		return 0;
+	}
+	if (type == ops->type_isync) {
+		if (c->state != PFT_FLOW_NO_SYNC)
+			ops->isync(c, pkt);
+		return 0;
+	}
+	if (c->state != PFT_FLOW_DECODE)
+		return 0;
+	if (type == ops->type_ctxid) {
+		if (!c->ctx_known || ctxid != c->ctxid) {
+			c->ctxid = ctxid;
+			ops->flush(c);
+			pft_flow_core_context(c, offset, PFT_CTX_CTXID);
+		}
+		return 0;
+	}
+	if (type == ops->type_vmid) {
+		if (!c->vmid_known || vmid != c->vmid) {
+			c->vmid = vmid;
+			c->vmid_known = 1;
+			ops->flush(c);
+			pft_flow_core_context(c, offset, PFT_CTX_VMID);
+		}
+		return 0;
+	}
+	if (type == ops->type_trigger) {
+		ops->flush(c);
+		pft_flow_core_push(c, PFT_ELEM_TRIGGER, offset);
+		return 0;
+	}
+	return 1;
+}
+
+/* Apply one packet @pkt (a struct with the fields type, offset, ctxid and
+ * vmid) of the protocol of table @ops: the core's part, then, while
+ * decoding, the protocol's. */
+#define PFT_FLOW_CORE_APPLY(c, ops, pkt)                                                    \
+	(pft_flow_core_gate((c), (ops), (pkt), (pkt)->type, (pkt)->offset, (pkt)->ctxid,    \
+			    (pkt)->vmid)                                                     \
+		 ? (ops)->apply((c), (pkt))                                                  \
+		 : (void)0)
 
 /* An I-sync's TRACE_ON element, or NULL for a periodic one while
  * decoding (no discontinuity).  @first: the first I-sync since sync. */
@@ -252,25 +275,6 @@ static inline uint8_t pft_flow_core_security(struct pft_flow_core *c, uint8_t ns
 	return changed;
 }
 
-/* A context ID or VMID packet: 1 when the context changed (the caller
- * reports it), else 0. */
-static inline int pft_flow_core_ctxid(struct pft_flow_core *c, uint32_t ctxid)
-{
-	if (c->ctx_known && ctxid == c->ctxid)
-		return 0;
-	c->ctxid = ctxid;
-	return 1;
-}
-
-static inline int pft_flow_core_vmid(struct pft_flow_core *c, uint8_t vmid)
-{
-	if (c->vmid_known && vmid == c->vmid)
-		return 0;
-	c->vmid = vmid;
-	c->vmid_known = 1;
-	return 1;
-}
-
 /* An EXCEPTION element; @has_ret: @ret is its preferred return address. */
 static inline struct pft_elem *pft_flow_core_exception(struct pft_flow_core *c,
 						       uint64_t offset, uint16_t exception,
@@ -293,5 +297,52 @@ static inline struct pft_elem *pft_flow_core_timestamp(struct pft_flow_core *c,
 	e->ts = ts;
 	return e;
 }
+
+/*
+ * The public functions of a protocol's flow decoder, written once:
+ * PREFIX_alloc, _free, _reset, _insn_count, _put, _next and _sync_state
+ * for struct FLOW (which starts with its struct pft_flow_core c),
+ * configuration struct CFG, packets struct PKT and table OPS.  put()
+ * checks the packet (OPS.check()), then applies it, its elements queued.
+ */
+#define PFT_FLOW_CORE_FUNCTIONS(PREFIX, FLOW, CFG, PKT, OPS)                                 \
+	struct FLOW *PREFIX##_alloc(const struct CFG *cfg, struct pft_image *image,          \
+				    int *errcode)                                            \
+	{                                                                                    \
+		return pft_flow_core_new(&(OPS), sizeof(struct FLOW), cfg, image, errcode);  \
+	}                                                                                    \
+	void PREFIX##_free(struct FLOW *f)                                                   \
+	{                                                                                    \
+		free(f);                                                                     \
+	}                                                                                    \
+	int PREFIX##_reset(struct FLOW *f)                                                   \
+	{                                                                                    \
+		return f ? pft_flow_core_reset(&f->c) : -PFT_ERR_INVALID;                    \
+	}                                                                                    \
+	uint64_t PREFIX##_insn_count(const struct FLOW *f)                                   \
+	{                                                                                    \
+		return f ? f->c.insns : 0;                                                   \
+	}                                                                                    \
+	int PREFIX##_put(struct FLOW *f, const struct PKT *pkt, size_t size)                 \
+	{                                                                                    \
+		if (!f || !pkt)                                                              \
+			return -PFT_ERR_INVALID;                                             \
+		int status = (OPS).check(pkt, size);                                         \
+		if (!status)                                                                 \
+			status = pft_flow_core_begin(&f->c);                                 \
+		if (status)                                                                  \
+			return status;                                                       \
+		PFT_FLOW_CORE_APPLY(&f->c, &(OPS), pkt);                                     \
+		pft_flow_core_end(&f->c);                                                    \
+		return 0;                                                                    \
+	}                                                                                    \
+	int PREFIX##_next(struct FLOW *f, struct pft_elem *elem, size_t size)                \
+	{                                                                                    \
+		return f ? pft_flow_core_next(&f->c, elem, size) : -PFT_ERR_INVALID;         \
+	}                                                                                    \
+	void PREFIX##_sync_state(const struct FLOW *f, struct flow_sync_state *s)            \
+	{                                                                                    \
+		pft_flow_core_sync_state(&f->c, s);                                          \
+	}
 
 #endif /* PFT_FLOW_CORE_H */

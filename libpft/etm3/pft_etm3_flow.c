@@ -46,35 +46,12 @@ struct pft_etm3_flow {
 
 static const struct pft_flow_ops etm3_ops;
 
-struct pft_etm3_flow *pft_etm3_flow_alloc(const struct pft_etm3_config *cfg,
-					  struct pft_image *image, int *errcode)
+static int etm3_init(struct pft_flow_core *c, const void *cfg, struct pft_image *image)
 {
-	struct pft_etm3_config c;
-	struct pft_etm3_flow *f = NULL;
-	int err = pft_etm3_config_copy(&c, cfg);
+	struct pft_etm3_flow *f = (struct pft_etm3_flow *)c;
 
-	if (!err) {
-		f = pft_flow_core_alloc(sizeof(*f), &etm3_ops);
-		if (!f)
-			err = -PFT_ERR_NOMEM;
-	}
-	if (errcode)
-		*errcode = err;
-	if (err)
-		return NULL;
-	f->cfg = c;
 	f->walk.image = image;
-	return f;
-}
-
-void pft_etm3_flow_free(struct pft_etm3_flow *f)
-{
-	free(f);
-}
-
-int pft_etm3_flow_reset(struct pft_etm3_flow *f)
-{
-	return f ? pft_flow_core_reset(&f->c) : -PFT_ERR_INVALID;
+	return pft_etm3_config_copy(&f->cfg, cfg);
 }
 
 /* Everything after the configuration and image goes, the count too. */
@@ -85,11 +62,6 @@ static void etm3_reset(struct pft_flow_core *c)
 
 	memset((uint8_t *)f + keep, 0, sizeof(*f) - keep);
 	c->insns = 0;
-}
-
-uint64_t pft_etm3_flow_insn_count(const struct pft_etm3_flow *f)
-{
-	return f ? f->c.insns : 0;
 }
 
 /* Report the open range (if any); @taken: its last instruction changed
@@ -121,6 +93,17 @@ static void report_error(struct pft_etm3_flow *f, uint64_t offset, enum pft_erro
 {
 	close_range(f, f->indirect_pending);
 	pft_flow_core_error(&f->c, offset, why);
+}
+
+/* A bad packet: the core loses sync, and the W cycles and an indirect
+ * branch pending go. */
+static void etm3_lost(struct pft_flow_core *c, uint64_t offset)
+{
+	struct pft_etm3_flow *f = (struct pft_etm3_flow *)c;
+
+	report_error(f, offset, PFT_ERR_FLOW_BAD_PACKET);
+	f->indirect_pending = 0;
+	f->wpend = 0;
 }
 
 /* One atom: the instruction at the PC, executed (E) or not (N), with the
@@ -219,8 +202,11 @@ static void emit_context(struct pft_etm3_flow *f, uint64_t offset, uint8_t chang
 	pft_flow_core_context(&f->c, offset, changed);
 }
 
-static void apply_isync(struct pft_etm3_flow *f, const struct pft_etm3_packet *pkt)
+/* An I-sync (after the first A-sync). */
+static void etm3_isync(struct pft_flow_core *c, const void *p)
 {
+	const struct pft_etm3_packet *pkt = p;
+	struct pft_etm3_flow *f = (struct pft_etm3_flow *)c;
 	const int first = f->c.state != PFT_FLOW_DECODE;
 
 	close_range(f, f->indirect_pending);
@@ -298,64 +284,6 @@ static void apply_branch(struct pft_etm3_flow *f, const struct pft_etm3_packet *
 		f->c.pc_valid = 0;
 }
 
-/* The core's view of each packet type. */
-static const uint8_t etm3_class[PFT_ETM3_PKT_TYPE_MAX] = {
-	[PFT_ETM3_PKT_BAD] = PFT_FLOW_PKT_BAD,
-	[PFT_ETM3_PKT_ASYNC] = PFT_FLOW_PKT_ASYNC,
-	[PFT_ETM3_PKT_ISYNC] = PFT_FLOW_PKT_ISYNC,
-};
-
-static void etm3_lost(struct pft_flow_core *c, uint64_t offset)
-{
-	struct pft_etm3_flow *f = (struct pft_etm3_flow *)c;
-
-	report_error(f, offset, PFT_ERR_FLOW_BAD_PACKET);
-	f->indirect_pending = 0;
-	f->wpend = 0;
-}
-
-static void apply_packet(struct pft_etm3_flow *f, const struct pft_etm3_packet *pkt)
-{
-	enum pft_flow_action act = pft_flow_core_gate(&f->c, &etm3_ops, etm3_class[pkt->type],
-						      pkt->offset);
-
-	if (act == PFT_FLOW_APPLY_ISYNC)
-		apply_isync(f, pkt);
-	if (act != PFT_FLOW_APPLY)
-		return;
-	switch (pkt->type) {
-	case PFT_ETM3_PKT_PHEADER:
-		apply_pheader(f, pkt);
-		break;
-	case PFT_ETM3_PKT_BRANCH:
-		apply_branch(f, pkt);
-		break;
-	case PFT_ETM3_PKT_CONTEXTID:
-		if (pft_flow_core_ctxid(&f->c, pkt->ctxid))
-			emit_context(f, pkt->offset, PFT_CTX_CTXID);
-		break;
-	case PFT_ETM3_PKT_VMID:
-		if (pft_flow_core_vmid(&f->c, pkt->vmid))
-			emit_context(f, pkt->offset, PFT_CTX_VMID);
-		break;
-	case PFT_ETM3_PKT_TIMESTAMP:
-		close_range(f, 0);
-		pft_flow_core_timestamp(&f->c, pkt->offset, pkt->ts);
-		break;
-	case PFT_ETM3_PKT_TRIGGER:
-		close_range(f, 0);
-		pft_flow_core_push(&f->c, PFT_ELEM_TRIGGER, pkt->offset);
-		break;
-	case PFT_ETM3_PKT_EXCEPTION_RETURN:
-		close_range(f, f->indirect_pending);
-		pft_flow_core_push(&f->c, PFT_ELEM_EXCEPTION_RETURN, pkt->offset);
-		break;
-	default:
-		/* Cycle counts, data trace and padding: no element. */
-		break;
-	}
-}
-
 /* Packets from pft_etm3_pkt_next() always pass; a hand-made one that does
  * not could overflow the element queue. */
 static int etm3_check(const void *p, size_t size)
@@ -370,11 +298,41 @@ static int etm3_check(const void *p, size_t size)
 	return 0;
 }
 
-static void etm3_apply(struct pft_flow_core *c, const void *pkt)
+/* The packets ETMv3 applies itself while decoding. */
+static void etm3_apply(struct pft_flow_core *c, const void *p)
 {
-	apply_packet((struct pft_etm3_flow *)c, pkt);
+	const struct pft_etm3_packet *pkt = p;
+	struct pft_etm3_flow *f = (struct pft_etm3_flow *)c;
+
+	switch (pkt->type) {
+	case PFT_ETM3_PKT_PHEADER:
+		apply_pheader(f, pkt);
+		break;
+	case PFT_ETM3_PKT_BRANCH:
+		apply_branch(f, pkt);
+		break;
+	case PFT_ETM3_PKT_TIMESTAMP:
+		close_range(f, 0);
+		pft_flow_core_timestamp(&f->c, pkt->offset, pkt->ts);
+		break;
+	case PFT_ETM3_PKT_EXCEPTION_RETURN:
+		close_range(f, f->indirect_pending);
+		pft_flow_core_push(&f->c, PFT_ELEM_EXCEPTION_RETURN, pkt->offset);
+		break;
+	default:
+		/* Cycle counts, data trace and padding: no element. */
+		break;
+	}
 }
 
+/* Before another element: the open range (its last instruction did not
+ * change the flow, or its branch is still pending). */
+static void etm3_flush(struct pft_flow_core *c)
+{
+	close_range((struct pft_etm3_flow *)c, 0);
+}
+
+/* The end: the open range, taken if its indirect branch is. */
 static void etm3_finish(struct pft_flow_core *c)
 {
 	struct pft_etm3_flow *f = (struct pft_etm3_flow *)c;
@@ -393,32 +351,18 @@ static void etm3_sync_state(const struct pft_flow_core *c, struct flow_sync_stat
 }
 
 static const struct pft_flow_ops etm3_ops = {
-	.check = etm3_check,
-	.apply = etm3_apply,
-	.lost = etm3_lost,
-	.finish = etm3_finish,
-	.reset = etm3_reset,
+	.type_bad = PFT_ETM3_PKT_BAD, .type_async = PFT_ETM3_PKT_ASYNC,
+	.type_isync = PFT_ETM3_PKT_ISYNC, .type_ctxid = PFT_ETM3_PKT_CONTEXTID,
+	.type_vmid = PFT_ETM3_PKT_VMID, .type_trigger = PFT_ETM3_PKT_TRIGGER,
+	.init = etm3_init, .check = etm3_check, .apply = etm3_apply, .isync = etm3_isync,
+	.flush = etm3_flush, .lost = etm3_lost, .finish = etm3_finish, .reset = etm3_reset,
 	.sync_state = etm3_sync_state,
 };
 
-int pft_etm3_flow_put(struct pft_etm3_flow *f, const struct pft_etm3_packet *pkt, size_t size)
-{
-	if (!f || !pkt)
-		return -PFT_ERR_INVALID;
-	return pft_flow_core_put(&f->c, &etm3_ops, pkt, size);
-}
+PFT_FLOW_CORE_FUNCTIONS(pft_etm3_flow, pft_etm3_flow, pft_etm3_config, pft_etm3_packet,
+			etm3_ops)
 
 int pft_etm3_flow_finish(struct pft_etm3_flow *f)
 {
 	return f ? pft_flow_core_finish(&f->c) : -PFT_ERR_INVALID;
-}
-
-int pft_etm3_flow_next(struct pft_etm3_flow *f, struct pft_elem *elem, size_t size)
-{
-	return f ? pft_flow_core_next(&f->c, elem, size) : -PFT_ERR_INVALID;
-}
-
-void pft_etm3_flow_sync_state(const struct pft_etm3_flow *f, struct flow_sync_state *s)
-{
-	pft_flow_core_sync_state(&f->c, s);
 }

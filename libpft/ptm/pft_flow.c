@@ -29,46 +29,19 @@ struct pft_flow {
 
 static const struct pft_flow_ops ptm_ops;
 
-struct pft_flow *pft_flow_alloc(const struct pft_config *cfg, struct pft_image *image,
-				int *errcode)
+static int ptm_init(struct pft_flow_core *c, const void *cfg, struct pft_image *image)
 {
-	struct pft_config c;
-	struct pft_flow *f = NULL;
-	int err = pft_config_copy(&c, cfg);
+	struct pft_flow *f = (struct pft_flow *)c;
+	int err = pft_config_copy(&f->cfg, cfg);
 
-	if (!err) {
-		f = pft_flow_core_alloc(sizeof(*f), &ptm_ops);
-		if (!f)
-			err = -PFT_ERR_NOMEM;
-	}
-	if (errcode)
-		*errcode = err;
-	if (err)
-		return NULL;
-	f->cfg = c;
 	f->walk.image = image;
-	f->walk.isa_flags = c.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0;
-	return f;
-}
-
-void pft_flow_free(struct pft_flow *f)
-{
-	free(f);
-}
-
-int pft_flow_reset(struct pft_flow *f)
-{
-	return f ? pft_flow_core_reset(&f->c) : -PFT_ERR_INVALID;
+	f->walk.isa_flags = f->cfg.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0;
+	return err;
 }
 
 static void ptm_reset(struct pft_flow_core *c)
 {
 	pft_retstack_clear(&((struct pft_flow *)c)->rs);
-}
-
-uint64_t pft_flow_insn_count(const struct pft_flow *f)
-{
-	return f ? f->c.insns : 0;
 }
 
 static void report_error(struct pft_flow *f, uint64_t offset, enum pft_error_code why)
@@ -184,8 +157,11 @@ static void apply_atom(struct pft_flow *f, const struct pft_packet *pkt, int exe
 	}
 }
 
-static void apply_isync(struct pft_flow *f, const struct pft_packet *pkt)
+/* An I-sync (after the first A-sync). */
+static void ptm_isync(struct pft_flow_core *c, const void *p)
 {
+	struct pft_flow *f = (struct pft_flow *)c;
+	const struct pft_packet *pkt = p;
 	const int first = f->c.state != PFT_FLOW_DECODE;
 	struct pft_elem *e = pft_flow_core_trace_on(&f->c, first, pkt->offset, pkt->reason);
 
@@ -270,67 +246,6 @@ static void apply_waypoint_update(struct pft_flow *f, const struct pft_packet *p
 	f->c.pc_valid = 0;
 }
 
-/* The core's view of each packet type. */
-static const uint8_t ptm_class[PFT_PKT_TYPE_MAX] = {
-	[PFT_PKT_BAD] = PFT_FLOW_PKT_BAD,
-	[PFT_PKT_ASYNC] = PFT_FLOW_PKT_ASYNC,
-	[PFT_PKT_ISYNC] = PFT_FLOW_PKT_ISYNC,
-};
-
-static void ptm_lost(struct pft_flow_core *c, uint64_t offset)
-{
-	pft_flow_core_error(c, offset, PFT_ERR_FLOW_BAD_PACKET);
-}
-
-static void apply_packet(struct pft_flow *f, const struct pft_packet *pkt)
-{
-	switch (pft_flow_core_gate(&f->c, &ptm_ops, ptm_class[pkt->type], pkt->offset)) {
-	case PFT_FLOW_APPLY_ISYNC:
-		apply_isync(f, pkt);
-		return;
-	case PFT_FLOW_APPLY:
-		break;
-	default:
-		return;
-	}
-	switch (pkt->type) {
-	case PFT_PKT_ATOM:
-		for (unsigned i = 0; i < pkt->n_atoms && f->c.pc_valid; i++)
-			apply_atom(f, pkt, (pkt->atoms >> i) & 1);
-		break;
-	case PFT_PKT_BRANCH:
-		apply_branch(f, pkt);
-		break;
-	case PFT_PKT_WAYPOINT:
-		apply_waypoint_update(f, pkt);
-		break;
-	case PFT_PKT_CONTEXTID:
-		if (pft_flow_core_ctxid(&f->c, pkt->ctxid))
-			pft_flow_core_context(&f->c, pkt->offset, PFT_CTX_CTXID);
-		break;
-	case PFT_PKT_VMID:
-		if (pft_flow_core_vmid(&f->c, pkt->vmid))
-			pft_flow_core_context(&f->c, pkt->offset, PFT_CTX_VMID);
-		break;
-	case PFT_PKT_TIMESTAMP: {
-		struct pft_elem *e = pft_flow_core_timestamp(&f->c, pkt->offset, pkt->ts);
-		if (pkt->has_cycles) {
-			e->has_cycles = 1;
-			e->cycles = pkt->cycles;
-		}
-		break;
-	}
-	case PFT_PKT_TRIGGER:
-		pft_flow_core_push(&f->c, PFT_ELEM_TRIGGER, pkt->offset);
-		break;
-	case PFT_PKT_EXCEPTION_RETURN:
-		pft_flow_core_push(&f->c, PFT_ELEM_EXCEPTION_RETURN, pkt->offset);
-		break;
-	default:
-		break;
-	}
-}
-
 /* Packets from pft_pkt_next() always pass; a hand-made one that does not
  * could overflow the element queue. */
 static inline int ptm_in_range(const struct pft_packet *pkt)
@@ -343,9 +258,49 @@ static int ptm_check(const void *pkt, size_t size)
 	return size >= sizeof(struct pft_packet) && ptm_in_range(pkt) ? 0 : -PFT_ERR_INVALID;
 }
 
-static void ptm_apply(struct pft_flow_core *c, const void *pkt)
+/* The packets PTM applies itself while decoding. */
+static void ptm_apply(struct pft_flow_core *c, const void *p)
 {
-	apply_packet((struct pft_flow *)c, pkt);
+	struct pft_flow *f = (struct pft_flow *)c;
+	const struct pft_packet *pkt = p;
+
+	switch (pkt->type) {
+	case PFT_PKT_ATOM:
+		for (unsigned i = 0; i < pkt->n_atoms && f->c.pc_valid; i++)
+			apply_atom(f, pkt, (pkt->atoms >> i) & 1);
+		break;
+	case PFT_PKT_BRANCH:
+		apply_branch(f, pkt);
+		break;
+	case PFT_PKT_TIMESTAMP: {
+		struct pft_elem *e = pft_flow_core_timestamp(&f->c, pkt->offset, pkt->ts);
+		if (pkt->has_cycles) {
+			e->has_cycles = 1;
+			e->cycles = pkt->cycles;
+		}
+		break;
+	}
+	case PFT_PKT_WAYPOINT:
+		apply_waypoint_update(f, pkt);
+		break;
+	case PFT_PKT_EXCEPTION_RETURN:
+		pft_flow_core_push(&f->c, PFT_ELEM_EXCEPTION_RETURN, pkt->offset);
+		break;
+	default:
+		break;
+	}
+}
+
+static void ptm_lost(struct pft_flow_core *c, uint64_t offset)
+{
+	pft_flow_core_error(c, offset, PFT_ERR_FLOW_BAD_PACKET);
+}
+
+/* PTM reports every instruction when its waypoint is reached: nothing is
+ * held back. */
+static void ptm_nothing_held(struct pft_flow_core *c)
+{
+	(void)c;
 }
 
 static void ptm_sync_state(const struct pft_flow_core *c, struct flow_sync_state *s)
@@ -354,19 +309,13 @@ static void ptm_sync_state(const struct pft_flow_core *c, struct flow_sync_state
 }
 
 static const struct pft_flow_ops ptm_ops = {
-	.check = ptm_check,
-	.apply = ptm_apply,
-	.lost = ptm_lost,
-	.reset = ptm_reset,
-	.sync_state = ptm_sync_state,
+	.type_bad = PFT_PKT_BAD, .type_async = PFT_PKT_ASYNC, .type_isync = PFT_PKT_ISYNC,
+	.type_ctxid = PFT_PKT_CONTEXTID, .type_vmid = PFT_PKT_VMID,
+	.type_trigger = PFT_PKT_TRIGGER,
+	.init = ptm_init, .check = ptm_check, .apply = ptm_apply, .isync = ptm_isync,
+	.flush = ptm_nothing_held, .lost = ptm_lost, .finish = ptm_nothing_held,
+	.reset = ptm_reset, .sync_state = ptm_sync_state,
 };
-
-int pft_flow_put(struct pft_flow *f, const struct pft_packet *pkt, size_t size)
-{
-	if (!f || !pkt)
-		return -PFT_ERR_INVALID;
-	return pft_flow_core_put(&f->c, &ptm_ops, pkt, size);
-}
 
 int pft_flow_decode(struct pft_flow *f, const struct pft_packet *pkts, size_t npkts,
 		    size_t pkt_size, struct pft_elem *elems, size_t nelems, size_t *pkt_end)
@@ -383,13 +332,13 @@ int pft_flow_decode(struct pft_flow *f, const struct pft_packet *pkts, size_t np
 		const struct pft_packet *pkt = &pkts[i];
 		if (!ptm_in_range(pkt))
 			break;
-		/* Atoms while decoding (most packets): apply_packet()'s case,
-		 * without its dispatch. */
+		/* Atoms while decoding (most packets): ptm_apply()'s case,
+		 * without the dispatch to it. */
 		if (pkt->type == PFT_PKT_ATOM && f->c.state == PFT_FLOW_DECODE && f->c.started) {
 			for (unsigned a = 0; a < pkt->n_atoms && f->c.pc_valid; a++)
 				apply_atom(f, pkt, (pkt->atoms >> a) & 1);
 		} else {
-			apply_packet(f, pkt);
+			PFT_FLOW_CORE_APPLY(&f->c, &ptm_ops, pkt);
 		}
 		pkt_end[i] = f->c.nout;
 	}
@@ -399,12 +348,4 @@ int pft_flow_decode(struct pft_flow *f, const struct pft_packet *pkts, size_t np
 	return (int)i;
 }
 
-int pft_flow_next(struct pft_flow *f, struct pft_elem *elem, size_t size)
-{
-	return f ? pft_flow_core_next(&f->c, elem, size) : -PFT_ERR_INVALID;
-}
-
-void pft_flow_sync_state(const struct pft_flow *f, struct flow_sync_state *s)
-{
-	pft_flow_core_sync_state(&f->c, s);
-}
+PFT_FLOW_CORE_FUNCTIONS(pft_flow, pft_flow, pft_config, pft_packet, ptm_ops)
