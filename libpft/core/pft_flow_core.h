@@ -4,13 +4,18 @@
  * security state and Hyp mode), the element queue and its put/next/
  * finish/reset plumbing, and the elements every protocol reports alike.
  *
- * A protocol's flow decoder (ptm/pft_flow.c, etm3/pft_etm3_flow.c) starts
- * with a struct pft_flow_core and describes itself by a struct
- * pft_flow_ops: how to check and apply one of its packets, what to report
- * at the end and when sync is lost, and what else it carries.  The core's
- * per-packet functions are inline and take the table as a constant, so
- * that a protocol's calls through it compile to direct calls; the coarse
- * ones (reset, finish, sync state) go through the table at run time.
+ * A protocol's flow decoder (ptm/pft_flow.c, etm3/pft_etm3_flow.c) is a
+ * struct that starts with a struct pft_flow_core c, a table of operations
+ * (struct pft_flow_ops: its packet types the core applies, how to check
+ * and apply the others, what it holds back, what to do when sync is lost,
+ * at the end and on reset, what else it carries) and one line
+ * PFT_FLOW_CORE_FUNCTIONS() for its public functions.  Reading the image
+ * is core/pft_walk.h.
+ *
+ * Speed: the per-packet functions (PFT_FLOW_CORE_APPLY(), the put() that
+ * PFT_FLOW_CORE_FUNCTIONS() writes) are inline and take the table as a
+ * constant, so that the calls through it compile to direct calls; only the
+ * coarse ones (reset, finish, the sync state) go through it at run time.
  */
 #ifndef PFT_FLOW_CORE_H
 #define PFT_FLOW_CORE_H
@@ -127,6 +132,21 @@ static inline void pft_flow_core_error(struct pft_flow_core *c, uint64_t offset,
 				       enum pft_error_code why)
 {
 	pft_flow_core_push(c, PFT_ELEM_ERROR, offset)->reason = (uint8_t)why;
+}
+
+/* A RANGE of @ninsn instructions @start .. @last (@end just past it),
+ * read from @space, counted. */
+static inline struct pft_elem *pft_flow_core_range(struct pft_flow_core *c, uint64_t offset,
+						   uint32_t start, uint32_t last, uint32_t end,
+						   uint32_t ninsn, uint8_t isa, uint8_t space)
+{
+	struct pft_elem *e = &c->out[c->nout++];
+
+	*e = (struct pft_elem){ .offset = offset, .type = PFT_ELEM_RANGE, .start = start,
+				.last = last, .end = end, .ninsn = ninsn, .isa = isa,
+				.space = space };
+	c->insns += ninsn;
+	return e;
 }
 
 /* A CONTEXT element with the current context; @changed: what changed. */
@@ -289,7 +309,7 @@ static inline struct pft_elem *pft_flow_core_exception(struct pft_flow_core *c,
 	return e;
 }
 
-/* The packets with no effect on the flow that are still reported. */
+/* A TIMESTAMP element. */
 static inline struct pft_elem *pft_flow_core_timestamp(struct pft_flow_core *c,
 						       uint64_t offset, uint64_t ts)
 {

@@ -72,20 +72,14 @@ static void close_range(struct pft_etm3_flow *f, int taken)
 
 	if (!r->valid)
 		return;
-	struct pft_elem *e = pft_flow_core_push(&f->c, PFT_ELEM_RANGE, r->offset);
-	e->start = r->start;
-	e->last = r->last;
-	e->end = r->end;
-	e->ninsn = r->ninsn;
-	e->isa = r->isa;
-	e->space = r->space;
+	struct pft_elem *e = pft_flow_core_range(&f->c, r->offset, r->start, r->last, r->end,
+						 r->ninsn, r->isa, r->space);
 	e->iclass = r->iclass;
 	e->taken = (uint8_t)taken;
 	if (f->cfg.cycle_accurate) {
 		e->has_cycles = 1;
 		e->cycles = r->cycles;
 	}
-	f->c.insns += r->ninsn;
 	r->valid = 0;
 }
 

@@ -53,13 +53,8 @@ static void report_error(struct pft_flow *f, uint64_t offset, enum pft_error_cod
 static struct pft_elem *push_range(struct pft_flow *f, uint64_t offset, uint32_t start,
 				   uint32_t last, uint32_t end, uint32_t ninsn, uint8_t isa)
 {
-	struct pft_elem *e = &f->c.out[f->c.nout++];
-
-	*e = (struct pft_elem){ .offset = offset, .type = PFT_ELEM_RANGE, .start = start,
-				.last = last, .end = end, .ninsn = ninsn, .isa = isa,
-				.space = (uint8_t)pft_flow_core_space(&f->c) };
-	f->c.insns += ninsn;
-	return e;
+	return pft_flow_core_range(&f->c, offset, start, last, end, ninsn, isa,
+				   (uint8_t)pft_flow_core_space(&f->c));
 }
 
 /*
