@@ -1,5 +1,6 @@
 /* pft_sync_state.h - what a PTM packet or flow decoder carries from one
- * packet to the next, compactly, so that two decoders can be compared.
+ * packet to the next, compactly, so that two decoders can be compared
+ * (the flow's state is the same for every protocol).
  *
  * The parallel decode (pft_par.c) starts a decoder afresh inside the
  * trace; at an I-sync both it and the decoder that came from the start
@@ -19,9 +20,12 @@ struct pkt_sync_state {
 	uint8_t synced, base_isa, known_bits, isa_known, altis;
 };
 
-/* The return stack holds at most this many entries (pft_flow.c). */
+/* The return stack holds at most this many entries (core/pft_walk.h). */
 enum { FLOW_SYNC_RS_MAX = 32 };
 
+/* A flow decoder's state, the same for every protocol (core/pft_flow_core.h):
+ * the core's synchronisation and context, its return stack, and @proto,
+ * what the protocol's own decoder carries (0 where it carries nothing). */
 struct flow_sync_state {
 	uint32_t pc, ctxid;
 	uint8_t state, started, pc_valid, isa, ns, hyp, vmid, ctx_known, vmid_known;
@@ -31,12 +35,14 @@ struct flow_sync_state {
 		uint32_t addr;
 		uint8_t isa;
 	} rs[FLOW_SYNC_RS_MAX];                  /* newest first; rs_count used */
+	uint32_t proto[12];                      /* what one protocol alone carries */
 };
 
 /* Write @d's (or @f's) state; unused bytes are zero, so that states
  * compare with memcmp. */
 void pft_pkt_sync_state(const struct pft_pkt_decoder *d, struct pkt_sync_state *s);
 void pft_flow_sync_state(const struct pft_flow *f, struct flow_sync_state *s);
+void pft_etm3_flow_sync_state(const struct pft_etm3_flow *f, struct flow_sync_state *s);
 
 /* 1 when the two states are equal (the decoders' outputs from here on are
  * the same for the same input), else 0. */

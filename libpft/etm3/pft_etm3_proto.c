@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "core/pft_proto.h"
+#include "core/pft_sync_state.h"
 #include "etm3/pft_etm3_detect.h"
 #include "etm3/pft_etm3_sync.h"
 #include "pft.h"
@@ -164,7 +165,7 @@ const struct pft_proto pft_etm3_proto = {
 	.flow_finish = flow_finish,
 	.detect = detect,
 	.pkt_state_size = sizeof(struct etm3_pkt_sync_state),
-	.flow_state_size = sizeof(struct etm3_flow_sync_state),
+	.flow_state_size = sizeof(struct flow_sync_state),
 	.pkt_sync_state = pkt_sync_state,
 	.flow_sync_state = flow_sync_state,
 };

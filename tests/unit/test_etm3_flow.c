@@ -2,11 +2,15 @@
  * ETMv3 flow decoder (pft_etm3_flow_*): one instruction per atom
  * (etmv3-protocol.md 5.1), ranges grouped until a taken branch or an N
  * atom, branch packets without atoms (5.2), exceptions with Cancel (5.3),
- * cycle attribution (5.5), NACC, and bad arguments.  The code is
+ * cycle attribution (5.5), NACC, bad arguments, and the sync state the
+ * parallel decode would compare (core/pft_sync_state.h).  The code is
  * hand-assembled Thumb at 0x1000, each encoding worked out next to it.
  */
+#include <string.h>
+
 #include "ptunit.h"
 #include "pft.h"
+#include "core/pft_sync_state.h"
 
 #define ASYNC 0x00, 0x00, 0x00, 0x00, 0x00, 0x80
 /* I-sync, trace on (info 0x21), Thumb at @a (bit 0 set). */
@@ -237,6 +241,63 @@ static void test_args(void)
 	pft_etm3_flow_free(f);
 }
 
+/* The flow state after decoding @s[@from ..): elements taken. */
+static void state_after(const struct pft_etm3_config *cfg, const uint8_t *s, size_t len,
+			size_t from, struct flow_sync_state *st)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct pft_etm3_pkt_decoder *d = pft_etm3_pkt_alloc(cfg, NULL);
+	struct pft_etm3_flow *f = pft_etm3_flow_alloc(cfg, img, NULL);
+	struct pft_etm3_packet p;
+	struct pft_elem e;
+
+	PTU_CHECK(img && d && f);
+	PTU_CHECK(pft_image_add_buffer(img, 0x1000, code, sizeof(code), PFT_SPACE_ANY, 0) >= 0);
+	pft_etm3_pkt_feed(d, s + from, len - from);
+	while (pft_etm3_pkt_next(d, &p, sizeof(p)) == 0) {
+		PTU_EQ(pft_etm3_flow_put(f, &p, sizeof(p)), 0);
+		while (pft_etm3_flow_next(f, &e, sizeof(e)) == 0)
+			;
+	}
+	pft_etm3_flow_sync_state(f, st);
+	pft_etm3_flow_free(f);
+	pft_etm3_pkt_free(d);
+	pft_image_free(img);
+}
+
+/* The decoder of the whole stream and one started at its second A-sync
+ * are in the same state after the I-sync that follows (where the
+ * parallel decode would hand over), not before it; what only an ETMv3
+ * decoder carries (an indirect branch waiting for its address, its
+ * range held back) is part of the state. */
+static void test_sync_state(void)
+{
+	/* 88 = EE (MOVS, MOVS), 84 = E on B (to 0x1000); from 0x1002, 88 =
+	 * EE (MOVS, B). */
+	static const uint8_t s[] = { ASYNC, ISYNC_T(0x1000), 0x88, 0x84, ASYNC,
+				     ISYNC_T(0x1002), 0x88 };
+	const size_t second = 6 + 6 + 2;
+	struct flow_sync_state whole, fresh;
+
+	state_after(&plain, s, sizeof(s), 0, &whole);
+	state_after(&plain, s, sizeof(s), second, &fresh);
+	PTU_EQ(whole.state, 2);
+	PTU_EQ(whole.pc, 0x1000); /* the E on B 0x1000 at 0x1004 */
+	PTU_EQ(whole.proto[0], 0);
+	PTU_EQ(whole.proto[1], 0);
+	PTU_EQ(pft_flow_sync_state_equal(&whole, &fresh), 1);
+	/* Before the second I-sync: the fresh decoder waits for it. */
+	state_after(&plain, s, second + 6, 0, &whole);
+	state_after(&plain, s, second + 6, second, &fresh);
+	PTU_EQ(fresh.state, 1);
+	PTU_EQ(pft_flow_sync_state_equal(&whole, &fresh), 0);
+	/* An E on BX lr (0x1006) waits for its address: carried. */
+	static const uint8_t t[] = { ASYNC, ISYNC_T(0x1006), 0x84 };
+	state_after(&plain, t, sizeof(t), 0, &whole);
+	PTU_EQ(whole.pc_valid, 0);
+	PTU_EQ(whole.proto[1], 3);
+}
+
 int main(void)
 {
 	pft_etm3_config_init(&plain);
@@ -248,5 +309,6 @@ int main(void)
 	PTU_RUN(test_cancel);
 	PTU_RUN(test_cycles);
 	PTU_RUN(test_args);
+	PTU_RUN(test_sync_state);
 	PTU_MAIN_END();
 }
