@@ -1411,6 +1411,16 @@ pft_export int pft_event_limits_from_regs(struct pft_event_limits *limits,
 					  uint32_t etmccr, uint32_t etmccer,
 					  uint32_t etmidr);
 
+/*
+ * The inverse of pft_event_limits_from_regs(): into @ctx (its size set)
+ * the ETMCCR, ETMCCER and ETMIDR of an ARM PFTv1.1 PTM with the resources
+ * of @limits (every have_ flag set).  Returns 0 or -PFT_ERR_INVALID (NULL,
+ * a size below the first layout).
+ */
+struct pft_regs_context;
+pft_export int pft_event_limits_to_regs(const struct pft_event_limits *limits,
+					struct pft_regs_context *ctx);
+
 /* Split bits [16:0] of an event register.  Returns 0, or -PFT_ERR_INVALID
  * (NULL @ev, or @value has bits above 16 set). */
 pft_export int pft_event_unpack(uint32_t value, struct pft_event *ev);

@@ -111,10 +111,17 @@ static int decode(const char *arg, const struct pft_event_limits *limits)
 		return EXIT_USAGE;
 	}
 	printf("%s\n", expr);
-	if (d.problem == PFT_ERR_EVENT_B_IGNORED)
+	if (d.problem == PFT_ERR_EVENT_B_IGNORED) {
+		struct pft_event ev;
+		uint32_t canonical = value;
+
+		if (!pft_event_unpack(value, &ev)) {
+			ev.b = 0;
+			pft_event_pack(&ev, &canonical);
+		}
 		cli_error("event: 0x%x: note: %s (B = 0x%02x); canonical value 0x%x",
-			  value, pft_errstr(d.problem), d.resource,
-			  value & ~(0x7fu << 7));
+			  value, pft_errstr(d.problem), d.resource, canonical);
+	}
 	return EXIT_OK;
 }
 
