@@ -1,0 +1,125 @@
+/* pft_model_walk.h - the walk every model makes over the executed-
+ * instruction log (doc/model.md): each instruction waits as t.prev until
+ * the next one tells whether it branched; context ID and VMID changes,
+ * trace on and periodic synchronisation, the A-sync before an I-sync, the
+ * packet queue, trace off.  What a protocol traces differently (atoms,
+ * branches, I-sync contents, timestamps) is its struct model_ops. */
+#ifndef PFT_MODEL_WALK_H
+#define PFT_MODEL_WALK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pft.h"
+#include "core/pft_model_log.h"
+
+struct model_walk;
+
+/* A protocol's model: its packet struct and its trace. */
+struct model_ops {
+	/* The packet struct: its size, and where the fields the walk fills
+	 * are (offsetof: uint64_t offset, const uint8_t *raw, uint16_t size,
+	 * uint8_t type, uint32_t ctxid, uint8_t vmid). */
+	size_t pkt_size, at_offset, at_raw, at_size, at_type, at_ctxid, at_vmid;
+	/* The packet types of A-sync, context ID and VMID packets. */
+	uint8_t type_async, type_ctxid, type_vmid;
+
+	/* The encoder: a packet into @out (@cap bytes, the longest packet
+	 * fits), a full timestamp next, freeing it. */
+	int (*encode)(void *enc, const void *pkt, uint8_t *out, size_t cap);
+	void (*force_tsync)(void *enc);
+	void (*enc_free)(void *enc);
+
+	/* Send the atoms not sent yet: every other packet goes after them. */
+	void (*flush_atoms)(struct model_walk *w);
+	/* The previous instruction @p, which started at @start, is done and
+	 * @n follows it. */
+	void (*complete)(struct model_walk *w, const struct model_insn *p,
+			 const struct model_insn *n, uint64_t start);
+	/* May a periodic I-sync go out now (trace on, period due)? */
+	int (*may_resync)(const struct model_walk *w);
+	/* An I-sync at @in (started at @start) and what follows it; called
+	 * after model_sync_begin()'s A-sync. */
+	void (*put_sync)(struct model_walk *w, const struct model_insn *in, unsigned reason,
+			 uint64_t start);
+	/* The log ended after @p (traced, trace on): what it still gives. */
+	void (*finish)(struct model_walk *w, const struct model_insn *p);
+};
+
+struct model_walk {
+	const struct model_ops *ops;
+	void *enc;                /* the protocol's encoder */
+	struct pft_model_config mc;
+	struct model_track t;     /* the log: previous instruction, state */
+	int finished, trace_on, synced;
+	uint8_t trace_ctxid;      /* context ID packets configured */
+	uint8_t trace_vmid;       /* VMID packets configured */
+	uint8_t vmid;
+	uint32_t ctxid, ctxid_mask;
+	uint64_t bytes_at_sync, insns;
+	uint64_t now;             /* cycle time */
+	uint64_t prev_start;      /* when t.prev started */
+	struct model_queue q;
+};
+
+/*
+ * Allocate a model of @size bytes (zeroed; a struct model_walk first) and
+ * set its walk up.  @cfg_err is the protocol's verdict on its own
+ * configuration (0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG), taken after
+ * the arguments and before the filter of @mcfg.  Returns the model or
+ * NULL with *@err set; the caller then allocates its encoder (w->enc) and
+ * calls model_walk_trace().
+ */
+void *model_walk_alloc(size_t size, const struct model_ops *ops, int cfg_err,
+		       const struct pft_model_config *mcfg, struct pft_image *image, int *err);
+
+/* The trace options the walk needs: context ID bytes, VMID packets and
+ * the classification flags (enum pft_isa_flags). */
+void model_walk_trace(struct model_walk *w, unsigned ctxid_bytes, int vmid, unsigned isa_flags);
+
+void model_walk_free(struct model_walk *w);
+int model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, size_t size);
+int model_walk_finish(struct model_walk *w);
+int model_walk_next(struct model_walk *w, void *pkt, size_t size);
+
+/* Encode packet @pkt (a struct of ops->pkt_size), note its offset, size
+ * and bytes in it and queue it. */
+void model_emit(struct model_walk *w, void *pkt);
+/* The same after the pending atoms. */
+void model_emit_after_atoms(struct model_walk *w, void *pkt);
+/* A VMID packet (w->vmid) after the pending atoms. */
+void model_put_vmid(struct model_walk *w);
+/* Before an I-sync: the pending atoms, then an A-sync when the first or
+ * the sync period is due (with a full timestamp next). */
+void model_sync_begin(struct model_walk *w);
+/* Trace goes off after the pending atoms. */
+void model_trace_off(struct model_walk *w);
+
+/*
+ * The public functions of a model @type (a struct model_walk first) whose
+ * packets are @pkt: @prefix_free, _error, _bytes, _insns, _put, _finish
+ * and _next (pft.h, section model).
+ */
+#define MODEL_WALK_EXPORTS(prefix, type, pkt)                                         \
+	static struct model_walk *prefix##_walk(const type *m)                        \
+	{                                                                             \
+		return m ? (struct model_walk *)(uintptr_t)m : NULL;                  \
+	}                                                                             \
+	void prefix##_free(type *m) { model_walk_free(prefix##_walk(m)); }            \
+	enum pft_error_code prefix##_error(const type *m)                             \
+	{                                                                             \
+		return m ? prefix##_walk(m)->t.err : PFT_ERR_OK;                      \
+	}                                                                             \
+	uint64_t prefix##_bytes(const type *m) { return m ? prefix##_walk(m)->q.bytes : 0; } \
+	uint64_t prefix##_insns(const type *m) { return m ? prefix##_walk(m)->insns : 0; }   \
+	int prefix##_put(type *m, const struct pft_model_insn *insn, size_t size)    \
+	{                                                                             \
+		return model_walk_put(prefix##_walk(m), insn, size);                  \
+	}                                                                             \
+	int prefix##_finish(type *m) { return model_walk_finish(prefix##_walk(m)); } \
+	int prefix##_next(type *m, pkt *p, size_t size)                               \
+	{                                                                             \
+		return model_walk_next(prefix##_walk(m), p, size);                    \
+	}
+
+#endif
