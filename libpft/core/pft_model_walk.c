@@ -5,38 +5,45 @@
 #include "core/pft_model_walk.h"
 #include "common/pft_size.h"
 
-void *model_walk_alloc(size_t size, const struct model_ops *ops, int cfg_err,
-		       const struct pft_model_config *mcfg, struct pft_image *image, int *err)
+void *model_walk_alloc(const struct model_ops *ops, const void *cfg, int cfg_err,
+		       const struct model_trace *trace, const struct pft_model_config *mcfg,
+		       struct pft_image *image, int *errcode)
 {
 	struct pft_model_config mc;
-	struct model_walk *w;
+	struct model_walk *w = NULL;
+	int err = 0;
 
 	if (!image || model_config_copy(&mc, mcfg))
-		*err = -PFT_ERR_INVALID;
+		err = -PFT_ERR_INVALID;
 	else if (cfg_err)
-		*err = cfg_err;
+		err = cfg_err;
 	else if (!model_filter_ok(&mc))
-		*err = -PFT_ERR_BAD_CONFIG;
-	else if (!(w = calloc(1, size)))
-		*err = -PFT_ERR_NOMEM;
-	else {
+		err = -PFT_ERR_BAD_CONFIG;
+	else if (!(w = calloc(1, ops->model_size)))
+		err = -PFT_ERR_NOMEM;
+	if (w) {
+		unsigned char *own_cfg = (unsigned char *)w + ops->at_cfg;
+
+		memcpy(own_cfg, cfg, ops->cfg_size);
 		w->ops = ops;
 		w->mc = mc;
 		w->t.image = image;
 		w->t.mc = &w->mc;
+		w->t.isa_flags = trace->isa_flags;
 		w->q.pkt_size = ops->pkt_size;
-		*err = 0;
-		return w;
+		w->trace_ctxid = trace->ctxid_bytes != 0;
+		w->ctxid_mask = trace->ctxid_bytes >= 4 ? 0xffffffffu
+							 : (1u << (8 * trace->ctxid_bytes)) - 1;
+		w->trace_vmid = trace->vmid != 0;
+		w->enc = ops->enc_alloc(own_cfg, &err);
+		if (!w->enc) {
+			free(w);
+			w = NULL;
+		}
 	}
-	return NULL;
-}
-
-void model_walk_trace(struct model_walk *w, unsigned ctxid_bytes, int vmid, unsigned isa_flags)
-{
-	w->trace_ctxid = ctxid_bytes != 0;
-	w->ctxid_mask = ctxid_bytes >= 4 ? 0xffffffffu : (1u << (8 * ctxid_bytes)) - 1;
-	w->trace_vmid = vmid != 0;
-	w->t.isa_flags = isa_flags;
+	if (errcode)
+		*errcode = err;
+	return w;
 }
 
 void model_walk_free(struct model_walk *w)
@@ -129,7 +136,7 @@ static void enter(struct model_walk *w, const struct pft_model_insn *src, struct
 			model_put_vmid(w);
 	}
 	w->t.ns = n->ns;
-	if (w->trace_on && w->ops->may_resync(w) &&
+	if (w->trace_on && (!w->ops->may_resync || w->ops->may_resync(w)) &&
 	    w->q.bytes - w->bytes_at_sync >= w->mc.sync_period) {
 		w->ops->put_sync(w, n, PFT_ISYNC_PERIODIC, start);
 	} else if (!w->trace_on && n->traceable) {

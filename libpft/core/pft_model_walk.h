@@ -24,8 +24,13 @@ struct model_ops {
 	/* The packet types of A-sync, context ID and VMID packets. */
 	uint8_t type_async, type_ctxid, type_vmid;
 
-	/* The encoder: a packet into @out (@cap bytes, the longest packet
-	 * fits), a full timestamp next, freeing it. */
+	/* The model struct (a struct model_walk first) and where in it the
+	 * protocol's configuration is, of @cfg_size bytes. */
+	size_t model_size, at_cfg, cfg_size;
+
+	/* The encoder: made for the configuration, a packet into @out (@cap
+	 * bytes, the longest packet fits), a full timestamp next, freeing it. */
+	void *(*enc_alloc)(const void *cfg, int *err);
 	int (*encode)(void *enc, const void *pkt, uint8_t *out, size_t cap);
 	void (*force_tsync)(void *enc);
 	void (*enc_free)(void *enc);
@@ -36,7 +41,8 @@ struct model_ops {
 	 * @n follows it. */
 	void (*complete)(struct model_walk *w, const struct model_insn *p,
 			 const struct model_insn *n, uint64_t start);
-	/* May a periodic I-sync go out now (trace on, period due)? */
+	/* May a periodic I-sync go out now (trace on, period due)?  NULL:
+	 * between any two instructions. */
 	int (*may_resync)(const struct model_walk *w);
 	/* An I-sync at @in (started at @start) and what follows it; called
 	 * after model_sync_begin()'s A-sync. */
@@ -62,20 +68,23 @@ struct model_walk {
 	struct model_queue q;
 };
 
-/*
- * Allocate a model of @size bytes (zeroed; a struct model_walk first) and
- * set its walk up.  @cfg_err is the protocol's verdict on its own
- * configuration (0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG), taken after
- * the arguments and before the filter of @mcfg.  Returns the model or
- * NULL with *@err set; the caller then allocates its encoder (w->enc) and
- * calls model_walk_trace().
- */
-void *model_walk_alloc(size_t size, const struct model_ops *ops, int cfg_err,
-		       const struct pft_model_config *mcfg, struct pft_image *image, int *err);
+/* What of a protocol's configuration the walk needs. */
+struct model_trace {
+	unsigned ctxid_bytes;     /* 0, 1, 2 or 4 */
+	int vmid;                 /* VMID packets */
+	unsigned isa_flags;       /* enum pft_isa_flags for classification */
+};
 
-/* The trace options the walk needs: context ID bytes, VMID packets and
- * the classification flags (enum pft_isa_flags). */
-void model_walk_trace(struct model_walk *w, unsigned ctxid_bytes, int vmid, unsigned isa_flags);
+/*
+ * A model (ops->model_size bytes, zeroed) of the protocol configuration
+ * @cfg, its walk and encoder set up.  @cfg_err is the protocol's verdict
+ * on @cfg (0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG), taken after the
+ * arguments and before the filter of @mcfg.  Returns the model, or NULL
+ * with *@errcode (when not NULL) set: the errors of pft_model_alloc().
+ */
+void *model_walk_alloc(const struct model_ops *ops, const void *cfg, int cfg_err,
+		       const struct model_trace *trace, const struct pft_model_config *mcfg,
+		       struct pft_image *image, int *errcode);
 
 void model_walk_free(struct model_walk *w);
 int model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, size_t size);
@@ -94,6 +103,33 @@ void model_put_vmid(struct model_walk *w);
 void model_sync_begin(struct model_walk *w);
 /* Trace goes off after the pending atoms. */
 void model_trace_off(struct model_walk *w);
+
+/* The packet part of a struct model_ops for packet struct @pkt whose
+ * A-sync, context ID and VMID types are @t_async, @t_ctxid and @t_vmid. */
+#define MODEL_PKT_LAYOUT(pkt, t_async, t_ctxid, t_vmid)                                     \
+	.pkt_size = sizeof(pkt), .at_offset = offsetof(pkt, offset),                  \
+	.at_raw = offsetof(pkt, raw), .at_size = offsetof(pkt, size),                 \
+	.at_type = offsetof(pkt, type), .at_ctxid = offsetof(pkt, ctxid),             \
+	.at_vmid = offsetof(pkt, vmid), .type_async = t_async, .type_ctxid = t_ctxid, \
+	.type_vmid = t_vmid
+
+/* The encoder part of a struct model_ops for the encoder whose functions
+ * are @prefix_alloc, _packet, _force_tsync and _free (pft.h), of struct
+ * @enc for packets @pkt and configurations @cfg: static model_encode()
+ * etc. to put in it with MODEL_ENCODER_OPS. */
+#define MODEL_ENCODER(prefix, enc, pkt, cfg)                                          \
+	static void *model_enc_alloc(const void *c, int *err)                         \
+	{                                                                             \
+		return prefix##_alloc((const cfg *)c, err);                           \
+	}                                                                             \
+	static int model_encode(void *e, const void *p, uint8_t *out, size_t cap)      \
+	{                                                                             \
+		return prefix##_packet((enc *)e, (const pkt *)p, out, cap);           \
+	}                                                                             \
+	static void model_force_tsync(void *e) { prefix##_force_tsync((enc *)e); }    \
+	static void model_enc_free(void *e) { prefix##_free((enc *)e); }
+#define MODEL_ENCODER_OPS                                                             \
+	.enc_alloc = model_enc_alloc, .encode = model_encode, .force_tsync = model_force_tsync, .enc_free = model_enc_free
 
 /*
  * The public functions of a model @type (a struct model_walk first) whose

@@ -43,13 +43,15 @@ _Static_assert(offsetof(struct pft_etm3_model, w) == 0, "the walk comes first");
 
 static const struct model_ops etm3_ops;
 
-/* The configuration as the model takes it: 0, -PFT_ERR_INVALID or
- * -PFT_ERR_BAD_CONFIG.  ETMv3 can express everything the model
- * configuration asks for except data trace, which the log cannot give. */
+/* The configuration as the model takes it (@c: the defaults at least):
+ * 0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG.  ETMv3 can express
+ * everything the model configuration asks for except data trace, which
+ * the log cannot give. */
 static int take_config(struct pft_etm3_config *c, const struct pft_etm3_config *cfg)
 {
-	int err = pft_etm3_config_copy(c, cfg);
+	pft_etm3_config_init(c);
 
+	int err = pft_etm3_config_copy(c, cfg);
 	if (!err && (c->data_value || c->data_address || c->data_only))
 		err = -PFT_ERR_BAD_CONFIG;
 	return err;
@@ -61,20 +63,9 @@ struct pft_etm3_model *pft_etm3_model_alloc(const struct pft_etm3_config *cfg,
 {
 	struct pft_etm3_config c;
 	int err = take_config(&c, cfg);
-	struct pft_etm3_model *m = model_walk_alloc(sizeof(*m), &etm3_ops, err, mcfg, image, &err);
+	const struct model_trace trace = { c.ctxid_bytes, c.vmid, 0 };
 
-	if (m) {
-		m->cfg = c;
-		m->w.enc = pft_etm3_enc_alloc(&m->cfg, &err);
-		model_walk_trace(&m->w, c.ctxid_bytes, c.vmid, 0);
-		if (!m->w.enc) {
-			pft_etm3_model_free(m);
-			m = NULL;
-		}
-	}
-	if (errcode)
-		*errcode = err;
-	return m;
+	return model_walk_alloc(&etm3_ops, &c, err, &trace, mcfg, image, errcode);
 }
 
 MODEL_WALK_EXPORTS(pft_etm3_model, struct pft_etm3_model, struct pft_etm3_packet)
@@ -96,8 +87,9 @@ static void emit_pheader(struct pft_etm3_model *m, unsigned format, unsigned n,
 
 /* Send the pending atoms: E..E[N] as format 1; N then one atom as
  * format 2 (not cycle-accurate). */
-static void flush_atoms(struct pft_etm3_model *m)
+static void flush_atoms(struct model_walk *w)
 {
+	struct pft_etm3_model *m = (struct pft_etm3_model *)w;
 	const unsigned n = m->n_pend;
 
 	if (!n)
@@ -124,13 +116,13 @@ static void put_atom_run(struct pft_etm3_model *m, int executed)
 	 * in a format 2. */
 	if (m->n_pend && !(m->pend >> (m->n_pend - 1) & 1) &&
 	    (m->n_pend > 1 || m->cfg.cycle_accurate))
-		flush_atoms(m);
+		flush_atoms(&m->w);
 	m->pend |= (uint16_t)(executed << m->n_pend);
 	m->n_pend++;
 	if (m->n_pend == 2 && !(m->pend & 1))
-		flush_atoms(m);
+		flush_atoms(&m->w);
 	else if (executed && m->n_pend == max)
-		flush_atoms(m);
+		flush_atoms(&m->w);
 }
 
 /* The atom of an instruction that took @cycles: cycle-accurate, W's
@@ -141,7 +133,7 @@ static void put_atom(struct pft_etm3_model *m, int executed, uint64_t cycles)
 		put_atom_run(m, executed);
 		return;
 	}
-	flush_atoms(m);
+	flush_atoms(&m->w);
 	if (cycles == 0) {
 		emit_pheader(m, 4, 1, (unsigned)executed, 0);
 		return;
@@ -232,13 +224,6 @@ static void complete(struct model_walk *w, const struct model_insn *p,
 		model_trace_off(w);
 }
 
-/* Periodic I-syncs go between any two instructions. */
-static int may_resync(const struct model_walk *w)
-{
-	(void)w;
-	return 1;
-}
-
 /* The log ended after @p: a branch's outcome is unknown without a next
  * instruction, any other instruction's atom is known. */
 static void finish(struct model_walk *w, const struct model_insn *p)
@@ -251,43 +236,17 @@ static void finish(struct model_walk *w, const struct model_insn *p)
 	}
 }
 
-static int encode(void *enc, const void *pkt, uint8_t *out, size_t cap)
-{
-	return pft_etm3_enc_packet(enc, pkt, out, cap);
-}
-
-static void force_tsync(void *enc)
-{
-	pft_etm3_enc_force_tsync(enc);
-}
-
-static void enc_free(void *enc)
-{
-	pft_etm3_enc_free(enc);
-}
-
-static void flush(struct model_walk *w)
-{
-	flush_atoms((struct pft_etm3_model *)w);
-}
+MODEL_ENCODER(pft_etm3_enc, struct pft_etm3_encoder, struct pft_etm3_packet,
+	      struct pft_etm3_config)
 
 static const struct model_ops etm3_ops = {
-	.pkt_size = sizeof(struct pft_etm3_packet),
-	.at_offset = offsetof(struct pft_etm3_packet, offset),
-	.at_raw = offsetof(struct pft_etm3_packet, raw),
-	.at_size = offsetof(struct pft_etm3_packet, size),
-	.at_type = offsetof(struct pft_etm3_packet, type),
-	.at_ctxid = offsetof(struct pft_etm3_packet, ctxid),
-	.at_vmid = offsetof(struct pft_etm3_packet, vmid),
-	.type_async = PFT_ETM3_PKT_ASYNC,
-	.type_ctxid = PFT_ETM3_PKT_CONTEXTID,
-	.type_vmid = PFT_ETM3_PKT_VMID,
-	.encode = encode,
-	.force_tsync = force_tsync,
-	.enc_free = enc_free,
-	.flush_atoms = flush,
+	.model_size = sizeof(struct pft_etm3_model),
+	.at_cfg = offsetof(struct pft_etm3_model, cfg),
+	.cfg_size = sizeof(struct pft_etm3_config),
+	MODEL_PKT_LAYOUT(struct pft_etm3_packet, PFT_ETM3_PKT_ASYNC, PFT_ETM3_PKT_CONTEXTID, PFT_ETM3_PKT_VMID),
+	MODEL_ENCODER_OPS,
+	.flush_atoms = flush_atoms,
 	.complete = complete,
-	.may_resync = may_resync,
 	.put_sync = put_sync,
 	.finish = finish,
 };

@@ -52,13 +52,13 @@ _Static_assert(offsetof(struct pft_model, w) == 0, "the walk comes first");
 
 static const struct model_ops ptm_ops;
 
-/* The configuration as a model takes it: 0, -PFT_ERR_INVALID or
- * -PFT_ERR_BAD_CONFIG (pft_config_check()). */
+/* The configuration as a model takes it (@c: the defaults at least):
+ * 0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG (pft_config_check()). */
 static int take_config(struct pft_config *c, const struct pft_config *cfg)
 {
+	pft_config_init(c);
 	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_config))
 		return -PFT_ERR_INVALID;
-	pft_config_init(c);
 	pft_copy_known(c, cfg, cfg->size, sizeof(*c));
 	c->size = sizeof(*c);
 	return pft_config_check(c) ? -PFT_ERR_BAD_CONFIG : 0;
@@ -70,21 +70,11 @@ struct pft_model *pft_model_alloc(const struct pft_config *cfg,
 {
 	struct pft_config c;
 	int err = take_config(&c, cfg);
-	struct pft_model *m = model_walk_alloc(sizeof(*m), &ptm_ops, err, mcfg, image, &err);
+	const struct model_trace trace = {
+		c.ctxid_bytes, c.vmid, c.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0
+	};
 
-	if (m) {
-		m->cfg = c;
-		m->w.enc = pft_enc_alloc(&m->cfg, &err);
-		model_walk_trace(&m->w, c.ctxid_bytes, c.vmid,
-				 c.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0);
-		if (!m->w.enc) {
-			pft_model_free(m);
-			m = NULL;
-		}
-	}
-	if (errcode)
-		*errcode = err;
-	return m;
+	return model_walk_alloc(&ptm_ops, &c, err, &trace, mcfg, image, errcode);
 }
 
 MODEL_WALK_EXPORTS(pft_model, struct pft_model, struct pft_packet)
@@ -96,8 +86,9 @@ static void emit(struct pft_model *m, struct pft_packet *p)
 	model_emit(&m->w, p);
 }
 
-static void flush_atoms(struct pft_model *m)
+static void flush_atoms(struct model_walk *w)
 {
+	struct pft_model *m = (struct pft_model *)w;
 	struct pft_packet p = { .type = PFT_PKT_ATOM };
 
 	if (!m->n_atoms)
@@ -144,7 +135,7 @@ static void put_atom(struct pft_model *m, int executed, uint64_t t)
 	}
 	m->atoms |= (uint8_t)(executed << m->n_atoms);
 	if (++m->n_atoms == ATOMS_PER_PACKET)
-		flush_atoms(m);
+		flush_atoms(&m->w);
 }
 
 static void put_branch(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t ns,
@@ -152,7 +143,7 @@ static void put_branch(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t 
 {
 	struct pft_packet p = { .type = PFT_PKT_BRANCH, .addr = addr, .isa = isa, .ns = ns };
 
-	flush_atoms(m);
+	flush_atoms(&m->w);
 	set_cycles(m, &p, t);
 	emit(m, &p);
 }
@@ -171,7 +162,7 @@ static void put_timestamp(struct pft_model *m)
 	struct pft_packet p = { .type = PFT_PKT_TIMESTAMP };
 	uint64_t width = m->cfg.ts_64bit ? ~0ull : (1ull << 48) - 1;
 
-	flush_atoms(m);
+	flush_atoms(&m->w);
 	if (m->cfg.version_minor == 0) {
 		/* v1.0: the time the packet is made, with the cycles up to it. */
 		set_cycles(m, &p, m->w.now);
@@ -333,41 +324,15 @@ static void finish(struct model_walk *w, const struct model_insn *p)
 		put_waypoint_update(m);
 }
 
-static int encode(void *enc, const void *pkt, uint8_t *out, size_t cap)
-{
-	return pft_enc_packet(enc, pkt, out, cap);
-}
-
-static void force_tsync(void *enc)
-{
-	pft_enc_force_tsync(enc);
-}
-
-static void enc_free(void *enc)
-{
-	pft_enc_free(enc);
-}
-
-static void flush(struct model_walk *w)
-{
-	flush_atoms((struct pft_model *)w);
-}
+MODEL_ENCODER(pft_enc, struct pft_encoder, struct pft_packet, struct pft_config)
 
 static const struct model_ops ptm_ops = {
-	.pkt_size = sizeof(struct pft_packet),
-	.at_offset = offsetof(struct pft_packet, offset),
-	.at_raw = offsetof(struct pft_packet, raw),
-	.at_size = offsetof(struct pft_packet, size),
-	.at_type = offsetof(struct pft_packet, type),
-	.at_ctxid = offsetof(struct pft_packet, ctxid),
-	.at_vmid = offsetof(struct pft_packet, vmid),
-	.type_async = PFT_PKT_ASYNC,
-	.type_ctxid = PFT_PKT_CONTEXTID,
-	.type_vmid = PFT_PKT_VMID,
-	.encode = encode,
-	.force_tsync = force_tsync,
-	.enc_free = enc_free,
-	.flush_atoms = flush,
+	.model_size = sizeof(struct pft_model),
+	.at_cfg = offsetof(struct pft_model, cfg),
+	.cfg_size = sizeof(struct pft_config),
+	MODEL_PKT_LAYOUT(struct pft_packet, PFT_PKT_ASYNC, PFT_PKT_CONTEXTID, PFT_PKT_VMID),
+	MODEL_ENCODER_OPS,
+	.flush_atoms = flush_atoms,
 	.complete = complete,
 	.may_resync = may_resync,
 	.put_sync = put_sync,
