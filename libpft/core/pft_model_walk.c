@@ -5,7 +5,7 @@
 #include "core/pft_model_walk.h"
 #include "common/pft_size.h"
 
-void *model_walk_alloc(const struct model_ops *ops, const void *cfg, int cfg_err,
+void *pft_model_walk_alloc(const struct model_ops *ops, const void *cfg, int cfg_err,
 		       const struct model_trace *trace, const struct pft_model_config *mcfg,
 		       struct pft_image *image, int *errcode)
 {
@@ -46,7 +46,7 @@ void *model_walk_alloc(const struct model_ops *ops, const void *cfg, int cfg_err
 	return w;
 }
 
-void model_walk_free(struct model_walk *w)
+void pft_model_walk_free(struct model_walk *w)
 {
 	if (!w)
 		return;
@@ -57,7 +57,7 @@ void model_walk_free(struct model_walk *w)
 
 /* ---- Packet output ---- */
 
-void model_emit(struct model_walk *w, void *pkt)
+void pft_model_emit(struct model_walk *w, void *pkt)
 {
 	const struct model_ops *o = w->ops;
 	struct model_slot *slot = model_queue_slot(&w->q);
@@ -72,10 +72,10 @@ void model_emit(struct model_walk *w, void *pkt)
 	model_queue_push(&w->q, pkt, n);
 }
 
-void model_emit_after_atoms(struct model_walk *w, void *pkt)
+void pft_model_emit_after_atoms(struct model_walk *w, void *pkt)
 {
 	w->ops->flush_atoms(w);
-	model_emit(w, pkt);
+	pft_model_emit(w, pkt);
 }
 
 /* A packet of @type with nothing but its context ID and VMID fields. */
@@ -91,17 +91,17 @@ static void emit_simple(struct model_walk *w, uint8_t type)
 	if (type == o->type_vmid)
 		pkt.pkt[o->at_vmid] = w->vmid;
 	if (type == o->type_async)
-		model_emit(w, pkt.pkt);
+		pft_model_emit(w, pkt.pkt);
 	else
-		model_emit_after_atoms(w, pkt.pkt);
+		pft_model_emit_after_atoms(w, pkt.pkt);
 }
 
-void model_put_vmid(struct model_walk *w)
+void pft_model_put_vmid(struct model_walk *w)
 {
 	emit_simple(w, w->ops->type_vmid);
 }
 
-void model_sync_begin(struct model_walk *w)
+void pft_model_sync_begin(struct model_walk *w)
 {
 	w->ops->flush_atoms(w);
 	if (!w->synced || w->q.bytes - w->bytes_at_sync >= w->mc.sync_period) {
@@ -112,7 +112,7 @@ void model_sync_begin(struct model_walk *w)
 	}
 }
 
-void model_trace_off(struct model_walk *w)
+void pft_model_trace_off(struct model_walk *w)
 {
 	w->ops->flush_atoms(w);
 	w->trace_on = 0;
@@ -133,7 +133,7 @@ static void enter(struct model_walk *w, const struct pft_model_insn *src, struct
 	if (src->has_vmid && src->vmid != w->vmid) {
 		w->vmid = src->vmid;
 		if (w->trace_on && w->trace_vmid)
-			model_put_vmid(w);
+			pft_model_put_vmid(w);
 	}
 	w->t.ns = n->ns;
 	if (w->trace_on && (!w->ops->may_resync || w->ops->may_resync(w)) &&
@@ -146,7 +146,7 @@ static void enter(struct model_walk *w, const struct pft_model_insn *src, struct
 	n->traced = (uint8_t)w->trace_on;
 }
 
-int model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, size_t size)
+int pft_model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, size_t size)
 {
 	struct model_insn in;
 
@@ -173,7 +173,7 @@ int model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, size
 	return 0;
 }
 
-int model_walk_finish(struct model_walk *w)
+int pft_model_walk_finish(struct model_walk *w)
 {
 	if (!w)
 		return -PFT_ERR_INVALID;
@@ -185,11 +185,11 @@ int model_walk_finish(struct model_walk *w)
 	if (!w->t.have_prev || !w->t.prev.traced || !w->trace_on)
 		return 0;
 	w->ops->finish(w, &w->t.prev);
-	model_trace_off(w);
+	pft_model_trace_off(w);
 	return 0;
 }
 
-int model_walk_next(struct model_walk *w, void *pkt, size_t size)
+int pft_model_walk_next(struct model_walk *w, void *pkt, size_t size)
 {
 	if (!w || !pkt || !size)
 		return -PFT_ERR_INVALID;

@@ -45,7 +45,7 @@ struct model_ops {
 	 * between any two instructions. */
 	int (*may_resync)(const struct model_walk *w);
 	/* An I-sync at @in (started at @start) and what follows it; called
-	 * after model_sync_begin()'s A-sync. */
+	 * after pft_model_sync_begin()'s A-sync. */
 	void (*put_sync)(struct model_walk *w, const struct model_insn *in, unsigned reason,
 			 uint64_t start);
 	/* The log ended after @p (traced, trace on): what it still gives. */
@@ -82,27 +82,27 @@ struct model_trace {
  * arguments and before the filter of @mcfg.  Returns the model, or NULL
  * with *@errcode (when not NULL) set: the errors of pft_model_alloc().
  */
-void *model_walk_alloc(const struct model_ops *ops, const void *cfg, int cfg_err,
+void *pft_model_walk_alloc(const struct model_ops *ops, const void *cfg, int cfg_err,
 		       const struct model_trace *trace, const struct pft_model_config *mcfg,
 		       struct pft_image *image, int *errcode);
 
-void model_walk_free(struct model_walk *w);
-int model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, size_t size);
-int model_walk_finish(struct model_walk *w);
-int model_walk_next(struct model_walk *w, void *pkt, size_t size);
+void pft_model_walk_free(struct model_walk *w);
+int pft_model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, size_t size);
+int pft_model_walk_finish(struct model_walk *w);
+int pft_model_walk_next(struct model_walk *w, void *pkt, size_t size);
 
 /* Encode packet @pkt (a struct of ops->pkt_size), note its offset, size
  * and bytes in it and queue it. */
-void model_emit(struct model_walk *w, void *pkt);
+void pft_model_emit(struct model_walk *w, void *pkt);
 /* The same after the pending atoms. */
-void model_emit_after_atoms(struct model_walk *w, void *pkt);
+void pft_model_emit_after_atoms(struct model_walk *w, void *pkt);
 /* A VMID packet (w->vmid) after the pending atoms. */
-void model_put_vmid(struct model_walk *w);
+void pft_model_put_vmid(struct model_walk *w);
 /* Before an I-sync: the pending atoms, then an A-sync when the first or
  * the sync period is due (with a full timestamp next). */
-void model_sync_begin(struct model_walk *w);
+void pft_model_sync_begin(struct model_walk *w);
 /* Trace goes off after the pending atoms. */
-void model_trace_off(struct model_walk *w);
+void pft_model_trace_off(struct model_walk *w);
 
 /* The packet part of a struct model_ops for packet struct @pkt whose
  * A-sync, context ID and VMID types are @t_async, @t_ctxid and @t_vmid. */
@@ -141,7 +141,7 @@ void model_trace_off(struct model_walk *w);
 	{                                                                             \
 		return m ? (struct model_walk *)(uintptr_t)m : NULL;                  \
 	}                                                                             \
-	void prefix##_free(type *m) { model_walk_free(prefix##_walk(m)); }            \
+	void prefix##_free(type *m) { pft_model_walk_free(prefix##_walk(m)); }            \
 	enum pft_error_code prefix##_error(const type *m)                             \
 	{                                                                             \
 		return m ? prefix##_walk(m)->t.err : PFT_ERR_OK;                      \
@@ -150,12 +150,12 @@ void model_trace_off(struct model_walk *w);
 	uint64_t prefix##_insns(const type *m) { return m ? prefix##_walk(m)->insns : 0; }   \
 	int prefix##_put(type *m, const struct pft_model_insn *insn, size_t size)    \
 	{                                                                             \
-		return model_walk_put(prefix##_walk(m), insn, size);                  \
+		return pft_model_walk_put(prefix##_walk(m), insn, size);                  \
 	}                                                                             \
-	int prefix##_finish(type *m) { return model_walk_finish(prefix##_walk(m)); } \
+	int prefix##_finish(type *m) { return pft_model_walk_finish(prefix##_walk(m)); } \
 	int prefix##_next(type *m, pkt *p, size_t size)                               \
 	{                                                                             \
-		return model_walk_next(prefix##_walk(m), p, size);                    \
+		return pft_model_walk_next(prefix##_walk(m), p, size);                    \
 	}
 
 #endif

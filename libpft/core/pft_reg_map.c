@@ -68,7 +68,7 @@ static size_t size_of(const void *cfg)
 	return size;
 }
 
-int reg_config_init(const struct reg_config *rc, void *cfg, size_t size)
+int pft_reg_config_init(const struct reg_config *rc, void *cfg, size_t size)
 {
 	if (!cfg || size < rc->first_size)
 		return -PFT_ERR_INVALID;
@@ -79,7 +79,7 @@ int reg_config_init(const struct reg_config *rc, void *cfg, size_t size)
 	return 0;
 }
 
-int reg_config_copy(const struct reg_config *rc, void *dst, const void *src)
+int pft_reg_config_copy(const struct reg_config *rc, void *dst, const void *src)
 {
 	if (!dst || !src || size_of(src) < rc->first_size)
 		return -PFT_ERR_INVALID;
@@ -89,13 +89,13 @@ int reg_config_copy(const struct reg_config *rc, void *dst, const void *src)
 		i++;
 	if (i == 4)
 		return -PFT_ERR_BAD_CONFIG;
-	reg_config_init(rc, dst, rc->size);
+	pft_reg_config_init(rc, dst, rc->size);
 	pft_copy_known(dst, src, size_of(src), rc->size);
 	memcpy(dst, &rc->size, sizeof(rc->size));
 	return 0;
 }
 
-int reg_config_from_regs(const struct reg_config *rc, void *cfg, const uint32_t regs[REG_MAP_COUNT])
+int pft_reg_config_from_regs(const struct reg_config *rc, void *cfg, const uint32_t regs[REG_MAP_COUNT])
 {
 	_Alignas(max_align_t) unsigned char c[REG_CONFIG_MAX];
 
@@ -103,7 +103,7 @@ int reg_config_from_regs(const struct reg_config *rc, void *cfg, const uint32_t 
 		return -PFT_ERR_INVALID;
 	if (pft_regs_protocol(regs[REG_ETMIDR], NULL) != rc->protocol)
 		return -PFT_ERR_BAD_CONFIG;
-	reg_config_init(rc, c, rc->size);
+	pft_reg_config_init(rc, c, rc->size);
 	map_read(rc->map, rc->n, c, regs, pft_reg_field(regs[REG_ETMIDR], PFT_ETMIDR_MINOR));
 	memcpy(c + rc->at_regs, regs, REG_MAP_COUNT * sizeof(regs[0]));
 	memcpy(c, cfg, sizeof(size_t));
@@ -111,11 +111,11 @@ int reg_config_from_regs(const struct reg_config *rc, void *cfg, const uint32_t 
 	return 0;
 }
 
-int reg_config_to_regs(const struct reg_config *rc, const void *cfg, struct pft_trace_regs *regs)
+int pft_reg_config_to_regs(const struct reg_config *rc, const void *cfg, struct pft_trace_regs *regs)
 {
 	_Alignas(max_align_t) unsigned char c[REG_CONFIG_MAX];
 	struct pft_trace_regs r = { .size = 0 };
-	int err = reg_config_copy(rc, c, cfg);
+	int err = pft_reg_config_copy(rc, c, cfg);
 
 	if (!regs || regs->size < PFT_FIRST_SIZE(struct pft_trace_regs))
 		return -PFT_ERR_INVALID;

@@ -95,36 +95,36 @@ struct reg_config {
 enum { REG_CONFIG_MAX = 128 };   /* bytes of the largest configuration */
 
 /* *_config_init_size(). */
-int reg_config_init(const struct reg_config *rc, void *cfg, size_t size);
+int pft_reg_config_init(const struct reg_config *rc, void *cfg, size_t size);
 
 /* *_config_copy(): the part of @src its size covers, defaults for the
  * rest.  Returns 0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG (ctxid_bytes
  * not 0, 1, 2 or 4). */
-int reg_config_copy(const struct reg_config *rc, void *dst, const void *src);
+int pft_reg_config_copy(const struct reg_config *rc, void *dst, const void *src);
 
 /* *_config_from_regs(): @cfg (its size set) from @regs.  Returns 0,
  * -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG (ETMIDR names another protocol). */
-int reg_config_from_regs(const struct reg_config *rc, void *cfg, const uint32_t regs[REG_MAP_COUNT]);
+int pft_reg_config_from_regs(const struct reg_config *rc, void *cfg, const uint32_t regs[REG_MAP_COUNT]);
 
 /* *_config_to_regs(). */
-int reg_config_to_regs(const struct reg_config *rc, const void *cfg, struct pft_trace_regs *regs);
+int pft_reg_config_to_regs(const struct reg_config *rc, const void *cfg, struct pft_trace_regs *regs);
 
 /*
  * The public functions of a protocol's configuration @type described by
  * @rc: @prefix_init_size, _copy, _from_regs and _to_regs (pft.h).
  */
 #define REG_CONFIG_EXPORTS(prefix, type, rc)                                                   \
-	int prefix##_init_size(type *cfg, size_t size) { return reg_config_init(rc, cfg, size); } \
-	int prefix##_copy(type *dst, const type *src) { return reg_config_copy(rc, dst, src); }   \
+	int prefix##_init_size(type *cfg, size_t size) { return pft_reg_config_init(rc, cfg, size); } \
+	int prefix##_copy(type *dst, const type *src) { return pft_reg_config_copy(rc, dst, src); }   \
 	int prefix##_from_regs(type *cfg, uint32_t etmcr, uint32_t etmccer, uint32_t etmidr,    \
 			       uint32_t etmtraceidr)                                            \
 	{                                                                                       \
 		const uint32_t regs[REG_MAP_COUNT] = { etmcr, etmccer, etmidr, etmtraceidr };   \
-		return reg_config_from_regs(rc, cfg, regs);                                     \
+		return pft_reg_config_from_regs(rc, cfg, regs);                                     \
 	}                                                                                       \
 	int prefix##_to_regs(const type *cfg, struct pft_trace_regs *regs)                      \
 	{                                                                                       \
-		return reg_config_to_regs(rc, cfg, regs);                                       \
+		return pft_reg_config_to_regs(rc, cfg, regs);                                       \
 	}
 
 #endif

@@ -4,7 +4,7 @@
 #include "core/pft_trace_enc.h"
 #include "core/pft_trace_common.h"
 
-size_t trace_put_addr(uint8_t *o, uint32_t addr, unsigned shift, unsigned k, unsigned flag6,
+size_t pft_trace_put_addr(uint8_t *o, uint32_t addr, unsigned shift, unsigned k, unsigned flag6,
 		      uint8_t isa_bits, int six_last)
 {
 	uint32_t v = addr >> shift;
@@ -25,7 +25,7 @@ size_t trace_put_addr(uint8_t *o, uint32_t addr, unsigned shift, unsigned k, uns
 	return k;
 }
 
-size_t trace_ts_put(struct trace_ts_enc *t, uint8_t *o, uint64_t ts)
+size_t pft_trace_ts_put(struct trace_ts_enc *t, uint8_t *o, uint64_t ts)
 {
 	const unsigned max = t->is_64bit ? 9 : 7;
 	const uint64_t raw = t->gray ? ts ^ (ts >> 1) : ts;
@@ -44,7 +44,7 @@ size_t trace_ts_put(struct trace_ts_enc *t, uint8_t *o, uint64_t ts)
 	return n;
 }
 
-int trace_enc_packet(void *state, size_t size, int (*encode)(void *, const void *, uint8_t *),
+int pft_trace_enc_packet(void *state, size_t size, int (*encode)(void *, const void *, uint8_t *),
 		     const void *pkt, uint8_t *out, size_t outlen)
 {
 	uint8_t tmp[TRACE_ENC_MAX_PACKET];

@@ -57,7 +57,7 @@ static inline unsigned trace_addr_bytes(uint32_t diff, unsigned shift, int six_l
 }
 
 /* Write @addr in @k bytes; @isa_bits go in a 5th byte.  Returns @k. */
-size_t trace_put_addr(uint8_t *o, uint32_t addr, unsigned shift, unsigned k, unsigned flag6,
+size_t pft_trace_put_addr(uint8_t *o, uint32_t addr, unsigned shift, unsigned k, unsigned flag6,
 		      uint8_t isa_bits, int six_last);
 
 /* Timestamps: the 7-bit groups covering every bit changed since the last
@@ -76,7 +76,7 @@ static inline int trace_ts_fits(const struct trace_ts_enc *t, uint64_t ts)
 }
 
 /* Write @ts's bytes after the header; returns how many. */
-size_t trace_ts_put(struct trace_ts_enc *t, uint8_t *o, uint64_t ts);
+size_t pft_trace_ts_put(struct trace_ts_enc *t, uint8_t *o, uint64_t ts);
 
 /*
  * An encoder's packet: @encode(@state, @pkt, out) writes at most
@@ -84,7 +84,7 @@ size_t trace_ts_put(struct trace_ts_enc *t, uint8_t *o, uint64_t ts);
  * shorter than that gets the packet when it fits, else -PFT_ERR_NOSPACE
  * with @state unchanged.  Returns the bytes written or a negative error.
  */
-int trace_enc_packet(void *state, size_t size, int (*encode)(void *, const void *, uint8_t *),
+int pft_trace_enc_packet(void *state, size_t size, int (*encode)(void *, const void *, uint8_t *),
 		     const void *pkt, uint8_t *out, size_t outlen);
 
 /*
@@ -97,7 +97,7 @@ int trace_enc_packet(void *state, size_t size, int (*encode)(void *, const void 
 	void prefix##_free(type *e) { free(e); }                                      \
 	int prefix##_packet(type *e, const pkt *p, uint8_t *out, size_t outlen)       \
 	{                                                                             \
-		return trace_enc_packet(e, sizeof(*e), encode, p, out, outlen);       \
+		return pft_trace_enc_packet(e, sizeof(*e), encode, p, out, outlen);       \
 	}                                                                             \
 	int prefix##_reset(type *e)                                                   \
 	{                                                                             \

@@ -23,7 +23,7 @@ struct pft_etm3_encoder {
 
 _Static_assert(sizeof(struct pft_etm3_encoder) <= TRACE_ENC_MAX_STATE &&
 		       (int)PFT_ETM3_ENC_MAX_PACKET == (int)TRACE_ENC_MAX_PACKET,
-	       "see trace_enc_packet()");
+	       "see pft_trace_enc_packet()");
 
 static int aligned(enum pft_isa isa, uint32_t addr)
 {
@@ -143,7 +143,7 @@ static int encode_branch(struct pft_etm3_encoder *e, const struct pft_etm3_packe
 		if (exc && k == 1)
 			k = 2;
 	}
-	size_t n = trace_put_addr(o, p->addr, shift, k, (unsigned)exc,
+	size_t n = pft_trace_put_addr(o, p->addr, shift, k, (unsigned)exc,
 				  isa == PFT_ISA_ARM ? 0x08 : 0x10, alt);
 	if (exc) {
 		o[n++] = (uint8_t)(e1 << 7 | p->cancel << 5 | (p->exception & 0xf) << 1 | p->ns);
@@ -166,7 +166,7 @@ static int encode_timestamp(struct pft_etm3_encoder *e, const struct pft_etm3_pa
 	if (!trace_ts_fits(&e->ts, p->ts) || !trace_is_flag(p->ts_clock_change))
 		return -PFT_ERR_INVALID;
 	o[0] = (uint8_t)(0x42 | p->ts_clock_change << 2);
-	return 1 + (int)trace_ts_put(&e->ts, o + 1, p->ts);
+	return 1 + (int)pft_trace_ts_put(&e->ts, o + 1, p->ts);
 }
 
 static int one_byte(uint8_t *o, uint8_t b)

@@ -65,7 +65,7 @@ struct pft_etm3_model *pft_etm3_model_alloc(const struct pft_etm3_config *cfg,
 	int err = take_config(&c, cfg);
 	const struct model_trace trace = { c.ctxid_bytes, c.vmid, 0 };
 
-	return model_walk_alloc(&etm3_ops, &c, err, &trace, mcfg, image, errcode);
+	return pft_model_walk_alloc(&etm3_ops, &c, err, &trace, mcfg, image, errcode);
 }
 
 MODEL_WALK_EXPORTS(pft_etm3_model, struct pft_etm3_model, struct pft_etm3_packet)
@@ -74,7 +74,7 @@ MODEL_WALK_EXPORTS(pft_etm3_model, struct pft_etm3_model, struct pft_etm3_packet
 
 static void emit(struct pft_etm3_model *m, struct pft_etm3_packet *p)
 {
-	model_emit(&m->w, p);
+	pft_model_emit(&m->w, p);
 }
 
 static void emit_pheader(struct pft_etm3_model *m, unsigned format, unsigned n,
@@ -105,7 +105,7 @@ static void flush_atoms(struct model_walk *w)
 /* Every other packet goes out after the pending atoms. */
 static void emit_after_atoms(struct pft_etm3_model *m, struct pft_etm3_packet *p)
 {
-	model_emit_after_atoms(&m->w, p);
+	pft_model_emit_after_atoms(&m->w, p);
 }
 
 static void put_atom_run(struct pft_etm3_model *m, int executed)
@@ -169,7 +169,7 @@ static void put_sync(struct model_walk *w, const struct model_insn *in, unsigned
 	struct pft_etm3_packet p = { .type = PFT_ETM3_PKT_ISYNC, .addr = in->addr, .isa = in->isa,
 				     .reason = (uint8_t)reason, .ns = in->ns };
 
-	model_sync_begin(w);
+	pft_model_sync_begin(w);
 	if (reason != PFT_ISYNC_PERIODIC && m->cfg.cycle_accurate) {
 		uint64_t gap = start > m->t_traced ? start - m->t_traced : 0;
 		p.has_cycles = 1;
@@ -180,7 +180,7 @@ static void put_sync(struct model_walk *w, const struct model_insn *in, unsigned
 	p.has_ctxid = m->cfg.ctxid_bytes != 0;
 	emit(m, &p);
 	if (m->cfg.vmid)
-		model_put_vmid(w);
+		pft_model_put_vmid(w);
 	if (m->cfg.timestamps)
 		put_timestamp(m);
 }
@@ -221,7 +221,7 @@ static void complete(struct model_walk *w, const struct model_insn *p,
 	trace_insn((struct pft_etm3_model *)w, p, n, p->t_done - start);
 	/* A change of security state: trace restarts with an I-sync. */
 	if (!n->traceable || n->ns != w->t.ns)
-		model_trace_off(w);
+		pft_model_trace_off(w);
 }
 
 /* The log ended after @p: a branch's outcome is unknown without a next

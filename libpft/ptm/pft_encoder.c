@@ -45,7 +45,7 @@ struct pft_encoder {
 
 _Static_assert(sizeof(struct pft_encoder) <= TRACE_ENC_MAX_STATE &&
 		       (int)PFT_ENC_MAX_PACKET == (int)TRACE_ENC_MAX_PACKET,
-	       "see trace_enc_packet()");
+	       "see pft_trace_enc_packet()");
 
 /* Address bits dropped by the alignment, and AB4 bits [5:3] (4.2.1). */
 static const uint8_t addr_shift[3] = { 2, 1, 0 };
@@ -137,7 +137,7 @@ static void set_base(struct enc_base *b, uint32_t addr, enum align_class align)
 static size_t put_addr(uint8_t *o, uint32_t addr, enum align_class align,
 		       unsigned k, unsigned flag6)
 {
-	return trace_put_addr(o, addr, addr_shift[align], k, flag6, ab4_isa_bits[align], 1);
+	return pft_trace_put_addr(o, addr, addr_shift[align], k, flag6, ab4_isa_bits[align], 1);
 }
 
 static int encode_async(uint8_t *o)
@@ -313,7 +313,7 @@ static int encode_timestamp(struct pft_encoder *e, const struct pft_packet *p,
 	    !cycles_ok(p, e->cycle_accurate))
 		return -PFT_ERR_INVALID;
 	o[0] = (uint8_t)(PFT_OP_TIMESTAMP | p->ts_clock_change * PFT_TS_CLOCK_CHANGE);
-	n += trace_ts_put(&e->ts, o + n, p->ts);
+	n += pft_trace_ts_put(&e->ts, o + n, p->ts);
 	if (e->cycle_accurate)
 		n += put_cycles(o + n, p->cycles, 0x00);
 	return (int)n;

@@ -74,7 +74,7 @@ struct pft_model *pft_model_alloc(const struct pft_config *cfg,
 		c.ctxid_bytes, c.vmid, c.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0
 	};
 
-	return model_walk_alloc(&ptm_ops, &c, err, &trace, mcfg, image, errcode);
+	return pft_model_walk_alloc(&ptm_ops, &c, err, &trace, mcfg, image, errcode);
 }
 
 MODEL_WALK_EXPORTS(pft_model, struct pft_model, struct pft_packet)
@@ -83,7 +83,7 @@ MODEL_WALK_EXPORTS(pft_model, struct pft_model, struct pft_packet)
 
 static void emit(struct pft_model *m, struct pft_packet *p)
 {
-	model_emit(&m->w, p);
+	pft_model_emit(&m->w, p);
 }
 
 static void flush_atoms(struct model_walk *w)
@@ -103,7 +103,7 @@ static void flush_atoms(struct model_walk *w)
 /* Every packet but an atom goes out after the pending atoms. */
 static void emit_after_atoms(struct pft_model *m, struct pft_packet *p)
 {
-	model_emit_after_atoms(&m->w, p);
+	pft_model_emit_after_atoms(&m->w, p);
 }
 
 /* Cycles since the last count up to @t; @t becomes the reference. */
@@ -185,7 +185,7 @@ static void put_sync(struct model_walk *w, const struct model_insn *in, unsigned
 				.reason = (uint8_t)reason, .ns = in->ns };
 
 	(void)start;
-	model_sync_begin(w);
+	pft_model_sync_begin(w);
 	if (reason != PFT_ISYNC_PERIODIC) {
 		set_cycles(m, &p, m->t_last_wp);
 		m->t_traced = m->t_last_wp;
@@ -200,7 +200,7 @@ static void put_sync(struct model_walk *w, const struct model_insn *in, unsigned
 	m->rs_count = 0;
 	m->straight_bytes = 0;
 	if (m->cfg.vmid)
-		model_put_vmid(w);
+		pft_model_put_vmid(w);
 	if (m->cfg.timestamps)
 		put_timestamp(m);
 }
@@ -232,7 +232,7 @@ static int rs_match_pop(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t
 
 static void trace_off(struct pft_model *m)
 {
-	model_trace_off(&m->w);
+	pft_model_trace_off(&m->w);
 }
 
 /* A traced waypoint @p whose successor is @n: its atom or branch packet. */

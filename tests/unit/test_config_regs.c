@@ -1,6 +1,7 @@
 /* Tests of the configuration <-> register functions (pft_config_to_regs,
  * pft_etm3_config_to_regs, pft_etm3_config_from_ptm, pft_regs_protocol,
- * pft_config_check) and their round trips with *_config_from_regs.
+ * pft_config_check, pft_event_limits_to_regs) and their round trips
+ * with the *_from_regs functions.
  *
  * Expected register values come from the register definitions in
  * shared/spec/ptm-registers-events.md (sections 2-6: bit positions, the
@@ -10,6 +11,7 @@
  * 0x5000C000 of section 8), not from the library's own output.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "ptunit.h"
 #include "pft.h"
@@ -357,6 +359,39 @@ static void check(void)
 	PTU_EQ(pft_config_check(NULL), -PFT_ERR_INVALID);
 }
 
+/* pft_event_limits_to_regs(): the resource fields of ETMCCR, ETMCCER and
+ * ETMIDR (ptm-registers-events.md 3-5) for TC2's A15 PTM: ETMCCR 0x8D294004
+ * (4 comparator pairs, 2 counters, sequencer, 4 external inputs, 1 context
+ * ID comparator, start/stop block), ETMCCER 0x34C01AC2, ETMIDR 0x411CF312.
+ * Fields that are no resource (ETMCCR[31], [27], [22:20]; ETMCCER's bus
+ * size and feature bits; the revision and bit 18 of ETMIDR) read 0. */
+static void limits_regs(void)
+{
+	struct pft_event_limits l = { .size = sizeof(l) }, back = { .size = sizeof(back) };
+	struct pft_regs_context ctx = { .size = sizeof(ctx) };
+
+	PTU_EQ(pft_event_limits_from_regs(&l, 0x8D294004, 0x34C01AC2, 0x411CF312), 0);
+	PTU_EQ(pft_event_limits_to_regs(&l, &ctx), 0);
+	PTU_EQ(ctx.etmccr, 0x8D294004u & ~(1u << 31 | 1u << 27 | 7u << 20));
+	PTU_EQ(ctx.etmccer, 0x34C01AC2u & (7u | 7u << 13 | 0xfu << 16 | 1u << 26));
+	PTU_EQ(ctx.etmidr, 0x411CF312u & ~(0xfu | 1u << 18));
+	PTU_EQ(ctx.have_etmccr && ctx.have_etmccer && ctx.have_etmidr, 1);
+	PTU_EQ(pft_event_limits_from_regs(&back, ctx.etmccr, ctx.etmccer, ctx.etmidr), 0);
+	PTU_CHECK(!memcmp(&l, &back, sizeof(l)));
+	/* The maximum: 8 pairs, 4 counters, sequencer, 4 inputs, 3 context ID
+	 * comparators, start/stop; 4 selectors, 4 instrumentation resources,
+	 * 8 watchpoints, VMID comparator; Security Extensions. */
+	pft_event_limits_max(&l);
+	PTU_EQ(pft_event_limits_to_regs(&l, &ctx), 0);
+	PTU_EQ(ctx.etmccr, 8u | 4u << 13 | 1u << 16 | 4u << 17 | 3u << 24 | 1u << 26);
+	PTU_EQ(ctx.etmccer, 4u | 4u << 13 | 8u << 16 | 1u << 26);
+	PTU_EQ(ctx.etmidr, 0x41u << 24 | 1u << 20 | 1u << 19 | 0xfu << 12 | 3u << 8 | 1u << 4);
+	PTU_EQ(pft_event_limits_from_regs(&back, ctx.etmccr, ctx.etmccer, ctx.etmidr), 0);
+	PTU_CHECK(!memcmp(&l, &back, sizeof(l)));
+	PTU_EQ(pft_event_limits_to_regs(NULL, &ctx), -PFT_ERR_INVALID);
+	PTU_EQ(pft_event_limits_to_regs(&l, NULL), -PFT_ERR_INVALID);
+}
+
 static void arguments(void)
 {
 	struct pft_config c;
@@ -397,6 +432,7 @@ int main(void)
 	PTU_RUN(etm3_from_ptm);
 	PTU_RUN(protocol);
 	PTU_RUN(check);
+	PTU_RUN(limits_regs);
 	PTU_RUN(arguments);
 	PTU_MAIN_END();
 }
