@@ -50,21 +50,20 @@ REG_CONFIG_EXPORTS(pft_etm3_config, struct pft_etm3_config, &etm3_config)
 
 int pft_etm3_config_from_ptm(struct pft_etm3_config *cfg, const struct pft_config *ptm)
 {
-	struct pft_etm3_config c;
 	struct pft_trace_regs r = { .size = sizeof(r) };
 
 	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_etm3_config) || !ptm ||
 	    ptm->size < PFT_FIRST_SIZE(struct pft_config))
 		return -PFT_ERR_INVALID;
-	pft_etm3_config_init(&c);
-	c.cycle_accurate = ptm->cycle_accurate;
-	c.ctxid_bytes = ptm->ctxid_bytes;
-	c.timestamps = ptm->timestamps;
-	c.ts_64bit = ptm->ts_64bit;
-	c.ts_gray = ptm->ts_gray;
-	c.vmid = ptm->vmid;
-	c.branch_broadcast = ptm->branch_broadcast;
-	c.trace_id = ptm->trace_id;
+
+	/* pft_etm3_config_init()'s ETMv3.5 with the options both have. */
+	const struct pft_etm3_config c = {
+		.size = sizeof(c), .version_minor = etm3_defaults.version_minor,
+		.cycle_accurate = ptm->cycle_accurate, .ctxid_bytes = ptm->ctxid_bytes,
+		.timestamps = ptm->timestamps, .ts_64bit = ptm->ts_64bit, .ts_gray = ptm->ts_gray,
+		.vmid = ptm->vmid, .branch_broadcast = ptm->branch_broadcast,
+		.trace_id = ptm->trace_id
+	};
 	int err = pft_etm3_config_to_regs(&c, &r);
 	if (err)
 		return err;

@@ -2,11 +2,10 @@
  * ETMv3 model: executed instructions -> ETMv3 packets (pft.h, section
  * etm3; doc/model.md "ETMv3 model").
  *
- * The log is read as for the PTM model (pft_model_log.c); what differs is
- * the trace: one atom per instruction (E executed, N condition failed), a
- * branch packet after every taken indirect branch, cycles as W's in the
- * P-headers.  Each instruction waits in t.prev until the next one arrives:
- * only the next address tells whether a branch was taken.
+ * The walk over the log is core/pft_model_walk.c's; this file is what an
+ * ETM traces (its struct model_ops): one atom per instruction (E executed,
+ * N condition failed), a branch packet after every taken indirect branch,
+ * cycles as W's in the P-headers.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /*
  * PTM model: executed instructions -> PFT packets (pft.h, section model).
  *
- * Each instruction waits in @prev until the next one arrives: only the next
- * address tells whether a waypoint was taken.  Packets are encoded as they
- * are made, so the sync period can count real bytes.
+ * The walk over the log is core/pft_model_walk.c's; this file is what a
+ * PTM traces (its struct model_ops): atoms five to a packet, branch
+ * packets, waypoint updates, the return stack, I-syncs and timestamps.
  */
 #include <stdlib.h>
 #include <string.h>
