@@ -113,6 +113,17 @@ static void list_bits(uint32_t mask, char *buf, size_t len)
 
 /* ---- Control and ID registers ---- */
 
+/* A one-bit option: @what "on" or "off", or the @warning when there is
+ * one. */
+static void add_option(struct out *o, const char *name, unsigned bit, uint32_t v,
+		       const char *what, const char *warning)
+{
+	if (warning)
+		add(o, name, bit, bit, v, PFT_REGS_FLAG_WARN, "%s", warning);
+	else
+		add(o, name, bit, bit, v, 0, "%s %s", what, on_off(pft_reg_bit(v, bit)));
+}
+
 static void explain_etmcr(struct out *o, uint32_t v, unsigned n,
 			  const struct known *k)
 {
@@ -157,42 +168,47 @@ static void explain_etmcr(struct out *o, uint32_t v, unsigned n,
 	    "not described for PTMs");
 	add(o, "processor_select", 27, 25, v, 0, "processor select (shared PTM): %u",
 	    bits(v, 27, 25));
-	if (ts && etmccer_lacks(k, PFT_ETMCCER_TS_IMPLEMENTED))
-		add(o, "timestamps", PFT_REG_BIT(PFT_ETMCR_TIMESTAMPS), v, PFT_REGS_FLAG_WARN,
-		    "timestamps enabled but not implemented (ETMCCER[22] = 0): RAZ/WI");
-	else
-		add(o, "timestamps", PFT_REG_BIT(PFT_ETMCR_TIMESTAMPS), v, 0, "timestamp packets %s", on_off(ts));
-	if (rs && bb)
-		add(o, "return_stack", PFT_REG_BIT(PFT_ETMCR_RETURN_STACK), v, PFT_REGS_FLAG_WARN,
-		    "return stack on together with branch broadcast: not allowed");
-	else if (rs && etmccer_lacks(k, PFT_ETMCCER_RS_IMPLEMENTED))
-		add(o, "return_stack", PFT_REG_BIT(PFT_ETMCR_RETURN_STACK), v, PFT_REGS_FLAG_WARN,
-		    "return stack enabled but not implemented (ETMCCER[23] = 0): RAZ/WI");
-	else
-		add(o, "return_stack", PFT_REG_BIT(PFT_ETMCR_RETURN_STACK), v, 0, "return stack %s", on_off(rs));
-	if (vmid && minor == 0)
-		add(o, "vmid", PFT_REG_BIT(PFT_ETMCR_VMID), v, PFT_REGS_FLAG_WARN,
-		    "VMID trace set on a PFTv1.0 PTM: reserved bit");
-	else if (vmid && etmccer_lacks(k, PFT_ETMCCER_VIRTUALIZATION))
-		add(o, "vmid", PFT_REG_BIT(PFT_ETMCR_VMID), v, PFT_REGS_FLAG_WARN,
-		    "VMID trace enabled without Virtualization Extensions (ETMCCER[26] = 0): RAZ/WI");
-	else
-		add(o, "vmid", PFT_REG_BIT(PFT_ETMCR_VMID), v, 0, "VMID packets %s", on_off(vmid));
+	add_option(o, "timestamps", PFT_ETMCR_TIMESTAMPS, v, "timestamp packets",
+		   ts && etmccer_lacks(k, PFT_ETMCCER_TS_IMPLEMENTED)
+			   ? "timestamps enabled but not implemented (ETMCCER[22] = 0): RAZ/WI"
+			   : NULL);
+	add_option(o, "return_stack", PFT_ETMCR_RETURN_STACK, v, "return stack",
+		   !rs	? NULL
+		   : bb ? "return stack on together with branch broadcast: not allowed"
+		   : etmccer_lacks(k, PFT_ETMCCER_RS_IMPLEMENTED)
+			? "return stack enabled but not implemented (ETMCCER[23] = 0): RAZ/WI"
+			: NULL);
+	add_option(o, "vmid", PFT_ETMCR_VMID, v, "VMID packets",
+		   !vmid	       ? NULL
+		   : minor == 0 ? "VMID trace set on a PFTv1.0 PTM: reserved bit"
+		   : etmccer_lacks(k, PFT_ETMCCER_VIRTUALIZATION)
+			? "VMID trace enabled without Virtualization Extensions (ETMCCER[26] = 0): RAZ/WI"
+			: NULL);
 	add(o, "reserved", 31, 31, v, bits(v, 31, 31) ? PFT_REGS_FLAG_WARN : 0,
 	    bits(v, 31, 31) ? "reserved bit set" : "reserved");
+}
+
+/* A field whose meaning is @text, with @excess (a format of one unsigned,
+ * @limit) after it as a warning when @over. */
+static void add_limited(struct out *o, const char *name, unsigned hi, unsigned lo, uint32_t v,
+			const char *text, int over, const char *excess, unsigned limit)
+{
+	char more[64] = "";
+
+	if (over)
+		snprintf(more, sizeof(more), excess, limit);
+	add(o, name, hi, lo, v, over ? PFT_REGS_FLAG_WARN : 0, "%s%s", text, more);
 }
 
 /* A resource count with its PTM maximum. */
 static void add_count(struct out *o, const char *name, unsigned hi, unsigned lo,
 		      uint32_t v, unsigned max, const char *what)
 {
-	uint32_t c = bits(v, hi, lo);
+	char text[PFT_REGS_MEANING_MAX];
 
-	if (c > max)
-		add(o, name, hi, lo, v, PFT_REGS_FLAG_WARN,
-		    "%u %s: more than a PTM can have (%u)", c, what, max);
-	else
-		add(o, name, hi, lo, v, 0, "%u %s", c, what);
+	snprintf(text, sizeof(text), "%u %s", bits(v, hi, lo), what);
+	add_limited(o, name, hi, lo, v, text, bits(v, hi, lo) > max,
+		    ": more than a PTM can have (%u)", max);
 }
 
 static void explain_etmccr(struct out *o, uint32_t v, unsigned n,
@@ -386,14 +402,12 @@ static void add_selection(struct out *o, const char *name, unsigned hi,
 			  const char *what)
 {
 	uint32_t mask = bits(v, hi, lo);
-	char list[96];
+	char list[96], text[PFT_REGS_MEANING_MAX];
 
 	list_bits(mask, list, sizeof(list));
-	if (implemented < 32 && (mask >> implemented))
-		add(o, name, hi, lo, v, PFT_REGS_FLAG_WARN,
-		    "%s: %s; only %u implemented", what, list, implemented);
-	else
-		add(o, name, hi, lo, v, 0, "%s: %s", what, list);
+	snprintf(text, sizeof(text), "%s: %s", what, list);
+	add_limited(o, name, hi, lo, v, text, implemented < 32 && (mask >> implemented),
+		    "; only %u implemented", implemented);
 }
 
 static void explain_etmtecr1(struct out *o, uint32_t v, unsigned n,
