@@ -1438,6 +1438,18 @@ pft_export int pft_event_pack(const struct pft_event *ev, uint32_t *value);
 pft_export int pft_event_resource_name(unsigned resource, char *buf,
 				       size_t len);
 
+/* The type (bits [6:4], 0-7) and index (bits [3:0]) of resource number
+ * @resource (ptm-registers-events.md 7.2). */
+static inline unsigned pft_event_resource_type(unsigned resource)
+{
+	return (resource >> 4) & 7;
+}
+
+static inline unsigned pft_event_resource_index(unsigned resource)
+{
+	return resource & 0xf;
+}
+
 /*
  * Parse expression @expr into the 17-bit register value *@value.
  * Resources not implemented according to @limits (NULL: architectural
