@@ -218,6 +218,46 @@ pft_export int pft_config_from_regs(struct pft_config *cfg, uint32_t etmcr,
 				    uint32_t etmccer, uint32_t etmidr,
 				    uint32_t etmtraceidr);
 
+/* A trace source's registers that a configuration is made from and gives
+ * (pft_config_to_regs(), pft_etm3_config_to_regs()). */
+struct pft_trace_regs {
+	size_t size;            /* sizeof(struct pft_trace_regs) */
+	uint32_t etmcr, etmccr, etmccer, etmidr, etmtraceidr;
+	uint32_t reserved[3];
+};
+
+/*
+ * The inverse of pft_config_from_regs(): the registers of a PTM that traces
+ * as @cfg says.  The PTM is a Cortex-A15's (PFTv1.1, ETMIDR 0x411CF312)
+ * or, with @cfg->version_minor 0, a Cortex-A9's (PFTv1.0, 0x411CF301), and
+ * ETMCCR and ETMCCER are that implementation's, with the DMB/DSB waypoints
+ * and (v1.1) the timestamp format of @cfg; what an implementation has
+ * whatever @cfg says stays its own (the A15's Virtualization Extensions,
+ * ETMCCER[26]).  ETMCR has the options of @cfg, ETMTRACEIDR its trace ID.
+ * Returns 0, -PFT_ERR_INVALID (NULL, a size below the first layout) or
+ * -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0, 1, 2 or 4).
+ */
+pft_export int pft_config_to_regs(const struct pft_config *cfg, struct pft_trace_regs *regs);
+
+/* The protocol ETMIDR's architecture field [11:8] names, an enum
+ * pft_protocol: PFT_PROTO_PTM (3), PFT_PROTO_ETMV3 (2) or
+ * PFT_PROTO_UNKNOWN.  *@arch (when @arch is not NULL) gets the field. */
+pft_export int pft_regs_protocol(uint32_t etmidr, unsigned *arch);
+
+/* Why a PTM configuration is not valid (pft_config_check()). */
+enum pft_config_problem {
+	PFT_CONFIG_OK = 0,
+	PFT_CONFIG_CTXID_BYTES,   /* ctxid_bytes is not 0, 1, 2 or 4 */
+	PFT_CONFIG_VMID_V10,      /* vmid on PFTv1.0, which has no VMID */
+	PFT_CONFIG_RS_AND_BB      /* return_stack with branch_broadcast */
+};
+
+/* The first problem of @cfg that a PTM could not trace as (an enum
+ * pft_config_problem, PFT_CONFIG_OK for none), or -PFT_ERR_INVALID (NULL,
+ * size below the first layout).  The model refuses such a configuration
+ * with -PFT_ERR_BAD_CONFIG. */
+pft_export int pft_config_check(const struct pft_config *cfg);
+
 /* ======================================================================
  * Frames: CoreSight formatter frames (deformatter)
  * ====================================================================== */
@@ -1371,6 +1411,16 @@ pft_export int pft_event_limits_from_regs(struct pft_event_limits *limits,
 					  uint32_t etmccr, uint32_t etmccer,
 					  uint32_t etmidr);
 
+/*
+ * The inverse of pft_event_limits_from_regs(): into @ctx (its size set)
+ * the ETMCCR, ETMCCER and ETMIDR of an ARM PFTv1.1 PTM with the resources
+ * of @limits (every have_ flag set).  Returns 0 or -PFT_ERR_INVALID (NULL,
+ * a size below the first layout).
+ */
+struct pft_regs_context;
+pft_export int pft_event_limits_to_regs(const struct pft_event_limits *limits,
+					struct pft_regs_context *ctx);
+
 /* Split bits [16:0] of an event register.  Returns 0, or -PFT_ERR_INVALID
  * (NULL @ev, or @value has bits above 16 set). */
 pft_export int pft_event_unpack(uint32_t value, struct pft_event *ev);
@@ -1387,6 +1437,18 @@ pft_export int pft_event_pack(const struct pft_event *ev, uint32_t *value);
  */
 pft_export int pft_event_resource_name(unsigned resource, char *buf,
 				       size_t len);
+
+/* The type (bits [6:4], 0-7) and index (bits [3:0]) of resource number
+ * @resource (ptm-registers-events.md 7.2). */
+static inline unsigned pft_event_resource_type(unsigned resource)
+{
+	return (resource >> 4) & 7;
+}
+
+static inline unsigned pft_event_resource_index(unsigned resource)
+{
+	return resource & 0xf;
+}
 
 /*
  * Parse expression @expr into the 17-bit register value *@value.
@@ -2507,6 +2569,29 @@ static inline int pft_etm3_config_init(struct pft_etm3_config *cfg)
 pft_export int pft_etm3_config_from_regs(struct pft_etm3_config *cfg, uint32_t etmcr,
 					 uint32_t etmccer, uint32_t etmidr,
 					 uint32_t etmtraceidr);
+
+/*
+ * The inverse of pft_etm3_config_from_regs(): the registers of an ETM
+ * that traces as @cfg says, a Cortex-A7's ETMv3.5 (TC2's: ETMIDR
+ * 0x410CF250, ETMCCER 0x044008F2 with the timestamp format of @cfg in bits
+ * 29:28) with the version, alternative branch encoding (ETMIDR[20], v3.4+),
+ * options (ETMCR) and trace ID of @cfg.  Returns 0, -PFT_ERR_INVALID (NULL,
+ * a size below the first layout) or -PFT_ERR_BAD_CONFIG (ctxid_bytes not
+ * 0, 1, 2 or 4).
+ */
+pft_export int pft_etm3_config_to_regs(const struct pft_etm3_config *cfg,
+				       struct pft_trace_regs *regs);
+
+/*
+ * The configuration of that Cortex-A7 ETMv3.5 programmed with the options
+ * of the PTM configuration @ptm that ETMv3 has too (cycle-accurate, context
+ * ID, timestamps and their format, VMID, branch broadcast, trace ID), as
+ * pft_etm3_config_from_regs() derives it from those registers; return
+ * stack, PFT version and DMB/DSB waypoints are left out.  @cfg initialised
+ * first.  Returns 0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG (as above).
+ */
+pft_export int pft_etm3_config_from_ptm(struct pft_etm3_config *cfg,
+					const struct pft_config *ptm);
 
 enum pft_etm3_packet_type {
 	PFT_ETM3_PKT_NOTSYNC = 0,     /* bytes before synchronisation */

@@ -262,22 +262,26 @@ static int parse_args(struct encode *e, int argc, char **argv)
 /* The registers of the modelled source. */
 static void source_regs(const struct encode *e, struct ptm_regs *r, uint32_t sync_period)
 {
-	if (e->io.etm3)
-		etm3_regs_from_config(r, &e->io.cfg, e->io.cfg.trace_id, sync_period);
-	else
-		ptm_regs_from_config(r, &e->io.cfg, e->io.cfg.trace_id, sync_period);
+	struct pft_etm3_config cfg3;
+
+	*r = (struct ptm_regs){ .regs.size = sizeof(r->regs), .etmsyncfr = sync_period,
+				.etm3 = e->io.etm3 };
+	pft_etm3_config_init(&cfg3);
+	/* The flags are valid for either (check_options() and the model). */
+	if (!e->io.etm3)
+		pft_config_to_regs(&e->io.cfg, &r->regs);
+	else if (!pft_etm3_config_from_ptm(&cfg3, &e->io.cfg))
+		pft_etm3_config_to_regs(&cfg3, &r->regs);
 }
 
-/* The ETMv3 model, configured from the registers a snapshot of it shows. */
+/* The ETMv3 model, configured as the registers of a snapshot of it say. */
 static int alloc_etm3_model(struct encode *e)
 {
 	struct pft_etm3_config cfg;
-	struct ptm_regs r;
 	int err;
 
-	source_regs(e, &r, 1024);
 	pft_etm3_config_init(&cfg);
-	err = pft_etm3_config_from_regs(&cfg, r.etmcr, r.etmccer, r.etmidr, r.etmtraceidr);
+	err = pft_etm3_config_from_ptm(&cfg, &e->io.cfg);
 	if (!err)
 		e->model3 = pft_etm3_model_alloc(&cfg, &e->mc, e->image, &err);
 	if (err)
@@ -314,13 +318,13 @@ static const char *type_name(const struct encode *e, unsigned type)
 /* A model or image refused the configuration: say which setting. */
 static void config_error(const struct encode *e, int err)
 {
-	const struct pft_config *c = &e->io.cfg;
+	int problem = pft_config_check(&e->io.cfg);
 
 	if (err != -PFT_ERR_BAD_CONFIG)
 		cli_error("cannot create the PTM model: %s", pft_errstr(pft_errcode(err)));
-	else if (c->vmid && c->version_minor == 0)
+	else if (problem == PFT_CONFIG_VMID_V10)
 		cli_error("--vmid needs --pft-version 1.1 (PFTv1.0 has no VMID)");
-	else if (c->return_stack && c->branch_broadcast)
+	else if (problem == PFT_CONFIG_RS_AND_BB)
 		cli_error("--return-stack and --branch-broadcast do not go together");
 	else
 		cli_error("the configuration is not valid for a PTM");
@@ -520,10 +524,10 @@ static int open_perf(struct encode *e)
 	int err;
 
 	source_regs(e, &regs, 1024);
-	wc.etmcr = regs.etmcr;
-	wc.etmtraceidr = regs.etmtraceidr;
-	wc.etmccer = regs.etmccer;
-	wc.etmidr = regs.etmidr;
+	wc.etmcr = regs.regs.etmcr;
+	wc.etmtraceidr = regs.regs.etmtraceidr;
+	wc.etmccer = regs.regs.etmccer;
+	wc.etmidr = regs.regs.etmidr;
 	uint8_t bytes = e->io.cfg.ctxid_bytes;
 	uint32_t traced = bytes >= 4 ? e->ctxid : e->ctxid & ((1u << (8 * bytes)) - 1);
 	wc.pid = wc.tid = e->have_ctxid && traced ? traced : 1000;

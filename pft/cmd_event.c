@@ -85,6 +85,8 @@ static int encode(const char *expr, const struct pft_event_limits *limits)
 
 static int decode(const char *arg, const struct pft_event_limits *limits)
 {
+	static const char *const type_bits[8] = { "000", "001", "010", "011",
+						  "100", "101", "110", "111" };
 	struct pft_event_diag d;
 	char expr[PFT_EVENT_EXPR_MAX], name[PFT_EVENT_EXPR_MAX];
 	uint32_t value;
@@ -99,10 +101,10 @@ static int decode(const char *arg, const struct pft_event_limits *limits)
 				  value, pft_errstr(d.problem),
 				  value & 0x1ffff);
 		else if (d.problem == PFT_ERR_EVENT_RESERVED)
-			cli_error("event: 0x%x: resource %c 0x%02x (type b%u%u%u, index %u): %s",
-				  value, d.operand, d.resource, (d.resource >> 6) & 1,
-				  (d.resource >> 5) & 1, (d.resource >> 4) & 1,
-				  d.resource & 0xf, pft_errstr(d.problem));
+			cli_error("event: 0x%x: resource %c 0x%02x (type b%s, index %u): %s",
+				  value, d.operand, d.resource,
+				  type_bits[pft_event_resource_type(d.resource)],
+				  pft_event_resource_index(d.resource), pft_errstr(d.problem));
 		else {
 			pft_event_resource_name(d.resource, name, sizeof(name));
 			cli_error("event: 0x%x: resource %c (%s): %s", value, d.operand,

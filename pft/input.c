@@ -8,7 +8,6 @@
 
 #include "cli.h"
 #include "input.h"
-#include "snapshot_out.h"
 
 void input_opts_init(struct input_opts *o)
 {
@@ -119,18 +118,8 @@ int input_option(struct input_opts *o, int code, const char *arg)
 	return 0;
 }
 
-/* For registers --reg leaves out: a Cortex-A15's PTM (PFTv1.1, 64-bit
- * binary timestamps), or a Cortex-A7's ETMv3.5 (TC2's: 64-bit binary
- * timestamps, etmv3-protocol.md 2.5). */
-enum {
-	DEFAULT_ETMIDR = 0x411CF312,
-	DEFAULT_ETMCCER = 0x34C01AC2,
-	DEFAULT_ETM3_ETMIDR = 0x410CF250,
-	DEFAULT_ETM3_ETMCCER = 0x344008F2
-};
-
 /* Settle ETMv3 or PTM: --protocol, or the architecture --reg ETMIDR
- * names (ETMIDR[11:8]: 2 ETMv3, 3 PTM); the two must agree. */
+ * names; the two must agree. */
 static int settle_protocol(struct input_opts *o)
 {
 	if (o->protocol_given && (o->snapshot || o->perf)) {
@@ -140,26 +129,41 @@ static int settle_protocol(struct input_opts *o)
 	}
 	if (!o->reg_given[2])
 		return 0;
-	unsigned arch = (o->reg[2] >> 8) & 0xf;
-	if (arch != 2 && arch != 3) {
+	unsigned arch;
+	int protocol = pft_regs_protocol(o->reg[2], &arch);
+	if (protocol != PFT_PROTO_PTM && protocol != PFT_PROTO_ETMV3) {
 		cli_error("--reg ETMIDR=0x%08x: architecture %u is neither a PTM (3) nor an ETMv3 (2)",
 			  o->reg[2], arch);
 		return -1;
 	}
-	if (o->protocol_given && o->etm3 != (arch == 2)) {
+	if (o->protocol_given && o->etm3 != (protocol == PFT_PROTO_ETMV3)) {
 		cli_error("--protocol %s and --reg ETMIDR=0x%08x (an %s) disagree",
-			  o->etm3 ? "etmv3" : "ptm", o->reg[2], arch == 2 ? "ETMv3" : "PTM");
+			  o->etm3 ? "etmv3" : "ptm", o->reg[2],
+			  protocol == PFT_PROTO_ETMV3 ? "ETMv3" : "PTM");
 		return -1;
 	}
-	o->etm3 = arch == 2;
+	o->etm3 = protocol == PFT_PROTO_ETMV3;
 	return 0;
 }
 
+/* The configuration of --reg.  Registers left out are those of a
+ * Cortex-A15's PTM (PFTv1.1, 64-bit binary timestamps) or a Cortex-A7's
+ * ETMv3.5 (TC2's), as the library's defaults give them. */
 static int config_from_regs(struct input_opts *o)
 {
-	uint32_t idr = o->reg_given[2] ? o->reg[2] : o->etm3 ? DEFAULT_ETM3_ETMIDR : DEFAULT_ETMIDR;
-	uint32_t ccer = o->reg_given[1] ? o->reg[1]
-			: o->etm3 ? DEFAULT_ETM3_ETMCCER : DEFAULT_ETMCCER;
+	struct pft_trace_regs def = { .size = sizeof(def) };
+	struct pft_config c;
+	struct pft_etm3_config c3;
+
+	pft_config_init(&c);
+	pft_etm3_config_init(&c3);
+	if (o->etm3)
+		pft_etm3_config_to_regs(&c3, &def);
+	else
+		pft_config_to_regs(&c, &def);
+
+	uint32_t idr = o->reg_given[2] ? o->reg[2] : def.etmidr;
+	uint32_t ccer = o->reg_given[1] ? o->reg[1] : def.etmccer;
 	uint32_t traceid = o->reg_given[3] ? o->reg[3] : (o->id > 0 ? (uint32_t)o->id : 0);
 
 	if (o->cfg_given) {
@@ -172,7 +176,7 @@ static int config_from_regs(struct input_opts *o)
 		return -1;
 	}
 	if (o->reg_given[3]) {
-		unsigned id = traceid & 0x7f;
+		unsigned id = o->etm3 ? o->cfg3.trace_id : o->cfg.trace_id;
 		if (id < 1 || id > PFT_ID_MAX_VALID) {
 			cli_error("--reg ETMTRACEIDR=0x%x: trace ID 0x%02x is reserved", traceid, id);
 			return -1;
@@ -187,18 +191,18 @@ static int config_from_regs(struct input_opts *o)
 	return 0;
 }
 
-/* The ETMv3 configuration of the flags: that of the registers of the ETM
- * `pft encode --protocol etmv3` models with them. */
+/* The ETMv3 configuration of the flags: that of the ETM `pft encode
+ * --protocol etmv3` models with them (pft_etm3_config_from_ptm()). */
 static int etm3_config_from_flags(struct input_opts *o)
 {
-	struct ptm_regs r;
+	struct pft_config c = o->cfg;
 
 	if (o->ptm_only) {
 		cli_error("--protocol etmv3: ETMv3 has no %s", o->ptm_only);
 		return -1;
 	}
-	etm3_regs_from_config(&r, &o->cfg, o->id > 0 ? (uint8_t)o->id : 0, 0);
-	return pft_etm3_config_from_regs(&o->cfg3, r.etmcr, r.etmccer, r.etmidr, r.etmtraceidr);
+	c.trace_id = o->id > 0 ? (uint8_t)o->id : 0;
+	return pft_etm3_config_from_ptm(&o->cfg3, &c);
 }
 
 int input_opts_check(struct input_opts *o)

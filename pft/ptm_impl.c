@@ -4,24 +4,17 @@
 #include "cli.h"
 #include "cmd_ptm_impl.h"
 
+/* The PTMs --implementation names, as pft_config_to_regs() gives their
+ * ETMCCR, ETMCCER and ETMIDR: the Cortex-A15's (PFTv1.1) and the
+ * Cortex-A9's (PFTv1.0). */
 struct preset {
 	const char *name;
-	uint32_t etmccr, etmccer, etmidr;
+	uint8_t version_minor;
 };
 
-/* ETMCCR and ETMCCER from the PTM TRMs (A9: DDI 0401A tables 2.4 and 2.11;
- * A15: the values of the A15 snapshots); ETMIDR from the captures. */
 static const struct preset presets[] = {
-	{ "a15", 0x8d294004, 0x34c01ac2, 0x411cf312 },
-	{ "a9", 0x8d294004, 0x00c018ea, 0x411cf301 },
-};
-
-/* Registers not given: every resource at its maximum, and a PFTv1.1 PTM
- * with the Security Extensions. */
-enum {
-	ETMCCR_MAX = 0x07098008,
-	ETMCCER_MAX = 0x04088004,
-	ETMIDR_ANY_V11 = 0x4118f310
+	{ "a15", 1 },
+	{ "a9", 0 },
 };
 
 const char ptm_impl_usage[] =
@@ -60,17 +53,21 @@ int ptm_impl_option(struct ptm_impl *impl, int argc, char **argv)
 			return -1;
 		}
 		for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
-			const struct preset *p = &presets[i];
+			struct pft_trace_regs r = { .size = sizeof(r) };
+			struct pft_config c;
 
-			if (strcmp(arg, p->name))
+			if (strcmp(arg, presets[i].name))
 				continue;
+			pft_config_init(&c);
+			c.version_minor = presets[i].version_minor;
+			pft_config_to_regs(&c, &r);
 			/* Explicit registers win, whatever the order. */
 			if (!impl->have_etmccr)
-				impl->etmccr = p->etmccr;
+				impl->etmccr = r.etmccr;
 			if (!impl->have_etmccer)
-				impl->etmccer = p->etmccer;
+				impl->etmccer = r.etmccer;
 			if (!impl->have_etmidr)
-				impl->etmidr = p->etmidr;
+				impl->etmidr = r.etmidr;
 			impl->have_etmccr = impl->have_etmccer = impl->have_etmidr = 1;
 			used = 2;
 		}
@@ -92,13 +89,19 @@ int ptm_impl_option(struct ptm_impl *impl, int argc, char **argv)
 
 int ptm_impl_limits(const struct ptm_impl *impl, struct pft_event_limits *limits)
 {
-	uint32_t ccr = impl->have_etmccr ? impl->etmccr : ETMCCR_MAX;
-	uint32_t ccer = impl->have_etmccer ? impl->etmccer : ETMCCER_MAX;
-	uint32_t idr = impl->have_etmidr ? impl->etmidr : ETMIDR_ANY_V11;
+	/* Registers not given: every resource at its maximum, and a PFTv1.1
+	 * PTM with the Security Extensions. */
+	struct pft_regs_context max = { .size = sizeof(max) };
 
 	pft_event_limits_max(limits);
+	pft_event_limits_to_regs(limits, &max);
+
+	uint32_t ccr = impl->have_etmccr ? impl->etmccr : max.etmccr;
+	uint32_t ccer = impl->have_etmccer ? impl->etmccer : max.etmccer;
+	uint32_t idr = impl->have_etmidr ? impl->etmidr : max.etmidr;
+
 	if (pft_event_limits_from_regs(limits, ccr, ccer, idr) < 0) {
-		if (((idr >> 8) & 0xf) != 3)
+		if (pft_regs_protocol(idr, NULL) != PFT_PROTO_PTM)
 			cli_error("ETMIDR 0x%08x does not describe a PTM", idr);
 		else
 			cli_error("ETMCCR 0x%08x / ETMCCER 0x%08x: resource counts above "

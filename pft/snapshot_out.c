@@ -8,61 +8,6 @@
 #include "cli.h"
 #include "snapshot_out.h"
 
-/* ETMIDR of a Cortex-A9 PTM (PFTv1.0) and a Cortex-A15 PTM (PFTv1.1), and
- * the ETMCCER the A15 captures show (64-bit binary timestamps) without the
- * timestamp-format bits, which follow the configuration.  v1.0: the A9
- * TRM's ETMCCER (48-bit Gray timestamps, bits 29:28 read 0). */
-enum {
-	ETMIDR_V10 = 0x411cf301,
-	ETMIDR_V11 = 0x411cf312,
-	ETMCCER_V10 = 0x00c018ea,
-	ETMCCER_V11 = 0x04c01ac2,
-	ETMCCR_PTM = 0x8d294004,
-	/* TC2's Cortex-A7 ETMv3.5 (etmv3-protocol.md 2.5), its ETMCCER
-	 * without the timestamp-format bits 29:28. */
-	ETMIDR_A7 = 0x410cf250,
-	ETMCCER_A7 = 0x044008f2
-};
-
-/* ETMCR[15:14] for 0, 1, 2 and 4 context ID bytes (the same in both). */
-static uint32_t etmcr_common(const struct pft_config *c)
-{
-	static const uint32_t ctxid_field[5] = { 0, 1, 2, 0, 3 };
-
-	return (uint32_t)c->branch_broadcast << 8 | (uint32_t)c->cycle_accurate << 12 |
-	       ctxid_field[c->ctxid_bytes <= 4 ? c->ctxid_bytes : 0] << 14 |
-	       (uint32_t)c->timestamps << 28 | (uint32_t)c->vmid << 30;
-}
-
-void etm3_regs_from_config(struct ptm_regs *r, const struct pft_config *c,
-			   uint8_t trace_id, uint32_t sync_period)
-{
-	r->etmcr = etmcr_common(c);
-	r->etmidr = ETMIDR_A7;
-	r->etmccer = ETMCCER_A7 | (uint32_t)c->ts_64bit << 29 | (uint32_t)!c->ts_gray << 28;
-	r->etmtraceidr = trace_id;
-	r->etmsyncfr = sync_period;
-	r->etm3 = 1;
-}
-
-void ptm_regs_from_config(struct ptm_regs *r, const struct pft_config *c,
-			  uint8_t trace_id, uint32_t sync_period)
-{
-	r->etmcr = etmcr_common(c) | (uint32_t)c->return_stack << 29;
-	r->etm3 = 0;
-	if (c->version_minor == 0) {
-		r->etmidr = ETMIDR_V10;
-		r->etmccer = ETMCCER_V10;
-	} else {
-		r->etmidr = ETMIDR_V11;
-		r->etmccer = ETMCCER_V11 | (uint32_t)c->ts_64bit << 29 |
-			     (uint32_t)!c->ts_gray << 28;
-	}
-	r->etmccer |= (uint32_t)c->dmb_dsb_waypoints << 24;
-	r->etmtraceidr = trace_id;
-	r->etmsyncfr = sync_period;
-}
-
 static char *join(const char *dir, const char *name)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
@@ -224,8 +169,8 @@ int snap_out_finish(const char *dir, const struct ptm_regs *r,
 		       "ETMCR(0x000)=0x%08X\nETMCCR(0x001)=0x%08X\nETMSYNCFR(0x078)=0x%08X\n"
 		       "ETMIDR(0x079)=0x%08X\nETMCCER(0x07A)=0x%08X\n"
 		       "ETMTRACEIDR(0x080)=0x%08X\n",
-		       source, type, r->etmcr, (unsigned)ETMCCR_PTM,
-		       r->etmsyncfr, r->etmidr, r->etmccer, r->etmtraceidr))
+		       source, type, r->regs.etmcr, r->regs.etmccr,
+		       r->etmsyncfr, r->regs.etmidr, r->regs.etmccer, r->regs.etmtraceidr))
 		return -1;
 	return write_core(dir, r->etm3 ? "Cortex-A7" : cfg->version_minor ? "Cortex-A15" : "Cortex-A9",
 			  img);

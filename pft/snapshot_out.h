@@ -11,18 +11,13 @@
 /* The file names inside the directory. */
 #define SNAP_OUT_TRACE "trace.bin"
 
-/* The PTM registers that describe @cfg (trace ID from @trace_id). */
+/* The registers of the modelled source (pft_config_to_regs(),
+ * pft_etm3_config_to_regs()) and its synchronisation period. */
 struct ptm_regs {
-	uint32_t etmcr, etmccer, etmidr, etmtraceidr, etmsyncfr;
+	struct pft_trace_regs regs;
+	uint32_t etmsyncfr;
 	int etm3;                /* an ETMv3.5 (Cortex-A7), not a PTM */
 };
-void ptm_regs_from_config(struct ptm_regs *r, const struct pft_config *cfg,
-			  uint8_t trace_id, uint32_t sync_period);
-/* The same for an ETMv3.5 of a Cortex-A7 with the options of @cfg that
- * ETMv3 has (cycle-accurate, context ID, timestamps, VMID, branch
- * broadcast). */
-void etm3_regs_from_config(struct ptm_regs *r, const struct pft_config *cfg,
-			   uint8_t trace_id, uint32_t sync_period);
 
 /* Create @dir (if needed) and open @dir/trace.bin for writing.  Returns
  * the file, or NULL after printing an error. */

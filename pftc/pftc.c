@@ -268,26 +268,6 @@ static void config_directive(char *body)
 	st.have_config = 1;
 }
 
-/* TEMPORARY until the library's register encoder lands. */
-static uint32_t pft_regs_default(int etm3, int which)
-{
-	return which ? (etm3 ? 0x410CF250u : 0x411CF312u) : (etm3 ? 0x344008F2u : 0x34C01AC2u);
-}
-#define PFT_REG_ETMIDR 1
-#define PFT_REG_ETMCCER 0
-static int pft_regs_etmidr_is_etm3(uint32_t idr) { return ((idr >> 8) & 0xf) == 2; }
-static int etm3_config_of_flags(void)
-{
-	if (st.cfg.return_stack || st.cfg.version_minor != 1)
-		return -1;
-	st.cfg.ts_64bit = 1;
-	st.cfg.ts_gray = 0;
-	uint32_t etmcr = (uint32_t)st.cfg.branch_broadcast << 8 | (uint32_t)st.cfg.cycle_accurate << 12 |
-		(uint32_t)(st.cfg.ctxid_bytes == 4 ? 3 : st.cfg.ctxid_bytes) << 14 |
-		(uint32_t)st.cfg.timestamps << 28 | (uint32_t)st.cfg.vmid << 30;
-	return pft_etm3_config_from_regs(&st.cfg3, etmcr, 0x344008F2u, 0x410CF250u, 0);
-}
-
 /* regs(etmcr=, etmccer=, etmidr=): the configuration as a PTM's or an
  * ETMv3's registers give it (ETMIDR[11:8]: 3 PTM, 2 ETMv3), for what the
  * options cannot say (ETMCCER[24]: DMB and DSB are waypoints).  Registers
@@ -305,9 +285,16 @@ static void regs_directive(char *body)
 	ccer = (v = arg(&a, "etmccer")) ? (uint32_t)value_of(v) : 0;
 	no_more_args(&a, 0);
 	if (idr)
-		st.etm3 = pft_regs_etmidr_is_etm3(idr);
-	st.etmidr = idr ? idr : pft_regs_default(st.etm3, PFT_REG_ETMIDR);
-	st.etmccer = ccer ? ccer : pft_regs_default(st.etm3, PFT_REG_ETMCCER);
+		st.etm3 = pft_regs_protocol(idr, NULL) == PFT_PROTO_ETMV3;
+	/* The defaults as pft's --reg takes them: the library's registers
+	 * of its default configuration. */
+	struct pft_trace_regs def = { .size = sizeof(def) };
+	if (st.etm3)
+		pft_etm3_config_to_regs(&st.cfg3, &def);
+	else
+		pft_config_to_regs(&st.cfg, &def);
+	st.etmidr = idr ? idr : def.etmidr;
+	st.etmccer = ccer ? ccer : def.etmccer;
 	if (st.etm3 ? pft_etm3_config_from_regs(&st.cfg3, st.etmcr, st.etmccer, st.etmidr, 0) < 0
 		    : pft_config_from_regs(&st.cfg, st.etmcr, st.etmccer, st.etmidr, 0) < 0)
 		die("regs: not a%s's registers", st.etm3 ? "n ETMv3" : " PTM");
@@ -708,8 +695,14 @@ int main(int argc, char **argv)
 	int err = 0;
 	struct pft_encoder *enc = NULL;
 	struct pft_etm3_encoder *enc3 = NULL;
-	if (st.etm3 && !st.have_regs && etm3_config_of_flags() < 0)
-		die("config(protocol=etmv3): ETMv3 has no return stack and no PFT version");
+	if (st.etm3 && !st.have_regs) {
+		if (st.cfg.return_stack || st.cfg.version_minor != 1)
+			die("config(protocol=etmv3): ETMv3 has no return stack and no PFT version");
+		/* As pft --protocol etmv3 takes the options (64-bit binary
+		 * timestamps: the --ts-bits 64 of the options written). */
+		if (pft_etm3_config_from_ptm(&st.cfg3, &st.cfg) < 0)
+			die("config(protocol=etmv3): not an ETMv3 configuration");
+	}
 	if (st.etm3)
 		enc3 = pft_etm3_enc_alloc(&st.cfg3, &err);
 	else

@@ -31,7 +31,7 @@ enum pft_ptm_reg_bit {
 /* A single bit as a field. */
 #define PFT_REG_BIT(n) (n), (n)
 
-enum { PFT_ETMIDR_MAJOR_PFT = 3 };    /* ETMv3 reads 2 */
+enum { PFT_ETMIDR_MAJOR_PFT = 3, PFT_ETMIDR_MAJOR_ETMV3 = 2 };
 
 /* Bits @hi..@lo of @v. */
 static inline uint32_t pft_reg_field(uint32_t v, unsigned hi, unsigned lo)
@@ -44,6 +44,14 @@ static inline uint32_t pft_reg_field(uint32_t v, unsigned hi, unsigned lo)
 static inline unsigned pft_reg_bit(uint32_t v, unsigned n)
 {
 	return (v >> n) & 1;
+}
+
+/* @v as bits @hi..@lo of a register (what does not fit is dropped). */
+static inline uint32_t pft_reg_put(uint32_t v, unsigned hi, unsigned lo)
+{
+	uint32_t width = hi - lo + 1;
+
+	return width >= 32 ? v : (v & ((1u << width) - 1)) << lo;
 }
 
 /* ETMCR[15:14] as context ID bytes. */

@@ -1,70 +1,71 @@
-/* ETMv3 configuration: defaults and derivation from the ETM's registers
- * (shared/spec/etmv3-protocol.md section 2). */
-#include <string.h>
-
+/* ETMv3 configuration: defaults, and the ETM's registers both ways
+ * (shared/spec/etmv3-protocol.md section 2; one table, pft_reg_map.h). */
 #include "pft.h"
 #include "common/pft_size.h"
 #include "etm3/pft_etm3_config.h"
 #include "core/pft_etm_regs.h"
+#include "core/pft_reg_map.h"
 
-int pft_etm3_config_init_size(struct pft_etm3_config *cfg, size_t size)
+/* ETMv3's own bits (etmv3-protocol.md 2.1, 2.2). */
+enum {
+	ETMCR_DATA_VALUE = 2,
+	ETMCR_DATA_ADDRESS = 3,
+	ETMCR_DATA_ONLY = 20,
+	ETMIDR_ALT_BRANCH = 20   /* from v3.4 */
+};
+
+/* Where the ETM's registers keep a configuration: the bits PFT shares
+ * at PFT's places.  Timestamps, VMID, the Virtualization Extensions and the
+ * timestamp format exist from v3.5 (before: pft_etm3_config_init()'s
+ * defaults), the alternative branch encoding from v3.4. */
+static const struct reg_map etm3_map[] = {
+	REG_MAP_SHARED(struct pft_etm3_config, 5, 5, 1, 0),
+	REG_MAP_ENTRY(struct pft_etm3_config, data_value, REG_ETMCR,
+		      PFT_REG_BIT(ETMCR_DATA_VALUE), MAP_FIELD, 0, 0),
+	REG_MAP_ENTRY(struct pft_etm3_config, data_address, REG_ETMCR,
+		      PFT_REG_BIT(ETMCR_DATA_ADDRESS), MAP_FIELD, 0, 0),
+	REG_MAP_ENTRY(struct pft_etm3_config, data_only, REG_ETMCR,
+		      PFT_REG_BIT(ETMCR_DATA_ONLY), MAP_FIELD, 0, 0),
+	REG_MAP_ENTRY(struct pft_etm3_config, alt_branch, REG_ETMIDR,
+		      PFT_REG_BIT(ETMIDR_ALT_BRANCH), MAP_FIELD, 4, 0),
+};
+
+/* The ETM pft_etm3_config_to_regs() describes: TC2's Cortex-A7 ETMv3.5
+ * (etmv3-protocol.md 2.5).  ETMCCR: the value pft has always written for
+ * it, the A9/A15 PTMs' (the A7's is not known). */
+static const struct reg_impl etm3_impl[] = {
+	{ .since = 0, .etmidr = 0x410cf200, .etmccer = 0x044008f2, .etmccr = 0x8d294004 },
+};
+
+/* pft_etm3_config_init(): ETMv3.5, 64-bit binary timestamps, original
+ * branch encoding. */
+static const struct pft_etm3_config etm3_defaults = { .version_minor = 5, .ts_64bit = 1 };
+
+static const struct reg_config etm3_config =
+	REG_CONFIG(struct pft_etm3_config, etm3_map, etm3_impl, PFT_PROTO_ETMV3, &etm3_defaults);
+
+_Static_assert(sizeof(struct pft_etm3_config) <= REG_CONFIG_MAX, "REG_CONFIG_MAX too small");
+
+REG_CONFIG_EXPORTS(pft_etm3_config, struct pft_etm3_config, &etm3_config)
+
+int pft_etm3_config_from_ptm(struct pft_etm3_config *cfg, const struct pft_config *ptm)
 {
-	struct pft_etm3_config c = { .size = size, .version_minor = 5, .ts_64bit = 1 };
+	struct pft_trace_regs r = { .size = sizeof(r) };
 
-	if (!cfg || size < PFT_FIRST_SIZE(struct pft_etm3_config))
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_etm3_config) || !ptm ||
+	    ptm->size < PFT_FIRST_SIZE(struct pft_config))
 		return -PFT_ERR_INVALID;
-	memset(cfg, 0, size);
-	pft_copy_known(cfg, &c, size, sizeof(c));
-	return 0;
-}
 
-int pft_etm3_config_from_regs(struct pft_etm3_config *cfg, uint32_t etmcr,
-			      uint32_t etmccer, uint32_t etmidr, uint32_t etmtraceidr)
-{
-	struct pft_etm3_config c;
-
-	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_etm3_config))
-		return -PFT_ERR_INVALID;
-	/* ETMIDR[11:8]: 2 = ETMv3 (3 is PFT, 0 and 1 ETMv1 and v2). */
-	if (pft_reg_field(etmidr, PFT_ETMIDR_MAJOR) != 2)
-		return -PFT_ERR_BAD_CONFIG;
-
-	pft_etm3_config_init(&c);
-	c.version_minor = pft_reg_field(etmidr, PFT_ETMIDR_MINOR);
-	c.data_value = pft_reg_bit(etmcr, 2);
-	c.data_address = pft_reg_bit(etmcr, 3);
-	c.branch_broadcast = pft_reg_bit(etmcr, PFT_ETMCR_BRANCH_BROADCAST);
-	c.cycle_accurate = pft_reg_bit(etmcr, PFT_ETMCR_CYCLE_ACCURATE);
-	c.ctxid_bytes = pft_reg_ctxid_bytes(etmcr);
-	c.data_only = pft_reg_bit(etmcr, 20);
-	/* The alternative encoding exists from v3.4 (section 2.2). */
-	c.alt_branch = ((etmidr >> 20) & 1) && c.version_minor >= 4;
-	if (c.version_minor >= 5) {
-		c.timestamps = pft_reg_bit(etmcr, PFT_ETMCR_TIMESTAMPS);
-		c.vmid = pft_reg_bit(etmcr, PFT_ETMCR_VMID);
-		c.virtualization = pft_reg_bit(etmccer, PFT_ETMCCER_VIRTUALIZATION);
-		c.ts_64bit = pft_reg_bit(etmccer, PFT_ETMCCER_TS_64BIT);
-		c.ts_gray = !pft_reg_bit(etmccer, PFT_ETMCCER_TS_BINARY);
-	}
-	c.trace_id = pft_reg_field(etmtraceidr, PFT_ETMTRACEIDR_ID);
-	c.etmcr = etmcr;
-	c.etmccer = etmccer;
-	c.etmidr = etmidr;
-	c.etmtraceidr = etmtraceidr;
-
-	c.size = cfg->size;
-	pft_copy_known(cfg, &c, cfg->size, sizeof(c));
-	return 0;
-}
-
-int pft_etm3_config_copy(struct pft_etm3_config *dst, const struct pft_etm3_config *src)
-{
-	if (!dst || !src || src->size < PFT_FIRST_SIZE(struct pft_etm3_config))
-		return -PFT_ERR_INVALID;
-	if (!pft_ctxid_bytes_ok(src->ctxid_bytes))
-		return -PFT_ERR_BAD_CONFIG;
-	pft_etm3_config_init(dst);
-	pft_copy_known(dst, src, src->size, sizeof(*dst));
-	dst->size = sizeof(*dst);
-	return 0;
+	/* pft_etm3_config_init()'s ETMv3.5 with the options both have. */
+	const struct pft_etm3_config c = {
+		.size = sizeof(c), .version_minor = etm3_defaults.version_minor,
+		.cycle_accurate = ptm->cycle_accurate, .ctxid_bytes = ptm->ctxid_bytes,
+		.timestamps = ptm->timestamps, .ts_64bit = ptm->ts_64bit, .ts_gray = ptm->ts_gray,
+		.vmid = ptm->vmid, .branch_broadcast = ptm->branch_broadcast,
+		.trace_id = ptm->trace_id
+	};
+	int err = pft_etm3_config_to_regs(&c, &r);
+	if (err)
+		return err;
+	return pft_etm3_config_from_regs(cfg, r.etmcr, r.etmccer, r.etmidr, r.etmtraceidr);
 }

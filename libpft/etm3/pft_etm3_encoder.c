@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "pft.h"
-#include "core/pft_trace_common.h"
+#include "core/pft_trace_enc.h"
 #include "etm3/pft_etm3_config.h"
 
 struct pft_etm3_encoder {
@@ -18,14 +18,12 @@ struct pft_etm3_encoder {
 	uint8_t base_isa, base_valid;
 	/* NS and Hyp as the decoder knows them (from I-sync or E0/E1). */
 	uint8_t ns, hyp;
-	uint64_t ts_raw;        /* last timestamp as sent (Gray if ts_gray) */
-	uint8_t ts_sent;        /* 0: the next timestamp goes in full */
+	struct trace_ts_enc ts;
 };
 
-static int is_flag(uint8_t v)
-{
-	return v <= 1;
-}
+_Static_assert(sizeof(struct pft_etm3_encoder) <= TRACE_ENC_MAX_STATE &&
+		       (int)PFT_ETM3_ENC_MAX_PACKET == (int)TRACE_ENC_MAX_PACKET,
+	       "see pft_trace_enc_packet()");
 
 static int aligned(enum pft_isa isa, uint32_t addr)
 {
@@ -50,16 +48,9 @@ static size_t put_count(uint8_t *o, uint32_t v)
 	return n;
 }
 
-static size_t put_le(uint8_t *o, uint32_t v, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		o[i] = (uint8_t)(v >> (8 * i));
-	return n;
-}
-
 static int ctxid_fits(const struct pft_etm3_encoder *e, uint32_t ctxid)
 {
-	return e->cfg.ctxid_bytes == 4 || ctxid >> (8 * e->cfg.ctxid_bytes) == 0;
+	return trace_ctxid_fits(e->cfg.ctxid_bytes, ctxid);
 }
 
 static int encode_isync(struct pft_etm3_encoder *e, const struct pft_etm3_packet *p,
@@ -67,18 +58,18 @@ static int encode_isync(struct pft_etm3_encoder *e, const struct pft_etm3_packet
 {
 	size_t n = 1;
 
-	if (!aligned(p->isa, p->addr) || p->reason > 3 || !is_flag(p->ns) ||
-	    !is_flag(p->hyp) || (p->hyp && !e->cfg.virtualization) || !is_flag(p->has_cycles) ||
+	if (!aligned(p->isa, p->addr) || p->reason > 3 || !trace_is_flag(p->ns) ||
+	    !trace_is_flag(p->hyp) || (p->hyp && !e->cfg.virtualization) || !trace_is_flag(p->has_cycles) ||
 	    (p->has_cycles && !e->cfg.cycle_accurate) || p->lsip || p->jazelle ||
 	    !ctxid_fits(e, p->ctxid))
 		return -PFT_ERR_INVALID;
 	o[0] = p->has_cycles ? 0x70 : 0x08;
 	if (p->has_cycles)
 		n += put_count(o + n, p->cycles);
-	n += put_le(o + n, p->ctxid, e->cfg.ctxid_bytes);
+	n += trace_put_le(o + n, p->ctxid, e->cfg.ctxid_bytes);
 	/* Info bit 0 is 1 in every I-sync of the TC2 capture (section 8.15). */
 	o[n++] = (uint8_t)(p->reason << 5 | p->ns << 3 | p->hyp << 1 | 1);
-	n += put_le(o + n, p->addr | (p->isa == PFT_ISA_THUMB), 4);
+	n += trace_put_le(o + n, p->addr | (p->isa == PFT_ISA_THUMB), 4);
 	e->base = p->addr;
 	e->base_isa = p->isa;
 	e->base_valid = 1;
@@ -129,12 +120,6 @@ static int encode_pheader(const struct pft_etm3_encoder *e, const struct pft_etm
 	return -PFT_ERR_INVALID;
 }
 
-/* Address bits a packet of k = 1..5 bytes gives, original encoding. */
-static unsigned valid_bits(enum pft_isa isa, unsigned k)
-{
-	return k == 5 ? 32 : (isa == PFT_ISA_ARM ? 2u : 1u) + 6 + 7 * (k - 1);
-}
-
 /* Branch address (section 4.5): the original encoding (A- and R-class),
  * or the alternative one when the configuration selects it. */
 static int encode_branch(struct pft_etm3_encoder *e, const struct pft_etm3_packet *p,
@@ -144,39 +129,22 @@ static int encode_branch(struct pft_etm3_encoder *e, const struct pft_etm3_packe
 	const int alt = e->cfg.alt_branch;
 	const unsigned shift = isa == PFT_ISA_ARM ? 2 : 1;
 
-	if (!aligned(isa, p->addr) || p->exception > 0x1ff || !is_flag(p->ns) ||
-	    !is_flag(p->hyp) || !is_flag(p->cancel) || (p->hyp && !e->cfg.virtualization))
+	if (!aligned(isa, p->addr) || p->exception > 0x1ff || !trace_is_flag(p->ns) ||
+	    !trace_is_flag(p->hyp) || !trace_is_flag(p->cancel) || (p->hyp && !e->cfg.virtualization))
 		return -PFT_ERR_INVALID;
 	const int e1 = p->exception > 15 || p->hyp != e->hyp;
 	const int exc = e1 || p->exception || p->cancel || p->ns != e->ns;
-	unsigned k = 1;
-	if (!e->base_valid || e->base_isa != isa || (exc && !alt)) {
-		/* Only the 5th byte names the ISA; in the original encoding
-		 * only it can announce exception bytes. */
-		k = 5;
-	} else {
-		const uint32_t diff = p->addr ^ e->base;
-		/* Alternative: the last of bytes 2-4 carries 6 bits. */
-		while (k < 5 && diff >> (valid_bits(isa, k) - (alt && k > 1)))
-			k++;
+	/* Only the 5th byte names the ISA; in the original encoding only it
+	 * can announce exception bytes.  Alternative: the last of bytes 2-4
+	 * carries 6 bits. */
+	unsigned k = 5;
+	if (e->base_valid && e->base_isa == isa && (!exc || alt)) {
+		k = trace_addr_bytes(p->addr ^ e->base, shift, alt);
 		if (exc && k == 1)
 			k = 2;
 	}
-	uint32_t v = p->addr >> shift;
-	o[0] = (uint8_t)((k > 1) << 7 | (v & 0x3f) << 1 | 1);
-	v >>= 6;
-	for (unsigned i = 1; i < k; i++) {
-		if (i == 4) {
-			o[4] = (uint8_t)(exc << 6 | (isa == PFT_ISA_ARM ? 0x08 : 0x10) | v);
-		} else if (i == k - 1 && alt) {
-			o[i] = (uint8_t)(exc << 6 | (v & 0x3f));
-			v >>= 6;
-		} else {
-			o[i] = (uint8_t)((i + 1 < k) << 7 | (v & 0x7f));
-			v >>= 7;
-		}
-	}
-	size_t n = k;
+	size_t n = pft_trace_put_addr(o, p->addr, shift, k, (unsigned)exc,
+				  isa == PFT_ISA_ARM ? 0x08 : 0x10, alt);
 	if (exc) {
 		o[n++] = (uint8_t)(e1 << 7 | p->cancel << 5 | (p->exception & 0xf) << 1 | p->ns);
 		if (e1)
@@ -195,23 +163,10 @@ static int encode_branch(struct pft_etm3_encoder *e, const struct pft_etm3_packe
 static int encode_timestamp(struct pft_etm3_encoder *e, const struct pft_etm3_packet *p,
 			    uint8_t *o)
 {
-	const unsigned max = e->cfg.ts_64bit ? 9 : 7;
-	unsigned nb = 1;
-	size_t n = 1;
-
-	if ((!e->cfg.ts_64bit && p->ts >> 48) || !is_flag(p->ts_clock_change))
+	if (!trace_ts_fits(&e->ts, p->ts) || !trace_is_flag(p->ts_clock_change))
 		return -PFT_ERR_INVALID;
-	const uint64_t raw = e->cfg.ts_gray ? p->ts ^ (p->ts >> 1) : p->ts;
-	const uint64_t diff = e->ts_sent ? raw ^ e->ts_raw : ~(uint64_t)0;
-	while (nb < max && diff >> (7 * nb))
-		nb++;
 	o[0] = (uint8_t)(0x42 | p->ts_clock_change << 2);
-	for (unsigned i = 0; i + 1 < nb; i++)
-		o[n++] = (uint8_t)(0x80 | (raw >> (7 * i) & 0x7f));
-	o[n++] = (uint8_t)(nb == max ? raw >> (7 * (max - 1)) : raw >> (7 * (nb - 1)) & 0x7f);
-	e->ts_raw = raw;
-	e->ts_sent = 1;
-	return (int)n;
+	return 1 + (int)pft_trace_ts_put(&e->ts, o + 1, p->ts);
 }
 
 static int one_byte(uint8_t *o, uint8_t b)
@@ -220,8 +175,10 @@ static int one_byte(uint8_t *o, uint8_t b)
 	return 1;
 }
 
-static int encode(struct pft_etm3_encoder *e, const struct pft_etm3_packet *p, uint8_t *o)
+static int encode(void *state, const void *pkt, uint8_t *o)
 {
+	struct pft_etm3_encoder *e = state;
+	const struct pft_etm3_packet *p = pkt;
 	static const uint8_t async[6] = { 0, 0, 0, 0, 0, 0x80 };
 
 	switch (p->type) {
@@ -240,7 +197,7 @@ static int encode(struct pft_etm3_encoder *e, const struct pft_etm3_packet *p, u
 		if (!e->cfg.ctxid_bytes || !ctxid_fits(e, p->ctxid))
 			break;
 		o[0] = 0x6e;
-		return 1 + (int)put_le(o + 1, p->ctxid, e->cfg.ctxid_bytes);
+		return 1 + (int)trace_put_le(o + 1, p->ctxid, e->cfg.ctxid_bytes);
 	case PFT_ETM3_PKT_VMID:
 		o[0] = 0x3c;
 		o[1] = p->vmid;
@@ -253,6 +210,17 @@ static int encode(struct pft_etm3_encoder *e, const struct pft_etm3_packet *p, u
 		break;
 	}
 	return -PFT_ERR_INVALID;
+}
+
+/* Back to the state after alloc: the configuration stays. */
+static void reset_state(struct pft_etm3_encoder *e)
+{
+	const struct pft_etm3_config c = e->cfg;
+
+	memset(e, 0, sizeof(*e));
+	e->cfg = c;
+	e->ts.is_64bit = !!c.ts_64bit;
+	e->ts.gray = !!c.ts_gray;
 }
 
 struct pft_etm3_encoder *pft_etm3_enc_alloc(const struct pft_etm3_config *cfg, int *errcode)
@@ -271,42 +239,8 @@ struct pft_etm3_encoder *pft_etm3_enc_alloc(const struct pft_etm3_config *cfg, i
 	if (err)
 		return NULL;
 	e->cfg = c;
+	reset_state(e);
 	return e;
 }
 
-void pft_etm3_enc_free(struct pft_etm3_encoder *e)
-{
-	free(e);
-}
-
-int pft_etm3_enc_packet(struct pft_etm3_encoder *e, const struct pft_etm3_packet *pkt,
-			uint8_t *out, size_t outlen)
-{
-	uint8_t tmp[PFT_ETM3_ENC_MAX_PACKET];
-
-	if (!e || !pkt || !out)
-		return -PFT_ERR_INVALID;
-	if (outlen >= PFT_ETM3_ENC_MAX_PACKET)
-		return encode(e, pkt, out);
-	/* Short buffer: encode aside, and undo the state if it does not fit. */
-	struct pft_etm3_encoder saved = *e;
-	return trace_enc_fit(e, &saved, sizeof(saved), encode(e, pkt, tmp), tmp, out, outlen);
-}
-
-int pft_etm3_enc_reset(struct pft_etm3_encoder *e)
-{
-	if (!e)
-		return -PFT_ERR_INVALID;
-	const struct pft_etm3_config c = e->cfg;
-	memset(e, 0, sizeof(*e));
-	e->cfg = c;
-	return 0;
-}
-
-int pft_etm3_enc_force_tsync(struct pft_etm3_encoder *e)
-{
-	if (!e)
-		return -PFT_ERR_INVALID;
-	e->ts_sent = 0;
-	return 0;
-}
+TRACE_ENC_EXPORTS(pft_etm3_enc, struct pft_etm3_encoder, struct pft_etm3_packet)

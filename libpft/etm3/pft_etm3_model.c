@@ -2,18 +2,17 @@
  * ETMv3 model: executed instructions -> ETMv3 packets (pft.h, section
  * etm3; doc/model.md "ETMv3 model").
  *
- * The log is read as for the PTM model (pft_model_log.c); what differs is
- * the trace: one atom per instruction (E executed, N condition failed), a
- * branch packet after every taken indirect branch, cycles as W's in the
- * P-headers.  Each instruction waits in t.prev until the next one arrives:
- * only the next address tells whether a branch was taken.
+ * The walk over the log is core/pft_model_walk.c's; this file is what an
+ * ETM traces (its struct model_ops): one atom per instruction (E executed,
+ * N condition failed), a branch packet after every taken indirect branch,
+ * cycles as W's in the P-headers.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pft.h"
 #include "etm3/pft_etm3_config.h"
-#include "core/pft_model_log.h"
+#include "core/pft_model_walk.h"
 #include "common/pft_size.h"
 
 _Static_assert(sizeof(struct pft_etm3_packet) <= MODEL_PKT_MAX &&
@@ -27,111 +26,54 @@ enum {
 };
 
 struct pft_etm3_model {
+	struct model_walk w;     /* the log, the queue, what every model has */
 	struct pft_etm3_config cfg;
-	struct pft_model_config mc;
-	struct pft_etm3_encoder *enc;
-	uint32_t ctxid_mask;
-
-	struct model_track t;
-	int finished, trace_on, synced;
 
 	/* Atoms not sent yet: @n_pend of them, bit i = atom i (1 = E).
 	 * Cycle-accurate: each has exactly one W (format 1). */
 	uint8_t n_pend;
 	uint16_t pend;
 
-	uint64_t bytes_at_sync, insns;
 	uint32_t branches;       /* taken branches traced, for ts_period */
-	/* Cycle times: now; when the last traced instruction completed. */
-	uint64_t now, t_traced;
-	uint64_t prev_start;     /* when t.prev started */
-	uint32_t ctxid;
-	uint8_t vmid;
-
-	struct model_queue q;
+	uint64_t t_traced;       /* when the last traced instruction completed */
 };
 
-/* ETMv3 can express everything the model configuration asks for except
- * data trace, which the log cannot give. */
-static int config_ok(const struct pft_etm3_config *c, const struct pft_model_config *mc)
+_Static_assert(offsetof(struct pft_etm3_model, w) == 0, "the walk comes first");
+
+static const struct model_ops etm3_ops;
+
+/* The configuration as the model takes it (@c: the defaults at least):
+ * 0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG.  ETMv3 can express
+ * everything the model configuration asks for except data trace, which
+ * the log cannot give. */
+static int take_config(struct pft_etm3_config *c, const struct pft_etm3_config *cfg)
 {
-	return !c->data_value && !c->data_address && !c->data_only && model_filter_ok(mc);
+	pft_etm3_config_init(c);
+
+	int err = pft_etm3_config_copy(c, cfg);
+	if (!err && (c->data_value || c->data_address || c->data_only))
+		err = -PFT_ERR_BAD_CONFIG;
+	return err;
 }
 
 struct pft_etm3_model *pft_etm3_model_alloc(const struct pft_etm3_config *cfg,
 					    const struct pft_model_config *mcfg,
 					    struct pft_image *image, int *errcode)
 {
-	struct pft_etm3_model *m = NULL;
 	struct pft_etm3_config c;
-	struct pft_model_config mc;
-	int err = -PFT_ERR_INVALID;
+	int err = take_config(&c, cfg);
+	const struct model_trace trace = { c.ctxid_bytes, c.vmid, 0 };
 
-	if (!image || model_config_copy(&mc, mcfg))
-		goto fail;
-	err = pft_etm3_config_copy(&c, cfg);
-	if (err)
-		goto fail;
-	err = -PFT_ERR_BAD_CONFIG;
-	if (!config_ok(&c, &mc))
-		goto fail;
-	err = -PFT_ERR_NOMEM;
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		goto fail;
-	m->cfg = c;
-	m->mc = mc;
-	m->enc = pft_etm3_enc_alloc(&m->cfg, &err);
-	if (!m->enc)
-		goto fail;
-	m->t.image = image;
-	m->t.mc = &m->mc;
-	m->q.pkt_size = sizeof(struct pft_etm3_packet);
-	m->ctxid_mask = c.ctxid_bytes == 4 ? 0xffffffffu : (1u << (8 * c.ctxid_bytes)) - 1;
-	if (errcode)
-		*errcode = 0;
-	return m;
-fail:
-	pft_etm3_model_free(m);
-	if (errcode)
-		*errcode = err;
-	return NULL;
+	return pft_model_walk_alloc(&etm3_ops, &c, err, &trace, mcfg, image, errcode);
 }
 
-void pft_etm3_model_free(struct pft_etm3_model *m)
-{
-	if (!m)
-		return;
-	pft_etm3_enc_free(m->enc);
-	free(m);
-}
-
-enum pft_error_code pft_etm3_model_error(const struct pft_etm3_model *m)
-{
-	return m ? m->t.err : PFT_ERR_OK;
-}
-
-uint64_t pft_etm3_model_bytes(const struct pft_etm3_model *m)
-{
-	return m ? m->q.bytes : 0;
-}
-
-uint64_t pft_etm3_model_insns(const struct pft_etm3_model *m)
-{
-	return m ? m->insns : 0;
-}
+MODEL_WALK_EXPORTS(pft_etm3_model, struct pft_etm3_model, struct pft_etm3_packet)
 
 /* ---- Packet output ---- */
 
 static void emit(struct pft_etm3_model *m, struct pft_etm3_packet *p)
 {
-	struct model_slot *slot = model_queue_slot(&m->q);
-	int n = pft_etm3_enc_packet(m->enc, p, slot->bytes, sizeof(slot->bytes));
-
-	p->offset = m->q.bytes;
-	p->size = (uint16_t)(n > 0 ? n : 0);
-	p->raw = slot->bytes;
-	model_queue_push(&m->q, p, n);
+	pft_model_emit(&m->w, p);
 }
 
 static void emit_pheader(struct pft_etm3_model *m, unsigned format, unsigned n,
@@ -144,8 +86,9 @@ static void emit_pheader(struct pft_etm3_model *m, unsigned format, unsigned n,
 
 /* Send the pending atoms: E..E[N] as format 1; N then one atom as
  * format 2 (not cycle-accurate). */
-static void flush_atoms(struct pft_etm3_model *m)
+static void flush_atoms(struct model_walk *w)
 {
+	struct pft_etm3_model *m = (struct pft_etm3_model *)w;
 	const unsigned n = m->n_pend;
 
 	if (!n)
@@ -161,8 +104,7 @@ static void flush_atoms(struct pft_etm3_model *m)
 /* Every other packet goes out after the pending atoms. */
 static void emit_after_atoms(struct pft_etm3_model *m, struct pft_etm3_packet *p)
 {
-	flush_atoms(m);
-	emit(m, p);
+	pft_model_emit_after_atoms(&m->w, p);
 }
 
 static void put_atom_run(struct pft_etm3_model *m, int executed)
@@ -173,13 +115,13 @@ static void put_atom_run(struct pft_etm3_model *m, int executed)
 	 * in a format 2. */
 	if (m->n_pend && !(m->pend >> (m->n_pend - 1) & 1) &&
 	    (m->n_pend > 1 || m->cfg.cycle_accurate))
-		flush_atoms(m);
+		flush_atoms(&m->w);
 	m->pend |= (uint16_t)(executed << m->n_pend);
 	m->n_pend++;
 	if (m->n_pend == 2 && !(m->pend & 1))
-		flush_atoms(m);
+		flush_atoms(&m->w);
 	else if (executed && m->n_pend == max)
-		flush_atoms(m);
+		flush_atoms(&m->w);
 }
 
 /* The atom of an instruction that took @cycles: cycle-accurate, W's
@@ -190,7 +132,7 @@ static void put_atom(struct pft_etm3_model *m, int executed, uint64_t cycles)
 		put_atom_run(m, executed);
 		return;
 	}
-	flush_atoms(m);
+	flush_atoms(&m->w);
 	if (cycles == 0) {
 		emit_pheader(m, 4, 1, (unsigned)executed, 0);
 		return;
@@ -216,49 +158,30 @@ static void put_timestamp(struct pft_etm3_model *m)
 	emit_after_atoms(m, &p);
 }
 
-static void put_vmid(struct pft_etm3_model *m)
-{
-	struct pft_etm3_packet p = { .type = PFT_ETM3_PKT_VMID, .vmid = m->vmid };
-
-	emit_after_atoms(m, &p);
-}
-
 /* A-sync (when due or first) and an I-sync at @in, then what follows an
  * I-sync (VMID, timestamp).  A cycle-accurate trace-on I-sync carries the
  * cycles of the gap (section 4.4: every non-periodic one needs a count). */
-static void put_sync(struct pft_etm3_model *m, const struct model_insn *in, unsigned reason,
+static void put_sync(struct model_walk *w, const struct model_insn *in, unsigned reason,
 		     uint64_t start)
 {
+	struct pft_etm3_model *m = (struct pft_etm3_model *)w;
 	struct pft_etm3_packet p = { .type = PFT_ETM3_PKT_ISYNC, .addr = in->addr, .isa = in->isa,
 				     .reason = (uint8_t)reason, .ns = in->ns };
 
-	flush_atoms(m);
-	if (!m->synced || m->q.bytes - m->bytes_at_sync >= m->mc.sync_period) {
-		struct pft_etm3_packet a = { .type = PFT_ETM3_PKT_ASYNC };
-		m->bytes_at_sync = m->q.bytes;
-		m->synced = 1;
-		emit(m, &a);
-		pft_etm3_enc_force_tsync(m->enc);
-	}
+	pft_model_sync_begin(w);
 	if (reason != PFT_ISYNC_PERIODIC && m->cfg.cycle_accurate) {
 		uint64_t gap = start > m->t_traced ? start - m->t_traced : 0;
 		p.has_cycles = 1;
 		p.cycles = gap > 0xffffffffu ? 0 : (uint32_t)gap;  /* 0: unknown */
 		m->t_traced = start;
 	}
-	p.ctxid = m->ctxid;
+	p.ctxid = w->ctxid;
 	p.has_ctxid = m->cfg.ctxid_bytes != 0;
 	emit(m, &p);
 	if (m->cfg.vmid)
-		put_vmid(m);
+		pft_model_put_vmid(w);
 	if (m->cfg.timestamps)
 		put_timestamp(m);
-}
-
-static void trace_off(struct pft_etm3_model *m)
-{
-	flush_atoms(m);
-	m->trace_on = 0;
 }
 
 /* A traced instruction @p whose successor is @n: its atom, and the branch
@@ -280,107 +203,49 @@ static void trace_insn(struct pft_etm3_model *m, const struct model_insn *p,
 	if (taken && (p->c.kind == PFT_WP_INDIRECT || m->cfg.branch_broadcast ||
 		      n->isa != p->isa)) {
 		struct pft_etm3_packet b = { .type = PFT_ETM3_PKT_BRANCH, .addr = n->addr,
-					     .isa = n->isa, .ns = m->t.ns };
+					     .isa = n->isa, .ns = m->w.t.ns };
 		emit_after_atoms(m, &b);
 	}
-	if (taken && m->cfg.timestamps && m->mc.ts_period && ++m->branches % m->mc.ts_period == 0)
+	if (taken && m->cfg.timestamps && m->w.mc.ts_period && ++m->branches % m->w.mc.ts_period == 0)
 		put_timestamp(m);
 }
 
 /* The previous instruction @p (which started at @start) is done and @n
  * follows it. */
-static void complete(struct pft_etm3_model *m, const struct model_insn *p,
+static void complete(struct model_walk *w, const struct model_insn *p,
 		     const struct model_insn *n, uint64_t start)
 {
-	if (!p->traced || !m->trace_on)
+	if (!p->traced || !w->trace_on)
 		return;
-	trace_insn(m, p, n, p->t_done - start);
+	trace_insn((struct pft_etm3_model *)w, p, n, p->t_done - start);
 	/* A change of security state: trace restarts with an I-sync. */
-	if (!n->traceable || n->ns != m->t.ns)
-		trace_off(m);
+	if (!n->traceable || n->ns != w->t.ns)
+		pft_model_trace_off(w);
 }
 
-/* @n starts executing at @start: its state changes, then trace on or a
- * periodic sync. */
-static void enter(struct pft_etm3_model *m, const struct pft_model_insn *src,
-		  struct model_insn *n, uint64_t start)
+/* The log ended after @p: a branch's outcome is unknown without a next
+ * instruction, any other instruction's atom is known. */
+static void finish(struct model_walk *w, const struct model_insn *p)
 {
-	if (src->has_ctxid && (src->ctxid & m->ctxid_mask) != m->ctxid) {
-		m->ctxid = src->ctxid & m->ctxid_mask;
-		if (m->trace_on && m->cfg.ctxid_bytes) {
-			struct pft_etm3_packet p = { .type = PFT_ETM3_PKT_CONTEXTID,
-						     .ctxid = m->ctxid };
-			emit_after_atoms(m, &p);
-		}
-	}
-	if (src->has_vmid && src->vmid != m->vmid) {
-		m->vmid = src->vmid;
-		if (m->trace_on && m->cfg.vmid)
-			put_vmid(m);
-	}
-	m->t.ns = n->ns;
-	if (m->trace_on && m->q.bytes - m->bytes_at_sync >= m->mc.sync_period) {
-		put_sync(m, n, PFT_ISYNC_PERIODIC, start);
-	} else if (!m->trace_on && n->traceable) {
-		put_sync(m, n, PFT_ISYNC_TRACE_ON, start);
-		m->trace_on = 1;
-	}
-	n->traced = (uint8_t)m->trace_on;
-}
+	struct pft_etm3_model *m = (struct pft_etm3_model *)w;
 
-int pft_etm3_model_put(struct pft_etm3_model *m, const struct pft_model_insn *insn,
-		       size_t size)
-{
-	struct model_insn in;
-
-	if (!m || !insn || size < PFT_FIRST_SIZE(struct pft_model_insn))
-		return -PFT_ERR_INVALID;
-	if (m->finished)
-		return -PFT_ERR_EOS;
-	if (model_queue_begin(&m->q))
-		return -PFT_ERR_INVALID;
-	m->t.err = PFT_ERR_OK;
-	int err = model_prepare(&m->t, insn, &in);
-	if (err < 0)
-		return err;
-	const uint64_t start = m->now;
-	in.t_done = start + (insn->has_cycles ? insn->cycles : 1);
-	if (m->t.have_prev)
-		complete(m, &m->t.prev, &in, m->prev_start);
-	enter(m, insn, &in, start);
-	m->prev_start = start;
-	m->now = in.t_done;
-	m->t.prev = in;
-	m->t.have_prev = 1;
-	m->insns++;
-	return 0;
-}
-
-int pft_etm3_model_finish(struct pft_etm3_model *m)
-{
-	if (!m)
-		return -PFT_ERR_INVALID;
-	if (m->finished)
-		return -PFT_ERR_EOS;
-	if (model_queue_begin(&m->q))
-		return -PFT_ERR_INVALID;
-	m->finished = 1;
-
-	const struct model_insn *p = &m->t.prev;
-	if (!m->t.have_prev || !p->traced || !m->trace_on)
-		return 0;
-	/* A branch's outcome is unknown without a next instruction. */
 	if (p->c.kind != PFT_WP_DIRECT && p->c.kind != PFT_WP_INDIRECT) {
-		put_atom(m, !p->cond_failed, p->t_done - m->prev_start);
+		put_atom(m, !p->cond_failed, p->t_done - w->prev_start);
 		m->t_traced = p->t_done;
 	}
-	trace_off(m);
-	return 0;
 }
 
-int pft_etm3_model_next(struct pft_etm3_model *m, struct pft_etm3_packet *pkt, size_t size)
-{
-	if (!m || !pkt || !size)
-		return -PFT_ERR_INVALID;
-	return model_queue_next(&m->q, m->finished, pkt, size);
-}
+MODEL_ENCODER(pft_etm3_enc, struct pft_etm3_encoder, struct pft_etm3_packet,
+	      struct pft_etm3_config)
+
+static const struct model_ops etm3_ops = {
+	.model_size = sizeof(struct pft_etm3_model),
+	.at_cfg = offsetof(struct pft_etm3_model, cfg),
+	.cfg_size = sizeof(struct pft_etm3_config),
+	MODEL_PKT_LAYOUT(struct pft_etm3_packet, PFT_ETM3_PKT_ASYNC, PFT_ETM3_PKT_CONTEXTID, PFT_ETM3_PKT_VMID),
+	MODEL_ENCODER_OPS,
+	.flush_atoms = flush_atoms,
+	.complete = complete,
+	.put_sync = put_sync,
+	.finish = finish,
+};

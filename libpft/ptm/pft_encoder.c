@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "pft.h"
-#include "core/pft_trace_common.h"
+#include "core/pft_trace_enc.h"
 #include "common/pft_size.h"
 #include "ptm/pft_opcodes.h"
 #include "core/pft_etm_regs.h"
@@ -30,7 +30,7 @@ struct enc_base {
 enum { BASE_SPEC, BASE_WAYPOINT, BASE_COUNT };
 
 struct pft_encoder {
-	uint8_t cycle_accurate, ctxid_bytes, ts_64bit, ts_gray, v11;
+	uint8_t cycle_accurate, ctxid_bytes, v11;
 
 	struct enc_base base[BASE_COUNT];
 
@@ -40,24 +40,16 @@ struct pft_encoder {
 
 	uint32_t ctxid;         /* last context ID sent (repeated in I-syncs) */
 
-	uint64_t ts_raw;        /* last timestamp as sent (Gray if ts_gray) */
-	uint8_t ts_sent;        /* 0: the next timestamp is sent in full */
+	struct trace_ts_enc ts;
 };
 
-/* Valid low-order address bits after k = 1..5 address bytes (table 4.2.2). */
-static const uint8_t addr_valid_bits[3][5] = {
-	[ALIGN_ARM] = { 8, 14, 21, 28, 32 },
-	[ALIGN_THUMB] = { 7, 13, 20, 27, 32 },
-	[ALIGN_JAZELLE] = { 6, 12, 19, 26, 32 },
-};
+_Static_assert(sizeof(struct pft_encoder) <= TRACE_ENC_MAX_STATE &&
+		       (int)PFT_ENC_MAX_PACKET == (int)TRACE_ENC_MAX_PACKET,
+	       "see pft_trace_enc_packet()");
+
 /* Address bits dropped by the alignment, and AB4 bits [5:3] (4.2.1). */
 static const uint8_t addr_shift[3] = { 2, 1, 0 };
 static const uint8_t ab4_isa_bits[3] = { 0x08, 0x10, 0x20 };
-
-static int is_flag(uint8_t v)
-{
-	return v <= 1;
-}
 
 /* The alignment class of @isa, or ALIGN_NONE when @isa is not an ISA or
  * @addr is not aligned for it. */
@@ -80,7 +72,7 @@ static enum align_class addr_align(enum pft_isa isa, uint32_t addr)
 /* The packet carries a cycle count exactly when the stream needs one. */
 static int cycles_ok(const struct pft_packet *p, int needed)
 {
-	return is_flag(p->has_cycles) && p->has_cycles == needed;
+	return trace_is_flag(p->has_cycles) && p->has_cycles == needed;
 }
 
 /* Spec table 4.8: bytes for the most significant 1 bit of @count. */
@@ -108,17 +100,9 @@ static size_t put_cycles(uint8_t *o, uint32_t count, uint8_t cc0)
 	return n;
 }
 
-/* Little-endian @n bytes of @v (context IDs). */
-static size_t put_le(uint8_t *o, uint32_t v, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		o[i] = (uint8_t)(v >> (8 * i));
-	return n;
-}
-
 static int ctxid_fits(const struct pft_encoder *e, uint32_t ctxid)
 {
-	return e->ctxid_bytes == 4 || ctxid >> (8 * e->ctxid_bytes) == 0;
+	return trace_ctxid_fits(e->ctxid_bytes, ctxid);
 }
 
 /* Address bytes needed to go from @b to @addr (table 4.5 without the
@@ -126,14 +110,9 @@ static int ctxid_fits(const struct pft_encoder *e, uint32_t ctxid)
 static unsigned addr_bytes_from(const struct enc_base *b, uint32_t addr,
 				enum align_class align)
 {
-	uint32_t diff = addr ^ b->addr;
-	unsigned k = 1;
-
 	if (!b->valid || b->align != align)
 		return 5;
-	while (k < 5 && diff >> addr_valid_bits[align][k - 1])
-		k++;
-	return k;
+	return trace_addr_bytes(addr ^ b->addr, addr_shift[align], 1);
 }
 
 /* The byte count right under both readings of the base (A4). */
@@ -158,21 +137,7 @@ static void set_base(struct enc_base *b, uint32_t addr, enum align_class align)
 static size_t put_addr(uint8_t *o, uint32_t addr, enum align_class align,
 		       unsigned k, unsigned flag6)
 {
-	uint32_t v = addr >> addr_shift[align];
-
-	o[0] = (uint8_t)((k > 1) << 7 | (v & 0x3f) << 1 | 1);
-	if (k == 1)
-		return 1;
-	v >>= 6;
-	for (unsigned i = 1; i + 1 < k; i++) {
-		o[i] = (uint8_t)(PFT_CONTINUE | (v & 0x7f));
-		v >>= 7;
-	}
-	if (k == 5)
-		o[4] = (uint8_t)(flag6 << 6 | ab4_isa_bits[align] | v);
-	else
-		o[k - 1] = (uint8_t)(flag6 << 6 | (v & 0x3f));
-	return k;
+	return pft_trace_put_addr(o, addr, addr_shift[align], k, flag6, ab4_isa_bits[align], 1);
 }
 
 static int encode_async(uint8_t *o)
@@ -194,8 +159,8 @@ static int encode_isync(struct pft_encoder *e, const struct pft_packet *p,
 	size_t n = 6;
 
 	if (align == ALIGN_NONE || align == ALIGN_JAZELLE || p->reason > 3 ||
-	    !is_flag(p->ns) || !is_flag(p->hyp) || (p->hyp && !e->v11) ||
-	    !cycles_ok(p, with_cycles) || !is_flag(p->has_ctxid) ||
+	    !trace_is_flag(p->ns) || !trace_is_flag(p->hyp) || (p->hyp && !e->v11) ||
+	    !cycles_ok(p, with_cycles) || !trace_is_flag(p->has_ctxid) ||
 	    (p->has_ctxid && (!e->ctxid_bytes || !ctxid_fits(e, p->ctxid))))
 		return -PFT_ERR_INVALID;
 
@@ -212,7 +177,7 @@ static int encode_isync(struct pft_encoder *e, const struct pft_packet *p,
 		n += put_cycles(o + n, p->cycles, 0x80);
 	if (p->has_ctxid)
 		e->ctxid = p->ctxid;
-	n += put_le(o + n, e->ctxid, e->ctxid_bytes);
+	n += trace_put_le(o + n, e->ctxid, e->ctxid_bytes);
 
 	set_base(&e->base[BASE_SPEC], p->addr, align);
 	set_base(&e->base[BASE_WAYPOINT], p->addr, align);
@@ -257,8 +222,8 @@ static int encode_branch(struct pft_encoder *e, const struct pft_packet *p,
 	unsigned ex1, ex0, k;
 	size_t n;
 
-	if (align == ALIGN_NONE || p->exception > 0x1ff || !is_flag(p->ns) ||
-	    !is_flag(p->hyp) || (p->hyp && !e->v11) ||
+	if (align == ALIGN_NONE || p->exception > 0x1ff || !trace_is_flag(p->ns) ||
+	    !trace_is_flag(p->hyp) || (p->hyp && !e->v11) ||
 	    !cycles_ok(p, e->cycle_accurate))
 		return -PFT_ERR_INVALID;
 
@@ -326,7 +291,7 @@ static int encode_ctxid(struct pft_encoder *e, const struct pft_packet *p,
 		return -PFT_ERR_INVALID;
 	o[0] = PFT_OP_CONTEXTID;
 	e->ctxid = p->ctxid;
-	return (int)(1 + put_le(o + 1, p->ctxid, e->ctxid_bytes));
+	return (int)(1 + trace_put_le(o + 1, p->ctxid, e->ctxid_bytes));
 }
 
 static int encode_vmid(const struct pft_encoder *e, const struct pft_packet *p,
@@ -342,35 +307,15 @@ static int encode_vmid(const struct pft_encoder *e, const struct pft_packet *p,
 static int encode_timestamp(struct pft_encoder *e, const struct pft_packet *p,
 			    uint8_t *o)
 {
-	/* Value bytes: 6 x 7 bits + 6 (48-bit) or 8 x 7 bits + 8 (64-bit). */
-	unsigned max = e->ts_64bit ? 9 : 7;
-	uint64_t raw, diff;
-	unsigned nb = 1;
 	size_t n = 1;
 
-	if ((!e->ts_64bit && p->ts >> 48) || !is_flag(p->ts_clock_change) ||
+	if (!trace_ts_fits(&e->ts, p->ts) || !trace_is_flag(p->ts_clock_change) ||
 	    !cycles_ok(p, e->cycle_accurate))
 		return -PFT_ERR_INVALID;
-
-	raw = e->ts_gray ? p->ts ^ (p->ts >> 1) : p->ts;
-	/* Send the 7-bit groups covering every changed bit (at least one). */
-	diff = e->ts_sent ? raw ^ e->ts_raw : ~(uint64_t)0;
-	while (nb < max && diff >> (7 * nb))
-		nb++;
-
 	o[0] = (uint8_t)(PFT_OP_TIMESTAMP | p->ts_clock_change * PFT_TS_CLOCK_CHANGE);
-	for (unsigned i = 0; i + 1 < nb; i++)
-		o[n++] = (uint8_t)(PFT_CONTINUE | (raw >> (7 * i) & 0x7f));
-	/* The final byte of a full-width value has no continuation bit. */
-	if (nb == max)
-		o[n++] = (uint8_t)(raw >> (7 * (max - 1)));
-	else
-		o[n++] = (uint8_t)(raw >> (7 * (nb - 1)) & 0x7f);
+	n += pft_trace_ts_put(&e->ts, o + n, p->ts);
 	if (e->cycle_accurate)
 		n += put_cycles(o + n, p->cycles, 0x00);
-
-	e->ts_raw = raw;
-	e->ts_sent = 1;
 	return (int)n;
 }
 
@@ -381,9 +326,11 @@ static int encode_one_byte(uint8_t header, uint8_t *o)
 }
 
 /* @o has room for PFT_ENC_MAX_PACKET bytes. */
-static int encode(struct pft_encoder *e, const struct pft_packet *p,
-		  uint8_t *o)
+static int encode(void *state, const void *pkt, uint8_t *o)
 {
+	struct pft_encoder *e = state;
+	const struct pft_packet *p = pkt;
+
 	switch (p->type) {
 	case PFT_PKT_ASYNC: return encode_async(o);
 	case PFT_PKT_ISYNC: return encode_isync(e, p, o);
@@ -409,8 +356,8 @@ static void reset_state(struct pft_encoder *e)
 	memset(e->base, 0, sizeof(e->base));
 	e->state_sent = e->ns = e->altis = e->hyp = 0;
 	e->ctxid = 0;
-	e->ts_raw = 0;
-	e->ts_sent = 0;
+	e->ts.raw = 0;
+	e->ts.sent = 0;
 }
 
 struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg, int *errcode)
@@ -431,8 +378,8 @@ struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg, int *errcode)
 	}
 	e->cycle_accurate = !!cfg->cycle_accurate;
 	e->ctxid_bytes = cfg->ctxid_bytes;
-	e->ts_64bit = !!cfg->ts_64bit;
-	e->ts_gray = !!cfg->ts_gray;
+	e->ts.is_64bit = !!cfg->ts_64bit;
+	e->ts.gray = !!cfg->ts_gray;
 	e->v11 = cfg->version_minor >= 1;
 	reset_state(e);
 	if (errcode)
@@ -440,39 +387,4 @@ struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg, int *errcode)
 	return e;
 }
 
-void pft_enc_free(struct pft_encoder *e)
-{
-	free(e);
-}
-
-int pft_enc_packet(struct pft_encoder *e, const struct pft_packet *pkt,
-		   uint8_t *out, size_t outlen)
-{
-	uint8_t tmp[PFT_ENC_MAX_PACKET];
-	struct pft_encoder saved;
-
-	if (!e || !pkt || !out)
-		return -PFT_ERR_INVALID;
-	if (outlen >= PFT_ENC_MAX_PACKET)
-		return encode(e, pkt, out);
-
-	/* Short buffer: encode aside, and undo the state if it does not fit. */
-	saved = *e;
-	return trace_enc_fit(e, &saved, sizeof(saved), encode(e, pkt, tmp), tmp, out, outlen);
-}
-
-int pft_enc_reset(struct pft_encoder *e)
-{
-	if (!e)
-		return -PFT_ERR_INVALID;
-	reset_state(e);
-	return 0;
-}
-
-int pft_enc_force_tsync(struct pft_encoder *e)
-{
-	if (!e)
-		return -PFT_ERR_INVALID;
-	e->ts_sent = 0;
-	return 0;
-}
+TRACE_ENC_EXPORTS(pft_enc, struct pft_encoder, struct pft_packet)

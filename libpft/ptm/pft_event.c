@@ -6,6 +6,7 @@
 #include "pft.h"
 #include "ptm/pft_event.h"
 #include "common/pft_size.h"
+#include "core/pft_etm_regs.h"
 
 #define EVENT_MASK 0x1ffffu
 #define RES_MASK 0x7fu
@@ -154,6 +155,37 @@ int pft_event_limits_from_regs(struct pft_event_limits *limits, uint32_t etmccr,
 	pft_event_limits_apply(&l, &etmccr, &etmccer, &etmidr);
 	l.size = limits->size;
 	pft_copy_known(limits, &l, limits->size, sizeof(l));
+	return 0;
+}
+
+int pft_event_limits_to_regs(const struct pft_event_limits *limits,
+			     struct pft_regs_context *ctx)
+{
+	struct pft_event_limits l;
+	struct pft_regs_context c = { .have_etmidr = 1, .have_etmccr = 1, .have_etmccer = 1 };
+
+	if (!limits || !ctx || limits->size < PFT_FIRST_SIZE(struct pft_event_limits) ||
+	    ctx->size < PFT_FIRST_SIZE(struct pft_regs_context))
+		return -PFT_ERR_INVALID;
+	memset(&l, 0, sizeof(l));
+	pft_copy_known(&l, limits, limits->size, sizeof(l));
+	/* ptm-registers-events.md 3-5: the fields pft_event_limits_apply()
+	 * reads, ETMCCR[31] (ETMIDR present), ETMCCER[12] (reads 1) left 0 as
+	 * in the maximum pft has always assumed. */
+	c.etmccr = pft_reg_put(l.arcs, 3, 0) | pft_reg_put(l.counters, 15, 13) |
+		   pft_reg_put(l.seq_states != 0, 16, 16) | pft_reg_put(l.ext_ins, 19, 17) |
+		   pft_reg_put(l.ctxid_cmps, 25, 24) | pft_reg_put(l.startstop, 26, 26);
+	c.etmccer = pft_reg_put(l.ext_in_sels, 2, 0) | pft_reg_put(l.instr, 15, 13) |
+		    pft_reg_put(l.watchpoints, 19, 16) |
+		    pft_reg_put(l.vmid_cmp, PFT_REG_BIT(PFT_ETMCCER_VIRTUALIZATION));
+	/* An ARM PFTv1.1 PTM: implementer 0x41, bit 20 and bits 15:12 as
+	 * they read. */
+	c.etmidr = pft_reg_put(0x41, 31, 24) | pft_reg_put(1, 20, 20) |
+		   pft_reg_put(l.nonsecure, 19, 19) | pft_reg_put(0xf, 15, 12) |
+		   pft_reg_put(PFT_ETMIDR_MAJOR_PFT, PFT_ETMIDR_MAJOR) |
+		   pft_reg_put(1, PFT_ETMIDR_MINOR);
+	c.size = ctx->size;
+	pft_copy_known(ctx, &c, ctx->size, sizeof(c));
 	return 0;
 }
 

@@ -56,6 +56,23 @@ static void add_reserved(struct out *o, unsigned hi, unsigned lo, uint32_t reg)
 	    v ? "reserved, should be 0" : "reserved");
 }
 
+/* A one-bit field: its meaning when 1 and when 0, and the flag of each. */
+struct bit_def {
+	const char *name;
+	uint8_t bit;
+	uint8_t flag1, flag0;   /* enum pft_regs_flag */
+	const char *if1, *if0;
+};
+
+static void add_bits(struct out *o, const struct bit_def *d, size_t n, uint32_t v)
+{
+	for (size_t i = 0; i < n; i++, d++) {
+		const unsigned b = pft_reg_bit(v, d->bit);
+
+		add(o, d->name, d->bit, d->bit, v, b ? d->flag1 : d->flag0, "%s", b ? d->if1 : d->if0);
+	}
+}
+
 static const char *on_off(uint32_t v)
 {
 	return v ? "on" : "off";
@@ -95,6 +112,17 @@ static void list_bits(uint32_t mask, char *buf, size_t len)
 }
 
 /* ---- Control and ID registers ---- */
+
+/* A one-bit option: @what "on" or "off", or the @warning when there is
+ * one. */
+static void add_option(struct out *o, const char *name, unsigned bit, uint32_t v,
+		       const char *what, const char *warning)
+{
+	if (warning)
+		add(o, name, bit, bit, v, PFT_REGS_FLAG_WARN, "%s", warning);
+	else
+		add(o, name, bit, bit, v, 0, "%s %s", what, on_off(pft_reg_bit(v, bit)));
+}
 
 static void explain_etmcr(struct out *o, uint32_t v, unsigned n,
 			  const struct known *k)
@@ -140,42 +168,47 @@ static void explain_etmcr(struct out *o, uint32_t v, unsigned n,
 	    "not described for PTMs");
 	add(o, "processor_select", 27, 25, v, 0, "processor select (shared PTM): %u",
 	    bits(v, 27, 25));
-	if (ts && etmccer_lacks(k, PFT_ETMCCER_TS_IMPLEMENTED))
-		add(o, "timestamps", PFT_REG_BIT(PFT_ETMCR_TIMESTAMPS), v, PFT_REGS_FLAG_WARN,
-		    "timestamps enabled but not implemented (ETMCCER[22] = 0): RAZ/WI");
-	else
-		add(o, "timestamps", PFT_REG_BIT(PFT_ETMCR_TIMESTAMPS), v, 0, "timestamp packets %s", on_off(ts));
-	if (rs && bb)
-		add(o, "return_stack", PFT_REG_BIT(PFT_ETMCR_RETURN_STACK), v, PFT_REGS_FLAG_WARN,
-		    "return stack on together with branch broadcast: not allowed");
-	else if (rs && etmccer_lacks(k, PFT_ETMCCER_RS_IMPLEMENTED))
-		add(o, "return_stack", PFT_REG_BIT(PFT_ETMCR_RETURN_STACK), v, PFT_REGS_FLAG_WARN,
-		    "return stack enabled but not implemented (ETMCCER[23] = 0): RAZ/WI");
-	else
-		add(o, "return_stack", PFT_REG_BIT(PFT_ETMCR_RETURN_STACK), v, 0, "return stack %s", on_off(rs));
-	if (vmid && minor == 0)
-		add(o, "vmid", PFT_REG_BIT(PFT_ETMCR_VMID), v, PFT_REGS_FLAG_WARN,
-		    "VMID trace set on a PFTv1.0 PTM: reserved bit");
-	else if (vmid && etmccer_lacks(k, PFT_ETMCCER_VIRTUALIZATION))
-		add(o, "vmid", PFT_REG_BIT(PFT_ETMCR_VMID), v, PFT_REGS_FLAG_WARN,
-		    "VMID trace enabled without Virtualization Extensions (ETMCCER[26] = 0): RAZ/WI");
-	else
-		add(o, "vmid", PFT_REG_BIT(PFT_ETMCR_VMID), v, 0, "VMID packets %s", on_off(vmid));
+	add_option(o, "timestamps", PFT_ETMCR_TIMESTAMPS, v, "timestamp packets",
+		   ts && etmccer_lacks(k, PFT_ETMCCER_TS_IMPLEMENTED)
+			   ? "timestamps enabled but not implemented (ETMCCER[22] = 0): RAZ/WI"
+			   : NULL);
+	add_option(o, "return_stack", PFT_ETMCR_RETURN_STACK, v, "return stack",
+		   !rs	? NULL
+		   : bb ? "return stack on together with branch broadcast: not allowed"
+		   : etmccer_lacks(k, PFT_ETMCCER_RS_IMPLEMENTED)
+			? "return stack enabled but not implemented (ETMCCER[23] = 0): RAZ/WI"
+			: NULL);
+	add_option(o, "vmid", PFT_ETMCR_VMID, v, "VMID packets",
+		   !vmid	       ? NULL
+		   : minor == 0 ? "VMID trace set on a PFTv1.0 PTM: reserved bit"
+		   : etmccer_lacks(k, PFT_ETMCCER_VIRTUALIZATION)
+			? "VMID trace enabled without Virtualization Extensions (ETMCCER[26] = 0): RAZ/WI"
+			: NULL);
 	add(o, "reserved", 31, 31, v, bits(v, 31, 31) ? PFT_REGS_FLAG_WARN : 0,
 	    bits(v, 31, 31) ? "reserved bit set" : "reserved");
+}
+
+/* A field whose meaning is @text, with @excess (a format of one unsigned,
+ * @limit) after it as a warning when @over. */
+static void add_limited(struct out *o, const char *name, unsigned hi, unsigned lo, uint32_t v,
+			const char *text, int over, const char *excess, unsigned limit)
+{
+	char more[64] = "";
+
+	if (over)
+		snprintf(more, sizeof(more), excess, limit);
+	add(o, name, hi, lo, v, over ? PFT_REGS_FLAG_WARN : 0, "%s%s", text, more);
 }
 
 /* A resource count with its PTM maximum. */
 static void add_count(struct out *o, const char *name, unsigned hi, unsigned lo,
 		      uint32_t v, unsigned max, const char *what)
 {
-	uint32_t c = bits(v, hi, lo);
+	char text[PFT_REGS_MEANING_MAX];
 
-	if (c > max)
-		add(o, name, hi, lo, v, PFT_REGS_FLAG_WARN,
-		    "%u %s: more than a PTM can have (%u)", c, what, max);
-	else
-		add(o, name, hi, lo, v, 0, "%u %s", c, what);
+	snprintf(text, sizeof(text), "%u %s", bits(v, hi, lo), what);
+	add_limited(o, name, hi, lo, v, text, bits(v, hi, lo) > max,
+		    ": more than a PTM can have (%u)", max);
 }
 
 static void explain_etmccr(struct out *o, uint32_t v, unsigned n,
@@ -339,43 +372,29 @@ static void explain_etmsyncfr(struct out *o, uint32_t v, unsigned n,
 	add_reserved(o, 31, 12, v);
 }
 
-static void explain_etmauxcr(struct out *o, uint32_t v, unsigned n,
-			     const struct known *k)
-{
-	(void)n;
-	(void)k;
-	/* Cortex-A15 TRM: setting bits [3:0] may make the PTM deviate from
-	 * the architecture. */
-	add(o, "no_forced_overflow", 0, 0, v, bits(v, 0, 0) ? PFT_REGS_FLAG_NOTE : 0,
-	    bits(v, 0, 0) ? "Cortex-A15: forced overflow off (syncs may be late)"
-			  : "Cortex-A15: forced overflow on");
-	add(o, "no_barrier_ts", 1, 1, v, bits(v, 1, 1) ? PFT_REGS_FLAG_NOTE : 0,
-	    bits(v, 1, 1) ? "Cortex-A15: no timestamps on barriers"
-			  : "Cortex-A15: timestamps on barriers");
-	add(o, "no_exception_ts", 2, 2, v, bits(v, 2, 2) ? PFT_REGS_FLAG_NOTE : 0,
-	    bits(v, 2, 2) ? "Cortex-A15: no timestamps on exception entry/return"
-			  : "Cortex-A15: timestamps on exception entry/return");
-	add(o, "impdef", 3, 3, v, bits(v, 3, 3) ? PFT_REGS_FLAG_NOTE : 0,
-	    "Cortex-A15: implementation defined (may deviate from the architecture when set)");
-	add_reserved(o, 31, 4, v);
-}
+/* ETMAUXCR, Cortex-A15 TRM: setting bits [3:0] may make the PTM deviate
+ * from the architecture. */
+static const struct bit_def etmauxcr_bits[] = {
+	{ "no_forced_overflow", 0, PFT_REGS_FLAG_NOTE, 0,
+	  "Cortex-A15: forced overflow off (syncs may be late)", "Cortex-A15: forced overflow on" },
+	{ "no_barrier_ts", 1, PFT_REGS_FLAG_NOTE, 0, "Cortex-A15: no timestamps on barriers",
+	  "Cortex-A15: timestamps on barriers" },
+	{ "no_exception_ts", 2, PFT_REGS_FLAG_NOTE, 0,
+	  "Cortex-A15: no timestamps on exception entry/return",
+	  "Cortex-A15: timestamps on exception entry/return" },
+	{ "impdef", 3, PFT_REGS_FLAG_NOTE, 0,
+	  "Cortex-A15: implementation defined (may deviate from the architecture when set)",
+	  "Cortex-A15: implementation defined (may deviate from the architecture when set)" },
+};
 
-static void explain_etmsr(struct out *o, uint32_t v, unsigned n,
-			  const struct known *k)
-{
-	(void)n;
-	(void)k;
-	add(o, "overflow", 0, 0, v, 0, "%s", bits(v, 0, 0)
-	    ? "an overflow has not been traced yet" : "no untraced overflow");
-	add(o, "prog_bit", 1, 1, v, 0, "%s", bits(v, 1, 1)
-	    ? "effective Programming bit 1: trace stopped, FIFO empty"
-	    : "effective Programming bit 0: PTM may be tracing");
-	add(o, "startstop", 2, 2, v, 0, "start/stop resource %s", bits(v, 2, 2)
-	    ? "on (start matched, no stop since)" : "off");
-	add(o, "triggered", 3, 3, v, 0, "%s", bits(v, 3, 3)
-	    ? "the trigger has occurred" : "no trigger yet");
-	add_reserved(o, 31, 4, v);
-}
+static const struct bit_def etmsr_bits[] = {
+	{ "overflow", 0, 0, 0, "an overflow has not been traced yet", "no untraced overflow" },
+	{ "prog_bit", 1, 0, 0, "effective Programming bit 1: trace stopped, FIFO empty",
+	  "effective Programming bit 0: PTM may be tracing" },
+	{ "startstop", 2, 0, 0, "start/stop resource on (start matched, no stop since)",
+	  "start/stop resource off" },
+	{ "triggered", 3, 0, 0, "the trigger has occurred", "no trigger yet" },
+};
 
 /* Comparators selected in @mask beyond those implemented: a warning. */
 static void add_selection(struct out *o, const char *name, unsigned hi,
@@ -383,14 +402,12 @@ static void add_selection(struct out *o, const char *name, unsigned hi,
 			  const char *what)
 {
 	uint32_t mask = bits(v, hi, lo);
-	char list[96];
+	char list[96], text[PFT_REGS_MEANING_MAX];
 
 	list_bits(mask, list, sizeof(list));
-	if (implemented < 32 && (mask >> implemented))
-		add(o, name, hi, lo, v, PFT_REGS_FLAG_WARN,
-		    "%s: %s; only %u implemented", what, list, implemented);
-	else
-		add(o, name, hi, lo, v, 0, "%s: %s", what, list);
+	snprintf(text, sizeof(text), "%s: %s", what, list);
+	add_limited(o, name, hi, lo, v, text, implemented < 32 && (mask >> implemented),
+		    "; only %u implemented", implemented);
 }
 
 static void explain_etmtecr1(struct out *o, uint32_t v, unsigned n,
@@ -525,23 +542,6 @@ static void explain_cntenr(struct out *o, uint32_t v, unsigned n,
 
 /* ---- Value registers ---- */
 
-static void explain_address(struct out *o, uint32_t v, unsigned n,
-			    const struct known *k)
-{
-	(void)n;
-	(void)k;
-	add(o, "address", 31, 0, v, 0, "address 0x%08x", v);
-}
-
-static void explain_counter_value(struct out *o, uint32_t v, unsigned n,
-				  const struct known *k)
-{
-	(void)n;
-	(void)k;
-	add(o, "count", 15, 0, v, 0, "%u", bits(v, 15, 0));
-	add_reserved(o, 31, 16, v);
-}
-
 static void explain_etmsqr(struct out *o, uint32_t v, unsigned n,
 			   const struct known *k)
 {
@@ -554,31 +554,6 @@ static void explain_etmsqr(struct out *o, uint32_t v, unsigned n,
 	else
 		add(o, "state", 1, 0, v, 0, "sequencer in state %u", s + 1);
 	add_reserved(o, 31, 2, v);
-}
-
-static void explain_ctxid_value(struct out *o, uint32_t v, unsigned n,
-				const struct known *k)
-{
-	(void)n;
-	(void)k;
-	add(o, "ctxid", 31, 0, v, 0, "context ID 0x%08x", v);
-}
-
-static void explain_ctxid_mask(struct out *o, uint32_t v, unsigned n,
-			       const struct known *k)
-{
-	(void)n;
-	(void)k;
-	add(o, "mask", 31, 0, v, 0, "mask 0x%08x for the context ID comparisons", v);
-}
-
-static void explain_vmid_value(struct out *o, uint32_t v, unsigned n,
-			       const struct known *k)
-{
-	(void)n;
-	(void)k;
-	add(o, "vmid", 7, 0, v, 0, "VMID 0x%02x", bits(v, 7, 0));
-	add_reserved(o, 31, 8, v);
 }
 
 /* ---- The register table ---- */
@@ -595,61 +570,80 @@ struct reg_def {
 	uint8_t instances;    /* 0: not numbered */
 	uint8_t presence;     /* enum presence */
 	const char *title;    /* %u: the instance */
+	/* Registers with fields: their explanation ... */
 	void (*explain)(struct out *o, uint32_t v, unsigned n, const struct known *k);
+	/* ... else one value, bits @value_hi..0 as @value_fmt shows it (a
+	 * printf format of one unsigned), the bits above reserved; or
+	 * @value_hi one-bit fields @bit_defs, the bits above reserved. */
+	const char *value_name;
+	uint8_t value_hi;
+	const char *value_fmt;
+	const struct bit_def *bit_defs;
 };
 
+/* A register of fields, and one of a single value. */
+#define FIELDS(explain) explain, NULL, 0, NULL, NULL
+#define VALUE(name, hi, fmt) NULL, name, hi, fmt, NULL
+#define BITS(defs) NULL, NULL, sizeof(defs) / sizeof(defs[0]), NULL, defs
+/* The sequencer's transition from state @a to @b. */
+#define SEQ_EVR(a, b, number)                                                    \
+	{ "ETMSQ" #a #b "EVR", number, 0, P_SEQUENCER,                           \
+	  "sequencer state " #a " to " #b " event", FIELDS(explain_plain_event) }
+
+static void explain_value(struct out *o, const struct reg_def *r, uint32_t v)
+{
+	if (r->bit_defs) {
+		add_bits(o, r->bit_defs, r->value_hi, v);
+		add_reserved(o, 31, r->value_hi, v);
+		return;
+	}
+	add(o, r->value_name, r->value_hi, 0, v, 0, r->value_fmt, bits(v, r->value_hi, 0));
+	if (r->value_hi < 31)
+		add_reserved(o, 31, r->value_hi + 1u, v);
+}
+
 static const struct reg_def regs[] = {
-	{ "ETMCR", 0x000, 0, P_ALWAYS, "main control", explain_etmcr },
-	{ "ETMCCR", 0x001, 0, P_ALWAYS, "configuration code", explain_etmccr },
-	{ "ETMTRIGGER", 0x002, 0, P_ALWAYS, "trigger event", explain_plain_event },
-	{ "ETMSR", 0x004, 0, P_ALWAYS, "status", explain_etmsr },
+	{ "ETMCR", 0x000, 0, P_ALWAYS, "main control", FIELDS(explain_etmcr) },
+	{ "ETMCCR", 0x001, 0, P_ALWAYS, "configuration code", FIELDS(explain_etmccr) },
+	{ "ETMTRIGGER", 0x002, 0, P_ALWAYS, "trigger event", FIELDS(explain_plain_event) },
+	{ "ETMSR", 0x004, 0, P_ALWAYS, "status", BITS(etmsr_bits) },
 	{ "ETMTSSCR", 0x006, 0, P_STARTSTOP, "TraceEnable start/stop control",
-	  explain_etmtsscr },
-	{ "ETMTEEVR", 0x008, 0, P_ALWAYS, "TraceEnable event", explain_plain_event },
-	{ "ETMTECR1", 0x009, 0, P_ALWAYS, "TraceEnable control 1", explain_etmtecr1 },
+	  FIELDS(explain_etmtsscr) },
+	{ "ETMTEEVR", 0x008, 0, P_ALWAYS, "TraceEnable event", FIELDS(explain_plain_event) },
+	{ "ETMTECR1", 0x009, 0, P_ALWAYS, "TraceEnable control 1", FIELDS(explain_etmtecr1) },
 	{ "ETMACVR", 0x010, 16, P_ADDR_CMP, "address comparator %u value",
-	  explain_address },
+	  VALUE("address", 31, "address 0x%08x") },
 	{ "ETMCNTRLDVR", 0x050, 4, P_COUNTER, "counter %u reload value",
-	  explain_counter_value },
-	{ "ETMCNTENR", 0x054, 4, P_COUNTER, "counter %u enable event", explain_cntenr },
+	  VALUE("count", 15, "%u") },
+	{ "ETMCNTENR", 0x054, 4, P_COUNTER, "counter %u enable event", FIELDS(explain_cntenr) },
 	{ "ETMCNTRLDEVR", 0x058, 4, P_COUNTER, "counter %u reload event",
-	  explain_plain_event },
-	{ "ETMCNTVR", 0x05c, 4, P_COUNTER, "counter %u value", explain_counter_value },
-	{ "ETMSQ12EVR", 0x060, 0, P_SEQUENCER, "sequencer state 1 to 2 event",
-	  explain_plain_event },
-	{ "ETMSQ21EVR", 0x061, 0, P_SEQUENCER, "sequencer state 2 to 1 event",
-	  explain_plain_event },
-	{ "ETMSQ23EVR", 0x062, 0, P_SEQUENCER, "sequencer state 2 to 3 event",
-	  explain_plain_event },
-	{ "ETMSQ31EVR", 0x063, 0, P_SEQUENCER, "sequencer state 3 to 1 event",
-	  explain_plain_event },
-	{ "ETMSQ32EVR", 0x064, 0, P_SEQUENCER, "sequencer state 3 to 2 event",
-	  explain_plain_event },
-	{ "ETMSQ13EVR", 0x065, 0, P_SEQUENCER, "sequencer state 1 to 3 event",
-	  explain_plain_event },
+	  FIELDS(explain_plain_event) },
+	{ "ETMCNTVR", 0x05c, 4, P_COUNTER, "counter %u value", VALUE("count", 15, "%u") },
+	SEQ_EVR(1, 2, 0x060), SEQ_EVR(2, 1, 0x061), SEQ_EVR(2, 3, 0x062),
+	SEQ_EVR(3, 1, 0x063), SEQ_EVR(3, 2, 0x064), SEQ_EVR(1, 3, 0x065),
 	{ "ETMSQR", 0x067, 0, P_SEQUENCER, "current sequencer state",
-	  explain_etmsqr },
+	  FIELDS(explain_etmsqr) },
 	{ "ETMEXTOUTEVR", 0x068, 4, P_EXT_OUT, "external output %u event",
-	  explain_plain_event },
+	  FIELDS(explain_plain_event) },
 	{ "ETMCIDCVR", 0x06c, 3, P_CTXID, "context ID comparator %u value",
-	  explain_ctxid_value },
+	  VALUE("ctxid", 31, "context ID 0x%08x") },
 	{ "ETMCIDCMR", 0x06f, 0, P_CTXID_ANY, "context ID comparator mask",
-	  explain_ctxid_mask },
+	  VALUE("mask", 31, "mask 0x%08x for the context ID comparisons") },
 	{ "ETMSYNCFR", 0x078, 0, P_ALWAYS, "synchronisation frequency",
-	  explain_etmsyncfr },
-	{ "ETMIDR", 0x079, 0, P_ALWAYS, "ID", explain_etmidr },
+	  FIELDS(explain_etmsyncfr) },
+	{ "ETMIDR", 0x079, 0, P_ALWAYS, "ID", FIELDS(explain_etmidr) },
 	{ "ETMCCER", 0x07a, 0, P_ALWAYS, "configuration code extension",
-	  explain_etmccer },
+	  FIELDS(explain_etmccer) },
 	{ "ETMEXTINSELR", 0x07b, 0, P_EXT_IN_SEL,
-	  "extended external input selection", explain_etmextinselr },
+	  "extended external input selection", FIELDS(explain_etmextinselr) },
 	{ "ETMTSEVR", 0x07e, 0, P_TIMESTAMPS, "timestamp event",
-	  explain_plain_event },
+	  FIELDS(explain_plain_event) },
 	{ "ETMAUXCR", 0x07f, 0, P_ALWAYS, "auxiliary control (Cortex-A15)",
-	  explain_etmauxcr },
+	  BITS(etmauxcr_bits) },
 	{ "ETMTRACEIDR", 0x080, 0, P_ALWAYS, "CoreSight trace ID",
-	  explain_etmtraceidr },
+	  FIELDS(explain_etmtraceidr) },
 	{ "ETMVMIDCVR", 0x090, 0, P_VMID, "VMID comparator value",
-	  explain_vmid_value },
+	  VALUE("vmid", 7, "VMID 0x%02x") },
 };
 
 #define NREGS (sizeof(regs) / sizeof(regs[0]))
@@ -793,8 +787,10 @@ int pft_regs_explain(const char *name, uint32_t value,
 		else
 			add(&o, "register", 31, 0, value, PFT_REGS_FLAG_NOTE,
 			    "%s: not implemented by this PTM (RAZ/WI)", title);
-	} else {
+	} else if (r->explain) {
 		r->explain(&o, value, instance, &k);
+	} else {
+		explain_value(&o, r, value);
 	}
 	return (int)o.n; /* at most a few dozen */
 }
