@@ -2,13 +2,13 @@
 # What a new user trips on (issue 9): --reg instead of flags, exit codes,
 # --count in JSON, help for a command, output that cannot be written.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 PFT=${PFT:-build/pft}
 SS=${PFT_SHARED:-../shared}/testdata/opencsd-snapshots
 SRC=${PFT_SOURCE:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$2" = "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1: '$2' != '$3'"; fi; }
 
 tc2=$SS/TC2
 img=(--image "$tc2/kernel_dump.bin@0xC0008000")
@@ -51,8 +51,8 @@ expect 2 "^pft: --reg ETMTRACEIDR=0x70: trace ID 0x70 is reserved$" -- \
 # Exit 1 when the trace had errors: a reserved header in the middle.
 printf '\x00\x00\x00\x00\x00\x80\x08\x00\x80\x00\x00\x00\x84\x02\x00\x00\x00\x00\x00\x80' >"$tmp/bad.pft"
 expect 1 "" -- decode --raw "$tmp/bad.pft" --pft-version 1.1 --image "$tc2/kernel_dump.bin@0x8000"
-grep -q '"type":"error"' <("$PFT" decode --raw "$tmp/bad.pft" --pft-version 1.1 --format jsonl 2>/dev/null) && pass=$((pass + 1)) \
-    || { fail=$((fail + 1)); echo "FAIL: the bad packet is not listed as an error"; }
+grep -q '"type":"error"' <("$PFT" decode --raw "$tmp/bad.pft" --pft-version 1.1 --format jsonl 2>/dev/null) && ok \
+    || bad "the bad packet is not listed as an error"
 # Exit 0 when clean.
 expect 0 "" -- decode --snapshot "$SRC/examples/demo"
 
@@ -75,5 +75,4 @@ expect 2 "^pft: help: unknown command 'nope' \(try 'pft --help'\)$" -- help nope
 check "decode >/dev/full exit" "$?" 2
 check "decode >/dev/full message" "$(cat "$tmp/err")" "pft: standard output: No space left on device"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

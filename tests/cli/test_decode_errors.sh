@@ -6,12 +6,11 @@
 # Nothing may crash or hang (the test build has ASan/UBSan; every run has a
 # time limit).
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 : "${PFT:?}" "${PFT_SHARED:?}" "${PFT_SOURCE:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
 
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 
 # run ARGS: pft ARGS with a time limit; stdout in $tmp/out, stderr in
 # $tmp/err, exit code in $rc.
@@ -50,10 +49,12 @@ expect_decoded() {
     ok
 }
 
-# check DESCRIPTION COMMAND...: one more check on the last output.
-check() {
-    local what=$1; shift
-    if "$@"; then ok; else bad "$what"; sed 's/^/    /' "$tmp/out" | head -20; fi
+# check_listing DESCRIPTION COMMAND...: one more check on the last output
+# (shown when it fails).
+check_listing() {
+    local failed=$fail
+    check_true "$@"
+    [ "$fail" = "$failed" ] || sed 's/^/    /' "$tmp/out" | head -20
 }
 
 count() { grep -c "\"type\":\"$1\"" "$tmp/out"; }
@@ -69,7 +70,7 @@ images=(--image "$tmp/A.bin@0x80000000" --image "$tmp/B.bin@0x80000278")
 # The clean decode, for comparison (pft-flow.md 10.1: 20 ranges).
 expect_decoded "clean trace" -- decode --raw "$trace" "${cfg[@]}" "${images[@]}" --format jsonl
 cp "$tmp/out" "$tmp/clean.jsonl"
-check "clean trace: 20 ranges" [ "$(count range)" -eq 20 ]
+check_listing "clean trace: 20 ranges" [ "$(count range)" -eq 20 ]
 
 # ---- Image files that cannot be used ----
 expect 2 "^pft: $tmp/missing.bin: No such file or directory$" -- \
@@ -117,7 +118,7 @@ expect 2 "^pft: $tmp/A.bin overlaps $ss/mem_Cortex-A15_0_0_VECTORS.bin \(at 0x80
 # Adjacent is fine (A ends at 0x80000277).
 expect_decoded "adjacent images" -- decode --raw "$trace" "${cfg[@]}" \
     --image "$tmp/B.bin@0x80000278" --image "$tmp/A.bin@0x80000000" --format jsonl
-check "adjacent images decode as the clean run" cmp -s "$tmp/out" "$tmp/clean.jsonl"
+check_listing "adjacent images decode as the clean run" cmp -s "$tmp/out" "$tmp/clean.jsonl"
 
 # ---- --image arguments ----
 expect 2 "^pft: --image: '$tmp/A.bin' needs @ADDR" -- decode --raw "$trace" --image "$tmp/A.bin"
@@ -148,43 +149,43 @@ expect_misfit() {
 # first atom reports it, and no instruction is known.
 expect_misfit "vectors only" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/A.bin@0x80000000" \
     --format jsonl
-check "vectors only: no range" [ "$(count range)" -eq 0 ]
-check "vectors only: first addr_nacc at 0x80000558" \
+check_listing "vectors only: no range" [ "$(count range)" -eq 0 ]
+check_listing "vectors only: first addr_nacc at 0x80000558" \
     grep -q -m1 '"type":"addr_nacc","addr":"0x80000558"' "$tmp/out"
-check "vectors only: the exceptions are still there" [ "$(count exception)" -eq 2 ]
+check_listing "vectors only: the exceptions are still there" [ "$(count exception)" -eq 2 ]
 # No image at all: nothing to misfit, exit 0.
 expect_decoded "no image" -- decode --raw "$trace" "${cfg[@]}" --format jsonl
-check "no image: addr_nacc, no range" [ "$(count range)" -eq 0 -a "$(count addr_nacc)" -ge 1 ]
+check_listing "no image: addr_nacc, no range" [ "$(count range)" -eq 0 -a "$(count addr_nacc)" -ge 1 ]
 # The code at the wrong address.
 expect_misfit "wrong address" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/B.bin@0x10000000" \
     --format jsonl
-check "wrong address: addr_nacc, no range" [ "$(count range)" -eq 0 -a "$(count addr_nacc)" -ge 1 ]
+check_listing "wrong address: addr_nacc, no range" [ "$(count range)" -eq 0 -a "$(count addr_nacc)" -ge 1 ]
 # Text format too.
 expect_misfit "vectors only, text" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/A.bin@0x80000000"
-check "text addr_nacc line" grep -Eq '^0x0000000c  addr_nacc  0x80000558' "$tmp/out"
+check_listing "text addr_nacc line" grep -Eq '^0x0000000c  addr_nacc  0x80000558' "$tmp/out"
 
 # ---- Corrupt trace: error / no_sync elements, no crash, exit 0 ----
 # Random bytes, no A-sync anywhere: nothing but no_sync.
 head -c 8192 /dev/urandom | tr -d '\000' >"$tmp/random.bin"
 expect_decoded "random bytes" -- decode --raw "$tmp/random.bin" "${cfg[@]}" "${images[@]}" --format jsonl
-check "random bytes: one no_sync line" [ "$(wc -l <"$tmp/out")" -eq 1 -a "$(count no_sync)" -eq 1 ]
+check_listing "random bytes: one no_sync line" [ "$(wc -l <"$tmp/out")" -eq 1 -a "$(count no_sync)" -eq 1 ]
 # Random bytes after the real trace: the real part decodes as before.
 cat "$trace" "$tmp/random.bin" >"$tmp/tail.bin"
 expect_decoded "random tail" -- decode --raw "$tmp/tail.bin" "${cfg[@]}" "${images[@]}" --format jsonl
-check "random tail: the clean decode is a prefix" \
+check_listing "random tail: the clean decode is a prefix" \
     cmp -s <(head -n "$(wc -l <"$tmp/clean.jsonl")" "$tmp/out") "$tmp/clean.jsonl"
 # A reserved header: a located error line saying what was wrong.
 { head -c 29 "$trace"; printf '\x02\x84\x84'; } >"$tmp/reserved.bin"
 expect_decoded "reserved header" -- decode --raw "$tmp/reserved.bin" "${cfg[@]}" "${images[@]}" --format jsonl
-check "reserved header: error at offset 29" \
+check_listing "reserved header: error at offset 29" \
     grep -Eq '^\{"offset":29,"id":[0-9]+,"type":"error","msg":"[^"]*reserved header 0x02' "$tmp/out"
-check "reserved header: nothing decoded after it" [ "$(tail -n1 "$tmp/out" | grep -c '"type":"error"')" -eq 1 ]
+check_listing "reserved header: nothing decoded after it" [ "$(tail -n1 "$tmp/out" | grep -c '"type":"error"')" -eq 1 ]
 # A file cut inside the last packet (the exception at 30 is 6 bytes).
 head -c 33 "$trace" >"$tmp/cut.bin"
 expect_decoded "cut file" -- decode --raw "$tmp/cut.bin" "${cfg[@]}" "${images[@]}" --format jsonl
-check "cut file: the last line is an error at offset 30" \
+check_listing "cut file: the last line is an error at offset 30" \
     grep -Eq '^\{"offset":30,"id":[0-9]+,"type":"error","msg":"[^"]*truncated' <(tail -n1 "$tmp/out")
-check "cut file: everything before it as in the clean decode" \
+check_listing "cut file: everything before it as in the clean decode" \
     cmp -s <(head -n -1 "$tmp/out") <(grep -v '"offset":30,' "$tmp/clean.jsonl")
 # Cut inside the first I-sync: no_sync, then the error.
 head -c 9 "$trace" >"$tmp/cut9.bin"
@@ -193,23 +194,23 @@ cut9_ok() {
     [ "$(wc -l <"$tmp/out")" -eq 2 ] && grep -q '"offset":0,.*"type":"no_sync"' <(head -n1 "$tmp/out") \
         && grep -q '"offset":6,.*"type":"error".*truncated' <(tail -n1 "$tmp/out")
 }
-check "cut I-sync: no_sync then an error at 6" cut9_ok
+check_listing "cut I-sync: no_sync then an error at 6" cut9_ok
 # Only an A-sync: read to its end, nothing to decode.
 printf '\x00\x00\x00\x00\x00\x80' >"$tmp/async.bin"
 run decode --raw "$tmp/async.bin" "${cfg[@]}" --format jsonl
-check "A-sync only: exit 0, no_sync only, no stderr" \
+check_listing "A-sync only: exit 0, no_sync only, no stderr" \
     [ "$rc" -eq 0 -a ! -s "$tmp/err" -a "$(count no_sync)" -eq 1 -a "$(wc -l <"$tmp/out")" -eq 1 ]
 # Every byte value after a valid start, several times over: no crash.
 for i in 1 2 3 4 5; do
     { head -c 12 "$trace"; head -c 4096 /dev/urandom; } >"$tmp/fuzz.bin"
     run decode --raw "$tmp/fuzz.bin" "${cfg[@]}" "${images[@]}" --format jsonl
-    check "random after an I-sync ($i): exit 0 or 1 as errors were listed, no stderr" \
+    check_listing "random after an I-sync ($i): exit 0 or 1 as errors were listed, no stderr" \
         [ "$rc" -eq "$(want_status)" -a ! -s "$tmp/err" ]
 done
 # Random frame-formatted input: no crash; exit 1 as errors are listed.
 head -c 4096 /dev/urandom >"$tmp/frames.bin"
 run decode --formatted "$tmp/frames.bin" --id 0x10 "${images[@]}" --format jsonl
-check "random frames: exit 0 or 1 as errors were listed" [ "$rc" -eq "$(want_status)" ]
+check_listing "random frames: exit 0 or 1 as errors were listed" [ "$rc" -eq "$(want_status)" ]
 
 # A frame with the illegal ID 0x7f in the TC2 buffer: an error line at its
 # offset (cli.md: errors inside the trace are listed, exit 1), then decoding
@@ -218,7 +219,7 @@ python3 -c "import sys; b=bytearray(open(sys.argv[1],'rb').read()); b[0x6800:0x6
     "$PFT_SHARED/testdata/opencsd-snapshots/TC2/cstrace.bin" "$tmp/badframe.bin"
 run decode --formatted "$tmp/badframe.bin" --id 0x13 --cycle-accurate --timestamps --format jsonl \
     --image "$PFT_SHARED/testdata/opencsd-snapshots/TC2/kernel_dump.bin@0xC0008000"
-check "bad frame: exit 1, nothing on stderr" [ "$rc" -eq 1 -a ! -s "$tmp/err" ]
+check_listing "bad frame: exit 1, nothing on stderr" [ "$rc" -eq 1 -a ! -s "$tmp/err" ]
 if python3 -c "
 import json, sys
 e = [json.loads(l) for l in open(sys.argv[1])]
@@ -228,5 +229,4 @@ rest = [x['type'] for x in e[i + 1:]]
 assert rest[0] == 'no_sync' and 'trace_on' in rest and 'range' in rest, rest[:10]
 " "$tmp/out"; then ok; else bad "bad frame: error line or recovery"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

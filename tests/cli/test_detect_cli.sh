@@ -4,13 +4,13 @@
 # snapshot (with the registers) gives; and options that do not fit the
 # trace give exit 1 and one line naming the cause.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 PFT=${PFT:-build/pft}
 SS=${PFT_SHARED:-../shared}/testdata/opencsd-snapshots
 SRC=${PFT_SOURCE:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$2" = "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1: '$2' != '$3'"; fi; }
 ranges() { jq -c 'select(.type=="range") | [.start,.end,.n,.taken]' | md5sum; }
 
 # TC2: the ETB buffer alone (four sources; 0x13 is the PTM).
@@ -78,5 +78,4 @@ check "formatted as raw: message" "$(grep -c 'formatted buffer (formatted frames
 check "right options: exit" "$?" 0
 check "right options: stderr" "$(wc -c <"$tmp/err")" 0
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

@@ -3,23 +3,16 @@
 # exactly one line on stderr that names the file (and the offset where the
 # problem has one).  Nothing may crash (the test build has ASan/UBSan).
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 : "${PFT:?}" "${PFT_SHARED:?}" "${PFT_SOURCE:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
 
 # expect CODE PATTERN -- ARGS: run pft ARGS, check exit code, one stderr
 # line, and that it matches the extended regex PATTERN.
 expect() {
     local code=$1 pattern=$2; shift 3
-    "$PFT" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$? lines
-    lines=$(wc -l <"$tmp/err")
-    if [ "$rc" -ne "$code" ] || [ "$lines" -ne 1 ] || ! grep -Eq "$pattern" "$tmp/err"; then
-        echo "FAIL: pft $* -> exit $rc (want $code), $lines stderr lines:"; sed 's/^/    /' "$tmp/err"
-        fail=$((fail+1))
-    else
-        pass=$((pass+1))
-    fi
+    expect_error "$code" "$pattern" "$PFT" "$@"
 }
 
 ss="$PFT_SHARED/testdata/opencsd-snapshots"
@@ -35,7 +28,7 @@ expect 1 "^pft: $tmp/random.bin: no A-sync in [0-9]+ bytes" -- dump --raw "$tmp/
 printf '\x00\x00\x00\x00\x00\x80\x84\x02\x84' >"$tmp/reserved.bin"
 expect 1 "^pft: $tmp/reserved.bin: offset 0x7: reserved header 0x02$" -- dump --raw "$tmp/reserved.bin" --pft-version 1.1
 grep -q '"type":"error"' <("$PFT" dump --raw "$tmp/reserved.bin" --pft-version 1.1 --format jsonl 2>/dev/null) \
-    && pass=$((pass+1)) || { echo "FAIL: error packet not listed"; fail=$((fail+1)); }
+    && ok || bad "error packet not listed"
 # A packet cut by the end of the file.
 printf '\x00\x00\x00\x00\x00\x80\x08\x00\x10' >"$tmp/cut.bin"
 expect 1 "^pft: $tmp/cut.bin: offset 0x6: truncated packet$" -- dump --raw "$tmp/cut.bin" --pft-version 1.1
@@ -53,7 +46,7 @@ i = next(k for k, x in enumerate(p) if x['type'] == 'error')
 assert p[i]['offset'] == 0x6800 and p[i]['msg'] == 'bad formatter frame', p[i]
 after = [x['type'] for x in p[i + 1:]]
 assert 'async' in after and 'isync' in after[after.index('async'):], after[:20]
-"; then pass=$((pass+1)); else echo "FAIL: bad frame not listed, or no recovery after it"; fail=$((fail+1)); fi
+"; then ok; else bad "bad frame not listed, or no recovery after it"; fi
 
 # Snapshots.
 mkdir -p "$tmp/nosnap"
@@ -88,5 +81,4 @@ expect 2 "^pft: dump: unknown option '--bogus'" -- dump --bogus
 expect 2 "^pft: dump: option '--id' needs a value" -- dump --raw a --id
 expect 2 "^pft: dump: unexpected argument 'extra'" -- dump --raw a extra
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -4,11 +4,11 @@
 # a guessed isa.  Hand-built PTM bytes (pft-protocol.md 4.2); each expected
 # address is worked out below.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 PFT=${PFT:-build/pft}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$2" = "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1: '$2' != '$3'"; fi; }
 
 # A-sync; branch 21 (one byte: bits 6:1 = 0x10, ARM places them at
 # A[7:2]: 0x40, 8 bits known); branch a1 05 (two bytes: 0x10 << 2 | 0x05 << 8
@@ -35,5 +35,4 @@ check "full address before I-sync" "$(sel 6)" '["0x20000000",null,"arm"]'
 # ... and makes the next compressed one full too.
 check "compressed after a full one" "$(sel 11)" '["0x20000040",null,"arm"]'
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

@@ -7,11 +7,11 @@
 # that carries the security change is an exception 0 for it,
 # pft-protocol.md 7).  Input: the bundled example program's execution.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 : "${PFT:?}" "${PFT_SOURCE:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ex=$PFT_SOURCE/examples/demo
-pass=0 fail=0
-check() { if [ "$2" = "$3" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $1: '$2' != '$3'"; fi; }
 
 "$PFT" decode --snapshot "$ex" --format jsonl |
     python3 "$PFT_SOURCE/tests/cli/demo_log.py" "$ex/mem_0.bin" >"$tmp/plain.log"
@@ -23,7 +23,7 @@ awk '{ n = NR - 1
        if (n == 1000) print "ns 1"
        print }' "$tmp/plain.log" >"$tmp/ctx.log"
 "$PFT" encode --log "$tmp/ctx.log" --elf "$ex/prog" --ctxid-bytes 4 --vmid --return-stack \
-    --out-snapshot "$tmp/ss" || fail=$((fail+1))
+    --out-snapshot "$tmp/ss" || bad "pft encode --log ctx.log"
 "$PFT" decode --snapshot "$tmp/ss" --format jsonl >"$tmp/out.jsonl"
 check "context IDs" "$(grep -o '"ctxid":"[^"]*"' "$tmp/out.jsonl" | tr '\n' ' ')" \
     '"ctxid":"0x100" "ctxid":"0x101" "ctxid":"0x102" "ctxid":"0x103" "ctxid":"0x104" "ctxid":"0x105" '
@@ -36,9 +36,8 @@ python3 "$PFT_SOURCE/tests/cli/demo_log.py" "$ex/mem_0.bin" <"$tmp/out.jsonl" >"
 check "instructions" "$(cmp -s "$tmp/plain.log" "$tmp/back.log" && echo same)" same
 if python3 "$PFT_SOURCE/tests/opencsd/diff_flow.py" --known-deviations "$PFT" "$tmp/ss" 0x10 \
         >"$tmp/diff" && grep -q "1 branches with exception 0" "$tmp/diff"; then
-    pass=$((pass+1))
+    ok
 else
-    fail=$((fail+1)); cat "$tmp/diff"
+    bad "diff_flow.py: not the one known deviation:"; cat "$tmp/diff"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

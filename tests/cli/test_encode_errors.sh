@@ -3,23 +3,16 @@
 # one line on stderr, naming the log and the line the problem is on.
 # Nothing may crash (the test build has ASan/UBSan).
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 : "${PFT:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
 
 # expect CODE PATTERN -- ARGS: run pft ARGS, check exit code, one stderr
 # line, and that it matches the extended regex PATTERN.
 expect() {
     local code=$1 pattern=$2; shift 3
-    "$PFT" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$? lines
-    lines=$(wc -l <"$tmp/err")
-    if [ "$rc" -ne "$code" ] || [ "$lines" -ne 1 ] || ! grep -Eq "$pattern" "$tmp/err"; then
-        echo "FAIL: pft $* -> exit $rc (want $code), $lines stderr lines:"; sed 's/^/    /' "$tmp/err"
-        fail=$((fail+1))
-    else
-        pass=$((pass+1))
-    fi
+    expect_error "$code" "$pattern" "$PFT" "$@"
 }
 
 # A 12-byte ARM program at 0x8000 (little-endian words):
@@ -35,9 +28,9 @@ log() { printf "$2" >"$tmp/$1.log"; }
 log good '8000\n8004\n8000\n8004\n8008\nffff0fe0\n8000 3  # with a cycle count\n'
 "$PFT" encode --log "$tmp/good.log" "${img[@]}" --out-raw "$tmp/good.raw" 2>"$tmp/err"
 if [ $? -eq 0 ] && [ ! -s "$tmp/err" ] && [ -s "$tmp/good.raw" ]; then
-    pass=$((pass+1))
+    ok
 else
-    fail=$((fail+1)); echo "FAIL: a good log is refused: $(cat "$tmp/err")"
+    bad "a good log is refused: $(cat "$tmp/err")"
 fi
 
 # Impossible flows, with the line of the address that cannot come next.
@@ -90,9 +83,9 @@ log plain '8000\n8004\n8000\n'
 "$PFT" encode --log "$tmp/stopped.log" "${img[@]}" --out-raw "$tmp/a.raw"
 "$PFT" encode --log "$tmp/plain.log" "${img[@]}" --out-raw "$tmp/b.raw"
 if [ -s "$tmp/a.raw" ] && cmp -s "$tmp/a.raw" "$tmp/b.raw"; then
-    pass=$((pass+1))
+    ok
 else
-    fail=$((fail+1)); echo "FAIL: the stopped block was not dropped"
+    bad "the stopped block was not dropped"
 fi
 
 # A snapshot's memory dumps and the image they were taken from, given
@@ -102,9 +95,9 @@ fi
 "$PFT" decode --snapshot "$tmp/ss" "${img[@]}" --format jsonl >"$tmp/with.jsonl" &&
 "$PFT" decode --snapshot "$tmp/ss" --format jsonl >"$tmp/without.jsonl"
 if [ $? -eq 0 ] && grep -q '"range"' "$tmp/with.jsonl" && cmp -s "$tmp/with.jsonl" "$tmp/without.jsonl"; then
-    pass=$((pass+1))
+    ok
 else
-    fail=$((fail+1)); echo "FAIL: decode --snapshot with the same image"
+    bad "decode --snapshot with the same image"
 fi
 printf '\x01' | dd of="$tmp/ss/mem_0.bin" bs=1 seek=4 conv=notrunc 2>/dev/null
 expect 2 "^pft: $tmp/prog.bin overlaps $tmp/ss/mem_0.bin \(at 0x00008000\)$" \
@@ -139,5 +132,4 @@ expect 2 "^pft: --tpiu goes with --out-formatted$" \
 expect 2 "^pft: $tmp/nodir/x.raw: No such file or directory$" \
     -- encode --log "$tmp/good.log" "${img[@]}" --out-raw "$tmp/nodir/x.raw"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

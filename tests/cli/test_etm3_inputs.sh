@@ -10,6 +10,8 @@
 # from the raw file to the instructions qemu executed.  And the usage
 # errors: one line, exit 2.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PFT:?}" "${PFT_SHARED:?}"
 tc2=$PFT_SHARED/testdata/opencsd-snapshots/TC2
@@ -17,9 +19,6 @@ buf=$tc2/cstrace.bin
 # Every ETM core of TC2 has this dump (cpu_0.ini .. cpu_2.ini).
 image=(--image "$tc2/kernel_dump.bin@0xC0008000")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 
 # The --reg options of the ETM device with trace ID $1, from its .ini file.
 regs_of() {
@@ -192,5 +191,4 @@ usage_error "no --pft-version" dump --raw "$tmp/r.bin" --protocol etmv3 --pft-ve
 usage_error "does not go with --snapshot" dump --snapshot "$tc2" --protocol etmv3
 usage_error "neither a PTM" dump --raw "$tmp/r.bin" --reg ETMIDR=0x41000450
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

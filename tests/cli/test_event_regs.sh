@@ -4,15 +4,14 @@
 # encodings, section 6.1 register dumps) and hand computation noted inline
 # (value = function << 14 | B << 7 | A).
 set -eu
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 : "${PFT:?PFT must name the pft binary}"
 : "${PFT_SHARED:?PFT_SHARED must name the shared directory}"
 SNAP="$PFT_SHARED/testdata/opencsd-snapshots"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-
-passed=0
-failed=0
 
 # run ARGS...: runs pft, leaving stdout, stderr and the exit code in
 # $TMP/out, $TMP/err and $rc.
@@ -21,10 +20,9 @@ run() {
 	"$PFT" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
 }
 
-ok() { passed=$((passed + 1)); }
+# fail WHAT: a failed check, with the last run's output.
 fail() {
-	failed=$((failed + 1))
-	echo "FAIL: $*" >&2
+	bad "$*"
 	echo "  stdout: $(head -c 300 "$TMP/out")" >&2
 	echo "  stderr: $(head -c 300 "$TMP/err")" >&2
 }
@@ -42,9 +40,9 @@ expect_out() {
 	fi
 }
 
-# expect_error PATTERN ARGS...: exit 2, nothing on stdout, exactly one
+# expect_refused PATTERN ARGS...: exit 2, nothing on stdout, exactly one
 # line on stderr, matching the extended regex PATTERN.
-expect_error() {
+expect_refused() {
 	local pattern=$1
 	shift
 	run "$@"
@@ -97,23 +95,23 @@ for v in 0x0 0x17 0x5f 0x6e 0x8941 0x10890 0x1c000 0x1f6ef 0x14000; do
 done
 
 # Bad expressions: one line, column counted from 1, exit 2.
-expect_error "^pft: event: column 15: 'arc3': " event encode 'arc1 & arc2 & arc3'
-expect_error "^pft: event: column 1: 'counter5': .*out of range" event encode counter5
-expect_error "^pft: event: column 8: 'bogus': unknown resource" event encode 'arc1 | bogus'
-expect_error "^pft: event: column 1: .*never closed" event encode '(arc1'
-expect_error "^pft: event: column 5: " event encode 'arc1)'
-expect_error "^pft: event: column 7: .*found the end" event encode 'arc1 &'
-expect_error "^pft: event: column 6: .*found 'arc2'" event encode 'arc1 arc2'
-expect_error "^pft: event: column 6: '\\^'" event encode 'arc1 ^ arc2'
-expect_error "^pft: event: column 1: empty expression" event encode ''
-expect_error "^pft: event encode: missing expression" event encode
+expect_refused "^pft: event: column 15: 'arc3': " event encode 'arc1 & arc2 & arc3'
+expect_refused "^pft: event: column 1: 'counter5': .*out of range" event encode counter5
+expect_refused "^pft: event: column 8: 'bogus': unknown resource" event encode 'arc1 | bogus'
+expect_refused "^pft: event: column 1: .*never closed" event encode '(arc1'
+expect_refused "^pft: event: column 5: " event encode 'arc1)'
+expect_refused "^pft: event: column 7: .*found the end" event encode 'arc1 &'
+expect_refused "^pft: event: column 6: .*found 'arc2'" event encode 'arc1 arc2'
+expect_refused "^pft: event: column 6: '\\^'" event encode 'arc1 ^ arc2'
+expect_refused "^pft: event: column 1: empty expression" event encode ''
+expect_refused "^pft: event encode: missing expression" event encode
 
 # Bad values.
-expect_error "^pft: event: 0x7f: resource A 0x7f .*reserved" event decode 0x7f
-expect_error "^pft: event: 0x8830: resource B 0x10 .*reserved|^pft: event: 0x8830: resource A 0x30" event decode 0x8830
-expect_error "^pft: event: 0x2406f: bits above 16.*0x406f" event decode 0x2406f
-expect_error "not a number" event decode xyz
-expect_error "one value" event decode 1 2
+expect_refused "^pft: event: 0x7f: resource A 0x7f .*reserved" event decode 0x7f
+expect_refused "^pft: event: 0x8830: resource B 0x10 .*reserved|^pft: event: 0x8830: resource A 0x30" event decode 0x8830
+expect_refused "^pft: event: 0x2406f: bits above 16.*0x406f" event decode 0x2406f
+expect_refused "not a number" event decode xyz
+expect_refused "one value" event decode 1 2
 
 # B ignored by function A: decoded, with a note on stderr, exit 0.
 run event decode 0x952
@@ -126,18 +124,18 @@ fi
 
 # Implementation limits (Cortex-A15: 2 counters, VMID comparator, 2
 # selectors; Cortex-A9: PFTv1.0, no VMID comparator).
-expect_error "^pft: event: column 1: 'counter3': .*not implemented" \
+expect_refused "^pft: event: column 1: 'counter3': .*not implemented" \
 	event encode --implementation a15 counter3
 expect_out 0 "0x41" event encode --implementation a15 counter2
 expect_out 0 "0x5b" event encode vmid_cmp --implementation a15
-expect_error "not implemented" event encode --implementation a9 vmid_cmp
-expect_error "^pft: event: 0x42: resource A \(counter3\)" event decode --implementation a15 0x42
+expect_refused "not implemented" event encode --implementation a9 vmid_cmp
+expect_refused "^pft: event: 0x42: resource A \(counter3\)" event decode --implementation a15 0x42
 expect_out 0 "0x69" event encode --etmccr 0x8D294004 --etmccer 0x34C01AC2 ext_in_sel2
-expect_error "not implemented" event encode --etmccr 0x8D294004 --etmccer 0x34C01AC2 ext_in_sel3
-expect_error "not a PTM|does not describe a PTM" event encode --etmidr 0x410CF250 ns
-expect_error "unknown 'a7'" event encode --implementation a7 ns
-expect_error "unknown action" event frobnicate ns
-expect_error "unknown option" event encode --bogus ns
+expect_refused "not implemented" event encode --etmccr 0x8D294004 --etmccer 0x34C01AC2 ext_in_sel3
+expect_refused "not a PTM|does not describe a PTM" event encode --etmidr 0x410CF250 ns
+expect_refused "unknown 'a7'" event encode --implementation a7 ns
+expect_refused "unknown action" event frobnicate ns
+expect_refused "unknown option" event encode --bogus ns
 
 # ---- pft regs NAME=VALUE ----
 run regs ETMCR=0x10001000 ETMCCER=0x34C01AC2 ETMIDR=0x411CF312
@@ -163,9 +161,9 @@ else fail "regs ETMCR with Snowball ETMCCER"; fi
 run regs --implementation a15 ETMTRIGGER=0x42
 if [ "$rc" = 1 ] && grep -q 'not implemented' "$TMP/out"; then ok; else fail "regs a15 event"; fi
 expect_out 0 "ETMFOO = 0x00000001  (not explained)" regs ETMFOO=1
-expect_error "is not NAME=VALUE" regs ETMCR
-expect_error "not a 32-bit number" regs ETMCR=zz
-expect_error "exclude each other" regs --snapshot "$SNAP/TC2" ETMCR=0
+expect_refused "is not NAME=VALUE" regs ETMCR
+expect_refused "not a 32-bit number" regs ETMCR=zz
+expect_refused "exclude each other" regs --snapshot "$SNAP/TC2" ETMCR=0
 
 # ---- pft regs --snapshot ----
 run regs --snapshot "$SNAP/TC2"
@@ -205,10 +203,9 @@ if [ "$missing" = 0 ]; then ok; else fail "cov: all registers shown"; fi
 run regs --snapshot "$SNAP/trace_cov_a15"
 if [ "$rc" = 0 ] && grep -q '^PTM_0_2: ' "$TMP/out" && grep -q '^PTM_1_3: ' "$TMP/out" &&
    ! grep -q '^ETM_0_4' "$TMP/out"; then ok; else fail "cov both PTMs"; fi
-expect_error "ETM_0_4: not a PTM" regs --snapshot "$SNAP/trace_cov_a15" --device ETM_0_4
-expect_error "no device 'nosuch'" regs --snapshot "$SNAP/trace_cov_a15" --device nosuch
-expect_error "^pft: " regs --snapshot "$TMP/no-such-dir"
-expect_error "needs --snapshot" regs --device PTM_0
+expect_refused "ETM_0_4: not a PTM" regs --snapshot "$SNAP/trace_cov_a15" --device ETM_0_4
+expect_refused "no device 'nosuch'" regs --snapshot "$SNAP/trace_cov_a15" --device nosuch
+expect_refused "^pft: " regs --snapshot "$TMP/no-such-dir"
+expect_refused "needs --snapshot" regs --device PTM_0
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

@@ -5,13 +5,12 @@
 #  - the sources of one core share one copy of its images: 20 PTMs tracing
 #    one core with a 64 MB dump take the memory of one copy.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 PFT=${PFT:-build/pft}
 SRC=${PFT_SOURCE:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 demo=$SRC/examples/demo
 base=$("$PFT" decode --snapshot "$demo" --format jsonl) || bad "decode of the example"
@@ -82,5 +81,4 @@ EOF
 "$PFT" decode --snapshot "$m" --count | grep -q "^[1-9][0-9]* instructions" && ok \
     || bad "the 20-source snapshot decodes nothing"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

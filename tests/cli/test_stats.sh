@@ -4,11 +4,11 @@
 # decoder reading the bytes independently).  Input: the bundled example's
 # program under a configuration with every packet type the model makes.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 : "${PFT:?}" "${PFT_SOURCE:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ex=$PFT_SOURCE/examples/demo
-pass=0 fail=0
-check() { if [ "$2" = "$3" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $1: $2 != $3"; fi; }
 
 # A log of the example program, from its own trace.
 "$PFT" decode --snapshot "$ex" --format jsonl |
@@ -31,7 +31,6 @@ import json, sys
 print(" ".join("%s=%d" % (p["type"], p["count"]) for p in sorted(map(json.loads, sys.stdin), key=lambda p: p["type"])))' >"$tmp/counted"
 check "packet counts" "$(cat "$tmp/counted")" "$(cat "$tmp/dumped")"
 for t in async isync atom branch waypoint timestamp vmid; do
-    grep -q "$t=" "$tmp/counted" && pass=$((pass+1)) || { fail=$((fail+1)); echo "FAIL: no $t packet"; }
+    grep -q "$t=" "$tmp/counted" && ok || bad "no $t packet"
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -4,12 +4,12 @@
 # 4 MiB) and decode them followed by the rest of the stream, so the output
 # is the one of the same bytes given as a file.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 PFT=${PFT:-build/pft}
 SS=${PFT_SHARED:-../shared}/testdata/opencsd-snapshots
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$2" = "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1: '$2' != '$3'"; fi; }
 
 tc2=$SS/TC2
 img=(--image "$tc2/kernel_dump.bin@0xC0008000")
@@ -38,5 +38,4 @@ check "raw through a pipe: the file's packets" "$got" "$want"
 check "empty pipe: exit" $? 2
 check "empty pipe: message" "$(cat "$tmp/err")" "pft: standard input: empty: no trace"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

@@ -6,12 +6,12 @@
 #  - an ELF that overlaps a snapshot's memory: the snapshot's bytes are the
 #    code, the ELF gives the names, and one line says where they differ.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 PFT=${PFT:-build/pft}
 SRC=${PFT_SOURCE:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$2" = "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1: '$2' != '$3'"; fi; }
 NM=$(command -v arm-linux-gnueabihf-nm || command -v nm)
 
 demo=$SRC/examples/demo
@@ -77,5 +77,4 @@ check "patched snapshot: the snapshot's instruction" "$(grep -c '0x000100fc  sub
 "$PFT" decode --snapshot "$demo" --elf "$demo/prog" >/dev/null 2>"$tmp/err"
 check "unpatched snapshot: nothing said" "$(wc -c <"$tmp/err")" 0
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

@@ -7,6 +7,8 @@
 # the real clients (lcov, genhtml, callgrind_annotate, binutils' addr2line)
 # must read what it writes.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PFT:?}" "${PFT_BUILD:?}" "${PFT_SOURCE:?}"
 driver=$PFT_BUILD/tests/views_driver
@@ -15,8 +17,6 @@ for tool in arm-linux-gnueabihf-gcc arm-linux-gnueabihf-addr2line arm-linux-gnue
     command -v "$tool" >/dev/null || { echo "missing tool: $tool"; exit 1; }
 done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if eval "$2"; then pass=$((pass+1)); else echo "FAIL: $1"; fail=$((fail+1)); fi; }
 
 bin=$tmp/views
 cfg=--cycle-accurate
@@ -24,7 +24,7 @@ arm-linux-gnueabihf-gcc -static -g -O2 -mthumb -o "$bin" "$here/../views/progs/v
 qemu-arm -singlestep -d exec,nochain -D "$bin.log" "$bin" >/dev/null &&
 "$PFT" encode --log "$bin.log" --elf "$bin" --out-raw "$bin.raw" --out-snapshot "$tmp/ss" $cfg &&
 mkdir "$tmp/lib" && "$driver" "$bin.raw" "$bin" "$tmp/lib" $cfg ||
-    { echo "FAIL: cannot build, run, encode or decode views.c"; echo "0 passed, 1 failed"; exit 1; }
+    { bad "cannot build, run, encode or decode views.c"; summary; }
 in=(--snapshot "$tmp/ss" --elf "$bin")
 
 # The views the CLI writes are the library's (lcov's TN names the writer).
@@ -33,22 +33,22 @@ for v in "coverage text coverage.txt" "coverage jsonl coverage.jsonl" "coverage 
          "profile callgrind callgrind.out" "profile folded folded.txt"; do
     read -r cmd fmt file <<<"$v"
     "$PFT" "$cmd" "${in[@]}" --format "$fmt" --output "$tmp/$file"
-    check "pft $cmd --format $fmt exits 0" "[ $? -eq 0 ]"
-    check "pft $cmd --format $fmt = the library's $file" \
+    check_eval "pft $cmd --format $fmt exits 0" "[ $? -eq 0 ]"
+    check_eval "pft $cmd --format $fmt = the library's $file" \
           "diff <(grep -v '^TN:' '$tmp/$file') <(grep -v '^TN:' '$tmp/lib/$file') >/dev/null"
 done
-check "--output and standard output agree" \
+check_eval "--output and standard output agree" \
       "cmp -s <('$PFT' profile ${in[*]} --format folded) '$tmp/folded.txt'"
 
 # The real clients read them.
-check "lcov --summary reads the CLI's tracefile (8 of 9 functions, as tests/views)" \
+check_eval "lcov --summary reads the CLI's tracefile (8 of 9 functions, as tests/views)" \
       "lcov --summary '$tmp/lcov.info' --rc lcov_branch_coverage=1 2>&1 |
        grep -q 'functions..: 88.9% (8 of 9 functions)'"
-check "genhtml --branch-coverage renders it" \
+check_eval "genhtml --branch-coverage renders it" \
       "genhtml --branch-coverage -q -o '$tmp/html' '$tmp/lcov.info' >/dev/null 2>&1 &&
        [ -s '$tmp/html/index.html' ]"
 total=$("$PFT" decode "${in[@]}" --count | sed -n 's/^\([0-9]*\) instructions$/\1/p')
-check "callgrind_annotate's total Ir ($total) = pft decode --count" \
+check_eval "callgrind_annotate's total Ir ($total) = pft decode --count" \
       "callgrind_annotate '$tmp/callgrind.out' 2>/dev/null | tr -d , |
        grep -Eq '^ *$total( \(100.0%\))? +PROGRAM TOTALS'"
 
@@ -94,7 +94,7 @@ for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
-[ $? -eq 0 ] && pass=$((pass+1)) || fail=$((fail+1))
+[ $? -eq 0 ] && ok || bad "the views of the CLI and of the library (above)"
 
 # decode --insn: the source line of each instruction is addr2line's, in the
 # text listing and in JSON (one insn object per instruction of its range).
@@ -140,25 +140,25 @@ for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
-[ $? -eq 0 ] && pass=$((pass+1)) || fail=$((fail+1))
+[ $? -eq 0 ] && ok || bad "decode --insn: source lines (above)"
 
 # The bundled example (symbols, no DWARF): every function, and names from
 # the input escaped (a symbol renamed to hold a quote and an ESC).
 demo=$PFT_SOURCE/examples/demo
-check "coverage of the example: 5 of 5 functions" \
+check_eval "coverage of the example: 5 of 5 functions" \
       "'$PFT' coverage --snapshot '$demo' --elf '$demo/prog' | grep -q '^functions: 5 of 5 executed'"
 # (A copy of the snapshot without its memory dump, which the renamed ELF
 # would overlap.)
 cp -r "$demo" "$tmp/demo"
 sed -i '/^\[dump1\]/,$d' "$tmp/demo/cpu_0.ini"
 arm-linux-gnueabihf-objcopy --redefine-sym "below=be\"l"$'\x1b'"ow" "$demo/prog" "$tmp/prog"
-check "JSON escapes a symbol name" \
+check_eval "JSON escapes a symbol name" \
       "'$PFT' calls --snapshot '$tmp/demo' --elf '$tmp/prog' --format jsonl |
        python3 -c 'import json, sys
 sys.exit(0 if any(json.loads(l)[\"callee\"] == \"be\\\"l\\x1bow\" for l in sys.stdin) else 1)'"
-check "text shows the control character" \
+check_eval "text shows the control character" \
       "'$PFT' calls --snapshot '$tmp/demo' --elf '$tmp/prog' | grep -qF 'sort -> be\"l\\x1bow'"
-check "--clock 2000000: times are half the counts" \
+check_eval "--clock 2000000: times are half the counts" \
       "python3 -c 'import json, sys
 a, b = (json.load(open(f))[\"traceEvents\"] for f in sys.argv[1:])
 ta = [e[\"ts\"] for e in a if e[\"ph\"] == \"B\"]
@@ -172,7 +172,7 @@ sys.exit(0 if ta and len(ta) == len(tb) and all(abs(x / 2 - y) < 0.001 for x, y 
 for hz in 1000000 4000000; do
     cp -r "$tmp/ts" "$tmp/ts$hz"
     printf '\n[timestamp]\nfrequency=%s\n' "$hz" >>"$tmp/ts$hz/trace.ini"
-    check "timeline with [timestamp] frequency=$hz: times are timestamps / $hz" \
+    check_eval "timeline with [timestamp] frequency=$hz: times are timestamps / $hz" \
           "python3 -c 'import json, sys
 hz = int(sys.argv[1])
 spans = [e[\"ts\"] for e in json.load(open(sys.argv[2]))[\"traceEvents\"] if e[\"ph\"] == \"B\"]
@@ -184,12 +184,12 @@ sys.exit(0 if spans and len(spans) == len(want) and len(set(want)) > 1 and
            <('$PFT' timeline --snapshot '$tmp/ts$hz' --elf '$bin') \
            <('$PFT' calls --snapshot '$tmp/ts$hz' --elf '$bin' --format jsonl)"
 done
-check "--clock wins over the snapshot's frequency" \
+check_eval "--clock wins over the snapshot's frequency" \
       "'$PFT' timeline --snapshot '$tmp/ts1000000' --elf '$bin' --clock 1000000 |
        cmp -s - <('$PFT' timeline --snapshot '$tmp/ts' --elf '$bin' --clock 1000000)"
 cp -r "$tmp/ts" "$tmp/tsbad"
 printf '\n[timestamp]\nfrequency=fast\n' >>"$tmp/tsbad/trace.ini"
-check "a frequency that is not a number is an error naming the file" \
+check_eval "a frequency that is not a number is an error naming the file" \
       "'$PFT' timeline --snapshot '$tmp/tsbad' --elf '$bin' 2>&1 >/dev/null | grep -q 'trace.ini:[0-9]*: .*frequency'"
 # TC2: four cores (three Cortex-A7 ETMv3, one Cortex-A15 PTM), each with its
 # own memory.  Over all sources the views count what the views of each
@@ -201,7 +201,7 @@ if [ -d "$tc2" ]; then
         sel=; [ "$id" = all ] || sel="--id $id"
         "$PFT" coverage --snapshot "$tc2" $sel --format jsonl >"$tmp/tc2-$id.jsonl" 2>/dev/null
     done
-    check "TC2: coverage over all sources = the sum of each --id's" \
+    check_eval "TC2: coverage over all sources = the sum of each --id's" \
           "python3 -c 'import collections, json, sys
 def load(path):
     funcs, branches = collections.Counter(), collections.Counter()
@@ -219,7 +219,7 @@ sys.exit(0 if union == (funcs, branches) and sum(funcs.values()) > 20000 and
          all(sum(p[0].values()) for p in parts) else 1)' '$tmp/tc2-all.jsonl' '$tmp/tc2-0x10.jsonl' \
            '$tmp/tc2-0x11.jsonl' '$tmp/tc2-0x12.jsonl' '$tmp/tc2-0x13.jsonl'"
     # 26171 = 7205 + 7471 + 1947 + 9548, the instructions of each --id.
-    check "TC2: profile over all sources counts every instruction" \
+    check_eval "TC2: profile over all sources counts every instruction" \
           "'$PFT' profile --snapshot '$tc2' --format callgrind 2>/dev/null | grep -qx 'totals: 26171'"
 fi
 # The views list no errors: stderr says how many the trace had and where
@@ -228,7 +228,7 @@ fi
 raw=(--raw "$bin.raw" --elf "$bin" $cfg)
 for v in coverage profile timeline calls; do
     "$PFT" "$v" "${raw[@]}" >/dev/null 2>"$tmp/clean.err"
-    check "pft $v of a clean trace: exit 0, nothing on stderr" "[ $? -eq 0 ] && [ ! -s '$tmp/clean.err' ]"
+    check_eval "pft $v of a clean trace: exit 0, nothing on stderr" "[ $? -eq 0 ] && [ ! -s '$tmp/clean.err' ]"
 done
 # Cut inside a packet of three bytes or more past the middle.
 cut=$("$PFT" dump --raw "$bin.raw" $cfg --format jsonl | python3 -c 'import json, sys
@@ -240,18 +240,17 @@ first=$("$PFT" decode --raw "$tmp/cut.raw" --elf "$bin" $cfg | awk '$2 == "error
 first=$(printf '0x%x' "$first")   # as stderr writes offsets
 for v in coverage profile timeline calls; do
     "$PFT" "$v" --raw "$tmp/cut.raw" --elf "$bin" $cfg >/dev/null 2>"$tmp/cut.err"
-    check "pft $v of a cut trace: exit 1" "[ $? -eq 1 ]"
-    check "pft $v of a cut trace: one line naming the file and decode's first error ($first)" \
+    check_eval "pft $v of a cut trace: exit 1" "[ $? -eq 1 ]"
+    check_eval "pft $v of a cut trace: one line naming the file and decode's first error ($first)" \
           "[ \"\$(cat '$tmp/cut.err')\" = \"pft: $tmp/cut.raw: 1 error in the trace, the first at offset $first: bad packet: waiting for the next synchronisation (the views count what decoded; pft decode lists the errors)\" ]"
     "$PFT" "$v" --raw "$bin.raw" --elf "$bin@0x1000" $cfg >/dev/null 2>"$tmp/bias.err"
-    check "pft $v with the ELF misplaced: exit 1, the image named" \
+    check_eval "pft $v with the ELF misplaced: exit 1, the image named" \
           "[ $? -eq 1 ] && grep -q '^pft: $bin.raw: the image does not fit the trace' '$tmp/bias.err'"
 done
 
-check "pft profile refuses --clock" \
+check_eval "pft profile refuses --clock" \
       "! '$PFT' profile --snapshot '$demo' --clock 5 2>/dev/null"
-check "pft timeline refuses --format text" \
+check_eval "pft timeline refuses --format text" \
       "! '$PFT' timeline --snapshot '$demo' --format text 2>/dev/null"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

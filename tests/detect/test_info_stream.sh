@@ -4,12 +4,12 @@
 # below its size, its byte counts are 3072 times the single buffer's, and
 # standard input gives the same answer as the file.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 PFT=${PFT:-build/pft}
 tc2=${PFT_SHARED:-../shared}/testdata/opencsd-snapshots/TC2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$2" = "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1: '$2' != '$3'"; fi; }
 
 python3 - "$tc2/cstrace.bin" "$tmp/big.bin" <<'EOF2'
 import sys
@@ -54,5 +54,4 @@ check "raw from standard input" \
     "$(cat "$tc2/cstrace.bin" | "$PFT" info --raw - --format jsonl)" \
     "$("$PFT" info --raw "$tc2/cstrace.bin" --format jsonl)"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

@@ -9,20 +9,14 @@
 # installed files, the man pages render without warnings, and the howto
 # shows decode_snapshot.c verbatim.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 : "${PFT:?}" "${PFT_SHARED:?}" "${PFT_SOURCE:?}"
 SNAPS=$PFT_SHARED/testdata/opencsd-snapshots
-fails=0
-checks=0
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ok() { checks=$((checks + 1)); echo "ok: $*"; }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
-check() { # check DESCRIPTION COMMAND...
-    local what=$1; shift
-    if "$@"; then ok "$what"; else bad "$what"; fi
-}
 
 # ---- build and install -------------------------------------------------
 prefix=$tmp/prefix
@@ -31,7 +25,7 @@ if ! { cmake -S "$PFT_SOURCE" -B "$tmp/b" -DCMAKE_BUILD_TYPE=Release \
        cmake --build "$tmp/b" -j2 --target libpft pft_cli >>"$tmp/build.log" 2>&1 &&
        cmake --install "$tmp/b" >>"$tmp/build.log" 2>&1; }; then
     tail -30 "$tmp/build.log"
-    echo "FAIL: build and install"; echo "0 passed, 1 failed"; exit 1
+    bad "build and install"; summary
 fi
 ok "configure, build and install into a temporary prefix"
 
@@ -41,35 +35,35 @@ libdir=$(dirname "$(dirname "$pc")")
 for f in "$prefix/include/pft.h" "$prefix/bin/pft" "$pc" "$libdir/libpft.so" \
          "$libdir/libpft.so.0" "$prefix/share/man/man1/pft.1" \
          "$prefix/share/man/man3/libpft.3"; do
-    check "installed: ${f#"$prefix"/}" test -e "$f"
+    check_true "installed: ${f#"$prefix"/}" test -e "$f"
 done
 soname=$(readelf -d "$libdir/libpft.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-check "SONAME is libpft.so.0 (got '$soname')" test "$soname" = libpft.so.0
+check_true "SONAME is libpft.so.0 (got '$soname')" test "$soname" = libpft.so.0
 
 # ---- the man pages -----------------------------------------------------
 for page in man1/pft.1 man3/libpft.3; do
     f=$prefix/share/man/$page
     warn=$(MANWIDTH=80 man --warnings -l "$f" 2>&1 >/dev/null)
-    check "man --warnings renders $page silently${warn:+: $warn}" test -z "$warn"
+    check_true "man --warnings renders $page silently${warn:+: $warn}" test -z "$warn"
     warn=$(groff -man -ww -z "$f" 2>&1)
-    check "groff -man -ww -z $page silent${warn:+: $warn}" test -z "$warn"
+    check_true "groff -man -ww -z $page silent${warn:+: $warn}" test -z "$warn"
     lines=$(MANWIDTH=80 man -l "$f" 2>/dev/null | wc -l)
-    check "$page renders to more than 100 lines ($lines)" test "$lines" -gt 100
+    check_true "$page renders to more than 100 lines ($lines)" test "$lines" -gt 100
 done
 # Every command `pft --help` lists has its subsection in pft.1.
 # (The installed pft has no run path to the prefix: LD_LIBRARY_PATH finds it.)
 cmds=$(LD_LIBRARY_PATH=$libdir "$prefix/bin/pft" --help |
        awk '/^commands:/ {c = 1; next} c && !NF {exit} c {print $1}')
-check "pft --help lists at least the 7 commands of 0.2 ($(echo $cmds))" \
+check_true "pft --help lists at least the 7 commands of 0.2 ($(echo $cmds))" \
     test "$(echo "$cmds" | wc -w)" -ge 7
 for cmd in $cmds; do
-    check "pft.1 documents 'pft $cmd'" grep -qE "^\.SS pft $cmd( |\$)" "$prefix/share/man/man1/pft.1"
+    check_true "pft.1 documents 'pft $cmd'" grep -qE "^\.SS pft $cmd( |\$)" "$prefix/share/man/man1/pft.1"
 done
 
 # ---- the howto shows the example program verbatim ----------------------
 awk '/^<!-- begin decode_snapshot.c -->/{getline; c=1; next} /^<!-- end decode_snapshot.c -->/{c=0} c' \
     "$PFT_SOURCE/doc/howto_libpft.md" | sed '$d' >"$tmp/howto.c"
-check "doc/howto_libpft.md shows doc/examples/decode_snapshot.c verbatim" \
+check_true "doc/howto_libpft.md shows doc/examples/decode_snapshot.c verbatim" \
     cmp -s "$tmp/howto.c" "$PFT_SOURCE/doc/examples/decode_snapshot.c"
 
 # ---- build the examples with pkg-config alone --------------------------
@@ -83,22 +77,22 @@ for ex in decode_snapshot count_insns; do
         cat "$tmp/cc.log"; bad "cc $ex.c \$(pkg-config --cflags --libs libpft)"
     fi
     # shellcheck disable=SC2046
-    check "$ex.c is warning-free C11" cc -std=c11 -Wall -Wextra -Werror -pedantic \
+    check_true "$ex.c is warning-free C11" cc -std=c11 -Wall -Wextra -Werror -pedantic \
         -fsyntax-only $(pkg-config --cflags libpft) "$src"
 done
 # libpft(3)'s EXAMPLE section, as rendered, is a program too.
 MANWIDTH=200 man -l "$prefix/share/man/man3/libpft.3" 2>/dev/null |
     sed -n '/^EXAMPLE/,/^SEE ALSO/p' | sed -n 's/^              //p' >"$tmp/man_example.c"
 # shellcheck disable=SC2046
-check "libpft(3)'s example compiles against the installed library" \
+check_true "libpft(3)'s example compiles against the installed library" \
     cc -std=c11 -Wall -Wextra -Werror "$tmp/man_example.c" $(pkg-config --cflags --libs libpft) \
     -o "$tmp/man_example"
 [ -x "$tmp/decode_snapshot" ] && [ -x "$tmp/count_insns" ] ||
-    { echo "$checks checks: $((checks - fails)) passed, $fails failed"; exit 1; }
+    { bad "the example programs were not built"; summary; }
 export LD_LIBRARY_PATH=$libdir
 for ex in decode_snapshot count_insns; do
     resolved=$(ldd "$tmp/$ex" | awk '$1 == "libpft.so.0" {print $3}')
-    check "$ex resolves libpft.so.0 from the prefix ($resolved)" \
+    check_true "$ex resolves libpft.so.0 from the prefix ($resolved)" \
         test "$(readlink -f "$resolved")" = "$(readlink -f "$libdir/libpft.so.0")"
 done
 
@@ -148,26 +142,26 @@ for name in TC2 trace_cov_a15 demo; do
     "$tmp/decode_snapshot" "$dir" "${elf[@]}" >"$tmp/ex.out" 2>"$tmp/ex.err"
     rc=$?
     cp "$tmp/ex.out" "$tmp/ex.$name"
-    check "$name: decode_snapshot exits 0 (rc $rc $(head -1 "$tmp/ex.err"))" test $rc = 0
+    check_true "$name: decode_snapshot exits 0 (rc $rc $(head -1 "$tmp/ex.err"))" test $rc = 0
     "$PFT" decode --snapshot "$dir" "${elfopt[@]}" --format jsonl 2>/dev/null | ranges_cli >"$tmp/cli.ranges"
     ranges_ex <"$tmp/ex.out" >"$tmp/ex.ranges"
     nr=$(wc -l <"$tmp/cli.ranges")
-    check "$name: the same $nr ranges (id, start, end, n), in order, as pft decode" \
+    check_true "$name: the same $nr ranges (id, start, end, n), in order, as pft decode" \
         eval '[ "$nr" -gt 0 ] && cmp -s "$tmp/cli.ranges" "$tmp/ex.ranges"'
     "$PFT" decode --snapshot "$dir" "${elfopt[@]}" --insn 2>/dev/null |
         awk '/^    0x/ {print $1}' >"$tmp/cli.insns"
     awk '/^    0x/ {print $1}' "$tmp/ex.out" >"$tmp/ex.insns"
     ni=$(wc -l <"$tmp/cli.insns")
-    check "$name: the same $ni instruction addresses as pft decode --insn" \
+    check_true "$name: the same $ni instruction addresses as pft decode --insn" \
         eval '[ "$ni" -gt 0 ] && cmp -s "$tmp/cli.insns" "$tmp/ex.insns"'
-    check "$name: each range is followed by its n instructions, from its start" \
+    check_true "$name: each range is followed by its n instructions, from its start" \
         ranges_have_their_insns "$tmp/ex.out"
     total=$(awk '{t += $4} END {print t + 0}' "$tmp/ex.ranges")
     case $name in
     # TC2: 9548 of the PTM and 16623 of the three ETMv3 sources (OpenCSD's
     # counts; tests/opencsd/test_etm3_opencsd.sh compares them one by one).
-    TC2) check "TC2: 26171 instructions, as OpenCSD (got $total)" test "$total" = 26171 ;;
-    trace_cov_a15) check "trace_cov_a15: 57 instructions, as OpenCSD (got $total)" test "$total" = 57 ;;
+    TC2) check_true "TC2: 26171 instructions, as OpenCSD (got $total)" test "$total" = 26171 ;;
+    trace_cov_a15) check_true "trace_cov_a15: 57 instructions, as OpenCSD (got $total)" test "$total" = 57 ;;
     esac
 done
 
@@ -180,7 +174,7 @@ b = [int(l.split()[0], 16) for l in open(sys.argv[2]) if l.startswith("    0x")]
 sys.exit(not a or a != b)' "$1" "$2"
 }
 "$tmp/man_example" "$SNAPS/TC2" >"$tmp/man.out" 2>&1
-check "TC2: libpft(3)'s example lists the same instructions" same_insns "$tmp/man.out" "$tmp/ex.TC2"
+check_true "TC2: libpft(3)'s example lists the same instructions" same_insns "$tmp/man.out" "$tmp/ex.TC2"
 
 # ---- count_insns: the pipeline fed by the program's own read loop ------
 reg() { sed -n "s/^$2([^)]*)=//p" "$1" | tr -d '\r'; }
@@ -203,19 +197,18 @@ T=$SNAPS/TC2
 # shellcheck disable=SC2046
 "$tmp/count_insns" formatted "$T/cstrace.bin" $(dumps "$T/cpu_3.ini") \
     "$(regs "$T/device_8.ini")" "$(regs "$T/device_9.ini")" >"$tmp/count.out" 2>&1
-check "TC2: count_insns: 9548 instructions for 0x13 (OpenCSD's count), none for 0x14: $(tr '\n' ' ' <"$tmp/count.out")" \
+check_true "TC2: count_insns: 9548 instructions for 0x13 (OpenCSD's count), none for 0x14: $(tr '\n' ' ' <"$tmp/count.out")" \
     eval 'grep -qx "id=0x13 insns=9548 ranges=[0-9]*" "$tmp/count.out" &&
           grep -qx "id=0x14 insns=0 ranges=0" "$tmp/count.out"'
-check "TC2: count_insns agrees with pft decode" \
+check_true "TC2: count_insns agrees with pft decode" \
     eval '[ "$(grep -v "insns=0 " "$tmp/count.out")" = "$(cli_counts "$T" --id 0x13)" ]'
 T=$SNAPS/trace_cov_a15
 # shellcheck disable=SC2046
 "$tmp/count_insns" raw "$T/PTM_0_2.bin" $(dumps "$T/device1.ini") \
     "$(regs "$T/device5.ini")" >"$tmp/count.out" 2>&1
-check "trace_cov_a15: count_insns: 57 instructions (OpenCSD's count): $(cat "$tmp/count.out")" \
+check_true "trace_cov_a15: count_insns: 57 instructions (OpenCSD's count): $(cat "$tmp/count.out")" \
     grep -qx "id=0x2 insns=57 ranges=[0-9]*" "$tmp/count.out"
-check "trace_cov_a15: count_insns agrees with pft decode" \
+check_true "trace_cov_a15: count_insns agrees with pft decode" \
     eval '[ "$(cat "$tmp/count.out")" = "$(cli_counts "$T")" ]'
 
-echo "$checks checks: $((checks - fails)) passed, $fails failed"
-[ "$fails" = 0 ]
+summary

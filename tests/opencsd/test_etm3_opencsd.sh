@@ -6,17 +6,18 @@
 # against the snapshot's DS-5 listings (an independent decoder): the same
 # instructions, condition failures, per-range cycle counts and trace gaps.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PFT_SHARED:?}" "${PFT_BUILD:?}"
 tc2=$PFT_SHARED/testdata/opencsd-snapshots/TC2
 dump=$PFT_BUILD/etm3_dump
-pass=0 fail=0
 for id in 0x10 0x11 0x12; do
     if python3 "$here/diff_etm3.py" all "$dump" "$tc2" "$id"; then
-        pass=$((pass+1))
+        ok
     else
-        fail=$((fail+1))
+        bad "ETMv3 source $id differs from OpenCSD or DS-5 (above)"
     fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -eq 3 ]
+[ "$pass" -eq 3 ] || bad "$pass of the 3 ETMv3 sources agree"
+summary

@@ -4,24 +4,25 @@
 # the synthetic snapshots in tests/opencsd/vectors (hand-made streams that
 # cover the packet forms the captures lack).
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PFT:?}" "${PFT_SHARED:?}"
-pass=0 fail=0
-check() {
-    if python3 "$here/diff_packets.py" "$PFT" "$1" "$2"; then pass=$((pass+1)); else fail=$((fail+1)); fi
+# compare SNAPSHOT ID: pft dump lists the packets OpenCSD lists.
+compare() {
+    if python3 "$here/diff_packets.py" "$PFT" "$1" "$2"; then ok; else bad "$1 $2 differs from OpenCSD (above)"; fi
 }
 for ss in "$PFT_SHARED"/testdata/opencsd-snapshots/*/; do
     ss=${ss%/}
     # One check per PTM source that has trace: raw buffers by file, formatted by ID.
     while read -r kind id; do
-        check "$ss" "$id"
+        compare "$ss" "$id"
     done < <(python3 "$here/snapshot_sources.py" "$ss")
 done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for v in "$here"/vectors/*.hex; do
     name=$(basename "$v" .hex)
     python3 "$here/make_snapshot.py" "$tmp/$name" "$v"
-    check "$tmp/$name" raw
+    compare "$tmp/$name" raw
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -9,14 +9,14 @@
 # its instructions must be those of the decode listing, and its messages
 # (bad packets, the fit check's verdict) the listing's.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 PFT=${PFT:-build/pft}
 SHARED=${PFT_SHARED:-../shared}
 SRC=${PFT_SOURCE:-.}
 SS=$SHARED/testdata/opencsd-snapshots
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$2" = "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1: '$2' != '$3'"; fi; }
 
 # "TYPE N" lines of a listing (its packets counted by type with jq)...
 listed() { jq -r '.type' "$1" | sort | uniq -c | awk '{ print $2, $1 }'; }
@@ -98,5 +98,4 @@ compare_decode "TC2 x160, image 4 KB off" 1 --raw "$tmp/big.pft" "${cfg[@]}" \
     --image "$SS/TC2/kernel_dump.bin@0xC0009000"
 check "image 4 KB off: a verdict" "$(grep -c 'image' "$tmp/count.err")" 1
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

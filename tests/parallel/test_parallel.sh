@@ -5,14 +5,14 @@
 # are split, and the split proven by the counts pft then reports on stderr
 # ("parallel decode: P pieces, H handovers, A absorbed").
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 PFT=${PFT:-build/pft}
 SHARED=${PFT_SHARED:-../shared}
 SRC=${PFT_SOURCE:-.}
 SS=$SHARED/testdata/opencsd-snapshots
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { if [ "$2" = "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1: '$2' != '$3'"; fi; }
 
 # same PIECE JOBS MIN_PIECES ARGS...: pft ARGS -j JOBS with pieces of
 # PIECE bytes prints what pft ARGS -j 1 prints (standard output, the other
@@ -27,10 +27,9 @@ same() {
     local rc2=$?
     check "$name: exit code" "$rc2" "$rc1"
     if cmp -s "$tmp/serial.out" "$tmp/par.out"; then
-        pass=$((pass + 1))
+        ok
     else
-        fail=$((fail + 1))
-        echo "FAIL: $name: output differs from -j 1"
+        bad "$name: output differs from -j 1"
         diff "$tmp/serial.out" "$tmp/par.out" | head -5
     fi
     check "$name: messages" "$(grep -v 'parallel decode:' "$tmp/par.err")" "$(cat "$tmp/serial.err")"
@@ -278,5 +277,4 @@ check "-j 0: message" "$(cat "$tmp/err")" "pft: -j/--jobs: '0' is not a number o
 "$PFT" decode --raw "$tmp/one.pft" --jobs 2 "${cfg[@]}" --count >"$tmp/out" 2>/dev/null
 check "--jobs 2" "$?" 0
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary

@@ -1,7 +1,8 @@
 # perf_lib.sh - shared by the tests/perf scripts (sourced, not a test):
 # qemu-run programs, their executed addresses, and the PTM configurations
-# perf decodes right or wrongly.  Defines tmp, progs, pass, fail, bad(),
-# qemu_addresses(), same(), build(), good[] and known[].
+# perf decodes right or wrongly.  Defines tmp, progs, qemu_addresses(),
+# same(), build(), good[] and known[]; the counting (ok, bad, summary) is
+# tests/lib.sh's, which the scripts source first.
 set -u
 : "${PFT:?}"
 for tool in arm-linux-gnueabihf-gcc arm-linux-gnueabihf-readelf qemu-arm perf; do
@@ -9,8 +10,6 @@ for tool in arm-linux-gnueabihf-gcc arm-linux-gnueabihf-readelf qemu-arm perf; d
 done
 tmp=$(mktemp -d); [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT; echo "tmp: $tmp"
 progs=$here/../qemu/progs
-pass=0 fail=0
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 
 # Configurations perf decodes correctly.
 good=(

@@ -12,6 +12,8 @@
 # test_perf_script.sh), and the image found by --elf, --symfs and the
 # build-id cache.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=perf_lib.sh
 . "$here/perf_lib.sh"
@@ -65,7 +67,7 @@ for prog in switch inter; do
                 bad "$prog.$isa [$cfg]: $diff ($(head -2 "$tmp/pft.err"))"
                 continue
             fi
-            pass=$((pass+1))
+            ok
             # Side by side, where perf is known to go wrong (one program).
             [ "$prog" = switch ] || continue
             case " ${known[*]} " in *" $cfg "*) ;; *) continue ;; esac
@@ -85,7 +87,7 @@ done
 "$PFT" encode --log "$tmp/switch.arm.log" --elf "$tmp/switch.arm" --out-perf "$tmp/c.data" \
     --return-stack
 cpus=$("$PFT" decode --perf "$tmp/c.data" --insn --format jsonl | jq -c '.cpu' | sort | uniq -c)
-if [ "$(awk '{ print $2 }' <<<"$cpus")" = 0 ]; then pass=$((pass+1)); else bad "cpu fields: $cpus"; fi
+if [ "$(awk '{ print $2 }' <<<"$cpus")" = 0 ]; then ok; else bad "cpu fields: $cpus"; fi
 
 # --elf takes precedence over the mapped file (a copy of it would
 # overlap it otherwise), and with the file gone, --symfs or the build-id
@@ -94,11 +96,11 @@ mkdir -p "$tmp/sym$tmp" "$tmp/copy"
 cp "$tmp/switch.arm" "$tmp/copy/switch.arm"
 pft_insns "$tmp/pft" "$tmp/c.data" --elf "$tmp/copy/switch.arm"
 diff=$(same "$tmp/switch.arm.want" "$tmp/pft" "pft --elf")
-if [ -z "$diff" ]; then pass=$((pass+1)); else bad "--elf: $diff $(head -1 "$tmp/pft.err")"; fi
+if [ -z "$diff" ]; then ok; else bad "--elf: $diff $(head -1 "$tmp/pft.err")"; fi
 mv "$tmp/switch.arm" "$tmp/sym$tmp/switch.arm"
 pft_insns "$tmp/pft" "$tmp/c.data" --symfs "$tmp/sym"
 diff=$(same "$tmp/switch.arm.want" "$tmp/pft" "pft --symfs")
-if [ -z "$diff" ]; then pass=$((pass+1)); else bad "--symfs: $diff $(head -1 "$tmp/pft.err")"; fi
+if [ -z "$diff" ]; then ok; else bad "--symfs: $diff $(head -1 "$tmp/pft.err")"; fi
 
 # The writer's HEADER_BUILD_ID holds the ELF's GNU build ID (readelf's),
 # as perf itself reads it; with the file only in a build-id cache
@@ -106,7 +108,7 @@ if [ -z "$diff" ]; then pass=$((pass+1)); else bad "--symfs: $diff $(head -1 "$t
 id=$(arm-linux-gnueabihf-readelf -n "$tmp/sym$tmp/switch.arm" | awk '/Build ID:/ { print $3 }')
 listed=$(perf buildid-list -i "$tmp/c.data" 2>/dev/null)
 if [ -n "$id" ] && [ "$listed" = "$id $tmp/switch.arm" ]; then
-    pass=$((pass+1))
+    ok
 else
     bad "build ID: readelf '$id', perf buildid-list '$listed'"
 fi
@@ -114,7 +116,6 @@ mkdir -p "$tmp/cache/.build-id/${id:0:2}/${id:2}"
 mv "$tmp/sym$tmp/switch.arm" "$tmp/cache/.build-id/${id:0:2}/${id:2}/elf"
 pft_insns "$tmp/pft" "$tmp/c.data" --buildid-dir "$tmp/cache"
 diff=$(same "$tmp/switch.arm.want" "$tmp/pft" "pft --buildid-dir")
-if [ -z "$diff" ]; then pass=$((pass+1)); else bad "--buildid-dir: $diff $(head -1 "$tmp/pft.err")"; fi
+if [ -z "$diff" ]; then ok; else bad "--buildid-dir: $diff $(head -1 "$tmp/pft.err")"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -7,6 +7,8 @@
 # changed; the offsets are found by walking the records here (perf.data
 # layout: shared/spec/perf-data.md), not taken from pft.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=perf_lib.sh
 . "$here/perf_lib.sh"
@@ -51,7 +53,7 @@ expect() {
     local want
     want=$(printf '%s: offset 0x%x: ' "$2" "$3")
     if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF "$want" "$tmp/err"; then
-        pass=$((pass+1))
+        ok
     else
         bad "$1 ($cmd): exit $rc, wanted 2 and '$want': $(cat "$tmp/err")"
     fi
@@ -88,7 +90,7 @@ patch "$tmp/unknown.data" "$comm" '<I' 99
 want=$("$PFT" decode --perf "$good" --count 2>&1)
 got=$("$PFT" decode --perf "$tmp/unknown.data" --count 2>&1)
 rc=$?
-if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then pass=$((pass+1)); else
+if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then ok; else
     bad "unknown record type: exit $rc: $got"; fi
 
 # A missing image: one line naming it and the MMAP2 record, addr_nacc
@@ -100,7 +102,7 @@ rc=$?
 want=$(printf '%s: offset 0x%x: %s (mapped at 0x' "$good" "$mmap" "$bin")
 if [ "$rc" -eq 1 ] && grep -qF "$want" "$tmp/err" && grep -q "addr_nacc" "$tmp/out" &&
     ! grep -q "range" "$tmp/out"; then
-    pass=$((pass+1))
+    ok
 else
     bad "missing image: exit $rc: $(head -3 "$tmp/err")"
 fi
@@ -108,12 +110,11 @@ mv "$bin.moved" "$bin"
 
 # Not a perf.data file at all, and a perf.data without CoreSight.
 if "$PFT" decode --perf "$bin" >/dev/null 2>"$tmp/err"; then bad "an ELF accepted"
-elif grep -qF "$bin: offset 0x0: " "$tmp/err"; then pass=$((pass+1))
+elif grep -qF "$bin: offset 0x0: " "$tmp/err"; then ok
 else bad "an ELF: $(cat "$tmp/err")"; fi
 patch "$tmp/noinfo.data" "$info" '<I' 99
 if "$PFT" decode --perf "$tmp/noinfo.data" >/dev/null 2>"$tmp/err"; then bad "no AUXTRACE_INFO accepted"
-elif grep -qF "$tmp/noinfo.data: no AUXTRACE_INFO record" "$tmp/err"; then pass=$((pass+1))
+elif grep -qF "$tmp/noinfo.data: no AUXTRACE_INFO record" "$tmp/err"; then ok
 else bad "no AUXTRACE_INFO: $(cat "$tmp/err")"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -12,6 +12,8 @@
 #    the instructions before it a prefix of qemu's, those after it a
 #    suffix, and exit 1.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=perf_lib.sh
 . "$here/perf_lib.sh"
@@ -27,11 +29,11 @@ python3 "$here/mkpercpu.py" "$tmp/cpus.data" 1024 "$tmp/c0.data" "$tmp/c1.data" 
 
 "$PFT" decode --perf "$tmp/cpus.data" --insn --format jsonl >"$tmp/out" 2>"$tmp/err"
 rc=$?
-if [ "$rc" -eq 0 ]; then pass=$((pass+1)); else bad "per-CPU decode: exit $rc: $(head -2 "$tmp/err")"; fi
+if [ "$rc" -eq 0 ]; then ok; else bad "per-CPU decode: exit $rc: $(head -2 "$tmp/err")"; fi
 for cpu in 0 1; do
     jq -r "select(.type == \"insn\" and .cpu == $cpu) | .addr" "$tmp/out" | sed 's/^0x//' >"$tmp/got"
     diff=$(same "$bin.want" "$tmp/got" "pft cpu $cpu")
-    if [ -z "$diff" ]; then pass=$((pass+1)); else bad "cpu $cpu: $diff"; fi
+    if [ -z "$diff" ]; then ok; else bad "cpu $cpu: $diff"; fi
 done
 # The timestamps in listing order, with their CPUs.
 jq -r 'select(.type == "timestamp") | "\(.cpu) \(.ts)"' "$tmp/out" >"$tmp/ts"
@@ -43,7 +45,7 @@ done <"$tmp/ts"
 switches=$(awk 'NR > 1 && $1 != c { n++ } { c = $1 } END { print n + 0 }' "$tmp/ts")
 # (qemu runs switch.arm in an empty environment: some 58 timestamps.)
 if [ "$(wc -l <"$tmp/ts")" -gt 40 ] && [ "$falls" -eq 0 ] && [ "$switches" -gt 10 ]; then
-    pass=$((pass+1))
+    ok
 else
     bad "merge: $(wc -l <"$tmp/ts") timestamps, $falls falls, $switches CPU switches"
 fi
@@ -64,10 +66,9 @@ if [ "$rc" -eq 1 ] && grep -q '"offset":1024,.*"type":"error","cpu":0,"msg":"tru
     [ "$na" -gt 0 ] && [ "$((nb + na))" -le "$(wc -l <"$bin.want")" ] &&
     [ -z "$(same <(head -n "$nb" "$bin.want") "$tmp/before" pft)" ] &&
     [ -z "$(same <(tail -n "$na" "$bin.want") "$tmp/after" pft)" ]; then
-    pass=$((pass+1))
+    ok
 else
     bad "lost trace: exit $rc, $nb + $na instructions: $(grep '"type":"error"' "$tmp/out" | head -2)"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

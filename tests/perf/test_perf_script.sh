@@ -19,6 +19,8 @@
 # packet dump shows all packets and OpenCSD's trc_pkt_lister decodes them
 # (perf's handling of the end of a buffer).
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=perf_lib.sh
 . "$here/perf_lib.sh"
@@ -87,7 +89,7 @@ for prog in switch inter fnptr; do
         fi
         for cfg in "${good[@]}"; do
             diff=$(run "$bin" "$cfg")
-            if [ -z "$diff" ]; then pass=$((pass+1)); else bad "$prog.$isa [$cfg]: $diff"; fi
+            if [ -z "$diff" ]; then ok; else bad "$prog.$isa [$cfg]: $diff"; fi
         done
         [ "$prog" = fnptr ] && continue
         for cfg in "${known[@]}"; do
@@ -108,26 +110,26 @@ done
 dump=$(perf report -D -i "$tmp/d.data" 2>/dev/null)
 for want in "PERF_RECORD_AUXTRACE_INFO type: 3" "PERF_RECORD_COMM: switch.arm:4242/4242" \
             "PERF_RECORD_MMAP2 4242/4242" "PERF_RECORD_AUX offset: 0" "PERF_RECORD_AUXTRACE size:"; do
-    if grep -qF "$want" <<<"$dump"; then pass=$((pass+1)); else bad "perf report -D: no '$want'"; fi
+    if grep -qF "$want" <<<"$dump"; then ok; else bad "perf report -D: no '$want'"; fi
 done
 
 # The thread is the traced context ID (its low byte with --ctxid-bytes 1).
 "$PFT" encode --log "$tmp/switch.arm.log" --elf "$tmp/switch.arm" --out-perf "$tmp/c.data" \
     --ctxid-bytes 1 --ctxid 0x1234 --perf-raw
 if perf report -D -i "$tmp/c.data" 2>/dev/null | grep -qF "PERF_RECORD_COMM: switch.arm:52/52"; then
-    pass=$((pass+1))
+    ok
 else
     bad "--ctxid-bytes 1 --ctxid 0x1234: the thread is not 0x34"
 fi
 diff=$(run "$tmp/switch.arm" "--ctxid-bytes 1 --ctxid 0x1234")
-if [ -z "$diff" ]; then pass=$((pass+1)); else bad "switch.arm [ctxid 0x1234, 1 byte]: $diff"; fi
+if [ -z "$diff" ]; then ok; else bad "switch.arm [ctxid 0x1234, 1 byte]: $diff"; fi
 
 # Usage errors.
 if "$PFT" encode --log "$tmp/switch.arm.log" --elf "$tmp/switch.arm" --out-raw /dev/null \
     --perf-raw 2>"$tmp/err"; then
     bad "--perf-raw without --out-perf accepted"
 elif grep -q -- "--perf-raw goes with --out-perf" "$tmp/err"; then
-    pass=$((pass+1))
+    ok
 else
     bad "--perf-raw without --out-perf: $(cat "$tmp/err")"
 fi
@@ -135,10 +137,9 @@ if "$PFT" encode --log "$tmp/switch.arm.log" --elf "$tmp/switch.arm" \
     --out-perf /nonexistent/dir/x.data 2>"$tmp/err"; then
     bad "--out-perf into a missing directory accepted"
 elif grep -q "/nonexistent/dir/x.data: No such file" "$tmp/err"; then
-    pass=$((pass+1))
+    ok
 else
     bad "--out-perf into a missing directory: $(cat "$tmp/err")"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -1,15 +1,16 @@
 #!/bin/bash
 # Compile every tests/pftt/*.pftt with pftc and check `pft dump` and
 # `pft decode` (--format jsonl) against the expected outputs in it
-# (doc/howto_pftt.md); only the files named, when some are.  Prints
-# "N passed, N failed".
+# (doc/howto_pftt.md); only the files named, when some are.  One check
+# per file; prints "N passed, N failed".
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 PFT=${PFT:?set PFT to the pft binary}
 PFTC=${PFTC:-${PFT_BUILD:-$(dirname "$PFT")}/pftc}
 work=$(mktemp -d /tmp/pftt-XXXXXX)
 trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
 
 # The exit statuses pft may give: 0 when no error is expected; when errors
 # are, 1 (spec/cli.md) or 0 (the flow errors of the current CLI).
@@ -24,10 +25,9 @@ ok_status() {
 [ $# -gt 0 ] || set -- "$here"/*.pftt
 for spec in "$@"; do
 	name=$(basename "$spec" .pftt)
-	ok=1
+	good=1
 	if ! "$PFTC" "$spec" "$work"; then
-		echo "FAIL $name: pftc failed"
-		failed=$((failed + 1))
+		bad "$name: pftc failed"
 		continue
 	fi
 	read -r -a opts < "$work/$name.opts"
@@ -43,16 +43,15 @@ for spec in "$@"; do
 		fi
 		status=$?
 		if ! ok_status "$exp" $status; then
-			echo "FAIL $name ($sub): exit status $status"
+			echo "$name ($sub): exit status $status"
 			cat "$work/$name-$sub.err"
-			ok=0
+			good=0
 		fi
 		if ! python3 "$here/compare.py" "$exp" "$work/$name-$sub.jsonl"; then
-			echo "FAIL $name ($sub): output differs (above)"
-			ok=0
+			echo "$name ($sub): output differs (above)"
+			good=0
 		fi
 	done
-	if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	if [ $good = 1 ]; then ok; else bad "$name (above)"; fi
 done
-echo "pftt: $passed passed, $failed failed"
-[ $failed = 0 ]
+summary

@@ -6,15 +6,14 @@
 # instructions qemu executed, by pft decode --insn and by OpenCSD; and with
 # qemu's flags, the atoms are E and N as the conditions say.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PFT:?}"
 for tool in arm-linux-gnueabihf-gcc arm-linux-gnueabihf-nm qemu-arm trc_pkt_lister python3; do
     command -v "$tool" >/dev/null || { echo "missing tool: $tool"; exit 1; }
 done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 
 if python3 "$here/roundtrip.py" suite "$PFT" etmv3; then ok; else bad "ETMv3 round trips"; fi
 
@@ -50,5 +49,4 @@ if "$PFT" encode --protocol etmv3 --return-stack --log "$bin.log" --elf "$bin" \
     bad "--protocol etmv3 --return-stack accepted"
 elif grep -q "return stack" "$tmp/err"; then ok; else bad "no reason for refusing --return-stack"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -4,15 +4,14 @@
 # configurations, must decode (pft decode, and OpenCSD's trc_pkt_lister)
 # to exactly the instructions qemu executed.  roundtrip.py has the details.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PFT:?}"
 for tool in arm-linux-gnueabihf-gcc arm-linux-gnueabihf-nm qemu-arm trc_pkt_lister python3; do
     command -v "$tool" >/dev/null || { echo "missing tool: $tool"; exit 1; }
 done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 
 # Programs x configurations, against qemu and OpenCSD (see roundtrip.py).
 if python3 "$here/roundtrip.py" suite "$PFT"; then ok; else bad "round trips"; fi
@@ -37,5 +36,4 @@ else
     bad "raw, formatted and snapshot outputs decode differently"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

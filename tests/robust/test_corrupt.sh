@@ -5,13 +5,14 @@
 # that decoding recovers everything outside the damage (see corrupt.c); then the CLI is run on some damaged files: it
 # must end with exit status 0 or 1 and give every error with its offset.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 : "${PFT:?}" "${PFT_SHARED:?}" "${PFT_BUILD:?}" "${PFT_SOURCE:?}"
 ss="$PFT_SHARED/testdata/opencsd-snapshots"
 corrupt="$PFT_BUILD/tests/corrupt"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
 
-"$corrupt" --variants 300 "$ss/TC2" "$ss/trace_cov_a15" || fail=1
+if "$corrupt" --variants 300 "$ss/TC2" "$ss/trace_cov_a15"; then ok; else bad "corrupt: the shared snapshots (above)"; fi
 
 # Encoder-made streams: a real program (tests/qemu/progs/switch.c, Thumb)
 # run under qemu and traced by pft encode (PTM and ETMv3) under
@@ -27,8 +28,11 @@ arm-linux-gnueabihf-gcc -static -O1 -mthumb -o "$prog" "$PFT_SOURCE/tests/qemu/p
     { echo "FAIL: cannot build and run $prog"; exit 1; }
 encode() {
     local name=$1; shift
-    "$PFT" encode --log "$prog.log" --elf "$prog" "$@" --out-snapshot "$tmp/$name" ||
-        { echo "FAIL: pft encode $*"; fail=1; }
+    if "$PFT" encode --log "$prog.log" --elf "$prog" "$@" --out-snapshot "$tmp/$name"; then
+        ok
+    else
+        bad "pft encode $*"
+    fi
 }
 encode enc-ca-ts --cycle-accurate --timestamps --sync-period 256
 encode enc-rs-ctxid4-vmid --return-stack --ctxid-bytes 4 --ctxid 0x1234abcd --vmid --sync-period 256
@@ -40,27 +44,31 @@ encode enc3-ctxid4-vmid-bb --protocol etmv3 --ctxid-bytes 4 --ctxid 0x1234abcd -
     --branch-broadcast --sync-period 256
 encode enc3-ctxid1-ts48-gray --protocol etmv3 --ctxid-bytes 1 --timestamps --ts-bits 48 --ts-gray \
     --ts-period 7 --sync-period 128
-"$corrupt" --variants 50 "$tmp"/enc* || fail=1
+if "$corrupt" --variants 50 "$tmp"/enc*; then ok; else bad "corrupt: the encoded streams (above)"; fi
 
 # The CLI on damaged raw streams: 2 variants of each kind of each source.
 "$corrupt" --write "$tmp" 2 "$ss/TC2" "$ss/trace_cov_a15" >"$tmp/list" || { echo "FAIL: corrupt --write"; exit 1; }
-n=0 cli_fail=0
+n=0
 while IFS=$'\t' read -r file config images; do
     n=$((n+1))
     # shellcheck disable=SC2086
     "$PFT" dump --raw "$file" $config >/dev/null 2>"$tmp/err"
     rc=$?
     if [ $rc -gt 1 ] || grep -Evq "^pft: $file: (offset 0x[0-9a-f]+: .+|no trace data|no A-sync in [0-9]+ bytes: nothing could be decoded)$" "$tmp/err"; then
-        echo "FAIL: pft dump --raw $file $config -> exit $rc:"; sed 's/^/    /' "$tmp/err"; cli_fail=1
+        bad "pft dump --raw $file $config -> exit $rc:"; sed 's/^/    /' "$tmp/err"
+    else
+        ok
     fi
     # shellcheck disable=SC2086
     "$PFT" decode --raw "$file" $config $images --format jsonl >"$tmp/out" 2>"$tmp/err"
     rc=$?
     want=0; grep -q '"type":"error"' "$tmp/out" && want=1   # exit 1: errors were listed
     if [ $rc -ne $want ] || [ -s "$tmp/err" ] || grep -vq '^{"offset":[0-9]' "$tmp/out"; then
-        echo "FAIL: pft decode --raw $file $config $images -> exit $rc:"; sed 's/^/    /' "$tmp/err"; cli_fail=1
+        bad "pft decode --raw $file $config $images -> exit $rc:"; sed 's/^/    /' "$tmp/err"
+    else
+        ok
     fi
 done <"$tmp/list"
-[ "$n" -ge 24 ] || { echo "FAIL: only $n damaged files"; cli_fail=1; }
-echo "CLI on $n damaged streams: $([ $cli_fail = 0 ] && echo ok || echo failures above)"
-[ $fail = 0 ] && [ $cli_fail = 0 ]
+if [ "$n" -ge 24 ]; then ok; else bad "only $n damaged files"; fi
+echo "CLI on $n damaged streams"
+summary

@@ -8,6 +8,8 @@
 #    layer or one below, and no two files include each other, directly or
 #    through others (no circles).
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 B=${PFT_BUILD:?set PFT_BUILD to the build directory}
 src=${PFT_SOURCE:-$(cd "$(dirname "$0")/../.." && pwd)}
 python3 - "$B" "$src" <<'PY'
@@ -153,3 +155,5 @@ print("layers: %d folders, %d modules and %d unit tests checked, %d problems"
       % (len(folders), len(modules), len(tests), problems))
 sys.exit(1 if problems or not tests or not modules else 0)
 PY
+if [ $? -eq 0 ]; then ok; else bad "the layering (problems above)"; fi
+summary

@@ -6,6 +6,8 @@
 # the DWARF line table and symbols, and the real clients of the formats
 # (views_check.py has the details; lcov and genhtml read the tracefile).
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 : "${PFT:?}" "${PFT_BUILD:?}"
 driver=$PFT_BUILD/tests/views_driver
@@ -14,9 +16,6 @@ for tool in arm-linux-gnueabihf-gcc arm-linux-gnueabihf-objdump arm-linux-gnueab
     command -v "$tool" >/dev/null || { echo "missing tool: $tool"; exit 1; }
 done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-bad() { echo "FAIL: $*"; fail=$((fail+1)); }
 
 # program, instruction set, optimisation, PTM configuration (the driver
 # takes the same flags)
@@ -69,5 +68,4 @@ else
     bad "folded stacks: $total instructions, qemu ran $want"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary
