@@ -9,6 +9,8 @@
 #   golden_run NAME [VAR=VALUE...] -- ARGS...   pft ARGS (in W, with the
 #                                   variables set): its stdout and exit status
 #   golden_file NAME FILE           a file an earlier case wrote
+#   golden_sync                     waits for the cases started (the test
+#                                   runs two at a time)
 #   golden_input NAME HASH          a digest of generated inputs (the qemu
 #                                   programs and what they executed): when it
 #                                   differs, the outputs made from them cannot
@@ -149,6 +151,7 @@ golden_short() {
 # golden_perf_file NAME FILE: a perf.data pft encode wrote, with W (the
 # absolute path of the ELF the MMAP2 records name) as /tmp/pft-golden.WWWWWW.
 golden_perf_file() {
+    golden_sync
     LC_ALL=C sed "s|$PWD|/tmp/pft-golden.WWWWWW|g" "$2" >"$2.w"
     golden_file "$1" "$2.w"
 }
@@ -157,6 +160,7 @@ golden_perf_file() {
 # (name, content) stream.
 golden_snapshot_file() {
     local f
+    golden_sync
     for f in $(ls "$2"); do
         echo "== $f"
         cat "$2/$f"
