@@ -5,9 +5,9 @@
 # and says what is wrong in the same words: the messages and exit statuses
 # below are those of the version before the shared parser.
 set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 PFT=${PFT:-build/pft}
-pass=0 fail=0
-check() { if [ "$2" = "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1: '$2' != '$3'"; fi; }
 # expect STATUS MESSAGE ARGS...: pft ARGS exits STATUS with one line MESSAGE.
 expect() {
     local status=$1 msg=$2; shift 2
@@ -60,5 +60,4 @@ check "dump --help lists no --elf" "$("$PFT" dump --help | grep -c -- '--elf')" 
 check "timeline --help lists --clock" "$("$PFT" timeline --help | grep -c -- '--clock HZ ')" 1
 check "calls --help lists no --clock" "$("$PFT" calls --help | grep -c -- '--clock')" 0
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary
