@@ -1,5 +1,5 @@
-# tests/lib.sh - the helper every test script (tests/*/test_*.sh) sources:
 # shellcheck shell=bash
+# tests/lib.sh - the helper every test script (tests/*/test_*.sh) sources:
 #
 #     . "$(dirname "$0")/../lib.sh"
 #

@@ -1,5 +1,5 @@
-# tests/golden/cases.sh - the cases of the golden-output test, sourced by
 # shellcheck shell=bash
+# tests/golden/cases.sh - the cases of the golden-output test, sourced by
 # test_golden.sh (which compares) and make_expected.sh (which records).
 #
 # The caller sets PFT (the binary), SS (the OpenCSD snapshots of
@@ -68,7 +68,7 @@ golden_programs() {
                 other=thumb
                 [ $isa = thumb ] && other=arm
                 # -g for lines in coverage; the prefix map keeps W out of the DWARF.
-                local cc=(arm-linux-gnueabihf-gcc -static -O1 -g -fdebug-prefix-map="$PWD"=/golden)
+                local cc=(arm-linux-gnueabihf-gcc -static -O1 -g "-fdebug-prefix-map=$PWD=/golden")
                 # $name.$isa.o: the program's own code (for --filter OWN).
                 if [ $name = inter ]; then
                     "${cc[@]}" -m$isa -c -o $name.$isa.o inter_main.c &&
@@ -161,9 +161,9 @@ golden_perf_file() {
 golden_snapshot_file() {
     local f
     golden_sync
-    for f in $(ls "$2"); do
-        echo "== $f"
-        cat "$2/$f"
+    for f in "$2"/*; do
+        echo "== ${f##*/}"
+        cat "$f"
     done >"$2.all"
     golden_file "$1" "$2.all"
 }
@@ -198,8 +198,10 @@ golden_cases() {
         golden_input qemu "the programs do not build or run"
         return
     }
-    golden_input qemu "$(cd q && sha256sum $(echo "$list" | tr ' ' .) | sha256sum | cut -c1-64) $(cd q &&
-        for b in $(echo "$list" | tr ' ' .); do awk -F/ '/^Trace/ { print $2 }' $b.log; done |
+    local bins
+    mapfile -t bins < <(echo "$list" | tr ' ' .)
+    golden_input qemu "$(cd q && sha256sum "${bins[@]}" | sha256sum | cut -c1-64) $(cd q &&
+        for b in "${bins[@]}"; do awk -F/ '/^Trace/ { print $2 }' "$b.log"; done |
         sha256sum | cut -c1-64)" || return
     # The whole battery for a third of the traces of each protocol (both
     # instruction sets), a few cases for the others: the test's time.

@@ -62,7 +62,7 @@ golden_run() {
     seq=$((seq + 1))
     env ${envs[@]+"${envs[@]}"} "$PFT" "$@" >"$W/out.$seq" 2>/dev/null &
     last="${envs[*]-}${envs[*]:+ }pft $*"
-    q_pid+=($!) q_name+=("$name") q_seq+=($seq) q_cmd+=("$last")
+    q_pid+=("$!") q_name+=("$name") q_seq+=("$seq") q_cmd+=("$last")
     [ ${#q_pid[@]} -lt "$LANES" ] || golden_collect
 }
 
