@@ -56,12 +56,14 @@
  *   pft_timeline_          views.h   timelines of calls and events
  *   pft_names_             views.h   function labels for outputs
  *
- * Two libraries (doc/howto_libpft.md says why).  libpft decodes bytes:
- * common.h to decode.h (all but elf.h), with no dependency but the C
- * library.  libpft-io is its companion for what not every user needs:
- * elf.h (libelf), input.h (files, snapshots, parallel decode: threads),
- * perf.h and views.h (libdw); it needs libpft of the same version.  Link
- * with `pkg-config --libs libpft` or `pkg-config --libs libpft-io`.
+ * Two libraries, as libipt keeps sideband in libipt-sb: a program that only
+ * decodes bytes should need neither libelf, libdw nor threads to build or
+ * run (doc/howto_libpft.md says more).  libpft decodes bytes: common.h to
+ * decode.h in the table, all but elf.h; it needs the C library alone.
+ * libpft-io is the companion for what not every program needs: elf.h
+ * (libelf), input.h (files, snapshots, parallel decode: threads), perf.h
+ * and views.h (libdw); it needs libpft of the same version.  Link with
+ * `pkg-config --libs libpft` or `pkg-config --libs libpft-io`.
  *
  * Conventions (as libipt):
  *  - Functions return int: >= 0 is success, -PFT_ERR_* is failure.
