@@ -43,6 +43,15 @@ for h in $headers; do
               grep -v '^#include <std[a-z]*\.h>\$'"
 done
 
+# The headers of libpft include none of libpft-io's (the head comment says
+# which library a header belongs to).
+for h in $headers; do
+    grep -q 'Link with libpft-io' "$inc/$h" && continue
+    io=$(grep -o '#include "pft/[a-z0-9]*\.h"' "$inc/$h" | grep -o 'pft/[a-z0-9]*\.h' |
+         while read -r d; do grep -q 'Link with libpft-io' "$inc/$d" && echo "$d"; done)
+    check "$h (libpft) includes no libpft-io header${io:+: $io}" test -z "$io"
+done
+
 # The guards are the headers' own (an internal header of the same name
 # with the same guard would hide one of them).
 for h in $headers; do

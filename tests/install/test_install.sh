@@ -72,6 +72,17 @@ exports "$libdir/libpft.so" >"$tmp/core.syms"
 exports "$libdir/libpft-io.so" >"$tmp/io.syms"
 both=$(comm -12 "$tmp/core.syms" "$tmp/io.syms" | head -5 | tr '\n' ' ')
 check "libpft.so and libpft-io.so export no function twice${both:+: $both}" test -z "$both"
+# Each header's functions are exported by the library its head comment
+# names: elf.h, input.h, perf.h and views.h by libpft-io, the others by libpft.
+for h in "$prefix"/include/pft/*.h; do
+    lib=libpft; grep -q 'Link with libpft-io' "$h" && lib=libpft-io
+    syms=$tmp/core.syms; [ $lib = libpft-io ] && syms=$tmp/io.syms
+    tr '\n' ' ' <"$h" | grep -o 'pft_export[^;{]*;' | grep -o 'pft_[a-z0-9_]* *(' | tr -d ' (' |
+        sort -u >"$tmp/decl"
+    missing=$(comm -23 "$tmp/decl" "$syms" | head -5 | tr '\n' ' ')
+    check "$lib.so exports the $(wc -l <"$tmp/decl") functions of pft/${h##*/}${missing:+; not: $missing}" \
+        eval '[ -s "$tmp/decl" ] && [ -z "$missing" ]'
+done
 check "libpft-io.so exports pft_input_next, not pft_pipe_next" \
     eval 'grep -qx pft_input_next "$tmp/io.syms" && ! grep -qx pft_pipe_next "$tmp/io.syms" &&
           grep -qx pft_pipe_next "$tmp/core.syms"'
