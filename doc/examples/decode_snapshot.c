@@ -2,7 +2,7 @@
  * decode_snapshot - print every instruction range an OpenCSD snapshot's
  * PTM trace executed, and the instructions in each.
  *
- *   cc decode_snapshot.c $(pkg-config --cflags --libs libpft) -o decode_snapshot
+ *   cc decode_snapshot.c $(pkg-config --cflags --libs libpft-io) -o decode_snapshot
  *   ./decode_snapshot SNAPSHOT_DIR [ELF]
  *
  * Output, one line per range and one indented line per instruction:

@@ -2,12 +2,15 @@
 # The installed product: build the project (plain Release, so that programs
 # need no sanitizer runtime) into a temporary prefix, then build the two
 # documented example programs against it with nothing but
-#   cc SOURCE $(pkg-config --cflags --libs libpft)
+#   cc SOURCE $(pkg-config --cflags --libs libpft-io)   (decode_snapshot.c)
+#   cc SOURCE $(pkg-config --cflags --libs libpft)      (count_insns.c)
 # and check that they decode the shared captures through the installed
-# shared library exactly as `pft decode` does, with the instruction totals
-# OpenCSD gives (README: TC2 9 548, trace_cov_a15 57).  Also: SONAME, the
-# installed files, the man pages render without warnings, and the howto
-# shows decode_snapshot.c verbatim.
+# shared libraries exactly as `pft decode` does, with the instruction totals
+# OpenCSD gives (README: TC2 9 548, trace_cov_a15 57).  Also: SONAMEs, the
+# installed files and headers, the man pages render without warnings, the
+# howto shows decode_snapshot.c verbatim, and the two libraries' split: a
+# program that only decodes bytes (decode_bytes.c) links with libpft alone,
+# statically and shared, with neither libelf, libdw nor threads.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -17,12 +20,11 @@ SNAPS=$PFT_SHARED/testdata/opencsd-snapshots
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-
 # ---- build and install -------------------------------------------------
 prefix=$tmp/prefix
 if ! { cmake -S "$PFT_SOURCE" -B "$tmp/b" -DCMAKE_BUILD_TYPE=Release \
          -DCMAKE_INSTALL_PREFIX="$prefix" >"$tmp/build.log" 2>&1 &&
-       cmake --build "$tmp/b" -j2 --target libpft pft_cli >>"$tmp/build.log" 2>&1 &&
+       cmake --build "$tmp/b" -j2 --target libpft libpft_a libpft_io libpft_io_a pft_cli >>"$tmp/build.log" 2>&1 &&
        cmake --install "$tmp/b" >>"$tmp/build.log" 2>&1; }; then
     tail -30 "$tmp/build.log"
     bad "build and install"; summary
@@ -33,12 +35,59 @@ ok "configure, build and install into a temporary prefix"
 pc=$(find "$prefix" -name libpft.pc -path '*/pkgconfig/*' | head -1)
 libdir=$(dirname "$(dirname "$pc")")
 for f in "$prefix/include/pft.h" "$prefix/bin/pft" "$pc" "$libdir/libpft.so" \
-         "$libdir/libpft.so.0" "$prefix/share/man/man1/pft.1" \
-         "$prefix/share/man/man3/libpft.3"; do
+         "$libdir/libpft.so.0" "$libdir/libpft.a" "$libdir/libpft-io.so" \
+         "$libdir/libpft-io.so.0" "$libdir/libpft-io.a" "$libdir/pkgconfig/libpft-io.pc" \
+         "$prefix/share/man/man1/pft.1" "$prefix/share/man/man3/libpft.3"; do
     check_true "installed: ${f#"$prefix"/}" test -e "$f"
 done
-soname=$(readelf -d "$libdir/libpft.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-check_true "SONAME is libpft.so.0 (got '$soname')" test "$soname" = libpft.so.0
+for h in "$PFT_SOURCE"/include/pft/*.h; do
+    check_true "installed: include/pft/${h##*/}, as in the source" \
+        cmp -s "$h" "$prefix/include/pft/${h##*/}"
+done
+n=$(ls "$prefix/include/pft" | wc -l)
+check_true "include/pft/ holds the source's $(ls "$PFT_SOURCE/include/pft" | wc -l) headers ($n)" \
+    test "$n" = "$(ls "$PFT_SOURCE/include/pft" | wc -l)"
+for lib in libpft libpft-io; do
+    soname=$(readelf -d "$libdir/$lib.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+    check_true "SONAME is $lib.so.0 (got '$soname')" test "$soname" = $lib.so.0
+done
+
+# ---- the two libraries ---------------------------------------------------
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' '; }
+n=$(needed "$libdir/libpft.so")
+check_true "libpft.so needs no libelf, libdw or libpthread (needs: $n)" \
+    eval '! echo "$n" | grep -qE "libelf|libdw|libpthread"'
+n=$(needed "$libdir/libpft-io.so")
+check_true "libpft-io.so needs libelf and libdw (needs: $n)" \
+    eval 'echo "$n" | grep -q libelf && echo "$n" | grep -q libdw'
+exports() { nm -D --defined-only "$1" | awk '$2 == "T" {print $3}' | sort; }
+exports "$libdir/libpft.so" >"$tmp/core.syms"
+exports "$libdir/libpft-io.so" >"$tmp/io.syms"
+both=$(comm -12 "$tmp/core.syms" "$tmp/io.syms" | head -5 | tr '\n' ' ')
+check_true "libpft.so and libpft-io.so export no function twice${both:+: $both}" test -z "$both"
+# Each header's functions are exported by the library its head comment
+# names: elf.h, input.h, perf.h and views.h by libpft-io, the others by libpft.
+for h in "$prefix"/include/pft/*.h; do
+    lib=libpft; grep -q 'Link with libpft-io' "$h" && lib=libpft-io
+    syms=$tmp/core.syms; [ $lib = libpft-io ] && syms=$tmp/io.syms
+    tr '\n' ' ' <"$h" | grep -o 'pft_export[^;{]*;' | grep -o 'pft_[a-z0-9_]* *(' | tr -d ' (' |
+        sort -u >"$tmp/decl"
+    missing=$(comm -23 "$tmp/decl" "$syms" | head -5 | tr '\n' ' ')
+    check_true "$lib.so exports the $(wc -l <"$tmp/decl") functions of pft/${h##*/}${missing:+; not: $missing}" \
+        eval '[ -s "$tmp/decl" ] && [ -z "$missing" ]'
+done
+check_true "libpft-io.so exports pft_input_next, not pft_pipe_next" \
+    eval 'grep -qx pft_input_next "$tmp/io.syms" && ! grep -qx pft_pipe_next "$tmp/io.syms" &&
+          grep -qx pft_pipe_next "$tmp/core.syms"'
+for m in "" --static; do
+    f=$(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config $m --libs libpft)
+    check_true "pkg-config $m --libs libpft: no libelf, libdw or threads ($f)" \
+        eval '! echo "$f" | grep -qE "elf|dw|thread"'
+done
+f=$(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --static --libs libpft-io)
+check_true "pkg-config --static --libs libpft-io: -lpft-io before -lpft, libelf, libdw, -pthread ($f)" \
+    eval 'echo "$f" | grep -q -- "-lpft-io .*-lpft " && echo "$f" | grep -q -- -lelf &&
+          echo "$f" | grep -q -- -ldw && echo "$f" | grep -q -- -pthread'
 
 # ---- the man pages -----------------------------------------------------
 for page in man1/pft.1 man3/libpft.3; do
@@ -66,35 +115,81 @@ awk '/^<!-- begin decode_snapshot.c -->/{getline; c=1; next} /^<!-- end decode_s
 check_true "doc/howto_libpft.md shows doc/examples/decode_snapshot.c verbatim" \
     cmp -s "$tmp/howto.c" "$PFT_SOURCE/doc/examples/decode_snapshot.c"
 
-# ---- build the examples with pkg-config alone --------------------------
+# ---- decoding bytes with libpft alone ------------------------------------
+# decode_bytes.c includes pft/common.h, frames.h, packets.h, image.h and
+# flow.h: linked statically from libpft.a it needs only the C library, no
+# -lelf, -ldw or -lpthread; linked shared it loads neither libelf nor libdw.
 export PKG_CONFIG_PATH=$libdir/pkgconfig
-for ex in decode_snapshot count_insns; do
+src=$PFT_SOURCE/tests/install/decode_bytes.c
+# shellcheck disable=SC2046
+check_true "decode_bytes.c is warning-free C11" cc -std=c11 -Wall -Wextra -Werror -pedantic \
+    -fsyntax-only $(pkg-config --cflags libpft) "$src"
+static_libs=$(pkg-config --static --libs libpft)
+# shellcheck disable=SC2086
+check_true "cc decode_bytes.c -Wl,-Bstatic $static_libs -Wl,-Bdynamic" \
+    cc "$src" $(pkg-config --cflags libpft) -Wl,-Bstatic $static_libs -Wl,-Bdynamic \
+    -o "$tmp/decode_bytes_static"
+n=$(needed "$tmp/decode_bytes_static")
+check_true "static decode_bytes needs the C library alone (needs: $n)" test "$n" = "libc.so.6 "
+out=$("$tmp/decode_bytes_static" 2>&1)
+check_true "static decode_bytes decodes its loop: $(echo "$out" | tail -1)" \
+    eval 'echo "$out" | grep -q "^ok: " && [ "$(echo "$out" | grep -c "^range ")" = 4 ]'
+# shellcheck disable=SC2046
+check_true "cc decode_bytes.c \$(pkg-config --cflags --libs libpft)" \
+    cc "$src" $(pkg-config --cflags --libs libpft) -o "$tmp/decode_bytes"
+loaded=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/decode_bytes" | awk '{print $1}' | tr '\n' ' ')
+check_true "shared decode_bytes loads libpft and neither libelf, libdw nor libpthread ($loaded)" \
+    eval 'echo "$loaded" | grep -q "libpft.so.0" && ! echo "$loaded" | grep -qE "libelf|libdw|libpthread|libpft-io"'
+check_true "shared decode_bytes decodes its loop" \
+    eval 'LD_LIBRARY_PATH=$libdir "$tmp/decode_bytes" | grep -q "^ok: "'
+
+# ---- build the examples with pkg-config alone --------------------------
+# decode_snapshot.c opens a snapshot (pft_input_*: libpft-io); count_insns.c
+# feeds a pipeline (libpft alone).
+for ex in decode_snapshot:libpft-io count_insns:libpft; do
+    lib=${ex#*:} ex=${ex%:*}
     src=$PFT_SOURCE/doc/examples/$ex.c
     # shellcheck disable=SC2046
-    if cc "$src" $(pkg-config --cflags --libs libpft) -o "$tmp/$ex" 2>"$tmp/cc.log"; then
-        ok "cc $ex.c \$(pkg-config --cflags --libs libpft)"
+    if cc "$src" $(pkg-config --cflags --libs $lib) -o "$tmp/$ex" 2>"$tmp/cc.log"; then
+        ok "cc $ex.c \$(pkg-config --cflags --libs $lib)"
     else
-        cat "$tmp/cc.log"; bad "cc $ex.c \$(pkg-config --cflags --libs libpft)"
+        cat "$tmp/cc.log"; bad "cc $ex.c \$(pkg-config --cflags --libs $lib)"
     fi
     # shellcheck disable=SC2046
     check_true "$ex.c is warning-free C11" cc -std=c11 -Wall -Wextra -Werror -pedantic \
-        -fsyntax-only $(pkg-config --cflags libpft) "$src"
+        -fsyntax-only $(pkg-config --cflags $lib) "$src"
+    check_true "$ex.c says to link with $lib" grep -q "pkg-config --cflags --libs $lib)" "$src"
 done
+# The static libraries: libpft-io.a, then libpft.a, then the system's.
+# shellcheck disable=SC2046
+check_true "cc decode_snapshot.c with libpft-io.a and libpft.a" \
+    cc "$PFT_SOURCE/doc/examples/decode_snapshot.c" $(pkg-config --cflags libpft-io) \
+    "$libdir/libpft-io.a" "$libdir/libpft.a" $(pkg-config --libs libelf libdw) -pthread \
+    -o "$tmp/decode_snapshot_static"
+n=$(needed "$tmp/decode_snapshot_static")
+check_true "static decode_snapshot needs no libpft (needs: $n)" eval '! echo "$n" | grep -q libpft'
+"$tmp/decode_snapshot_static" "$SNAPS/trace_cov_a15" >"$tmp/static.out" 2>&1
+check_true "static decode_snapshot: 57 instructions for trace_cov_a15" \
+    test "$(grep -c '^    0x' "$tmp/static.out")" = 57
 # libpft(3)'s EXAMPLE section, as rendered, is a program too.
 MANWIDTH=200 man -l "$prefix/share/man/man3/libpft.3" 2>/dev/null |
     sed -n '/^EXAMPLE/,/^SEE ALSO/p' | sed -n 's/^              //p' >"$tmp/man_example.c"
 # shellcheck disable=SC2046
-check_true "libpft(3)'s example compiles against the installed library" \
-    cc -std=c11 -Wall -Wextra -Werror "$tmp/man_example.c" $(pkg-config --cflags --libs libpft) \
+check_true "libpft(3)'s example compiles against the installed libraries" \
+    cc -std=c11 -Wall -Wextra -Werror "$tmp/man_example.c" $(pkg-config --cflags --libs libpft-io) \
     -o "$tmp/man_example"
 [ -x "$tmp/decode_snapshot" ] && [ -x "$tmp/count_insns" ] ||
     { bad "the example programs were not built"; summary; }
 export LD_LIBRARY_PATH=$libdir
-for ex in decode_snapshot count_insns; do
-    resolved=$(ldd "$tmp/$ex" | awk '$1 == "libpft.so.0" {print $3}')
-    check_true "$ex resolves libpft.so.0 from the prefix ($resolved)" \
-        test "$(readlink -f "$resolved")" = "$(readlink -f "$libdir/libpft.so.0")"
+for ex in decode_snapshot:libpft count_insns:libpft decode_snapshot:libpft-io; do
+    lib=${ex#*:} ex=${ex%:*}
+    resolved=$(ldd "$tmp/$ex" | awk -v l=$lib.so.0 '$1 == l {print $3}')
+    check_true "$ex resolves $lib.so.0 from the prefix ($resolved)" \
+        test "$(readlink -f "$resolved")" = "$(readlink -f "$libdir/$lib.so.0")"
 done
+loaded=$(ldd "$tmp/count_insns" | awk '{print $1}' | tr '\n' ' ')
+check_true "count_insns loads neither libpft-io, libelf nor libdw ($loaded)" \
+    eval '! echo "$loaded" | grep -qE "libpft-io|libelf|libdw"'
 
 # ---- decode_snapshot against pft decode --------------------------------
 # Normalisers: ranges in order as "id start end n" (decimal), from pft

@@ -1,0 +1,230 @@
+/*
+ * pft/common.h - what every layer uses: the error codes and pft_errstr(), the
+ * version, the export macro, the instruction sets and the PTM configuration
+ * (struct pft_config, pft_config_from_regs()).
+ *
+ * Link with libpft (pkg-config libpft).  <pft.h> includes every header;
+ * its head comment gives the conventions and the prefixes.
+ */
+#ifndef PFT_PUBLIC_COMMON_H
+#define PFT_PUBLIC_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define pft_export __attribute__((visibility("default")))
+#else
+#define pft_export
+#endif
+
+/* ======================================================================
+ * Common: errors
+ * ====================================================================== */
+
+enum pft_error_code {
+	PFT_ERR_OK = 0,
+	PFT_ERR_INTERNAL,      /* a bug in libpft */
+	PFT_ERR_INVALID,       /* an argument is NULL or out of range */
+	PFT_ERR_NOMEM,         /* out of memory */
+	PFT_ERR_BAD_CONFIG,    /* the configuration is inconsistent or not PFT */
+	PFT_ERR_NEED_INPUT,    /* feed more input (or finish) to go on */
+	PFT_ERR_EOS,           /* end of stream: everything has been returned */
+	PFT_ERR_NOSYNC,        /* not synchronised */
+	PFT_ERR_BAD_OPCODE,    /* a reserved packet header */
+	PFT_ERR_BAD_PACKET,    /* a malformed packet */
+	PFT_ERR_TRUNCATED,     /* the input ended inside a packet */
+	PFT_ERR_BAD_FRAME,     /* a malformed formatter frame */
+	PFT_ERR_NOMAP,         /* no memory image at an address */
+	PFT_ERR_BAD_INSN,      /* an instruction the decoder cannot follow */
+	PFT_ERR_BAD_FILE,      /* a file is missing, unreadable or malformed */
+	PFT_ERR_NOT_SUPPORTED, /* valid, but not supported by this library */
+	PFT_ERR_NOSPACE,       /* a caller-provided output buffer is too small */
+	PFT_ERR_MAX,           /* one past the codes that functions return */
+
+	/*
+	 * Reasons.  Functions return the codes above; these finer values say
+	 * why a packet, an element, a model put or an event expression is bad,
+	 * in the fields that carry them (pft_packet.bad, pft_etm3_packet.bad,
+	 * pft_elem.reason, pft_model_error(), pft_event_diag.problem).  All
+	 * are below 256 so that they fit those uint8_t fields; PFT_ERR_OK (0)
+	 * means no reason.
+	 */
+	/* Packets (PTM and ETMv3): pft_packet.bad, pft_etm3_packet.bad. */
+	PFT_ERR_PKT_RESERVED_HEADER = 0x20, /* a reserved header (or P-header) */
+	PFT_ERR_PKT_ATOM_NO_MARKER,  /* PTM: 0x80/0x82 outside cycle-accurate mode */
+	PFT_ERR_PKT_ASYNC,           /* zeros not ended by 0x80 */
+	PFT_ERR_PKT_TRUNCATED,       /* the stream ended inside a packet */
+	PFT_ERR_PKT_DATA_DISABLED,   /* ETMv3: a data header without data trace */
+	PFT_ERR_PKT_BAD_ISA,         /* ETMv3: a 5th address byte naming no ISA */
+	/* Flow (PTM and ETMv3): pft_elem.reason of PFT_ELEM_ERROR. */
+	PFT_ERR_FLOW_BAD_PACKET = 0x30, /* the packet decoder reported a bad packet */
+	PFT_ERR_FLOW_NO_WAYPOINT,    /* no waypoint within the walk limit */
+	PFT_ERR_FLOW_RETSTACK_EMPTY, /* an E atom on an indirect branch, stack empty */
+	PFT_ERR_FLOW_INDIRECT_ATOM,  /* an E atom on an indirect branch, no return stack */
+	PFT_ERR_FLOW_WP_UPDATE_PAST, /* a waypoint update beyond the next waypoint */
+	PFT_ERR_FLOW_BAD_INSN,       /* undecodable instruction set (Jazelle, ThumbEE) */
+	/* Model: why pft_model_put() refused an instruction. */
+	PFT_ERR_MODEL_NOT_IN_IMAGE = 0x40, /* the first instruction, or one
+				      * reached without a branch, is not in
+				      * the image */
+	PFT_ERR_MODEL_NOT_BRANCH,    /* the PC changed after an instruction that
+				      * cannot branch */
+	PFT_ERR_MODEL_DIRECT_ELSEWHERE, /* a direct branch went neither to its
+				      * target nor to the next instruction */
+	PFT_ERR_MODEL_ISA_CHANGE,    /* the instruction set changed where it cannot */
+	PFT_ERR_MODEL_MISALIGNED,    /* the address is not aligned for its ISA */
+	PFT_ERR_MODEL_BAD_ISA,       /* an ISA the model cannot trace */
+	/* Event expressions and register values: pft_event_diag.problem.
+	 * Parsing (the column says where): */
+	PFT_ERR_EVENT_EMPTY = 0x50,  /* nothing but blanks */
+	PFT_ERR_EVENT_BAD_CHAR,      /* a character that is no part of the language */
+	PFT_ERR_EVENT_EXPECTED_OPERAND,  /* a resource, '!' or '(' was expected */
+	PFT_ERR_EVENT_EXPECTED_OPERATOR, /* '&', '|', ')' or the end was expected */
+	PFT_ERR_EVENT_UNCLOSED_PAREN,    /* this '(' has no ')' */
+	PFT_ERR_EVENT_UNOPENED_PAREN,    /* this ')' has no '(' */
+	PFT_ERR_EVENT_UNKNOWN_RESOURCE,  /* a name that is no resource */
+	PFT_ERR_EVENT_BAD_INDEX,     /* resource number missing or out of range */
+	PFT_ERR_EVENT_TOO_MANY_RESOURCES, /* a third resource: no event function fits */
+	PFT_ERR_EVENT_TOO_DEEP,      /* parentheses nested too deeply */
+	/* Parsing and formatting: */
+	PFT_ERR_EVENT_UNIMPLEMENTED, /* the resource is not implemented (limits) */
+	/* Formatting: */
+	PFT_ERR_EVENT_RESERVED,      /* a reserved resource number */
+	PFT_ERR_EVENT_HIGH_BITS,     /* the value has bits above 16 set */
+	PFT_ERR_EVENT_B_IGNORED      /* warning: B is not 0 but the function ignores it */
+};
+
+/*
+ * A short English description of any enum pft_error_code value, return
+ * code or reason alike (never NULL; "unknown error" for other values).
+ * This is the one message function of libpft.
+ */
+pft_export const char *pft_errstr(enum pft_error_code code);
+
+/* The error code of a negative return value (or PFT_ERR_OK for >= 0). */
+pft_export enum pft_error_code pft_errcode(int status);
+
+/* The version of this header; pft_library_version() tells that of the
+ * library actually loaded (they differ when a program built against one
+ * runs with another). */
+#define PFT_VERSION_MAJOR 0
+#define PFT_VERSION_MINOR 4
+#define PFT_VERSION_PATCH 0
+#define PFT_VERSION_NUMBER(major, minor, patch) ((major) << 16 | (minor) << 8 | (patch))
+#define PFT_VERSION PFT_VERSION_NUMBER(PFT_VERSION_MAJOR, PFT_VERSION_MINOR, PFT_VERSION_PATCH)
+
+/* The library version, "MAJOR.MINOR.PATCH". */
+pft_export const char *pft_version(void);
+
+/* The library version as PFT_VERSION_NUMBER(major, minor, patch). */
+pft_export unsigned pft_library_version(void);
+
+/* ======================================================================
+ * Common: instruction sets and configuration
+ * ====================================================================== */
+
+enum pft_isa {
+	PFT_ISA_ARM = 0,   /* A32 */
+	PFT_ISA_THUMB,     /* T32 (Thumb-2) */
+	PFT_ISA_THUMBEE,
+	PFT_ISA_JAZELLE,
+	PFT_ISA_UNKNOWN
+};
+
+/* "arm", "thumb", "thumbee", "jazelle" or "unknown". */
+pft_export const char *pft_isa_name(enum pft_isa isa);
+
+/*
+ * What a decoder needs to know about the PTM that produced a stream.
+ * Initialise with pft_config_init(), then set fields or derive them from
+ * the PTM's registers with pft_config_from_regs().
+ */
+struct pft_config {
+	size_t size;                /* sizeof(struct pft_config) */
+	uint8_t version_minor;      /* 0 = PFTv1.0 (Cortex-A9), 1 = PFTv1.1 */
+	uint8_t cycle_accurate;     /* ETMCR[12] */
+	uint8_t ctxid_bytes;        /* ETMCR[15:14]: 0, 1, 2 or 4 */
+	uint8_t timestamps;         /* ETMCR[28]: timestamp packets expected */
+	uint8_t ts_64bit;           /* ETMCCER[29] (v1.1): 64-bit timestamps */
+	uint8_t ts_gray;            /* timestamps are Gray coded (v1.0, or ETMCCER[28] = 0) */
+	uint8_t vmid;               /* ETMCR[30]: VMID packets expected */
+	uint8_t return_stack;       /* ETMCR[29] */
+	uint8_t branch_broadcast;   /* ETMCR[8] */
+	uint8_t dmb_dsb_waypoints;  /* ETMCCER[24] */
+	uint8_t trace_id;           /* ETMTRACEIDR[6:0] */
+	uint8_t virtualization;     /* ETMCCER[26]: Hyp and VMID meaningful */
+	uint8_t reserved[4];
+	/* The registers the configuration came from (0 when set by hand). */
+	uint32_t etmcr, etmccer, etmidr, etmtraceidr;
+};
+
+/* Zero the @size bytes at @cfg and set its size: PFTv1.1, nothing optional
+ * enabled, binary 64-bit timestamps.  Returns 0 or -PFT_ERR_INVALID (NULL,
+ * @size below the first layout).  Call it through pft_config_init(). */
+pft_export int pft_config_init_size(struct pft_config *cfg, size_t size);
+
+static inline int pft_config_init(struct pft_config *cfg)
+{
+	return pft_config_init_size(cfg, sizeof(*cfg));
+}
+
+/*
+ * Derive @cfg from a PTM's ETMCR, ETMCCER, ETMIDR and ETMTRACEIDR.
+ * @cfg must have been initialised.  Returns 0, -PFT_ERR_INVALID (NULL
+ * @cfg) or -PFT_ERR_BAD_CONFIG (ETMIDR does not describe a PTM: its
+ * architecture field, bits [11:8], is not 3; @cfg is left unchanged).
+ */
+pft_export int pft_config_from_regs(struct pft_config *cfg, uint32_t etmcr,
+				    uint32_t etmccer, uint32_t etmidr,
+				    uint32_t etmtraceidr);
+
+/* A trace source's registers that a configuration is made from and gives
+ * (pft_config_to_regs(), pft_etm3_config_to_regs()). */
+struct pft_trace_regs {
+	size_t size;            /* sizeof(struct pft_trace_regs) */
+	uint32_t etmcr, etmccr, etmccer, etmidr, etmtraceidr;
+	uint32_t reserved[3];
+};
+
+/*
+ * The inverse of pft_config_from_regs(): the registers of a PTM that traces
+ * as @cfg says.  The PTM is a Cortex-A15's (PFTv1.1, ETMIDR 0x411CF312)
+ * or, with @cfg->version_minor 0, a Cortex-A9's (PFTv1.0, 0x411CF301), and
+ * ETMCCR and ETMCCER are that implementation's, with the DMB/DSB waypoints
+ * and (v1.1) the timestamp format of @cfg; what an implementation has
+ * whatever @cfg says stays its own (the A15's Virtualization Extensions,
+ * ETMCCER[26]).  ETMCR has the options of @cfg, ETMTRACEIDR its trace ID.
+ * Returns 0, -PFT_ERR_INVALID (NULL, a size below the first layout) or
+ * -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0, 1, 2 or 4).
+ */
+pft_export int pft_config_to_regs(const struct pft_config *cfg, struct pft_trace_regs *regs);
+
+/* The protocol ETMIDR's architecture field [11:8] names, an enum
+ * pft_protocol: PFT_PROTO_PTM (3), PFT_PROTO_ETMV3 (2) or
+ * PFT_PROTO_UNKNOWN.  *@arch (when @arch is not NULL) gets the field. */
+pft_export int pft_regs_protocol(uint32_t etmidr, unsigned *arch);
+
+/* Why a PTM configuration is not valid (pft_config_check()). */
+enum pft_config_problem {
+	PFT_CONFIG_OK = 0,
+	PFT_CONFIG_CTXID_BYTES,   /* ctxid_bytes is not 0, 1, 2 or 4 */
+	PFT_CONFIG_VMID_V10,      /* vmid on PFTv1.0, which has no VMID */
+	PFT_CONFIG_RS_AND_BB      /* return_stack with branch_broadcast */
+};
+
+/* The first problem of @cfg that a PTM could not trace as (an enum
+ * pft_config_problem, PFT_CONFIG_OK for none), or -PFT_ERR_INVALID (NULL,
+ * size below the first layout).  The model refuses such a configuration
+ * with -PFT_ERR_BAD_CONFIG. */
+pft_export int pft_config_check(const struct pft_config *cfg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PFT_PUBLIC_COMMON_H */

@@ -1,0 +1,549 @@
+/*
+ * pft/decode.h - decoding a buffer of any framing and protocol: the pipeline
+ * (bytes -> packets and elements of every source, pft_pipe_), detection
+ * (framing, protocol, configuration, pft_detect_, pft_info_) and the fit
+ * check (does the configuration and image fit the trace, pft_fit_).
+ *
+ * Link with libpft (pkg-config libpft).  <pft.h> includes every header;
+ * its head comment gives the conventions and the prefixes.
+ */
+#ifndef PFT_PUBLIC_DECODE_H
+#define PFT_PUBLIC_DECODE_H
+
+#include "pft/common.h"
+#include "pft/packets.h"
+#include "pft/image.h"
+#include "pft/flow.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================
+ * Pipeline: one buffer's bytes -> packets and elements of every source
+ * ====================================================================== */
+
+/* ---- Section: pipeline (pft_pipe_) ---- */
+
+/* Trace protocols a CoreSight source may speak. */
+enum pft_protocol {
+	PFT_PROTO_UNKNOWN = 0,
+	PFT_PROTO_PTM,       /* PFT v1.0/v1.1: Cortex-A9, Cortex-A15 */
+	PFT_PROTO_ETMV3,     /* ETMv3.x: Cortex-A5/A7/A8/R4/R5 */
+	PFT_PROTO_ETMV4,     /* ETMv4/ETE: Armv8 cores (not decoded) */
+	PFT_PROTO_STM,       /* System Trace Macrocell (not decoded) */
+	PFT_PROTO_ITM,       /* Instrumentation Trace Macrocell (not decoded) */
+	PFT_PROTO_MAX
+};
+
+/* "unknown", "ptm", "etmv3", "etmv4", "stm", "itm". */
+pft_export const char *pft_protocol_name(unsigned protocol);
+
+/* How the bytes given to a pipeline are laid out. */
+enum pft_pipe_format {
+	PFT_PIPE_RAW = 0,     /* one source's bytes, not frame-formatted */
+	PFT_PIPE_FORMATTED,   /* CoreSight 16-byte frames (ETB, ETF, ETR) */
+	PFT_PIPE_TPIU         /* frames with FSYNC/HSYNC (a trace port) */
+};
+
+struct pft_pipe_config {
+	size_t size;          /* sizeof(struct pft_pipe_config) */
+	uint8_t format;       /* enum pft_pipe_format */
+	uint8_t packets;      /* return every packet as a PFT_ITEM_PACKET */
+	uint8_t elements;     /* run the flow decoders: return PFT_ITEM_ELEM */
+	uint8_t fit_check;    /* watch whether each source's configuration and
+			       * image fit its trace (pft_pipe_fit()) */
+	/* Return PTM packets and elements in runs (pft_item @count): a
+	 * PACKET item carries every packet decoded in one go (one, when
+	 * elements are returned too), an ELEM item the elements of a run of
+	 * packets (a BAD packet's elements always come in a run of their own). */
+	uint8_t runs;
+	uint8_t reserved[3];
+};
+
+/* What pft_pipe_next() returns. */
+enum pft_item_type {
+	PFT_ITEM_PACKET = 0,  /* a packet of source @source */
+	PFT_ITEM_ELEM,        /* a flow element of source @source */
+	PFT_ITEM_GAP          /* source @source lost bytes at @offset */
+};
+
+struct pft_etm3_packet;
+
+struct pft_item {
+	uint8_t type;         /* enum pft_item_type */
+	uint8_t protocol;     /* enum pft_protocol of the source */
+	uint16_t source;      /* index returned by pft_pipe_add_*() */
+	/* PACKET: 0, or the -PFT_ERR_* code of a BAD packet.  GAP: 0 for a
+	 * discontinuity the frames mark (the decoders were reset), or the
+	 * deformatter's -PFT_ERR_* code for bytes it dropped (the source's
+	 * decoders wait for the next synchronisation). */
+	int status;
+	uint64_t offset;      /* GAP: position in the input of the gap */
+	/* PACKET: the packet; ELEM: the packet that produced the element.
+	 * Valid until the next pft_pipe_next() or pft_pipe_feed() call. */
+	const struct pft_packet *ptm;
+	const struct pft_elem *elem;   /* ELEM; valid as @ptm */
+	/* ETMv3 sources: the packet (as @ptm is for PTM sources). */
+	const struct pft_etm3_packet *etm3;
+	/* PACKET and ELEM: 1, or with pft_pipe_config @runs the packets at
+	 * @ptm (PACKET) or elements at @elem (ELEM; @ptm is then the packet of
+	 * the first, the others' packets are known by their @offset). */
+	uint32_t count;
+	uint32_t reserved;
+};
+
+struct pft_pipe;
+
+/*
+ * A pipeline for one trace buffer: it deformats (unless @cfg->format is
+ * RAW), routes each trace ID's bytes to its source's packet decoder and,
+ * with @cfg->elements, flow decoder, and applies the gap policy: a
+ * discontinuity marked in the frames resets a source's decoders, dropped
+ * bytes make them wait for the next A-sync, and either is returned as a
+ * GAP item.  Add the sources, feed bytes, and pull items with
+ * pft_pipe_next().  Returns NULL with *@errcode (if not NULL) set to
+ * -PFT_ERR_INVALID (NULL @cfg, a bad format, neither packets nor
+ * elements) or -PFT_ERR_NOMEM.
+ */
+pft_export struct pft_pipe *pft_pipe_alloc(const struct pft_pipe_config *cfg,
+					   int *errcode);
+
+/* Frees the pipeline and its decoders (not the images).  NULL: no-op. */
+pft_export void pft_pipe_free(struct pft_pipe *p);
+
+/*
+ * Decode trace ID @id (0x01-0x6f; ignored for RAW input, which has one
+ * source) as a PTM with configuration @cfg (copied), reading instructions
+ * from @image (borrowed; it may be shared by sources of one core, as they
+ * are used one at a time; NULL: elements report every walk as ADDR_NACC).
+ * Add sources before the first feed.  Returns the source's index (0, 1,
+ * ...), or -PFT_ERR_INVALID (NULL argument, @id out of range or already
+ * added, a second source for RAW input, bytes already fed),
+ * -PFT_ERR_BAD_CONFIG (as pft_pkt_alloc()) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_pipe_add_ptm(struct pft_pipe *p, int id,
+				const struct pft_config *cfg,
+				struct pft_image *image);
+
+/*
+ * Decode trace ID @id as an ETMv3 with configuration @cfg (etm3 section),
+ * as pft_pipe_add_ptm() does for a PTM.  (No fit check: it is PTM's.)
+ */
+struct pft_etm3_config;
+pft_export int pft_pipe_add_etm3(struct pft_pipe *p, int id,
+				 const struct pft_etm3_config *cfg,
+				 struct pft_image *image);
+
+/*
+ * Give the pipeline the next @len bytes of the buffer (borrowed until
+ * pft_pipe_next() returns -PFT_ERR_NEED_INPUT).  Returns 0, or
+ * -PFT_ERR_INVALID (NULL argument, @len 0, bytes of the previous feed not
+ * yet used up, or after pft_pipe_finish()).
+ */
+pft_export int pft_pipe_feed(struct pft_pipe *p, const uint8_t *buf, size_t len);
+
+/* The buffer has ended: pft_pipe_next() then returns what is left (a
+ * packet cut off at the end is a BAD packet, status -PFT_ERR_TRUNCATED),
+ * then -PFT_ERR_EOS.  Returns 0 or -PFT_ERR_INVALID. */
+pft_export int pft_pipe_finish(struct pft_pipe *p);
+
+/*
+ * The next item in trace order (a packet, then the elements it produced)
+ * in *@item (@size = sizeof *@item).  Returns 0, -PFT_ERR_NEED_INPUT (feed
+ * more, or finish), -PFT_ERR_EOS (after finish, all returned),
+ * -PFT_ERR_INVALID (NULL argument, @size too small) or -PFT_ERR_INTERNAL.
+ */
+pft_export int pft_pipe_next(struct pft_pipe *p, struct pft_item *item, size_t size);
+
+/* Bytes given to the pipeline so far. */
+pft_export uint64_t pft_pipe_get_offset(const struct pft_pipe *p);
+
+/* What a pipeline saw of one trace ID or source. */
+struct pft_pipe_stats {
+	uint64_t bytes;       /* trace bytes of this ID */
+	uint64_t packets;     /* packets decoded (sources only) */
+	uint64_t errors;      /* BAD packets and GAPs (sources only) */
+	uint64_t insns;       /* instructions in the elements returned */
+};
+
+/*
+ * Counts for source @source (as returned by pft_pipe_add_*()) in *@st
+ * (@size = sizeof *@st).  Returns 0 or -PFT_ERR_INVALID.
+ */
+pft_export int pft_pipe_source_stats(const struct pft_pipe *p, unsigned source,
+				     struct pft_pipe_stats *st, size_t size);
+
+/* Trace bytes seen so far for trace ID @id (0-127), whether or not a
+ * source decodes it (for RAW input: every byte counts under ID 0). */
+pft_export uint64_t pft_pipe_id_bytes(const struct pft_pipe *p, unsigned id);
+
+struct pft_fit_verdict;
+
+/*
+ * With fit_check: whether source @source's configuration and image fit
+ * what it has decoded so far (pft_fit_verdict(), detection section), in
+ * *@v (@size = sizeof *@v).  Returns the reason when the evidence is
+ * conclusive (pft_fit_evident(): the problem recurs after several syncs;
+ * one damaged stretch of trace is not a misfit), else PFT_FIT_OK (0), or
+ * -PFT_ERR_INVALID (bad argument, no fit check) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_pipe_fit(const struct pft_pipe *p, unsigned source,
+			    struct pft_fit_verdict *v, size_t size);
+
+/* ---- End of pipeline ---- */
+
+/* ======================================================================
+ * Detection (pft_detect_): which protocol and configuration a stream has
+ * ====================================================================== */
+
+/* ---- Section: detect ---- */
+
+/*
+ * Detection tells, from the bytes alone, how a trace buffer is framed,
+ * which protocol each source speaks and, for PTM sources, the
+ * configuration under which the stream decodes cleanly; the fit check
+ * watches a running decode and says when its configuration or image looks
+ * wrong.
+ *
+ * Bounded prefixes.  The detect functions are given a buffer and decide
+ * from at most its first PFT_DETECT_PREFIX bytes (pft_detect_frames()
+ * counts bytes per ID over the whole buffer, which costs one deformatter
+ * pass; pass a prefix to keep it short).  Their cost is therefore fixed,
+ * whatever the trace length: 16 packet-decoder passes (and 9 of two
+ * small length scanners for protocol detection) over at most 64 KiB and,
+ * with an image, 6 flow-decoder passes plus 6 per parse configuration the
+ * packets alone cannot rule out.  Memory is freed on return.
+ *
+ * What the bytes can and cannot tell (pft-protocol.md "configuration a
+ * packet parser needs"): cycle-accurate mode, context ID size and
+ * timestamp width change packet lengths, so a wrong choice soon makes
+ * bad packets, unless the packets that would show it are absent (no
+ * context ID bytes without I-syncs, no width without a full timestamp).
+ * Timestamps, VMID and the v1.1-only packets are seen or not.  Gray
+ * coding is the reading under which consecutive timestamps rise.  Return
+ * stack, branch broadcast and DMB/DSB waypoints change only the flow, so
+ * they need the program image.  Every field the prefix does not decide is
+ * reported as such (pft_detect_ptm_result.determined).
+ */
+enum {
+	PFT_DETECT_PREFIX = 64 * 1024,   /* bytes a detect function reads */
+	PFT_DETECT_MAX_SOURCES = 16,     /* trace IDs reported per buffer */
+	PFT_DETECT_MAX_CANDIDATES = 16   /* parse configurations (2 x 4 x 2) */
+};
+
+/* How the bytes of a buffer are framed. */
+enum pft_frame_format {
+	PFT_FRAMES_UNKNOWN = 0,
+	PFT_FRAMES_RAW,          /* one source, unformatted */
+	PFT_FRAMES_MEMORY,       /* CoreSight frames from offset 0 (ETB/ETF/ETR) */
+	PFT_FRAMES_TPIU          /* CoreSight frames with FSYNC/HSYNC (trace port) */
+};
+
+/* "unknown", "raw", "formatted", "tpiu". */
+pft_export const char *pft_frame_format_name(unsigned format);
+
+/* (enum pft_protocol and pft_protocol_name(): see the pipeline section.) */
+
+/*
+ * The protocol of one source's bytes, from at most the first
+ * PFT_DETECT_PREFIX bytes of @buf: STPv2 ASYNC (21 nibbles F, then 0)
+ * means STM; A-syncs of 11 zeros + 0x80 followed by a trace-info header
+ * (0x01) mean ETMv4; A-syncs of 5 zeros + 0x80 are PTM, ETMv3 or ITM: PTM
+ * and ETMv3 follow them with an I-sync (0x08, or 0x70 in ETMv3), whose
+ * layout differs (PTM: address, then information byte; ETMv3: information
+ * byte, then address), and the stream then decodes cleanly with only one
+ * protocol's packet lengths and reserved headers; ITM syncs are not
+ * followed by I-syncs.  Returns the enum pft_protocol value
+ * (PFT_PROTO_UNKNOWN when no protocol decodes the bytes cleanly, or there
+ * is no sync), or -PFT_ERR_INVALID (NULL @buf with @len > 0).
+ */
+pft_export int pft_detect_protocol(const uint8_t *buf, size_t len);
+
+/* One trace source of a buffer. */
+struct pft_detect_source {
+	uint64_t bytes;          /* its bytes in the whole buffer */
+	uint8_t id;              /* trace ID; 0 for raw input */
+	uint8_t protocol;        /* enum pft_protocol (of its bytes in the prefix) */
+	uint8_t reserved[6];
+};
+
+struct pft_detect_frames {
+	size_t size;             /* sizeof(struct pft_detect_frames) */
+	uint8_t format;          /* enum pft_frame_format */
+	uint8_t nsources;        /* entries in @sources, by increasing ID */
+	uint8_t more_sources;    /* 1: more IDs had data than @sources holds */
+	uint8_t reserved[5];
+	uint64_t bad_frames;     /* frames the deformatter rejected (whole buffer) */
+	struct pft_detect_source sources[PFT_DETECT_MAX_SOURCES];
+};
+
+/*
+ * How @buf (@len bytes from the start of a capture) is framed, and its
+ * sources.  Each reading (raw, memory-buffer frames, and trace-port frames
+ * when an FSYNC occurs) of the first PFT_DETECT_PREFIX bytes is scored by
+ * the bytes of its sources whose protocol pft_detect_protocol() recognises;
+ * the best wins (raw on a tie: fewest assumptions; frames only when their
+ * recognised sources hold at least half the prefix).  Then the whole
+ * buffer is deformatted in that format to count each ID's bytes.  @res
+ * (@size = sizeof *@res) is filled also when the format is unknown (no
+ * sources then).  Returns 0, -PFT_ERR_INVALID (NULL @res or NULL @buf
+ * with @len > 0, @size too small) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_detect_frames(const uint8_t *buf, size_t len,
+				 struct pft_detect_frames *res, size_t size);
+
+/*
+ * The first bytes of trace ID @id in the CoreSight frames at @buf (@tpiu:
+ * trace-port frames with syncs), up to @cap of them into @out: the prefix
+ * to give pft_detect_protocol() and pft_detect_ptm() for one source of a
+ * formatted buffer.  Bad frames are skipped.  Returns the number of bytes
+ * copied, or -PFT_ERR_INVALID (NULL @buf or @out) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_detect_id_bytes(const uint8_t *buf, size_t len, int tpiu, unsigned id,
+				   uint8_t *out, size_t cap);
+
+/* Bits of pft_detect_ptm_result.determined: the fields the trace decided. */
+enum pft_detect_field {
+	PFT_DETECT_CYCLE_ACCURATE = 1 << 0,
+	PFT_DETECT_CTXID_BYTES = 1 << 1,
+	PFT_DETECT_TIMESTAMPS = 1 << 2,
+	PFT_DETECT_TS_64BIT = 1 << 3,
+	PFT_DETECT_TS_GRAY = 1 << 4,
+	PFT_DETECT_VMID = 1 << 5,
+	PFT_DETECT_VERSION = 1 << 6,
+	PFT_DETECT_RETURN_STACK = 1 << 7,
+	PFT_DETECT_BRANCH_BROADCAST = 1 << 8,
+	PFT_DETECT_DMB_DSB = 1 << 9
+};
+
+/* A parse configuration: the three options that change packet lengths. */
+struct pft_detect_candidate {
+	uint8_t cycle_accurate, ctxid_bytes, ts_64bit;
+	uint8_t reserved;
+	uint32_t bad;            /* its bad packets + implausible packets */
+};
+
+struct pft_detect_ptm_result {
+	size_t size;             /* sizeof(struct pft_detect_ptm_result) */
+	/* The best reading; fields not in @determined keep the defaults of
+	 * pft_config_init() (nothing optional enabled, PFTv1.1, 64-bit binary
+	 * timestamps) or the best guess noted below. */
+	struct pft_config config;
+	uint32_t determined;     /* enum pft_detect_field bits */
+	/* Bad or implausible packets under @config after the first A-sync
+	 * (0 for a clean decode; more means no candidate fits: damaged trace
+	 * or not PTM).  With an image: flow errors under @config too. */
+	uint32_t errors;
+	uint32_t flow_errors;    /* with an image: error elements under @config */
+	uint32_t asyncs, isyncs; /* under @config */
+	uint64_t examined;       /* bytes read */
+	/* The parse configurations that decode the prefix as well as the
+	 * best (it included, first): more than one means the prefix cannot
+	 * tell them apart, and the fields where they differ are not in
+	 * @determined. */
+	uint32_t ncandidates;
+	struct pft_detect_candidate candidates[PFT_DETECT_MAX_CANDIDATES];
+};
+
+/*
+ * Find the PTM configuration of one source's bytes @buf, from at most the
+ * first PFT_DETECT_PREFIX bytes.  Every parse configuration (cycle-accurate
+ * 0/1 x context ID 0/1/2/4 x timestamps 48/64 bits) decodes the prefix;
+ * each scores one per bad packet after the first A-sync (a truncated packet
+ * at the end of the prefix does not count), per I-sync with reserved bits
+ * set or an ARM address that is not word aligned, and per context ID that
+ * changes in an I-sync with no context ID packet before it; the lowest
+ * score wins, the simplest configuration (fewest context ID bytes, not
+ * cycle-accurate, 48-bit) on a tie.  Then under the winner: timestamps and
+ * VMID are on when their packets occur (and off when at least two I-syncs
+ * came without them); Gray coding when the Gray reading of consecutive
+ * timestamps falls less often than the binary one; PFTv1.1 is determined
+ * by a VMID or exception-return packet, a Hyp I-sync or 64-bit timestamps
+ * (the guess is v1.0 with 48-bit Gray timestamps, else v1.1).  With
+ * @image (borrowed; may be NULL), parse configurations that tie are also
+ * decoded into flow and the ones with the fewest flow errors stay (a
+ * stream read as cycle-accurate when it is not can parse cleanly, but has
+ * one atom per atom packet then); and the flow decoder runs the prefix under
+ * return stack x branch broadcast x DMB/DSB waypoints (no return stack
+ * with branch broadcast) and the fewest error and ADDR_NACC elements
+ * decide; branch broadcast is also told by how taken direct branches are
+ * traced (branch packets or E atoms).  @res (@size = sizeof *@res).
+ * Returns 0, -PFT_ERR_NOSYNC (no A-sync in the prefix; @res still filled,
+ * with nothing determined), -PFT_ERR_INVALID (NULL @res, NULL @buf with
+ * @len > 0, @size too small) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_detect_ptm(const uint8_t *buf, size_t len,
+			      struct pft_image *image,
+			      struct pft_detect_ptm_result *res, size_t size);
+
+/*
+ * Write @cfg as pft command-line options into @buf (@len bytes, NUL
+ * terminated), the options a user passes to get it: "--cycle-accurate
+ * --ctxid-bytes 4 --timestamps --ts-bits 48 --ts-gray --vmid
+ * --return-stack --branch-broadcast --dmb-dsb-waypoints --pft-version
+ * 1.0", each only when it differs from pft_config_init()'s default.
+ * Returns the length (0 for the default configuration), -PFT_ERR_INVALID
+ * (NULL argument) or -PFT_ERR_NOSPACE (@len too small; @buf holds a
+ * truncated string when @len > 0).
+ */
+pft_export int pft_config_options(const struct pft_config *cfg, char *buf,
+				  size_t len);
+
+/* ---- Fit check: does the configuration (and image) fit the trace? ---- */
+
+/* The likely cause when a decode looks wrong. */
+enum pft_fit_reason {
+	PFT_FIT_OK = 0,              /* nothing wrong seen */
+	PFT_FIT_CYCLE_ACCURATE,      /* cycle-accurate mode is wrong */
+	PFT_FIT_CTXID_BYTES,         /* context ID size is wrong */
+	PFT_FIT_TS_BITS,             /* timestamp width is wrong */
+	PFT_FIT_TS_GRAY,             /* timestamp encoding (Gray/binary) is wrong */
+	PFT_FIT_VERSION,             /* PFT version is wrong */
+	PFT_FIT_RETURN_STACK,        /* return stack setting is wrong */
+	PFT_FIT_BRANCH_BROADCAST,    /* branch broadcast setting is wrong */
+	PFT_FIT_DMB_DSB,             /* DMB/DSB waypoint setting is wrong */
+	PFT_FIT_CONFIG,              /* errors after syncs; no configuration fits */
+	PFT_FIT_IMAGE_ADDRESS,       /* trace runs outside the image: wrong address? */
+	PFT_FIT_IMAGE_CONTENT,       /* the image's code contradicts the trace */
+	PFT_FIT_NOT_PTM,             /* the bytes are another protocol or framed */
+	PFT_FIT_REASON_MAX
+};
+
+/* "ok", "cycle_accurate", "ctxid_bytes", "ts_bits", "ts_gray",
+ * "version", "return_stack", "branch_broadcast", "dmb_dsb", "config",
+ * "image_address", "image_content", "not_ptm"; "unknown" out of range. */
+pft_export const char *pft_fit_reason_name(unsigned reason);
+
+struct pft_fit_verdict {
+	size_t size;             /* sizeof(struct pft_fit_verdict) */
+	uint32_t reason;         /* enum pft_fit_reason */
+	/* Under the configuration in use: */
+	uint32_t bad_packets;    /* bad packets after the first A-sync */
+	uint32_t asyncs, isyncs;
+	uint32_t flow_errors;    /* ERROR elements */
+	uint32_t addr_nacc;      /* ADDR_NACC elements */
+	uint32_t nacc_after_isync; /* ... of the first range after an I-sync */
+	/* The configuration the saved prefix decodes best with (when the
+	 * reason is a configuration field; else the one in use). */
+	struct pft_config suggested;
+	/* One line of English naming the option or image to change. */
+	char message[160];
+};
+
+struct pft_fit;
+
+/*
+ * Allocate a fit check for a decode under @cfg (copied) with @image
+ * (borrowed, may be NULL; must outlive the fit check).  The fit check keeps
+ * a copy of the first PFT_DETECT_PREFIX stream bytes it is given (memory
+ * is constant), to find the configuration that would fit.  Returns NULL
+ * with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL @cfg) or
+ * -PFT_ERR_NOMEM.
+ */
+pft_export struct pft_fit *pft_fit_alloc(const struct pft_config *cfg,
+					 struct pft_image *image, int *errcode);
+pft_export void pft_fit_free(struct pft_fit *fit);
+
+/*
+ * Count a packet of the decode: @pkt as pft_pkt_next() filled it and
+ * @status its return value (0 or a negative error with a BAD packet).
+ * Packets must come in stream order, each once.  Returns 0 or
+ * -PFT_ERR_INVALID (NULL argument, @size too small).
+ */
+pft_export int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt,
+			      size_t size, int status);
+
+/* Count a flow element of the decode (@size = sizeof *@elem).  Returns 0
+ * or -PFT_ERR_INVALID. */
+pft_export int pft_fit_elem(struct pft_fit *fit, const struct pft_elem *elem,
+			    size_t size);
+
+/*
+ * Whether the evidence so far is conclusive: 1 when bad packets followed
+ * at least two A-syncs, flow errors came in at least two sync intervals,
+ * or the flow left the image right after each of at least two I-syncs (a
+ * caller may then ask for the verdict early), else 0; -PFT_ERR_INVALID for
+ * NULL @fit.
+ */
+pft_export int pft_fit_evident(const struct pft_fit *fit);
+
+/*
+ * The verdict (@size = sizeof *@v), the first of: bad packets and the
+ * saved prefix is formatter frames or another protocol (NOT_PTM); another
+ * parse configuration decodes the prefix cleanly (the field that differs:
+ * CYCLE_ACCURATE, CTXID_BYTES, TS_BITS); bad packets after A-syncs that no
+ * configuration avoids (CONFIG: damaged trace); packets PFTv1.0 cannot
+ * send under version 1.0 (VERSION); timestamps that fall under the
+ * encoding in use and rise under the other (TS_GRAY); with an image: the
+ * first range after most I-syncs outside it (IMAGE_ADDRESS); a flow option
+ * the prefix decides otherwise, errors or not (RETURN_STACK,
+ * BRANCH_BROADCAST, DMB_DSB); other flow errors (IMAGE_CONTENT).  Can be
+ * asked at any time and repeatedly.  Returns the reason (>= 0),
+ * -PFT_ERR_INVALID (NULL argument, @size too small) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v,
+			       size_t size);
+
+/*
+ * What a buffer holds (pft info), read as a stream: feed it in blocks of
+ * any size, then finish; memory stays fixed (the first PFT_DETECT_PREFIX
+ * bytes of the buffer and of each trace ID), whatever the buffer's length.
+ * Per source: its bytes, its protocol (pft_detect_protocol() of its first
+ * bytes) and for PTM the configuration pft_detect_ptm() finds.
+ */
+struct pft_info_config {
+	size_t size;             /* sizeof(struct pft_info_config) */
+	/* enum pft_frame_format: PFT_FRAMES_RAW (one source), _MEMORY or
+	 * _TPIU; PFT_FRAMES_UNKNOWN: frames, with or without trace-port syncs
+	 * as pft_detect_frames() decides from the first bytes. */
+	uint8_t framing;
+	uint8_t reserved[7];
+};
+
+struct pft_info_source {
+	size_t size;             /* sizeof(struct pft_info_source) */
+	int id;                  /* trace ID; -1 for a raw buffer */
+	uint8_t protocol;        /* enum pft_protocol */
+	uint8_t detected;        /* PTM: @cfg, @determined, @ncandidates are set */
+	uint8_t reserved[2];
+	uint64_t bytes;          /* the source's bytes in the buffer */
+	uint32_t determined;     /* as struct pft_detect_ptm_result */
+	uint32_t ncandidates;
+	struct pft_config cfg;
+};
+
+struct pft_info;
+
+/* Returns NULL with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL
+ * or bad @cfg) or -PFT_ERR_NOMEM. */
+pft_export struct pft_info *pft_info_alloc(const struct pft_info_config *cfg, int *errcode);
+/* NULL: no-op. */
+pft_export void pft_info_free(struct pft_info *info);
+
+/* The next @len bytes of the buffer (not kept: @buf may be reused at
+ * once).  Returns 0, -PFT_ERR_INVALID (NULL @info, NULL @buf with @len,
+ * after pft_info_finish()) or -PFT_ERR_NOMEM. */
+pft_export int pft_info_feed(struct pft_info *info, const uint8_t *buf, size_t len);
+
+/* The end of the buffer: detection runs now.  Returns 0, -PFT_ERR_INVALID
+ * (NULL, or finished already) or -PFT_ERR_NOMEM. */
+pft_export int pft_info_finish(struct pft_info *info);
+
+/* The framing (enum pft_frame_format; decided once PFT_DETECT_PREFIX bytes
+ * were fed, or at the finish), or -PFT_ERR_INVALID. */
+pft_export int pft_info_framing(const struct pft_info *info);
+
+/* After pft_info_finish(): source @index (raw: the one source; frames:
+ * every trace ID with bytes, by increasing ID) in *@src (@size = sizeof
+ * *@src).  Returns 0, -PFT_ERR_EOS (past the last) or -PFT_ERR_INVALID. */
+pft_export int pft_info_source(const struct pft_info *info, size_t index,
+			       struct pft_info_source *src, size_t size);
+
+/* ---- End of detect ---- */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PFT_PUBLIC_DECODE_H */

@@ -1,0 +1,589 @@
+/*
+ * pft/views.h - what is made of the decoded ranges: coverage (pft_cov_), names
+ * made safe for outputs (pft_fmt_), source lines through libdw (pft_lines_),
+ * calls and returns (pft_calls_), profiles, coverage listings and timelines
+ * (pft_views_, pft_timeline_, pft_names_).
+ *
+ * Link with libpft-io (pkg-config libpft-io), which needs libelf,
+ * libdw and threads.  <pft.h> includes every header;
+ * its head comment gives the conventions and the prefixes.
+ */
+#ifndef PFT_PUBLIC_VIEWS_H
+#define PFT_PUBLIC_VIEWS_H
+
+#include "pft/common.h"
+#include "pft/image.h"
+#include "pft/flow.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================
+ * Outputs: coverage (pft_cov_)
+ * ====================================================================== */
+
+/*
+ * Which code a trace executed: feed it the RANGE elements of a flow
+ * decoder, then ask how many bytes of an address range were executed.
+ * Kept per halfword, in memory that grows with the code executed.
+ */
+struct pft_cov;
+
+/* Returns NULL with *@errcode = -PFT_ERR_NOMEM on failure. */
+pft_export struct pft_cov *pft_cov_alloc(int *errcode);
+pft_export void pft_cov_free(struct pft_cov *c);
+
+/* Count a flow element (@size = sizeof *@e): RANGE elements mark their
+ * bytes @start .. @end - 1 as executed; other elements are ignored.
+ * Returns 0, -PFT_ERR_INVALID (NULL argument, @size too small, a RANGE
+ * with @end before @start or more than 4 bytes per instruction) or
+ * -PFT_ERR_NOMEM. */
+pft_export int pft_cov_add(struct pft_cov *c, const struct pft_elem *e, size_t size);
+
+/* The number of executed bytes in @start .. @end - 1 (@end up to 2^32),
+ * in *@bytes (halfword granularity).  Returns 0 or -PFT_ERR_INVALID (NULL
+ * argument, @end < @start or beyond 2^32). */
+pft_export int pft_cov_covered(const struct pft_cov *c, uint32_t start, uint64_t end,
+			       uint64_t *bytes);
+
+/* Instructions counted so far (the sum of the ranges' ninsn). */
+pft_export uint64_t pft_cov_insn_count(const struct pft_cov *c);
+
+/* ======================================================================
+ * Format (pft_fmt_): names made safe for outputs
+ * ====================================================================== */
+
+/* ---- Section: format ---- */
+
+/*
+ * Names from input files (symbols, paths) are untrusted: a symbol called
+ * "\"}" or "\x1b[2J" must not break a JSON line or drive a terminal.  Both
+ * functions write the escaped form of the @len bytes at @src (NULs
+ * included) into @dst, at most @cap - 1 bytes and a NUL (nothing when @cap
+ * is 0), and return the length the whole escaped form has (not counting
+ * the NUL), as snprintf() does: a return >= @cap means @dst was too small.
+ * Returns -PFT_ERR_INVALID for NULL @src with @len > 0, NULL @dst with
+ * @cap > 0, or a result longer than INT_MAX.  Valid UTF-8 passes through
+ * except the control characters U+0000-U+001F, U+007F-U+009F.
+ */
+
+/* For the inside of a JSON string: '"' and '\\' get a backslash; the
+ * control characters and each byte that is not part of valid UTF-8 become
+ * \u00XX (an invalid byte so reads as its Latin-1 character). */
+pft_export int pft_fmt_escape_json(char *dst, size_t cap, const char *src,
+				   size_t len);
+
+/* For text listings: '\\' becomes "\\\\"; the control characters
+ * (ESC: "\x1b") and each byte that is not part of valid UTF-8 become \xXX,
+ * one per byte.  The result is printable and reversible. */
+pft_export int pft_fmt_escape_text(char *dst, size_t cap, const char *src,
+				   size_t len);
+
+/* ---- End of format ---- */
+
+/* ======================================================================
+ * Source lines (pft_lines_): DWARF line tables through libdw
+ * ====================================================================== */
+
+/* ---- Section: lines ---- */
+
+/*
+ * Source lines and functions of ELF files, from their DWARF (read with
+ * elfutils' libdw) and their ELF function symbols.  Load files with
+ * pft_lines_add_elf(); then look addresses up, or list every line-table
+ * row and every function (for coverage of what never ran).  All
+ * addresses are run-time addresses (the file's plus its bias).  Strings
+ * handed out (file and function names) are owned by the object and valid
+ * until pft_lines_free().  Lookups do not change the object, but libdw
+ * caches inside it: one object must not be used by two threads at once.
+ */
+struct pft_lines;
+
+/* Returns NULL with *@errcode (if not NULL) = -PFT_ERR_NOMEM on failure. */
+pft_export struct pft_lines *pft_lines_alloc(int *errcode);
+pft_export void pft_lines_free(struct pft_lines *l);
+
+/*
+ * Load the line table and functions of the 32-bit ELF file @path, its
+ * addresses moved by @bias.  Functions are the DWARF subprograms with code
+ * (name, entry .. end, declaration file and line) and the sized STT_FUNC
+ * symbols where no subprogram starts (file NULL, line 0).  A file without
+ * DWARF gives symbols only.  Returns 1 (DWARF found), 0 (symbols only), or
+ * -PFT_ERR_INVALID (NULL argument), -PFT_ERR_BAD_FILE (cannot open, not
+ * ELF), -PFT_ERR_NOT_SUPPORTED (not 32-bit), -PFT_ERR_NOMEM or
+ * -PFT_ERR_INTERNAL (libelf refused to start); on failure nothing is added.
+ */
+pft_export int pft_lines_add_elf(struct pft_lines *l, const char *path,
+				 int64_t bias);
+
+/* A function: code @start .. @end - 1 (@end 0: up to 2^32). */
+struct pft_line_func {
+	const char *name;
+	uint32_t start, end;
+	const char *file;       /* declaration file, NULL when unknown */
+	uint32_t line;          /* declaration line, 0 when unknown */
+};
+
+/* What is known about one address. */
+struct pft_line_info {
+	const char *file;       /* from the line table; NULL: no row covers it */
+	uint32_t line;
+	/* The function a debugger would name here: the innermost inlined
+	 * subroutine, else the out-of-line function; NULL if none. */
+	const char *function;
+	struct pft_line_func func; /* the out-of-line function (has_func) */
+	uint8_t has_func;
+	uint8_t reserved[7];
+};
+
+/*
+ * Look @addr up (@size = sizeof *@info).  Returns 0, -PFT_ERR_NOMAP
+ * (neither a row nor a function covers @addr) or -PFT_ERR_INVALID.
+ */
+pft_export int pft_lines_lookup(const struct pft_lines *l, uint32_t addr,
+				struct pft_line_info *info, size_t size);
+
+/* A line-table row: @file:@line is the code at @start .. @end - 1. */
+struct pft_line_row {
+	const char *file;
+	uint32_t line;
+	uint32_t start, end;
+};
+
+/*
+ * Row @index of all rows (sorted by address, not overlapping; rows that
+ * cover no byte are left out).  Returns 0, -PFT_ERR_EOS (past the last) or
+ * -PFT_ERR_INVALID.
+ */
+pft_export int pft_lines_row(const struct pft_lines *l, size_t index,
+			     struct pft_line_row *row, size_t size);
+
+/*
+ * Function @index of all functions (sorted by start, one per start).
+ * Returns 0, -PFT_ERR_EOS (past the last) or -PFT_ERR_INVALID.
+ */
+pft_export int pft_lines_function(const struct pft_lines *l, size_t index,
+				  struct pft_line_func *func, size_t size);
+
+/* The function that covers @addr.  Returns 0, -PFT_ERR_NOMAP or
+ * -PFT_ERR_INVALID. */
+pft_export int pft_lines_function_at(const struct pft_lines *l, uint32_t addr,
+				     struct pft_line_func *func, size_t size);
+
+/* The number of functions (@functions != 0) or rows; 0 for NULL @l. */
+pft_export size_t pft_lines_count(const struct pft_lines *l, int functions);
+
+
+/* ---- End of lines ---- */
+
+/* ======================================================================
+ * Calls (pft_calls_): call and return events over flow ranges
+ * ====================================================================== */
+
+/* ---- Section: calls ---- */
+
+/*
+ * Calls and returns, from the flow decoder's elements: put every element
+ * (pft_calls_put), then take events (pft_calls_next) until
+ * -PFT_ERR_NEED_INPUT.  The tracker keeps a stack of frames.
+ *
+ * What moves the stack is the class of each RANGE's last instruction,
+ * when it was taken (pft_elem.iclass, taken); the destination is the start
+ * of the next RANGE (or the address of an ADDR_NACC), so the events of a
+ * branch come out when the element after it is put:
+ *  - CALL, INDIRECT_CALL: push a frame (return address = the range's
+ *    @end, the address after the call); event CALL at the callee's depth.
+ *  - RETURN (also INDIRECT_JUMP and EXC_RETURN whose destination is a
+ *    frame's return address): the frames down to the deepest frame whose
+ *    return address is the destination are popped, one RETURN event each
+ *    (those above it with PFT_CALL_F_UNWOUND: a longjmp).  With no such
+ *    frame, the frames above the deepest one whose function contains the
+ *    destination are popped (a longjmp into the middle of a function),
+ *    all UNWOUND.  Otherwise the return is UNMATCHED_RETURN and the stack
+ *    is left as it is; at depth 0 that is the only outcome, so the stack
+ *    never underflows.
+ *  - JUMP, INDIRECT_JUMP to the entry of a function (a symbol's start)
+ *    other than the current one: TAIL_CALL, the top frame's function is
+ *    replaced (at depth 0 the outermost function is).
+ *  - EXCEPTION element: push an exception frame (return address = the
+ *    preferred return address); event EXCEPTION.  EXC_RETURN (a range's
+ *    last instruction, or an EXCEPTION_RETURN element not preceded by
+ *    one) pops down to and including the most recent exception frame,
+ *    event EXCEPTION_RETURN (frames above it UNWOUND); none: UNMATCHED.
+ * Gaps (NO_SYNC, TRACE_ON, ERROR, ADDR_NACC) do not clear the stack: the
+ * program went on while it was not seen.  A branch waiting for its
+ * destination is settled with what is known (a direct call or jump's
+ * encoded target, else none); when the first RANGE after a gap starts at
+ * a frame's return address, the frames down to it are popped with
+ * PFT_CALL_F_UNTRACED (the return happened out of sight, e.g. in code
+ * outside the image or outside the trace filter).  The stack holds at most
+ * @max_depth frames; a deeper push forgets the oldest frame (whose return
+ * then no longer matches).  pft_calls_finish() pops every frame
+ * (PFT_CALL_F_END) so that each CALL has exactly one RETURN.
+ *
+ * Time: each event carries the instructions executed up to and including
+ * the branch, the sum of the ranges' cycle counts (cycle-accurate trace)
+ * and the last timestamp seen.  Memory grows with the stack depth only
+ * (at most @max_depth), and each element costs O(1) amortized whatever
+ * the depth (pft_calls.c says how).
+ */
+enum pft_call_kind {
+	PFT_CALL_CALL = 0,
+	PFT_CALL_RETURN,
+	PFT_CALL_TAIL_CALL,
+	PFT_CALL_EXCEPTION,
+	PFT_CALL_EXCEPTION_RETURN,
+	PFT_CALL_UNMATCHED_RETURN,
+	PFT_CALL_KIND_MAX
+};
+
+/* "call", "return", "tail_call", "exception", "exception_return",
+ * "unmatched_return"; "unknown" out of range. */
+pft_export const char *pft_call_kind_name(unsigned kind);
+
+enum pft_call_flags {
+	PFT_CALL_F_UNWOUND = 1 << 0,  /* popped by a return to a deeper frame */
+	PFT_CALL_F_UNTRACED = 1 << 1, /* the return was not traced (a gap) */
+	PFT_CALL_F_END = 1 << 2,      /* popped by pft_calls_finish() */
+	PFT_CALL_F_NO_TARGET = 1 << 3 /* the callee's entry is unknown (0) */
+};
+
+struct pft_call_event {
+	uint8_t kind;          /* enum pft_call_kind */
+	uint8_t flags;         /* enum pft_call_flags */
+	uint16_t exception;    /* EXCEPTION: the exception number */
+	/* CALL, TAIL_CALL, EXCEPTION: the new frame's depth (1 = the first
+	 * frame above the outermost function); RETURN, EXCEPTION_RETURN: the
+	 * depth returned to; UNMATCHED_RETURN: the depth (unchanged). */
+	uint32_t depth;
+	uint32_t site;         /* the branch instruction (0 for pops by a
+				* gap or finish) */
+	uint32_t target;       /* where it went: the callee's entry, the
+				* return address reached */
+	/* CALL, TAIL_CALL, EXCEPTION: the function entered (its entry, as
+	 * @target) and the caller's function (the frame below; for TAIL_CALL
+	 * the function replaced).  RETURN, EXCEPTION_RETURN: the function left
+	 * (@callee) and the function returned to (@caller).  0 = unknown. */
+	uint32_t callee, caller;
+	uint64_t insns;        /* instructions executed up to the event */
+	uint64_t cycles;       /* when has_cycles: cycles up to the event */
+	uint64_t ts;           /* when has_ts: the last timestamp */
+	uint64_t entry_insns;  /* RETURN, EXCEPTION_RETURN: @insns of the
+				* frame's CALL (or EXCEPTION) event */
+	uint8_t has_cycles, has_ts;
+	uint8_t reserved[6];
+};
+
+struct pft_calls_config {
+	size_t size;               /* sizeof(struct pft_calls_config) */
+	/* Borrowed, may be NULL: direct branch targets are read from it when
+	 * a gap hides the destination, and function entries and extents
+	 * (tail calls, longjmp) come from its symbols. */
+	struct pft_image *image;
+	uint32_t max_depth;        /* 0: 65536 */
+	uint8_t reserved[4];
+};
+
+struct pft_calls;
+
+/* Returns NULL with *@errcode set to -PFT_ERR_INVALID (NULL @cfg, @size
+ * too small) or -PFT_ERR_NOMEM. */
+pft_export struct pft_calls *pft_calls_alloc(const struct pft_calls_config *cfg,
+					     int *errcode);
+pft_export void pft_calls_free(struct pft_calls *c);
+
+/* Apply one flow element (@size = sizeof *@e).  Returns 0,
+ * -PFT_ERR_INVALID (NULL argument, @size too small, unknown element type,
+ * or events of the previous put not all taken),
+ * -PFT_ERR_EOS (after finish) or -PFT_ERR_NOMEM. */
+pft_export int pft_calls_put(struct pft_calls *c, const struct pft_elem *e,
+			     size_t size);
+
+/* Apply the elements of a run (@n of them, each @size = sizeof *@e bytes
+ * after the one before) until one makes events: the same as a
+ * pft_calls_put() of each, with one call for most of a run.  Returns how
+ * many were applied (1 to @n; the events of the last wait for
+ * pft_calls_next(); an element of unknown type ends the run before it),
+ * -PFT_ERR_INVALID (NULL argument, @n 0 or over INT32_MAX, @size too
+ * small, @e[0] of unknown type, or events of the previous put not all
+ * taken), -PFT_ERR_EOS (after finish) or -PFT_ERR_NOMEM. */
+pft_export int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e,
+				 size_t n, size_t size);
+
+/* The end of the trace: settle the last branch and pop every frame.
+ * Returns 0, -PFT_ERR_INVALID (NULL @c, or events not taken),
+ * -PFT_ERR_EOS (already finished) or -PFT_ERR_NOMEM. */
+pft_export int pft_calls_finish(struct pft_calls *c);
+
+/* The next event (@size = sizeof *@ev): 0, -PFT_ERR_NEED_INPUT (all taken;
+ * -PFT_ERR_EOS instead after finish) or -PFT_ERR_INVALID. */
+pft_export int pft_calls_next(struct pft_calls *c, struct pft_call_event *ev,
+			      size_t size);
+
+/* The current depth (0 = in the outermost function); 0 for NULL. */
+pft_export uint32_t pft_calls_depth(const struct pft_calls *c);
+
+
+/* ---- End of calls ---- */
+
+/* ======================================================================
+ * Views (pft_prof_, pft_cov_): profiles, coverage, timelines
+ * ====================================================================== */
+
+/* ---- Section: views ---- */
+
+/*
+ * Views of the executed code: coverage, profile, folded stacks (struct
+ * pft_views, an accumulator) and a timeline of calls (struct
+ * pft_timeline, a streaming writer).
+ *
+ * Output goes through a caller-supplied writer: @write(@ctx, buf, len) is
+ * called with pieces of the output and returns 0, or a negative value to
+ * stop (which the writing function then returns).  The library never
+ * touches a file itself.  Strings from the input (function and file
+ * names) are escaped for each format: JSON escaping in JSON; in lcov,
+ * callgrind and folded output, control characters become '?', and in
+ * folded output ';' and blanks become '_' as well.
+ *
+ * Functions are those of @lines (DWARF subprograms and ELF function
+ * symbols) when given, else the image's symbols; code in none is counted
+ * under "[unknown]".  The accumulator borrows @image and @lines: they must
+ * outlive it.  Its memory grows with the code executed and the distinct
+ * call paths (at most max_depth deep), never with the trace length: at
+ * most 2^20 distinct ranges, calling contexts (call paths) and caller ->
+ * callee pairs each (pft_views.c says why).
+ */
+struct pft_views_config {
+	size_t size;                 /* sizeof(struct pft_views_config) */
+	struct pft_image *image;     /* required: the instructions of ranges */
+	const struct pft_lines *lines; /* may be NULL: no source lines */
+	uint32_t max_depth;          /* calls stack limit, 0: 65536 */
+	uint8_t reserved[4];
+};
+
+struct pft_views;
+
+/* Returns NULL with *@errcode set to -PFT_ERR_INVALID (NULL @cfg or
+ * @cfg->image, @size too small) or -PFT_ERR_NOMEM. */
+pft_export struct pft_views *pft_views_alloc(const struct pft_views_config *cfg,
+					     int *errcode);
+pft_export void pft_views_free(struct pft_views *v);
+
+/*
+ * Count one flow element of trace source @source (0-127, e.g. the trace
+ * ID; each source has its own calls stack, see the calls section).  Every
+ * RANGE's instructions count for coverage and, in the function they are
+ * in, as self instructions (cycles too in cycle-accurate trace); calls
+ * count per caller -> callee edge and as entries of the callee (FNDA:
+ * calls and tail calls that reach a function's first address).  Returns
+ * 0, -PFT_ERR_INVALID (NULL argument, @size too small, @source > 127, a
+ * RANGE of 2^22 or more instructions), -PFT_ERR_EOS (after
+ * pft_views_finish()), -PFT_ERR_NOT_SUPPORTED (a 2^20th + 1 distinct
+ * range, calling context or caller -> callee pair; the accumulator is
+ * then unusable) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_views_put(struct pft_views *v, unsigned source,
+			     const struct pft_elem *e, size_t size);
+
+/* pft_views_put() of each element of a run (@n of them, each @size bytes
+ * after the one before), in one call.  Returns 0, -PFT_ERR_INVALID (as
+ * pft_views_put(), @n 0 or over INT32_MAX, or an element of unknown type:
+ * none is counted then), or the other errors of pft_views_put() (the
+ * elements before the one that failed are counted). */
+pft_export int pft_views_put_run(struct pft_views *v, unsigned source,
+				 const struct pft_elem *e, size_t n, size_t size);
+
+/* Distinct images one accumulator reads (the config's included). */
+#define PFT_VIEWS_MAX_IMAGES 31
+
+/*
+ * Source @source reads @image (borrowed, as the config's) instead of the
+ * config's: for cores with different memory.  Call it before the source's
+ * first element.  Each image has its own functions (its symbols, counted
+ * over the sources that read it); the functions of the config's @lines
+ * (the --elf files every image holds) are shared, counted over all
+ * sources, as are their instructions, lines and branches.  Returns 0,
+ * -PFT_ERR_INVALID (NULL @v or @image, @source > 127 or already used,
+ * more than PFT_VIEWS_MAX_IMAGES images), -PFT_ERR_EOS (after
+ * pft_views_finish()) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_views_set_image(struct pft_views *v, unsigned source,
+				   struct pft_image *image);
+
+/*
+ * The end of the trace: close every source's open calls, then resolve
+ * instructions to addresses, source lines and branches (reading the
+ * image).  Writing needs it.  Returns 0, -PFT_ERR_INVALID, -PFT_ERR_EOS
+ * (already finished), -PFT_ERR_NOMAP (the image no longer holds an
+ * executed instruction) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_views_finish(struct pft_views *v);
+
+enum pft_view_format {
+	/* Coverage: per function (every function, executed or not), per
+	 * source line, per conditional branch. */
+	PFT_VIEW_COVERAGE_TEXT = 0,
+	PFT_VIEW_COVERAGE_JSONL,
+	/* lcov tracefile (TN, SF, FN, FNDA, FNF, FNH, DA, BRDA, BRF, BRH,
+	 * LF, LH, end_of_record) for the source files in the line tables.
+	 * DA counts a line by the most-executed of its instructions; BRDA
+	 * has two branches per conditional branch instruction (0 taken,
+	 * 1 not taken; block = the instruction's ordinal in its line). */
+	PFT_VIEW_LCOV,
+	/* Profile: per function self, inclusive, cycles, entries; per
+	 * caller -> callee edge calls and inclusive instructions. */
+	PFT_VIEW_PROFILE_TEXT,
+	PFT_VIEW_PROFILE_JSONL,
+	/* Callgrind (event Ir = instructions executed), for
+	 * callgrind_annotate and KCachegrind. */
+	PFT_VIEW_CALLGRIND,
+	/* Folded stacks: "outer;...;inner SELF" per call path. */
+	PFT_VIEW_FOLDED,
+	PFT_VIEW_FORMAT_MAX
+};
+
+/*
+ * Write view @format after a pft_views_finish() that succeeded.
+ * @test_name: lcov's TN (NULL: empty).  Returns 0, -PFT_ERR_INVALID (NULL
+ * @v or @write, unknown @format, not finished), -PFT_ERR_NOMEM, or the
+ * writer's negative value (writing stops there).
+ */
+pft_export int pft_views_write(const struct pft_views *v,
+			       enum pft_view_format format,
+			       const char *test_name,
+			       int (*write)(void *ctx, const char *buf, size_t len),
+			       void *ctx);
+
+/* Per-function figures, for callers that format their own. */
+struct pft_view_func {
+	const char *name;        /* "[unknown]" for code in no function */
+	uint32_t start, end;
+	const char *file;        /* NULL when unknown */
+	uint32_t line;
+	uint64_t entered;        /* calls and tail calls to @start */
+	uint64_t self_insns;     /* instructions executed in it */
+	uint64_t incl_insns;     /* ... in it and its callees (recursion once) */
+	uint64_t self_cycles;    /* cycle-accurate trace: cycles of its ranges */
+};
+
+/* Function @index after a successful finish: every function of @lines
+ * (run or not) and every other one code ran in, sorted by start,
+ * "[unknown]" last.  Returns 0, -PFT_ERR_EOS past the last, or
+ * -PFT_ERR_INVALID (NULL argument, @size too small, not finished). */
+pft_export int pft_views_function(const struct pft_views *v, size_t index,
+				  struct pft_view_func *func, size_t size);
+
+/*
+ * Timeline: Chrome trace-event JSON written as the calls happen.  Write
+ * pft_timeline_begin() once, then put the events of each source's calls
+ * tracker (pft_calls_next()) into that source's pft_timeline (one track,
+ * "tid", per source), or the source's elements through its tracker
+ * (pft_timeline_put_run()), then pft_timeline_end() once.  Each CALL,
+ * TAIL_CALL and EXCEPTION opens a span ("ph":"B") named after the
+ * function entered, each RETURN/EXCEPTION_RETURN (or the TAIL_CALL that
+ * replaces it) closes it ("ph":"E"), so spans nest.  Time ("ts", in
+ * microseconds): the event's cycles, timestamp or instruction count (as
+ * @clock says) divided by @hz / 1e6; with @hz 0, one count is one
+ * microsecond.
+ */
+enum pft_timeline_clock {
+	PFT_TIMELINE_INSNS = 0,
+	PFT_TIMELINE_CYCLES,     /* events without cycles fall back to insns */
+	PFT_TIMELINE_TIMESTAMP   /* events without a timestamp fall back to insns */
+};
+
+struct pft_timeline_config {
+	size_t size;                 /* sizeof(struct pft_timeline_config) */
+	int (*write)(void *ctx, const char *buf, size_t len);
+	void *ctx;
+	struct pft_image *image;     /* names (may be NULL; borrowed) */
+	const struct pft_lines *lines; /* names first (may be NULL; borrowed) */
+	const char *track_name;      /* copied; NULL: "trace <tid>" */
+	uint64_t hz;
+	uint32_t tid;
+	uint8_t clock;               /* enum pft_timeline_clock */
+	uint8_t reserved[3];
+};
+
+struct pft_timeline;
+
+/* Returns NULL with *@errcode set to -PFT_ERR_INVALID (NULL @cfg or
+ * @write, @size too small, unknown @clock) or -PFT_ERR_NOMEM.  Writes
+ * the track's name (a metadata event). */
+pft_export struct pft_timeline *pft_timeline_alloc(const struct pft_timeline_config *cfg,
+						   int *errcode);
+pft_export void pft_timeline_free(struct pft_timeline *t);
+
+/* Write the opening of the JSON document (and a process name event).
+ * Returns 0, -PFT_ERR_INVALID (NULL @write) or the writer's value. */
+pft_export int pft_timeline_begin(int (*write)(void *ctx, const char *buf, size_t len),
+				  void *ctx);
+/* Write the closing of the JSON document.  Same returns. */
+pft_export int pft_timeline_end(int (*write)(void *ctx, const char *buf, size_t len),
+				void *ctx);
+
+/* Write the spans event @ev (@size = sizeof *@ev) opens or closes (a
+ * return also closes the spans of frames the calls tracker forgot at its
+ * depth limit above the depth returned to, so that every span ends).
+ * UNMATCHED_RETURN writes nothing.  Events are buffered, whole, in the
+ * track (tracks may share one writer): the writer sees them when the
+ * buffer fills and at pft_timeline_flush().  Returns 0, -PFT_ERR_INVALID
+ * or the writer's value (once it failed, every later call returns it). */
+pft_export int pft_timeline_put(struct pft_timeline *t,
+				const struct pft_call_event *ev, size_t size);
+/* Put run @e (@n elements @size bytes apart) into calls tracker @c
+ * (pft_calls_put_run()) and write the spans of the events it makes, as
+ * pft_timeline_put() of each (without their copies): the events are
+ * taken.  Returns 0, -PFT_ERR_INVALID, the tracker's error or the
+ * writer's value. */
+pft_export int pft_timeline_put_run(struct pft_timeline *t, struct pft_calls *c,
+				    const struct pft_elem *e, size_t n, size_t size);
+/* Write the events still buffered: call it for every track before
+ * pft_timeline_end() (pft_timeline_free() writes nothing).  Returns 0,
+ * -PFT_ERR_INVALID (NULL @t) or the writer's value. */
+pft_export int pft_timeline_flush(struct pft_timeline *t);
+
+/*
+ * Function names a reader can tell apart.  A program can have two
+ * functions of one name (static functions of two files, a symbol in two
+ * images at two addresses); the listings (pft calls, coverage and profile
+ * text and JSON lines) then write a label instead of the bare name:
+ *   "name (file.c)"      the base name of its DWARF declaration file, when
+ *                        no other function of that name has one alike;
+ *   "name@0x0001a2b4"    else its start address.
+ * A name is ambiguous when the program's functions (those of @lines and
+ * the function symbols of @images, one per name and start) have it at two
+ * or more starts.  The names and files are borrowed: @lines and @images
+ * must outlive the object; memory follows the ambiguous names only.
+ */
+struct pft_names_config {
+	size_t size;                   /* sizeof(struct pft_names_config) */
+	const struct pft_lines *lines; /* may be NULL */
+	struct pft_image *const *images; /* @nimages of them (NULL entries skipped) */
+	size_t nimages;
+	uint8_t reserved[8];
+};
+
+struct pft_names;
+
+/* Returns NULL with *@errcode set to -PFT_ERR_INVALID (NULL @cfg, @size
+ * too small, NULL @images with @nimages > 0) or -PFT_ERR_NOMEM. */
+pft_export struct pft_names *pft_names_alloc(const struct pft_names_config *cfg,
+					     int *errcode);
+pft_export void pft_names_free(struct pft_names *names);
+
+/* The label of the function @name starting at @start: @name itself when
+ * it is not ambiguous (or @names or @name is NULL), else a string that
+ * lives as long as @names.  No errors. */
+pft_export const char *pft_names_label(const struct pft_names *names, const char *name,
+				       uint32_t start);
+
+
+/* ---- End of views ---- */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PFT_PUBLIC_VIEWS_H */
