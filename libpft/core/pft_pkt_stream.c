@@ -8,7 +8,7 @@
 /* The bytes of NOTSYNC packets of held zeros. */
 static const uint8_t zero_bytes[PKT_NOTSYNC_MAX];
 
-void *pkt_decoder_alloc(size_t size, int err, int *errcode)
+void *pft_stream_decoder_alloc(size_t size, int err, int *errcode)
 {
 	void *d = NULL;
 
@@ -22,7 +22,7 @@ void *pkt_decoder_alloc(size_t size, int err, int *errcode)
 	return d;
 }
 
-void pkt_stream_sync_forward(struct pkt_stream *s, size_t zeros_max)
+void pft_stream_sync_forward(struct pkt_stream *s, size_t zeros_max)
 {
 	if (s->synced && s->ncarry) {
 		size_t z = 0;
@@ -33,7 +33,7 @@ void pkt_stream_sync_forward(struct pkt_stream *s, size_t zeros_max)
 	s->synced = 0;
 }
 
-size_t pkt_async_after(const uint8_t *p, size_t avail, unsigned prior)
+size_t pft_stream_async_after(const uint8_t *p, size_t avail, unsigned prior)
 {
 	size_t z = 0;
 
@@ -72,7 +72,7 @@ static int hold_zeros(struct pkt_stream *s, size_t zeros, unsigned prior)
  * trailing run of zeros, which may start an A-sync, in the carry.  Looks
  * at most PKT_SCAN_WINDOW bytes ahead.
  */
-int pkt_stream_scan(struct pkt_stream *s, struct pkt_span *sp)
+int pft_stream_scan(struct pkt_stream *s, struct pkt_span *sp)
 {
 	const uint8_t *b = s->buf;
 	const size_t pos = s->pos, limit = s->len;
@@ -80,7 +80,7 @@ int pkt_stream_scan(struct pkt_stream *s, struct pkt_span *sp)
 
 	s->zeros_behind = 0;
 	if (prior) {
-		size_t a = pkt_async_after(b + pos, limit - pos, prior);
+		size_t a = pft_stream_async_after(b + pos, limit - pos, prior);
 		if (a) {
 			s->pos = pos + a;
 			s->synced = 1;
@@ -119,7 +119,7 @@ int pkt_stream_scan(struct pkt_stream *s, struct pkt_span *sp)
 	return span(sp, PKT_SPAN_NOTSYNC, b + pos, stop - pos, s->buf_offset + pos);
 }
 
-int pkt_stream_held_zeros(struct pkt_stream *s, struct pkt_span *sp)
+int pft_stream_held_zeros(struct pkt_stream *s, struct pkt_span *sp)
 {
 	const uint8_t *b = s->buf + s->pos;
 	const size_t avail = s->len - s->pos;
@@ -163,7 +163,7 @@ int pkt_stream_held_zeros(struct pkt_stream *s, struct pkt_span *sp)
 	return 0;
 }
 
-void pkt_stream_flush(struct pkt_stream *s, size_t pkt_max, struct pkt_span *sp)
+void pft_stream_flush(struct pkt_stream *s, size_t pkt_max, struct pkt_span *sp)
 {
 	if (!s->synced) {
 		span(sp, PKT_SPAN_NOTSYNC, s->carry, s->ncarry, s->carry_offset);

@@ -5,7 +5,7 @@
  *
  * PTM (PFT) and ETMv3 share all of it; what differs (the header bytes and
  * the packets' formats) a protocol gives as a struct pkt_proto of its
- * functions.  The loop (pkt_stream_next()) is a static inline template:
+ * functions.  The loop (pft_stream_next()) is a static inline template:
  * a protocol calls it with a static const struct pkt_proto, so that the
  * compiler calls (or inlines) the protocol's functions directly, with no
  * function pointer on any path.  Each protocol keeps its own hot path for
@@ -82,7 +82,7 @@ struct pkt_span {
  *           or -(bytes) of a bad packet; nothing committed.
  *  deliver  the packet of @n bytes (as decode returned) at @raw, @offset:
  *           set its bytes and offset, commit it (or give up sync after a
- *           bad one) and return the status pkt_stream_next() returns.
+ *           bad one) and return the status pft_stream_next() returns.
  *  emit     make @pkt the span's packet (NOTSYNC, ASYNC, or a BAD packet
  *           truncated by the end of the stream); return its status.
  *  clear    zero a packet.
@@ -101,29 +101,12 @@ struct pkt_proto {
 	size_t pkt_max;
 };
 
-/*
- * A run-time table of a protocol's packet decoder, for code that drives
- * any protocol (one packet per call at most, never per byte).  @packet_size
- * is sizeof its packet; the functions are its pft_*_pkt_* functions.
- */
-struct pft_pkt_ops {
-	const char *name;
-	size_t packet_size;
-	int (*feed_at)(void *d, const uint8_t *buf, size_t len, uint64_t offset);
-	int (*next)(void *d, void *pkt, size_t size);
-	int (*finish)(void *d);
-	int (*sync_forward)(void *d);
-	int (*reset)(void *d);
-	uint64_t (*get_offset)(const void *d);
-	void (*free)(void *d);
-};
-
 /* ---- Feeds and offsets. ---- */
 
 /* The feed's bytes are borrowed until the next -PFT_ERR_NEED_INPUT; a
  * feed while bytes of the last one are undecoded is refused (they would
  * be lost, and every offset after them wrong). */
-static inline int pkt_stream_feed_at(struct pkt_stream *s, const uint8_t *buf, size_t len,
+static inline int pft_stream_feed_at(struct pkt_stream *s, const uint8_t *buf, size_t len,
 				     uint64_t offset)
 {
 	if (!s || (!buf && len))
@@ -139,14 +122,14 @@ static inline int pkt_stream_feed_at(struct pkt_stream *s, const uint8_t *buf, s
 	return 0;
 }
 
-static inline int pkt_stream_feed(struct pkt_stream *s, const uint8_t *buf, size_t len)
+static inline int pft_stream_feed(struct pkt_stream *s, const uint8_t *buf, size_t len)
 {
 	if (!s)
 		return -PFT_ERR_INVALID;
-	return pkt_stream_feed_at(s, buf, len, s->buf_offset + s->len);
+	return pft_stream_feed_at(s, buf, len, s->buf_offset + s->len);
 }
 
-static inline int pkt_stream_finish(struct pkt_stream *s)
+static inline int pft_stream_finish(struct pkt_stream *s)
 {
 	if (!s)
 		return -PFT_ERR_INVALID;
@@ -156,7 +139,7 @@ static inline int pkt_stream_finish(struct pkt_stream *s)
 
 /* Offset of the oldest byte not yet given back in a packet, or of one
  * still held (0 for NULL @s). */
-static inline uint64_t pkt_stream_offset(const struct pkt_stream *s)
+static inline uint64_t pft_stream_offset(const struct pkt_stream *s)
 {
 	if (!s)
 		return 0;
@@ -167,12 +150,12 @@ static inline uint64_t pkt_stream_offset(const struct pkt_stream *s)
 
 /* Give up synchronisation.  A cut packet's bytes become NOTSYNC, but its
  * trailing zeros (at most @zeros_max) may still begin an A-sync. */
-void pkt_stream_sync_forward(struct pkt_stream *s, size_t zeros_max);
+void pft_stream_sync_forward(struct pkt_stream *s, size_t zeros_max);
 
 /* Allocate a decoder of @size bytes (zeroed) unless @err (a configuration
  * error) says not to; *@errcode (if not NULL) gets @err or
  * -PFT_ERR_NOMEM. */
-void *pkt_decoder_alloc(size_t size, int err, int *errcode);
+void *pft_stream_decoder_alloc(size_t size, int err, int *errcode);
 
 /*
  * The public functions of protocol PREFIX (pft_pkt, pft_etm3_pkt) that
@@ -196,25 +179,25 @@ void *pkt_decoder_alloc(size_t size, int err, int *errcode);
 	}                                                                                \
 	int PREFIX##_feed_at(TYPE *d, const uint8_t *buf, size_t len, uint64_t offset)   \
 	{                                                                                \
-		return pkt_stream_feed_at(d ? &d->MEMBER : NULL, buf, len, offset);      \
+		return pft_stream_feed_at(d ? &d->MEMBER : NULL, buf, len, offset);      \
 	}                                                                                \
 	int PREFIX##_feed(TYPE *d, const uint8_t *buf, size_t len)                       \
 	{                                                                                \
-		return pkt_stream_feed(d ? &d->MEMBER : NULL, buf, len);                 \
+		return pft_stream_feed(d ? &d->MEMBER : NULL, buf, len);                 \
 	}                                                                                \
 	int PREFIX##_finish(TYPE *d)                                                     \
 	{                                                                                \
-		return pkt_stream_finish(d ? &d->MEMBER : NULL);                         \
+		return pft_stream_finish(d ? &d->MEMBER : NULL);                         \
 	}                                                                                \
 	uint64_t PREFIX##_get_offset(const TYPE *d)                                      \
 	{                                                                                \
-		return pkt_stream_offset(d ? &d->MEMBER : NULL);                         \
+		return pft_stream_offset(d ? &d->MEMBER : NULL);                         \
 	}                                                                                \
 	int PREFIX##_sync_forward(TYPE *d)                                               \
 	{                                                                                \
 		if (!d)                                                                  \
 			return -PFT_ERR_INVALID;                                         \
-		pkt_stream_sync_forward(&d->MEMBER, ZEROS_MAX);                          \
+		pft_stream_sync_forward(&d->MEMBER, ZEROS_MAX);                          \
 		return 0;                                                                \
 	}
 
@@ -250,24 +233,24 @@ static inline size_t pkt_id_payload(const uint8_t *p, size_t avail, unsigned byt
  * Returns its length, or 0 (also when @p starts a whole A-sync: the usual
  * rules apply).
  */
-size_t pkt_async_after(const uint8_t *p, size_t avail, unsigned prior);
+size_t pft_stream_async_after(const uint8_t *p, size_t avail, unsigned prior);
 
 /* ---- The unsynchronised paths (pft_pkt_stream.c).  Each returns 0 with
  * a packet in *@sp, or -PFT_ERR_NEED_INPUT. ---- */
 
 /* Unsynchronised, nothing carried: look for an A-sync from buf[pos]. */
-int pkt_stream_scan(struct pkt_stream *s, struct pkt_span *sp);
+int pft_stream_scan(struct pkt_stream *s, struct pkt_span *sp);
 /* Unsynchronised, zeros held in the carry, bytes in the feed. */
-int pkt_stream_held_zeros(struct pkt_stream *s, struct pkt_span *sp);
+int pft_stream_held_zeros(struct pkt_stream *s, struct pkt_span *sp);
 /* After finish, what is left in the carry (a packet cut by the end of the
  * stream is at most @pkt_max bytes: the rest comes next, unsynchronised). */
-void pkt_stream_flush(struct pkt_stream *s, size_t pkt_max, struct pkt_span *sp);
+void pft_stream_flush(struct pkt_stream *s, size_t pkt_max, struct pkt_span *sp);
 
 /* ---- The loop. ---- */
 
 /* Finish a packet cut by a feed: append new bytes to the carry. */
 static inline __attribute__((always_inline)) int
-pkt_stream_resolve_carry(struct pkt_stream *s, const struct pkt_proto *pr, void *d, void *pkt)
+pft_stream_resolve_carry(struct pkt_stream *s, const struct pkt_proto *pr, void *d, void *pkt)
 {
 	const size_t avail = s->len - s->pos;
 	size_t take = PKT_CARRY_MAX - s->ncarry;
@@ -302,7 +285,7 @@ pkt_stream_resolve_carry(struct pkt_stream *s, const struct pkt_proto *pr, void 
 
 /* The next packet or status, without the retries after finish. */
 static inline __attribute__((always_inline)) int
-pkt_stream_next_packet(struct pkt_stream *s, const struct pkt_proto *pr, void *d, void *pkt)
+pft_stream_next_packet(struct pkt_stream *s, const struct pkt_proto *pr, void *d, void *pkt)
 {
 	struct pkt_span sp;
 
@@ -324,20 +307,20 @@ pkt_stream_next_packet(struct pkt_stream *s, const struct pkt_proto *pr, void *d
 	if (s->ncarry) {
 		if (s->pos < s->len) {
 			if (s->synced)
-				return pkt_stream_resolve_carry(s, pr, d, pkt);
-			if (pkt_stream_held_zeros(s, &sp))
+				return pft_stream_resolve_carry(s, pr, d, pkt);
+			if (pft_stream_held_zeros(s, &sp))
 				return -PFT_ERR_NEED_INPUT;
 			return pr->emit(pkt, &sp);
 		}
 		if (!s->finished)
 			return -PFT_ERR_NEED_INPUT;
-		pkt_stream_flush(s, pr->pkt_max, &sp);
+		pft_stream_flush(s, pr->pkt_max, &sp);
 		return pr->emit(pkt, &sp);
 	}
 	if (s->pos >= s->len)
 		return s->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
 	if (!s->synced) {
-		if (pkt_stream_scan(s, &sp))
+		if (pft_stream_scan(s, &sp))
 			return -PFT_ERR_NEED_INPUT;
 		return pr->emit(pkt, &sp);
 	}
@@ -358,7 +341,7 @@ pkt_stream_next_packet(struct pkt_stream *s, const struct pkt_proto *pr, void *d
 		s->pos = s->len;
 		if (!s->finished)
 			return -PFT_ERR_NEED_INPUT;
-		pkt_stream_flush(s, pr->pkt_max, &sp);
+		pft_stream_flush(s, pr->pkt_max, &sp);
 		return pr->emit(pkt, &sp);
 	}
 	s->pos += (size_t)(n > 0 ? n : -n);
@@ -369,13 +352,13 @@ pkt_stream_next_packet(struct pkt_stream *s, const struct pkt_proto *pr, void *d
  * it never asks for input: a path that set bytes aside for the next feed
  * runs again to flush them. */
 static inline __attribute__((always_inline)) int
-pkt_stream_next(struct pkt_stream *s, const struct pkt_proto *pr, void *d, void *pkt)
+pft_stream_next(struct pkt_stream *s, const struct pkt_proto *pr, void *d, void *pkt)
 {
 	/* Each retry flushes what the previous one set aside, so two are
 	 * enough; the bound only guards against a bug turning into a hang. */
 	for (int tries = 0; tries < 4; tries++) {
 		pr->clear(pkt);
-		const int status = pkt_stream_next_packet(s, pr, d, pkt);
+		const int status = pft_stream_next_packet(s, pr, d, pkt);
 		if (status != -PFT_ERR_NEED_INPUT || !s->finished) {
 			if (status == -PFT_ERR_NEED_INPUT && pr->need)
 				pr->need(d);

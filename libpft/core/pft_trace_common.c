@@ -1,9 +1,9 @@
 /* What PTM and ETMv3 encode alike (pft_trace_int.h). */
 #include "core/pft_trace_common.h"
 
-size_t trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
-		      uint64_t prev_raw, uint64_t *raw, uint64_t *ts, uint8_t *bits,
-		      uint8_t *clock_change)
+size_t pft_trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
+			  uint64_t prev_raw, uint64_t *raw, uint64_t *ts, uint8_t *bits,
+			  uint8_t *clock_change)
 {
 	const unsigned last = ts_64bit ? 8 : 6;
 	const unsigned width = ts_64bit ? 64 : 48;

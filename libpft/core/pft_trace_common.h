@@ -29,9 +29,9 @@ static inline uint64_t trace_gray_to_binary(uint64_t g)
  * bytes read, the header included, or 0 when @avail ends first (nothing
  * set).
  */
-size_t trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
-		      uint64_t prev_raw, uint64_t *raw, uint64_t *ts, uint8_t *bits,
-		      uint8_t *clock_change);
+size_t pft_trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
+			  uint64_t prev_raw, uint64_t *raw, uint64_t *ts, uint8_t *bits,
+			  uint8_t *clock_change);
 
 /*
  * An encoder's packet for an output buffer shorter than the longest

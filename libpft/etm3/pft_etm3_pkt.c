@@ -59,7 +59,7 @@ struct pft_etm3_pkt_decoder {
 
 	/* The bytes, the carry of a packet cut by a feed, sync; the zero
 	 * bytes that ended the last packet (without data trace), for
-	 * async_across_packets(). */
+	 * pft_stream_async_after(). */
 	struct pkt_stream s;
 
 	/* Packet-layer state. */
@@ -201,7 +201,7 @@ struct pft_etm3_pkt_decoder *pft_etm3_pkt_alloc(const struct pft_etm3_config *cf
 {
 	struct pft_etm3_config c;
 	struct pft_etm3_pkt_decoder *d =
-		pkt_decoder_alloc(sizeof(*d), pft_etm3_config_copy(&c, cfg), errcode);
+		pft_stream_decoder_alloc(sizeof(*d), pft_etm3_config_copy(&c, cfg), errcode);
 
 	if (d) {
 		d->cfg = c;
@@ -527,7 +527,7 @@ static int parse_packet(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, 
 	 * data trace no packet holds five zero bytes (section 3.3: 47 zeros
 	 * and a one realign). */
 	if ((h == 0 || h == 0x80) && d->s.zeros_behind) {
-		size_t a = pkt_async_after(p, avail, d->s.zeros_behind);
+		size_t a = pft_stream_async_after(p, avail, d->s.zeros_behind);
 		if (a) {
 			pkt->type = PFT_ETM3_PKT_ASYNC;
 			return (int)a;
@@ -556,9 +556,9 @@ static int parse_packet(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, 
 	case HK_TIMESTAMP:
 		/* Section 4.8: as for PTM, without a cycle count. */
 		pkt->type = PFT_ETM3_PKT_TIMESTAMP;
-		return (int)trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw,
-					   &pkt->ts_raw, &pkt->ts, &pkt->ts_bits,
-					   &pkt->ts_clock_change);
+		return (int)pft_trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray,
+					       d->ts_raw, &pkt->ts_raw, &pkt->ts, &pkt->ts_bits,
+					       &pkt->ts_clock_change);
 	case HK_CONTEXTID:
 		pkt->has_ctxid = 1;
 		return typed(pkt, PFT_ETM3_PKT_CONTEXTID,
@@ -662,7 +662,7 @@ static int deliver(void *dv, void *pv, int n, const uint8_t *raw, uint64_t offse
 	pkt->offset = offset;
 	d->s.zeros_behind = 0;
 	/* A bad packet's trailing zeros count too: the damage that made it
-	 * may have swallowed an A-sync's first zeros (pkt_stream_scan()). */
+	 * may have swallowed an A-sync's first zeros (pft_stream_scan()). */
 	if (!d->cfg.data_value && !d->cfg.data_address && pkt->type != PFT_ETM3_PKT_ASYNC)
 		while (d->s.zeros_behind < 4 && d->s.zeros_behind < pkt->size &&
 		       !raw[pkt->size - 1 - d->s.zeros_behind])
@@ -756,7 +756,7 @@ int pft_etm3_pkt_next(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pk
 		return next_in_buffer(d, pkt);
 	if (!d || !pkt || size < PFT_FIRST_SIZE(struct pft_etm3_packet))
 		return -PFT_ERR_INVALID;
-	int status = pkt_stream_next(&d->s, &etm3_proto, d, &full);
+	int status = pft_stream_next(&d->s, &etm3_proto, d, &full);
 	pft_copy_known(pkt, &full, size, sizeof(full));
 	return status;
 }

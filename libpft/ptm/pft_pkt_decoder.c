@@ -1,11 +1,13 @@
 /*
  * PFT packet decoder: bytes of one trace source -> packets.
  *
- * Packets are decoded in place in the caller's buffer.  A packet split
- * across two feeds is copied into a small carry buffer (the longest packet
- * is 16 bytes), so memory stays constant however long the stream.  The
- * header byte is dispatched through a per-decoder 256-entry table because
- * two entries (0x80, 0x82) depend on the configuration.
+ * Packets are decoded in place in the caller's buffer.  The stream (feeds,
+ * the carry of a packet split across two feeds, the search for an A-sync)
+ * is core/pft_pkt_stream.h's, shared with ETMv3; here are the packet
+ * formats and the hot paths (atoms, packets whole in the buffer, batches,
+ * counting).  The header byte is dispatched through a per-decoder
+ * 256-entry table because two entries (0x80, 0x82) depend on the
+ * configuration.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -127,7 +129,8 @@ static void build_tables(struct pft_pkt_decoder *d)
 struct pft_pkt_decoder *pft_pkt_alloc(const struct pft_config *cfg, int *errcode)
 {
 	struct pft_config c;
-	struct pft_pkt_decoder *d = pkt_decoder_alloc(sizeof(*d), pft_config_copy(&c, cfg), errcode);
+	struct pft_pkt_decoder *d =
+		pft_stream_decoder_alloc(sizeof(*d), pft_config_copy(&c, cfg), errcode);
 
 	if (!d)
 		return NULL;
@@ -363,8 +366,9 @@ static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
 static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
 			      size_t avail, struct pft_packet *pkt)
 {
-	size_t n = trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw,
-				  &pkt->ts_raw, &pkt->ts, &pkt->ts_bits, &pkt->ts_clock_change);
+	size_t n = pft_trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw,
+				      &pkt->ts_raw, &pkt->ts, &pkt->ts_bits,
+				      &pkt->ts_clock_change);
 
 	return n && d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }
@@ -571,7 +575,7 @@ static int decode_at(const struct pft_pkt_decoder *d, const uint8_t *p, size_t a
 {
 	if (*p == PFT_OP_ASYNC_ZERO || *p == PFT_OP_ASYNC_END) {
 		unsigned prior = pos == PKT_CARRIED ? d->carry_prior : zeros_before_at(d, pos);
-		size_t a = pkt_async_after(p, avail, prior);
+		size_t a = pft_stream_async_after(p, avail, prior);
 		if (a) {
 			pkt->type = PFT_PKT_ASYNC;
 			return (int)a;
@@ -678,7 +682,7 @@ static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 static __attribute__((noinline)) int next_finishing(struct pft_pkt_decoder *d,
 						    struct pft_packet *pkt)
 {
-	return pkt_stream_next(&d->s, &ptm_proto, d, pkt);
+	return pft_stream_next(&d->s, &ptm_proto, d, pkt);
 }
 
 static __attribute__((noinline)) int next_checked(struct pft_pkt_decoder *d,
