@@ -33,19 +33,6 @@ void pft_stream_sync_forward(struct pkt_stream *s, size_t zeros_max)
 	s->synced = 0;
 }
 
-size_t pft_stream_async_after(const uint8_t *p, size_t avail, unsigned prior)
-{
-	size_t z = 0;
-
-	if (!prior)
-		return 0;
-	while (z < avail && z < PKT_ASYNC_MIN_ZEROS && p[z] == 0)
-		z++;
-	if (z >= PKT_ASYNC_MIN_ZEROS || z >= avail || p[z] != PKT_ASYNC_END)
-		return 0;
-	return z + prior >= PKT_ASYNC_MIN_ZEROS ? z + 1 : 0;
-}
-
 static int span(struct pkt_span *sp, enum pkt_span_kind kind, const uint8_t *raw, size_t size,
 		uint64_t offset)
 {

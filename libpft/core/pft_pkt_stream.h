@@ -85,6 +85,8 @@ struct pkt_span {
  *           bad one) and return the status pft_stream_next() returns.
  *  emit     make @pkt the span's packet (NOTSYNC, ASYNC, or a BAD packet
  *           truncated by the end of the stream); return its status.
+ *           @pkt is clear but for a truncated packet (decode may have
+ *           filled some of its fields).
  *  clear    zero a packet.
  *  hold     (or NULL) the synchronised packet at buf[@pos] is cut by
  *           the feed's end: its bytes go to the carry next.
@@ -214,15 +216,19 @@ static inline uint32_t pkt_le32(const uint8_t *p, unsigned n)
 }
 
 /* The context ID packet (a header and @bytes bytes of ID) or VMID packet
- * (a header and one byte) at @p: its size, or 0 when @avail ends first;
- * *@id gets the ID (0 when @avail ends first). */
-static inline size_t pkt_id_payload(const uint8_t *p, size_t avail, unsigned bytes, uint32_t *id)
+ * (a header and one byte) at @p: its @size, or 0 when @avail ends first,
+ * and its @id (0 when @avail ends first).  Returned by value: an
+ * address-taken local would cost the packet parsers a stack canary. */
+struct pft_stream_id {
+	uint32_t id, size;
+};
+
+static inline struct pft_stream_id pft_stream_id_payload(const uint8_t *p, size_t avail,
+							 unsigned bytes)
 {
-	*id = 0;
 	if (avail < 1u + bytes)
-		return 0;
-	*id = pkt_le32(p + 1, bytes);
-	return 1u + bytes;
+		return (struct pft_stream_id){ 0, 0 };
+	return (struct pft_stream_id){ pkt_le32(p + 1, bytes), 1u + bytes };
 }
 
 /*
@@ -233,7 +239,18 @@ static inline size_t pkt_id_payload(const uint8_t *p, size_t avail, unsigned byt
  * Returns its length, or 0 (also when @p starts a whole A-sync: the usual
  * rules apply).
  */
-size_t pft_stream_async_after(const uint8_t *p, size_t avail, unsigned prior);
+static inline size_t pft_stream_async_after(const uint8_t *p, size_t avail, unsigned prior)
+{
+	size_t z = 0;
+
+	if (!prior)
+		return 0;
+	while (z < avail && z < PKT_ASYNC_MIN_ZEROS && p[z] == 0)
+		z++;
+	if (z >= PKT_ASYNC_MIN_ZEROS || z >= avail || p[z] != PKT_ASYNC_END)
+		return 0;
+	return z + prior >= PKT_ASYNC_MIN_ZEROS ? z + 1 : 0;
+}
 
 /* ---- The unsynchronised paths (pft_pkt_stream.c).  Each returns 0 with
  * a packet in *@sp, or -PFT_ERR_NEED_INPUT. ---- */
@@ -289,6 +306,10 @@ pft_stream_next_packet(struct pkt_stream *s, const struct pkt_proto *pr, void *d
 {
 	struct pkt_span sp;
 
+	/* Most often: synchronised, nothing carried, bytes in the feed. */
+	if (__builtin_expect((s->carry_notsync | s->carry_shift | s->ncarry) == 0 &&
+			     s->synced && s->pos < s->len, 1))
+		goto decode;
 	if (s->carry_notsync) {
 		sp = (struct pkt_span){ .raw = s->carry, .offset = s->carry_offset,
 					.size = s->carry_notsync, .kind = PKT_SPAN_NOTSYNC };
@@ -324,7 +345,7 @@ pft_stream_next_packet(struct pkt_stream *s, const struct pkt_proto *pr, void *d
 			return -PFT_ERR_NEED_INPUT;
 		return pr->emit(pkt, &sp);
 	}
-
+decode:;
 	const uint8_t *p = s->buf + s->pos;
 	const size_t avail = s->len - s->pos;
 	const uint64_t offset = s->buf_offset + s->pos;

@@ -519,7 +519,7 @@ static int parse_packet(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, 
 			struct pft_etm3_packet *pkt)
 {
 	const uint8_t h = p[0];
-	uint32_t id;
+	struct pft_stream_id id;
 	int n;
 
 	/* Damage can make a packet swallow the first zeros of an A-sync (a
@@ -560,13 +560,14 @@ static int parse_packet(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, 
 					       d->ts_raw, &pkt->ts_raw, &pkt->ts, &pkt->ts_bits,
 					       &pkt->ts_clock_change);
 	case HK_CONTEXTID:
+		id = pft_stream_id_payload(p, avail, d->cfg.ctxid_bytes);
+		pkt->ctxid = id.id;
 		pkt->has_ctxid = 1;
-		return typed(pkt, PFT_ETM3_PKT_CONTEXTID,
-			     (int)pkt_id_payload(p, avail, d->cfg.ctxid_bytes, &pkt->ctxid));
+		return typed(pkt, PFT_ETM3_PKT_CONTEXTID, (int)id.size);
 	case HK_VMID:
-		n = (int)pkt_id_payload(p, avail, 1, &id);
-		pkt->vmid = (uint8_t)id;
-		return typed(pkt, PFT_ETM3_PKT_VMID, n);
+		id = pft_stream_id_payload(p, avail, 1);
+		pkt->vmid = (uint8_t)id.id;
+		return typed(pkt, PFT_ETM3_PKT_VMID, (int)id.size);
 	case HK_TRIGGER:
 		return typed(pkt, PFT_ETM3_PKT_TRIGGER, 1);
 	case HK_IGNORE:
@@ -692,7 +693,6 @@ static int emit(void *pv, const struct pkt_span *sp)
 	struct pft_etm3_packet *pkt = pv;
 	int status = 0;
 
-	clear(pkt);
 	switch (sp->kind) {
 	case PKT_SPAN_NOTSYNC:
 		pkt->type = PFT_ETM3_PKT_NOTSYNC;
@@ -701,6 +701,7 @@ static int emit(void *pv, const struct pkt_span *sp)
 		pkt->type = PFT_ETM3_PKT_ASYNC;
 		break;
 	case PKT_SPAN_TRUNCATED:
+		clear(pkt);
 		pkt->type = PFT_ETM3_PKT_BAD;
 		pkt->bad = PFT_ERR_PKT_TRUNCATED;
 		status = -PFT_ERR_TRUNCATED;
@@ -720,7 +721,8 @@ static const struct pkt_proto etm3_proto = {
 /* Synchronised, nothing carried, a whole packet's worth of bytes ahead:
  * no feed boundary can cut the packet.  P-headers, most packets, are
  * written in one go. */
-static int next_in_buffer(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt)
+static __attribute__((noinline)) int next_in_buffer(struct pft_etm3_pkt_decoder *d,
+						    struct pft_etm3_packet *pkt)
 {
 	const uint8_t *p = d->s.buf + d->s.pos;
 	const uint8_t h = *p;
@@ -747,18 +749,29 @@ static int next_in_buffer(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet
 	return deliver(d, pkt, n, p, offset);
 }
 
-int pft_etm3_pkt_next(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt, size_t size)
+/* Everything but the packets whole in the buffer; out of line, so that
+ * the fast path keeps a small frame. */
+static __attribute__((noinline)) int next_slow(struct pft_etm3_pkt_decoder *d,
+					       struct pft_etm3_packet *pkt, size_t size)
 {
 	struct pft_etm3_packet full;
 
-	if (d && pkt && size >= sizeof(*pkt) && d->s.synced && !d->s.ncarry &&
-	    !d->s.carry_notsync && d->s.len - d->s.pos >= PKT_MAX)
-		return next_in_buffer(d, pkt);
 	if (!d || !pkt || size < PFT_FIRST_SIZE(struct pft_etm3_packet))
 		return -PFT_ERR_INVALID;
+	if (size >= sizeof(*pkt))
+		return pft_stream_next(&d->s, &etm3_proto, d, pkt);
+	/* A caller's shorter (older) packet: decode whole, copy its part. */
 	int status = pft_stream_next(&d->s, &etm3_proto, d, &full);
 	pft_copy_known(pkt, &full, size, sizeof(full));
 	return status;
+}
+
+int pft_etm3_pkt_next(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt, size_t size)
+{
+	if (d && pkt && size >= sizeof(*pkt) && d->s.synced && !d->s.ncarry &&
+	    !d->s.carry_notsync && d->s.len - d->s.pos >= PKT_MAX)
+		return next_in_buffer(d, pkt);
+	return next_slow(d, pkt, size);
 }
 
 void pft_etm3_pkt_sync_state(const struct pft_etm3_pkt_decoder *d,

@@ -451,8 +451,7 @@ static int parse_packet(const struct pft_pkt_decoder *d, const uint8_t *p,
 			size_t avail, struct pft_packet *pkt)
 {
 	const uint8_t h = p[0];
-	uint32_t id;
-	size_t n;
+	struct pft_stream_id id;
 
 	switch ((enum header_kind)d->kind[h]) {
 	case HK_ATOM:
@@ -471,14 +470,16 @@ static int parse_packet(const struct pft_pkt_decoder *d, const uint8_t *p,
 		pkt->type = PFT_PKT_WAYPOINT;
 		return (int)parse_waypoint(d, p, avail, pkt);
 	case HK_CONTEXTID:
+		id = pft_stream_id_payload(p, avail, d->cfg.ctxid_bytes);
 		pkt->type = PFT_PKT_CONTEXTID;
+		pkt->ctxid = id.id;
 		pkt->has_ctxid = 1;
-		return (int)pkt_id_payload(p, avail, d->cfg.ctxid_bytes, &pkt->ctxid);
+		return (int)id.size;
 	case HK_VMID:
+		id = pft_stream_id_payload(p, avail, 1);
 		pkt->type = PFT_PKT_VMID;
-		n = pkt_id_payload(p, avail, 1, &id);
-		pkt->vmid = (uint8_t)id;
-		return (int)n;
+		pkt->vmid = (uint8_t)id.id;
+		return (int)id.size;
 	case HK_TRIGGER:
 		pkt->type = PFT_PKT_TRIGGER;
 		return 1;
@@ -564,6 +565,13 @@ static __attribute__((noinline, cold)) unsigned zeros_before_at(const struct pft
 	return n;
 }
 
+/* pft_stream_async_after(), out of the way of decode_at(). */
+static __attribute__((noinline, cold)) size_t async_after(const uint8_t *p, size_t avail,
+							  unsigned prior)
+{
+	return pft_stream_async_after(p, avail, prior);
+}
+
 /*
  * The packet at @p (synchronised): parse_packet(), but first the end of an
  * A-sync whose zeros a damaged packet took (the zero bytes before @p are
@@ -575,7 +583,7 @@ static int decode_at(const struct pft_pkt_decoder *d, const uint8_t *p, size_t a
 {
 	if (*p == PFT_OP_ASYNC_ZERO || *p == PFT_OP_ASYNC_END) {
 		unsigned prior = pos == PKT_CARRIED ? d->carry_prior : zeros_before_at(d, pos);
-		size_t a = pft_stream_async_after(p, avail, prior);
+		size_t a = async_after(p, avail, prior);
 		if (a) {
 			pkt->type = PFT_PKT_ASYNC;
 			return (int)a;
@@ -627,17 +635,20 @@ static int ptm_deliver(void *dv, void *pv, int n, const uint8_t *raw, uint64_t o
 static int ptm_emit(void *pv, const struct pkt_span *sp)
 {
 	struct pft_packet *pkt = pv;
+	int status = 0;
 
-	memset(pkt, 0, sizeof(*pkt));
+	if (sp->kind == PKT_SPAN_TRUNCATED) {
+		memset(pkt, 0, sizeof(*pkt));
+		pkt->type = PFT_PKT_BAD;
+		pkt->bad = PFT_ERR_PKT_TRUNCATED;
+		status = -PFT_ERR_TRUNCATED;
+	} else {
+		pkt->type = sp->kind == PKT_SPAN_ASYNC ? PFT_PKT_ASYNC : PFT_PKT_NOTSYNC;
+	}
 	pkt->raw = sp->raw;
 	pkt->offset = sp->offset;
 	pkt->size = (uint16_t)sp->size;
-	pkt->type = sp->kind == PKT_SPAN_ASYNC ? PFT_PKT_ASYNC : PFT_PKT_NOTSYNC;
-	if (sp->kind != PKT_SPAN_TRUNCATED)
-		return 0;
-	pkt->type = PFT_PKT_BAD;
-	pkt->bad = PFT_ERR_PKT_TRUNCATED;
-	return -PFT_ERR_TRUNCATED;
+	return status;
 }
 
 static void ptm_clear(void *pkt)
