@@ -188,8 +188,8 @@ pft_export void pft_etm3_pkt_free(struct pft_etm3_pkt_decoder *d);
 
 /* As pft_pkt_feed()/pft_pkt_feed_at(): the buffer is borrowed until
  * pft_etm3_pkt_next() returns -PFT_ERR_NEED_INPUT.  Returns 0,
- * -PFT_ERR_INVALID (NULL @d, NULL @buf with @len > 0) or -PFT_ERR_EOS
- * after finish. */
+ * -PFT_ERR_INVALID (NULL @d, NULL @buf with @len > 0, or bytes of the
+ * previous feed not yet decoded) or -PFT_ERR_EOS after finish. */
 pft_export int pft_etm3_pkt_feed(struct pft_etm3_pkt_decoder *d, const uint8_t *buf,
 				 size_t len);
 pft_export int pft_etm3_pkt_feed_at(struct pft_etm3_pkt_decoder *d, const uint8_t *buf,

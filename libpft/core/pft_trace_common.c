@@ -1,8 +1,9 @@
 /* What PTM and ETMv3 encode alike (pft_trace_int.h). */
 #include "core/pft_trace_common.h"
 
-size_t trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
-		      uint64_t prev_raw, uint64_t *raw, uint64_t *ts, uint8_t *bits)
+size_t pft_trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
+			  uint64_t prev_raw, uint64_t *raw, uint64_t *ts, uint8_t *bits,
+			  uint8_t *clock_change)
 {
 	const unsigned last = ts_64bit ? 8 : 6;
 	const unsigned width = ts_64bit ? 64 : 48;
@@ -31,5 +32,6 @@ size_t trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
 	*raw = merged;
 	*ts = ts_gray ? trace_gray_to_binary(merged) : merged;
 	*bits = (uint8_t)(nbits > width ? width : nbits);
+	*clock_change = (p[0] >> 2) & 1;
 	return n;
 }

@@ -24,11 +24,14 @@ static inline uint64_t trace_gray_to_binary(uint64_t g)
  * (64-bit) bytes carries 6 or 8 bits (pft-protocol.md, etmv3-protocol.md
  * 4.8).  The bits not sent are @prev_raw's.  Sets *@raw (the merged value
  * as sent), *@ts (@raw Gray decoded when the timestamps are) and *@bits
- * (how many low bits were sent).  Returns the bytes read, the header
- * included, or 0 when @avail ends first (nothing set).
+ * (how many low bits were sent), and *@clock_change the header's R bit
+ * (bit 2 of 0x42/0x46 in both protocols: the clock changed).  Returns the
+ * bytes read, the header included, or 0 when @avail ends first (nothing
+ * set).
  */
-size_t trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
-		      uint64_t prev_raw, uint64_t *raw, uint64_t *ts, uint8_t *bits);
+size_t pft_trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,
+			  uint64_t prev_raw, uint64_t *raw, uint64_t *ts, uint8_t *bits,
+			  uint8_t *clock_change);
 
 /*
  * An encoder's packet for an output buffer shorter than the longest

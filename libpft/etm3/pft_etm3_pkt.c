@@ -2,15 +2,15 @@
  * ETMv3 packet decoder: bytes of one trace source -> packets
  * (shared/spec/etmv3-protocol.md sections 3 and 4; doc/etmv3.md).
  *
- * The same streaming shape as the PFT decoder: packets are decoded in
- * place in the caller's buffer, a packet cut by a feed goes to a small
- * carry buffer, and unsynchronised bytes come back as NOTSYNC up to the
- * next A-sync.  Memory is constant.
+ * The packet formats; the stream (feeds, the carry of a packet cut by a
+ * feed, the search for an A-sync) is core/pft_pkt_stream.h's, as for PTM.
+ * Memory is constant.
  */
 #include <string.h>
 #include <stdlib.h>
 
 #include "pft.h"
+#include "core/pft_pkt_stream.h"
 #include "core/pft_trace_common.h"
 #include "etm3/pft_etm3_config.h"
 #include "etm3/pft_etm3_sync.h"
@@ -18,13 +18,13 @@
 
 enum {
 	/* Zeros we accept in one A-sync (five are required). */
-	ZMAX = 15,
+	ZMAX = PKT_ASYNC_MAX_ZEROS,
 	/* The longest packet: 0x70, 5 count bytes, 4 ctxid bytes, info,
 	 * 4 address bytes, 5 LSiP address bytes. */
-	PKT_MAX = 20,
-	CARRY_MAX = 2 * PKT_MAX,
-	NOTSYNC_MAX = 16
+	PKT_MAX = 20
 };
+
+_Static_assert((int)PKT_MAX * 2 <= (int)PKT_CARRY_MAX, "the carry holds two packets");
 
 enum header_kind {
 	HK_RESERVED = 0,
@@ -57,21 +57,10 @@ struct pft_etm3_pkt_decoder {
 	uint16_t ph_atoms[256];
 	uint8_t ph_count[256], ph_cycles[256], ph_format[256];
 
-	const uint8_t *buf;
-	size_t len, pos;
-	uint64_t buf_offset;
-	int finished;
-	int synced;
-
-	/* A packet cut by a feed (synchronised). */
-	uint8_t carry[CARRY_MAX];
-	size_t ncarry;
-	uint64_t carry_offset;
-	size_t carry_notsync;   /* after sync_forward: carried bytes to report */
-	/* Unsynchronised: zeros seen at the end of earlier input that may
-	 * begin an A-sync (at most ZMAX). */
-	size_t zpend;
-	uint64_t zoff;
+	/* The bytes, the carry of a packet cut by a feed, sync; the zero
+	 * bytes that ended the last packet (without data trace), for
+	 * pft_stream_async_after(). */
+	struct pkt_stream s;
 
 	/* Packet-layer state. */
 	uint32_t base_addr;
@@ -79,15 +68,8 @@ struct pft_etm3_pkt_decoder {
 	uint8_t altis;
 	uint32_t data_addr;
 	uint64_t ts_raw;
-	/* Zero bytes that ended the last packet (at most 4), without data
-	 * trace: see async_across_packets(). */
-	uint8_t zeros_behind;
-	/* zeros_behind while the zeros after a bad packet are held (zpend):
-	 * they and these may make an A-sync. */
-	uint8_t zprior;
 };
 
-static const uint8_t zero_bytes[ZMAX + 1];
 /* Packets are cleared by copying this, not with memset: compilers turn a
  * memset of that size into a slow "rep stos". */
 static const struct pft_etm3_packet empty_packet;
@@ -218,95 +200,18 @@ struct pft_etm3_pkt_decoder *pft_etm3_pkt_alloc(const struct pft_etm3_config *cf
 						int *errcode)
 {
 	struct pft_etm3_config c;
-	struct pft_etm3_pkt_decoder *d = NULL;
-	int err = pft_etm3_config_copy(&c, cfg);
+	struct pft_etm3_pkt_decoder *d =
+		pft_stream_decoder_alloc(sizeof(*d), pft_etm3_config_copy(&c, cfg), errcode);
 
-	if (!err) {
-		d = calloc(1, sizeof(*d));
-		if (!d)
-			err = -PFT_ERR_NOMEM;
+	if (d) {
+		d->cfg = c;
+		build_tables(d);
 	}
-	if (errcode)
-		*errcode = err;
-	if (err)
-		return NULL;
-	d->cfg = c;
-	build_tables(d);
 	return d;
 }
 
-void pft_etm3_pkt_free(struct pft_etm3_pkt_decoder *d)
-{
-	free(d);
-}
-
-int pft_etm3_pkt_reset(struct pft_etm3_pkt_decoder *d)
-{
-	if (!d)
-		return -PFT_ERR_INVALID;
-	size_t keep = offsetof(struct pft_etm3_pkt_decoder, buf);
-	memset((uint8_t *)d + keep, 0, sizeof(*d) - keep);
-	return 0;
-}
-
-int pft_etm3_pkt_feed_at(struct pft_etm3_pkt_decoder *d, const uint8_t *buf, size_t len,
-			 uint64_t offset)
-{
-	if (!d || (!buf && len))
-		return -PFT_ERR_INVALID;
-	if (d->finished)
-		return -PFT_ERR_EOS;
-	d->buf = buf;
-	d->len = len;
-	d->pos = 0;
-	d->buf_offset = offset;
-	return 0;
-}
-
-int pft_etm3_pkt_feed(struct pft_etm3_pkt_decoder *d, const uint8_t *buf, size_t len)
-{
-	if (!d)
-		return -PFT_ERR_INVALID;
-	return pft_etm3_pkt_feed_at(d, buf, len, d->buf_offset + d->len);
-}
-
-int pft_etm3_pkt_finish(struct pft_etm3_pkt_decoder *d)
-{
-	if (!d)
-		return -PFT_ERR_INVALID;
-	d->finished = 1;
-	return 0;
-}
-
-int pft_etm3_pkt_sync_forward(struct pft_etm3_pkt_decoder *d)
-{
-	if (!d)
-		return -PFT_ERR_INVALID;
-	if (d->synced && d->ncarry) {
-		/* The carried bytes become NOTSYNC, but trailing zeros may
-		 * still begin an A-sync. */
-		size_t z = 0;
-		while (z < d->ncarry && z < ZMAX && d->carry[d->ncarry - 1 - z] == 0)
-			z++;
-		d->zpend = z;
-		d->zoff = d->carry_offset + d->ncarry - z;
-		d->carry_notsync = d->ncarry - z;
-		d->ncarry = 0;
-	}
-	d->synced = 0;
-	return 0;
-}
-
-uint64_t pft_etm3_pkt_get_offset(const struct pft_etm3_pkt_decoder *d)
-{
-	if (!d)
-		return 0;
-	if (d->carry_notsync || d->ncarry)
-		return d->carry_offset;
-	if (d->zpend)
-		return d->zoff;
-	return d->buf_offset + d->pos;
-}
+/* At most ZMAX of a cut packet's trailing zeros may begin an A-sync. */
+PKT_DECODER_API(pft_etm3_pkt, struct pft_etm3_pkt_decoder, s, ZMAX)
 
 /* ---- Field parsers: return the bytes used, 0 when @avail is too short,
  * or -(bytes) for a bad packet (pkt->bad set).  A bad packet always takes
@@ -485,8 +390,7 @@ static int parse_isync(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, s
 	const size_t fixed = d->cfg.ctxid_bytes + 1u + (d->cfg.data_only ? 0u : 4u);
 	if (avail - n < fixed)
 		return 0;
-	for (unsigned i = 0; i < d->cfg.ctxid_bytes; i++)
-		pkt->ctxid |= (uint32_t)p[n + i] << (8 * i);
+	pkt->ctxid = pkt_le32(p + n, d->cfg.ctxid_bytes);
 	pkt->has_ctxid = d->cfg.ctxid_bytes != 0;
 	n += d->cfg.ctxid_bytes;
 	const uint8_t info = p[n++];
@@ -499,8 +403,7 @@ static int parse_isync(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, s
 	pkt->lsip = (info >> 7) & 1;
 	if (d->cfg.data_only)
 		return (int)n;
-	uint32_t a = (uint32_t)p[n] | (uint32_t)p[n + 1] << 8 | (uint32_t)p[n + 2] << 16 |
-		     (uint32_t)p[n + 3] << 24;
+	uint32_t a = pkt_le32(p + n, 4);
 	n += 4;
 	enum pft_isa isa;
 	if (pkt->jazelle) {
@@ -528,20 +431,6 @@ static int parse_isync(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, s
 		pkt->lsip_addr = tmp.addr;
 		n += (size_t)m;
 	}
-	return (int)n;
-}
-
-/* Timestamp (section 4.8): 7 bits a byte with bit 7 = more; the last of
- * 7 (48-bit) or 9 (64-bit) bytes carries 6 or 8 bits. */
-static int parse_timestamp(const struct pft_etm3_pkt_decoder *d, const uint8_t *p,
-			   size_t avail, struct pft_etm3_packet *pkt)
-{
-	size_t n = trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw,
-				  &pkt->ts_raw, &pkt->ts, &pkt->ts_bits);
-
-	if (!n)
-		return 0;
-	pkt->ts_clock_change = (p[0] >> 2) & 1;
 	return (int)n;
 }
 
@@ -618,28 +507,11 @@ static int parse_zeros(const uint8_t *p, size_t avail, struct pft_etm3_packet *p
 	return -(int)(z + (p[z] == 0x80));
 }
 
-static int simple(struct pft_etm3_packet *pkt, enum pft_etm3_packet_type type)
+/* @pkt is of @type; returns @n (its size, or -1: a bad one-byte packet). */
+static int typed(struct pft_etm3_packet *pkt, enum pft_etm3_packet_type type, int n)
 {
 	pkt->type = (uint8_t)type;
-	return 1;
-}
-
-/*
- * Damage can make a packet swallow the first zeros of an A-sync (a branch
- * address or cycle count that goes on over them).  Without data trace no
- * packet holds five zero bytes (section 3.3: 47 zeros and a one realign),
- * so zeros and 0x80 at @p that make five zero bytes with the @prior ones
- * that ended the last packet are an A-sync.  Returns its length, or 0.
- */
-static size_t async_across_packets(const uint8_t *p, size_t avail, unsigned prior)
-{
-	size_t z = 0;
-
-	while (z < avail && z < 5 && p[z] == 0)
-		z++;
-	if (z >= 5 || z >= avail || p[z] != 0x80)
-		return 0; /* a whole A-sync, or none: the usual rules apply */
-	return z + prior >= 5 ? z + 1 : 0;
+	return n;
 }
 
 /* The packet at p[0] (synchronised). */
@@ -647,10 +519,15 @@ static int parse_packet(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, 
 			struct pft_etm3_packet *pkt)
 {
 	const uint8_t h = p[0];
+	struct pft_stream_id id;
 	int n;
 
-	if ((h == 0 || h == 0x80) && d->zeros_behind) {
-		size_t a = async_across_packets(p, avail, d->zeros_behind);
+	/* Damage can make a packet swallow the first zeros of an A-sync (a
+	 * branch address or cycle count that goes on over them).  Without
+	 * data trace no packet holds five zero bytes (section 3.3: 47 zeros
+	 * and a one realign). */
+	if ((h == 0 || h == 0x80) && d->s.zeros_behind) {
+		size_t a = pft_stream_async_after(p, avail, d->s.zeros_behind);
 		if (a) {
 			pkt->type = PFT_ETM3_PKT_ASYNC;
 			return (int)a;
@@ -677,34 +554,32 @@ static int parse_packet(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, 
 		n = parse_count(p + 1, avail - 1, &pkt->cycles);
 		return n > 0 ? n + 1 : n;
 	case HK_TIMESTAMP:
+		/* Section 4.8: as for PTM, without a cycle count. */
 		pkt->type = PFT_ETM3_PKT_TIMESTAMP;
-		return parse_timestamp(d, p, avail, pkt);
+		return (int)pft_trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray,
+					       d->ts_raw, &pkt->ts_raw, &pkt->ts, &pkt->ts_bits,
+					       &pkt->ts_clock_change);
 	case HK_CONTEXTID:
-		pkt->type = PFT_ETM3_PKT_CONTEXTID;
-		if (avail < 1u + d->cfg.ctxid_bytes)
-			return 0;
-		for (unsigned i = 0; i < d->cfg.ctxid_bytes; i++)
-			pkt->ctxid |= (uint32_t)p[1 + i] << (8 * i);
+		id = pft_stream_id_payload(p, avail, d->cfg.ctxid_bytes);
+		pkt->ctxid = id.id;
 		pkt->has_ctxid = 1;
-		return 1 + d->cfg.ctxid_bytes;
+		return typed(pkt, PFT_ETM3_PKT_CONTEXTID, (int)id.size);
 	case HK_VMID:
-		pkt->type = PFT_ETM3_PKT_VMID;
-		if (avail < 2)
-			return 0;
-		pkt->vmid = p[1];
-		return 2;
+		id = pft_stream_id_payload(p, avail, 1);
+		pkt->vmid = (uint8_t)id.id;
+		return typed(pkt, PFT_ETM3_PKT_VMID, (int)id.size);
 	case HK_TRIGGER:
-		return simple(pkt, PFT_ETM3_PKT_TRIGGER);
+		return typed(pkt, PFT_ETM3_PKT_TRIGGER, 1);
 	case HK_IGNORE:
-		return simple(pkt, PFT_ETM3_PKT_IGNORE);
+		return typed(pkt, PFT_ETM3_PKT_IGNORE, 1);
 	case HK_EXC_RETURN:
-		return simple(pkt, PFT_ETM3_PKT_EXCEPTION_RETURN);
+		return typed(pkt, PFT_ETM3_PKT_EXCEPTION_RETURN, 1);
 	case HK_EXC_ENTRY:
-		return simple(pkt, PFT_ETM3_PKT_EXCEPTION_ENTRY);
+		return typed(pkt, PFT_ETM3_PKT_EXCEPTION_ENTRY, 1);
 	case HK_STORE_FAILED:
-		return simple(pkt, PFT_ETM3_PKT_STORE_FAILED);
+		return typed(pkt, PFT_ETM3_PKT_STORE_FAILED, 1);
 	case HK_SUPPRESSED:
-		return simple(pkt, PFT_ETM3_PKT_DATA_SUPPRESSED);
+		return typed(pkt, PFT_ETM3_PKT_DATA_SUPPRESSED, 1);
 	case HK_DATA: /* b00A0SS10 */
 		pkt->type = PFT_ETM3_PKT_DATA;
 		return parse_data(d, p, avail, (h >> 5) & 1, value_sizes[(h >> 2) & 3], pkt);
@@ -722,15 +597,12 @@ static int parse_packet(const struct pft_etm3_pkt_decoder *d, const uint8_t *p, 
 	case HK_ZERO:
 		return parse_zeros(p, avail, pkt);
 	case HK_DATA_DISABLED:
-		pkt->type = PFT_ETM3_PKT_BAD;
 		pkt->bad = PFT_ERR_PKT_DATA_DISABLED;
-		return -1;
-	case HK_RESERVED:
-		break;
+		return typed(pkt, PFT_ETM3_PKT_BAD, -1);
+	default: /* HK_RESERVED */
+		pkt->bad = PFT_ERR_PKT_RESERVED_HEADER;
+		return typed(pkt, PFT_ETM3_PKT_BAD, -1);
 	}
-	pkt->type = PFT_ETM3_PKT_BAD;
-	pkt->bad = PFT_ERR_PKT_RESERVED_HEADER;
-	return -1;
 }
 
 /* Apply a complete packet to the packet-layer state. */
@@ -773,132 +645,12 @@ static int bad_status(const struct pft_etm3_packet *pkt)
 	}
 }
 
-static int notsync(struct pft_etm3_packet *pkt, const uint8_t *raw, size_t n, uint64_t offset)
-{
-	pkt->type = PFT_ETM3_PKT_NOTSYNC;
-	pkt->raw = raw;
-	pkt->size = (uint16_t)n;
-	pkt->offset = offset;
-	return 0;
-}
-
-/* The A-sync of @size bytes at @raw (input offset @offset) that ends the
- * search for synchronisation. */
-static int found_async(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt,
-		       const uint8_t *raw, size_t size, uint64_t offset)
-{
-	pkt->type = PFT_ETM3_PKT_ASYNC;
-	pkt->raw = raw;
-	pkt->size = (uint16_t)size;
-	pkt->offset = offset;
-	d->synced = 1;
-	return 0;
-}
-
-/* Unsynchronised, with zeros held from earlier input (section 3.3). */
-static int scan_held_zeros(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt)
-{
-	const uint8_t *b = d->buf + d->pos;
-	const size_t avail = d->len - d->pos;
-	size_t z = 0;
-
-	while (z < avail && z <= ZMAX && b[z] == 0)
-		z++;
-	const size_t total = d->zpend + z;
-	size_t drop = d->zpend; /* held zeros that cannot start an A-sync */
-	const unsigned prior = d->zprior;
-
-	d->zprior = 0;
-	if (z < avail && z <= ZMAX && b[z] == 0x80 && total + prior >= 5 && total <= ZMAX) {
-		memset(d->carry, 0, total);
-		d->carry[total] = 0x80;
-		d->pos += z + 1;
-		d->zpend = 0;
-		return found_async(d, pkt, d->carry, total + 1, d->zoff);
-	}
-	if (total > ZMAX && (z == avail || b[z] == 0x80)) {
-		/* The newest ZMAX zeros may still be (or begin) an A-sync. */
-		drop = total - ZMAX < d->zpend ? total - ZMAX : d->zpend;
-	} else if (z == avail) {
-		/* More zeros may come. */
-		d->zpend = total;
-		d->zprior = (uint8_t)prior;
-		d->pos = d->len;
-		return -PFT_ERR_NEED_INPUT;
-	}
-	notsync(pkt, zero_bytes, drop, d->zoff);
-	d->zpend -= drop;
-	d->zoff += drop;
-	return 0;
-}
-
-/* Unsynchronised: find >= 5 zeros and 0x80 from buf[pos]; bytes before it
- * are NOTSYNC (at most NOTSYNC_MAX a packet). */
-static int scan_unsynced(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt)
-{
-	if (d->zpend) {
-		/* Zeros a bad packet left in the carry: held, with its own. */
-		if (d->zeros_behind) {
-			d->zprior = d->zeros_behind;
-			d->zeros_behind = 0;
-		}
-		return scan_held_zeros(d, pkt);
-	}
-
-	const uint8_t *b = d->buf;
-	const size_t pos = d->pos;
-	const size_t window = NOTSYNC_MAX + ZMAX + 1;
-	const unsigned prior = d->zeros_behind;
-
-	d->zeros_behind = 0;
-	if (prior) {
-		size_t a = async_across_packets(b + pos, d->len - pos, prior);
-		if (a) {
-			d->pos = pos + a;
-			return found_async(d, pkt, b + pos, a, d->buf_offset + pos);
-		}
-	}
-	const size_t end = d->len - pos > window ? pos + window : d->len;
-	size_t run = 0, i;
-
-	for (i = pos; i < end; i++) {
-		if (b[i] == 0) {
-			run++;
-			continue;
-		}
-		if (b[i] == 0x80 && run >= 5)
-			break;
-		run = 0;
-	}
-	const size_t zeros = run > ZMAX ? ZMAX : run;
-	size_t stop;
-	if (i < end) {
-		stop = i - zeros;
-		if (stop == pos) {
-			d->pos = i + 1;
-			return found_async(d, pkt, b + pos, zeros + 1, d->buf_offset + pos);
-		}
-	} else {
-		stop = end - zeros;
-		if (stop == pos) {
-			/* Only zeros up to the end of the input: hold them. */
-			d->zpend = zeros;
-			d->zprior = (uint8_t)prior;
-			d->zoff = d->buf_offset + pos;
-			d->pos = d->len;
-			return -PFT_ERR_NEED_INPUT;
-		}
-	}
-	if (stop - pos > NOTSYNC_MAX)
-		stop = pos + NOTSYNC_MAX;
-	d->pos = stop;
-	return notsync(pkt, b + pos, stop - pos, d->buf_offset + pos);
-}
-
 /* A synchronised packet or bad packet of @n bytes at @raw: the result. */
-static int deliver(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt, int n,
-		   const uint8_t *raw, uint64_t offset)
+static int deliver(void *dv, void *pv, int n, const uint8_t *raw, uint64_t offset)
 {
+	struct pft_etm3_pkt_decoder *d = dv;
+	struct pft_etm3_packet *pkt = pv;
+
 	if (n < 0) {
 		/* Only the reason: fields parsed before the fault mean nothing. */
 		const uint8_t bad = pkt->bad;
@@ -909,120 +661,74 @@ static int deliver(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt, 
 	pkt->raw = raw;
 	pkt->size = (uint16_t)(n > 0 ? n : -n);
 	pkt->offset = offset;
-	d->zeros_behind = 0;
+	d->s.zeros_behind = 0;
 	/* A bad packet's trailing zeros count too: the damage that made it
-	 * may have swallowed an A-sync's first zeros (scan_unsynced()). */
+	 * may have swallowed an A-sync's first zeros (pft_stream_scan()). */
 	if (!d->cfg.data_value && !d->cfg.data_address && pkt->type != PFT_ETM3_PKT_ASYNC)
-		while (d->zeros_behind < 4 && d->zeros_behind < pkt->size &&
-		       !raw[pkt->size - 1 - d->zeros_behind])
-			d->zeros_behind++;
+		while (d->s.zeros_behind < 4 && d->s.zeros_behind < pkt->size &&
+		       !raw[pkt->size - 1 - d->s.zeros_behind])
+			d->s.zeros_behind++;
 	if (n < 0) {
-		d->synced = 0;
+		d->s.synced = 0;
 		return bad_status(pkt);
 	}
 	commit(d, pkt);
 	return 0;
 }
 
-static int truncated(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt)
+/* The protocol's part of the stream's loop (core/pft_pkt_stream.h). */
+static int decode(const void *d, const uint8_t *p, size_t avail, size_t pos, void *pkt)
 {
-	memset(pkt, 0, sizeof(*pkt));
-	pkt->type = PFT_ETM3_PKT_BAD;
-	pkt->bad = PFT_ERR_PKT_TRUNCATED;
-	pkt->raw = d->carry;
-	pkt->size = (uint16_t)d->ncarry;
-	pkt->offset = d->carry_offset;
-	d->ncarry = 0;
-	d->synced = 0;
-	return -PFT_ERR_TRUNCATED;
+	(void)pos;
+	return parse_packet(d, p, avail, pkt);
 }
 
-/* Finish the packet in the carry with bytes of the new input. */
-static int resolve_carry(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt)
+static void clear(void *pkt)
 {
-	const size_t avail = d->len - d->pos;
-	size_t take = CARRY_MAX - d->ncarry;
-
-	if (take > avail)
-		take = avail;
-	memcpy(d->carry + d->ncarry, d->buf + d->pos, take);
-	const size_t have = d->ncarry + take;
-	int n = parse_packet(d, d->carry, have, pkt);
-
-	if (n == 0) {
-		if (take < avail)
-			return -PFT_ERR_INTERNAL; /* longer than any packet */
-		d->ncarry = have;
-		d->pos = d->len;
-		return -PFT_ERR_NEED_INPUT;
-	}
-	const size_t used = (size_t)(n > 0 ? n : -n);
-	const uint64_t offset = d->carry_offset;
-	if (used >= d->ncarry) {
-		d->pos += used - d->ncarry;
-	} else {
-		/* Only a zero run too long for an A-sync ends inside the
-		 * carried bytes; its other zeros are rescanned. */
-		for (size_t i = used; i < d->ncarry; i++)
-			if (d->carry[i] != 0)
-				return -PFT_ERR_INTERNAL;
-		d->zpend = d->ncarry - used;
-		d->zoff = d->carry_offset + used;
-	}
-	d->ncarry = 0;
-	return deliver(d, pkt, n, d->carry, offset);
+	*(struct pft_etm3_packet *)pkt = empty_packet;
 }
 
-static int next_packet(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt)
+static int emit(void *pv, const struct pkt_span *sp)
 {
-	if (d->carry_notsync) {
-		size_t n = d->carry_notsync;
-		d->carry_notsync = 0;
-		return notsync(pkt, d->carry, n, d->carry_offset);
-	}
-	if (d->ncarry) {
-		if (d->pos < d->len)
-			return resolve_carry(d, pkt);
-		return d->finished ? truncated(d, pkt) : -PFT_ERR_NEED_INPUT;
-	}
-	if (d->pos >= d->len) {
-		if (d->finished && d->zpend) {
-			size_t n = d->zpend;
-			d->zpend = 0;
-			return notsync(pkt, zero_bytes, n, d->zoff);
-		}
-		return d->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
-	}
-	if (!d->synced)
-		return scan_unsynced(d, pkt);
+	struct pft_etm3_packet *pkt = pv;
+	int status = 0;
 
-	const uint8_t *p = d->buf + d->pos;
-	const size_t avail = d->len - d->pos;
-	const uint64_t offset = d->buf_offset + d->pos;
-	int n = parse_packet(d, p, avail, pkt);
-	if (n == 0) {
-		if (avail >= PKT_MAX)
-			return -PFT_ERR_INTERNAL;
-		memcpy(d->carry, p, avail);
-		d->ncarry = avail;
-		d->carry_offset = offset;
-		d->pos = d->len;
-		return d->finished ? truncated(d, pkt) : -PFT_ERR_NEED_INPUT;
+	switch (sp->kind) {
+	case PKT_SPAN_NOTSYNC:
+		pkt->type = PFT_ETM3_PKT_NOTSYNC;
+		break;
+	case PKT_SPAN_ASYNC:
+		pkt->type = PFT_ETM3_PKT_ASYNC;
+		break;
+	case PKT_SPAN_TRUNCATED:
+		clear(pkt);
+		pkt->type = PFT_ETM3_PKT_BAD;
+		pkt->bad = PFT_ERR_PKT_TRUNCATED;
+		status = -PFT_ERR_TRUNCATED;
+		break;
 	}
-	d->pos += (size_t)(n > 0 ? n : -n);
-	return deliver(d, pkt, n, p, offset);
+	pkt->raw = sp->raw;
+	pkt->size = (uint16_t)sp->size;
+	pkt->offset = sp->offset;
+	return status;
 }
+
+/* No .hold, no .need: the zeros before a packet are s.zeros_behind. */
+static const struct pkt_proto etm3_proto = {
+	.decode = decode, .deliver = deliver, .emit = emit, .clear = clear, .pkt_max = PKT_MAX
+};
 
 /* Synchronised, nothing carried, a whole packet's worth of bytes ahead:
  * no feed boundary can cut the packet.  P-headers, most packets, are
  * written in one go. */
-static int next_in_buffer(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt)
+static __attribute__((noinline)) int next_in_buffer(struct pft_etm3_pkt_decoder *d,
+						    struct pft_etm3_packet *pkt)
 {
-	const uint8_t *p = d->buf + d->pos;
+	const uint8_t *p = d->s.buf + d->s.pos;
 	const uint8_t h = *p;
-	const uint64_t offset = d->buf_offset + d->pos;
+	const uint64_t offset = d->s.buf_offset + d->s.pos;
 
-	if (d->kind[h] == HK_PHEADER && !d->zeros_behind) {
+	if (d->kind[h] == HK_PHEADER && !d->s.zeros_behind) {
 		*pkt = empty_packet;
 		pkt->offset = offset;
 		pkt->raw = p;
@@ -1032,37 +738,40 @@ static int next_in_buffer(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet
 		pkt->atoms = d->ph_atoms[h];
 		pkt->cycles = d->ph_cycles[h];
 		pkt->format = d->ph_format[h];
-		d->pos++;
+		d->s.pos++;
 		return 0;
 	}
 	*pkt = empty_packet;
-	int n = parse_packet(d, p, d->len - d->pos, pkt);
+	int n = parse_packet(d, p, d->s.len - d->s.pos, pkt);
 	if (n == 0)
 		return -PFT_ERR_INTERNAL; /* longer than any packet */
-	d->pos += (size_t)(n > 0 ? n : -n);
+	d->s.pos += (size_t)(n > 0 ? n : -n);
 	return deliver(d, pkt, n, p, offset);
+}
+
+/* Everything but the packets whole in the buffer; out of line, so that
+ * the fast path keeps a small frame. */
+static __attribute__((noinline)) int next_slow(struct pft_etm3_pkt_decoder *d,
+					       struct pft_etm3_packet *pkt, size_t size)
+{
+	struct pft_etm3_packet full;
+
+	if (!d || !pkt || size < PFT_FIRST_SIZE(struct pft_etm3_packet))
+		return -PFT_ERR_INVALID;
+	if (size >= sizeof(*pkt))
+		return pft_stream_next(&d->s, &etm3_proto, d, pkt);
+	/* A caller's shorter (older) packet: decode whole, copy its part. */
+	int status = pft_stream_next(&d->s, &etm3_proto, d, &full);
+	pft_copy_known(pkt, &full, size, sizeof(full));
+	return status;
 }
 
 int pft_etm3_pkt_next(struct pft_etm3_pkt_decoder *d, struct pft_etm3_packet *pkt, size_t size)
 {
-	struct pft_etm3_packet full;
-
-	if (d && pkt && size >= sizeof(*pkt) && d->synced && !d->ncarry && !d->carry_notsync &&
-	    d->len - d->pos >= PKT_MAX)
+	if (d && pkt && size >= sizeof(*pkt) && d->s.synced && !d->s.ncarry &&
+	    !d->s.carry_notsync && d->s.len - d->s.pos >= PKT_MAX)
 		return next_in_buffer(d, pkt);
-	if (!d || !pkt || size < PFT_FIRST_SIZE(struct pft_etm3_packet))
-		return -PFT_ERR_INVALID;
-	/* After finish, input set aside for a later feed is flushed by the
-	 * next round; the bound only guards against a bug becoming a hang. */
-	for (int tries = 0; tries < 4; tries++) {
-		full = empty_packet;
-		int status = next_packet(d, &full);
-		if (status != -PFT_ERR_NEED_INPUT || !d->finished) {
-			pft_copy_known(pkt, &full, size, sizeof(full));
-			return status;
-		}
-	}
-	return -PFT_ERR_INTERNAL;
+	return next_slow(d, pkt, size);
 }
 
 void pft_etm3_pkt_sync_state(const struct pft_etm3_pkt_decoder *d,
@@ -1072,10 +781,13 @@ void pft_etm3_pkt_sync_state(const struct pft_etm3_pkt_decoder *d,
 	s->ts_raw = d->ts_raw;
 	s->base_addr = d->base_addr;
 	s->data_addr = d->data_addr;
-	s->zpend = (uint32_t)d->zpend;
-	s->synced = (uint8_t)d->synced;
+	/* Unsynchronised, the carry holds zeros that may begin an A-sync
+	 * (after the bytes of a cut packet still to give as NOTSYNC). */
+	if (!d->s.synced)
+		s->zpend = (uint32_t)(d->s.ncarry - d->s.carry_notsync - d->s.carry_shift);
+	s->synced = (uint8_t)d->s.synced;
 	s->base_isa = (uint8_t)d->base_isa;
 	s->altis = d->altis;
-	s->zeros_behind = d->zeros_behind;
-	s->zprior = d->zprior;
+	s->zeros_behind = d->s.zeros_behind;
+	s->zprior = d->s.held_prior;
 }

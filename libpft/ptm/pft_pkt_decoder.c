@@ -1,17 +1,20 @@
 /*
  * PFT packet decoder: bytes of one trace source -> packets.
  *
- * Packets are decoded in place in the caller's buffer.  A packet split
- * across two feeds is copied into a small carry buffer (the longest packet
- * is 16 bytes), so memory stays constant however long the stream.  The
- * header byte is dispatched through a per-decoder 256-entry table because
- * two entries (0x80, 0x82) depend on the configuration.
+ * Packets are decoded in place in the caller's buffer.  The stream (feeds,
+ * the carry of a packet split across two feeds, the search for an A-sync)
+ * is core/pft_pkt_stream.h's, shared with ETMv3; here are the packet
+ * formats and the hot paths (atoms, packets whole in the buffer, batches,
+ * counting).  The header byte is dispatched through a per-decoder
+ * 256-entry table because two entries (0x80, 0x82) depend on the
+ * configuration.
  */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pft.h"
+#include "core/pft_pkt_stream.h"
 #include "core/pft_trace_common.h"
 #include "ptm/pft_config_int.h"
 #include "ptm/pft_opcodes.h"
@@ -21,16 +24,15 @@
 enum {
 	/* Longest A-sync packet: 15 zeros and 0x80.  The zeros of a longer
 	 * A-sync come back first, in pieces (see parse_zeros). */
-	ASYNC_MAX_ZEROS = 15,
-	PKT_MAX = ASYNC_MAX_ZEROS + 1,
+	PKT_MAX = PKT_ASYNC_MAX_ZEROS + 1,
 	/* Zeros in sight before a piece of PKT_MAX zeros is split off, so
-	 * that ASYNC_MAX_ZEROS are left for the A-sync packet. */
-	ASYNC_LOOK = PKT_MAX + ASYNC_MAX_ZEROS,
-	NOTSYNC_MAX = 16, /* bytes per NOTSYNC packet, for readable listings */
-	CARRY_MAX = 2 * PKT_MAX
+	 * that PKT_ASYNC_MAX_ZEROS are left for the A-sync packet. */
+	ASYNC_LOOK = PKT_MAX + PKT_ASYNC_MAX_ZEROS,
 };
 
-_Static_assert(ASYNC_LOOK < CARRY_MAX, "the carry holds an A-sync look-ahead and its next byte");
+_Static_assert((int)ASYNC_LOOK < (int)PKT_CARRY_MAX,
+	       "the carry holds an A-sync look-ahead and its next byte");
+_Static_assert(PFT_ISA_ARM == 0, "a reset decoder's base_isa is ARM");
 
 enum header_kind {
 	HK_RESERVED = 0,
@@ -55,25 +57,14 @@ struct pft_pkt_decoder {
 	uint8_t atom_count[256];  /* non-CA atom headers: number of atoms */
 	uint8_t atom_bits[256];   /* non-CA atom headers: E bits, oldest = bit 0 */
 
-	/* Input. */
-	const uint8_t *buf;
-	size_t len, pos;
-	uint64_t buf_offset;      /* offset of buf[0] */
-	int finished;
-
-	/* A packet (or, unsynchronised, a run of zeros) cut by a feed. */
-	uint8_t carry[CARRY_MAX];
-	size_t ncarry;
-	uint64_t carry_offset;
-	size_t carry_notsync;     /* leading carried bytes to report as NOTSYNC */
+	/* The bytes, the carry of a packet cut by a feed, sync; it and all
+	 * after it are reset to zero (base_isa: PFT_ISA_ARM). */
+	struct pkt_stream s;
 	/* The last bytes of the previous buffer, to see an A-sync whose first
 	 * zeros lie there. */
 	uint8_t hist[5];
 	uint8_t hist_len;
-	size_t carry_shift;       /* carried bytes already returned, to drop */
 	unsigned carry_prior;     /* zero bytes just before the carried packet */
-
-	int synced;
 
 	/* Packet-layer state (pft-flow.md section 2). */
 	uint32_t base_addr;       /* address of the last address-bearing packet */
@@ -86,8 +77,6 @@ struct pft_pkt_decoder {
 	uint64_t ts_raw;          /* timestamp register, in its encoded domain */
 
 };
-
-static const uint8_t zero_bytes[NOTSYNC_MAX];
 
 static void build_tables(struct pft_pkt_decoder *d)
 {
@@ -140,127 +129,38 @@ static void build_tables(struct pft_pkt_decoder *d)
 struct pft_pkt_decoder *pft_pkt_alloc(const struct pft_config *cfg, int *errcode)
 {
 	struct pft_config c;
-	struct pft_pkt_decoder *d = NULL;
-	int err = pft_config_copy(&c, cfg);
+	struct pft_pkt_decoder *d =
+		pft_stream_decoder_alloc(sizeof(*d), pft_config_copy(&c, cfg), errcode);
 
-	if (!err) {
-		d = calloc(1, sizeof(*d));
-		if (!d)
-			err = -PFT_ERR_NOMEM;
-	}
-	if (errcode)
-		*errcode = err;
-	if (err)
+	if (!d)
 		return NULL;
 	d->cfg = c;
 	build_tables(d);
-	d->base_isa = PFT_ISA_ARM;
 	return d;
 }
 
-void pft_pkt_free(struct pft_pkt_decoder *d)
-{
-	free(d);
-}
-
-int pft_pkt_reset(struct pft_pkt_decoder *d)
-{
-	if (!d)
-		return -PFT_ERR_INVALID;
-	d->buf = NULL;
-	d->len = d->pos = 0;
-	d->buf_offset = 0;
-	d->finished = 0;
-	d->ncarry = 0;
-	d->carry_notsync = 0;
-	d->carry_shift = 0;
-	d->hist_len = 0;
-	d->synced = 0;
-	d->base_addr = 0;
-	d->base_isa = PFT_ISA_ARM;
-	d->known_bits = 0;
-	d->isa_known = 0;
-	d->altis = 0;
-	d->ts_raw = 0;
-	return 0;
-}
-
-int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf, size_t len,
-		    uint64_t offset)
-{
-	if (!d || (!buf && len))
-		return -PFT_ERR_INVALID;
-	if (d->finished)
-		return -PFT_ERR_EOS;
-	/* Bytes of the previous feed not yet decoded would be lost, and
-	 * every offset after them wrong. */
-	if (d->buf && d->pos < d->len)
-		return -PFT_ERR_INVALID;
-	d->buf = buf;
-	d->len = len;
-	d->pos = 0;
-	d->buf_offset = offset;
-	return 0;
-}
-
-int pft_pkt_feed(struct pft_pkt_decoder *d, const uint8_t *buf, size_t len)
-{
-	if (!d)
-		return -PFT_ERR_INVALID;
-	return pft_pkt_feed_at(d, buf, len, d->buf_offset + d->len);
-}
-
-int pft_pkt_finish(struct pft_pkt_decoder *d)
-{
-	if (!d)
-		return -PFT_ERR_INVALID;
-	d->finished = 1;
-	return 0;
-}
-
-int pft_pkt_sync_forward(struct pft_pkt_decoder *d)
-{
-	if (!d)
-		return -PFT_ERR_INVALID;
-	if (d->synced && d->ncarry) {
-		/* The carried bytes of a packet become unsynchronised data:
-		 * the ones before their trailing zeros are NOTSYNC, the zeros
-		 * may still begin an A-sync. */
-		size_t z = 0;
-		while (z < d->ncarry && d->carry[d->ncarry - 1 - z] == 0)
-			z++;
-		d->carry_notsync = d->ncarry - z;
-	}
-	d->synced = 0;
-	return 0;
-}
+/* A cut packet's trailing zeros, however many, may begin an A-sync. */
+PKT_DECODER_API(pft_pkt, struct pft_pkt_decoder, s, SIZE_MAX)
 
 int pft_pkt_synced(const struct pft_pkt_decoder *d)
 {
-	return d->synced;
+	return d->s.synced;
 }
 
 uint64_t pft_pkt_feed_pos(const struct pft_pkt_decoder *d)
 {
-	return d->buf_offset + d->pos;
+	return d->s.buf_offset + d->s.pos;
 }
 
 int pft_pkt_cut_feed(struct pft_pkt_decoder *d, uint64_t end)
 {
-	if (end < d->buf_offset + d->pos || end > d->buf_offset + d->len)
-		return -PFT_ERR_INVALID;
-	size_t dropped = d->len - (size_t)(end - d->buf_offset);
-	d->len -= dropped;
-	return (int)dropped;
-}
+	struct pkt_stream *s = &d->s;
 
-uint64_t pft_pkt_get_offset(const struct pft_pkt_decoder *d)
-{
-	if (!d)
-		return 0;
-	if (d->ncarry)
-		return d->carry_offset;
-	return d->buf_offset + d->pos;
+	if (end < s->buf_offset + s->pos || end > s->buf_offset + s->len)
+		return -PFT_ERR_INVALID;
+	size_t dropped = s->len - (size_t)(end - s->buf_offset);
+	s->len -= dropped;
+	return (int)dropped;
 }
 
 /* ---- Field decoders.  Each returns the bytes used, or 0 if @avail is
@@ -439,8 +339,7 @@ static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
 
 	if (avail < n)
 		return 0;
-	uint32_t a = (uint32_t)p[1] | (uint32_t)p[2] << 8 |
-		     (uint32_t)p[3] << 16 | (uint32_t)p[4] << 24;
+	uint32_t a = pkt_le32(p + 1, 4);
 	uint8_t info = p[5];
 	pkt->reason = (info >> 5) & 3;
 	pkt->ns = (info >> 3) & 1;
@@ -457,8 +356,7 @@ static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
 	if (d->cfg.ctxid_bytes) {
 		if (avail - n < d->cfg.ctxid_bytes)
 			return 0;
-		for (unsigned i = 0; i < d->cfg.ctxid_bytes; i++)
-			pkt->ctxid |= (uint32_t)p[n + i] << (8 * i);
+		pkt->ctxid = pkt_le32(p + n, d->cfg.ctxid_bytes);
 		pkt->has_ctxid = 1;
 		n += d->cfg.ctxid_bytes;
 	}
@@ -468,13 +366,11 @@ static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
 static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
 			      size_t avail, struct pft_packet *pkt)
 {
-	size_t n = trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw,
-				  &pkt->ts_raw, &pkt->ts, &pkt->ts_bits);
+	size_t n = pft_trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw,
+				      &pkt->ts_raw, &pkt->ts, &pkt->ts_bits,
+				      &pkt->ts_clock_change);
 
-	if (!n)
-		return 0;
-	pkt->ts_clock_change = (p[0] & PFT_TS_CLOCK_CHANGE) != 0;
-	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
+	return n && d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }
 
 /*
@@ -501,7 +397,7 @@ static int parse_zeros(const uint8_t *p, size_t avail, struct pft_packet *pkt)
 		return 0;
 	if (p[z] == PFT_OP_ASYNC_END && z >= PFT_ASYNC_MIN_ZEROS) {
 		pkt->type = PFT_PKT_ASYNC;
-		return z > ASYNC_MAX_ZEROS ? (int)(z - ASYNC_MAX_ZEROS) : (int)z + 1;
+		return z > PKT_ASYNC_MAX_ZEROS ? (int)(z - PKT_ASYNC_MAX_ZEROS) : (int)z + 1;
 	}
 	pkt->type = PFT_PKT_BAD;
 	pkt->bad = PFT_ERR_PKT_ASYNC;
@@ -555,7 +451,7 @@ static int parse_packet(const struct pft_pkt_decoder *d, const uint8_t *p,
 			size_t avail, struct pft_packet *pkt)
 {
 	const uint8_t h = p[0];
-	size_t n;
+	struct pft_stream_id id;
 
 	switch ((enum header_kind)d->kind[h]) {
 	case HK_ATOM:
@@ -574,20 +470,16 @@ static int parse_packet(const struct pft_pkt_decoder *d, const uint8_t *p,
 		pkt->type = PFT_PKT_WAYPOINT;
 		return (int)parse_waypoint(d, p, avail, pkt);
 	case HK_CONTEXTID:
+		id = pft_stream_id_payload(p, avail, d->cfg.ctxid_bytes);
 		pkt->type = PFT_PKT_CONTEXTID;
-		n = 1 + d->cfg.ctxid_bytes;
-		if (avail < n)
-			return 0;
-		for (size_t i = 1; i < n; i++)
-			pkt->ctxid |= (uint32_t)p[i] << (8 * (i - 1));
+		pkt->ctxid = id.id;
 		pkt->has_ctxid = 1;
-		return (int)n;
+		return (int)id.size;
 	case HK_VMID:
+		id = pft_stream_id_payload(p, avail, 1);
 		pkt->type = PFT_PKT_VMID;
-		if (avail < 2)
-			return 0;
-		pkt->vmid = p[1];
-		return 2;
+		pkt->vmid = (uint8_t)id.id;
+		return (int)id.size;
 	case HK_TRIGGER:
 		pkt->type = PFT_PKT_TRIGGER;
 		return 1;
@@ -663,7 +555,7 @@ static __attribute__((noinline, cold)) unsigned zeros_before_at(const struct pft
 	unsigned n = 0;
 	size_t i = pos;
 
-	while (n < 5 && i > 0 && d->buf[i - 1] == 0) {
+	while (n < 5 && i > 0 && d->s.buf[i - 1] == 0) {
 		n++;
 		i--;
 	}
@@ -673,30 +565,12 @@ static __attribute__((noinline, cold)) unsigned zeros_before_at(const struct pft
 	return n;
 }
 
-/*
- * Damage can make a packet swallow the first zeros of an A-sync (a cycle
- * count that goes on, a byte read as an I-sync header).  The pattern of
- * 47 zero bits and a one cannot occur inside packets (pft-protocol.md
- * 5.1), so zeros and 0x80 at @p that complete five zero bytes with the
- * ones before them are an A-sync.  Returns its length, or 0.
- */
-static __attribute__((noinline, cold)) size_t async_across_packets(const uint8_t *p,
-								   size_t avail,
-								   unsigned prior)
+/* pft_stream_async_after(), out of the way of decode_at(). */
+static __attribute__((noinline, cold)) size_t async_after(const uint8_t *p, size_t avail,
+							  unsigned prior)
 {
-	size_t z = 0;
-
-	if (!prior)
-		return 0;
-	while (z < avail && z < PFT_ASYNC_MIN_ZEROS && p[z] == 0)
-		z++;
-	if (z >= PFT_ASYNC_MIN_ZEROS || z >= avail || p[z] != PFT_OP_ASYNC_END)
-		return 0; /* a whole A-sync, or none: the usual rules apply */
-	return z + prior >= PFT_ASYNC_MIN_ZEROS ? z + 1 : 0;
+	return pft_stream_async_after(p, avail, prior);
 }
-
-/* decode_at(): the zeros before a packet are those before the carry. */
-#define CARRIED ((size_t)-1)
 
 /*
  * The packet at @p (synchronised): parse_packet(), but first the end of an
@@ -708,8 +582,8 @@ static int decode_at(const struct pft_pkt_decoder *d, const uint8_t *p, size_t a
 		     size_t pos, struct pft_packet *pkt)
 {
 	if (*p == PFT_OP_ASYNC_ZERO || *p == PFT_OP_ASYNC_END) {
-		unsigned prior = pos == CARRIED ? d->carry_prior : zeros_before_at(d, pos);
-		size_t a = async_across_packets(p, avail, prior);
+		unsigned prior = pos == PKT_CARRIED ? d->carry_prior : zeros_before_at(d, pos);
+		size_t a = async_after(p, avail, prior);
 		if (a) {
 			pkt->type = PFT_PKT_ASYNC;
 			return (int)a;
@@ -723,285 +597,103 @@ static int decode_at(const struct pft_pkt_decoder *d, const uint8_t *p, size_t a
 }
 
 /* Remember the stream's last bytes before the caller may drop the buffer. */
-static void keep_history(struct pft_pkt_decoder *d)
+static void keep_history(void *dv)
 {
-	for (size_t i = d->len > 5 ? d->len - 5 : 0; i < d->len; i++) {
+	struct pft_pkt_decoder *d = dv;
+
+	for (size_t i = d->s.len > 5 ? d->s.len - 5 : 0; i < d->s.len; i++) {
 		if (d->hist_len == sizeof(d->hist)) {
 			memmove(d->hist, d->hist + 1, sizeof(d->hist) - 1);
 			d->hist_len--;
 		}
-		d->hist[d->hist_len++] = d->buf[i];
+		d->hist[d->hist_len++] = d->s.buf[i];
 	}
 }
 
-/*
- * Unsynchronised: look for >= 5 zeros and 0x80 from buf[pos].  Emits the
- * bytes before it as NOTSYNC (at most NOTSYNC_MAX at a time); keeps a
- * trailing run of zeros, which may start an A-sync, in the carry.  Looks at
- * most NOTSYNC_MAX + PKT_MAX bytes ahead: an A-sync that starts within the
- * next NOTSYNC_MAX bytes ends within that window.
- */
-static int scan_unsynced(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+/* The protocol's part of the stream's loop (core/pft_pkt_stream.h). */
+static int ptm_decode(const void *d, const uint8_t *p, size_t avail, size_t pos, void *pkt)
 {
-	const uint8_t *b = d->buf;
-	const size_t pos = d->pos, limit = d->len;
-	size_t end = limit - pos > NOTSYNC_MAX + PKT_MAX ? pos + NOTSYNC_MAX + PKT_MAX
-							 : limit;
-	size_t run = 0, i, stop;
-
-	for (i = pos; i < end; i++) {
-		if (b[i] == 0) {
-			run++;
-			continue;
-		}
-		if (b[i] == PFT_OP_ASYNC_END && run >= PFT_ASYNC_MIN_ZEROS)
-			break;
-		run = 0;
-	}
-	size_t zeros = run > ASYNC_MAX_ZEROS ? ASYNC_MAX_ZEROS : run;
-	if (i < end) {
-		stop = i - zeros;
-		if (stop == pos) {
-			pkt->type = PFT_PKT_ASYNC;
-			pkt->size = (uint16_t)(zeros + 1);
-			pkt->raw = b + stop;
-			pkt->offset = d->buf_offset + stop;
-			d->pos = i + 1;
-			d->synced = 1;
-			return 0;
-		}
-	} else if (end == limit) {
-		stop = limit - zeros;
-		if (stop == pos) {
-			/* Only zeros are left: they may begin an A-sync. */
-			memcpy(d->carry, b + pos, zeros);
-			d->ncarry = zeros;
-			d->carry_offset = d->buf_offset + pos;
-			d->pos = limit;
-			return -PFT_ERR_NEED_INPUT;
-		}
-	} else {
-		stop = end;
-	}
-	if (stop - pos > NOTSYNC_MAX)
-		stop = pos + NOTSYNC_MAX;
-	pkt->type = PFT_PKT_NOTSYNC;
-	pkt->size = (uint16_t)(stop - pos);
-	pkt->raw = b + pos;
-	pkt->offset = d->buf_offset + pos;
-	d->pos = stop;
-	return 0;
+	return decode_at(d, p, avail, pos, pkt);
 }
 
-/* Unsynchronised with zeros carried over from the previous feed. */
-static int resolve_carried_zeros(struct pft_pkt_decoder *d,
-				 struct pft_packet *pkt)
+static int ptm_deliver(void *dv, void *pv, int n, const uint8_t *raw, uint64_t offset)
 {
-	size_t z = 0, avail = d->len - d->pos;
-	const uint8_t *b = d->buf + d->pos;
+	struct pft_pkt_decoder *d = dv;
+	struct pft_packet *pkt = pv;
 
-	while (z < avail && b[z] == 0)
-		z++;
-	size_t total = d->ncarry + z;
-	int ends_async = z < avail && b[z] == PFT_OP_ASYNC_END && total >= PFT_ASYNC_MIN_ZEROS;
-
-	if (z == avail && total <= ASYNC_MAX_ZEROS) {
-		memcpy(d->carry + d->ncarry, b, z);
-		d->ncarry = total;
-		d->pos = d->len;
-		return -PFT_ERR_NEED_INPUT;
-	}
-	if (ends_async && total <= ASYNC_MAX_ZEROS) {
-		memcpy(d->carry + d->ncarry, b, z + 1);
-		pkt->type = PFT_PKT_ASYNC;
-		pkt->size = (uint16_t)(total + 1);
-		pkt->raw = d->carry;
-		pkt->offset = d->carry_offset;
-		d->pos += z + 1;
-		d->ncarry = 0;
-		d->synced = 1;
-		return 0;
-	}
-	/* The carried zeros (or the oldest of them) are not part of an
-	 * A-sync: report them, keeping any that still may be. */
-	size_t excess = d->ncarry;
-	if ((ends_async || z == avail) && z < ASYNC_MAX_ZEROS)
-		excess = total - ASYNC_MAX_ZEROS;
-	/* A long A-sync's zeros, carried when sync was given up, may be more
-	 * than one NOTSYNC packet holds. */
-	if (excess > NOTSYNC_MAX)
-		excess = NOTSYNC_MAX;
-	pkt->type = PFT_PKT_NOTSYNC;
-	pkt->size = (uint16_t)excess;
-	pkt->raw = zero_bytes;
-	pkt->offset = d->carry_offset;
-	memmove(d->carry, d->carry + excess, d->ncarry - excess);
-	d->ncarry -= excess;
-	d->carry_offset += excess;
-	return 0;
-}
-
-/* Finish a packet cut by a feed: append new bytes to the carry. */
-static int resolve_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
-{
-	size_t avail = d->len - d->pos;
-	size_t take = CARRY_MAX - d->ncarry;
-
-	if (take > avail)
-		take = avail;
-	memcpy(d->carry + d->ncarry, d->buf + d->pos, take);
-	size_t have = d->ncarry + take;
-	int n = decode_at(d, d->carry, have, CARRIED, pkt);
-
-	if (n == 0) {
-		if (take < avail)
-			return -PFT_ERR_INTERNAL; /* longer than any packet */
-		d->ncarry = have;
-		d->pos = d->len;
-		return -PFT_ERR_NEED_INPUT;
-	}
-	size_t used = (size_t)(n > 0 ? n : -n);
-	pkt->size = (uint16_t)used;
-	pkt->raw = d->carry;
-	pkt->offset = d->carry_offset;
-	if (used < d->ncarry) {
-		/* Only a bad packet can end inside the carried bytes. */
-		memmove(d->carry, d->carry + used, d->ncarry - used);
-		d->ncarry -= used;
-		d->carry_offset += used;
-	} else {
-		d->pos += used - d->ncarry;
-		d->ncarry = 0;
-	}
+	pkt->size = (uint16_t)(n > 0 ? n : -n);
+	pkt->raw = raw;
+	pkt->offset = offset;
 	if (n < 0) {
-		d->synced = 0;
+		d->s.synced = 0;
 		return bad_status(pkt);
 	}
 	commit(d, pkt);
 	return 0;
 }
 
-/* After finish: whatever is left in the carry. */
-static int flush_carry(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+static int ptm_emit(void *pv, const struct pkt_span *sp)
 {
-	memset(pkt, 0, sizeof(*pkt));
-	pkt->raw = d->carry;
-	pkt->offset = d->carry_offset;
-	if (!d->synced) {
-		pkt->size = (uint16_t)d->ncarry;
-		pkt->type = PFT_PKT_NOTSYNC;
-		d->ncarry = 0;
-		return 0;
+	struct pft_packet *pkt = pv;
+	int status = 0;
+
+	if (sp->kind == PKT_SPAN_TRUNCATED) {
+		memset(pkt, 0, sizeof(*pkt));
+		pkt->type = PFT_PKT_BAD;
+		pkt->bad = PFT_ERR_PKT_TRUNCATED;
+		status = -PFT_ERR_TRUNCATED;
+	} else {
+		pkt->type = sp->kind == PKT_SPAN_ASYNC ? PFT_PKT_ASYNC : PFT_PKT_NOTSYNC;
 	}
-	/* The zeros of a long A-sync may be more than a packet: the rest
-	 * comes next, unsynchronised (moved on the next call: @pkt points
-	 * at them). */
-	pkt->size = (uint16_t)(d->ncarry > PKT_MAX ? PKT_MAX : d->ncarry);
-	if (pkt->size < d->ncarry)
-		d->carry_shift = pkt->size;
-	else
-		d->ncarry = 0;
-	pkt->type = PFT_PKT_BAD;
-	pkt->bad = PFT_ERR_PKT_TRUNCATED;
-	d->synced = 0;
-	return -PFT_ERR_TRUNCATED;
+	pkt->raw = sp->raw;
+	pkt->offset = sp->offset;
+	pkt->size = (uint16_t)sp->size;
+	return status;
 }
 
-/* Everything but the hot path; kept out of line so that the hot path
- * needs no stack frame. */
-static __attribute__((noinline)) int next_packet(struct pft_pkt_decoder *d,
-						 struct pft_packet *pkt)
+static void ptm_clear(void *pkt)
 {
-
-	if (d->carry_notsync) {
-		pkt->type = PFT_PKT_NOTSYNC;
-		pkt->size = (uint16_t)d->carry_notsync;
-		pkt->raw = d->carry;
-		pkt->offset = d->carry_offset;
-		/* The packet points into the carry: move the rest on the next
-		 * call, not now. */
-		d->carry_shift = d->carry_notsync;
-		d->carry_notsync = 0;
-		return 0;
-	}
-	if (d->carry_shift) {
-		memmove(d->carry, d->carry + d->carry_shift, d->ncarry - d->carry_shift);
-		d->ncarry -= d->carry_shift;
-		d->carry_offset += d->carry_shift;
-		d->carry_shift = 0;
-	}
-	if (d->ncarry) {
-		if (d->pos < d->len) {
-			if (!d->synced)
-				return resolve_carried_zeros(d, pkt);
-			return resolve_carry(d, pkt);
-		}
-		if (!d->finished)
-			return -PFT_ERR_NEED_INPUT;
-		return flush_carry(d, pkt);
-	}
-	if (d->pos >= d->len)
-		return d->finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;
-	if (!d->synced)
-		return scan_unsynced(d, pkt);
-
-	const uint8_t *p = d->buf + d->pos;
-	size_t avail = d->len - d->pos;
-	int n = decode_at(d, p, avail, d->pos, pkt);
-
-	if (n == 0) {
-		d->carry_prior = zeros_before_at(d, d->pos);
-		memcpy(d->carry, p, avail);
-		d->ncarry = avail;
-		d->carry_offset = d->buf_offset + d->pos;
-		d->pos = d->len;
-		if (!d->finished)
-			return -PFT_ERR_NEED_INPUT;
-		return flush_carry(d, pkt);
-	}
-	size_t used = (size_t)(n > 0 ? n : -n);
-	pkt->size = (uint16_t)used;
-	pkt->raw = p;
-	pkt->offset = d->buf_offset + d->pos;
-	d->pos += used;
-	if (n < 0) {
-		d->synced = 0;
-		return bad_status(pkt);
-	}
-	commit(d, pkt);
-	return 0;
+	memset(pkt, 0, sizeof(struct pft_packet));
 }
+
+static void ptm_hold(void *dv, size_t pos)
+{
+	struct pft_pkt_decoder *d = dv;
+
+	d->carry_prior = zeros_before_at(d, pos);
+}
+
+static const struct pkt_proto ptm_proto = {
+	.decode = ptm_decode,
+	.deliver = ptm_deliver,
+	.emit = ptm_emit,
+	.clear = ptm_clear,
+	.hold = ptm_hold,
+	.need = keep_history,
+	.pkt_max = PKT_MAX,
+};
 
 /* Atoms are most packets: decode them here, without the dispatch. */
 static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 {
-	const uint8_t *p = d->buf + d->pos;
+	const uint8_t *p = d->s.buf + d->s.pos;
 	const uint8_t kind = d->kind[*p];
 
 	/* 0x80 may end an A-sync whose zeros a damaged packet took: the slow
 	 * path looks. */
 	if (kind != HK_ATOM && (kind != HK_ATOM_CA || *p == PFT_OP_ASYNC_END))
 		return 0;
-	size_t size = decode_atom(d, p, d->len - d->pos, d->buf_offset + d->pos, pkt);
-	d->pos += size;
+	size_t size = decode_atom(d, p, d->s.len - d->s.pos, d->s.buf_offset + d->s.pos, pkt);
+	d->s.pos += size;
 	return size != 0;
 }
 
-/* next_packet(), but after finish it never asks for input: a path that
- * set bytes aside for the next feed is run again to flush them. */
-static int next_finishing(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+/* Everything but the hot path; kept out of line so that the hot path
+ * needs no stack frame. */
+static __attribute__((noinline)) int next_finishing(struct pft_pkt_decoder *d,
+						    struct pft_packet *pkt)
 {
-	/* Each retry flushes what the previous one set aside, so two are
-	 * enough; the bound only guards against a bug turning into a hang. */
-	for (int tries = 0; tries < 4; tries++) {
-		memset(pkt, 0, sizeof(*pkt));
-		int status = next_packet(d, pkt);
-		if (status == -PFT_ERR_NEED_INPUT && !d->finished)
-			keep_history(d);
-		if (status != -PFT_ERR_NEED_INPUT || !d->finished)
-			return status;
-	}
-	return -PFT_ERR_INTERNAL;
+	return pft_stream_next(&d->s, &ptm_proto, d, pkt);
 }
 
 static __attribute__((noinline)) int next_checked(struct pft_pkt_decoder *d,
@@ -1037,20 +729,20 @@ static inline int decode_whole(struct pft_pkt_decoder *d, const uint8_t *buf, si
 static __attribute__((noinline)) int next_in_buffer(struct pft_pkt_decoder *d,
 						    struct pft_packet *pkt)
 {
-	const uint8_t *p = d->buf + d->pos;
-	int n = decode_whole(d, d->buf, d->len, d->buf_offset, d->pos, pkt);
+	const uint8_t *p = d->s.buf + d->s.pos;
+	int n = decode_whole(d, d->s.buf, d->s.len, d->s.buf_offset, d->s.pos, pkt);
 
 	if (__builtin_expect(n > 0, 1)) {
-		d->pos += (size_t)n;
+		d->s.pos += (size_t)n;
 		return 0;
 	}
 	if (n == 0) /* cannot happen with PKT_MAX bytes; be safe */
 		return next_finishing(d, pkt);
 	pkt->size = (uint16_t)-n;
 	pkt->raw = p;
-	pkt->offset = d->buf_offset + d->pos;
-	d->pos += (size_t)-n;
-	d->synced = 0;
+	pkt->offset = d->s.buf_offset + d->s.pos;
+	d->s.pos += (size_t)-n;
+	d->s.synced = 0;
 	return bad_status(pkt);
 }
 
@@ -1058,11 +750,11 @@ int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
 {
 	/* The hot path: tail calls away from everything else, so that it
 	 * needs no stack frame. */
-	if (__builtin_expect(d && pkt && size >= sizeof(*pkt) && d->synced &&
-			     !d->ncarry && d->pos < d->len, 1)) {
+	if (__builtin_expect(d && pkt && size >= sizeof(*pkt) && d->s.synced &&
+			     !d->s.ncarry && d->s.pos < d->s.len, 1)) {
 		if (fast_atom(d, pkt))
 			return 0;
-		if (d->len - d->pos >= PKT_MAX)
+		if (d->s.len - d->s.pos >= PKT_MAX)
 			return next_in_buffer(d, pkt);
 	}
 	return next_checked(d, pkt, size);
@@ -1077,11 +769,11 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 		return -PFT_ERR_INVALID;
 	/* Atoms straight from the buffer, with the position in a register
 	 * (the packet stores may alias the decoder as far as C knows). */
-	if (d->synced && !d->ncarry) {
-		const uint8_t *buf = d->buf;
-		size_t pos = d->pos;
-		const size_t len = d->len;
-		const uint64_t base = d->buf_offset;
+	if (d->s.synced && !d->s.ncarry) {
+		const uint8_t *buf = d->s.buf;
+		size_t pos = d->s.pos;
+		const size_t len = d->s.len;
+		const uint64_t base = d->s.buf_offset;
 
 		while (k < n && pos < len) {
 			const uint8_t h = buf[pos];
@@ -1104,7 +796,7 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 			pos += (size_t)m;
 			k++;
 		}
-		d->pos = pos;
+		d->s.pos = pos;
 	}
 	if (k)
 		return (int)(k > INT_MAX ? INT_MAX : k);
@@ -1115,14 +807,14 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 int pft_pkt_skip_counted(struct pft_pkt_decoder *d, uint64_t limit, struct pkt_skipped *sk,
 			 struct pft_packet *pkt)
 {
-	if (!d->synced || d->ncarry || d->len - d->pos < PKT_MAX || limit <= d->buf_offset)
+	if (!d->s.synced || d->s.ncarry || d->s.len - d->s.pos < PKT_MAX || limit <= d->s.buf_offset)
 		return 0;
-	const uint8_t *const buf = d->buf;
-	size_t pos = d->pos;
+	const uint8_t *const buf = d->s.buf;
+	size_t pos = d->s.pos;
 	/* Every packet that starts before @end is whole in the buffer. */
-	size_t end = d->len - PKT_MAX;
-	if (limit - d->buf_offset < end)
-		end = (size_t)(limit - d->buf_offset);
+	size_t end = d->s.len - PKT_MAX;
+	if (limit - d->s.buf_offset < end)
+		end = (size_t)(limit - d->s.buf_offset);
 	uint64_t atoms = 0, branches = 0;
 	int other = 0;
 
@@ -1156,14 +848,14 @@ int pft_pkt_skip_counted(struct pft_pkt_decoder *d, uint64_t limit, struct pkt_s
 		}
 		/* Another packet: whole, as pft_pkt_next() gives it; a bad one
 		 * is left to it. */
-		int n = decode_whole(d, buf, d->len, d->buf_offset, pos, pkt);
+		int n = decode_whole(d, buf, d->s.len, d->s.buf_offset, pos, pkt);
 		if (n <= 0)
 			break;
 		pos += (size_t)n;
 		other = 1;
 		break;
 	}
-	d->pos = pos;
+	d->s.pos = pos;
 	sk->atoms += atoms;
 	sk->branches += branches;
 	return other;
@@ -1174,7 +866,7 @@ void pft_pkt_sync_state(const struct pft_pkt_decoder *d, struct pkt_sync_state *
 	memset(s, 0, sizeof(*s));
 	s->ts_raw = d->ts_raw;
 	s->base_addr = d->base_addr;
-	s->synced = (uint8_t)d->synced;
+	s->synced = (uint8_t)d->s.synced;
 	s->base_isa = (uint8_t)d->base_isa;
 	s->known_bits = d->known_bits;
 	s->isa_known = d->isa_known;

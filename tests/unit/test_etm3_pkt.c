@@ -602,6 +602,39 @@ static void test_args(void)
 	PTU_STREQ(pft_etm3_pkt_type_name(PFT_ETM3_PKT_TYPE_MAX), "unknown");
 }
 
+/* A feed while bytes of the last one are undecoded is refused (as for
+ * PTM): they would be lost, and every offset after them wrong. */
+static void test_feed_refused(void)
+{
+	static const uint8_t s[] = { ASYNC, 0x0c, 0x0c, 0x42, 0x85 };
+	struct pft_etm3_packet p;
+	struct pft_etm3_pkt_decoder *d = pft_etm3_pkt_alloc(&plain, NULL);
+
+	PTU_EQ(pft_etm3_pkt_feed_at(d, s, sizeof(s), 100), 0);
+	PTU_EQ(pft_etm3_pkt_next(d, &p, sizeof(p)), 0);
+	PTU_EQ(p.type, PFT_ETM3_PKT_ASYNC);
+	PTU_EQ(pft_etm3_pkt_feed_at(d, s, 6, 200), -PFT_ERR_INVALID);
+	PTU_EQ(pft_etm3_pkt_feed(d, s, 6), -PFT_ERR_INVALID);
+	PTU_EQ(pft_etm3_pkt_get_offset(d), 106);
+	PTU_EQ(pft_etm3_pkt_next(d, &p, sizeof(p)), 0);
+	PTU_EQ(p.type, PFT_ETM3_PKT_TRIGGER);
+	PTU_EQ(p.offset, 106);
+	PTU_EQ(pft_etm3_pkt_next(d, &p, sizeof(p)), 0);
+	PTU_EQ(p.offset, 107);
+	/* The timestamp is cut: its bytes are carried, the feed may go. */
+	PTU_EQ(pft_etm3_pkt_next(d, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_etm3_pkt_sync_forward(d), 0);
+	PTU_EQ(pft_etm3_pkt_next(d, &p, sizeof(p)), 0);
+	PTU_EQ(p.type, PFT_ETM3_PKT_NOTSYNC);
+	PTU_EQ(p.offset, 108);
+	PTU_EQ(p.size, 2);
+	PTU_EQ(pft_etm3_pkt_feed_at(d, s, 6, 300), 0);
+	PTU_EQ(pft_etm3_pkt_next(d, &p, sizeof(p)), 0);
+	PTU_EQ(p.type, PFT_ETM3_PKT_ASYNC);
+	PTU_EQ(p.offset, 300);
+	pft_etm3_pkt_free(d);
+}
+
 int main(void)
 {
 	pft_etm3_config_init(&tc2);
@@ -623,5 +656,6 @@ int main(void)
 	PTU_RUN(test_data);
 	PTU_RUN(test_config);
 	PTU_RUN(test_args);
+	PTU_RUN(test_feed_refused);
 	PTU_MAIN_END();
 }
