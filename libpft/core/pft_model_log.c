@@ -10,12 +10,12 @@
 
 enum { COND_AL = 0xe };
 
-int model_filter_ok(const struct pft_model_config *mc)
+int pft_model_filter_ok(const struct pft_model_config *mc)
 {
 	return !mc->filter || mc->filter_end > mc->filter_start;
 }
 
-int model_config_copy(struct pft_model_config *dst, const struct pft_model_config *src)
+int pft_model_config_copy(struct pft_model_config *dst, const struct pft_model_config *src)
 {
 	memset(dst, 0, sizeof(*dst));
 	if (src) {
@@ -53,7 +53,7 @@ static void classify(struct model_track *t, struct model_insn *in)
 	in->traceable = in->known && in_filter(t, in->addr);
 }
 
-int model_branch_taken(const struct model_insn *p, const struct model_insn *n)
+int pft_model_branch_taken(const struct model_insn *p, const struct model_insn *n)
 {
 	int sequential = n->addr == model_insn_next(p) && n->isa == p->isa;
 
@@ -169,7 +169,7 @@ static void track_it(const struct model_insn *p, struct model_insn *in)
 		in->it_state = (uint8_t)((p->it_state & 0xe0) | ((p->it_state << 1) & 0x1f));
 }
 
-int model_prepare(struct model_track *t, const struct pft_model_insn *n, struct model_insn *in)
+int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n, struct model_insn *in)
 {
 	const struct model_insn *p = t->have_prev ? &t->prev : NULL;
 	int err;
@@ -188,7 +188,7 @@ int model_prepare(struct model_track *t, const struct pft_model_insn *n, struct 
 	/* Memory outside the image is only reached by a branch (or from
 	 * other such memory); a taken branch to the next address counts. */
 	if (!in->known && (!p || (p->known && in->addr == model_insn_next(p) &&
-				  !(p->c.kind != PFT_WP_NONE && model_branch_taken(p, in)))))
+				  !(p->c.kind != PFT_WP_NONE && pft_model_branch_taken(p, in)))))
 		return refuse(t, PFT_ERR_MODEL_NOT_IN_IMAGE, -PFT_ERR_NOMAP);
 	if (p)
 		track_it(p, in);
@@ -199,16 +199,16 @@ int model_prepare(struct model_track *t, const struct pft_model_insn *n, struct 
 	return 0;
 }
 
-void model_queue_push(struct model_queue *q, const void *pkt, int n)
+void pft_model_queue_push(struct model_queue *q, const void *pkt, int n)
 {
 	if (n <= 0)
 		return;
-	memcpy(model_queue_slot(q)->pkt, pkt, q->pkt_size);
+	memcpy(pft_model_queue_slot(q)->pkt, pkt, q->pkt_size);
 	q->len++;
 	q->bytes += (uint64_t)n;
 }
 
-int model_queue_begin(struct model_queue *q)
+int pft_model_queue_begin(struct model_queue *q)
 {
 	if (q->len)
 		return -PFT_ERR_INVALID;
@@ -216,7 +216,7 @@ int model_queue_begin(struct model_queue *q)
 	return 0;
 }
 
-int model_queue_next(struct model_queue *q, int finished, void *pkt, size_t size)
+int pft_model_queue_next(struct model_queue *q, int finished, void *pkt, size_t size)
 {
 	if (!q->len)
 		return finished ? -PFT_ERR_EOS : -PFT_ERR_NEED_INPUT;

@@ -46,20 +46,20 @@ static inline uint32_t model_insn_next(const struct model_insn *in)
 }
 
 /* Did @p, a waypoint (a branch), change the flow to @n? */
-int model_branch_taken(const struct model_insn *p, const struct model_insn *n);
+int pft_model_branch_taken(const struct model_insn *p, const struct model_insn *n);
 
 /* Build @in from the log entry @n and check that it can follow the
  * previous instruction.  Returns 0 or, with t->err set, the error codes of
  * pft_model_put(). */
-int model_prepare(struct model_track *t, const struct pft_model_insn *n,
+int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n,
 		  struct model_insn *in);
 
 /* The filter of @mc is valid (END above START when on). */
-int model_filter_ok(const struct pft_model_config *mc);
+int pft_model_filter_ok(const struct pft_model_config *mc);
 
 /* Copy the caller's model configuration (NULL: defaults) with the sync
  * period defaulted.  Returns 0 or -PFT_ERR_INVALID (size too small). */
-int model_config_copy(struct pft_model_config *dst, const struct pft_model_config *src);
+int pft_model_config_copy(struct pft_model_config *dst, const struct pft_model_config *src);
 
 /*
  * The packets one put or finish makes, encoded as they are made (so that
@@ -88,21 +88,21 @@ struct model_queue {
 /* Where the next packet is to be encoded: always free, since the queue is
  * empty when a put starts and one put makes far fewer than
  * MODEL_QUEUE_MAX packets. */
-static inline struct model_slot *model_queue_slot(struct model_queue *q)
+static inline struct model_slot *pft_model_queue_slot(struct model_queue *q)
 {
 	return &q->q[(q->head + q->len) % MODEL_QUEUE_MAX];
 }
 
 /* Queue packet struct @pkt, whose @n bytes were encoded into
- * model_queue_slot().  @n <= 0 (the encoder refused it; the models only
+ * pft_model_queue_slot().  @n <= 0 (the encoder refused it; the models only
  * build packets it accepts): dropped, which keeps the stream well formed. */
-void model_queue_push(struct model_queue *q, const void *pkt, int n);
+void pft_model_queue_push(struct model_queue *q, const void *pkt, int n);
 
 /* A put or finish starts: -PFT_ERR_INVALID while packets still wait. */
-int model_queue_begin(struct model_queue *q);
+int pft_model_queue_begin(struct model_queue *q);
 
 /* The next packet into @pkt (@size bytes of it), or -PFT_ERR_EOS (none
  * left and @finished) or -PFT_ERR_NEED_INPUT. */
-int model_queue_next(struct model_queue *q, int finished, void *pkt, size_t size);
+int pft_model_queue_next(struct model_queue *q, int finished, void *pkt, size_t size);
 
 #endif

@@ -13,11 +13,11 @@ void *pft_model_walk_alloc(const struct model_ops *ops, const void *cfg, int cfg
 	struct model_walk *w = NULL;
 	int err = 0;
 
-	if (!image || model_config_copy(&mc, mcfg))
+	if (!image || pft_model_config_copy(&mc, mcfg))
 		err = -PFT_ERR_INVALID;
 	else if (cfg_err)
 		err = cfg_err;
-	else if (!model_filter_ok(&mc))
+	else if (!pft_model_filter_ok(&mc))
 		err = -PFT_ERR_BAD_CONFIG;
 	else if (!(w = calloc(1, ops->model_size)))
 		err = -PFT_ERR_NOMEM;
@@ -60,7 +60,7 @@ void pft_model_walk_free(struct model_walk *w)
 void pft_model_emit(struct model_walk *w, void *pkt)
 {
 	const struct model_ops *o = w->ops;
-	struct model_slot *slot = model_queue_slot(&w->q);
+	struct model_slot *slot = pft_model_queue_slot(&w->q);
 	int n = o->encode(w->enc, pkt, slot->bytes, sizeof(slot->bytes));
 	const uint8_t *raw = slot->bytes;
 	uint16_t size = (uint16_t)(n > 0 ? n : 0);
@@ -69,7 +69,7 @@ void pft_model_emit(struct model_walk *w, void *pkt)
 	memcpy(p + o->at_offset, &w->q.bytes, sizeof(w->q.bytes));
 	memcpy(p + o->at_size, &size, sizeof(size));
 	memcpy(p + o->at_raw, &raw, sizeof(raw));
-	model_queue_push(&w->q, pkt, n);
+	pft_model_queue_push(&w->q, pkt, n);
 }
 
 void pft_model_emit_after_atoms(struct model_walk *w, void *pkt)
@@ -154,10 +154,10 @@ int pft_model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, 
 		return -PFT_ERR_INVALID;
 	if (w->finished)
 		return -PFT_ERR_EOS;
-	if (model_queue_begin(&w->q))
+	if (pft_model_queue_begin(&w->q))
 		return -PFT_ERR_INVALID;
 	w->t.err = PFT_ERR_OK;
-	int err = model_prepare(&w->t, insn, &in);
+	int err = pft_model_prepare(&w->t, insn, &in);
 	if (err < 0)
 		return err;
 	const uint64_t start = w->now;
@@ -179,7 +179,7 @@ int pft_model_walk_finish(struct model_walk *w)
 		return -PFT_ERR_INVALID;
 	if (w->finished)
 		return -PFT_ERR_EOS;
-	if (model_queue_begin(&w->q))
+	if (pft_model_queue_begin(&w->q))
 		return -PFT_ERR_INVALID;
 	w->finished = 1;
 	if (!w->t.have_prev || !w->t.prev.traced || !w->trace_on)
@@ -193,5 +193,5 @@ int pft_model_walk_next(struct model_walk *w, void *pkt, size_t size)
 {
 	if (!w || !pkt || !size)
 		return -PFT_ERR_INVALID;
-	return model_queue_next(&w->q, w->finished, pkt, size);
+	return pft_model_queue_next(&w->q, w->finished, pkt, size);
 }

@@ -38,11 +38,11 @@ struct pft_fit {
 
 /* 1 when @a and @b count the same from here on, given the same packets
  * and elements (their counters may differ), else 0. */
-int fit_same_future(const struct pft_fit *a, const struct pft_fit *b);
+int pft_fit_same_future(const struct pft_fit *a, const struct pft_fit *b);
 
 /* Add to @into what @end saw after @start (a copy of @end's check taken
  * earlier; NULL: from its beginning), @into having reached that point:
  * the counters, the state, and the prefix bytes. */
-void fit_add_part(struct pft_fit *into, const struct pft_fit *end, const struct pft_fit *start);
+void pft_fit_add_part(struct pft_fit *into, const struct pft_fit *end, const struct pft_fit *start);
 
 #endif

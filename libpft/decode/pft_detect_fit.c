@@ -224,7 +224,7 @@ static int flow_field(struct pft_fit_verdict *v, const struct pft_config *cur,
 
 int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 {
-	struct detect_ptm_scan cur;
+	struct pft_ptm_detect_scan cur;
 	struct pft_detect_ptm_result det;
 	int err;
 
@@ -262,7 +262,7 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 	}
 
 	/* Parse options: the saved bytes decode cleanly another way. */
-	err = detect_ptm_scan(fit->prefix, fit->prefix_len, &fit->cfg, &cur);
+	err = pft_ptm_detect_scan(fit->prefix, fit->prefix_len, &fit->cfg, &cur);
 	if (err < 0)
 		return err;
 	err = pft_detect_ptm(fit->prefix, fit->prefix_len, NULL, &det, sizeof(det));
@@ -342,7 +342,7 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 	return (int)v->reason;
 }
 
-int fit_same_future(const struct pft_fit *a, const struct pft_fit *b)
+int pft_fit_same_future(const struct pft_fit *a, const struct pft_fit *b)
 {
 	return a->synced == b->synced && a->error_since_sync == b->error_since_sync &&
 	       a->flow_error_since_sync == b->flow_error_since_sync &&
@@ -350,7 +350,7 @@ int fit_same_future(const struct pft_fit *a, const struct pft_fit *b)
 	       (!a->have_ts || a->last_ts == b->last_ts);
 }
 
-void fit_add_part(struct pft_fit *into, const struct pft_fit *end, const struct pft_fit *start)
+void pft_fit_add_part(struct pft_fit *into, const struct pft_fit *end, const struct pft_fit *start)
 {
 	static const struct pft_fit none;
 

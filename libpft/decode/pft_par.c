@@ -27,7 +27,7 @@
  * a fit check on each; each candidate keeps the piece's counts and fit
  * check so far, and a piece's part is what it counted from the candidate
  * it took over at to where it handed over, so the hand-over states include
- * the fit checks' (fit_same_future()).  Counting only (count_only), the
+ * the fit checks' (pft_fit_same_future()).  Counting only (count_only), the
  * stream holds just the BAD packets.
  *
  * Feeds: a worker's reads end where the serial decode's do (feed_block),
@@ -520,7 +520,7 @@ static int compare_with(struct par *p, size_t i, struct piece *pc, int *recordin
 		}
 		if (c->offset == offset && !memcmp(ps, c->ps, p->proto->pkt_state_size) &&
 		    !memcmp(fs, c->fs, p->proto->flow_state_size) &&
-		    (!fit || fit_same_future(fit, &c->fit))) {
+		    (!fit || pft_fit_same_future(fit, &c->fit))) {
 			*k = n;
 			r = 1;
 			break;
@@ -973,7 +973,7 @@ static void stop_workers(struct par *p)
 	p->nworkers = 0;
 }
 
-void par_free(struct par *p)
+void pft_par_free(struct par *p)
 {
 	if (!p)
 		return;
@@ -1035,7 +1035,7 @@ static int init_worker(struct par *p, struct worker *w)
 	return w->in && w->elems ? 0 : -PFT_ERR_NOMEM;
 }
 
-int par_protocol_ok(unsigned protocol, int frames)
+int pft_par_protocol_ok(unsigned protocol, int frames)
 {
 	const struct pft_proto *pr = pft_proto_of(protocol);
 
@@ -1044,7 +1044,7 @@ int par_protocol_ok(unsigned protocol, int frames)
 	return pr && pr->pkt_sync_state && pr->flow_sync_state && (!frames || pr->staged);
 }
 
-int par_alloc(const struct par_config *c, struct par **out)
+int pft_par_alloc(const struct par_config *c, struct par **out)
 {
 	int err = -PFT_ERR_NOMEM;
 
@@ -1052,7 +1052,7 @@ int par_alloc(const struct par_config *c, struct par **out)
 
 	*out = NULL;
 	if (!c->piece_size || !c->feed_block || c->threads < 2 || c->length / c->piece_size < 2 ||
-	    (c->frames && c->piece_size % FRAME_SIZE) || !par_protocol_ok(c->protocol, c->frames))
+	    (c->frames && c->piece_size % FRAME_SIZE) || !pft_par_protocol_ok(c->protocol, c->frames))
 		return 0;
 	if (proto->batch_max > BATCH || proto->pkt_state_size > PKT_STATE_MAX ||
 	    proto->flow_state_size > FLOW_STATE_MAX)
@@ -1097,18 +1097,18 @@ int par_alloc(const struct par_config *c, struct par **out)
 	*out = p;
 	return 0;
 fail:
-	par_free(p);
+	pft_par_free(p);
 	return err;
 }
 
 /* ---- The reader ---- */
 
-const char *par_message(const struct par *p)
+const char *pft_par_message(const struct par *p)
 {
 	return p->msg;
 }
 
-void par_source_stats(const struct par *p, struct pft_pipe_stats *st)
+void pft_par_source_stats(const struct par *p, struct pft_pipe_stats *st)
 {
 	*st = p->stats;
 	st->packets = p->total.packets;
@@ -1116,18 +1116,18 @@ void par_source_stats(const struct par *p, struct pft_pipe_stats *st)
 	st->insns = p->total.c.insns;
 }
 
-uint64_t par_id_bytes(const struct par *p, unsigned id)
+uint64_t pft_par_id_bytes(const struct par *p, unsigned id)
 {
 	return p->c.frames && id < ID_COUNT ? p->id_bytes.n[id] : 0;
 }
 
-void par_total(const struct par *p, struct pft_input_counts *c)
+void pft_par_total(const struct par *p, struct pft_input_counts *c)
 {
 	*c = p->total.c;
 	c->bytes = p->stats.bytes;
 }
 
-int par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size)
+int pft_par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size)
 {
 	if (!p->fit)
 		return -PFT_ERR_INVALID;
@@ -1136,7 +1136,7 @@ int par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size)
 	return r > 0 && !pft_fit_evident(p->fit) ? PFT_FIT_OK : r;
 }
 
-void par_counts(const struct par *p, struct pft_input_parallel *st)
+void pft_par_counts(const struct par *p, struct pft_input_parallel *st)
 {
 	*st = p->counts;
 }
@@ -1165,7 +1165,7 @@ static void add_part(struct par *p, const struct piece *pc)
 	add_counts(&p->total.c, &pc->tally.c, &from->c);
 	p->total.packets += pc->tally.packets - from->packets;
 	if (p->fit && pc->fit)
-		fit_add_part(p->fit, pc->fit, p->from_cand ? &p->from_fit : NULL);
+		pft_fit_add_part(p->fit, pc->fit, p->from_cand ? &p->from_fit : NULL);
 }
 
 static void pass_pieces(struct par *p, size_t next, unsigned handover)
@@ -1316,7 +1316,7 @@ static int next_batch(struct par *p)
 	return 1;
 }
 
-int par_next(struct par *p, struct pft_item *item, size_t size)
+int pft_par_next(struct par *p, struct pft_item *item, size_t size)
 {
 	int r;
 

@@ -18,8 +18,8 @@ struct par_config {
 	struct pft_config cfg;     /* PTM: the same, for the fit checks */
 	struct pft_image *image;   /* borrowed; read from every thread */
 	uint8_t packets, elements, fit_check, runs;   /* as pft_input_config */
-	/* Count in the workers (pft_input_count()): par_next() then returns
-	 * only the BAD packets (with @packets), and par_total() the counts. */
+	/* Count in the workers (pft_input_count()): pft_par_next() then returns
+	 * only the BAD packets (with @packets), and pft_par_total() the counts. */
 	uint8_t count_only;
 	unsigned threads;          /* worker threads, >= 2 */
 	uint32_t piece_size;       /* bytes of trace per piece, > 0 (frames: a
@@ -35,30 +35,30 @@ struct par_config {
 
 /* 1 when the parallel decode takes a source of @protocol, raw or (@frames)
  * in a formatted buffer. */
-int par_protocol_ok(unsigned protocol, int frames);
+int pft_par_protocol_ok(unsigned protocol, int frames);
 
 /* Start decoding @c's file in pieces: *@out is the decode, or NULL when
  * the file is too small to split (fewer than two pieces).  Returns 0,
  * -PFT_ERR_NOMEM, or -PFT_ERR_INVALID (a thread could not be started). */
-int par_alloc(const struct par_config *c, struct par **out);
+int pft_par_alloc(const struct par_config *c, struct par **out);
 /* Stops the threads and frees everything.  NULL: no-op. */
-void par_free(struct par *p);
+void pft_par_free(struct par *p);
 
 /* The next item, in trace order, as pft_pipe_next() would return it from
  * the whole file (item->source is 0); -PFT_ERR_EOS at the end, or an
- * error (par_message() says which file and offset). */
-int par_next(struct par *p, struct pft_item *item, size_t size);
-const char *par_message(const struct par *p);
+ * error (pft_par_message() says which file and offset). */
+int pft_par_next(struct par *p, struct pft_item *item, size_t size);
+const char *pft_par_message(const struct par *p);
 
 /* The source's counts and fit verdict over the items returned so far. */
-void par_source_stats(const struct par *p, struct pft_pipe_stats *st);
-int par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size);
-void par_counts(const struct par *p, struct pft_input_parallel *st);
+void pft_par_source_stats(const struct par *p, struct pft_pipe_stats *st);
+int pft_par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size);
+void pft_par_counts(const struct par *p, struct pft_input_parallel *st);
 /* Frames: the data bytes of trace ID @id in the pieces passed (the whole
  * buffer at the end), as pft_pipe_id_bytes() counts them. */
-uint64_t par_id_bytes(const struct par *p, unsigned id);
+uint64_t pft_par_id_bytes(const struct par *p, unsigned id);
 /* With count_only: the counts of the items returned so far (all of them
  * at the end). */
-void par_total(const struct par *p, struct pft_input_counts *c);
+void pft_par_total(const struct par *p, struct pft_input_counts *c);
 
 #endif

@@ -190,7 +190,7 @@ static void trace_insn(struct pft_etm3_model *m, const struct model_insn *p,
 		       const struct model_insn *n, uint64_t cycles)
 {
 	const int branch = p->c.kind == PFT_WP_DIRECT || p->c.kind == PFT_WP_INDIRECT;
-	const int taken = branch && model_branch_taken(p, n);
+	const int taken = branch && pft_model_branch_taken(p, n);
 	int executed = !p->cond_failed;
 
 	if (branch)

@@ -152,7 +152,7 @@ void pft_input_free(struct pft_input *in)
 	if (!in)
 		return;
 	/* First: its threads read the images until they are stopped. */
-	par_free(in->par);
+	pft_par_free(in->par);
 	for (size_t i = 0; i < in->nfiles; i++) {
 		struct in_file *f = &in->files[i];
 		if (f->fd > 0)
@@ -176,7 +176,7 @@ void pft_input_free(struct pft_input *in)
 	for (size_t i = 0; i < in->nnotes; i++)
 		free(in->notes[i]);
 	free(in->notes);
-	perf_in_free(in->perf);
+	pft_perf_in_free(in->perf);
 	pft_survey_free(in->survey);
 	free(in->counts);
 	free(in->buf);
@@ -374,7 +374,7 @@ static int load_user_images_into(struct pft_input *in, struct pft_image *img, in
 	return 0;
 }
 
-int input_load_user_images(struct pft_input *in, struct pft_image *img, char *msg, size_t len)
+int pft_input_load_user_images(struct pft_input *in, struct pft_image *img, char *msg, size_t len)
 {
 	return load_user_images_into(in, img, 0, msg, len);
 }
@@ -384,23 +384,23 @@ static int load_user_images(struct pft_input *in, struct pft_image *img, int ben
 	return load_user_images_into(in, img, beneath_dumps, in->msg, sizeof(in->msg));
 }
 
-const struct pft_input_config *input_config(const struct pft_input *in)
+const struct pft_input_config *pft_input_get_config(const struct pft_input *in)
 {
 	return &in->cfg;
 }
 
-int input_opened(const struct pft_input *in)
+int pft_input_opened(const struct pft_input *in)
 {
 	return in->opened;
 }
 
-void input_set_perf(struct pft_input *in, struct perf_in *p)
+void pft_input_set_perf(struct pft_input *in, struct perf_in *p)
 {
 	in->opened = 1;
 	in->perf = p;
 }
 
-struct perf_in *input_perf(const struct pft_input *in)
+struct perf_in *pft_input_get_perf(const struct pft_input *in)
 {
 	return in->perf;
 }
@@ -945,11 +945,11 @@ int pft_input_fit(const struct pft_input *in, size_t index, struct pft_fit_verdi
 		  size_t size)
 {
 	if (in && in->perf)
-		return perf_in_fit(in->perf, index, v, size);
+		return pft_perf_in_fit(in->perf, index, v, size);
 	if (!in || index >= in->nsrc || in->src[index].pipe_index < 0)
 		return -PFT_ERR_INVALID;
 	if (in->par)
-		return par_fit(in->par, v, size);
+		return pft_par_fit(in->par, v, size);
 	return pft_pipe_fit(in->files[in->src[index].file].pipe,
 			    (unsigned)in->src[index].pipe_index, v, size);
 }
@@ -1002,7 +1002,7 @@ static int start_parallel(struct pft_input *in)
 	    !strcmp(f->path, "-") || stat(f->path, &st) || !S_ISREG(st.st_mode))
 		return 0;
 	const struct in_source *s = &in->src[f->map[0]];
-	if (!par_protocol_ok(s->pub.protocol, frames) || (s->pub.image && s->pub.image->read_cb))
+	if (!pft_par_protocol_ok(s->pub.protocol, frames) || (s->pub.image && s->pub.image->read_cb))
 		return 0;
 	uint32_t piece = in->cfg.piece_size ? in->cfg.piece_size
 			 : in->reading == READ_COUNTS ? COUNT_PIECE_SIZE : PIECE_SIZE;
@@ -1019,7 +1019,7 @@ static int start_parallel(struct pft_input *in)
 				 .feed_block = READ_BLOCK,
 				 .threads = in->cfg.threads, .piece_size = piece,
 				 .frames = (uint8_t)frames, .trace_id = (uint8_t)s->pub.id };
-	int err = par_alloc(&pc, &in->par);
+	int err = pft_par_alloc(&pc, &in->par);
 	if (err < 0)
 		return fail(in, err, "%s: cannot start the parallel decode: %s", f->path,
 			    pft_errstr(pft_errcode(err)));
@@ -1028,7 +1028,7 @@ static int start_parallel(struct pft_input *in)
 
 static int next_parallel(struct pft_input *in, struct pft_item *item, size_t size)
 {
-	int r = par_next(in->par, item, size);
+	int r = pft_par_next(in->par, item, size);
 
 	if (r == 0) {
 		item->source = (uint16_t)in->files[0].map[0];
@@ -1036,8 +1036,8 @@ static int next_parallel(struct pft_input *in, struct pft_item *item, size_t siz
 	}
 	if (r == -PFT_ERR_EOS)
 		return r;
-	if (*par_message(in->par))
-		return fail(in, r, "%s", par_message(in->par));
+	if (*pft_par_message(in->par))
+		return fail(in, r, "%s", pft_par_message(in->par));
 	return fail(in, r, "%s: %s", in->files[0].path, pft_errstr(pft_errcode(r)));
 }
 
@@ -1048,7 +1048,7 @@ int pft_input_parallel_stats(const struct pft_input *in, struct pft_input_parall
 		return -PFT_ERR_INVALID;
 	memset(st, 0, size);
 	if (in->par)
-		par_counts(in->par, st);
+		pft_par_counts(in->par, st);
 	return 0;
 }
 
@@ -1058,12 +1058,12 @@ static int next_item(struct pft_input *in, struct pft_item *item, size_t size)
 	int err;
 
 	if (in->perf && in->survey) {   /* read through: no items */
-		while ((err = perf_in_next(in->perf, item, size)) == 0)
+		while ((err = pft_perf_in_next(in->perf, item, size)) == 0)
 			;
 		return err;
 	}
 	if (in->perf)
-		return perf_in_next(in->perf, item, size);
+		return pft_perf_in_next(in->perf, item, size);
 	if (in->survey)
 		return pft_survey_read(in->survey, in->buf, READ_BLOCK, in->msg, sizeof(in->msg));
 	if (!in->par_tried && (err = start_parallel(in)) < 0)
@@ -1166,7 +1166,7 @@ int pft_input_counts(const struct pft_input *in, size_t index, struct pft_input_
 		return -PFT_ERR_INVALID;
 	memset(c, 0, size);
 	if (in->par && src.decoded)
-		par_total(in->par, c);
+		pft_par_total(in->par, c);
 	else if (in->counts)
 		*c = in->counts[index];
 	c->bytes = src.stats.bytes;
@@ -1176,8 +1176,8 @@ int pft_input_counts(const struct pft_input *in, size_t index, struct pft_input_
 
 const char *pft_input_message(const struct pft_input *in)
 {
-	if (in && in->perf && *perf_in_message(in->perf))
-		return perf_in_message(in->perf);
+	if (in && in->perf && *pft_perf_in_message(in->perf))
+		return pft_perf_in_message(in->perf);
 	return in ? in->msg : "";
 }
 
@@ -1189,7 +1189,7 @@ const char *pft_input_note(const struct pft_input *in, size_t index)
 size_t pft_input_nsources(const struct pft_input *in)
 {
 	if (in && in->perf)
-		return perf_in_nsources(in->perf);
+		return pft_perf_in_nsources(in->perf);
 	if (in && in->survey)
 		return pft_survey_nsources(in->survey);
 	return in ? in->nsrc : 0;
@@ -1199,7 +1199,7 @@ int pft_input_source(const struct pft_input *in, size_t index, struct pft_input_
 		     size_t size)
 {
 	if (in && in->perf)
-		return perf_in_source(in->perf, index, src, size);
+		return pft_perf_in_source(in->perf, index, src, size);
 	if (in && in->survey)
 		return pft_survey_source(in->survey, index, src, size);
 	if (!in || !src || size < sizeof(*src) || index >= in->nsrc)
@@ -1212,12 +1212,12 @@ int pft_input_source(const struct pft_input *in, size_t index, struct pft_input_
 	src->name = s->name;
 	src->path = f->path;
 	if (s->pipe_index >= 0 && in->par)
-		par_source_stats(in->par, &src->stats);
+		pft_par_source_stats(in->par, &src->stats);
 	else if (s->pipe_index >= 0)
 		pft_pipe_source_stats(f->pipe, (unsigned)s->pipe_index, &src->stats,
 				      sizeof(src->stats));
 	else if (in->par)
-		src->stats.bytes = par_id_bytes(in->par, s->pub.id >= 0 ? (unsigned)s->pub.id : 0);
+		src->stats.bytes = pft_par_id_bytes(in->par, s->pub.id >= 0 ? (unsigned)s->pub.id : 0);
 	else
 		src->stats.bytes = pft_pipe_id_bytes(f->pipe, s->pub.id >= 0 ? (unsigned)s->pub.id : 0);
 	return 0;

@@ -103,7 +103,7 @@ static char *dup_str(const char *s)
 	return d;
 }
 
-void perf_in_free(struct perf_in *p)
+void pft_perf_in_free(struct perf_in *p)
 {
 	if (!p)
 		return;
@@ -126,7 +126,7 @@ void perf_in_free(struct perf_in *p)
 	free(p);
 }
 
-const char *perf_in_message(const struct perf_in *p)
+const char *pft_perf_in_message(const struct perf_in *p)
 {
 	return p->msg;
 }
@@ -361,7 +361,7 @@ static int load_mmaps(struct perf_in *p, struct pft_input *in,
 	p->img = pft_image_alloc(&err);
 	if (!p->img)
 		return fail(p, err, "out of memory");
-	if ((err = input_load_user_images(in, p->img, p->msg, sizeof(p->msg))) < 0)
+	if ((err = pft_input_load_user_images(in, p->img, p->msg, sizeof(p->msg))) < 0)
 		return err;
 	while (pft_image_section(p->img, nuser, &info, sizeof(info)) == 0)
 		nuser++;
@@ -710,7 +710,7 @@ static int item_timestamp(const struct pft_item *item, uint64_t *ts)
 	return 1;
 }
 
-int perf_in_next(struct perf_in *p, struct pft_item *item, size_t size)
+int pft_perf_in_next(struct perf_in *p, struct pft_item *item, size_t size)
 {
 	if (!p->ready)
 		return -PFT_ERR_INVALID;   /* the open failed */
@@ -752,12 +752,12 @@ int perf_in_next(struct perf_in *p, struct pft_item *item, size_t size)
 	return 0;
 }
 
-size_t perf_in_nsources(const struct perf_in *p)
+size_t pft_perf_in_nsources(const struct perf_in *p)
 {
 	return p->nsrc;
 }
 
-int perf_in_source(const struct perf_in *p, size_t index, struct pft_input_source *src,
+int pft_perf_in_source(const struct perf_in *p, size_t index, struct pft_input_source *src,
 		   size_t size)
 {
 	if (!src || size < sizeof(*src) || index >= p->nsrc)
@@ -778,7 +778,7 @@ int perf_in_source(const struct perf_in *p, size_t index, struct pft_input_sourc
 	return 0;
 }
 
-int perf_in_fit(const struct perf_in *p, size_t index, struct pft_fit_verdict *v, size_t size)
+int pft_perf_in_fit(const struct perf_in *p, size_t index, struct pft_fit_verdict *v, size_t size)
 {
 	if (index >= p->nsrc || !p->src[index].pub.decoded || p->src[index].is_etm3 ||
 	    !p->q[p->src[index].queue].pipe)
@@ -813,13 +813,13 @@ int pft_input_open_perf(struct pft_input *in, const char *path,
 	struct perf_in *p;
 	int err;
 
-	if (!in || !path || !pc || pc->size < sizeof(*pc) || input_opened(in))
+	if (!in || !path || !pc || pc->size < sizeof(*pc) || pft_input_opened(in))
 		return -PFT_ERR_INVALID;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -PFT_ERR_NOMEM;
-	input_set_perf(in, p);   /* frees it, and gives pft_input_message() its message */
-	p->cfg = *input_config(in);
+	pft_input_set_perf(in, p);   /* frees it, and gives pft_input_message() its message */
+	p->cfg = *pft_input_get_config(in);
 	if (p->cfg.survey) {   /* the units' bytes: their packets are read through */
 		p->cfg.packets = 1;
 		p->cfg.elements = 0;
@@ -842,7 +842,7 @@ int pft_input_open_perf(struct pft_input *in, const char *path,
 int pft_input_perf_mmap(const struct pft_input *in, size_t index, struct pft_input_perf_mmap *m,
 			size_t size)
 {
-	const struct perf_in *p = in ? input_perf(in) : NULL;
+	const struct perf_in *p = in ? pft_input_get_perf(in) : NULL;
 
 	if (!p || !m || size < sizeof(*m))
 		return -PFT_ERR_INVALID;

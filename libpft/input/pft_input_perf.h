@@ -1,4 +1,4 @@
-/* input_perf.h - the perf.data input (pft_input_perf.c) as pft_input.c
+/* pft_input_get_perf.h - the perf.data input (pft_input_perf.c) as pft_input.c
  * sees it: pft_input delegates its reading and its source list to it. */
 #ifndef PFT_INTERNAL_INPUT_PERF_H
 #define PFT_INTERNAL_INPUT_PERF_H
@@ -9,24 +9,24 @@
 
 struct perf_in;
 
-void perf_in_free(struct perf_in *p);
-int perf_in_next(struct perf_in *p, struct pft_item *item, size_t size);
-const char *perf_in_message(const struct perf_in *p);
-size_t perf_in_nsources(const struct perf_in *p);
-int perf_in_source(const struct perf_in *p, size_t index, struct pft_input_source *src,
+void pft_perf_in_free(struct perf_in *p);
+int pft_perf_in_next(struct perf_in *p, struct pft_item *item, size_t size);
+const char *pft_perf_in_message(const struct perf_in *p);
+size_t pft_perf_in_nsources(const struct perf_in *p);
+int pft_perf_in_source(const struct perf_in *p, size_t index, struct pft_input_source *src,
 		   size_t size);
-int perf_in_fit(const struct perf_in *p, size_t index, struct pft_fit_verdict *v,
+int pft_perf_in_fit(const struct perf_in *p, size_t index, struct pft_fit_verdict *v,
 		size_t size);
 
 /* From pft_input.c: the input's configuration, whether something was
  * opened already, and the user's images (--elf, --image) loaded into @img
  * (a one-line message in @msg on failure). */
-const struct pft_input_config *input_config(const struct pft_input *in);
-int input_opened(const struct pft_input *in);
-int input_load_user_images(struct pft_input *in, struct pft_image *img, char *msg,
+const struct pft_input_config *pft_input_get_config(const struct pft_input *in);
+int pft_input_opened(const struct pft_input *in);
+int pft_input_load_user_images(struct pft_input *in, struct pft_image *img, char *msg,
 			   size_t len);
 /* Hand @p to @in, which frees it; reading then goes through it. */
-void input_set_perf(struct pft_input *in, struct perf_in *p);
-struct perf_in *input_perf(const struct pft_input *in);
+void pft_input_set_perf(struct pft_input *in, struct perf_in *p);
+struct perf_in *pft_input_get_perf(const struct pft_input *in);
 
 #endif

@@ -34,7 +34,7 @@ static int isync_implausible(const struct pft_packet *pkt)
 	return !thumb && ((pkt->addr & 2) || (info & 4));
 }
 
-static void scan_packet(struct detect_ptm_scan *s, const struct pft_packet *pkt,
+static void scan_packet(struct pft_ptm_detect_scan *s, const struct pft_packet *pkt,
 			int *synced, int *have_ctxid, uint32_t *ctxid,
 			int *have_ts, uint64_t *last_ts)
 {
@@ -83,8 +83,8 @@ static void scan_packet(struct detect_ptm_scan *s, const struct pft_packet *pkt,
 	}
 }
 
-int detect_ptm_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg,
-		    struct detect_ptm_scan *scan)
+int pft_ptm_detect_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg,
+		    struct pft_ptm_detect_scan *scan)
 {
 	struct pft_packet pkts[64];
 	int err = 0, synced = 0, have_ctxid = 0, have_ts = 0;
@@ -280,7 +280,7 @@ static int detect_flow_options(const uint8_t *buf, size_t len,
 }
 
 /* Timestamps, VMID, Gray coding and version, from the winner's packets. */
-static void packet_options(const struct detect_ptm_scan *s,
+static void packet_options(const struct pft_ptm_detect_scan *s,
 			   struct pft_detect_ptm_result *res)
 {
 	struct pft_config *c = &res->config;
@@ -336,7 +336,7 @@ static int best_flow_score(const uint8_t *buf, size_t len, const struct pft_conf
 int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 		   struct pft_detect_ptm_result *res, size_t size)
 {
-	struct detect_ptm_scan scans[PFT_DETECT_MAX_CANDIDATES];
+	struct pft_ptm_detect_scan scans[PFT_DETECT_MAX_CANDIDATES];
 	uint32_t flow_scores[PFT_DETECT_MAX_CANDIDATES];
 	uint32_t best = UINT32_MAX, best_flow = UINT32_MAX;
 	unsigned winner = 0;
@@ -355,7 +355,7 @@ int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 	for (unsigned i = 0; i < PFT_DETECT_MAX_CANDIDATES; i++) {
 		struct pft_config cfg;
 		candidate_config(i, &cfg);
-		int err = detect_ptm_scan(buf, len, &cfg, &scans[i]);
+		int err = pft_ptm_detect_scan(buf, len, &cfg, &scans[i]);
 		if (err < 0)
 			return err;
 		if (detect_ptm_score(&scans[i]) < best)
@@ -385,7 +385,7 @@ int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 	while (!tied[winner])
 		winner++;
 
-	const struct detect_ptm_scan *w = &scans[winner];
+	const struct pft_ptm_detect_scan *w = &scans[winner];
 	candidate_config(winner, &res->config);
 	res->errors = best;
 	res->asyncs = w->asyncs;

@@ -10,7 +10,7 @@
 #include "core/pft_trace_common.h"
 
 /* What one PTM packet-decoder pass over a prefix saw. */
-struct detect_ptm_scan {
+struct pft_ptm_detect_scan {
 	uint32_t bad;           /* bad packets after the first A-sync */
 	uint32_t implausible;   /* I-syncs with reserved bits set or a misaligned ARM address */
 	uint32_t ctxid_jumps;   /* I-sync context IDs differing from the current one */
@@ -21,8 +21,8 @@ struct detect_ptm_scan {
 
 /* Decode @buf[0..len) under @cfg.  Returns 0, -PFT_ERR_NOMEM or
  * -PFT_ERR_BAD_CONFIG. */
-int detect_ptm_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg,
-		    struct detect_ptm_scan *scan);
+int pft_ptm_detect_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg,
+		    struct pft_ptm_detect_scan *scan);
 
 /* Count a fall from timestamp @prev to @cur (both as sent, merged) under
  * the binary and the Gray reading: the right reading rises. */
@@ -34,7 +34,7 @@ static inline void detect_ts_falls(uint64_t prev, uint64_t cur, uint32_t *falls_
 }
 
 /* The score the parse detection minimises. */
-static inline uint32_t detect_ptm_score(const struct detect_ptm_scan *s)
+static inline uint32_t detect_ptm_score(const struct pft_ptm_detect_scan *s)
 {
 	return s->bad + s->implausible + s->ctxid_jumps;
 }

@@ -238,7 +238,7 @@ static void trace_off(struct pft_model *m)
 /* A traced waypoint @p whose successor is @n: its atom or branch packet. */
 static void trace_waypoint(struct pft_model *m, const struct model_insn *p, const struct model_insn *n)
 {
-	int taken = model_branch_taken(p, n);
+	int taken = pft_model_branch_taken(p, n);
 	int ns_change = n->ns != m->w.t.ns;
 	int call = p->c.link && taken && m->cfg.return_stack;
 	int branch = 0;

@@ -82,16 +82,16 @@ struct pft_timeline *pft_timeline_alloc(const struct pft_timeline_config *cfg, i
 			t->head_len[b] = (uint8_t)snprintf(t->head[b], sizeof(t->head[b]),
 							   ",\n{\"ph\":\"%c\",\"pid\":1,\"tid\":%" PRIu32
 							   ",\"ts\":", b ? 'B' : 'E', t->tid);
-		vout_init(o, cfg->write, cfg->ctx);
-		vout_printf(o, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
+		pft_vout_init(o, cfg->write, cfg->ctx);
+		pft_vout_printf(o, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
 			    "\"tid\":%" PRIu32 ",\"args\":{\"name\":", t->tid);
 		if (cfg->track_name) {
-			vout_json(o, cfg->track_name);
+			pft_vout_json(o, cfg->track_name);
 		} else {
-			vout_printf(o, "\"trace %" PRIu32 "\"", t->tid);
+			pft_vout_printf(o, "\"trace %" PRIu32 "\"", t->tid);
 		}
-		vout_printf(o, "}}");
-		err = vout_end(o);
+		pft_vout_printf(o, "}}");
+		err = pft_vout_end(o);
 		if (err) {
 			free(t);
 			t = NULL;
@@ -140,7 +140,7 @@ static void timestamp(const struct pft_timeline *t, struct vout *o,
 	else if (t->clock == PFT_TIMELINE_TIMESTAMP && ev->has_ts)
 		value = ev->ts;
 	if (!t->hz) {
-		vout_u64(o, value);
+		pft_vout_u64(o, value);
 		return;
 	}
 	/* Microseconds with three decimals. */
@@ -153,7 +153,7 @@ static void timestamp(const struct pft_timeline *t, struct vout *o,
 		vout_str(o, big);
 		return;
 	}
-	vout_milli(o, (uint64_t)ns_rounded);
+	pft_vout_milli(o, (uint64_t)ns_rounded);
 }
 
 static struct name_cache *target_name(struct pft_timeline *t, uint32_t addr)
@@ -185,7 +185,7 @@ static void write_name(struct vout *o, struct name_cache *c)
 	}
 	size_t before = o->len;
 	unsigned flushes = o->flushes;
-	vout_json(o, c->name);
+	pft_vout_json(o, c->name);
 	if (o->flushes == flushes && o->len - before <= sizeof(c->json)) {
 		c->json_len = (uint8_t)(o->len - before);
 		memcpy(c->json, o->buf + before, c->json_len);
@@ -207,15 +207,15 @@ static void span_args(struct pft_timeline *t, struct vout *o,
 		write_name(o, name);
 	} else {
 		vout_str(o, "\"");
-		vout_hex32(o, ev->target);
+		pft_vout_hex32(o, ev->target);
 		vout_str(o, "\"");
 	}
 	vout_str(o, ",\"args\":{\"depth\":");
-	vout_u64(o, ev->depth);
+	pft_vout_u64(o, ev->depth);
 	vout_str(o, ",\"site\":\"");
-	vout_hex32(o, ev->site);
+	pft_vout_hex32(o, ev->site);
 	vout_str(o, "\",\"entry\":\"");
-	vout_hex32(o, ev->target);
+	pft_vout_hex32(o, ev->target);
 	vout_str(o, "\"}}");
 }
 
@@ -261,7 +261,7 @@ static int put_event(struct pft_timeline *t, const struct pft_call_event *ev)
 	struct vout *o = &t->out;
 
 	if (sizeof(o->buf) - o->len < EVENT_ROOM)
-		vout_end(o);
+		pft_vout_end(o);
 	unsigned flushes = o->flushes;
 	/* Compares, not a switch: its jump through a table was mispredicted
 	 * most of the time (cachegrind). */
@@ -282,7 +282,7 @@ static int put_event(struct pft_timeline *t, const struct pft_call_event *ev)
 	/* An event that did not fit went out in part: the rest goes now, so
 	 * that another track's events never come in between. */
 	if (o->flushes != flushes)
-		vout_end(o);
+		pft_vout_end(o);
 	return o->err;
 }
 
@@ -314,5 +314,5 @@ int pft_timeline_put_run(struct pft_timeline *t, struct pft_calls *c, const stru
 
 int pft_timeline_flush(struct pft_timeline *t)
 {
-	return t ? vout_end(&t->out) : -PFT_ERR_INVALID;
+	return t ? pft_vout_end(&t->out) : -PFT_ERR_INVALID;
 }

@@ -40,7 +40,7 @@ static int add_func(struct pft_views *v, uint64_t key, const struct vfunc *f,
 		    uint32_t *index)
 {
 	if (pft_grow((void **)&v->funcs, &v->cap_funcs, v->nfuncs + 1, sizeof(*v->funcs)) ||
-	    vmap_put(&v->func_map, key, (uint32_t)v->nfuncs))
+	    pft_vmap_put(&v->func_map, key, (uint32_t)v->nfuncs))
 		return -PFT_ERR_NOMEM;
 	v->funcs[v->nfuncs] = *f;
 	*index = (uint32_t)v->nfuncs++;
@@ -59,7 +59,7 @@ static int func_index(struct pft_views *v, unsigned image, uint32_t addr, uint32
 	uint64_t key = 1ull << UNKNOWN_KEY_SHIFT;
 	uint64_t addr_key = addr | (uint64_t)image << 32;
 
-	if (vmap_find(&v->addr_func_map, addr_key, index))
+	if (pft_vmap_find(&v->addr_func_map, addr_key, index))
 		return 0;
 	if (v->lines && pft_lines_function_at(v->lines, addr, &lf, sizeof(lf)) == 0) {
 		f = (struct vfunc){ .name = lf.name, .file = lf.file, .start = lf.start,
@@ -70,24 +70,24 @@ static int func_index(struct pft_views *v, unsigned image, uint32_t addr, uint32
 				    .image = image };
 		key = f.start | (uint64_t)image << IMAGE_KEY_SHIFT;
 	}
-	if (!vmap_find(&v->func_map, key, index)) {
+	if (!pft_vmap_find(&v->func_map, key, index)) {
 		int err = add_func(v, key, &f, index);
 		if (err)
 			return err;
 	}
-	return vmap_put(&v->addr_func_map, addr_key, *index);
+	return pft_vmap_put(&v->addr_func_map, addr_key, *index);
 }
 
 static int node_of(struct pft_views *v, uint32_t parent, uint32_t func, uint32_t *index)
 {
 	uint64_t key = (uint64_t)parent << 32 | func;
 
-	if (vmap_find(&v->node_map, key, index))
+	if (pft_vmap_find(&v->node_map, key, index))
 		return 0;
 	if (v->nnodes == MAX_TABLE)
 		return -PFT_ERR_NOT_SUPPORTED;
 	if (pft_grow((void **)&v->nodes, &v->cap_nodes, v->nnodes + 1, sizeof(*v->nodes)) ||
-	    vmap_put(&v->node_map, key, (uint32_t)v->nnodes))
+	    pft_vmap_put(&v->node_map, key, (uint32_t)v->nnodes))
 		return -PFT_ERR_NOMEM;
 	v->nodes[v->nnodes] = (struct vnode){ .parent = parent, .func = func };
 	*index = (uint32_t)v->nnodes++;
@@ -98,12 +98,12 @@ static int edge_of(struct pft_views *v, uint32_t caller, uint32_t callee, uint32
 {
 	uint64_t key = (uint64_t)caller << 32 | callee;
 
-	if (vmap_find(&v->edge_map, key, index))
+	if (pft_vmap_find(&v->edge_map, key, index))
 		return 0;
 	if (v->nedges == MAX_TABLE)
 		return -PFT_ERR_NOT_SUPPORTED;
 	if (pft_grow((void **)&v->edges, &v->cap_edges, v->nedges + 1, sizeof(*v->edges)) ||
-	    vmap_put(&v->edge_map, key, (uint32_t)v->nedges))
+	    pft_vmap_put(&v->edge_map, key, (uint32_t)v->nedges))
 		return -PFT_ERR_NOMEM;
 	v->edges[v->nedges] = (struct vedge){ .caller = caller, .callee = callee };
 	*index = (uint32_t)v->nedges++;
@@ -155,15 +155,15 @@ void pft_views_free(struct pft_views *v)
 			free(v->sources[i]);
 		}
 	free(v->funcs);
-	vmap_free(&v->func_map);
-	vmap_free(&v->addr_func_map);
+	pft_vmap_free(&v->func_map);
+	pft_vmap_free(&v->addr_func_map);
 	free(v->ranges);
-	vmap_free(&v->range_map);
+	pft_vmap_free(&v->range_map);
 	free(v->segs);
 	free(v->nodes);
-	vmap_free(&v->node_map);
+	pft_vmap_free(&v->node_map);
 	free(v->edges);
-	vmap_free(&v->edge_map);
+	pft_vmap_free(&v->edge_map);
 	free(v->addrs);
 	free(v->vlines);
 	free(v->order);
@@ -352,7 +352,7 @@ add_range_index(struct pft_views *v, unsigned image, const struct pft_elem *e, u
 	uint32_t f;
 	int err;
 
-	if (vmap_find(&v->range_map, key, index)) {
+	if (pft_vmap_find(&v->range_map, key, index)) {
 		*memo = (struct vrange_memo){ .key = key, .index = *index };
 		return 0;
 	}
@@ -362,7 +362,7 @@ add_range_index(struct pft_views *v, unsigned image, const struct pft_elem *e, u
 	if (v->nranges == MAX_TABLE)
 		return -PFT_ERR_NOT_SUPPORTED;
 	if (pft_grow((void **)&v->ranges, &v->cap_ranges, v->nranges + 1, sizeof(*v->ranges)) ||
-	    vmap_put(&v->range_map, key, (uint32_t)v->nranges))
+	    pft_vmap_put(&v->range_map, key, (uint32_t)v->nranges))
 		return -PFT_ERR_NOMEM;
 	const struct vfunc *fn = &v->funcs[f];
 	v->ranges[v->nranges] = (struct vrange){
@@ -684,10 +684,10 @@ static struct vaddr *addr_entry(struct pft_views *v, struct vmap *map, unsigned 
 		if (!v->funcs[index].shared)
 			key |= (uint64_t)image << 32;
 	}
-	if (vmap_find(map, key, &index))
+	if (pft_vmap_find(map, key, &index))
 		return &v->addrs[index];
 	if (pft_grow((void **)&v->addrs, &v->cap_addrs, v->naddrs + 1, sizeof(*v->addrs)) ||
-	    vmap_put(map, key, (uint32_t)v->naddrs))
+	    pft_vmap_put(map, key, (uint32_t)v->naddrs))
 		return NULL;
 	v->addrs[v->naddrs] = (struct vaddr){ .addr = addr };
 	return &v->addrs[v->naddrs++];
@@ -874,7 +874,7 @@ int pft_views_finish(struct pft_views *v)
 		err = resolve_addresses(v, &map);
 	if (!err && v->lines)
 		err = find_unexecuted_branches(v, &map);
-	vmap_free(&map);
+	pft_vmap_free(&map);
 	if (err)
 		return err;
 	if (v->naddrs)

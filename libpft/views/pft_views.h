@@ -16,9 +16,9 @@ struct vmap {
 };
 
 /* 1 and *@val when @key is there, else 0. */
-int vmap_find(const struct vmap *m, uint64_t key, uint32_t *val);
-int vmap_put(struct vmap *m, uint64_t key, uint32_t val);
-void vmap_free(struct vmap *m);
+int pft_vmap_find(const struct vmap *m, uint64_t key, uint32_t *val);
+int pft_vmap_put(struct vmap *m, uint64_t key, uint32_t val);
+void pft_vmap_free(struct vmap *m);
 
 
 /* Buffered output through a caller's writer; the first error sticks. */
@@ -31,19 +31,19 @@ struct vout {
 	char buf[8192];
 };
 
-void vout_init(struct vout *o, int (*write)(void *, const char *, size_t), void *ctx);
-void vout_printf(struct vout *o, const char *fmt, ...)
+void pft_vout_init(struct vout *o, int (*write)(void *, const char *, size_t), void *ctx);
+void pft_vout_printf(struct vout *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Without printf, for the outputs that write an event per call: the
  * common case (it fits) inline. */
-void vout_put_slow(struct vout *o, const char *s, size_t n);
+void pft_vout_put_slow(struct vout *o, const char *s, size_t n);
 static inline void vout_put(struct vout *o, const char *s, size_t n)
 {
 	if (n <= sizeof(o->buf) - o->len) {
 		memcpy(o->buf + o->len, s, n);
 		o->len += n;
 	} else {
-		vout_put_slow(o, s, n);
+		pft_vout_put_slow(o, s, n);
 	}
 }
 static inline void vout_str(struct vout *o, const char *s)
@@ -62,20 +62,20 @@ static inline void vout_put_room(struct vout *o, const char *s, size_t room, siz
 		vout_put(o, s, n);
 	}
 }
-void vout_u64(struct vout *o, uint64_t value);
+void pft_vout_u64(struct vout *o, uint64_t value);
 /* @value's decimal digits, written backwards from @end: the first. */
-char *vout_digits(char *end, uint64_t value);
+char *pft_vout_digits(char *end, uint64_t value);
 /* @value / 1000 with three decimals ("12.345", "0.007"). */
-void vout_milli(struct vout *o, uint64_t value);
+void pft_vout_milli(struct vout *o, uint64_t value);
 /* "0x" and 8 lowercase hex digits. */
-void vout_hex32(struct vout *o, uint32_t value);
+void pft_vout_hex32(struct vout *o, uint32_t value);
 /* @s as a JSON string, quotes included. */
-void vout_json(struct vout *o, const char *s);
+void pft_vout_json(struct vout *o, const char *s);
 /* @s with control characters as '?' (and, with @folded, ';' and blanks
  * as '_'). */
-void vout_plain(struct vout *o, const char *s, int folded);
+void pft_vout_plain(struct vout *o, const char *s, int folded);
 /* Flush; returns 0 or the first error. */
-int vout_end(struct vout *o);
+int pft_vout_end(struct vout *o);
 
 enum { VNONE = UINT32_MAX };
 

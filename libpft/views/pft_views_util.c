@@ -20,7 +20,7 @@ static size_t slot_of(const struct vmap *m, uint64_t key)
 	return i;
 }
 
-int vmap_find(const struct vmap *m, uint64_t key, uint32_t *val)
+int pft_vmap_find(const struct vmap *m, uint64_t key, uint32_t *val)
 {
 	if (!m->cap)
 		return 0;
@@ -31,7 +31,7 @@ int vmap_find(const struct vmap *m, uint64_t key, uint32_t *val)
 	return 1;
 }
 
-int vmap_put(struct vmap *m, uint64_t key, uint32_t val)
+int pft_vmap_put(struct vmap *m, uint64_t key, uint32_t val)
 {
 	if (2 * (m->n + 1) > m->cap) {
 		struct vmap b = { .cap = m->cap ? 2 * m->cap : 64 };
@@ -50,7 +50,7 @@ int vmap_put(struct vmap *m, uint64_t key, uint32_t val)
 				b.vals[j] = m->vals[i];
 			}
 		b.n = m->n;
-		vmap_free(m);
+		pft_vmap_free(m);
 		*m = b;
 	}
 	size_t i = slot_of(m, key);
@@ -61,14 +61,14 @@ int vmap_put(struct vmap *m, uint64_t key, uint32_t val)
 	return 0;
 }
 
-void vmap_free(struct vmap *m)
+void pft_vmap_free(struct vmap *m)
 {
 	free(m->keys);
 	free(m->vals);
 	memset(m, 0, sizeof(*m));
 }
 
-void vout_init(struct vout *o, int (*write)(void *, const char *, size_t), void *ctx)
+void pft_vout_init(struct vout *o, int (*write)(void *, const char *, size_t), void *ctx)
 {
 	o->write = write;
 	o->ctx = ctx;
@@ -88,7 +88,7 @@ static void flush(struct vout *o)
 	o->len = 0;
 }
 
-void vout_put_slow(struct vout *o, const char *s, size_t n)
+void pft_vout_put_slow(struct vout *o, const char *s, size_t n)
 {
 	while (n) {
 		if (o->len == sizeof(o->buf))
@@ -103,7 +103,7 @@ void vout_put_slow(struct vout *o, const char *s, size_t n)
 	}
 }
 
-void vout_printf(struct vout *o, const char *fmt, ...)
+void pft_vout_printf(struct vout *o, const char *fmt, ...)
 {
 	char tmp[512];
 	va_list ap;
@@ -112,7 +112,7 @@ void vout_printf(struct vout *o, const char *fmt, ...)
 	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
 	/* Formats are numbers and fixed words: strings go through
-	 * vout_json() and vout_plain(). */
+	 * pft_vout_json() and pft_vout_plain(). */
 	if (n > 0)
 		vout_put(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
@@ -123,7 +123,7 @@ static const char digit_pairs[200] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-char *vout_digits(char *end, uint64_t value)
+char *pft_vout_digits(char *end, uint64_t value)
 {
 	/* Four digits a division of @value, split in two pairs apart from
 	 * it: a timeline writes a number per event, and the divisions of a
@@ -169,23 +169,23 @@ static unsigned decimal_digits(uint64_t value)
 	return below ? below : 1;
 }
 
-void vout_u64(struct vout *o, uint64_t value)
+void pft_vout_u64(struct vout *o, uint64_t value)
 {
 	/* Straight into the buffer: digits made aside and copied were read
 	 * back before their stores had landed (a store forwarding stall). */
 	if (sizeof(o->buf) - o->len >= 20) {
 		unsigned n = decimal_digits(value);
-		vout_digits(o->buf + o->len + n, value);
+		pft_vout_digits(o->buf + o->len + n, value);
 		o->len += n;
 		return;
 	}
 	char digits[20];
-	const char *first = vout_digits(digits + sizeof(digits), value);
+	const char *first = pft_vout_digits(digits + sizeof(digits), value);
 
 	vout_put(o, first, (size_t)(digits + sizeof(digits) - first));
 }
 
-void vout_milli(struct vout *o, uint64_t value)
+void pft_vout_milli(struct vout *o, uint64_t value)
 {
 	char text[24], *end = text + sizeof(text);
 	uint64_t whole = value / 1000;
@@ -194,11 +194,11 @@ void vout_milli(struct vout *o, uint64_t value)
 	end[-3] = (char)('0' + frac / 100);
 	memcpy(end - 2, &digit_pairs[2 * (frac % 100)], 2);
 	end[-4] = '.';
-	const char *first = vout_digits(end - 4, whole);
+	const char *first = pft_vout_digits(end - 4, whole);
 	vout_put(o, first, (size_t)(end - first));
 }
 
-void vout_hex32(struct vout *o, uint32_t value)
+void pft_vout_hex32(struct vout *o, uint32_t value)
 {
 	char text[10] = { '0', 'x' };
 
@@ -207,7 +207,7 @@ void vout_hex32(struct vout *o, uint32_t value)
 	vout_put(o, text, sizeof(text));
 }
 
-void vout_json(struct vout *o, const char *s)
+void pft_vout_json(struct vout *o, const char *s)
 {
 	vout_put(o, "\"", 1);
 	while (s && *s) {
@@ -234,7 +234,7 @@ void vout_json(struct vout *o, const char *s)
 	vout_put(o, "\"", 1);
 }
 
-void vout_plain(struct vout *o, const char *s, int folded)
+void pft_vout_plain(struct vout *o, const char *s, int folded)
 {
 	for (; s && *s; s++) {
 		char c = *s;
@@ -246,7 +246,7 @@ void vout_plain(struct vout *o, const char *s, int folded)
 	}
 }
 
-int vout_end(struct vout *o)
+int pft_vout_end(struct vout *o)
 {
 	flush(o);
 	return o->err;

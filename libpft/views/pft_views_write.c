@@ -25,8 +25,8 @@ static void json_label(const struct pft_views *v, struct vout *o, const char *ke
 	const char *label = flabel(v, f);
 
 	if (label != fname(f)) {
-		vout_printf(o, ",\"%s\":", key);
-		vout_json(o, label);
+		pft_vout_printf(o, ",\"%s\":", key);
+		pft_vout_json(o, label);
 	}
 }
 
@@ -43,36 +43,36 @@ static void coverage_jsonl(const struct pft_views *v, struct vout *o)
 {
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		const struct vfunc *f = &v->funcs[v->order[i]];
-		vout_printf(o, "{\"type\":\"function\",\"name\":");
-		vout_json(o, fname(f));
+		pft_vout_printf(o, "{\"type\":\"function\",\"name\":");
+		pft_vout_json(o, fname(f));
 		json_label(v, o, "label", f);
-		vout_printf(o, ",\"start\":\"0x%08" PRIx32 "\",\"end\":\"0x%08" PRIx32 "\"",
+		pft_vout_printf(o, ",\"start\":\"0x%08" PRIx32 "\",\"end\":\"0x%08" PRIx32 "\"",
 			    f->start, f->end);
 		if (f->file) {
-			vout_printf(o, ",\"file\":");
-			vout_json(o, f->file);
-			vout_printf(o, ",\"line\":%" PRIu32, f->line);
+			pft_vout_printf(o, ",\"file\":");
+			pft_vout_json(o, f->file);
+			pft_vout_printf(o, ",\"line\":%" PRIu32, f->line);
 		}
-		vout_printf(o, ",\"entered\":%" PRIu64 ",\"insns\":%" PRIu64 "}\n",
+		pft_vout_printf(o, ",\"entered\":%" PRIu64 ",\"insns\":%" PRIu64 "}\n",
 			    f->entered, f->self);
 	}
 	for (size_t i = 0; i < v->nvlines; i++) {
-		vout_printf(o, "{\"type\":\"line\",\"file\":");
-		vout_json(o, v->vlines[i].file);
-		vout_printf(o, ",\"line\":%" PRIu32 ",\"count\":%" PRIu64 "}\n",
+		pft_vout_printf(o, "{\"type\":\"line\",\"file\":");
+		pft_vout_json(o, v->vlines[i].file);
+		pft_vout_printf(o, ",\"line\":%" PRIu32 ",\"count\":%" PRIu64 "}\n",
 			    v->vlines[i].line, v->vlines[i].count);
 	}
 	for (size_t i = 0; i < v->naddrs; i++) {
 		const struct vaddr *a = &v->addrs[i];
 		if (!a->cond)
 			continue;
-		vout_printf(o, "{\"type\":\"branch\",\"addr\":\"0x%08" PRIx32 "\"", a->addr);
+		pft_vout_printf(o, "{\"type\":\"branch\",\"addr\":\"0x%08" PRIx32 "\"", a->addr);
 		if (a->file) {
-			vout_printf(o, ",\"file\":");
-			vout_json(o, a->file);
-			vout_printf(o, ",\"line\":%" PRIu32, a->line);
+			pft_vout_printf(o, ",\"file\":");
+			pft_vout_json(o, a->file);
+			pft_vout_printf(o, ",\"line\":%" PRIu32, a->line);
 		}
-		vout_printf(o, ",\"taken\":%" PRIu64 ",\"not_taken\":%" PRIu64
+		pft_vout_printf(o, ",\"taken\":%" PRIu64 ",\"not_taken\":%" PRIu64
 			    ",\"state\":\"%s\"}\n", a->taken, a->not_taken, branch_state(a));
 	}
 }
@@ -83,45 +83,45 @@ static void coverage_text(const struct pft_views *v, struct vout *o)
 
 	for (size_t i = 0; i < v->nfuncs; i++)
 		entered += v->funcs[i].entered || v->funcs[i].self;
-	vout_printf(o, "functions: %zu of %zu executed\n", entered, v->nfuncs);
-	vout_printf(o, "  %10s %12s  %-10s  %s\n", "entered", "insns", "address", "function");
+	pft_vout_printf(o, "functions: %zu of %zu executed\n", entered, v->nfuncs);
+	pft_vout_printf(o, "  %10s %12s  %-10s  %s\n", "entered", "insns", "address", "function");
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		const struct vfunc *f = &v->funcs[v->order[i]];
-		vout_printf(o, "  %10" PRIu64 " %12" PRIu64 "  0x%08" PRIx32 "  ",
+		pft_vout_printf(o, "  %10" PRIu64 " %12" PRIu64 "  0x%08" PRIx32 "  ",
 			    f->entered, f->self, f->start);
-		vout_plain(o, flabel(v, f), 0);
+		pft_vout_plain(o, flabel(v, f), 0);
 		if (f->file) {
-			vout_printf(o, "  ");
-			vout_plain(o, f->file, 0);
-			vout_printf(o, ":%" PRIu32, f->line);
+			pft_vout_printf(o, "  ");
+			pft_vout_plain(o, f->file, 0);
+			pft_vout_printf(o, ":%" PRIu32, f->line);
 		}
-		vout_printf(o, "\n");
+		pft_vout_printf(o, "\n");
 	}
 	for (size_t i = 0; i < v->nvlines; i++)
 		hit += v->vlines[i].count > 0;
-	vout_printf(o, "lines: %zu of %zu executed\n", hit, v->nvlines);
+	pft_vout_printf(o, "lines: %zu of %zu executed\n", hit, v->nvlines);
 	for (size_t i = 0; i < v->nvlines; i++) {
-		vout_printf(o, "  %10" PRIu64 "  ", v->vlines[i].count);
-		vout_plain(o, v->vlines[i].file, 0);
-		vout_printf(o, ":%" PRIu32 "\n", v->vlines[i].line);
+		pft_vout_printf(o, "  %10" PRIu64 "  ", v->vlines[i].count);
+		pft_vout_plain(o, v->vlines[i].file, 0);
+		pft_vout_printf(o, ":%" PRIu32 "\n", v->vlines[i].line);
 	}
 	for (size_t i = 0; i < v->naddrs; i++) {
 		branches += v->addrs[i].cond;
 		both += v->addrs[i].cond && v->addrs[i].taken && v->addrs[i].not_taken;
 	}
-	vout_printf(o, "conditional branches: %zu of %zu went both ways\n", both, branches);
+	pft_vout_printf(o, "conditional branches: %zu of %zu went both ways\n", both, branches);
 	for (size_t i = 0; i < v->naddrs; i++) {
 		const struct vaddr *a = &v->addrs[i];
 		if (!a->cond)
 			continue;
-		vout_printf(o, "  0x%08" PRIx32 "  %-9s taken %" PRIu64 " not taken %" PRIu64,
+		pft_vout_printf(o, "  0x%08" PRIx32 "  %-9s taken %" PRIu64 " not taken %" PRIu64,
 			    a->addr, branch_state(a), a->taken, a->not_taken);
 		if (a->file) {
-			vout_printf(o, "  ");
-			vout_plain(o, a->file, 0);
-			vout_printf(o, ":%" PRIu32, a->line);
+			pft_vout_printf(o, "  ");
+			pft_vout_plain(o, a->file, 0);
+			pft_vout_printf(o, ":%" PRIu32, a->line);
 		}
-		vout_printf(o, "\n");
+		pft_vout_printf(o, "\n");
 	}
 }
 
@@ -135,28 +135,28 @@ static void lcov_file(const struct pft_views *v, struct vout *o, const char *fil
 {
 	size_t fnf = 0, fnh = 0, brf = 0, brh = 0, lh = 0;
 
-	vout_printf(o, "SF:");
-	vout_plain(o, file, 0);
-	vout_printf(o, "\n");
+	pft_vout_printf(o, "SF:");
+	pft_vout_plain(o, file, 0);
+	pft_vout_printf(o, "\n");
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		const struct vfunc *f = &v->funcs[v->order[i]];
 		if (!same_file(f->file, file))
 			continue;
-		vout_printf(o, "FN:%" PRIu32 ",", f->line);
-		vout_plain(o, fname(f), 0);
-		vout_printf(o, "\n");
+		pft_vout_printf(o, "FN:%" PRIu32 ",", f->line);
+		pft_vout_plain(o, fname(f), 0);
+		pft_vout_printf(o, "\n");
 	}
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		const struct vfunc *f = &v->funcs[v->order[i]];
 		if (!same_file(f->file, file))
 			continue;
-		vout_printf(o, "FNDA:%" PRIu64 ",", f->entered);
-		vout_plain(o, fname(f), 0);
-		vout_printf(o, "\n");
+		pft_vout_printf(o, "FNDA:%" PRIu64 ",", f->entered);
+		pft_vout_plain(o, fname(f), 0);
+		pft_vout_printf(o, "\n");
 		fnf++;
 		fnh += f->entered > 0;
 	}
-	vout_printf(o, "FNF:%zu\nFNH:%zu\n", fnf, fnh);
+	pft_vout_printf(o, "FNF:%zu\nFNH:%zu\n", fnf, fnh);
 	for (size_t i = 0; i < v->naddrs; i++) {
 		const struct vaddr *a = &v->addrs[i];
 		size_t block = 0;
@@ -166,21 +166,21 @@ static void lcov_file(const struct pft_views *v, struct vout *o, const char *fil
 			block += v->addrs[k].cond && v->addrs[k].line == a->line &&
 				 same_file(v->addrs[k].file, file);
 		if (a->count) {
-			vout_printf(o, "BRDA:%" PRIu32 ",%zu,0,%" PRIu64 "\n", a->line, block, a->taken);
-			vout_printf(o, "BRDA:%" PRIu32 ",%zu,1,%" PRIu64 "\n", a->line, block, a->not_taken);
+			pft_vout_printf(o, "BRDA:%" PRIu32 ",%zu,0,%" PRIu64 "\n", a->line, block, a->taken);
+			pft_vout_printf(o, "BRDA:%" PRIu32 ",%zu,1,%" PRIu64 "\n", a->line, block, a->not_taken);
 		} else {
-			vout_printf(o, "BRDA:%" PRIu32 ",%zu,0,-\nBRDA:%" PRIu32 ",%zu,1,-\n",
+			pft_vout_printf(o, "BRDA:%" PRIu32 ",%zu,0,-\nBRDA:%" PRIu32 ",%zu,1,-\n",
 				    a->line, block, a->line, block);
 		}
 		brf += 2;
 		brh += (a->taken > 0) + (a->not_taken > 0);
 	}
-	vout_printf(o, "BRF:%zu\nBRH:%zu\n", brf, brh);
+	pft_vout_printf(o, "BRF:%zu\nBRH:%zu\n", brf, brh);
 	for (size_t i = first_line; i < end_line; i++) {
-		vout_printf(o, "DA:%" PRIu32 ",%" PRIu64 "\n", v->vlines[i].line, v->vlines[i].count);
+		pft_vout_printf(o, "DA:%" PRIu32 ",%" PRIu64 "\n", v->vlines[i].line, v->vlines[i].count);
 		lh += v->vlines[i].count > 0;
 	}
-	vout_printf(o, "LF:%zu\nLH:%zu\nend_of_record\n", end_line - first_line, lh);
+	pft_vout_printf(o, "LF:%zu\nLH:%zu\nend_of_record\n", end_line - first_line, lh);
 }
 
 /* One record per source file of the line tables (lines are sorted by
@@ -191,9 +191,9 @@ static void lcov(const struct pft_views *v, struct vout *o, const char *test_nam
 		size_t j = i;
 		while (j < v->nvlines && same_file(v->vlines[j].file, v->vlines[i].file))
 			j++;
-		vout_printf(o, "TN:");
-		vout_plain(o, test_name ? test_name : "", 0);
-		vout_printf(o, "\n");
+		pft_vout_printf(o, "TN:");
+		pft_vout_plain(o, test_name ? test_name : "", 0);
+		pft_vout_printf(o, "\n");
 		lcov_file(v, o, v->vlines[i].file, i, j);
 		i = j;
 	}
@@ -224,11 +224,11 @@ static struct vedge *sorted_edges(const struct pft_views *v)
 
 static void callgrind_position(struct vout *o, const char *key, const struct vfunc *f)
 {
-	vout_printf(o, "%s=", key[0] == 'f' ? "fl" : "cfl");
-	vout_plain(o, f->file ? f->file : "???", 0);
-	vout_printf(o, "\n%s=", key);
-	vout_plain(o, fname(f), 0);
-	vout_printf(o, "\n");
+	pft_vout_printf(o, "%s=", key[0] == 'f' ? "fl" : "cfl");
+	pft_vout_plain(o, f->file ? f->file : "???", 0);
+	pft_vout_printf(o, "\n%s=", key);
+	pft_vout_plain(o, fname(f), 0);
+	pft_vout_printf(o, "\n");
 }
 
 static int callgrind(const struct pft_views *v, struct vout *o)
@@ -238,7 +238,7 @@ static int callgrind(const struct pft_views *v, struct vout *o)
 
 	if (!edges)
 		return -PFT_ERR_NOMEM;
-	vout_printf(o, "# callgrind format\nversion: 1\ncreator: pft\npositions: line\n"
+	pft_vout_printf(o, "# callgrind format\nversion: 1\ncreator: pft\npositions: line\n"
 		    "events: Ir\nsummary: %" PRIu64 "\n", v->total_insns);
 	for (uint32_t fi = 0; fi < v->nfuncs; fi++) {
 		const struct vfunc *f = &v->funcs[fi];
@@ -246,17 +246,17 @@ static int callgrind(const struct pft_views *v, struct vout *o)
 			e++;
 		if (!f->self && (e == v->nedges || edges[e].caller != fi))
 			continue;
-		vout_printf(o, "\n");
+		pft_vout_printf(o, "\n");
 		callgrind_position(o, "fn", f);
-		vout_printf(o, "%" PRIu32 " %" PRIu64 "\n", f->line, f->self);
+		pft_vout_printf(o, "%" PRIu32 " %" PRIu64 "\n", f->line, f->self);
 		for (; e < v->nedges && edges[e].caller == fi; e++) {
 			const struct vfunc *callee = &v->funcs[edges[e].callee];
 			callgrind_position(o, "cfn", callee);
-			vout_printf(o, "calls=%" PRIu64 " %" PRIu32 "\n%" PRIu32 " %" PRIu64 "\n",
+			pft_vout_printf(o, "calls=%" PRIu64 " %" PRIu32 "\n%" PRIu32 " %" PRIu64 "\n",
 				    edges[e].calls, callee->line, f->line, edges[e].incl);
 		}
 	}
-	vout_printf(o, "\ntotals: %" PRIu64 "\n", v->total_insns);
+	pft_vout_printf(o, "\ntotals: %" PRIu64 "\n", v->total_insns);
 	free(edges);
 	return 0;
 }
@@ -278,10 +278,10 @@ static int folded(const struct pft_views *v, struct vout *o)
 			path[n++] = v->nodes[p].func;
 		}
 		while (n--) {
-			vout_plain(o, flabel(v, &v->funcs[path[n]]), 1);
-			vout_printf(o, n ? ";" : " ");
+			pft_vout_plain(o, flabel(v, &v->funcs[path[n]]), 1);
+			pft_vout_printf(o, n ? ";" : " ");
 		}
-		vout_printf(o, "%" PRIu64 "\n", v->nodes[i].self);
+		pft_vout_printf(o, "%" PRIu64 "\n", v->nodes[i].self);
 	}
 	free(path);
 	return 0;
@@ -294,52 +294,52 @@ static int profile(const struct pft_views *v, struct vout *o, int json)
 	if (!edges)
 		return -PFT_ERR_NOMEM;
 	if (!json)
-		vout_printf(o, "%12s %12s %12s %10s  %-10s  %s\n", "self", "inclusive",
+		pft_vout_printf(o, "%12s %12s %12s %10s  %-10s  %s\n", "self", "inclusive",
 			    v->has_cycles ? "cycles" : "-", "entered", "address", "function");
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		const struct vfunc *f = &v->funcs[v->order[i]];
 		if (!f->self && !f->entered)
 			continue;
 		if (json) {
-			vout_printf(o, "{\"type\":\"function\",\"name\":");
-			vout_json(o, fname(f));
+			pft_vout_printf(o, "{\"type\":\"function\",\"name\":");
+			pft_vout_json(o, fname(f));
 			json_label(v, o, "label", f);
-			vout_printf(o, ",\"start\":\"0x%08" PRIx32 "\",\"self\":%" PRIu64
+			pft_vout_printf(o, ",\"start\":\"0x%08" PRIx32 "\",\"self\":%" PRIu64
 				    ",\"inclusive\":%" PRIu64 ",\"entered\":%" PRIu64,
 				    f->start, f->self, f->incl, f->entered);
 			if (v->has_cycles)
-				vout_printf(o, ",\"cycles\":%" PRIu64, f->cycles);
-			vout_printf(o, "}\n");
+				pft_vout_printf(o, ",\"cycles\":%" PRIu64, f->cycles);
+			pft_vout_printf(o, "}\n");
 		} else {
-			vout_printf(o, "%12" PRIu64 " %12" PRIu64 " ", f->self, f->incl);
+			pft_vout_printf(o, "%12" PRIu64 " %12" PRIu64 " ", f->self, f->incl);
 			if (v->has_cycles)
-				vout_printf(o, "%12" PRIu64, f->cycles);
+				pft_vout_printf(o, "%12" PRIu64, f->cycles);
 			else
-				vout_printf(o, "%12s", "-");
-			vout_printf(o, " %10" PRIu64 "  0x%08" PRIx32 "  ", f->entered, f->start);
-			vout_plain(o, flabel(v, f), 0);
-			vout_printf(o, "\n");
+				pft_vout_printf(o, "%12s", "-");
+			pft_vout_printf(o, " %10" PRIu64 "  0x%08" PRIx32 "  ", f->entered, f->start);
+			pft_vout_plain(o, flabel(v, f), 0);
+			pft_vout_printf(o, "\n");
 		}
 	}
 	if (!json)
-		vout_printf(o, "\n%10s %12s  %s\n", "calls", "inclusive", "caller -> callee");
+		pft_vout_printf(o, "\n%10s %12s  %s\n", "calls", "inclusive", "caller -> callee");
 	for (size_t i = 0; i < v->nedges; i++) {
 		const struct vedge *e = &edges[i];
 		if (json) {
-			vout_printf(o, "{\"type\":\"call\",\"caller\":");
-			vout_json(o, fname(&v->funcs[e->caller]));
+			pft_vout_printf(o, "{\"type\":\"call\",\"caller\":");
+			pft_vout_json(o, fname(&v->funcs[e->caller]));
 			json_label(v, o, "caller_label", &v->funcs[e->caller]);
-			vout_printf(o, ",\"callee\":");
-			vout_json(o, fname(&v->funcs[e->callee]));
+			pft_vout_printf(o, ",\"callee\":");
+			pft_vout_json(o, fname(&v->funcs[e->callee]));
 			json_label(v, o, "callee_label", &v->funcs[e->callee]);
-			vout_printf(o, ",\"calls\":%" PRIu64 ",\"inclusive\":%" PRIu64 "}\n",
+			pft_vout_printf(o, ",\"calls\":%" PRIu64 ",\"inclusive\":%" PRIu64 "}\n",
 				    e->calls, e->incl);
 		} else {
-			vout_printf(o, "%10" PRIu64 " %12" PRIu64 "  ", e->calls, e->incl);
-			vout_plain(o, flabel(v, &v->funcs[e->caller]), 0);
-			vout_printf(o, " -> ");
-			vout_plain(o, flabel(v, &v->funcs[e->callee]), 0);
-			vout_printf(o, "\n");
+			pft_vout_printf(o, "%10" PRIu64 " %12" PRIu64 "  ", e->calls, e->incl);
+			pft_vout_plain(o, flabel(v, &v->funcs[e->caller]), 0);
+			pft_vout_printf(o, " -> ");
+			pft_vout_plain(o, flabel(v, &v->funcs[e->callee]), 0);
+			pft_vout_printf(o, "\n");
 		}
 	}
 	free(edges);
@@ -358,7 +358,7 @@ int pft_views_write(const struct pft_views *v, enum pft_view_format format,
 	o = malloc(sizeof(*o));
 	if (!o)
 		return -PFT_ERR_NOMEM;
-	vout_init(o, write, ctx);
+	pft_vout_init(o, write, ctx);
 	switch (format) {
 	case PFT_VIEW_COVERAGE_TEXT:
 		coverage_text(v, o);
@@ -380,7 +380,7 @@ int pft_views_write(const struct pft_views *v, enum pft_view_format format,
 		err = folded(v, o);
 		break;
 	}
-	int werr = vout_end(o);
+	int werr = pft_vout_end(o);
 	free(o);
 	return err ? err : werr;
 }

@@ -1,5 +1,6 @@
 #!/bin/bash
-# The layering rule of doc/ARCHITECTURE.md: each folder of libpft is a layer,
+# The layering rule of doc/ARCHITECTURE.md, and the pft_ prefix of every
+# global symbol of the library: each folder of libpft is a layer,
 # and a layer uses only the layers below it.  Checked two ways:
 #  - objects: the functions a module's .o (libpft/LAYER/NAME.c) or a unit
 #    test's .o leaves undefined, each resolved to the module defining it,
@@ -66,6 +67,10 @@ for o in modules:
         f = line.split()
         if len(f) == 3 and f[1] in "TDRB":
             defined[f[2]] = m
+            # One prefix for every global symbol of the library.
+            if not f[2].startswith("pft_"):
+                problem("libpft/%s/%s.c defines %s, a global without the pft_ prefix"
+                        % (layer, m, f[2]))
 
 def check(who, layer, obj, extra=""):
     allowed = below(layer) | {layer}
@@ -124,7 +129,7 @@ TEST_LAYER = {"errors": None, "sizes": None,   # by purpose, every layer
               "input_etm3": "input", "par_handover": "input", "pipe_staging": "decode",
               "etm3_realign": "etm3", "detect": "decode", "dfmt": "frames", "ffmt": "frames",
               "encoder": "ptm", "model": "ptm", "flow": "ptm", "event": "ptm", "regs": "ptm",
-              "etm3_pkt": "etm3", "etm3_flow": "etm3", "etm3_model": "etm3", "input_perf": "input",
+              "etm3_pkt": "etm3", "etm3_flow": "etm3", "etm3_model": "etm3", "pft_input_get_perf": "input",
               "format": "views", "names": "views", "pipe": "decode", "info": "decode",
               "config_regs": "decode"}   # PTM and ETMv3 side by side
 for p in ("pkt_batch", "pkt_branch", "pkt_decoder", "pkt_fuzz", "pkt_isync_atom",
