@@ -84,8 +84,9 @@ void cmd_args_free(struct cmd_args *a);
 
 #define JOBS_HELP                                                             \
 	"decoding:\n"                                                         \
-	"  -j N, --jobs N        decode a large trace of one PTM source, raw or\n" \
-	"                        in a formatted memory buffer, in N threads\n" \
+	"  -j N, --jobs N        decode a large trace of one source in N\n" \
+	"                        threads: PTM raw or in a formatted memory\n" \
+	"                        buffer, ETMv3 raw\n" \
 	"                        (default: the online CPUs, but 1 for dump's\n" \
 	"                        listing; the output is the same)\n"
 

@@ -113,7 +113,7 @@ pft_export enum pft_error_code pft_errcode(int status);
  * library actually loaded (they differ when a program built against one
  * runs with another). */
 #define PFT_VERSION_MAJOR 0
-#define PFT_VERSION_MINOR 4
+#define PFT_VERSION_MINOR 5
 #define PFT_VERSION_PATCH 0
 #define PFT_VERSION_NUMBER(major, minor, patch) ((major) << 16 | (minor) << 8 | (patch))
 #define PFT_VERSION PFT_VERSION_NUMBER(PFT_VERSION_MAJOR, PFT_VERSION_MINOR, PFT_VERSION_PATCH)

@@ -1,5 +1,5 @@
 /*
- * The executed-instruction log as the models read it (pft_model_int.h):
+ * The executed-instruction log as the models read it (pft_model_log.h):
  * each instruction is classified from the image and checked against the
  * one before it, whatever trace protocol is then modelled.
  */

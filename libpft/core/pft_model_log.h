@@ -1,4 +1,4 @@
-/* pft_model_int.h - what the PTM and ETMv3 models share: reading an
+/* pft_model_log.h - what the PTM and ETMv3 models share: reading an
  * executed-instruction log against the image and checking that each
  * instruction can follow the one before (doc/model.md). */
 #ifndef PFT_MODEL_INT_H

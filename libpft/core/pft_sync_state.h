@@ -1,6 +1,7 @@
-/* pft_sync_state.h - what a PTM packet or flow decoder carries from one
- * packet to the next, compactly, so that two decoders can be compared
- * (the flow's state is the same for every protocol).
+/* pft_sync_state.h - what a PTM packet decoder, or a flow decoder of any
+ * protocol, carries from one packet to the next, compactly, so that two
+ * decoders can be compared (etm3/pft_etm3_sync.h: the ETMv3 packet
+ * decoder's).
  *
  * The parallel decode (pft_par.c) starts a decoder afresh inside the
  * trace; at an I-sync both it and the decoder that came from the start

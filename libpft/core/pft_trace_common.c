@@ -1,4 +1,4 @@
-/* What PTM and ETMv3 encode alike (pft_trace_int.h). */
+/* What PTM and ETMv3 encode alike (pft_trace_common.h). */
 #include "core/pft_trace_common.h"
 
 size_t pft_trace_ts_parse(const uint8_t *p, size_t avail, int ts_64bit, int ts_gray,

@@ -1,4 +1,4 @@
-/* pft_trace_int.h - what PTM and ETMv3 encode alike, for their decoders,
+/* pft_trace_common.h - what PTM and ETMv3 encode alike, for their decoders,
  * encoders and detection: Gray-coded timestamps, the timestamp payload,
  * and an encoder's handling of a short output buffer. */
 #ifndef PFT_TRACE_INT_H

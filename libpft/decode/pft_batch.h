@@ -44,7 +44,7 @@ static inline void pft_batch_item_packet(const struct pft_batch *b, int k, struc
  * are returned with @packets, in runs with @runs; every packet and
  * element passed goes to @stats and to @fit (may be NULL), packets only
  * while *@fit_bytes (the bytes given to it so far) are under the
- * detection prefix or of a type it counts beyond (detect.h). */
+ * detection prefix or of a type it counts beyond (pft_detect.h). */
 int pft_batch_item(struct pft_batch *b, int packets, int runs, struct pft_pipe_stats *stats,
 		   struct pft_fit *fit, uint64_t *fit_bytes, struct pft_item *item);
 
@@ -58,7 +58,7 @@ int pft_pipe_count_into(struct pft_pipe *p, unsigned source, struct pft_input_co
 /* Give packet @pkt (of a batch with status @status) to fit check @fit as
  * the serial decode does: every packet while *@fit_bytes (the bytes given
  * so far) are under the detection prefix, then those of the types it
- * counts (detect.h). */
+ * counts (pft_detect.h). */
 static inline void ptm_fit_packet(struct pft_fit *fit, uint64_t *fit_bytes,
 				  const struct pft_packet *pkt, int status)
 {

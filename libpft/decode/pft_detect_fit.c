@@ -77,7 +77,7 @@ int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt, size_t siz
 		fit->prefix_len += n;
 	}
 
-	/* The cases are PFT_FIT_COUNTED_TYPES (detect.h). */
+	/* The cases are PFT_FIT_COUNTED_TYPES (pft_detect.h). */
 	switch (pkt->type) {
 	case PFT_PKT_ASYNC:
 		fit->asyncs++;

@@ -1,4 +1,4 @@
-/* pft_etm3_int.h - ETMv3 helpers shared by the packet and flow decoders. */
+/* pft_etm3_config.h - ETMv3 helpers shared by the packet and flow decoders. */
 #ifndef PFT_ETM3_INT_H
 #define PFT_ETM3_INT_H
 

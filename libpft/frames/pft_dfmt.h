@@ -1,4 +1,4 @@
-/* dfmt.h - deformatter internals shared inside libpft (and its tests). */
+/* pft_dfmt.h - deformatter internals shared inside libpft (and its tests). */
 #ifndef PFT_INTERNAL_DFMT_H
 #define PFT_INTERNAL_DFMT_H
 

@@ -1,4 +1,4 @@
-/* pft_perf_int.h - perf.data layout facts shared by the reader
+/* pft_perf.h - perf.data layout facts shared by the reader
  * (pft_perf.c) and the writer (pft_perf_write.c).  Sources: Linux
  * tools/perf/Documentation/perf.data-file-format.txt, include/uapi/linux/
  * perf_event.h, tools/perf/util/cs-etm.h (shared/spec/perf-data.md). */

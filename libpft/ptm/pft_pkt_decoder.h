@@ -1,4 +1,4 @@
-/* pft_pkt_int.h - packet decoder internals for the pipeline, which joins a
+/* pft_pkt_decoder.h - packet decoder internals for the pipeline, which joins a
  * source's frame payloads into long feeds but must cut its unsynchronised
  * bytes into NOTSYNC packets where the frames end, as one feed per frame
  * would. */

@@ -1,4 +1,4 @@
-/* pft_calls_int.h - the calls tracker as the views accumulator
+/* pft_calls.h - the calls tracker as the views accumulator
  * (pft_views.c) drives it: without the public functions' checks (done
  * once per run by the caller), without copying each event, and with the
  * views' look at each range in the tracker's own loop over the run. */

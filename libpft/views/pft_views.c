@@ -527,7 +527,7 @@ static void top_node(struct range_counter *rc)
 }
 
 /* Count range @x: one in the top frame's function (most) only adds to
- * the frame's node.  Called from the tracker's loop (pft_calls_int.h). */
+ * the frame's node.  Called from the tracker's loop (pft_calls.h). */
 static inline __attribute__((always_inline)) int count_range(void *counter,
 							       const struct pft_elem *x)
 {

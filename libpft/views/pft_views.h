@@ -1,4 +1,4 @@
-/* pft_views_int.h - what the views accumulator (pft_views.c), its
+/* pft_views.h - what the views accumulator (pft_views.c), its
  * writers (pft_views_write.c) and the timeline (pft_timeline.c) share. */
 #ifndef PFT_VIEWS_INT_H
 #define PFT_VIEWS_INT_H
