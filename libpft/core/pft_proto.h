@@ -106,6 +106,84 @@ static inline uint8_t pft_proto_pkt_type(const struct pft_proto *pr, const void 
 	return ((const unsigned char *)pkt)[pr->type_offset];
 }
 
+/*
+ * The operations every protocol's decoders have under the same names,
+ * PREFIX_pkt_alloc, _free, _feed_at, _finish, _reset, _sync_forward,
+ * _get_offset, _sync_state and PREFIX_flow_alloc, _free, _reset,
+ * _sync_state, as static functions of the table's types (proto_pkt_alloc,
+ * ...), for a protocol's table file.
+ */
+#define PFT_PROTO_DECODER_OPS(PREFIX)                                              \
+	static void *proto_pkt_alloc(const void *cfg, int *errcode)                 \
+	{                                                                           \
+		return PREFIX##_pkt_alloc(cfg, errcode);                            \
+	}                                                                           \
+	static void proto_pkt_free(void *d)                                         \
+	{                                                                           \
+		PREFIX##_pkt_free(d);                                               \
+	}                                                                           \
+	static int proto_pkt_feed_at(void *d, const uint8_t *buf, size_t len,       \
+				     uint64_t offset)                               \
+	{                                                                           \
+		return PREFIX##_pkt_feed_at(d, buf, len, offset);                   \
+	}                                                                           \
+	static int proto_pkt_finish(void *d)                                        \
+	{                                                                           \
+		return PREFIX##_pkt_finish(d);                                      \
+	}                                                                           \
+	static int proto_pkt_reset(void *d)                                         \
+	{                                                                           \
+		return PREFIX##_pkt_reset(d);                                       \
+	}                                                                           \
+	static int proto_pkt_sync_forward(void *d)                                  \
+	{                                                                           \
+		return PREFIX##_pkt_sync_forward(d);                                \
+	}                                                                           \
+	static uint64_t proto_pkt_get_offset(const void *d)                         \
+	{                                                                           \
+		return PREFIX##_pkt_get_offset(d);                                  \
+	}                                                                           \
+	static void *proto_flow_alloc(const void *cfg, struct pft_image *image,     \
+				      int *errcode)                                 \
+	{                                                                           \
+		return PREFIX##_flow_alloc(cfg, image, errcode);                    \
+	}                                                                           \
+	static void proto_flow_free(void *f)                                        \
+	{                                                                           \
+		PREFIX##_flow_free(f);                                              \
+	}                                                                           \
+	static int proto_flow_reset(void *f)                                        \
+	{                                                                           \
+		return PREFIX##_flow_reset(f);                                      \
+	}                                                                           \
+	static void proto_pkt_sync_state(const void *d, void *state)                \
+	{                                                                           \
+		PREFIX##_pkt_sync_state(d, state);                                  \
+	}                                                                           \
+	static void proto_flow_sync_state(const void *f, void *state)               \
+	{                                                                           \
+		PREFIX##_flow_sync_state(f, state);                                 \
+	}
+
+/* The table's fields those functions fill. */
+#define PFT_PROTO_DECODER_FIELDS                                                    \
+	.pkt_alloc = proto_pkt_alloc, .pkt_free = proto_pkt_free,                   \
+	.pkt_feed_at = proto_pkt_feed_at, .pkt_finish = proto_pkt_finish,           \
+	.pkt_reset = proto_pkt_reset, .pkt_sync_forward = proto_pkt_sync_forward,   \
+	.pkt_get_offset = proto_pkt_get_offset, .flow_alloc = proto_flow_alloc,     \
+	.flow_free = proto_flow_free, .flow_reset = proto_flow_reset,               \
+	.pkt_sync_state = proto_pkt_sync_state,                                     \
+	.flow_sync_state = proto_flow_sync_state
+
+/* The table's fields that say where packet struct PACKET's common fields
+ * are. */
+#define PFT_PROTO_PACKET_FIELDS(PACKET)                                             \
+	.packet_size = sizeof(struct PACKET),                                       \
+	.offset_at = offsetof(struct PACKET, offset),                               \
+	.raw_at = offsetof(struct PACKET, raw),                                     \
+	.size_at = offsetof(struct PACKET, size),                                   \
+	.type_offset = offsetof(struct PACKET, type)
+
 extern const struct pft_proto pft_ptm_proto;
 extern const struct pft_proto pft_etm3_proto;
 

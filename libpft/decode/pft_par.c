@@ -403,11 +403,14 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
 	return 0;
 }
 
-/* Append the @nelems elements the flow decoder held back to the end of
- * the stream (in w->elems).  Returns as put_record(). */
-static int put_flush(struct worker *w, size_t i, struct piece *pc, unsigned nelems)
+/* Append a record without packets to the stream: @nelems elements (from
+ * w->elems) that the flow decoder held back to the end of the stream, or
+ * a gap with status @status (0: a discontinuity) whose input offset is
+ * the @rawlen bytes at @raw.  Returns as put_record(). */
+static int put_bare(struct worker *w, size_t i, struct piece *pc, unsigned nelems, int status,
+		    const void *raw, size_t rawlen)
 {
-	struct record_parts l = record_layout(0, 0, nelems, 0);
+	struct record_parts l = record_layout(0, 0, nelems, rawlen);
 	int err = make_room(w, i, pc, l.size);
 
 	if (err)
@@ -417,29 +420,17 @@ static int put_flush(struct worker *w, size_t i, struct piece *pc, unsigned nele
 	r->size = (uint32_t)l.size;
 	r->npkts = 0;
 	r->nelems = (uint16_t)nelems;
-	r->status = 0;
+	r->status = status;
 	memcpy(o + l.elems, w->elems, nelems * sizeof(struct pft_elem));
+	if (rawlen)
+		memcpy(o + l.raw, raw, rawlen);
 	w->wpos += l.size;
 	return 0;
 }
 
-/* Append a gap at input offset @offset with status @status (0: a
- * discontinuity) to the stream.  Returns as put_record(). */
 static int put_gap(struct worker *w, size_t i, struct piece *pc, int status, uint64_t offset)
 {
-	struct record_parts l = record_layout(0, 0, 0, sizeof(offset));
-	int err = make_room(w, i, pc, l.size);
-
-	if (err)
-		return err;
-	uint8_t *o = pc->tail->data + w->wpos;
-	struct record *r = (struct record *)o;
-	r->size = (uint32_t)l.size;
-	r->npkts = r->nelems = 0;
-	r->status = status;
-	memcpy(o + l.raw, &offset, sizeof(offset));
-	w->wpos += l.size;
-	return 0;
+	return put_bare(w, i, pc, 0, status, &offset, sizeof(offset));
 }
 
 /* Count the worker's @npkts packets (status @status) and their elements
@@ -883,7 +874,7 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			return n;
 		w->end[0] = (size_t)n;
 		ptm_count_elems(&pc->tally.c, w->elems, (size_t)n);
-		if (n && !p->c.count_only && (err = put_flush(w, i, pc, (unsigned)n)) != 0)
+		if (n && !p->c.count_only && (err = put_bare(w, i, pc, (unsigned)n, 0, NULL, 0)) != 0)
 			return err < 0 ? err : 0;
 	}
 	if (publish(p, i, pc, w->wpos))

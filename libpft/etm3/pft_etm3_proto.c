@@ -13,35 +13,7 @@
  * information byte, 4 address bytes and 5 LSiP address bytes. */
 enum { ETM3_PACKET_MAX = 20 };
 
-static void *pkt_alloc(const void *cfg, int *errcode)
-{
-	return pft_etm3_pkt_alloc(cfg, errcode);
-}
-
-static void pkt_free(void *d)
-{
-	pft_etm3_pkt_free(d);
-}
-
-static int pkt_feed_at(void *d, const uint8_t *buf, size_t len, uint64_t offset)
-{
-	return pft_etm3_pkt_feed_at(d, buf, len, offset);
-}
-
-static int pkt_finish(void *d)
-{
-	return pft_etm3_pkt_finish(d);
-}
-
-static int pkt_reset(void *d)
-{
-	return pft_etm3_pkt_reset(d);
-}
-
-static int pkt_sync_forward(void *d)
-{
-	return pft_etm3_pkt_sync_forward(d);
-}
+PFT_PROTO_DECODER_OPS(pft_etm3)
 
 static int pkt_next_batch(void *d, void *pkts, int n)
 {
@@ -50,27 +22,12 @@ static int pkt_next_batch(void *d, void *pkts, int n)
 	return r < 0 ? r : 1;
 }
 
-static uint64_t pkt_get_offset(const void *d)
-{
-	return pft_etm3_pkt_get_offset(d);
-}
-
 static void count_packets(struct pft_input_counts *c, const void *packets, size_t n)
 {
 	const struct pft_etm3_packet *pkts = packets;
 
 	for (size_t k = 0; k < n; k++)
 		c->etm3_packets[pkts[k].type]++;
-}
-
-static void pkt_sync_state(const void *d, void *state)
-{
-	pft_etm3_pkt_sync_state(d, state);
-}
-
-static void flow_sync_state(const void *f, void *state)
-{
-	pft_etm3_flow_sync_state(f, state);
 }
 
 static int detect(const uint8_t *buf, size_t len, uint32_t *score, uint32_t *asyncs,
@@ -83,21 +40,6 @@ static int detect(const uint8_t *buf, size_t len, uint32_t *score, uint32_t *asy
 	*asyncs = c.asyncs;
 	*isyncs = c.isyncs;
 	return 0;
-}
-
-static void *flow_alloc(const void *cfg, struct pft_image *image, int *errcode)
-{
-	return pft_etm3_flow_alloc(cfg, image, errcode);
-}
-
-static void flow_free(void *f)
-{
-	pft_etm3_flow_free(f);
-}
-
-static int flow_reset(void *f)
-{
-	return pft_etm3_flow_reset(f);
 }
 
 /* The elements the decoder has ready into @elems[@n ..): the new count,
@@ -140,32 +82,17 @@ static int flow_finish(void *f, struct pft_elem *elems, size_t room)
 const struct pft_proto pft_etm3_proto = {
 	.protocol = PFT_PROTO_ETMV3,
 	.staged = 0,
-	.packet_size = sizeof(struct pft_etm3_packet),
-	.offset_at = offsetof(struct pft_etm3_packet, offset),
-	.raw_at = offsetof(struct pft_etm3_packet, raw),
-	.size_at = offsetof(struct pft_etm3_packet, size),
-	.type_offset = offsetof(struct pft_etm3_packet, type),
+	PFT_PROTO_PACKET_FIELDS(pft_etm3_packet),
 	.bad_type = PFT_ETM3_PKT_BAD,
 	.isync_type = PFT_ETM3_PKT_ISYNC,
 	.pkt_bytes_max = ETM3_PACKET_MAX,
 	.batch_max = 1,
-	.pkt_alloc = pkt_alloc,
-	.pkt_free = pkt_free,
-	.pkt_feed_at = pkt_feed_at,
-	.pkt_finish = pkt_finish,
-	.pkt_reset = pkt_reset,
-	.pkt_sync_forward = pkt_sync_forward,
+	PFT_PROTO_DECODER_FIELDS,
 	.pkt_next_batch = pkt_next_batch,
-	.pkt_get_offset = pkt_get_offset,
 	.count_packets = count_packets,
-	.flow_alloc = flow_alloc,
-	.flow_free = flow_free,
-	.flow_reset = flow_reset,
 	.flow_decode = flow_decode,
 	.flow_finish = flow_finish,
 	.detect = detect,
 	.pkt_state_size = sizeof(struct etm3_pkt_sync_state),
 	.flow_state_size = sizeof(struct flow_sync_state),
-	.pkt_sync_state = pkt_sync_state,
-	.flow_sync_state = flow_sync_state,
 };

@@ -403,6 +403,18 @@ static int add_owned(struct pft_image *img, struct pft_image_sec *sec,
 	return ret;
 }
 
+/* add_owned() for a section of plain memory (no ELF segment) of @len
+ * bytes at @vaddr in @space; @sec has its data (and file offset). */
+static int add_plain(struct pft_image *img, struct pft_image_sec *sec, uint32_t vaddr,
+		     size_t len, enum pft_mem_space space, void *blob, const char *path)
+{
+	sec->start = vaddr;
+	sec->size = len;
+	sec->space = space;
+	sec->elf_segment = -1;
+	return add_owned(img, sec, blob, path);
+}
+
 int pft_image_add_buffer(struct pft_image *img, uint32_t vaddr,
 			 const uint8_t *buf, size_t len,
 			 enum pft_mem_space space, unsigned flags)
@@ -427,11 +439,7 @@ int pft_image_add_buffer(struct pft_image *img, uint32_t vaddr,
 		memcpy(copy, buf, len);
 		sec.data = copy;
 	}
-	sec.start = vaddr;
-	sec.size = len;
-	sec.space = space;
-	sec.elf_segment = -1;
-	return add_owned(img, &sec, copy, NULL);
+	return add_plain(img, &sec, vaddr, len, space, copy, NULL);
 }
 
 /* ---- Files ---- */
@@ -524,13 +532,9 @@ int pft_image_add_file(struct pft_image *img, const char *path,
 		free(buf);
 		return err;
 	}
-	sec.start = vaddr;
-	sec.size = len;
 	sec.data = buf;
-	sec.space = space;
 	sec.file_offset = file_offset;
-	sec.elf_segment = -1;
-	return add_owned(img, &sec, buf, path);
+	return add_plain(img, &sec, vaddr, len, space, buf, path);
 }
 
 /* ---- Enumeration ---- */

@@ -390,25 +390,55 @@ static uint8_t protocol_of(const char *cls, const char *type)
 	return PFT_PROTO_UNKNOWN;
 }
 
+/* 1 when section @sec is [@name] (@whole) or [@nameN...] (its name starts
+ * with @name), case ignored. */
+static int section_is(const struct ini_section *sec, const char *name, int whole)
+{
+	return whole ? !strcasecmp(sec->name, name) : !strncasecmp(sec->name, name, strlen(name));
+}
+
+/* The next section from *@i on that is [@name...] (section_is()), *@i
+ * moved past it; NULL when none is left. */
+static const struct ini_section *next_section(const struct ini *ini, size_t *i, const char *name,
+					      int whole)
+{
+	while (*i < ini->nsec) {
+		const struct ini_section *sec = &ini->sec[(*i)++];
+		if (section_is(sec, name, whole))
+			return sec;
+	}
+	return NULL;
+}
+
+/* Room for one item (of @size bytes) per [@name...] section (@whole: per
+ * entry of each [@name] section), zeroed; NULL with *@err 0 when there are
+ * none, or -PFT_ERR_NOMEM. */
+static void *alloc_for_sections(const struct ini *ini, const char *name, int whole, size_t size,
+				int *err)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ini->nsec; i++)
+		if (section_is(&ini->sec[i], name, whole))
+			n += whole ? ini->sec[i].count : 1;
+	void *p = n ? calloc(n, size) : NULL;
+	*err = n && !p ? -PFT_ERR_NOMEM : 0;
+	return p;
+}
+
 /* The [dump], [dump1], ... sections of a core device file. */
 static int load_dumps(struct snap *s, struct pft_snap_device *dev, const struct ini *ini,
 		      char *msg, size_t len)
 {
-	size_t n = 0;
 	char where[PATH_MAX + 32];
+	int err;
+	struct pft_snap_dump *dumps = alloc_for_sections(ini, "dump", 0, sizeof(*dumps), &err);
 
-	for (size_t i = 0; i < ini->nsec; i++)
-		n += !strncasecmp(ini->sec[i].name, "dump", 4);
-	if (!n)
-		return 0;
-	struct pft_snap_dump *dumps = calloc(n, sizeof(*dumps));
 	if (!dumps)
-		return -PFT_ERR_NOMEM;
+		return err;
 	dev->dumps = dumps;
-	for (size_t i = 0; i < ini->nsec; i++) {
-		const struct ini_section *sec = &ini->sec[i];
-		if (strncasecmp(sec->name, "dump", 4))
-			continue;
+	const struct ini_section *sec;
+	for (size_t i = 0; (sec = next_section(ini, &i, "dump", 0)) != NULL;) {
 		struct pft_snap_dump *d = &dumps[dev->ndumps++];
 		const struct ini_entry *file = sec_get(ini, sec, "file");
 		const struct ini_entry *addr = sec_get(ini, sec, "address");
@@ -458,21 +488,14 @@ static int load_dumps(struct snap *s, struct pft_snap_device *dev, const struct 
 static int load_regs(struct snap *s, struct pft_snap_device *dev, const struct ini *ini,
 		     char *msg, size_t len)
 {
-	size_t n = 0;
+	int err;
+	struct pft_snap_reg *regs = alloc_for_sections(ini, "regs", 1, sizeof(*regs), &err);
 
-	for (size_t i = 0; i < ini->nsec; i++)
-		if (!strcasecmp(ini->sec[i].name, "regs"))
-			n += ini->sec[i].count;
-	if (!n)
-		return 0;
-	struct pft_snap_reg *regs = calloc(n, sizeof(*regs));
 	if (!regs)
-		return -PFT_ERR_NOMEM;
+		return err;
 	dev->regs = regs;
-	for (size_t i = 0; i < ini->nsec; i++) {
-		const struct ini_section *sec = &ini->sec[i];
-		if (strcasecmp(sec->name, "regs"))
-			continue;
+	const struct ini_section *sec;
+	for (size_t i = 0; (sec = next_section(ini, &i, "regs", 1)) != NULL;) {
 		for (size_t j = sec->first; j < sec->first + sec->count; j++) {
 			const struct ini_entry *e = &ini->e[j];
 			struct pft_snap_reg *r = &regs[dev->nregs++];

@@ -10,44 +10,11 @@ enum {
 	PTM_PACKET_MAX = 16   /* the longest PTM packet */
 };
 
-static void *pkt_alloc(const void *cfg, int *errcode)
-{
-	return pft_pkt_alloc(cfg, errcode);
-}
-
-static void pkt_free(void *d)
-{
-	pft_pkt_free(d);
-}
-
-static int pkt_feed_at(void *d, const uint8_t *buf, size_t len, uint64_t offset)
-{
-	return pft_pkt_feed_at(d, buf, len, offset);
-}
-
-static int pkt_finish(void *d)
-{
-	return pft_pkt_finish(d);
-}
-
-static int pkt_reset(void *d)
-{
-	return pft_pkt_reset(d);
-}
-
-static int pkt_sync_forward(void *d)
-{
-	return pft_pkt_sync_forward(d);
-}
+PFT_PROTO_DECODER_OPS(pft)
 
 static int pkt_next_batch(void *d, void *pkts, int n)
 {
 	return pft_pkt_next_batch(d, pkts, (size_t)n, sizeof(struct pft_packet));
-}
-
-static uint64_t pkt_get_offset(const void *d)
-{
-	return pft_pkt_get_offset(d);
 }
 
 /* Four tables: a run of one type (atoms) is then four chains of
@@ -70,16 +37,6 @@ static void count_packets(struct pft_input_counts *c, const void *packets, size_
 		c->packets[i] += (uint64_t)t[0][i] + t[1][i] + t[2][i] + t[3][i];
 }
 
-static void pkt_sync_state(const void *d, void *state)
-{
-	pft_pkt_sync_state(d, state);
-}
-
-static void flow_sync_state(const void *f, void *state)
-{
-	pft_flow_sync_state(f, state);
-}
-
 static int detect(const uint8_t *buf, size_t len, uint32_t *score, uint32_t *asyncs,
 		  uint32_t *isyncs)
 {
@@ -96,21 +53,6 @@ static int detect(const uint8_t *buf, size_t len, uint32_t *score, uint32_t *asy
 	return 0;
 }
 
-static void *flow_alloc(const void *cfg, struct pft_image *image, int *errcode)
-{
-	return pft_flow_alloc(cfg, image, errcode);
-}
-
-static void flow_free(void *f)
-{
-	pft_flow_free(f);
-}
-
-static int flow_reset(void *f)
-{
-	return pft_flow_reset(f);
-}
-
 static int flow_decode(void *f, const void *pkts, int n, struct pft_elem *elems, size_t room,
 		       size_t *end)
 {
@@ -120,32 +62,17 @@ static int flow_decode(void *f, const void *pkts, int n, struct pft_elem *elems,
 const struct pft_proto pft_ptm_proto = {
 	.protocol = PFT_PROTO_PTM,
 	.staged = 1,
-	.packet_size = sizeof(struct pft_packet),
-	.offset_at = offsetof(struct pft_packet, offset),
-	.raw_at = offsetof(struct pft_packet, raw),
-	.size_at = offsetof(struct pft_packet, size),
-	.type_offset = offsetof(struct pft_packet, type),
+	PFT_PROTO_PACKET_FIELDS(pft_packet),
 	.bad_type = PFT_PKT_BAD,
 	.isync_type = PFT_PKT_ISYNC,
 	.pkt_bytes_max = PTM_PACKET_MAX,
 	.batch_max = PTM_BATCH,
-	.pkt_alloc = pkt_alloc,
-	.pkt_free = pkt_free,
-	.pkt_feed_at = pkt_feed_at,
-	.pkt_finish = pkt_finish,
-	.pkt_reset = pkt_reset,
-	.pkt_sync_forward = pkt_sync_forward,
+	PFT_PROTO_DECODER_FIELDS,
 	.pkt_next_batch = pkt_next_batch,
-	.pkt_get_offset = pkt_get_offset,
 	.count_packets = count_packets,
-	.flow_alloc = flow_alloc,
-	.flow_free = flow_free,
-	.flow_reset = flow_reset,
 	.flow_decode = flow_decode,
 	.flow_finish = NULL,
 	.detect = detect,
 	.pkt_state_size = sizeof(struct pkt_sync_state),
 	.flow_state_size = sizeof(struct flow_sync_state),
-	.pkt_sync_state = pkt_sync_state,
-	.flow_sync_state = flow_sync_state,
 };
