@@ -68,10 +68,10 @@ static inline uint8_t *extract_id(const uint8_t *buf, size_t len, uint8_t id, si
  * accurate, timestamps). */
 enum { TC2_ETMCR = 0x10001000 };
 
-static inline void tc2_config(struct pft_config *cfg, uint32_t etmcr)
+static inline void tc2_config(struct pft_ptm_config *cfg, uint32_t etmcr)
 {
-	pft_config_init(cfg);
-	pft_config_from_regs(cfg, etmcr, 0x34C01AC2, 0x411CF312, 0x13);
+	pft_ptm_config_init(cfg);
+	pft_ptm_config_from_regs(cfg, etmcr, 0x34C01AC2, 0x411CF312, 0x13);
 }
 
 static inline const char *shared_dir(void)

@@ -11,35 +11,35 @@
  */
 #include "bench_common.h"
 
-static double full_decode(const uint8_t *buf, size_t len, const struct pft_config *cfg,
+static double full_decode(const uint8_t *buf, size_t len, const struct pft_ptm_config *cfg,
 			  struct pft_image *img, uint64_t *insns)
 {
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
-	struct pft_flow *f = img ? pft_flow_alloc(cfg, img, NULL) : NULL;
-	struct pft_packet pkts[256];
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, NULL);
+	struct pft_ptm_flow *f = img ? pft_ptm_flow_alloc(cfg, img, NULL) : NULL;
+	struct pft_ptm_packet pkts[256];
 	struct pft_elem e;
 	double t0 = now();
 	uint64_t packets = 0;
 
-	pft_pkt_feed(d, buf, len);
-	pft_pkt_finish(d);
+	pft_ptm_pkt_feed(d, buf, len);
+	pft_ptm_pkt_finish(d);
 	for (;;) {
-		int n = pft_pkt_next_batch(d, pkts, 256, sizeof(pkts[0]));
+		int n = pft_ptm_pkt_next_batch(d, pkts, 256, sizeof(pkts[0]));
 		if (n == -PFT_ERR_EOS)
 			break;
 		if (n < 0)
 			n = 1;
 		packets += (uint64_t)n;
 		for (int i = 0; f && i < n; i++) {
-			pft_flow_put(f, &pkts[i], sizeof(pkts[i]));
-			while (pft_flow_next(f, &e, sizeof(e)) == 0)
+			pft_ptm_flow_put(f, &pkts[i], sizeof(pkts[i]));
+			while (pft_ptm_flow_next(f, &e, sizeof(e)) == 0)
 				;
 		}
 	}
 	double t = now() - t0;
-	*insns = f ? pft_flow_insn_count(f) : packets;
-	pft_flow_free(f);
-	pft_pkt_free(d);
+	*insns = f ? pft_ptm_flow_insn_count(f) : packets;
+	pft_ptm_flow_free(f);
+	pft_ptm_pkt_free(d);
 	return t;
 }
 
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 	int err = pft_detect_ptm(buf, len, img, &r, sizeof(r));
 	double t_detect = now() - t0;
 	char opts[256];
-	pft_config_options(&r.config, opts, sizeof(opts));
+	pft_ptm_config_options(&r.config, opts, sizeof(opts));
 	printf("input: %.1f MB; detection reads %u KB\n", len / 1e6, PFT_DETECT_PREFIX / 1024);
 	printf("protocol: %s (%.1f ms)\n", pft_protocol_name((unsigned)proto), t_proto * 1e3);
 	printf("configuration: %s [%s] determined %#x, errors %u (%.1f ms%s)\n",
@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 	       img ? "instructions" : "packets");
 	printf("detection / full decode: %.3f%%\n", 100.0 * (t_proto + t_detect) / t_full);
 	if (!raw) {
-		struct pft_config tc2;
+		struct pft_ptm_config tc2;
 		tc2_config(&tc2, TC2_ETMCR);
 		printf("TC2 registers' configuration %s\n",
 		       tc2.cycle_accurate == r.config.cycle_accurate &&

@@ -30,7 +30,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void make_packets(struct pft_packet *p, size_t n)
+static void make_packets(struct pft_ptm_packet *p, size_t n)
 {
 	uint32_t seed = 1, addr = 0x80008000;
 	uint64_t ts = 1000;
@@ -42,23 +42,23 @@ static void make_packets(struct pft_packet *p, size_t n)
 		p[i].has_cycles = 1;
 		p[i].cycles = r >> (20 + (r & 7));
 		if (i % 4096 == 0) {
-			p[i].type = PFT_PKT_ISYNC;
+			p[i].type = PFT_PTM_PKT_ISYNC;
 			p[i].addr = addr;
 			p[i].isa = PFT_ISA_THUMB;
 			p[i].has_cycles = 0;
 		} else if (r % 100 < 60) {
-			p[i].type = PFT_PKT_ATOM;
+			p[i].type = PFT_PTM_PKT_ATOM;
 			p[i].n_atoms = 1;
 			p[i].atoms = r >> 8 & 1;
 		} else if (r % 100 < 95) {
 			/* Mostly near, sometimes far. */
 			addr ^= (next_random(&seed) & (r % 7 ? 0xffe : 0xffffffe));
-			p[i].type = PFT_PKT_BRANCH;
+			p[i].type = PFT_PTM_PKT_BRANCH;
 			p[i].addr = addr;
 			p[i].isa = PFT_ISA_THUMB;
 		} else {
 			ts += r % 5000;
-			p[i].type = PFT_PKT_TIMESTAMP;
+			p[i].type = PFT_PTM_PKT_TIMESTAMP;
 			p[i].ts = ts;
 		}
 	}
@@ -66,11 +66,11 @@ static void make_packets(struct pft_packet *p, size_t n)
 
 int main(void)
 {
-	struct pft_packet *pkts = malloc(NPKTS * sizeof(*pkts));
-	uint8_t *buf = malloc((size_t)NPKTS * PFT_ENC_MAX_PACKET);
-	uint8_t *frames = malloc((size_t)NPKTS * PFT_ENC_MAX_PACKET * 2);
-	struct pft_config cfg;
-	struct pft_encoder *e;
+	struct pft_ptm_packet *pkts = malloc(NPKTS * sizeof(*pkts));
+	uint8_t *buf = malloc((size_t)NPKTS * PFT_PTM_ENC_MAX_PACKET);
+	uint8_t *frames = malloc((size_t)NPKTS * PFT_PTM_ENC_MAX_PACKET * 2);
+	struct pft_ptm_config cfg;
+	struct pft_ptm_encoder *e;
 	struct pft_ffmt *f;
 	size_t len = 0, flen = 0;
 	double t0, t1;
@@ -78,19 +78,19 @@ int main(void)
 	if (!pkts || !buf || !frames)
 		return 1;
 	make_packets(pkts, NPKTS);
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	cfg.cycle_accurate = 1;
-	e = pft_enc_alloc(&cfg, NULL);
+	e = pft_ptm_enc_alloc(&cfg, NULL);
 	if (!e)
 		return 1;
 
 	t0 = now();
 	for (int r = 0; r < ROUNDS; r++) {
 		len = 0;
-		pft_enc_reset(e);
+		pft_ptm_enc_reset(e);
 		for (size_t i = 0; i < NPKTS; i++) {
-			int n = pft_enc_packet(e, &pkts[i], buf + len,
-					       PFT_ENC_MAX_PACKET);
+			int n = pft_ptm_enc_packet(e, &pkts[i], buf + len,
+					       PFT_PTM_ENC_MAX_PACKET);
 			if (n < 0)
 				return 1;
 			len += (size_t)n;
@@ -107,11 +107,11 @@ int main(void)
 	for (int r = 0; r < ROUNDS; r++) {
 		size_t blen = 0;
 
-		pft_enc_reset(e);
+		pft_ptm_enc_reset(e);
 		for (size_t i = 0; i < NPKTS; i++) {
 			size_t j = i & (BATCH - 1);
-			int n = pft_enc_packet(e, &pkts[j], buf + blen,
-					       PFT_ENC_MAX_PACKET);
+			int n = pft_ptm_enc_packet(e, &pkts[j], buf + blen,
+					       PFT_PTM_ENC_MAX_PACKET);
 			if (n < 0)
 				return 1;
 			blen += (size_t)n;
@@ -145,7 +145,7 @@ int main(void)
 	printf("formatter: %.0f MB/s of input (%.4f output bytes per input byte)\n",
 	       ROUNDS * (double)len / (t1 - t0) / 1e6, (double)flen / len);
 
-	pft_enc_free(e);
+	pft_ptm_enc_free(e);
 	free(pkts);
 	free(buf);
 	free(frames);

@@ -18,53 +18,53 @@ struct memory {
 	uint32_t addr;
 };
 
-static struct counts run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+static struct counts run_pft(const struct pft_ptm_config *cfg, const uint8_t *buf, size_t len,
 			     const struct memory *mem)
 {
 	struct pft_image *img = pft_image_alloc(NULL);
 	pft_image_add_buffer(img, mem->addr, mem->bytes, mem->len, PFT_SPACE_ANY, 0);
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
-	struct pft_flow *f = pft_flow_alloc(cfg, img, NULL);
-	struct pft_packet pkt;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, NULL);
+	struct pft_ptm_flow *f = pft_ptm_flow_alloc(cfg, img, NULL);
+	struct pft_ptm_packet pkt;
 	struct pft_elem e;
 	struct counts c = { 0, 0 };
 
-	pft_pkt_feed(d, buf, len);
-	pft_pkt_finish(d);
-	while (pft_pkt_next(d, &pkt, sizeof(pkt)) != -PFT_ERR_EOS) {
-		pft_flow_put(f, &pkt, sizeof(pkt));
-		while (pft_flow_next(f, &e, sizeof(e)) == 0) {
+	pft_ptm_pkt_feed(d, buf, len);
+	pft_ptm_pkt_finish(d);
+	while (pft_ptm_pkt_next(d, &pkt, sizeof(pkt)) != -PFT_ERR_EOS) {
+		pft_ptm_flow_put(f, &pkt, sizeof(pkt));
+		while (pft_ptm_flow_next(f, &e, sizeof(e)) == 0) {
 			if (e.type == PFT_ELEM_RANGE) {
 				c.ranges++;
 				c.insns += e.ninsn;
 			}
 		}
 	}
-	pft_flow_free(f);
-	pft_pkt_free(d);
+	pft_ptm_flow_free(f);
+	pft_ptm_pkt_free(d);
 	pft_image_free(img);
 	return c;
 }
 
-/* The batch path: pft_pkt_next_batch() into pft_flow_decode(). */
-static struct counts run_pft_batch(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+/* The batch path: pft_ptm_pkt_next_batch() into pft_ptm_flow_decode(). */
+static struct counts run_pft_batch(const struct pft_ptm_config *cfg, const uint8_t *buf, size_t len,
 				   const struct memory *mem)
 {
 	enum { BATCH = 64 };
 	struct pft_image *img = pft_image_alloc(NULL);
 	pft_image_add_buffer(img, mem->addr, mem->bytes, mem->len, PFT_SPACE_ANY, 0);
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
-	struct pft_flow *f = pft_flow_alloc(cfg, img, NULL);
-	static struct pft_packet pkts[BATCH];
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, NULL);
+	struct pft_ptm_flow *f = pft_ptm_flow_alloc(cfg, img, NULL);
+	static struct pft_ptm_packet pkts[BATCH];
 	static struct pft_elem elems[BATCH * PFT_FLOW_ELEMS_MAX];
 	size_t end[BATCH];
 	struct counts c = { 0, 0 };
 	int n;
 
-	pft_pkt_feed(d, buf, len);
-	pft_pkt_finish(d);
-	while ((n = pft_pkt_next_batch(d, pkts, BATCH, sizeof(pkts[0]))) != -PFT_ERR_EOS) {
-		n = pft_flow_decode(f, pkts, n > 0 ? (size_t)n : 1, sizeof(pkts[0]), elems,
+	pft_ptm_pkt_feed(d, buf, len);
+	pft_ptm_pkt_finish(d);
+	while ((n = pft_ptm_pkt_next_batch(d, pkts, BATCH, sizeof(pkts[0]))) != -PFT_ERR_EOS) {
+		n = pft_ptm_flow_decode(f, pkts, n > 0 ? (size_t)n : 1, sizeof(pkts[0]), elems,
 				    BATCH * PFT_FLOW_ELEMS_MAX, end);
 		for (size_t i = 0; n > 0 && i < end[n - 1]; i++) {
 			if (elems[i].type == PFT_ELEM_RANGE) {
@@ -73,13 +73,13 @@ static struct counts run_pft_batch(const struct pft_config *cfg, const uint8_t *
 			}
 		}
 	}
-	pft_flow_free(f);
-	pft_pkt_free(d);
+	pft_ptm_flow_free(f);
+	pft_ptm_pkt_free(d);
 	pft_image_free(img);
 	return c;
 }
 
-static struct counts run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+static struct counts run_ocsd(const struct pft_ptm_config *cfg, const uint8_t *buf, size_t len,
 			      const struct memory *mem)
 {
 	unsigned char csid;
@@ -125,7 +125,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_flow: --raw and --image go together\n");
 		return 2;
 	}
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	size_t len;
 	char path[4096];
 	tc2_config(&cfg, etmcr);

@@ -9,7 +9,7 @@
 /* A decode tree for one PTM with @cfg's registers, raw or (@formatted) in
  * CoreSight frames of a memory buffer, and a decoder made with @flags
  * (packet processor only, or full decoder). */
-static inline dcd_tree_handle_t ocsd_tree_of(const struct pft_config *cfg, int flags,
+static inline dcd_tree_handle_t ocsd_tree_of(const struct pft_ptm_config *cfg, int flags,
 					     int formatted, unsigned char *csid)
 {
 	dcd_tree_handle_t t = formatted
@@ -57,7 +57,7 @@ static inline ocsd_datapath_resp_t count_elem(const void *ctx, const ocsd_trc_in
 	return OCSD_RESP_CONT;
 }
 
-static inline dcd_tree_handle_t ocsd_tree(const struct pft_config *cfg, int flags,
+static inline dcd_tree_handle_t ocsd_tree(const struct pft_ptm_config *cfg, int flags,
 					  unsigned char *csid)
 {
 	return ocsd_tree_of(cfg, flags, 0, csid);

@@ -13,40 +13,40 @@
 #include "bench_ocsd.h"
 
 /* One packet per call, as most callers will use it. */
-static uint64_t run_pft_next(const struct pft_config *cfg, const uint8_t *buf, size_t len)
+static uint64_t run_pft_next(const struct pft_ptm_config *cfg, const uint8_t *buf, size_t len)
 {
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
-	struct pft_packet pkt;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, NULL);
+	struct pft_ptm_packet pkt;
 	uint64_t n = 0;
 
-	pft_pkt_feed(d, buf, len);
-	pft_pkt_finish(d);
-	while (pft_pkt_next(d, &pkt, sizeof(pkt)) != -PFT_ERR_EOS)
+	pft_ptm_pkt_feed(d, buf, len);
+	pft_ptm_pkt_finish(d);
+	while (pft_ptm_pkt_next(d, &pkt, sizeof(pkt)) != -PFT_ERR_EOS)
 		n++;
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 	return n;
 }
 
 /* Up to 64 packets per call. */
-static uint64_t run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t len)
+static uint64_t run_pft(const struct pft_ptm_config *cfg, const uint8_t *buf, size_t len)
 {
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
-	struct pft_packet pkts[64];
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, NULL);
+	struct pft_ptm_packet pkts[64];
 	uint64_t n = 0;
 
-	pft_pkt_feed(d, buf, len);
-	pft_pkt_finish(d);
+	pft_ptm_pkt_feed(d, buf, len);
+	pft_ptm_pkt_finish(d);
 	for (;;) {
-		int got = pft_pkt_next_batch(d, pkts, 64, sizeof(pkts[0]));
+		int got = pft_ptm_pkt_next_batch(d, pkts, 64, sizeof(pkts[0]));
 		if (got == -PFT_ERR_EOS)
 			break;
 		n += got > 0 ? (uint64_t)got : 1;
 	}
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 	return n;
 }
 
-static uint64_t run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len)
+static uint64_t run_ocsd(const struct pft_ptm_config *cfg, const uint8_t *buf, size_t len)
 {
 	unsigned char csid;
 	uint64_t n = 0;
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	size_t len;
 	tc2_config(&cfg, etmcr);
 	uint8_t *buf = bench_stream(raw, mb, &len);
@@ -108,9 +108,9 @@ int main(int argc, char **argv)
 	printf("input: %.1f MB of PFT (%s), best of %d runs\n", mbytes,
 	       raw ? raw : "TC2 trace ID 0x13, repeated", runs);
 	printf("%-8s %10s %12s %14s\n", "decoder", "MB/s", "Mpackets/s", "packets");
-	printf("%-8s %10.1f %12.2f %14llu   (pft_pkt_next_batch)\n", "libpft", mbytes / best_pft,
+	printf("%-8s %10.1f %12.2f %14llu   (pft_ptm_pkt_next_batch)\n", "libpft", mbytes / best_pft,
 	       n_pft / best_pft / 1e6, (unsigned long long)n_pft);
-	printf("%-8s %10.1f %12.2f %14llu   (pft_pkt_next)\n", "libpft", mbytes / best_next,
+	printf("%-8s %10.1f %12.2f %14llu   (pft_ptm_pkt_next)\n", "libpft", mbytes / best_next,
 	       n_next / best_next / 1e6, (unsigned long long)n_next);
 	printf("%-8s %10.1f %12.2f %14llu\n", "OpenCSD", mbytes / best_ocsd,
 	       n_ocsd / best_ocsd / 1e6, (unsigned long long)n_ocsd);

@@ -50,9 +50,9 @@ int main(int argc, char **argv)
 	if (!trace)
 		usage();
 
-	struct pft_config cfg;
-	pft_config_init(&cfg);
-	pft_config_from_regs(&cfg, etmcr, 0x34C01AC2, 0x411CF312, traceid);
+	struct pft_ptm_config cfg;
+	pft_ptm_config_init(&cfg);
+	pft_ptm_config_from_regs(&cfg, etmcr, 0x34C01AC2, 0x411CF312, traceid);
 	unsigned char csid;
 	struct counts c = { 0, 0 };
 	uint64_t packets = 0;

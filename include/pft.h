@@ -14,23 +14,23 @@
  *   pft_version            common.h  version (and PFT_VERSION_*)
  *   pft_library_version    common.h  version of the library loaded
  *   pft_isa_               common.h  instruction sets
- *   pft_config_            common.h  PTM configuration, from registers
+ *   pft_ptm_config_        common.h  PTM configuration, from registers
  *   pft_dfmt_              frames.h  CoreSight frames -> per-ID bytes
  *   pft_ffmt_              frames.h  per-ID bytes -> CoreSight frames
- *   pft_pkt_               packets.h PFT bytes -> packets (pft_packet)
+ *   pft_ptm_pkt_           packets.h PFT bytes -> packets (pft_ptm_packet)
  *   pft_isync_             packets.h I-sync reason names
  *   pft_exception_         packets.h exception names
- *   pft_enc_               packets.h packets -> PFT bytes
+ *   pft_ptm_enc_           packets.h packets -> PFT bytes
  *   pft_image_             image.h   program memory: buffers, files
  *   pft_mem_               image.h   memory spaces
  *   pft_image_add_elf*     elf.h     ELF files into an image (libelf)
  *   pft_image_add_symbols  elf.h     symbols: ELF, System.map, kallsyms
- *   pft_flow_              flow.h    packets + image -> executed ranges
+ *   pft_ptm_flow_          flow.h    PTM packets + image -> executed ranges
  *   pft_elem_              flow.h    flow elements (struct pft_elem)
  *   pft_ctx_               flow.h    context changes in elements
  *   pft_insn_              flow.h    the instructions of a range
  *   pft_iclass_            flow.h    instruction classes
- *   pft_model_             model.h   instruction log -> PTM packets
+ *   pft_ptm_model_         model.h   instruction log -> PTM packets
  *   pft_event_             config.h  PTM event register expressions
  *   pft_regs_              config.h  PTM register field explanations
  *   pft_etm3_              etm3.h    ETMv3 (Cortex-A5/A7/A8/R4/R5):
@@ -77,7 +77,7 @@
  *    unless said otherwise).  The first layout ends at the struct's first
  *    `reserved` member (struct pft_insn: the whole struct, @raw included);
  *    a struct without one has a single layout.  A smaller size is
- *    -PFT_ERR_INVALID.  The init functions (pft_config_init(),
+ *    -PFT_ERR_INVALID.  The init functions (pft_ptm_config_init(),
  *    pft_etm3_config_init(), pft_event_limits_max()) are inline: they pass
  *    the caller's sizeof to the library, which writes no more than that.
  *  - The library never prints, never exits and has no global mutable state.

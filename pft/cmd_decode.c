@@ -31,7 +31,7 @@ struct decode {
 	struct dis_entry *dis;        /* DIS_CACHE_SIZE entries, with --insn */
 	uint64_t counts[PFT_ELEM_TYPE_MAX];
 	uint64_t insns;
-	const struct pft_packet *pkt; /* the packet whose elements are printed */
+	const struct pft_ptm_packet *pkt; /* the packet whose elements are printed */
 	struct pft_lines *lines;      /* source lines of the --elf files */
 	struct outbuf out;
 };
@@ -192,9 +192,9 @@ static void print_insns(struct decode *d, const struct pft_input_source *s,
 static const char *error_message(const struct decode *d, const struct pft_elem *e, char *buf,
 				 size_t len)
 {
-	const struct pft_packet *p = d->pkt;
+	const struct pft_ptm_packet *p = d->pkt;
 
-	if (e->reason != PFT_ERR_FLOW_BAD_PACKET || !p || p->type != PFT_PKT_BAD)
+	if (e->reason != PFT_ERR_FLOW_BAD_PACKET || !p || p->type != PFT_PTM_PKT_BAD)
 		return pft_errstr(e->reason);
 	if (p->bad == PFT_ERR_PKT_RESERVED_HEADER && p->raw && p->size)
 		snprintf(buf, len, "bad packet (reserved header 0x%02x): waiting for the next "

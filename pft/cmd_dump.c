@@ -12,13 +12,13 @@ struct dump {
 	int format;
 	int count_only;
 	int multi_id;            /* print the trace ID column */
-	uint64_t counts[PFT_PKT_TYPE_MAX];
+	uint64_t counts[PFT_PTM_PKT_TYPE_MAX];
 	uint64_t etm3_packets;   /* ETMv3 sources' packets (types of their own) */
 	uint64_t errors, bytes;
 	struct outbuf out;
 };
 
-static const char *atoms_str(const struct pft_packet *p, char *buf)
+static const char *atoms_str(const struct pft_ptm_packet *p, char *buf)
 {
 	for (unsigned i = 0; i < p->n_atoms; i++)
 		buf[i] = (p->atoms >> i) & 1 ? 'E' : 'N';
@@ -67,7 +67,7 @@ static void field_int(struct outbuf *o, const char *k, uint64_t v, int json)
 /* A branch or waypoint address.  Before the first I-sync a compressed one
  * gives only its low bits and no instruction set: "addr_bits" says how many
  * (text: "addr=0x...(low N bits)"), and there is no "isa". */
-static void print_address(struct outbuf *o, const struct pft_packet *p, int json)
+static void print_address(struct outbuf *o, const struct pft_ptm_packet *p, int json)
 {
 	if (p->isa != PFT_ISA_UNKNOWN) {
 		field_hex(o, "addr", p->addr, json);
@@ -85,13 +85,13 @@ static void print_address(struct outbuf *o, const struct pft_packet *p, int json
 }
 
 /* The packet's fields as "key=value" (text) or "\"key\":value" (JSON). */
-static void print_fields(struct outbuf *o, const struct pft_packet *p, int json,
+static void print_fields(struct outbuf *o, const struct pft_ptm_packet *p, int json,
 			 const struct source *s)
 {
 	char atoms[8];
 
 	switch (p->type) {
-	case PFT_PKT_ISYNC:
+	case PFT_PTM_PKT_ISYNC:
 		field_hex(o, "addr", p->addr, json);
 		field_str(o, "isa", pft_isa_name(p->isa), json);
 		field_str(o, "reason", pft_isync_reason_name(p->reason), json);
@@ -100,10 +100,10 @@ static void print_fields(struct outbuf *o, const struct pft_packet *p, int json,
 		if (p->has_ctxid || s->info.cfg.ctxid_bytes)
 			field_hex(o, "ctxid", p->ctxid, json);
 		break;
-	case PFT_PKT_ATOM:
+	case PFT_PTM_PKT_ATOM:
 		field_str(o, "atoms", atoms_str(p, atoms), json);
 		break;
-	case PFT_PKT_BRANCH:
+	case PFT_PTM_PKT_BRANCH:
 		print_address(o, p, json);
 		if (p->exc_bytes) {
 			field_int(o, "exception", p->exception, json);
@@ -114,21 +114,21 @@ static void print_fields(struct outbuf *o, const struct pft_packet *p, int json,
 			field_int(o, "altis", p->altis, json);
 		}
 		break;
-	case PFT_PKT_WAYPOINT:
+	case PFT_PTM_PKT_WAYPOINT:
 		print_address(o, p, json);
 		break;
-	case PFT_PKT_CONTEXTID:
+	case PFT_PTM_PKT_CONTEXTID:
 		field_hex(o, "ctxid", p->ctxid, json);
 		break;
-	case PFT_PKT_VMID:
+	case PFT_PTM_PKT_VMID:
 		field_int(o, "vmid", p->vmid, json);
 		break;
-	case PFT_PKT_TIMESTAMP:
+	case PFT_PTM_PKT_TIMESTAMP:
 		field_hex(o, "ts", p->ts, json);
 		if (p->ts_clock_change)
 			field_int(o, "clock_change", 1, json);
 		break;
-	case PFT_PKT_BAD:
+	case PFT_PTM_PKT_BAD:
 		ob_str(o, json ? ",\"msg\":\"" : " ");
 		ob_str(o, pft_errstr(p->bad));
 		if (p->bad == PFT_ERR_PKT_RESERVED_HEADER) {
@@ -145,7 +145,7 @@ static void print_fields(struct outbuf *o, const struct pft_packet *p, int json,
 		field_int(o, "cycles", p->cycles, json);
 }
 
-static void print_bytes(struct outbuf *o, const struct pft_packet *p)
+static void print_bytes(struct outbuf *o, const struct pft_ptm_packet *p)
 {
 	for (uint32_t i = 0; i < p->size; i++) {
 		if (i)
@@ -154,7 +154,7 @@ static void print_bytes(struct outbuf *o, const struct pft_packet *p)
 	}
 }
 
-static void on_packet(struct dump *d, const struct source *s, const struct pft_packet *p,
+static void on_packet(struct dump *d, const struct source *s, const struct pft_ptm_packet *p,
 		      int status)
 {
 	struct outbuf *o = &d->out;
@@ -183,7 +183,7 @@ static void on_packet(struct dump *d, const struct source *s, const struct pft_p
 			ob_int(o, id);
 		}
 		ob_str(o, ",\"type\":\"");
-		ob_str(o, pft_pkt_type_name(p->type));
+		ob_str(o, pft_ptm_pkt_type_name(p->type));
 		ob_str(o, "\",\"bytes\":\"");
 		print_bytes(o, p);
 		ob_char(o, '"');
@@ -202,7 +202,7 @@ static void on_packet(struct dump *d, const struct source *s, const struct pft_p
 		print_bytes(o, p);
 		ob_spaces(o, width < 35 ? 35 - width : 0);
 		ob_str(o, "  ");
-		ob_str(o, pft_pkt_type_name(p->type));
+		ob_str(o, pft_ptm_pkt_type_name(p->type));
 		print_fields(o, p, 0, s);
 		ob_char(o, '\n');
 	}
@@ -303,7 +303,7 @@ static void take_counts(struct dump *d, const struct input *in)
 	d->etm3_packets = 0;
 	for (size_t i = 0; i < in->nsrc; i++) {
 		const struct pft_input_counts *c = &in->src[i].counts;
-		for (int t = 0; t < PFT_PKT_TYPE_MAX; t++)
+		for (int t = 0; t < PFT_PTM_PKT_TYPE_MAX; t++)
 			d->counts[t] += c->packets[t];
 		for (int t = 0; t < PFT_ETM3_PKT_TYPE_MAX; t++)
 			d->etm3_packets += c->etm3_packets[t];
@@ -333,14 +333,14 @@ static void print_counts(const struct dump *d, const struct input *in)
 	if (json)
 		printf("{\"type\":\"summary\",\"counts\":{");
 	int n = 0;
-	for (int t = 0; t < PFT_PKT_TYPE_MAX; t++) {
+	for (int t = 0; t < PFT_PTM_PKT_TYPE_MAX; t++) {
 		if (!d->counts[t])
 			continue;
 		if (json)
-			printf("%s\"%s\":%" PRIu64, n++ ? "," : "", pft_pkt_type_name(t),
+			printf("%s\"%s\":%" PRIu64, n++ ? "," : "", pft_ptm_pkt_type_name(t),
 			       d->counts[t]);
 		else
-			printf("  %-17s %" PRIu64 "\n", pft_pkt_type_name(t), d->counts[t]);
+			printf("  %-17s %" PRIu64 "\n", pft_ptm_pkt_type_name(t), d->counts[t]);
 	}
 	/* ETMv3 packets have types of their own: their total. */
 	if (d->etm3_packets && json)

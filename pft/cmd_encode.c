@@ -39,7 +39,7 @@ enum {
 
 /* Packet types counted by stats: enough for both protocols. */
 enum { TYPES_MAX = 32 };
-_Static_assert((int)PFT_PKT_TYPE_MAX <= (int)TYPES_MAX &&
+_Static_assert((int)PFT_PTM_PKT_TYPE_MAX <= (int)TYPES_MAX &&
 		       (int)PFT_ETM3_PKT_TYPE_MAX <= (int)TYPES_MAX,
 	       "packet type counters too small");
 
@@ -56,7 +56,7 @@ struct encode {
 	int format;
 
 	struct pft_image *image;
-	struct pft_model *model;   /* one of the two models */
+	struct pft_ptm_model *model;   /* one of the two models */
 	struct pft_etm3_model *model3;
 	FILE *raw, *formatted, *snap_trace;
 	struct pft_perf_writer *perf;
@@ -269,7 +269,7 @@ static void source_regs(const struct encode *e, struct ptm_regs *r, uint32_t syn
 	pft_etm3_config_init(&cfg3);
 	/* The flags are valid for either (check_options() and the model). */
 	if (!e->io.etm3)
-		pft_config_to_regs(&e->io.cfg, &r->regs);
+		pft_ptm_config_to_regs(&e->io.cfg, &r->regs);
 	else if (!pft_etm3_config_from_ptm(&cfg3, &e->io.cfg))
 		pft_etm3_config_to_regs(&cfg3, &r->regs);
 }
@@ -301,8 +301,8 @@ static int model_next(struct encode *e, unsigned *type, const uint8_t **raw, siz
 		*size = p.size;
 		return 0;
 	}
-	struct pft_packet p;
-	if (pft_model_next(e->model, &p, sizeof(p)))
+	struct pft_ptm_packet p;
+	if (pft_ptm_model_next(e->model, &p, sizeof(p)))
 		return -1;
 	*type = p.type;
 	*raw = p.raw;
@@ -312,19 +312,19 @@ static int model_next(struct encode *e, unsigned *type, const uint8_t **raw, siz
 
 static const char *type_name(const struct encode *e, unsigned type)
 {
-	return e->io.etm3 ? pft_etm3_pkt_type_name(type) : pft_pkt_type_name(type);
+	return e->io.etm3 ? pft_etm3_pkt_type_name(type) : pft_ptm_pkt_type_name(type);
 }
 
 /* A model or image refused the configuration: say which setting. */
 static void config_error(const struct encode *e, int err)
 {
-	int problem = pft_config_check(&e->io.cfg);
+	int problem = pft_ptm_config_check(&e->io.cfg);
 
 	if (err != -PFT_ERR_BAD_CONFIG)
 		cli_error("cannot create the PTM model: %s", pft_errstr(pft_errcode(err)));
-	else if (problem == PFT_CONFIG_VMID_V10)
+	else if (problem == PFT_PTM_CONFIG_VMID_V10)
 		cli_error("--vmid needs --pft-version 1.1 (PFTv1.0 has no VMID)");
-	else if (problem == PFT_CONFIG_RS_AND_BB)
+	else if (problem == PFT_PTM_CONFIG_RS_AND_BB)
 		cli_error("--return-stack and --branch-broadcast do not go together");
 	else
 		cli_error("the configuration is not valid for a PTM");
@@ -389,7 +389,7 @@ static int take_packets(struct encode *e)
 static int model_error(const struct encode *e, const struct log_entry *le, uint32_t prev,
 		       int have_prev, int err)
 {
-	enum pft_error_code why = e->io.etm3 ? pft_etm3_model_error(e->model3) : pft_model_error(e->model);
+	enum pft_error_code why = e->io.etm3 ? pft_etm3_model_error(e->model3) : pft_ptm_model_error(e->model);
 	char what[160];
 
 	if (why == PFT_ERR_MODEL_NOT_IN_IMAGE)
@@ -426,7 +426,7 @@ static int run_model(struct encode *e)
 			in.ctxid = e->ctxid;
 		}
 		int err = e->io.etm3 ? pft_etm3_model_put(e->model3, &in, sizeof(in))
-				  : pft_model_put(e->model, &in, sizeof(in));
+				  : pft_ptm_model_put(e->model, &in, sizeof(in));
 		if (err < 0) {
 			rc = model_error(e, &le, prev, have_prev, err);
 			break;
@@ -448,7 +448,7 @@ static int run_model(struct encode *e)
 		if (e->io.etm3)
 			pft_etm3_model_finish(e->model3);
 		else
-			pft_model_finish(e->model);
+			pft_ptm_model_finish(e->model);
 		if (take_packets(e))
 			rc = EXIT_USAGE;
 	}
@@ -458,8 +458,8 @@ static int run_model(struct encode *e)
 
 static void print_stats(const struct encode *e)
 {
-	uint64_t insns = e->io.etm3 ? pft_etm3_model_insns(e->model3) : pft_model_insns(e->model);
-	uint64_t total = e->io.etm3 ? pft_etm3_model_bytes(e->model3) : pft_model_bytes(e->model);
+	uint64_t insns = e->io.etm3 ? pft_etm3_model_insns(e->model3) : pft_ptm_model_insns(e->model);
+	uint64_t total = e->io.etm3 ? pft_etm3_model_bytes(e->model3) : pft_ptm_model_bytes(e->model);
 	uint64_t packets = 0;
 	double per = insns ? (double)total / (double)insns : 0;
 
@@ -642,7 +642,7 @@ int encode_main(int argc, char **argv, int stats)
 	if (e.io.etm3) {
 		if (alloc_etm3_model(&e))
 			goto out;
-	} else if (!(e.model = pft_model_alloc(&e.io.cfg, &e.mc, e.image, &err))) {
+	} else if (!(e.model = pft_ptm_model_alloc(&e.io.cfg, &e.mc, e.image, &err))) {
 		config_error(&e, err);
 		goto out;
 	}
@@ -656,7 +656,7 @@ int encode_main(int argc, char **argv, int stats)
 	if (!rc && stats)
 		print_stats(&e);
 out:
-	pft_model_free(e.model);
+	pft_ptm_model_free(e.model);
 	pft_etm3_model_free(e.model3);
 	pft_image_free(e.image);
 	image_args_free(&e.images);

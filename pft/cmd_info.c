@@ -22,7 +22,7 @@ static void print_source(int format, const struct pft_input_source *s)
 	const char *how = s->registers ? "registers" : s->detected ? "detected" : "";
 	char opts[256] = "";
 
-	if (*how && pft_config_options(&s->cfg, opts, sizeof(opts)) < 0)
+	if (*how && pft_ptm_config_options(&s->cfg, opts, sizeof(opts)) < 0)
 		opts[0] = 0;
 	if (format == FMT_JSONL) {
 		printf("{");
@@ -49,7 +49,7 @@ static void print_unit(int format, const struct pft_input_source *s)
 {
 	char opts[256] = "";
 
-	if (s->protocol == PFT_PROTO_PTM && pft_config_options(&s->cfg, opts, sizeof(opts)) < 0)
+	if (s->protocol == PFT_PROTO_PTM && pft_ptm_config_options(&s->cfg, opts, sizeof(opts)) < 0)
 		opts[0] = 0;
 	if (format == FMT_JSONL) {
 		printf("{\"source\":\"%s\",\"cpu\":%d,", s->name, s->cpu);

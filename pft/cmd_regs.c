@@ -147,7 +147,7 @@ static int dev_reg32(const struct pft_snap_device *d, const char *name, uint32_t
 static void print_summary(const struct pft_snap_device *d)
 {
 	uint32_t etmcr, etmidr, etmccer = 0, traceid = 0;
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	int have_ccer = !dev_reg32(d, "ETMCCER", &etmccer);
 
 	dev_reg32(d, "ETMTRACEIDR", &traceid);
@@ -155,8 +155,8 @@ static void print_summary(const struct pft_snap_device *d)
 		printf("  configuration: unknown (ETMCR or ETMIDR missing)\n");
 		return;
 	}
-	pft_config_init(&cfg);
-	if (pft_config_from_regs(&cfg, etmcr, etmccer, etmidr, traceid) < 0) {
+	pft_ptm_config_init(&cfg);
+	if (pft_ptm_config_from_regs(&cfg, etmcr, etmccer, etmidr, traceid) < 0) {
 		printf("  configuration: ETMIDR 0x%08x is not a PTM\n", etmidr);
 		return;
 	}

@@ -472,7 +472,7 @@ static struct pft_image *first_image(const struct input *in)
 
 /* The timeline's clock for source @s: its cycles, else its timestamps,
  * else instructions. */
-static unsigned timeline_clock(const struct pft_config *cfg)
+static unsigned timeline_clock(const struct pft_ptm_config *cfg)
 {
 	if (cfg->cycle_accurate)
 		return PFT_TIMELINE_CYCLES;

@@ -13,10 +13,10 @@ void input_opts_init(struct input_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->id = -1;
-	pft_config_init(&o->cfg);
+	pft_ptm_config_init(&o->cfg);
 	pft_etm3_config_init(&o->cfg3);
 	/* Without registers, assume the common Cortex-A15 setting: PFTv1.1
-	 * with 64-bit binary timestamps (pft_config_init's defaults). */
+	 * with 64-bit binary timestamps (pft_ptm_config_init's defaults). */
 }
 
 int input_option(struct input_opts *o, int code, const char *arg)
@@ -152,15 +152,15 @@ static int settle_protocol(struct input_opts *o)
 static int config_from_regs(struct input_opts *o)
 {
 	struct pft_trace_regs def = { .size = sizeof(def) };
-	struct pft_config c;
+	struct pft_ptm_config c;
 	struct pft_etm3_config c3;
 
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	pft_etm3_config_init(&c3);
 	if (o->etm3)
 		pft_etm3_config_to_regs(&c3, &def);
 	else
-		pft_config_to_regs(&c, &def);
+		pft_ptm_config_to_regs(&c, &def);
 
 	uint32_t idr = o->reg_given[2] ? o->reg[2] : def.etmidr;
 	uint32_t ccer = o->reg_given[1] ? o->reg[1] : def.etmccer;
@@ -171,7 +171,7 @@ static int config_from_regs(struct input_opts *o)
 		return -1;
 	}
 	if (o->etm3 ? pft_etm3_config_from_regs(&o->cfg3, o->reg[0], ccer, idr, traceid)
-		    : pft_config_from_regs(&o->cfg, o->reg[0], ccer, idr, traceid)) {
+		    : pft_ptm_config_from_regs(&o->cfg, o->reg[0], ccer, idr, traceid)) {
 		cli_error("--reg ETMIDR=0x%08x: not a%s", idr, o->etm3 ? "n ETMv3" : " PTM");
 		return -1;
 	}
@@ -195,7 +195,7 @@ static int config_from_regs(struct input_opts *o)
  * --protocol etmv3` models with them (pft_etm3_config_from_ptm()). */
 static int etm3_config_from_flags(struct input_opts *o)
 {
-	struct pft_config c = o->cfg;
+	struct pft_ptm_config c = o->cfg;
 
 	if (o->ptm_only) {
 		cli_error("--protocol etmv3: ETMv3 has no %s", o->ptm_only);
@@ -258,7 +258,7 @@ static void report_detected(const struct pft_input_source *s)
 	char opts[256], buf[16];
 	const char *id = input_id_prefix(s, buf);
 
-	if (pft_config_options(&s->cfg, opts, sizeof(opts)) < 0)
+	if (pft_ptm_config_options(&s->cfg, opts, sizeof(opts)) < 0)
 		snprintf(opts, sizeof(opts), "?");
 	if (s->ncandidates > 1)
 		cli_error("%s: %sdetected %s (%u configurations decode the trace alike; "
@@ -482,14 +482,14 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 		else if (item->type == PFT_ITEM_PACKET)
 			for (uint32_t i = 0; i < item->count; i++)
 				in->src[item->source].synced_once |=
-					item->ptm[i].type == PFT_PKT_ASYNC;
+					item->ptm[i].type == PFT_PTM_PKT_ASYNC;
 		return 1;
 	}
 	for (size_t i = 0; i < in->nsrc; i++) {
 		struct source *s = &in->src[i];
 		pft_input_source(in->in, i, &s->info, sizeof(s->info));
 		if (in->counting && !pft_input_counts(in->in, i, &s->counts, sizeof(s->counts)))
-			s->synced_once |= s->counts.packets[PFT_PKT_ASYNC] ||
+			s->synced_once |= s->counts.packets[PFT_PTM_PKT_ASYNC] ||
 					  s->counts.etm3_packets[PFT_ETM3_PKT_ASYNC];
 	}
 	struct pft_input_parallel par;

@@ -15,7 +15,7 @@ struct input_opts {
 	const char *symfs, *buildid_dir;
 	int id;                 /* -1: every source of the protocol */
 	int tpiu;               /* formatted input has FSYNC/HSYNC */
-	struct pft_config cfg;  /* for --raw/--formatted */
+	struct pft_ptm_config cfg;  /* for --raw/--formatted */
 	int cfg_given;          /* a configuration flag was given */
 	const char *ptm_only;   /* a flag ETMv3 does not have, when given */
 	int etm3;               /* --protocol etmv3, or an ETMv3's --reg ETMIDR */

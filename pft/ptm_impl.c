@@ -4,7 +4,7 @@
 #include "cli.h"
 #include "cmd_ptm_impl.h"
 
-/* The PTMs --implementation names, as pft_config_to_regs() gives their
+/* The PTMs --implementation names, as pft_ptm_config_to_regs() gives their
  * ETMCCR, ETMCCER and ETMIDR: the Cortex-A15's (PFTv1.1) and the
  * Cortex-A9's (PFTv1.0). */
 struct preset {
@@ -54,13 +54,13 @@ int ptm_impl_option(struct ptm_impl *impl, int argc, char **argv)
 		}
 		for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
 			struct pft_trace_regs r = { .size = sizeof(r) };
-			struct pft_config c;
+			struct pft_ptm_config c;
 
 			if (strcmp(arg, presets[i].name))
 				continue;
-			pft_config_init(&c);
+			pft_ptm_config_init(&c);
 			c.version_minor = presets[i].version_minor;
-			pft_config_to_regs(&c, &r);
+			pft_ptm_config_to_regs(&c, &r);
 			/* Explicit registers win, whatever the order. */
 			if (!impl->have_etmccr)
 				impl->etmccr = r.etmccr;

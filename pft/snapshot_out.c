@@ -146,7 +146,7 @@ static int write_core(const char *dir, const char *core, struct pft_image *img)
 }
 
 int snap_out_finish(const char *dir, const struct ptm_regs *r,
-		    const struct pft_config *cfg, struct pft_image *img)
+		    const struct pft_ptm_config *cfg, struct pft_image *img)
 {
 	const char *source = r->etm3 ? "ETM_0" : "PTM_0";
 	const char *ini = r->etm3 ? "etm_0.ini" : "ptm_0.ini";

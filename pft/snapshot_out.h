@@ -11,7 +11,7 @@
 /* The file names inside the directory. */
 #define SNAP_OUT_TRACE "trace.bin"
 
-/* The registers of the modelled source (pft_config_to_regs(),
+/* The registers of the modelled source (pft_ptm_config_to_regs(),
  * pft_etm3_config_to_regs()) and its synchronisation period. */
 struct ptm_regs {
 	struct pft_trace_regs regs;
@@ -28,6 +28,6 @@ FILE *snap_out_begin(const char *dir);
  * buffer (frame-formatted, "coresight" format) must be in trace.bin.
  * Returns 0, or -1 after printing an error. */
 int snap_out_finish(const char *dir, const struct ptm_regs *regs,
-		    const struct pft_config *cfg, struct pft_image *img);
+		    const struct pft_ptm_config *cfg, struct pft_image *img);
 
 #endif

@@ -43,7 +43,7 @@ static struct {
 	uint64_t packet_offset[MAX_PACKETS]; /* by pN; UINT64_MAX: not defined */
 	uint8_t trace[MAX_TRACE];
 	size_t ntrace;
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_etm3_config cfg3;   /* with etm3 */
 	uint32_t text_addr;
 	int have_config, have_regs, etm3;
@@ -231,7 +231,7 @@ static enum pft_isa isa_arg(struct args *a)
 	die("unknown isa '%s'", v);
 }
 
-static void cycles_arg(struct args *a, struct pft_packet *p)
+static void cycles_arg(struct args *a, struct pft_ptm_packet *p)
 {
 	const char *v = arg(a, "cycles");
 
@@ -292,17 +292,17 @@ static void regs_directive(char *body)
 	if (st.etm3)
 		pft_etm3_config_to_regs(&st.cfg3, &def);
 	else
-		pft_config_to_regs(&st.cfg, &def);
+		pft_ptm_config_to_regs(&st.cfg, &def);
 	st.etmidr = idr ? idr : def.etmidr;
 	st.etmccer = ccer ? ccer : def.etmccer;
 	if (st.etm3 ? pft_etm3_config_from_regs(&st.cfg3, st.etmcr, st.etmccer, st.etmidr, 0) < 0
-		    : pft_config_from_regs(&st.cfg, st.etmcr, st.etmccer, st.etmidr, 0) < 0)
+		    : pft_ptm_config_from_regs(&st.cfg, st.etmcr, st.etmccer, st.etmidr, 0) < 0)
 		die("regs: not a%s's registers", st.etm3 ? "n ETMv3" : " PTM");
 	st.have_regs = 1;
 }
 
 /* "EEN": oldest first. */
-static void atoms_arg(const char *s, struct pft_packet *p)
+static void atoms_arg(const char *s, struct pft_ptm_packet *p)
 {
 	size_t n = strlen(s);
 
@@ -347,19 +347,19 @@ static void raw_directive(char *body)
 	}
 }
 
-static void packet_directive(struct pft_encoder *enc, const char *name, char *body)
+static void packet_directive(struct pft_ptm_encoder *enc, const char *name, char *body)
 {
-	struct pft_packet p = { 0 };
+	struct pft_ptm_packet p = { 0 };
 	struct args a;
 	const char *v;
-	uint8_t out[PFT_ENC_MAX_PACKET];
+	uint8_t out[PFT_PTM_ENC_MAX_PACKET];
 	size_t npos = 0;
 
 	split_args(body, &a);
 	if (!strcmp(name, "async")) {
-		p.type = PFT_PKT_ASYNC;
+		p.type = PFT_PTM_PKT_ASYNC;
 	} else if (!strcmp(name, "isync")) {
-		p.type = PFT_PKT_ISYNC;
+		p.type = PFT_PTM_PKT_ISYNC;
 		npos = 1;
 		v = arg(&a, "reason");
 		p.reason = (uint8_t)(v ? isync_reason(v) : PFT_ISYNC_PERIODIC);
@@ -370,20 +370,20 @@ static void packet_directive(struct pft_encoder *enc, const char *name, char *bo
 			p.ctxid = (uint32_t)value_of(v);
 		}
 	} else if (!strcmp(name, "atom")) {
-		p.type = PFT_PKT_ATOM;
+		p.type = PFT_PTM_PKT_ATOM;
 		if (a.npos < 1)
 			die("atom(E|N...)");
 		atoms_arg(a.pos[0], &p);
 		npos = 1;
 	} else if (!strcmp(name, "branch")) {
-		p.type = PFT_PKT_BRANCH;
+		p.type = PFT_PTM_PKT_BRANCH;
 		npos = 1;
 		if ((v = arg(&a, "exception")))
 			p.exception = (uint16_t)value_of(v);
 		p.ns = (uint8_t)flag_arg(&a, "ns");
 		p.hyp = (uint8_t)flag_arg(&a, "hyp");
 	} else if (!strcmp(name, "waypoint")) {
-		p.type = PFT_PKT_WAYPOINT;
+		p.type = PFT_PTM_PKT_WAYPOINT;
 		npos = 1;
 	} else if (!strcmp(name, "ctxid") || !strcmp(name, "vmid") ||
 		   !strcmp(name, "timestamp")) {
@@ -391,38 +391,38 @@ static void packet_directive(struct pft_encoder *enc, const char *name, char *bo
 			die("%s(VALUE)", name);
 		uint64_t x = value_of(a.pos[0]);
 		if (name[0] == 'c') {
-			p.type = PFT_PKT_CONTEXTID;
+			p.type = PFT_PTM_PKT_CONTEXTID;
 			p.ctxid = (uint32_t)x;
 		} else if (name[0] == 'v') {
-			p.type = PFT_PKT_VMID;
+			p.type = PFT_PTM_PKT_VMID;
 			p.vmid = (uint8_t)x;
 		} else {
-			p.type = PFT_PKT_TIMESTAMP;
+			p.type = PFT_PTM_PKT_TIMESTAMP;
 			p.ts = x;
 			p.ts_clock_change = (uint8_t)flag_arg(&a, "clock_change");
 		}
 		a.pos[0] = NULL;
 		a.npos = 0;
 	} else if (!strcmp(name, "trigger")) {
-		p.type = PFT_PKT_TRIGGER;
+		p.type = PFT_PTM_PKT_TRIGGER;
 	} else if (!strcmp(name, "ignore")) {
-		p.type = PFT_PKT_IGNORE;
+		p.type = PFT_PTM_PKT_IGNORE;
 	} else if (!strcmp(name, "exception_return")) {
-		p.type = PFT_PKT_EXCEPTION_RETURN;
+		p.type = PFT_PTM_PKT_EXCEPTION_RETURN;
 	} else {
 		die("unknown directive '%s'", name);
 	}
-	if (npos == 1 && p.type != PFT_PKT_ATOM) {
+	if (npos == 1 && p.type != PFT_PTM_PKT_ATOM) {
 		if (a.npos < 1)
 			die("%s(ADDRESS, ...)", name);
 		p.addr = (uint32_t)value_of(a.pos[0]);
 		p.isa = (uint8_t)isa_arg(&a);
 	}
-	if (p.type == PFT_PKT_ATOM || p.type == PFT_PKT_BRANCH ||
-	    p.type == PFT_PKT_ISYNC || p.type == PFT_PKT_TIMESTAMP)
+	if (p.type == PFT_PTM_PKT_ATOM || p.type == PFT_PTM_PKT_BRANCH ||
+	    p.type == PFT_PTM_PKT_ISYNC || p.type == PFT_PTM_PKT_TIMESTAMP)
 		cycles_arg(&a, &p);
 	no_more_args(&a, npos);
-	int n = pft_enc_packet(enc, &p, out, sizeof(out));
+	int n = pft_ptm_enc_packet(enc, &p, out, sizeof(out));
 	if (n < 0)
 		die("%s: the encoder refuses it: %s", name, pft_errstr(pft_errcode(n)));
 	emit(out, (size_t)n);
@@ -652,7 +652,7 @@ int main(int argc, char **argv)
 	base = base ? base + 1 : argv[1];
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
 	lines = read_lines(argv[1], &nlines);
-	pft_config_init(&st.cfg);
+	pft_ptm_config_init(&st.cfg);
 	pft_etm3_config_init(&st.cfg3);
 	st.text_addr = 0x8000;
 	for (size_t i = 0; i < MAX_PACKETS; i++)
@@ -693,7 +693,7 @@ int main(int argc, char **argv)
 
 	/* Pass 2: packets and expected output. */
 	int err = 0;
-	struct pft_encoder *enc = NULL;
+	struct pft_ptm_encoder *enc = NULL;
 	struct pft_etm3_encoder *enc3 = NULL;
 	if (st.etm3 && !st.have_regs) {
 		if (st.cfg.return_stack || st.cfg.version_minor != 1)
@@ -706,7 +706,7 @@ int main(int argc, char **argv)
 	if (st.etm3)
 		enc3 = pft_etm3_enc_alloc(&st.cfg3, &err);
 	else
-		enc = pft_enc_alloc(&st.cfg, &err);
+		enc = pft_ptm_enc_alloc(&st.cfg, &err);
 	if (!enc && !enc3)
 		die("configuration: %s", pft_errstr(pft_errcode(err)));
 	FILE *exp = NULL, *dump = NULL, *decode = NULL;
@@ -757,7 +757,7 @@ int main(int argc, char **argv)
 			packet_directive(enc, nm, body);
 	}
 	st.line = 0;
-	pft_enc_free(enc);
+	pft_ptm_enc_free(enc);
 	pft_etm3_enc_free(enc3);
 	if (dump)
 		fclose(dump);

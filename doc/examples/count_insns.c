@@ -88,10 +88,10 @@ int main(int argc, char **argv)
 		} else if (nsrc < MAX_SOURCES &&
 			   sscanf(argv[i], "%" SCNx32 ":%" SCNx32 ":%" SCNx32 ":%" SCNx32,
 				  &r[0], &r[1], &r[2], &r[3]) == 4) {
-			struct pft_config cfg;
+			struct pft_ptm_config cfg;
 
-			pft_config_init(&cfg);
-			rc = pft_config_from_regs(&cfg, r[0], r[1], r[2], r[3]);
+			pft_ptm_config_init(&cfg);
+			rc = pft_ptm_config_from_regs(&cfg, r[0], r[1], r[2], r[3]);
 			if (rc == 0)
 				rc = pft_pipe_add_ptm(pipe, cfg.trace_id, &cfg, image);
 			if (rc >= 0)

@@ -1,7 +1,7 @@
 /*
  * pft/common.h - what every layer uses: the error codes and pft_errstr(), the
  * version, the export macro, the instruction sets and the PTM configuration
- * (struct pft_config, pft_config_from_regs()).
+ * (struct pft_ptm_config, pft_ptm_config_from_regs()).
  *
  * Link with libpft (pkg-config libpft).  <pft.h> includes every header;
  * its head comment gives the conventions and the prefixes.
@@ -49,12 +49,12 @@ enum pft_error_code {
 	/*
 	 * Reasons.  Functions return the codes above; these finer values say
 	 * why a packet, an element, a model put or an event expression is bad,
-	 * in the fields that carry them (pft_packet.bad, pft_etm3_packet.bad,
-	 * pft_elem.reason, pft_model_error(), pft_event_diag.problem).  All
+	 * in the fields that carry them (pft_ptm_packet.bad, pft_etm3_packet.bad,
+	 * pft_elem.reason, pft_ptm_model_error(), pft_event_diag.problem).  All
 	 * are below 256 so that they fit those uint8_t fields; PFT_ERR_OK (0)
 	 * means no reason.
 	 */
-	/* Packets (PTM and ETMv3): pft_packet.bad, pft_etm3_packet.bad. */
+	/* Packets (PTM and ETMv3): pft_ptm_packet.bad, pft_etm3_packet.bad. */
 	PFT_ERR_PKT_RESERVED_HEADER = 0x20, /* a reserved header (or P-header) */
 	PFT_ERR_PKT_ATOM_NO_MARKER,  /* PTM: 0x80/0x82 outside cycle-accurate mode */
 	PFT_ERR_PKT_ASYNC,           /* zeros not ended by 0x80 */
@@ -68,7 +68,7 @@ enum pft_error_code {
 	PFT_ERR_FLOW_INDIRECT_ATOM,  /* an E atom on an indirect branch, no return stack */
 	PFT_ERR_FLOW_WP_UPDATE_PAST, /* a waypoint update beyond the next waypoint */
 	PFT_ERR_FLOW_BAD_INSN,       /* undecodable instruction set (Jazelle, ThumbEE) */
-	/* Model: why pft_model_put() refused an instruction. */
+	/* Model: why pft_ptm_model_put() refused an instruction. */
 	PFT_ERR_MODEL_NOT_IN_IMAGE = 0x40, /* the first instruction, or one
 				      * reached without a branch, is not in
 				      * the image */
@@ -141,11 +141,11 @@ pft_export const char *pft_isa_name(enum pft_isa isa);
 
 /*
  * What a decoder needs to know about the PTM that produced a stream.
- * Initialise with pft_config_init(), then set fields or derive them from
- * the PTM's registers with pft_config_from_regs().
+ * Initialise with pft_ptm_config_init(), then set fields or derive them from
+ * the PTM's registers with pft_ptm_config_from_regs().
  */
-struct pft_config {
-	size_t size;                /* sizeof(struct pft_config) */
+struct pft_ptm_config {
+	size_t size;                /* sizeof(struct pft_ptm_config) */
 	uint8_t version_minor;      /* 0 = PFTv1.0 (Cortex-A9), 1 = PFTv1.1 */
 	uint8_t cycle_accurate;     /* ETMCR[12] */
 	uint8_t ctxid_bytes;        /* ETMCR[15:14]: 0, 1, 2 or 4 */
@@ -165,12 +165,12 @@ struct pft_config {
 
 /* Zero the @size bytes at @cfg and set its size: PFTv1.1, nothing optional
  * enabled, binary 64-bit timestamps.  Returns 0 or -PFT_ERR_INVALID (NULL,
- * @size below the first layout).  Call it through pft_config_init(). */
-pft_export int pft_config_init_size(struct pft_config *cfg, size_t size);
+ * @size below the first layout).  Call it through pft_ptm_config_init(). */
+pft_export int pft_ptm_config_init_size(struct pft_ptm_config *cfg, size_t size);
 
-static inline int pft_config_init(struct pft_config *cfg)
+static inline int pft_ptm_config_init(struct pft_ptm_config *cfg)
 {
-	return pft_config_init_size(cfg, sizeof(*cfg));
+	return pft_ptm_config_init_size(cfg, sizeof(*cfg));
 }
 
 /*
@@ -179,12 +179,12 @@ static inline int pft_config_init(struct pft_config *cfg)
  * @cfg) or -PFT_ERR_BAD_CONFIG (ETMIDR does not describe a PTM: its
  * architecture field, bits [11:8], is not 3; @cfg is left unchanged).
  */
-pft_export int pft_config_from_regs(struct pft_config *cfg, uint32_t etmcr,
+pft_export int pft_ptm_config_from_regs(struct pft_ptm_config *cfg, uint32_t etmcr,
 				    uint32_t etmccer, uint32_t etmidr,
 				    uint32_t etmtraceidr);
 
 /* A trace source's registers that a configuration is made from and gives
- * (pft_config_to_regs(), pft_etm3_config_to_regs()). */
+ * (pft_ptm_config_to_regs(), pft_etm3_config_to_regs()). */
 struct pft_trace_regs {
 	size_t size;            /* sizeof(struct pft_trace_regs) */
 	uint32_t etmcr, etmccr, etmccer, etmidr, etmtraceidr;
@@ -192,7 +192,7 @@ struct pft_trace_regs {
 };
 
 /*
- * The inverse of pft_config_from_regs(): the registers of a PTM that traces
+ * The inverse of pft_ptm_config_from_regs(): the registers of a PTM that traces
  * as @cfg says.  The PTM is a Cortex-A15's (PFTv1.1, ETMIDR 0x411CF312)
  * or, with @cfg->version_minor 0, a Cortex-A9's (PFTv1.0, 0x411CF301), and
  * ETMCCR and ETMCCER are that implementation's, with the DMB/DSB waypoints
@@ -202,26 +202,26 @@ struct pft_trace_regs {
  * Returns 0, -PFT_ERR_INVALID (NULL, a size below the first layout) or
  * -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0, 1, 2 or 4).
  */
-pft_export int pft_config_to_regs(const struct pft_config *cfg, struct pft_trace_regs *regs);
+pft_export int pft_ptm_config_to_regs(const struct pft_ptm_config *cfg, struct pft_trace_regs *regs);
 
 /* The protocol ETMIDR's architecture field [11:8] names, an enum
  * pft_protocol: PFT_PROTO_PTM (3), PFT_PROTO_ETMV3 (2) or
  * PFT_PROTO_UNKNOWN.  *@arch (when @arch is not NULL) gets the field. */
 pft_export int pft_regs_protocol(uint32_t etmidr, unsigned *arch);
 
-/* Why a PTM configuration is not valid (pft_config_check()). */
-enum pft_config_problem {
-	PFT_CONFIG_OK = 0,
-	PFT_CONFIG_CTXID_BYTES,   /* ctxid_bytes is not 0, 1, 2 or 4 */
-	PFT_CONFIG_VMID_V10,      /* vmid on PFTv1.0, which has no VMID */
-	PFT_CONFIG_RS_AND_BB      /* return_stack with branch_broadcast */
+/* Why a PTM configuration is not valid (pft_ptm_config_check()). */
+enum pft_ptm_config_problem {
+	PFT_PTM_CONFIG_OK = 0,
+	PFT_PTM_CONFIG_CTXID_BYTES,   /* ctxid_bytes is not 0, 1, 2 or 4 */
+	PFT_PTM_CONFIG_VMID_V10,      /* vmid on PFTv1.0, which has no VMID */
+	PFT_PTM_CONFIG_RS_AND_BB      /* return_stack with branch_broadcast */
 };
 
 /* The first problem of @cfg that a PTM could not trace as (an enum
- * pft_config_problem, PFT_CONFIG_OK for none), or -PFT_ERR_INVALID (NULL,
+ * pft_ptm_config_problem, PFT_PTM_CONFIG_OK for none), or -PFT_ERR_INVALID (NULL,
  * size below the first layout).  The model refuses such a configuration
  * with -PFT_ERR_BAD_CONFIG. */
-pft_export int pft_config_check(const struct pft_config *cfg);
+pft_export int pft_ptm_config_check(const struct pft_ptm_config *cfg);
 
 #ifdef __cplusplus
 }

@@ -127,7 +127,7 @@ static inline int pft_event_limits_max(struct pft_event_limits *limits)
 
 /*
  * Derive @limits from a PTM's ETMCCR, ETMCCER and ETMIDR.  As with
- * pft_config_from_regs(), @limits->size says how much of the struct the
+ * pft_ptm_config_from_regs(), @limits->size says how much of the struct the
  * caller has.  Returns 0, -PFT_ERR_INVALID (NULL @limits, size too small)
  * or -PFT_ERR_BAD_CONFIG (ETMIDR[11:8] is not 3, so not a PTM, or a count
  * is above the PTM maximum); on error @limits is unchanged.

@@ -82,7 +82,7 @@ struct pft_item {
 	uint64_t offset;      /* GAP: position in the input of the gap */
 	/* PACKET: the packet; ELEM: the packet that produced the element.
 	 * Valid until the next pft_pipe_next() or pft_pipe_feed() call. */
-	const struct pft_packet *ptm;
+	const struct pft_ptm_packet *ptm;
 	const struct pft_elem *elem;   /* ELEM; valid as @ptm */
 	/* ETMv3 sources: the packet (as @ptm is for PTM sources). */
 	const struct pft_etm3_packet *etm3;
@@ -120,10 +120,10 @@ pft_export void pft_pipe_free(struct pft_pipe *p);
  * Add sources before the first feed.  Returns the source's index (0, 1,
  * ...), or -PFT_ERR_INVALID (NULL argument, @id out of range or already
  * added, a second source for RAW input, bytes already fed),
- * -PFT_ERR_BAD_CONFIG (as pft_pkt_alloc()) or -PFT_ERR_NOMEM.
+ * -PFT_ERR_BAD_CONFIG (as pft_ptm_pkt_alloc()) or -PFT_ERR_NOMEM.
  */
 pft_export int pft_pipe_add_ptm(struct pft_pipe *p, int id,
-				const struct pft_config *cfg,
+				const struct pft_ptm_config *cfg,
 				struct pft_image *image);
 
 /*
@@ -327,9 +327,9 @@ struct pft_detect_candidate {
 struct pft_detect_ptm_result {
 	size_t size;             /* sizeof(struct pft_detect_ptm_result) */
 	/* The best reading; fields not in @determined keep the defaults of
-	 * pft_config_init() (nothing optional enabled, PFTv1.1, 64-bit binary
+	 * pft_ptm_config_init() (nothing optional enabled, PFTv1.1, 64-bit binary
 	 * timestamps) or the best guess noted below. */
-	struct pft_config config;
+	struct pft_ptm_config config;
 	uint32_t determined;     /* enum pft_detect_field bits */
 	/* Bad or implausible packets under @config after the first A-sync
 	 * (0 for a clean decode; more means no candidate fits: damaged trace
@@ -382,12 +382,12 @@ pft_export int pft_detect_ptm(const uint8_t *buf, size_t len,
  * terminated), the options a user passes to get it: "--cycle-accurate
  * --ctxid-bytes 4 --timestamps --ts-bits 48 --ts-gray --vmid
  * --return-stack --branch-broadcast --dmb-dsb-waypoints --pft-version
- * 1.0", each only when it differs from pft_config_init()'s default.
+ * 1.0", each only when it differs from pft_ptm_config_init()'s default.
  * Returns the length (0 for the default configuration), -PFT_ERR_INVALID
  * (NULL argument) or -PFT_ERR_NOSPACE (@len too small; @buf holds a
  * truncated string when @len > 0).
  */
-pft_export int pft_config_options(const struct pft_config *cfg, char *buf,
+pft_export int pft_ptm_config_options(const struct pft_ptm_config *cfg, char *buf,
 				  size_t len);
 
 /* ---- Fit check: does the configuration (and image) fit the trace? ---- */
@@ -426,7 +426,7 @@ struct pft_fit_verdict {
 	uint32_t nacc_after_isync; /* ... of the first range after an I-sync */
 	/* The configuration the saved prefix decodes best with (when the
 	 * reason is a configuration field; else the one in use). */
-	struct pft_config suggested;
+	struct pft_ptm_config suggested;
 	/* One line of English naming the option or image to change. */
 	char message[160];
 };
@@ -441,17 +441,17 @@ struct pft_fit;
  * with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL @cfg) or
  * -PFT_ERR_NOMEM.
  */
-pft_export struct pft_fit *pft_fit_alloc(const struct pft_config *cfg,
+pft_export struct pft_fit *pft_fit_alloc(const struct pft_ptm_config *cfg,
 					 struct pft_image *image, int *errcode);
 pft_export void pft_fit_free(struct pft_fit *fit);
 
 /*
- * Count a packet of the decode: @pkt as pft_pkt_next() filled it and
+ * Count a packet of the decode: @pkt as pft_ptm_pkt_next() filled it and
  * @status its return value (0 or a negative error with a BAD packet).
  * Packets must come in stream order, each once.  Returns 0 or
  * -PFT_ERR_INVALID (NULL argument, @size too small).
  */
-pft_export int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt,
+pft_export int pft_fit_packet(struct pft_fit *fit, const struct pft_ptm_packet *pkt,
 			      size_t size, int status);
 
 /* Count a flow element of the decode (@size = sizeof *@elem).  Returns 0
@@ -510,7 +510,7 @@ struct pft_info_source {
 	uint64_t bytes;          /* the source's bytes in the buffer */
 	uint32_t determined;     /* as struct pft_detect_ptm_result */
 	uint32_t ncandidates;
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 };
 
 struct pft_info;

@@ -92,7 +92,7 @@ pft_export int pft_etm3_config_to_regs(const struct pft_etm3_config *cfg,
  * first.  Returns 0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG (as above).
  */
 pft_export int pft_etm3_config_from_ptm(struct pft_etm3_config *cfg,
-					const struct pft_config *ptm);
+					const struct pft_ptm_config *ptm);
 
 enum pft_etm3_packet_type {
 	PFT_ETM3_PKT_NOTSYNC = 0,     /* bytes before synchronisation */
@@ -186,7 +186,7 @@ pft_export struct pft_etm3_pkt_decoder *pft_etm3_pkt_alloc(const struct pft_etm3
 							   int *errcode);
 pft_export void pft_etm3_pkt_free(struct pft_etm3_pkt_decoder *d);
 
-/* As pft_pkt_feed()/pft_pkt_feed_at(): the buffer is borrowed until
+/* As pft_ptm_pkt_feed()/pft_ptm_pkt_feed_at(): the buffer is borrowed until
  * pft_etm3_pkt_next() returns -PFT_ERR_NEED_INPUT.  Returns 0,
  * -PFT_ERR_INVALID (NULL @d, NULL @buf with @len > 0, or bytes of the
  * previous feed not yet decoded) or -PFT_ERR_EOS after finish. */
@@ -315,7 +315,7 @@ pft_export void pft_etm3_enc_free(struct pft_etm3_encoder *e);
 /* Encode @pkt into @out (@outlen bytes; PFT_ETM3_ENC_MAX_PACKET is always
  * enough).  Returns the bytes written, -PFT_ERR_INVALID (NULL argument, a
  * type or field the encoder or configuration does not allow, see above)
- * or -PFT_ERR_NOSPACE (@outlen too small, as pft_enc_packet()).  On error
+ * or -PFT_ERR_NOSPACE (@outlen too small, as pft_ptm_enc_packet()).  On error
  * nothing is written and the state is unchanged. */
 pft_export int pft_etm3_enc_packet(struct pft_etm3_encoder *e,
 				   const struct pft_etm3_packet *pkt, uint8_t *out,
@@ -352,8 +352,8 @@ pft_export struct pft_etm3_model *pft_etm3_model_alloc(const struct pft_etm3_con
 						       struct pft_image *image, int *errcode);
 pft_export void pft_etm3_model_free(struct pft_etm3_model *m);
 
-/* As pft_model_put(), pft_model_finish(), pft_model_error(),
- * pft_model_bytes() and pft_model_insns(), with the same return codes. */
+/* As pft_ptm_model_put(), pft_ptm_model_finish(), pft_ptm_model_error(),
+ * pft_ptm_model_bytes() and pft_ptm_model_insns(), with the same return codes. */
 pft_export int pft_etm3_model_put(struct pft_etm3_model *m, const struct pft_model_insn *insn,
 				  size_t size);
 pft_export int pft_etm3_model_finish(struct pft_etm3_model *m);

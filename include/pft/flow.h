@@ -27,7 +27,7 @@ extern "C" {
  * The flow decoder turns the packets of one trace source into what the
  * processor executed, reading the instructions between waypoints from a
  * program image (pft-flow.md).  Put a packet, then take elements with
- * pft_flow_next() until -PFT_ERR_NEED_INPUT.
+ * pft_ptm_flow_next() until -PFT_ERR_NEED_INPUT.
  */
 enum pft_elem_type {
 	PFT_ELEM_RANGE = 0,        /* instructions executed in sequence */
@@ -85,7 +85,7 @@ struct pft_elem {
 	uint8_t reserved[4];
 };
 
-struct pft_flow;
+struct pft_ptm_flow;
 
 /*
  * Allocate a flow decoder for a stream with configuration @cfg (copied),
@@ -94,45 +94,45 @@ struct pft_flow;
  * ADDR_NACC).  Returns NULL with *@errcode set to -PFT_ERR_INVALID,
  * -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0/1/2/4) or -PFT_ERR_NOMEM.
  */
-pft_export struct pft_flow *pft_flow_alloc(const struct pft_config *cfg,
+pft_export struct pft_ptm_flow *pft_ptm_flow_alloc(const struct pft_ptm_config *cfg,
 					   struct pft_image *image, int *errcode);
-pft_export void pft_flow_free(struct pft_flow *f);
+pft_export void pft_ptm_flow_free(struct pft_ptm_flow *f);
 
 /*
- * Apply one packet (from pft_pkt_next(), BAD packets included).  Elements
- * it produces wait for pft_flow_next().  Returns 0, -PFT_ERR_INVALID (NULL
+ * Apply one packet (from pft_ptm_pkt_next(), BAD packets included).  Elements
+ * it produces wait for pft_ptm_flow_next().  Returns 0, -PFT_ERR_INVALID (NULL
  * argument, @size too small, a field out of range: type, isa, more than 5
  * atoms, or elements of the previous packet not all taken).
  */
-pft_export int pft_flow_put(struct pft_flow *f, const struct pft_packet *pkt,
+pft_export int pft_ptm_flow_put(struct pft_ptm_flow *f, const struct pft_ptm_packet *pkt,
 			    size_t size);
 
 /* The next element, or -PFT_ERR_NEED_INPUT when the packet put last is
  * used up; -PFT_ERR_INVALID for NULL arguments. */
-pft_export int pft_flow_next(struct pft_flow *f, struct pft_elem *elem, size_t size);
+pft_export int pft_ptm_flow_next(struct pft_ptm_flow *f, struct pft_elem *elem, size_t size);
 
 /* Forget all state (for a discontinuity in the input): the next elements
  * start with NO_SYNC. Returns 0 or -PFT_ERR_INVALID. */
-pft_export int pft_flow_reset(struct pft_flow *f);
+pft_export int pft_ptm_flow_reset(struct pft_ptm_flow *f);
 
 /* Instructions in the ranges reported so far. */
-pft_export uint64_t pft_flow_insn_count(const struct pft_flow *f);
+pft_export uint64_t pft_ptm_flow_insn_count(const struct pft_ptm_flow *f);
 
 /* The most elements one packet can produce (5 atoms x 3 + 4, rounded up). */
 #define PFT_FLOW_ELEMS_MAX 32
 
 /*
  * The batch path: apply the packets @pkts[0 .. @npkts) in order, as
- * pft_flow_put() would, writing their elements to @elems (room for
+ * pft_ptm_flow_put() would, writing their elements to @elems (room for
  * @nelems, at least PFT_FLOW_ELEMS_MAX) instead of queueing them; the
  * elements of packet i end at @elems[@pkt_end[i]] (@pkt_end has room for
  * @npkts).  It stops early when fewer than PFT_FLOW_ELEMS_MAX places are
- * left, or before a packet pft_flow_put() would refuse.  Returns the
+ * left, or before a packet pft_ptm_flow_put() would refuse.  Returns the
  * packets applied, or -PFT_ERR_INVALID (NULL argument, @pkt_size not
- * sizeof(struct pft_packet), @nelems too small, or the first packet out of
- * range) or -PFT_ERR_INTERNAL (elements of a pft_flow_put() were not taken).
+ * sizeof(struct pft_ptm_packet), @nelems too small, or the first packet out of
+ * range) or -PFT_ERR_INTERNAL (elements of a pft_ptm_flow_put() were not taken).
  */
-pft_export int pft_flow_decode(struct pft_flow *f, const struct pft_packet *pkts,
+pft_export int pft_ptm_flow_decode(struct pft_ptm_flow *f, const struct pft_ptm_packet *pkts,
 			       size_t npkts, size_t pkt_size, struct pft_elem *elems,
 			       size_t nelems, size_t *pkt_end);
 

@@ -119,7 +119,7 @@ pft_export int pft_snap_reg(const struct pft_snap_device *d, const char *name,
  * one-line message in @msg, or -PFT_ERR_INVALID.
  */
 pft_export int pft_snap_ptm_config(const struct pft_snap_device *d,
-				   struct pft_config *cfg, char *msg, size_t msglen);
+				   struct pft_ptm_config *cfg, char *msg, size_t msglen);
 
 /*
  * Add core @core's memory dumps to @img.  A dump that overlaps what @img
@@ -232,7 +232,7 @@ pft_export int pft_input_parallel_stats(const struct pft_input *in,
 enum { PFT_INPUT_COUNT_TYPES = 32 };   /* room per type table, > every *_TYPE_MAX */
 
 struct pft_input_counts {
-	uint64_t packets[PFT_INPUT_COUNT_TYPES];      /* PTM, by enum pft_packet_type */
+	uint64_t packets[PFT_INPUT_COUNT_TYPES];      /* PTM, by enum pft_ptm_packet_type */
 	uint64_t etm3_packets[PFT_INPUT_COUNT_TYPES]; /* by enum pft_etm3_packet_type */
 	uint64_t elems[PFT_INPUT_COUNT_TYPES];        /* by enum pft_elem_type */
 	uint64_t insns;         /* instructions in RANGE elements */
@@ -330,7 +330,7 @@ pft_export int pft_input_open_file(struct pft_input *in, const char *path,
  * -PFT_ERR_BAD_CONFIG, -PFT_ERR_BAD_FILE (an image cannot be loaded) or
  * -PFT_ERR_NOMEM.
  */
-pft_export int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_config *cfg);
+pft_export int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_ptm_config *cfg);
 
 /*
  * Add the sources of the file opened last with their configuration
@@ -392,7 +392,7 @@ struct pft_input_source {
 				 * trace decided (the others are defaults) */
 	uint32_t ncandidates;   /* detected: configurations that decode the
 				 * trace equally well (1: no doubt) */
-	struct pft_config cfg;  /* PTM sources */
+	struct pft_ptm_config cfg;  /* PTM sources */
 	struct pft_image *image;/* owned by the input; NULL without elements */
 	struct pft_pipe_stats stats;
 	int cpu;                /* perf.data: the CPU of this trace unit (every

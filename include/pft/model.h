@@ -67,7 +67,7 @@ struct pft_model_insn {
 	uint8_t reserved[3];
 };
 
-struct pft_model;
+struct pft_ptm_model;
 
 /*
  * Allocate a model for a PTM configured as @cfg (copied; it uses
@@ -80,16 +80,16 @@ struct pft_model;
  * on PFTv1.0, return stack with branch broadcast, a filter with
  * @filter_end <= @filter_start) or -PFT_ERR_NOMEM.
  */
-pft_export struct pft_model *pft_model_alloc(const struct pft_config *cfg,
+pft_export struct pft_ptm_model *pft_ptm_model_alloc(const struct pft_ptm_config *cfg,
 					     const struct pft_model_config *mcfg,
 					     struct pft_image *image,
 					     int *errcode);
-pft_export void pft_model_free(struct pft_model *m);
+pft_export void pft_ptm_model_free(struct pft_ptm_model *m);
 
 /*
  * The next executed instruction (@size = sizeof *@insn).  It completes the
- * previous one, whose packets become ready for pft_model_next().  Returns
- * 0, or (with the model unchanged; pft_model_error() tells why):
+ * previous one, whose packets become ready for pft_ptm_model_next().  Returns
+ * 0, or (with the model unchanged; pft_ptm_model_error() tells why):
  *   -PFT_ERR_BAD_INSN   an impossible flow from the previous instruction,
  *                       or an address not aligned for its ISA
  *   -PFT_ERR_NOMAP      an address outside the image that is neither
@@ -97,35 +97,35 @@ pft_export void pft_model_free(struct pft_model *m);
  *   -PFT_ERR_NOT_SUPPORTED  @insn->isa is not ARM, THUMB or UNKNOWN
  *   -PFT_ERR_INVALID    NULL argument, @size too small, or packets of
  *                       the previous call not all taken
- *   -PFT_ERR_EOS        after pft_model_finish()
+ *   -PFT_ERR_EOS        after pft_ptm_model_finish()
  */
-pft_export int pft_model_put(struct pft_model *m,
+pft_export int pft_ptm_model_put(struct pft_ptm_model *m,
 			     const struct pft_model_insn *insn, size_t size);
 
 /* The log has ended: the last instruction's packets and the final flush
  * become ready.  Returns 0, -PFT_ERR_INVALID (NULL @m, or packets not
  * taken) or -PFT_ERR_EOS (already finished). */
-pft_export int pft_model_finish(struct pft_model *m);
+pft_export int pft_ptm_model_finish(struct pft_ptm_model *m);
 
 /*
  * The next packet in @pkt (@size = sizeof *@pkt): its fields as
- * pft_pkt_next() would decode them where the model knows them (type,
+ * pft_ptm_pkt_next() would decode them where the model knows them (type,
  * addr, isa, reason, ns, atoms, cycles, ctxid, vmid, ts, exception), @raw
  * and @size its bytes (valid until the next call on the model) and
  * @offset its position in the stream.  Returns 0, -PFT_ERR_NEED_INPUT
  * when the packets of the last put are all taken (-PFT_ERR_EOS instead
  * after finish), or -PFT_ERR_INVALID.
  */
-pft_export int pft_model_next(struct pft_model *m, struct pft_packet *pkt,
+pft_export int pft_ptm_model_next(struct pft_ptm_model *m, struct pft_ptm_packet *pkt,
 			      size_t size);
 
 /* After a put failed: why (PFT_ERR_MODEL_*, pft_errstr() describes it);
  * PFT_ERR_OK otherwise or for NULL @m. */
-pft_export enum pft_error_code pft_model_error(const struct pft_model *m);
+pft_export enum pft_error_code pft_ptm_model_error(const struct pft_ptm_model *m);
 
 /* Trace bytes produced so far (taken or not) and instructions put. */
-pft_export uint64_t pft_model_bytes(const struct pft_model *m);
-pft_export uint64_t pft_model_insns(const struct pft_model *m);
+pft_export uint64_t pft_ptm_model_bytes(const struct pft_ptm_model *m);
+pft_export uint64_t pft_ptm_model_insns(const struct pft_ptm_model *m);
 
 /* ---- End of model ---- */
 

@@ -1,6 +1,6 @@
 /*
  * pft/packets.h - PTM (PFT) packets: the packet decoder (bytes -> struct
- * pft_packet, pft_pkt_) and the packet encoder (packets -> bytes, pft_enc_).
+ * pft_ptm_packet, pft_ptm_pkt_) and the packet encoder (packets -> bytes, pft_ptm_enc_).
  *
  * Link with libpft (pkg-config libpft).  <pft.h> includes every header;
  * its head comment gives the conventions and the prefixes.
@@ -18,26 +18,26 @@ extern "C" {
  * Packets: PFT packet decoder
  * ====================================================================== */
 
-enum pft_packet_type {
-	PFT_PKT_NOTSYNC = 0,      /* bytes before synchronisation */
-	PFT_PKT_ASYNC,
-	PFT_PKT_ISYNC,
-	PFT_PKT_ATOM,
-	PFT_PKT_BRANCH,
-	PFT_PKT_WAYPOINT,
-	PFT_PKT_TRIGGER,
-	PFT_PKT_CONTEXTID,
-	PFT_PKT_VMID,
-	PFT_PKT_TIMESTAMP,
-	PFT_PKT_IGNORE,
-	PFT_PKT_EXCEPTION_RETURN,
-	PFT_PKT_BAD,              /* see pft_packet.bad */
-	PFT_PKT_TYPE_MAX
+enum pft_ptm_packet_type {
+	PFT_PTM_PKT_NOTSYNC = 0,      /* bytes before synchronisation */
+	PFT_PTM_PKT_ASYNC,
+	PFT_PTM_PKT_ISYNC,
+	PFT_PTM_PKT_ATOM,
+	PFT_PTM_PKT_BRANCH,
+	PFT_PTM_PKT_WAYPOINT,
+	PFT_PTM_PKT_TRIGGER,
+	PFT_PTM_PKT_CONTEXTID,
+	PFT_PTM_PKT_VMID,
+	PFT_PTM_PKT_TIMESTAMP,
+	PFT_PTM_PKT_IGNORE,
+	PFT_PTM_PKT_EXCEPTION_RETURN,
+	PFT_PTM_PKT_BAD,              /* see pft_ptm_packet.bad */
+	PFT_PTM_PKT_TYPE_MAX
 };
 
 /* "notsync", "async", "isync", "atom", "branch", "waypoint", "trigger",
  * "ctxid", "vmid", "timestamp", "ignore", "exception_return", "error". */
-pft_export const char *pft_pkt_type_name(enum pft_packet_type type);
+pft_export const char *pft_ptm_pkt_type_name(enum pft_ptm_packet_type type);
 
 enum pft_isync_reason {
 	PFT_ISYNC_PERIODIC = 0,
@@ -75,7 +75,7 @@ pft_export const char *pft_exception_name(unsigned number);
  * are zero.  The struct is 64 bytes (one cache line): it is written once
  * per packet on the decoder's hot path.
  */
-struct pft_packet {
+struct pft_ptm_packet {
 	uint64_t offset;          /* input offset of the first byte */
 	const uint8_t *raw;       /* the @size bytes; valid until the next call */
 
@@ -91,7 +91,7 @@ struct pft_packet {
 	uint16_t size;            /* bytes in the packet (at most 16) */
 	uint16_t exception;       /* BRANCH: exception number, 0 = none */
 
-	uint8_t type;             /* enum pft_packet_type */
+	uint8_t type;             /* enum pft_ptm_packet_type */
 	uint8_t isa;              /* ISYNC, BRANCH, WAYPOINT: enum pft_isa at addr
 				   (PFT_ISA_UNKNOWN: see @addr_bits) */
 	uint8_t addr_bytes;       /* BRANCH, WAYPOINT: address bytes, 1-5 */
@@ -120,29 +120,29 @@ struct pft_packet {
 	uint8_t addr_bits;
 };
 
-struct pft_pkt_decoder;
+struct pft_ptm_pkt_decoder;
 
 /* Allocate a packet decoder for a stream described by @cfg (copied).
  * Returns NULL with *@errcode set (if @errcode is not NULL) to
  * -PFT_ERR_INVALID, -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0/1/2/4) or
  * -PFT_ERR_NOMEM. */
-pft_export struct pft_pkt_decoder *pft_pkt_alloc(const struct pft_config *cfg,
+pft_export struct pft_ptm_pkt_decoder *pft_ptm_pkt_alloc(const struct pft_ptm_config *cfg,
 						 int *errcode);
-pft_export void pft_pkt_free(struct pft_pkt_decoder *d);
+pft_export void pft_ptm_pkt_free(struct pft_ptm_pkt_decoder *d);
 
 /*
  * Give the decoder the next @len bytes of the stream.  The buffer is
- * borrowed until pft_pkt_next() returns -PFT_ERR_NEED_INPUT.  Offsets
- * continue from the previous feed (pft_pkt_feed) or start at @offset
- * (pft_pkt_feed_at; for input whose bytes are not contiguous in the file,
+ * borrowed until pft_ptm_pkt_next() returns -PFT_ERR_NEED_INPUT.  Offsets
+ * continue from the previous feed (pft_ptm_pkt_feed) or start at @offset
+ * (pft_ptm_pkt_feed_at; for input whose bytes are not contiguous in the file,
  * such as formatted frames).  Returns 0, -PFT_ERR_INVALID (NULL @d, NULL
  * @buf with @len > 0, or bytes of the previous feed not yet decoded: feed
  * again only after -PFT_ERR_NEED_INPUT), or -PFT_ERR_EOS after
- * pft_pkt_finish().
+ * pft_ptm_pkt_finish().
  */
-pft_export int pft_pkt_feed(struct pft_pkt_decoder *d, const uint8_t *buf,
+pft_export int pft_ptm_pkt_feed(struct pft_ptm_pkt_decoder *d, const uint8_t *buf,
 			    size_t len);
-pft_export int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf,
+pft_export int pft_ptm_pkt_feed_at(struct pft_ptm_pkt_decoder *d, const uint8_t *buf,
 			       size_t len, uint64_t offset);
 
 /*
@@ -166,39 +166,39 @@ pft_export int pft_pkt_feed_at(struct pft_pkt_decoder *d, const uint8_t *buf,
  * holds at most 15 zeros: the zeros of a longer one (any length) come
  * first, as A-sync packets of 1-16 zeros and no 0x80.
  */
-pft_export int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt,
+pft_export int pft_ptm_pkt_next(struct pft_ptm_pkt_decoder *d, struct pft_ptm_packet *pkt,
 			    size_t size);
 
 /*
  * Up to @n packets at once, into @pkts[0..n-1] (@size = sizeof *pkts):
- * the same packets pft_pkt_next() gives, faster.  Returns how many (>= 1),
- * or, when not even one good packet can be returned, what pft_pkt_next()
+ * the same packets pft_ptm_pkt_next() gives, faster.  Returns how many (>= 1),
+ * or, when not even one good packet can be returned, what pft_ptm_pkt_next()
  * returns (a BAD packet is then in @pkts[0]).  A BAD packet always comes
  * alone.  -PFT_ERR_INVALID: NULL arguments, @n 0, or @size not
- * sizeof(struct pft_packet).
+ * sizeof(struct pft_ptm_packet).
  */
-pft_export int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts,
+pft_export int pft_ptm_pkt_next_batch(struct pft_ptm_pkt_decoder *d, struct pft_ptm_packet *pkts,
 				  size_t n, size_t size);
 
 /* No more input will come. Returns 0 or -PFT_ERR_INVALID. */
-pft_export int pft_pkt_finish(struct pft_pkt_decoder *d);
+pft_export int pft_ptm_pkt_finish(struct pft_ptm_pkt_decoder *d);
 
 /* Give up synchronisation: bytes up to the next A-sync are NOTSYNC.
  * The compression and timestamp state is kept. Returns 0 or
  * -PFT_ERR_INVALID. */
-pft_export int pft_pkt_sync_forward(struct pft_pkt_decoder *d);
+pft_export int pft_ptm_pkt_sync_forward(struct pft_ptm_pkt_decoder *d);
 
 /* Forget everything (state, pending bytes, finish) as if just allocated,
  * keeping the configuration. Returns 0 or -PFT_ERR_INVALID. */
-pft_export int pft_pkt_reset(struct pft_pkt_decoder *d);
+pft_export int pft_ptm_pkt_reset(struct pft_ptm_pkt_decoder *d);
 
 /* Offset of the next byte the decoder will look at. */
-pft_export uint64_t pft_pkt_get_offset(const struct pft_pkt_decoder *d);
+pft_export uint64_t pft_ptm_pkt_get_offset(const struct pft_ptm_pkt_decoder *d);
 
-/* ---- Section: packet encoder (pft_enc_) ---- */
+/* ---- Section: packet encoder (pft_ptm_enc_) ---- */
 
 /*
- * The packet encoder turns struct pft_packet values into PFT bytes, exactly
+ * The packet encoder turns struct pft_ptm_packet values into PFT bytes, exactly
  * as pft-protocol.md describes them.  It owns the compression state a PTM
  * keeps: the previous address-bearing packet (address, ISA), the NS, AltIS
  * and Hyp state last sent, the context ID last sent and the previous
@@ -235,7 +235,7 @@ pft_export uint64_t pft_pkt_get_offset(const struct pft_pkt_decoder *d);
  * information bytes, timestamp and cycle-count widths) is documented in
  * doc/model.md; decoders must accept any valid choice.
  */
-struct pft_encoder;
+struct pft_ptm_encoder;
 
 /* Allocate an encoder for a stream described by @cfg (copied; it uses
  * version_minor, cycle_accurate, ctxid_bytes, ts_64bit and ts_gray).
@@ -243,31 +243,31 @@ struct pft_encoder;
  * -PFT_ERR_INVALID (NULL @cfg, or @cfg->size too small to hold ts_gray),
  * -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0, 1, 2 or 4) or
  * -PFT_ERR_NOMEM. */
-pft_export struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg,
+pft_export struct pft_ptm_encoder *pft_ptm_enc_alloc(const struct pft_ptm_config *cfg,
 					     int *errcode);
-pft_export void pft_enc_free(struct pft_encoder *e);
+pft_export void pft_ptm_enc_free(struct pft_ptm_encoder *e);
 
-/* Encode @pkt into @out (@outlen bytes; PFT_ENC_MAX_PACKET is always
+/* Encode @pkt into @out (@outlen bytes; PFT_PTM_ENC_MAX_PACKET is always
  * enough).  Returns the number of bytes written, -PFT_ERR_INVALID (NULL
  * argument, bad type or a field out of range or not allowed by the
  * configuration, see above) or -PFT_ERR_NOSPACE (@outlen too small).  On
  * error nothing is written and the state is unchanged. */
-pft_export int pft_enc_packet(struct pft_encoder *e,
-			      const struct pft_packet *pkt, uint8_t *out,
+pft_export int pft_ptm_enc_packet(struct pft_ptm_encoder *e,
+			      const struct pft_ptm_packet *pkt, uint8_t *out,
 			      size_t outlen);
 
 enum {
-	PFT_ENC_MAX_PACKET = 16  /* bytes; the longest packet has 15 */
+	PFT_PTM_ENC_MAX_PACKET = 16  /* bytes; the longest packet has 15 */
 };
 
 /* Forget the compression state as if just allocated: the next address is
  * sent in 5 bytes, the next branch carries EX0, the next timestamp is full
  * and the context ID last sent is 0.  Returns 0 or -PFT_ERR_INVALID. */
-pft_export int pft_enc_reset(struct pft_encoder *e);
+pft_export int pft_ptm_enc_reset(struct pft_ptm_encoder *e);
 
 /* Send the next timestamp in full width (a T-sync), as a PTM does
  * periodically.  Returns 0 or -PFT_ERR_INVALID. */
-pft_export int pft_enc_force_tsync(struct pft_encoder *e);
+pft_export int pft_ptm_enc_force_tsync(struct pft_ptm_encoder *e);
 
 /* ---- End of packet encoder ---- */
 

@@ -44,7 +44,7 @@ extern "C" {
  *    source; otherwise 16-byte CoreSight frames);
  *  - the trace unit: pft_perf_cpu() lists the blocks; take the one whose
  *    cpu is the AUXTRACE cpu (per thread: whose trace ID the frames carry,
- *    or the only one), and pft_perf_cpu_config() for its pft_config.
+ *    or the only one), and pft_perf_cpu_config() for its pft_ptm_config.
  */
 
 /* Record types (perf's PERF_RECORD_* numbers), and the feature entries
@@ -280,14 +280,14 @@ pft_export int pft_perf_cpu(const struct pft_perf *r, size_t index,
 
 /*
  * The decoder configuration of @cpu from all four of its registers
- * (pft_config_from_regs()); @cfg must have been initialised.  With
+ * (pft_ptm_config_from_regs()); @cfg must have been initialised.  With
  * @cpu->trace_id_pending the trace ID is the legacy placeholder: take
  * cfg->trace_id from the AUX_OUTPUT_HW_ID record of the CPU instead.  Returns 0,
  * -PFT_ERR_INVALID (NULL argument), -PFT_ERR_NOT_SUPPORTED (an ETMv4 or
  * ETE block) or -PFT_ERR_BAD_CONFIG (an ETMv3, not a PTM).
  */
 pft_export int pft_perf_cpu_config(const struct pft_perf_cpu *cpu,
-				   struct pft_config *cfg);
+				   struct pft_ptm_config *cfg);
 
 /*
  * Writing: a perf.data file as `perf record -e cs_etm//u` writes it in

@@ -50,7 +50,7 @@ int pft_model_branch_taken(const struct model_insn *p, const struct model_insn *
 
 /* Build @in from the log entry @n and check that it can follow the
  * previous instruction.  Returns 0 or, with t->err set, the error codes of
- * pft_model_put(). */
+ * pft_ptm_model_put(). */
 int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n,
 		  struct model_insn *in);
 

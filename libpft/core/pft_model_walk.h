@@ -80,7 +80,7 @@ struct model_trace {
  * @cfg, its walk and encoder set up.  @cfg_err is the protocol's verdict
  * on @cfg (0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG), taken after the
  * arguments and before the filter of @mcfg.  Returns the model, or NULL
- * with *@errcode (when not NULL) set: the errors of pft_model_alloc().
+ * with *@errcode (when not NULL) set: the errors of pft_ptm_model_alloc().
  */
 void *pft_model_walk_alloc(const struct model_ops *ops, const void *cfg, int cfg_err,
 		       const struct model_trace *trace, const struct pft_model_config *mcfg,

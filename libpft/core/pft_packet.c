@@ -2,24 +2,24 @@
  * (pft-protocol.md 5.2, 4.3). */
 #include "pft.h"
 
-const char *pft_pkt_type_name(enum pft_packet_type type)
+const char *pft_ptm_pkt_type_name(enum pft_ptm_packet_type type)
 {
-	static const char *const names[PFT_PKT_TYPE_MAX] = {
-		[PFT_PKT_NOTSYNC] = "notsync",
-		[PFT_PKT_ASYNC] = "async",
-		[PFT_PKT_ISYNC] = "isync",
-		[PFT_PKT_ATOM] = "atom",
-		[PFT_PKT_BRANCH] = "branch",
-		[PFT_PKT_WAYPOINT] = "waypoint",
-		[PFT_PKT_TRIGGER] = "trigger",
-		[PFT_PKT_CONTEXTID] = "ctxid",
-		[PFT_PKT_VMID] = "vmid",
-		[PFT_PKT_TIMESTAMP] = "timestamp",
-		[PFT_PKT_IGNORE] = "ignore",
-		[PFT_PKT_EXCEPTION_RETURN] = "exception_return",
-		[PFT_PKT_BAD] = "error",
+	static const char *const names[PFT_PTM_PKT_TYPE_MAX] = {
+		[PFT_PTM_PKT_NOTSYNC] = "notsync",
+		[PFT_PTM_PKT_ASYNC] = "async",
+		[PFT_PTM_PKT_ISYNC] = "isync",
+		[PFT_PTM_PKT_ATOM] = "atom",
+		[PFT_PTM_PKT_BRANCH] = "branch",
+		[PFT_PTM_PKT_WAYPOINT] = "waypoint",
+		[PFT_PTM_PKT_TRIGGER] = "trigger",
+		[PFT_PTM_PKT_CONTEXTID] = "ctxid",
+		[PFT_PTM_PKT_VMID] = "vmid",
+		[PFT_PTM_PKT_TIMESTAMP] = "timestamp",
+		[PFT_PTM_PKT_IGNORE] = "ignore",
+		[PFT_PTM_PKT_EXCEPTION_RETURN] = "exception_return",
+		[PFT_PTM_PKT_BAD] = "error",
 	};
-	if ((unsigned)type >= PFT_PKT_TYPE_MAX)
+	if ((unsigned)type >= PFT_PTM_PKT_TYPE_MAX)
 		return "unknown";
 	return names[type];
 }

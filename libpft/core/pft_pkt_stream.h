@@ -160,7 +160,7 @@ void pft_stream_sync_forward(struct pkt_stream *s, size_t zeros_max);
 void *pft_stream_decoder_alloc(size_t size, int err, int *errcode);
 
 /*
- * The public functions of protocol PREFIX (pft_pkt, pft_etm3_pkt) that
+ * The public functions of protocol PREFIX (pft_ptm_pkt, pft_etm3_pkt) that
  * only its stream needs, for its decoder TYPE, whose struct pkt_stream is
  * the member MEMBER, followed by all the state that _reset clears (to
  * zero): _free, _reset, _feed, _feed_at, _finish, _get_offset and

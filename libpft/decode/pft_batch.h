@@ -60,7 +60,7 @@ int pft_pipe_count_into(struct pft_pipe *p, unsigned source, struct pft_input_co
  * so far) are under the detection prefix, then those of the types it
  * counts (pft_detect.h). */
 static inline void ptm_fit_packet(struct pft_fit *fit, uint64_t *fit_bytes,
-				  const struct pft_packet *pkt, int status)
+				  const struct pft_ptm_packet *pkt, int status)
 {
 	if (*fit_bytes < PFT_DETECT_PREFIX || (PFT_FIT_COUNTED_TYPES >> pkt->type & 1)) {
 		*fit_bytes += pkt->size;
@@ -82,24 +82,24 @@ static inline void ptm_fit_elem(struct pft_fit *fit, const struct pft_elem *e)
  * fit check has its detection prefix (*@fit_bytes): it sees every packet
  * of that, and after it only the types it counts, which are not atoms or
  * branches.  Returns the packets passed over. */
-static inline uint64_t ptm_skip_counted(struct pft_pkt_decoder *d, uint64_t limit,
+static inline uint64_t ptm_skip_counted(struct pft_ptm_pkt_decoder *d, uint64_t limit,
 					struct pft_input_counts *c, struct pft_fit *fit,
 					uint64_t *fit_bytes)
 {
 	if (fit && *fit_bytes < PFT_DETECT_PREFIX)
 		return 0;
 	struct pkt_skipped sk = { 0, 0 };
-	struct pft_packet pkt;
+	struct pft_ptm_packet pkt;
 	uint64_t others = 0;
 
-	while (pft_pkt_skip_counted(d, limit, &sk, &pkt)) {
+	while (pft_ptm_pkt_skip_counted(d, limit, &sk, &pkt)) {
 		c->packets[pkt.type]++;
 		others++;
 		if (fit)
 			ptm_fit_packet(fit, fit_bytes, &pkt, 0);
 	}
-	c->packets[PFT_PKT_ATOM] += sk.atoms;
-	c->packets[PFT_PKT_BRANCH] += sk.branches;
+	c->packets[PFT_PTM_PKT_ATOM] += sk.atoms;
+	c->packets[PFT_PTM_PKT_BRANCH] += sk.branches;
 	return sk.atoms + sk.branches + others;
 }
 

@@ -14,13 +14,13 @@
  * they need not be (the pipeline skips them: a call per atom or branch
  * was a fifth of `pft dump --count`).  Keep in step with its switch. */
 #define PFT_FIT_COUNTED_TYPES                                                 \
-	(1u << PFT_PKT_ASYNC | 1u << PFT_PKT_BAD | 1u << PFT_PKT_ISYNC |       \
-	 1u << PFT_PKT_VMID | 1u << PFT_PKT_EXCEPTION_RETURN | 1u << PFT_PKT_TIMESTAMP)
+	(1u << PFT_PTM_PKT_ASYNC | 1u << PFT_PTM_PKT_BAD | 1u << PFT_PTM_PKT_ISYNC |       \
+	 1u << PFT_PTM_PKT_VMID | 1u << PFT_PTM_PKT_EXCEPTION_RETURN | 1u << PFT_PTM_PKT_TIMESTAMP)
 
 /* A fit check (pft_detect_fit.c); here for the parallel decode, which
  * runs one per piece and adds the pieces' parts up. */
 struct pft_fit {
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_image *image;
 	uint8_t *prefix;
 	size_t prefix_len;

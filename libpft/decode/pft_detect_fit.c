@@ -25,13 +25,13 @@ const char *pft_fit_reason_name(unsigned reason)
 	return reason < PFT_FIT_REASON_MAX ? names[reason] : "unknown";
 }
 
-struct pft_fit *pft_fit_alloc(const struct pft_config *cfg, struct pft_image *image,
+struct pft_fit *pft_fit_alloc(const struct pft_ptm_config *cfg, struct pft_image *image,
 			      int *errcode)
 {
 	struct pft_fit *fit;
 	int err = -PFT_ERR_INVALID;
 
-	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_config))
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_ptm_config))
 		goto fail;
 	err = -PFT_ERR_NOMEM;
 	fit = calloc(1, sizeof(*fit));
@@ -42,7 +42,7 @@ struct pft_fit *pft_fit_alloc(const struct pft_config *cfg, struct pft_image *im
 		free(fit);
 		goto fail;
 	}
-	pft_config_init(&fit->cfg);
+	pft_ptm_config_init(&fit->cfg);
 	pft_copy_known(&fit->cfg, cfg, cfg->size, sizeof(fit->cfg));
 	fit->cfg.size = sizeof(fit->cfg);
 	fit->image = image;
@@ -63,7 +63,7 @@ void pft_fit_free(struct pft_fit *fit)
 	free(fit);
 }
 
-int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt, size_t size,
+int pft_fit_packet(struct pft_fit *fit, const struct pft_ptm_packet *pkt, size_t size,
 		   int status)
 {
 	(void)status;  /* the BAD packet says it all */
@@ -79,13 +79,13 @@ int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt, size_t siz
 
 	/* The cases are PFT_FIT_COUNTED_TYPES (pft_detect.h). */
 	switch (pkt->type) {
-	case PFT_PKT_ASYNC:
+	case PFT_PTM_PKT_ASYNC:
 		fit->asyncs++;
 		fit->synced = 1;
 		fit->error_since_sync = 0;
 		fit->flow_error_since_sync = 0;
 		break;
-	case PFT_PKT_BAD:
+	case PFT_PTM_PKT_BAD:
 		if (!fit->synced || pkt->bad == PFT_ERR_PKT_TRUNCATED)
 			break;
 		fit->bad++;
@@ -93,18 +93,18 @@ int pft_fit_packet(struct pft_fit *fit, const struct pft_packet *pkt, size_t siz
 			fit->errored_syncs++;
 		fit->error_since_sync = 1;
 		break;
-	case PFT_PKT_ISYNC:
+	case PFT_PTM_PKT_ISYNC:
 		fit->isyncs++;
 		fit->first_after_isync = 1;
 		fit->hyp_isyncs += pkt->hyp;
 		break;
-	case PFT_PKT_VMID:
+	case PFT_PTM_PKT_VMID:
 		fit->vmids++;
 		break;
-	case PFT_PKT_EXCEPTION_RETURN:
+	case PFT_PTM_PKT_EXCEPTION_RETURN:
 		fit->exc_returns++;
 		break;
-	case PFT_PKT_TIMESTAMP:
+	case PFT_PTM_PKT_TIMESTAMP:
 		if (fit->have_ts)
 			detect_ts_falls(fit->last_ts, pkt->ts_raw, &fit->ts_falls_binary,
 					&fit->ts_falls_gray);
@@ -166,8 +166,8 @@ static void say(struct pft_fit_verdict *v, enum pft_fit_reason reason,
 }
 
 /* The first parse field in which @det differs from @cur, as a verdict. */
-static int parse_field(struct pft_fit_verdict *v, const struct pft_config *cur,
-		       const struct pft_config *det)
+static int parse_field(struct pft_fit_verdict *v, const struct pft_ptm_config *cur,
+		       const struct pft_ptm_config *det)
 {
 	char n[16];
 
@@ -195,8 +195,8 @@ static int parse_field(struct pft_fit_verdict *v, const struct pft_config *cur,
 	return 0;
 }
 
-static int flow_field(struct pft_fit_verdict *v, const struct pft_config *cur,
-		      const struct pft_config *det)
+static int flow_field(struct pft_fit_verdict *v, const struct pft_ptm_config *cur,
+		      const struct pft_ptm_config *det)
 {
 	if (det->return_stack != cur->return_stack) {
 		say(v, PFT_FIT_RETURN_STACK, det->return_stack ?
@@ -269,7 +269,7 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 	if (err == -PFT_ERR_NOMEM)
 		return err;
 	if (err == 0 && det.errors < detect_ptm_score(&cur) && det.errors <= det.asyncs / 4) {
-		struct pft_config s = fit->cfg;
+		struct pft_ptm_config s = fit->cfg;
 		s.cycle_accurate = det.config.cycle_accurate;
 		s.ctxid_bytes = det.config.ctxid_bytes;
 		s.ts_64bit = det.config.ts_64bit;
@@ -322,7 +322,7 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 	if (err == -PFT_ERR_NOMEM)
 		return err;
 	if (err == 0 && det.errors == 0 && det.flow_errors == 0) {
-		struct pft_config want = fit->cfg;
+		struct pft_ptm_config want = fit->cfg;
 		if (det.determined & PFT_DETECT_RETURN_STACK)
 			want.return_stack = det.config.return_stack;
 		if (det.determined & PFT_DETECT_BRANCH_BROADCAST)

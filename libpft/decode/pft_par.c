@@ -450,7 +450,7 @@ static void tally_batch(struct worker *w, struct piece *pc, int npkts, int statu
 	if (!pc->fit)
 		return;
 	/* Fit checks are of PTM sources. */
-	const struct pft_packet *pkts = (const struct pft_packet *)w->pkts;
+	const struct pft_ptm_packet *pkts = (const struct pft_ptm_packet *)w->pkts;
 	for (size_t k = 0, e = 0; k < (size_t)npkts; k++) {
 		ptm_fit_packet(pc->fit, &pc->fit_bytes, &pkts[k], status);
 		for (; w->flow && e < w->end[k]; e++)

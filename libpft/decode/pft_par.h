@@ -15,7 +15,7 @@ struct par_config {
 	uint64_t length;           /* its size */
 	uint8_t protocol;          /* enum pft_protocol of the source */
 	const void *proto_cfg;     /* its configuration (borrowed) */
-	struct pft_config cfg;     /* PTM: the same, for the fit checks */
+	struct pft_ptm_config cfg;     /* PTM: the same, for the fit checks */
 	struct pft_image *image;   /* borrowed; read from every thread */
 	uint8_t packets, elements, fit_check, runs;   /* as pft_input_config */
 	/* Count in the workers (pft_input_count()): pft_par_next() then returns

@@ -197,7 +197,7 @@ static int commit_source(struct pft_pipe *p, struct source *s, int id)
 /* A source of protocol @proto with configuration @cfg (the protocol's):
  * its index, or a negative code.  The fit check is PTM's (@ptm_cfg). */
 static int add_source(struct pft_pipe *p, int id, const struct pft_proto *proto,
-		      const void *cfg, const struct pft_config *ptm_cfg, struct pft_image *image)
+		      const void *cfg, const struct pft_ptm_config *ptm_cfg, struct pft_image *image)
 {
 	struct source *s;
 	int err;
@@ -230,7 +230,7 @@ static int add_source(struct pft_pipe *p, int id, const struct pft_proto *proto,
 	return commit_source(p, s, id);
 }
 
-int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_config *cfg,
+int pft_pipe_add_ptm(struct pft_pipe *p, int id, const struct pft_ptm_config *cfg,
 		     struct pft_image *image)
 {
 	return add_source(p, id, &pft_ptm_proto, cfg, cfg, image);
@@ -393,7 +393,7 @@ static int next_batch(struct pft_pipe *p, struct source *s)
 				       .status = got > 0 ? 0 : got };
 	if (s->map.e) {
 		/* Staged: PTM packets. */
-		struct pft_packet *pkts = (struct pft_packet *)s->pkts;
+		struct pft_ptm_packet *pkts = (struct pft_ptm_packet *)s->pkts;
 		if (got < 0)
 			cut_at_chunk_end(p, s);
 		for (int k = 0; k < s->batch.npkts; k++)
@@ -416,7 +416,7 @@ static void account_packet(struct pft_batch *b, struct pft_pipe_stats *stats,
 			   struct pft_fit *fit, uint64_t *fit_bytes, int k)
 {
 	if (fit)
-		ptm_fit_packet(fit, fit_bytes, (const struct pft_packet *)b->pkts + k, b->status);
+		ptm_fit_packet(fit, fit_bytes, (const struct pft_ptm_packet *)b->pkts + k, b->status);
 	stats->packets++;
 	if (b->status < 0)
 		stats->errors++;
@@ -438,7 +438,7 @@ static void fit_rest(const struct pft_batch *b, struct pft_fit *fit, uint64_t *f
 {
 	/* In locals: the calls may write *@b as far as C knows.  Fit checks
 	 * are of PTM sources. */
-	const struct pft_packet *pkts = (const struct pft_packet *)b->pkts;
+	const struct pft_ptm_packet *pkts = (const struct pft_ptm_packet *)b->pkts;
 	const struct pft_elem *elems = b->elems;
 	const uint16_t *elem_end = b->elem_end;
 	const int npkts = b->npkts;

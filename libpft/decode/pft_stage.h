@@ -85,9 +85,9 @@ static inline uint64_t stage_input_offset(struct stage_map *m, uint64_t stream)
  * was fed so far): the map keeps only the entries of bytes the decoder
  * has not done with (those of a packet it carries). */
 static inline void stage_begin(struct stage *st, struct stage_map *m,
-			       const struct pft_pkt_decoder *pkt, uint64_t stream)
+			       const struct pft_ptm_pkt_decoder *pkt, uint64_t stream)
 {
-	uint64_t oldest = pft_pkt_get_offset(pkt);
+	uint64_t oldest = pft_ptm_pkt_get_offset(pkt);
 	size_t keep = 0;
 
 	while (keep + 1 < m->n && m->e[keep + 1].stream <= oldest)
@@ -120,9 +120,9 @@ static inline void stage_add(struct stage *st, struct stage_map *m, const uint8_
 /* The end of decoder @pkt's next feed: all that is left while it is
  * synchronised, else the rest of one chunk. */
 static inline size_t stage_feed_end(const struct stage *st, const struct stage_map *m,
-				    const struct pft_pkt_decoder *pkt)
+				    const struct pft_ptm_pkt_decoder *pkt)
 {
-	if (!pft_pkt_synced(pkt)) {
+	if (!pft_ptm_pkt_synced(pkt)) {
 		size_t i = stage_map_find(m, st->stream + st->fed);
 		if (i + 1 < m->n)
 			return (size_t)(m->e[i + 1].stream - st->stream);
@@ -135,11 +135,11 @@ static inline size_t stage_feed_end(const struct stage *st, const struct stage_m
  * there and the rest of the stage is given again, a chunk at a time.
  * Returns the bytes taken back. */
 static inline size_t stage_cut_at_chunk_end(struct stage *st, const struct stage_map *m,
-					    struct pft_pkt_decoder *pkt)
+					    struct pft_ptm_pkt_decoder *pkt)
 {
-	size_t i = stage_map_find(m, pft_pkt_feed_pos(pkt));
+	size_t i = stage_map_find(m, pft_ptm_pkt_feed_pos(pkt));
 	uint64_t end = i + 1 < m->n ? m->e[i + 1].stream : st->stream + st->len;
-	int dropped = pft_pkt_cut_feed(pkt, end);
+	int dropped = pft_ptm_pkt_cut_feed(pkt, end);
 
 	if (dropped <= 0)
 		return 0;

@@ -48,12 +48,12 @@ _Static_assert(sizeof(struct pft_etm3_config) <= REG_CONFIG_MAX, "REG_CONFIG_MAX
 
 REG_CONFIG_EXPORTS(pft_etm3_config, struct pft_etm3_config, &etm3_config)
 
-int pft_etm3_config_from_ptm(struct pft_etm3_config *cfg, const struct pft_config *ptm)
+int pft_etm3_config_from_ptm(struct pft_etm3_config *cfg, const struct pft_ptm_config *ptm)
 {
 	struct pft_trace_regs r = { .size = sizeof(r) };
 
 	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_etm3_config) || !ptm ||
-	    ptm->size < PFT_FIRST_SIZE(struct pft_config))
+	    ptm->size < PFT_FIRST_SIZE(struct pft_ptm_config))
 		return -PFT_ERR_INVALID;
 
 	/* pft_etm3_config_init()'s ETMv3.5 with the options both have. */

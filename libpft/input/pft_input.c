@@ -520,7 +520,7 @@ static int snap_etm3_config(struct pft_input *in, const struct pft_snap_device *
 
 /* Decode source @s (the last added) in its file's pipeline: as a PTM
  * under @ptm, or as an ETMv3 under @etm3 (the other NULL). */
-static int start_source(struct pft_input *in, struct in_source *s, const struct pft_config *ptm,
+static int start_source(struct pft_input *in, struct in_source *s, const struct pft_ptm_config *ptm,
 			const struct pft_etm3_config *etm3, const struct pft_snap_device *core)
 {
 	struct in_file *f = &in->files[s->file];
@@ -605,7 +605,7 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 		return survey_snapshot(in);
 	for (size_t i = 0; i < in->snap->ndevs; i++) {
 		const struct pft_snap_device *dev = &in->snap->devs[i];
-		struct pft_config cfg;
+		struct pft_ptm_config cfg;
 		struct in_source *s;
 		size_t file;
 		uint64_t traceid;
@@ -681,7 +681,7 @@ int pft_input_open_file(struct pft_input *in, const char *path, unsigned format)
 	return new_file(in, path, format, &file);
 }
 
-int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_config *cfg)
+int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_ptm_config *cfg)
 {
 	struct in_source *s;
 	int err;
@@ -695,7 +695,7 @@ int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_config *cfg
 	if ((err = new_source(in, in->files[file].path, file, raw ? -1 : id, PFT_PROTO_PTM,
 			      &s)) < 0)
 		return err;
-	struct pft_config c = *cfg;
+	struct pft_ptm_config c = *cfg;
 	if (!raw)
 		c.trace_id = (uint8_t)id;
 	return start_source(in, s, &c, NULL, NULL);
@@ -746,11 +746,11 @@ static int read_prefix(struct pft_input *in, const char *path, uint8_t **buf, si
  * defaults, so that what is wrong with it is reported packet by packet. */
 static int add_default_ptm(struct pft_input *in, size_t file, int id)
 {
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct in_source *s = NULL;
 	int err;
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	if (id >= 0)
 		cfg.trace_id = (uint8_t)id;
 	if ((err = new_source(in, in->files[file].path, file, id, PFT_PROTO_PTM, &s)) < 0)
@@ -1108,7 +1108,7 @@ int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)
 	return next_item(in, item, size);
 }
 
-_Static_assert((int)PFT_PKT_TYPE_MAX <= (int)PFT_INPUT_COUNT_TYPES &&
+_Static_assert((int)PFT_PTM_PKT_TYPE_MAX <= (int)PFT_INPUT_COUNT_TYPES &&
 	       (int)PFT_ETM3_PKT_TYPE_MAX <= (int)PFT_INPUT_COUNT_TYPES &&
 	       (int)PFT_ELEM_TYPE_MAX <= (int)PFT_INPUT_COUNT_TYPES, "count tables too small");
 

@@ -32,7 +32,7 @@ struct perf_src {
 	size_t queue;
 	int pipe_index;               /* in the queue's pipeline; -1: listed only */
 	int is_etm3;
-	struct pft_config ptm;
+	struct pft_ptm_config ptm;
 	struct pft_etm3_config etm3;
 	struct pft_pipe_stats done;   /* of the queue's pipelines before a gap */
 };
@@ -416,7 +416,7 @@ static int source_config(struct perf_in *p, struct perf_src *s, const struct pft
 	if (c->is_ptm) {
 		struct pft_perf_cpu cc = *c;
 		cc.etmtraceidr = traceidr;
-		pft_config_init(&s->ptm);
+		pft_ptm_config_init(&s->ptm);
 		if (pft_perf_cpu_config(&cc, &s->ptm) < 0)
 			return fail(p, -PFT_ERR_BAD_CONFIG, "%s: CPU %" PRIu32 ": the PTM's "
 				    "registers do not give a configuration", p->path, c->cpu);
@@ -700,7 +700,7 @@ static int item_timestamp(const struct pft_item *item, uint64_t *ts)
 {
 	if (item->type == PFT_ITEM_ELEM && item->elem && item->elem->type == PFT_ELEM_TIMESTAMP)
 		*ts = item->elem->ts;
-	else if (item->type == PFT_ITEM_PACKET && item->ptm && item->ptm->type == PFT_PKT_TIMESTAMP)
+	else if (item->type == PFT_ITEM_PACKET && item->ptm && item->ptm->type == PFT_PTM_PKT_TIMESTAMP)
 		*ts = item->ptm->ts;
 	else if (item->type == PFT_ITEM_PACKET && item->etm3 &&
 		 item->etm3->type == PFT_ETM3_PKT_TIMESTAMP)

@@ -146,7 +146,7 @@ out:
 
 /* The configuration of the snapshot's PTM with trace ID @id (-1: the
  * first PTM), if its registers give one: 1, else 0. */
-static int snapshot_config(const struct pft_snapshot *snap, int id, struct pft_config *cfg)
+static int snapshot_config(const struct pft_snapshot *snap, int id, struct pft_ptm_config *cfg)
 {
 	for (size_t i = 0; snap && i < snap->ndevs; i++) {
 		const struct pft_snap_device *d = &snap->devs[i];
@@ -184,7 +184,7 @@ int pft_survey_read(struct pft_survey *s, uint8_t *buf, size_t size, char *msg, 
 			src->protocol = is->protocol;
 			src->stats.bytes = is->bytes;
 			src->cpu = -1;
-			struct pft_config cfg;
+			struct pft_ptm_config cfg;
 			if (snapshot_config(s->snap, src->id, &cfg)) {
 				src->cfg = cfg;
 				src->protocol = PFT_PROTO_PTM;

@@ -744,12 +744,12 @@ int pft_perf_cpu(const struct pft_perf *r, size_t index, struct pft_perf_cpu *cp
 	return 0;
 }
 
-int pft_perf_cpu_config(const struct pft_perf_cpu *cpu, struct pft_config *cfg)
+int pft_perf_cpu_config(const struct pft_perf_cpu *cpu, struct pft_ptm_config *cfg)
 {
 	if (!cpu || !cfg)
 		return -PFT_ERR_INVALID;
 	if (cpu->etm != PFT_PERF_ETM_V3)
 		return -PFT_ERR_NOT_SUPPORTED;
-	return pft_config_from_regs(cfg, cpu->etmcr, cpu->etmccer, cpu->etmidr,
+	return pft_ptm_config_from_regs(cfg, cpu->etmcr, cpu->etmccer, cpu->etmidr,
 				    cpu->etmtraceidr);
 }

@@ -824,7 +824,7 @@ int pft_snap_reg(const struct pft_snap_device *d, const char *name, uint64_t *va
 	return -PFT_ERR_NOMAP;
 }
 
-int pft_snap_ptm_config(const struct pft_snap_device *d, struct pft_config *cfg, char *msg,
+int pft_snap_ptm_config(const struct pft_snap_device *d, struct pft_ptm_config *cfg, char *msg,
 			size_t msglen)
 {
 	static const char *const names[4] = { "ETMCR", "ETMCCER", "ETMIDR", "ETMTRACEIDR" };
@@ -850,8 +850,8 @@ int pft_snap_ptm_config(const struct pft_snap_device *d, struct pft_config *cfg,
 			"reserved (sources use 0x01-0x6f)", d->file, d->name, id);
 		return -PFT_ERR_BAD_CONFIG;
 	}
-	pft_config_init(cfg);
-	if (pft_config_from_regs(cfg, (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
+	pft_ptm_config_init(cfg);
+	if (pft_ptm_config_from_regs(cfg, (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
 				 (uint32_t)v[3])) {
 		set_msg(msg, msglen, "%s: ETMIDR 0x%08llx of %s is not a PTM (architecture %llu, "
 			"not 3)", d->file, (unsigned long long)v[2], d->name,

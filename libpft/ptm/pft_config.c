@@ -11,14 +11,14 @@
  * 48-bit timestamps whose encoding bit reads 0 (Gray); the Cortex-A9
  * captures confirm Gray coding. */
 static const struct reg_map ptm_map[] = {
-	REG_MAP_SHARED(struct pft_config, 0, 1, 0, 1),
-	REG_MAP_ENTRY(struct pft_config, return_stack, REG_ETMCR,
+	REG_MAP_SHARED(struct pft_ptm_config, 0, 1, 0, 1),
+	REG_MAP_ENTRY(struct pft_ptm_config, return_stack, REG_ETMCR,
 		      PFT_REG_BIT(PFT_ETMCR_RETURN_STACK), MAP_FIELD, 0, 0),
-	REG_MAP_ENTRY(struct pft_config, dmb_dsb_waypoints, REG_ETMCCER,
+	REG_MAP_ENTRY(struct pft_ptm_config, dmb_dsb_waypoints, REG_ETMCCER,
 		      PFT_REG_BIT(PFT_ETMCCER_DMB_WAYPOINTS), MAP_FIELD, 0, 0),
 };
 
-/* The PTMs pft_config_to_regs() describes: the Cortex-A9's TRM ETMCCER
+/* The PTMs pft_ptm_config_to_regs() describes: the Cortex-A9's TRM ETMCCER
  * (DDI 0401A table 2.11) and ID; the Cortex-A15's values in the snapshots
  * (ptm-registers-events.md 4, 5 and 6.1). */
 static const struct reg_impl ptm_impl[] = {
@@ -26,25 +26,25 @@ static const struct reg_impl ptm_impl[] = {
 	{ .since = 1, .etmidr = 0x411cf302, .etmccer = 0x04c01ac2, .etmccr = 0x8d294004 },
 };
 
-/* pft_config_init(): PFTv1.1, 64-bit binary timestamps. */
-static const struct pft_config ptm_defaults = { .version_minor = 1, .ts_64bit = 1 };
+/* pft_ptm_config_init(): PFTv1.1, 64-bit binary timestamps. */
+static const struct pft_ptm_config ptm_defaults = { .version_minor = 1, .ts_64bit = 1 };
 
 static const struct reg_config ptm_config =
-	REG_CONFIG(struct pft_config, ptm_map, ptm_impl, PFT_PROTO_PTM, &ptm_defaults);
+	REG_CONFIG(struct pft_ptm_config, ptm_map, ptm_impl, PFT_PROTO_PTM, &ptm_defaults);
 
-_Static_assert(sizeof(struct pft_config) <= REG_CONFIG_MAX, "REG_CONFIG_MAX too small");
+_Static_assert(sizeof(struct pft_ptm_config) <= REG_CONFIG_MAX, "REG_CONFIG_MAX too small");
 
-REG_CONFIG_EXPORTS(pft_config, struct pft_config, &ptm_config)
+REG_CONFIG_EXPORTS(pft_ptm_config, struct pft_ptm_config, &ptm_config)
 
-int pft_config_check(const struct pft_config *c)
+int pft_ptm_config_check(const struct pft_ptm_config *c)
 {
-	if (!c || c->size < PFT_FIRST_SIZE(struct pft_config))
+	if (!c || c->size < PFT_FIRST_SIZE(struct pft_ptm_config))
 		return -PFT_ERR_INVALID;
 	if (!pft_ctxid_bytes_ok(c->ctxid_bytes))
-		return PFT_CONFIG_CTXID_BYTES;
+		return PFT_PTM_CONFIG_CTXID_BYTES;
 	if (c->vmid && c->version_minor == 0)
-		return PFT_CONFIG_VMID_V10;
+		return PFT_PTM_CONFIG_VMID_V10;
 	if (c->return_stack && c->branch_broadcast)
-		return PFT_CONFIG_RS_AND_BB;
-	return PFT_CONFIG_OK;
+		return PFT_PTM_CONFIG_RS_AND_BB;
+	return PFT_PTM_CONFIG_OK;
 }

@@ -6,10 +6,10 @@
 
 /*
  * Copy a caller's configuration into @dst: the part @src->size covers,
- * defaults (pft_config_init) for the rest.  Returns 0, -PFT_ERR_INVALID
+ * defaults (pft_ptm_config_init) for the rest.  Returns 0, -PFT_ERR_INVALID
  * (NULL, or @src too short to hold the fields before @reserved) or
  * -PFT_ERR_BAD_CONFIG (ctxid_bytes not 0, 1, 2 or 4).
  */
-int pft_config_copy(struct pft_config *dst, const struct pft_config *src);
+int pft_ptm_config_copy(struct pft_ptm_config *dst, const struct pft_ptm_config *src);
 
 #endif

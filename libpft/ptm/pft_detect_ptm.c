@@ -24,7 +24,7 @@ enum {
  * reads 1 in every capture but is not relied on), or an ARM address with
  * bit 1 set, or AltIS in ARM state: bytes that are not really a PTM
  * I-sync. */
-static int isync_implausible(const struct pft_packet *pkt)
+static int isync_implausible(const struct pft_ptm_packet *pkt)
 {
 	uint8_t info = pkt->raw[ISYNC_INFO];
 	int thumb = pkt->raw[1] & 1;
@@ -34,20 +34,20 @@ static int isync_implausible(const struct pft_packet *pkt)
 	return !thumb && ((pkt->addr & 2) || (info & 4));
 }
 
-static void scan_packet(struct pft_ptm_detect_scan *s, const struct pft_packet *pkt,
+static void scan_packet(struct pft_ptm_detect_scan *s, const struct pft_ptm_packet *pkt,
 			int *synced, int *have_ctxid, uint32_t *ctxid,
 			int *have_ts, uint64_t *last_ts)
 {
 	switch (pkt->type) {
-	case PFT_PKT_ASYNC:
+	case PFT_PTM_PKT_ASYNC:
 		s->asyncs++;
 		*synced = 1;
 		break;
-	case PFT_PKT_BAD:
+	case PFT_PTM_PKT_BAD:
 		if (*synced && pkt->bad != PFT_ERR_PKT_TRUNCATED)
 			s->bad++;
 		break;
-	case PFT_PKT_ISYNC:
+	case PFT_PTM_PKT_ISYNC:
 		s->isyncs++;
 		s->implausible += (uint32_t)isync_implausible(pkt);
 		s->hyp_isyncs += pkt->hyp;
@@ -58,18 +58,18 @@ static void scan_packet(struct pft_ptm_detect_scan *s, const struct pft_packet *
 			*ctxid = pkt->ctxid;
 		}
 		break;
-	case PFT_PKT_CONTEXTID:
+	case PFT_PTM_PKT_CONTEXTID:
 		s->ctxids++;
 		*have_ctxid = 1;
 		*ctxid = pkt->ctxid;
 		break;
-	case PFT_PKT_VMID:
+	case PFT_PTM_PKT_VMID:
 		s->vmids++;
 		break;
-	case PFT_PKT_EXCEPTION_RETURN:
+	case PFT_PTM_PKT_EXCEPTION_RETURN:
 		s->exc_returns++;
 		break;
-	case PFT_PKT_TIMESTAMP: {
+	case PFT_PTM_PKT_TIMESTAMP: {
 		uint64_t raw = pkt->ts_raw;
 		s->timestamps++;
 		if (*have_ts)
@@ -83,27 +83,27 @@ static void scan_packet(struct pft_ptm_detect_scan *s, const struct pft_packet *
 	}
 }
 
-int pft_ptm_detect_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg,
+int pft_ptm_detect_scan(const uint8_t *buf, size_t len, const struct pft_ptm_config *cfg,
 		    struct pft_ptm_detect_scan *scan)
 {
-	struct pft_packet pkts[64];
+	struct pft_ptm_packet pkts[64];
 	int err = 0, synced = 0, have_ctxid = 0, have_ts = 0;
 	uint32_t ctxid = 0;
 	uint64_t last_ts = 0;
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, &err);
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, &err);
 
 	memset(scan, 0, sizeof(*scan));
 	if (!d)
 		return err;
 	if (len)
-		pft_pkt_feed(d, buf, len);
-	pft_pkt_finish(d);
+		pft_ptm_pkt_feed(d, buf, len);
+	pft_ptm_pkt_finish(d);
 	for (;;) {
-		int n = pft_pkt_next_batch(d, pkts, 64, sizeof(pkts[0]));
+		int n = pft_ptm_pkt_next_batch(d, pkts, 64, sizeof(pkts[0]));
 		if (n == -PFT_ERR_EOS)
 			break;
 		if (n < 0) {
-			if (pkts[0].type != PFT_PKT_BAD)
+			if (pkts[0].type != PFT_PTM_PKT_BAD)
 				break;
 			n = 1;
 		}
@@ -111,18 +111,18 @@ int pft_ptm_detect_scan(const uint8_t *buf, size_t len, const struct pft_config 
 			scan_packet(scan, &pkts[i], &synced, &have_ctxid, &ctxid,
 				    &have_ts, &last_ts);
 	}
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 	return 0;
 }
 
 /* Parse candidates in order of preference on a tie: fewest context ID
  * bytes, then not cycle-accurate, then 64-bit timestamps (the v1.1 reset
- * default of the Cortex-A15, and pft_config_init()'s). */
-static void candidate_config(unsigned index, struct pft_config *cfg)
+ * default of the Cortex-A15, and pft_ptm_config_init()'s). */
+static void candidate_config(unsigned index, struct pft_ptm_config *cfg)
 {
 	static const uint8_t ctxid_sizes[4] = { 0, 1, 2, 4 };
 
-	pft_config_init(cfg);
+	pft_ptm_config_init(cfg);
 	cfg->ctxid_bytes = ctxid_sizes[index / 4];
 	cfg->cycle_accurate = (index / 2) & 1;
 	cfg->ts_64bit = !(index & 1);
@@ -136,7 +136,7 @@ struct flow_scan {
 };
 
 static void flow_evidence(struct flow_scan *fs, const struct pft_elem *e,
-			  const struct pft_packet *pkt, uint32_t *stack,
+			  const struct pft_ptm_packet *pkt, uint32_t *stack,
 			  unsigned *depth)
 {
 	switch (e->type) {
@@ -157,12 +157,12 @@ static void flow_evidence(struct flow_scan *fs, const struct pft_elem *e,
 	if (!e->taken)
 		return;
 	if (e->iclass == PFT_ICLASS_CALL || e->iclass == PFT_ICLASS_JUMP) {
-		if (pkt->type == PFT_PKT_BRANCH)
+		if (pkt->type == PFT_PTM_PKT_BRANCH)
 			fs->direct_by_branch++;
-		else if (pkt->type == PFT_PKT_ATOM)
+		else if (pkt->type == PFT_PTM_PKT_ATOM)
 			fs->direct_by_atom++;
 	}
-	if (e->iclass == PFT_ICLASS_RETURN && pkt->type == PFT_PKT_BRANCH &&
+	if (e->iclass == PFT_ICLASS_RETURN && pkt->type == PFT_PTM_PKT_BRANCH &&
 	    *depth > 0) {
 		if (stack[*depth - 1] == pkt->addr)
 			fs->returns_to_stack_top++;
@@ -177,36 +177,36 @@ static void flow_evidence(struct flow_scan *fs, const struct pft_elem *e,
 	}
 }
 
-static int flow_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg,
+static int flow_scan(const uint8_t *buf, size_t len, const struct pft_ptm_config *cfg,
 		     struct pft_image *image, struct flow_scan *fs)
 {
 	int err = 0;
 	uint32_t stack[RETSTACK_DEPTH];
 	unsigned depth = 0;
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, &err);
-	struct pft_flow *f = d ? pft_flow_alloc(cfg, image, &err) : NULL;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, &err);
+	struct pft_ptm_flow *f = d ? pft_ptm_flow_alloc(cfg, image, &err) : NULL;
 
 	memset(fs, 0, sizeof(*fs));
 	if (!f) {
-		pft_pkt_free(d);
+		pft_ptm_pkt_free(d);
 		return err;
 	}
 	if (len)
-		pft_pkt_feed(d, buf, len);
-	pft_pkt_finish(d);
+		pft_ptm_pkt_feed(d, buf, len);
+	pft_ptm_pkt_finish(d);
 	for (;;) {
-		struct pft_packet pkt;
+		struct pft_ptm_packet pkt;
 		struct pft_elem e;
-		int st = pft_pkt_next(d, &pkt, sizeof(pkt));
-		if (st == -PFT_ERR_EOS || (st < 0 && pkt.type != PFT_PKT_BAD))
+		int st = pft_ptm_pkt_next(d, &pkt, sizeof(pkt));
+		if (st == -PFT_ERR_EOS || (st < 0 && pkt.type != PFT_PTM_PKT_BAD))
 			break;
-		if (pft_flow_put(f, &pkt, sizeof(pkt)) < 0)
+		if (pft_ptm_flow_put(f, &pkt, sizeof(pkt)) < 0)
 			break;
-		while (pft_flow_next(f, &e, sizeof(e)) == 0)
+		while (pft_ptm_flow_next(f, &e, sizeof(e)) == 0)
 			flow_evidence(fs, &e, &pkt, stack, &depth);
 	}
-	pft_flow_free(f);
-	pft_pkt_free(d);
+	pft_ptm_flow_free(f);
+	pft_ptm_pkt_free(d);
 	return 0;
 }
 
@@ -227,7 +227,7 @@ static int detect_flow_options(const uint8_t *buf, size_t len,
 	unsigned winner = 0;
 
 	for (unsigned i = 0; i < FLOW_OPTIONS; i++) {
-		struct pft_config cfg = res->config;
+		struct pft_ptm_config cfg = res->config;
 		cfg.return_stack = flow_options[i][0];
 		cfg.branch_broadcast = flow_options[i][1];
 		cfg.dmb_dsb_waypoints = flow_options[i][2];
@@ -283,7 +283,7 @@ static int detect_flow_options(const uint8_t *buf, size_t len,
 static void packet_options(const struct pft_ptm_detect_scan *s,
 			   struct pft_detect_ptm_result *res)
 {
-	struct pft_config *c = &res->config;
+	struct pft_ptm_config *c = &res->config;
 
 	c->timestamps = s->timestamps > 0;
 	if (s->timestamps > 0 || s->isyncs >= 2)
@@ -314,12 +314,12 @@ static void packet_options(const struct pft_ptm_detect_scan *s,
 
 /* The fewest error and ADDR_NACC elements of any flow option set, for a
  * parse configuration. */
-static int best_flow_score(const uint8_t *buf, size_t len, const struct pft_config *parse,
+static int best_flow_score(const uint8_t *buf, size_t len, const struct pft_ptm_config *parse,
 			   struct pft_image *image, uint32_t *score)
 {
 	*score = UINT32_MAX;
 	for (unsigned i = 0; i < FLOW_OPTIONS; i++) {
-		struct pft_config cfg = *parse;
+		struct pft_ptm_config cfg = *parse;
 		struct flow_scan fs;
 		cfg.return_stack = flow_options[i][0];
 		cfg.branch_broadcast = flow_options[i][1];
@@ -349,11 +349,11 @@ int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 		len = PFT_DETECT_PREFIX;
 	memset(res, 0, sizeof(*res));
 	res->size = sizeof(*res);
-	pft_config_init(&res->config);
+	pft_ptm_config_init(&res->config);
 	res->examined = len;
 
 	for (unsigned i = 0; i < PFT_DETECT_MAX_CANDIDATES; i++) {
-		struct pft_config cfg;
+		struct pft_ptm_config cfg;
 		candidate_config(i, &cfg);
 		int err = pft_ptm_detect_scan(buf, len, &cfg, &scans[i]);
 		if (err < 0)
@@ -369,7 +369,7 @@ int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 	 * atom packet, and the program then disagrees. */
 	if (image && ntied > 1) {
 		for (unsigned i = 0; i < PFT_DETECT_MAX_CANDIDATES; i++) {
-			struct pft_config cfg;
+			struct pft_ptm_config cfg;
 			if (!tied[i])
 				continue;
 			candidate_config(i, &cfg);
@@ -396,7 +396,7 @@ int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 	res->determined = PFT_DETECT_CYCLE_ACCURATE | PFT_DETECT_CTXID_BYTES |
 			  PFT_DETECT_TS_64BIT;
 	for (unsigned i = winner; i < PFT_DETECT_MAX_CANDIDATES; i++) {
-		struct pft_config cfg;
+		struct pft_ptm_config cfg;
 		if (!tied[i])
 			continue;
 		candidate_config(i, &cfg);
@@ -418,15 +418,15 @@ int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 	return 0;
 }
 
-int pft_config_options(const struct pft_config *cfg, char *buf, size_t len)
+int pft_ptm_config_options(const struct pft_ptm_config *cfg, char *buf, size_t len)
 {
-	struct pft_config def;
+	struct pft_ptm_config def;
 	size_t used = 0;
 	int truncated = 0;
 
-	if (!cfg || !buf || cfg->size < PFT_FIRST_SIZE(struct pft_config))
+	if (!cfg || !buf || cfg->size < PFT_FIRST_SIZE(struct pft_ptm_config))
 		return -PFT_ERR_INVALID;
-	pft_config_init(&def);
+	pft_ptm_config_init(&def);
 	if (len)
 		buf[0] = 0;
 
@@ -451,7 +451,7 @@ int pft_config_options(const struct pft_config *cfg, char *buf, size_t len)
 		OPT("--timestamps", sep);
 		sep = " ";
 	}
-	/* PFTv1.0 implies 48-bit Gray timestamps (pft_config_from_regs). */
+	/* PFTv1.0 implies 48-bit Gray timestamps (pft_ptm_config_from_regs). */
 	if (cfg->version_minor == 0) {
 		OPT("--pft-version 1.0", sep);
 		sep = " ";

@@ -21,7 +21,7 @@ struct pft_ptm_detect_scan {
 
 /* Decode @buf[0..len) under @cfg.  Returns 0, -PFT_ERR_NOMEM or
  * -PFT_ERR_BAD_CONFIG. */
-int pft_ptm_detect_scan(const uint8_t *buf, size_t len, const struct pft_config *cfg,
+int pft_ptm_detect_scan(const uint8_t *buf, size_t len, const struct pft_ptm_config *cfg,
 		    struct pft_ptm_detect_scan *scan);
 
 /* Count a fall from timestamp @prev to @cur (both as sent, merged) under

@@ -1,4 +1,4 @@
-/* Packet encoder: struct pft_packet -> PFT bytes (pft-protocol.md).
+/* Packet encoder: struct pft_ptm_packet -> PFT bytes (pft-protocol.md).
  *
  * Every encode_* function validates the packet completely before it writes
  * a byte or changes the state, so that an error leaves both untouched. */
@@ -29,7 +29,7 @@ struct enc_base {
  * readings give the same result. */
 enum { BASE_SPEC, BASE_WAYPOINT, BASE_COUNT };
 
-struct pft_encoder {
+struct pft_ptm_encoder {
 	uint8_t cycle_accurate, ctxid_bytes, v11;
 
 	struct enc_base base[BASE_COUNT];
@@ -43,8 +43,8 @@ struct pft_encoder {
 	struct trace_ts_enc ts;
 };
 
-_Static_assert(sizeof(struct pft_encoder) <= TRACE_ENC_MAX_STATE &&
-		       (int)PFT_ENC_MAX_PACKET == (int)TRACE_ENC_MAX_PACKET,
+_Static_assert(sizeof(struct pft_ptm_encoder) <= TRACE_ENC_MAX_STATE &&
+		       (int)PFT_PTM_ENC_MAX_PACKET == (int)TRACE_ENC_MAX_PACKET,
 	       "see pft_trace_enc_packet()");
 
 /* Address bits dropped by the alignment, and AB4 bits [5:3] (4.2.1). */
@@ -70,7 +70,7 @@ static enum align_class addr_align(enum pft_isa isa, uint32_t addr)
 }
 
 /* The packet carries a cycle count exactly when the stream needs one. */
-static int cycles_ok(const struct pft_packet *p, int needed)
+static int cycles_ok(const struct pft_ptm_packet *p, int needed)
 {
 	return trace_is_flag(p->has_cycles) && p->has_cycles == needed;
 }
@@ -100,7 +100,7 @@ static size_t put_cycles(uint8_t *o, uint32_t count, uint8_t cc0)
 	return n;
 }
 
-static int ctxid_fits(const struct pft_encoder *e, uint32_t ctxid)
+static int ctxid_fits(const struct pft_ptm_encoder *e, uint32_t ctxid)
 {
 	return trace_ctxid_fits(e->ctxid_bytes, ctxid);
 }
@@ -116,7 +116,7 @@ static unsigned addr_bytes_from(const struct enc_base *b, uint32_t addr,
 }
 
 /* The byte count right under both readings of the base (A4). */
-static unsigned addr_bytes(const struct pft_encoder *e, uint32_t addr,
+static unsigned addr_bytes(const struct pft_ptm_encoder *e, uint32_t addr,
 			   enum align_class align)
 {
 	unsigned a = addr_bytes_from(&e->base[BASE_SPEC], addr, align);
@@ -150,7 +150,7 @@ static int encode_async(uint8_t *o)
 	return (int)sizeof(async);
 }
 
-static int encode_isync(struct pft_encoder *e, const struct pft_packet *p,
+static int encode_isync(struct pft_ptm_encoder *e, const struct pft_ptm_packet *p,
 			uint8_t *o)
 {
 	enum align_class align = addr_align(p->isa, p->addr);
@@ -188,7 +188,7 @@ static int encode_isync(struct pft_encoder *e, const struct pft_packet *p,
 	return (int)n;
 }
 
-static int encode_atom(struct pft_encoder *e, const struct pft_packet *p,
+static int encode_atom(struct pft_ptm_encoder *e, const struct pft_ptm_packet *p,
 		       uint8_t *o)
 {
 	unsigned n = p->n_atoms;
@@ -214,7 +214,7 @@ static int encode_atom(struct pft_encoder *e, const struct pft_packet *p,
 	return 1;
 }
 
-static int encode_branch(struct pft_encoder *e, const struct pft_packet *p,
+static int encode_branch(struct pft_ptm_encoder *e, const struct pft_ptm_packet *p,
 			 uint8_t *o)
 {
 	enum align_class align = addr_align(p->isa, p->addr);
@@ -255,7 +255,7 @@ static int encode_branch(struct pft_encoder *e, const struct pft_packet *p,
 	return (int)n;
 }
 
-static int encode_waypoint(struct pft_encoder *e, const struct pft_packet *p,
+static int encode_waypoint(struct pft_ptm_encoder *e, const struct pft_ptm_packet *p,
 			   uint8_t *o)
 {
 	enum align_class align = addr_align(p->isa, p->addr);
@@ -284,7 +284,7 @@ static int encode_waypoint(struct pft_encoder *e, const struct pft_packet *p,
 	return (int)n;
 }
 
-static int encode_ctxid(struct pft_encoder *e, const struct pft_packet *p,
+static int encode_ctxid(struct pft_ptm_encoder *e, const struct pft_ptm_packet *p,
 			uint8_t *o)
 {
 	if (!e->ctxid_bytes || !ctxid_fits(e, p->ctxid))
@@ -294,7 +294,7 @@ static int encode_ctxid(struct pft_encoder *e, const struct pft_packet *p,
 	return (int)(1 + trace_put_le(o + 1, p->ctxid, e->ctxid_bytes));
 }
 
-static int encode_vmid(const struct pft_encoder *e, const struct pft_packet *p,
+static int encode_vmid(const struct pft_ptm_encoder *e, const struct pft_ptm_packet *p,
 		       uint8_t *o)
 {
 	if (!e->v11)
@@ -304,7 +304,7 @@ static int encode_vmid(const struct pft_encoder *e, const struct pft_packet *p,
 	return 2;
 }
 
-static int encode_timestamp(struct pft_encoder *e, const struct pft_packet *p,
+static int encode_timestamp(struct pft_ptm_encoder *e, const struct pft_ptm_packet *p,
 			    uint8_t *o)
 {
 	size_t n = 1;
@@ -325,33 +325,33 @@ static int encode_one_byte(uint8_t header, uint8_t *o)
 	return 1;
 }
 
-/* @o has room for PFT_ENC_MAX_PACKET bytes. */
+/* @o has room for PFT_PTM_ENC_MAX_PACKET bytes. */
 static int encode(void *state, const void *pkt, uint8_t *o)
 {
-	struct pft_encoder *e = state;
-	const struct pft_packet *p = pkt;
+	struct pft_ptm_encoder *e = state;
+	const struct pft_ptm_packet *p = pkt;
 
 	switch (p->type) {
-	case PFT_PKT_ASYNC: return encode_async(o);
-	case PFT_PKT_ISYNC: return encode_isync(e, p, o);
-	case PFT_PKT_ATOM: return encode_atom(e, p, o);
-	case PFT_PKT_BRANCH: return encode_branch(e, p, o);
-	case PFT_PKT_WAYPOINT: return encode_waypoint(e, p, o);
-	case PFT_PKT_TRIGGER: return encode_one_byte(PFT_OP_TRIGGER, o);
-	case PFT_PKT_CONTEXTID: return encode_ctxid(e, p, o);
-	case PFT_PKT_VMID: return encode_vmid(e, p, o);
-	case PFT_PKT_TIMESTAMP: return encode_timestamp(e, p, o);
-	case PFT_PKT_IGNORE: return encode_one_byte(PFT_OP_IGNORE, o);
-	case PFT_PKT_EXCEPTION_RETURN: return encode_one_byte(PFT_OP_EXCEPTION_RETURN, o);
-	case PFT_PKT_NOTSYNC:
-	case PFT_PKT_BAD:
-	case PFT_PKT_TYPE_MAX:
+	case PFT_PTM_PKT_ASYNC: return encode_async(o);
+	case PFT_PTM_PKT_ISYNC: return encode_isync(e, p, o);
+	case PFT_PTM_PKT_ATOM: return encode_atom(e, p, o);
+	case PFT_PTM_PKT_BRANCH: return encode_branch(e, p, o);
+	case PFT_PTM_PKT_WAYPOINT: return encode_waypoint(e, p, o);
+	case PFT_PTM_PKT_TRIGGER: return encode_one_byte(PFT_OP_TRIGGER, o);
+	case PFT_PTM_PKT_CONTEXTID: return encode_ctxid(e, p, o);
+	case PFT_PTM_PKT_VMID: return encode_vmid(e, p, o);
+	case PFT_PTM_PKT_TIMESTAMP: return encode_timestamp(e, p, o);
+	case PFT_PTM_PKT_IGNORE: return encode_one_byte(PFT_OP_IGNORE, o);
+	case PFT_PTM_PKT_EXCEPTION_RETURN: return encode_one_byte(PFT_OP_EXCEPTION_RETURN, o);
+	case PFT_PTM_PKT_NOTSYNC:
+	case PFT_PTM_PKT_BAD:
+	case PFT_PTM_PKT_TYPE_MAX:
 		break;
 	}
 	return -PFT_ERR_INVALID;
 }
 
-static void reset_state(struct pft_encoder *e)
+static void reset_state(struct pft_ptm_encoder *e)
 {
 	memset(e->base, 0, sizeof(e->base));
 	e->state_sent = e->ns = e->altis = e->hyp = 0;
@@ -360,12 +360,12 @@ static void reset_state(struct pft_encoder *e)
 	e->ts.sent = 0;
 }
 
-struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg, int *errcode)
+struct pft_ptm_encoder *pft_ptm_enc_alloc(const struct pft_ptm_config *cfg, int *errcode)
 {
-	struct pft_encoder *e;
+	struct pft_ptm_encoder *e;
 	int err = 0;
 
-	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_config))
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_ptm_config))
 		err = -PFT_ERR_INVALID;
 	else if (!pft_ctxid_bytes_ok(cfg->ctxid_bytes))
 		err = -PFT_ERR_BAD_CONFIG;
@@ -387,4 +387,4 @@ struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg, int *errcode)
 	return e;
 }
 
-TRACE_ENC_EXPORTS(pft_enc, struct pft_encoder, struct pft_packet)
+TRACE_ENC_EXPORTS(pft_ptm_enc, struct pft_ptm_encoder, struct pft_ptm_packet)

@@ -9,7 +9,7 @@
  * branch addresses, waypoint updates, the return stack's E atoms).
  *
  * Elements are written to f->c.out: the decoder's own queue for
- * pft_flow_put(), the caller's array for pft_flow_decode().
+ * pft_ptm_flow_put(), the caller's array for pft_ptm_flow_decode().
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +19,9 @@
 #include "core/pft_flow_core.h"
 #include "core/pft_walk.h"
 
-struct pft_flow {
+struct pft_ptm_flow {
 	struct pft_flow_core c;  /* first: the core's functions take it */
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_walk walk;
 	struct pft_retstack rs;
 	struct pft_walk_cache cache;
@@ -31,8 +31,8 @@ static const struct pft_flow_ops ptm_ops;
 
 static int ptm_init(struct pft_flow_core *c, const void *cfg, struct pft_image *image)
 {
-	struct pft_flow *f = (struct pft_flow *)c;
-	int err = pft_config_copy(&f->cfg, cfg);
+	struct pft_ptm_flow *f = (struct pft_ptm_flow *)c;
+	int err = pft_ptm_config_copy(&f->cfg, cfg);
 
 	f->walk.image = image;
 	f->walk.isa_flags = f->cfg.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0;
@@ -41,16 +41,16 @@ static int ptm_init(struct pft_flow_core *c, const void *cfg, struct pft_image *
 
 static void ptm_reset(struct pft_flow_core *c)
 {
-	pft_retstack_clear(&((struct pft_flow *)c)->rs);
+	pft_retstack_clear(&((struct pft_ptm_flow *)c)->rs);
 }
 
-static void report_error(struct pft_flow *f, uint64_t offset, enum pft_error_code why)
+static void report_error(struct pft_ptm_flow *f, uint64_t offset, enum pft_error_code why)
 {
 	pft_flow_core_error(&f->c, offset, why);
 }
 
 /* A RANGE of @ninsn instructions @start .. @last (@end just past it). */
-static struct pft_elem *push_range(struct pft_flow *f, uint64_t offset, uint32_t start,
+static struct pft_elem *push_range(struct pft_ptm_flow *f, uint64_t offset, uint32_t start,
 				   uint32_t last, uint32_t end, uint32_t ninsn, uint8_t isa)
 {
 	return pft_flow_core_range(&f->c, offset, start, last, end, ninsn, isa,
@@ -62,8 +62,8 @@ static struct pft_elem *push_range(struct pft_flow *f, uint64_t offset, uint32_t
  * block (with the PC at its last instruction), or NULL after reporting why
  * no waypoint was reached (the PC is then invalid).
  */
-static const struct pft_walk_block *walk_to_waypoint(struct pft_flow *f, uint64_t offset,
-						     int taken, const struct pft_packet *pkt)
+static const struct pft_walk_block *walk_to_waypoint(struct pft_ptm_flow *f, uint64_t offset,
+						     int taken, const struct pft_ptm_packet *pkt)
 {
 	const enum pft_mem_space space = pft_flow_core_space(&f->c);
 	const struct pft_walk_block *b = pft_walk_get(&f->walk, &f->cache, f->c.pc, f->c.isa,
@@ -101,7 +101,7 @@ static const struct pft_walk_block *walk_to_waypoint(struct pft_flow *f, uint64_
 	return b;
 }
 
-static void apply_atom(struct pft_flow *f, const struct pft_packet *pkt, int executed)
+static void apply_atom(struct pft_ptm_flow *f, const struct pft_ptm_packet *pkt, int executed)
 {
 	const struct pft_walk_block *b = walk_to_waypoint(f, pkt->offset, executed, pkt);
 
@@ -155,8 +155,8 @@ static void apply_atom(struct pft_flow *f, const struct pft_packet *pkt, int exe
 /* An I-sync (after the first A-sync). */
 static void ptm_isync(struct pft_flow_core *c, const void *p)
 {
-	struct pft_flow *f = (struct pft_flow *)c;
-	const struct pft_packet *pkt = p;
+	struct pft_ptm_flow *f = (struct pft_ptm_flow *)c;
+	const struct pft_ptm_packet *pkt = p;
 	const int first = f->c.state != PFT_FLOW_DECODE;
 	struct pft_elem *e = pft_flow_core_trace_on(&f->c, first, pkt->offset, pkt->reason);
 
@@ -180,7 +180,7 @@ static void ptm_isync(struct pft_flow_core *c, const void *p)
 		pft_flow_core_context(&f->c, pkt->offset, changed);
 }
 
-static void apply_branch(struct pft_flow *f, const struct pft_packet *pkt)
+static void apply_branch(struct pft_ptm_flow *f, const struct pft_ptm_packet *pkt)
 {
 	if (pkt->exception) {
 		/* An exception: no atom, no instruction (pft-flow.md 5.3). */
@@ -211,7 +211,7 @@ static void apply_branch(struct pft_flow *f, const struct pft_packet *pkt)
 
 /* Everything from the PC up to and including @pkt->addr executed, with no
  * waypoint before it (pft-flow.md 5.4). */
-static void apply_waypoint_update(struct pft_flow *f, const struct pft_packet *pkt)
+static void apply_waypoint_update(struct pft_ptm_flow *f, const struct pft_ptm_packet *pkt)
 {
 	struct pft_walk_span s;
 
@@ -241,33 +241,33 @@ static void apply_waypoint_update(struct pft_flow *f, const struct pft_packet *p
 	f->c.pc_valid = 0;
 }
 
-/* Packets from pft_pkt_next() always pass; a hand-made one that does not
+/* Packets from pft_ptm_pkt_next() always pass; a hand-made one that does not
  * could overflow the element queue. */
-static inline int ptm_in_range(const struct pft_packet *pkt)
+static inline int ptm_in_range(const struct pft_ptm_packet *pkt)
 {
-	return pkt->type < PFT_PKT_TYPE_MAX && pkt->n_atoms <= 5 && pkt->isa <= PFT_ISA_UNKNOWN;
+	return pkt->type < PFT_PTM_PKT_TYPE_MAX && pkt->n_atoms <= 5 && pkt->isa <= PFT_ISA_UNKNOWN;
 }
 
 static int ptm_check(const void *pkt, size_t size)
 {
-	return size >= sizeof(struct pft_packet) && ptm_in_range(pkt) ? 0 : -PFT_ERR_INVALID;
+	return size >= sizeof(struct pft_ptm_packet) && ptm_in_range(pkt) ? 0 : -PFT_ERR_INVALID;
 }
 
 /* The packets PTM applies itself while decoding. */
 static void ptm_apply(struct pft_flow_core *c, const void *p)
 {
-	struct pft_flow *f = (struct pft_flow *)c;
-	const struct pft_packet *pkt = p;
+	struct pft_ptm_flow *f = (struct pft_ptm_flow *)c;
+	const struct pft_ptm_packet *pkt = p;
 
 	switch (pkt->type) {
-	case PFT_PKT_ATOM:
+	case PFT_PTM_PKT_ATOM:
 		for (unsigned i = 0; i < pkt->n_atoms && f->c.pc_valid; i++)
 			apply_atom(f, pkt, (pkt->atoms >> i) & 1);
 		break;
-	case PFT_PKT_BRANCH:
+	case PFT_PTM_PKT_BRANCH:
 		apply_branch(f, pkt);
 		break;
-	case PFT_PKT_TIMESTAMP: {
+	case PFT_PTM_PKT_TIMESTAMP: {
 		struct pft_elem *e = pft_flow_core_timestamp(&f->c, pkt->offset, pkt->ts);
 		if (pkt->has_cycles) {
 			e->has_cycles = 1;
@@ -275,10 +275,10 @@ static void ptm_apply(struct pft_flow_core *c, const void *p)
 		}
 		break;
 	}
-	case PFT_PKT_WAYPOINT:
+	case PFT_PTM_PKT_WAYPOINT:
 		apply_waypoint_update(f, pkt);
 		break;
-	case PFT_PKT_EXCEPTION_RETURN:
+	case PFT_PTM_PKT_EXCEPTION_RETURN:
 		pft_flow_core_push(&f->c, PFT_ELEM_EXCEPTION_RETURN, pkt->offset);
 		break;
 	default:
@@ -300,19 +300,19 @@ static void ptm_nothing_held(struct pft_flow_core *c)
 
 static void ptm_sync_state(const struct pft_flow_core *c, struct flow_sync_state *s)
 {
-	pft_retstack_sync_state(&((const struct pft_flow *)c)->rs, s);
+	pft_retstack_sync_state(&((const struct pft_ptm_flow *)c)->rs, s);
 }
 
 static const struct pft_flow_ops ptm_ops = {
-	.type_bad = PFT_PKT_BAD, .type_async = PFT_PKT_ASYNC, .type_isync = PFT_PKT_ISYNC,
-	.type_ctxid = PFT_PKT_CONTEXTID, .type_vmid = PFT_PKT_VMID,
-	.type_trigger = PFT_PKT_TRIGGER,
+	.type_bad = PFT_PTM_PKT_BAD, .type_async = PFT_PTM_PKT_ASYNC, .type_isync = PFT_PTM_PKT_ISYNC,
+	.type_ctxid = PFT_PTM_PKT_CONTEXTID, .type_vmid = PFT_PTM_PKT_VMID,
+	.type_trigger = PFT_PTM_PKT_TRIGGER,
 	.init = ptm_init, .check = ptm_check, .apply = ptm_apply, .isync = ptm_isync,
 	.flush = ptm_nothing_held, .lost = ptm_lost, .finish = ptm_nothing_held,
 	.reset = ptm_reset, .sync_state = ptm_sync_state,
 };
 
-int pft_flow_decode(struct pft_flow *f, const struct pft_packet *pkts, size_t npkts,
+int pft_ptm_flow_decode(struct pft_ptm_flow *f, const struct pft_ptm_packet *pkts, size_t npkts,
 		    size_t pkt_size, struct pft_elem *elems, size_t nelems, size_t *pkt_end)
 {
 	if (!f || (!pkts && npkts) || pkt_size != sizeof(*pkts) || !elems ||
@@ -324,12 +324,12 @@ int pft_flow_decode(struct pft_flow *f, const struct pft_packet *pkts, size_t np
 	f->c.nout = 0;
 	size_t i = 0;
 	for (; i < npkts && nelems - f->c.nout >= PFT_FLOW_ELEMS_MAX; i++) {
-		const struct pft_packet *pkt = &pkts[i];
+		const struct pft_ptm_packet *pkt = &pkts[i];
 		if (!ptm_in_range(pkt))
 			break;
 		/* Atoms while decoding (most packets): ptm_apply()'s case,
 		 * without the dispatch to it. */
-		if (pkt->type == PFT_PKT_ATOM && f->c.state == PFT_FLOW_DECODE && f->c.started) {
+		if (pkt->type == PFT_PTM_PKT_ATOM && f->c.state == PFT_FLOW_DECODE && f->c.started) {
 			for (unsigned a = 0; a < pkt->n_atoms && f->c.pc_valid; a++)
 				apply_atom(f, pkt, (pkt->atoms >> a) & 1);
 		} else {
@@ -343,4 +343,4 @@ int pft_flow_decode(struct pft_flow *f, const struct pft_packet *pkts, size_t np
 	return (int)i;
 }
 
-PFT_FLOW_CORE_FUNCTIONS(pft_flow, pft_flow, pft_config, pft_packet, ptm_ops)
+PFT_FLOW_CORE_FUNCTIONS(pft_ptm_flow, pft_ptm_flow, pft_ptm_config, pft_ptm_packet, ptm_ops)

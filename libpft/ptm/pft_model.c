@@ -14,8 +14,8 @@
 #include "core/pft_etm_regs.h"
 #include "common/pft_size.h"
 
-_Static_assert(sizeof(struct pft_packet) <= MODEL_PKT_MAX &&
-		       (int)PFT_ENC_MAX_PACKET <= (int)MODEL_BYTES_MAX,
+_Static_assert(sizeof(struct pft_ptm_packet) <= MODEL_PKT_MAX &&
+		       (int)PFT_PTM_ENC_MAX_PACKET <= (int)MODEL_BYTES_MAX,
 	       "model queue slots too small");
 
 enum {
@@ -29,9 +29,9 @@ struct ret_entry {
 	uint8_t isa, ns;
 };
 
-struct pft_model {
+struct pft_ptm_model {
 	struct model_walk w;     /* the log, the queue, what every model has */
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 
 	uint8_t n_atoms, atoms;  /* pending atoms (not cycle-accurate) */
 
@@ -48,27 +48,27 @@ struct pft_model {
 	uint64_t last_ref, t_last_wp, t_traced;
 };
 
-_Static_assert(offsetof(struct pft_model, w) == 0, "the walk comes first");
+_Static_assert(offsetof(struct pft_ptm_model, w) == 0, "the walk comes first");
 
 static const struct model_ops ptm_ops;
 
 /* The configuration as a model takes it (@c: the defaults at least):
- * 0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG (pft_config_check()). */
-static int take_config(struct pft_config *c, const struct pft_config *cfg)
+ * 0, -PFT_ERR_INVALID or -PFT_ERR_BAD_CONFIG (pft_ptm_config_check()). */
+static int take_config(struct pft_ptm_config *c, const struct pft_ptm_config *cfg)
 {
-	pft_config_init(c);
-	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_config))
+	pft_ptm_config_init(c);
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_ptm_config))
 		return -PFT_ERR_INVALID;
 	pft_copy_known(c, cfg, cfg->size, sizeof(*c));
 	c->size = sizeof(*c);
-	return pft_config_check(c) ? -PFT_ERR_BAD_CONFIG : 0;
+	return pft_ptm_config_check(c) ? -PFT_ERR_BAD_CONFIG : 0;
 }
 
-struct pft_model *pft_model_alloc(const struct pft_config *cfg,
+struct pft_ptm_model *pft_ptm_model_alloc(const struct pft_ptm_config *cfg,
 				  const struct pft_model_config *mcfg,
 				  struct pft_image *image, int *errcode)
 {
-	struct pft_config c;
+	struct pft_ptm_config c;
 	int err = take_config(&c, cfg);
 	const struct model_trace trace = {
 		c.ctxid_bytes, c.vmid, c.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0
@@ -77,19 +77,19 @@ struct pft_model *pft_model_alloc(const struct pft_config *cfg,
 	return pft_model_walk_alloc(&ptm_ops, &c, err, &trace, mcfg, image, errcode);
 }
 
-MODEL_WALK_EXPORTS(pft_model, struct pft_model, struct pft_packet)
+MODEL_WALK_EXPORTS(pft_ptm_model, struct pft_ptm_model, struct pft_ptm_packet)
 
 /* ---- Packet output ---- */
 
-static void emit(struct pft_model *m, struct pft_packet *p)
+static void emit(struct pft_ptm_model *m, struct pft_ptm_packet *p)
 {
 	pft_model_emit(&m->w, p);
 }
 
 static void flush_atoms(struct model_walk *w)
 {
-	struct pft_model *m = (struct pft_model *)w;
-	struct pft_packet p = { .type = PFT_PKT_ATOM };
+	struct pft_ptm_model *m = (struct pft_ptm_model *)w;
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_ATOM };
 
 	if (!m->n_atoms)
 		return;
@@ -101,13 +101,13 @@ static void flush_atoms(struct model_walk *w)
 }
 
 /* Every packet but an atom goes out after the pending atoms. */
-static void emit_after_atoms(struct pft_model *m, struct pft_packet *p)
+static void emit_after_atoms(struct pft_ptm_model *m, struct pft_ptm_packet *p)
 {
 	pft_model_emit_after_atoms(&m->w, p);
 }
 
 /* Cycles since the last count up to @t; @t becomes the reference. */
-static uint32_t take_cycles(struct pft_model *m, uint64_t t)
+static uint32_t take_cycles(struct pft_ptm_model *m, uint64_t t)
 {
 	uint64_t d = t > m->last_ref ? t - m->last_ref : 0;
 
@@ -116,7 +116,7 @@ static uint32_t take_cycles(struct pft_model *m, uint64_t t)
 	return d > 0xfffffffeu ? 0xffffffffu : (uint32_t)d;
 }
 
-static void set_cycles(struct pft_model *m, struct pft_packet *p, uint64_t t)
+static void set_cycles(struct pft_ptm_model *m, struct pft_ptm_packet *p, uint64_t t)
 {
 	if (m->cfg.cycle_accurate) {
 		p->has_cycles = 1;
@@ -124,10 +124,10 @@ static void set_cycles(struct pft_model *m, struct pft_packet *p, uint64_t t)
 	}
 }
 
-static void put_atom(struct pft_model *m, int executed, uint64_t t)
+static void put_atom(struct pft_ptm_model *m, int executed, uint64_t t)
 {
 	if (m->cfg.cycle_accurate) {
-		struct pft_packet p = { .type = PFT_PKT_ATOM, .n_atoms = 1,
+		struct pft_ptm_packet p = { .type = PFT_PTM_PKT_ATOM, .n_atoms = 1,
 					.atoms = (uint8_t)executed };
 		set_cycles(m, &p, t);
 		emit(m, &p);
@@ -138,28 +138,28 @@ static void put_atom(struct pft_model *m, int executed, uint64_t t)
 		flush_atoms(&m->w);
 }
 
-static void put_branch(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t ns,
+static void put_branch(struct pft_ptm_model *m, uint32_t addr, uint8_t isa, uint8_t ns,
 		       uint64_t t)
 {
-	struct pft_packet p = { .type = PFT_PKT_BRANCH, .addr = addr, .isa = isa, .ns = ns };
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_BRANCH, .addr = addr, .isa = isa, .ns = ns };
 
 	flush_atoms(&m->w);
 	set_cycles(m, &p, t);
 	emit(m, &p);
 }
 
-static void put_waypoint_update(struct pft_model *m)
+static void put_waypoint_update(struct pft_ptm_model *m)
 {
-	struct pft_packet p = { .type = PFT_PKT_WAYPOINT, .addr = m->straight_last,
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_WAYPOINT, .addr = m->straight_last,
 				.isa = m->straight_isa };
 
 	emit_after_atoms(m, &p);
 	m->straight_bytes = 0;
 }
 
-static void put_timestamp(struct pft_model *m)
+static void put_timestamp(struct pft_ptm_model *m)
 {
-	struct pft_packet p = { .type = PFT_PKT_TIMESTAMP };
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_TIMESTAMP };
 	uint64_t width = m->cfg.ts_64bit ? ~0ull : (1ull << 48) - 1;
 
 	flush_atoms(&m->w);
@@ -180,8 +180,8 @@ static void put_timestamp(struct pft_model *m)
 static void put_sync(struct model_walk *w, const struct model_insn *in, unsigned reason,
 		     uint64_t start)
 {
-	struct pft_model *m = (struct pft_model *)w;
-	struct pft_packet p = { .type = PFT_PKT_ISYNC, .addr = in->addr, .isa = in->isa,
+	struct pft_ptm_model *m = (struct pft_ptm_model *)w;
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_ISYNC, .addr = in->addr, .isa = in->isa,
 				.reason = (uint8_t)reason, .ns = in->ns };
 
 	(void)start;
@@ -207,7 +207,7 @@ static void put_sync(struct model_walk *w, const struct model_insn *in, unsigned
 
 /* ---- Return stack ---- */
 
-static void rs_push(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t ns)
+static void rs_push(struct pft_ptm_model *m, uint32_t addr, uint8_t isa, uint8_t ns)
 {
 	m->rs[m->rs_top] = (struct ret_entry){ addr, isa, ns };
 	m->rs_top = (m->rs_top + 1) % RS_DEPTH;
@@ -216,7 +216,7 @@ static void rs_push(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t ns)
 }
 
 /* Pop the top entry if it is (@addr, @isa, @ns). */
-static int rs_match_pop(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t ns)
+static int rs_match_pop(struct pft_ptm_model *m, uint32_t addr, uint8_t isa, uint8_t ns)
 {
 	unsigned top = (m->rs_top + RS_DEPTH - 1) % RS_DEPTH;
 
@@ -230,13 +230,13 @@ static int rs_match_pop(struct pft_model *m, uint32_t addr, uint8_t isa, uint8_t
 
 /* ---- Instructions ---- */
 
-static void trace_off(struct pft_model *m)
+static void trace_off(struct pft_ptm_model *m)
 {
 	pft_model_trace_off(&m->w);
 }
 
 /* A traced waypoint @p whose successor is @n: its atom or branch packet. */
-static void trace_waypoint(struct pft_model *m, const struct model_insn *p, const struct model_insn *n)
+static void trace_waypoint(struct pft_ptm_model *m, const struct model_insn *p, const struct model_insn *n)
 {
 	int taken = pft_model_branch_taken(p, n);
 	int ns_change = n->ns != m->w.t.ns;
@@ -273,7 +273,7 @@ static void trace_waypoint(struct pft_model *m, const struct model_insn *p, cons
 }
 
 /* A traced instruction that is not a waypoint ran. */
-static void add_straight(struct pft_model *m, const struct model_insn *p)
+static void add_straight(struct pft_ptm_model *m, const struct model_insn *p)
 {
 	m->straight_bytes += p->c.size;
 	m->straight_last = p->addr;
@@ -284,7 +284,7 @@ static void add_straight(struct pft_model *m, const struct model_insn *p)
 static void complete(struct model_walk *w, const struct model_insn *p, const struct model_insn *n,
 		     uint64_t start)
 {
-	struct pft_model *m = (struct pft_model *)w;
+	struct pft_ptm_model *m = (struct pft_ptm_model *)w;
 
 	(void)start;
 	if (!p->known || p->c.kind != PFT_WP_NONE)
@@ -309,14 +309,14 @@ static void complete(struct model_walk *w, const struct model_insn *p, const str
 /* A periodic I-sync waits for the end of a straight-line run. */
 static int may_resync(const struct model_walk *w)
 {
-	return ((const struct pft_model *)w)->straight_bytes == 0;
+	return ((const struct pft_ptm_model *)w)->straight_bytes == 0;
 }
 
 /* The log ended after @p: a waypoint's outcome is unknown, so only what
  * ran before it is traced. */
 static void finish(struct model_walk *w, const struct model_insn *p)
 {
-	struct pft_model *m = (struct pft_model *)w;
+	struct pft_ptm_model *m = (struct pft_ptm_model *)w;
 
 	if (p->c.kind == PFT_WP_NONE)
 		add_straight(m, p);
@@ -324,13 +324,13 @@ static void finish(struct model_walk *w, const struct model_insn *p)
 		put_waypoint_update(m);
 }
 
-MODEL_ENCODER(pft_enc, struct pft_encoder, struct pft_packet, struct pft_config)
+MODEL_ENCODER(pft_ptm_enc, struct pft_ptm_encoder, struct pft_ptm_packet, struct pft_ptm_config)
 
 static const struct model_ops ptm_ops = {
-	.model_size = sizeof(struct pft_model),
-	.at_cfg = offsetof(struct pft_model, cfg),
-	.cfg_size = sizeof(struct pft_config),
-	MODEL_PKT_LAYOUT(struct pft_packet, PFT_PKT_ASYNC, PFT_PKT_CONTEXTID, PFT_PKT_VMID),
+	.model_size = sizeof(struct pft_ptm_model),
+	.at_cfg = offsetof(struct pft_ptm_model, cfg),
+	.cfg_size = sizeof(struct pft_ptm_config),
+	MODEL_PKT_LAYOUT(struct pft_ptm_packet, PFT_PTM_PKT_ASYNC, PFT_PTM_PKT_CONTEXTID, PFT_PTM_PKT_VMID),
 	MODEL_ENCODER_OPS,
 	.flush_atoms = flush_atoms,
 	.complete = complete,

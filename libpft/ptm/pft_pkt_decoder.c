@@ -51,8 +51,8 @@ enum header_kind {
 	HK_EXCEPTION_RETURN
 };
 
-struct pft_pkt_decoder {
-	struct pft_config cfg;
+struct pft_ptm_pkt_decoder {
+	struct pft_ptm_config cfg;
 	uint8_t kind[256];        /* enum header_kind by header byte */
 	uint8_t atom_count[256];  /* non-CA atom headers: number of atoms */
 	uint8_t atom_bits[256];   /* non-CA atom headers: E bits, oldest = bit 0 */
@@ -78,7 +78,7 @@ struct pft_pkt_decoder {
 
 };
 
-static void build_tables(struct pft_pkt_decoder *d)
+static void build_tables(struct pft_ptm_pkt_decoder *d)
 {
 	for (unsigned h = 0; h < 256; h++) {
 		uint8_t k = HK_RESERVED;
@@ -126,11 +126,11 @@ static void build_tables(struct pft_pkt_decoder *d)
 	}
 }
 
-struct pft_pkt_decoder *pft_pkt_alloc(const struct pft_config *cfg, int *errcode)
+struct pft_ptm_pkt_decoder *pft_ptm_pkt_alloc(const struct pft_ptm_config *cfg, int *errcode)
 {
-	struct pft_config c;
-	struct pft_pkt_decoder *d =
-		pft_stream_decoder_alloc(sizeof(*d), pft_config_copy(&c, cfg), errcode);
+	struct pft_ptm_config c;
+	struct pft_ptm_pkt_decoder *d =
+		pft_stream_decoder_alloc(sizeof(*d), pft_ptm_config_copy(&c, cfg), errcode);
 
 	if (!d)
 		return NULL;
@@ -140,19 +140,19 @@ struct pft_pkt_decoder *pft_pkt_alloc(const struct pft_config *cfg, int *errcode
 }
 
 /* A cut packet's trailing zeros, however many, may begin an A-sync. */
-PKT_DECODER_API(pft_pkt, struct pft_pkt_decoder, s, SIZE_MAX)
+PKT_DECODER_API(pft_ptm_pkt, struct pft_ptm_pkt_decoder, s, SIZE_MAX)
 
-int pft_pkt_synced(const struct pft_pkt_decoder *d)
+int pft_ptm_pkt_synced(const struct pft_ptm_pkt_decoder *d)
 {
 	return d->s.synced;
 }
 
-uint64_t pft_pkt_feed_pos(const struct pft_pkt_decoder *d)
+uint64_t pft_ptm_pkt_feed_pos(const struct pft_ptm_pkt_decoder *d)
 {
 	return d->s.buf_offset + d->s.pos;
 }
 
-int pft_pkt_cut_feed(struct pft_pkt_decoder *d, uint64_t end)
+int pft_ptm_pkt_cut_feed(struct pft_ptm_pkt_decoder *d, uint64_t end)
 {
 	struct pkt_stream *s = &d->s;
 
@@ -191,7 +191,7 @@ static size_t parse_cycles(const uint8_t *p, size_t avail, uint32_t *count)
 
 /* The cycle count at p[@n] that a packet carries in cycle-accurate mode:
  * the packet's new length, or 0 if @avail is too short. */
-static size_t add_cycles(const uint8_t *p, size_t n, size_t avail, struct pft_packet *pkt)
+static size_t add_cycles(const uint8_t *p, size_t n, size_t avail, struct pft_ptm_packet *pkt)
 {
 	size_t c = parse_cycles(p + n, avail - n, &pkt->cycles);
 
@@ -213,8 +213,8 @@ static enum pft_isa thumb_or_thumbee(uint8_t altis)
  * AB1-AB4).  The instruction set of a compressed address is that of the
  * previous address-bearing packet.
  */
-static size_t parse_address(const struct pft_pkt_decoder *d, const uint8_t *p,
-			    size_t avail, struct pft_packet *pkt, int *e_flag)
+static size_t parse_address(const struct pft_ptm_pkt_decoder *d, const uint8_t *p,
+			    size_t avail, struct pft_ptm_packet *pkt, int *e_flag)
 {
 	size_t k = 1;
 
@@ -269,11 +269,11 @@ static size_t parse_address(const struct pft_pkt_decoder *d, const uint8_t *p,
 	return k;
 }
 
-/* Inlined where counting passes over branches (pft_pkt_skip_counted()),
+/* Inlined where counting passes over branches (pft_ptm_pkt_skip_counted()),
  * called elsewhere (parse_branch()). */
 static inline __attribute__((always_inline)) size_t
-parse_branch_inline(const struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
-		    struct pft_packet *pkt)
+parse_branch_inline(const struct pft_ptm_pkt_decoder *d, const uint8_t *p, size_t avail,
+		    struct pft_ptm_packet *pkt)
 {
 	int e_flag;
 	size_t n = parse_address(d, p, avail, pkt, &e_flag);
@@ -302,14 +302,14 @@ parse_branch_inline(const struct pft_pkt_decoder *d, const uint8_t *p, size_t av
 	return d->cfg.cycle_accurate ? add_cycles(p, n, avail, pkt) : n;
 }
 
-static size_t parse_branch(const struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
-			   struct pft_packet *pkt)
+static size_t parse_branch(const struct pft_ptm_pkt_decoder *d, const uint8_t *p, size_t avail,
+			   struct pft_ptm_packet *pkt)
 {
 	return parse_branch_inline(d, p, avail, pkt);
 }
 
-static size_t parse_waypoint(const struct pft_pkt_decoder *d, const uint8_t *p,
-			     size_t avail, struct pft_packet *pkt)
+static size_t parse_waypoint(const struct pft_ptm_pkt_decoder *d, const uint8_t *p,
+			     size_t avail, struct pft_ptm_packet *pkt)
 {
 	int e_flag;
 
@@ -332,8 +332,8 @@ static size_t parse_waypoint(const struct pft_pkt_decoder *d, const uint8_t *p,
 	return n;
 }
 
-static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
-			  size_t avail, struct pft_packet *pkt)
+static size_t parse_isync(const struct pft_ptm_pkt_decoder *d, const uint8_t *p,
+			  size_t avail, struct pft_ptm_packet *pkt)
 {
 	size_t n = 6;
 
@@ -363,8 +363,8 @@ static size_t parse_isync(const struct pft_pkt_decoder *d, const uint8_t *p,
 	return n;
 }
 
-static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
-			      size_t avail, struct pft_packet *pkt)
+static size_t parse_timestamp(const struct pft_ptm_pkt_decoder *d, const uint8_t *p,
+			      size_t avail, struct pft_ptm_packet *pkt)
 {
 	size_t n = pft_trace_ts_parse(p, avail, d->cfg.ts_64bit, d->cfg.ts_gray, d->ts_raw,
 				      &pkt->ts_raw, &pkt->ts, &pkt->ts_bits,
@@ -383,23 +383,23 @@ static size_t parse_timestamp(const struct pft_pkt_decoder *d, const uint8_t *p,
  * byte after it.  Zeros ended by anything but 0x80 are malformed (the
  * pieces already given are not taken back).
  */
-static int parse_zeros(const uint8_t *p, size_t avail, struct pft_packet *pkt)
+static int parse_zeros(const uint8_t *p, size_t avail, struct pft_ptm_packet *pkt)
 {
 	size_t z = 0;
 
 	while (z < avail && z < ASYNC_LOOK && p[z] == 0)
 		z++;
 	if (z == ASYNC_LOOK) {
-		pkt->type = PFT_PKT_ASYNC;
+		pkt->type = PFT_PTM_PKT_ASYNC;
 		return PKT_MAX;
 	}
 	if (z == avail)
 		return 0;
 	if (p[z] == PFT_OP_ASYNC_END && z >= PFT_ASYNC_MIN_ZEROS) {
-		pkt->type = PFT_PKT_ASYNC;
+		pkt->type = PFT_PTM_PKT_ASYNC;
 		return z > PKT_ASYNC_MAX_ZEROS ? (int)(z - PKT_ASYNC_MAX_ZEROS) : (int)z + 1;
 	}
-	pkt->type = PFT_PKT_BAD;
+	pkt->type = PFT_PTM_PKT_BAD;
 	pkt->bad = PFT_ERR_PKT_ASYNC;
 	size_t bad = z + (p[z] == PFT_OP_ASYNC_END);
 	return -(int)(bad > PKT_MAX ? PKT_MAX : bad);
@@ -412,16 +412,16 @@ static int parse_zeros(const uint8_t *p, size_t avail, struct pft_packet *pkt)
  * is one atom (bit 1: 0 = E) and a cycle count, usually of one or two
  * bytes, decoded inline.
  */
-static inline size_t decode_atom(const struct pft_pkt_decoder *d, const uint8_t *p,
-				 size_t avail, uint64_t offset, struct pft_packet *pkt)
+static inline size_t decode_atom(const struct pft_ptm_pkt_decoder *d, const uint8_t *p,
+				 size_t avail, uint64_t offset, struct pft_ptm_packet *pkt)
 {
 	const uint8_t h = p[0];
 	uint32_t cycles = (h >> 2) & 0xf;
 	size_t size = 1;
 
 	if (d->kind[h] == HK_ATOM) {
-		*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = 1,
-					    .type = PFT_PKT_ATOM,
+		*pkt = (struct pft_ptm_packet){ .offset = offset, .raw = p, .size = 1,
+					    .type = PFT_PTM_PKT_ATOM,
 					    .n_atoms = d->atom_count[h],
 					    .atoms = d->atom_bits[h] };
 		return 1;
@@ -436,8 +436,8 @@ static inline size_t decode_atom(const struct pft_pkt_decoder *d, const uint8_t 
 				return 0;
 		}
 	}
-	*pkt = (struct pft_packet){ .offset = offset, .raw = p, .size = (uint16_t)size,
-				    .type = PFT_PKT_ATOM, .n_atoms = 1,
+	*pkt = (struct pft_ptm_packet){ .offset = offset, .raw = p, .size = (uint16_t)size,
+				    .type = PFT_PTM_PKT_ATOM, .n_atoms = 1,
 				    .atoms = (h & PFT_CA_ATOM_N) ? 0 : 1, .has_cycles = 1,
 				    .cycles = cycles };
 	return size;
@@ -447,8 +447,8 @@ static inline size_t decode_atom(const struct pft_pkt_decoder *d, const uint8_t 
  * Decode the packet at p[0] (synchronised).  Returns its length (> 0), 0 if
  * more bytes are needed, or -(bytes) of a bad packet (pkt->bad says why).
  */
-static int parse_packet(const struct pft_pkt_decoder *d, const uint8_t *p,
-			size_t avail, struct pft_packet *pkt)
+static int parse_packet(const struct pft_ptm_pkt_decoder *d, const uint8_t *p,
+			size_t avail, struct pft_ptm_packet *pkt)
 {
 	const uint8_t h = p[0];
 	struct pft_stream_id id;
@@ -458,64 +458,64 @@ static int parse_packet(const struct pft_pkt_decoder *d, const uint8_t *p,
 	case HK_ATOM_CA:
 		return (int)decode_atom(d, p, avail, 0, pkt);
 	case HK_BRANCH:
-		pkt->type = PFT_PKT_BRANCH;
+		pkt->type = PFT_PTM_PKT_BRANCH;
 		return (int)parse_branch(d, p, avail, pkt);
 	case HK_ISYNC:
-		pkt->type = PFT_PKT_ISYNC;
+		pkt->type = PFT_PTM_PKT_ISYNC;
 		return (int)parse_isync(d, p, avail, pkt);
 	case HK_TIMESTAMP:
-		pkt->type = PFT_PKT_TIMESTAMP;
+		pkt->type = PFT_PTM_PKT_TIMESTAMP;
 		return (int)parse_timestamp(d, p, avail, pkt);
 	case HK_WAYPOINT:
-		pkt->type = PFT_PKT_WAYPOINT;
+		pkt->type = PFT_PTM_PKT_WAYPOINT;
 		return (int)parse_waypoint(d, p, avail, pkt);
 	case HK_CONTEXTID:
 		id = pft_stream_id_payload(p, avail, d->cfg.ctxid_bytes);
-		pkt->type = PFT_PKT_CONTEXTID;
+		pkt->type = PFT_PTM_PKT_CONTEXTID;
 		pkt->ctxid = id.id;
 		pkt->has_ctxid = 1;
 		return (int)id.size;
 	case HK_VMID:
 		id = pft_stream_id_payload(p, avail, 1);
-		pkt->type = PFT_PKT_VMID;
+		pkt->type = PFT_PTM_PKT_VMID;
 		pkt->vmid = (uint8_t)id.id;
 		return (int)id.size;
 	case HK_TRIGGER:
-		pkt->type = PFT_PKT_TRIGGER;
+		pkt->type = PFT_PTM_PKT_TRIGGER;
 		return 1;
 	case HK_IGNORE:
-		pkt->type = PFT_PKT_IGNORE;
+		pkt->type = PFT_PTM_PKT_IGNORE;
 		return 1;
 	case HK_EXCEPTION_RETURN:
-		pkt->type = PFT_PKT_EXCEPTION_RETURN;
+		pkt->type = PFT_PTM_PKT_EXCEPTION_RETURN;
 		return 1;
 	case HK_ZERO:
 		return parse_zeros(p, avail, pkt);
 	case HK_ATOM_NO_MARKER:
-		pkt->type = PFT_PKT_BAD;
+		pkt->type = PFT_PTM_PKT_BAD;
 		pkt->bad = PFT_ERR_PKT_ATOM_NO_MARKER;
 		return -1;
 	case HK_RESERVED:
 		break;
 	}
-	pkt->type = PFT_PKT_BAD;
+	pkt->type = PFT_PTM_PKT_BAD;
 	pkt->bad = PFT_ERR_PKT_RESERVED_HEADER;
 	return -1;
 }
 
 /* Apply a complete packet to the packet-layer state. */
-static void commit(struct pft_pkt_decoder *d, const struct pft_packet *pkt)
+static void commit(struct pft_ptm_pkt_decoder *d, const struct pft_ptm_packet *pkt)
 {
 	switch (pkt->type) {
-	case PFT_PKT_ISYNC:
+	case PFT_PTM_PKT_ISYNC:
 		d->altis = pkt->altis;
 		d->base_addr = pkt->addr;
 		d->base_isa = pkt->isa;
 		d->known_bits = 32;
 		d->isa_known = 1;
 		break;
-	case PFT_PKT_BRANCH:
-	case PFT_PKT_WAYPOINT:
+	case PFT_PTM_PKT_BRANCH:
+	case PFT_PTM_PKT_WAYPOINT:
 		/* EX0 (and the waypoint information byte) always carry AltIS;
 		 * it is 0 for ARM and Jazelle targets (pft-protocol.md 4.3). */
 		if (pkt->exc_bytes)
@@ -527,7 +527,7 @@ static void commit(struct pft_pkt_decoder *d, const struct pft_packet *pkt)
 			d->isa_known = 1;
 		}
 		break;
-	case PFT_PKT_TIMESTAMP:
+	case PFT_PTM_PKT_TIMESTAMP:
 		d->ts_raw = pkt->ts_raw;
 		break;
 	default:
@@ -535,7 +535,7 @@ static void commit(struct pft_pkt_decoder *d, const struct pft_packet *pkt)
 	}
 }
 
-static int bad_status(const struct pft_packet *pkt)
+static int bad_status(const struct pft_ptm_packet *pkt)
 {
 	switch (pkt->bad) {
 	case PFT_ERR_PKT_RESERVED_HEADER:
@@ -549,7 +549,7 @@ static int bad_status(const struct pft_packet *pkt)
 }
 
 /* How many zero bytes (up to 5) come just before buf[@pos] in the stream. */
-static __attribute__((noinline, cold)) unsigned zeros_before_at(const struct pft_pkt_decoder *d,
+static __attribute__((noinline, cold)) unsigned zeros_before_at(const struct pft_ptm_pkt_decoder *d,
 								 size_t pos)
 {
 	unsigned n = 0;
@@ -578,19 +578,19 @@ static __attribute__((noinline, cold)) size_t async_after(const uint8_t *p, size
  * those before buf[@pos], or before the carry), and branch packets, the
  * most common after atoms, without the dispatch.
  */
-static int decode_at(const struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
-		     size_t pos, struct pft_packet *pkt)
+static int decode_at(const struct pft_ptm_pkt_decoder *d, const uint8_t *p, size_t avail,
+		     size_t pos, struct pft_ptm_packet *pkt)
 {
 	if (*p == PFT_OP_ASYNC_ZERO || *p == PFT_OP_ASYNC_END) {
 		unsigned prior = pos == PKT_CARRIED ? d->carry_prior : zeros_before_at(d, pos);
 		size_t a = async_after(p, avail, prior);
 		if (a) {
-			pkt->type = PFT_PKT_ASYNC;
+			pkt->type = PFT_PTM_PKT_ASYNC;
 			return (int)a;
 		}
 	}
 	if (*p & 1) {
-		pkt->type = PFT_PKT_BRANCH;
+		pkt->type = PFT_PTM_PKT_BRANCH;
 		return (int)parse_branch(d, p, avail, pkt);
 	}
 	return parse_packet(d, p, avail, pkt);
@@ -599,7 +599,7 @@ static int decode_at(const struct pft_pkt_decoder *d, const uint8_t *p, size_t a
 /* Remember the stream's last bytes before the caller may drop the buffer. */
 static void keep_history(void *dv)
 {
-	struct pft_pkt_decoder *d = dv;
+	struct pft_ptm_pkt_decoder *d = dv;
 
 	for (size_t i = d->s.len > 5 ? d->s.len - 5 : 0; i < d->s.len; i++) {
 		if (d->hist_len == sizeof(d->hist)) {
@@ -618,8 +618,8 @@ static int ptm_decode(const void *d, const uint8_t *p, size_t avail, size_t pos,
 
 static int ptm_deliver(void *dv, void *pv, int n, const uint8_t *raw, uint64_t offset)
 {
-	struct pft_pkt_decoder *d = dv;
-	struct pft_packet *pkt = pv;
+	struct pft_ptm_pkt_decoder *d = dv;
+	struct pft_ptm_packet *pkt = pv;
 
 	pkt->size = (uint16_t)(n > 0 ? n : -n);
 	pkt->raw = raw;
@@ -634,16 +634,16 @@ static int ptm_deliver(void *dv, void *pv, int n, const uint8_t *raw, uint64_t o
 
 static int ptm_emit(void *pv, const struct pkt_span *sp)
 {
-	struct pft_packet *pkt = pv;
+	struct pft_ptm_packet *pkt = pv;
 	int status = 0;
 
 	if (sp->kind == PKT_SPAN_TRUNCATED) {
 		memset(pkt, 0, sizeof(*pkt));
-		pkt->type = PFT_PKT_BAD;
+		pkt->type = PFT_PTM_PKT_BAD;
 		pkt->bad = PFT_ERR_PKT_TRUNCATED;
 		status = -PFT_ERR_TRUNCATED;
 	} else {
-		pkt->type = sp->kind == PKT_SPAN_ASYNC ? PFT_PKT_ASYNC : PFT_PKT_NOTSYNC;
+		pkt->type = sp->kind == PKT_SPAN_ASYNC ? PFT_PTM_PKT_ASYNC : PFT_PTM_PKT_NOTSYNC;
 	}
 	pkt->raw = sp->raw;
 	pkt->offset = sp->offset;
@@ -653,12 +653,12 @@ static int ptm_emit(void *pv, const struct pkt_span *sp)
 
 static void ptm_clear(void *pkt)
 {
-	memset(pkt, 0, sizeof(struct pft_packet));
+	memset(pkt, 0, sizeof(struct pft_ptm_packet));
 }
 
 static void ptm_hold(void *dv, size_t pos)
 {
-	struct pft_pkt_decoder *d = dv;
+	struct pft_ptm_pkt_decoder *d = dv;
 
 	d->carry_prior = zeros_before_at(d, pos);
 }
@@ -674,7 +674,7 @@ static const struct pkt_proto ptm_proto = {
 };
 
 /* Atoms are most packets: decode them here, without the dispatch. */
-static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+static inline int fast_atom(struct pft_ptm_pkt_decoder *d, struct pft_ptm_packet *pkt)
 {
 	const uint8_t *p = d->s.buf + d->s.pos;
 	const uint8_t kind = d->kind[*p];
@@ -690,14 +690,14 @@ static inline int fast_atom(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 
 /* Everything but the hot path; kept out of line so that the hot path
  * needs no stack frame. */
-static __attribute__((noinline)) int next_finishing(struct pft_pkt_decoder *d,
-						    struct pft_packet *pkt)
+static __attribute__((noinline)) int next_finishing(struct pft_ptm_pkt_decoder *d,
+						    struct pft_ptm_packet *pkt)
 {
 	return pft_stream_next(&d->s, &ptm_proto, d, pkt);
 }
 
-static __attribute__((noinline)) int next_checked(struct pft_pkt_decoder *d,
-						  struct pft_packet *pkt, size_t size)
+static __attribute__((noinline)) int next_checked(struct pft_ptm_pkt_decoder *d,
+						  struct pft_ptm_packet *pkt, size_t size)
 {
 	if (!d || !pkt || size < sizeof(*pkt))
 		return -PFT_ERR_INVALID;
@@ -709,8 +709,8 @@ static __attribute__((noinline)) int next_checked(struct pft_pkt_decoder *d,
  * (zeroed here) with its size, bytes and offset, and its state committed.
  * Returns its size, or decode_at()'s 0 or -(bytes) of a bad packet with
  * *@pkt as decode_at() left it, nothing committed. */
-static inline int decode_whole(struct pft_pkt_decoder *d, const uint8_t *buf, size_t len,
-			       uint64_t base, size_t pos, struct pft_packet *pkt)
+static inline int decode_whole(struct pft_ptm_pkt_decoder *d, const uint8_t *buf, size_t len,
+			       uint64_t base, size_t pos, struct pft_ptm_packet *pkt)
 {
 	memset(pkt, 0, sizeof(*pkt));
 	int n = decode_at(d, buf + pos, len - pos, pos, pkt);
@@ -726,8 +726,8 @@ static inline int decode_whole(struct pft_pkt_decoder *d, const uint8_t *buf, si
 
 /* Synchronised, nothing carried, and a whole packet's worth of bytes in
  * the buffer: no boundary can cut the packet. */
-static __attribute__((noinline)) int next_in_buffer(struct pft_pkt_decoder *d,
-						    struct pft_packet *pkt)
+static __attribute__((noinline)) int next_in_buffer(struct pft_ptm_pkt_decoder *d,
+						    struct pft_ptm_packet *pkt)
 {
 	const uint8_t *p = d->s.buf + d->s.pos;
 	int n = decode_whole(d, d->s.buf, d->s.len, d->s.buf_offset, d->s.pos, pkt);
@@ -746,7 +746,7 @@ static __attribute__((noinline)) int next_in_buffer(struct pft_pkt_decoder *d,
 	return bad_status(pkt);
 }
 
-int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
+int pft_ptm_pkt_next(struct pft_ptm_pkt_decoder *d, struct pft_ptm_packet *pkt, size_t size)
 {
 	/* The hot path: tail calls away from everything else, so that it
 	 * needs no stack frame. */
@@ -760,7 +760,7 @@ int pft_pkt_next(struct pft_pkt_decoder *d, struct pft_packet *pkt, size_t size)
 	return next_checked(d, pkt, size);
 }
 
-int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_t n,
+int pft_ptm_pkt_next_batch(struct pft_ptm_pkt_decoder *d, struct pft_ptm_packet *pkts, size_t n,
 		       size_t size)
 {
 	size_t k = 0;
@@ -800,12 +800,12 @@ int pft_pkt_next_batch(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_
 	}
 	if (k)
 		return (int)(k > INT_MAX ? INT_MAX : k);
-	int status = pft_pkt_next(d, &pkts[0], size);
+	int status = pft_ptm_pkt_next(d, &pkts[0], size);
 	return status < 0 ? status : 1;
 }
 
-int pft_pkt_skip_counted(struct pft_pkt_decoder *d, uint64_t limit, struct pkt_skipped *sk,
-			 struct pft_packet *pkt)
+int pft_ptm_pkt_skip_counted(struct pft_ptm_pkt_decoder *d, uint64_t limit, struct pkt_skipped *sk,
+			 struct pft_ptm_packet *pkt)
 {
 	if (!d->s.synced || d->s.ncarry || d->s.len - d->s.pos < PKT_MAX || limit <= d->s.buf_offset)
 		return 0;
@@ -835,18 +835,18 @@ int pft_pkt_skip_counted(struct pft_pkt_decoder *d, uint64_t limit, struct pkt_s
 		if (h & 1) {
 			/* A branch changes the address state the next ones
 			 * build on. */
-			struct pft_packet b;
+			struct pft_ptm_packet b;
 			b.exc_bytes = 0;
 			size_t n = parse_branch_inline(d, buf + pos, PKT_MAX, &b);
 			if (!n)
 				break;
-			b.type = PFT_PKT_BRANCH;
+			b.type = PFT_PTM_PKT_BRANCH;
 			commit(d, &b);
 			branches++;
 			pos += n;
 			continue;
 		}
-		/* Another packet: whole, as pft_pkt_next() gives it; a bad one
+		/* Another packet: whole, as pft_ptm_pkt_next() gives it; a bad one
 		 * is left to it. */
 		int n = decode_whole(d, buf, d->s.len, d->s.buf_offset, pos, pkt);
 		if (n <= 0)
@@ -861,7 +861,7 @@ int pft_pkt_skip_counted(struct pft_pkt_decoder *d, uint64_t limit, struct pkt_s
 	return other;
 }
 
-void pft_pkt_sync_state(const struct pft_pkt_decoder *d, struct pkt_sync_state *s)
+void pft_ptm_pkt_sync_state(const struct pft_ptm_pkt_decoder *d, struct pkt_sync_state *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->ts_raw = d->ts_raw;
@@ -873,7 +873,7 @@ void pft_pkt_sync_state(const struct pft_pkt_decoder *d, struct pkt_sync_state *
 	s->altis = d->altis;
 }
 
-int pft_pkt_sync_state_equal(const struct pkt_sync_state *a, const struct pkt_sync_state *b)
+int pft_ptm_pkt_sync_state_equal(const struct pkt_sync_state *a, const struct pkt_sync_state *b)
 {
 	return !memcmp(a, b, sizeof(*a));
 }

@@ -10,17 +10,17 @@
 #include "pft.h"
 
 /* 1 when @d is synchronised (its packets do not depend on the feeds). */
-int pft_pkt_synced(const struct pft_pkt_decoder *d);
+int pft_ptm_pkt_synced(const struct pft_ptm_pkt_decoder *d);
 
 /* Stream offset of the next byte of the current feed. */
-uint64_t pft_pkt_feed_pos(const struct pft_pkt_decoder *d);
+uint64_t pft_ptm_pkt_feed_pos(const struct pft_ptm_pkt_decoder *d);
 
-/* End the current feed at stream offset @end (from pft_pkt_feed_pos() to
+/* End the current feed at stream offset @end (from pft_ptm_pkt_feed_pos() to
  * the feed's end): the bytes after it are fed again later.  Returns the
  * bytes dropped, or -PFT_ERR_INVALID. */
-int pft_pkt_cut_feed(struct pft_pkt_decoder *d, uint64_t end);
+int pft_ptm_pkt_cut_feed(struct pft_ptm_pkt_decoder *d, uint64_t end);
 
-/* Packets passed over by pft_pkt_skip_counted(), by type. */
+/* Packets passed over by pft_ptm_pkt_skip_counted(), by type. */
 struct pkt_skipped {
 	uint64_t atoms, branches;
 };
@@ -31,13 +31,13 @@ struct pkt_skipped {
  * branch packets that start before stream offset @limit and lie whole in
  * the current feed, adding them to *@sk, with the decoder's state changed
  * as if they had been returned.  At a packet of another type, whole and
- * well formed, decode it into *@pkt as pft_pkt_next() would, and return 1
+ * well formed, decode it into *@pkt as pft_ptm_pkt_next() would, and return 1
  * (the caller counts it, and gives it to its fit check).  Returns 0 when it
- * stops before a packet it leaves to pft_pkt_next() (a bad one, one that
+ * stops before a packet it leaves to pft_ptm_pkt_next() (a bad one, one that
  * may be cut by the feed's end, or at @limit), or does nothing while
  * unsynchronised or holding a packet cut by a feed.
  */
-int pft_pkt_skip_counted(struct pft_pkt_decoder *d, uint64_t limit, struct pkt_skipped *sk,
-			 struct pft_packet *pkt);
+int pft_ptm_pkt_skip_counted(struct pft_ptm_pkt_decoder *d, uint64_t limit, struct pkt_skipped *sk,
+			 struct pft_ptm_packet *pkt);
 
 #endif

@@ -10,19 +10,19 @@ enum {
 	PTM_PACKET_MAX = 16   /* the longest PTM packet */
 };
 
-PFT_PROTO_DECODER_OPS(pft)
+PFT_PROTO_DECODER_OPS(pft_ptm)
 
 static int pkt_next_batch(void *d, void *pkts, int n)
 {
-	return pft_pkt_next_batch(d, pkts, (size_t)n, sizeof(struct pft_packet));
+	return pft_ptm_pkt_next_batch(d, pkts, (size_t)n, sizeof(struct pft_ptm_packet));
 }
 
 /* Four tables: a run of one type (atoms) is then four chains of
  * increments, not one chain through one counter. */
 static void count_packets(struct pft_input_counts *c, const void *packets, size_t n)
 {
-	const struct pft_packet *pkts = packets;
-	uint32_t t[4][PFT_PKT_TYPE_MAX] = { { 0 } };
+	const struct pft_ptm_packet *pkts = packets;
+	uint32_t t[4][PFT_PTM_PKT_TYPE_MAX] = { { 0 } };
 	size_t k = 0;
 
 	for (; k + 4 <= n; k += 4) {
@@ -33,7 +33,7 @@ static void count_packets(struct pft_input_counts *c, const void *packets, size_
 	}
 	for (; k < n; k++)
 		t[0][pkts[k].type]++;
-	for (int i = 0; i < PFT_PKT_TYPE_MAX; i++)
+	for (int i = 0; i < PFT_PTM_PKT_TYPE_MAX; i++)
 		c->packets[i] += (uint64_t)t[0][i] + t[1][i] + t[2][i] + t[3][i];
 }
 
@@ -56,15 +56,15 @@ static int detect(const uint8_t *buf, size_t len, uint32_t *score, uint32_t *asy
 static int flow_decode(void *f, const void *pkts, int n, struct pft_elem *elems, size_t room,
 		       size_t *end)
 {
-	return pft_flow_decode(f, pkts, (size_t)n, sizeof(struct pft_packet), elems, room, end);
+	return pft_ptm_flow_decode(f, pkts, (size_t)n, sizeof(struct pft_ptm_packet), elems, room, end);
 }
 
 const struct pft_proto pft_ptm_proto = {
 	.protocol = PFT_PROTO_PTM,
 	.staged = 1,
-	PFT_PROTO_PACKET_FIELDS(pft_packet),
-	.bad_type = PFT_PKT_BAD,
-	.isync_type = PFT_PKT_ISYNC,
+	PFT_PROTO_PACKET_FIELDS(pft_ptm_packet),
+	.bad_type = PFT_PTM_PKT_BAD,
+	.isync_type = PFT_PTM_PKT_ISYNC,
 	.pkt_bytes_max = PTM_PACKET_MAX,
 	.batch_max = PTM_BATCH,
 	PFT_PROTO_DECODER_FIELDS,

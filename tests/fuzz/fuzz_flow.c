@@ -15,11 +15,11 @@
  * taken at a multiple of its size is served at its own addresses by the
  * callback); the rest is the PFT stream.
  *
- * Properties (pft.h, flow section): pft_flow_put() succeeds when the
+ * Properties (pft.h, flow section): pft_ptm_flow_put() succeeds when the
  * elements are taken; a packet produces at most 32 elements, each with the
  * packet's offset; a range has 1 or more instructions whose first one the
  * image can read, and ends 2 or 4 bytes after its last; the instruction
- * count is the sum of the ranges; and a decoder after pft_flow_reset()
+ * count is the sum of the ranges; and a decoder after pft_ptm_flow_reset()
  * (with its block cache warm) follows the same flow as a new one.
  */
 #include <string.h>
@@ -77,7 +77,7 @@ struct run {
 	uint64_t insns;
 };
 
-static void check_elem(struct pft_image *img, const struct pft_packet *pkt,
+static void check_elem(struct pft_image *img, const struct pft_ptm_packet *pkt,
 		       const struct pft_elem *e)
 {
 	FUZZ_CHECK(e->type < PFT_ELEM_TYPE_MAX);
@@ -93,33 +93,33 @@ static void check_elem(struct pft_image *img, const struct pft_packet *pkt,
 		FUZZ_CHECK(e->reason >= PFT_ERR_FLOW_BAD_PACKET && e->reason <= PFT_ERR_FLOW_BAD_INSN);
 }
 
-static void decode(const struct pft_config *cfg, struct pft_flow *f, struct pft_image *img,
+static void decode(const struct pft_ptm_config *cfg, struct pft_ptm_flow *f, struct pft_image *img,
 		   const uint8_t *stream, size_t len, struct run *run)
 {
 	int err = 1;
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, &err);
-	struct pft_packet pkt;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, &err);
+	struct pft_ptm_packet pkt;
 	struct pft_elem e;
 
 	FUZZ_CHECK(d && err == 0);
-	FUZZ_CHECK(pft_pkt_feed(d, stream, len) == 0);
-	FUZZ_CHECK(pft_pkt_finish(d) == 0);
-	uint64_t before = pft_flow_insn_count(f);
+	FUZZ_CHECK(pft_ptm_pkt_feed(d, stream, len) == 0);
+	FUZZ_CHECK(pft_ptm_pkt_finish(d) == 0);
+	uint64_t before = pft_ptm_flow_insn_count(f);
 	for (int idle = 0;; idle++) {
-		int status = pft_pkt_next(d, &pkt, sizeof(pkt));
+		int status = pft_ptm_pkt_next(d, &pkt, sizeof(pkt));
 		if (status == -PFT_ERR_EOS)
 			break;
 		if (status == -PFT_ERR_NEED_INPUT) {
 			/* After finish, finishing again must make progress. */
 			FUZZ_CHECK(idle < 4);
-			FUZZ_CHECK(pft_pkt_finish(d) == 0);
+			FUZZ_CHECK(pft_ptm_pkt_finish(d) == 0);
 			continue;
 		}
 		idle = 0;
-		FUZZ_CHECK(status == 0 || pkt.type == PFT_PKT_BAD);
-		FUZZ_CHECK(pft_flow_put(f, &pkt, sizeof(pkt)) == 0);
+		FUZZ_CHECK(status == 0 || pkt.type == PFT_PTM_PKT_BAD);
+		FUZZ_CHECK(pft_ptm_flow_put(f, &pkt, sizeof(pkt)) == 0);
 		int n = 0;
-		while (pft_flow_next(f, &e, sizeof(e)) == 0) {
+		while (pft_ptm_flow_next(f, &e, sizeof(e)) == 0) {
 			FUZZ_CHECK(++n <= 32);
 			check_elem(img, &pkt, &e);
 			if (e.type == PFT_ELEM_RANGE)
@@ -134,18 +134,18 @@ static void decode(const struct pft_config *cfg, struct pft_flow *f, struct pft_
 			}
 		}
 	}
-	FUZZ_CHECK(pft_flow_insn_count(f) - before == run->insns);
-	pft_pkt_free(d);
+	FUZZ_CHECK(pft_ptm_flow_insn_count(f) - before == run->insns);
+	pft_ptm_pkt_free(d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint8_t ctxid_bytes[4] = { 0, 1, 2, 4 };
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 
 	if (size < 2)
 		return 0;
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	cfg.cycle_accurate = data[0] & 1;
 	cfg.ctxid_bytes = ctxid_bytes[(data[0] >> 1) & 3];
 	cfg.return_stack = (data[0] >> 3) & 1;
@@ -161,19 +161,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct pft_image *img = make_image(mode, &code);
 	int err = 1;
-	struct pft_flow *f = pft_flow_alloc(&cfg, img, &err);
+	struct pft_ptm_flow *f = pft_ptm_flow_alloc(&cfg, img, &err);
 	FUZZ_CHECK(f && err == 0);
 	struct run fresh = { NULL, 0, 0, 0 }, again = { NULL, 0, 0, 0 };
 
 	decode(&cfg, f, img, stream, len, &fresh);
-	FUZZ_CHECK(pft_flow_reset(f) == 0);
+	FUZZ_CHECK(pft_ptm_flow_reset(f) == 0);
 	decode(&cfg, f, img, stream, len, &again);
 	FUZZ_CHECK(fresh.n == again.n);
 	FUZZ_CHECK(!fresh.n || !memcmp(fresh.e, again.e, fresh.n * sizeof(struct pft_elem)));
 
 	free(fresh.e);
 	free(again.e);
-	pft_flow_free(f);
+	pft_ptm_flow_free(f);
 	pft_image_free(img);
 	return 0;
 }

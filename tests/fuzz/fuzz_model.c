@@ -29,12 +29,12 @@
 enum { BASE = 0x10000 };
 
 struct walk {
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_model_config mc;
 	struct pft_image *img;
-	struct pft_model *m;
+	struct pft_ptm_model *m;
 	uint32_t code_len;
-	struct pft_packet *pkts;   /* raw pointing into @bytes */
+	struct pft_ptm_packet *pkts;   /* raw pointing into @bytes */
 	size_t npkts, cap_pkts;
 	uint8_t *bytes;
 	size_t len, cap_bytes;
@@ -56,10 +56,10 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 
 static void take(struct walk *w)
 {
-	struct pft_packet p;
+	struct pft_ptm_packet p;
 	int status;
 
-	while ((status = pft_model_next(w->m, &p, sizeof(p))) == 0) {
+	while ((status = pft_ptm_model_next(w->m, &p, sizeof(p))) == 0) {
 		FUZZ_CHECK(p.offset == w->len && p.size >= 1 && p.size <= 16 && p.raw);
 		w->bytes = grow(w->bytes, &w->cap_bytes, w->len + p.size, 1);
 		memcpy(w->bytes + w->len, p.raw, p.size);
@@ -68,7 +68,7 @@ static void take(struct walk *w)
 		w->pkts[w->npkts++] = p;
 	}
 	FUZZ_CHECK(status == -PFT_ERR_NEED_INPUT || status == -PFT_ERR_EOS);
-	FUZZ_CHECK(pft_model_bytes(w->m) == w->len);
+	FUZZ_CHECK(pft_ptm_model_bytes(w->m) == w->len);
 }
 
 static int classify(struct walk *w, uint32_t addr, uint8_t isa, struct pft_insn_class *c)
@@ -105,10 +105,10 @@ static void run(struct walk *w, const uint8_t *choice, size_t nchoice)
 			in.has_ctxid = 1;
 			in.ctxid = 0x1000u + (uint32_t)step;
 		}
-		int err = pft_model_put(w->m, &in, sizeof(in));
+		int err = pft_ptm_model_put(w->m, &in, sizeof(in));
 		if (err) {
 			fprintf(stderr, "walk step %zu: 0x%x %s refused: %s\n", step, addr,
-				pft_isa_name(isa), pft_errstr(pft_model_error(w->m)));
+				pft_isa_name(isa), pft_errstr(pft_ptm_model_error(w->m)));
 			FUZZ_CHECK(!"the model accepts every way the code allows");
 		}
 		w->seq_isa[w->nseq] = isa;
@@ -134,7 +134,7 @@ static void run(struct walk *w, const uint8_t *choice, size_t nchoice)
 			break;
 		}
 	}
-	FUZZ_CHECK(pft_model_finish(w->m) == 0);
+	FUZZ_CHECK(pft_ptm_model_finish(w->m) == 0);
 	take(w);
 	/* The last instruction, when a waypoint, has no known outcome: it is
 	 * not traced. */
@@ -158,50 +158,50 @@ static int traced(struct walk *w, size_t i)
 /* The bytes read back: the same packets, no error. */
 static void check_packets(struct walk *w)
 {
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&w->cfg, NULL);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&w->cfg, NULL);
+	struct pft_ptm_packet p;
 	size_t i = 0;
 	int status;
 
 	FUZZ_CHECK(d);
-	FUZZ_CHECK(pft_pkt_feed(d, w->bytes, w->len) == 0 && pft_pkt_finish(d) == 0);
-	while ((status = pft_pkt_next(d, &p, sizeof(p))) != -PFT_ERR_EOS) {
+	FUZZ_CHECK(pft_ptm_pkt_feed(d, w->bytes, w->len) == 0 && pft_ptm_pkt_finish(d) == 0);
+	while ((status = pft_ptm_pkt_next(d, &p, sizeof(p))) != -PFT_ERR_EOS) {
 		FUZZ_CHECK(status == 0);
 		FUZZ_CHECK(i < w->npkts);
-		const struct pft_packet *m = &w->pkts[i++];
+		const struct pft_ptm_packet *m = &w->pkts[i++];
 		FUZZ_CHECK(p.type == m->type && p.offset == m->offset && p.size == m->size);
-		if (p.type == PFT_PKT_ISYNC || p.type == PFT_PKT_BRANCH ||
-		    p.type == PFT_PKT_WAYPOINT)
+		if (p.type == PFT_PTM_PKT_ISYNC || p.type == PFT_PTM_PKT_BRANCH ||
+		    p.type == PFT_PTM_PKT_WAYPOINT)
 			FUZZ_CHECK(p.addr == m->addr && p.isa == m->isa);
-		if (p.type == PFT_PKT_ISYNC)
+		if (p.type == PFT_PTM_PKT_ISYNC)
 			FUZZ_CHECK(p.reason == m->reason && p.ns == m->ns);
-		if (p.type == PFT_PKT_ATOM)
+		if (p.type == PFT_PTM_PKT_ATOM)
 			FUZZ_CHECK(p.n_atoms == m->n_atoms && p.atoms == m->atoms);
 		FUZZ_CHECK(p.has_cycles == m->has_cycles && p.cycles == m->cycles);
-		if (p.type == PFT_PKT_TIMESTAMP)
+		if (p.type == PFT_PTM_PKT_TIMESTAMP)
 			FUZZ_CHECK(p.ts == m->ts);
-		if (p.type == PFT_PKT_CONTEXTID)
+		if (p.type == PFT_PTM_PKT_CONTEXTID)
 			FUZZ_CHECK(p.ctxid == m->ctxid);
 	}
 	FUZZ_CHECK(i == w->npkts);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 /* Decoded by the flow decoder: the traced instructions, in order. */
 static void check_flow(struct walk *w)
 {
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&w->cfg, NULL);
-	struct pft_flow *f = pft_flow_alloc(&w->cfg, w->img, NULL);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&w->cfg, NULL);
+	struct pft_ptm_flow *f = pft_ptm_flow_alloc(&w->cfg, w->img, NULL);
+	struct pft_ptm_packet p;
 	struct pft_elem e;
 	size_t at = 0;
 
 	FUZZ_CHECK(d && f);
-	pft_pkt_feed(d, w->bytes, w->len);
-	pft_pkt_finish(d);
-	while (pft_pkt_next(d, &p, sizeof(p)) == 0) {
-		FUZZ_CHECK(pft_flow_put(f, &p, sizeof(p)) == 0);
-		while (pft_flow_next(f, &e, sizeof(e)) == 0) {
+	pft_ptm_pkt_feed(d, w->bytes, w->len);
+	pft_ptm_pkt_finish(d);
+	while (pft_ptm_pkt_next(d, &p, sizeof(p)) == 0) {
+		FUZZ_CHECK(pft_ptm_flow_put(f, &p, sizeof(p)) == 0);
+		while (pft_ptm_flow_next(f, &e, sizeof(e)) == 0) {
 			FUZZ_CHECK(e.type != PFT_ELEM_ERROR);
 			if (e.type != PFT_ELEM_RANGE)
 				continue;
@@ -227,8 +227,8 @@ static void check_flow(struct walk *w)
 	if (at != w->nseq)
 		fprintf(stderr, "decoded up to instruction %zu of %zu\n", at, w->nseq);
 	FUZZ_CHECK(at == w->nseq);
-	pft_flow_free(f);
-	pft_pkt_free(d);
+	pft_ptm_flow_free(f);
+	pft_ptm_pkt_free(d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -238,7 +238,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 6)
 		return 0;
-	pft_config_init(&w.cfg);
+	pft_ptm_config_init(&w.cfg);
 	w.cfg.cycle_accurate = data[0] & 1;
 	w.cfg.return_stack = (data[0] >> 1) & 1;
 	w.cfg.branch_broadcast = !w.cfg.return_stack && ((data[0] >> 2) & 1);
@@ -266,12 +266,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(w.img);
 	FUZZ_CHECK(pft_image_add_buffer(w.img, BASE, data + 6, w.code_len, PFT_SPACE_ANY, 0) == 0);
 	int err = 1;
-	w.m = pft_model_alloc(&w.cfg, &w.mc, w.img, &err);
+	w.m = pft_ptm_model_alloc(&w.cfg, &w.mc, w.img, &err);
 	FUZZ_CHECK(w.m && err == 0);
 	run(&w, choice, nchoice);
 	check_packets(&w);
 	check_flow(&w);
-	pft_model_free(w.m);
+	pft_ptm_model_free(w.m);
 	pft_image_free(w.img);
 	free(w.pkts);
 	free(w.bytes);

@@ -106,7 +106,7 @@ static void mix(uint64_t *h, const void *p, size_t n)
 		*h = (*h ^ b[i]) * 0x100000001b3ull;
 }
 
-static void mix_packet(uint64_t *h, const struct pft_packet *p, int status)
+static void mix_packet(uint64_t *h, const struct pft_ptm_packet *p, int status)
 {
 	mix(h, &status, sizeof(status));
 	mix(h, &p->offset, sizeof(p->offset));
@@ -143,13 +143,13 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads,
 				       .elements = (uint8_t)(elements || !packets),
 				       .fit_check = 1, .runs = (flags >> 2) & 1, .id = -1,
 				       .threads = threads, .piece_size = piece };
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_item it;
 	struct pft_input *in = pft_input_alloc(&ic, NULL);
 
 	memset(r, 0, sizeof(*r));
 	FUZZ_CHECK(in != NULL);
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	cfg.return_stack = (flags >> 4) & 1;
 	cfg.cycle_accurate = cfg.timestamps = (flags >> 5) & 1;
 	cfg.ctxid_bytes = (uint8_t)((const uint8_t[]){ 0, 1, 2, 4 })[flags >> 6];

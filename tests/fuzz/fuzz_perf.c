@@ -36,12 +36,12 @@ static void check_string(const char *s)
 static void check_cpus(struct pft_perf *p, uint32_t nr)
 {
 	struct pft_perf_cpu cpu;
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 
 	for (uint32_t i = 0; i < nr; i++) {
 		FUZZ_CHECK(pft_perf_cpu(p, i, &cpu, sizeof(cpu)) == 0);
 		FUZZ_CHECK(cpu.etm <= PFT_PERF_ETE);
-		pft_config_init(&cfg);
+		pft_ptm_config_init(&cfg);
 		int err = pft_perf_cpu_config(&cpu, &cfg);
 		FUZZ_CHECK(err == 0 || err == -PFT_ERR_NOT_SUPPORTED || err == -PFT_ERR_BAD_CONFIG);
 		FUZZ_CHECK((err == -PFT_ERR_NOT_SUPPORTED) == (cpu.etm != PFT_PERF_ETM_V3));

@@ -101,8 +101,8 @@ static int add_source(struct pft_pipe *p, int id, int etm3, const uint8_t *sel,
 		c.ctxid_bytes = ctxid[sel[0] >> 6];
 		return pft_pipe_add_etm3(p, id, &c, img);
 	}
-	struct pft_config c;
-	pft_config_init(&c);
+	struct pft_ptm_config c;
+	pft_ptm_config_init(&c);
 	c.cycle_accurate = c.timestamps = (sel[0] >> 5) & 1;
 	c.ctxid_bytes = ctxid[sel[0] >> 6];
 	c.return_stack = sel[1] & 1;

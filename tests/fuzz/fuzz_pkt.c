@@ -13,8 +13,8 @@
  *    up to an A-sync;
  *  - the packets do not depend on how the stream is cut into feeds (NOTSYNC
  *    runs may be split differently) nor on whether they are taken one by
- *    one or in batches (pft_pkt_next_batch(), where a BAD packet comes
- *    alone), and pft_pkt_reset() gives a decoder that behaves as a new one.
+ *    one or in batches (pft_ptm_pkt_next_batch(), where a BAD packet comes
+ *    alone), and pft_ptm_pkt_reset() gives a decoder that behaves as a new one.
  */
 #include <stddef.h>
 #include <string.h>
@@ -23,7 +23,7 @@
 #include "pft.h"
 
 struct rec {
-	struct pft_packet pkt;   /* raw cleared */
+	struct pft_ptm_packet pkt;   /* raw cleared */
 	int status;
 };
 
@@ -32,12 +32,12 @@ struct run {
 	size_t n, cap;
 };
 
-static void add(struct run *run, const struct pft_packet *pkt, int status)
+static void add(struct run *run, const struct pft_ptm_packet *pkt, int status)
 {
 	/* Adjacent NOTSYNC runs are merged: their split depends on the feeds. */
-	if (pkt->type == PFT_PKT_NOTSYNC && run->n &&
-	    run->r[run->n - 1].pkt.type == PFT_PKT_NOTSYNC) {
-		struct pft_packet *prev = &run->r[run->n - 1].pkt;
+	if (pkt->type == PFT_PTM_PKT_NOTSYNC && run->n &&
+	    run->r[run->n - 1].pkt.type == PFT_PTM_PKT_NOTSYNC) {
+		struct pft_ptm_packet *prev = &run->r[run->n - 1].pkt;
 		FUZZ_CHECK(prev->offset + prev->size == pkt->offset);
 		prev->size = (uint16_t)(prev->size + pkt->size);
 		return;
@@ -48,7 +48,7 @@ static void add(struct run *run, const struct pft_packet *pkt, int status)
 	r->pkt.raw = NULL;
 	/* The tail padding is unspecified (a packet built by a compound
 	 * literal need not zero it): only the members are compared. */
-	const size_t end = offsetof(struct pft_packet, addr_bits) + sizeof(pkt->addr_bits);
+	const size_t end = offsetof(struct pft_ptm_packet, addr_bits) + sizeof(pkt->addr_bits);
 	memset((uint8_t *)&r->pkt + end, 0, sizeof(r->pkt) - end);
 	r->status = status;
 }
@@ -62,11 +62,11 @@ static int same(const struct rec *a, const struct rec *b)
 
 static void show(const char *what, const struct rec *r)
 {
-	const struct pft_packet *p = &r->pkt;
+	const struct pft_ptm_packet *p = &r->pkt;
 
 	fprintf(stderr, "  %-5s status %d offset 0x%llx size %u type %s addr 0x%x isa %u "
 		"atoms %u/0x%x cycles %u ts 0x%llx bad %u\n", what, r->status,
-		(unsigned long long)p->offset, p->size, pft_pkt_type_name(p->type), p->addr,
+		(unsigned long long)p->offset, p->size, pft_ptm_pkt_type_name(p->type), p->addr,
 		p->isa, p->n_atoms, p->atoms, p->cycles, (unsigned long long)p->ts, p->bad);
 }
 
@@ -90,55 +90,55 @@ struct cursor {
 };
 
 static void check_packet(struct cursor *c, const uint8_t *stream, size_t len,
-			 const struct pft_packet *pkt, int status, int finished)
+			 const struct pft_ptm_packet *pkt, int status, int finished)
 {
 	FUZZ_CHECK(pkt->offset == c->next_offset);
 	FUZZ_CHECK(pkt->size >= 1 && pkt->size <= 16);
 	FUZZ_CHECK(pkt->offset + pkt->size <= len);
 	FUZZ_CHECK(pkt->raw && !memcmp(pkt->raw, stream + pkt->offset, pkt->size));
-	FUZZ_CHECK(pkt->type < PFT_PKT_TYPE_MAX);
+	FUZZ_CHECK(pkt->type < PFT_PTM_PKT_TYPE_MAX);
 	c->next_offset += pkt->size;
 	if (status == 0) {
-		FUZZ_CHECK(pkt->type != PFT_PKT_BAD);
+		FUZZ_CHECK(pkt->type != PFT_PTM_PKT_BAD);
 	} else {
-		FUZZ_CHECK(pkt->type == PFT_PKT_BAD);
+		FUZZ_CHECK(pkt->type == PFT_PTM_PKT_BAD);
 		FUZZ_CHECK(status == -PFT_ERR_BAD_OPCODE || status == -PFT_ERR_BAD_PACKET ||
 			   (status == -PFT_ERR_TRUNCATED && finished));
 		FUZZ_CHECK(c->synced); /* errors only while synchronised */
 		c->synced = 0;
 		return;
 	}
-	if (pkt->type == PFT_PKT_ASYNC)
+	if (pkt->type == PFT_PTM_PKT_ASYNC)
 		c->synced = 1;
 	else if (!c->synced)
-		FUZZ_CHECK(pkt->type == PFT_PKT_NOTSYNC);
+		FUZZ_CHECK(pkt->type == PFT_PTM_PKT_NOTSYNC);
 	else
-		FUZZ_CHECK(pkt->type != PFT_PKT_NOTSYNC);
+		FUZZ_CHECK(pkt->type != PFT_PTM_PKT_NOTSYNC);
 }
 
 enum { BATCH_MAX = 8 };
 
-/* The next packets: one from pft_pkt_next(), or with @batch up to that
- * many from pft_pkt_next_batch().  Returns the count, or the status. */
-static int next(struct pft_pkt_decoder *d, struct pft_packet *pkts, size_t batch)
+/* The next packets: one from pft_ptm_pkt_next(), or with @batch up to that
+ * many from pft_ptm_pkt_next_batch().  Returns the count, or the status. */
+static int next(struct pft_ptm_pkt_decoder *d, struct pft_ptm_packet *pkts, size_t batch)
 {
 	if (!batch)
-		return pft_pkt_next(d, pkts, sizeof(*pkts));
-	int n = pft_pkt_next_batch(d, pkts, batch, sizeof(*pkts));
+		return pft_ptm_pkt_next(d, pkts, sizeof(*pkts));
+	int n = pft_ptm_pkt_next_batch(d, pkts, batch, sizeof(*pkts));
 	FUZZ_CHECK(n <= (int)batch);
 	/* A BAD packet always comes alone. */
 	for (int i = 0; i < n; i++)
-		FUZZ_CHECK(pkts[i].type != PFT_PKT_BAD);
+		FUZZ_CHECK(pkts[i].type != PFT_PTM_PKT_BAD);
 	return n;
 }
 
 /* Decode @stream fed in pieces (sizes from @seed; 0 = all at once), taking
  * packets one at a time (@batch 0) or in batches of 1 to @batch. */
-static void decode(struct pft_pkt_decoder *d, const uint8_t *stream, size_t len,
+static void decode(struct pft_ptm_pkt_decoder *d, const uint8_t *stream, size_t len,
 		   uint32_t seed, size_t max_cut, size_t batch, struct run *run)
 {
 	struct cursor c = { 0, 0 };
-	struct pft_packet pkts[BATCH_MAX];
+	struct pft_ptm_packet pkts[BATCH_MAX];
 	size_t pos = 0;
 	int finished = 0;
 
@@ -147,7 +147,7 @@ static void decode(struct pft_pkt_decoder *d, const uint8_t *stream, size_t len,
 			size_t n = max_cut ? fuzz_next_cut(&seed, max_cut) : len;
 			if (n > len - pos)
 				n = len - pos;
-			FUZZ_CHECK(pft_pkt_feed(d, stream + pos, n) == 0);
+			FUZZ_CHECK(pft_ptm_pkt_feed(d, stream + pos, n) == 0);
 			pos += n;
 			idle = 0;
 			/* Sometimes finish before taking the last packets. */
@@ -161,7 +161,7 @@ static void decode(struct pft_pkt_decoder *d, const uint8_t *stream, size_t len,
 			 * decoder may still ask; finishing again must make
 			 * progress, never loop. */
 			FUZZ_CHECK(idle < 4);
-			FUZZ_CHECK(pft_pkt_finish(d) == 0);
+			FUZZ_CHECK(pft_ptm_pkt_finish(d) == 0);
 		}
 		/* Each call consumes at least one byte or ends the feed. */
 		for (size_t calls = 0;; calls++) {
@@ -173,7 +173,7 @@ static void decode(struct pft_pkt_decoder *d, const uint8_t *stream, size_t len,
 			if (n == -PFT_ERR_EOS) {
 				FUZZ_CHECK(finished);
 				FUZZ_CHECK(c.next_offset == len);
-				FUZZ_CHECK(pft_pkt_feed(d, stream, len) == -PFT_ERR_EOS);
+				FUZZ_CHECK(pft_ptm_pkt_feed(d, stream, len) == -PFT_ERR_EOS);
 				return;
 			}
 			/* A status (a BAD packet in pkts[0]), or a count. */
@@ -191,11 +191,11 @@ static void decode(struct pft_pkt_decoder *d, const uint8_t *stream, size_t len,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint8_t ctxid_bytes[4] = { 0, 1, 2, 4 };
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 
 	if (size < 2)
 		return 0;
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	cfg.cycle_accurate = data[0] & 1;
 	cfg.ctxid_bytes = ctxid_bytes[(data[0] >> 1) & 3];
 	cfg.ts_64bit = (data[0] >> 3) & 1;
@@ -208,23 +208,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len = size - 2;
 
 	int err = 1;
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&cfg, &err);
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&cfg, &err);
 	FUZZ_CHECK(d && err == 0);
 	struct run whole = { calloc(len + 1, sizeof(struct rec)), 0, len + 1 };
 	struct run cut = { calloc(len + 1, sizeof(struct rec)), 0, len + 1 };
 	FUZZ_CHECK(whole.r && cut.r);
 
 	decode(d, stream, len, 0, 0, 0, &whole);
-	FUZZ_CHECK(pft_pkt_reset(d) == 0);
+	FUZZ_CHECK(pft_ptm_pkt_reset(d) == 0);
 	decode(d, stream, len, seed, 1 + seed % 24, 0, &cut);
 	compare(&whole, &cut, "when the stream is fed in pieces");
 	cut.n = 0;
-	FUZZ_CHECK(pft_pkt_reset(d) == 0);
+	FUZZ_CHECK(pft_ptm_pkt_reset(d) == 0);
 	decode(d, stream, len, seed ^ 0x55, 1 + (seed >> 3) % 40, BATCH_MAX, &cut);
 	compare(&whole, &cut, "when taken in batches");
 
 	free(whole.r);
 	free(cut.r);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 	return 0;
 }

@@ -116,7 +116,7 @@ static void use_device(const struct pft_snapshot *s, const struct pft_snap_devic
 	FUZZ_CHECK(d->buffer < (int)s->nbufs && d->core < (int)s->ndevs);
 	if (d->protocol != PFT_PROTO_PTM)
 		return;
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	char msg[1024];
 	msg[0] = 0;
 	int r = pft_snap_ptm_config(d, &cfg, msg, sizeof(msg));
@@ -124,9 +124,9 @@ static void use_device(const struct pft_snapshot *s, const struct pft_snap_devic
 		FUZZ_CHECK(r == -PFT_ERR_BAD_CONFIG && msg[0] && !strchr(msg, '\n'));
 		return;
 	}
-	struct pft_pkt_decoder *pd = pft_pkt_alloc(&cfg, NULL);
+	struct pft_ptm_pkt_decoder *pd = pft_ptm_pkt_alloc(&cfg, NULL);
 	FUZZ_CHECK(pd); /* a configuration from registers is always usable */
-	pft_pkt_free(pd);
+	pft_ptm_pkt_free(pd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -113,7 +113,7 @@ static void take_calls(struct source *s)
 }
 
 static void decode(struct pft_views *v, struct source *s, unsigned source,
-		   const struct pft_config *cfg, const uint8_t *buf, size_t len)
+		   const struct pft_ptm_config *cfg, const uint8_t *buf, size_t len)
 {
 	struct pft_pipe_config pc = { .size = sizeof(pc), .format = PFT_PIPE_RAW,
 				      .elements = 1 };
@@ -145,8 +145,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t limit = limits[(data[0] >> 2) & 3];
 	int err;
 
-	struct pft_config cfg;
-	pft_config_init(&cfg);
+	struct pft_ptm_config cfg;
+	pft_ptm_config_init(&cfg);
 	cfg.cycle_accurate = data[0] & 1;
 	cfg.return_stack = (data[0] >> 1) & 1;
 

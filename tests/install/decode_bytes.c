@@ -33,37 +33,37 @@ static int fail(const char *what, int rc)
 
 int main(void)
 {
-	struct pft_config cfg;
-	struct pft_packet in[4];
+	struct pft_ptm_config cfg;
+	struct pft_ptm_packet in[4];
 	uint8_t stream[64], framed[256], bytes[64];
 	size_t n = 0, nbytes = 0;
 	int rc, err, i;
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	/* The packets: A-sync, I-sync at the loop's start, then the atoms of
 	 * the three branches: bne taken twice, then not; b . taken. */
 	memset(in, 0, sizeof in);
-	in[0].type = PFT_PKT_ASYNC;
-	in[1].type = PFT_PKT_ISYNC;
+	in[0].type = PFT_PTM_PKT_ASYNC;
+	in[1].type = PFT_PTM_PKT_ISYNC;
 	in[1].addr = BASE;
 	in[1].isa = PFT_ISA_ARM;
 	in[1].reason = PFT_ISYNC_TRACE_ON;
-	in[2].type = PFT_PKT_ATOM;
+	in[2].type = PFT_PTM_PKT_ATOM;
 	in[2].n_atoms = 3;
 	in[2].atoms = 0x3;  /* E E N */
-	in[3].type = PFT_PKT_ATOM;
+	in[3].type = PFT_PTM_PKT_ATOM;
 	in[3].n_atoms = 1;
 	in[3].atoms = 0x1;  /* E */
-	struct pft_encoder *enc = pft_enc_alloc(&cfg, &err);
+	struct pft_ptm_encoder *enc = pft_ptm_enc_alloc(&cfg, &err);
 	if (!enc)
-		return fail("pft_enc_alloc", err);
+		return fail("pft_ptm_enc_alloc", err);
 	for (i = 0; i < 4; i++) {
-		rc = pft_enc_packet(enc, &in[i], stream + n, sizeof stream - n);
+		rc = pft_ptm_enc_packet(enc, &in[i], stream + n, sizeof stream - n);
 		if (rc < 0)
-			return fail("pft_enc_packet", rc);
+			return fail("pft_ptm_enc_packet", rc);
 		n += (size_t)rc;
 	}
-	pft_enc_free(enc);
+	pft_ptm_enc_free(enc);
 
 	/* Into frames of source ID and out again. */
 	struct pft_ffmt *ff = pft_ffmt_alloc(NULL, &err);
@@ -95,22 +95,22 @@ int main(void)
 		return fail("pft_image_alloc", err);
 	if ((rc = pft_image_add_buffer(img, BASE, code, sizeof code, PFT_SPACE_ANY, 0)) < 0)
 		return fail("pft_image_add_buffer", rc);
-	struct pft_pkt_decoder *pd = pft_pkt_alloc(&cfg, &err);
-	struct pft_flow *fl = pft_flow_alloc(&cfg, img, &err);
+	struct pft_ptm_pkt_decoder *pd = pft_ptm_pkt_alloc(&cfg, &err);
+	struct pft_ptm_flow *fl = pft_ptm_flow_alloc(&cfg, img, &err);
 	if (!pd || !fl)
-		return fail("pft_pkt_alloc/pft_flow_alloc", err);
-	if ((rc = pft_pkt_feed(pd, bytes, nbytes)) < 0 || (rc = pft_pkt_finish(pd)) < 0)
-		return fail("pft_pkt_feed", rc);
+		return fail("pft_ptm_pkt_alloc/pft_ptm_flow_alloc", err);
+	if ((rc = pft_ptm_pkt_feed(pd, bytes, nbytes)) < 0 || (rc = pft_ptm_pkt_finish(pd)) < 0)
+		return fail("pft_ptm_pkt_feed", rc);
 	static const uint32_t want[][3] = { /* start, ninsn, taken */
 		{ BASE, 4, 1 }, { BASE + 4, 3, 1 }, { BASE + 4, 3, 0 }, { BASE + 16, 1, 1 },
 	};
 	size_t nranges = 0, bad = 0;
-	struct pft_packet pkt;
-	while ((rc = pft_pkt_next(pd, &pkt, sizeof pkt)) == 0) {
-		if ((rc = pft_flow_put(fl, &pkt, sizeof pkt)) < 0)
-			return fail("pft_flow_put", rc);
+	struct pft_ptm_packet pkt;
+	while ((rc = pft_ptm_pkt_next(pd, &pkt, sizeof pkt)) == 0) {
+		if ((rc = pft_ptm_flow_put(fl, &pkt, sizeof pkt)) < 0)
+			return fail("pft_ptm_flow_put", rc);
 		struct pft_elem e;
-		while ((rc = pft_flow_next(fl, &e, sizeof e)) == 0) {
+		while ((rc = pft_ptm_flow_next(fl, &e, sizeof e)) == 0) {
 			if (e.type != PFT_ELEM_RANGE)
 				continue;
 			printf("range 0x%x-0x%x n=%u taken=%u\n", (unsigned)e.start,
@@ -121,12 +121,12 @@ int main(void)
 			nranges++;
 		}
 		if (rc != -PFT_ERR_NEED_INPUT)
-			return fail("pft_flow_next", rc);
+			return fail("pft_ptm_flow_next", rc);
 	}
 	if (rc != -PFT_ERR_EOS)
-		return fail("pft_pkt_next", rc);
-	pft_flow_free(fl);
-	pft_pkt_free(pd);
+		return fail("pft_ptm_pkt_next", rc);
+	pft_ptm_flow_free(fl);
+	pft_ptm_pkt_free(pd);
 	pft_image_free(img);
 	if (bad || nranges != 4) {
 		fprintf(stderr, "decode_bytes: %zu ranges, %zu unexpected\n", nranges, bad);

@@ -163,7 +163,7 @@ def ocsd_flow(snapshot, trace_id):
     return seq
 
 
-def pft_flow(dump, snapshot, trace_id):
+def pft_ptm_flow(dump, snapshot, trace_id):
     seq = []
     for line in run([dump, "flow", snapshot, hex(trace_id)]).splitlines():
         w = line.split()
@@ -179,7 +179,7 @@ def pft_flow(dump, snapshot, trace_id):
 
 
 def diff_flow(dump, snapshot, trace_id):
-    a, b = ocsd_flow(snapshot, trace_id), pft_flow(dump, snapshot, trace_id)
+    a, b = ocsd_flow(snapshot, trace_id), pft_ptm_flow(dump, snapshot, trace_id)
     bad = 0
     for i in range(max(len(a), len(b))):
         x = a[i] if i < len(a) else None

@@ -1,6 +1,6 @@
 #!/bin/bash
 # `pft dump --count` passes over atoms and branch packets without making
-# packet records (pft_pkt_skip_counted(), serial and in the parallel
+# packet records (pft_ptm_pkt_skip_counted(), serial and in the parallel
 # decode's workers), while the listing decodes every packet: the counts by
 # type must be the listing's, and so must the packet, byte and error totals,
 # on the captures and on long raw traces, whole and damaged, at -j 1 and

@@ -44,7 +44,7 @@
  * the pft decode --image options of its memory image (for the CLI test;
  * PTM sources only: the CLI reads ETMv3 from snapshots only).
  *
- * ETMv3 packets are kept as a struct pft_packet view (etm3_view()) that
+ * ETMv3 packets are kept as a struct pft_ptm_packet view (etm3_view()) that
  * holds every field that tells two of them apart, so that the comparison
  * is the same for both protocols.
  */
@@ -68,7 +68,7 @@ struct source {
 	char name[256];
 	uint8_t *bytes;
 	size_t len;
-	struct pft_config cfg;   /* PTM; for ETMv3 only ts_64bit and trace_id */
+	struct pft_ptm_config cfg;   /* PTM; for ETMv3 only ts_64bit and trace_id */
 	int etm3;
 	struct pft_etm3_config ecfg;
 	struct pft_image *image;
@@ -78,7 +78,7 @@ struct source {
 /* What decoding a stream gave: packets (NOTSYNC bytes left out: they say
  * nothing), instruction ranges and the offsets of errors. */
 struct decoded {
-	struct pft_packet *pk;   /* raw = NULL */
+	struct pft_ptm_packet *pk;   /* raw = NULL */
 	size_t npk, cappk;
 	struct pft_elem *rg;
 	size_t nrg, caprg;
@@ -222,7 +222,7 @@ static int etm3_config(const struct pft_snap_device *dev, struct source *src)
 				      (uint32_t)r[3]))
 		return -1;
 	src->etm3 = 1;
-	pft_config_init(&src->cfg);
+	pft_ptm_config_init(&src->cfg);
 	src->cfg.ts_64bit = src->ecfg.ts_64bit;
 	src->cfg.trace_id = src->ecfg.trace_id;
 	return 0;
@@ -290,11 +290,11 @@ static void add_error(struct decoded *out, uint64_t offset)
 	out->err[out->nerr++] = offset;
 }
 
-static void take_elements(struct pft_flow *flow, struct decoded *out)
+static void take_elements(struct pft_ptm_flow *flow, struct decoded *out)
 {
 	struct pft_elem e;
 
-	while (pft_flow_next(flow, &e, sizeof(e)) == 0) {
+	while (pft_ptm_flow_next(flow, &e, sizeof(e)) == 0) {
 		if (e.type == PFT_ELEM_ERROR) {
 			add_error(out, e.offset);
 		} else if (e.type == PFT_ELEM_RANGE) {
@@ -304,20 +304,20 @@ static void take_elements(struct pft_flow *flow, struct decoded *out)
 	}
 }
 
-/* An ETMv3 packet as a struct pft_packet: the types the comparison looks
+/* An ETMv3 packet as a struct pft_ptm_packet: the types the comparison looks
  * at (A-sync, I-sync, timestamp, NOTSYNC, BAD) map to theirs, the others
- * past PFT_PKT_TYPE_MAX; P-header atoms and format go in addr, Cancel and
+ * past PFT_PTM_PKT_TYPE_MAX; P-header atoms and format go in addr, Cancel and
  * resume in atoms. */
-static void etm3_view(const struct pft_etm3_packet *e, struct pft_packet *p)
+static void etm3_view(const struct pft_etm3_packet *e, struct pft_ptm_packet *p)
 {
 	memset(p, 0, sizeof(*p));
 	switch (e->type) {
-	case PFT_ETM3_PKT_NOTSYNC: p->type = PFT_PKT_NOTSYNC; break;
-	case PFT_ETM3_PKT_ASYNC: p->type = PFT_PKT_ASYNC; break;
-	case PFT_ETM3_PKT_ISYNC: p->type = PFT_PKT_ISYNC; break;
-	case PFT_ETM3_PKT_TIMESTAMP: p->type = PFT_PKT_TIMESTAMP; break;
-	case PFT_ETM3_PKT_BAD: p->type = PFT_PKT_BAD; break;
-	default: p->type = (uint8_t)(PFT_PKT_TYPE_MAX + e->type); break;
+	case PFT_ETM3_PKT_NOTSYNC: p->type = PFT_PTM_PKT_NOTSYNC; break;
+	case PFT_ETM3_PKT_ASYNC: p->type = PFT_PTM_PKT_ASYNC; break;
+	case PFT_ETM3_PKT_ISYNC: p->type = PFT_PTM_PKT_ISYNC; break;
+	case PFT_ETM3_PKT_TIMESTAMP: p->type = PFT_PTM_PKT_TIMESTAMP; break;
+	case PFT_ETM3_PKT_BAD: p->type = PFT_PTM_PKT_BAD; break;
+	default: p->type = (uint8_t)(PFT_PTM_PKT_TYPE_MAX + e->type); break;
 	}
 	p->offset = e->offset;
 	p->size = e->size;
@@ -344,7 +344,7 @@ static void etm3_view(const struct pft_etm3_packet *e, struct pft_packet *p)
 	p->bad = e->bad;
 }
 
-static void keep_packet(struct decoded *out, struct pft_packet *p)
+static void keep_packet(struct decoded *out, struct pft_ptm_packet *p)
 {
 	p->raw = NULL;
 	out->pk = grow(out->pk, &out->cappk, out->npk, sizeof(*p));
@@ -371,7 +371,7 @@ static void decode_etm3(const struct source *src, const uint8_t *buf, size_t len
 	struct pft_etm3_pkt_decoder *d = pft_etm3_pkt_alloc(&src->ecfg, NULL);
 	struct pft_etm3_flow *flow = pft_etm3_flow_alloc(&src->ecfg, src->image, NULL);
 	struct pft_etm3_packet e;
-	struct pft_packet p;
+	struct pft_ptm_packet p;
 	size_t calls = 0;
 	int status;
 
@@ -414,9 +414,9 @@ static void decode_etm3(const struct source *src, const uint8_t *buf, size_t len
 static void decode_ptm(const struct source *src, const uint8_t *buf, size_t len,
 		       struct decoded *out)
 {
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&src->cfg, NULL);
-	struct pft_flow *flow = pft_flow_alloc(&src->cfg, src->image, NULL);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&src->cfg, NULL);
+	struct pft_ptm_flow *flow = pft_ptm_flow_alloc(&src->cfg, src->image, NULL);
+	struct pft_ptm_packet p;
 	size_t calls = 0;
 	int status;
 
@@ -424,33 +424,33 @@ static void decode_ptm(const struct source *src, const uint8_t *buf, size_t len,
 		fprintf(stderr, "corrupt: out of memory\n");
 		exit(2);
 	}
-	pft_pkt_feed(d, buf, len);
-	pft_pkt_finish(d);
-	while ((status = pft_pkt_next(d, &p, sizeof(p))) != -PFT_ERR_EOS) {
+	pft_ptm_pkt_feed(d, buf, len);
+	pft_ptm_pkt_finish(d);
+	while ((status = pft_ptm_pkt_next(d, &p, sizeof(p))) != -PFT_ERR_EOS) {
 		/* Each call takes a byte or more (a bound, against hangs). */
 		if (++calls > 2 * len + 8) {
 			out->anomaly = 1;
 			break;
 		}
 		if (status == -PFT_ERR_NEED_INPUT) {
-			pft_pkt_finish(d); /* "feed more (or finish)" */
+			pft_ptm_pkt_finish(d); /* "feed more (or finish)" */
 			continue;
 		}
-		if (status < 0 && p.type != PFT_PKT_BAD) {
+		if (status < 0 && p.type != PFT_PTM_PKT_BAD) {
 			out->anomaly = 1;
 			break;
 		}
-		if (pft_flow_put(flow, &p, sizeof(p)) < 0)
+		if (pft_ptm_flow_put(flow, &p, sizeof(p)) < 0)
 			out->anomaly = 1;
 		take_elements(flow, out);
 		if (status < 0)
 			add_error(out, p.offset);
-		if (p.type == PFT_PKT_NOTSYNC)
+		if (p.type == PFT_PTM_PKT_NOTSYNC)
 			continue;
 		keep_packet(out, &p);
 	}
-	pft_flow_free(flow);
-	pft_pkt_free(d);
+	pft_ptm_flow_free(flow);
+	pft_ptm_pkt_free(d);
 }
 
 static void decode(const struct source *src, const uint8_t *buf, size_t len,
@@ -597,30 +597,30 @@ static size_t async_ending_at(const struct decoded *ref, uint64_t end)
 
 	if (r == SIZE_MAX)
 		return SIZE_MAX;
-	return r > 0 && ref->pk[r - 1].type == PFT_PKT_ASYNC ? r - 1 : SIZE_MAX;
+	return r > 0 && ref->pk[r - 1].type == PFT_PTM_PKT_ASYNC ? r - 1 : SIZE_MAX;
 }
 
 /* The first A-sync at or after @from that an I-sync follows. */
 static uint64_t resync_point(const struct decoded *ref, uint64_t from, size_t len)
 {
 	for (size_t i = 0; i + 1 < ref->npk; i++)
-		if (ref->pk[i].offset >= from && ref->pk[i].type == PFT_PKT_ASYNC &&
-		    ref->pk[i + 1].type == PFT_PKT_ISYNC)
+		if (ref->pk[i].offset >= from && ref->pk[i].type == PFT_PTM_PKT_ASYNC &&
+		    ref->pk[i + 1].type == PFT_PTM_PKT_ISYNC)
 			return ref->pk[i].offset;
 	return len;
 }
 
 /* Whole structs are compared: copies are made with memcpy, so that the
  * padding (zeroed by the decoders) is compared as zero too. */
-static int same_packet(const struct pft_packet *ref, const struct pft_packet *got,
+static int same_packet(const struct pft_ptm_packet *ref, const struct pft_ptm_packet *got,
 		       uint64_t orig, int ts_low_only)
 {
-	struct pft_packet a, b;
+	struct pft_ptm_packet a, b;
 
 	memcpy(&a, ref, sizeof(a));
 	memcpy(&b, got, sizeof(b));
 	b.offset = orig;
-	if (a.type == PFT_PKT_TIMESTAMP && ts_low_only && a.ts_bits < 64) {
+	if (a.type == PFT_PTM_PKT_TIMESTAMP && ts_low_only && a.ts_bits < 64) {
 		uint64_t mask = (1ull << a.ts_bits) - 1;
 		a.ts_raw &= mask;
 		b.ts_raw &= mask;
@@ -649,9 +649,9 @@ static size_t range_closer(const struct source *src, const struct decoded *ref, 
 	if (!src->etm3)
 		return p;
 	for (size_t q = p + 1; q < ref->npk; q++) {
-		const struct pft_packet *k = &ref->pk[q];
-		unsigned t = k->type >= PFT_PKT_TYPE_MAX ? k->type - PFT_PKT_TYPE_MAX : 0;
-		if (k->type == PFT_PKT_ASYNC || t == PFT_ETM3_PKT_CYCLE_COUNT ||
+		const struct pft_ptm_packet *k = &ref->pk[q];
+		unsigned t = k->type >= PFT_PTM_PKT_TYPE_MAX ? k->type - PFT_PTM_PKT_TYPE_MAX : 0;
+		if (k->type == PFT_PTM_PKT_ASYNC || t == PFT_ETM3_PKT_CYCLE_COUNT ||
 		    t == PFT_ETM3_PKT_IGNORE || (t == PFT_ETM3_PKT_PHEADER && !k->n_atoms))
 			continue;
 		return q;
@@ -705,9 +705,9 @@ static void judge(const struct source *src, const struct decoded *ref, const str
 	}
 	/* (c) packets, matched by original offset. */
 	for (size_t i = 0; i < got->npk; i++) {
-		const struct pft_packet *p = &got->pk[i];
+		const struct pft_ptm_packet *p = &got->pk[i];
 		size_t r;
-		if (p->type == PFT_PKT_ASYNC) {
+		if (p->type == PFT_PTM_PKT_ASYNC) {
 			/* Unsynchronised, zeros that end the packet before an
 			 * A-sync (or added ones) look like more of the A-sync:
 			 * an A-sync that ends at the same byte is the same. */
@@ -717,13 +717,13 @@ static void judge(const struct source *src, const struct decoded *ref, const str
 		} else {
 			if (!original_offset(dmg, p->offset, &orig))
 				continue;
-			if (p->type == PFT_PKT_TIMESTAMP && p->ts_bits >= ts_width && orig >= end)
+			if (p->type == PFT_PTM_PKT_TIMESTAMP && p->ts_bits >= ts_width && orig >= end)
 				ts_full = 1;
 			r = find_packet(ref, orig);
 		}
 		if (r == SIZE_MAX)
 			continue;
-		if (p->type == PFT_PKT_ASYNC) {
+		if (p->type == PFT_PTM_PKT_ASYNC) {
 			pk_ok[r] = 1;
 		} else if (same_packet(&ref->pk[r], p, orig, 0)) {
 			pk_ok[r] = 1;
@@ -733,7 +733,7 @@ static void judge(const struct source *src, const struct decoded *ref, const str
 		}
 	}
 	for (size_t r = 0; r < ref->npk; r++) {
-		const struct pft_packet *p = &ref->pk[r];
+		const struct pft_ptm_packet *p = &ref->pk[r];
 		int ideal_loss = p->offset + p->size > start && p->offset < resync;
 		v->pk_ideal += ideal_loss;
 		if (pk_ok[r])
@@ -743,7 +743,7 @@ static void judge(const struct source *src, const struct decoded *ref, const str
 			v->failed = 1;
 			snprintf(v->why, sizeof(v->why), "%s packet at 0x%" PRIx64
 				 " lost (damage 0x%" PRIx64 "-0x%" PRIx64 ", resync at 0x%" PRIx64 ")",
-				 pft_pkt_type_name(p->type), p->offset, start, end, resync);
+				 pft_ptm_pkt_type_name(p->type), p->offset, start, end, resync);
 		}
 	}
 	/* (c) instruction ranges: the k-th range of the packet at an offset
@@ -851,7 +851,7 @@ static void write_variant(const struct options *o, const struct source *src, enu
 		fprintf(stderr, "corrupt: %s: cannot write it\n", path);
 		exit(2);
 	}
-	const struct pft_config *c = &src->cfg;
+	const struct pft_ptm_config *c = &src->cfg;
 	printf("%s\t--pft-version 1.%u%s%s --ctxid-bytes %u --ts-bits %u%s%s%s\t%s\n", path,
 	       c->version_minor, c->cycle_accurate ? " --cycle-accurate" : "",
 	       c->timestamps ? " --timestamps" : "", c->ctxid_bytes, c->ts_64bit ? 64 : 48,

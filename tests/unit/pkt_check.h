@@ -6,13 +6,13 @@
  * the vector in many ways and compares every field of every packet:
  *
  *   core         the whole vector, every split into two feeds and one byte
- *                per feed, draining before pft_pkt_finish();
- *   finish-first the same feeds with pft_pkt_finish() called before the
- *                last pft_pkt_next() calls;
+ *                per feed, draining before pft_ptm_pkt_finish();
+ *   finish-first the same feeds with pft_ptm_pkt_finish() called before the
+ *                last pft_ptm_pkt_next() calls;
  *   truncation   every packet cut after each of its bytes, then finish: a
  *                BAD/TRUNCATED packet holding exactly the bytes (NOTSYNC
  *                when the cut packet is the A-sync that would synchronise);
- *   NEED_INPUT   pft_pkt_next() must never ask for input after finish.
+ *   NEED_INPUT   pft_ptm_pkt_next() must never ask for input after finish.
  *
  * Core mismatches fail the calling test at once.  The other groups are
  * counted per category and checked by their own tests (PC_CATEGORY_TESTS)
@@ -42,7 +42,7 @@
 enum { PC_MAXPKT = 2048 };
 
 struct pc_pkt {
-	struct pft_packet pkt; /* pkt.raw is cleared: it is stale once copied */
+	struct pft_ptm_packet pkt; /* pkt.raw is cleared: it is stale once copied */
 	int status;
 	int raw_ok;            /* pkt.raw held the input bytes at pkt.offset */
 };
@@ -93,12 +93,12 @@ static struct pc_pkt pc_norm_buf[PC_MAXPKT] PC_UNUSED;
 /* ---- configurations ---- */
 
 /* A v1.1 configuration (binary timestamps unless @gray). */
-static inline struct pft_config pc_cfg(int ca, int ctxid_bytes, int ts64,
+static inline struct pft_ptm_config pc_cfg(int ca, int ctxid_bytes, int ts64,
 				       int gray)
 {
-	struct pft_config c;
+	struct pft_ptm_config c;
 
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.cycle_accurate = (uint8_t)ca;
 	c.ctxid_bytes = (uint8_t)ctxid_bytes;
 	c.ts_64bit = (uint8_t)ts64;
@@ -108,7 +108,7 @@ static inline struct pft_config pc_cfg(int ca, int ctxid_bytes, int ts64,
 
 /* ---- running the decoder ---- */
 
-static inline void pc_record(struct pc_run *r, const struct pft_packet *pkt,
+static inline void pc_record(struct pc_run *r, const struct pft_ptm_packet *pkt,
 			     int status, const uint8_t *s, size_t len)
 {
 	if (r->n >= PC_MAXPKT) {
@@ -125,18 +125,18 @@ static inline void pc_record(struct pc_run *r, const struct pft_packet *pkt,
 		    memcmp(pkt->raw, s + pkt->offset, pkt->size) == 0;
 }
 
-/* Call pft_pkt_next() until it wants input or the stream is over. */
-static inline void pc_drain(struct pft_pkt_decoder *d, const uint8_t *s,
+/* Call pft_ptm_pkt_next() until it wants input or the stream is over. */
+static inline void pc_drain(struct pft_ptm_pkt_decoder *d, const uint8_t *s,
 			    size_t len, int finished, struct pc_run *r)
 {
 	unsigned needs = 0;
 
 	for (unsigned guard = 0; guard < 100000; guard++) {
-		struct pft_packet pkt;
+		struct pft_ptm_packet pkt;
 
 		/* Poison: a field the decoder forgets to set shows up. */
 		memset(&pkt, 0xa5, sizeof(pkt));
-		int st = pft_pkt_next(d, &pkt, sizeof(pkt));
+		int st = pft_ptm_pkt_next(d, &pkt, sizeof(pkt));
 
 		if (st == -PFT_ERR_NEED_INPUT) {
 			if (!finished)
@@ -163,7 +163,7 @@ static inline void pc_drain(struct pft_pkt_decoder *d, const uint8_t *s,
  * Decode s[0..len) fed in pieces ending at cuts[0..ncuts) and len, with
  * offsets from 0.  Results in *r.
  */
-static inline void pc_run_pieces(const struct pft_config *cfg,
+static inline void pc_run_pieces(const struct pft_ptm_config *cfg,
 				 const uint8_t *s, size_t len,
 				 const size_t *cuts, size_t ncuts,
 				 enum pc_mode mode, struct pc_run *r)
@@ -174,7 +174,7 @@ static inline void pc_run_pieces(const struct pft_config *cfg,
 	r->need_after_finish = 0;
 	r->eos_early = r->overflow = r->hang = r->setup_err = 0;
 
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, &err);
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, &err);
 
 	if (!d) {
 		r->setup_err = 1;
@@ -186,25 +186,25 @@ static inline void pc_run_pieces(const struct pft_config *cfg,
 		size_t end = i < ncuts ? cuts[i] : len;
 		int last = i == ncuts;
 
-		if (pft_pkt_feed(d, s + start, end - start) != 0)
+		if (pft_ptm_pkt_feed(d, s + start, end - start) != 0)
 			r->setup_err = 1;
 		if (last && mode == PC_FINISH_FIRST)
-			pft_pkt_finish(d);
+			pft_ptm_pkt_finish(d);
 		pc_drain(d, s, len, last && mode == PC_FINISH_FIRST, r);
 		start = end;
 	}
 	if (mode == PC_DRAIN_FIRST) {
-		pft_pkt_finish(d);
+		pft_ptm_pkt_finish(d);
 		pc_drain(d, s, len, 1, r);
 	}
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 /* ---- comparing ---- */
 
-static inline int pc_expected_status(const struct pft_packet *e)
+static inline int pc_expected_status(const struct pft_ptm_packet *e)
 {
-	if (e->type != PFT_PKT_BAD)
+	if (e->type != PFT_PTM_PKT_BAD)
 		return 0;
 	switch (e->bad) {
 	case PFT_ERR_PKT_RESERVED_HEADER:
@@ -228,9 +228,9 @@ static inline size_t pc_normalize(struct pc_pkt *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		struct pc_pkt *prev = m ? &p[m - 1] : NULL;
 
-		if (prev && p[i].pkt.type == PFT_PKT_NOTSYNC &&
-		    (prev->pkt.type == PFT_PKT_NOTSYNC ||
-		     prev->pkt.type == PFT_PKT_BAD) &&
+		if (prev && p[i].pkt.type == PFT_PTM_PKT_NOTSYNC &&
+		    (prev->pkt.type == PFT_PTM_PKT_NOTSYNC ||
+		     prev->pkt.type == PFT_PTM_PKT_BAD) &&
 		    prev->pkt.offset + prev->pkt.size == p[i].pkt.offset) {
 			prev->pkt.size += p[i].pkt.size;
 			prev->raw_ok = prev->raw_ok && p[i].raw_ok;
@@ -252,7 +252,7 @@ static inline size_t pc_normalize(struct pc_pkt *p, size_t n)
 		}                                                             \
 	} while (0)
 
-/* Every field of struct pft_packet.  Returns 1 and a reason on mismatch. */
+/* Every field of struct pft_ptm_packet.  Returns 1 and a reason on mismatch. */
 static inline int pc_cmp_pkt(const struct pc_pkt *g, const struct pc_pkt *e,
 			     char *why, size_t n)
 {
@@ -326,7 +326,7 @@ static inline int pc_cmp_run(const struct pc_run *r, const struct pc_pkt *e,
 		}
 		if (pc_cmp_pkt(&pc_norm_buf[i], &e[i], sub, sizeof(sub))) {
 			snprintf(why, n, "packet %zu (%s at offset %llu): %s", i,
-				 pft_pkt_type_name(e[i].pkt.type),
+				 pft_ptm_pkt_type_name(e[i].pkt.type),
 				 (unsigned long long)e[i].pkt.offset, sub);
 			return 1;
 		}
@@ -350,7 +350,7 @@ static inline void pc_cat_note(enum pc_category c, const char *file, int line,
 
 /* One run of the matrix.  @c < 0: a core run (fails the caller). */
 static inline void pc_one(const char *file, int line, int c, const char *what,
-			  const struct pft_config *cfg, const uint8_t *s,
+			  const struct pft_ptm_config *cfg, const uint8_t *s,
 			  size_t len, const size_t *cuts, size_t ncuts,
 			  enum pc_mode mode, const struct pc_pkt *e, size_t ne,
 			  unsigned *core_reports)
@@ -362,7 +362,7 @@ static inline void pc_one(const char *file, int line, int c, const char *what,
 	pc_cat_runs[PC_CAT_NEED_AFTER_FINISH]++;
 	if (r->need_after_finish)
 		pc_cat_note(PC_CAT_NEED_AFTER_FINISH, file, line, what,
-			    "pft_pkt_next returned NEED_INPUT after pft_pkt_finish");
+			    "pft_ptm_pkt_next returned NEED_INPUT after pft_ptm_pkt_finish");
 	if (c >= 0)
 		pc_cat_runs[c]++;
 	if (!pc_cmp_run(r, e, ne, why, sizeof(why)))
@@ -379,7 +379,7 @@ static inline void pc_one(const char *file, int line, int c, const char *what,
 /* Whole, every two-piece split and byte-by-byte, in @mode. */
 static inline void pc_feed_matrix(const char *file, int line, int c,
 				  const char *label,
-				  const struct pft_config *cfg,
+				  const struct pft_ptm_config *cfg,
 				  const uint8_t *s, size_t len,
 				  enum pc_mode mode, const struct pc_pkt *e,
 				  size_t ne, unsigned *core_reports)
@@ -409,7 +409,7 @@ static inline void pc_feed_matrix(const char *file, int line, int c,
 /* Expected packets -> normalised pc_pkt list with running offsets.
  * Returns the count, or 0 (and fails) if the sizes do not cover @len. */
 static inline size_t pc_prepare(const char *file, int line,
-				const struct pft_packet *exp, size_t nexp,
+				const struct pft_ptm_packet *exp, size_t nexp,
 				size_t len, struct pc_pkt *e)
 {
 	uint64_t off = 0;
@@ -432,7 +432,7 @@ static inline size_t pc_prepare(const char *file, int line,
 
 /* Every packet cut after each of its bytes, then finish. */
 static inline void pc_truncations(const char *file, int line,
-				  const struct pft_config *cfg,
+				  const struct pft_ptm_config *cfg,
 				  const uint8_t *s, const struct pc_pkt *e,
 				  size_t ne, unsigned *core_reports)
 {
@@ -441,12 +441,12 @@ static inline void pc_truncations(const char *file, int line,
 	char what[160];
 
 	for (size_t j = 0; j < ne; j++) {
-		const struct pft_packet *p = &e[j].pkt;
+		const struct pft_ptm_packet *p = &e[j].pkt;
 
-		if (p->type == PFT_PKT_NOTSYNC || p->type == PFT_PKT_BAD)
+		if (p->type == PFT_PTM_PKT_NOTSYNC || p->type == PFT_PTM_PKT_BAD)
 			continue;
-		int synced = j > 0 && e[j - 1].pkt.type != PFT_PKT_NOTSYNC &&
-			     e[j - 1].pkt.type != PFT_PKT_BAD;
+		int synced = j > 0 && e[j - 1].pkt.type != PFT_PTM_PKT_NOTSYNC &&
+			     e[j - 1].pkt.type != PFT_PTM_PKT_BAD;
 
 		for (uint32_t k = 1; k < p->size; k++) {
 			size_t plen = (size_t)p->offset + k;
@@ -457,11 +457,11 @@ static inline void pc_truncations(const char *file, int line,
 			te[j].pkt.size = k;
 			te[j].raw_ok = 1;
 			if (synced) {
-				te[j].pkt.type = PFT_PKT_BAD;
+				te[j].pkt.type = PFT_PTM_PKT_BAD;
 				te[j].pkt.bad = PFT_ERR_PKT_TRUNCATED;
 				te[j].status = -PFT_ERR_TRUNCATED;
 			} else {
-				te[j].pkt.type = PFT_PKT_NOTSYNC;
+				te[j].pkt.type = PFT_PTM_PKT_NOTSYNC;
 			}
 			size_t nte = pc_normalize(te, j + 1);
 
@@ -472,14 +472,14 @@ static inline void pc_truncations(const char *file, int line,
 
 				snprintf(what, sizeof(what),
 					 "%s cut after %u of its %u bytes%s",
-					 pft_pkt_type_name(p->type), k, p->size, m);
+					 pft_ptm_pkt_type_name(p->type), k, p->size, m);
 				pc_one(file, line, c, what, cfg, s, plen, NULL, 0,
 				       (enum pc_mode)mode, te, nte, core_reports);
 				for (size_t i = 1; i < plen; i++)
 					cuts[i - 1] = i;
 				snprintf(what, sizeof(what),
 					 "%s cut after %u of its %u bytes, byte by byte%s",
-					 pft_pkt_type_name(p->type), k, p->size, m);
+					 pft_ptm_pkt_type_name(p->type), k, p->size, m);
 				pc_one(file, line, c, what, cfg, s, plen, cuts,
 				       plen - 1, (enum pc_mode)mode, te, nte,
 				       core_reports);
@@ -489,9 +489,9 @@ static inline void pc_truncations(const char *file, int line,
 }
 
 static inline void pc_check_stream_opt(const char *file, int line,
-				       const struct pft_config *cfg,
+				       const struct pft_ptm_config *cfg,
 				       const uint8_t *s, size_t len,
-				       const struct pft_packet *exp,
+				       const struct pft_ptm_packet *exp,
 				       size_t nexp, int opts)
 {
 	static struct pc_pkt e[PC_MAXPKT];
@@ -515,9 +515,9 @@ static inline void pc_check_stream_opt(const char *file, int line,
 }
 
 static inline void pc_check_stream(const char *file, int line,
-				   const struct pft_config *cfg,
+				   const struct pft_ptm_config *cfg,
 				   const uint8_t *s, size_t len,
-				   const struct pft_packet *exp, size_t nexp)
+				   const struct pft_ptm_packet *exp, size_t nexp)
 {
 	pc_check_stream_opt(file, line, cfg, s, len, exp, nexp, 0);
 }
@@ -570,9 +570,9 @@ static inline void no_need_input_after_finish(void)
 	} while (0)
 
 /* Build expected-packet initialisers tersely. */
-#define E_ASYNC(n) { .type = PFT_PKT_ASYNC, .size = (n) }
-#define E_NOTSYNC(n) { .type = PFT_PKT_NOTSYNC, .size = (n) }
-#define E_TRIGGER { .type = PFT_PKT_TRIGGER, .size = 1 }
-#define E_BAD(reason, n) { .type = PFT_PKT_BAD, .bad = (reason), .size = (n) }
+#define E_ASYNC(n) { .type = PFT_PTM_PKT_ASYNC, .size = (n) }
+#define E_NOTSYNC(n) { .type = PFT_PTM_PKT_NOTSYNC, .size = (n) }
+#define E_TRIGGER { .type = PFT_PTM_PKT_TRIGGER, .size = 1 }
+#define E_BAD(reason, n) { .type = PFT_PTM_PKT_BAD, .bad = (reason), .size = (n) }
 
 #endif

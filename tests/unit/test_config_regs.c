@@ -1,6 +1,6 @@
-/* Tests of the configuration <-> register functions (pft_config_to_regs,
+/* Tests of the configuration <-> register functions (pft_ptm_config_to_regs,
  * pft_etm3_config_to_regs, pft_etm3_config_from_ptm, pft_regs_protocol,
- * pft_config_check, pft_event_limits_to_regs) and their round trips
+ * pft_ptm_config_check, pft_event_limits_to_regs) and their round trips
  * with the *_from_regs functions.
  *
  * Expected register values come from the register definitions in
@@ -16,11 +16,11 @@
 #include "ptunit.h"
 #include "pft.h"
 
-static struct pft_trace_regs ptm_regs(const struct pft_config *c)
+static struct pft_trace_regs ptm_regs(const struct pft_ptm_config *c)
 {
 	struct pft_trace_regs r = { .size = sizeof(r) };
 
-	PTU_EQ(pft_config_to_regs(c, &r), 0);
+	PTU_EQ(pft_ptm_config_to_regs(c, &r), 0);
 	return r;
 }
 
@@ -32,13 +32,13 @@ static struct pft_trace_regs etm3_regs(const struct pft_etm3_config *c)
 	return r;
 }
 
-/* pft_config_init(): a Cortex-A15 PTM (PFTv1.1 rev 2, ptm-registers 4)
+/* pft_ptm_config_init(): a Cortex-A15 PTM (PFTv1.1 rev 2, ptm-registers 4)
  * with TC2's ETMCCER (6.1: 64-bit binary timestamps) and the ETMCCR of
  * section 5; nothing enabled in ETMCR. */
 static void ptm_defaults(void)
 {
-	struct pft_config c;
-	pft_config_init(&c);
+	struct pft_ptm_config c;
+	pft_ptm_config_init(&c);
 	struct pft_trace_regs r = ptm_regs(&c);
 
 	PTU_EQ(r.etmidr, 0x411CF312u);
@@ -51,21 +51,21 @@ static void ptm_defaults(void)
 /* Each ETMCR option at its bit (ptm-registers 2). */
 static void ptm_etmcr_bits(void)
 {
-	struct pft_config c;
+	struct pft_ptm_config c;
 
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.branch_broadcast = 1;
 	PTU_EQ(ptm_regs(&c).etmcr, 1u << 8);
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.cycle_accurate = 1;
 	PTU_EQ(ptm_regs(&c).etmcr, 1u << 12);
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.timestamps = 1;
 	PTU_EQ(ptm_regs(&c).etmcr, 1u << 28);
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.return_stack = 1;
 	PTU_EQ(ptm_regs(&c).etmcr, 1u << 29);
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.vmid = 1;
 	PTU_EQ(ptm_regs(&c).etmcr, 1u << 30);
 	/* Context ID size, bits 15:14: 00 none, 01 one, 10 two, 11 four bytes. */
@@ -73,12 +73,12 @@ static void ptm_etmcr_bits(void)
 	for (unsigned n = 0; n <= 4; n++) {
 		if (n == 3)
 			continue;
-		pft_config_init(&c);
+		pft_ptm_config_init(&c);
 		c.ctxid_bytes = (uint8_t)n;
 		PTU_EQ(ptm_regs(&c).etmcr, ctxid[n]);
 	}
 	/* TC2's A15 PTMs (6.1): TS on, CA on = 0x10001000, trace ID 0x13. */
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.timestamps = c.cycle_accurate = 1;
 	c.trace_id = 0x13;
 	struct pft_trace_regs r = ptm_regs(&c);
@@ -89,15 +89,15 @@ static void ptm_etmcr_bits(void)
 /* ETMCCER: 29 = 64-bit, 28 = binary (v1.1), 24 = DMB/DSB waypoints. */
 static void ptm_etmccer_bits(void)
 {
-	struct pft_config c;
+	struct pft_ptm_config c;
 
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.ts_gray = 1;
 	PTU_EQ(ptm_regs(&c).etmccer, 0x34C01AC2u & ~(1u << 28));
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.ts_64bit = 0;
 	PTU_EQ(ptm_regs(&c).etmccer, 0x34C01AC2u & ~(1u << 29));
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.dmb_dsb_waypoints = 1;
 	PTU_EQ(ptm_regs(&c).etmccer, 0x34C01AC2u | 1u << 24);
 }
@@ -107,9 +107,9 @@ static void ptm_etmccer_bits(void)
  * bits 29:28 and ETMCR[30] are reserved there and stay 0. */
 static void ptm_v10(void)
 {
-	struct pft_config c;
+	struct pft_ptm_config c;
 
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.version_minor = 0;
 	c.ts_64bit = 0;
 	c.ts_gray = 1;
@@ -144,8 +144,8 @@ static void ptm_round_trip(void)
 	unsigned n = 0;
 
 	for (unsigned bits = 0; bits < 1u << 10; bits++) {
-		struct pft_config c, back;
-		pft_config_init(&c);
+		struct pft_ptm_config c, back;
+		pft_ptm_config_init(&c);
 		c.version_minor = bits & 1;
 		c.cycle_accurate = bits >> 1 & 1;
 		c.timestamps = bits >> 2 & 1;
@@ -159,16 +159,16 @@ static void ptm_round_trip(void)
 		c.virtualization = c.version_minor;
 		c.trace_id = (uint8_t)(1 + bits % 0x6f);
 		struct pft_trace_regs r = ptm_regs(&c);
-		pft_config_init(&back);
-		PTU_EQ(pft_config_from_regs(&back, r.etmcr, r.etmccer, r.etmidr, r.etmtraceidr), 0);
+		pft_ptm_config_init(&back);
+		PTU_EQ(pft_ptm_config_from_regs(&back, r.etmcr, r.etmccer, r.etmidr, r.etmtraceidr), 0);
 		SAME_CONFIG(c, back, r);
 		n++;
 	}
 	PTU_EQ(n, 1024u);
 	/* And regs -> config -> regs for TC2's PTM (6.1). */
-	struct pft_config c;
-	pft_config_init(&c);
-	PTU_EQ(pft_config_from_regs(&c, 0x10001000, 0x34C01AC2, 0x411CF312, 0x13), 0);
+	struct pft_ptm_config c;
+	pft_ptm_config_init(&c);
+	PTU_EQ(pft_ptm_config_from_regs(&c, 0x10001000, 0x34C01AC2, 0x411CF312, 0x13), 0);
 	struct pft_trace_regs r = ptm_regs(&c);
 	PTU_EQ(r.etmcr, 0x10001000u);
 	PTU_EQ(r.etmccer, 0x34C01AC2u);
@@ -276,10 +276,10 @@ static void etm3_round_trip(void)
 /* The ETMv3 configuration of a PTM's options. */
 static void etm3_from_ptm(void)
 {
-	struct pft_config p;
+	struct pft_ptm_config p;
 	struct pft_etm3_config c;
 
-	pft_config_init(&p);
+	pft_ptm_config_init(&p);
 	p.ctxid_bytes = 4;
 	p.timestamps = 1;
 	p.vmid = 1;
@@ -330,20 +330,20 @@ static void protocol(void)
 
 static void check(void)
 {
-	struct pft_config c;
+	struct pft_ptm_config c;
 
-	pft_config_init(&c);
-	PTU_EQ(pft_config_check(&c), PFT_CONFIG_OK);
+	pft_ptm_config_init(&c);
+	PTU_EQ(pft_ptm_config_check(&c), PFT_PTM_CONFIG_OK);
 	c.ctxid_bytes = 3;
-	PTU_EQ(pft_config_check(&c), PFT_CONFIG_CTXID_BYTES);
-	pft_config_init(&c);
+	PTU_EQ(pft_ptm_config_check(&c), PFT_PTM_CONFIG_CTXID_BYTES);
+	pft_ptm_config_init(&c);
 	c.version_minor = 0;
 	c.vmid = 1;
-	PTU_EQ(pft_config_check(&c), PFT_CONFIG_VMID_V10);
-	pft_config_init(&c);
+	PTU_EQ(pft_ptm_config_check(&c), PFT_PTM_CONFIG_VMID_V10);
+	pft_ptm_config_init(&c);
 	c.return_stack = c.branch_broadcast = 1;
-	PTU_EQ(pft_config_check(&c), PFT_CONFIG_RS_AND_BB);
-	PTU_EQ(pft_config_check(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_check(&c), PFT_PTM_CONFIG_RS_AND_BB);
+	PTU_EQ(pft_ptm_config_check(NULL), -PFT_ERR_INVALID);
 }
 
 /* pft_event_limits_to_regs(): the resource fields of ETMCCR, ETMCCER and
@@ -381,28 +381,28 @@ static void limits_regs(void)
 
 static void arguments(void)
 {
-	struct pft_config c;
+	struct pft_ptm_config c;
 	struct pft_etm3_config e;
 	struct pft_trace_regs r = { .size = sizeof(r) };
 
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	pft_etm3_config_init(&e);
-	PTU_EQ(pft_config_to_regs(NULL, &r), -PFT_ERR_INVALID);
-	PTU_EQ(pft_config_to_regs(&c, NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_to_regs(NULL, &r), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_to_regs(&c, NULL), -PFT_ERR_INVALID);
 	PTU_EQ(pft_etm3_config_to_regs(NULL, &r), -PFT_ERR_INVALID);
 	PTU_EQ(pft_etm3_config_from_ptm(&e, NULL), -PFT_ERR_INVALID);
 	r.size = 4;
-	PTU_EQ(pft_config_to_regs(&c, &r), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_to_regs(&c, &r), -PFT_ERR_INVALID);
 	PTU_EQ(pft_etm3_config_to_regs(&e, &r), -PFT_ERR_INVALID);
 	r.size = sizeof(r);
 	c.ctxid_bytes = 3;
-	PTU_EQ(pft_config_to_regs(&c, &r), -PFT_ERR_BAD_CONFIG);
+	PTU_EQ(pft_ptm_config_to_regs(&c, &r), -PFT_ERR_BAD_CONFIG);
 	e.ctxid_bytes = 5;
 	PTU_EQ(pft_etm3_config_to_regs(&e, &r), -PFT_ERR_BAD_CONFIG);
 	/* The wrong protocol's ETMIDR. */
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	pft_etm3_config_init(&e);
-	PTU_EQ(pft_config_from_regs(&c, 0, 0, 0x410CF250, 0), -PFT_ERR_BAD_CONFIG);
+	PTU_EQ(pft_ptm_config_from_regs(&c, 0, 0, 0x410CF250, 0), -PFT_ERR_BAD_CONFIG);
 	PTU_EQ(pft_etm3_config_from_regs(&e, 0, 0, 0x411CF312, 0), -PFT_ERR_BAD_CONFIG);
 }
 

@@ -1,7 +1,7 @@
 /* Tests for detection (pft_detect_*) and the fit check (pft_fit_*).
  *
  * Expected values: the real captures' configurations come from their
- * snapshot registers (device .ini files, through pft_config_from_regs) and
+ * snapshot registers (device .ini files, through pft_ptm_config_from_regs) and
  * their protocols from the snapshot's device types; the encoded streams'
  * from the configuration the PTM model was given.
  */
@@ -61,11 +61,11 @@ static uint32_t ini_reg(const char *path, const char *name)
 	return value;
 }
 
-static struct pft_config regs_config(const char *ini)
+static struct pft_ptm_config regs_config(const char *ini)
 {
-	struct pft_config cfg;
-	pft_config_init(&cfg);
-	PTU_EQ(pft_config_from_regs(&cfg, ini_reg(ini, "ETMCR"), ini_reg(ini, "ETMCCER"),
+	struct pft_ptm_config cfg;
+	pft_ptm_config_init(&cfg);
+	PTU_EQ(pft_ptm_config_from_regs(&cfg, ini_reg(ini, "ETMCR"), ini_reg(ini, "ETMCCER"),
 				    ini_reg(ini, "ETMIDR"), ini_reg(ini, "ETMTRACEIDR")), 0);
 	return cfg;
 }
@@ -96,9 +96,9 @@ static uint8_t *id_bytes(const uint8_t *buf, size_t len, uint8_t id, int tpiu, s
 
 /* Each field the detection says it determined equals @want's. */
 static void check_determined(const struct pft_detect_ptm_result *r,
-			     const struct pft_config *want, const char *what)
+			     const struct pft_ptm_config *want, const char *what)
 {
-	const struct pft_config *got = &r->config;
+	const struct pft_ptm_config *got = &r->config;
 	int before = ptu_failed_checks;
 
 	if (r->determined & PFT_DETECT_CYCLE_ACCURATE)
@@ -178,7 +178,7 @@ static void test_tc2_frames(void)
 struct tc2 {
 	uint8_t *buf, *s;
 	size_t len, n;
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_image *img;
 };
 
@@ -229,7 +229,7 @@ static void test_tc2_ptm_config(void)
 	PTU_EQ(r.ncandidates, 1);
 	PTU_EQ(r.candidates[0].cycle_accurate, 1);
 	char opts[128];
-	PTU_EQ(pft_config_options(&r.config, opts, sizeof(opts)), strlen("--cycle-accurate --timestamps"));
+	PTU_EQ(pft_ptm_config_options(&r.config, opts, sizeof(opts)), strlen("--cycle-accurate --timestamps"));
 	PTU_STREQ(opts, "--cycle-accurate --timestamps");
 
 	PTU_EQ(pft_detect_ptm(t.s, t.n, t.img, &r, sizeof(r)), 0);
@@ -265,7 +265,7 @@ static void test_a15(void)
 	a15_path(path, sizeof(path), "PTM_0_2.bin");
 	a15_path(ini, sizeof(ini), "device5.ini");
 	uint8_t *buf = read_all(path, &len);
-	struct pft_config want = regs_config(ini);
+	struct pft_ptm_config want = regs_config(ini);
 	struct pft_detect_ptm_result r;
 	struct pft_detect_frames fr;
 	struct pft_image *img = a15_image();
@@ -358,7 +358,7 @@ static void test_invalid(void)
 {
 	struct pft_detect_frames fr;
 	struct pft_detect_ptm_result r;
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	char s[8];
 	uint8_t zero[4] = { 0 };
 
@@ -370,13 +370,13 @@ static void test_invalid(void)
 	PTU_EQ(pft_detect_ptm(zero, 4, NULL, &r, 8), -PFT_ERR_INVALID);
 	PTU_EQ(pft_detect_ptm(zero, 4, NULL, &r, sizeof(r)), -PFT_ERR_NOSYNC);
 	PTU_EQ(r.determined, 0);
-	pft_config_init(&cfg);
-	PTU_EQ(pft_config_options(NULL, s, sizeof(s)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_config_options(&cfg, NULL, 1), -PFT_ERR_INVALID);
-	PTU_EQ(pft_config_options(&cfg, s, sizeof(s)), 0);
+	pft_ptm_config_init(&cfg);
+	PTU_EQ(pft_ptm_config_options(NULL, s, sizeof(s)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_options(&cfg, NULL, 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_options(&cfg, s, sizeof(s)), 0);
 	PTU_STREQ(s, "");
 	cfg.cycle_accurate = 1;
-	PTU_EQ(pft_config_options(&cfg, s, sizeof(s)), -PFT_ERR_NOSPACE);
+	PTU_EQ(pft_ptm_config_options(&cfg, s, sizeof(s)), -PFT_ERR_NOSPACE);
 	PTU_EQ(strlen(s), sizeof(s) - 1);
 	PTU_CHECK(pft_fit_alloc(NULL, NULL, NULL) == NULL);
 	int err = 0;
@@ -386,7 +386,7 @@ static void test_invalid(void)
 	PTU_EQ(pft_fit_evident(NULL), -PFT_ERR_INVALID);
 	struct pft_fit *fit = pft_fit_alloc(&cfg, NULL, &err);
 	struct pft_fit_verdict v;
-	struct pft_packet pkt;
+	struct pft_ptm_packet pkt;
 	struct pft_elem e;
 	memset(&pkt, 0, sizeof(pkt));
 	memset(&e, 0, sizeof(e));
@@ -431,21 +431,21 @@ static int demo_log(struct pft_image *img, struct insn_log *log)
 	uint8_t *buf = read_all(path, &len);
 	if (!buf)
 		return 0;
-	struct pft_config cfg = regs_config(ini);
+	struct pft_ptm_config cfg = regs_config(ini);
 	uint8_t *s = id_bytes(buf, len, cfg.trace_id, 0, &n);
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&cfg, NULL);
-	struct pft_flow *f = pft_flow_alloc(&cfg, img, NULL);
-	struct pft_packet pkt;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&cfg, NULL);
+	struct pft_ptm_flow *f = pft_ptm_flow_alloc(&cfg, img, NULL);
+	struct pft_ptm_packet pkt;
 	struct pft_elem e;
 	size_t cap = 1 << 16;
 
 	log->insns = calloc(cap, sizeof(*log->insns));
 	log->n = 0;
-	pft_pkt_feed(d, s, n);
-	pft_pkt_finish(d);
-	while (pft_pkt_next(d, &pkt, sizeof(pkt)) != -PFT_ERR_EOS) {
-		pft_flow_put(f, &pkt, sizeof(pkt));
-		while (pft_flow_next(f, &e, sizeof(e)) == 0) {
+	pft_ptm_pkt_feed(d, s, n);
+	pft_ptm_pkt_finish(d);
+	while (pft_ptm_pkt_next(d, &pkt, sizeof(pkt)) != -PFT_ERR_EOS) {
+		pft_ptm_flow_put(f, &pkt, sizeof(pkt));
+		while (pft_ptm_flow_next(f, &e, sizeof(e)) == 0) {
 			struct pft_insn_iter it;
 			struct pft_insn insn;
 			if (e.type != PFT_ELEM_RANGE)
@@ -458,8 +458,8 @@ static int demo_log(struct pft_image *img, struct insn_log *log)
 			}
 		}
 	}
-	pft_flow_free(f);
-	pft_pkt_free(d);
+	pft_ptm_flow_free(f);
+	pft_ptm_pkt_free(d);
 	free(s);
 	free(buf);
 	return log->n > 1000;
@@ -469,15 +469,15 @@ static int demo_log(struct pft_image *img, struct insn_log *log)
  * every 96 bytes (so that a few kilobytes hold many syncs), a timestamp
  * every 8 waypoints, and the context ID and VMID changing every 400
  * instructions. */
-static uint8_t *encode(const struct pft_config *cfg, struct pft_image *img,
+static uint8_t *encode(const struct pft_ptm_config *cfg, struct pft_image *img,
 		       const struct insn_log *log, size_t *len)
 {
 	struct pft_model_config mc = { .size = sizeof(mc), .sync_period = 96, .ts_period = 8 };
 	int err = 0;
-	struct pft_model *m = pft_model_alloc(cfg, &mc, img, &err);
+	struct pft_ptm_model *m = pft_ptm_model_alloc(cfg, &mc, img, &err);
 	size_t cap = 1 << 16;
 	uint8_t *out = malloc(cap);
-	struct pft_packet pkt;
+	struct pft_ptm_packet pkt;
 
 	*len = 0;
 	PTU_CHECK(m != NULL);
@@ -496,11 +496,11 @@ static uint8_t *encode(const struct pft_config *cfg, struct pft_image *img,
 			}
 			mi.has_cycles = 1;
 			mi.cycles = 1 + (uint32_t)(i % 3);
-			PTU_EQ(pft_model_put(m, &mi, sizeof(mi)), 0);
+			PTU_EQ(pft_ptm_model_put(m, &mi, sizeof(mi)), 0);
 		} else {
-			PTU_EQ(pft_model_finish(m), 0);
+			PTU_EQ(pft_ptm_model_finish(m), 0);
 		}
-		while (pft_model_next(m, &pkt, sizeof(pkt)) == 0) {
+		while (pft_ptm_model_next(m, &pkt, sizeof(pkt)) == 0) {
 			PTU_CHECK(*len + pkt.size <= cap);
 			if (*len + pkt.size <= cap) {
 				memcpy(out + *len, pkt.raw, pkt.size);
@@ -508,7 +508,7 @@ static uint8_t *encode(const struct pft_config *cfg, struct pft_image *img,
 			}
 		}
 	}
-	pft_model_free(m);
+	pft_ptm_model_free(m);
 	return out;
 }
 
@@ -555,8 +555,8 @@ static void test_encoded_streams(void)
 	for (unsigned t = 0; t < (version ? 5u : 2u); t++)
 	for (unsigned vmid = 0; vmid < (version ? 2u : 1u); vmid++)
 	for (unsigned fo = 0; fo < 4; fo++) {
-		struct pft_config cfg;
-		pft_config_init(&cfg);
+		struct pft_ptm_config cfg;
+		pft_ptm_config_init(&cfg);
 		cfg.version_minor = (uint8_t)version;
 		cfg.cycle_accurate = (uint8_t)ca;
 		cfg.ctxid_bytes = ctxids[c];
@@ -578,7 +578,7 @@ static void test_encoded_streams(void)
 		uint8_t *s = encode(&cfg, img, &log, &len);
 		struct pft_detect_ptm_result r;
 		char what[160];
-		pft_config_options(&cfg, what, sizeof(what));
+		pft_ptm_config_options(&cfg, what, sizeof(what));
 		streams++;
 		PTU_EQ(pft_detect_protocol(s, len), PFT_PROTO_PTM);
 		PTU_EQ(pft_detect_ptm(s, len, img, &r, sizeof(r)), 0);
@@ -633,38 +633,38 @@ static void test_encoded_streams(void)
 static int fit_evident;
 
 /* Decode @s under @cfg with @img, feeding the fit check; its verdict. */
-static int fit_run(const uint8_t *s, size_t len, const struct pft_config *cfg,
+static int fit_run(const uint8_t *s, size_t len, const struct pft_ptm_config *cfg,
 		   struct pft_image *img, struct pft_fit_verdict *v)
 {
 	int err = 0;
 	struct pft_fit *fit = pft_fit_alloc(cfg, img, &err);
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
-	struct pft_flow *f = pft_flow_alloc(cfg, img, NULL);
-	struct pft_packet pkt;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, NULL);
+	struct pft_ptm_flow *f = pft_ptm_flow_alloc(cfg, img, NULL);
+	struct pft_ptm_packet pkt;
 	struct pft_elem e;
 	int st;
 
-	pft_pkt_feed(d, s, len);
-	pft_pkt_finish(d);
-	while ((st = pft_pkt_next(d, &pkt, sizeof(pkt))) != -PFT_ERR_EOS) {
-		if (st < 0 && pkt.type != PFT_PKT_BAD)
+	pft_ptm_pkt_feed(d, s, len);
+	pft_ptm_pkt_finish(d);
+	while ((st = pft_ptm_pkt_next(d, &pkt, sizeof(pkt))) != -PFT_ERR_EOS) {
+		if (st < 0 && pkt.type != PFT_PTM_PKT_BAD)
 			break;
 		PTU_EQ(pft_fit_packet(fit, &pkt, sizeof(pkt), st), 0);
-		pft_flow_put(f, &pkt, sizeof(pkt));
-		while (pft_flow_next(f, &e, sizeof(e)) == 0)
+		pft_ptm_flow_put(f, &pkt, sizeof(pkt));
+		while (pft_ptm_flow_next(f, &e, sizeof(e)) == 0)
 			PTU_EQ(pft_fit_elem(fit, &e, sizeof(e)), 0);
 	}
 	int reason = pft_fit_verdict(fit, v, sizeof(*v));
 	fit_evident = pft_fit_evident(fit);
-	pft_flow_free(f);
-	pft_pkt_free(d);
+	pft_ptm_flow_free(f);
+	pft_ptm_pkt_free(d);
 	pft_fit_free(fit);
 	return reason;
 }
 
 struct misconfig {
 	const char *what;
-	struct pft_config made, used;  /* stream made with, decoded with */
+	struct pft_ptm_config made, used;  /* stream made with, decoded with */
 	int other_image;                /* 1: image moved, 2: another program */
 	int framed;                     /* decode the formatted bytes as raw */
 	unsigned reason;
@@ -676,7 +676,7 @@ static void test_fit_table(void)
 	struct pft_image *moved = demo_image(0x1000);
 	struct pft_image *other = pft_image_alloc(NULL);
 	struct insn_log log = { 0 };
-	struct pft_config base, plain, v10;
+	struct pft_ptm_config base, plain, v10;
 	struct misconfig t[32];
 	unsigned n = 0;
 	char a15_code[1200];
@@ -691,7 +691,7 @@ static void test_fit_table(void)
 		PTU_EQ(pft_image_add_buffer(other, 0x10000, code, a15_len, PFT_SPACE_ANY,
 					    PFT_IMAGE_COPY), 0);
 
-	pft_config_init(&base);
+	pft_ptm_config_init(&base);
 	base.cycle_accurate = 1;
 	base.ctxid_bytes = 4;
 	base.timestamps = 1;
@@ -715,7 +715,7 @@ static void test_fit_table(void)
 		t[n].reason = r;                                              \
 		n++;                                                          \
 	} while (0)
-	struct pft_config u;
+	struct pft_ptm_config u;
 	ROW("right configuration", base, base, 0, 0, PFT_FIT_OK);
 	ROW("right configuration, plain", plain, plain, 0, 0, PFT_FIT_OK);
 	u = base; u.cycle_accurate = 0;
@@ -736,7 +736,7 @@ static void test_fit_table(void)
 	ROW("PFTv1.0 (Gray) stream, decoded as v1.1 binary", v10, u, 0, 0, PFT_FIT_TS_GRAY);
 	/* v1.1 with 48-bit Gray timestamps, as v1.0 has them: only VMID
 	 * packets show the version. */
-	struct pft_config m = plain;
+	struct pft_ptm_config m = plain;
 	m.vmid = 1;
 	m.ts_64bit = 0;
 	m.ts_gray = 1;
@@ -812,7 +812,7 @@ static void test_fit_table(void)
 static void test_fit_tc2(void)
 {
 	struct tc2 t = { 0 }, moved = { 0 };
-	struct pft_config wrong;
+	struct pft_ptm_config wrong;
 	struct pft_fit_verdict v;
 
 	if (!tc2_load(&t, 0) || !tc2_load(&moved, 0x100000))

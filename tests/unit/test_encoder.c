@@ -3,7 +3,7 @@
  * next to them.
  *
  * Every packet goes through expect(), which records the stream; once the
- * packet decoder (pft_pkt_*) is in the tree, set PFT_TEST_ROUNDTRIP to 1 and
+ * packet decoder (pft_ptm_pkt_*) is in the tree, set PFT_TEST_ROUNDTRIP to 1 and
  * each stream is also decoded and compared with the packets it came from. */
 #include "ptunit.h"
 
@@ -16,11 +16,11 @@
 enum { MAX_STREAM = 4096, MAX_PKTS = 256 };
 
 struct stream {
-	struct pft_config cfg;
-	struct pft_encoder *enc;
+	struct pft_ptm_config cfg;
+	struct pft_ptm_encoder *enc;
 	uint8_t bytes[MAX_STREAM];
 	size_t len;
-	struct pft_packet pkts[MAX_PKTS];
+	struct pft_ptm_packet pkts[MAX_PKTS];
 	size_t npkts;
 };
 
@@ -37,13 +37,13 @@ static void stream_open(struct stream *s, enum cfg_kind kind,
 	int err = 1;
 
 	memset(s, 0, sizeof(*s));
-	pft_config_init(&s->cfg);
+	pft_ptm_config_init(&s->cfg);
 	s->cfg.cycle_accurate = kind != CFG_RSTK;
 	s->cfg.version_minor = kind != CFG_A9;
 	s->cfg.ts_64bit = kind != CFG_A9;
 	s->cfg.ts_gray = kind == CFG_A9;
 	s->cfg.ctxid_bytes = ctxid_bytes;
-	s->enc = pft_enc_alloc(&s->cfg, &err);
+	s->enc = pft_ptm_enc_alloc(&s->cfg, &err);
 	PTU_CHECK(s->enc != NULL);
 	PTU_EQ(err, 0);
 }
@@ -73,19 +73,19 @@ static void print_bytes(const char *what, const uint8_t *b, size_t n)
 }
 
 /* Encode @p and check that it gives exactly @hex; keep both. */
-static void expect(struct stream *s, const struct pft_packet *p,
+static void expect(struct stream *s, const struct pft_ptm_packet *p,
 		   const char *hex, int line)
 {
-	uint8_t want[32], got[PFT_ENC_MAX_PACKET];
+	uint8_t want[32], got[PFT_PTM_ENC_MAX_PACKET];
 	size_t nwant = parse_hex(hex, want, sizeof(want));
 	int n;
 
 	if (!s->enc)
 		return;
-	n = pft_enc_packet(s->enc, p, got, sizeof(got));
+	n = pft_ptm_enc_packet(s->enc, p, got, sizeof(got));
 	if (n != (int)nwant || memcmp(got, want, nwant) != 0) {
 		fprintf(stderr, "%s:%d: encoded packet differs (%s)\n",
-			__FILE__, line, pft_pkt_type_name(p->type));
+			__FILE__, line, pft_ptm_pkt_type_name(p->type));
 		print_bytes("want", want, nwant);
 		if (n >= 0)
 			print_bytes("got ", got, (size_t)n);
@@ -102,14 +102,14 @@ static void expect(struct stream *s, const struct pft_packet *p,
 }
 
 #define EXPECT(s, hex, ...) \
-	expect(s, &(struct pft_packet){ __VA_ARGS__ }, hex, __LINE__)
+	expect(s, &(struct pft_ptm_packet){ __VA_ARGS__ }, hex, __LINE__)
 
 /* Encode @p; it must be rejected with @code. */
-static void expect_error(struct stream *s, const struct pft_packet *p,
+static void expect_error(struct stream *s, const struct pft_ptm_packet *p,
 			 int code, int line)
 {
-	uint8_t got[PFT_ENC_MAX_PACKET];
-	int n = pft_enc_packet(s->enc, p, got, sizeof(got));
+	uint8_t got[PFT_PTM_ENC_MAX_PACKET];
+	int n = pft_ptm_enc_packet(s->enc, p, got, sizeof(got));
 
 	if (n != code) {
 		fprintf(stderr, "%s:%d: expected error %d, got %d\n", __FILE__,
@@ -119,19 +119,19 @@ static void expect_error(struct stream *s, const struct pft_packet *p,
 }
 
 #define EXPECT_INVALID(s, ...) \
-	expect_error(s, &(struct pft_packet){ __VA_ARGS__ }, -PFT_ERR_INVALID, \
+	expect_error(s, &(struct pft_ptm_packet){ __VA_ARGS__ }, -PFT_ERR_INVALID, \
 		     __LINE__)
 
 #if PFT_TEST_ROUNDTRIP
 /* The fields the encoder takes must come back from the decoder. */
-static void compare_decoded(const struct pft_packet *want,
-			    const struct pft_packet *got, uint32_t ctxid)
+static void compare_decoded(const struct pft_ptm_packet *want,
+			    const struct pft_ptm_packet *got, uint32_t ctxid)
 {
 	PTU_EQ(got->type, want->type);
 	if (got->type != want->type)
 		return;
 	switch (want->type) {
-	case PFT_PKT_ISYNC:
+	case PFT_PTM_PKT_ISYNC:
 		PTU_EQ(got->addr, want->addr);
 		PTU_EQ(got->isa, want->isa);
 		PTU_EQ(got->reason, want->reason);
@@ -141,12 +141,12 @@ static void compare_decoded(const struct pft_packet *want,
 		PTU_EQ(got->cycles, want->cycles);
 		PTU_EQ(got->ctxid, ctxid);
 		break;
-	case PFT_PKT_ATOM:
+	case PFT_PTM_PKT_ATOM:
 		PTU_EQ(got->n_atoms, want->n_atoms);
 		PTU_EQ(got->atoms, want->atoms & ((1u << want->n_atoms) - 1));
 		PTU_EQ(got->cycles, want->cycles);
 		break;
-	case PFT_PKT_BRANCH:
+	case PFT_PTM_PKT_BRANCH:
 		PTU_EQ(got->addr, want->addr);
 		PTU_EQ(got->isa, want->isa);
 		PTU_EQ(got->exception, want->exception);
@@ -156,16 +156,16 @@ static void compare_decoded(const struct pft_packet *want,
 		if (got->exc_bytes > 1)
 			PTU_EQ(got->hyp, want->hyp);
 		break;
-	case PFT_PKT_WAYPOINT:
+	case PFT_PTM_PKT_WAYPOINT:
 		PTU_EQ(got->addr, want->addr);
 		break;
-	case PFT_PKT_CONTEXTID:
+	case PFT_PTM_PKT_CONTEXTID:
 		PTU_EQ(got->ctxid, want->ctxid);
 		break;
-	case PFT_PKT_VMID:
+	case PFT_PTM_PKT_VMID:
 		PTU_EQ(got->vmid, want->vmid);
 		break;
-	case PFT_PKT_TIMESTAMP:
+	case PFT_PTM_PKT_TIMESTAMP:
 		PTU_EQ(got->ts, want->ts);
 		PTU_EQ(got->ts_clock_change, want->ts_clock_change);
 		PTU_EQ(got->cycles, want->cycles);
@@ -181,8 +181,8 @@ static void roundtrip(struct stream *s)
 {
 	static const uint8_t async[6] = { 0, 0, 0, 0, 0, 0x80 };
 	static uint8_t buf[MAX_STREAM + 6];
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&s->cfg, NULL);
-	struct pft_packet pkt;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&s->cfg, NULL);
+	struct pft_ptm_packet pkt;
 	uint32_t ctxid = 0;
 	size_t i = 0;
 	int first = 1;
@@ -192,17 +192,17 @@ static void roundtrip(struct stream *s)
 		return;
 	memcpy(buf, async, sizeof(async));
 	memcpy(buf + sizeof(async), s->bytes, s->len);
-	PTU_EQ(pft_pkt_feed(d, buf, s->len + sizeof(async)), 0);
-	PTU_EQ(pft_pkt_finish(d), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, buf, s->len + sizeof(async)), 0);
+	PTU_EQ(pft_ptm_pkt_finish(d), 0);
 	for (;;) {
-		int r = pft_pkt_next(d, &pkt, sizeof(pkt));
+		int r = pft_ptm_pkt_next(d, &pkt, sizeof(pkt));
 
 		if (r == -PFT_ERR_EOS)
 			break;
 		PTU_EQ(r, 0);
 		if (r < 0)
 			break;
-		if (first && pkt.type == PFT_PKT_ASYNC) {
+		if (first && pkt.type == PFT_PTM_PKT_ASYNC) {
 			first = 0;
 			continue;
 		}
@@ -210,14 +210,14 @@ static void roundtrip(struct stream *s)
 		PTU_CHECK(i < s->npkts);
 		if (i >= s->npkts)
 			break;
-		if (s->pkts[i].type == PFT_PKT_CONTEXTID ||
+		if (s->pkts[i].type == PFT_PTM_PKT_CONTEXTID ||
 		    s->pkts[i].has_ctxid)
 			ctxid = s->pkts[i].ctxid;
 		compare_decoded(&s->pkts[i], &pkt, ctxid);
 		i++;
 	}
 	PTU_EQ(i, s->npkts);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 #endif
 
@@ -226,7 +226,7 @@ static void stream_close(struct stream *s)
 #if PFT_TEST_ROUNDTRIP
 	roundtrip(s);
 #endif
-	pft_enc_free(s->enc);
+	pft_ptm_enc_free(s->enc);
 	s->enc = NULL;
 }
 
@@ -276,10 +276,10 @@ static void test_async_and_single_byte_packets(void)
 	struct stream s;
 
 	stream_open(&s, CFG_RSTK, 0);
-	EXPECT(&s, "00 00 00 00 00 80", .type = PFT_PKT_ASYNC);     /* 5.1 */
-	EXPECT(&s, "0c", .type = PFT_PKT_TRIGGER);                   /* 5.6 */
-	EXPECT(&s, "66", .type = PFT_PKT_IGNORE);                    /* 5.11 */
-	EXPECT(&s, "76", .type = PFT_PKT_EXCEPTION_RETURN);          /* 5.10 */
+	EXPECT(&s, "00 00 00 00 00 80", .type = PFT_PTM_PKT_ASYNC);     /* 5.1 */
+	EXPECT(&s, "0c", .type = PFT_PTM_PKT_TRIGGER);                   /* 5.6 */
+	EXPECT(&s, "66", .type = PFT_PTM_PKT_IGNORE);                    /* 5.11 */
+	EXPECT(&s, "76", .type = PFT_PTM_PKT_EXCEPTION_RETURN);          /* 5.10 */
 	stream_close(&s);
 }
 
@@ -290,31 +290,31 @@ static void test_isync_examples(void)
 
 	stream_open(&s, CFG_TC2, 0);
 	/* Periodic: no cycle count even though cycle-accurate. */
-	EXPECT(&s, "08 83 8d 01 c0 01", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 83 8d 01 c0 01", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0xC0018D82, .isa = PFT_ISA_THUMB,
 	       .reason = PFT_ISYNC_PERIODIC);
 	/* Trace-on with CC 51 = `cc 03` (4.1). */
-	EXPECT(&s, "08 df 8d 01 c0 21 cc 03", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 df 8d 01 c0 21 cc 03", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0xC0018DDE, .isa = PFT_ISA_THUMB,
 	       .reason = PFT_ISYNC_TRACE_ON, .has_cycles = 1, .cycles = 51);
 	/* Single CC byte `90` = 4 (4.1). */
-	EXPECT(&s, "08 e5 03 04 c0 21 90", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 e5 03 04 c0 21 90", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0xC00403E4, .isa = PFT_ISA_THUMB,
 	       .reason = PFT_ISYNC_TRACE_ON, .has_cycles = 1, .cycles = 4);
 	stream_close(&s);
 
 	stream_open(&s, CFG_RSTK, 0);
-	EXPECT(&s, "08 54 05 00 80 61", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 54 05 00 80 61", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0x80000554, .isa = PFT_ISA_ARM,
 	       .reason = PFT_ISYNC_DEBUG_EXIT);
-	EXPECT(&s, "08 fc 26 05 c0 09", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 fc 26 05 c0 09", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0xC00526FC, .isa = PFT_ISA_ARM,
 	       .reason = PFT_ISYNC_PERIODIC, .ns = 1);
 	stream_close(&s);
 
 	/* Synthetic, context-ID size 4. */
 	stream_open(&s, CFG_TC2, 4);
-	EXPECT(&s, "08 00 80 00 80 21 84 78 56 34 12", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 00 80 00 80 21 84 78 56 34 12", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0x80008000, .isa = PFT_ISA_ARM,
 	       .reason = PFT_ISYNC_TRACE_ON, .has_cycles = 1, .cycles = 1,
 	       .has_ctxid = 1, .ctxid = 0x12345678);
@@ -328,19 +328,19 @@ static void test_isync_fields(void)
 
 	stream_open(&s, CFG_RSTK, 2);
 	/* ThumbEE: T = 1, AltIS = info bit 2: 0x04 | 0x01. */
-	EXPECT(&s, "08 01 80 00 00 05 00 00", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 01 80 00 00 05 00 00", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0x8000, .isa = PFT_ISA_THUMBEE);
 	/* Hyp = info bit 1, overflow = reason 10 -> 0x40 | 0x02 | 0x01;
 	 * context ID 0x1234 little-endian in 2 bytes. */
-	EXPECT(&s, "08 00 80 00 00 43 34 12", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 00 80 00 00 43 34 12", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0x8000, .isa = PFT_ISA_ARM, .reason = 2, .hyp = 1,
 	       .has_ctxid = 1, .ctxid = 0x1234);
 	/* Without has_ctxid the last context ID sent is repeated: first
 	 * the I-sync's, then a Context-ID packet's. */
-	EXPECT(&s, "08 00 80 00 00 01 34 12", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 00 80 00 00 01 34 12", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0x8000, .isa = PFT_ISA_ARM);
-	EXPECT(&s, "6e cd ab", .type = PFT_PKT_CONTEXTID, .ctxid = 0xABCD);
-	EXPECT(&s, "08 00 80 00 00 01 cd ab", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "6e cd ab", .type = PFT_PTM_PKT_CONTEXTID, .ctxid = 0xABCD);
+	EXPECT(&s, "08 00 80 00 00 01 cd ab", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0x8000, .isa = PFT_ISA_ARM);
 	stream_close(&s);
 }
@@ -348,7 +348,7 @@ static void test_isync_fields(void)
 /* 5.3 atom examples; section 4.1 count encoding. */
 static void test_atom_examples(void)
 {
-	/* E = 1 in pft_packet.atoms, oldest atom in bit 0. */
+	/* E = 1 in pft_ptm_packet.atoms, oldest atom in bit 0. */
 	static const struct {
 		const char *hex;
 		uint8_t n, atoms;
@@ -367,27 +367,27 @@ static void test_atom_examples(void)
 
 	stream_open(&s, CFG_RSTK, 0);
 	for (size_t i = 0; i < sizeof(nonca) / sizeof(nonca[0]); i++)
-		EXPECT(&s, nonca[i].hex, .type = PFT_PKT_ATOM,
+		EXPECT(&s, nonca[i].hex, .type = PFT_PTM_PKT_ATOM,
 		       .n_atoms = nonca[i].n, .atoms = nonca[i].atoms);
 	/* Bits above n_atoms are ignored. */
-	EXPECT(&s, "84", .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 0xff);
+	EXPECT(&s, "84", .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 0xff);
 	stream_close(&s);
 
 	stream_open(&s, CFG_TC2, 0);
-	EXPECT(&s, "e8 20", .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 1,
+	EXPECT(&s, "e8 20", .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 1,
 	       .has_cycles = 1, .cycles = 522);
-	EXPECT(&s, "de 01", .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 0,
+	EXPECT(&s, "de 01", .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 0,
 	       .has_cycles = 1, .cycles = 23);
-	EXPECT(&s, "bc", .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 1,
+	EXPECT(&s, "bc", .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 1,
 	       .has_cycles = 1, .cycles = 15);
-	EXPECT(&s, "84", .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 1,
+	EXPECT(&s, "84", .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 1,
 	       .has_cycles = 1, .cycles = 1);
-	EXPECT(&s, "86", .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 0,
+	EXPECT(&s, "86", .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 0,
 	       .has_cycles = 1, .cycles = 1);
 	/* Count 0 is legal in CA mode: 0x80 = E, 0x82 = N. */
-	EXPECT(&s, "80", .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 1,
+	EXPECT(&s, "80", .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 1,
 	       .has_cycles = 1, .cycles = 0);
-	EXPECT(&s, "82", .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 0,
+	EXPECT(&s, "82", .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 0,
 	       .has_cycles = 1, .cycles = 0);
 	stream_close(&s);
 }
@@ -417,18 +417,18 @@ static void test_cycle_count_boundaries(void)
 
 	stream_open(&s, CFG_TC2, 0);
 	/* A base, so that branches to it need one address byte (0x01). */
-	EXPECT(&s, "08 00 00 00 00 01", .type = PFT_PKT_ISYNC, .addr = 0,
+	EXPECT(&s, "08 00 00 00 00 01", .type = PFT_PTM_PKT_ISYNC, .addr = 0,
 	       .isa = PFT_ISA_ARM);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		EXPECT(&s, cases[i].atom, .type = PFT_PKT_ATOM, .n_atoms = 1,
+		EXPECT(&s, cases[i].atom, .type = PFT_PTM_PKT_ATOM, .n_atoms = 1,
 		       .atoms = 1, .has_cycles = 1, .cycles = cases[i].count);
 		snprintf(hex, sizeof(hex), "01 %s", cases[i].branch);
-		EXPECT(&s, hex, .type = PFT_PKT_BRANCH, .addr = 0,
+		EXPECT(&s, hex, .type = PFT_PTM_PKT_BRANCH, .addr = 0,
 		       .isa = PFT_ISA_ARM, .has_cycles = 1,
 		       .cycles = cases[i].count);
 	}
 	/* The I-sync's CC0 has bit 7 set: 16 -> `c0 01`. */
-	EXPECT(&s, "08 00 00 00 00 21 c0 01", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 00 00 00 00 21 c0 01", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0, .isa = PFT_ISA_ARM, .reason = PFT_ISYNC_TRACE_ON,
 	       .has_cycles = 1, .cycles = 16);
 	stream_close(&s);
@@ -441,42 +441,42 @@ static void test_branch_examples(void)
 
 	/* Return-stack capture (not cycle-accurate). */
 	stream_open(&s, CFG_RSTK, 0);
-	EXPECT(&s, "08 a0 1b 00 80 01", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 a0 1b 00 80 01", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0x80001BA0, .isa = PFT_ISA_ARM);
-	EXPECT(&s, "ad 05", .type = PFT_PKT_BRANCH, .addr = 0x80000558,
+	EXPECT(&s, "ad 05", .type = PFT_PTM_PKT_BRANCH, .addr = 0x80000558,
 	       .isa = PFT_ISA_ARM);
-	EXPECT(&s, "2f", .type = PFT_PKT_BRANCH, .addr = 0x8000055C,
+	EXPECT(&s, "2f", .type = PFT_PTM_PKT_BRANCH, .addr = 0x8000055C,
 	       .isa = PFT_ISA_ARM);
 	/* ARM -> Thumb: 5 bytes although only low bits differ. */
-	EXPECT(&s, "fd 9e 80 80 18", .type = PFT_PKT_BRANCH,
+	EXPECT(&s, "fd 9e 80 80 18", .type = PFT_PTM_PKT_BRANCH,
 	       .addr = 0x80000F7C, .isa = PFT_ISA_THUMB);
-	EXPECT(&s, "bd 85 80 80 0c", .type = PFT_PKT_BRANCH,
+	EXPECT(&s, "bd 85 80 80 0c", .type = PFT_PTM_PKT_BRANCH,
 	       .addr = 0x80000578, .isa = PFT_ISA_ARM);
 	stream_close(&s);
 
 	/* TC2 (cycle-accurate, Thumb). */
 	stream_open(&s, CFG_TC2, 0);
-	EXPECT(&s, "08 af 8d 01 c0 01", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 af 8d 01 c0 01", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0xC0018DAE, .isa = PFT_ISA_THUMB);
-	EXPECT(&s, "a3 0b 68 17", .type = PFT_PKT_BRANCH, .addr = 0xC00185A2,
+	EXPECT(&s, "a3 0b 68 17", .type = PFT_PTM_PKT_BRANCH, .addr = 0xC00185A2,
 	       .isa = PFT_ISA_THUMB, .has_cycles = 1, .cycles = 378);
-	EXPECT(&s, "bb b6 bd 01 04", .type = PFT_PKT_BRANCH,
+	EXPECT(&s, "bb b6 bd 01 04", .type = PFT_PTM_PKT_BRANCH,
 	       .addr = 0xC02F5B3A, .isa = PFT_ISA_THUMB, .has_cycles = 1,
 	       .cycles = 1);
-	EXPECT(&s, "08 55 3f 05 c0 01", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 55 3f 05 c0 01", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0xC0053F54, .isa = PFT_ISA_THUMB);
-	EXPECT(&s, "a9 8d 15 78 08", .type = PFT_PKT_BRANCH,
+	EXPECT(&s, "a9 8d 15 78 08", .type = PFT_PTM_PKT_BRANCH,
 	       .addr = 0xC00546A8, .isa = PFT_ISA_THUMB, .has_cycles = 1,
 	       .cycles = 142);
 	stream_close(&s);
 
 	/* A9: waypoint update then IRQ (5.5 and 5.4), Non-secure. */
 	stream_open(&s, CFG_A9, 0);
-	EXPECT(&s, "08 f0 0e 01 c0 09", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 f0 0e 01 c0 09", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0xC0010EF0, .isa = PFT_ISA_ARM, .ns = 1);
-	EXPECT(&s, "72 79", .type = PFT_PKT_WAYPOINT, .addr = 0xC0010EF0,
+	EXPECT(&s, "72 79", .type = PFT_PTM_PKT_WAYPOINT, .addr = 0xC0010EF0,
 	       .isa = PFT_ISA_ARM);
-	EXPECT(&s, "8d 80 fe ff 4f 1d 3c", .type = PFT_PKT_BRANCH,
+	EXPECT(&s, "8d 80 fe ff 4f 1d 3c", .type = PFT_PTM_PKT_BRANCH,
 	       .addr = 0xFFFF0018, .isa = PFT_ISA_ARM,
 	       .exception = PFT_EXC_IRQ, .ns = 1, .has_cycles = 1,
 	       .cycles = 15);
@@ -484,10 +484,10 @@ static void test_branch_examples(void)
 
 	/* Debug state entry (address 0, Secure). */
 	stream_open(&s, CFG_RSTK, 0);
-	EXPECT(&s, "08 54 05 00 80 61", .type = PFT_PKT_ISYNC,
+	EXPECT(&s, "08 54 05 00 80 61", .type = PFT_PTM_PKT_ISYNC,
 	       .addr = 0x80000554, .isa = PFT_ISA_ARM,
 	       .reason = PFT_ISYNC_DEBUG_EXIT);
-	EXPECT(&s, "81 80 80 80 48 02", .type = PFT_PKT_BRANCH, .addr = 0,
+	EXPECT(&s, "81 80 80 80 48 02", .type = PFT_PTM_PKT_BRANCH, .addr = 0,
 	       .isa = PFT_ISA_ARM, .exception = PFT_EXC_DEBUG_HALT);
 	stream_close(&s);
 }
@@ -512,12 +512,12 @@ static unsigned table_4_5(int thumb, int msb, int with_exception)
 static void test_address_byte_table(void)
 {
 	const uint32_t base = 0x12345678;
-	struct pft_config cfg;
-	uint8_t out[PFT_ENC_MAX_PACKET];
-	struct pft_encoder *e;
+	struct pft_ptm_config cfg;
+	uint8_t out[PFT_PTM_ENC_MAX_PACKET];
+	struct pft_ptm_encoder *e;
 
-	pft_config_init(&cfg);
-	e = pft_enc_alloc(&cfg, NULL);
+	pft_ptm_config_init(&cfg);
+	e = pft_ptm_enc_alloc(&cfg, NULL);
 	PTU_CHECK(e != NULL);
 	if (!e)
 		return;
@@ -529,11 +529,11 @@ static void test_address_byte_table(void)
 			for (int ex = 0; ex <= 1; ex++) {
 				uint32_t addr = msb < lowest ? base
 							     : base ^ (1u << msb);
-				struct pft_packet is = { .type = PFT_PKT_ISYNC,
+				struct pft_ptm_packet is = { .type = PFT_PTM_PKT_ISYNC,
 							 .addr = base,
 							 .isa = isa };
-				struct pft_packet br = {
-					.type = PFT_PKT_BRANCH, .addr = addr,
+				struct pft_ptm_packet br = {
+					.type = PFT_PTM_PKT_BRANCH, .addr = addr,
 					.isa = isa,
 					.exception = ex ? PFT_EXC_SVC : 0
 				};
@@ -543,8 +543,8 @@ static void test_address_byte_table(void)
 				unsigned k = 0;
 				int n;
 
-				PTU_EQ(pft_enc_packet(e, &is, out, sizeof(out)), 6);
-				n = pft_enc_packet(e, &br, out, sizeof(out));
+				PTU_EQ(pft_ptm_enc_packet(e, &is, out, sizeof(out)), 6);
+				n = pft_ptm_enc_packet(e, &br, out, sizeof(out));
 				PTU_EQ(n, want + ex);
 				if (n < 1)
 					continue;
@@ -559,7 +559,7 @@ static void test_address_byte_table(void)
 			}
 		}
 	}
-	pft_enc_free(e);
+	pft_ptm_enc_free(e);
 }
 
 /* Alignment changes (4.2.4 override), Jazelle, state-only EX0, EX1. */
@@ -569,54 +569,54 @@ static void test_branch_state(void)
 
 	stream_open(&s, CFG_RSTK, 0);
 	/* No base and no state yet: 5 bytes and EX0. */
-	EXPECT(&s, "bd 85 80 80 4c 00", .type = PFT_PKT_BRANCH,
+	EXPECT(&s, "bd 85 80 80 4c 00", .type = PFT_PTM_PKT_BRANCH,
 	       .addr = 0x80000578, .isa = PFT_ISA_ARM);
 	/* Same address, now compressible: AB0 only, A[7:2] = 0x1e. */
-	EXPECT(&s, "3d", .type = PFT_PKT_BRANCH, .addr = 0x80000578,
+	EXPECT(&s, "3d", .type = PFT_PTM_PKT_BRANCH, .addr = 0x80000578,
 	       .isa = PFT_ISA_ARM);
-	EXPECT(&s, "3f", .type = PFT_PKT_BRANCH, .addr = 0x8000057C,
+	EXPECT(&s, "3f", .type = PFT_PTM_PKT_BRANCH, .addr = 0x8000057C,
 	       .isa = PFT_ISA_ARM);
 	stream_close(&s);
 
 	stream_open(&s, CFG_RSTK, 0);
-	EXPECT(&s, "08 00 10 00 00 01", .type = PFT_PKT_ISYNC, .addr = 0x1000,
+	EXPECT(&s, "08 00 10 00 00 01", .type = PFT_PTM_PKT_ISYNC, .addr = 0x1000,
 	       .isa = PFT_ISA_ARM);
 	/* NS changes without an exception: v = 0x1004 >> 2 = 0x401:
 	 * AB0 = 0x80 | 0x01 << 1 | 1, AB1 = E | 0x401 >> 6; EX0 = NS. */
-	EXPECT(&s, "83 50 01", .type = PFT_PKT_BRANCH, .addr = 0x1004,
+	EXPECT(&s, "83 50 01", .type = PFT_PTM_PKT_BRANCH, .addr = 0x1004,
 	       .isa = PFT_ISA_ARM, .ns = 1);
 	/* NS unchanged: no EX0.  0x1008 >> 2 = 0x402: AB0 = 0x02 << 1 | 1. */
-	EXPECT(&s, "05", .type = PFT_PKT_BRANCH, .addr = 0x1008,
+	EXPECT(&s, "05", .type = PFT_PTM_PKT_BRANCH, .addr = 0x1008,
 	       .isa = PFT_ISA_ARM, .ns = 1);
 	/* Exception 16 > 15: EX0 with C, EX1 = Exception[8:4] = 1. */
-	EXPECT(&s, "83 50 81 01", .type = PFT_PKT_BRANCH, .addr = 0x1004,
+	EXPECT(&s, "83 50 81 01", .type = PFT_PTM_PKT_BRANCH, .addr = 0x1004,
 	       .isa = PFT_ISA_ARM, .ns = 1, .exception = 16);
 	/* Hyp changes (A8): EX1 with Hyp (bit 5). */
-	EXPECT(&s, "85 50 81 20", .type = PFT_PKT_BRANCH, .addr = 0x1008,
+	EXPECT(&s, "85 50 81 20", .type = PFT_PTM_PKT_BRANCH, .addr = 0x1008,
 	       .isa = PFT_ISA_ARM, .ns = 1, .hyp = 1);
 	/* Largest exception: 0x1ff -> EX0 0x80 | 0xf << 1, EX1 0x1f. */
-	EXPECT(&s, "83 50 9f 3f", .type = PFT_PKT_BRANCH, .addr = 0x1004,
+	EXPECT(&s, "83 50 9f 3f", .type = PFT_PTM_PKT_BRANCH, .addr = 0x1004,
 	       .isa = PFT_ISA_ARM, .ns = 1, .hyp = 1, .exception = 0x1ff);
 	/* Into Jazelle at 0x12345679: always 5 bytes; AB4 = 0x20 | A[31:27].
 	 * A[5:0] = 0x39, A[12:6] = 0x59, A[19:13] = 0x22, A[26:20] = 0x23. */
-	EXPECT(&s, "f3 d9 a2 a3 22", .type = PFT_PKT_BRANCH,
+	EXPECT(&s, "f3 d9 a2 a3 22", .type = PFT_PTM_PKT_BRANCH,
 	       .addr = 0x12345679, .isa = PFT_ISA_JAZELLE, .ns = 1, .hyp = 1);
 	/* Jazelle to Jazelle compresses (6 bits in AB0): A[5:0] = 0x3a. */
-	EXPECT(&s, "75", .type = PFT_PKT_BRANCH, .addr = 0x1234567a,
+	EXPECT(&s, "75", .type = PFT_PTM_PKT_BRANCH, .addr = 0x1234567a,
 	       .isa = PFT_ISA_JAZELLE, .ns = 1, .hyp = 1);
 	stream_close(&s);
 
 	stream_open(&s, CFG_RSTK, 0);
-	EXPECT(&s, "08 01 80 00 00 01", .type = PFT_PKT_ISYNC, .addr = 0x8000,
+	EXPECT(&s, "08 01 80 00 00 01", .type = PFT_PTM_PKT_ISYNC, .addr = 0x8000,
 	       .isa = PFT_ISA_THUMB);
 	/* Thumb -> ThumbEE is no alignment change, but AltIS changed: EX0
 	 * 0x40 forces a second address byte.  v = 0x8002 >> 1 = 0x4001. */
-	EXPECT(&s, "83 40 40", .type = PFT_PKT_BRANCH, .addr = 0x8002,
+	EXPECT(&s, "83 40 40", .type = PFT_PTM_PKT_BRANCH, .addr = 0x8002,
 	       .isa = PFT_ISA_THUMBEE);
-	EXPECT(&s, "05", .type = PFT_PKT_BRANCH, .addr = 0x8004,
+	EXPECT(&s, "05", .type = PFT_PTM_PKT_BRANCH, .addr = 0x8004,
 	       .isa = PFT_ISA_THUMBEE);
 	/* Back to Thumb: AltIS 0 in EX0. */
-	EXPECT(&s, "83 40 00", .type = PFT_PKT_BRANCH, .addr = 0x8002,
+	EXPECT(&s, "83 40 00", .type = PFT_PTM_PKT_BRANCH, .addr = 0x8002,
 	       .isa = PFT_ISA_THUMB);
 	stream_close(&s);
 }
@@ -629,45 +629,45 @@ static void test_waypoint_compression(void)
 	uint8_t b[2];
 
 	stream_open(&s, CFG_RSTK, 0);
-	EXPECT(&s, "08 00 10 00 00 01", .type = PFT_PKT_ISYNC, .addr = 0x1000,
+	EXPECT(&s, "08 00 10 00 00 01", .type = PFT_PTM_PKT_ISYNC, .addr = 0x1000,
 	       .isa = PFT_ISA_ARM);
 	/* 0x2000 ^ 0x1000 has msb 13: 2 bytes; v = 0x800: AB0 0x81, AB1
 	 * 0x800 >> 6 = 0x20 with bit 6 (A5) clear. */
-	EXPECT(&s, "72 81 20", .type = PFT_PKT_WAYPOINT, .addr = 0x2000,
+	EXPECT(&s, "72 81 20", .type = PFT_PTM_PKT_WAYPOINT, .addr = 0x2000,
 	       .isa = PFT_ISA_ARM);
 	/* 0x1004 is 1 byte from the spec's base (0x1000) but 2 from
 	 * OpenCSD's (0x2000): 2 bytes, right under both. */
-	EXPECT(&s, "83 10", .type = PFT_PKT_BRANCH, .addr = 0x1004,
+	EXPECT(&s, "83 10", .type = PFT_PTM_PKT_BRANCH, .addr = 0x1004,
 	       .isa = PFT_ISA_ARM);
 	b[0] = 0x83;
 	b[1] = 0x10;
 	PTU_EQ(decode_address(b, 0x1000, 2, &k), 0x1004);
 	PTU_EQ(decode_address(b, 0x2000, 2, &k), 0x1004);
 	/* Both bases are 0x1004 again: 1 byte. */
-	EXPECT(&s, "05", .type = PFT_PKT_BRANCH, .addr = 0x1008,
+	EXPECT(&s, "05", .type = PFT_PTM_PKT_BRANCH, .addr = 0x1008,
 	       .isa = PFT_ISA_ARM);
 	/* The other way round: waypoint at 0x2000 (from 0x1008: 2 bytes),
 	 * then 0x2004, 1 byte from OpenCSD's base, 2 from the spec's. */
-	EXPECT(&s, "72 81 20", .type = PFT_PKT_WAYPOINT, .addr = 0x2000,
+	EXPECT(&s, "72 81 20", .type = PFT_PTM_PKT_WAYPOINT, .addr = 0x2000,
 	       .isa = PFT_ISA_ARM);
-	EXPECT(&s, "83 20", .type = PFT_PKT_BRANCH, .addr = 0x2004,
+	EXPECT(&s, "83 20", .type = PFT_PTM_PKT_BRANCH, .addr = 0x2004,
 	       .isa = PFT_ISA_ARM);
 	stream_close(&s);
 
 	stream_open(&s, CFG_RSTK, 0);
-	EXPECT(&s, "08 01 80 00 00 01", .type = PFT_PKT_ISYNC, .addr = 0x8000,
+	EXPECT(&s, "08 01 80 00 00 01", .type = PFT_PTM_PKT_ISYNC, .addr = 0x8000,
 	       .isa = PFT_ISA_THUMB);
 	/* Same AltIS: no info byte. v = 0x8010 >> 1 = 0x4008: AB0 0x11. */
-	EXPECT(&s, "72 11", .type = PFT_PKT_WAYPOINT, .addr = 0x8010,
+	EXPECT(&s, "72 11", .type = PFT_PTM_PKT_WAYPOINT, .addr = 0x8010,
 	       .isa = PFT_ISA_THUMB);
 	/* ThumbEE waypoint: 5 bytes, AB4 bit 6 set, info byte AltIS = 0x40.
 	 * v = 0x4008: AB0 0x91, AB1 0x80, AB2 0x80 | 2, AB3 0x80,
 	 * AB4 0x40 | 0x10 (Thumb) | 0. */
-	EXPECT(&s, "72 91 80 82 80 50 40", .type = PFT_PKT_WAYPOINT,
+	EXPECT(&s, "72 91 80 82 80 50 40", .type = PFT_PTM_PKT_WAYPOINT,
 	       .addr = 0x8010, .isa = PFT_ISA_THUMBEE);
 	/* Decoders may or may not have applied it: the next branch states
 	 * AltIS in EX0.  v = 0x4010: AB0 0xa1, AB1 E | 0. */
-	EXPECT(&s, "a1 40 40", .type = PFT_PKT_BRANCH, .addr = 0x8020,
+	EXPECT(&s, "a1 40 40", .type = PFT_PTM_PKT_BRANCH, .addr = 0x8020,
 	       .isa = PFT_ISA_THUMBEE);
 	stream_close(&s);
 }
@@ -678,13 +678,13 @@ static void test_ctxid_vmid(void)
 	struct stream s;
 
 	stream_open(&s, CFG_TC2, 4);
-	EXPECT(&s, "6e 78 56 34 12", .type = PFT_PKT_CONTEXTID,
+	EXPECT(&s, "6e 78 56 34 12", .type = PFT_PTM_PKT_CONTEXTID,
 	       .ctxid = 0x12345678);
-	EXPECT(&s, "3c 05", .type = PFT_PKT_VMID, .vmid = 5);
+	EXPECT(&s, "3c 05", .type = PFT_PTM_PKT_VMID, .vmid = 5);
 	stream_close(&s);
 
 	stream_open(&s, CFG_TC2, 1);
-	EXPECT(&s, "6e 2a", .type = PFT_PKT_CONTEXTID, .ctxid = 0x2A);
+	EXPECT(&s, "6e 2a", .type = PFT_PTM_PKT_CONTEXTID, .ctxid = 0x2A);
 	stream_close(&s);
 }
 
@@ -695,36 +695,36 @@ static void test_timestamp_examples(void)
 
 	stream_open(&s, CFG_TC2, 0);
 	/* First timestamp: full 64-bit width (9 value bytes), CC 0. */
-	EXPECT(&s, "42 cc 97 c6 ce af 90 80 80 00 00", .type = PFT_PKT_TIMESTAMP,
+	EXPECT(&s, "42 cc 97 c6 ce af 90 80 80 00 00", .type = PFT_PTM_PKT_TIMESTAMP,
 	       .ts = 0x82F9D18BCC, .has_cycles = 1, .cycles = 0);
-	EXPECT(&s, "42 c8 19 00", .type = PFT_PKT_TIMESTAMP,
+	EXPECT(&s, "42 c8 19 00", .type = PFT_PTM_PKT_TIMESTAMP,
 	       .ts = 0x82F9D18CC8, .has_cycles = 1, .cycles = 0);
-	EXPECT(&s, "42 49 00", .type = PFT_PKT_TIMESTAMP, .ts = 0x82F9D18CC9,
+	EXPECT(&s, "42 49 00", .type = PFT_PTM_PKT_TIMESTAMP, .ts = 0x82F9D18CC9,
 	       .has_cycles = 1, .cycles = 0);
 	/* Unchanged: one byte.  R bit: header 0x46. */
-	EXPECT(&s, "46 49 00", .type = PFT_PKT_TIMESTAMP, .ts = 0x82F9D18CC9,
+	EXPECT(&s, "46 49 00", .type = PFT_PTM_PKT_TIMESTAMP, .ts = 0x82F9D18CC9,
 	       .ts_clock_change = 1, .has_cycles = 1, .cycles = 0);
 	/* Forced T-sync. */
-	PTU_EQ(pft_enc_force_tsync(s.enc), 0);
-	EXPECT(&s, "42 c9 99 c6 ce af 90 80 80 00 00", .type = PFT_PKT_TIMESTAMP,
+	PTU_EQ(pft_ptm_enc_force_tsync(s.enc), 0);
+	EXPECT(&s, "42 c9 99 c6 ce af 90 80 80 00 00", .type = PFT_PTM_PKT_TIMESTAMP,
 	       .ts = 0x82F9D18CC9, .has_cycles = 1, .cycles = 0);
 	/* All 64 bits: the last byte carries TS[63:56], no C bit. */
-	EXPECT(&s, "42 ff ff ff ff ff ff ff ff ff 00", .type = PFT_PKT_TIMESTAMP,
+	EXPECT(&s, "42 ff ff ff ff ff ff ff ff ff 00", .type = PFT_PTM_PKT_TIMESTAMP,
 	       .ts = ~(uint64_t)0, .has_cycles = 1, .cycles = 0);
 	stream_close(&s);
 
 	/* A9: 48-bit Gray.  Gray(0x6F4E0D2FBA) = x ^ x >> 1 = 0x58E90BB867. */
 	stream_open(&s, CFG_A9, 0);
-	EXPECT(&s, "42 e7 f0 ae c8 8e 8b 00 0c", .type = PFT_PKT_TIMESTAMP,
+	EXPECT(&s, "42 e7 f0 ae c8 8e 8b 00 0c", .type = PFT_PTM_PKT_TIMESTAMP,
 	       .ts = 0x6F4E0D2FBA, .has_cycles = 1, .cycles = 3);
 	/* +1: binary bit 0 flips, so does Gray bit 0: 0x..866, one byte. */
-	EXPECT(&s, "42 66 0c", .type = PFT_PKT_TIMESTAMP, .ts = 0x6F4E0D2FBB,
+	EXPECT(&s, "42 66 0c", .type = PFT_PTM_PKT_TIMESTAMP, .ts = 0x6F4E0D2FBB,
 	       .has_cycles = 1, .cycles = 3);
 	/* +1 more (..BC): Gray 0x..862 differs in bit 2 only. */
-	EXPECT(&s, "42 62 0c", .type = PFT_PKT_TIMESTAMP, .ts = 0x6F4E0D2FBC,
+	EXPECT(&s, "42 62 0c", .type = PFT_PTM_PKT_TIMESTAMP, .ts = 0x6F4E0D2FBC,
 	       .has_cycles = 1, .cycles = 3);
 	/* All 48 bits ones: Gray 0x800000000000: final byte TS[47:42]. */
-	EXPECT(&s, "42 80 80 80 80 80 80 20 0c", .type = PFT_PKT_TIMESTAMP,
+	EXPECT(&s, "42 80 80 80 80 80 80 20 0c", .type = PFT_PTM_PKT_TIMESTAMP,
 	       .ts = 0xFFFFFFFFFFFF, .has_cycles = 1, .cycles = 3);
 	stream_close(&s);
 }
@@ -744,7 +744,7 @@ static unsigned ts_bytes(int ts64, int msb)
 
 static void test_timestamp_table(void)
 {
-	uint8_t out[PFT_ENC_MAX_PACKET];
+	uint8_t out[PFT_PTM_ENC_MAX_PACKET];
 
 	/* Independent spot checks of the helper against 5.9's layout. */
 	PTU_EQ(ts_bytes(0, 47), 7);
@@ -755,26 +755,26 @@ static void test_timestamp_table(void)
 	PTU_EQ(ts_bytes(1, 63), 9);
 
 	for (int ts64 = 0; ts64 <= 1; ts64++) {
-		struct pft_config cfg;
-		struct pft_encoder *e;
+		struct pft_ptm_config cfg;
+		struct pft_ptm_encoder *e;
 
-		pft_config_init(&cfg);
+		pft_ptm_config_init(&cfg);
 		cfg.ts_64bit = (uint8_t)ts64;
-		e = pft_enc_alloc(&cfg, NULL);
+		e = pft_ptm_enc_alloc(&cfg, NULL);
 		PTU_CHECK(e != NULL);
 		if (!e)
 			return;
 		for (int msb = 0; msb < (ts64 ? 64 : 48); msb++) {
-			struct pft_packet zero = { .type = PFT_PKT_TIMESTAMP };
-			struct pft_packet one = { .type = PFT_PKT_TIMESTAMP,
+			struct pft_ptm_packet zero = { .type = PFT_PTM_PKT_TIMESTAMP };
+			struct pft_ptm_packet one = { .type = PFT_PTM_PKT_TIMESTAMP,
 						  .ts = (uint64_t)1 << msb };
 			unsigned want = ts_bytes(ts64, msb);
 			int n;
 
-			PTU_EQ(pft_enc_reset(e), 0);
-			PTU_EQ(pft_enc_packet(e, &zero, out, sizeof(out)),
+			PTU_EQ(pft_ptm_enc_reset(e), 0);
+			PTU_EQ(pft_ptm_enc_packet(e, &zero, out, sizeof(out)),
 			       ts64 ? 10 : 8);
-			n = pft_enc_packet(e, &one, out, sizeof(out));
+			n = pft_ptm_enc_packet(e, &one, out, sizeof(out));
 			PTU_EQ(n, 1 + want);
 			if (n < 2)
 				continue;
@@ -792,7 +792,7 @@ static void test_timestamp_table(void)
 				PTU_EQ(out[1 + byte] & (1u << bit), 1u << bit);
 			}
 		}
-		pft_enc_free(e);
+		pft_ptm_enc_free(e);
 	}
 }
 
@@ -803,28 +803,28 @@ static void test_tc2_stream(void)
 		"00 00 00 00 00 80 08 83 8d 01 c0 01 "
 		"42 cc 97 c6 ce af 90 80 80 00 00 e8 20 de 01 bc "
 		"08 df 8d 01 c0 21 cc 03 84 a3 0b 68 17 bb b6 bd 01 04 88";
-	static const struct pft_packet pkts[] = {
-		{ .type = PFT_PKT_ASYNC },
-		{ .type = PFT_PKT_ISYNC, .addr = 0xC0018D82,
+	static const struct pft_ptm_packet pkts[] = {
+		{ .type = PFT_PTM_PKT_ASYNC },
+		{ .type = PFT_PTM_PKT_ISYNC, .addr = 0xC0018D82,
 		  .isa = PFT_ISA_THUMB },
-		{ .type = PFT_PKT_TIMESTAMP, .ts = 0x82F9D18BCC,
+		{ .type = PFT_PTM_PKT_TIMESTAMP, .ts = 0x82F9D18BCC,
 		  .has_cycles = 1 },
-		{ .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 1,
+		{ .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 1,
 		  .has_cycles = 1, .cycles = 522 },
-		{ .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 0,
+		{ .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 0,
 		  .has_cycles = 1, .cycles = 23 },
-		{ .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 1,
+		{ .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 1,
 		  .has_cycles = 1, .cycles = 15 },
-		{ .type = PFT_PKT_ISYNC, .addr = 0xC0018DDE,
+		{ .type = PFT_PTM_PKT_ISYNC, .addr = 0xC0018DDE,
 		  .isa = PFT_ISA_THUMB, .reason = PFT_ISYNC_TRACE_ON,
 		  .has_cycles = 1, .cycles = 51 },
-		{ .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 1,
+		{ .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 1,
 		  .has_cycles = 1, .cycles = 1 },
-		{ .type = PFT_PKT_BRANCH, .addr = 0xC00185A2,
+		{ .type = PFT_PTM_PKT_BRANCH, .addr = 0xC00185A2,
 		  .isa = PFT_ISA_THUMB, .has_cycles = 1, .cycles = 378 },
-		{ .type = PFT_PKT_BRANCH, .addr = 0xC02F5B3A,
+		{ .type = PFT_PTM_PKT_BRANCH, .addr = 0xC02F5B3A,
 		  .isa = PFT_ISA_THUMB, .has_cycles = 1, .cycles = 1 },
-		{ .type = PFT_PKT_ATOM, .n_atoms = 1, .atoms = 1,
+		{ .type = PFT_PTM_PKT_ATOM, .n_atoms = 1, .atoms = 1,
 		  .has_cycles = 1, .cycles = 2 },
 	};
 	uint8_t want[64], got[64];
@@ -833,7 +833,7 @@ static void test_tc2_stream(void)
 
 	stream_open(&s, CFG_TC2, 0);
 	for (size_t i = 0; i < sizeof(pkts) / sizeof(pkts[0]); i++) {
-		int n = pft_enc_packet(s.enc, &pkts[i], got + len,
+		int n = pft_ptm_enc_packet(s.enc, &pkts[i], got + len,
 				       sizeof(got) - len);
 
 		PTU_CHECK(n > 0);
@@ -855,21 +855,21 @@ static void test_async_and_reset_state(void)
 	struct stream s;
 
 	stream_open(&s, CFG_TC2, 0);
-	EXPECT(&s, "08 00 10 00 00 09", .type = PFT_PKT_ISYNC, .addr = 0x1000,
+	EXPECT(&s, "08 00 10 00 00 09", .type = PFT_PTM_PKT_ISYNC, .addr = 0x1000,
 	       .isa = PFT_ISA_ARM, .ns = 1);
-	EXPECT(&s, "42 81 80 80 80 80 80 80 80 00 00", .type = PFT_PKT_TIMESTAMP,
+	EXPECT(&s, "42 81 80 80 80 80 80 80 80 00 00", .type = PFT_PTM_PKT_TIMESTAMP,
 	       .ts = 1, .has_cycles = 1);
-	EXPECT(&s, "00 00 00 00 00 80", .type = PFT_PKT_ASYNC);
-	EXPECT(&s, "05 00", .type = PFT_PKT_BRANCH, .addr = 0x1008,
+	EXPECT(&s, "00 00 00 00 00 80", .type = PFT_PTM_PKT_ASYNC);
+	EXPECT(&s, "05 00", .type = PFT_PTM_PKT_BRANCH, .addr = 0x1008,
 	       .isa = PFT_ISA_ARM, .ns = 1, .has_cycles = 1);
-	EXPECT(&s, "42 02 00", .type = PFT_PKT_TIMESTAMP, .ts = 2,
+	EXPECT(&s, "42 02 00", .type = PFT_PTM_PKT_TIMESTAMP, .ts = 2,
 	       .has_cycles = 1);
-	PTU_EQ(pft_enc_reset(s.enc), 0);
+	PTU_EQ(pft_ptm_enc_reset(s.enc), 0);
 	/* Base, state and timestamp forgotten: 0x1008 >> 2 = 0x402:
 	 * 5 bytes + EX0 (NS), and a full timestamp. */
-	EXPECT(&s, "85 90 80 80 48 01 00", .type = PFT_PKT_BRANCH,
+	EXPECT(&s, "85 90 80 80 48 01 00", .type = PFT_PTM_PKT_BRANCH,
 	       .addr = 0x1008, .isa = PFT_ISA_ARM, .ns = 1, .has_cycles = 1);
-	EXPECT(&s, "42 82 80 80 80 80 80 80 80 00 00", .type = PFT_PKT_TIMESTAMP,
+	EXPECT(&s, "42 82 80 80 80 80 80 80 80 00 00", .type = PFT_PTM_PKT_TIMESTAMP,
 	       .ts = 2, .has_cycles = 1);
 	stream_close(&s);
 }
@@ -879,64 +879,64 @@ static void test_invalid_packets(void)
 	struct stream s;
 
 	stream_open(&s, CFG_RSTK, 0);
-	EXPECT_INVALID(&s, .type = PFT_PKT_NOTSYNC);
-	EXPECT_INVALID(&s, .type = PFT_PKT_BAD);
-	EXPECT_INVALID(&s, .type = PFT_PKT_TYPE_MAX);
-	EXPECT_INVALID(&s, .type = (enum pft_packet_type)(PFT_PKT_TYPE_MAX + 2));
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_NOTSYNC);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_BAD);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_TYPE_MAX);
+	EXPECT_INVALID(&s, .type = (enum pft_ptm_packet_type)(PFT_PTM_PKT_TYPE_MAX + 2));
 	/* Atoms: 0 or more than 5; cycles without cycle-accurate mode. */
-	EXPECT_INVALID(&s, .type = PFT_PKT_ATOM, .n_atoms = 0);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ATOM, .n_atoms = 6);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ATOM, .n_atoms = 1,
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ATOM, .n_atoms = 0);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ATOM, .n_atoms = 6);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ATOM, .n_atoms = 1,
 		       .has_cycles = 1);
 	/* I-sync: reason, flags, ISA, alignment, context ID. */
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .reason = 4);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .ns = 2);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .isa = PFT_ISA_JAZELLE);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .isa = PFT_ISA_UNKNOWN);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .addr = 2);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .addr = 1,
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .reason = 4);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .ns = 2);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .isa = PFT_ISA_JAZELLE);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .isa = PFT_ISA_UNKNOWN);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .addr = 2);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .addr = 1,
 		       .isa = PFT_ISA_THUMB);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .has_ctxid = 1);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .reason = 1,
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .has_ctxid = 1);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .reason = 1,
 		       .has_cycles = 1);
 	/* Branch: exception range, alignment, cycles. */
-	EXPECT_INVALID(&s, .type = PFT_PKT_BRANCH, .exception = 512);
-	EXPECT_INVALID(&s, .type = PFT_PKT_BRANCH, .addr = 0x1002);
-	EXPECT_INVALID(&s, .type = PFT_PKT_BRANCH, .isa = PFT_ISA_UNKNOWN);
-	EXPECT_INVALID(&s, .type = PFT_PKT_BRANCH, .hyp = 2);
-	EXPECT_INVALID(&s, .type = PFT_PKT_BRANCH, .has_cycles = 1);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_BRANCH, .exception = 512);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_BRANCH, .addr = 0x1002);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_BRANCH, .isa = PFT_ISA_UNKNOWN);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_BRANCH, .hyp = 2);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_BRANCH, .has_cycles = 1);
 	/* Waypoint update: no Jazelle format, never cycles. */
-	EXPECT_INVALID(&s, .type = PFT_PKT_WAYPOINT, .isa = PFT_ISA_JAZELLE);
-	EXPECT_INVALID(&s, .type = PFT_PKT_WAYPOINT, .has_cycles = 1);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_WAYPOINT, .isa = PFT_ISA_JAZELLE);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_WAYPOINT, .has_cycles = 1);
 	/* Context ID with ctxid_bytes = 0. */
-	EXPECT_INVALID(&s, .type = PFT_PKT_CONTEXTID, .ctxid = 1);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_CONTEXTID, .ctxid = 1);
 	/* R is a flag. */
-	EXPECT_INVALID(&s, .type = PFT_PKT_TIMESTAMP, .ts_clock_change = 2);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_TIMESTAMP, .ts_clock_change = 2);
 	stream_close(&s);
 
 	stream_open(&s, CFG_TC2, 1);
 	/* Cycle-accurate: one atom per packet, always a count. */
-	EXPECT_INVALID(&s, .type = PFT_PKT_ATOM, .n_atoms = 2,
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ATOM, .n_atoms = 2,
 		       .has_cycles = 1);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ATOM, .n_atoms = 1);
-	EXPECT_INVALID(&s, .type = PFT_PKT_BRANCH);
-	EXPECT_INVALID(&s, .type = PFT_PKT_TIMESTAMP);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ATOM, .n_atoms = 1);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_BRANCH);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_TIMESTAMP);
 	/* Periodic I-syncs never carry cycles; the others always do. */
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .has_cycles = 1);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .reason = 1);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .has_cycles = 1);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .reason = 1);
 	/* The context ID must fit in 1 byte. */
-	EXPECT_INVALID(&s, .type = PFT_PKT_CONTEXTID, .ctxid = 0x100);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .has_ctxid = 1,
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_CONTEXTID, .ctxid = 0x100);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .has_ctxid = 1,
 		       .ctxid = 0x100);
 	stream_close(&s);
 
 	/* PFTv1.0: no Hyp, no VMID. */
 	stream_open(&s, CFG_A9, 0);
-	EXPECT_INVALID(&s, .type = PFT_PKT_VMID, .vmid = 1);
-	EXPECT_INVALID(&s, .type = PFT_PKT_ISYNC, .hyp = 1);
-	EXPECT_INVALID(&s, .type = PFT_PKT_BRANCH, .hyp = 1, .has_cycles = 1);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_VMID, .vmid = 1);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_ISYNC, .hyp = 1);
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_BRANCH, .hyp = 1, .has_cycles = 1);
 	/* 48-bit timestamps: bit 48 does not fit. */
-	EXPECT_INVALID(&s, .type = PFT_PKT_TIMESTAMP, .ts = 1ull << 48,
+	EXPECT_INVALID(&s, .type = PFT_PTM_PKT_TIMESTAMP, .ts = 1ull << 48,
 		       .has_cycles = 1);
 	stream_close(&s);
 }
@@ -944,82 +944,82 @@ static void test_invalid_packets(void)
 /* Errors leave the state alone; a short buffer gives NOMEM. */
 static void test_errors_keep_state(void)
 {
-	struct pft_packet isync = { .type = PFT_PKT_ISYNC, .addr = 0x1000,
+	struct pft_ptm_packet isync = { .type = PFT_PTM_PKT_ISYNC, .addr = 0x1000,
 				    .isa = PFT_ISA_ARM };
-	struct pft_packet far = { .type = PFT_PKT_BRANCH, .addr = 0x80001000,
+	struct pft_ptm_packet far = { .type = PFT_PTM_PKT_BRANCH, .addr = 0x80001000,
 				  .isa = PFT_ISA_ARM };
-	struct pft_packet bad = { .type = PFT_PKT_BRANCH, .addr = 0x1004,
+	struct pft_ptm_packet bad = { .type = PFT_PTM_PKT_BRANCH, .addr = 0x1004,
 				  .isa = PFT_ISA_ARM, .exception = 600 };
-	struct pft_packet near = { .type = PFT_PKT_BRANCH, .addr = 0x1004,
+	struct pft_ptm_packet near = { .type = PFT_PTM_PKT_BRANCH, .addr = 0x1004,
 				   .isa = PFT_ISA_ARM };
-	struct pft_packet ts = { .type = PFT_PKT_TIMESTAMP, .ts = 5 };
-	struct pft_config cfg;
-	struct pft_encoder *e;
-	uint8_t out[PFT_ENC_MAX_PACKET];
+	struct pft_ptm_packet ts = { .type = PFT_PTM_PKT_TIMESTAMP, .ts = 5 };
+	struct pft_ptm_config cfg;
+	struct pft_ptm_encoder *e;
+	uint8_t out[PFT_PTM_ENC_MAX_PACKET];
 
-	pft_config_init(&cfg);
-	e = pft_enc_alloc(&cfg, NULL);
+	pft_ptm_config_init(&cfg);
+	e = pft_ptm_enc_alloc(&cfg, NULL);
 	PTU_CHECK(e != NULL);
 	if (!e)
 		return;
-	PTU_EQ(pft_enc_packet(e, &isync, out, sizeof(out)), 6);
-	PTU_EQ(pft_enc_packet(e, &bad, out, sizeof(out)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_enc_packet(e, &isync, out, sizeof(out)), 6);
+	PTU_EQ(pft_ptm_enc_packet(e, &bad, out, sizeof(out)), -PFT_ERR_INVALID);
 	/* Still relative to 0x1000: 0x1004 is AB0 only, A[7:2] = 1. */
-	PTU_EQ(pft_enc_packet(e, &near, out, 1), 1);
+	PTU_EQ(pft_ptm_enc_packet(e, &near, out, 1), 1);
 	PTU_EQ(out[0], 0x03);
 	/* 0x80001000 needs 5 bytes: 4 is too small, and the state (base
 	 * 0x1004) must stay, so the retry gives the same 5 bytes. */
 	memset(out, 0xee, sizeof(out));
-	PTU_EQ(pft_enc_packet(e, &far, out, 4), -PFT_ERR_NOSPACE);
+	PTU_EQ(pft_ptm_enc_packet(e, &far, out, 4), -PFT_ERR_NOSPACE);
 	PTU_EQ(out[0], 0xee);
-	PTU_EQ(pft_enc_packet(e, &far, out, 0), -PFT_ERR_NOSPACE);
-	PTU_EQ(pft_enc_packet(e, &far, out, 5), 5);
+	PTU_EQ(pft_ptm_enc_packet(e, &far, out, 0), -PFT_ERR_NOSPACE);
+	PTU_EQ(pft_ptm_enc_packet(e, &far, out, 5), 5);
 	/* v = 0x20000400: AB0 0x81, AB1 0x80 | 0x10, 0x80, 0x80, AB4 0x08|4. */
 	PTU_EQ(out[0], 0x81);
 	PTU_EQ(out[1], 0x90);
 	PTU_EQ(out[4], 0x0c);
 	/* The first timestamp is full even after a NOMEM on it. */
-	PTU_EQ(pft_enc_packet(e, &ts, out, 3), -PFT_ERR_NOSPACE);
-	PTU_EQ(pft_enc_packet(e, &ts, out, 10), 10);
+	PTU_EQ(pft_ptm_enc_packet(e, &ts, out, 3), -PFT_ERR_NOSPACE);
+	PTU_EQ(pft_ptm_enc_packet(e, &ts, out, 10), 10);
 
-	PTU_EQ(pft_enc_packet(NULL, &ts, out, sizeof(out)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_enc_packet(e, NULL, out, sizeof(out)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_enc_packet(e, &ts, NULL, sizeof(out)), -PFT_ERR_INVALID);
-	pft_enc_free(e);
+	PTU_EQ(pft_ptm_enc_packet(NULL, &ts, out, sizeof(out)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_enc_packet(e, NULL, out, sizeof(out)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_enc_packet(e, &ts, NULL, sizeof(out)), -PFT_ERR_INVALID);
+	pft_ptm_enc_free(e);
 }
 
 static void test_alloc(void)
 {
-	struct pft_config cfg;
-	struct pft_encoder *e;
+	struct pft_ptm_config cfg;
+	struct pft_ptm_encoder *e;
 	int err = 0;
 
-	PTU_CHECK(pft_enc_alloc(NULL, &err) == NULL);
+	PTU_CHECK(pft_ptm_enc_alloc(NULL, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
-	PTU_CHECK(pft_enc_alloc(NULL, NULL) == NULL);
+	PTU_CHECK(pft_ptm_enc_alloc(NULL, NULL) == NULL);
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	cfg.size = 0;
 	err = 0;
-	PTU_CHECK(pft_enc_alloc(&cfg, &err) == NULL);
+	PTU_CHECK(pft_ptm_enc_alloc(&cfg, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	cfg.ctxid_bytes = 3;
 	err = 0;
-	PTU_CHECK(pft_enc_alloc(&cfg, &err) == NULL);
+	PTU_CHECK(pft_ptm_enc_alloc(&cfg, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_BAD_CONFIG);
 
 	cfg.ctxid_bytes = 2;
 	err = 1;
-	e = pft_enc_alloc(&cfg, &err);
+	e = pft_ptm_enc_alloc(&cfg, &err);
 	PTU_CHECK(e != NULL);
 	PTU_EQ(err, 0);
-	pft_enc_free(e);
-	pft_enc_free(NULL);
+	pft_ptm_enc_free(e);
+	pft_ptm_enc_free(NULL);
 
-	PTU_EQ(pft_enc_reset(NULL), -PFT_ERR_INVALID);
-	PTU_EQ(pft_enc_force_tsync(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_enc_reset(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_enc_force_tsync(NULL), -PFT_ERR_INVALID);
 }
 
 /* A small deterministic generator (xorshift32). */
@@ -1036,36 +1036,36 @@ static uint32_t next_random(uint32_t *s)
 static void test_random_packets(void)
 {
 	/* Longest packet per type (section 3). */
-	static const int max_len[PFT_PKT_TYPE_MAX] = {
-		[PFT_PKT_ASYNC] = 6, [PFT_PKT_ISYNC] = 15,
-		[PFT_PKT_ATOM] = 5, [PFT_PKT_BRANCH] = 12,
-		[PFT_PKT_WAYPOINT] = 7, [PFT_PKT_TRIGGER] = 1,
-		[PFT_PKT_CONTEXTID] = 5, [PFT_PKT_VMID] = 2,
-		[PFT_PKT_TIMESTAMP] = 15, [PFT_PKT_IGNORE] = 1,
-		[PFT_PKT_EXCEPTION_RETURN] = 1,
+	static const int max_len[PFT_PTM_PKT_TYPE_MAX] = {
+		[PFT_PTM_PKT_ASYNC] = 6, [PFT_PTM_PKT_ISYNC] = 15,
+		[PFT_PTM_PKT_ATOM] = 5, [PFT_PTM_PKT_BRANCH] = 12,
+		[PFT_PTM_PKT_WAYPOINT] = 7, [PFT_PTM_PKT_TRIGGER] = 1,
+		[PFT_PTM_PKT_CONTEXTID] = 5, [PFT_PTM_PKT_VMID] = 2,
+		[PFT_PTM_PKT_TIMESTAMP] = 15, [PFT_PTM_PKT_IGNORE] = 1,
+		[PFT_PTM_PKT_EXCEPTION_RETURN] = 1,
 	};
 	static const uint8_t ctxid_sizes[4] = { 0, 1, 2, 4 };
 	uint32_t seed = 777;
 	int valid = 0;
 
 	for (int c = 0; c < 16; c++) {
-		struct pft_config cfg;
-		struct pft_encoder *e;
+		struct pft_ptm_config cfg;
+		struct pft_ptm_encoder *e;
 
-		pft_config_init(&cfg);
+		pft_ptm_config_init(&cfg);
 		cfg.cycle_accurate = c & 1;
 		cfg.ts_64bit = c >> 1 & 1;
 		cfg.ts_gray = c >> 2 & 1;
 		cfg.version_minor = c >> 3 & 1;
 		cfg.ctxid_bytes = ctxid_sizes[c & 3];
-		e = pft_enc_alloc(&cfg, NULL);
+		e = pft_ptm_enc_alloc(&cfg, NULL);
 		PTU_CHECK(e != NULL);
 		if (!e)
 			return;
 		for (int i = 0; i < 20000; i++) {
 			uint32_t r = next_random(&seed);
-			struct pft_packet p = {
-				.type = (enum pft_packet_type)(r % PFT_PKT_TYPE_MAX),
+			struct pft_ptm_packet p = {
+				.type = (enum pft_ptm_packet_type)(r % PFT_PTM_PKT_TYPE_MAX),
 				.addr = next_random(&seed) & ~(r >> 8 & 3u),
 				.isa = (enum pft_isa)(r >> 10 & 3),
 				.reason = r >> 12 & 3,
@@ -1084,12 +1084,12 @@ static void test_random_packets(void)
 				       next_random(&seed)) >> (r >> 26),
 				.ts_clock_change = r >> 29 & 1,
 			};
-			uint8_t out[PFT_ENC_MAX_PACKET];
+			uint8_t out[PFT_PTM_ENC_MAX_PACKET];
 			int n;
 
-			if (p.type == PFT_PKT_ISYNC && p.reason == 0)
+			if (p.type == PFT_PTM_PKT_ISYNC && p.reason == 0)
 				p.has_cycles = 0;
-			n = pft_enc_packet(e, &p, out, sizeof(out));
+			n = pft_ptm_enc_packet(e, &p, out, sizeof(out));
 			if (n == -PFT_ERR_INVALID)
 				continue;
 			valid++;
@@ -1097,22 +1097,22 @@ static void test_random_packets(void)
 			if (n < 1)
 				continue;
 			switch (p.type) {
-			case PFT_PKT_BRANCH:
+			case PFT_PTM_PKT_BRANCH:
 				PTU_EQ(out[0] & 1, 1);
 				break;
-			case PFT_PKT_ATOM:
+			case PFT_PTM_PKT_ATOM:
 				PTU_EQ(out[0] & 0x81, 0x80);
 				/* 0x80/0x82 only when cycle-accurate (A2). */
 				if (!cfg.cycle_accurate)
 					PTU_CHECK(out[0] > 0x83);
 				break;
-			case PFT_PKT_TIMESTAMP:
+			case PFT_PTM_PKT_TIMESTAMP:
 				PTU_EQ(out[0] & 0xfb, 0x42);
 				break;
-			case PFT_PKT_ISYNC:
+			case PFT_PTM_PKT_ISYNC:
 				PTU_EQ(out[0], 0x08);
 				break;
-			case PFT_PKT_WAYPOINT:
+			case PFT_PTM_PKT_WAYPOINT:
 				PTU_EQ(out[0], 0x72);
 				PTU_EQ(out[1] & 1, 1);
 				break;
@@ -1120,7 +1120,7 @@ static void test_random_packets(void)
 				break;
 			}
 		}
-		pft_enc_free(e);
+		pft_ptm_enc_free(e);
 	}
 	/* Most packets are valid: the test exercises the encoders. */
 	PTU_CHECK(valid > 16 * 20000 / 2);

@@ -99,55 +99,55 @@ static void errcode_of_status(void)
  * elements of the previous one were taken. */
 static void misuse_is_invalid(void)
 {
-	struct pft_config cfg;
-	struct pft_packet p = { .type = PFT_PKT_ASYNC };
+	struct pft_ptm_config cfg;
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_ASYNC };
 	struct pft_elem e;
 	int err = 1;
 
-	pft_config_init(&cfg);
-	struct pft_flow *f = pft_flow_alloc(&cfg, NULL, &err);
+	pft_ptm_config_init(&cfg);
+	struct pft_ptm_flow *f = pft_ptm_flow_alloc(&cfg, NULL, &err);
 
 	PTU_CHECK(f != NULL);
 	PTU_EQ(err, 0);
 	if (!f)
 		return;
-	PTU_EQ(pft_flow_put(f, &p, sizeof(p)), 0);
-	PTU_EQ(pft_flow_put(f, &p, sizeof(p)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_next(f, &e, sizeof(e)), 0);
-	PTU_EQ(pft_flow_put(f, &p, sizeof(p)), 0);
-	pft_flow_free(f);
+	PTU_EQ(pft_ptm_flow_put(f, &p, sizeof(p)), 0);
+	PTU_EQ(pft_ptm_flow_put(f, &p, sizeof(p)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_next(f, &e, sizeof(e)), 0);
+	PTU_EQ(pft_ptm_flow_put(f, &p, sizeof(p)), 0);
+	pft_ptm_flow_free(f);
 
-	PTU_CHECK(pft_pkt_alloc(NULL, &err) == NULL);
+	PTU_CHECK(pft_ptm_pkt_alloc(NULL, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
-	PTU_EQ(pft_pkt_feed(NULL, NULL, 0), -PFT_ERR_INVALID);
-	PTU_EQ(pft_config_init(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_feed(NULL, NULL, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_init(NULL), -PFT_ERR_INVALID);
 }
 
 /* A full output buffer is NOSPACE, not NOMEM. */
 static void full_buffer_is_nospace(void)
 {
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	char s[8];
 	uint8_t out[2];
 	int err = 1;
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	cfg.cycle_accurate = 1; /* "--cycle-accurate": 16 bytes and a NUL */
-	PTU_EQ(pft_config_options(&cfg, s, sizeof(s)), -PFT_ERR_NOSPACE);
+	PTU_EQ(pft_ptm_config_options(&cfg, s, sizeof(s)), -PFT_ERR_NOSPACE);
 
 	/* "arc3" and its NUL need 5 bytes. */
 	PTU_EQ(pft_event_resource_name(0x12, s, 4), -PFT_ERR_NOSPACE);
 	PTU_EQ(pft_event_resource_name(0x12, s, 5), 4);
 
 	/* An A-sync is 6 bytes (5 zeros and 0x80). */
-	struct pft_encoder *enc = pft_enc_alloc(&cfg, &err);
-	struct pft_packet p = { .type = PFT_PKT_ASYNC };
+	struct pft_ptm_encoder *enc = pft_ptm_enc_alloc(&cfg, &err);
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_ASYNC };
 
 	PTU_CHECK(enc != NULL);
 	if (!enc)
 		return;
-	PTU_EQ(pft_enc_packet(enc, &p, out, sizeof(out)), -PFT_ERR_NOSPACE);
-	pft_enc_free(enc);
+	PTU_EQ(pft_ptm_enc_packet(enc, &p, out, sizeof(out)), -PFT_ERR_NOSPACE);
+	pft_ptm_enc_free(enc);
 }
 
 int main(void)

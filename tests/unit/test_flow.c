@@ -3,8 +3,8 @@
  * The flow's behaviour is specified by the .pftt files in tests/pftt
  * (doc/howto_pftt.md): a program, its packets and the output on one
  * screen.  What stays here is what a .pftt cannot say: the API and its
- * misuse, both paths (pft_flow_put()/next() and pft_flow_decode()),
- * pft_flow_reset(), packet structs no packet decoder produces, images a
+ * misuse, both paths (pft_ptm_flow_put()/next() and pft_ptm_flow_decode()),
+ * pft_ptm_flow_reset(), packet structs no packet decoder produces, images a
  * single ELF section cannot give (Secure and Non-secure copies, adjacent
  * sections, none), a return stack overflow whose depth is the decoder's
  * choice, and the worked examples of pft-flow.md 10 and 10.1 on the
@@ -12,7 +12,7 @@
  *
  * Programs are hand-assembled A32 instructions at fixed addresses; the
  * assembly is next to each encoding (encodings checked with
- * arm-linux-gnueabihf-as).  Packets are struct pft_packet values filled by
+ * arm-linux-gnueabihf-as).  Packets are struct pft_ptm_packet values filled by
  * hand, except where a test says it feeds bytes through the packet
  * decoder.  Every expected
  * element is worked out by hand from the spec; the comment above a check
@@ -20,7 +20,7 @@
  *
  * Every element a packet produces is checked: expect_*() take them in order
  * and expect_end() fails if any is left over.  Each element must carry the
- * offset of the packet that produced it, and pft_flow_insn_count() must
+ * offset of the packet that produced it, and pft_ptm_flow_insn_count() must
  * equal the sum of the expected ranges' lengths.
  */
 #include "ptunit.h"
@@ -175,9 +175,9 @@ static struct pft_image *make_image(void)
 /* Packets                                                              */
 /* ------------------------------------------------------------------ */
 
-static struct pft_packet pk(enum pft_packet_type type)
+static struct pft_ptm_packet pk(enum pft_ptm_packet_type type)
 {
-	struct pft_packet p;
+	struct pft_ptm_packet p;
 
 	memset(&p, 0, sizeof(p));
 	p.type = (uint8_t)type;
@@ -185,10 +185,10 @@ static struct pft_packet pk(enum pft_packet_type type)
 	return p;
 }
 
-static struct pft_packet pk_isync(uint32_t addr, enum pft_isa isa, unsigned reason,
+static struct pft_ptm_packet pk_isync(uint32_t addr, enum pft_isa isa, unsigned reason,
 				  unsigned ns)
 {
-	struct pft_packet p = pk(PFT_PKT_ISYNC);
+	struct pft_ptm_packet p = pk(PFT_PTM_PKT_ISYNC);
 
 	p.addr = addr;
 	p.isa = (uint8_t)isa;
@@ -198,9 +198,9 @@ static struct pft_packet pk_isync(uint32_t addr, enum pft_isa isa, unsigned reas
 }
 
 /* @ens: the atoms oldest first, 'E' or 'N'. */
-static struct pft_packet pk_atoms(const char *ens)
+static struct pft_ptm_packet pk_atoms(const char *ens)
 {
-	struct pft_packet p = pk(PFT_PKT_ATOM);
+	struct pft_ptm_packet p = pk(PFT_PTM_PKT_ATOM);
 
 	for (unsigned i = 0; ens[i]; i++)
 		if (ens[i] == 'E')
@@ -209,9 +209,9 @@ static struct pft_packet pk_atoms(const char *ens)
 	return p;
 }
 
-static struct pft_packet pk_branch(uint32_t addr, enum pft_isa isa)
+static struct pft_ptm_packet pk_branch(uint32_t addr, enum pft_isa isa)
 {
-	struct pft_packet p = pk(PFT_PKT_BRANCH);
+	struct pft_ptm_packet p = pk(PFT_PTM_PKT_BRANCH);
 
 	p.addr = addr;
 	p.isa = (uint8_t)isa;
@@ -220,9 +220,9 @@ static struct pft_packet pk_branch(uint32_t addr, enum pft_isa isa)
 }
 
 /* A branch with exception byte EX0 (exception 0: a state change only). */
-static struct pft_packet pk_exc(uint32_t addr, enum pft_isa isa, unsigned exc, unsigned ns)
+static struct pft_ptm_packet pk_exc(uint32_t addr, enum pft_isa isa, unsigned exc, unsigned ns)
 {
-	struct pft_packet p = pk_branch(addr, isa);
+	struct pft_ptm_packet p = pk_branch(addr, isa);
 
 	p.exception = (uint16_t)exc;
 	p.exc_bytes = 1;
@@ -230,9 +230,9 @@ static struct pft_packet pk_exc(uint32_t addr, enum pft_isa isa, unsigned exc, u
 	return p;
 }
 
-static struct pft_packet pk_wp(uint32_t addr, enum pft_isa isa)
+static struct pft_ptm_packet pk_wp(uint32_t addr, enum pft_isa isa)
 {
-	struct pft_packet p = pk(PFT_PKT_WAYPOINT);
+	struct pft_ptm_packet p = pk(PFT_PTM_PKT_WAYPOINT);
 
 	p.addr = addr;
 	p.isa = (uint8_t)isa;
@@ -247,7 +247,7 @@ static struct pft_packet pk_wp(uint32_t addr, enum pft_isa isa)
 enum { RUN_MAX = 256 };
 
 struct run {
-	struct pft_flow *f;
+	struct pft_ptm_flow *f;
 	struct pft_elem q[RUN_MAX];
 	int n, pos;
 	uint64_t off;            /* offset given to the next hand-made packet */
@@ -259,7 +259,7 @@ static void collect(struct run *r, uint64_t offset)
 	struct pft_elem e;
 	int rc;
 
-	while ((rc = pft_flow_next(r->f, &e, sizeof(e))) == 0) {
+	while ((rc = pft_ptm_flow_next(r->f, &e, sizeof(e))) == 0) {
 		/* An element belongs to the packet that produced it. */
 		PTU_EQ(e.offset, offset);
 		if (r->n < RUN_MAX)
@@ -270,19 +270,19 @@ static void collect(struct run *r, uint64_t offset)
 	PTU_EQ(rc, -PFT_ERR_NEED_INPUT);
 }
 
-/* Which path the behaviour tests take: 0 pft_flow_put()/next(), 1 the
- * batch call pft_flow_decode(); main() runs them on both. */
+/* Which path the behaviour tests take: 0 pft_ptm_flow_put()/next(), 1 the
+ * batch call pft_ptm_flow_decode(); main() runs them on both. */
 static int batch_path;
 
 /* Apply @n packets by the batch path, each element checked against the
  * offset of the packet that pkt_end says produced it. */
-static void decode_batch(struct run *r, const struct pft_packet *p, size_t n)
+static void decode_batch(struct run *r, const struct pft_ptm_packet *p, size_t n)
 {
 	static struct pft_elem out[RUN_MAX + PFT_FLOW_ELEMS_MAX];
 	size_t end[RUN_MAX], k = 0;
 
 	PTU_CHECK(n <= RUN_MAX);
-	PTU_EQ(pft_flow_decode(r->f, p, n, sizeof(*p), out, sizeof(out) / sizeof(out[0]), end),
+	PTU_EQ(pft_ptm_flow_decode(r->f, p, n, sizeof(*p), out, sizeof(out) / sizeof(out[0]), end),
 	       (int)n);
 	for (size_t i = 0; i < n; i++) {
 		PTU_CHECK(end[i] >= k && end[i] <= sizeof(out) / sizeof(out[0]));
@@ -296,7 +296,7 @@ static void decode_batch(struct run *r, const struct pft_packet *p, size_t n)
 	}
 }
 
-static void put(struct run *r, struct pft_packet p)
+static void put(struct run *r, struct pft_ptm_packet p)
 {
 	p.offset = r->off;
 	r->off += 0x10;
@@ -304,45 +304,45 @@ static void put(struct run *r, struct pft_packet p)
 		decode_batch(r, &p, 1);
 		return;
 	}
-	PTU_EQ(pft_flow_put(r->f, &p, sizeof(p)), 0);
+	PTU_EQ(pft_ptm_flow_put(r->f, &p, sizeof(p)), 0);
 	collect(r, p.offset);
 }
 
 /* Feed @len bytes through a packet decoder for @cfg, every packet (bad
  * ones included) into the flow decoder. */
-static void put_bytes(struct run *r, const struct pft_config *cfg, const uint8_t *bytes,
+static void put_bytes(struct run *r, const struct pft_ptm_config *cfg, const uint8_t *bytes,
 		      size_t len)
 {
 	int err = 0;
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, &err);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, &err);
+	struct pft_ptm_packet p;
 
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed(d, bytes, len), 0);
-	PTU_EQ(pft_pkt_finish(d), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, bytes, len), 0);
+	PTU_EQ(pft_ptm_pkt_finish(d), 0);
 	/* The batch path takes all the packets in one call. */
-	static struct pft_packet all[RUN_MAX];
+	static struct pft_ptm_packet all[RUN_MAX];
 	size_t n = 0;
 	for (;;) {
-		int rc = pft_pkt_next(d, &p, sizeof(p));
+		int rc = pft_ptm_pkt_next(d, &p, sizeof(p));
 		if (rc == -PFT_ERR_EOS)
 			break;
-		PTU_CHECK(rc == 0 || p.type == PFT_PKT_BAD);
-		if (rc != 0 && p.type != PFT_PKT_BAD)
+		PTU_CHECK(rc == 0 || p.type == PFT_PTM_PKT_BAD);
+		if (rc != 0 && p.type != PFT_PTM_PKT_BAD)
 			break;
 		if (batch_path) {
 			if (n < RUN_MAX)
 				all[n++] = p;
 			continue;
 		}
-		PTU_EQ(pft_flow_put(r->f, &p, sizeof(p)), 0);
+		PTU_EQ(pft_ptm_flow_put(r->f, &p, sizeof(p)), 0);
 		collect(r, p.offset);
 	}
 	if (batch_path)
 		decode_batch(r, all, n);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 static int bad_line(int line, const char *what)
@@ -500,33 +500,33 @@ static void expect_end_(struct run *r, int line)
 			 r->n - r->pos, pft_elem_type_name(e->type), e->start, e->last, e->reason);
 		bad_line(line, msg);
 	}
-	if (pft_flow_insn_count(r->f) != r->insns_expected) {
-		snprintf(msg, sizeof(msg), "pft_flow_insn_count() = %llu, the ranges hold %llu",
-			 (unsigned long long)pft_flow_insn_count(r->f),
+	if (pft_ptm_flow_insn_count(r->f) != r->insns_expected) {
+		snprintf(msg, sizeof(msg), "pft_ptm_flow_insn_count() = %llu, the ranges hold %llu",
+			 (unsigned long long)pft_ptm_flow_insn_count(r->f),
 			 (unsigned long long)r->insns_expected);
 		bad_line(line, msg);
-		r->insns_expected = pft_flow_insn_count(r->f);
+		r->insns_expected = pft_ptm_flow_insn_count(r->f);
 	}
 	r->n = r->pos = 0;
 }
 #define expect_end(r) expect_end_(r, __LINE__)
 
-static struct pft_config base_cfg(void)
+static struct pft_ptm_config base_cfg(void)
 {
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	return cfg;
 }
 
 static struct pft_image *image;
 
-static int run_open(struct run *r, const struct pft_config *cfg, struct pft_image *img)
+static int run_open(struct run *r, const struct pft_ptm_config *cfg, struct pft_image *img)
 {
 	int err = -1;
 
 	memset(r, 0, sizeof(*r));
-	r->f = pft_flow_alloc(cfg, img, &err);
+	r->f = pft_ptm_flow_alloc(cfg, img, &err);
 	PTU_CHECK(r->f != NULL);
 	PTU_EQ(err, 0);
 	return r->f != NULL;
@@ -534,7 +534,7 @@ static int run_open(struct run *r, const struct pft_config *cfg, struct pft_imag
 
 static void run_close(struct run *r)
 {
-	pft_flow_free(r->f);
+	pft_ptm_flow_free(r->f);
 	r->f = NULL;
 }
 
@@ -548,7 +548,7 @@ static void start_(struct run *r, int line, uint32_t addr, enum pft_isa isa, uns
 	int idx;
 	const struct pft_elem *e;
 
-	put(r, pk(PFT_PKT_ASYNC));
+	put(r, pk(PFT_PTM_PKT_ASYNC));
 	put(r, pk_isync(addr, isa, PFT_ISYNC_TRACE_ON, ns));
 	if ((e = take(r, line, PFT_ELEM_NO_SYNC, &idx)) != NULL)
 		FIELD(e, offset, r->off - 0x20);
@@ -596,57 +596,57 @@ static void resync_(struct run *r, int line, uint32_t addr, enum pft_isa isa)
 
 static void test_args(void)
 {
-	struct pft_config cfg = base_cfg(), small = cfg;
-	struct pft_packet p = pk(PFT_PKT_ASYNC);
+	struct pft_ptm_config cfg = base_cfg(), small = cfg;
+	struct pft_ptm_packet p = pk(PFT_PTM_PKT_ASYNC);
 	struct pft_elem e;
-	struct pft_flow *f;
+	struct pft_ptm_flow *f;
 	int err = 1;
 
-	PTU_CHECK(pft_flow_alloc(NULL, image, &err) == NULL);
+	PTU_CHECK(pft_ptm_flow_alloc(NULL, image, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
-	PTU_CHECK(pft_flow_alloc(NULL, NULL, NULL) == NULL);
+	PTU_CHECK(pft_ptm_flow_alloc(NULL, NULL, NULL) == NULL);
 	small.size = 0;
 	err = 1;
-	PTU_CHECK(pft_flow_alloc(&small, image, &err) == NULL);
+	PTU_CHECK(pft_ptm_flow_alloc(&small, image, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
-	pft_flow_free(NULL);
+	pft_ptm_flow_free(NULL);
 
 	/* No image is allowed (every walk reports ADDR_NACC). */
-	f = pft_flow_alloc(&cfg, NULL, NULL);
+	f = pft_ptm_flow_alloc(&cfg, NULL, NULL);
 	PTU_CHECK(f != NULL);
-	pft_flow_free(f);
+	pft_ptm_flow_free(f);
 
 	err = 1;
-	f = pft_flow_alloc(&cfg, image, &err);
+	f = pft_ptm_flow_alloc(&cfg, image, &err);
 	PTU_CHECK(f != NULL);
 	PTU_EQ(err, 0);
 	if (!f)
 		return;
-	PTU_EQ(pft_flow_put(NULL, &p, sizeof(p)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_put(f, NULL, sizeof(p)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_put(f, &p, sizeof(p) - 1), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_put(f, &p, 0), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_next(NULL, &e, sizeof(e)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_next(f, NULL, sizeof(e)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_next(f, &e, 0), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_reset(NULL), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_insn_count(NULL), 0);
-	PTU_EQ(pft_flow_insn_count(f), 0);
+	PTU_EQ(pft_ptm_flow_put(NULL, &p, sizeof(p)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_put(f, NULL, sizeof(p)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_put(f, &p, sizeof(p) - 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_put(f, &p, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_next(NULL, &e, sizeof(e)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_next(f, NULL, sizeof(e)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_next(f, &e, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_reset(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_insn_count(NULL), 0);
+	PTU_EQ(pft_ptm_flow_insn_count(f), 0);
 	/* Nothing put yet: nothing to take. */
-	PTU_EQ(pft_flow_next(f, &e, sizeof(e)), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_ptm_flow_next(f, &e, sizeof(e)), -PFT_ERR_NEED_INPUT);
 
 	/* The first packet produces NO_SYNC; putting another before taking
 	 * it is refused and changes nothing. */
 	p.offset = 7;
-	PTU_EQ(pft_flow_put(f, &p, sizeof(p)), 0);
-	struct pft_packet is = pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0);
-	PTU_EQ(pft_flow_put(f, &is, sizeof(is)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_next(f, &e, sizeof(e)), 0);
+	PTU_EQ(pft_ptm_flow_put(f, &p, sizeof(p)), 0);
+	struct pft_ptm_packet is = pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0);
+	PTU_EQ(pft_ptm_flow_put(f, &is, sizeof(is)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_next(f, &e, sizeof(e)), 0);
 	PTU_EQ(e.type, PFT_ELEM_NO_SYNC);
 	PTU_EQ(e.offset, 7);
-	PTU_EQ(pft_flow_next(f, &e, sizeof(e)), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_flow_reset(f), 0);
-	pft_flow_free(f);
+	PTU_EQ(pft_ptm_flow_next(f, &e, sizeof(e)), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_ptm_flow_reset(f), 0);
+	pft_ptm_flow_free(f);
 }
 
 static void test_names(void)
@@ -667,7 +667,7 @@ static void test_names(void)
  * start-up is tests/pftt/sync_order.pftt. */
 static void test_sync_order(void)
 {
-	struct pft_config cfg = base_cfg();
+	struct pft_ptm_config cfg = base_cfg();
 	struct run r;
 
 	if (!run_open(&r, &cfg, image))
@@ -679,7 +679,7 @@ static void test_sync_order(void)
 	put(&r, pk_branch(0x8000, PFT_ISA_ARM));
 	put(&r, pk_atoms("EE"));
 	expect_end(&r);
-	put(&r, pk(PFT_PKT_ASYNC));
+	put(&r, pk(PFT_PTM_PKT_ASYNC));
 	put(&r, pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0));
 	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
 	expect_context(&r, PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA);
@@ -695,9 +695,9 @@ static void test_sync_order(void)
  * the rest of the branch packet rules are tests/pftt/branch_packets.pftt. */
 static void test_branch_hyp_needs_ex1(void)
 {
-	struct pft_config cfg = base_cfg();
+	struct pft_ptm_config cfg = base_cfg();
 	struct run r;
-	struct pft_packet p = pk_exc(0x8000, PFT_ISA_ARM, 0, 0);
+	struct pft_ptm_packet p = pk_exc(0x8000, PFT_ISA_ARM, 0, 0);
 	const struct pft_elem *e;
 
 	if (!run_open(&r, &cfg, image))
@@ -740,7 +740,7 @@ static void chain_calls(struct run *r, unsigned calls)
  * stale or wrong addresses. */
 static void test_return_stack_overflow(void)
 {
-	struct pft_config cfg = base_cfg();
+	struct pft_ptm_config cfg = base_cfg();
 	struct run r;
 	unsigned pops = 0;
 	int ended = 0;
@@ -774,7 +774,7 @@ static void test_return_stack_overflow(void)
  * once. */
 static void test_nacc(void)
 {
-	struct pft_config cfg = base_cfg();
+	struct pft_ptm_config cfg = base_cfg();
 	struct run r;
 
 	if (!run_open(&r, &cfg, image))
@@ -803,7 +803,7 @@ static void test_nacc(void)
 /* NS selects the Secure or Non-secure copy of code at one address (7). */
 static void test_memory_spaces(void)
 {
-	struct pft_config cfg = base_cfg();
+	struct pft_ptm_config cfg = base_cfg();
 	struct run r;
 	const struct pft_elem *e;
 
@@ -836,14 +836,14 @@ static void test_memory_spaces(void)
 	run_close(&r);
 }
 
-/* After pft_flow_reset() the context is forgotten: the same context ID,
+/* After pft_ptm_flow_reset() the context is forgotten: the same context ID,
  * NS and Hyp are news again (the rest of context reporting is
  * tests/pftt/context.pftt). */
 static void test_context_after_reset(void)
 {
-	struct pft_config cfg = base_cfg();
+	struct pft_ptm_config cfg = base_cfg();
 	struct run r;
-	struct pft_packet p = pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 1);
+	struct pft_ptm_packet p = pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 1);
 	const struct pft_elem *e;
 
 	cfg.ctxid_bytes = 4;
@@ -853,7 +853,7 @@ static void test_context_after_reset(void)
 	p.has_ctxid = 1;
 	p.ctxid = 0x33;
 	for (int pass = 0; pass < 2; pass++) {
-		put(&r, pk(PFT_PKT_ASYNC));
+		put(&r, pk(PFT_PTM_PKT_ASYNC));
 		expect_simple(&r, PFT_ELEM_NO_SYNC);
 		put(&r, p);
 		expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
@@ -864,17 +864,17 @@ static void test_context_after_reset(void)
 			PTU_EQ(e->hyp, 1);
 		}
 		expect_end(&r);
-		PTU_EQ(pft_flow_reset(r.f), 0);
+		PTU_EQ(pft_ptm_flow_reset(r.f), 0);
 	}
 	run_close(&r);
 }
 
-/* pft_flow_reset() forgets all state: a VMID equal to the one before the
+/* pft_ptm_flow_reset() forgets all state: a VMID equal to the one before the
  * reset is news afterwards, as the context ID and NS are above. */
 static void test_reset_forgets_vmid(void)
 {
-	struct pft_config cfg = base_cfg();
-	struct pft_packet v = pk(PFT_PKT_VMID);
+	struct pft_ptm_config cfg = base_cfg();
+	struct pft_ptm_packet v = pk(PFT_PTM_PKT_VMID);
 	struct run r;
 	const struct pft_elem *e;
 
@@ -888,7 +888,7 @@ static void test_reset_forgets_vmid(void)
 	if (e)
 		PTU_EQ(e->vmid, 6);
 	expect_end(&r);
-	PTU_EQ(pft_flow_reset(r.f), 0);
+	PTU_EQ(pft_ptm_flow_reset(r.f), 0);
 	start(&r, 0x8000, PFT_ISA_ARM);
 	put(&r, v);
 	e = expect_context(&r, PFT_CTX_VMID);
@@ -902,9 +902,9 @@ static void test_reset_forgets_vmid(void)
  * then an I-sync. */
 static void test_bad_packet(void)
 {
-	struct pft_config cfg = base_cfg();
+	struct pft_ptm_config cfg = base_cfg();
 	struct run r;
-	struct pft_packet bad = pk(PFT_PKT_BAD);
+	struct pft_ptm_packet bad = pk(PFT_PTM_PKT_BAD);
 
 	bad.bad = PFT_ERR_PKT_RESERVED_HEADER;
 	if (!run_open(&r, &cfg, image))
@@ -919,7 +919,7 @@ static void test_bad_packet(void)
 	put(&r, pk_isync(0x8010, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0));
 	put(&r, pk_branch(0x8010, PFT_ISA_ARM));
 	put(&r, pk_atoms("N"));
-	put(&r, pk(PFT_PKT_ASYNC));
+	put(&r, pk(PFT_PTM_PKT_ASYNC));
 	put(&r, pk_atoms("N"));
 	put(&r, pk_branch(0x8010, PFT_ISA_ARM));
 	expect_end(&r);
@@ -932,10 +932,10 @@ static void test_bad_packet(void)
 	run_close(&r);
 }
 
-/* pft_flow_reset(): NO_SYNC again, state forgotten, the return stack too. */
+/* pft_ptm_flow_reset(): NO_SYNC again, state forgotten, the return stack too. */
 static void test_reset(void)
 {
-	struct pft_config cfg = base_cfg();
+	struct pft_ptm_config cfg = base_cfg();
 	struct run r;
 
 	cfg.return_stack = 1;
@@ -947,14 +947,14 @@ static void test_reset(void)
 	expect_arm(&r, 0x8010, 0x8014, 0);
 	expect_arm(&r, 0x8018, 0x8020, 1);
 	expect_end(&r);
-	PTU_EQ(pft_flow_reset(r.f), 0);
+	PTU_EQ(pft_ptm_flow_reset(r.f), 0);
 	/* not synchronised: atoms are dropped until A-sync and I-sync */
 	put(&r, pk_atoms("E"));
 	expect_simple(&r, PFT_ELEM_NO_SYNC);
 	put(&r, pk_isync(0x8100, PFT_ISA_ARM, PFT_ISYNC_PERIODIC, 0));
 	put(&r, pk_atoms("E"));
 	expect_end(&r);
-	put(&r, pk(PFT_PKT_ASYNC));
+	put(&r, pk(PFT_PTM_PKT_ASYNC));
 	put(&r, pk_isync(0x8100, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0));
 	expect_trace_on(&r, PFT_ISYNC_TRACE_ON);
 	/* the state before the reset is forgotten: NS is new again */
@@ -972,26 +972,26 @@ static void test_reset(void)
  * A packet struct that no packet decoder produces (more atoms than fit in a
  * byte, fields out of range) is still input: no crash, no undefined
  * behaviour (the test build traps on it), no element lost or invented.
- * pft_flow_put() may refuse it (-PFT_ERR_INVALID) or apply what it can.
+ * pft_ptm_flow_put() may refuse it (-PFT_ERR_INVALID) or apply what it can.
  */
 static void malformed_packet_struct(void)
 {
-	struct pft_config cfg = base_cfg();
+	struct pft_ptm_config cfg = base_cfg();
 	struct run r;
-	struct pft_packet p;
+	struct pft_ptm_packet p;
 	struct pft_elem e;
 	int rc, n = 0, ranges = 0, bad_order = 0;
 
 	if (!run_open(&r, &cfg, image))
 		return;
 	start(&r, ISB_BASE, PFT_ISA_ARM);
-	p = pk(PFT_PKT_ATOM);
+	p = pk(PFT_PTM_PKT_ATOM);
 	p.n_atoms = 255;
 	p.atoms = 0xff;
 	p.offset = 0x100;
-	rc = pft_flow_put(r.f, &p, sizeof(p));
+	rc = pft_ptm_flow_put(r.f, &p, sizeof(p));
 	PTU_CHECK(rc == 0 || rc == -PFT_ERR_INVALID);
-	while (pft_flow_next(r.f, &e, sizeof(e)) == 0 && n < 1000) {
+	while (pft_ptm_flow_next(r.f, &e, sizeof(e)) == 0 && n < 1000) {
 		n++;
 		PTU_CHECK(e.type < PFT_ELEM_TYPE_MAX);
 		if (e.type != PFT_ELEM_RANGE)
@@ -1008,11 +1008,11 @@ static void malformed_packet_struct(void)
 	}
 	/* Each element taken was produced once: as many ranges as the
 	 * instruction count says were walked. */
-	PTU_EQ((uint64_t)ranges, pft_flow_insn_count(r.f));
-	p = pk(PFT_PKT_TYPE_MAX + 7);
-	rc = pft_flow_put(r.f, &p, sizeof(p));
+	PTU_EQ((uint64_t)ranges, pft_ptm_flow_insn_count(r.f));
+	p = pk(PFT_PTM_PKT_TYPE_MAX + 7);
+	rc = pft_ptm_flow_put(r.f, &p, sizeof(p));
 	PTU_CHECK(rc == 0 || rc == -PFT_ERR_INVALID);
-	while (pft_flow_next(r.f, &e, sizeof(e)) == 0)
+	while (pft_ptm_flow_next(r.f, &e, sizeof(e)) == 0)
 		;
 	run_close(&r);
 }
@@ -1068,11 +1068,11 @@ static struct pft_image *a15_image(void)
 
 /* PTM_0_2 of trace_cov_a15: ETMCR 0x20000400 (return stack), ETMCCER
  * 0x34C01AC2, ETMIDR 0x411CF312 (PFTv1.1), trace ID 2. */
-static struct pft_config a15_cfg(void)
+static struct pft_ptm_config a15_cfg(void)
 {
-	struct pft_config cfg = base_cfg();
+	struct pft_ptm_config cfg = base_cfg();
 
-	PTU_EQ(pft_config_from_regs(&cfg, 0x20000400, 0x34C01AC2, 0x411CF312, 2), 0);
+	PTU_EQ(pft_ptm_config_from_regs(&cfg, 0x20000400, 0x34C01AC2, 0x411CF312, 2), 0);
 	PTU_EQ(cfg.return_stack, 1);
 	PTU_EQ(cfg.cycle_accurate, 0);
 	return cfg;
@@ -1083,7 +1083,7 @@ static void test_spec_10_1(void)
 {
 	char path[1200];
 	uint8_t bytes[64];
-	struct pft_config cfg = a15_cfg();
+	struct pft_ptm_config cfg = a15_cfg();
 	struct pft_image *img = a15_image();
 	struct run r;
 	const struct pft_elem *e;
@@ -1183,7 +1183,7 @@ static void test_spec_10(void)
 		0xfd, 0x9e, 0x80, 0x80, 0x18,       /* 33: branch Thumb 0x80000f7c */
 		0x94,                               /* 38: E N E */
 	};
-	struct pft_config cfg = a15_cfg();
+	struct pft_ptm_config cfg = a15_cfg();
 	struct pft_image *img = a15_image();
 	struct run r;
 	const uint32_t B = 0x80000000u;
@@ -1247,9 +1247,9 @@ static void test_spec_10(void)
 	expect_thumb(&r, B + 0x904, B + 0x906, B + 0x908, 2, 1);
 	expect_end(&r);
 	/* and the walk goes on at 0x80000916 (BEQ's target): movs r5, #0 ... */
-	struct pft_packet p = pk_atoms("E");
+	struct pft_ptm_packet p = pk_atoms("E");
 	p.offset = 39;
-	PTU_EQ(pft_flow_put(r.f, &p, sizeof(p)), 0);
+	PTU_EQ(pft_ptm_flow_put(r.f, &p, sizeof(p)), 0);
 	collect(&r, 39);
 	/* movs, mov, mov, ldr, blx r1 */
 	expect_range(&r, B + 0x916, B + 0x91e, B + 0x920, 5, PFT_ISA_THUMB, 1);
@@ -1275,12 +1275,12 @@ static void behaviour_tests(void)
 	PTU_RUN(test_reset_forgets_vmid);
 }
 
-/* pft_flow_decode()'s arguments, and a batch cut short by its room. */
+/* pft_ptm_flow_decode()'s arguments, and a batch cut short by its room. */
 static void test_decode_args(void)
 {
-	struct pft_config cfg = base_cfg();
-	struct pft_flow *f = pft_flow_alloc(&cfg, image, NULL);
-	struct pft_packet p[3] = { pk(PFT_PKT_ASYNC), pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0),
+	struct pft_ptm_config cfg = base_cfg();
+	struct pft_ptm_flow *f = pft_ptm_flow_alloc(&cfg, image, NULL);
+	struct pft_ptm_packet p[3] = { pk(PFT_PTM_PKT_ASYNC), pk_isync(0x8000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON, 0),
 				   pk_atoms("E") };
 	struct pft_elem out[PFT_FLOW_ELEMS_MAX + 1];
 	size_t end[3];
@@ -1288,28 +1288,28 @@ static void test_decode_args(void)
 	PTU_CHECK(f != NULL);
 	if (!f)
 		return;
-	PTU_EQ(pft_flow_decode(NULL, p, 3, sizeof(p[0]), out, 33, end), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_decode(f, NULL, 3, sizeof(p[0]), out, 33, end), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_decode(f, p, 3, sizeof(p[0]) - 1, out, 33, end), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_decode(f, p, 3, sizeof(p[0]), NULL, 33, end), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_decode(f, p, 3, sizeof(p[0]), out, PFT_FLOW_ELEMS_MAX - 1, end),
+	PTU_EQ(pft_ptm_flow_decode(NULL, p, 3, sizeof(p[0]), out, 33, end), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_decode(f, NULL, 3, sizeof(p[0]), out, 33, end), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_decode(f, p, 3, sizeof(p[0]) - 1, out, 33, end), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_decode(f, p, 3, sizeof(p[0]), NULL, 33, end), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_decode(f, p, 3, sizeof(p[0]), out, PFT_FLOW_ELEMS_MAX - 1, end),
 	       -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_decode(f, p, 3, sizeof(p[0]), out, 33, NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_decode(f, p, 3, sizeof(p[0]), out, 33, NULL), -PFT_ERR_INVALID);
 	/* Room for 32 elements: after the first packet (NO_SYNC) fewer than
 	 * PFT_FLOW_ELEMS_MAX are left, so it stops there. */
-	PTU_EQ(pft_flow_decode(f, p, 3, sizeof(p[0]), out, PFT_FLOW_ELEMS_MAX, end), 1);
+	PTU_EQ(pft_ptm_flow_decode(f, p, 3, sizeof(p[0]), out, PFT_FLOW_ELEMS_MAX, end), 1);
 	PTU_EQ(end[0], 1);
 	PTU_EQ(out[0].type, PFT_ELEM_NO_SYNC);
 	/* A packet out of range: refused on its own, a stop after others. */
-	struct pft_packet bad[2] = { pk_atoms("E"), pk_atoms("E") };
+	struct pft_ptm_packet bad[2] = { pk_atoms("E"), pk_atoms("E") };
 	bad[1].n_atoms = 6;
-	PTU_EQ(pft_flow_decode(f, &bad[1], 1, sizeof(bad[0]), out, 33, end), -PFT_ERR_INVALID);
-	PTU_EQ(pft_flow_decode(f, bad, 2, sizeof(bad[0]), out, 33, end), 1);
+	PTU_EQ(pft_ptm_flow_decode(f, &bad[1], 1, sizeof(bad[0]), out, 33, end), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_decode(f, bad, 2, sizeof(bad[0]), out, 33, end), 1);
 	PTU_EQ(end[0], 0);  /* an atom before any sync: nothing */
-	/* Elements of a pft_flow_put() not yet taken. */
-	PTU_EQ(pft_flow_put(f, &p[1], sizeof(p[1])), 0);
-	PTU_EQ(pft_flow_decode(f, p, 1, sizeof(p[0]), out, 33, end), -PFT_ERR_INTERNAL);
-	pft_flow_free(f);
+	/* Elements of a pft_ptm_flow_put() not yet taken. */
+	PTU_EQ(pft_ptm_flow_put(f, &p[1], sizeof(p[1])), 0);
+	PTU_EQ(pft_ptm_flow_decode(f, p, 1, sizeof(p[0]), out, 33, end), -PFT_ERR_INTERNAL);
+	pft_ptm_flow_free(f);
 }
 
 int main(void)

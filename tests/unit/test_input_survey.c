@@ -45,7 +45,7 @@ static int read_through(struct pft_input *in)
 static void arguments(void)
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .id = -1 };
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_etm3_config cfg3;
 	int err = 0;
 
@@ -62,7 +62,7 @@ static void arguments(void)
 	static const uint8_t byte = 0;
 	PTU_EQ(pft_input_open_file(in, write_file("one.bin", &byte, 1), PFT_PIPE_RAW), 0);
 	/* The survey finds the sources: none is declared. */
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	pft_etm3_config_init(&cfg3);
 	PTU_EQ(pft_input_add_ptm(in, -1, &cfg), -PFT_ERR_INVALID);
 	PTU_EQ(pft_input_add_detected(in, -1), -PFT_ERR_INVALID);

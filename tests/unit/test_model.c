@@ -43,11 +43,11 @@ static uint32_t arm_blx_imm(uint32_t from, uint32_t to)
 }
 
 struct rig {
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_model_config mc;
 	struct pft_image *img;
-	struct pft_model *m;
-	struct pft_packet pkts[MAX_PKTS];
+	struct pft_ptm_model *m;
+	struct pft_ptm_packet pkts[MAX_PKTS];
 	size_t npkts;
 	uint8_t bytes[MAX_BYTES];
 	size_t len;
@@ -61,7 +61,7 @@ struct rig {
 static void rig_init(struct rig *r)
 {
 	memset(r, 0, sizeof(*r));
-	pft_config_init(&r->cfg);
+	pft_ptm_config_init(&r->cfg);
 	r->mc.size = sizeof(r->mc);
 	r->img = pft_image_alloc(NULL);
 	PTU_CHECK(r->img != NULL);
@@ -71,14 +71,14 @@ static void rig_start(struct rig *r)
 {
 	int err = 1;
 
-	r->m = pft_model_alloc(&r->cfg, &r->mc, r->img, &err);
+	r->m = pft_ptm_model_alloc(&r->cfg, &r->mc, r->img, &err);
 	PTU_CHECK(r->m != NULL);
 	PTU_EQ(err, 0);
 }
 
 static void rig_free(struct rig *r)
 {
-	pft_model_free(r->m);
+	pft_ptm_model_free(r->m);
 	pft_image_free(r->img);
 }
 
@@ -107,9 +107,9 @@ static void add_thumb(struct rig *r, uint32_t addr, const uint16_t *h, size_t n)
 
 static void take(struct rig *r)
 {
-	struct pft_packet p;
+	struct pft_ptm_packet p;
 
-	while (pft_model_next(r->m, &p, sizeof(p)) == 0) {
+	while (pft_ptm_model_next(r->m, &p, sizeof(p)) == 0) {
 		PTU_CHECK(r->npkts < MAX_PKTS && r->len + p.size <= MAX_BYTES);
 		if (r->npkts >= MAX_PKTS || r->len + p.size > MAX_BYTES)
 			return;
@@ -125,7 +125,7 @@ static int run_insn(struct rig *r, uint32_t addr, uint8_t isa, uint32_t cycles)
 {
 	struct pft_model_insn in = { .addr = addr, .isa = isa, .has_cycles = cycles != 0,
 				     .cycles = cycles };
-	int err = pft_model_put(r->m, &in, sizeof(in));
+	int err = pft_ptm_model_put(r->m, &in, sizeof(in));
 
 	if (err == 0 && r->nseq < MAX_SEQ) {
 		r->seq[r->nseq] = addr;
@@ -147,7 +147,7 @@ static void run_thumb(struct rig *r, uint32_t addr)
 
 static void finish(struct rig *r)
 {
-	PTU_EQ(pft_model_finish(r->m), 0);
+	PTU_EQ(pft_ptm_model_finish(r->m), 0);
 	take(r);
 }
 
@@ -160,42 +160,42 @@ static void describe(const struct rig *r, char *out, size_t cap)
 
 	out[0] = 0;
 	for (size_t i = 0; i < r->npkts && at < cap; i++) {
-		const struct pft_packet *p = &r->pkts[i];
+		const struct pft_ptm_packet *p = &r->pkts[i];
 		char buf[96] = "";
 		int n = 0;
 
 		switch (p->type) {
-		case PFT_PKT_ASYNC:
+		case PFT_PTM_PKT_ASYNC:
 			n = snprintf(buf, sizeof(buf), "async");
 			break;
-		case PFT_PKT_ISYNC:
+		case PFT_PTM_PKT_ISYNC:
 			n = snprintf(buf, sizeof(buf), "isync %s 0x%x %s%s", reasons[p->reason & 3],
 				     p->addr, pft_isa_name(p->isa), p->ns ? " ns" : "");
 			break;
-		case PFT_PKT_ATOM:
+		case PFT_PTM_PKT_ATOM:
 			n = snprintf(buf, sizeof(buf), "atom ");
 			for (unsigned a = 0; a < p->n_atoms; a++)
 				buf[n++] = (p->atoms >> a) & 1 ? 'E' : 'N';
 			buf[n] = 0;
 			break;
-		case PFT_PKT_BRANCH:
+		case PFT_PTM_PKT_BRANCH:
 			n = snprintf(buf, sizeof(buf), "branch 0x%x %s%s", p->addr,
 				     pft_isa_name(p->isa), p->ns ? " ns" : "");
 			break;
-		case PFT_PKT_WAYPOINT:
+		case PFT_PTM_PKT_WAYPOINT:
 			n = snprintf(buf, sizeof(buf), "waypoint 0x%x", p->addr);
 			break;
-		case PFT_PKT_TIMESTAMP:
+		case PFT_PTM_PKT_TIMESTAMP:
 			n = snprintf(buf, sizeof(buf), "ts 0x%llx", (unsigned long long)p->ts);
 			break;
-		case PFT_PKT_CONTEXTID:
+		case PFT_PTM_PKT_CONTEXTID:
 			n = snprintf(buf, sizeof(buf), "ctxid 0x%x", p->ctxid);
 			break;
-		case PFT_PKT_VMID:
+		case PFT_PTM_PKT_VMID:
 			n = snprintf(buf, sizeof(buf), "vmid %u", p->vmid);
 			break;
 		default:
-			n = snprintf(buf, sizeof(buf), "%s", pft_pkt_type_name(p->type));
+			n = snprintf(buf, sizeof(buf), "%s", pft_ptm_pkt_type_name(p->type));
 			break;
 		}
 		if (p->has_cycles && (size_t)n + 16 < sizeof(buf))
@@ -215,40 +215,40 @@ static void describe(const struct rig *r, char *out, size_t cap)
 static void check_packets(struct rig *r)
 {
 	int err;
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&r->cfg, &err);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&r->cfg, &err);
+	struct pft_ptm_packet p;
 	size_t i = 0;
 
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	pft_pkt_feed(d, r->bytes, r->len);
-	pft_pkt_finish(d);
-	while (pft_pkt_next(d, &p, sizeof(p)) == 0) {
-		const struct pft_packet *w = i < r->npkts ? &r->pkts[i] : NULL;
+	pft_ptm_pkt_feed(d, r->bytes, r->len);
+	pft_ptm_pkt_finish(d);
+	while (pft_ptm_pkt_next(d, &p, sizeof(p)) == 0) {
+		const struct pft_ptm_packet *w = i < r->npkts ? &r->pkts[i] : NULL;
 		PTU_CHECK(w != NULL);
 		if (!w)
 			break;
 		PTU_EQ(p.type, w->type);
 		PTU_EQ(p.offset, w->offset);
 		PTU_EQ(p.size, w->size);
-		if (p.type == PFT_PKT_ISYNC || p.type == PFT_PKT_BRANCH ||
-		    p.type == PFT_PKT_WAYPOINT) {
+		if (p.type == PFT_PTM_PKT_ISYNC || p.type == PFT_PTM_PKT_BRANCH ||
+		    p.type == PFT_PTM_PKT_WAYPOINT) {
 			PTU_EQ(p.addr, w->addr);
 			PTU_EQ(p.isa, w->isa);
 		}
-		if (p.type == PFT_PKT_ATOM) {
+		if (p.type == PFT_PTM_PKT_ATOM) {
 			PTU_EQ(p.n_atoms, w->n_atoms);
 			PTU_EQ(p.atoms, w->atoms);
 		}
 		PTU_EQ(p.has_cycles, w->has_cycles);
 		PTU_EQ(p.cycles, w->cycles);
-		if (p.type == PFT_PKT_TIMESTAMP)
+		if (p.type == PFT_PTM_PKT_TIMESTAMP)
 			PTU_EQ(p.ts, w->ts);
 		i++;
 	}
 	PTU_EQ(i, r->npkts);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 /* Was the instruction at @addr traced: inside the filter and the image? */
@@ -266,9 +266,9 @@ static int traced(struct rig *r, uint32_t addr)
 static void check_flow(struct rig *r)
 {
 	int err;
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&r->cfg, &err);
-	struct pft_flow *f = pft_flow_alloc(&r->cfg, r->img, &err);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&r->cfg, &err);
+	struct pft_ptm_flow *f = pft_ptm_flow_alloc(&r->cfg, r->img, &err);
+	struct pft_ptm_packet p;
 	struct pft_elem e;
 	size_t at = 0;
 
@@ -276,11 +276,11 @@ static void check_flow(struct rig *r)
 	PTU_CHECK(d && f);
 	if (!d || !f)
 		goto out;
-	pft_pkt_feed(d, r->bytes, r->len);
-	pft_pkt_finish(d);
-	while (pft_pkt_next(d, &p, sizeof(p)) == 0) {
-		pft_flow_put(f, &p, sizeof(p));
-		while (pft_flow_next(f, &e, sizeof(e)) == 0) {
+	pft_ptm_pkt_feed(d, r->bytes, r->len);
+	pft_ptm_pkt_finish(d);
+	while (pft_ptm_pkt_next(d, &p, sizeof(p)) == 0) {
+		pft_ptm_flow_put(f, &p, sizeof(p));
+		while (pft_ptm_flow_next(f, &e, sizeof(e)) == 0) {
 			PTU_CHECK(e.type != PFT_ELEM_ERROR);
 			if (e.type != PFT_ELEM_RANGE)
 				continue;
@@ -308,8 +308,8 @@ static void check_flow(struct rig *r)
 		at++;
 	PTU_EQ(at, r->nseq);
 out:
-	pft_flow_free(f);
-	pft_pkt_free(d);
+	pft_ptm_flow_free(f);
+	pft_ptm_pkt_free(d);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -365,8 +365,8 @@ static void atoms_packed(void)
 				 0xc0, 0x8a, 0x81, 0x30, 0x72, 0x01 };
 	PTU_EQ(r.len, sizeof(want));
 	PTU_CHECK(r.len == sizeof(want) && !memcmp(r.bytes, want, sizeof(want)));
-	PTU_EQ(pft_model_bytes(r.m), sizeof(want));
-	PTU_EQ(pft_model_insns(r.m), 17);
+	PTU_EQ(pft_ptm_model_bytes(r.m), sizeof(want));
+	PTU_EQ(pft_ptm_model_insns(r.m), 17);
 	check_flow(&r);
 	rig_free(&r);
 }
@@ -618,7 +618,7 @@ static void sync_period_default(void)
 		run_arm(&r, 0x7000);
 	run_arm(&r, 0x7004);
 	for (size_t i = 0; i < r.npkts; i++)
-		if (r.pkts[i].type == PFT_PKT_ASYNC && syncs++ == 1)
+		if (r.pkts[i].type == PFT_PTM_PKT_ASYNC && syncs++ == 1)
 			at = r.pkts[i].offset;
 	/* 12 bytes of syncs + 1012 one-byte branches = 1024. */
 	PTU_EQ(syncs, 2);
@@ -845,15 +845,15 @@ static void context_id(void)
 	r.cfg.ctxid_bytes = 1;
 	setup_loop(&r);
 	rig_start(&r);
-	PTU_EQ(pft_model_put(r.m, &in, sizeof(in)), 0);
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), 0);
 	take(&r);
 	run_arm(&r, 0x2004);
 	in.ctxid = 0x5634;  /* same low byte: nothing to send */
-	PTU_EQ(pft_model_put(r.m, &in, sizeof(in)), 0);
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), 0);
 	take(&r);
 	run_arm(&r, 0x2004);
 	in.ctxid = 0x99;
-	PTU_EQ(pft_model_put(r.m, &in, sizeof(in)), 0);
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), 0);
 	take(&r);
 	run_arm(&r, 0x2004);
 	finish(&r);
@@ -876,11 +876,11 @@ static void vmid(void)
 	r.cfg.vmid = 1;
 	setup_loop(&r);
 	rig_start(&r);
-	PTU_EQ(pft_model_put(r.m, &in, sizeof(in)), 0);
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), 0);
 	take(&r);
 	run_arm(&r, 0x2004);
 	in.vmid = 6;
-	PTU_EQ(pft_model_put(r.m, &in, sizeof(in)), 0);
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), 0);
 	take(&r);
 	finish(&r);
 	EXPECT_PACKETS(&r, "async | isync trace_on 0x2000 arm | vmid 5 | atom E | vmid 6 | "
@@ -968,7 +968,7 @@ static void security_change(void)
 	rig_start(&r);
 	run_arm(&r, 0x2008);
 	run_arm(&r, 0x200c);
-	PTU_EQ(pft_model_put(r.m, &in, sizeof(in)), 0);
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), 0);
 	take(&r);
 	finish(&r);
 	EXPECT_PACKETS(&r, "async | isync trace_on 0x2008 arm | branch 0x3000 arm ns | "
@@ -985,7 +985,7 @@ static void security_change(void)
 	rig_start(&r);
 	run_arm(&r, 0x2000);
 	in.addr = 0x2004;
-	PTU_EQ(pft_model_put(r.m, &in, sizeof(in)), 0);
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), 0);
 	take(&r);
 	finish(&r);
 	EXPECT_PACKETS(&r, "async | isync trace_on 0x2000 arm | waypoint 0x2000 | "
@@ -1009,10 +1009,10 @@ static void finish_on_waypoint(void)
 	run_arm(&r, 0x2004);
 	finish(&r);
 	EXPECT_PACKETS(&r, "async | isync trace_on 0x2000 arm | atom E | waypoint 0x2000");
-	PTU_EQ(pft_model_finish(r.m), -PFT_ERR_EOS);
+	PTU_EQ(pft_ptm_model_finish(r.m), -PFT_ERR_EOS);
 	PTU_EQ(run_insn(&r, 0x2000, PFT_ISA_ARM, 0), -PFT_ERR_EOS);
-	struct pft_packet p;
-	PTU_EQ(pft_model_next(r.m, &p, sizeof(p)), -PFT_ERR_EOS);
+	struct pft_ptm_packet p;
+	PTU_EQ(pft_ptm_model_next(r.m, &p, sizeof(p)), -PFT_ERR_EOS);
 	rig_free(&r);
 }
 
@@ -1030,32 +1030,32 @@ static void bad_flows(void)
 	rig_start(&r);
 	/* Not in the image at all. */
 	PTU_EQ(run_insn(&r, 0x100, PFT_ISA_ARM, 0), -PFT_ERR_NOMAP);
-	PTU_EQ(pft_model_error(r.m), PFT_ERR_MODEL_NOT_IN_IMAGE);
+	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_NOT_IN_IMAGE);
 	PTU_EQ(r.npkts, 0);
 	/* Misaligned for its ISA. */
 	PTU_EQ(run_insn(&r, 0x2002, PFT_ISA_ARM, 0), -PFT_ERR_BAD_INSN);
-	PTU_EQ(pft_model_error(r.m), PFT_ERR_MODEL_MISALIGNED);
+	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_MISALIGNED);
 	PTU_EQ(run_insn(&r, 0x2000, PFT_ISA_JAZELLE, 0), -PFT_ERR_NOT_SUPPORTED);
-	PTU_EQ(pft_model_error(r.m), PFT_ERR_MODEL_BAD_ISA);
+	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_BAD_ISA);
 	run_arm(&r, 0x2000);
-	PTU_EQ(pft_model_error(r.m), PFT_ERR_OK);
+	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_OK);
 	/* subs does not branch. */
 	PTU_EQ(run_insn(&r, 0x2008, PFT_ISA_ARM, 0), -PFT_ERR_BAD_INSN);
-	PTU_EQ(pft_model_error(r.m), PFT_ERR_MODEL_NOT_BRANCH);
+	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_NOT_BRANCH);
 	PTU_EQ(run_insn(&r, 0x2004, PFT_ISA_THUMB, 0), -PFT_ERR_BAD_INSN);
-	PTU_EQ(pft_model_error(r.m), PFT_ERR_MODEL_ISA_CHANGE);
+	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_ISA_CHANGE);
 	run_arm(&r, 0x2004);
 	/* bne goes to 0x2000 or 0x2008 only. */
 	PTU_EQ(run_insn(&r, 0x200c, PFT_ISA_ARM, 0), -PFT_ERR_BAD_INSN);
-	PTU_EQ(pft_model_error(r.m), PFT_ERR_MODEL_DIRECT_ELSEWHERE);
+	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_DIRECT_ELSEWHERE);
 	PTU_EQ(run_insn(&r, 0x9000, PFT_ISA_ARM, 0), -PFT_ERR_BAD_INSN);
-	PTU_EQ(pft_model_error(r.m), PFT_ERR_MODEL_DIRECT_ELSEWHERE);
+	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_DIRECT_ELSEWHERE);
 	run_arm(&r, 0x2008);
 	run_arm(&r, 0x200c);
 	run_arm(&r, 0x9000);
 	/* Falling off the end of the image: no branch leads there. */
 	PTU_EQ(run_insn(&r, 0x9004, PFT_ISA_ARM, 0), -PFT_ERR_NOMAP);
-	PTU_EQ(pft_model_error(r.m), PFT_ERR_MODEL_NOT_IN_IMAGE);
+	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_NOT_IN_IMAGE);
 	finish(&r);
 	/* The refused instructions left no trace. */
 	EXPECT_PACKETS(&r, "async | isync trace_on 0x2000 arm | atom N | branch 0x9000 arm | "
@@ -1066,56 +1066,56 @@ static void bad_flows(void)
 
 static void bad_arguments(void)
 {
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_model_config mc = { .size = sizeof(mc) };
 	struct pft_image *img = pft_image_alloc(NULL);
 	struct pft_model_insn in = { .addr = 0, .isa = PFT_ISA_ARM };
-	struct pft_packet p;
+	struct pft_ptm_packet p;
 	int err = 0;
 
-	pft_config_init(&cfg);
-	PTU_CHECK(pft_model_alloc(NULL, NULL, img, &err) == NULL);
+	pft_ptm_config_init(&cfg);
+	PTU_CHECK(pft_ptm_model_alloc(NULL, NULL, img, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
-	PTU_CHECK(pft_model_alloc(&cfg, NULL, NULL, &err) == NULL);
+	PTU_CHECK(pft_ptm_model_alloc(&cfg, NULL, NULL, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
 	mc.size = 4;
-	PTU_CHECK(pft_model_alloc(&cfg, &mc, img, &err) == NULL);
+	PTU_CHECK(pft_ptm_model_alloc(&cfg, &mc, img, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
 	mc.size = sizeof(mc);
 	cfg.ctxid_bytes = 3;
-	PTU_CHECK(pft_model_alloc(&cfg, &mc, img, &err) == NULL);
+	PTU_CHECK(pft_ptm_model_alloc(&cfg, &mc, img, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_BAD_CONFIG);
 	cfg.ctxid_bytes = 0;
 	cfg.vmid = 1;
 	cfg.version_minor = 0;
-	PTU_CHECK(pft_model_alloc(&cfg, &mc, img, &err) == NULL);
+	PTU_CHECK(pft_ptm_model_alloc(&cfg, &mc, img, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_BAD_CONFIG);
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	cfg.return_stack = 1;
 	cfg.branch_broadcast = 1;
-	PTU_CHECK(pft_model_alloc(&cfg, &mc, img, &err) == NULL);
+	PTU_CHECK(pft_ptm_model_alloc(&cfg, &mc, img, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_BAD_CONFIG);
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	mc.filter = 1;
 	mc.filter_start = mc.filter_end = 0x1000;
-	PTU_CHECK(pft_model_alloc(&cfg, &mc, img, &err) == NULL);
+	PTU_CHECK(pft_ptm_model_alloc(&cfg, &mc, img, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_BAD_CONFIG);
 	mc.filter = 0;
 
-	struct pft_model *m = pft_model_alloc(&cfg, &mc, img, &err);
+	struct pft_ptm_model *m = pft_ptm_model_alloc(&cfg, &mc, img, &err);
 	PTU_CHECK(m != NULL);
-	PTU_EQ(pft_model_put(NULL, &in, sizeof(in)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_model_put(m, NULL, sizeof(in)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_model_put(m, &in, 2), -PFT_ERR_INVALID);
-	PTU_EQ(pft_model_next(NULL, &p, sizeof(p)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_model_next(m, NULL, sizeof(p)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_model_next(m, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_model_finish(NULL), -PFT_ERR_INVALID);
-	PTU_EQ(pft_model_error(NULL), PFT_ERR_OK);
-	PTU_EQ(pft_model_bytes(NULL), 0);
-	PTU_EQ(pft_model_insns(NULL), 0);
-	pft_model_free(m);
-	pft_model_free(NULL);
+	PTU_EQ(pft_ptm_model_put(NULL, &in, sizeof(in)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_model_put(m, NULL, sizeof(in)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_model_put(m, &in, 2), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_model_next(NULL, &p, sizeof(p)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_model_next(m, NULL, sizeof(p)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_model_next(m, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_ptm_model_finish(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_model_error(NULL), PFT_ERR_OK);
+	PTU_EQ(pft_ptm_model_bytes(NULL), 0);
+	PTU_EQ(pft_ptm_model_insns(NULL), 0);
+	pft_ptm_model_free(m);
+	pft_ptm_model_free(NULL);
 	pft_image_free(img);
 }
 
@@ -1128,12 +1128,12 @@ static void untaken_packets(void)
 	rig_init(&r);
 	setup_loop(&r);
 	rig_start(&r);
-	PTU_EQ(pft_model_put(r.m, &in, sizeof(in)), 0);
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), 0);
 	in.addr = 0x2004;
-	PTU_EQ(pft_model_put(r.m, &in, sizeof(in)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_model_finish(r.m), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_model_finish(r.m), -PFT_ERR_INVALID);
 	take(&r);
-	PTU_EQ(pft_model_put(r.m, &in, sizeof(in)), 0);
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), 0);
 	rig_free(&r);
 }
 
@@ -1202,10 +1202,10 @@ static void random_walk(uint32_t seed)
 		struct pft_model_insn in = { .addr = addr, .isa = isa, .has_cycles = 1,
 					     .cycles = lcg(&seed) % 40, .has_ctxid = 1,
 					     .ctxid = lcg(&seed) % 64 ? 0x1234 : lcg(&seed) };
-		int err = pft_model_put(r.m, &in, sizeof(in));
+		int err = pft_ptm_model_put(r.m, &in, sizeof(in));
 		if (err) {
 			fprintf(stderr, "  walk step %d: 0x%x %s refused: %s\n", step, addr,
-				pft_isa_name(isa), pft_errstr(pft_model_error(r.m)));
+				pft_isa_name(isa), pft_errstr(pft_ptm_model_error(r.m)));
 			PTU_EQ(err, 0);
 			break;
 		}

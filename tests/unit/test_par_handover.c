@@ -83,7 +83,7 @@ static const char *write_file(const char *name, const void *bytes, size_t n)
 /* Raw PTM file @trace under @cfg, with @image at 0x1000 (NULL: none),
  * decoded in @threads threads, in pieces of PIECE bytes. */
 static struct pft_input *open_raw(const char *trace, const char *image,
-				  const struct pft_config *cfg, unsigned threads)
+				  const struct pft_ptm_config *cfg, unsigned threads)
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .elements = 1,
 				       .fit_check = 1, .id = -1, .threads = threads,
@@ -102,7 +102,7 @@ static struct pft_input *open_raw(const char *trace, const char *image,
 
 /* Every item of the decode, one line each (packets and elements with
  * the fields a listing shows), and the parallel decode's counts. */
-static size_t decode(const char *trace, const char *image, const struct pft_config *cfg,
+static size_t decode(const char *trace, const char *image, const struct pft_ptm_config *cfg,
 		     unsigned threads, char *out, size_t len, struct pft_input_parallel *par)
 {
 	struct pft_input *in = open_raw(trace, image, cfg, threads);
@@ -115,7 +115,7 @@ static size_t decode(const char *trace, const char *image, const struct pft_conf
 	while ((r = pft_input_next(in, &it, sizeof(it))) == 0 && n + 200 < len) {
 		for (uint32_t k = 0; k < it.count; k++) {
 			if (it.type == PFT_ITEM_PACKET) {
-				const struct pft_packet *p = &it.ptm[k];
+				const struct pft_ptm_packet *p = &it.ptm[k];
 				n += (size_t)snprintf(out + n, len - n,
 						      "P %d %llu %u %u %u %x %llx %u %u %u\n",
 						      it.status, (unsigned long long)p->offset,
@@ -140,7 +140,7 @@ static size_t decode(const char *trace, const char *image, const struct pft_conf
 
 /* The items' packets and elements counted by type (what a listing
  * shows), as pft_input_counts() gives them. */
-static void count_items(const char *trace, const char *image, const struct pft_config *cfg,
+static void count_items(const char *trace, const char *image, const struct pft_ptm_config *cfg,
 			struct pft_input_counts *c)
 {
 	struct pft_input *in = open_raw(trace, image, cfg, 1);
@@ -169,7 +169,7 @@ static void count_items(const char *trace, const char *image, const struct pft_c
 
 /* pft_input_count() over @trace with @threads: its counts in *@c, the
  * BAD packets it returned in *@bad; the parallel decode's counts in *@par. */
-static void count(const char *trace, const char *image, const struct pft_config *cfg,
+static void count(const char *trace, const char *image, const struct pft_ptm_config *cfg,
 		  unsigned threads, struct pft_input_counts *c, uint64_t *bad,
 		  struct pft_input_parallel *par)
 {
@@ -183,7 +183,7 @@ static void count(const char *trace, const char *image, const struct pft_config 
 		return;
 	while ((r = pft_input_count(in, &it, sizeof(it))) == 0) {
 		PTU_EQ(it.type, PFT_ITEM_PACKET);
-		PTU_EQ(it.ptm->type, PFT_PKT_BAD);
+		PTU_EQ(it.ptm->type, PFT_PTM_PKT_BAD);
 		PTU_CHECK(it.status < 0);
 		*bad += 1;
 	}
@@ -201,11 +201,11 @@ static void counts_as_items(const struct stream *s, const char *image, int retur
 {
 	struct pft_input_counts want, one, two;
 	struct pft_input_parallel par;
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	uint64_t bad1, bad2;
 	const char *trace = write_file("count.pft", s->b, s->n);
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	cfg.return_stack = (uint8_t)return_stack;
 	count_items(trace, image, &cfg, &want);
 	count(trace, image, &cfg, 1, &one, &bad1, &par);
@@ -214,8 +214,8 @@ static void counts_as_items(const struct stream *s, const char *image, int retur
 	PTU_EQ(par.pieces, (s->n + PIECE - 1) / PIECE);
 	PTU_CHECK(!memcmp(&one, &want, sizeof(want)));
 	PTU_CHECK(!memcmp(&two, &want, sizeof(want)));
-	PTU_EQ(bad1, want.packets[PFT_PKT_BAD]);
-	PTU_EQ(bad2, want.packets[PFT_PKT_BAD]);
+	PTU_EQ(bad1, want.packets[PFT_PTM_PKT_BAD]);
+	PTU_EQ(bad2, want.packets[PFT_PTM_PKT_BAD]);
 	PTU_EQ(two.errors, want.errors);
 }
 
@@ -227,10 +227,10 @@ static void same_as_serial(const struct stream *s, const char *image, int return
 {
 	static char serial[1 << 16], parallel[1 << 16];
 	struct pft_input_parallel none, par;
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	const char *trace = write_file("trace.pft", s->b, s->n);
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	cfg.return_stack = (uint8_t)return_stack;
 	size_t n1 = decode(trace, image, &cfg, 1, serial, sizeof(serial), &none);
 	size_t n2 = decode(trace, image, &cfg, 2, parallel, sizeof(parallel), &par);
@@ -337,38 +337,38 @@ static void return_stack_moves_the_handover(void)
 static void flow_states_at_the_isync(void)
 {
 	struct stream s = { .n = 0 };
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_image *img = pft_image_alloc(NULL);
-	struct pft_packet pkt;
+	struct pft_ptm_packet pkt;
 	struct flow_sync_state whole, fresh;
 	struct pkt_sync_state pwhole, pfresh;
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	cfg.return_stack = 1;
 	call_stream(&s);
 	PTU_CHECK(img != NULL);
 	PTU_EQ(pft_image_add_file(img, code_image(), 0, 0, 0x1000, PFT_SPACE_ANY), 0);
 	for (int from = 0; from <= PIECE; from += PIECE) {
-		struct pft_pkt_decoder *d = pft_pkt_alloc(&cfg, NULL);
-		struct pft_flow *f = pft_flow_alloc(&cfg, img, NULL);
+		struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&cfg, NULL);
+		struct pft_ptm_flow *f = pft_ptm_flow_alloc(&cfg, img, NULL);
 
-		pft_pkt_feed_at(d, s.b + from, 44 - (size_t)from, (uint64_t)from);
-		while (pft_pkt_next(d, &pkt, sizeof(pkt)) == 0) {
-			PTU_EQ(pft_flow_put(f, &pkt, sizeof(pkt)), 0);
+		pft_ptm_pkt_feed_at(d, s.b + from, 44 - (size_t)from, (uint64_t)from);
+		while (pft_ptm_pkt_next(d, &pkt, sizeof(pkt)) == 0) {
+			PTU_EQ(pft_ptm_flow_put(f, &pkt, sizeof(pkt)), 0);
 			struct pft_elem e;
-			while (pft_flow_next(f, &e, sizeof(e)) == 0)
+			while (pft_ptm_flow_next(f, &e, sizeof(e)) == 0)
 				;
 		}
-		pft_flow_sync_state(f, from ? &fresh : &whole);
-		pft_pkt_sync_state(d, from ? &pfresh : &pwhole);
-		pft_pkt_free(d);
-		pft_flow_free(f);
+		pft_ptm_flow_sync_state(f, from ? &fresh : &whole);
+		pft_ptm_pkt_sync_state(d, from ? &pfresh : &pwhole);
+		pft_ptm_pkt_free(d);
+		pft_ptm_flow_free(f);
 	}
 	PTU_EQ(whole.rs_count, 1);
 	PTU_EQ(whole.rs[0].addr, 0x1004);
 	PTU_EQ(fresh.rs_count, 0);
 	PTU_EQ(pft_flow_sync_state_equal(&whole, &fresh), 0);
-	PTU_EQ(pft_pkt_sync_state_equal(&pwhole, &pfresh), 1);
+	PTU_EQ(pft_ptm_pkt_sync_state_equal(&pwhole, &pfresh), 1);
 	whole.rs_count = 0;
 	memset(whole.rs, 0, sizeof(whole.rs));
 	PTU_EQ(pft_flow_sync_state_equal(&whole, &fresh), 1);
@@ -386,7 +386,7 @@ static void counting_bad_packets(void)
 	struct stream s = { .n = 0 };
 	struct pft_input_counts c;
 	struct pft_input_parallel par;
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	uint64_t bad;
 
 	async(&s);
@@ -400,15 +400,15 @@ static void counting_bad_packets(void)
 	isync(&s, 0x1000);             /* 70 */
 	fill_to(&s, 3 * PIECE - 2);
 	put(&s, (const uint8_t[]){ 0x08, 0x00 }, 2);   /* 94: cut off */
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	for (unsigned threads = 1; threads <= 2; threads++) {
 		count(write_file("bad.pft", s.b, s.n), NULL, &cfg, threads, &c, &bad, &par);
 		PTU_EQ(par.pieces, threads == 2 ? 3 : 0);
-		PTU_EQ(c.packets[PFT_PKT_ASYNC], 3);
-		PTU_EQ(c.packets[PFT_PKT_ISYNC], 3);
-		PTU_EQ(c.packets[PFT_PKT_IGNORE], 38);
-		PTU_EQ(c.packets[PFT_PKT_NOTSYNC], 2);
-		PTU_EQ(c.packets[PFT_PKT_BAD], 2);
+		PTU_EQ(c.packets[PFT_PTM_PKT_ASYNC], 3);
+		PTU_EQ(c.packets[PFT_PTM_PKT_ISYNC], 3);
+		PTU_EQ(c.packets[PFT_PTM_PKT_IGNORE], 38);
+		PTU_EQ(c.packets[PFT_PTM_PKT_NOTSYNC], 2);
+		PTU_EQ(c.packets[PFT_PTM_PKT_BAD], 2);
 		PTU_EQ(c.errors, 2);
 		PTU_EQ(c.bytes, 96);
 		PTU_EQ(bad, 2);

@@ -370,8 +370,8 @@ static void read_all_kinds(void)
 	PTU_EQ(c.etmidr, 0x411cf312);
 	PTU_EQ(c.is_ptm, 1);
 	PTU_EQ(c.trace_id_pending, 0);
-	struct pft_config cfg;
-	pft_config_init(&cfg);
+	struct pft_ptm_config cfg;
+	pft_ptm_config_init(&cfg);
 	PTU_EQ(pft_perf_cpu_config(&c, &cfg), 0);
 	/* ETMCR 12, 28, 29; ETMCCER 24 and 29 (64-bit), 28 (binary); ETMIDR 7:4 = 1 */
 	PTU_EQ(cfg.cycle_accurate, 1);
@@ -714,8 +714,8 @@ static void info_versions(void)
 		PTU_EQ(c.etmcr, 0x4000);
 		PTU_EQ(c.etmidr, 0x411cf301);
 		PTU_EQ(c.trace_id_pending, version == 2);
-		struct pft_config cfg;
-		pft_config_init(&cfg);
+		struct pft_ptm_config cfg;
+		pft_ptm_config_init(&cfg);
 		PTU_EQ(pft_perf_cpu_config(&c, &cfg), 0);
 		PTU_EQ(cfg.version_minor, 0);
 		PTU_EQ(cfg.ctxid_bytes, 1);
@@ -801,7 +801,7 @@ static void bad_arguments(void)
 	struct pft_perf_record r;
 	struct pft_perf_header h;
 	struct pft_perf_cpu c;
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	char path[80];
 	uint64_t off;
 	uint8_t b[4];

@@ -15,9 +15,9 @@ struct stream {
 	size_t len;
 };
 
-static void put(struct pft_encoder *e, struct stream *s, const struct pft_packet *p)
+static void put(struct pft_ptm_encoder *e, struct stream *s, const struct pft_ptm_packet *p)
 {
-	int n = pft_enc_packet(e, p, s->bytes + s->len, sizeof(s->bytes) - s->len);
+	int n = pft_ptm_enc_packet(e, p, s->bytes + s->len, sizeof(s->bytes) - s->len);
 	PTU_CHECK(n > 0);
 	if (n > 0)
 		s->len += (size_t)n;
@@ -27,17 +27,17 @@ static void put(struct pft_encoder *e, struct stream *s, const struct pft_packet
  * one packet each. */
 static struct stream make_stream(int atoms, int ns)
 {
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct stream s = { .len = 0 };
-	struct pft_packet p;
+	struct pft_ptm_packet p;
 
-	pft_config_init(&cfg);
-	struct pft_encoder *e = pft_enc_alloc(&cfg, NULL);
+	pft_ptm_config_init(&cfg);
+	struct pft_ptm_encoder *e = pft_ptm_enc_alloc(&cfg, NULL);
 	memset(&p, 0, sizeof(p));
-	p.type = PFT_PKT_ASYNC;
+	p.type = PFT_PTM_PKT_ASYNC;
 	put(e, &s, &p);
 	memset(&p, 0, sizeof(p));
-	p.type = PFT_PKT_ISYNC;
+	p.type = PFT_PTM_PKT_ISYNC;
 	p.addr = 0x1000;
 	p.isa = PFT_ISA_ARM;
 	p.reason = PFT_ISYNC_TRACE_ON;
@@ -45,12 +45,12 @@ static struct stream make_stream(int atoms, int ns)
 	put(e, &s, &p);
 	for (int i = 0; i < atoms; i++) {
 		memset(&p, 0, sizeof(p));
-		p.type = PFT_PKT_ATOM;
+		p.type = PFT_PTM_PKT_ATOM;
 		p.n_atoms = 1;
 		p.atoms = 1;
 		put(e, &s, &p);
 	}
-	pft_enc_free(e);
+	pft_ptm_enc_free(e);
 	return s;
 }
 
@@ -83,7 +83,7 @@ static void drain(struct pft_pipe *p, const uint8_t *buf, size_t len, size_t ste
 		  struct tally *t)
 {
 	struct pft_item it;
-	const struct pft_packet *last_pkt = NULL;
+	const struct pft_ptm_packet *last_pkt = NULL;
 	size_t pos = 0;
 	int r;
 
@@ -150,10 +150,10 @@ static void pipe_raw_packets_and_elements(void)
 {
 	struct stream s = make_stream(5, 0);
 	struct pft_image *img = loop_image();
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct tally t;
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	for (size_t step = 1; step <= s.len; step++) {
 		struct pft_pipe *p = new_pipe(PFT_PIPE_RAW, 1, 1);
 		PTU_EQ(pft_pipe_add_ptm(p, 0, &cfg, img), 0);
@@ -183,7 +183,7 @@ static void pipe_routes_by_id(void)
 	struct pft_ffmt *f = pft_ffmt_alloc(&fc, NULL);
 	uint8_t framed[2048];
 	struct pft_image *img = loop_image();
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct tally t;
 
 	PTU_EQ(pft_ffmt_put(f, 0x13, a.bytes, a.len), 0);
@@ -194,7 +194,7 @@ static void pipe_routes_by_id(void)
 	PTU_CHECK(n > 0 && n % 16 == 0);
 	pft_ffmt_free(f);
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	struct pft_pipe *p = new_pipe(PFT_PIPE_FORMATTED, 0, 1);
 	PTU_EQ(pft_pipe_add_ptm(p, 0x21, &cfg, img), 0);
 	PTU_EQ(pft_pipe_add_ptm(p, 0x13, &cfg, img), 1);
@@ -221,7 +221,7 @@ static void pipe_gap_on_bad_frame(void)
 	struct pft_ffmt_config fc = { .size = sizeof(fc) };
 	struct pft_ffmt *f = pft_ffmt_alloc(&fc, NULL);
 	uint8_t framed[1024];
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct tally t;
 
 	PTU_EQ(pft_ffmt_put(f, 0x13, a.bytes, a.len), 0);
@@ -232,7 +232,7 @@ static void pipe_gap_on_bad_frame(void)
 	PTU_CHECK(n >= 32);
 	framed[0] = 0xff;           /* ID 0x7f: the first frame is bad */
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	struct pft_pipe *p = new_pipe(PFT_PIPE_FORMATTED, 1, 0);
 	PTU_EQ(pft_pipe_add_ptm(p, 0x13, &cfg, NULL), 0);
 	PTU_EQ(pft_pipe_add_ptm(p, 0x14, &cfg, NULL), 1);
@@ -251,10 +251,10 @@ static void pipe_gap_on_bad_frame(void)
 static void pipe_flushes_truncated_packet(void)
 {
 	struct stream s = make_stream(1, 0);
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct tally t;
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	struct pft_pipe *p = new_pipe(PFT_PIPE_RAW, 1, 0);
 	PTU_EQ(pft_pipe_add_ptm(p, 0, &cfg, NULL), 0);
 	/* Leave out the atom and the I-sync's last byte. */
@@ -269,13 +269,13 @@ static void pipe_reads_the_traced_space(void)
 {
 	static const uint8_t other[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	struct pft_image *img = pft_image_alloc(NULL);
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 
 	PTU_CHECK(pft_image_add_buffer(img, 0x1000, loop_code, sizeof(loop_code),
 				       PFT_SPACE_NONSECURE, 0) >= 0);
 	PTU_CHECK(pft_image_add_buffer(img, 0x1000, other, sizeof(other),
 				       PFT_SPACE_SECURE, 0) >= 0);
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	for (int ns = 0; ns <= 1; ns++) {
 		struct stream s = make_stream(2, ns);
 		struct pft_pipe *p = new_pipe(PFT_PIPE_RAW, 0, 1);
@@ -313,11 +313,11 @@ static void pipe_reads_the_traced_space(void)
 static void pipe_arguments(void)
 {
 	struct pft_pipe_config pc = { .size = sizeof(pc), .format = PFT_PIPE_RAW };
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_item it;
 	int err = 0;
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	PTU_CHECK(!pft_pipe_alloc(&pc, &err));  /* neither packets nor elements */
 	PTU_EQ(err, -PFT_ERR_INVALID);
 	pc.packets = 1;

@@ -36,34 +36,34 @@ static void append(struct source_stream *s, const uint8_t *b, size_t n)
 	s->len += n;
 }
 
-static void put(struct pft_encoder *e, struct source_stream *s, const struct pft_packet *p)
+static void put(struct pft_ptm_encoder *e, struct source_stream *s, const struct pft_ptm_packet *p)
 {
 	uint8_t b[32];
-	int n = pft_enc_packet(e, p, b, sizeof(b));
+	int n = pft_ptm_enc_packet(e, p, b, sizeof(b));
 
 	PTU_CHECK(n > 0);
 	if (n > 0)
 		append(s, b, (size_t)n);
 }
 
-static void sync_packets(struct pft_encoder *e, struct source_stream *s)
+static void sync_packets(struct pft_ptm_encoder *e, struct source_stream *s)
 {
-	struct pft_packet p = { .type = PFT_PKT_ASYNC };
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_ASYNC };
 
 	put(e, s, &p);
-	p = (struct pft_packet){ .type = PFT_PKT_ISYNC, .addr = 0x1000, .isa = PFT_ISA_ARM,
+	p = (struct pft_ptm_packet){ .type = PFT_PTM_PKT_ISYNC, .addr = 0x1000, .isa = PFT_ISA_ARM,
 				 .reason = PFT_ISYNC_TRACE_ON };
 	put(e, s, &p);
 }
 
 /* Atoms of 1-5 E/N atoms and a branch now and then, @n packets. */
-static void body(struct pft_encoder *e, struct source_stream *s, int n, unsigned seed)
+static void body(struct pft_ptm_encoder *e, struct source_stream *s, int n, unsigned seed)
 {
 	for (int i = 0; i < n; i++) {
-		struct pft_packet p = { .type = PFT_PKT_ATOM };
+		struct pft_ptm_packet p = { .type = PFT_PTM_PKT_ATOM };
 		seed = seed * 1103515245u + 12345u;
 		if ((seed >> 16) % 7 == 0) {
-			p.type = PFT_PKT_BRANCH;
+			p.type = PFT_PTM_PKT_BRANCH;
 			p.addr = 0x1000 + ((seed >> 8) & 0xfffc);
 			p.isa = PFT_ISA_ARM;
 		} else {
@@ -76,10 +76,10 @@ static void body(struct pft_encoder *e, struct source_stream *s, int n, unsigned
 
 static void make_streams(struct source_stream *src)
 {
-	struct pft_config cfg;
-	pft_config_init(&cfg);
+	struct pft_ptm_config cfg;
+	pft_ptm_config_init(&cfg);
 	for (int k = 0; k < SRCS; k++) {
-		struct pft_encoder *e = pft_enc_alloc(&cfg, NULL);
+		struct pft_ptm_encoder *e = pft_ptm_enc_alloc(&cfg, NULL);
 		src[k].cap = FRAMES * FRAME_DATA;
 		src[k].bytes = calloc(src[k].cap, 1);
 		src[k].input = calloc(src[k].cap, sizeof(*src[k].input));
@@ -102,12 +102,12 @@ static void make_streams(struct source_stream *src)
 				append(&src[k], &ends_zeros, 1);
 			}
 			append(&src[k], junk, sizeof(junk));
-			pft_enc_free(e);
-			e = pft_enc_alloc(&cfg, NULL);
+			pft_ptm_enc_free(e);
+			e = pft_ptm_enc_alloc(&cfg, NULL);
 			sync_packets(e, &src[k]);
 			body(e, &src[k], 12000, 99u + (unsigned)d);
 		}
-		pft_enc_free(e);
+		pft_ptm_enc_free(e);
 	}
 }
 
@@ -188,12 +188,12 @@ static size_t decode(const uint8_t *buf, size_t len, size_t step, struct source_
 	struct pft_pipe_config pc = { .size = sizeof(pc), .format = PFT_PIPE_FORMATTED,
 				      .packets = 1 };
 	struct pft_pipe *p = pft_pipe_alloc(&pc, NULL);
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	size_t n = 0, pos = 0, at[SRCS] = { 0, 0 };
 	struct pft_item it;
 	int r;
 
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	PTU_EQ(pft_pipe_add_ptm(p, ids[0], &cfg, NULL), 0);
 	PTU_EQ(pft_pipe_add_ptm(p, ids[1], &cfg, NULL), 1);
 	*notsync = 0;
@@ -212,7 +212,7 @@ static size_t decode(const uint8_t *buf, size_t len, size_t step, struct source_
 			PTU_CHECK(!"a packet of a known source");
 			break;
 		}
-		const struct pft_packet *pkt = it.ptm;
+		const struct pft_ptm_packet *pkt = it.ptm;
 		struct source_stream *s = &src[it.source];
 		size_t a = at[it.source];
 		PTU_CHECK(a + pkt->size <= s->len);
@@ -220,7 +220,7 @@ static size_t decode(const uint8_t *buf, size_t len, size_t step, struct source_
 			break;
 		PTU_EQ(pkt->offset, s->input[a]);
 		PTU_CHECK(!memcmp(pkt->raw, s->bytes + a, pkt->size));
-		if (pkt->type == PFT_PKT_NOTSYNC) {
+		if (pkt->type == PFT_PTM_PKT_NOTSYNC) {
 			(*notsync)++;
 			/* A NOTSYNC packet never spans two frames. */
 			PTU_EQ(s->input[a + pkt->size - 1] / 16, pkt->offset / 16);

@@ -8,20 +8,20 @@
  */
 #include "pkt_check.h"
 
-static struct pft_config plain, ca;
+static struct pft_ptm_config plain, ca;
 
 /* Bases.  Periodic I-syncs, so that they carry no cycle count in CA. */
 
 /* A = 0xABCDEFFC, T = 0: ARM 0xABCDEFFC. */
 static const uint8_t isync_arm[] = { 0x08, 0xfc, 0xef, 0xcd, 0xab, 0x01 };
-static const struct pft_packet isync_arm_e = {
-	.type = PFT_PKT_ISYNC, .size = 6, .addr = 0xABCDEFFC, .isa = PFT_ISA_ARM
+static const struct pft_ptm_packet isync_arm_e = {
+	.type = PFT_PTM_PKT_ISYNC, .size = 6, .addr = 0xABCDEFFC, .isa = PFT_ISA_ARM
 };
 
 /* A = 0xABCDEFFF, T = 1: Thumb 0xABCDEFFE. */
 static const uint8_t isync_thumb[] = { 0x08, 0xff, 0xef, 0xcd, 0xab, 0x01 };
-static const struct pft_packet isync_thumb_e = {
-	.type = PFT_PKT_ISYNC, .size = 6, .addr = 0xABCDEFFE, .isa = PFT_ISA_THUMB
+static const struct pft_ptm_packet isync_thumb_e = {
+	.type = PFT_PTM_PKT_ISYNC, .size = 6, .addr = 0xABCDEFFE, .isa = PFT_ISA_THUMB
 };
 
 /*
@@ -34,26 +34,26 @@ static const struct pft_packet isync_thumb_e = {
  */
 static const uint8_t jazelle_base[] = { 0x08, 0xfc, 0xef, 0xcd, 0xab, 0x01,
 					0xf3, 0xd9, 0xa2, 0xa3, 0x22 };
-static const struct pft_packet jazelle_base_e[] = {
-	{ .type = PFT_PKT_ISYNC, .size = 6, .addr = 0xABCDEFFC, .isa = PFT_ISA_ARM },
-	{ .type = PFT_PKT_BRANCH, .size = 5, .addr = 0x12345679,
+static const struct pft_ptm_packet jazelle_base_e[] = {
+	{ .type = PFT_PTM_PKT_ISYNC, .size = 6, .addr = 0xABCDEFFC, .isa = PFT_ISA_ARM },
+	{ .type = PFT_PTM_PKT_BRANCH, .size = 5, .addr = 0x12345679,
 	  .isa = PFT_ISA_JAZELLE, .addr_bytes = 5 },
 };
 
 /* A-sync, @pre (expected @pre_e), the packets @pkt (expected @pkt_e), a
  * trigger. */
-static void check_after(int line, const struct pft_config *cfg,
+static void check_after(int line, const struct pft_ptm_config *cfg,
 			const uint8_t *pre, size_t npre,
-			const struct pft_packet *pre_e, size_t npre_e,
+			const struct pft_ptm_packet *pre_e, size_t npre_e,
 			const uint8_t *pkt, size_t npkt,
-			const struct pft_packet *pkt_e, size_t npkt_e, int opts)
+			const struct pft_ptm_packet *pkt_e, size_t npkt_e, int opts)
 {
 	uint8_t s[128] = { ASYNC6 };
-	struct pft_packet e[32];
+	struct pft_ptm_packet e[32];
 	size_t n = 6, ne = 0;
 
 	memset(e, 0, sizeof(e));
-	e[ne].type = PFT_PKT_ASYNC;
+	e[ne].type = PFT_PTM_PKT_ASYNC;
 	e[ne++].size = 6;
 	memcpy(s + n, pre, npre);
 	n += npre;
@@ -64,7 +64,7 @@ static void check_after(int line, const struct pft_config *cfg,
 	memcpy(e + ne, pkt_e, npkt_e * sizeof(*e));
 	ne += npkt_e;
 	s[n++] = 0x0c;
-	e[ne].type = PFT_PKT_TRIGGER;
+	e[ne].type = PFT_PTM_PKT_TRIGGER;
 	e[ne++].size = 1;
 	pc_check_stream_opt(__FILE__, line, cfg, s, n, e, ne, opts);
 }
@@ -73,21 +73,21 @@ static void check_after(int line, const struct pft_config *cfg,
 #define AFTER_ARM(cfg, pkt, ...)                                              \
 	do {                                                                  \
 		static const uint8_t p_[] = pkt;                              \
-		static const struct pft_packet e_[] = { __VA_ARGS__ };        \
+		static const struct pft_ptm_packet e_[] = { __VA_ARGS__ };        \
 		check_after(__LINE__, cfg, isync_arm, sizeof(isync_arm),      \
 			    &isync_arm_e, 1, p_, sizeof(p_), e_, N(e_), 0);   \
 	} while (0)
 #define AFTER_THUMB(cfg, pkt, ...)                                            \
 	do {                                                                  \
 		static const uint8_t p_[] = pkt;                              \
-		static const struct pft_packet e_[] = { __VA_ARGS__ };        \
+		static const struct pft_ptm_packet e_[] = { __VA_ARGS__ };        \
 		check_after(__LINE__, cfg, isync_thumb, sizeof(isync_thumb),  \
 			    &isync_thumb_e, 1, p_, sizeof(p_), e_, N(e_), 0); \
 	} while (0)
 #define AFTER_JAZELLE(cfg, pkt, ...)                                          \
 	do {                                                                  \
 		static const uint8_t p_[] = pkt;                              \
-		static const struct pft_packet e_[] = { __VA_ARGS__ };        \
+		static const struct pft_ptm_packet e_[] = { __VA_ARGS__ };        \
 		check_after(__LINE__, cfg, jazelle_base, sizeof(jazelle_base), \
 			    jazelle_base_e, 2, p_, sizeof(p_), e_, N(e_), 0); \
 	} while (0)
@@ -95,9 +95,9 @@ static void check_after(int line, const struct pft_config *cfg,
 #define B(...) { __VA_ARGS__ }
 
 #define BR(sz, a, i, k) \
-	.type = PFT_PKT_BRANCH, .size = (sz), .addr = (a), .isa = (i), .addr_bytes = (k)
+	.type = PFT_PTM_PKT_BRANCH, .size = (sz), .addr = (a), .isa = (i), .addr_bytes = (k)
 #define WP(sz, a, i, k) \
-	.type = PFT_PKT_WAYPOINT, .size = (sz), .addr = (a), .isa = (i), .addr_bytes = (k)
+	.type = PFT_PTM_PKT_WAYPOINT, .size = (sz), .addr = (a), .isa = (i), .addr_bytes = (k)
 
 /* ---- address lengths ---- */
 
@@ -231,12 +231,12 @@ static void branch_altis(void)
 	/* An I-sync into ThumbEE (info 25: AltIS) is remembered by later
 	 * branches without EX0 (A11: AltIS is set by I-sync info bit 2). */
 	static const uint8_t tee[] = { 0x08, 0xff, 0xef, 0xcd, 0xab, 0x25 };
-	static const struct pft_packet tee_e = {
-		.type = PFT_PKT_ISYNC, .size = 6, .addr = 0xABCDEFFE,
+	static const struct pft_ptm_packet tee_e = {
+		.type = PFT_PTM_PKT_ISYNC, .size = 6, .addr = 0xABCDEFFE,
 		.isa = PFT_ISA_THUMBEE, .altis = 1, .reason = PFT_ISYNC_TRACE_ON
 	};
 	static const uint8_t p[] = { 0x0b, 0xab, 0x86, 0x95, 0xbb, 0x18 };
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		{ BR(1, 0xABCDEF8A, PFT_ISA_THUMBEE, 1) },
 		{ BR(5, 0x8765432A, PFT_ISA_THUMBEE, 5) },
 	};
@@ -255,15 +255,15 @@ static void branch_altis(void)
 static void branch_altis_cleared_by_arm_ex0(void)
 {
 	static const uint8_t tee[] = { 0x08, 0xff, 0xef, 0xcd, 0xab, 0x25 };
-	static const struct pft_packet tee_e = {
-		.type = PFT_PKT_ISYNC, .size = 6, .addr = 0xABCDEFFE,
+	static const struct pft_ptm_packet tee_e = {
+		.type = PFT_PTM_PKT_ISYNC, .size = 6, .addr = 0xABCDEFFE,
 		.isa = PFT_ISA_THUMBEE, .altis = 1, .reason = PFT_ISYNC_TRACE_ON
 	};
 	/* b5 a4 ae cd 4f: ARM 0xF3572468 with E; EX0 01: NS, AltIS 0;
 	 * ab 86 95 bb 18: Thumb 0x8765432A, no EX0. */
 	static const uint8_t p[] = { 0xb5, 0xa4, 0xae, 0xcd, 0x4f, 0x01,
 				     0xab, 0x86, 0x95, 0xbb, 0x18 };
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		{ BR(6, 0xF3572468, PFT_ISA_ARM, 5), .exc_bytes = 1, .ns = 1 },
 		{ BR(5, 0x8765432A, PFT_ISA_THUMB, 5) },
 	};
@@ -281,7 +281,7 @@ static void branch_altis_cleared_by_arm_ex0(void)
 	/* No EX0 on the ARM branch (AB4 0f): AltIS unchanged, ThumbEE. */
 	static const uint8_t q[] = { 0xb5, 0xa4, 0xae, 0xcd, 0x0f,
 				     0xab, 0x86, 0x95, 0xbb, 0x18 };
-	static const struct pft_packet f[] = {
+	static const struct pft_ptm_packet f[] = {
 		{ BR(5, 0xF3572468, PFT_ISA_ARM, 5) },
 		{ BR(5, 0x8765432A, PFT_ISA_THUMBEE, 5) },
 	};
@@ -346,7 +346,7 @@ static void waypoint_lengths(void)
 	/* No cycle count in CA mode: 84 after it is a CA atom. */
 	AFTER_ARM(&ca, B(0x72, 0x03, 0x84),
 		  { WP(2, 0xABCDEF04, PFT_ISA_ARM, 1) },
-		  { .type = PFT_PKT_ATOM, .size = 1, .n_atoms = 1, .atoms = 1,
+		  { .type = PFT_PTM_PKT_ATOM, .size = 1, .n_atoms = 1, .atoms = 1,
 		    .has_cycles = 1, .cycles = 1 });
 }
 
@@ -360,7 +360,7 @@ static void waypoint_information_byte(void)
 {
 	static const uint8_t p[] = { 0x72, 0xab, 0x86, 0x95, 0xbb, 0x58, 0x40,
 				     0x72, 0xab, 0x86, 0x95, 0xbb, 0x58, 0x00 };
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		{ WP(7, 0x8765432A, PFT_ISA_THUMBEE, 5), .exc_bytes = 1, .altis = 1 },
 		{ WP(7, 0x8765432A, PFT_ISA_THUMB, 5), .exc_bytes = 1 },
 	};
@@ -372,7 +372,7 @@ static void waypoint_information_byte(void)
 static void waypoint_altis_field_per_contract(void)
 {
 	static const uint8_t p[] = { 0x72, 0xab, 0x86, 0x95, 0xbb, 0x58, 0x40 };
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		{ WP(7, 0x8765432A, PFT_ISA_THUMBEE, 5), .exc_bytes = 1, .altis = 1 },
 	};
 
@@ -397,11 +397,11 @@ static void waypoint_updates_base(void)
 	/* 5.5 (A9, CA): base ARM 0xC0010EF0; 72 79: A[7:2] = 0x3C ->
 	 * 0xC0010EF0; then the IRQ exception branch of 5.4. */
 	static const uint8_t b[] = { 0x08, 0xf0, 0x0e, 0x01, 0xc0, 0x01 };
-	static const struct pft_packet be = { .type = PFT_PKT_ISYNC, .size = 6,
+	static const struct pft_ptm_packet be = { .type = PFT_PTM_PKT_ISYNC, .size = 6,
 					      .addr = 0xC0010EF0 };
 	static const uint8_t p[] = { 0x72, 0x79, 0x8d, 0x80, 0xfe, 0xff, 0x4f,
 				     0x1d, 0x3c };
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		{ WP(2, 0xC0010EF0, PFT_ISA_ARM, 1) },
 		{ BR(7, 0xFFFF0018, PFT_ISA_ARM, 5), .exc_bytes = 1,
 		  .exception = PFT_EXC_IRQ, .ns = 1, .has_cycles = 1, .cycles = 15 },

@@ -7,7 +7,7 @@
  */
 #include "pkt_check.h"
 
-static struct pft_config plain, ca;
+static struct pft_ptm_config plain, ca;
 
 /* ---- A-sync and NOTSYNC (1, 5.1) ---- */
 
@@ -16,7 +16,7 @@ static void async_five_zeros(void)
 	/* 5.1: 00 00 00 00 00 80 aligns; the next byte is a header (0C,
 	 * trigger, 5.6). */
 	static const uint8_t s[] = { ASYNC6, 0x0c };
-	static const struct pft_packet e[] = { E_ASYNC(6), E_TRIGGER };
+	static const struct pft_ptm_packet e[] = { E_ASYNC(6), E_TRIGGER };
 
 	PC_CHECK(&plain, s, e);
 }
@@ -32,7 +32,7 @@ static void async_more_zeros_up_to_15(void)
 		n = m;
 		s[n++] = 0x80;
 		s[n++] = 0x0c;
-		const struct pft_packet e[] = { E_ASYNC(m + 1), E_TRIGGER };
+		const struct pft_ptm_packet e[] = { E_ASYNC(m + 1), E_TRIGGER };
 
 		pc_check_stream(__FILE__, __LINE__, &plain, s, n, e, 2);
 
@@ -40,7 +40,7 @@ static void async_more_zeros_up_to_15(void)
 		uint8_t s2[40] = { ASYNC6 };
 
 		memcpy(s2 + 6, s, n);
-		const struct pft_packet e2[] = { E_ASYNC(6), E_ASYNC(m + 1),
+		const struct pft_ptm_packet e2[] = { E_ASYNC(6), E_ASYNC(m + 1),
 						 E_TRIGGER };
 
 		pc_check_stream(__FILE__, __LINE__, &plain, s2, n + 6, e2, 3);
@@ -51,7 +51,7 @@ static void async_more_zeros_up_to_15(void)
  * More than 15 zeros while synchronised: still an A-sync (5.1: decoders
  * accept more than five zeros).  One A-sync packet holds at most 15 zeros
  * and the 0x80; the zeros before come first in pieces of at most 16 (pft.h,
- * pft_pkt_next), split off while 31 or more zeros are left:
+ * pft_ptm_pkt_next), split off while 31 or more zeros are left:
  *   16 zeros:  1, then 15 + 0x80
  *   30 zeros: 15, then 15 + 0x80
  *   31 zeros: 16, then 15 + 0x80
@@ -74,14 +74,14 @@ static void async_many_zeros_synced(void)
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		uint8_t s[128] = { ASYNC6 };
 		size_t n = 6 + cases[c].zeros;
-		struct pft_packet e[10] = { E_ASYNC(6) };
+		struct pft_ptm_packet e[10] = { E_ASYNC(6) };
 		size_t ne = 1;
 
 		s[n++] = 0x80;
 		s[n++] = 0x0c;
 		for (unsigned k = 0; k < cases[c].npieces; k++)
-			e[ne++] = (struct pft_packet)E_ASYNC(cases[c].pieces[k]);
-		e[ne++] = (struct pft_packet)E_TRIGGER;
+			e[ne++] = (struct pft_ptm_packet)E_ASYNC(cases[c].pieces[k]);
+		e[ne++] = (struct pft_ptm_packet)E_TRIGGER;
 		pc_check_stream_opt(__FILE__, __LINE__, &plain, s, n, e, ne,
 				    PC_OPT_NO_TRUNC);
 	}
@@ -107,8 +107,8 @@ static void async_hundred_thousand_zeros(void)
 	s[6 + ZEROS + 1] = 0x0c;
 	static const size_t blocks[] = { 4096, 1 };
 	for (size_t b = 0; b < 2; b++) {
-		struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
-		struct pft_packet p;
+		struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&plain, NULL);
+		struct pft_ptm_packet p;
 		uint64_t next = 0;
 		size_t asyncs = 0, triggers = 0, others = 0, last_size = 0;
 		int last_ends_80 = 0;
@@ -120,18 +120,18 @@ static void async_hundred_thousand_zeros(void)
 			size_t k = len - at < blocks[b] ? len - at : blocks[b];
 			int st;
 
-			PTU_EQ(pft_pkt_feed(d, s + at, k), 0);
+			PTU_EQ(pft_ptm_pkt_feed(d, s + at, k), 0);
 			if (at + k == len)
-				pft_pkt_finish(d);
-			while ((st = pft_pkt_next(d, &p, sizeof(p))) == 0) {
+				pft_ptm_pkt_finish(d);
+			while ((st = pft_ptm_pkt_next(d, &p, sizeof(p))) == 0) {
 				if (p.offset != next || p.size > 16)
 					others++;
 				next = p.offset + p.size;
-				if (p.type == PFT_PKT_ASYNC) {
+				if (p.type == PFT_PTM_PKT_ASYNC) {
 					asyncs++;
 					last_size = p.size;
 					last_ends_80 = p.raw[p.size - 1] == 0x80;
-				} else if (p.type == PFT_PKT_TRIGGER) {
+				} else if (p.type == PFT_PTM_PKT_TRIGGER) {
 					triggers++;
 				} else {
 					others++;
@@ -147,7 +147,7 @@ static void async_hundred_thousand_zeros(void)
 		/* The first A-sync, (100000 - 15) / 16 rounded up pieces, and
 		 * the closing 15 zeros and 0x80. */
 		PTU_EQ(asyncs, 1 + (ZEROS - 15 + 15) / 16 + 1);
-		pft_pkt_free(d);
+		pft_ptm_pkt_free(d);
 	}
 	free(s);
 }
@@ -162,10 +162,10 @@ static void async_zero_run_at_end_synced(void)
 	for (unsigned m = 1; m <= 40; m++) {
 		uint8_t s[64] = { ASYNC6, 0x0c };
 
-		const struct pft_packet trunc[] = {
+		const struct pft_ptm_packet trunc[] = {
 			E_ASYNC(6), E_TRIGGER, E_BAD(PFT_ERR_PKT_TRUNCATED, m)
 		};
-		const struct pft_packet piece[] = {
+		const struct pft_ptm_packet piece[] = {
 			E_ASYNC(6), E_TRIGGER, E_ASYNC(16),
 			E_BAD(PFT_ERR_PKT_TRUNCATED, m - 16)
 		};
@@ -193,7 +193,7 @@ static void async_long_run_malformed(void)
 	n += sizeof(tail);
 	/* 40 zeros: a piece of 16 (31 in sight), then 24 zeros and 05: BAD
 	 * (16 bytes) merged with the NOTSYNC 8 zeros and 05. */
-	const struct pft_packet e[] = {
+	const struct pft_ptm_packet e[] = {
 		E_ASYNC(6), E_ASYNC(16), E_BAD(PFT_ERR_PKT_ASYNC, 25), E_ASYNC(6),
 		E_TRIGGER
 	};
@@ -210,7 +210,7 @@ static void async_too_many_zeros_unsynced(void)
 
 	s[20] = 0x80;
 	s[21] = 0x0c;
-	static const struct pft_packet e[] = { E_NOTSYNC(5), E_ASYNC(16),
+	static const struct pft_ptm_packet e[] = { E_NOTSYNC(5), E_ASYNC(16),
 					       E_TRIGGER };
 	PC_CHECK(&plain, s, e);
 }
@@ -232,7 +232,7 @@ static void async_malformed_synced(void)
 
 		memcpy(s + n, tail, sizeof(tail));
 		n += sizeof(tail);
-		const struct pft_packet e[] = {
+		const struct pft_ptm_packet e[] = {
 			E_ASYNC(6), E_TRIGGER, E_BAD(PFT_ERR_PKT_ASYNC, z + 2),
 			E_ASYNC(6), E_TRIGGER
 		};
@@ -241,7 +241,7 @@ static void async_malformed_synced(void)
 	}
 	/* 00 00 05: zeros ended by something other than 0x00/0x80. */
 	static const uint8_t s[] = { ASYNC6, 0x00, 0x00, 0x05, ASYNC6, 0x0c };
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		E_ASYNC(6), E_BAD(PFT_ERR_PKT_ASYNC, 3), E_ASYNC(6), E_TRIGGER
 	};
 
@@ -254,7 +254,7 @@ static void notsync_before_first_async(void)
 	 * 0x80 after only 4 zeros does not synchronise. */
 	static const uint8_t s1[] = { 0x11, 0x22, 0x00, 0x33, 0x00, 0x00, 0x00,
 				      0x00, 0x80, 0x44, ASYNC6, 0x0c };
-	static const struct pft_packet e1[] = { E_NOTSYNC(10), E_ASYNC(6),
+	static const struct pft_ptm_packet e1[] = { E_NOTSYNC(10), E_ASYNC(6),
 						E_TRIGGER };
 	PC_CHECK(&plain, s1, e1);
 
@@ -266,42 +266,42 @@ static void notsync_before_first_async(void)
 		0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x7f, 0x80, 0x81,
 		ASYNC6, 0x66
 	};
-	static const struct pft_packet e2[] = {
-		E_NOTSYNC(40), E_ASYNC(6), { .type = PFT_PKT_IGNORE, .size = 1 }
+	static const struct pft_ptm_packet e2[] = {
+		E_NOTSYNC(40), E_ASYNC(6), { .type = PFT_PTM_PKT_IGNORE, .size = 1 }
 	};
 	PC_CHECK(&plain, s2, e2);
 
 	/* No A-sync at all: everything is NOTSYNC, also trailing zeros
 	 * (they might have begun an A-sync, but the stream ended). */
 	static const uint8_t s3[] = { 0x84, 0x05, 0x00, 0x00, 0x00 };
-	static const struct pft_packet e3[] = { E_NOTSYNC(5) };
+	static const struct pft_ptm_packet e3[] = { E_NOTSYNC(5) };
 	PC_CHECK(&plain, s3, e3);
 
 	static const uint8_t s4[] = { 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 				      0x00, 0x00, 0x00, 0x00 };
-	static const struct pft_packet e4[] = { E_NOTSYNC(10) };
+	static const struct pft_ptm_packet e4[] = { E_NOTSYNC(10) };
 	PC_CHECK(&plain, s4, e4);
 
 	/* Unaligned NOTSYNC offsets: check them packet by packet on a whole
 	 * feed (the merged comparison above only sees the first). */
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&plain, NULL);
+	struct pft_ptm_packet p;
 	uint64_t next = 0;
 
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed(d, s2, sizeof(s2)), 0);
-	while (pft_pkt_next(d, &p, sizeof(p)) == 0 && p.type == PFT_PKT_NOTSYNC) {
+	PTU_EQ(pft_ptm_pkt_feed(d, s2, sizeof(s2)), 0);
+	while (pft_ptm_pkt_next(d, &p, sizeof(p)) == 0 && p.type == PFT_PTM_PKT_NOTSYNC) {
 		PTU_EQ(p.offset, next);
 		PTU_CHECK(p.size > 0);
 		PTU_CHECK(memcmp(p.raw, s2 + p.offset, p.size) == 0);
 		next = p.offset + p.size;
 	}
 	PTU_EQ(next, 40);
-	PTU_EQ(p.type, PFT_PKT_ASYNC);
+	PTU_EQ(p.type, PFT_PTM_PKT_ASYNC);
 	PTU_EQ(p.offset, 40);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 /* ---- reserved headers (2, 5.12) ---- */
@@ -338,7 +338,7 @@ static void reserved_headers_resync(void)
 		/* A-sync, reserved header, 84 05 (NOTSYNC: not decoded),
 		 * A-sync, trigger. */
 		const uint8_t s[] = { ASYNC6, h, 0x84, 0x05, ASYNC6, 0x0c };
-		const struct pft_packet e[] = {
+		const struct pft_ptm_packet e[] = {
 			E_ASYNC(6), E_BAD(PFT_ERR_PKT_RESERVED_HEADER, 3),
 			E_ASYNC(6), E_TRIGGER
 		};
@@ -348,24 +348,24 @@ static void reserved_headers_resync(void)
 
 		/* Unmerged: the BAD packet is the header byte alone, then the
 		 * following bytes are NOTSYNC. */
-		struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
-		struct pft_packet p;
+		struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&plain, NULL);
+		struct pft_ptm_packet p;
 
 		PTU_CHECK(d != NULL);
 		if (!d)
 			return;
-		PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), 0);
-		PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
-		PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_ERR_BAD_OPCODE);
-		PTU_EQ(p.type, PFT_PKT_BAD);
+		PTU_EQ(pft_ptm_pkt_feed(d, s, sizeof(s)), 0);
+		PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), 0);
+		PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), -PFT_ERR_BAD_OPCODE);
+		PTU_EQ(p.type, PFT_PTM_PKT_BAD);
 		PTU_EQ(p.bad, PFT_ERR_PKT_RESERVED_HEADER);
 		PTU_EQ(p.offset, 6);
 		PTU_EQ(p.size, 1);
 		PTU_EQ(p.raw[0], h);
-		PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
-		PTU_EQ(p.type, PFT_PKT_NOTSYNC);
+		PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), 0);
+		PTU_EQ(p.type, PFT_PTM_PKT_NOTSYNC);
 		PTU_EQ(p.offset, 7);
-		pft_pkt_free(d);
+		pft_ptm_pkt_free(d);
 	}
 }
 
@@ -374,33 +374,33 @@ static void reserved_headers_resync(void)
 static void context_id_packet(void)
 {
 	/* 5.7: 6E and n = ETMCR[15:14] bytes, least significant first. */
-	struct pft_config c0 = pc_cfg(0, 0, 1, 0), c1 = pc_cfg(0, 1, 1, 0),
+	struct pft_ptm_config c0 = pc_cfg(0, 0, 1, 0), c1 = pc_cfg(0, 1, 1, 0),
 			  c2 = pc_cfg(1, 2, 1, 0), c4 = pc_cfg(0, 4, 1, 0);
 
 	/* n = 0: the header alone (section 3 "Context ID: n (0...)"). */
 	static const uint8_t s0[] = { ASYNC6, 0x6e, 0x0c };
-	static const struct pft_packet e0[] = {
+	static const struct pft_ptm_packet e0[] = {
 		E_ASYNC(6),
-		{ .type = PFT_PKT_CONTEXTID, .size = 1, .has_ctxid = 1 },
+		{ .type = PFT_PTM_PKT_CONTEXTID, .size = 1, .has_ctxid = 1 },
 		E_TRIGGER
 	};
 	PC_CHECK(&c0, s0, e0);
 
 	/* n = 1: 6e 2a -> 0x2A (5.7); 6e ff -> 0xFF. */
 	static const uint8_t s1[] = { ASYNC6, 0x6e, 0x2a, 0x6e, 0xff, 0x0c };
-	static const struct pft_packet e1[] = {
+	static const struct pft_ptm_packet e1[] = {
 		E_ASYNC(6),
-		{ .type = PFT_PKT_CONTEXTID, .size = 2, .has_ctxid = 1, .ctxid = 0x2a },
-		{ .type = PFT_PKT_CONTEXTID, .size = 2, .has_ctxid = 1, .ctxid = 0xff },
+		{ .type = PFT_PTM_PKT_CONTEXTID, .size = 2, .has_ctxid = 1, .ctxid = 0x2a },
+		{ .type = PFT_PTM_PKT_CONTEXTID, .size = 2, .has_ctxid = 1, .ctxid = 0xff },
 		E_TRIGGER
 	};
 	PC_CHECK(&c1, s1, e1);
 
 	/* n = 2 (cycle-accurate: no cycle count in this packet). */
 	static const uint8_t s2[] = { ASYNC6, 0x6e, 0x34, 0x12, 0x0c };
-	static const struct pft_packet e2[] = {
+	static const struct pft_ptm_packet e2[] = {
 		E_ASYNC(6),
-		{ .type = PFT_PKT_CONTEXTID, .size = 3, .has_ctxid = 1, .ctxid = 0x1234 },
+		{ .type = PFT_PTM_PKT_CONTEXTID, .size = 3, .has_ctxid = 1, .ctxid = 0x1234 },
 		E_TRIGGER
 	};
 	PC_CHECK(&c2, s2, e2);
@@ -408,9 +408,9 @@ static void context_id_packet(void)
 	/* n = 4: 6e 78 56 34 12 -> 0x12345678 (5.7; more values of it are
 	 * tests/pftt/pkt_ctxid.pftt). */
 	static const uint8_t s4[] = { ASYNC6, 0x6e, 0x78, 0x56, 0x34, 0x12, 0x0c };
-	static const struct pft_packet e4[] = {
+	static const struct pft_ptm_packet e4[] = {
 		E_ASYNC(6),
-		{ .type = PFT_PKT_CONTEXTID, .size = 5, .has_ctxid = 1, .ctxid = 0x12345678 },
+		{ .type = PFT_PTM_PKT_CONTEXTID, .size = 5, .has_ctxid = 1, .ctxid = 0x12345678 },
 		E_TRIGGER
 	};
 	PC_CHECK(&c4, s4, e4);
@@ -421,9 +421,9 @@ static void context_id_packet(void)
 static void vmid_packet(void)
 {
 	static const uint8_t s[] = { ASYNC6, 0x3c, 0x05, 0x0c };
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		E_ASYNC(6),
-		{ .type = PFT_PKT_VMID, .size = 2, .vmid = 5 },
+		{ .type = PFT_PTM_PKT_VMID, .size = 2, .vmid = 5 },
 		E_TRIGGER
 	};
 
@@ -436,14 +436,14 @@ static void vmid_packet(void)
 
 static void config_from_regs_tc2(void)
 {
-	struct pft_config c;
+	struct pft_ptm_config c;
 
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	/* ETMCR 0x10001000: bit 28 TS, bit 12 CA, [15:14] = 0 no ctxid.
 	 * ETMCCER 0x34C01AC2 = 0011_0100 1100_0000 ...: bit 29 = 1 (64-bit),
 	 * bit 28 = 1 (binary), bit 26 = 1 (virtualization), bit 24 = 0.
 	 * ETMIDR 0x411CF312: [11:8] = 3 (PFT), [7:4] = 1 (v1.1). */
-	PTU_EQ(pft_config_from_regs(&c, 0x10001000, 0x34C01AC2, 0x411CF312,
+	PTU_EQ(pft_ptm_config_from_regs(&c, 0x10001000, 0x34C01AC2, 0x411CF312,
 				    0x13), 0);
 	PTU_EQ(c.size, sizeof(c));
 	PTU_EQ(c.version_minor, 1);
@@ -466,13 +466,13 @@ static void config_from_regs_tc2(void)
 
 static void config_from_regs_a9(void)
 {
-	struct pft_config c;
+	struct pft_ptm_config c;
 
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	/* Snowball A9: ETMCR 0x10001000, ETMCCER 0x000008EA, ETMIDR
 	 * 0x411CF301: [7:4] = 0 -> PFTv1.0: 48-bit Gray timestamps whatever
 	 * ETMCCER[29:28] say (5.9); no virtualization in v1.0. */
-	PTU_EQ(pft_config_from_regs(&c, 0x10001000, 0x000008EA, 0x411CF301,
+	PTU_EQ(pft_ptm_config_from_regs(&c, 0x10001000, 0x000008EA, 0x411CF301,
 				    0x10), 0);
 	PTU_EQ(c.version_minor, 0);
 	PTU_EQ(c.cycle_accurate, 1);
@@ -486,7 +486,7 @@ static void config_from_regs_a9(void)
 
 	/* v1.0 with ETMCCER bits 29/28 set (they read 0 on v1.0) and ETMCR
 	 * bit 30 set (reserved in v1.0): still 48-bit Gray, no VMID. */
-	PTU_EQ(pft_config_from_regs(&c, 0x40000000, 0x34000000, 0x411CF301,
+	PTU_EQ(pft_ptm_config_from_regs(&c, 0x40000000, 0x34000000, 0x411CF301,
 				    0), 0);
 	PTU_EQ(c.ts_64bit, 0);
 	PTU_EQ(c.ts_gray, 1);
@@ -495,13 +495,13 @@ static void config_from_regs_a9(void)
 
 static void config_from_regs_return_stack(void)
 {
-	struct pft_config c;
+	struct pft_ptm_config c;
 
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	/* tc2-ptm-rstk-t32: ETMCR 0x20000400: bit 29 return stack, bit 10
 	 * programming; not CA, no TS, no ctxid.  ETMTRACEIDR 0x82: ID is
 	 * bits [6:0] = 0x02. */
-	PTU_EQ(pft_config_from_regs(&c, 0x20000400, 0x34C01AC2, 0x411CF312,
+	PTU_EQ(pft_ptm_config_from_regs(&c, 0x20000400, 0x34C01AC2, 0x411CF312,
 				    0x82), 0);
 	PTU_EQ(c.return_stack, 1);
 	PTU_EQ(c.cycle_accurate, 0);
@@ -515,18 +515,18 @@ static void config_from_regs_return_stack(void)
 static void config_from_regs_fields(void)
 {
 	static const uint8_t sizes[4] = { 0, 1, 2, 4 };
-	struct pft_config c;
+	struct pft_ptm_config c;
 
 	/* ETMCR[15:14] = 00/01/10/11 -> 0/1/2/4 context-ID bytes. */
 	for (uint32_t v = 0; v < 4; v++) {
-		pft_config_init(&c);
-		PTU_EQ(pft_config_from_regs(&c, v << 14, 0, 0x411CF312, 0), 0);
+		pft_ptm_config_init(&c);
+		PTU_EQ(pft_ptm_config_from_regs(&c, v << 14, 0, 0x411CF312, 0), 0);
 		PTU_EQ(c.ctxid_bytes, sizes[v]);
 	}
 	/* v1.1: ETMCR bit 8 branch broadcast, bit 30 VMID; ETMCCER bit 24
 	 * DMB/DSB waypoints; [29:28] = 00 -> 48-bit Gray. */
-	pft_config_init(&c);
-	PTU_EQ(pft_config_from_regs(&c, 0x40000100, 0x05000000, 0x411CF312, 0),
+	pft_ptm_config_init(&c);
+	PTU_EQ(pft_ptm_config_from_regs(&c, 0x40000100, 0x05000000, 0x411CF312, 0),
 	       0);
 	PTU_EQ(c.branch_broadcast, 1);
 	PTU_EQ(c.vmid, 1);
@@ -539,18 +539,18 @@ static void config_from_regs_fields(void)
 
 static void config_from_regs_errors(void)
 {
-	struct pft_config c, before;
+	struct pft_ptm_config c, before;
 
-	PTU_EQ(pft_config_from_regs(NULL, 0, 0, 0x411CF312, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_from_regs(NULL, 0, 0, 0x411CF312, 0), -PFT_ERR_INVALID);
 	/* ETMv3.5 (Cortex-A7): ETMIDR[11:8] = 2 -> not a PTM; cfg untouched. */
-	pft_config_init(&c);
+	pft_ptm_config_init(&c);
 	c.ctxid_bytes = 2;
 	c.trace_id = 0x55;
 	before = c;
-	PTU_EQ(pft_config_from_regs(&c, 0x10001000, 0x34C01AC2, 0x410CF250, 0),
+	PTU_EQ(pft_ptm_config_from_regs(&c, 0x10001000, 0x34C01AC2, 0x410CF250, 0),
 	       -PFT_ERR_BAD_CONFIG);
 	PTU_CHECK(memcmp(&c, &before, sizeof(c)) == 0);
-	PTU_EQ(pft_config_from_regs(&c, 0, 0, 0, 0), -PFT_ERR_BAD_CONFIG);
+	PTU_EQ(pft_ptm_config_from_regs(&c, 0, 0, 0, 0), -PFT_ERR_BAD_CONFIG);
 	PTU_CHECK(memcmp(&c, &before, sizeof(c)) == 0);
 }
 
@@ -559,14 +559,14 @@ static void config_from_regs_partial_size(void)
 	/* An older caller whose struct ends at its first layout (before
 	 * reserved): only its part is written, the size stays its own. */
 	union {
-		struct pft_config c;
-		uint8_t b[sizeof(struct pft_config)];
+		struct pft_ptm_config c;
+		uint8_t b[sizeof(struct pft_ptm_config)];
 	} u;
-	const size_t n = offsetof(struct pft_config, reserved);
+	const size_t n = offsetof(struct pft_ptm_config, reserved);
 
 	memset(&u, 0xee, sizeof(u));
 	u.c.size = n;
-	PTU_EQ(pft_config_from_regs(&u.c, 0x10001000, 0x34C01AC2, 0x411CF312,
+	PTU_EQ(pft_ptm_config_from_regs(&u.c, 0x10001000, 0x34C01AC2, 0x411CF312,
 				    0x13), 0);
 	PTU_EQ(u.c.size, n);
 	PTU_EQ(u.c.cycle_accurate, 1);
@@ -577,7 +577,7 @@ static void config_from_regs_partial_size(void)
 	/* One byte less than the first layout: refused, nothing written. */
 	memset(&u, 0xee, sizeof(u));
 	u.c.size = n - 1;
-	PTU_EQ(pft_config_from_regs(&u.c, 0x10001000, 0x34C01AC2, 0x411CF312,
+	PTU_EQ(pft_ptm_config_from_regs(&u.c, 0x10001000, 0x34C01AC2, 0x411CF312,
 				    0x13), -PFT_ERR_INVALID);
 	PTU_EQ(u.c.cycle_accurate, 0xee);
 }
@@ -586,116 +586,116 @@ static void config_from_regs_partial_size(void)
 
 static void alloc_errors(void)
 {
-	struct pft_config c = pc_cfg(0, 0, 1, 0);
+	struct pft_ptm_config c = pc_cfg(0, 0, 1, 0);
 	int err = 12345;
 
-	PTU_CHECK(pft_pkt_alloc(NULL, &err) == NULL);
+	PTU_CHECK(pft_ptm_pkt_alloc(NULL, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
-	PTU_CHECK(pft_pkt_alloc(NULL, NULL) == NULL);
+	PTU_CHECK(pft_ptm_pkt_alloc(NULL, NULL) == NULL);
 	static const uint8_t bad_sizes[] = { 3, 5, 6, 7, 8, 16, 255 };
 	for (size_t i = 0; i < sizeof(bad_sizes); i++) {
 		c.ctxid_bytes = bad_sizes[i];
 		err = 0;
-		PTU_CHECK(pft_pkt_alloc(&c, &err) == NULL);
+		PTU_CHECK(pft_ptm_pkt_alloc(&c, &err) == NULL);
 		PTU_EQ(err, -PFT_ERR_BAD_CONFIG);
-		PTU_CHECK(pft_pkt_alloc(&c, NULL) == NULL);
+		PTU_CHECK(pft_ptm_pkt_alloc(&c, NULL) == NULL);
 	}
 	static const uint8_t good_sizes[] = { 0, 1, 2, 4 };
 	for (size_t i = 0; i < sizeof(good_sizes); i++) {
 		c.ctxid_bytes = good_sizes[i];
 		err = 12345;
-		struct pft_pkt_decoder *d = pft_pkt_alloc(&c, &err);
+		struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&c, &err);
 
 		PTU_CHECK(d != NULL);
 		PTU_EQ(err, 0);
-		pft_pkt_free(d);
+		pft_ptm_pkt_free(d);
 	}
-	pft_pkt_free(NULL);
+	pft_ptm_pkt_free(NULL);
 }
 
 static void null_arguments(void)
 {
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&plain, NULL);
+	struct pft_ptm_packet p;
 	static const uint8_t b[1] = { 0x0c };
 
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed(NULL, b, 1), -PFT_ERR_INVALID);
-	PTU_EQ(pft_pkt_feed(d, NULL, 1), -PFT_ERR_INVALID);
-	PTU_EQ(pft_pkt_feed_at(NULL, b, 1, 0), -PFT_ERR_INVALID);
-	PTU_EQ(pft_pkt_feed_at(d, NULL, 1, 0), -PFT_ERR_INVALID);
-	PTU_EQ(pft_pkt_next(NULL, &p, sizeof(p)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_pkt_next(d, NULL, sizeof(p)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_pkt_next(d, &p, 0), -PFT_ERR_INVALID);
-	PTU_EQ(pft_pkt_finish(NULL), -PFT_ERR_INVALID);
-	PTU_EQ(pft_pkt_sync_forward(NULL), -PFT_ERR_INVALID);
-	PTU_EQ(pft_pkt_reset(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_feed(NULL, b, 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_feed(d, NULL, 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_feed_at(NULL, b, 1, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_feed_at(d, NULL, 1, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_next(NULL, &p, sizeof(p)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_next(d, NULL, sizeof(p)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, 0), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_finish(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_sync_forward(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_reset(NULL), -PFT_ERR_INVALID);
 	/* Not documented; the only sensible answer without a decoder. */
-	PTU_EQ(pft_pkt_get_offset(NULL), 0);
-	PTU_EQ(pft_config_init(NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_get_offset(NULL), 0);
+	PTU_EQ(pft_ptm_config_init(NULL), -PFT_ERR_INVALID);
 	/* The decoder still works after the rejected calls. */
 	static const uint8_t s[] = { ASYNC6, 0x0c };
-	PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), 0);
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
-	PTU_EQ(p.type, PFT_PKT_ASYNC);
+	PTU_EQ(pft_ptm_pkt_feed(d, s, sizeof(s)), 0);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), 0);
+	PTU_EQ(p.type, PFT_PTM_PKT_ASYNC);
 	PTU_EQ(p.offset, 0);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
-static int next_pkt(struct pft_pkt_decoder *d, struct pft_packet *p)
+static int next_pkt(struct pft_ptm_pkt_decoder *d, struct pft_ptm_packet *p)
 {
-	return pft_pkt_next(d, p, sizeof(*p));
+	return pft_ptm_pkt_next(d, p, sizeof(*p));
 }
 
 static void need_input_then_eos(void)
 {
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&plain, NULL);
+	struct pft_ptm_packet p;
 	static const uint8_t s[] = { ASYNC6, 0x0c };
 
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
 	/* Nothing fed yet. */
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), 0);
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
-	PTU_EQ(p.type, PFT_PKT_ASYNC);
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
-	PTU_EQ(p.type, PFT_PKT_TRIGGER);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_ptm_pkt_feed(d, s, sizeof(s)), 0);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), 0);
+	PTU_EQ(p.type, PFT_PTM_PKT_ASYNC);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), 0);
+	PTU_EQ(p.type, PFT_PTM_PKT_TRIGGER);
 	PTU_EQ(p.offset, 6);
 	/* Used up, not finished: more input wanted, again and again. */
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
 	/* An empty feed changes nothing. */
-	PTU_EQ(pft_pkt_feed(d, s, 0), 0);
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_pkt_finish(d), 0);
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_ERR_EOS);
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_ERR_EOS);
+	PTU_EQ(pft_ptm_pkt_feed(d, s, 0), 0);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
+	PTU_EQ(pft_ptm_pkt_finish(d), 0);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), -PFT_ERR_EOS);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), -PFT_ERR_EOS);
 	/* Feeding after finish. */
-	PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), -PFT_ERR_EOS);
-	PTU_EQ(pft_pkt_feed_at(d, s, sizeof(s), 100), -PFT_ERR_EOS);
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_ERR_EOS);
-	PTU_EQ(pft_pkt_finish(d), 0);
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_ERR_EOS);
-	pft_pkt_free(d);
+	PTU_EQ(pft_ptm_pkt_feed(d, s, sizeof(s)), -PFT_ERR_EOS);
+	PTU_EQ(pft_ptm_pkt_feed_at(d, s, sizeof(s), 100), -PFT_ERR_EOS);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), -PFT_ERR_EOS);
+	PTU_EQ(pft_ptm_pkt_finish(d), 0);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), -PFT_ERR_EOS);
+	pft_ptm_pkt_free(d);
 
 	/* Finish with nothing ever fed. */
-	d = pft_pkt_alloc(&plain, NULL);
+	d = pft_ptm_pkt_alloc(&plain, NULL);
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_finish(d), 0);
-	PTU_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_ERR_EOS);
-	pft_pkt_free(d);
+	PTU_EQ(pft_ptm_pkt_finish(d), 0);
+	PTU_EQ(pft_ptm_pkt_next(d, &p, sizeof(p)), -PFT_ERR_EOS);
+	pft_ptm_pkt_free(d);
 }
 
 
 /*
- * pft.h: NEED_INPUT means "feed more (or finish)"; after pft_pkt_finish()
+ * pft.h: NEED_INPUT means "feed more (or finish)"; after pft_ptm_pkt_finish()
  * feeding returns EOS, so the next packet must come at once.  Three ways
  * to end with bytes the decoder is still holding:
  *  (a) unsynchronised, the input ends in zeros that might begin an A-sync:
@@ -708,58 +708,58 @@ static void need_input_then_eos(void)
  */
 static void no_need_input_once_finished(void)
 {
-	struct pft_pkt_decoder *d;
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d;
+	struct pft_ptm_packet p;
 	int st;
 
 	static const uint8_t a[] = { 0x11, 0x00, 0x00, 0x00 };
-	d = pft_pkt_alloc(&plain, NULL);
+	d = pft_ptm_pkt_alloc(&plain, NULL);
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed(d, a, sizeof(a)), 0);
-	PTU_EQ(pft_pkt_finish(d), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, a, sizeof(a)), 0);
+	PTU_EQ(pft_ptm_pkt_finish(d), 0);
 	uint64_t next = 0;
 	while ((st = next_pkt(d, &p)) == 0 && next < 4) {
-		PTU_EQ(p.type, PFT_PKT_NOTSYNC);
+		PTU_EQ(p.type, PFT_PTM_PKT_NOTSYNC);
 		PTU_EQ(p.offset, next);
 		next += p.size;
 	}
 	PTU_EQ(st, -PFT_ERR_EOS);
 	PTU_EQ(next, 4);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 
 	static const uint8_t z[] = { 0x00, 0x00, 0x00 };
-	d = pft_pkt_alloc(&plain, NULL);
+	d = pft_ptm_pkt_alloc(&plain, NULL);
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed(d, z, 2), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, z, 2), 0);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_pkt_feed(d, z + 2, 1), 0);
-	PTU_EQ(pft_pkt_finish(d), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, z + 2, 1), 0);
+	PTU_EQ(pft_ptm_pkt_finish(d), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_NOTSYNC);
+	PTU_EQ(p.type, PFT_PTM_PKT_NOTSYNC);
 	PTU_EQ(p.offset, 0);
 	PTU_EQ(p.size, 3);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 
 	static const uint8_t c[] = { ASYNC6, 0xa3, 0x0b };
-	d = pft_pkt_alloc(&ca, NULL);
+	d = pft_ptm_pkt_alloc(&ca, NULL);
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed(d, c, 7), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, c, 7), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_pkt_feed(d, c + 7, 1), 0);
-	PTU_EQ(pft_pkt_finish(d), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, c + 7, 1), 0);
+	PTU_EQ(pft_ptm_pkt_finish(d), 0);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_TRUNCATED);
-	PTU_EQ(p.type, PFT_PKT_BAD);
+	PTU_EQ(p.type, PFT_PTM_PKT_BAD);
 	PTU_EQ(p.bad, PFT_ERR_PKT_TRUNCATED);
 	PTU_EQ(p.offset, 6);
 	PTU_EQ(p.size, 2);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 /*
@@ -771,17 +771,17 @@ static void no_need_input_once_finished(void)
 static void truncated_packet_has_no_stale_fields(void)
 {
 	static const uint8_t s[] = { ASYNC6, 0xa3, 0x0b, 0x68 };
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&ca, NULL);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&ca, NULL);
+	struct pft_ptm_packet p;
 
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), 0);
-	PTU_EQ(pft_pkt_finish(d), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, s, sizeof(s)), 0);
+	PTU_EQ(pft_ptm_pkt_finish(d), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_TRUNCATED);
-	PTU_EQ(p.type, PFT_PKT_BAD);
+	PTU_EQ(p.type, PFT_PTM_PKT_BAD);
 	PTU_EQ(p.bad, PFT_ERR_PKT_TRUNCATED);
 	PTU_EQ(p.offset, 6);
 	PTU_EQ(p.size, 3);
@@ -790,36 +790,36 @@ static void truncated_packet_has_no_stale_fields(void)
 	PTU_EQ(p.addr_bytes, 0);
 	PTU_EQ(p.has_cycles, 0);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_EOS);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 static void feed_at_offsets(void)
 {
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&plain, NULL);
+	struct pft_ptm_packet p;
 	static const uint8_t s[] = { ASYNC6, 0x0c, 0x66 };
 
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed_at(d, s, sizeof(s), 0x1000), 0);
-	PTU_EQ(pft_pkt_get_offset(d), 0x1000);
+	PTU_EQ(pft_ptm_pkt_feed_at(d, s, sizeof(s), 0x1000), 0);
+	PTU_EQ(pft_ptm_pkt_get_offset(d), 0x1000);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_ASYNC);
+	PTU_EQ(p.type, PFT_PTM_PKT_ASYNC);
 	PTU_EQ(p.offset, 0x1000);
-	PTU_EQ(pft_pkt_get_offset(d), 0x1006);
+	PTU_EQ(pft_ptm_pkt_get_offset(d), 0x1006);
 	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(p.offset, 0x1006);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_IGNORE);
+	PTU_EQ(p.type, PFT_PTM_PKT_IGNORE);
 	PTU_EQ(p.offset, 0x1007);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
 
-	/* pft_pkt_feed continues after the previous buffer. */
+	/* pft_ptm_pkt_feed continues after the previous buffer. */
 	static const uint8_t t[] = { 0x76 };
-	PTU_EQ(pft_pkt_feed(d, t, 1), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, t, 1), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_EXCEPTION_RETURN);
+	PTU_EQ(p.type, PFT_PTM_PKT_EXCEPTION_RETURN);
 	PTU_EQ(p.offset, 0x1008);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
 
@@ -828,12 +828,12 @@ static void feed_at_offsets(void)
 	 * buffer's offset.  I-sync 08 00 10 00 00 21 = ARM 0x1000 trace-on. */
 	static const uint8_t a[] = { 0x08, 0x00, 0x10 };
 	static const uint8_t b[] = { 0x00, 0x00, 0x21, 0x0c };
-	PTU_EQ(pft_pkt_feed_at(d, a, sizeof(a), 0x2000), 0);
+	PTU_EQ(pft_ptm_pkt_feed_at(d, a, sizeof(a), 0x2000), 0);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_pkt_get_offset(d), 0x2000);
-	PTU_EQ(pft_pkt_feed_at(d, b, sizeof(b), 0x3000), 0);
+	PTU_EQ(pft_ptm_pkt_get_offset(d), 0x2000);
+	PTU_EQ(pft_ptm_pkt_feed_at(d, b, sizeof(b), 0x3000), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_ISYNC);
+	PTU_EQ(p.type, PFT_PTM_PKT_ISYNC);
 	PTU_EQ(p.offset, 0x2000);
 	PTU_EQ(p.size, 6);
 	PTU_EQ(p.addr, 0x1000);
@@ -841,55 +841,55 @@ static void feed_at_offsets(void)
 	static const uint8_t whole[] = { 0x08, 0x00, 0x10, 0x00, 0x00, 0x21 };
 	PTU_CHECK(memcmp(p.raw, whole, 6) == 0);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_TRIGGER);
+	PTU_EQ(p.type, PFT_PTM_PKT_TRIGGER);
 	PTU_EQ(p.offset, 0x3003);
-	PTU_EQ(pft_pkt_get_offset(d), 0x3004);
-	pft_pkt_free(d);
+	PTU_EQ(pft_ptm_pkt_get_offset(d), 0x3004);
+	pft_ptm_pkt_free(d);
 
 	/* Unsynchronised: an A-sync whose zeros are split over two buffers
 	 * starts at the first buffer's offset. */
 	static const uint8_t z1[] = { 0x00, 0x00, 0x00 };
 	static const uint8_t z2[] = { 0x00, 0x00, 0x80, 0x0c };
-	d = pft_pkt_alloc(&plain, NULL);
+	d = pft_ptm_pkt_alloc(&plain, NULL);
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed_at(d, z1, sizeof(z1), 100), 0);
+	PTU_EQ(pft_ptm_pkt_feed_at(d, z1, sizeof(z1), 100), 0);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_pkt_feed_at(d, z2, sizeof(z2), 500), 0);
+	PTU_EQ(pft_ptm_pkt_feed_at(d, z2, sizeof(z2), 500), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_ASYNC);
+	PTU_EQ(p.type, PFT_PTM_PKT_ASYNC);
 	PTU_EQ(p.offset, 100);
 	PTU_EQ(p.size, 6);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_TRIGGER);
+	PTU_EQ(p.type, PFT_PTM_PKT_TRIGGER);
 	PTU_EQ(p.offset, 503);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 static void get_offset_tracks_position(void)
 {
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&plain, NULL);
+	struct pft_ptm_packet p;
 	static const uint8_t s[] = { 0x11, ASYNC6, 0x0c, 0x08, 0x00, 0x10 };
 
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_get_offset(d), 0);
-	PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), 0);
+	PTU_EQ(pft_ptm_pkt_get_offset(d), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, s, sizeof(s)), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_NOTSYNC);
-	PTU_EQ(pft_pkt_get_offset(d), 1);
+	PTU_EQ(p.type, PFT_PTM_PKT_NOTSYNC);
+	PTU_EQ(pft_ptm_pkt_get_offset(d), 1);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_ASYNC);
-	PTU_EQ(pft_pkt_get_offset(d), 7);
+	PTU_EQ(p.type, PFT_PTM_PKT_ASYNC);
+	PTU_EQ(pft_ptm_pkt_get_offset(d), 7);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(pft_pkt_get_offset(d), 8);
+	PTU_EQ(pft_ptm_pkt_get_offset(d), 8);
 	/* An incomplete I-sync: the next byte looked at is still its first. */
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_pkt_get_offset(d), 8);
-	pft_pkt_free(d);
+	PTU_EQ(pft_ptm_pkt_get_offset(d), 8);
+	pft_ptm_pkt_free(d);
 }
 
 static void reset_forgets_everything(void)
@@ -901,25 +901,25 @@ static void reset_forgets_everything(void)
 	/* After reset: a branch 03 and a timestamp 42 01 right after an
 	 * A-sync.  Decoded exactly as by a new decoder. */
 	static const uint8_t second[] = { 0x11, ASYNC6, 0x03, 0x42, 0x01, 0x0c };
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
-	struct pft_pkt_decoder *fresh = pft_pkt_alloc(&plain, NULL);
-	struct pft_packet p, q;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&plain, NULL);
+	struct pft_ptm_pkt_decoder *fresh = pft_ptm_pkt_alloc(&plain, NULL);
+	struct pft_ptm_packet p, q;
 
 	PTU_CHECK(d && fresh);
 	if (!d || !fresh)
 		return;
-	PTU_EQ(pft_pkt_feed(d, first, sizeof(first)), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, first, sizeof(first)), 0);
 	while (next_pkt(d, &p) == 0)
 		;
-	PTU_EQ(pft_pkt_finish(d), 0);
-	PTU_EQ(pft_pkt_reset(d), 0);
-	PTU_EQ(pft_pkt_get_offset(d), 0);
+	PTU_EQ(pft_ptm_pkt_finish(d), 0);
+	PTU_EQ(pft_ptm_pkt_reset(d), 0);
+	PTU_EQ(pft_ptm_pkt_get_offset(d), 0);
 	/* Not finished any more, not synchronised, nothing pending. */
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_pkt_feed(d, second, sizeof(second)), 0);
-	PTU_EQ(pft_pkt_feed(fresh, second, sizeof(second)), 0);
-	PTU_EQ(pft_pkt_finish(d), 0);
-	PTU_EQ(pft_pkt_finish(fresh), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, second, sizeof(second)), 0);
+	PTU_EQ(pft_ptm_pkt_feed(fresh, second, sizeof(second)), 0);
+	PTU_EQ(pft_ptm_pkt_finish(d), 0);
+	PTU_EQ(pft_ptm_pkt_finish(fresh), 0);
 	unsigned n = 0;
 	for (;;) {
 		int a = next_pkt(d, &p), b = next_pkt(fresh, &q);
@@ -938,8 +938,8 @@ static void reset_forgets_everything(void)
 	}
 	/* NOTSYNC 11, A-sync, branch, timestamp, trigger. */
 	PTU_EQ(n, 5);
-	pft_pkt_free(d);
-	pft_pkt_free(fresh);
+	pft_ptm_pkt_free(d);
+	pft_ptm_pkt_free(fresh);
 }
 
 static void sync_forward_keeps_state(void)
@@ -951,39 +951,39 @@ static void sync_forward_keeps_state(void)
 	static const uint8_t a[] = { ASYNC6, 0x08, 0xfc, 0xef, 0xcd, 0xab, 0x21,
 				     0x42, 0xff, 0x01 };
 	static const uint8_t b[] = { 0x84, ASYNC6, 0x03, 0x42, 0x05 };
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&plain, NULL);
+	struct pft_ptm_packet p;
 
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed(d, a, sizeof(a)), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, a, sizeof(a)), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_ISYNC);
+	PTU_EQ(p.type, PFT_PTM_PKT_ISYNC);
 	PTU_EQ(next_pkt(d, &p), 0);
 	/* 42 ff 01: TS[6:0] = 0x7F, TS[13:7] = 1 -> 0xFF. */
-	PTU_EQ(p.type, PFT_PKT_TIMESTAMP);
+	PTU_EQ(p.type, PFT_PTM_PKT_TIMESTAMP);
 	PTU_EQ(p.ts, 0xff);
 	PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
-	PTU_EQ(pft_pkt_sync_forward(d), 0);
-	PTU_EQ(pft_pkt_feed(d, b, sizeof(b)), 0);
+	PTU_EQ(pft_ptm_pkt_sync_forward(d), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, b, sizeof(b)), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_NOTSYNC);
+	PTU_EQ(p.type, PFT_PTM_PKT_NOTSYNC);
 	PTU_EQ(p.offset, 15); /* a is 6 + 6 + 3 bytes */
 	PTU_EQ(p.size, 1);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_ASYNC);
+	PTU_EQ(p.type, PFT_PTM_PKT_ASYNC);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_BRANCH);
+	PTU_EQ(p.type, PFT_PTM_PKT_BRANCH);
 	PTU_EQ(p.addr, 0xABCDEF04);
 	PTU_EQ(p.isa, PFT_ISA_ARM);
 	PTU_EQ(next_pkt(d, &p), 0);
 	/* 42 05: TS[6:0] = 5 over 0xFF -> 0x85. */
-	PTU_EQ(p.type, PFT_PKT_TIMESTAMP);
+	PTU_EQ(p.type, PFT_PTM_PKT_TIMESTAMP);
 	PTU_EQ(p.ts, 0x85);
 	PTU_EQ(p.ts_bits, 7);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 /*
@@ -999,8 +999,8 @@ static void sync_forward_with_pending_packet(void)
 					     { 0x00, 0x00, 0x80 } };
 
 	for (int t = 0; t < 2; t++) {
-		struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
-		struct pft_packet p;
+		struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&plain, NULL);
+		struct pft_ptm_packet p;
 		uint8_t all[12];
 
 		PTU_CHECK(d != NULL);
@@ -1008,13 +1008,13 @@ static void sync_forward_with_pending_packet(void)
 			return;
 		memcpy(all, a, 9);
 		memcpy(all + 9, tails[t], 3);
-		PTU_EQ(pft_pkt_feed(d, a, sizeof(a)), 0);
+		PTU_EQ(pft_ptm_pkt_feed(d, a, sizeof(a)), 0);
 		PTU_EQ(next_pkt(d, &p), 0);
-		PTU_EQ(p.type, PFT_PKT_ASYNC);
+		PTU_EQ(p.type, PFT_PTM_PKT_ASYNC);
 		PTU_EQ(next_pkt(d, &p), -PFT_ERR_NEED_INPUT);
-		PTU_EQ(pft_pkt_sync_forward(d), 0);
-		PTU_EQ(pft_pkt_feed(d, tails[t], 3), 0);
-		PTU_EQ(pft_pkt_finish(d), 0);
+		PTU_EQ(pft_ptm_pkt_sync_forward(d), 0);
+		PTU_EQ(pft_ptm_pkt_feed(d, tails[t], 3), 0);
+		PTU_EQ(pft_ptm_pkt_finish(d), 0);
 		uint64_t next = 6;
 		int st, guard = 0;
 
@@ -1022,70 +1022,70 @@ static void sync_forward_with_pending_packet(void)
 			if (st == -PFT_ERR_NEED_INPUT)
 				continue; /* counted by other tests */
 			PTU_EQ(st, 0);
-			PTU_EQ(p.type, PFT_PKT_NOTSYNC);
+			PTU_EQ(p.type, PFT_PTM_PKT_NOTSYNC);
 			PTU_EQ(p.offset, next);
 			PTU_CHECK(p.size > 0 && p.offset + p.size <= 12 &&
 				  memcmp(p.raw, all + p.offset, p.size) == 0);
 			next = p.offset + p.size;
 		}
 		PTU_EQ(next, 12);
-		pft_pkt_free(d);
+		pft_ptm_pkt_free(d);
 	}
 }
 
 static void next_with_short_size(void)
 {
-	/* struct pft_packet has a single layout: a shorter size is refused,
+	/* struct pft_ptm_packet has a single layout: a shorter size is refused,
 	 * nothing is written and the packet is still there for the next
 	 * call.  I-sync 08 54 05 00 80 61 (5.2). */
 	static const uint8_t s[] = { ASYNC6, 0x08, 0x54, 0x05, 0x00, 0x80, 0x61,
 				     0x0c };
 	union {
-		struct pft_packet p;
-		uint8_t b[sizeof(struct pft_packet)];
+		struct pft_ptm_packet p;
+		uint8_t b[sizeof(struct pft_ptm_packet)];
 	} u;
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&plain, NULL);
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&plain, NULL);
 
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, s, sizeof(s)), 0);
 	memset(&u, 0xee, sizeof(u));
-	PTU_EQ(pft_pkt_next(d, &u.p, sizeof(u.p) - 1), -PFT_ERR_INVALID);
-	PTU_EQ(pft_pkt_next(d, &u.p, 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_next(d, &u.p, sizeof(u.p) - 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_pkt_next(d, &u.p, 1), -PFT_ERR_INVALID);
 	for (size_t i = 0; i < sizeof(u); i++)
 		PTU_EQ(u.b[i], 0xee);
-	PTU_EQ(pft_pkt_next(d, &u.p, sizeof(u.p)), 0);
-	PTU_EQ(u.p.type, PFT_PKT_ASYNC);
-	PTU_EQ(pft_pkt_next(d, &u.p, sizeof(u.p)), 0);
-	PTU_EQ(u.p.type, PFT_PKT_ISYNC);
+	PTU_EQ(pft_ptm_pkt_next(d, &u.p, sizeof(u.p)), 0);
+	PTU_EQ(u.p.type, PFT_PTM_PKT_ASYNC);
+	PTU_EQ(pft_ptm_pkt_next(d, &u.p, sizeof(u.p)), 0);
+	PTU_EQ(u.p.type, PFT_PTM_PKT_ISYNC);
 	PTU_EQ(u.p.offset, 6);
 	PTU_EQ(u.p.addr, 0x80000554);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 static void config_size_of_older_caller(void)
 {
-	/* pft_pkt_alloc with a struct pft_config that ends before the
+	/* pft_ptm_pkt_alloc with a struct pft_ptm_config that ends before the
 	 * register copies still decodes by its fields (CA here). */
-	struct pft_config c = pc_cfg(1, 0, 1, 0);
+	struct pft_ptm_config c = pc_cfg(1, 0, 1, 0);
 
-	c.size = offsetof(struct pft_config, etmcr);
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&c, NULL);
-	struct pft_packet p;
+	c.size = offsetof(struct pft_ptm_config, etmcr);
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&c, NULL);
+	struct pft_ptm_packet p;
 	/* CA atom 84: E, count 1. */
 	static const uint8_t s[] = { ASYNC6, 0x84 };
 
 	PTU_CHECK(d != NULL);
 	if (!d)
 		return;
-	PTU_EQ(pft_pkt_feed(d, s, sizeof(s)), 0);
+	PTU_EQ(pft_ptm_pkt_feed(d, s, sizeof(s)), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
 	PTU_EQ(next_pkt(d, &p), 0);
-	PTU_EQ(p.type, PFT_PKT_ATOM);
+	PTU_EQ(p.type, PFT_PTM_PKT_ATOM);
 	PTU_EQ(p.has_cycles, 1);
 	PTU_EQ(p.cycles, 1);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 int main(void)

@@ -9,9 +9,9 @@
  *     size is within the limits of pft-protocol.md section 3;
  *   - the sizes add up to the bytes fed;
  *   - decoding in pieces gives the same packets as decoding whole;
- *   - pft_pkt_next never returns NEED_INPUT after pft_pkt_finish;
+ *   - pft_ptm_pkt_next never returns NEED_INPUT after pft_ptm_pkt_finish;
  *   - fields that mean nothing for the packet type are zero (pft.h);
- *   - with random pft_pkt_sync_forward calls, bytes are still accounted
+ *   - with random pft_ptm_pkt_sync_forward calls, bytes are still accounted
  *     for exactly and A-sync packets are zeros and 0x80.
  * Each property is its own test so that one bug fails one test.
  */
@@ -69,10 +69,10 @@ static size_t make_buffer(uint8_t *b)
 	return len;
 }
 
-static struct pft_config random_config(void)
+static struct pft_ptm_config random_config(void)
 {
 	static const uint8_t ctx[4] = { 0, 1, 2, 4 };
-	struct pft_config c = pc_cfg((int)rnd_below(2), ctx[rnd_below(4)],
+	struct pft_ptm_config c = pc_cfg((int)rnd_below(2), ctx[rnd_below(4)],
 				     (int)rnd_below(2), (int)rnd_below(2));
 
 	c.version_minor = (uint8_t)rnd_below(2);
@@ -113,7 +113,7 @@ static int async_shape(const uint8_t *b, uint64_t off, uint32_t size)
 	uint32_t zeros = 0;
 
 	/* The leading zeros of a long A-sync: a piece of at most 16 zeros
-	 * with 15 more zeros after it (pft.h, pft_pkt_next). */
+	 * with 15 more zeros after it (pft.h, pft_ptm_pkt_next). */
 	if (size >= 1 && size <= 16 && b[off + size - 1] == 0) {
 		for (uint32_t j = 0; j < size + 15; j++)
 			if (b[off + j])
@@ -139,7 +139,7 @@ static void hexdump(char *out, size_t outlen, const uint8_t *b, size_t n)
 		o += (size_t)snprintf(out + o, outlen - o, "%02x ", b[i]);
 }
 
-static void describe(char *out, size_t outlen, const struct pft_config *c,
+static void describe(char *out, size_t outlen, const struct pft_ptm_config *c,
 		     const uint8_t *b, size_t n)
 {
 	char hex[3 * MAXLEN + 8];
@@ -150,20 +150,20 @@ static void describe(char *out, size_t outlen, const struct pft_config *c,
 }
 
 /* Maximum packet sizes (section 3; A-sync: 15 zeros and 0x80). */
-static uint32_t max_size(enum pft_packet_type t)
+static uint32_t max_size(enum pft_ptm_packet_type t)
 {
 	switch (t) {
-	case PFT_PKT_ASYNC: return 16;
-	case PFT_PKT_ISYNC: return 15;
-	case PFT_PKT_ATOM: return 5;
-	case PFT_PKT_BRANCH: return 12;
-	case PFT_PKT_WAYPOINT: return 7;
-	case PFT_PKT_TIMESTAMP: return 15;
-	case PFT_PKT_CONTEXTID: return 5;
-	case PFT_PKT_VMID: return 2;
-	case PFT_PKT_TRIGGER:
-	case PFT_PKT_IGNORE:
-	case PFT_PKT_EXCEPTION_RETURN: return 1;
+	case PFT_PTM_PKT_ASYNC: return 16;
+	case PFT_PTM_PKT_ISYNC: return 15;
+	case PFT_PTM_PKT_ATOM: return 5;
+	case PFT_PTM_PKT_BRANCH: return 12;
+	case PFT_PTM_PKT_WAYPOINT: return 7;
+	case PFT_PTM_PKT_TIMESTAMP: return 15;
+	case PFT_PTM_PKT_CONTEXTID: return 5;
+	case PFT_PTM_PKT_VMID: return 2;
+	case PFT_PTM_PKT_TRIGGER:
+	case PFT_PTM_PKT_IGNORE:
+	case PFT_PTM_PKT_EXCEPTION_RETURN: return 1;
 	default: return UINT32_MAX; /* NOTSYNC, BAD: any */
 	}
 }
@@ -180,7 +180,7 @@ static int check_basic(const struct pc_run *r, const uint8_t *b, size_t n,
 		return 1;
 	}
 	for (size_t i = 0; i < r->n; i++) {
-		const struct pft_packet *p = &r->p[i].pkt;
+		const struct pft_ptm_packet *p = &r->p[i].pkt;
 		const int st = r->p[i].status;
 
 		if (p->size == 0 || p->offset != off) {
@@ -196,8 +196,8 @@ static int check_basic(const struct pc_run *r, const uint8_t *b, size_t n,
 		}
 		int bad_st = st == -PFT_ERR_BAD_OPCODE || st == -PFT_ERR_BAD_PACKET ||
 			     st == -PFT_ERR_TRUNCATED;
-		if ((unsigned)p->type >= PFT_PKT_TYPE_MAX ||
-		    (p->type == PFT_PKT_BAD ? !bad_st || p->bad == PFT_ERR_OK : st != 0)) {
+		if ((unsigned)p->type >= PFT_PTM_PKT_TYPE_MAX ||
+		    (p->type == PFT_PTM_PKT_BAD ? !bad_st || p->bad == PFT_ERR_OK : st != 0)) {
 			fail(P_BASIC, "%s: packet %zu type %d bad %d with status %d",
 			     what, i, p->type, p->bad, st);
 			return 1;
@@ -207,7 +207,7 @@ static int check_basic(const struct pc_run *r, const uint8_t *b, size_t n,
 			     what, i, p->type, p->size);
 			return 1;
 		}
-		if (p->type == PFT_PKT_ASYNC) {
+		if (p->type == PFT_PTM_PKT_ASYNC) {
 			if (!async_shape(b, p->offset, p->size)) {
 				fail(P_BASIC, "%s: packet %zu: A-sync that is neither zeros and 0x80 nor a piece of zeros",
 				     what, i);
@@ -225,7 +225,7 @@ static int check_basic(const struct pc_run *r, const uint8_t *b, size_t n,
 }
 
 static struct zero_kind {
-	enum pft_packet_type type;
+	enum pft_ptm_packet_type type;
 	const char *field;
 	unsigned count;
 	char example[1024];
@@ -233,47 +233,47 @@ static struct zero_kind {
 static size_t n_zero_kinds;
 
 /* pft.h: fields not meaningful for the type are zero. */
-static void check_zero_fields(const struct pft_packet *p, const char *what)
+static void check_zero_fields(const struct pft_ptm_packet *p, const char *what)
 {
-	const enum pft_packet_type t = p->type;
-	const int addr_t = t == PFT_PKT_ISYNC || t == PFT_PKT_BRANCH ||
-			   t == PFT_PKT_WAYPOINT;
-	const int cyc_t = t == PFT_PKT_ISYNC || t == PFT_PKT_BRANCH ||
-			  t == PFT_PKT_ATOM || t == PFT_PKT_TIMESTAMP;
-	const int state_t = t == PFT_PKT_ISYNC ||
-			    (t == PFT_PKT_BRANCH && p->exc_bytes);
+	const enum pft_ptm_packet_type t = p->type;
+	const int addr_t = t == PFT_PTM_PKT_ISYNC || t == PFT_PTM_PKT_BRANCH ||
+			   t == PFT_PTM_PKT_WAYPOINT;
+	const int cyc_t = t == PFT_PTM_PKT_ISYNC || t == PFT_PTM_PKT_BRANCH ||
+			  t == PFT_PTM_PKT_ATOM || t == PFT_PTM_PKT_TIMESTAMP;
+	const int state_t = t == PFT_PTM_PKT_ISYNC ||
+			    (t == PFT_PTM_PKT_BRANCH && p->exc_bytes);
 	const char *bad = NULL;
 
 	if (!addr_t && (p->addr || p->isa))
 		bad = "addr/isa";
-	else if (t != PFT_PKT_BRANCH && t != PFT_PKT_WAYPOINT && p->addr_bytes)
+	else if (t != PFT_PTM_PKT_BRANCH && t != PFT_PTM_PKT_WAYPOINT && p->addr_bytes)
 		bad = "addr_bytes";
-	else if (t != PFT_PKT_ISYNC && p->reason)
+	else if (t != PFT_PTM_PKT_ISYNC && p->reason)
 		bad = "reason";
-	else if (!state_t && (p->ns || (p->altis && !(t == PFT_PKT_WAYPOINT &&
+	else if (!state_t && (p->ns || (p->altis && !(t == PFT_PTM_PKT_WAYPOINT &&
 							   p->exc_bytes))))
 		bad = "ns/altis"; /* a waypoint's information byte holds AltIS */
-	else if (!(t == PFT_PKT_ISYNC || (t == PFT_PKT_BRANCH && p->exc_bytes == 2)) &&
+	else if (!(t == PFT_PTM_PKT_ISYNC || (t == PFT_PTM_PKT_BRANCH && p->exc_bytes == 2)) &&
 		 p->hyp)
 		bad = "hyp";
-	else if (t != PFT_PKT_BRANCH && t != PFT_PKT_WAYPOINT && p->exc_bytes)
+	else if (t != PFT_PTM_PKT_BRANCH && t != PFT_PTM_PKT_WAYPOINT && p->exc_bytes)
 		bad = "exc_bytes";
-	else if (t != PFT_PKT_BRANCH && p->exception)
+	else if (t != PFT_PTM_PKT_BRANCH && p->exception)
 		bad = "exception";
 	else if ((!cyc_t && (p->has_cycles || p->cycles)) ||
 		 (!p->has_cycles && p->cycles))
 		bad = "has_cycles/cycles";
-	else if (t != PFT_PKT_ATOM && (p->n_atoms || p->atoms))
+	else if (t != PFT_PTM_PKT_ATOM && (p->n_atoms || p->atoms))
 		bad = "n_atoms/atoms";
-	else if (t != PFT_PKT_ISYNC && t != PFT_PKT_CONTEXTID &&
+	else if (t != PFT_PTM_PKT_ISYNC && t != PFT_PTM_PKT_CONTEXTID &&
 		 (p->has_ctxid || p->ctxid))
 		bad = "has_ctxid/ctxid";
-	else if (t != PFT_PKT_VMID && p->vmid)
+	else if (t != PFT_PTM_PKT_VMID && p->vmid)
 		bad = "vmid";
-	else if (t != PFT_PKT_TIMESTAMP &&
+	else if (t != PFT_PTM_PKT_TIMESTAMP &&
 		 (p->ts || p->ts_raw || p->ts_bits || p->ts_clock_change))
 		bad = "ts fields";
-	else if (t != PFT_PKT_BAD && p->bad)
+	else if (t != PFT_PTM_PKT_BAD && p->bad)
 		bad = "bad";
 	if (!bad)
 		return;
@@ -294,7 +294,7 @@ static void check_zero_fields(const struct pft_packet *p, const char *what)
 		k->count = 1;
 		snprintf(k->example, sizeof(k->example),
 			 "%s packet (offset %llu, size %u, bad %d) has %s set; input %.700s",
-			 pft_pkt_type_name(t), (unsigned long long)p->offset,
+			 pft_ptm_pkt_type_name(t), (unsigned long long)p->offset,
 			 p->size, p->bad, bad, what);
 	}
 }
@@ -350,7 +350,7 @@ static void fuzz_round(void)
 	static uint8_t b[MAXLEN + 8];
 	static size_t cuts[2 * MAXLEN + 8];
 	char what[4 * MAXLEN + 128], how[64];
-	struct pft_config c = random_config();
+	struct pft_ptm_config c = random_config();
 	size_t n = make_buffer(b), ncuts;
 
 	random_cuts(n, cuts, &ncuts);
@@ -383,10 +383,10 @@ static void sync_forward_round(void)
 	static uint8_t b[MAXLEN + 8];
 	static size_t cuts[2 * MAXLEN + 8];
 	char what[4 * MAXLEN + 128];
-	struct pft_config c = random_config();
+	struct pft_ptm_config c = random_config();
 	size_t n = make_buffer(b), ncuts, start = 0;
 	uint64_t off = 0;
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&c, NULL);
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&c, NULL);
 
 	if (!d) {
 		fail(P_SYNC_FORWARD, "alloc failed");
@@ -398,16 +398,16 @@ static void sync_forward_round(void)
 		size_t end = i < ncuts ? cuts[i] : n;
 		int last = i == ncuts;
 
-		pft_pkt_feed(d, b + start, end - start);
+		pft_ptm_pkt_feed(d, b + start, end - start);
 		if (last)
-			pft_pkt_finish(d);
+			pft_ptm_pkt_finish(d);
 		start = end;
 		for (unsigned guard = 0; guard < 10000; guard++) {
-			struct pft_packet p;
+			struct pft_ptm_packet p;
 
 			if (rnd_below(3) == 0)
-				pft_pkt_sync_forward(d);
-			int st = pft_pkt_next(d, &p, sizeof(p));
+				pft_ptm_pkt_sync_forward(d);
+			int st = pft_ptm_pkt_next(d, &p, sizeof(p));
 
 			if (st == -PFT_ERR_EOS)
 				break;
@@ -419,16 +419,16 @@ static void sync_forward_round(void)
 			int ok = p.size > 0 && p.offset == off &&
 				 p.offset + p.size <= n &&
 				 memcmp(p.raw, b + p.offset, p.size) == 0;
-			if (ok && p.type == PFT_PKT_ASYNC)
+			if (ok && p.type == PFT_PTM_PKT_ASYNC)
 				ok = async_shape(b, p.offset, p.size);
 			if (!ok) {
 				fail(P_SYNC_FORWARD, "%s: %s packet offset %llu size %u (expected offset %llu): %s",
-				     what, pft_pkt_type_name(p.type),
+				     what, pft_ptm_pkt_type_name(p.type),
 				     (unsigned long long)p.offset, p.size,
 				     (unsigned long long)off,
-				     p.type == PFT_PKT_ASYNC ? "not zeros and 0x80 / raw or offset wrong"
+				     p.type == PFT_PTM_PKT_ASYNC ? "not zeros and 0x80 / raw or offset wrong"
 							     : "raw or offset wrong");
-				pft_pkt_free(d);
+				pft_ptm_pkt_free(d);
 				return;
 			}
 			off += p.size;
@@ -437,7 +437,7 @@ static void sync_forward_round(void)
 	if (off != n)
 		fail(P_SYNC_FORWARD, "%s: packets cover %llu of %zu bytes", what,
 		     (unsigned long long)off, n);
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
 static int fuzz_done;

@@ -5,10 +5,10 @@
  */
 #include "pkt_check.h"
 
-static struct pft_config plain, ca;
+static struct pft_ptm_config plain, ca;
 
 #define ISYNC(sz, a, i, r) \
-	{ .type = PFT_PKT_ISYNC, .size = (sz), .addr = (a), .isa = (i), .reason = (r)
+	{ .type = PFT_PTM_PKT_ISYNC, .size = (sz), .addr = (a), .isa = (i), .reason = (r)
 
 /* ---- I-sync ---- */
 
@@ -49,14 +49,14 @@ static void isync_cycle_counts(void)
 		0x08, 0x00, 0x10, 0x00, 0x00, 0x21, 0x80,
 		0x0c
 	};
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		E_ASYNC(6),
 		ISYNC(8, 0xC0018DDE, PFT_ISA_THUMB, PFT_ISYNC_TRACE_ON),
 		  .has_cycles = 1, .cycles = 51 },
 		ISYNC(7, 0xC00403E4, PFT_ISA_THUMB, PFT_ISYNC_TRACE_ON),
 		  .has_cycles = 1, .cycles = 4 },
 		ISYNC(6, 0xC0018D82, PFT_ISA_THUMB, PFT_ISYNC_PERIODIC) },
-		{ .type = PFT_PKT_ATOM, .size = 1, .n_atoms = 1, .atoms = 1,
+		{ .type = PFT_PTM_PKT_ATOM, .size = 1, .n_atoms = 1, .atoms = 1,
 		  .has_cycles = 1, .cycles = 1 },
 		ISYNC(9, 0x1000, PFT_ISA_ARM, PFT_ISYNC_OVERFLOW),
 		  .has_cycles = 1, .cycles = 0x12345 },
@@ -81,13 +81,13 @@ static void isync_cycle_counts(void)
 
 static void isync_context_id(void)
 {
-	struct pft_config c1 = pc_cfg(0, 1, 1, 0), c2 = pc_cfg(0, 2, 1, 0),
+	struct pft_ptm_config c1 = pc_cfg(0, 1, 1, 0), c2 = pc_cfg(0, 2, 1, 0),
 			  c4 = pc_cfg(0, 4, 1, 0), c4ca = pc_cfg(1, 4, 1, 0);
 
 	/* n = 1: context ID 2a after the info byte. */
 	static const uint8_t s1[] = { ASYNC6, 0x08, 0x00, 0x10, 0x00, 0x00,
 				      0x21, 0x2a, 0x0c };
-	static const struct pft_packet e1[] = {
+	static const struct pft_ptm_packet e1[] = {
 		E_ASYNC(6),
 		ISYNC(7, 0x1000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON),
 		  .has_ctxid = 1, .ctxid = 0x2a },
@@ -98,7 +98,7 @@ static void isync_context_id(void)
 	/* n = 2: 34 12 -> 0x1234 (little-endian). */
 	static const uint8_t s2[] = { ASYNC6, 0x08, 0x00, 0x10, 0x00, 0x00,
 				      0x01, 0x34, 0x12, 0x0c };
-	static const struct pft_packet e2[] = {
+	static const struct pft_ptm_packet e2[] = {
 		E_ASYNC(6),
 		ISYNC(8, 0x1000, PFT_ISA_ARM, PFT_ISYNC_PERIODIC),
 		  .has_ctxid = 1, .ctxid = 0x1234 },
@@ -109,7 +109,7 @@ static void isync_context_id(void)
 	/* n = 4, not CA: 78 56 34 12 -> 0x12345678. */
 	static const uint8_t s4[] = { ASYNC6, 0x08, 0x83, 0x8d, 0x01, 0xc0,
 				      0x21, 0x78, 0x56, 0x34, 0x12, 0x0c };
-	static const struct pft_packet e4[] = {
+	static const struct pft_ptm_packet e4[] = {
 		E_ASYNC(6),
 		ISYNC(10, 0xC0018D82, PFT_ISA_THUMB, PFT_ISYNC_TRACE_ON),
 		  .has_ctxid = 1, .ctxid = 0x12345678 },
@@ -126,7 +126,7 @@ static void isync_context_id(void)
 		0x08, 0x00, 0x80, 0x00, 0x80, 0x01, 0xef, 0xbe, 0xad, 0xde,
 		0x0c
 	};
-	static const struct pft_packet e4ca[] = {
+	static const struct pft_ptm_packet e4ca[] = {
 		E_ASYNC(6),
 		ISYNC(11, 0x80008000, PFT_ISA_ARM, PFT_ISYNC_TRACE_ON),
 		  .has_cycles = 1, .cycles = 1, .has_ctxid = 1, .ctxid = 0x12345678 },
@@ -163,10 +163,10 @@ static const struct {
 static void atoms_every_non_ca_header(void)
 {
 	uint8_t s[6 + 62 + 1] = { ASYNC6 };
-	struct pft_packet e[64];
+	struct pft_ptm_packet e[64];
 
 	memset(e, 0, sizeof(e));
-	e[0].type = PFT_PKT_ASYNC;
+	e[0].type = PFT_PTM_PKT_ASYNC;
 	e[0].size = 6;
 	for (size_t i = 0; i < 62; i++) {
 		const char *a = atom_table[i].atoms;
@@ -178,13 +178,13 @@ static void atoms_every_non_ca_header(void)
 		for (size_t j = 0; a[j]; j++)
 			if (a[j] == 'E')
 				bits |= (uint8_t)(1u << j);
-		e[1 + i].type = PFT_PKT_ATOM;
+		e[1 + i].type = PFT_PTM_PKT_ATOM;
 		e[1 + i].size = 1;
 		e[1 + i].n_atoms = (uint8_t)strlen(a);
 		e[1 + i].atoms = bits;
 	}
 	s[6 + 62] = 0x0c;
-	e[63].type = PFT_PKT_TRIGGER;
+	e[63].type = PFT_PTM_PKT_TRIGGER;
 	e[63].size = 1;
 	pc_check_stream(__FILE__, __LINE__, &plain, s, sizeof(s), e, 64);
 }
@@ -195,9 +195,9 @@ static void atoms_without_marker_invalid(void)
 	 * error, then NOTSYNC (84 not decoded) up to the next A-sync. */
 	static const uint8_t s80[] = { ASYNC6, 0x80, 0x84, ASYNC6, 0x86 };
 	static const uint8_t s82[] = { ASYNC6, 0x82, 0x84, ASYNC6, 0x86 };
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		E_ASYNC(6), E_BAD(PFT_ERR_PKT_ATOM_NO_MARKER, 2), E_ASYNC(6),
-		{ .type = PFT_PKT_ATOM, .size = 1, .n_atoms = 1, .atoms = 0 }
+		{ .type = PFT_PTM_PKT_ATOM, .size = 1, .n_atoms = 1, .atoms = 0 }
 	};
 
 	/* Core runs only: the status (BAD_OPCODE) is a reading of 5.12. */
@@ -231,9 +231,9 @@ static void atoms_cycle_accurate(void)
 		0x0c
 	};
 #define CA_ATOM(sz, e_, c) \
-	{ .type = PFT_PKT_ATOM, .size = (sz), .n_atoms = 1, .atoms = (e_), \
+	{ .type = PFT_PTM_PKT_ATOM, .size = (sz), .n_atoms = 1, .atoms = (e_), \
 	  .has_cycles = 1, .cycles = (c) }
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		E_ASYNC(6),
 		CA_ATOM(1, 1, 0), CA_ATOM(1, 0, 0), CA_ATOM(1, 1, 1),
 		CA_ATOM(1, 0, 1), CA_ATOM(1, 1, 15), CA_ATOM(1, 0, 15),

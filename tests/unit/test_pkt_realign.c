@@ -13,22 +13,22 @@ struct got {
 };
 
 /* Decode @s fed in two pieces split at @cut (cut = len: whole). */
-static void decode(const struct pft_config *cfg, const uint8_t *s, size_t len, size_t cut,
+static void decode(const struct pft_ptm_config *cfg, const uint8_t *s, size_t len, size_t cut,
 		   struct got *g)
 {
-	struct pft_pkt_decoder *d = pft_pkt_alloc(cfg, NULL);
-	struct pft_packet p;
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, NULL);
+	struct pft_ptm_packet p;
 	int fed = 0;
 
 	memset(g, 0, sizeof(*g));
-	pft_pkt_feed(d, s, cut);
+	pft_ptm_pkt_feed(d, s, cut);
 	for (;;) {
-		int st = pft_pkt_next(d, &p, sizeof(p));
+		int st = pft_ptm_pkt_next(d, &p, sizeof(p));
 		if (st == -PFT_ERR_NEED_INPUT) {
 			if (fed++)
-				pft_pkt_finish(d);
+				pft_ptm_pkt_finish(d);
 			else
-				pft_pkt_feed(d, s + cut, len - cut);
+				pft_ptm_pkt_feed(d, s + cut, len - cut);
 			continue;
 		}
 		if (st == -PFT_ERR_EOS || g->n == 16)
@@ -37,10 +37,10 @@ static void decode(const struct pft_config *cfg, const uint8_t *s, size_t len, s
 		g->size[g->n] = p.size;
 		g->offset[g->n++] = p.offset;
 	}
-	pft_pkt_free(d);
+	pft_ptm_pkt_free(d);
 }
 
-static void check_every_split(const struct pft_config *cfg, const uint8_t *s, size_t len,
+static void check_every_split(const struct pft_ptm_config *cfg, const uint8_t *s, size_t len,
 			      const struct got *want)
 {
 	for (size_t cut = 0; cut <= len; cut++) {
@@ -63,12 +63,12 @@ static void atom_takes_first_zero(void)
 				     0xc6, 0,             /* atom N, count 1 + 0 << 4 */
 				     0, 0, 0, 0, 0x80,    /* the rest of the A-sync */
 				     0x84 };              /* atom E, synchronised */
-	struct pft_config cfg;
-	pft_config_init(&cfg);
+	struct pft_ptm_config cfg;
+	pft_ptm_config_init(&cfg);
 	cfg.cycle_accurate = 1;
 	const struct got want = {
 		.n = 4,
-		.type = { PFT_PKT_ASYNC, PFT_PKT_ATOM, PFT_PKT_ASYNC, PFT_PKT_ATOM },
+		.type = { PFT_PTM_PKT_ASYNC, PFT_PTM_PKT_ATOM, PFT_PTM_PKT_ASYNC, PFT_PTM_PKT_ATOM },
 		.size = { 6, 2, 5, 1 },
 		.offset = { 0, 6, 8, 13 },
 	};
@@ -83,11 +83,11 @@ static void isync_takes_all_zeros(void)
 				     0x08, 0, 0, 0, 0, 0,  /* "I-sync" of the zeros */
 				     0x80,                 /* end of the A-sync */
 				     0x84 };
-	struct pft_config cfg;
-	pft_config_init(&cfg);
+	struct pft_ptm_config cfg;
+	pft_ptm_config_init(&cfg);
 	const struct got want = {
 		.n = 4,
-		.type = { PFT_PKT_ASYNC, PFT_PKT_ISYNC, PFT_PKT_ASYNC, PFT_PKT_ATOM },
+		.type = { PFT_PTM_PKT_ASYNC, PFT_PTM_PKT_ISYNC, PFT_PTM_PKT_ASYNC, PFT_PTM_PKT_ATOM },
 		.size = { 6, 6, 1, 1 },
 		.offset = { 0, 6, 12, 13 },
 	};
@@ -98,11 +98,11 @@ static void isync_takes_all_zeros(void)
 static void short_zero_run_is_bad(void)
 {
 	static const uint8_t s[] = { 0, 0, 0, 0, 0, 0x80, 0x84, 0, 0, 0, 0, 0x80, 0x84 };
-	struct pft_config cfg;
-	pft_config_init(&cfg);
+	struct pft_ptm_config cfg;
+	pft_ptm_config_init(&cfg);
 	const struct got want = {
 		.n = 4,
-		.type = { PFT_PKT_ASYNC, PFT_PKT_ATOM, PFT_PKT_BAD, PFT_PKT_NOTSYNC },
+		.type = { PFT_PTM_PKT_ASYNC, PFT_PTM_PKT_ATOM, PFT_PTM_PKT_BAD, PFT_PTM_PKT_NOTSYNC },
 		.size = { 6, 1, 5, 1 },
 		.offset = { 0, 6, 7, 12 },
 	};

@@ -6,14 +6,14 @@
 #include "pkt_check.h"
 
 #define TS(sz, v, raw, bits) \
-	.type = PFT_PKT_TIMESTAMP, .size = (sz), .ts = (v), .ts_raw = (raw), .ts_bits = (bits)
+	.type = PFT_PTM_PKT_TIMESTAMP, .size = (sz), .ts = (v), .ts_raw = (raw), .ts_bits = (bits)
 /* Binary streams: ts_raw is the value itself. */
 #define TSB(sz, v, bits) TS(sz, v, v, bits)
 
-static struct pft_config bin64, bin48, bin64ca, gray48, gray64;
+static struct pft_ptm_config bin64, bin48, bin64ca, gray48, gray64;
 
-static void check_ts(int line, const struct pft_config *cfg, const uint8_t *s,
-		     size_t n, const struct pft_packet *e, size_t ne)
+static void check_ts(int line, const struct pft_ptm_config *cfg, const uint8_t *s,
+		     size_t n, const struct pft_ptm_packet *e, size_t ne)
 {
 	pc_check_stream(__FILE__, line, cfg, s, n, e, ne);
 }
@@ -51,7 +51,7 @@ static void timestamp_64bit_lengths(void)
 		s[n++] = 0x00;
 		s[n++] = 0x0c;
 		const unsigned bits = k == 9 ? 64 : 7 * k;
-		const struct pft_packet e[] = {
+		const struct pft_ptm_packet e[] = {
 			E_ASYNC(6), { TSB(10, ~0ull, 64) },
 			{ TSB(1 + k, cleared[k], bits) }, E_TRIGGER
 		};
@@ -70,7 +70,7 @@ static void timestamp_64bit_lengths(void)
 			t[n++] = 0xff;
 		t[n++] = k == 9 ? 0xff : 0x7f;
 		t[n++] = 0x0c;
-		const struct pft_packet f[] = {
+		const struct pft_ptm_packet f[] = {
 			E_ASYNC(6), { TSB(10, 0, 64) },
 			{ TSB(1 + k, set[k], bits) }, E_TRIGGER
 		};
@@ -82,7 +82,7 @@ static void timestamp_64bit_lengths(void)
 	 * TS[63] and 0c after it is a trigger. */
 	static const uint8_t s[] = { ASYNC6, 0x42, 0x80, 0x80, 0x80, 0x80, 0x80,
 				     0x80, 0x80, 0x80, 0x80, 0x0c };
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		E_ASYNC(6), { TSB(10, 0x8000000000000000ull, 64) }, E_TRIGGER
 	};
 	PC_CHECK(&bin64, s, e);
@@ -106,7 +106,7 @@ static void timestamp_48bit_lengths(void)
 		s[n++] = 0x00;
 		s[n++] = 0x0c;
 		const unsigned bits = k == 7 ? 48 : 7 * k;
-		const struct pft_packet e[] = {
+		const struct pft_ptm_packet e[] = {
 			E_ASYNC(6), { TSB(8, 0xFFFFFFFFFFFFull, 48) },
 			{ TSB(1 + k, cleared[k], bits) }, E_TRIGGER
 		};
@@ -118,7 +118,7 @@ static void timestamp_48bit_lengths(void)
 	 * TS[47:42] = 0x3F and 0c after it is a trigger. */
 	static const uint8_t s[] = { ASYNC6, 0x42, 0x80, 0x80, 0x80, 0x80, 0x80,
 				     0x80, 0xff, 0x0c };
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		E_ASYNC(6), { TSB(8, 0xFC0000000000ull, 48) }, E_TRIGGER
 	};
 	PC_CHECK(&bin48, s, e);
@@ -136,7 +136,7 @@ static void timestamp_kept_across_async(void)
 		0x42, 0x49,
 		0x0c
 	};
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		E_ASYNC(6), { TSB(10, 0x82F9D18BCCull, 64) }, E_ASYNC(6),
 		/* 0x82F9D18BCC with TS[6:0] = 0x49: 0x82F9D18B80 | 0x49. */
 		{ TSB(2, 0x82F9D18BC9ull, 7) }, E_TRIGGER
@@ -147,10 +147,10 @@ static void timestamp_kept_across_async(void)
 
 static void timestamp_gray(void)
 {
-	struct pft_config a9;
+	struct pft_ptm_config a9;
 
-	pft_config_init(&a9);
-	PTU_EQ(pft_config_from_regs(&a9, 0x10001000, 0x000008EA, 0x411CF301,
+	pft_ptm_config_init(&a9);
+	PTU_EQ(pft_ptm_config_from_regs(&a9, 0x10001000, 0x000008EA, 0x411CF301,
 				    0x10), 0);
 	/* 5.9, A9 (48-bit Gray, CA): groups 0x67 0x70 0x2E 0x48 0x0E 0x0B
 	 * and last byte 0 -> 0x67 + 0x3800 + 0xB8000 + 0x9000000 +
@@ -165,7 +165,7 @@ static void timestamp_gray(void)
 		0x42, 0x00, 0x00,
 		0x0c
 	};
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		E_ASYNC(6),
 		{ TS(9, 0x6F4E0D2FBAull, 0x58E90BB867ull, 48), .has_cycles = 1,
 		  .cycles = 3 },
@@ -178,7 +178,7 @@ static void timestamp_gray(void)
 	 * 42 80 80 80 80 80 80 20 (TS[47] = bit 5 of the last byte). */
 	static const uint8_t s48[] = { ASYNC6, 0x42, 0x80, 0x80, 0x80, 0x80,
 				       0x80, 0x80, 0x20, 0x0c };
-	static const struct pft_packet e48[] = {
+	static const struct pft_ptm_packet e48[] = {
 		E_ASYNC(6), { TS(8, 0xFFFFFFFFFFFFull, 0x800000000000ull, 48) },
 		E_TRIGGER
 	};
@@ -187,7 +187,7 @@ static void timestamp_gray(void)
 	/* 64-bit Gray (v1.1, ETMCCER[28] = 0, [29] = 1). */
 	static const uint8_t s64[] = { ASYNC6, 0x42, 0x80, 0x80, 0x80, 0x80,
 				       0x80, 0x80, 0x80, 0x80, 0x80, 0x0c };
-	static const struct pft_packet e64[] = {
+	static const struct pft_ptm_packet e64[] = {
 		E_ASYNC(6),
 		{ TS(10, 0xFFFFFFFFFFFFFFFFull, 0x8000000000000000ull, 64) },
 		E_TRIGGER
@@ -199,7 +199,7 @@ static void timestamp_clock_change_and_cycles(void)
 {
 	/* 46 = 0100_0110: R = 1 (clock changed).  42: R = 0. */
 	static const uint8_t s[] = { ASYNC6, 0x46, 0x05, 0x42, 0x06, 0x0c };
-	static const struct pft_packet e[] = {
+	static const struct pft_ptm_packet e[] = {
 		E_ASYNC(6), { TSB(2, 5, 7), .ts_clock_change = 1 },
 		{ TSB(2, 6, 7) }, E_TRIGGER
 	};
@@ -216,7 +216,7 @@ static void timestamp_clock_change_and_cycles(void)
 		0x42, 0x05, 0x78, 0xff, 0xff, 0xff, 0x7f, /* 0xFFFFFFFE */
 		0x0c
 	};
-	static const struct pft_packet f[] = {
+	static const struct pft_ptm_packet f[] = {
 		E_ASYNC(6),
 		{ TSB(3, 5, 7), .ts_clock_change = 1, .has_cycles = 1, .cycles = 1 },
 		{ TSB(4, 5, 7), .has_cycles = 1, .cycles = 378 },

@@ -31,9 +31,9 @@ static int poisoned_past(const void *p, size_t from, size_t total)
 
 /* A PTM configuration an older caller has: its fields set, what follows its
  * first layout poison. */
-static void old_config(struct pft_config *c, size_t size)
+static void old_config(struct pft_ptm_config *c, size_t size)
 {
-	pft_config_init(c);
+	pft_ptm_config_init(c);
 	c->cycle_accurate = 1;
 	poison_past(c, size, sizeof(*c));
 	c->size = size;
@@ -41,58 +41,58 @@ static void old_config(struct pft_config *c, size_t size)
 
 static void ptm_config_in(void)
 {
-	const size_t first = FIRST(struct pft_config);
-	OLD(struct pft_config) u;
+	const size_t first = FIRST(struct pft_ptm_config);
+	OLD(struct pft_ptm_config) u;
 	char opts[64];
 	int err = 1;
 
 	old_config(&u.s, first);
-	struct pft_pkt_decoder *d = pft_pkt_alloc(&u.s, &err);
+	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(&u.s, &err);
 	PTU_CHECK(d != NULL);
 	PTU_EQ(err, 0);
-	pft_pkt_free(d);
-	struct pft_flow *f = pft_flow_alloc(&u.s, NULL, &err);
+	pft_ptm_pkt_free(d);
+	struct pft_ptm_flow *f = pft_ptm_flow_alloc(&u.s, NULL, &err);
 	PTU_CHECK(f != NULL);
-	pft_flow_free(f);
-	struct pft_encoder *e = pft_enc_alloc(&u.s, &err);
+	pft_ptm_flow_free(f);
+	struct pft_ptm_encoder *e = pft_ptm_enc_alloc(&u.s, &err);
 	PTU_CHECK(e != NULL);
-	pft_enc_free(e);
-	PTU_EQ(pft_config_options(&u.s, opts, sizeof(opts)), strlen("--cycle-accurate"));
+	pft_ptm_enc_free(e);
+	PTU_EQ(pft_ptm_config_options(&u.s, opts, sizeof(opts)), strlen("--cycle-accurate"));
 	PTU_CHECK(poisoned_past(&u.s, first, sizeof(u.s)));
 
 	u.s.size = first - 1;
 	err = 0;
-	PTU_CHECK(pft_pkt_alloc(&u.s, &err) == NULL);
+	PTU_CHECK(pft_ptm_pkt_alloc(&u.s, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
 	err = 0;
-	PTU_CHECK(pft_flow_alloc(&u.s, NULL, &err) == NULL);
+	PTU_CHECK(pft_ptm_flow_alloc(&u.s, NULL, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
 	err = 0;
-	PTU_CHECK(pft_enc_alloc(&u.s, &err) == NULL);
+	PTU_CHECK(pft_ptm_enc_alloc(&u.s, &err) == NULL);
 	PTU_EQ(err, -PFT_ERR_INVALID);
-	PTU_EQ(pft_config_options(&u.s, opts, sizeof(opts)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_options(&u.s, opts, sizeof(opts)), -PFT_ERR_INVALID);
 }
 
 /* Configurations written by the library: only the caller's part. */
 static void configs_out(void)
 {
-	OLD(struct pft_config) c;
+	OLD(struct pft_ptm_config) c;
 	OLD(struct pft_etm3_config) e;
 	OLD(struct pft_event_limits) l;
-	const size_t fc = FIRST(struct pft_config);
+	const size_t fc = FIRST(struct pft_ptm_config);
 	const size_t fe = FIRST(struct pft_etm3_config);
 	const size_t fl = FIRST(struct pft_event_limits);
 
 	/* Cortex-A15 PTM (ETMIDR 0x411CF312): CA from ETMCR[12]. */
 	poison_past(&c, 0, sizeof(c));
 	c.s.size = fc;
-	PTU_EQ(pft_config_from_regs(&c.s, 0x1000, 0, 0x411CF312, 0x13), 0);
+	PTU_EQ(pft_ptm_config_from_regs(&c.s, 0x1000, 0, 0x411CF312, 0x13), 0);
 	PTU_EQ(c.s.size, fc);
 	PTU_EQ(c.s.cycle_accurate, 1);
 	PTU_EQ(c.s.trace_id, 0x13);
 	PTU_CHECK(poisoned_past(&c, fc, sizeof(c)));
 	c.s.size = fc - 1;
-	PTU_EQ(pft_config_from_regs(&c.s, 0x1000, 0, 0x411CF312, 0x13), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_from_regs(&c.s, 0x1000, 0, 0x411CF312, 0x13), -PFT_ERR_INVALID);
 
 	/* ETMv3 (ETMIDR[11:8] = 2): trace ID from ETMTRACEIDR[6:0]. */
 	poison_past(&e, 0, sizeof(e));
@@ -186,25 +186,25 @@ static void other_configs_in(void)
 static void elements(void)
 {
 	const size_t first = FIRST(struct pft_elem);
-	struct pft_config cfg;
-	struct pft_packet async = { .type = PFT_PKT_ASYNC };
+	struct pft_ptm_config cfg;
+	struct pft_ptm_packet async = { .type = PFT_PTM_PKT_ASYNC };
 	OLD(struct pft_elem) u;
 	int err;
 
-	pft_config_init(&cfg);
-	struct pft_flow *f = pft_flow_alloc(&cfg, NULL, &err);
+	pft_ptm_config_init(&cfg);
+	struct pft_ptm_flow *f = pft_ptm_flow_alloc(&cfg, NULL, &err);
 	PTU_CHECK(f != NULL);
 	if (!f)
 		return;
 	/* The first packet gives a NO_SYNC element. */
-	PTU_EQ(pft_flow_put(f, &async, sizeof(async)), 0);
+	PTU_EQ(pft_ptm_flow_put(f, &async, sizeof(async)), 0);
 	poison_past(&u, 0, sizeof(u));
-	PTU_EQ(pft_flow_next(f, &u.s, first - 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_flow_next(f, &u.s, first - 1), -PFT_ERR_INVALID);
 	PTU_CHECK(poisoned_past(&u, 0, sizeof(u)));
-	PTU_EQ(pft_flow_next(f, &u.s, first), 0);
+	PTU_EQ(pft_ptm_flow_next(f, &u.s, first), 0);
 	PTU_EQ(u.s.type, PFT_ELEM_NO_SYNC);
 	PTU_CHECK(poisoned_past(&u, first, sizeof(u)));
-	pft_flow_free(f);
+	pft_ptm_flow_free(f);
 
 	/* The element, poison and all, goes into the consumers. */
 	struct pft_cov *cov = pft_cov_alloc(&err);
@@ -256,22 +256,22 @@ static void etm3_packets(void)
  * write its first layout and nothing past it (fields with defaults set). */
 static void inits(void)
 {
-	OLD(struct pft_config) c;
+	OLD(struct pft_ptm_config) c;
 	OLD(struct pft_etm3_config) e;
 	OLD(struct pft_event_limits) l;
-	const size_t fc = FIRST(struct pft_config);
+	const size_t fc = FIRST(struct pft_ptm_config);
 	const size_t fe = FIRST(struct pft_etm3_config);
 	const size_t fl = FIRST(struct pft_event_limits);
 
 	poison_past(&c, 0, sizeof(c));
-	PTU_EQ(pft_config_init_size(&c.s, fc), 0);
+	PTU_EQ(pft_ptm_config_init_size(&c.s, fc), 0);
 	PTU_EQ(c.s.size, fc);
 	PTU_EQ(c.s.version_minor, 1);
 	PTU_EQ(c.s.ts_64bit, 1);
 	PTU_EQ(c.s.cycle_accurate, 0);
 	PTU_CHECK(poisoned_past(&c, fc, sizeof(c)));
-	PTU_EQ(pft_config_init_size(&c.s, fc - 1), -PFT_ERR_INVALID);
-	PTU_EQ(pft_config_init_size(NULL, fc), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_init_size(&c.s, fc - 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_ptm_config_init_size(NULL, fc), -PFT_ERR_INVALID);
 
 	poison_past(&e, 0, sizeof(e));
 	PTU_EQ(pft_etm3_config_init_size(&e.s, fe), 0);
@@ -291,7 +291,7 @@ static void inits(void)
 	PTU_EQ(pft_event_limits_max_size(&l.s, fl - 1), -PFT_ERR_INVALID);
 
 	/* The inline init is the full size. */
-	PTU_EQ(pft_config_init(&c.s), 0);
+	PTU_EQ(pft_ptm_config_init(&c.s), 0);
 	PTU_EQ(c.s.size, sizeof(c.s));
 }
 

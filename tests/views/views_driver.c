@@ -76,7 +76,7 @@ static void element(struct sinks *s, const struct pft_elem *e)
 
 int main(int argc, char **argv)
 {
-	struct pft_config cfg;
+	struct pft_ptm_config cfg;
 	struct pft_image *img;
 	struct pft_lines *lines = NULL;
 	int err, use_lines = 1;
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: views_driver RAW ELF OUTDIR [options]\n");
 		return 2;
 	}
-	pft_config_init(&cfg);
+	pft_ptm_config_init(&cfg);
 	for (int i = 4; i < argc; i++) {
 		if (!strcmp(argv[i], "--cycle-accurate"))
 			cfg.cycle_accurate = 1;
@@ -131,9 +131,9 @@ int main(int argc, char **argv)
 		die(argv[1], -PFT_ERR_BAD_FILE);
 	static uint8_t buf[1 << 16];
 	size_t n;
-	struct pft_pkt_decoder *pd = pft_pkt_alloc(&cfg, &err);
-	struct pft_flow *flow = pft_flow_alloc(&cfg, img, &err);
-	struct pft_packet pkt;
+	struct pft_ptm_pkt_decoder *pd = pft_ptm_pkt_alloc(&cfg, &err);
+	struct pft_ptm_flow *flow = pft_ptm_flow_alloc(&cfg, img, &err);
+	struct pft_ptm_packet pkt;
 	struct pft_elem e;
 	int done = 0;
 
@@ -142,11 +142,11 @@ int main(int argc, char **argv)
 	while (!done) {
 		n = fread(buf, 1, sizeof(buf), raw);
 		if (n)
-			pft_pkt_feed(pd, buf, n);
+			pft_ptm_pkt_feed(pd, buf, n);
 		else
-			pft_pkt_finish(pd);
+			pft_ptm_pkt_finish(pd);
 		for (;;) {
-			err = pft_pkt_next(pd, &pkt, sizeof(pkt));
+			err = pft_ptm_pkt_next(pd, &pkt, sizeof(pkt));
 			if (err == -PFT_ERR_NEED_INPUT)
 				break;
 			if (err == -PFT_ERR_EOS) {
@@ -155,9 +155,9 @@ int main(int argc, char **argv)
 			}
 			if (err < 0)
 				die("packets", err);
-			if ((err = pft_flow_put(flow, &pkt, sizeof(pkt))))
+			if ((err = pft_ptm_flow_put(flow, &pkt, sizeof(pkt))))
 				die("flow", err);
-			while (pft_flow_next(flow, &e, sizeof(e)) == 0)
+			while (pft_ptm_flow_next(flow, &e, sizeof(e)) == 0)
 				element(&s, &e);
 		}
 	}
@@ -192,8 +192,8 @@ int main(int argc, char **argv)
 	pft_timeline_free(s.timeline);
 	pft_calls_free(s.calls);
 	pft_views_free(s.views);
-	pft_flow_free(flow);
-	pft_pkt_free(pd);
+	pft_ptm_flow_free(flow);
+	pft_ptm_pkt_free(pd);
 	pft_lines_free(lines);
 	pft_image_free(img);
 	return 0;
