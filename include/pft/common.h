@@ -44,6 +44,7 @@ enum pft_error_code {
 	PFT_ERR_BAD_FILE,      /* a file is missing, unreadable or malformed */
 	PFT_ERR_NOT_SUPPORTED, /* valid, but not supported by this library */
 	PFT_ERR_NOSPACE,       /* a caller-provided output buffer is too small */
+	PFT_ERR_NO_SOURCE,     /* no trace source (of the protocol asked for) in the input */
 	PFT_ERR_MAX,           /* one past the codes that functions return */
 
 	/*

@@ -308,7 +308,7 @@ pft_export int pft_input_load_image(struct pft_image *img, const char *path, int
  * id, only that one).  Sources of other protocols are listed by pft_input_source()
  * with decoded = 0.  Returns 0, or -PFT_ERR_BAD_FILE (the snapshot, a
  * buffer, a dump or an image cannot be used), -PFT_ERR_BAD_CONFIG (a
- * source's registers, overlapping images), -PFT_ERR_NOMAP (no source to
+ * source's registers, overlapping images), -PFT_ERR_NO_SOURCE (no source to
  * decode), -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
  */
 pft_export int pft_input_open_snapshot(struct pft_input *in, const char *dir);
@@ -341,7 +341,7 @@ pft_export int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_
  * once more (standard input: up to 4 MiB of it are kept and decoded
  * first), and with the images given
  * before, decides the flow options too.  Returns the number of sources
- * added, or -PFT_ERR_NOMAP (no PTM trace: pft_input_message() says what the
+ * added, or -PFT_ERR_NO_SOURCE (no PTM trace: pft_input_message() says what the
  * file holds), -PFT_ERR_BAD_FILE, -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
  */
 pft_export int pft_input_add_detected(struct pft_input *in, int id);
@@ -354,7 +354,7 @@ pft_export int pft_input_add_detected(struct pft_input *in, int id);
  * listed with decoded = 0, and trace-port syncs are detected as by
  * pft_input_add_detected()).  The configuration is not detected: take it
  * from the ETM's registers (pft_etm3_config_from_regs()).  Returns the
- * number of sources added, or -PFT_ERR_NOMAP (@id -1 and no ETMv3 source
+ * number of sources added, or -PFT_ERR_NO_SOURCE (@id -1 and no ETMv3 source
  * in the file: pft_input_message() says so), -PFT_ERR_BAD_CONFIG (a bad
  * @cfg, or a second source in a RAW file), -PFT_ERR_BAD_FILE,
  * -PFT_ERR_INVALID (NULL argument, no file open, after a snapshot, @id out

@@ -397,7 +397,7 @@ struct pft_input_perf_config {
  * Returns 0, or (pft_input_message() names the file and offset):
  * -PFT_ERR_BAD_FILE (cannot be read, malformed: as pft_perf_next(), an
  * AUXTRACE buffer of a CPU no block describes, an image that is not an
- * ARM ELF), -PFT_ERR_NOMAP (no AUXTRACE_INFO of cs_etm, no trace unit pft
+ * ARM ELF), -PFT_ERR_NO_SOURCE (no AUXTRACE_INFO of cs_etm, no trace unit pft
  * decodes, no trace), -PFT_ERR_BAD_CONFIG (registers, overlapping images),
  * -PFT_ERR_INVALID (NULL argument, @in opened before) or -PFT_ERR_NOMEM.
  * After a failure, @in is spent: pft_input_next() returns -PFT_ERR_INVALID.

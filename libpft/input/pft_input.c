@@ -643,9 +643,9 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 	}
 	if (!decoded) {
 		if (in->cfg.id >= 0)
-			return fail(in, -PFT_ERR_NOMAP, "%s: no PTM or ETMv3 with trace ID 0x%02x",
+			return fail(in, -PFT_ERR_NO_SOURCE, "%s: no PTM or ETMv3 with trace ID 0x%02x",
 				    dir, in->cfg.id);
-		return fail(in, -PFT_ERR_NOMAP, "%s: no PTM or ETMv3 trace source has a trace "
+		return fail(in, -PFT_ERR_NO_SOURCE, "%s: no PTM or ETMv3 trace source has a trace "
 			    "buffer", dir);
 	}
 	return 0;
@@ -837,13 +837,13 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		int proto = pft_detect_protocol(buf, len);
 		if (proto != PFT_PROTO_PTM && pft_detect_frames(buf, len, &fr, sizeof(fr)) == 0 &&
 		    fr.format != PFT_FRAMES_RAW && fr.nsources) {
-			err = fail(in, -PFT_ERR_NOMAP, "%s: this is a formatted buffer (%s frames), "
+			err = fail(in, -PFT_ERR_NO_SOURCE, "%s: this is a formatted buffer (%s frames), "
 				   "not raw trace: try --formatted", f->path,
 				   pft_frame_format_name(fr.format));
 			goto out;
 		}
 		if (proto > PFT_PROTO_PTM) {
-			err = fail(in, -PFT_ERR_NOMAP, "%s: this is %s trace, not PTM", f->path,
+			err = fail(in, -PFT_ERR_NO_SOURCE, "%s: this is %s trace, not PTM", f->path,
 				   pft_protocol_name((unsigned)proto));
 			goto out;
 		}
@@ -912,7 +912,7 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		 * say what it finds. */
 		err = add_default_ptm(in, file, id);
 	else if (!added && id < 0)
-		err = fail(in, -PFT_ERR_NOMAP, "%s: no %s trace source in the first %zu bytes "
+		err = fail(in, -PFT_ERR_NO_SOURCE, "%s: no %s trace source in the first %zu bytes "
 			   "(%u sources of other protocols)", f->path, etm3 ? "ETMv3" : "PTM", len,
 			   fr.nsources);
 out:

@@ -225,7 +225,7 @@ static int scan(struct perf_in *p)
 		switch (rec.type) {
 		case PFT_PERF_AUXTRACE_INFO:
 			if (rec.u.auxtrace_info.type != 3) {
-				err = fail(p, -PFT_ERR_NOMAP, "%s: offset 0x%" PRIx64 ": AUXTRACE_INFO "
+				err = fail(p, -PFT_ERR_NO_SOURCE, "%s: offset 0x%" PRIx64 ": AUXTRACE_INFO "
 					   "of type %u, not CoreSight (cs_etm, 3)", p->path,
 					   rec.offset, rec.u.auxtrace_info.type);
 				goto out;
@@ -271,10 +271,10 @@ static int scan(struct perf_in *p)
 	}
 	err = 0;
 	if (!have_info)
-		err = fail(p, -PFT_ERR_NOMAP, "%s: no AUXTRACE_INFO record: not a CoreSight trace "
+		err = fail(p, -PFT_ERR_NO_SOURCE, "%s: no AUXTRACE_INFO record: not a CoreSight trace "
 			   "(perf record -e cs_etm)", p->path);
 	else if (!p->nq)
-		err = fail(p, -PFT_ERR_NOMAP, "%s: no AUXTRACE buffer: the file holds no trace",
+		err = fail(p, -PFT_ERR_NO_SOURCE, "%s: no AUXTRACE buffer: the file holds no trace",
 			   p->path);
 out:
 	pft_perf_close(rd);
@@ -497,9 +497,9 @@ static int make_sources(struct perf_in *p)
 	}
 	if (!decoded) {
 		if (p->cfg.id >= 0)
-			return fail(p, -PFT_ERR_NOMAP, "%s: no PTM or ETMv3 with trace ID 0x%02x",
+			return fail(p, -PFT_ERR_NO_SOURCE, "%s: no PTM or ETMv3 with trace ID 0x%02x",
 				    p->path, p->cfg.id);
-		return fail(p, -PFT_ERR_NOMAP, "%s: no PTM or ETMv3 trace unit in AUXTRACE_INFO "
+		return fail(p, -PFT_ERR_NO_SOURCE, "%s: no PTM or ETMv3 trace unit in AUXTRACE_INFO "
 			    "(ETMv4 and ETE are not decoded)", p->path);
 	}
 	return 0;

@@ -73,7 +73,7 @@ static void check_input(size_t size)
 
 	FUZZ_CHECK(in);
 	err = pft_input_open_perf(in, path, &pc);
-	FUZZ_CHECK(err == 0 || err == -PFT_ERR_BAD_FILE || err == -PFT_ERR_NOMAP ||
+	FUZZ_CHECK(err == 0 || err == -PFT_ERR_BAD_FILE || err == -PFT_ERR_NO_SOURCE ||
 		   err == -PFT_ERR_BAD_CONFIG || err == -PFT_ERR_NOMEM);
 	FUZZ_CHECK(err == 0 || *pft_input_message(in));
 	/* Every packet takes at least one trace byte, a gap one AUX record. */
@@ -84,7 +84,7 @@ static void check_input(size_t size)
 			FUZZ_CHECK(item.source < pft_input_nsources(in));
 	}
 	FUZZ_CHECK(err >= 0 || err == -PFT_ERR_EOS || err == -PFT_ERR_BAD_FILE ||
-		   err == -PFT_ERR_NOMEM || err == -PFT_ERR_NOMAP || err == -PFT_ERR_BAD_CONFIG);
+		   err == -PFT_ERR_NOMEM || err == -PFT_ERR_NO_SOURCE || err == -PFT_ERR_BAD_CONFIG);
 	FUZZ_CHECK(err == -PFT_ERR_EOS || *pft_input_message(in));
 	pft_input_free(in);
 }

@@ -105,7 +105,7 @@ static void formatted_without_etm3(void)
 	pft_etm3_config_init(&cfg);
 	PTU_EQ(pft_input_open_file(in, write_file("z.bin", zeros, sizeof(zeros)),
 				   PFT_PIPE_FORMATTED), 0);
-	PTU_EQ(pft_input_add_etm3(in, -1, &cfg), -PFT_ERR_NOMAP);
+	PTU_EQ(pft_input_add_etm3(in, -1, &cfg), -PFT_ERR_NO_SOURCE);
 	PTU_CHECK(strstr(pft_input_message(in), "no ETMv3 trace source") != NULL);
 	pft_input_free(in);
 }

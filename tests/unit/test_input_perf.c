@@ -105,7 +105,7 @@ static void writer_file(void)
 	/* --id of another trace ID: nothing to decode. */
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .id = 0x10 };
 	in = pft_input_alloc(&ic, NULL);
-	PTU_EQ(pft_input_open_perf(in, path, &pc), -PFT_ERR_NOMAP);
+	PTU_EQ(pft_input_open_perf(in, path, &pc), -PFT_ERR_NO_SOURCE);
 	PTU_CHECK(strstr(pft_input_message(in), "0x10") != NULL);
 	pft_input_free(in);
 	unlink(path);
