@@ -252,6 +252,23 @@ static inline size_t pft_stream_async_after(const uint8_t *p, size_t avail, unsi
 	return z + prior >= PKT_ASYNC_MIN_ZEROS ? z + 1 : 0;
 }
 
+/* What a decoder returns for a bad packet with reason @bad (its
+ * PFT_ERR_PKT_* reason): a reserved header is a bad opcode, a packet cut
+ * by the end of the stream truncated, anything else a bad packet. */
+static inline int pft_stream_bad_status(uint8_t bad)
+{
+	switch (bad) {
+	case PFT_ERR_PKT_RESERVED_HEADER:
+	case PFT_ERR_PKT_ATOM_NO_MARKER: /* PTM: reserved without CA (pft-protocol.md 5.12) */
+	case PFT_ERR_PKT_DATA_DISABLED:  /* ETMv3: a data header without data trace */
+		return -PFT_ERR_BAD_OPCODE;
+	case PFT_ERR_PKT_TRUNCATED:
+		return -PFT_ERR_TRUNCATED;
+	default:
+		return -PFT_ERR_BAD_PACKET;
+	}
+}
+
 /* ---- The unsynchronised paths (pft_pkt_stream.c).  Each returns 0 with
  * a packet in *@sp, or -PFT_ERR_NEED_INPUT. ---- */
 

@@ -632,19 +632,6 @@ static void commit(struct pft_etm3_pkt_decoder *d, const struct pft_etm3_packet 
 	}
 }
 
-static int bad_status(const struct pft_etm3_packet *pkt)
-{
-	switch (pkt->bad) {
-	case PFT_ERR_PKT_RESERVED_HEADER:
-	case PFT_ERR_PKT_DATA_DISABLED:
-		return -PFT_ERR_BAD_OPCODE;
-	case PFT_ERR_PKT_TRUNCATED:
-		return -PFT_ERR_TRUNCATED;
-	default:
-		return -PFT_ERR_BAD_PACKET;
-	}
-}
-
 /* A synchronised packet or bad packet of @n bytes at @raw: the result. */
 static int deliver(void *dv, void *pv, int n, const uint8_t *raw, uint64_t offset)
 {
@@ -670,7 +657,7 @@ static int deliver(void *dv, void *pv, int n, const uint8_t *raw, uint64_t offse
 			d->s.zeros_behind++;
 	if (n < 0) {
 		d->s.synced = 0;
-		return bad_status(pkt);
+		return pft_stream_bad_status(pkt->bad);
 	}
 	commit(d, pkt);
 	return 0;

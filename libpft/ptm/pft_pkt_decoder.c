@@ -535,19 +535,6 @@ static void commit(struct pft_ptm_pkt_decoder *d, const struct pft_ptm_packet *p
 	}
 }
 
-static int bad_status(const struct pft_ptm_packet *pkt)
-{
-	switch (pkt->bad) {
-	case PFT_ERR_PKT_RESERVED_HEADER:
-	case PFT_ERR_PKT_ATOM_NO_MARKER: /* reserved without CA (pft-protocol.md 5.12) */
-		return -PFT_ERR_BAD_OPCODE;
-	case PFT_ERR_PKT_TRUNCATED:
-		return -PFT_ERR_TRUNCATED;
-	default:
-		return -PFT_ERR_BAD_PACKET;
-	}
-}
-
 /* How many zero bytes (up to 5) come just before buf[@pos] in the stream. */
 static __attribute__((noinline, cold)) unsigned zeros_before_at(const struct pft_ptm_pkt_decoder *d,
 								 size_t pos)
@@ -626,7 +613,7 @@ static int ptm_deliver(void *dv, void *pv, int n, const uint8_t *raw, uint64_t o
 	pkt->offset = offset;
 	if (n < 0) {
 		d->s.synced = 0;
-		return bad_status(pkt);
+		return pft_stream_bad_status(pkt->bad);
 	}
 	commit(d, pkt);
 	return 0;
@@ -743,7 +730,7 @@ static __attribute__((noinline)) int next_in_buffer(struct pft_ptm_pkt_decoder *
 	pkt->offset = d->s.buf_offset + d->s.pos;
 	d->s.pos += (size_t)-n;
 	d->s.synced = 0;
-	return bad_status(pkt);
+	return pft_stream_bad_status(pkt->bad);
 }
 
 int pft_ptm_pkt_next(struct pft_ptm_pkt_decoder *d, struct pft_ptm_packet *pkt, size_t size)
