@@ -66,15 +66,8 @@ compare "TC2 id 0x13" 4096 1 --snapshot "$SS/TC2" --id 0x13
 # TC2's ID 0x13 as raw bytes 160 times over (a copy's end cuts its last
 # packet and the next A-sync resynchronises), and damaged: a reserved
 # header byte put into each copy, a little further every time.
-python3 - "$SRC/tests/fuzz" "$SS/TC2/cstrace.bin" "$tmp" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-from make_corpus import deformat
-one = deformat(open(sys.argv[2], 'rb').read(), 0x13)
-open(sys.argv[3] + '/big.pft', 'wb').write(one * 160)
-open(sys.argv[3] + '/bad.pft', 'wb').write(
-    b''.join(one[:1000 + 17 * i] + b'\x02' + one[1000 + 17 * i:] for i in range(160)))
-PY
+python3 "$SRC/tests/parallel/source_bytes.py" "$SS/TC2/cstrace.bin" 0x13 160 "$tmp/big.pft"
+python3 "$SRC/tests/parallel/source_bytes.py" "$SS/TC2/cstrace.bin" 0x13 160 "$tmp/bad.pft" 1000 17
 cfg=(--reg ETMCR=0x10001000)
 for j in 1 3; do
     compare "TC2 x160" 4096 $j --raw "$tmp/big.pft" "${cfg[@]}"

@@ -61,14 +61,9 @@ same 4096 2 0 dump --snapshot "$SS/TC2" --format jsonl
 # TC2's PTM (trace ID 0x13) as raw bytes (deformatted here), once and
 # 160 times over (725 KB): a copy's end cuts its last packet, and the next
 # copy's A-sync resynchronises, so the pieces meet trace of every kind.
-python3 - "$SRC/tests/fuzz" "$SS/TC2/cstrace.bin" "$tmp" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-from make_corpus import deformat
-one = deformat(open(sys.argv[2], 'rb').read(), 0x13)
-open(sys.argv[3] + '/one.pft', 'wb').write(one)
-open(sys.argv[3] + '/big.pft', 'wb').write(one * 160)
-PY
+bytes_of() { python3 "$SRC/tests/parallel/source_bytes.py" "$SS/TC2/cstrace.bin" "$@"; }
+bytes_of 0x13 1 "$tmp/one.pft"
+bytes_of 0x13 160 "$tmp/big.pft"
 check "TC2 0x13 bytes" "$(stat -c %s "$tmp/one.pft")" 4533
 cfg=(--reg ETMCR=0x10001000 --image "$SS/TC2/kernel_dump.bin@0xC0008000")
 for j in 2 3; do
@@ -83,12 +78,7 @@ same 4096 3 177 dump --raw "$tmp/big.pft" "${cfg[@]:0:2}" --count
 # --count: the workers count in place and only the bad packets come back,
 # each listed on stderr where -j 1 lists it.  bad.pft: the copies with a
 # reserved header byte (0x02) put into each, a little further every time.
-python3 - "$tmp" <<'PY'
-import sys
-one = open(sys.argv[1] + '/one.pft', 'rb').read()
-open(sys.argv[1] + '/bad.pft', 'wb').write(
-    b''.join(one[:1000 + 17 * i] + b'\x02' + one[1000 + 17 * i:] for i in range(160)))
-PY
+bytes_of 0x13 160 "$tmp/bad.pft" 1000 17
 same 4096 2 177 dump --raw "$tmp/bad.pft" "${cfg[@]:0:2}" --count --format jsonl
 check "bad trace: bad packets listed" "$([ "$(grep -c 'offset 0x' "$tmp/par.err")" -gt 50 ] && echo yes)" yes
 same 4096 2 177 decode --raw "$tmp/bad.pft" "${cfg[@]}" --count
@@ -229,15 +219,8 @@ fi
 # each copy, a little further every time.  Hand-overs compare the ETMv3
 # decoders' states (the open range of its per-instruction atoms, pending
 # W cycles) as PTM's are compared.
-python3 - "$SRC/tests/fuzz" "$SS/TC2/cstrace.bin" "$tmp" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-from make_corpus import deformat
-one = deformat(open(sys.argv[2], 'rb').read(), 0x10)
-open(sys.argv[3] + '/e3big.bin', 'wb').write(one * 100)
-open(sys.argv[3] + '/e3bad.bin', 'wb').write(
-    b''.join(one[:2000 + 31 * i] + b'\x02' + one[2000 + 31 * i:] for i in range(100)))
-PY
+bytes_of 0x10 100 "$tmp/e3big.bin"
+bytes_of 0x10 100 "$tmp/e3bad.bin" 2000 31
 check "TC2 0x10 bytes" "$(stat -c %s "$tmp/e3big.bin")" 1087300
 e3=(--reg ETMCR=0x10001860 --reg ETMIDR=0x410CF250 --reg ETMCCER=0x344008F2)
 e3img=(--image "$SS/TC2/kernel_dump.bin@0xC0008000")
