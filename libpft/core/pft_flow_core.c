@@ -102,8 +102,3 @@ void pft_flow_core_sync_state(const struct pft_flow_core *c, struct flow_sync_st
 	s->queued = c->q_len;
 	c->ops->sync_state(c, s);
 }
-
-int pft_flow_sync_state_equal(const struct flow_sync_state *a, const struct flow_sync_state *b)
-{
-	return !memcmp(a, b, sizeof(*a));
-}

@@ -45,10 +45,8 @@ void pft_ptm_pkt_sync_state(const struct pft_ptm_pkt_decoder *d, struct pkt_sync
 void pft_ptm_flow_sync_state(const struct pft_ptm_flow *f, struct flow_sync_state *s);
 void pft_etm3_flow_sync_state(const struct pft_etm3_flow *f, struct flow_sync_state *s);
 
-/* 1 when the two states are equal (the decoders' outputs from here on are
- * the same for the same input), else 0. */
-int pft_ptm_pkt_sync_state_equal(const struct pkt_sync_state *a, const struct pkt_sync_state *b);
-int pft_flow_sync_state_equal(const struct flow_sync_state *a,
-			      const struct flow_sync_state *b);
+/* Two states are equal (the decoders' outputs from here on are the same
+ * for the same input) when memcmp() finds them equal, as the parallel
+ * decode compares them through the protocol table's sizes. */
 
 #endif

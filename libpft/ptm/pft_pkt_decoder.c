@@ -859,8 +859,3 @@ void pft_ptm_pkt_sync_state(const struct pft_ptm_pkt_decoder *d, struct pkt_sync
 	s->isa_known = d->isa_known;
 	s->altis = d->altis;
 }
-
-int pft_ptm_pkt_sync_state_equal(const struct pkt_sync_state *a, const struct pkt_sync_state *b)
-{
-	return !memcmp(a, b, sizeof(*a));
-}
