@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int ptu_failed_checks;
 static int ptu_tests_passed, ptu_tests_failed;
@@ -59,6 +60,19 @@ static int ptu_tests_passed, ptu_tests_failed;
 			fprintf(stderr, "FAIL %s\n", #fn);                    \
 		}                                                             \
 	} while (0)
+
+/* Remove the @n files named @files from temporary directory @dir, then
+ * the directory. */
+static inline void ptu_remove_dir(const char *dir, const char *const *files, size_t n)
+{
+	char path[4096];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
 
 #define PTU_MAIN_END()                                                        \
 	do {                                                                  \

@@ -146,7 +146,6 @@ static void tc2_buffer(void)
 int main(void)
 {
 	static const char *const files[] = { "f.bin", "r.bin", "z.bin" };
-	char path[128];
 
 	if (!mkdtemp(dir))
 		return 1;
@@ -154,10 +153,6 @@ int main(void)
 	PTU_RUN(raw_stream);
 	PTU_RUN(formatted_without_etm3);
 	PTU_RUN(tc2_buffer);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		unlink(path);
-	}
-	rmdir(dir);
+	ptu_remove_dir(dir, files, sizeof(files) / sizeof(files[0]));
 	PTU_MAIN_END();
 }

@@ -214,7 +214,6 @@ int main(void)
 {
 	static const char *const files[] = { "one.bin", "empty.bin" };
 	const char *s = getenv("PFT_SHARED");
-	char path[128];
 
 	snprintf(shared, sizeof(shared), "%s/testdata/opencsd-snapshots", s ? s : "../shared");
 	if (!mkdtemp(dir))
@@ -223,10 +222,6 @@ int main(void)
 	PTU_RUN(empty_file);
 	PTU_RUN(tc2_file);
 	PTU_RUN(snapshots);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		unlink(path);
-	}
-	rmdir(dir);
+	ptu_remove_dir(dir, files, sizeof(files) / sizeof(files[0]));
 	PTU_MAIN_END();
 }
