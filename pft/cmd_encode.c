@@ -386,22 +386,15 @@ static int take_packets(struct encode *e)
 	return 0;
 }
 
-static int model_error(const struct encode *e, const struct log_entry *le, uint32_t prev,
-		       int have_prev, int err)
+static int model_error(const struct encode *e, const struct log_entry *le)
 {
-	enum pft_error_code why = e->io.etm3 ? pft_etm3_model_error(e->model3) : pft_ptm_model_error(e->model);
-	char what[160];
+	struct pft_diag why;
 
-	if (why == PFT_ERR_MODEL_NOT_IN_IMAGE)
-		snprintf(what, sizeof(what), "0x%08x is not in the image%s", le->addr,
-			 have_prev ? " (and no branch leads there)" : "");
-	else if (why == PFT_ERR_MODEL_MISALIGNED || why == PFT_ERR_MODEL_BAD_ISA || !have_prev)
-		snprintf(what, sizeof(what), "0x%08x: %s", le->addr,
-			 pft_errstr(why ? why : pft_errcode(err)));
+	if (e->io.etm3)
+		pft_etm3_model_diag(e->model3, &why);
 	else
-		snprintf(what, sizeof(what), "0x%08x cannot follow 0x%08x: %s", le->addr, prev,
-			 pft_errstr(why ? why : pft_errcode(err)));
-	cli_error("%s:%" PRIu64 ": %s", e->log, le->line, what);
+		pft_ptm_model_diag(e->model, &why);
+	cli_error("%s:%" PRIu64 ": %s", e->log, le->line, why.text);
 	return EXIT_USAGE;
 }
 
@@ -409,7 +402,6 @@ static int run_model(struct encode *e)
 {
 	struct insn_log log;
 	struct log_entry le;
-	uint32_t prev = 0;
 	int have_prev = 0, r, rc = 0;
 
 	if (log_open(&log, e->log))
@@ -428,10 +420,9 @@ static int run_model(struct encode *e)
 		int err = e->io.etm3 ? pft_etm3_model_put(e->model3, &in, sizeof(in))
 				  : pft_ptm_model_put(e->model, &in, sizeof(in));
 		if (err < 0) {
-			rc = model_error(e, &le, prev, have_prev, err);
+			rc = model_error(e, &le);
 			break;
 		}
-		prev = le.addr;
 		have_prev = 1;
 		if (take_packets(e)) {
 			rc = EXIT_USAGE;

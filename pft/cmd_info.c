@@ -99,7 +99,7 @@ static int info(const struct input_opts *o, int format)
 	while (err >= 0 && (err = pft_input_next(in, &item, sizeof(item))) == 0)
 		;
 	if (err != -PFT_ERR_EOS) {
-		cli_error("%s", pft_input_message(in));
+		input_report_error(in, err);
 		pft_input_free(in);
 		return EXIT_USAGE;
 	}

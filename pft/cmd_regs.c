@@ -247,11 +247,11 @@ static int explain_snapshot(const char *dir, const char *device,
 			    const struct ptm_impl *impl)
 {
 	struct pft_snapshot *s;
-	char err[1024];
+	struct pft_diag why;
 	int warnings = 0, shown = 0, rc = EXIT_OK;
 
-	if (pft_snap_load(dir, 0, &s, err, sizeof(err)) < 0) {
-		cli_error("%s", err);
+	if (pft_snap_load(dir, 0, &s, &why) < 0) {
+		cli_error("%s", why.text);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < s->ndevs && rc == EXIT_OK; i++) {

@@ -624,10 +624,10 @@ static void release(struct views_run *r)
 static int snapshot_ts_hz(const char *dir, uint64_t *hz)
 {
 	struct pft_snapshot *snap;
-	char msg[512];
+	struct pft_diag why;
 
-	if (pft_snap_load(dir, 0, &snap, msg, sizeof(msg)) < 0) {
-		cli_error("%s", msg);
+	if (pft_snap_load(dir, 0, &snap, &why) < 0) {
+		cli_error("%s", why.text);
 		return -1;
 	}
 	*hz = snap->ts_frequency;

@@ -72,13 +72,12 @@ int image_arg_kind(const struct image_arg *a)
 
 int image_args_load(const struct image_args *a, struct pft_image *img)
 {
-	char msg[1024];
+	struct pft_diag why;
 
 	for (size_t i = 0; i < a->n; i++)
 		if (pft_input_load_image(img, a->v[i].path, image_arg_kind(&a->v[i]),
-					 (int64_t)a->v[i].addr,
-					 msg, sizeof(msg)) < 0) {
-			cli_error("%s", msg);
+					 (int64_t)a->v[i].addr, &why) < 0) {
+			cli_error("%s", why.text);
 			return -1;
 		}
 	return 0;

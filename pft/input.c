@@ -244,6 +244,16 @@ int input_opts_check(struct input_opts *o)
 	return 0;
 }
 
+void input_report_error(const struct pft_input *in, int err)
+{
+	struct pft_diag d, last = { .code = 0 };
+
+	for (size_t i = 0; pft_input_diag(in, i, &d) == 0; i++)
+		if (d.severity == PFT_DIAG_ERROR)
+			last = d;
+	cli_error("%s", last.code ? last.text : pft_errstr(pft_errcode(err)));
+}
+
 const char *input_id_prefix(const struct pft_input_source *s, char buf[16])
 {
 	buf[0] = 0;
@@ -300,8 +310,6 @@ int input_fit_report(struct input *in)
 	for (size_t i = 0; i < in->nsrc; i++) {
 		struct pft_fit_verdict v;
 		const struct pft_input_source *s = &in->src[i].info;
-		char id[16];
-
 		int reason = s->decoded ? pft_input_fit(in->in, i, &v, sizeof(v)) : 0;
 		/* A damaged trace is reported error by error already; the
 		 * image verdicts need an image to be about. */
@@ -309,7 +317,7 @@ int input_fit_report(struct input *in)
 		    (!in->has_images && (reason == PFT_FIT_IMAGE_ADDRESS ||
 					 reason == PFT_FIT_IMAGE_CONTENT)))
 			continue;
-		cli_error("%s: %s%s", s->path, input_id_prefix(s, id), v.message);
+		cli_error("%s", v.diag.text);
 		misfits++;
 	}
 	return misfits;
@@ -422,13 +430,13 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 		}
 	}
 	if (err < 0) {
-		const char *msg = pft_input_message(in->in);
-		cli_error("%s", *msg ? msg : pft_errstr(pft_errcode(err)));
+		input_report_error(in->in, err);
 		return EXIT_USAGE;
 	}
-	const char *note;
-	for (size_t i = 0; (note = pft_input_note(in->in, i)) != NULL; i++)
-		cli_error("%s", note);
+	struct pft_diag note;
+	for (size_t i = 0; pft_input_diag(in->in, i, &note) == 0; i++)
+		if (note.severity == PFT_DIAG_NOTE)
+			cli_error("%s", note.text);
 	in->has_images = o->snapshot || o->perf || has_code_images(images);
 	if (o->perf && elements)
 		report_missing_images(in->in, o->perf);
@@ -499,7 +507,7 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 			  " absorbed", par.pieces, par.handovers, par.absorbed);
 	if (r == -PFT_ERR_EOS)
 		return 0;
-	cli_error("%s", pft_input_message(in->in));
+	input_report_error(in->in, r);
 	return -1;
 }
 

@@ -95,6 +95,8 @@ int input_check_sources(const struct input *in, const struct input_opts *o, int 
 /* "id 0x13: " in @buf for a source with an ID, else "": what a message
  * about source @s puts after the file name.  Returns @buf. */
 const char *input_id_prefix(const struct pft_input_source *s, char buf[16]);
+/* Print why the last call on @in failed with @err. */
+void input_report_error(const struct pft_input *in, int err);
 
 /* After the decode: one line on stderr for each source whose
  * configuration or image does not fit its trace.  Returns how many. */

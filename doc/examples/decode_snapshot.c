@@ -35,6 +35,19 @@ static int print_range(const struct pft_input_source *src, const struct pft_elem
 	return rc;
 }
 
+/* Say why the input failed with @rc: its last diagnostic names the file
+ * and the place in it. */
+static void report(const struct pft_input *in, int rc)
+{
+	struct pft_diag d;
+	const char *why = pft_errstr(pft_errcode(rc));
+
+	for (size_t i = 0; pft_input_diag(in, i, &d) == 0; i++)
+		if (d.severity == PFT_DIAG_ERROR)
+			why = d.text;
+	fprintf(stderr, "decode_snapshot: %s\n", why);
+}
+
 int main(int argc, char **argv)
 {
 	/* Flow elements only (no packets), every trace source. */
@@ -59,7 +72,7 @@ int main(int argc, char **argv)
 	if (rc == 0)
 		rc = pft_input_open_snapshot(in, argv[1]);
 	if (rc < 0) {
-		fprintf(stderr, "decode_snapshot: %s\n", pft_input_message(in));
+		report(in, rc);
 		pft_input_free(in);
 		return 2;
 	}
@@ -78,9 +91,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (rc != -PFT_ERR_EOS) {
-		fprintf(stderr, "decode_snapshot: %s\n",
-			*pft_input_message(in) ? pft_input_message(in)
-					       : pft_errstr(pft_errcode(rc)));
+		report(in, rc);
 		pft_input_free(in);
 		return 1;
 	}

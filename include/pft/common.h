@@ -45,13 +45,15 @@ enum pft_error_code {
 	PFT_ERR_NOT_SUPPORTED, /* valid, but not supported by this library */
 	PFT_ERR_NOSPACE,       /* a caller-provided output buffer is too small */
 	PFT_ERR_NO_SOURCE,     /* no trace source (of the protocol asked for) in the input */
+	PFT_ERR_NOT_FOUND,     /* no item of that name (a register, a conflict) */
+	PFT_ERR_BAD_IMAGE,     /* the program image does not match the trace */
 	PFT_ERR_MAX,           /* one past the codes that functions return */
 
 	/*
 	 * Reasons.  Functions return the codes above; these finer values say
 	 * why a packet, an element, a model put or an event expression is bad,
 	 * in the fields that carry them (pft_ptm_packet.bad, pft_etm3_packet.bad,
-	 * pft_elem.reason, pft_ptm_model_error(), pft_event_diag.problem).  All
+	 * pft_elem.reason, pft_diag.reason, pft_event_diag.problem).  All
 	 * are below 256 so that they fit those uint8_t fields; PFT_ERR_OK (0)
 	 * means no reason.
 	 */
@@ -109,6 +111,37 @@ pft_export const char *pft_errstr(enum pft_error_code code);
 
 /* The error code of a negative return value (or PFT_ERR_OK for >= 0). */
 pft_export enum pft_error_code pft_errcode(int status);
+
+/*
+ * A located diagnostic: why a call failed, or a note the user should see,
+ * as data.  Functions that read files (snapshots, images, inputs) fill one
+ * beside their return code: the code, the file and the place in it, and
+ * one line of English that names them (@text, what pft prints).  It holds
+ * no pointers: it stays valid after the object that filled it is freed.
+ */
+enum pft_diag_severity {
+	PFT_DIAG_ERROR = 0,     /* the call failed with -@code */
+	PFT_DIAG_NOTE = 1       /* worth knowing; the call succeeded */
+};
+
+#define PFT_DIAG_NO_OFFSET UINT64_MAX
+
+enum { PFT_DIAG_FILE_MAX = 1024, PFT_DIAG_TEXT_MAX = 2048 };
+
+struct pft_diag {
+	uint32_t code;          /* enum pft_error_code: the failure's code
+				 * (the negative return value, negated); 0 for
+				 * a note */
+	uint32_t reason;        /* a finer enum pft_error_code reason
+				 * (PFT_ERR_MODEL_*, ...); 0: none */
+	uint8_t severity;       /* enum pft_diag_severity */
+	uint8_t reserved[3];
+	uint32_t line;          /* line of @file (text files); 0: none */
+	uint64_t offset;        /* byte offset in @file; PFT_DIAG_NO_OFFSET: none */
+	char file[PFT_DIAG_FILE_MAX];  /* the file at fault; "": none */
+	char text[PFT_DIAG_TEXT_MAX];  /* "FILE:LINE: ...", "FILE: offset
+					* 0xN: ..." or "FILE: ..." */
+};
 
 /* The version of this header; pft_library_version() tells that of the
  * library actually loaded (they differ when a program built against one

@@ -427,8 +427,12 @@ struct pft_fit_verdict {
 	/* The configuration the saved prefix decodes best with (when the
 	 * reason is a configuration field; else the one in use). */
 	struct pft_ptm_config suggested;
-	/* One line of English naming the option or image to change. */
-	char message[160];
+	/* Why, naming the option or image to change: code PFT_ERR_BAD_CONFIG
+	 * (a configuration field), PFT_ERR_BAD_IMAGE (the image) or
+	 * PFT_ERR_NO_SOURCE (not PTM); 0 when it fits.  From
+	 * pft_input_fit(), @diag.file is the trace file and @diag.text
+	 * starts with it (and the trace ID). */
+	struct pft_diag diag;
 };
 
 struct pft_fit;

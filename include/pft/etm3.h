@@ -352,12 +352,12 @@ pft_export struct pft_etm3_model *pft_etm3_model_alloc(const struct pft_etm3_con
 						       struct pft_image *image, int *errcode);
 pft_export void pft_etm3_model_free(struct pft_etm3_model *m);
 
-/* As pft_ptm_model_put(), pft_ptm_model_finish(), pft_ptm_model_error(),
+/* As pft_ptm_model_put(), pft_ptm_model_finish(), pft_ptm_model_diag(),
  * pft_ptm_model_bytes() and pft_ptm_model_insns(), with the same return codes. */
 pft_export int pft_etm3_model_put(struct pft_etm3_model *m, const struct pft_model_insn *insn,
 				  size_t size);
 pft_export int pft_etm3_model_finish(struct pft_etm3_model *m);
-pft_export enum pft_error_code pft_etm3_model_error(const struct pft_etm3_model *m);
+pft_export int pft_etm3_model_diag(const struct pft_etm3_model *m, struct pft_diag *d);
 pft_export uint64_t pft_etm3_model_bytes(const struct pft_etm3_model *m);
 pft_export uint64_t pft_etm3_model_insns(const struct pft_etm3_model *m);
 

@@ -163,7 +163,7 @@ pft_export int pft_image_section(const struct pft_image *img, size_t index,
  * After an add failed with -PFT_ERR_BAD_CONFIG: the index of the section
  * that was in the way in *@index and the lowest address both cover in
  * *@addr (of several in the way, the one that starts meeting first).
- * Returns 0, -PFT_ERR_NOMAP (the last add on @img did not fail because of
+ * Returns 0, -PFT_ERR_NOT_FOUND (the last add on @img did not fail because of
  * an overlap) or -PFT_ERR_INVALID (NULL argument).
  */
 pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,

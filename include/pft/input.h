@@ -97,42 +97,42 @@ struct pft_snapshot {
 /*
  * Read the snapshot in directory @dir.  @flags: enum pft_snap_flags.
  * Returns the snapshot in *@out (free it with pft_snap_free()), or a
- * negative code with a one-line message naming the file (and line) in
- * @msg (@msglen bytes, may be 0):
+ * negative code with *@diag (when not NULL) naming the file and line:
  *   -PFT_ERR_BAD_FILE  a file is missing, unreadable, not a regular file,
  *                      too large, outside the directory, or malformed
  *   -PFT_ERR_INVALID   NULL @dir or @out, unknown @flags
  *   -PFT_ERR_NOMEM
  */
 pft_export int pft_snap_load(const char *dir, unsigned flags,
-			     struct pft_snapshot **out, char *msg, size_t msglen);
+			     struct pft_snapshot **out, struct pft_diag *diag);
 pft_export void pft_snap_free(struct pft_snapshot *s);
 
-/* Register @name of device @d in *@value: 0, or -PFT_ERR_NOMAP. */
+/* Register @name of device @d in *@value: 0, -PFT_ERR_NOT_FOUND (the
+ * device has no such register) or -PFT_ERR_INVALID. */
 pft_export int pft_snap_reg(const struct pft_snap_device *d, const char *name,
 			    uint64_t *value);
 
 /*
  * The PTM configuration of trace source @d from its ETMCR, ETMCCER, ETMIDR
  * and ETMTRACEIDR, in *@cfg.  Returns 0, or -PFT_ERR_BAD_CONFIG (a register
- * missing, wider than 32 bits, not a PTM, or a reserved trace ID) with a
- * one-line message in @msg, or -PFT_ERR_INVALID.
+ * missing, wider than 32 bits, not a PTM, or a reserved trace ID) with
+ * *@diag (when not NULL) naming the device's file, or -PFT_ERR_INVALID.
  */
 pft_export int pft_snap_ptm_config(const struct pft_snap_device *d,
-				   struct pft_ptm_config *cfg, char *msg, size_t msglen);
+				   struct pft_ptm_config *cfg, struct pft_diag *diag);
 
 /*
  * Add core @core's memory dumps to @img.  A dump that overlaps what @img
  * holds already (such as the ELF a snapshot's dumps were taken from) is
  * left out when the bytes there are the same.  Returns 0, or a negative
- * code with a one-line message naming the files in @msg (-PFT_ERR_BAD_FILE:
+ * code with *@diag (when not NULL) naming the files (-PFT_ERR_BAD_FILE:
  * an unreadable dump or one shorter than its length; -PFT_ERR_BAD_CONFIG:
  * a dump overlaps other bytes, or passes 0xFFFFFFFF; -PFT_ERR_INVALID;
  * -PFT_ERR_NOMEM).
  */
 pft_export int pft_snap_add_dumps(const struct pft_snapshot *s,
 				  const struct pft_snap_device *core,
-				  struct pft_image *img, char *msg, size_t msglen);
+				  struct pft_image *img, struct pft_diag *diag);
 
 /* ---- End of snapshot ---- */
 
@@ -150,8 +150,8 @@ pft_export int pft_snap_add_dumps(const struct pft_snapshot *s,
  * builds one program image per core (the user's images, then the core's
  * snapshot dumps), shared by the sources that trace that core.
  *
- * Errors: functions return -PFT_ERR_* codes; pft_input_message() then
- * gives one line that names the file (and offset or line) at fault.
+ * Errors: functions return -PFT_ERR_* codes; pft_input_diag() then
+ * says why, naming the file (and offset or line) at fault.
  *
  * Parallel decode (@threads > 1): a PTM trace file, raw or a formatted
  * memory buffer (PFT_PIPE_RAW or PFT_PIPE_FORMATTED, from
@@ -275,7 +275,7 @@ pft_export void pft_input_free(struct pft_input *in);
  * overlaps are errors); ELFs go beneath a snapshot's dumps
  * (pft_image_add_elf_beneath(): the dumps' bytes are the code, the ELF
  * gives symbols and fills the gaps) and where their bytes differ,
- * pft_input_note() says so.  Returns 0, or -PFT_ERR_INVALID (NULL
+ * a note (pft_input_diag()) says so.  Returns 0, or -PFT_ERR_INVALID (NULL
  * argument, or after an open).  The files are read when the first input is
  * opened.
  */
@@ -292,8 +292,7 @@ enum pft_input_image_kind {
 
 /*
  * Add the program file @path to @img as @kind (enum pft_input_image_kind)
- * says, with a one-line message naming the file and the problem in @msg
- * on failure: -PFT_ERR_BAD_FILE (missing, not a regular file, empty,
+ * says; on failure *@diag (when not NULL) names the file and the problem: -PFT_ERR_BAD_FILE (missing, not a regular file, empty,
  * unreadable, not a 32-bit little-endian ARM ELF; for symbols, not a
  * listing or none in it), -PFT_ERR_BAD_CONFIG (it overlaps what @img
  * holds, or passes 0xFFFFFFFF), -PFT_ERR_INVALID or -PFT_ERR_NOMEM.  (The
@@ -301,7 +300,7 @@ enum pft_input_image_kind {
  * refused rather than waited on.)
  */
 pft_export int pft_input_load_image(struct pft_image *img, const char *path, int kind,
-				    int64_t addr, char *msg, size_t msglen);
+				    int64_t addr, struct pft_diag *diag);
 
 /*
  * Decode the PTM and ETMv3 sources of snapshot directory @dir (with config
@@ -341,7 +340,7 @@ pft_export int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_
  * once more (standard input: up to 4 MiB of it are kept and decoded
  * first), and with the images given
  * before, decides the flow options too.  Returns the number of sources
- * added, or -PFT_ERR_NO_SOURCE (no PTM trace: pft_input_message() says what the
+ * added, or -PFT_ERR_NO_SOURCE (no PTM trace: pft_input_diag() says what the
  * file holds), -PFT_ERR_BAD_FILE, -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
  */
 pft_export int pft_input_add_detected(struct pft_input *in, int id);
@@ -355,7 +354,7 @@ pft_export int pft_input_add_detected(struct pft_input *in, int id);
  * pft_input_add_detected()).  The configuration is not detected: take it
  * from the ETM's registers (pft_etm3_config_from_regs()).  Returns the
  * number of sources added, or -PFT_ERR_NO_SOURCE (@id -1 and no ETMv3 source
- * in the file: pft_input_message() says so), -PFT_ERR_BAD_CONFIG (a bad
+ * in the file: pft_input_diag() says so), -PFT_ERR_BAD_CONFIG (a bad
  * @cfg, or a second source in a RAW file), -PFT_ERR_BAD_FILE,
  * -PFT_ERR_INVALID (NULL argument, no file open, after a snapshot, @id out
  * of range) or -PFT_ERR_NOMEM.
@@ -366,18 +365,20 @@ pft_export int pft_input_add_etm3(struct pft_input *in, int id,
 /*
  * The next item of the input (pft_pipe_next()'s items; @item->source is
  * the input's source index).  Returns 0, -PFT_ERR_EOS (every file read to
- * its end), -PFT_ERR_BAD_FILE (a read error; pft_input_message() says
+ * its end), -PFT_ERR_BAD_FILE (a read error; pft_input_diag() says
  * where), -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
  */
 pft_export int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size);
 
-/* One line on the last error (never NULL; "" when there was none). */
-pft_export const char *pft_input_message(const struct pft_input *in);
-
-/* Note @index (0, 1, ...; NULL past the last): one line on something the
- * user should know that is not an error, such as an ELF whose bytes differ
- * from a snapshot's memory.  Valid while @in lives. */
-pft_export const char *pft_input_note(const struct pft_input *in, size_t index);
+/*
+ * Diagnostic @index (0, 1, ...) of @in in *@d: first the notes, in the
+ * order they arose (PFT_DIAG_NOTE: something the user should know that is
+ * not an error, such as an ELF whose bytes differ from a snapshot's
+ * memory, each once), then the failure of the last call that failed
+ * (PFT_DIAG_ERROR).  Returns 0, -PFT_ERR_EOS (past the last) or
+ * -PFT_ERR_INVALID (NULL argument).
+ */
+pft_export int pft_input_diag(const struct pft_input *in, size_t index, struct pft_diag *d);
 
 struct pft_input_source {
 	const char *name;       /* device name, or the file name */

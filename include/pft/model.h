@@ -89,7 +89,7 @@ pft_export void pft_ptm_model_free(struct pft_ptm_model *m);
 /*
  * The next executed instruction (@size = sizeof *@insn).  It completes the
  * previous one, whose packets become ready for pft_ptm_model_next().  Returns
- * 0, or (with the model unchanged; pft_ptm_model_error() tells why):
+ * 0, or (with the model unchanged; pft_ptm_model_diag() tells why):
  *   -PFT_ERR_BAD_INSN   an impossible flow from the previous instruction,
  *                       or an address not aligned for its ISA
  *   -PFT_ERR_NOMAP      an address outside the image that is neither
@@ -119,9 +119,15 @@ pft_export int pft_ptm_model_finish(struct pft_ptm_model *m);
 pft_export int pft_ptm_model_next(struct pft_ptm_model *m, struct pft_ptm_packet *pkt,
 			      size_t size);
 
-/* After a put failed: why (PFT_ERR_MODEL_*, pft_errstr() describes it);
- * PFT_ERR_OK otherwise or for NULL @m. */
-pft_export enum pft_error_code pft_ptm_model_error(const struct pft_ptm_model *m);
+/*
+ * Why the last put failed, in *@d: @code its return code, @reason a
+ * PFT_ERR_MODEL_* value when the flow was impossible (pft_errstr()
+ * describes it), @text one line naming the instruction ("0x00008004
+ * cannot follow 0x00008000: the PC changed after an instruction that
+ * cannot branch"; the model has no file: @file is "").  Code 0: the last
+ * put succeeded.  Returns 0 or -PFT_ERR_INVALID (NULL argument).
+ */
+pft_export int pft_ptm_model_diag(const struct pft_ptm_model *m, struct pft_diag *d);
 
 /* Trace bytes produced so far (taken or not) and instructions put. */
 pft_export uint64_t pft_ptm_model_bytes(const struct pft_ptm_model *m);

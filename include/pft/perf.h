@@ -394,7 +394,7 @@ struct pft_input_perf_config {
 
 /*
  * Decode perf.data file @path in @in (nothing else opened before).
- * Returns 0, or (pft_input_message() names the file and offset):
+ * Returns 0, or (pft_input_diag() names the file and offset):
  * -PFT_ERR_BAD_FILE (cannot be read, malformed: as pft_perf_next(), an
  * AUXTRACE buffer of a CPU no block describes, an image that is not an
  * ARM ELF), -PFT_ERR_NO_SOURCE (no AUXTRACE_INFO of cs_etm, no trace unit pft

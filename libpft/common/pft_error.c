@@ -22,6 +22,8 @@ const char *pft_errstr(enum pft_error_code code)
 	case PFT_ERR_NOT_SUPPORTED: return "not supported";
 	case PFT_ERR_NOSPACE: return "output buffer too small";
 	case PFT_ERR_NO_SOURCE: return "no trace source to decode";
+	case PFT_ERR_NOT_FOUND: return "not found";
+	case PFT_ERR_BAD_IMAGE: return "the program image does not match the trace";
 	case PFT_ERR_MAX: break;
 
 	case PFT_ERR_PKT_RESERVED_HEADER: return "reserved header";

@@ -3,10 +3,12 @@
  * each instruction is classified from the image and checked against the
  * one before it, whatever trace protocol is then modelled.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "core/pft_model_log.h"
 #include "common/pft_size.h"
+#include "common/pft_diag.h"
 
 enum { COND_AL = 0xe };
 
@@ -91,9 +93,21 @@ static uint8_t infer_isa(struct model_track *t, const struct pft_model_insn *n)
 	return n->addr & 2 ? PFT_ISA_THUMB : PFT_ISA_ARM;
 }
 
-static int refuse(struct model_track *t, unsigned why, int err)
+/* Refuse @in with @err, for reason @why (a PFT_ERR_MODEL_* value). */
+static int refuse(struct model_track *t, const struct model_insn *in, enum pft_error_code why,
+		  int err)
 {
-	t->err = why;
+	struct pft_diag *d = &t->diag;
+
+	if (why == PFT_ERR_MODEL_NOT_IN_IMAGE)
+		pft_diag_set(d, err, "0x%08" PRIx32 " is not in the image%s", in->addr,
+			     t->have_prev ? " (and no branch leads there)" : "");
+	else if (why == PFT_ERR_MODEL_MISALIGNED || why == PFT_ERR_MODEL_BAD_ISA || !t->have_prev)
+		pft_diag_set(d, err, "0x%08" PRIx32 ": %s", in->addr, pft_errstr(why));
+	else
+		pft_diag_set(d, err, "0x%08" PRIx32 " cannot follow 0x%08" PRIx32 ": %s", in->addr,
+			     t->prev.addr, pft_errstr(why));
+	d->reason = why;
 	return err;
 }
 
@@ -107,17 +121,17 @@ static int check_flow(struct model_track *t, const struct model_insn *p,
 	case PFT_WP_NONE:
 	case PFT_WP_BARRIER:
 		if (!sequential)
-			return refuse(t, PFT_ERR_MODEL_NOT_BRANCH, -PFT_ERR_BAD_INSN);
+			return refuse(t, in, PFT_ERR_MODEL_NOT_BRANCH, -PFT_ERR_BAD_INSN);
 		if (in->isa != p->isa)
-			return refuse(t, PFT_ERR_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
+			return refuse(t, in, PFT_ERR_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
 		return 0;
 	case PFT_WP_DIRECT:
 		if ((in->addr == p->c.target && in->isa == p->c.target_isa) ||
 		    (sequential && in->isa == p->isa))
 			return 0;
 		if (sequential || in->addr == p->c.target)
-			return refuse(t, PFT_ERR_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
-		return refuse(t, PFT_ERR_MODEL_DIRECT_ELSEWHERE, -PFT_ERR_BAD_INSN);
+			return refuse(t, in, PFT_ERR_MODEL_ISA_CHANGE, -PFT_ERR_BAD_INSN);
+		return refuse(t, in, PFT_ERR_MODEL_DIRECT_ELSEWHERE, -PFT_ERR_BAD_INSN);
 	default:
 		return 0;
 	}
@@ -179,9 +193,9 @@ int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n, str
 	in->ns = n->has_ns ? (uint8_t)(n->ns != 0) : t->ns;
 	in->isa = n->isa == PFT_ISA_UNKNOWN ? infer_isa(t, n) : n->isa;
 	if (in->isa != PFT_ISA_ARM && in->isa != PFT_ISA_THUMB)
-		return refuse(t, PFT_ERR_MODEL_BAD_ISA, -PFT_ERR_NOT_SUPPORTED);
+		return refuse(t, in, PFT_ERR_MODEL_BAD_ISA, -PFT_ERR_NOT_SUPPORTED);
 	if (in->addr & (in->isa == PFT_ISA_ARM ? 3u : 1u))
-		return refuse(t, PFT_ERR_MODEL_MISALIGNED, -PFT_ERR_BAD_INSN);
+		return refuse(t, in, PFT_ERR_MODEL_MISALIGNED, -PFT_ERR_BAD_INSN);
 	classify(t, in);
 	if (p && p->known && (err = check_flow(t, p, in)) < 0)
 		return err;
@@ -189,7 +203,7 @@ int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n, str
 	 * other such memory); a taken branch to the next address counts. */
 	if (!in->known && (!p || (p->known && in->addr == model_insn_next(p) &&
 				  !(p->c.kind != PFT_WP_NONE && pft_model_branch_taken(p, in)))))
-		return refuse(t, PFT_ERR_MODEL_NOT_IN_IMAGE, -PFT_ERR_NOMAP);
+		return refuse(t, in, PFT_ERR_MODEL_NOT_IN_IMAGE, -PFT_ERR_NOMAP);
 	if (p)
 		track_it(p, in);
 	if (in->known && in->c.it_count)

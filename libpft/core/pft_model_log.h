@@ -36,7 +36,7 @@ struct model_track {
 	struct model_insn prev;
 	int have_prev;
 	uint8_t ns;              /* the security state in force */
-	enum pft_error_code err; /* why the last put was refused */
+	struct pft_diag diag;    /* why the last put was refused (code 0: it was not) */
 };
 
 /* Address just after @in. */
@@ -49,7 +49,7 @@ static inline uint32_t model_insn_next(const struct model_insn *in)
 int pft_model_branch_taken(const struct model_insn *p, const struct model_insn *n);
 
 /* Build @in from the log entry @n and check that it can follow the
- * previous instruction.  Returns 0 or, with t->err set, the error codes of
+ * previous instruction.  Returns 0 or, with t->diag set, the error codes of
  * pft_ptm_model_put(). */
 int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n,
 		  struct model_insn *in);

@@ -4,6 +4,7 @@
 
 #include "core/pft_model_walk.h"
 #include "common/pft_size.h"
+#include "common/pft_diag.h"
 
 void *pft_model_walk_alloc(const struct model_ops *ops, const void *cfg, int cfg_err,
 		       const struct model_trace *trace, const struct pft_model_config *mcfg,
@@ -153,10 +154,12 @@ int pft_model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, 
 	if (!w || !insn || size < PFT_FIRST_SIZE(struct pft_model_insn))
 		return -PFT_ERR_INVALID;
 	if (w->finished)
-		return -PFT_ERR_EOS;
+		return pft_diag_set(&w->t.diag, -PFT_ERR_EOS,
+				    "an instruction after the end of the log");
 	if (pft_model_queue_begin(&w->q))
-		return -PFT_ERR_INVALID;
-	w->t.err = PFT_ERR_OK;
+		return pft_diag_set(&w->t.diag, -PFT_ERR_INVALID,
+				    "the packets of the instruction before are not all taken");
+	pft_diag_clear(&w->t.diag);
 	int err = pft_model_prepare(&w->t, insn, &in);
 	if (err < 0)
 		return err;

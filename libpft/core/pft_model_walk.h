@@ -133,7 +133,7 @@ void pft_model_trace_off(struct model_walk *w);
 
 /*
  * The public functions of a model @type (a struct model_walk first) whose
- * packets are @pkt: @prefix_free, _error, _bytes, _insns, _put, _finish
+ * packets are @pkt: @prefix_free, _diag, _bytes, _insns, _put, _finish
  * and _next (pft.h, section model).
  */
 #define MODEL_WALK_EXPORTS(prefix, type, pkt)                                         \
@@ -142,9 +142,12 @@ void pft_model_trace_off(struct model_walk *w);
 		return m ? (struct model_walk *)(uintptr_t)m : NULL;                  \
 	}                                                                             \
 	void prefix##_free(type *m) { pft_model_walk_free(prefix##_walk(m)); }            \
-	enum pft_error_code prefix##_error(const type *m)                             \
+	int prefix##_diag(const type *m, struct pft_diag *d)                          \
 	{                                                                             \
-		return m ? prefix##_walk(m)->t.err : PFT_ERR_OK;                      \
+		if (!m || !d)                                                         \
+			return -PFT_ERR_INVALID;                                      \
+		*d = prefix##_walk(m)->t.diag;                                        \
+		return 0;                                                             \
 	}                                                                             \
 	uint64_t prefix##_bytes(const type *m) { return m ? prefix##_walk(m)->q.bytes : 0; } \
 	uint64_t prefix##_insns(const type *m) { return m ? prefix##_walk(m)->insns : 0; }   \

@@ -13,6 +13,7 @@
 #include "decode/pft_detect.h"
 #include "pft.h"
 #include "common/pft_size.h"
+#include "common/pft_diag.h"
 
 
 const char *pft_fit_reason_name(unsigned reason)
@@ -158,11 +159,23 @@ int pft_fit_evident(const struct pft_fit *fit)
 	       (fit->isync_ranges >= 2 && fit->nacc_after_isync == fit->isync_ranges);
 }
 
+/* The error code of a verdict's reason: which kind of input is at fault. */
+static int reason_error(enum pft_fit_reason reason)
+{
+	switch (reason) {
+	case PFT_FIT_OK: return 0;
+	case PFT_FIT_IMAGE_ADDRESS:
+	case PFT_FIT_IMAGE_CONTENT: return -PFT_ERR_BAD_IMAGE;
+	case PFT_FIT_NOT_PTM: return -PFT_ERR_NO_SOURCE;
+	default: return -PFT_ERR_BAD_CONFIG;
+	}
+}
+
 static void say(struct pft_fit_verdict *v, enum pft_fit_reason reason,
 		const char *fmt, const char *a, const char *b)
 {
 	v->reason = reason;
-	snprintf(v->message, sizeof(v->message), fmt, a, b);
+	pft_diag_set(&v->diag, reason_error(reason), fmt, a, b);
 }
 
 /* The first parse field in which @det differs from @cur, as a verdict. */

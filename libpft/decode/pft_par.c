@@ -82,6 +82,7 @@
 #include "decode/pft_par.h"
 #include "decode/pft_stage.h"
 #include "core/pft_sync_state.h"
+#include "common/pft_diag.h"
 
 enum {
 	CAND_MAX = 4,              /* I-syncs a piece records for its hand-over */
@@ -255,7 +256,7 @@ struct par {
 	struct pft_fit from_fit;
 	int from_cand;
 	uint16_t flush_end;        /* a flush record's elements, as one packet's */
-	char msg[512];
+	struct pft_diag error;     /* the last failure (code 0: none) */
 };
 
 /* ---- Workers ---- */
@@ -563,9 +564,7 @@ static int read_at(struct par *p, uint8_t *buf, size_t len, uint64_t offset)
 
 static int read_error(struct par *p, uint64_t offset, int e)
 {
-	snprintf(p->msg, sizeof(p->msg), "%s: offset 0x%" PRIx64 ": %s", p->c.path, offset,
-		 strerror(e));
-	return -PFT_ERR_BAD_FILE;
+	return pft_diag_offset(&p->error, -PFT_ERR_BAD_FILE, p->c.path, offset, "%s", strerror(e));
 }
 
 /* Frames: start deformatting piece @pc at its start, with the current ID
@@ -907,7 +906,7 @@ static void *worker_main(void *arg)
 		}
 		if (!pc) {
 			p->stop = 1;
-			snprintf(p->msg, sizeof(p->msg), "out of memory");
+			pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 			pthread_cond_broadcast(&p->cv);
 			break;
 		}
@@ -1094,9 +1093,9 @@ fail:
 
 /* ---- The reader ---- */
 
-const char *pft_par_message(const struct par *p)
+const struct pft_diag *pft_par_error(const struct par *p)
 {
-	return p->msg;
+	return &p->error;
 }
 
 void pft_par_source_stats(const struct par *p, struct pft_pipe_stats *st)

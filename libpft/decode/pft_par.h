@@ -46,9 +46,9 @@ void pft_par_free(struct par *p);
 
 /* The next item, in trace order, as pft_pipe_next() would return it from
  * the whole file (item->source is 0); -PFT_ERR_EOS at the end, or an
- * error (pft_par_message() says which file and offset). */
+ * error (pft_par_error() says which file and offset). */
 int pft_par_next(struct par *p, struct pft_item *item, size_t size);
-const char *pft_par_message(const struct par *p);
+const struct pft_diag *pft_par_error(const struct par *p);
 
 /* The source's counts and fit verdict over the items returned so far. */
 void pft_par_source_stats(const struct par *p, struct pft_pipe_stats *st);

@@ -567,7 +567,7 @@ int pft_image_conflict(const struct pft_image *img, size_t *index,
 	if (!img || !index || !addr)
 		return -PFT_ERR_INVALID;
 	if (!img->has_conflict)
-		return -PFT_ERR_NOMAP;
+		return -PFT_ERR_NOT_FOUND;
 	*index = img->conflict_index;
 	*addr = img->conflict_addr;
 	return 0;

@@ -21,6 +21,7 @@
 #include "decode/pft_batch.h"
 #include "decode/pft_par.h"
 #include "common/pft_size.h"
+#include "common/pft_diag.h"
 
 /* Pieces of the parallel decode: a piece's items wait in memory for the
  * reader (at most 8 MiB of them), its counts do not; larger pieces waste
@@ -85,23 +86,10 @@ struct pft_input {
 	int reading;           /* READ_ITEMS or READ_COUNTS once reading starts */
 	struct pft_input_counts *counts;  /* READ_COUNTS: per source */
 	uint8_t *buf;
-	char **notes;          /* pft_input_note() */
+	struct pft_diag *notes; /* pft_input_diag() */
 	size_t nnotes;
-	char msg[1024];
+	struct pft_diag error;  /* the last failure */
 };
-
-static int fail(struct pft_input *in, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct pft_input *in, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(in->msg, sizeof(in->msg), fmt, ap);
-	va_end(ap);
-	return err;
-}
 
 static char *dup_str(const char *s)
 {
@@ -173,8 +161,6 @@ void pft_input_free(struct pft_input *in)
 		free(in->uimg[i].path);
 	free(in->uimg);
 	pft_snap_free(in->snap);
-	for (size_t i = 0; i < in->nnotes; i++)
-		free(in->notes[i]);
 	free(in->notes);
 	pft_perf_in_free(in->perf);
 	pft_survey_free(in->survey);
@@ -234,57 +220,42 @@ static const char *file_problem(const char *path, int may_look_empty)
 	return NULL;
 }
 
-static int set_msg(char *msg, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int set_msg(char *msg, size_t len, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && len) {
-		va_start(ap, fmt);
-		vsnprintf(msg, len, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
 /* The symbols of @path in @img, with a message when there are none. */
-static int load_symbols(struct pft_image *img, const char *path, int64_t bias, char *msg,
-			size_t len)
+static int load_symbols(struct pft_image *img, const char *path, int64_t bias,
+			struct pft_diag *d)
 {
 	int n = pft_image_add_symbols(img, path, bias);
 
 	if (n == 0)
-		return set_msg(msg, len, -PFT_ERR_BAD_FILE, "%s: no code symbols in it", path);
+		return pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "no code symbols in it");
 	if (n == -PFT_ERR_BAD_FILE)
-		return set_msg(msg, len, n, "%s: not an ELF file, System.map or kallsyms listing "
-			       "(or a malformed one, or one whose addresses are all 0)", path);
+		return pft_diag_file(d, n, path, "not an ELF file, System.map or kallsyms listing "
+				     "(or a malformed one, or one whose addresses are all 0)");
 	if (n == -PFT_ERR_NOT_SUPPORTED)
-		return set_msg(msg, len, -PFT_ERR_BAD_FILE,
-			       "%s: not a 32-bit little-endian ARM ELF", path);
+		return pft_diag_file(d, -PFT_ERR_BAD_FILE, path,
+				     "not a 32-bit little-endian ARM ELF");
 	if (n < 0)
-		return set_msg(msg, len, n, "%s: %s", path, pft_errstr(pft_errcode(n)));
+		return pft_diag_file(d, n, path, "%s", pft_errstr(pft_errcode(n)));
 	return 0;
 }
 
 /* pft_input_load_image(); with @ov, an ELF goes beneath what @img holds. */
 static int load_image(struct pft_image *img, const char *path, int kind, int64_t addr,
-		      struct pft_image_overlap *ov, char *msg, size_t len)
+		      struct pft_image_overlap *ov, struct pft_diag *d)
 {
 	const char *problem;
 	int is_elf = kind == PFT_INPUT_IMAGE_ELF;
 	int err;
 
 	if (!img || !path || kind < PFT_INPUT_IMAGE_RAW || kind > PFT_INPUT_IMAGE_SYMBOLS)
-		return set_msg(msg, len, -PFT_ERR_INVALID, "invalid argument");
+		return pft_diag_set(d, -PFT_ERR_INVALID, "invalid argument");
 	if ((problem = file_problem(path, kind == PFT_INPUT_IMAGE_SYMBOLS)) != NULL)
-		return set_msg(msg, len, -PFT_ERR_BAD_FILE, "%s: %s", path, problem);
+		return pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "%s", problem);
 	if (kind == PFT_INPUT_IMAGE_SYMBOLS)
-		return load_symbols(img, path, addr, msg, len);
+		return load_symbols(img, path, addr, d);
 	if (!is_elf && (addr < 0 || addr > UINT32_MAX))
-		return set_msg(msg, len, -PFT_ERR_BAD_CONFIG, "%s: address 0x%" PRIx64
-			       " is not 32-bit", path, (uint64_t)addr);
+		return pft_diag_file(d, -PFT_ERR_BAD_CONFIG, path, "address 0x%" PRIx64
+				     " is not 32-bit", (uint64_t)addr);
 	err = is_elf ? (ov ? pft_image_add_elf_beneath(img, path, addr, ov, sizeof(*ov))
 			   : pft_image_add_elf(img, path, addr))
 		     : pft_image_add_file(img, path, 0, 0, (uint32_t)addr, PFT_SPACE_ANY);
@@ -292,15 +263,15 @@ static int load_image(struct pft_image *img, const char *path, int kind, int64_t
 		return 0;
 	switch (err) {
 	case -PFT_ERR_NOT_SUPPORTED:
-		return set_msg(msg, len, -PFT_ERR_BAD_FILE,
-			       "%s: not a 32-bit little-endian ARM ELF executable", path);
+		return pft_diag_file(d, -PFT_ERR_BAD_FILE, path,
+				     "not a 32-bit little-endian ARM ELF executable");
 	case -PFT_ERR_BAD_FILE:
-		return set_msg(msg, len, err, "%s: %s", path,
-			       is_elf ? "not an ELF file, or a malformed one" : "cannot read it");
+		return pft_diag_file(d, err, path, "%s",
+				     is_elf ? "not an ELF file, or a malformed one" : "cannot read it");
 	case -PFT_ERR_INVALID:
-		return set_msg(msg, len, -PFT_ERR_BAD_CONFIG, "%s: %s 0x%" PRIx64
-			       " puts it past 0xffffffff", path, is_elf ? "bias" : "address",
-			       (uint64_t)addr);
+		return pft_diag_file(d, -PFT_ERR_BAD_CONFIG, path, "%s 0x%" PRIx64
+				     " puts it past 0xffffffff", is_elf ? "bias" : "address",
+				     (uint64_t)addr);
 	case -PFT_ERR_BAD_CONFIG: {
 		size_t idx;
 		uint32_t at;
@@ -308,34 +279,32 @@ static int load_image(struct pft_image *img, const char *path, int kind, int64_t
 
 		if (!pft_image_conflict(img, &idx, &at) &&
 		    !pft_image_section(img, idx, &info, sizeof(info)))
-			return set_msg(msg, len, err, "%s overlaps %s (at 0x%08x)", path,
-				       info.path ? info.path : "a memory buffer", at);
-		return set_msg(msg, len, err, "%s overlaps another image", path);
+			return pft_diag_set(d, err, "%s overlaps %s (at 0x%08x)", path,
+					    info.path ? info.path : "a memory buffer", at);
+		return pft_diag_set(d, err, "%s overlaps another image", path);
 	}
 	default:
-		return set_msg(msg, len, err, "%s: %s", path, pft_errstr(pft_errcode(err)));
+		return pft_diag_file(d, err, path, "%s", pft_errstr(pft_errcode(err)));
 	}
 }
 
 int pft_input_load_image(struct pft_image *img, const char *path, int kind, int64_t addr,
-			 char *msg, size_t len)
+			 struct pft_diag *d)
 {
-	return load_image(img, path, kind, addr, NULL, msg, len);
+	return load_image(img, path, kind, addr, NULL, d);
 }
 
-/* Keep one line for pft_input_note() (once, however many cores repeat it). */
-static int add_note(struct pft_input *in, const char *note)
+/* Keep note @note for pft_input_diag() (once, however many cores repeat it). */
+static int add_note(struct pft_input *in, const struct pft_diag *note)
 {
 	for (size_t i = 0; i < in->nnotes; i++)
-		if (!strcmp(in->notes[i], note))
+		if (!strcmp(in->notes[i].text, note->text))
 			return 0;
-	char **v = realloc(in->notes, (in->nnotes + 1) * sizeof(*v));
+	struct pft_diag *v = realloc(in->notes, (in->nnotes + 1) * sizeof(*v));
 	if (!v)
-		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
 	in->notes = v;
-	if (!(v[in->nnotes] = dup_str(note)))
-		return fail(in, -PFT_ERR_NOMEM, "out of memory");
-	in->nnotes++;
+	v[in->nnotes++] = *note;
 	return 0;
 }
 
@@ -346,42 +315,41 @@ static int load_elf_beneath(struct pft_input *in, struct pft_image *img,
 			    const struct user_image *u)
 {
 	struct pft_image_overlap ov = { 0 };
-	char note[1024];
-	int err = load_image(img, u->path, PFT_INPUT_IMAGE_ELF, u->addr, &ov, in->msg,
-			     sizeof(in->msg));
+	struct pft_diag note;
+	int err = load_image(img, u->path, PFT_INPUT_IMAGE_ELF, u->addr, &ov, &in->error);
 
 	if (err < 0 || !ov.differ)
 		return err;
-	snprintf(note, sizeof(note), "%s: %" PRIu64 " of the %" PRIu64 " bytes it shares with "
-		 "the snapshot's memory differ, the first at 0x%08" PRIx32 ": the snapshot's "
-		 "bytes are used as code", u->path, ov.differ, ov.covered, ov.first_differ);
-	return add_note(in, note);
+	pft_diag_file(&note, 0, u->path, "%" PRIu64 " of the %" PRIu64 " bytes it shares with "
+		      "the snapshot's memory differ, the first at 0x%08" PRIx32 ": the snapshot's "
+		      "bytes are used as code", ov.differ, ov.covered, ov.first_differ);
+	return add_note(in, &note);
 }
 
 /* The user's images in @img; with @beneath_dumps, the ELFs are left for
  * load_elf_beneath(). */
 static int load_user_images_into(struct pft_input *in, struct pft_image *img, int beneath_dumps,
-				 char *msg, size_t len)
+				 struct pft_diag *d)
 {
 	for (size_t i = 0; i < in->nuimg; i++) {
 		const struct user_image *u = &in->uimg[i];
 		if (beneath_dumps && u->kind == PFT_INPUT_IMAGE_ELF)
 			continue;
-		int err = pft_input_load_image(img, u->path, u->kind, u->addr, msg, len);
+		int err = pft_input_load_image(img, u->path, u->kind, u->addr, d);
 		if (err < 0)
 			return err;
 	}
 	return 0;
 }
 
-int pft_input_load_user_images(struct pft_input *in, struct pft_image *img, char *msg, size_t len)
+int pft_input_load_user_images(struct pft_input *in, struct pft_image *img, struct pft_diag *d)
 {
-	return load_user_images_into(in, img, 0, msg, len);
+	return load_user_images_into(in, img, 0, d);
 }
 
 static int load_user_images(struct pft_input *in, struct pft_image *img, int beneath_dumps)
 {
-	return load_user_images_into(in, img, beneath_dumps, in->msg, sizeof(in->msg));
+	return load_user_images_into(in, img, beneath_dumps, &in->error);
 }
 
 const struct pft_input_config *pft_input_get_config(const struct pft_input *in)
@@ -421,15 +389,15 @@ static int core_image(struct pft_input *in, const struct pft_snap_device *core,
 		}
 	struct core_image *v = realloc(in->cimg, (in->ncimg + 1) * sizeof(*v));
 	if (!v)
-		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
 	in->cimg = v;
 	struct pft_image *img = pft_image_alloc(&err);
 	if (!img)
-		return fail(in, err, "out of memory");
+		return pft_diag_set(&in->error, err, "out of memory");
 	v[in->ncimg++] = (struct core_image){ core, img };
 	if ((err = load_user_images(in, img, core != NULL)) < 0)
 		return err;
-	if (core && (err = pft_snap_add_dumps(in->snap, core, img, in->msg, sizeof(in->msg))) < 0)
+	if (core && (err = pft_snap_add_dumps(in->snap, core, img, &in->error)) < 0)
 		return err;
 	for (size_t i = 0; core && i < in->nuimg; i++)
 		if (in->uimg[i].kind == PFT_INPUT_IMAGE_ELF &&
@@ -455,7 +423,7 @@ static int new_file(struct pft_input *in, const char *path, unsigned format, siz
 		}
 	struct in_file *v = realloc(in->files, (in->nfiles + 1) * sizeof(*v));
 	if (!v)
-		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
 	in->files = v;
 	struct in_file *f = &v[in->nfiles];
 	memset(f, 0, sizeof(*f));
@@ -466,7 +434,7 @@ static int new_file(struct pft_input *in, const char *path, unsigned format, siz
 	if (!f->path || !f->pipe) {
 		free(f->path);
 		pft_pipe_free(f->pipe);
-		return fail(in, f->path ? err : -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(&in->error, f->path ? err : -PFT_ERR_NOMEM, "out of memory");
 	}
 	*index = in->nfiles++;
 	return 0;
@@ -478,13 +446,13 @@ static int new_source(struct pft_input *in, const char *name, size_t file, int i
 	struct in_source *v = realloc(in->src, (in->nsrc + 1) * sizeof(*v));
 
 	if (!v)
-		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
 	in->src = v;
 	struct in_source *s = &v[in->nsrc];
 	memset(s, 0, sizeof(*s));
 	s->name = dup_str(name);
 	if (!s->name)
-		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
 	s->file = file;
 	s->pipe_index = -1;
 	s->pub.cpu = -1;
@@ -504,17 +472,20 @@ static int snap_etm3_config(struct pft_input *in, const struct pft_snap_device *
 
 	for (int i = 0; i < 4; i++)
 		if (pft_snap_reg(dev, names[i], &v[i]) || v[i] > UINT32_MAX)
-			return fail(in, -PFT_ERR_BAD_CONFIG, "%s: ETM %s needs ETMCR, ETMCCER, ETMIDR "
-				    "and ETMTRACEIDR (32-bit)", dev->file, dev->name);
+			return pft_diag_file(&in->error, -PFT_ERR_BAD_CONFIG, dev->file,
+					     "ETM %s needs ETMCR, ETMCCER, ETMIDR "
+					     "and ETMTRACEIDR (32-bit)", dev->name);
 	pft_etm3_config_init(cfg);
 	if (pft_etm3_config_from_regs(cfg, (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
 				      (uint32_t)v[3]) < 0)
-		return fail(in, -PFT_ERR_BAD_CONFIG, "%s: ETMIDR 0x%08llx of %s is not an ETMv3",
-			    dev->file, (unsigned long long)v[2], dev->name);
+		return pft_diag_file(&in->error, -PFT_ERR_BAD_CONFIG, dev->file,
+				     "ETMIDR 0x%08llx of %s is not an ETMv3",
+				     (unsigned long long)v[2], dev->name);
 	unsigned id = (unsigned)v[3] & 0x7f;
 	if (id == 0 || id > PFT_ID_MAX_VALID)
-		return fail(in, -PFT_ERR_BAD_CONFIG, "%s: ETMTRACEIDR of %s gives trace ID 0x%02x, "
-			    "which is reserved", dev->file, dev->name, id);
+		return pft_diag_file(&in->error, -PFT_ERR_BAD_CONFIG, dev->file,
+				     "ETMTRACEIDR of %s gives trace ID 0x%02x, "
+				     "which is reserved", dev->name, id);
 	return 0;
 }
 
@@ -531,7 +502,7 @@ static int start_source(struct pft_input *in, struct in_source *s, const struct 
 		return err;
 	size_t *map = realloc(f->map, (f->nmap + 1) * sizeof(*map));
 	if (!map)
-		return fail(in, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
 	f->map = map;
 	if (etm3)
 		s->cfg3 = *etm3;
@@ -539,20 +510,23 @@ static int start_source(struct pft_input *in, struct in_source *s, const struct 
 		       : pft_pipe_add_ptm(f->pipe, s->pub.id, ptm, img);
 	if (idx < 0) {
 		if (idx == -PFT_ERR_BAD_CONFIG)
-			return fail(in, idx, "%s: the %s configuration is not valid", s->name,
-				    etm3 ? "ETMv3" : "PTM");
+			return pft_diag_set(&in->error, idx,
+					    "%s: the %s configuration is not valid", s->name,
+					    etm3 ? "ETMv3" : "PTM");
 		for (size_t i = 0; i + 1 < in->nsrc; i++)
 			if (in->src[i].file == s->file && in->src[i].pipe_index >= 0) {
 				if (f->format == PFT_PIPE_RAW)
-					return fail(in, -PFT_ERR_BAD_CONFIG,
-						    "%s: %s and %s write to this unformatted "
-						    "buffer: it has room for one source",
-						    f->path, in->src[i].name, s->name);
-				return fail(in, -PFT_ERR_BAD_CONFIG,
-					    "%s: %s and %s share trace ID 0x%02x", f->path,
-					    in->src[i].name, s->name, s->pub.id);
+					return pft_diag_file(&in->error, -PFT_ERR_BAD_CONFIG,
+							     f->path,
+							     "%s and %s write to this unformatted "
+							     "buffer: it has room for one source",
+							     in->src[i].name, s->name);
+				return pft_diag_file(&in->error, -PFT_ERR_BAD_CONFIG, f->path,
+						     "%s and %s share trace ID 0x%02x",
+						     in->src[i].name, s->name, s->pub.id);
 			}
-		return fail(in, idx, "%s: %s", s->name, pft_errstr(pft_errcode(idx)));
+		return pft_diag_set(&in->error, idx, "%s: %s", s->name,
+				    pft_errstr(pft_errcode(idx)));
 	}
 	f->map[f->nmap++] = in->nsrc - 1;
 	s->pipe_index = idx;
@@ -582,8 +556,7 @@ static int survey_snapshot(struct pft_input *in)
 			if (dev->buffer == (int)i && pft_snap_reg(dev, "ETMTRACEIDR", &tid) == 0)
 				raw_id = (int)(tid & 0x7f);
 		}
-		int err = pft_survey_add_file(in->survey, b->path, framing, raw_id, in->msg,
-					      sizeof(in->msg));
+		int err = pft_survey_add_file(in->survey, b->path, framing, raw_id, &in->error);
 		if (err < 0)
 			return err;
 	}
@@ -598,7 +571,7 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 	if (!in || !dir || in->snap || in->perf)
 		return -PFT_ERR_INVALID;
 	in->opened = 1;
-	err = pft_snap_load(dir, in->cfg.snap_flags, &in->snap, in->msg, sizeof(in->msg));
+	err = pft_snap_load(dir, in->cfg.snap_flags, &in->snap, &in->error);
 	if (err < 0)
 		return err;
 	if (in->survey)
@@ -615,7 +588,7 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 			continue;   /* not a trace source, or no trace */
 		const struct pft_snap_buffer *b = &in->snap->bufs[dev->buffer];
 		if (dev->protocol == PFT_PROTO_PTM &&
-		    (err = pft_snap_ptm_config(dev, &cfg, in->msg, sizeof(in->msg))) < 0)
+		    (err = pft_snap_ptm_config(dev, &cfg, &in->error)) < 0)
 			return err;
 		if (dev->protocol == PFT_PROTO_PTM)
 			id = cfg.trace_id;
@@ -643,10 +616,10 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 	}
 	if (!decoded) {
 		if (in->cfg.id >= 0)
-			return fail(in, -PFT_ERR_NO_SOURCE, "%s: no PTM or ETMv3 with trace ID 0x%02x",
-				    dir, in->cfg.id);
-		return fail(in, -PFT_ERR_NO_SOURCE, "%s: no PTM or ETMv3 trace source has a trace "
-			    "buffer", dir);
+			return pft_diag_file(&in->error, -PFT_ERR_NO_SOURCE, dir,
+					     "no PTM or ETMv3 with trace ID 0x%02x", in->cfg.id);
+		return pft_diag_file(&in->error, -PFT_ERR_NO_SOURCE, dir,
+				     "no PTM or ETMv3 trace source has a trace " "buffer");
 	}
 	return 0;
 }
@@ -661,23 +634,26 @@ int pft_input_open_file(struct pft_input *in, const char *path, unsigned format)
 	in->opened = 1;
 	if (strcmp(path, "-") && !in->survey) {
 		if (stat(path, &st))
-			return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
+			return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, path, "%s",
+					     strerror(errno));
 		if (S_ISDIR(st.st_mode))
-			return fail(in, -PFT_ERR_BAD_FILE, "%s: is a directory", path);
+			return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, path, "is a directory");
 		if (S_ISREG(st.st_mode) && st.st_size == 0)
-			return fail(in, -PFT_ERR_BAD_FILE, "%s: empty file: no trace", path);
+			return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, path,
+					     "empty file: no trace");
 		if (access(path, R_OK))
-			return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
+			return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, path, "%s",
+					     strerror(errno));
 	}
 	if (in->survey)
 		return pft_survey_add_file(in->survey, path,
 					   format == PFT_PIPE_RAW    ? PFT_FRAMES_RAW
 					   : format == PFT_PIPE_TPIU ? PFT_FRAMES_TPIU
 								     : PFT_FRAMES_UNKNOWN,
-					   -1, in->msg, sizeof(in->msg));
+					   -1, &in->error);
 	for (size_t i = 0; i < in->nfiles; i++)
 		if (!strcmp(in->files[i].path, path))
-			return fail(in, -PFT_ERR_INVALID, "%s: given twice", path);
+			return pft_diag_file(&in->error, -PFT_ERR_INVALID, path, "given twice");
 	return new_file(in, path, format, &file);
 }
 
@@ -691,7 +667,8 @@ int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_ptm_config 
 	size_t file = in->nfiles - 1;
 	int raw = in->files[file].format == PFT_PIPE_RAW;
 	if (!raw && (id < 1 || id > PFT_ID_MAX_VALID))
-		return fail(in, -PFT_ERR_INVALID, "trace ID 0x%02x is reserved", (unsigned)id);
+		return pft_diag_set(&in->error, -PFT_ERR_INVALID, "trace ID 0x%02x is reserved",
+				    (unsigned)id);
 	if ((err = new_source(in, in->files[file].path, file, raw ? -1 : id, PFT_PROTO_PTM,
 			      &s)) < 0)
 		return err;
@@ -715,17 +692,18 @@ static int read_prefix(struct pft_input *in, const char *path, uint8_t **buf, si
 	int err = 0;
 
 	if (fd < 0)
-		return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", path, strerror(errno));
+		return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, path, "%s", strerror(errno));
 	*buf = malloc(DETECT_READ);
 	if (!*buf)
-		err = fail(in, -PFT_ERR_NOMEM, "out of memory");
+		err = pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
 	while (!err && got < DETECT_READ) {
 		ssize_t n = read(fd, *buf + got, DETECT_READ - got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			err = fail(in, -PFT_ERR_BAD_FILE, "%s: offset 0x%zx: %s",
-				   is_stdin ? "standard input" : path, got, strerror(errno));
+			err = pft_diag_offset(&in->error, -PFT_ERR_BAD_FILE,
+					      is_stdin ? "standard input" : path, got, "%s",
+					      strerror(errno));
 		if (n <= 0)
 			break;
 		got += (size_t)n;
@@ -774,8 +752,8 @@ static int add_detected_ptm(struct pft_input *in, size_t file, int id, const uin
 	if (err == -PFT_ERR_NOSYNC)
 		return add_default_ptm(in, file, id);
 	if (err < 0)
-		return fail(in, err, "%s: detection: %s", in->files[file].path,
-			    pft_errstr(pft_errcode(err)));
+		return pft_diag_file(&in->error, err, in->files[file].path, "detection: %s",
+				     pft_errstr(pft_errcode(err)));
 	if ((err = new_source(in, in->files[file].path, file, id, PFT_PROTO_PTM, &s)) < 0)
 		return err;
 	if (id >= 0)
@@ -798,8 +776,8 @@ static int add_etm3_source(struct pft_input *in, size_t file, int id,
 	int err;
 
 	if ((err = pft_etm3_config_copy(&c, cfg)) < 0)
-		return fail(in, err, "%s: the ETMv3 configuration is not valid",
-			    in->files[file].path);
+		return pft_diag_file(&in->error, err, in->files[file].path,
+				     "the ETMv3 configuration is not valid");
 	if (id >= 0)
 		c.trace_id = (uint8_t)id;
 	if ((err = new_source(in, in->files[file].path, file, id, PFT_PROTO_ETMV3, &s)) < 0)
@@ -826,7 +804,8 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		return err;
 	if (!strcmp(f->path, "-")) {
 		if (!len)
-			err = fail(in, -PFT_ERR_BAD_FILE, "standard input: empty: no trace");
+			err = pft_diag_set(&in->error, -PFT_ERR_BAD_FILE,
+					   "standard input: empty: no trace");
 		/* Read once: the decode starts with these bytes. */
 		f->prefix = buf;
 		f->nprefix = len;
@@ -837,14 +816,16 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		int proto = pft_detect_protocol(buf, len);
 		if (proto != PFT_PROTO_PTM && pft_detect_frames(buf, len, &fr, sizeof(fr)) == 0 &&
 		    fr.format != PFT_FRAMES_RAW && fr.nsources) {
-			err = fail(in, -PFT_ERR_NO_SOURCE, "%s: this is a formatted buffer (%s frames), "
-				   "not raw trace: try --formatted", f->path,
-				   pft_frame_format_name(fr.format));
+			err = pft_diag_file(&in->error, -PFT_ERR_NO_SOURCE, f->path,
+					    "this is a formatted buffer (%s frames), "
+					    "not raw trace: try --formatted",
+					    pft_frame_format_name(fr.format));
 			goto out;
 		}
 		if (proto > PFT_PROTO_PTM) {
-			err = fail(in, -PFT_ERR_NO_SOURCE, "%s: this is %s trace, not PTM", f->path,
-				   pft_protocol_name((unsigned)proto));
+			err = pft_diag_file(&in->error, -PFT_ERR_NO_SOURCE, f->path,
+					    "this is %s trace, not PTM",
+					    pft_protocol_name((unsigned)proto));
 			goto out;
 		}
 		err = add_detected_ptm(in, file, -1, buf, len < PFT_DETECT_PREFIX ? len
@@ -853,7 +834,8 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		goto out;
 	}
 	if ((err = pft_detect_frames(buf, len, &fr, sizeof(fr))) < 0) {
-		err = fail(in, err, "%s: detection: %s", f->path, pft_errstr(pft_errcode(err)));
+		err = pft_diag_file(&in->error, err, f->path, "detection: %s",
+				    pft_errstr(pft_errcode(err)));
 		goto out;
 	}
 	if (fr.format == PFT_FRAMES_TPIU && f->format == PFT_PIPE_FORMATTED) {
@@ -866,8 +848,8 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		struct pft_pipe *tpiu = pft_pipe_alloc(&pc, &err);
 		if (!tpiu || f->nmap) {
 			pft_pipe_free(tpiu);
-			err = fail(in, tpiu ? -PFT_ERR_INVALID : err, "%s: cannot switch to "
-				   "trace-port frames", f->path);
+			err = pft_diag_file(&in->error, tpiu ? -PFT_ERR_INVALID : err, f->path,
+					    "cannot switch to " "trace-port frames");
 			goto out;
 		}
 		pft_pipe_free(f->pipe);
@@ -876,7 +858,7 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 	}
 	bytes = malloc(PFT_DETECT_PREFIX);
 	if (!bytes) {
-		err = fail(in, -PFT_ERR_NOMEM, "out of memory");
+		err = pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	for (unsigned i = 0; i < fr.nsources; i++) {
@@ -899,7 +881,7 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		int n = pft_detect_id_bytes(buf, len, f->format == PFT_PIPE_TPIU, ds->id, bytes,
 					    PFT_DETECT_PREFIX);
 		if (n < 0) {
-			err = fail(in, n, "out of memory");
+			err = pft_diag_set(&in->error, n, "out of memory");
 			goto out;
 		}
 		if ((err = add_detected_ptm(in, file, ds->id, bytes, (size_t)n)) < 0)
@@ -912,9 +894,10 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		 * say what it finds. */
 		err = add_default_ptm(in, file, id);
 	else if (!added && id < 0)
-		err = fail(in, -PFT_ERR_NO_SOURCE, "%s: no %s trace source in the first %zu bytes "
-			   "(%u sources of other protocols)", f->path, etm3 ? "ETMv3" : "PTM", len,
-			   fr.nsources);
+		err = pft_diag_file(&in->error, -PFT_ERR_NO_SOURCE, f->path,
+				    "no %s trace source in the first %zu bytes "
+				    "(%u sources of other protocols)", etm3 ? "ETMv3" : "PTM", len,
+				    fr.nsources);
 out:
 	if (buf != in->files[file].prefix)
 		free(buf);
@@ -936,22 +919,44 @@ int pft_input_add_etm3(struct pft_input *in, int id, const struct pft_etm3_confi
 	if (!raw && id < 0)
 		return add_detected(in, -1, cfg);
 	if (!raw && id < 1)
-		return fail(in, -PFT_ERR_INVALID, "trace ID 0x%02x is reserved", (unsigned)id);
+		return pft_diag_set(&in->error, -PFT_ERR_INVALID, "trace ID 0x%02x is reserved",
+				    (unsigned)id);
 	int err = add_etm3_source(in, file, raw ? -1 : id, cfg);
 	return err < 0 ? err : 1;
 }
 
-int pft_input_fit(const struct pft_input *in, size_t index, struct pft_fit_verdict *v,
-		  size_t size)
+static int source_fit(const struct pft_input *in, size_t index, struct pft_fit_verdict *v,
+		      size_t size)
 {
-	if (in && in->perf)
+	if (in->perf)
 		return pft_perf_in_fit(in->perf, index, v, size);
-	if (!in || index >= in->nsrc || in->src[index].pipe_index < 0)
+	if (index >= in->nsrc || in->src[index].pipe_index < 0)
 		return -PFT_ERR_INVALID;
 	if (in->par)
 		return pft_par_fit(in->par, v, size);
 	return pft_pipe_fit(in->files[in->src[index].file].pipe,
 			    (unsigned)in->src[index].pipe_index, v, size);
+}
+
+int pft_input_fit(const struct pft_input *in, size_t index, struct pft_fit_verdict *v,
+		  size_t size)
+{
+	struct pft_input_source src;
+
+	if (!in || pft_input_source(in, index, &src, sizeof(src)) < 0)
+		return -PFT_ERR_INVALID;
+	int reason = source_fit(in, index, v, size);
+	if (reason <= 0)
+		return reason;
+	/* Where: the trace file, and the source in it. */
+	struct pft_diag *d = &v->diag;
+	char what[sizeof(d->text)];
+	memcpy(what, d->text, sizeof(what));
+	if (src.id >= 0)
+		pft_diag_file(d, -(int)d->code, src.path, "id 0x%02x: %s", (unsigned)src.id, what);
+	else
+		pft_diag_file(d, -(int)d->code, src.path, "%s", what);
+	return reason;
 }
 
 /* Read the next block of file @f into its pipeline. */
@@ -968,7 +973,8 @@ static int read_more(struct pft_input *in, struct in_file *f)
 	if (f->fd < 0) {
 		f->fd = strcmp(f->path, "-") ? open(f->path, O_RDONLY | O_CLOEXEC) : 0;
 		if (f->fd < 0)
-			return fail(in, -PFT_ERR_BAD_FILE, "%s: %s", f->path, strerror(errno));
+			return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, f->path, "%s",
+					     strerror(errno));
 	}
 	for (;;) {
 		ssize_t n = read(f->fd, in->buf, READ_BLOCK);
@@ -979,8 +985,8 @@ static int read_more(struct pft_input *in, struct in_file *f)
 		if (n == 0)
 			return pft_pipe_finish(f->pipe);
 		if (errno != EINTR)
-			return fail(in, -PFT_ERR_BAD_FILE, "%s: offset 0x%" PRIx64 ": %s", f->path,
-				    f->read, strerror(errno));
+			return pft_diag_offset(&in->error, -PFT_ERR_BAD_FILE, f->path, f->read,
+					       "%s", strerror(errno));
 	}
 }
 
@@ -1021,8 +1027,9 @@ static int start_parallel(struct pft_input *in)
 				 .frames = (uint8_t)frames, .trace_id = (uint8_t)s->pub.id };
 	int err = pft_par_alloc(&pc, &in->par);
 	if (err < 0)
-		return fail(in, err, "%s: cannot start the parallel decode: %s", f->path,
-			    pft_errstr(pft_errcode(err)));
+		return pft_diag_file(&in->error, err, f->path,
+				     "cannot start the parallel decode: %s",
+				     pft_errstr(pft_errcode(err)));
 	return 0;
 }
 
@@ -1036,9 +1043,11 @@ static int next_parallel(struct pft_input *in, struct pft_item *item, size_t siz
 	}
 	if (r == -PFT_ERR_EOS)
 		return r;
-	if (*pft_par_message(in->par))
-		return fail(in, r, "%s", pft_par_message(in->par));
-	return fail(in, r, "%s: %s", in->files[0].path, pft_errstr(pft_errcode(r)));
+	if (pft_par_error(in->par)->code) {
+		in->error = *pft_par_error(in->par);
+		return r;
+	}
+	return pft_diag_file(&in->error, r, in->files[0].path, "%s", pft_errstr(pft_errcode(r)));
 }
 
 int pft_input_parallel_stats(const struct pft_input *in, struct pft_input_parallel *st,
@@ -1065,7 +1074,7 @@ static int next_item(struct pft_input *in, struct pft_item *item, size_t size)
 	if (in->perf)
 		return pft_perf_in_next(in->perf, item, size);
 	if (in->survey)
-		return pft_survey_read(in->survey, in->buf, READ_BLOCK, in->msg, sizeof(in->msg));
+		return pft_survey_read(in->survey, in->buf, READ_BLOCK, &in->error);
 	if (!in->par_tried && (err = start_parallel(in)) < 0)
 		return err;
 	if (in->par)
@@ -1092,8 +1101,8 @@ static int next_item(struct pft_input *in, struct pft_item *item, size_t size)
 			continue;
 		}
 		if (r != -PFT_ERR_NEED_INPUT)
-			return fail(in, r, "%s: offset 0x%" PRIx64 ": %s", f->path,
-				    pft_pipe_get_offset(f->pipe), pft_errstr(pft_errcode(r)));
+			return pft_diag_offset(&in->error, r, f->path, pft_pipe_get_offset(f->pipe),
+					       "%s", pft_errstr(pft_errcode(r)));
 		if ((r = read_more(in, f)) < 0)
 			return r;
 	}
@@ -1174,16 +1183,20 @@ int pft_input_counts(const struct pft_input *in, size_t index, struct pft_input_
 	return 0;
 }
 
-const char *pft_input_message(const struct pft_input *in)
+int pft_input_diag(const struct pft_input *in, size_t index, struct pft_diag *d)
 {
-	if (in && in->perf && *pft_perf_in_message(in->perf))
-		return pft_perf_in_message(in->perf);
-	return in ? in->msg : "";
-}
-
-const char *pft_input_note(const struct pft_input *in, size_t index)
-{
-	return in && index < in->nnotes ? in->notes[index] : NULL;
+	if (!in || !d)
+		return -PFT_ERR_INVALID;
+	if (index < in->nnotes) {
+		*d = in->notes[index];
+		return 0;
+	}
+	const struct pft_diag *error = in->perf && pft_perf_in_error(in->perf)->code
+					       ? pft_perf_in_error(in->perf) : &in->error;
+	if (index > in->nnotes || !error->code)
+		return -PFT_ERR_EOS;
+	*d = *error;
+	return 0;
 }
 
 size_t pft_input_nsources(const struct pft_input *in)

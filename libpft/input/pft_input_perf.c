@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "input/pft_input_perf.h"
+#include "common/pft_diag.h"
 #include "pft.h"
 
 enum { PERF_READ_BLOCK = 256 * 1024 };
@@ -77,21 +78,8 @@ struct perf_in {
 	int any_raw;
 	int ready;                    /* opened without error */
 	size_t cur;                   /* queue being read (one at a time) */
-	char msg[1024];
+	struct pft_diag error;        /* the last failure */
 };
-
-static int fail(struct perf_in *p, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct perf_in *p, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
-	va_end(ap);
-	return err;
-}
 
 static char *dup_str(const char *s)
 {
@@ -126,9 +114,9 @@ void pft_perf_in_free(struct perf_in *p)
 	free(p);
 }
 
-const char *pft_perf_in_message(const struct perf_in *p)
+const struct pft_diag *pft_perf_in_error(const struct perf_in *p)
 {
-	return p->msg;
+	return &p->error;
 }
 
 /* The reader's fault as one line naming the file and offset. */
@@ -137,12 +125,12 @@ static int reader_fail(struct perf_in *p, struct pft_perf *rd, int err)
 	uint64_t at = 0;
 
 	if (err == -PFT_ERR_NOMEM)
-		return fail(p, err, "out of memory");
+		return pft_diag_set(&p->error, err, "out of memory");
 	pft_perf_get_offset(rd, &at);
-	return fail(p, err, "%s: offset 0x%" PRIx64 ": malformed perf.data (a truncated record, "
-		    "a size past the end of its section, a record type out of range, "
-		    "or a version pft does not know)",
-		    p->path, at);
+	return pft_diag_offset(&p->error, err, p->path, at,
+			       "malformed perf.data (a truncated record, "
+			       "a size past the end of its section, a record type out of range, "
+			       "or a version pft does not know)");
 }
 
 /* ---- The first pass: metadata, queues, mappings ---- */
@@ -156,7 +144,7 @@ static int queue_of(struct perf_in *p, uint32_t cpu, uint32_t tid, size_t *index
 		}
 	struct perf_queue *v = realloc(p->q, (p->nq + 1) * sizeof(*v));
 	if (!v)
-		return fail(p, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 	p->q = v;
 	memset(&v[p->nq], 0, sizeof(v[0]));
 	v[p->nq].cpu = cpu;
@@ -178,7 +166,7 @@ static int keep_mmap(struct perf_in *p, const struct pft_perf_record *rec)
 		size_t cap = p->capmm ? 2 * p->capmm : 16;
 		struct perf_mmap *v = realloc(p->mm, cap * sizeof(*v));
 		if (!v)
-			return fail(p, -PFT_ERR_NOMEM, "out of memory");
+			return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 		p->mm = v;
 		p->capmm = cap;
 	}
@@ -186,7 +174,7 @@ static int keep_mmap(struct perf_in *p, const struct pft_perf_record *rec)
 	memset(m, 0, sizeof(*m));
 	m->filename = dup_str(name);
 	if (!m->filename)
-		return fail(p, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 	m->pub.offset = rec->offset;
 	m->pub.pid = rec->u.mmap.pid;
 	m->pub.addr = rec->u.mmap.addr;
@@ -217,24 +205,25 @@ static int scan(struct perf_in *p)
 	struct pft_perf *rd = pft_perf_open(p->path, &err);
 
 	if (!rd)
-		return fail(p, err, "%s: %s", p->path, err == -PFT_ERR_NOMEM ? "out of memory"
-						       : "cannot open it as a file");
+		return pft_diag_file(&p->error, err, p->path, "%s",
+				     err == -PFT_ERR_NOMEM ? "out of memory" : "cannot open it as a file");
 	while ((err = pft_perf_next(rd, &rec, sizeof(rec))) == 0) {
 		size_t qi;
 
 		switch (rec.type) {
 		case PFT_PERF_AUXTRACE_INFO:
 			if (rec.u.auxtrace_info.type != 3) {
-				err = fail(p, -PFT_ERR_NO_SOURCE, "%s: offset 0x%" PRIx64 ": AUXTRACE_INFO "
-					   "of type %u, not CoreSight (cs_etm, 3)", p->path,
-					   rec.offset, rec.u.auxtrace_info.type);
+				err = pft_diag_offset(&p->error, -PFT_ERR_NO_SOURCE, p->path,
+						      rec.offset, "AUXTRACE_INFO "
+						      "of type %u, not CoreSight (cs_etm, 3)",
+						      rec.u.auxtrace_info.type);
 				goto out;
 			}
 			free(p->cpus);
 			p->ncpus = rec.u.auxtrace_info.nr_cpus;
 			p->cpus = calloc(p->ncpus ? p->ncpus : 1, sizeof(*p->cpus));
 			if (!p->cpus) {
-				err = fail(p, -PFT_ERR_NOMEM, "out of memory");
+				err = pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 				goto out;
 			}
 			for (size_t i = 0; i < p->ncpus; i++)
@@ -271,11 +260,12 @@ static int scan(struct perf_in *p)
 	}
 	err = 0;
 	if (!have_info)
-		err = fail(p, -PFT_ERR_NO_SOURCE, "%s: no AUXTRACE_INFO record: not a CoreSight trace "
-			   "(perf record -e cs_etm)", p->path);
+		err = pft_diag_file(&p->error, -PFT_ERR_NO_SOURCE, p->path,
+				    "no AUXTRACE_INFO record: not a CoreSight trace "
+				    "(perf record -e cs_etm)");
 	else if (!p->nq)
-		err = fail(p, -PFT_ERR_NO_SOURCE, "%s: no AUXTRACE buffer: the file holds no trace",
-			   p->path);
+		err = pft_diag_file(&p->error, -PFT_ERR_NO_SOURCE, p->path,
+				    "no AUXTRACE buffer: the file holds no trace");
 out:
 	pft_perf_close(rd);
 	return err;
@@ -329,12 +319,13 @@ static int mmap_bias(struct perf_in *p, const struct perf_mmap *m, const char *p
 	struct pft_image *scratch = pft_image_alloc(&err);
 
 	if (!scratch)
-		return fail(p, err, "out of memory");
-	err = pft_input_load_image(scratch, path, PFT_INPUT_IMAGE_ELF, 0, p->msg, sizeof(p->msg));
+		return pft_diag_set(&p->error, err, "out of memory");
+	struct pft_diag why;
+	err = pft_input_load_image(scratch, path, PFT_INPUT_IMAGE_ELF, 0, &why);
 	if (err < 0) {
 		pft_image_free(scratch);
-		return fail(p, err, "%s: offset 0x%" PRIx64 ": MMAP of %s: %s", p->path,
-			    m->pub.offset, m->filename, p->msg);
+		return pft_diag_offset(&p->error, err, p->path, m->pub.offset, "MMAP of %s: %s",
+				       m->filename, why.text);
 	}
 	err = -PFT_ERR_NOMAP;
 	for (size_t i = 0; pft_image_section(scratch, i, &info, sizeof(info)) == 0; i++) {
@@ -360,8 +351,8 @@ static int load_mmaps(struct perf_in *p, struct pft_input *in,
 
 	p->img = pft_image_alloc(&err);
 	if (!p->img)
-		return fail(p, err, "out of memory");
-	if ((err = pft_input_load_user_images(in, p->img, p->msg, sizeof(p->msg))) < 0)
+		return pft_diag_set(&p->error, err, "out of memory");
+	if ((err = pft_input_load_user_images(in, p->img, &p->error)) < 0)
 		return err;
 	while (pft_image_section(p->img, nuser, &info, sizeof(info)) == 0)
 		nuser++;
@@ -385,7 +376,8 @@ static int load_mmaps(struct perf_in *p, struct pft_input *in,
 				loaded = 1;   /* another segment of a file already in */
 		if (loaded)
 			continue;
-		err = pft_input_load_image(p->img, m->found, PFT_INPUT_IMAGE_ELF, bias, p->msg, sizeof(p->msg));
+		struct pft_diag why;
+		err = pft_input_load_image(p->img, m->found, PFT_INPUT_IMAGE_ELF, bias, &why);
 		if (err == -PFT_ERR_BAD_CONFIG) {
 			size_t idx;
 			uint32_t at;
@@ -395,8 +387,8 @@ static int load_mmaps(struct perf_in *p, struct pft_input *in,
 			}
 		}
 		if (err < 0)
-			return fail(p, err, "%s: offset 0x%" PRIx64 ": MMAP of pid %" PRIu32 ": %s",
-				    p->path, m->pub.offset, m->pub.pid, p->msg);
+			return pft_diag_offset(&p->error, err, p->path, m->pub.offset,
+					       "MMAP of pid %" PRIu32 ": %s", m->pub.pid, why.text);
 	}
 	return 0;
 }
@@ -409,8 +401,9 @@ static int source_config(struct perf_in *p, struct perf_src *s, const struct pft
 
 	if (c->trace_id_pending) {
 		if (c->cpu >= 1024 || p->trace_ids[c->cpu] < 0)
-			return fail(p, -PFT_ERR_BAD_CONFIG, "%s: CPU %" PRIu32 ": the trace ID is "
-				    "given in no AUX_OUTPUT_HW_ID record", p->path, c->cpu);
+			return pft_diag_file(&p->error, -PFT_ERR_BAD_CONFIG, p->path, "CPU %" PRIu32
+					     ": the trace ID is "
+					     "given in no AUX_OUTPUT_HW_ID record", c->cpu);
 		traceidr = (uint32_t)p->trace_ids[c->cpu];
 	}
 	if (c->is_ptm) {
@@ -418,8 +411,9 @@ static int source_config(struct perf_in *p, struct perf_src *s, const struct pft
 		cc.etmtraceidr = traceidr;
 		pft_ptm_config_init(&s->ptm);
 		if (pft_perf_cpu_config(&cc, &s->ptm) < 0)
-			return fail(p, -PFT_ERR_BAD_CONFIG, "%s: CPU %" PRIu32 ": the PTM's "
-				    "registers do not give a configuration", p->path, c->cpu);
+			return pft_diag_file(&p->error, -PFT_ERR_BAD_CONFIG, p->path, "CPU %" PRIu32
+					     ": the PTM's " "registers do not give a configuration",
+					     c->cpu);
 		s->pub.protocol = PFT_PROTO_PTM;
 		s->pub.cfg = s->ptm;
 		s->pub.id = s->ptm.trace_id;
@@ -427,8 +421,9 @@ static int source_config(struct perf_in *p, struct perf_src *s, const struct pft
 	}
 	pft_etm3_config_init(&s->etm3);
 	if (pft_etm3_config_from_regs(&s->etm3, c->etmcr, c->etmccer, c->etmidr, traceidr) < 0)
-		return fail(p, -PFT_ERR_BAD_CONFIG, "%s: CPU %" PRIu32 ": ETMIDR 0x%08" PRIx32
-			    " is neither a PTM nor an ETMv3", p->path, c->cpu, c->etmidr);
+		return pft_diag_file(&p->error, -PFT_ERR_BAD_CONFIG, p->path, "CPU %" PRIu32
+				     ": ETMIDR 0x%08" PRIx32 " is neither a PTM nor an ETMv3",
+				     c->cpu, c->etmidr);
 	s->is_etm3 = 1;
 	s->pub.protocol = PFT_PROTO_ETMV3;
 	s->pub.id = s->etm3.trace_id;
@@ -441,7 +436,7 @@ static int add_source(struct perf_in *p, size_t queue, const struct pft_perf_cpu
 	int err;
 
 	if (!v)
-		return fail(p, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 	p->src = v;
 	struct perf_src *s = &v[p->nsrc];
 	memset(s, 0, sizeof(*s));
@@ -485,22 +480,25 @@ static int make_sources(struct perf_in *p)
 				return err;
 		}
 		if (p->nsrc == before)
-			return fail(p, -PFT_ERR_BAD_FILE, "%s: AUXTRACE buffers of CPU %" PRIu32
-				    ", which AUXTRACE_INFO does not describe", p->path, q->cpu);
+			return pft_diag_file(&p->error, -PFT_ERR_BAD_FILE, p->path,
+					     "AUXTRACE buffers of CPU %" PRIu32
+					     ", which AUXTRACE_INFO does not describe", q->cpu);
 		size_t ndec = 0;
 		for (size_t i = before; i < p->nsrc; i++)
 			ndec += p->src[i].pub.decoded;
 		if (p->any_raw && ndec > 1)
-			return fail(p, -PFT_ERR_BAD_CONFIG, "%s: unformatted trace in a queue of %zu "
-				    "CPUs: which one wrote it is not known", p->path, ndec);
+			return pft_diag_file(&p->error, -PFT_ERR_BAD_CONFIG, p->path,
+					     "unformatted trace in a queue of %zu "
+					     "CPUs: which one wrote it is not known", ndec);
 		decoded += ndec;
 	}
 	if (!decoded) {
 		if (p->cfg.id >= 0)
-			return fail(p, -PFT_ERR_NO_SOURCE, "%s: no PTM or ETMv3 with trace ID 0x%02x",
-				    p->path, p->cfg.id);
-		return fail(p, -PFT_ERR_NO_SOURCE, "%s: no PTM or ETMv3 trace unit in AUXTRACE_INFO "
-			    "(ETMv4 and ETE are not decoded)", p->path);
+			return pft_diag_file(&p->error, -PFT_ERR_NO_SOURCE, p->path,
+					     "no PTM or ETMv3 with trace ID 0x%02x", p->cfg.id);
+		return pft_diag_file(&p->error, -PFT_ERR_NO_SOURCE, p->path,
+				     "no PTM or ETMv3 trace unit in AUXTRACE_INFO "
+				     "(ETMv4 and ETE are not decoded)");
 	}
 	return 0;
 }
@@ -516,7 +514,7 @@ static int open_pipe(struct perf_in *p, size_t qi, unsigned format)
 
 	q->pipe = pft_pipe_alloc(&pc, &err);
 	if (!q->pipe)
-		return fail(p, err, "out of memory");
+		return pft_diag_set(&p->error, err, "out of memory");
 	q->pipe_format = format;
 	q->nmap = 0;
 	q->closing = q->finished = 0;
@@ -529,11 +527,13 @@ static int open_pipe(struct perf_in *p, size_t qi, unsigned format)
 		/* The pipeline refuses a reserved or repeated ID as a bad
 		 * argument; here it is the file's metadata that is wrong. */
 		if (idx == -PFT_ERR_INVALID)
-			return fail(p, -PFT_ERR_BAD_CONFIG, "%s: %s: trace ID 0x%02x: reserved, or "
-				    "another CPU has it", p->path, s->name, (unsigned)s->pub.id);
+			return pft_diag_file(&p->error, -PFT_ERR_BAD_CONFIG, p->path,
+					     "%s: trace ID 0x%02x: reserved, or "
+					     "another CPU has it", s->name, (unsigned)s->pub.id);
 		if (idx < 0)
-			return fail(p, idx, "%s: %s: trace ID 0x%02x: %s", p->path, s->name,
-				    (unsigned)s->pub.id, pft_errstr(pft_errcode(idx)));
+			return pft_diag_file(&p->error, idx, p->path, "%s: trace ID 0x%02x: %s",
+					     s->name, (unsigned)s->pub.id,
+					     pft_errstr(pft_errcode(idx)));
 		s->pipe_index = idx;
 		q->map[q->nmap++] = i;
 	}
@@ -647,7 +647,8 @@ static int queue_next(struct perf_in *p, size_t qi, struct pft_item *item, size_
 				continue;
 			}
 			if (r != -PFT_ERR_NEED_INPUT)
-				return fail(p, r, "%s: %s", p->path, pft_errstr(pft_errcode(r)));
+				return pft_diag_file(&p->error, r, p->path, "%s",
+						     pft_errstr(pft_errcode(r)));
 			if (q->closing && !q->finished) {
 				q->finished = 1;
 				pft_pipe_finish(q->pipe);
@@ -671,7 +672,8 @@ static int queue_next(struct perf_in *p, size_t qi, struct pft_item *item, size_
 					q->closing = 1;
 				}
 				if ((r = pft_pipe_feed(q->pipe, q->buf, (size_t)r)) < 0)
-					return fail(p, r, "%s: %s", p->path, pft_errstr(pft_errcode(r)));
+					return pft_diag_file(&p->error, r, p->path, "%s",
+							     pft_errstr(pft_errcode(r)));
 				continue;
 			}
 		} else if (q->gap_pending) {
@@ -799,10 +801,10 @@ static int open_queues(struct perf_in *p)
 		q->map = calloc(n ? n : 1, sizeof(*q->map));
 		q->buf = malloc(PERF_READ_BLOCK);
 		if (!q->map || !q->buf)
-			return fail(p, -PFT_ERR_NOMEM, "out of memory");
+			return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 		q->rd = pft_perf_open(p->path, &err);
 		if (!q->rd)
-			return fail(p, err, "%s: cannot open it again", p->path);
+			return pft_diag_file(&p->error, err, p->path, "cannot open it again");
 	}
 	return 0;
 }
@@ -828,7 +830,7 @@ int pft_input_open_perf(struct pft_input *in, const char *path,
 		p->trace_ids[i] = -1;
 	p->path = dup_str(path);
 	if (!p->path)
-		return fail(p, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 	if ((err = scan(p)) < 0)
 		return err;
 	if (p->cfg.elements && (err = load_mmaps(p, in, pc)) < 0)

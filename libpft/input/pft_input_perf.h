@@ -11,7 +11,7 @@ struct perf_in;
 
 void pft_perf_in_free(struct perf_in *p);
 int pft_perf_in_next(struct perf_in *p, struct pft_item *item, size_t size);
-const char *pft_perf_in_message(const struct perf_in *p);
+const struct pft_diag *pft_perf_in_error(const struct perf_in *p);
 size_t pft_perf_in_nsources(const struct perf_in *p);
 int pft_perf_in_source(const struct perf_in *p, size_t index, struct pft_input_source *src,
 		   size_t size);
@@ -20,11 +20,10 @@ int pft_perf_in_fit(const struct perf_in *p, size_t index, struct pft_fit_verdic
 
 /* From pft_input.c: the input's configuration, whether something was
  * opened already, and the user's images (--elf, --image) loaded into @img
- * (a one-line message in @msg on failure). */
+ * (*@d says why on failure). */
 const struct pft_input_config *pft_input_get_config(const struct pft_input *in);
 int pft_input_opened(const struct pft_input *in);
-int pft_input_load_user_images(struct pft_input *in, struct pft_image *img, char *msg,
-			   size_t len);
+int pft_input_load_user_images(struct pft_input *in, struct pft_image *img, struct pft_diag *d);
 /* Hand @p to @in, which frees it; reading then goes through it. */
 void pft_input_set_perf(struct pft_input *in, struct perf_in *p);
 struct perf_in *pft_input_get_perf(const struct pft_input *in);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "input/pft_input_survey.h"
+#include "common/pft_diag.h"
 
 struct survey_file {
 	char *path;
@@ -30,19 +31,6 @@ struct pft_survey {
 	struct pft_input_source *src;  /* after the read */
 	size_t nsrc;
 };
-
-static int set_msg(char *msg, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int set_msg(char *msg, size_t len, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
-	va_end(ap);
-	return err;
-}
 
 struct pft_survey *pft_survey_alloc(void)
 {
@@ -63,24 +51,24 @@ void pft_survey_free(struct pft_survey *s)
 }
 
 int pft_survey_add_file(struct pft_survey *s, const char *path, uint8_t framing, int raw_id,
-			char *msg, size_t len)
+			struct pft_diag *d)
 {
 	struct stat st;
 
 	/* A file that cannot be opened or read (a directory) is said so
 	 * now; an empty one is a source without bytes. */
 	if (strcmp(path, "-") && (stat(path, &st) || S_ISDIR(st.st_mode) || access(path, R_OK)))
-		return set_msg(msg, len, -PFT_ERR_BAD_FILE, "%s: cannot read the file", path);
+		return pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "cannot read the file");
 	struct survey_file *v = realloc(s->files, (s->nfiles + 1) * sizeof(*v));
 	if (!v)
-		return set_msg(msg, len, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(d, -PFT_ERR_NOMEM, "out of memory");
 	s->files = v;
 	struct survey_file *f = &v[s->nfiles];
 	memset(f, 0, sizeof(*f));
 	f->framing = framing;
 	f->raw_id = raw_id;
 	if (!(f->path = malloc(strlen(path) + 1)))
-		return set_msg(msg, len, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(d, -PFT_ERR_NOMEM, "out of memory");
 	memcpy(f->path, path, strlen(path) + 1);
 	s->nfiles++;
 	return 0;
@@ -92,7 +80,7 @@ void pft_survey_set_snapshot(struct pft_survey *s, const struct pft_snapshot *sn
 }
 
 /* File @f through a pft_info. */
-static int read_file(struct survey_file *f, uint8_t *buf, size_t size, char *msg, size_t len)
+static int read_file(struct survey_file *f, uint8_t *buf, size_t size, struct pft_diag *d)
 {
 	struct pft_info_config ic = { .size = sizeof(ic), .framing = f->framing };
 	int is_stdin = !strcmp(f->path, "-");
@@ -104,9 +92,9 @@ static int read_file(struct survey_file *f, uint8_t *buf, size_t size, char *msg
 	f->src = NULL;
 	f->nsrc = 0;
 	if (fd < 0)
-		return set_msg(msg, len, -PFT_ERR_BAD_FILE, "%s: cannot read the file", f->path);
+		return pft_diag_file(d, -PFT_ERR_BAD_FILE, f->path, "cannot read the file");
 	if (!(info = pft_info_alloc(&ic, &err))) {
-		err = set_msg(msg, len, err, "out of memory");
+		err = pft_diag_set(d, err, "out of memory");
 		goto out;
 	}
 	for (;;) {
@@ -114,8 +102,7 @@ static int read_file(struct survey_file *f, uint8_t *buf, size_t size, char *msg
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			err = set_msg(msg, len, -PFT_ERR_BAD_FILE, "%s: cannot read the file",
-				      f->path);
+			err = pft_diag_file(d, -PFT_ERR_BAD_FILE, f->path, "cannot read the file");
 			goto out;
 		}
 		if (n == 0)
@@ -136,7 +123,7 @@ static int read_file(struct survey_file *f, uint8_t *buf, size_t size, char *msg
 		v[f->nsrc] = is;
 	}
 	if (err < 0)
-		set_msg(msg, len, err, "%s: %s", f->path, pft_errstr(pft_errcode(err)));
+		pft_diag_file(d, err, f->path, "%s", pft_errstr(pft_errcode(err)));
 out:
 	if (!is_stdin)
 		close(fd);
@@ -154,12 +141,12 @@ static int snapshot_config(const struct pft_snapshot *snap, int id, struct pft_p
 		if (d->protocol != PFT_PROTO_PTM || pft_snap_reg(d, "ETMTRACEIDR", &tid) < 0 ||
 		    (id >= 0 && (int)(tid & 0x7f) != id))
 			continue;
-		return pft_snap_ptm_config(d, cfg, NULL, 0) == 0;
+		return pft_snap_ptm_config(d, cfg, NULL) == 0;
 	}
 	return 0;
 }
 
-int pft_survey_read(struct pft_survey *s, uint8_t *buf, size_t size, char *msg, size_t len)
+int pft_survey_read(struct pft_survey *s, uint8_t *buf, size_t size, struct pft_diag *d)
 {
 	size_t n = 0;
 	int err;
@@ -167,12 +154,12 @@ int pft_survey_read(struct pft_survey *s, uint8_t *buf, size_t size, char *msg, 
 	if (s->src)
 		return -PFT_ERR_EOS;
 	for (size_t i = 0; i < s->nfiles; i++) {
-		if ((err = read_file(&s->files[i], buf, size, msg, len)) < 0)
+		if ((err = read_file(&s->files[i], buf, size, d)) < 0)
 			return err;
 		n += s->files[i].nsrc;
 	}
 	if (!(s->src = calloc(n ? n : 1, sizeof(*s->src))))
-		return set_msg(msg, len, -PFT_ERR_NOMEM, "out of memory");
+		return pft_diag_set(d, -PFT_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < s->nfiles; i++) {
 		const struct survey_file *f = &s->files[i];
 		for (size_t k = 0; k < f->nsrc; k++) {

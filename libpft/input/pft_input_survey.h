@@ -19,9 +19,9 @@ void pft_survey_free(struct pft_survey *s);
  * pft_frame_format; PFT_FRAMES_UNKNOWN: frames, with or without
  * trace-port syncs); the source of a raw file has trace ID @raw_id (-1:
  * none).  Returns 0, or -PFT_ERR_BAD_FILE (it cannot be read),
- * -PFT_ERR_NOMEM, with one line in @msg. */
+ * -PFT_ERR_NOMEM, *@d says why. */
 int pft_survey_add_file(struct pft_survey *s, const char *path, uint8_t framing, int raw_id,
-			char *msg, size_t len);
+			struct pft_diag *d);
 
 /* The configuration of a PTM source comes from @snap's registers where
  * it has a PTM device with the source's trace ID (@snap outlives @s). */
@@ -29,8 +29,8 @@ void pft_survey_set_snapshot(struct pft_survey *s, const struct pft_snapshot *sn
 
 /* Read every file through, in blocks of @size bytes at @buf.  Returns
  * -PFT_ERR_EOS (read: the sources are known), or -PFT_ERR_BAD_FILE,
- * -PFT_ERR_NOMEM with one line in @msg. */
-int pft_survey_read(struct pft_survey *s, uint8_t *buf, size_t size, char *msg, size_t len);
+ * -PFT_ERR_NOMEM *@d says why. */
+int pft_survey_read(struct pft_survey *s, uint8_t *buf, size_t size, struct pft_diag *d);
 
 /* The sources (none before the read). */
 size_t pft_survey_nsources(const struct pft_survey *s);

@@ -23,21 +23,27 @@
 #include <unistd.h>
 
 #include "pft.h"
+#include "common/pft_diag.h"
 
 /* ---- Messages ---- */
 
-static void set_msg(char *msg, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int diag_where(struct pft_diag *d, int err, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static void set_msg(char *msg, size_t len, const char *fmt, ...)
+/* A diagnostic about @where, "FILE:LINE" (a section of an .ini file). */
+static int diag_where(struct pft_diag *d, int err, const char *where, const char *fmt, ...)
 {
+	char file[PFT_DIAG_FILE_MAX];
+	const char *colon = strrchr(where, ':');
+	unsigned line = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
 	va_list ap;
 
-	if (!msg || !len)
-		return;
+	snprintf(file, sizeof(file), "%.*s", colon ? (int)(colon - where) : (int)strlen(where),
+		 where);
 	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
+	pft_diag_vat(d, err, file, line, PFT_DIAG_NO_OFFSET, fmt, ap);
 	va_end(ap);
+	return err;
 }
 
 /* ---- Strings owned by the snapshot: one arena of blocks ---- */
@@ -64,16 +70,16 @@ static char *keep(struct strblock **arena, const char *s)
 
 /* Open @path for reading only if it is a regular file: opening a FIFO
  * without O_NONBLOCK would wait for a writer forever. */
-static int open_regular(const char *path, struct stat *st, char *msg, size_t len)
+static int open_regular(const char *path, struct stat *st, struct pft_diag *d)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0) {
-		set_msg(msg, len, "%s: %s", path, strerror(errno));
+		pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "%s", strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
-		set_msg(msg, len, "%s: not a regular file", path);
+		pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "not a regular file");
 		close(fd);
 		return -1;
 	}
@@ -112,6 +118,16 @@ static void ini_free(struct ini *ini)
 	memset(ini, 0, sizeof(*ini));
 }
 
+/* The end of reading .ini file @path, with @err: free @ini, say when
+ * memory ran out (other errors said why already).  Returns @err. */
+static int ini_done(struct ini *ini, int err, const char *path, struct pft_diag *d)
+{
+	if (err == -PFT_ERR_NOMEM)
+		pft_diag_file(d, err, path, "out of memory");
+	ini_free(ini);
+	return err;
+}
+
 static char *trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -136,7 +152,7 @@ static int by_section_name(const void *a, const void *b)
 }
 
 /* Read @path whole and split it into sections and key=value entries. */
-static int ini_read(const char *path, struct ini *ini, char *msg, size_t len)
+static int ini_read(const char *path, struct ini *ini, struct pft_diag *d)
 {
 	struct stat st;
 	int fd;
@@ -144,11 +160,12 @@ static int ini_read(const char *path, struct ini *ini, char *msg, size_t len)
 
 	memset(ini, 0, sizeof(*ini));
 	ini->path = path;
-	if ((fd = open_regular(path, &st, msg, len)) < 0)
+	if ((fd = open_regular(path, &st, d)) < 0)
 		return -PFT_ERR_BAD_FILE;
 	if (st.st_size > PFT_SNAP_INI_MAX) {
-		set_msg(msg, len, "%s: %lld bytes: larger than an .ini file may be (%d)", path,
-			(long long)st.st_size, PFT_SNAP_INI_MAX);
+		pft_diag_file(d, -PFT_ERR_BAD_FILE, path,
+			      "%lld bytes: larger than an .ini file may be (%d)",
+			      (long long)st.st_size, PFT_SNAP_INI_MAX);
 		close(fd);
 		return -PFT_ERR_BAD_FILE;
 	}
@@ -170,16 +187,15 @@ static int ini_read(const char *path, struct ini *ini, char *msg, size_t len)
 	}
 	close(fd);
 	if (got != size) {
-		set_msg(msg, len, "%s: read error", path);
-		return -PFT_ERR_BAD_FILE;
+		return pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "read error");
 	}
 	ini->text[size] = 0;
 	for (size_t i = 0; i < size; i++) {
 		if (ini->text[i] == '\n')
 			lines++;
 		else if (!ini->text[i]) {
-			set_msg(msg, len, "%s:%zu: a NUL byte: not a text file", path, lines);
-			return -PFT_ERR_BAD_FILE;
+			return pft_diag_line(d, -PFT_ERR_BAD_FILE, path, lines,
+					     "a NUL byte: not a text file");
 		}
 	}
 	/* Every line is at most one entry or section. */
@@ -202,8 +218,8 @@ static int ini_read(const char *path, struct ini *ini, char *msg, size_t len)
 		if (*s == '[') {
 			char *close = strchr(s, ']');
 			if (!close || close == s + 1) {
-				set_msg(msg, len, "%s:%u: malformed section header", path, lineno);
-				return -PFT_ERR_BAD_FILE;
+				return pft_diag_line(d, -PFT_ERR_BAD_FILE, path, lineno,
+						     "malformed section header");
 			}
 			*close = 0;
 			ini->sec[ini->nsec++] = (struct ini_section){ trim(s + 1), lineno, ini->n, 0 };
@@ -211,15 +227,14 @@ static int ini_read(const char *path, struct ini *ini, char *msg, size_t len)
 		}
 		char *eq = strchr(s, '=');
 		if (!eq || !ini->nsec) {
-			set_msg(msg, len, "%s:%u: expected key=value%s", path, lineno,
-				ini->nsec ? "" : " inside a [section]");
-			return -PFT_ERR_BAD_FILE;
+			return pft_diag_line(d, -PFT_ERR_BAD_FILE, path, lineno,
+					     "expected key=value%s",
+					     ini->nsec ? "" : " inside a [section]");
 		}
 		*eq = 0;
 		char *key = trim(s), *value = trim(eq + 1);
 		if (!*key) {
-			set_msg(msg, len, "%s:%u: empty key", path, lineno);
-			return -PFT_ERR_BAD_FILE;
+			return pft_diag_line(d, -PFT_ERR_BAD_FILE, path, lineno, "empty key");
 		}
 		ini->e[ini->n++] = (struct ini_entry){ key, value, lineno };
 		ini->sec[ini->nsec - 1].count++;
@@ -300,7 +315,7 @@ struct snap {
 
 /* Join @name to the snapshot directory and check where it leads. */
 static const char *resolve(struct snap *s, const char *name, const char *where,
-			   char *msg, size_t len)
+			   struct pft_diag *d)
 {
 	size_t n = strlen(s->pub.dir) + strlen(name) + 2;
 	char *joined = malloc(n), *real;
@@ -316,15 +331,17 @@ static const char *resolve(struct snap *s, const char *name, const char *where,
 		real = realpath(joined, NULL);
 		size_t dl = strlen(s->rdir);
 		if (!real) {
-			set_msg(msg, len, "%s: %s%s%s%s", joined, strerror(errno),
-				where ? " (named at " : "", where ? where : "", where ? ")" : "");
+			pft_diag_file(d, -PFT_ERR_BAD_FILE, joined, "%s%s%s%s", strerror(errno),
+				      where ? " (named at " : "", where ? where : "",
+				      where ? ")" : "");
 			free(joined);
 			return NULL;
 		}
 		if (name[0] == '/' || strncmp(real, s->rdir, dl) ||
 		    (real[dl] != '/' && !(dl == 1 && s->rdir[0] == '/'))) {
-			set_msg(msg, len, "%s: '%s' is outside the snapshot directory "
-				"(--allow-outside-files reads it)", where, name);
+			diag_where(d, -PFT_ERR_BAD_FILE, where,
+				   "'%s' is outside the snapshot directory "
+				   "(--allow-outside-files reads it)", name);
 			free(real);
 			free(joined);
 			return NULL;
@@ -334,25 +351,27 @@ static const char *resolve(struct snap *s, const char *name, const char *where,
 	kept = keep(&s->arena, joined);
 	free(joined);
 	if (!kept)
-		set_msg(msg, len, "out of memory");
+		pft_diag_set(d, -PFT_ERR_NOMEM, "out of memory");
 	return kept;
 }
 
 /* A file a snapshot names as a buffer or dump: inside, and regular. */
 static const char *resolve_data(struct snap *s, const char *name, const char *where,
-				char *msg, size_t len)
+				struct pft_diag *d)
 {
-	const char *path = resolve(s, name, where, msg, len);
+	const char *path = resolve(s, name, where, d);
 	struct stat st;
 
 	if (!path)
 		return NULL;
 	if (stat(path, &st)) {
-		set_msg(msg, len, "%s: %s (named at %s)", path, strerror(errno), where);
+		pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "%s (named at %s)", strerror(errno),
+			      where);
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		set_msg(msg, len, "%s: not a regular file (named at %s)", path, where);
+		pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "not a regular file (named at %s)",
+			      where);
 		return NULL;
 	}
 	return path;
@@ -397,48 +416,51 @@ static int section_is(const struct ini_section *sec, const char *name, int whole
 	return whole ? !strcasecmp(sec->name, name) : !strncasecmp(sec->name, name, strlen(name));
 }
 
-/* The next section from *@i on that is [@name...] (section_is()), *@i
- * moved past it; NULL when none is left. */
-static const struct ini_section *next_section(const struct ini *ini, size_t *i, const char *name,
-					      int whole)
-{
-	while (*i < ini->nsec) {
-		const struct ini_section *sec = &ini->sec[(*i)++];
-		if (section_is(sec, name, whole))
-			return sec;
-	}
-	return NULL;
-}
+/* The [@name...] sections of an .ini file (section_is()), in order, and
+ * room for one item per section (@whole: per entry of each section). */
+struct sections {
+	const struct ini *ini;
+	const char *name;
+	int whole;
+	size_t next;
+	void *items;            /* zeroed; NULL when there are none */
+};
 
-/* Room for one item (of @size bytes) per [@name...] section (@whole: per
- * entry of each [@name] section), zeroed; NULL with *@err 0 when there are
- * none, or -PFT_ERR_NOMEM. */
-static void *alloc_for_sections(const struct ini *ini, const char *name, int whole, size_t size,
-				int *err)
+/* Returns 0 or -PFT_ERR_NOMEM. */
+static int sections_open(struct sections *it, const struct ini *ini, const char *name, int whole,
+			 size_t item_size)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < ini->nsec; i++)
 		if (section_is(&ini->sec[i], name, whole))
 			n += whole ? ini->sec[i].count : 1;
-	void *p = n ? calloc(n, size) : NULL;
-	*err = n && !p ? -PFT_ERR_NOMEM : 0;
-	return p;
+	*it = (struct sections){ .ini = ini, .name = name, .whole = whole };
+	it->items = n ? calloc(n, item_size) : NULL;
+	return n && !it->items ? -PFT_ERR_NOMEM : 0;
 }
 
-/* The [dump], [dump1], ... sections of a core device file. */
-static int load_dumps(struct snap *s, struct pft_snap_device *dev, const struct ini *ini,
-		      char *msg, size_t len)
+/* The next section; NULL when none is left. */
+static const struct ini_section *sections_next(struct sections *it)
 {
-	char where[PATH_MAX + 32];
-	int err;
-	struct pft_snap_dump *dumps = alloc_for_sections(ini, "dump", 0, sizeof(*dumps), &err);
+	while (it->next < it->ini->nsec) {
+		const struct ini_section *sec = &it->ini->sec[it->next++];
+		if (section_is(sec, it->name, it->whole))
+			return sec;
+	}
+	return NULL;
+}
 
-	if (!dumps)
-		return err;
-	dev->dumps = dumps;
+/* The [dump], [dump1], ... sections of a core device file, into @it's items. */
+static int load_dumps(struct snap *s, struct pft_snap_device *dev, struct sections *it,
+		      struct pft_diag *diag)
+{
+	const struct ini *ini = it->ini;
+	struct pft_snap_dump *dumps = it->items;
 	const struct ini_section *sec;
-	for (size_t i = 0; (sec = next_section(ini, &i, "dump", 0)) != NULL;) {
+	char where[PATH_MAX + 32];
+
+	while ((sec = sections_next(it)) != NULL) {
 		struct pft_snap_dump *d = &dumps[dev->ndumps++];
 		const struct ini_entry *file = sec_get(ini, sec, "file");
 		const struct ini_entry *addr = sec_get(ini, sec, "address");
@@ -448,63 +470,58 @@ static int load_dumps(struct snap *s, struct pft_snap_device *dev, const struct 
 
 		snprintf(where, sizeof(where), "%s:%u", ini->path, sec->line);
 		if (!file) {
-			set_msg(msg, len, "%s: [%s] needs file=", where, sec->name);
-			return -PFT_ERR_BAD_FILE;
+			return diag_where(diag, -PFT_ERR_BAD_FILE, where, "[%s] needs file=",
+					  sec->name);
 		}
 		if (!addr || parse_number(addr->value, &d->address) || d->address > UINT32_MAX) {
-			set_msg(msg, len, "%s: [%s] needs address=<number> (32-bit)", where,
-				sec->name);
-			return -PFT_ERR_BAD_FILE;
+			return diag_where(diag, -PFT_ERR_BAD_FILE, where,
+					  "[%s] needs address=<number> (32-bit)", sec->name);
 		}
 		if (length && parse_number(length->value, &d->length)) {
-			set_msg(msg, len, "%s:%u: bad length '%s'", ini->path, length->line,
-				length->value);
-			return -PFT_ERR_BAD_FILE;
+			return pft_diag_line(diag, -PFT_ERR_BAD_FILE, ini->path, length->line,
+					     "bad length '%s'", length->value);
 		}
 		if (length && (!d->length || d->length > (uint64_t)UINT32_MAX + 1 - d->address)) {
-			set_msg(msg, len, "%s:%u: length 0x%llx at 0x%llx: %s", ini->path,
-				length->line, (unsigned long long)d->length,
-				(unsigned long long)d->address,
-				d->length ? "passes 0xffffffff" : "empty");
-			return -PFT_ERR_BAD_FILE;
+			return pft_diag_line(diag, -PFT_ERR_BAD_FILE, ini->path, length->line,
+					     "length 0x%llx at 0x%llx: %s",
+					     (unsigned long long)d->length,
+					     (unsigned long long)d->address,
+					     d->length ? "passes 0xffffffff" : "empty");
 		}
 		if (off && parse_number(off->value, &d->offset)) {
-			set_msg(msg, len, "%s:%u: bad offset '%s'", ini->path, off->line,
-				off->value);
-			return -PFT_ERR_BAD_FILE;
+			return pft_diag_line(diag, -PFT_ERR_BAD_FILE, ini->path, off->line,
+					     "bad offset '%s'", off->value);
 		}
 		d->space_name = keep(&s->arena, space ? space->value : "ANY");
 		d->space = space_of(d->space_name);
 		d->where = keep(&s->arena, where);
 		if (!d->space_name || !d->where)
 			return -PFT_ERR_NOMEM;
-		d->path = resolve_data(s, file->value, where, msg, len);
+		d->path = resolve_data(s, file->value, where, diag);
 		if (!d->path)
 			return -PFT_ERR_BAD_FILE;
 	}
 	return 0;
 }
 
-static int load_regs(struct snap *s, struct pft_snap_device *dev, const struct ini *ini,
-		     char *msg, size_t len)
+/* The [regs] section of a device file, into @it's items. */
+static int load_regs(struct snap *s, struct pft_snap_device *dev, struct sections *it,
+		     struct pft_diag *d)
 {
-	int err;
-	struct pft_snap_reg *regs = alloc_for_sections(ini, "regs", 1, sizeof(*regs), &err);
-
-	if (!regs)
-		return err;
-	dev->regs = regs;
+	const struct ini *ini = it->ini;
+	struct pft_snap_reg *regs = it->items;
 	const struct ini_section *sec;
-	for (size_t i = 0; (sec = next_section(ini, &i, "regs", 1)) != NULL;) {
+
+	while ((sec = sections_next(it)) != NULL) {
 		for (size_t j = sec->first; j < sec->first + sec->count; j++) {
 			const struct ini_entry *e = &ini->e[j];
 			struct pft_snap_reg *r = &regs[dev->nregs++];
 			char name[128];
 
 			if (parse_number(e->value, &r->value)) {
-				set_msg(msg, len, "%s:%u: register %s: bad value '%s'", ini->path,
-					e->line, e->key, e->value);
-				return -PFT_ERR_BAD_FILE;
+				return pft_diag_line(d, -PFT_ERR_BAD_FILE, ini->path, e->line,
+						     "register %s: bad value '%s'", e->key,
+						     e->value);
 			}
 			/* "ETMCR(0x000)": the name is the part before '('. */
 			snprintf(name, sizeof(name), "%.*s", (int)strcspn(e->key, "("), e->key);
@@ -516,22 +533,36 @@ static int load_regs(struct snap *s, struct pft_snap_device *dev, const struct i
 	return 0;
 }
 
-static int load_device(struct snap *s, struct pft_snap_device *dev, const char *file,
-		       const char *where, char *msg, size_t len)
+/* Read the .ini file the snapshot names @name (at @where) into *@ini,
+ * its path in *@path.  Returns 0 or -PFT_ERR_BAD_FILE (*@ini is then
+ * empty). */
+static int ini_open(struct snap *s, const char *name, const char *where, struct ini *ini,
+		    const char **path, struct pft_diag *d)
 {
-	struct ini ini;
-	const char *path = resolve(s, file, where, msg, len);
 	int err;
 
-	if (!path)
+	memset(ini, 0, sizeof(*ini));
+	if (!(*path = resolve(s, name, where, d)))
 		return -PFT_ERR_BAD_FILE;
-	if ((err = ini_read(path, &ini, msg, len)) < 0)
-		goto out;
+	if ((err = ini_read(*path, ini, d)) < 0)
+		ini_free(ini);
+	return err;
+}
+
+static int load_device(struct snap *s, struct pft_snap_device *dev, const char *file,
+		       const char *where, struct pft_diag *d)
+{
+	struct ini ini;
+	const char *path;
+	int err = ini_open(s, file, where, &ini, &path, d);
+
+	if (err < 0)
+		return err;
 	const struct ini_entry *name = ini_get(&ini, "device", "name");
 	const struct ini_entry *cls = ini_get(&ini, "device", "class");
 	const struct ini_entry *type = ini_get(&ini, "device", "type");
 	if (!name || !cls || !type) {
-		set_msg(msg, len, "%s: [device] needs name, class and type", path);
+		pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "[device] needs name, class and type");
 		err = -PFT_ERR_BAD_FILE;
 		goto out;
 	}
@@ -544,14 +575,18 @@ static int load_device(struct snap *s, struct pft_snap_device *dev, const char *
 	if (!dev->name || !dev->cls || !dev->type)
 		goto out;
 	dev->protocol = protocol_of(dev->cls, dev->type);
-	err = load_regs(s, dev, &ini, msg, len);
+	struct sections regs, dumps;
+	if ((err = sections_open(&regs, &ini, "regs", 1, sizeof(*dev->regs))) < 0)
+		goto out;
+	dev->regs = regs.items;
+	if ((err = sections_open(&dumps, &ini, "dump", 0, sizeof(*dev->dumps))) < 0)
+		goto out;
+	dev->dumps = dumps.items;
+	err = load_regs(s, dev, &regs, d);
 	if (!err)
-		err = load_dumps(s, dev, &ini, msg, len);
+		err = load_dumps(s, dev, &dumps, d);
 out:
-	if (err == -PFT_ERR_NOMEM)
-		set_msg(msg, len, "%s: out of memory", path);
-	ini_free(&ini);
-	return err;
+	return ini_done(&ini, err, path, d);
 }
 
 static int by_device_name(const void *a, const void *b)
@@ -568,27 +603,25 @@ static long device_index(const struct snap *s, const char *name)
 	return d ? (long)d->index : -1;
 }
 
-static int load_trace(struct snap *s, const char *file, char *msg, size_t len)
+static int load_trace(struct snap *s, const char *file, struct pft_diag *d)
 {
 	struct ini ini;
-	const char *path = resolve(s, file, "snapshot.ini [trace] metadata", msg, len);
-	int err;
+	const char *path;
+	int err = ini_open(s, file, "snapshot.ini [trace] metadata", &ini, &path, d);
 
-	if (!path)
-		return -PFT_ERR_BAD_FILE;
-	if ((err = ini_read(path, &ini, msg, len)) < 0)
-		goto out;
+	if (err < 0)
+		return err;
 	err = -PFT_ERR_BAD_FILE;
 	const struct ini_entry *list = ini_get(&ini, "trace_buffers", "buffers");
 	if (!list) {
-		set_msg(msg, len, "%s: [trace_buffers] needs buffers=", path);
+		pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "[trace_buffers] needs buffers=");
 		goto out;
 	}
 	/* The rate of the timestamps, when the capture recorded it. */
 	const struct ini_entry *freq = ini_get(&ini, "timestamp", "frequency");
 	if (freq && (parse_number(freq->value, &s->pub.ts_frequency) || !s->pub.ts_frequency)) {
-		set_msg(msg, len, "%s:%u: [timestamp] frequency '%s' is not a frequency in Hz",
-			path, freq->line, freq->value);
+		pft_diag_line(d, -PFT_ERR_BAD_FILE, path, freq->line,
+			      "[timestamp] frequency '%s' is not a frequency in Hz", freq->value);
 		goto out;
 	}
 	size_t n = 1;
@@ -610,7 +643,8 @@ static int load_trace(struct snap *s, const char *file, char *msg, size_t len)
 		char where[PATH_MAX + 32];
 
 		if (!name || !bfile) {
-			set_msg(msg, len, "%s: buffer section [%s] needs name and file", path, sec);
+			pft_diag_file(d, -PFT_ERR_BAD_FILE, path,
+				      "buffer section [%s] needs name and file", sec);
 			goto out;
 		}
 		snprintf(where, sizeof(where), "%s:%u", path, name->line);
@@ -624,13 +658,14 @@ static int load_trace(struct snap *s, const char *file, char *msg, size_t len)
 		else if (!strcasecmp(b->format, "dstream_coresight"))
 			b->pipe_format = PFT_PIPE_TPIU;
 		else {
-			set_msg(msg, len, "%s: buffer %s: unknown format '%s'", where, b->name,
-				b->format);
+			diag_where(d, -PFT_ERR_BAD_FILE, where, "buffer %s: unknown format '%s'",
+				   b->name, b->format);
 			goto out;
 		}
 		for (size_t i = 0; i < s->pub.nbufs; i++)
 			if (!strcmp(s->bufs[i].name, b->name)) {
-				set_msg(msg, len, "%s: buffer %s is named twice", where, b->name);
+				diag_where(d, -PFT_ERR_BAD_FILE, where, "buffer %s is named twice",
+					   b->name);
 				goto out;
 			}
 		b->name = keep(&s->arena, b->name);
@@ -639,14 +674,15 @@ static int load_trace(struct snap *s, const char *file, char *msg, size_t len)
 			err = -PFT_ERR_NOMEM;
 			goto out;
 		}
-		if (!(b->path = resolve_data(s, bfile->value, where, msg, len)))
+		if (!(b->path = resolve_data(s, bfile->value, where, d)))
 			goto out;
 		for (size_t i = 0; i < s->pub.nbufs; i++)
 			if (!strcmp(s->bufs[i].path, b->path) &&
 			    s->bufs[i].pipe_format != b->pipe_format) {
-				set_msg(msg, len, "%s: buffers %s and %s read %s as %s and as %s",
-					where, s->bufs[i].name, b->name, b->path,
-					s->bufs[i].format, b->format);
+				diag_where(d, -PFT_ERR_BAD_FILE, where,
+					   "buffers %s and %s read %s as %s and as %s",
+					   s->bufs[i].name, b->name, b->path, s->bufs[i].format,
+					   b->format);
 				goto out;
 			}
 		s->pub.nbufs++;
@@ -671,8 +707,8 @@ static int load_trace(struct snap *s, const char *file, char *msg, size_t len)
 				while (b < s->pub.nbufs && strcmp(s->bufs[b].name, e->value))
 					b++;
 				if (b == s->pub.nbufs) {
-					set_msg(msg, len, "%s:%u: no buffer named '%s'", path,
-						e->line, e->value);
+					pft_diag_line(d, -PFT_ERR_BAD_FILE, path, e->line,
+						      "no buffer named '%s'", e->value);
 					goto out;
 				}
 				s->devs[src].buffer = (int)b;
@@ -683,27 +719,22 @@ static int load_trace(struct snap *s, const char *file, char *msg, size_t len)
 	}
 	err = 0;
 out:
-	if (err == -PFT_ERR_NOMEM)
-		set_msg(msg, len, "%s: out of memory", path);
-	ini_free(&ini);
-	return err;
+	return ini_done(&ini, err, path, d);
 }
 
-static int load(struct snap *s, char *msg, size_t len)
+static int load(struct snap *s, struct pft_diag *d)
 {
 	struct ini ini;
-	const char *path = resolve(s, "snapshot.ini", NULL, msg, len);
-	int err;
+	const char *path;
+	int err = ini_open(s, "snapshot.ini", NULL, &ini, &path, d);
 
-	if (!path)
-		return -PFT_ERR_BAD_FILE;
-	if ((err = ini_read(path, &ini, msg, len)) < 0)
-		goto out;
+	if (err < 0)
+		return err;
 	err = -PFT_ERR_BAD_FILE;
 	const struct ini_entry *ver = ini_get(&ini, "snapshot", "version");
 	if (ver && strcmp(ver->value, "1.0") && strcmp(ver->value, "1")) {
-		set_msg(msg, len, "%s:%u: unsupported snapshot version '%s'", path, ver->line,
-			ver->value);
+		pft_diag_line(d, -PFT_ERR_BAD_FILE, path, ver->line,
+			      "unsupported snapshot version '%s'", ver->value);
 		goto out;
 	}
 	size_t n = 0;
@@ -727,7 +758,7 @@ static int load(struct snap *s, char *msg, size_t len)
 			/* Counted before it is loaded, so that a failure's
 			 * allocations are freed with the rest. */
 			size_t k = s->pub.ndevs++;
-			err = load_device(s, &s->devs[k], ini.e[j].value, where, msg, len);
+			err = load_device(s, &s->devs[k], ini.e[j].value, where, d);
 			if (err < 0)
 				goto out;
 			s->dev_order[k] = (struct dev_name){ s->devs[k].name, k };
@@ -736,27 +767,23 @@ static int load(struct snap *s, char *msg, size_t len)
 	qsort(s->dev_order, s->pub.ndevs, sizeof(*s->dev_order), by_device_name);
 	for (size_t i = 1; i < s->pub.ndevs; i++)
 		if (!strcmp(s->dev_order[i].name, s->dev_order[i - 1].name)) {
-			set_msg(msg, len, "%s: two devices are named '%s'", path,
-				s->dev_order[i].name);
+			pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "two devices are named '%s'",
+				      s->dev_order[i].name);
 			err = -PFT_ERR_BAD_FILE;
 			goto out;
 		}
 	const struct ini_entry *meta = ini_get(&ini, "trace", "metadata");
 	if (!meta) {
-		set_msg(msg, len, "%s: [trace] needs metadata=<file>", path);
+		pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "[trace] needs metadata=<file>");
 		err = -PFT_ERR_BAD_FILE;
 		goto out;
 	}
-	err = load_trace(s, meta->value, msg, len);
+	err = load_trace(s, meta->value, d);
 out:
-	if (err == -PFT_ERR_NOMEM)
-		set_msg(msg, len, "%s: out of memory", path);
-	ini_free(&ini);
-	return err;
+	return ini_done(&ini, err, path, d);
 }
 
-int pft_snap_load(const char *dir, unsigned flags, struct pft_snapshot **out, char *msg,
-		  size_t msglen)
+int pft_snap_load(const char *dir, unsigned flags, struct pft_snapshot **out, struct pft_diag *d)
 {
 	struct snap *s;
 	int err;
@@ -764,24 +791,22 @@ int pft_snap_load(const char *dir, unsigned flags, struct pft_snapshot **out, ch
 	if (out)
 		*out = NULL;
 	if (!dir || !out || (flags & ~(unsigned)PFT_SNAP_ALLOW_OUTSIDE)) {
-		set_msg(msg, msglen, "invalid argument");
-		return -PFT_ERR_INVALID;
+		return pft_diag_set(d, -PFT_ERR_INVALID, "invalid argument");
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		set_msg(msg, msglen, "out of memory");
-		return -PFT_ERR_NOMEM;
+		return pft_diag_set(d, -PFT_ERR_NOMEM, "out of memory");
 	}
 	s->flags = flags;
 	s->pub.dir = keep(&s->arena, dir);
 	s->rdir = realpath(dir, NULL);
 	if (!s->pub.dir || !s->rdir) {
-		set_msg(msg, msglen, "%s: %s", dir, s->pub.dir ? strerror(errno) : "out of memory");
 		err = s->pub.dir ? -PFT_ERR_BAD_FILE : -PFT_ERR_NOMEM;
+		pft_diag_file(d, err, dir, "%s", s->pub.dir ? strerror(errno) : "out of memory");
 		pft_snap_free(&s->pub);
 		return err;
 	}
-	err = load(s, msg, msglen);
+	err = load(s, d);
 	if (err < 0) {
 		pft_snap_free(&s->pub);
 		return err;
@@ -821,11 +846,11 @@ int pft_snap_reg(const struct pft_snap_device *d, const char *name, uint64_t *va
 			*value = d->regs[i].value;
 			return 0;
 		}
-	return -PFT_ERR_NOMAP;
+	return -PFT_ERR_NOT_FOUND;
 }
 
-int pft_snap_ptm_config(const struct pft_snap_device *d, struct pft_ptm_config *cfg, char *msg,
-			size_t msglen)
+int pft_snap_ptm_config(const struct pft_snap_device *d, struct pft_ptm_config *cfg,
+			struct pft_diag *diag)
 {
 	static const char *const names[4] = { "ETMCR", "ETMCCER", "ETMIDR", "ETMTRACEIDR" };
 	uint64_t v[4];
@@ -834,29 +859,29 @@ int pft_snap_ptm_config(const struct pft_snap_device *d, struct pft_ptm_config *
 		return -PFT_ERR_INVALID;
 	for (int i = 0; i < 4; i++) {
 		if (pft_snap_reg(d, names[i], &v[i])) {
-			set_msg(msg, msglen, "%s: PTM %s needs ETMCR, ETMCCER, ETMIDR and ETMTRACEIDR",
-				d->file, d->name);
-			return -PFT_ERR_BAD_CONFIG;
+			return pft_diag_file(diag, -PFT_ERR_BAD_CONFIG, d->file,
+					     "PTM %s needs ETMCR, ETMCCER, ETMIDR and ETMTRACEIDR",
+					     d->name);
 		}
 		if (v[i] > UINT32_MAX) {
-			set_msg(msg, msglen, "%s: %s of %s is 0x%llx: wider than 32 bits", d->file,
-				names[i], d->name, (unsigned long long)v[i]);
-			return -PFT_ERR_BAD_CONFIG;
+			return pft_diag_file(diag, -PFT_ERR_BAD_CONFIG, d->file,
+					     "%s of %s is 0x%llx: wider than 32 bits", names[i],
+					     d->name, (unsigned long long)v[i]);
 		}
 	}
 	unsigned id = (unsigned)v[3] & 0x7f;
 	if (id == 0 || id > PFT_ID_MAX_VALID) {
-		set_msg(msg, msglen, "%s: ETMTRACEIDR of %s gives trace ID 0x%02x, which is "
-			"reserved (sources use 0x01-0x6f)", d->file, d->name, id);
-		return -PFT_ERR_BAD_CONFIG;
+		return pft_diag_file(diag, -PFT_ERR_BAD_CONFIG, d->file,
+				     "ETMTRACEIDR of %s gives trace ID 0x%02x, which is "
+				     "reserved (sources use 0x01-0x6f)", d->name, id);
 	}
 	pft_ptm_config_init(cfg);
 	if (pft_ptm_config_from_regs(cfg, (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2],
 				 (uint32_t)v[3])) {
-		set_msg(msg, msglen, "%s: ETMIDR 0x%08llx of %s is not a PTM (architecture %llu, "
-			"not 3)", d->file, (unsigned long long)v[2], d->name,
-			(unsigned long long)((v[2] >> 8) & 0xf));
-		return -PFT_ERR_BAD_CONFIG;
+		return pft_diag_file(diag, -PFT_ERR_BAD_CONFIG, d->file,
+				     "ETMIDR 0x%08llx of %s is not a PTM (architecture %llu, "
+				     "not 3)", (unsigned long long)v[2], d->name,
+				     (unsigned long long)((v[2] >> 8) & 0xf));
 	}
 	return 0;
 }
@@ -866,7 +891,7 @@ int pft_snap_ptm_config(const struct pft_snap_device *d, struct pft_ptm_config *
 static int dump_already_there(struct pft_image *img, const struct pft_snap_dump *dump)
 {
 	struct stat st;
-	int fd = open_regular(dump->path, &st, NULL, 0);
+	int fd = open_regular(dump->path, &st, NULL);
 	uint8_t a[4096], b[4096];
 	uint64_t left = dump->length ? dump->length : UINT64_MAX;
 	uint32_t addr = (uint32_t)dump->address;
@@ -888,7 +913,7 @@ static int dump_already_there(struct pft_image *img, const struct pft_snap_dump 
 }
 
 int pft_snap_add_dumps(const struct pft_snapshot *s, const struct pft_snap_device *core,
-		       struct pft_image *img, char *msg, size_t msglen)
+		       struct pft_image *img, struct pft_diag *d)
 {
 	size_t first = 0;
 	struct pft_image_section_info info;
@@ -913,24 +938,25 @@ int pft_snap_add_dumps(const struct pft_snapshot *s, const struct pft_snap_devic
 			/* Name the file from the command line first: it is the
 			 * one that does not fit the snapshot's memory. */
 			if (idx < first)
-				set_msg(msg, msglen, "%s overlaps %s (at 0x%08x)",
-					info.path ? info.path : "an image", dump->path, addr);
+				pft_diag_set(d, err, "%s overlaps %s (at 0x%08x)",
+					     info.path ? info.path : "an image", dump->path, addr);
 			else
-				set_msg(msg, msglen, "%s: dump %s overlaps %s at 0x%08x",
-					dump->where, dump->path,
-					info.path ? info.path : "another dump", addr);
+				diag_where(d, err, dump->where, "dump %s overlaps %s at 0x%08x",
+					   dump->path, info.path ? info.path : "another dump",
+					   addr);
 		} else if (err == -PFT_ERR_BAD_FILE) {
-			set_msg(msg, msglen, "%s: dump %s: cannot read %s%llu bytes from offset "
-				"0x%llx", dump->where, dump->path, dump->length ? "" : "any ",
-				(unsigned long long)dump->length,
-				(unsigned long long)dump->offset);
+			diag_where(d, -PFT_ERR_BAD_FILE, dump->where,
+				   "dump %s: cannot read %s%llu bytes from offset " "0x%llx",
+				   dump->path, dump->length ? "" : "any ",
+				   (unsigned long long)dump->length,
+				   (unsigned long long)dump->offset);
 		} else if (err == -PFT_ERR_INVALID) {
-			set_msg(msg, msglen, "%s: dump %s at 0x%08llx passes 0xffffffff",
-				dump->where, dump->path, (unsigned long long)dump->address);
 			err = -PFT_ERR_BAD_CONFIG;
+			diag_where(d, err, dump->where, "dump %s at 0x%08llx passes 0xffffffff",
+				   dump->path, (unsigned long long)dump->address);
 		} else {
-			set_msg(msg, msglen, "%s: dump %s: %s", dump->where, dump->path,
-				pft_errstr(pft_errcode(err)));
+			diag_where(d, err, dump->where, "dump %s: %s", dump->path,
+				   pft_errstr(pft_errcode(err)));
 		}
 		return err;
 	}

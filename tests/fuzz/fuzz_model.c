@@ -107,8 +107,9 @@ static void run(struct walk *w, const uint8_t *choice, size_t nchoice)
 		}
 		int err = pft_ptm_model_put(w->m, &in, sizeof(in));
 		if (err) {
-			fprintf(stderr, "walk step %zu: 0x%x %s refused: %s\n", step, addr,
-				pft_isa_name(isa), pft_errstr(pft_ptm_model_error(w->m)));
+			struct pft_diag why;
+			pft_ptm_model_diag(w->m, &why);
+			fprintf(stderr, "walk step %zu: %s (%s)\n", step, why.text, pft_isa_name(isa));
 			FUZZ_CHECK(!"the model accepts every way the code allows");
 		}
 		w->seq_isa[w->nseq] = isa;

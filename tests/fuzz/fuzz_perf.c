@@ -21,6 +21,17 @@
 #include "fuzz_util.h"
 #include "pft.h"
 
+/* Whether @in reports a failure, with a line that says it. */
+static int says_why(const struct pft_input *in)
+{
+	struct pft_diag d;
+	int found = 0;
+
+	for (size_t i = 0; pft_input_diag(in, i, &d) == 0; i++)
+		found = d.severity == PFT_DIAG_ERROR && d.code && d.text[0];
+	return found;
+}
+
 static char path[80];
 
 static void remove_file(void)
@@ -75,7 +86,7 @@ static void check_input(size_t size)
 	err = pft_input_open_perf(in, path, &pc);
 	FUZZ_CHECK(err == 0 || err == -PFT_ERR_BAD_FILE || err == -PFT_ERR_NO_SOURCE ||
 		   err == -PFT_ERR_BAD_CONFIG || err == -PFT_ERR_NOMEM);
-	FUZZ_CHECK(err == 0 || *pft_input_message(in));
+	FUZZ_CHECK(err == 0 || says_why(in));
 	/* Every packet takes at least one trace byte, a gap one AUX record. */
 	for (size_t n = 0; !err; n++) {
 		FUZZ_CHECK(n <= 2 * size + 2);
@@ -85,7 +96,7 @@ static void check_input(size_t size)
 	}
 	FUZZ_CHECK(err >= 0 || err == -PFT_ERR_EOS || err == -PFT_ERR_BAD_FILE ||
 		   err == -PFT_ERR_NOMEM || err == -PFT_ERR_NO_SOURCE || err == -PFT_ERR_BAD_CONFIG);
-	FUZZ_CHECK(err == -PFT_ERR_EOS || *pft_input_message(in));
+	FUZZ_CHECK(err == -PFT_ERR_EOS || says_why(in));
 	pft_input_free(in);
 }
 

@@ -117,11 +117,12 @@ static void use_device(const struct pft_snapshot *s, const struct pft_snap_devic
 	if (d->protocol != PFT_PROTO_PTM)
 		return;
 	struct pft_ptm_config cfg;
-	char msg[1024];
-	msg[0] = 0;
-	int r = pft_snap_ptm_config(d, &cfg, msg, sizeof(msg));
+	struct pft_diag why;
+	int r = pft_snap_ptm_config(d, &cfg, &why);
 	if (r < 0) {
-		FUZZ_CHECK(r == -PFT_ERR_BAD_CONFIG && msg[0] && !strchr(msg, '\n'));
+		FUZZ_CHECK(r == -PFT_ERR_BAD_CONFIG && why.code == PFT_ERR_BAD_CONFIG &&
+			   why.text[0] && !strchr(why.text, '\n') && why.file[0] &&
+			   !strncmp(why.text, why.file, strlen(why.file)));
 		return;
 	}
 	struct pft_ptm_pkt_decoder *pd = pft_ptm_pkt_alloc(&cfg, NULL);
@@ -132,7 +133,7 @@ static void use_device(const struct pft_snapshot *s, const struct pft_snap_devic
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pft_snapshot *s;
-	char err[1024];
+	struct pft_diag why;
 
 	if (!dir[0]) {
 		const char *tmp = getenv("TMPDIR");
@@ -143,10 +144,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (has(data, size, "/dev") || has(data, size, "/proc") || has(data, size, "/sys"))
 		return 0;
 	write_files(data, size);
-	err[0] = 0;
-	int r = pft_snap_load(dir, 0, &s, err, sizeof(err));
+	int r = pft_snap_load(dir, 0, &s, &why);
 	if (r) {
-		FUZZ_CHECK(r < 0 && err[0] && !strchr(err, '\n') && !s);
+		FUZZ_CHECK(r < 0 && why.code == (uint32_t)-r && why.text[0] &&
+			   !strchr(why.text, '\n') && !s);
 	} else {
 		for (size_t i = 0; i < s->ndevs; i++)
 			use_device(s, &s->devs[i]);

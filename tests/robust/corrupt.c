@@ -187,13 +187,13 @@ static int load_image(struct source *src, const struct pft_snapshot *snap,
 		      const struct pft_snap_device *core)
 {
 	size_t used = 0;
-	char msg[1024];
+	struct pft_diag why;
 
 	src->image = pft_image_alloc(NULL);
 	if (!src->image)
 		return -1;
-	if (core && pft_snap_add_dumps(snap, core, src->image, msg, sizeof(msg)) < 0) {
-		fprintf(stderr, "corrupt: %s\n", msg);
+	if (core && pft_snap_add_dumps(snap, core, src->image, &why) < 0) {
+		fprintf(stderr, "corrupt: %s\n", why.text);
 		return -1;
 	}
 	for (size_t i = 0; core && i < core->ndumps; i++) {
@@ -232,10 +232,10 @@ static int etm3_config(const struct pft_snap_device *dev, struct source *src)
 static int load_snapshot(const char *dir, struct source **srcs, size_t *nsrcs)
 {
 	struct pft_snapshot *snap;
-	char err[1024];
+	struct pft_diag why;
 
-	if (pft_snap_load(dir, 0, &snap, err, sizeof(err))) {
-		fprintf(stderr, "corrupt: %s\n", err);
+	if (pft_snap_load(dir, 0, &snap, &why)) {
+		fprintf(stderr, "corrupt: %s\n", why.text);
 		return -1;
 	}
 	for (size_t i = 0; i < snap->ndevs; i++) {
@@ -243,7 +243,7 @@ static int load_snapshot(const char *dir, struct source **srcs, size_t *nsrcs)
 		struct source src = { 0 };
 
 		if (dev->buffer < 0 ||
-		    (dev->protocol == PFT_PROTO_PTM ? pft_snap_ptm_config(dev, &src.cfg, NULL, 0)
+		    (dev->protocol == PFT_PROTO_PTM ? pft_snap_ptm_config(dev, &src.cfg, NULL)
 		     : dev->protocol != PFT_PROTO_ETMV3 || etm3_config(dev, &src)))
 			continue;
 		const struct pft_snap_buffer *b = &snap->bufs[dev->buffer];

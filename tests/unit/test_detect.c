@@ -776,13 +776,20 @@ static void test_fit_table(void)
 		int reason = fit_run(s, len, &t[i].used, use, &v);
 		if ((unsigned)reason != t[i].reason)
 			fprintf(stderr, "  %s: got %s (%s), want %s\n", t[i].what,
-				pft_fit_reason_name((unsigned)reason), v.message,
+				pft_fit_reason_name((unsigned)reason), v.diag.text,
 				pft_fit_reason_name(t[i].reason));
 		PTU_EQ(reason, t[i].reason);
 		PTU_EQ(v.reason, t[i].reason);
-		PTU_CHECK(v.message[0] != 0);
+		PTU_CHECK(v.diag.text[0] != 0);
+		/* The code says which input is at fault. */
+		PTU_EQ(v.diag.code, t[i].reason == PFT_FIT_OK ? PFT_ERR_OK
+				    : t[i].reason == PFT_FIT_IMAGE_ADDRESS ||
+					      t[i].reason == PFT_FIT_IMAGE_CONTENT
+				    ? PFT_ERR_BAD_IMAGE
+				    : t[i].reason == PFT_FIT_NOT_PTM ? PFT_ERR_NO_SOURCE
+								     : PFT_ERR_BAD_CONFIG);
 		if (getenv("PFT_TEST_VERBOSE"))
-			printf("%-50s %-16s %s\n", t[i].what, pft_fit_reason_name(v.reason), v.message);
+			printf("%-50s %-16s %s\n", t[i].what, pft_fit_reason_name(v.reason), v.diag.text);
 		static const char *const mention[PFT_FIT_REASON_MAX] = {
 			[PFT_FIT_CYCLE_ACCURATE] = "--cycle-accurate",
 			[PFT_FIT_CTXID_BYTES] = "--ctxid-bytes",
@@ -796,7 +803,7 @@ static void test_fit_table(void)
 			[PFT_FIT_NOT_PTM] = "--formatted",
 		};
 		if (t[i].reason < PFT_FIT_REASON_MAX && mention[t[i].reason])
-			PTU_CHECK(strstr(v.message, mention[t[i].reason]) != NULL);
+			PTU_CHECK(strstr(v.diag.text, mention[t[i].reason]) != NULL);
 		free(s);
 	}
 	free(code);
@@ -842,7 +849,7 @@ static void test_fit_tc2(void)
 	for (size_t i = 400; i < t.n; i += 200)
 		damaged[i] = 0x10;
 	PTU_EQ(fit_run(damaged, t.n, &t.cfg, t.img, &v), PFT_FIT_CONFIG);
-	PTU_CHECK(strstr(v.message, "damaged") != NULL);
+	PTU_CHECK(strstr(v.diag.text, "damaged") != NULL);
 	free(damaged);
 	/* The formatted buffer itself given as one source. */
 	PTU_EQ(fit_run(t.buf, t.len, &t.cfg, t.img, &v), PFT_FIT_NOT_PTM);
@@ -850,7 +857,7 @@ static void test_fit_tc2(void)
 	size_t n3;
 	uint8_t *s3 = id_bytes(t.buf, t.len, 0x10, 0, &n3);
 	PTU_EQ(fit_run(s3, n3, &t.cfg, NULL, &v), PFT_FIT_NOT_PTM);
-	PTU_CHECK(strstr(v.message, "etmv3") != NULL);
+	PTU_CHECK(strstr(v.diag.text, "etmv3") != NULL);
 	free(s3);
 out:
 	tc2_free(&moved);

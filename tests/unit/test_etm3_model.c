@@ -384,7 +384,10 @@ static void model_errors(void)
 	while (pft_etm3_model_next(m, &p, sizeof(p)) == 0)
 		;
 	PTU_EQ(pft_etm3_model_put(m, &in, sizeof(in)), -PFT_ERR_BAD_INSN);
-	PTU_EQ(pft_etm3_model_error(m), PFT_ERR_MODEL_NOT_BRANCH);
+	struct pft_diag d;
+	PTU_EQ(pft_etm3_model_diag(m, &d), 0);
+	PTU_EQ(d.reason, PFT_ERR_MODEL_NOT_BRANCH);
+	PTU_EQ(d.code, PFT_ERR_BAD_INSN);
 	PTU_EQ(pft_etm3_model_insns(m), 1);
 	PTU_CHECK(pft_etm3_model_bytes(m) > 0);
 	PTU_EQ(pft_etm3_model_put(NULL, &in, sizeof(in)), -PFT_ERR_INVALID);
@@ -394,7 +397,7 @@ static void model_errors(void)
 	PTU_EQ(pft_etm3_model_put(m, &in, sizeof(in)), -PFT_ERR_EOS);
 	pft_etm3_model_free(m);
 	pft_etm3_model_free(NULL);
-	PTU_EQ(pft_etm3_model_error(NULL), PFT_ERR_OK);
+	PTU_EQ(pft_etm3_model_diag(NULL, &d), -PFT_ERR_INVALID);
 	pft_image_free(img);
 }
 

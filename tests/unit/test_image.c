@@ -236,7 +236,7 @@ static void test_spaces(void)
 
 	/* ANY memory serves every request. */
 	PTU_EQ(pft_image_add_buffer(img, 0x5000, any, 4, PFT_SPACE_ANY, 0), 2);
-	PTU_EQ(pft_image_conflict(img, &idx, &at), -PFT_ERR_NOMAP);
+	PTU_EQ(pft_image_conflict(img, &idx, &at), -PFT_ERR_NOT_FOUND);
 	PTU_EQ(pft_image_read(img, 0x5001, PFT_SPACE_SECURE, out, 1), 1);
 	PTU_EQ(out[0], 'A');
 	PTU_EQ(pft_image_read(img, 0x5001, PFT_SPACE_NONSECURE, out, 1), 1);
@@ -322,7 +322,7 @@ static void test_overlaps(void)
 	/* Any later add, even a refused one, clears the record. */
 	PTU_EQ(pft_image_add_buffer(img, 0x8004, NULL, 4, PFT_SPACE_SECURE, 0),
 	       -PFT_ERR_INVALID);
-	PTU_EQ(pft_image_conflict(img, &idx, &at), -PFT_ERR_NOMAP);
+	PTU_EQ(pft_image_conflict(img, &idx, &at), -PFT_ERR_NOT_FOUND);
 	/* Nothing was added by the failures. */
 	PTU_EQ(section_count(img), 2);
 	PTU_EQ(pft_image_read(img, 0x7ff0, PFT_SPACE_SECURE, out, 1),
@@ -333,7 +333,7 @@ static void test_overlaps(void)
 				    0), 2);
 	PTU_EQ(pft_image_add_buffer(img, 0x7ff0, other, 16, PFT_SPACE_SECURE,
 				    0), 3);
-	PTU_EQ(pft_image_conflict(img, &idx, &at), -PFT_ERR_NOMAP);
+	PTU_EQ(pft_image_conflict(img, &idx, &at), -PFT_ERR_NOT_FOUND);
 	/* The same range in the other space is fine. */
 	PTU_EQ(pft_image_add_buffer(img, 0x7ff0, other, 0x40,
 				    PFT_SPACE_NONSECURE, 0), 4);
@@ -586,7 +586,7 @@ static void test_bad_arguments(void)
 	PTU_EQ(pft_image_conflict(NULL, &idx, &at), -PFT_ERR_INVALID);
 	PTU_EQ(pft_image_conflict(img, NULL, &at), -PFT_ERR_INVALID);
 	PTU_EQ(pft_image_conflict(img, &idx, NULL), -PFT_ERR_INVALID);
-	PTU_EQ(pft_image_conflict(img, &idx, &at), -PFT_ERR_NOMAP);
+	PTU_EQ(pft_image_conflict(img, &idx, &at), -PFT_ERR_NOT_FOUND);
 	PTU_EQ(pft_image_symbolize(NULL, 0, &name, &off), -PFT_ERR_INVALID);
 	PTU_EQ(pft_image_symbolize(img, 0, NULL, &off), -PFT_ERR_INVALID);
 	PTU_EQ(pft_image_symbolize(img, 0, &name, NULL), -PFT_ERR_NOMAP);

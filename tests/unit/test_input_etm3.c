@@ -10,6 +10,7 @@
 
 #include "pft.h"
 #include "ptunit.h"
+#include "input_error.h"
 
 static char dir[] = "/tmp/test_input_etm3.XXXXXX";
 
@@ -76,7 +77,7 @@ static void raw_stream(void)
 	PTU_EQ(pft_input_nsources(in), 1);
 	/* A raw file holds one source. */
 	PTU_EQ(pft_input_add_etm3(in, -1, &cfg), -PFT_ERR_BAD_CONFIG);
-	PTU_CHECK(strstr(pft_input_message(in), "room for one source") != NULL);
+	PTU_CHECK(strstr(input_error(in), "room for one source") != NULL);
 	PTU_EQ(pft_input_source(in, 0, &src, sizeof(src)), 0);
 	PTU_EQ(src.protocol, PFT_PROTO_ETMV3);
 	PTU_EQ(src.decoded, 1);
@@ -106,7 +107,7 @@ static void formatted_without_etm3(void)
 	PTU_EQ(pft_input_open_file(in, write_file("z.bin", zeros, sizeof(zeros)),
 				   PFT_PIPE_FORMATTED), 0);
 	PTU_EQ(pft_input_add_etm3(in, -1, &cfg), -PFT_ERR_NO_SOURCE);
-	PTU_CHECK(strstr(pft_input_message(in), "no ETMv3 trace source") != NULL);
+	PTU_CHECK(strstr(input_error(in), "no ETMv3 trace source") != NULL);
 	pft_input_free(in);
 }
 

@@ -9,6 +9,7 @@
 
 #include "pft.h"
 #include "ptunit.h"
+#include "input_error.h"
 
 static char dir[] = "/tmp/test_input_perf.XXXXXX";
 
@@ -45,7 +46,7 @@ static void missing_file(void)
 
 	snprintf(path, sizeof(path), "%s/none.data", dir);
 	PTU_EQ(pft_input_open_perf(in, path, &pc), -PFT_ERR_BAD_FILE);
-	PTU_CHECK(strstr(pft_input_message(in), path) != NULL);
+	PTU_CHECK(strstr(input_error(in), path) != NULL);
 	/* Once opened (even in vain), nothing else opens. */
 	PTU_EQ(pft_input_open_perf(in, path, &pc), -PFT_ERR_INVALID);
 	PTU_EQ(pft_input_open_file(in, path, PFT_PIPE_RAW), -PFT_ERR_INVALID);
@@ -106,7 +107,7 @@ static void writer_file(void)
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .id = 0x10 };
 	in = pft_input_alloc(&ic, NULL);
 	PTU_EQ(pft_input_open_perf(in, path, &pc), -PFT_ERR_NO_SOURCE);
-	PTU_CHECK(strstr(pft_input_message(in), "0x10") != NULL);
+	PTU_CHECK(strstr(input_error(in), "0x10") != NULL);
 	pft_input_free(in);
 	unlink(path);
 }

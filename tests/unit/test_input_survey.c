@@ -10,6 +10,7 @@
 
 #include "pft.h"
 #include "ptunit.h"
+#include "input_error.h"
 
 static char dir[] = "/tmp/test_input_survey.XXXXXX";
 static char shared[2048];
@@ -72,7 +73,7 @@ static void arguments(void)
 	/* A file that cannot be read: said at the open. */
 	in = survey_input();
 	PTU_EQ(pft_input_open_file(in, "/nonexistent/x.bin", PFT_PIPE_RAW), -PFT_ERR_BAD_FILE);
-	PTU_STREQ(pft_input_message(in), "/nonexistent/x.bin: cannot read the file");
+	PTU_STREQ(input_error(in), "/nonexistent/x.bin: cannot read the file");
 	pft_input_free(in);
 	in = survey_input();
 	PTU_EQ(pft_input_open_file(in, dir, PFT_PIPE_FORMATTED), -PFT_ERR_BAD_FILE);
@@ -206,7 +207,7 @@ static void snapshots(void)
 
 	in = survey_input();
 	PTU_CHECK(pft_input_open_snapshot(in, dir) < 0);
-	PTU_CHECK(*pft_input_message(in) != 0);
+	PTU_CHECK(*input_error(in) != 0);
 	pft_input_free(in);
 }
 

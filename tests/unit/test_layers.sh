@@ -127,7 +127,7 @@ for n in sorted(g):
 # Unit tests: test_X.c belongs to module X's layer; the others are named here.
 TEST_LAYER = {"errors": None, "sizes": None,   # by purpose, every layer
               "views_bounds": "views", "outbuf": "common",
-              "input_etm3": "input", "par_handover": "input", "pipe_staging": "decode",
+              "input_etm3": "input", "input_diag": "input", "par_handover": "input", "pipe_staging": "decode",
               "etm3_realign": "etm3", "detect": "decode", "dfmt": "frames", "ffmt": "frames",
               "encoder": "ptm", "model": "ptm", "flow": "ptm", "event": "ptm", "regs": "ptm",
               "etm3_pkt": "etm3", "etm3_flow": "etm3", "etm3_model": "etm3", "pft_input_get_perf": "input",

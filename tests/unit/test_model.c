@@ -121,6 +121,18 @@ static void take(struct rig *r)
 }
 
 /* Execute one instruction (@isa may be PFT_ISA_UNKNOWN). */
+/* Why the model refused its last instruction (PFT_ERR_OK: it did not),
+ * after checking that the diagnostic agrees with itself. */
+static unsigned model_reason(const struct pft_ptm_model *m)
+{
+	struct pft_diag d;
+
+	if (pft_ptm_model_diag(m, &d) < 0 || (d.reason && !d.code) ||
+	    (d.code && (d.severity != PFT_DIAG_ERROR || !d.text[0] || d.file[0])))
+		return PFT_ERR_INTERNAL;
+	return d.reason;
+}
+
 static int run_insn(struct rig *r, uint32_t addr, uint8_t isa, uint32_t cycles)
 {
 	struct pft_model_insn in = { .addr = addr, .isa = isa, .has_cycles = cycles != 0,
@@ -1030,32 +1042,45 @@ static void bad_flows(void)
 	rig_start(&r);
 	/* Not in the image at all. */
 	PTU_EQ(run_insn(&r, 0x100, PFT_ISA_ARM, 0), -PFT_ERR_NOMAP);
-	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_NOT_IN_IMAGE);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_NOT_IN_IMAGE);
 	PTU_EQ(r.npkts, 0);
 	/* Misaligned for its ISA. */
 	PTU_EQ(run_insn(&r, 0x2002, PFT_ISA_ARM, 0), -PFT_ERR_BAD_INSN);
-	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_MISALIGNED);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_MISALIGNED);
 	PTU_EQ(run_insn(&r, 0x2000, PFT_ISA_JAZELLE, 0), -PFT_ERR_NOT_SUPPORTED);
-	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_BAD_ISA);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_BAD_ISA);
 	run_arm(&r, 0x2000);
-	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_OK);
+	PTU_EQ(model_reason(r.m), PFT_ERR_OK);
 	/* subs does not branch. */
 	PTU_EQ(run_insn(&r, 0x2008, PFT_ISA_ARM, 0), -PFT_ERR_BAD_INSN);
-	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_NOT_BRANCH);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_NOT_BRANCH);
+	{
+		struct pft_diag d;
+		PTU_EQ(pft_ptm_model_diag(r.m, &d), 0);
+		PTU_EQ(d.code, PFT_ERR_BAD_INSN);
+		PTU_STREQ(d.text, "0x00002008 cannot follow 0x00002000: the PC changed after "
+				  "an instruction that cannot branch");
+	}
 	PTU_EQ(run_insn(&r, 0x2004, PFT_ISA_THUMB, 0), -PFT_ERR_BAD_INSN);
-	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_ISA_CHANGE);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_ISA_CHANGE);
 	run_arm(&r, 0x2004);
 	/* bne goes to 0x2000 or 0x2008 only. */
 	PTU_EQ(run_insn(&r, 0x200c, PFT_ISA_ARM, 0), -PFT_ERR_BAD_INSN);
-	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_DIRECT_ELSEWHERE);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_DIRECT_ELSEWHERE);
 	PTU_EQ(run_insn(&r, 0x9000, PFT_ISA_ARM, 0), -PFT_ERR_BAD_INSN);
-	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_DIRECT_ELSEWHERE);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_DIRECT_ELSEWHERE);
 	run_arm(&r, 0x2008);
 	run_arm(&r, 0x200c);
 	run_arm(&r, 0x9000);
 	/* Falling off the end of the image: no branch leads there. */
 	PTU_EQ(run_insn(&r, 0x9004, PFT_ISA_ARM, 0), -PFT_ERR_NOMAP);
-	PTU_EQ(pft_ptm_model_error(r.m), PFT_ERR_MODEL_NOT_IN_IMAGE);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_NOT_IN_IMAGE);
+	{
+		struct pft_diag d;
+		PTU_EQ(pft_ptm_model_diag(r.m, &d), 0);
+		PTU_EQ(d.code, PFT_ERR_NOMAP);
+		PTU_STREQ(d.text, "0x00009004 is not in the image (and no branch leads there)");
+	}
 	finish(&r);
 	/* The refused instructions left no trace. */
 	EXPECT_PACKETS(&r, "async | isync trace_on 0x2000 arm | atom N | branch 0x9000 arm | "
@@ -1111,7 +1136,11 @@ static void bad_arguments(void)
 	PTU_EQ(pft_ptm_model_next(m, NULL, sizeof(p)), -PFT_ERR_INVALID);
 	PTU_EQ(pft_ptm_model_next(m, &p, sizeof(p)), -PFT_ERR_NEED_INPUT);
 	PTU_EQ(pft_ptm_model_finish(NULL), -PFT_ERR_INVALID);
-	PTU_EQ(pft_ptm_model_error(NULL), PFT_ERR_OK);
+	{
+		struct pft_diag d;
+		PTU_EQ(pft_ptm_model_diag(NULL, &d), -PFT_ERR_INVALID);
+		PTU_EQ(pft_ptm_model_diag(m, NULL), -PFT_ERR_INVALID);
+	}
 	PTU_EQ(pft_ptm_model_bytes(NULL), 0);
 	PTU_EQ(pft_ptm_model_insns(NULL), 0);
 	pft_ptm_model_free(m);
@@ -1205,7 +1234,7 @@ static void random_walk(uint32_t seed)
 		int err = pft_ptm_model_put(r.m, &in, sizeof(in));
 		if (err) {
 			fprintf(stderr, "  walk step %d: 0x%x %s refused: %s\n", step, addr,
-				pft_isa_name(isa), pft_errstr(pft_ptm_model_error(r.m)));
+				pft_isa_name(isa), pft_errstr(model_reason(r.m)));
 			PTU_EQ(err, 0);
 			break;
 		}
