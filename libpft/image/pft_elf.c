@@ -593,10 +593,7 @@ static int add_elf_file(struct pft_image *img, const char *path, int64_t bias,
 	size_t len;
 	int ret;
 
-	ret = pft_image_begin_add(img, path);
-	if (ret < 0)
-		return ret;
-	ret = pft_image_load_file(path, 0, 0, &buf, &len);
+	ret = pft_image_begin_read(img, path, 0, 0, &buf, &len);
 	if (ret < 0)
 		return ret;
 	ret = pft_elf_load_as(img, buf, len, bias, path, mode, ov);

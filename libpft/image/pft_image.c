@@ -469,6 +469,14 @@ int pft_image_begin_add(struct pft_image *img, const void *arg)
 	return arg ? 0 : -PFT_ERR_INVALID;
 }
 
+int pft_image_begin_read(struct pft_image *img, const char *path, uint64_t offset,
+			 uint64_t size, uint8_t **out, size_t *out_len)
+{
+	int err = pft_image_begin_add(img, path);
+
+	return err < 0 ? err : pft_image_load_file(path, offset, size, out, out_len);
+}
+
 int pft_image_load_file(const char *path, uint64_t offset, uint64_t size,
 		     uint8_t **out, size_t *out_len)
 {
@@ -517,14 +525,11 @@ int pft_image_add_file(struct pft_image *img, const char *path,
 	size_t len;
 	int err;
 
-	err = pft_image_begin_add(img, path);
-	if (err < 0)
-		return err;
 	/* Range checks before reading: a known size must fit. */
 	err = check_range(vaddr, size ? size : 1, space);
 	if (err < 0)
 		return err;
-	err = pft_image_load_file(path, file_offset, size, &buf, &len);
+	err = pft_image_begin_read(img, path, file_offset, size, &buf, &len);
 	if (err < 0)
 		return err;
 	err = check_range(vaddr, len, space);

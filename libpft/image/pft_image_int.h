@@ -105,6 +105,10 @@ int pft_image_adopt_string(struct pft_image *img, const char *str,
  * -PFT_ERR_BAD_FILE or -PFT_ERR_NOMEM. */
 int pft_image_load_file(const char *path, uint64_t offset, uint64_t size,
 			uint8_t **out, size_t *out_len);
+/* The start of an add from file @path: pft_image_begin_add(), then
+ * pft_image_load_file(). */
+int pft_image_begin_read(struct pft_image *img, const char *path, uint64_t offset,
+			 uint64_t size, uint8_t **out, size_t *out_len);
 /* Insert a section after checking overlaps; returns its index or
  * -PFT_ERR_BAD_CONFIG / -PFT_ERR_NOMEM. */
 int pft_image_insert(struct pft_image *img, const struct pft_image_sec *sec);
