@@ -257,6 +257,17 @@ pft_export int pft_perf_next(struct pft_perf *r, struct pft_perf_record *rec,
 			     size_t size);
 
 /*
+ * Go back (or forward) to the data record at file offset @offset, one
+ * that pft_perf_next() returned before (its @offset): the next
+ * pft_perf_next() returns it again, and, for an AUXTRACE record,
+ * pft_perf_read_aux() then reads its trace bytes from byte @aux_skip on.
+ * Reading the records of one queue this way costs what they take, not
+ * the file.  Returns 0, -PFT_ERR_INVALID (NULL @r, @offset outside the
+ * data section) or -PFT_ERR_BAD_FILE (the reader failed before).
+ */
+pft_export int pft_perf_seek(struct pft_perf *r, uint64_t offset, uint64_t aux_skip);
+
+/*
  * Up to @len trace bytes of the AUXTRACE record pft_perf_next() returned
  * last, into @buf.  Returns the number of bytes (0 once all were read),
  * -PFT_ERR_INVALID (NULL argument) or -PFT_ERR_BAD_FILE (read error, or

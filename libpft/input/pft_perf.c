@@ -57,6 +57,7 @@ struct pft_perf {
 	size_t feat_i;
 	uint64_t feat_pos, feat_end, index_left;
 	uint64_t aux_pos, aux_left;
+	uint64_t aux_skip;      /* pft_perf_seek(): trace bytes to pass over */
 
 	struct pft_perf_cpu *cpus;
 	size_t nr_cpus;
@@ -587,11 +588,30 @@ static int next_data(struct pft_perf *r, struct pft_perf_record *rec)
 		/* The trace bytes follow the record, outside its size. */
 		if (rec->u.auxtrace.size > r->data_end - r->pos)
 			return bad(r, at);
-		r->aux_pos = r->pos;
-		r->aux_left = rec->u.auxtrace.size;
+		uint64_t skip = r->aux_skip < rec->u.auxtrace.size ? r->aux_skip
+								     : rec->u.auxtrace.size;
+		r->aux_pos = r->pos + skip;
+		r->aux_left = rec->u.auxtrace.size - skip;
 		r->pos += rec->u.auxtrace.size;
 	}
 	r->offset = at;
+	r->aux_skip = 0;
+	return 0;
+}
+
+int pft_perf_seek(struct pft_perf *r, uint64_t offset, uint64_t aux_skip)
+{
+	if (!r)
+		return -PFT_ERR_INVALID;
+	int err = load(r);
+	if (err)
+		return err;
+	if (offset < r->hdr.data_offset || offset >= r->data_end)
+		return -PFT_ERR_INVALID;
+	r->phase = PHASE_DATA;
+	r->pos = offset;
+	r->aux_left = 0;
+	r->aux_skip = aux_skip;
 	return 0;
 }
 
