@@ -320,7 +320,7 @@ int input_fit_report(struct input *in)
 		cli_error("%s", v.diag.text);
 		misfits++;
 	}
-	return misfits;
+	return misfits + in->warnings;   /* damaged input, said at the open */
 }
 
 /* Whether @images give code (--symbols alone gives none). */
@@ -435,8 +435,10 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	}
 	struct pft_diag note;
 	for (size_t i = 0; pft_input_diag(in->in, i, &note) == 0; i++)
-		if (note.severity == PFT_DIAG_NOTE)
+		if (note.severity != PFT_DIAG_ERROR) {
 			cli_error("%s", note.text);
+			in->warnings += note.severity == PFT_DIAG_WARNING;
+		}
 	in->has_images = o->snapshot || o->perf || has_code_images(images);
 	if (o->perf && elements)
 		report_missing_images(in->in, o->perf);

@@ -78,6 +78,7 @@ struct input {
 	int multi_id;            /* the input has trace IDs: print them */
 	int has_images;          /* a snapshot, or --elf/--image given */
 	int counting;            /* read with input_count() */
+	int warnings;            /* the input is damaged (said when opened) */
 };
 
 /* Open the input the options name, for packets and/or elements, with the
@@ -99,7 +100,8 @@ const char *input_id_prefix(const struct pft_input_source *s, char buf[16]);
 void input_report_error(const struct pft_input *in, int err);
 
 /* After the decode: one line on stderr for each source whose
- * configuration or image does not fit its trace.  Returns how many. */
+ * configuration or image does not fit its trace.  Returns how many, plus
+ * the warnings the open gave (a damaged input: exit 1 too). */
 int input_fit_report(struct input *in);
 
 /* The next item: 1, 0 at the end (the sources' counts are then up to

@@ -104,6 +104,12 @@ struct pft_perf_header {
 	uint64_t features[4];         /* feature bitmap (bit 18: AUXTRACE) */
 	uint32_t nr_attrs;
 	uint32_t nr_cpus;             /* ETM blocks in AUXTRACE_INFO (0 before it) */
+	/* A file cut short (its data section or feature table passes the
+	 * end of the file) is read up to the cut: the offset of the record
+	 * or table the file ends in, once the reader has come to it; 0: the
+	 * file is whole (so far).  An AUXTRACE record the file ends in comes
+	 * with the trace bytes there are. */
+	uint64_t cut_at;
 };
 
 /* One event attribute (perf_event_attr and its IDs). */
@@ -249,9 +255,11 @@ pft_export int pft_perf_attr(struct pft_perf *r, size_t index,
  * taken are skipped.  Unknown record types come with their header fields
  * only.  Returns 0, -PFT_ERR_EOS (no more), -PFT_ERR_INVALID (NULL
  * argument, @size 0) or -PFT_ERR_BAD_FILE: a malformed header or record
- * (truncated, a size of 0 or past the end of its section, a cs_etm header
- * version above 2, counts that do not fit the record); the offset of the
- * fault is pft_perf_get_offset(), and every later call fails the same way.
+ * (a size of 0 or past the end of its section, a cs_etm header version
+ * above 2, counts that do not fit the record); the offset of the fault is
+ * pft_perf_get_offset(), and every later call fails the same way.  A file
+ * cut short is not malformed: its records end at the cut
+ * (pft_perf_header()'s @cut_at).
  */
 pft_export int pft_perf_next(struct pft_perf *r, struct pft_perf_record *rec,
 			     size_t size);

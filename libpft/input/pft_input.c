@@ -308,6 +308,11 @@ static int add_note(struct pft_input *in, const struct pft_diag *note)
 	return 0;
 }
 
+int pft_input_add_note(struct pft_input *in, const struct pft_diag *note)
+{
+	return in && note ? add_note(in, note) : -PFT_ERR_INVALID;
+}
+
 /* ELF @u beneath a snapshot core's dumps in @img: the dumps' bytes are the
  * code (a running kernel patches its text), the ELF gives symbols and the
  * bytes no dump has; where the two differ, a note says so. */

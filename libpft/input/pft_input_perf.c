@@ -59,6 +59,7 @@ struct perf_queue {
 	uint64_t lost_at;             /* position in the AUX area */
 	uint64_t area_pos;            /* AUX area position of the next byte to feed */
 	int closing, finished, gap_pending, reader_eof, done;
+	int cut;                      /* the file is cut short after its last buffer */
 	uint64_t fed;                 /* bytes fed to all its pipelines */
 	/* The merge: one item waits, with the last timestamp the queue saw. */
 	struct pft_item pending;
@@ -80,6 +81,8 @@ struct perf_in {
 	size_t ncpus;
 	int trace_ids[1024];          /* AUX_OUTPUT_HW_ID by CPU; -1: none */
 	int any_raw;
+	uint64_t cut_at;              /* the file is cut short in the record here; 0: whole */
+	int cut_in_data;              /* ... in its data section, not the features */
 	int ready;                    /* opened without error */
 	size_t cur;                   /* queue being read (one at a time) */
 	/* One reader for every queue: each reads only its own records, by
@@ -359,6 +362,8 @@ static int scan(struct perf_in *p)
 {
 	struct pft_perf_record rec;
 	struct rec_refs refs = { 0 };
+	struct pft_perf_header hdr;
+	size_t last_q = SIZE_MAX;     /* of the last AUXTRACE buffer */
 	int err, have_info = 0;
 	struct pft_perf *rd = pft_perf_open(p->path, &err);
 
@@ -407,6 +412,7 @@ static int scan(struct perf_in *p)
 			if ((err = queue_of(p, rec.u.auxtrace.cpu, rec.u.auxtrace.tid, &qi)) < 0 ||
 			    (err = keep_ref(p, &refs, &rec, qi)) < 0)
 				goto out;
+			last_q = qi;
 			break;
 		case PFT_PERF_FEAT_BUILD_ID:
 			note_build_id(p, &rec);
@@ -420,7 +426,14 @@ static int scan(struct perf_in *p)
 		goto out;
 	}
 	err = 0;
-	if (!have_info)
+	if (!pft_perf_header(rd, &hdr, sizeof(hdr)) && hdr.cut_at) {
+		p->cut_at = hdr.cut_at;
+		p->cut_in_data = hdr.cut_at < hdr.data_offset + hdr.data_size;
+	}
+	if (p->cut_at && last_q == SIZE_MAX)
+		err = pft_diag_offset(&p->error, -PFT_ERR_BAD_FILE, p->path, p->cut_at,
+				      "the file is cut short here, before any trace");
+	else if (!have_info)
 		err = pft_diag_file(&p->error, -PFT_ERR_NO_SOURCE, p->path,
 				    "no AUXTRACE_INFO record: not a CoreSight trace "
 				    "(perf record -e cs_etm)");
@@ -429,6 +442,10 @@ static int scan(struct perf_in *p)
 				    "no AUXTRACE buffer: the file holds no trace");
 	else
 		err = index_records(p, &refs);
+	/* What comes after the cut is lost: the queue of the last buffer
+	 * says so after its trace. */
+	if (!err && p->cut_in_data)
+		p->q[last_q].cut = 1;
 out:
 	free(refs.v);
 	pft_perf_close(rd);
@@ -839,6 +856,25 @@ static int retire_queue(struct perf_in *p, size_t qi)
 	return 0;
 }
 
+/* The GAP item after queue @qi's trace in a file cut short: what the
+ * queue wrote after it is lost. */
+static int cut_gap(struct perf_in *p, size_t qi, struct pft_item *item, size_t size)
+{
+	const struct perf_queue *q = &p->q[qi];
+
+	size_t src = 0;
+
+	while (src + 1 < p->nsrc && (p->src[src].queue != qi || !p->src[src].pub.decoded))
+		src++;
+	memset(item, 0, size);
+	item->type = PFT_ITEM_GAP;
+	item->source = (uint16_t)src;
+	item->protocol = p->src[src].pub.protocol;
+	item->offset = q->fed;
+	item->status = -PFT_ERR_TRUNCATED;
+	return 0;
+}
+
 /* The next item of queue @qi: 0, -PFT_ERR_EOS or an error. */
 static int queue_next(struct perf_in *p, size_t qi, struct pft_item *item, size_t size)
 {
@@ -853,6 +889,10 @@ static int queue_next(struct perf_in *p, size_t qi, struct pft_item *item, size_
 				return 0;
 			}
 			if (r == -PFT_ERR_EOS) {
+				if (q->reader_eof && q->cut) {
+					q->cut = 0;
+					return cut_gap(p, qi, item, size);
+				}
 				if (q->reader_eof)
 					return r;   /* kept for pft_input_fit() */
 				close_pipe(p, qi);
@@ -905,6 +945,9 @@ static int queue_next(struct perf_in *p, size_t qi, struct pft_item *item, size_
 			if ((r = open_pipe(p, qi, q->next_format)) < 0)
 				return r;
 			continue;
+		} else if (q->reader_eof && q->cut) {
+			q->cut = 0;
+			return cut_gap(p, qi, item, size);
 		} else if (q->reader_eof) {
 			return -PFT_ERR_EOS;
 		}
@@ -1121,6 +1164,18 @@ int pft_input_open_perf(struct pft_input *in, const char *path,
 		return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 	if ((err = scan(p)) < 0)
 		return err;
+	if (p->cut_at) {
+		struct pft_diag note;
+		pft_diag_offset(&note, -PFT_ERR_TRUNCATED, p->path, p->cut_at, "%s",
+				p->cut_in_data ? "the file is cut short here: what it held after "
+						 "this is lost; the trace before is decoded"
+					       : "the file is cut short here, in its feature table "
+						 "(the trace is whole): the build IDs and the AUXTRACE "
+						 "index after this are lost");
+		pft_diag_warning(&note);
+		if ((err = pft_input_add_note(in, &note)) < 0)
+			return pft_diag_set(&p->error, err, "out of memory");
+	}
 	if (p->cfg.elements && (err = load_mmaps(p, in, pc)) < 0)
 		return err;
 	if ((err = make_sources(p)) < 0 || (err = open_queues(p)) < 0)

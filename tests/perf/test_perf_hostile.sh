@@ -1,6 +1,9 @@
 #!/bin/bash
-# perf.data with many queues (issue 29, item 1): made by mkmany.py from the
-# bundled example's trace (pft encode --out-perf, with timestamps):
+# Hostile perf.data files (issue 29), made from the bundled example's trace
+# (pft encode --out-perf, with timestamps):
+# Files cut short, at every kind of place: what is there is decoded, one
+# line names the offset of the cut, exit 1 (2 when no trace is left).
+# Many queues (mkmany.py):
 #  - per thread: every thread's instructions decoded (N times the one
 #    thread's), and the memory pft takes does not grow with the threads
 #    (4 times the threads, at most 1.5 times the peak);
@@ -75,4 +78,51 @@ for line in open(sys.argv[1]):
 print(falls, len(cpus))
 EOF
 )" "0 400"
+# ---- Cut short ----
+# The layout, walked here (shared/spec/perf-data.md): the data section, the
+# AUXTRACE record, the feature table after the data.
+read -r data_end auxtrace < <(python3 - "$tmp/one.data" <<'EOF'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+off, size = struct.unpack_from('<QQ', d, 40)
+at = off
+while at < off + size:
+    typ, _, sz = struct.unpack_from('<IHH', d, at)
+    if typ == 71:
+        aux = at
+    at += sz + (struct.unpack_from('<Q', d, at + 8)[0] if typ == 71 else 0)
+print(off + size, aux)
+EOF
+)
+cut() {   # cut NAME BYTES: the file's first BYTES bytes, decoded
+    head -c "$2" "$tmp/one.data" >"$tmp/$1.data"
+    rc=0
+    "$PFT" decode --perf "$tmp/$1.data" --count >"$tmp/out" 2>"$tmp/err" || rc=$?
+    got=$(awk '$2 == "instructions" {print $1}' "$tmp/out")
+}
+mid=$((auxtrace + 48 + (data_end - auxtrace - 48) / 2))
+cut trace "$mid"
+check "cut in the trace: exit 1" "$rc" 1
+check "cut in the trace: the offset named" "$(cat "$tmp/err")" \
+    "pft: $tmp/trace.data: offset $(printf 0x%x "$auxtrace"): the file is cut short here: what it held after this is lost; the trace before is decoded"
+check_eval "cut in the trace: the instructions before it decoded ($got)" \
+    '[ "${got:-0}" -gt 0 ] && [ "$got" -lt "$one" ]'
+check_eval "cut in the trace: an error at the cut" 'grep -Eq "^ +error +[12]$" "$tmp/out"'
+cut features $((data_end + 8))
+check "cut in the feature table: exit 1" "$rc" 1
+check "cut in the feature table: the trace whole" "$got" "$one"
+check_eval "cut in the feature table: said" \
+    'grep -q "offset $(printf 0x%x "$data_end"): the file is cut short here, in its feature table (the trace is whole)" "$tmp/err"'
+cut header $((auxtrace + 20))
+check "cut before any trace: exit 2" "$rc" 2
+check "cut before any trace: said" "$(cat "$tmp/err")" \
+    "pft: $tmp/header.data: offset $(printf 0x%x "$auxtrace"): the file is cut short here, before any trace"
+# At every 64th byte of the trace: never a crash, exit 1, a prefix decoded.
+worst=0
+for ((n = auxtrace + 48; n < data_end; n += 64)); do
+    cut every "$n"
+    [ "$rc" = 1 ] || worst=$n
+done
+check "cut anywhere in the trace: exit 1 every time (first other at)" "$worst" 0
+
 summary
