@@ -357,15 +357,14 @@ int input_fit_report(struct input *in)
 		const struct pft_input_source *s = &in->src[i].info;
 		int reason = s->decoded ? pft_input_fit(in->in, i, &v, sizeof(v)) : 0;
 		/* A damaged trace is reported error by error already; the
-		 * image verdicts need an image to be about, and "no image"
-		 * none (a snapshot's or perf.data's missing code is said
-		 * where it is found missing). */
+		 * image verdicts need an image to be about; perf.data's
+		 * missing images were named already. */
 		if (reason <= 0 || reason == PFT_FIT_CONFIG ||
 		    (!in->has_images && (reason == PFT_FIT_IMAGE_ADDRESS ||
-					 reason == PFT_FIT_IMAGE_CONTENT)) ||
-		    (in->has_images && reason == PFT_FIT_NO_IMAGE))
+					 reason == PFT_FIT_IMAGE_CONTENT)))
 			continue;
-		cli_error("%s", v.diag.text);
+		if (!(in->perf && reason == PFT_FIT_NO_IMAGE))
+			cli_error("%s", v.diag.text);
 		misfits++;
 	}
 	return misfits;
@@ -494,6 +493,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 		if (note.severity == PFT_DIAG_NOTE)
 			cli_error("%s", note.text);
 	in->has_images = o->snapshot || o->perf || has_code_images(images);
+	in->perf = o->perf != NULL;
 	if (o->perf && elements)
 		report_missing_images(in->in, o->perf);
 	in->nsrc = pft_input_nsources(in->in);

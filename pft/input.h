@@ -78,6 +78,8 @@ struct input {
 	size_t nsrc;
 	int multi_id;            /* the input has trace IDs: print them */
 	int has_images;          /* a snapshot, or --elf/--image given */
+	int perf;                /* a perf.data input: its missing images are
+				  * named as they are found missing */
 	int counting;            /* read with input_count() */
 };
 
