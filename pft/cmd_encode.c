@@ -28,7 +28,6 @@ enum {
 	OPT_TS_PERIOD,
 	OPT_FILTER,
 	OPT_CTXID,
-	OPT_DMB_DSB,
 	OPT_OUT_RAW,
 	OPT_OUT_FORMATTED,
 	OPT_OUT_SNAPSHOT,
@@ -169,7 +168,6 @@ static int take_option(struct encode *e, int c, const char *arg, char **argv)
 	case OPT_CTXID:
 		e->have_ctxid = 1;
 		return parse_u32_opt("--ctxid", arg, 0, &e->ctxid);
-	case OPT_DMB_DSB: e->io.cfg.dmb_dsb_waypoints = 1; return 0;
 	case OPT_OUT_RAW: e->out_raw = arg; return 0;
 	case OPT_OUT_FORMATTED: e->out_formatted = arg; return 0;
 	case OPT_OUT_SNAPSHOT: e->out_snapshot = arg; return 0;
@@ -206,7 +204,7 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		{ "ts-period", required_argument, NULL, OPT_TS_PERIOD },
 		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "ctxid", required_argument, NULL, OPT_CTXID },
-		{ "dmb-dsb-waypoints", no_argument, NULL, OPT_DMB_DSB },
+		{ "dmb-dsb-waypoints", no_argument, NULL, OPT_DMB_DSB_WAYPOINTS },
 		{ "out-raw", required_argument, NULL, OPT_OUT_RAW },
 		{ "out-formatted", required_argument, NULL, OPT_OUT_FORMATTED },
 		{ "out-snapshot", required_argument, NULL, OPT_OUT_SNAPSHOT },
