@@ -51,6 +51,10 @@ struct pft_fit {
  * image under a clean packet decode, flow with no image). */
 int pft_fit_sure(const struct pft_fit *fit);
 
+/* pft_fit_verdict(), as reported: PFT_FIT_OK unless pft_fit_sure();
+ * quick when nothing went wrong at all. */
+int pft_fit_report(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size);
+
 /* 1 when @a and @b count the same from here on, given the same packets
  * and elements (their counters may differ), else 0. */
 int pft_fit_same_future(const struct pft_fit *a, const struct pft_fit *b);

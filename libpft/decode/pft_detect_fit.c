@@ -290,14 +290,9 @@ static void image_mismatch(struct pft_fit *fit, struct pft_fit_verdict *v)
 		     file ? file : "the image");
 }
 
-int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
+/* The verdict's counts, and "fits" until something says otherwise. */
+static int verdict_begin(struct pft_fit *fit, struct pft_fit_verdict *v)
 {
-	struct pft_ptm_detect_scan cur;
-	struct pft_detect_ptm_result det;
-	int err;
-
-	if (!fit || !v || size < sizeof(*v))
-		return -PFT_ERR_INVALID;
 	memset(v, 0, sizeof(*v));
 	v->size = sizeof(*v);
 	v->bad_packets = fit->bad;
@@ -311,6 +306,45 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 	int has_code = pft_image_has_code(fit->image);
 	say(v, PFT_FIT_OK, "the configuration%s the trace%s",
 	    has_code ? " and image fit" : " fits", "");
+	return has_code;
+}
+
+/* Nothing a reportable verdict could rest on: no bad packet, no flow
+ * error, no address the image lacks, no timestamp that falls, no
+ * PFTv1.1 packet under PFTv1.0.  (A flow setting the prefix decides
+ * otherwise is reported only with flow errors.) */
+static int nothing_wrong(const struct pft_fit *fit)
+{
+	return !fit->bad && !fit->flow_errors && !fit->nacc && !fit->ts_falls_gray &&
+	       !fit->ts_falls_binary &&
+	       !(fit->cfg.version_minor == 0 && (fit->vmids || fit->exc_returns || fit->hyp_isyncs));
+}
+
+int pft_fit_report(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
+{
+	if (!fit || !v || size < sizeof(*v))
+		return -PFT_ERR_INVALID;
+	/* The verdict below detects again, several times: not for a decode
+	 * that went well (a perf.data input checks a source per thread). */
+	if (nothing_wrong(fit)) {
+		verdict_begin(fit, v);
+		return PFT_FIT_OK;
+	}
+	int r = pft_fit_verdict(fit, v, size);
+	/* One damaged stretch is not a misfit: only evidence from several
+	 * syncs is, or a verdict conclusive by itself. */
+	return r > 0 && !pft_fit_sure(fit) ? PFT_FIT_OK : r;
+}
+
+int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
+{
+	struct pft_ptm_detect_scan cur;
+	struct pft_detect_ptm_result det;
+	int err;
+
+	if (!fit || !v || size < sizeof(*v))
+		return -PFT_ERR_INVALID;
+	int has_code = verdict_begin(fit, v);
 
 	/* Bad packets because the bytes are no single PTM source at all. */
 	if (fit->bad > 0) {
