@@ -408,17 +408,6 @@ static int open_perf(struct pft_input *in, const struct input_opts *o)
 
 /* The mapped files found nowhere: their instructions decode to
  * addr_nacc elements. */
-static void report_missing_images(const struct pft_input *in, const char *path)
-{
-	struct pft_input_perf_mmap m;
-
-	for (size_t i = 0; pft_input_perf_mmap(in, i, &m, sizeof(m)) == 0; i++)
-		if (!m.found)
-			cli_error("%s: offset 0x%" PRIx64 ": %s (mapped at 0x%" PRIx64 " by pid %" PRIu32
-				  ") is not found: give --elf, --symfs or --buildid-dir",
-				  path, m.offset, m.filename, m.addr, m.pid);
-}
-
 /* PFT_PIECE_SIZE (bytes): small pieces, so that tests split even small
  * traces; the parallel decode's counts are then reported at the end. */
 static uint32_t piece_size_for_tests(void)
@@ -496,8 +485,6 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 		}
 	in->has_images = o->snapshot || o->perf || has_code_images(images);
 	in->perf = o->perf != NULL;
-	if (o->perf && elements)
-		report_missing_images(in->in, o->perf);
 	in->nsrc = pft_input_nsources(in->in);
 	in->src = calloc(in->nsrc, sizeof(*in->src));
 	if (!in->src) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/pft_diag.h"
+#include "common/pft_escape.h"
 
 void pft_diag_clear(struct pft_diag *d)
 {
@@ -40,6 +41,10 @@ int pft_diag_vat(struct pft_diag *d, int err, const char *file, unsigned line,
 			n = sizeof(d->text) - 1;
 	}
 	vsnprintf(d->text + n, sizeof(d->text) - (size_t)n, fmt, ap);
+	/* Names from inputs are in it: one line, and nothing a terminal obeys. */
+	char raw[sizeof(d->text)];
+	memcpy(raw, d->text, sizeof(raw));
+	pft_escape_line(d->text, sizeof(d->text), raw);
 	return err;
 }
 

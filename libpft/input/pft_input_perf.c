@@ -23,6 +23,7 @@ enum { GAP_FLAGS = PFT_PERF_AUX_TRUNCATED | PFT_PERF_AUX_PARTIAL | PFT_PERF_AUX_
 struct perf_mmap {
 	struct pft_input_perf_mmap pub;
 	char *filename, *found;
+	int unusable;                 /* found, but no image: said once */
 	uint8_t build_id_size;
 	uint8_t build_id[20];
 };
@@ -487,13 +488,16 @@ static char *find_file(const struct perf_in *p, const struct perf_mmap *m,
 			return dup_str(path);
 	}
 	(void)p;
+	/* With --symfs, the host's own files are not the program's. */
+	if (pc->symfs)
+		return NULL;
 	return file_ok(m->filename) ? dup_str(m->filename) : NULL;
 }
 
 /* The load bias that puts file offset @m->pgoff of ELF @path at
  * @m->addr: from the ELF's loadable segments (read into a scratch image). */
 static int mmap_bias(struct perf_in *p, const struct perf_mmap *m, const char *path,
-		     int64_t *bias)
+		     int64_t *bias, struct pft_diag *why)
 {
 	struct pft_image_section_info info;
 	int err;
@@ -501,26 +505,55 @@ static int mmap_bias(struct perf_in *p, const struct perf_mmap *m, const char *p
 
 	if (!scratch)
 		return pft_diag_set(&p->error, err, "out of memory");
-	struct pft_diag why;
-	err = pft_input_load_image(scratch, path, PFT_INPUT_IMAGE_ELF, 0, &why);
+	err = pft_input_load_image(scratch, path, PFT_INPUT_IMAGE_ELF, 0, why);
 	if (err < 0) {
 		pft_image_free(scratch);
-		return pft_diag_offset(&p->error, err, p->path, m->pub.offset, "MMAP of %s: %s",
-				       m->filename, why.text);
+		return err;
 	}
 	err = -PFT_ERR_NOMAP;
 	for (size_t i = 0; pft_image_section(scratch, i, &info, sizeof(info)) == 0; i++) {
-		/* The segment the mapping covers: file bytes in common. */
+		/* The segment the mapping covers: file bytes in common.  In
+		 * unsigned arithmetic: the record's numbers are the file's. */
 		if (info.file_offset < m->pub.pgoff + m->pub.len &&
 		    m->pub.pgoff < info.file_offset + info.length) {
-			*bias = (int64_t)(m->pub.addr - m->pub.pgoff) -
-				((int64_t)info.vaddr - (int64_t)info.file_offset);
+			*bias = (int64_t)((m->pub.addr - m->pub.pgoff) -
+					  (info.vaddr - info.file_offset));
 			err = 0;
 			break;
 		}
 	}
 	pft_image_free(scratch);
 	return err;
+}
+
+/* A warning about mapping @m: what is wrong with it (@what), after which
+ * the decode goes on without its code (its addresses are ADDR_NACC). */
+static int mmap_warning(struct perf_in *p, struct pft_input *in, const struct perf_mmap *m,
+			int err, const char *what)
+{
+	struct pft_diag d;
+
+	pft_diag_offset(&d, err, p->path, m->pub.offset, "%s (mapped at 0x%" PRIx64 " by pid %"
+			PRIu32 ") %s", m->filename, m->pub.addr, m->pub.pid, what);
+	pft_diag_warning(&d);
+	if ((err = pft_input_add_note(in, &d)) < 0)
+		return pft_diag_set(&p->error, err, "out of memory");
+	return 0;
+}
+
+/* Mapping @m's file was found but cannot be its image (@why): said once
+ * per file, the decode goes on. */
+static int unusable(struct perf_in *p, struct pft_input *in, struct perf_mmap *m, int err,
+		    const char *why)
+{
+	char what[PFT_DIAG_TEXT_MAX];
+
+	m->unusable = 1;
+	for (size_t j = 0; j < (size_t)(m - p->mm); j++)
+		if (p->mm[j].unusable && p->mm[j].found && !strcmp(p->mm[j].found, m->found))
+			return 0;
+	snprintf(what, sizeof(what), "cannot be its image: %s; its code is not decoded", why);
+	return mmap_warning(p, in, m, err, what);
 }
 
 static int load_mmaps(struct perf_in *p, struct pft_input *in,
@@ -539,17 +572,33 @@ static int load_mmaps(struct perf_in *p, struct pft_input *in,
 		nuser++;
 	for (size_t i = 0; i < p->nmm; i++) {
 		struct perf_mmap *m = &p->mm[i];
+		struct pft_diag why;
 		int64_t bias = 0;
 		int loaded = 0;
 
-		m->found = find_file(p, m, pc);
-		if (!m->found)
+		if (m->pub.addr > UINT32_MAX || m->pub.len > (uint64_t)UINT32_MAX + 1 - m->pub.addr) {
+			if ((err = mmap_warning(p, in, m, -PFT_ERR_BAD_CONFIG, "past the 32-bit "
+						"address space: its code is not decoded")) < 0)
+				return err;
 			continue;
-		err = mmap_bias(p, m, m->found, &bias);
+		}
+		m->found = find_file(p, m, pc);
+		if (!m->found) {
+			if ((err = mmap_warning(p, in, m, -PFT_ERR_NOT_FOUND, "is not found: give "
+						"--elf, --symfs or --buildid-dir")) < 0)
+				return err;
+			continue;
+		}
+		err = mmap_bias(p, m, m->found, &bias, &why);
 		if (err == -PFT_ERR_NOMAP)
 			continue;   /* maps no loadable bytes (such as .bss) */
-		if (err < 0)
-			return err;
+		if (err == -PFT_ERR_NOMEM)
+			return pft_diag_set(&p->error, err, "out of memory");
+		if (err < 0) {
+			if ((err = unusable(p, in, m, err, why.text)) < 0)
+				return err;
+			continue;
+		}
 		m->pub.bias = bias;
 		for (size_t j = 0; j < i; j++)
 			if (p->mm[j].found && !p->mm[j].pub.user && p->mm[j].pub.bias == bias &&
@@ -557,7 +606,6 @@ static int load_mmaps(struct perf_in *p, struct pft_input *in,
 				loaded = 1;   /* another segment of a file already in */
 		if (loaded)
 			continue;
-		struct pft_diag why;
 		err = pft_input_load_image(p->img, m->found, PFT_INPUT_IMAGE_ELF, bias, &why);
 		if (err == -PFT_ERR_BAD_CONFIG) {
 			size_t idx;
@@ -567,9 +615,10 @@ static int load_mmaps(struct perf_in *p, struct pft_input *in,
 				continue;
 			}
 		}
-		if (err < 0)
-			return pft_diag_offset(&p->error, err, p->path, m->pub.offset,
-					       "MMAP of pid %" PRIu32 ": %s", m->pub.pid, why.text);
+		if (err == -PFT_ERR_NOMEM)
+			return pft_diag_set(&p->error, err, "out of memory");
+		if (err < 0 && (err = unusable(p, in, m, err, why.text)) < 0)
+			return err;
 	}
 	return 0;
 }

@@ -3,6 +3,8 @@
 # (pft encode --out-perf, with timestamps):
 # Files cut short, at every kind of place: what is there is decoded, one
 # line names the offset of the cut, exit 1 (2 when no trace is left).
+# Mapped files that are no image, out of range or named hostilely: said
+# once, escaped, the rest decoded (mkmmap.py).
 # Many queues (mkmany.py):
 #  - per thread: every thread's instructions decoded (N times the one
 #    thread's), and the memory pft takes does not grow with the threads
@@ -124,5 +126,36 @@ for ((n = auxtrace + 48; n < data_end; n += 64)); do
     [ "$rc" = 1 ] || worst=$n
 done
 check "cut anywhere in the trace: exit 1 every time (first other at)" "$worst" 0
+
+# ---- Mapped files (items 3 to 5) ----
+# A mapping of a file that is not a 32-bit ARM ELF: named once with the
+# reason, the rest decoded (its addresses are addr_nacc), exit 1.
+python3 "$here/mkmmap.py" "$tmp/ls.data" "$tmp/one.data" /bin/ls
+rc=0; "$PFT" decode --perf "$tmp/ls.data" --count >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "a mapped file that is no ARM ELF: exit 1" "$rc" 1
+check_eval "a mapped file that is no ARM ELF: one line, the file and why" \
+    '[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "/bin/ls (mapped at 0x10000 by pid [0-9]*) cannot be its image: /bin/ls: not a 32-bit little-endian ARM ELF executable; its code is not decoded$" "$tmp/err"'
+check_eval "a mapped file that is no ARM ELF: the trace decoded to addr_nacc" \
+    'grep -Eq "^ +addr_nacc +[1-9]" "$tmp/out"'
+# A mapping past the 32-bit address space: said, never undefined arithmetic.
+python3 "$here/mkmmap.py" "$tmp/high.data" "$tmp/one.data" "$ex/prog" 0x8000000000000000
+rc=0; "$PFT" decode --perf "$tmp/high.data" --count >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "a mapping at 2^63: exit 1" "$rc" 1
+check_eval "a mapping at 2^63: said" \
+    'grep -q "(mapped at 0x8000000000000000 by pid [0-9]*) past the 32-bit address space: its code is not decoded" "$tmp/err"'
+# With --symfs, the host's own files are not looked at.
+mkdir "$tmp/symfs"
+rc=0; "$PFT" decode --perf "$tmp/one.data" --symfs "$tmp/symfs" --count >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "--symfs without the file: exit 1" "$rc" 1
+check_eval "--symfs without the file: not found" 'grep -q "prog (mapped at 0x10000 by pid [0-9]*) is not found" "$tmp/err"'
+mkdir -p "$tmp/symfs/$(dirname "$ex/prog")" && cp "$ex/prog" "$tmp/symfs/$ex/prog"
+check "--symfs with the file: decoded" \
+    "$("$PFT" decode --perf "$tmp/one.data" --symfs "$tmp/symfs" --count 2>&1 | head -1)" "$one instructions"
+# A name with a newline and an escape sequence: one line, nothing raw.
+python3 "$here/mkmmap.py" "$tmp/esc.data" "$tmp/one.data" "$(printf '/x\ny\033[2Jz')"
+"$PFT" decode --perf "$tmp/esc.data" --count >/dev/null 2>"$tmp/err"
+check "a name with control characters: one line" "$(wc -l <"$tmp/err")" 1
+check_eval "a name with control characters: escaped" \
+    '! grep -q "$(printf "\033")" "$tmp/err" && grep -qF "/x\x0ay\x1b[2Jz (mapped at" "$tmp/err"'
 
 summary
