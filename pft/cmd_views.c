@@ -104,6 +104,7 @@ struct views_run {
 	} kinds[PFT_CALL_KIND_MAX + 1];
 	struct input in;
 	uint64_t errors;
+	int cut;                      /* the views did not hold everything */
 	/* The first error in the trace: the views list none, stderr names
 	 * it (its source, offset and what it was). */
 	struct first_error {
@@ -122,6 +123,28 @@ static int file_write(void *ctx, const char *buf, size_t len)
 }
 
 /* One line for a library error (or a failed write) of the command. */
+/* What did not fit the accumulator: said, and the view is not clean. */
+static int report_cut(const struct views_run *r)
+{
+	struct pft_views_cut c;
+	const char *name = commands[r->cmd].name;
+
+	if (pft_views_cut(r->views, &c, sizeof(c)) < 0 || !(c.contexts | c.calls | c.insns))
+		return 0;
+	if (c.contexts)
+		cli_error("%s: the trace nests deeper than 1048576 calling contexts: those past "
+			  "it of %" PRIu64 " function%s are merged, one a function, with no "
+			  "callers", name, c.contexts, c.contexts == 1 ? "" : "s");
+	if (c.calls)
+		cli_error("%s: more than 1048576 caller -> callee pairs: %" PRIu64 " call%s of "
+			  "the others are not counted per pair", name, c.calls, c.calls == 1 ? "" : "s");
+	if (c.insns)
+		cli_error("%s: more than 1048576 distinct ranges: %" PRIu64 " instruction%s of "
+			  "the others count for their functions, not per line", name, c.insns,
+			  c.insns == 1 ? "" : "s");
+	return 1;
+}
+
 static int report(const struct views_run *r, int err)
 {
 	cli_error("%s: %s", commands[r->cmd].name,
@@ -582,6 +605,8 @@ static int finish(struct views_run *r)
 	if (r->views) {
 		if (!(err = pft_views_finish(r->views)))
 			err = pft_views_write(r->views, r->format, "pft", file_write, r->out);
+		if (!err)
+			r->cut = report_cut(r);
 	} else {
 		for (size_t i = 0; i < r->in.nsrc && !err; i++) {
 			if (!r->calls[i])
@@ -736,7 +761,7 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	 * the errors. */
 	int problems = input_check_sources(&r.in, o, 0) + input_fit_report(&r.in);
 	report_errors(&r);
-	rc = r.errors || problems ? EXIT_DECODE_ERRORS : EXIT_OK;
+	rc = r.errors || problems || r.cut ? EXIT_DECODE_ERRORS : EXIT_OK;
 out_input:
 	release(&r);
 	input_close(&r.in);

@@ -347,9 +347,10 @@ pft_export void pft_views_free(struct pft_views *v);
  * calls and tail calls that reach a function's first address).  Returns
  * 0, -PFT_ERR_INVALID (NULL argument, @size too small, @source > 127, a
  * RANGE of 2^22 or more instructions), -PFT_ERR_EOS (after
- * pft_views_finish()), -PFT_ERR_NOT_SUPPORTED (a 2^20th + 1 distinct
- * range, calling context or caller -> callee pair; the accumulator is
- * then unusable) or -PFT_ERR_NOMEM.
+ * pft_views_finish()) or -PFT_ERR_NOMEM.  Past 2^20 distinct ranges,
+ * calling contexts or caller -> callee pairs (a hostile trace would grow
+ * them with its length), the counting goes on coarser, as
+ * pft_views_cut() says.
  */
 pft_export int pft_views_put(struct pft_views *v, unsigned source,
 			     const struct pft_elem *e, size_t size);
@@ -387,6 +388,24 @@ pft_export int pft_views_set_image(struct pft_views *v, unsigned source,
  * executed instruction) or -PFT_ERR_NOMEM.
  */
 pft_export int pft_views_finish(struct pft_views *v);
+
+/* What did not fit the accumulator's tables (2^20 entries each), and was
+ * counted coarser: all 0 when everything fit. */
+struct pft_views_cut {
+	size_t size;             /* sizeof(struct pft_views_cut) */
+	uint64_t contexts;       /* functions called in contexts past the
+				  * limit: those of each are merged into one,
+				  * whose callers are not known ("[deeper
+				  * contexts]" in folded stacks) */
+	uint64_t calls;          /* calls of caller -> callee pairs past the
+				  * limit: not counted per pair */
+	uint64_t insns;          /* instructions of ranges past the limit:
+				  * counted for their function, not per
+				  * instruction, line or branch */
+};
+
+/* Into *@c (@size = sizeof *@c).  Returns 0 or -PFT_ERR_INVALID. */
+pft_export int pft_views_cut(const struct pft_views *v, struct pft_views_cut *c, size_t size);
 
 enum pft_view_format {
 	/* Coverage: per function (every function, executed or not), per

@@ -21,10 +21,13 @@
  *  - the pieces of the ranges that leave their function: at most
  *    VSEG_MAX per distinct range (split_range());
  *  - distinct ranges, calling-context nodes and caller -> callee edges:
- *    at most MAX_TABLE each (about 50 MB a table; a put that needs one
- *    more fails with -PFT_ERR_NOT_SUPPORTED), as a hostile trace would
- *    otherwise grow them with its length (a recursion makes a node per
- *    level, ranges of every length at every address a range each);
+ *    at most MAX_TABLE each (about 50 MB a table), as a hostile trace
+ *    would otherwise grow them with its length (a recursion makes a node
+ *    per level, ranges of every length at every address a range each).
+ *    Past it the counting goes on coarser (struct pft_views_cut): a
+ *    function's further contexts share one node per function, calls of
+ *    further edges are not counted per edge, instructions of further
+ *    ranges count for their function but not per instruction;
  *  - each source's stack: at most 4 (max_depth + 1) frames;
  *  - after finish: one entry per executed instruction and per line.
  */
@@ -78,18 +81,29 @@ static int func_index(struct pft_views *v, unsigned image, uint32_t addr, uint32
 	return pft_vmap_put(&v->addr_func_map, addr_key, *index);
 }
 
+/* The parent key of the nodes past the table's limit: one per function. */
+enum { VCUT = UINT32_MAX - 1 };
+
 static int node_of(struct pft_views *v, uint32_t parent, uint32_t func, uint32_t *index)
 {
 	uint64_t key = (uint64_t)parent << 32 | func;
 
 	if (pft_vmap_find(&v->node_map, key, index))
 		return 0;
-	if (v->nnodes == MAX_TABLE)
-		return -PFT_ERR_NOT_SUPPORTED;
+	int cut = v->nnodes >= MAX_TABLE;
+	if (cut) {
+		/* Full: the function's contexts from here on are one, a
+		 * root (the functions bound how many such there are). */
+		key = (uint64_t)VCUT << 32 | func;
+		if (pft_vmap_find(&v->node_map, key, index))
+			return 0;
+		parent = VNONE;
+		v->cut_contexts++;
+	}
 	if (pft_grow((void **)&v->nodes, &v->cap_nodes, v->nnodes + 1, sizeof(*v->nodes)) ||
 	    pft_vmap_put(&v->node_map, key, (uint32_t)v->nnodes))
 		return -PFT_ERR_NOMEM;
-	v->nodes[v->nnodes] = (struct vnode){ .parent = parent, .func = func };
+	v->nodes[v->nnodes] = (struct vnode){ .parent = parent, .func = func, .cut = (uint8_t)cut };
 	*index = (uint32_t)v->nnodes++;
 	return 0;
 }
@@ -100,8 +114,10 @@ static int edge_of(struct pft_views *v, uint32_t caller, uint32_t callee, uint32
 
 	if (pft_vmap_find(&v->edge_map, key, index))
 		return 0;
-	if (v->nedges == MAX_TABLE)
-		return -PFT_ERR_NOT_SUPPORTED;
+	if (v->nedges == MAX_TABLE) {
+		*index = VNONE;   /* its calls are counted, not per edge */
+		return 0;
+	}
 	if (pft_grow((void **)&v->edges, &v->cap_edges, v->nedges + 1, sizeof(*v->edges)) ||
 	    pft_vmap_put(&v->edge_map, key, (uint32_t)v->nedges))
 		return -PFT_ERR_NOMEM;
@@ -269,7 +285,10 @@ count_call(struct pft_views *v, const struct vcall_memo *d, uint32_t target)
 {
 	struct vfunc *f = &v->funcs[d->func];
 
-	v->edges[d->edge].calls++;
+	if (d->edge != VNONE)
+		v->edges[d->edge].calls++;
+	else
+		v->cut_calls++;
 	if ((target || d->tail) && f->name && target == f->start)
 		f->entered++;
 }
@@ -360,7 +379,7 @@ add_range_index(struct pft_views *v, unsigned image, const struct pft_elem *e, u
 	if (err)
 		return err;
 	if (v->nranges == MAX_TABLE)
-		return -PFT_ERR_NOT_SUPPORTED;
+		return 1;   /* past the limit: not kept */
 	if (pft_grow((void **)&v->ranges, &v->cap_ranges, v->nranges + 1, sizeof(*v->ranges)) ||
 	    pft_vmap_put(&v->range_map, key, (uint32_t)v->nranges))
 		return -PFT_ERR_NOMEM;
@@ -376,7 +395,7 @@ add_range_index(struct pft_views *v, unsigned image, const struct pft_elem *e, u
 }
 
 /* The distinct range @e (the same ranges come millions of times: each
- * is looked up once). */
+ * is looked up once); 1 when the table is full and @e not in it. */
 static inline int range_index(struct pft_views *v, unsigned image, const struct pft_elem *e,
 			      uint32_t *index)
 {
@@ -536,6 +555,15 @@ static inline __attribute__((always_inline)) int count_range(void *counter,
 	uint32_t index;
 	int err = range_index(v, rc->s->image, x, &index);
 
+	if (err == 1) {
+		/* Past the table: counted in the top frame, no further. */
+		if (rc->node) {
+			rc->node->self += x->ninsn;
+			rc->node->cycles += x->has_cycles ? x->cycles : 0;
+		}
+		v->cut_insns += x->ninsn;
+		return 0;
+	}
 	if (err)
 		return err;
 	struct vrange *r = &v->ranges[index];
@@ -906,5 +934,17 @@ int pft_views_function(const struct pft_views *v, size_t index,
 		.file = f->file, .line = f->line, .entered = f->entered,
 		.self_insns = f->self, .incl_insns = f->incl, .self_cycles = f->cycles
 	};
+	return 0;
+}
+
+int pft_views_cut(const struct pft_views *v, struct pft_views_cut *c, size_t size)
+{
+	if (!v || !c || size < sizeof(*c))
+		return -PFT_ERR_INVALID;
+	memset(c, 0, size);
+	c->size = sizeof(*c);
+	c->contexts = v->cut_contexts;
+	c->calls = v->cut_calls;
+	c->insns = v->cut_insns;
 	return 0;
 }

@@ -111,6 +111,8 @@ struct vrange {
 struct vnode {
 	uint32_t parent, func;
 	uint64_t self, total, cycles;
+	uint8_t cut;              /* the contexts of @func past the table's limit,
+				   * merged: a root with no known caller */
 };
 
 struct vedge {
@@ -203,6 +205,8 @@ struct pft_views {
 	struct pft_names *names;  /* the labels of ambiguous names */
 	uint64_t total_insns;     /* after finish */
 	uint8_t has_cycles;
+	/* What did not fit the tables (struct pft_views_cut). */
+	uint64_t cut_contexts, cut_calls, cut_insns;
 };
 
 /* The name of the function around @addr from @lines, else @image's

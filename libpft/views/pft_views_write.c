@@ -261,30 +261,72 @@ static int callgrind(const struct pft_views *v, struct vout *o)
 	return 0;
 }
 
+/* Folded stacks print each context with its whole path: a recursion
+ * 10^6 deep would print 10^12 frames.  Past FOLDED_DEPTH frames the
+ * deeper contexts are one line, "...;[deeper]", under their ancestor at
+ * that depth: the output is linear in the contexts. */
+enum { FOLDED_DEPTH = 256 };
+
+/* Write the path of node @i (root first) and a separator. */
+static int folded_path(const struct pft_views *v, struct vout *o, uint32_t i, uint32_t **path,
+		       size_t *cap)
+{
+	size_t n = 0;
+	uint32_t p = i;
+
+	for (; p != VNONE; p = v->nodes[p].parent) {
+		if (pft_grow((void **)path, cap, n + 1, sizeof(**path)))
+			return -PFT_ERR_NOMEM;
+		(*path)[n++] = v->nodes[p].func;
+		if (v->nodes[p].parent == VNONE && v->nodes[p].cut)
+			pft_vout_printf(o, "[deeper contexts];"); /* callers not known */
+	}
+	while (n--) {
+		pft_vout_plain(o, flabel(v, &v->funcs[(*path)[n]]), 1);
+		pft_vout_printf(o, n ? ";" : "");
+	}
+	return 0;
+}
+
 static int folded(const struct pft_views *v, struct vout *o)
 {
-	uint32_t *path = NULL;
+	uint32_t *path = NULL, *depth = calloc(v->nnodes ? v->nnodes : 1, sizeof(*depth));
+	uint32_t *anchor = calloc(v->nnodes ? v->nnodes : 1, sizeof(*anchor));
+	uint64_t *deeper = calloc(v->nnodes ? v->nnodes : 1, sizeof(*deeper));
 	size_t cap = 0;
+	int err = 0;
 
-	for (size_t i = 0; i < v->nnodes; i++) {
-		size_t n = 0;
-		if (!v->nodes[i].self)
+	if (!depth || !anchor || !deeper)
+		err = -PFT_ERR_NOMEM;
+	/* Parents come before their children: depths and the ancestor at
+	 * FOLDED_DEPTH in one pass. */
+	for (size_t i = 0; !err && i < v->nnodes; i++) {
+		uint32_t parent = v->nodes[i].parent;
+		depth[i] = parent == VNONE ? 1 : depth[parent] + (depth[parent] < UINT32_MAX);
+		anchor[i] = depth[i] < FOLDED_DEPTH ? VNONE
+			    : depth[i] == FOLDED_DEPTH ? (uint32_t)i : anchor[parent];
+		if (depth[i] > FOLDED_DEPTH)
+			deeper[anchor[i]] += v->nodes[i].self;
+	}
+	for (size_t i = 0; !err && i < v->nnodes; i++) {
+		if (depth[i] > FOLDED_DEPTH)
 			continue;
-		for (uint32_t p = (uint32_t)i; p != VNONE; p = v->nodes[p].parent) {
-			if (pft_grow((void **)&path, &cap, n + 1, sizeof(*path))) {
-				free(path);
-				return -PFT_ERR_NOMEM;
-			}
-			path[n++] = v->nodes[p].func;
+		if (v->nodes[i].self) {
+			if ((err = folded_path(v, o, (uint32_t)i, &path, &cap)))
+				break;
+			pft_vout_printf(o, " %" PRIu64 "\n", v->nodes[i].self);
 		}
-		while (n--) {
-			pft_vout_plain(o, flabel(v, &v->funcs[path[n]]), 1);
-			pft_vout_printf(o, n ? ";" : " ");
+		if (deeper[i]) {
+			if ((err = folded_path(v, o, (uint32_t)i, &path, &cap)))
+				break;
+			pft_vout_printf(o, ";[deeper] %" PRIu64 "\n", deeper[i]);
 		}
-		pft_vout_printf(o, "%" PRIu64 "\n", v->nodes[i].self);
 	}
 	free(path);
-	return 0;
+	free(depth);
+	free(anchor);
+	free(deeper);
+	return err;
 }
 
 static int profile(const struct pft_views *v, struct vout *o, int json)

@@ -177,7 +177,7 @@ static struct pft_views *views_of(size_t size, struct pft_image **img)
 }
 
 /* Views: a recursion 10^6 deep makes a calling context per level; the
- * 2^20th context is refused. */
+ * 2^20th context and those after it are merged, one per function. */
 static void views_contexts(void)
 {
 	struct pft_image *img;
@@ -203,15 +203,28 @@ static void views_contexts(void)
 			break;
 	}
 	PTU_EQ(err, 0);
-	/* Put 2^20 + 1 needs node 2^20: one past the bound. */
-	PTU_EQ(pft_views_put(v, 0, call_elem(), sizeof(struct pft_elem)),
-	       -PFT_ERR_NOT_SUPPORTED);
+	struct pft_views_cut cut;
+	PTU_EQ(pft_views_cut(v, &cut, sizeof(cut)), 0);
+	PTU_EQ(cut.contexts, 0);
+	/* Put 2^20 + 1 needs node 2^20: one past the bound.  It and the
+	 * next ones go on in one merged context of the function. */
+	for (int i = 0; i < 1000 && !err; i++)
+		err = pft_views_put(v, 0, call_elem(), sizeof(struct pft_elem));
+	PTU_EQ(err, 0);
+	PTU_EQ(pft_views_cut(v, &cut, sizeof(cut)), 0);
+	PTU_EQ(cut.contexts, 1);
+	PTU_EQ(pft_views_finish(v), 0);
+	struct pft_view_func f;
+	uint64_t self = 0;
+	for (size_t i = 0; pft_views_function(v, i, &f, sizeof(f)) == 0; i++)
+		self += f.self_insns;
+	PTU_EQ(self, VIEW_TABLE + 1000);   /* every put's instruction counted */
 	PTU_CHECK(cpu_seconds(t0) < CPU_BUDGET);
 	pft_views_free(v);
 	pft_image_free(img);
 }
 
-/* Views: 2^20 distinct ranges are kept, the next is refused. */
+/* Views: 2^20 distinct ranges are kept, the next counts coarser. */
 static void views_ranges(void)
 {
 	struct pft_image *img;
@@ -229,8 +242,15 @@ static void views_ranges(void)
 	PTU_EQ(err, 0);
 	struct pft_elem again = range_at(ZEROS, PFT_ICLASS_OTHER, 0);
 	PTU_EQ(pft_views_put(v, 0, &again, sizeof(again)), 0);
+	/* One past the bound: counted for its function, not per
+	 * instruction. */
 	struct pft_elem more = range_at(ZEROS + 4 * VIEW_TABLE, PFT_ICLASS_OTHER, 0);
-	PTU_EQ(pft_views_put(v, 0, &more, sizeof(more)), -PFT_ERR_NOT_SUPPORTED);
+	PTU_EQ(pft_views_put(v, 0, &more, sizeof(more)), 0);
+	struct pft_views_cut cut;
+	PTU_EQ(pft_views_cut(v, &cut, sizeof(cut)), 0);
+	PTU_EQ(cut.insns, 1);
+	PTU_EQ(cut.contexts, 0);
+	PTU_EQ(pft_views_cut(NULL, &cut, sizeof(cut)), -PFT_ERR_INVALID);
 	PTU_CHECK(cpu_seconds(t0) < CPU_BUDGET);
 	pft_views_free(v);
 	pft_image_free(img);
