@@ -10,7 +10,7 @@
 static const char info_usage[] =
 	"usage: pft info (--raw FILE | --formatted FILE [--tpiu] | --snapshot DIR |\n"
 	"                 --perf FILE)\n"
-	"                [--format text|jsonl]\n"
+	"                [--allow-outside-files] [--format text|jsonl]\n"
 	"For each trace source: its ID, byte count, protocol (ptm, etmv3, etmv4,\n"
 	"stm, itm, unknown) and for PTM sources the pft options that decode it,\n"
 	"from the snapshot's registers or detected from the trace.\n";
@@ -77,7 +77,8 @@ static void print_unit(int format, const struct pft_input_source *s)
  * print its sources. */
 static int info(const struct input_opts *o, int format)
 {
-	struct pft_input_config ic = { .size = sizeof(ic), .id = -1, .survey = 1 };
+	struct pft_input_config ic = { .size = sizeof(ic), .id = -1, .survey = 1,
+				       .snap_flags = o->allow_outside ? PFT_SNAP_ALLOW_OUTSIDE : 0u };
 	struct pft_input_perf_config pc = { .size = sizeof(pc) };
 	struct pft_input_source s;
 	struct pft_item item;
@@ -133,6 +134,10 @@ int cmd_info(int argc, char **argv)
 	}
 	if (o->tpiu && !o->formatted) {
 		cli_error("info: --tpiu goes with --formatted");
+		return EXIT_USAGE;
+	}
+	if (o->allow_outside && !o->snapshot) {
+		cli_error("info: --allow-outside-files goes with --snapshot");
 		return EXIT_USAGE;
 	}
 	return info(o, a.format);

@@ -28,6 +28,7 @@ int input_option(struct input_opts *o, int code, const char *arg)
 	case OPT_RAW: o->raw = arg; return 0;
 	case OPT_FORMATTED: o->formatted = arg; return 0;
 	case OPT_TPIU: o->tpiu = 1; return 0;
+	case OPT_ALLOW_OUTSIDE: o->allow_outside = 1; return 0;
 	case OPT_PERF: o->perf = arg; return 0;
 	case OPT_SYMFS: o->symfs = arg; return 0;
 	case OPT_BUILDID_DIR: o->buildid_dir = arg; return 0;
@@ -241,6 +242,10 @@ int input_opts_check(struct input_opts *o)
 		cli_error("--tpiu goes with --formatted");
 		return -1;
 	}
+	if (o->allow_outside && !o->snapshot) {
+		cli_error("--allow-outside-files goes with --snapshot");
+		return -1;
+	}
 	return 0;
 }
 
@@ -389,6 +394,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)packets,
 				       .elements = (uint8_t)elements, .fit_check = 1,
 				       .runs = 1, .id = o->id,
+				       .snap_flags = o->allow_outside ? PFT_SNAP_ALLOW_OUTSIDE : 0u,
 				       .threads = o->jobs ? o->jobs
 							  : default_jobs(o, packets, elements),
 				       .piece_size = piece_size_for_tests() };

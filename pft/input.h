@@ -15,6 +15,8 @@ struct input_opts {
 	const char *symfs, *buildid_dir;
 	int id;                 /* -1: every source of the protocol */
 	int tpiu;               /* formatted input has FSYNC/HSYNC */
+	int allow_outside;      /* --allow-outside-files: a snapshot may name
+				 * files outside its directory */
 	struct pft_ptm_config cfg;  /* for --raw/--formatted */
 	int cfg_given;          /* a configuration flag was given */
 	const char *ptm_only;   /* a flag ETMv3 does not have, when given */
@@ -51,6 +53,7 @@ enum {
 	OPT_BUILDID_DIR,
 	OPT_PROTOCOL,
 	OPT_JOBS,
+	OPT_ALLOW_OUTSIDE,
 	INPUT_OPT_END
 };
 

@@ -47,4 +47,25 @@ expect_error 2 "^pft: [^ ]*mem_0\.bin overlaps [^ ]*mem_0\.bin \(at 0x00010004\)
     "$PFT" decode --raw "$tmp/rs.raw" --return-stack \
     --image "$ex/mem_0.bin@0x10000" --image "$ex/mem_0.bin@0x10004" --count
 
+# ---- --allow-outside-files: the option the snapshot loader names -------------
+# The demo snapshot with its memory dump one directory up.
+mkdir "$tmp/up"
+cp -r "$ex" "$tmp/up/ss"
+chmod -R u+w "$tmp/up/ss"
+mv "$tmp/up/ss/mem_0.bin" "$tmp/up/mem_0.bin"
+sed -i 's|^file=mem_0\.bin|file=../mem_0.bin|' "$tmp/up/ss/cpu_0.ini"
+for c in dump decode info coverage profile timeline calls regs; do
+    expect_error 2 "^pft: $tmp/up/ss/cpu_0\.ini:[0-9]+: '\.\./mem_0\.bin' is outside the snapshot directory \(--allow-outside-files reads it\)$" \
+        "$PFT" "$c" --snapshot "$tmp/up/ss"
+    expect_status "$c --allow-outside-files" 0 "$PFT" "$c" --snapshot "$tmp/up/ss" --allow-outside-files
+    case $c in dump|decode|info|timeline)
+        check "$c --allow-outside-files: output" "$(printf '%s\n' "$out" | md5sum)" \
+            "$("$PFT" "$c" --snapshot "$ex" | md5sum)";;
+    esac
+done
+expect_error 2 "^pft: --allow-outside-files goes with --snapshot$" \
+    "$PFT" decode --raw "$tmp/rs.raw" --allow-outside-files
+expect_error 2 "^pft: regs: --allow-outside-files needs --snapshot$" \
+    "$PFT" regs ETMCR=0x1000 --allow-outside-files
+
 summary
