@@ -70,8 +70,8 @@ void cmd_args_free(struct cmd_args *a);
 	"  --perf FILE           perf.data of perf record -e cs_etm\n"        \
 	"  --symfs DIR           --perf: look for the mapped files under DIR\n" \
 	"  --buildid-dir DIR     --perf: build-id cache (default ~/.debug)\n"  \
-	"  --id N                trace ID to decode (default: every source\n"  \
-	"                        of the protocol)\n"                          \
+	"  --id N[,N...]         trace IDs to decode, repeatable (default:\n"  \
+	"                        every source of the protocol)\n"            \
 	"  --tpiu                formatted input has FSYNC/HSYNC (trace port)\n" \
 	"  --allow-outside-files a snapshot may name files outside its\n"     \
 	"                        directory (or links leading out of it)\n"   \

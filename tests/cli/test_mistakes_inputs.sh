@@ -68,4 +68,118 @@ expect_error 2 "^pft: --allow-outside-files goes with --snapshot$" \
 expect_error 2 "^pft: regs: --allow-outside-files needs --snapshot$" \
     "$PFT" regs ETMCR=0x1000 --allow-outside-files
 
+# ---- 9. One verdict on what an input is, from every command ----------------
+same_verdict() {  # same_verdict NAME REGEX OPTION FILE: exit 2, the same line
+    local name=$1 re=$2 opt=$3 file=$4 first='' c
+    for c in info dump decode coverage; do
+        expect_error 2 "$re" "$PFT" "$c" "$opt" "$file"
+        check "$name: $c prints nothing" "$out" ""
+        [ -n "$first" ] || first=$err
+        check "$name: $c says what info says" "$err" "$first"
+    done
+}
+same_verdict "raw as --formatted" \
+    "^pft: $tmp/rs64\.raw: this is raw PTM trace, not a formatted buffer: try --raw$" \
+    --formatted "$tmp/rs64.raw"
+same_verdict "memory dump as --formatted" \
+    "^pft: $ex/mem_0\.bin: not a CoreSight formatted buffer: no trace source in its 536 bytes, read as frames or as raw trace$" \
+    --formatted "$ex/mem_0.bin"
+same_verdict "formatted as --raw" \
+    "^pft: $tc2/cstrace\.bin: this is a formatted buffer \(formatted frames\), not raw trace: try --formatted$" \
+    --raw "$tc2/cstrace.bin"
+same_verdict "empty --raw" "^pft: $tmp/empty\.bin: empty file: no trace$" --raw "$tmp/empty.bin"
+same_verdict "empty --formatted" "^pft: $tmp/empty\.bin: empty file: no trace$" --formatted "$tmp/empty.bin"
+# The same from standard input.
+for c in info decode; do
+    expect_error 2 "^pft: standard input: this is raw PTM trace, not a formatted buffer: try --raw$" \
+        sh -c '"$1" "$2" --formatted - <"$3"' sh "$PFT" "$c" "$tmp/rs64.raw"
+    expect_error 2 "^pft: standard input: this is a formatted buffer \(formatted frames\), not raw trace: try --formatted$" \
+        sh -c '"$1" "$2" --raw - <"$3"' sh "$PFT" "$c" "$tc2/cstrace.bin"
+    expect_error 2 "^pft: standard input: empty: no trace$" \
+        sh -c '"$1" "$2" --raw - </dev/null' sh "$PFT" "$c"
+done
+# What fits still reads: the raw file as --raw, the buffer as --formatted.
+expect_output "info --raw" "146 bytes, ptm, options: (none) (detected)" "$PFT" info --raw "$tmp/rs.raw"
+expect_output "info --formatted" "id 0x10: 146 bytes, ptm, options: (none) (detected)" \
+    "$PFT" info --formatted "$tmp/rs.fmt"
+
+# ---- 2. --tpiu on a memory buffer: no FSYNC, whatever the IDs ---------------
+for c in decode dump info coverage; do
+    expect_error 2 "^pft: $tmp/rs\.fmt: no trace-port FSYNC found in 160 bytes: a memory \(ETB/ETF\) buffer, not a trace-port capture; drop --tpiu$" \
+        "$PFT" "$c" --formatted "$tmp/rs.fmt" --tpiu
+done
+for c in decode dump; do
+    expect_error 2 "^pft: $tmp/rs\.fmt: no trace-port FSYNC found in 160 bytes: .*; drop --tpiu$" \
+        "$PFT" "$c" --formatted "$tmp/rs.fmt" --tpiu --id 0x10
+done
+expect_error 2 "^pft: $tc2/cstrace\.bin: no trace-port FSYNC found in 32768 bytes: a memory \(ETB/ETF\) buffer, not a trace-port capture; drop --tpiu$" \
+    "$PFT" decode --formatted "$tc2/cstrace.bin" --tpiu --count
+expect_error 2 "^pft: standard input: no trace-port FSYNC found in 160 bytes: .*; drop --tpiu$" \
+    sh -c '"$1" decode --formatted - --tpiu <"$2"' sh "$PFT" "$tmp/rs.fmt"
+# A trace-port capture (FSYNC, HSYNC) decodes with --tpiu as without.
+enc --out-formatted "$tmp/tp.fmt" --id 0x10 --tpiu
+ranges() { jq -c 'select(.type=="range") | [.start,.end,.n,.taken]' | md5sum; }
+want=$("$PFT" decode --formatted "$tmp/rs.fmt" --elf "$ex/prog" --format jsonl 2>/dev/null | ranges)
+for t in --tpiu ""; do
+    # shellcheck disable=SC2086
+    check "trace-port capture $t: decoded" \
+        "$("$PFT" decode --formatted "$tmp/tp.fmt" $t --elf "$ex/prog" --format jsonl 2>/dev/null | ranges)" "$want"
+    # shellcheck disable=SC2086
+    expect_output "trace-port capture $t: info" "id 0x10: 146 bytes, ptm, options: (none) (detected)" \
+        "$PFT" info --formatted "$tmp/tp.fmt" $t
+done
+
+# ---- 6. Every --id given is decoded -----------------------------------------
+ids() { jq -r .id | sort -un | tr '\n' ' '; }
+check "dump --id twice" "$("$PFT" dump --snapshot "$tc2" --id 0x10 --id 0x13 --format jsonl | ids)" "16 19 "
+check "dump --id list" "$("$PFT" dump --snapshot "$tc2" --id 0x10,0x13 --format jsonl | ids)" "16 19 "
+check "decode --id twice" \
+    "$("$PFT" decode --snapshot "$tc2" --id 0x13 --id 0x11 --format jsonl | ids)" "17 19 "
+# Each ID decodes as it does alone.
+for id in 0x10 0x13; do
+    check "dump --id 0x10,0x13: $id as alone" \
+        "$("$PFT" dump --snapshot "$tc2" --id 0x10,0x13 --format jsonl |
+           jq -c "select(.id == $((id)))" | md5sum)" \
+        "$("$PFT" dump --snapshot "$tc2" --id "$id" --format jsonl | md5sum)"
+done
+# A formatted buffer: detection for each ID given, the others not read.
+run "$PFT" dump --formatted "$tc2/cstrace.bin" --id 0x12 --id 0x11 --protocol etmv3 --format jsonl
+check "formatted --protocol etmv3 --id twice" "$(printf '%s\n' "$out" | ids)" "17 18 "
+run "$PFT" dump --formatted "$tc2/cstrace.bin" --id 0x13 --id 0x11 --format jsonl
+check "formatted, detected: the PTM decoded" "$(printf '%s\n' "$out" | ids)" "19 "
+check "formatted, detected: the ETMv3 asked for is named" \
+    "$(printf '%s\n' "$err" | grep -c 'cstrace\.bin: trace ID 0x11: etmv3 trace is not decoded$')" 1
+# An ID with no trace data: named, per ID, by every command; exit 1.
+run "$PFT" dump --formatted "$tc2/cstrace.bin" --id 0x13,0x25 --count
+check "formatted --id 0x13,0x25: exit" "$status" 1
+check "formatted --id 0x13,0x25: 0x25 named" \
+    "$(printf '%s\n' "$err" | grep -c "^pft: $tc2/cstrace\.bin: trace ID 0x25: no trace data$")" 1
+check "formatted --id 0x13,0x25: 0x13 decoded" \
+    "$(printf '%s\n' "$out" | grep -c '^id 0x13 .*: 4533 bytes, 1798 packets, 0 errors$')" 1
+run "$PFT" dump --formatted "$tc2/cstrace.bin" --id 0x25 --id 0x26 --format jsonl
+check "two IDs without data: exit" "$status" 1
+check "two IDs without data: both named" \
+    "$(printf '%s\n' "$err" | grep -cE 'cstrace\.bin: trace ID 0x2[56]: no trace data$')" 2
+expect_error 1 "^pft: $tc2/cstrace\.bin: trace ID 0x14: no trace data$" \
+    "$PFT" decode --snapshot "$tc2" --id 0x13 --id 0x14 --count
+expect_error 2 "^pft: $tc2: no PTM or ETMv3 with trace ID 0x22$" \
+    "$PFT" decode --snapshot "$tc2" --id 0x13 --id 0x22 --count
+# The views and info.
+expect_status "calls --id twice" 0 "$PFT" calls --snapshot "$tc2" --id 0x13,0x10 --format jsonl
+check "calls --id twice: the IDs" "$(printf '%s\n' "$out" | ids)" "16 19 "
+expect_output "info --id twice" "id 0x10: 10873 bytes, etmv3
+id 0x13: 4533 bytes, ptm, options: --cycle-accurate --timestamps (detected)" \
+    "$PFT" info --formatted "$tc2/cstrace.bin" --id 0x13 --id 0x10
+expect_error 1 "^pft: $tc2/cstrace\.bin: trace ID 0x25: no trace data$" \
+    "$PFT" info --formatted "$tc2/cstrace.bin" --id 0x13,0x25
+check "info --id 0x13,0x25: 0x13 listed" "$out" \
+    "id 0x13: 4533 bytes, ptm, options: --cycle-accurate --timestamps (detected)"
+check "info --snapshot --id" "$("$PFT" info --snapshot "$tc2" --id 0x11 --id 0x12 --format jsonl | ids)" "17 18 "
+# Options.
+expect_error 2 "^pft: --id: '0x80' is not a trace ID \(0x01-0x6f\)$" \
+    "$PFT" decode --snapshot "$tc2" --id 0x10,0x80
+expect_error 2 "^pft: --id: '' is not a trace ID \(0x01-0x6f\)$" \
+    "$PFT" decode --snapshot "$tc2" --id 0x10,
+expect_error 2 "^pft: (info: )?--id does not go with --raw" "$PFT" info --raw "$tmp/rs.raw" --id 0x10
+
 summary
