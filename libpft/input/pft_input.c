@@ -733,7 +733,16 @@ int pft_input_open_file(struct pft_input *in, const char *path, unsigned format)
 	for (size_t i = 0; i < in->nfiles; i++)
 		if (!strcmp(in->files[i].path, path))
 			return pft_diag_file(&in->error, -PFT_ERR_INVALID, path, "given twice");
-	return new_file(in, path, format, &file);
+	int err = new_file(in, path, format, &file);
+	if (err < 0 || strcmp(path, "-"))
+		return err;
+	/* Standard input: its first bytes are read now, judged, and decoded
+	 * first (detection reads them too). */
+	struct in_file *f = &in->files[file];
+	if ((err = read_prefix(in, path, DETECT_READ, &f->prefix, &f->nprefix)) < 0)
+		return err;
+	return pft_input_verdict(&in->error, path, format, f->prefix, f->nprefix,
+				 f->nprefix < DETECT_READ);
 }
 
 int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_ptm_config *cfg)
@@ -839,16 +848,13 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		return -PFT_ERR_INVALID;
 	size_t file = in->nfiles - 1;
 	struct in_file *f = &in->files[file];
-	if ((err = read_prefix(in, f->path, DETECT_READ, &buf, &len)) < 0)
-		return err;
 	if (!strcmp(f->path, "-")) {
-		/* Read once: the decode starts with these bytes.  A regular
-		 * file had its verdict when it was opened. */
-		f->prefix = buf;
-		f->nprefix = len;
-		if ((err = pft_input_verdict(&in->error, f->path, f->format, buf, len,
-					     len < DETECT_READ)) < 0)
-			return err;
+		/* Read once, when it was opened: the decode starts with these
+		 * bytes. */
+		buf = f->prefix;
+		len = f->nprefix;
+	} else if ((err = read_prefix(in, f->path, DETECT_READ, &buf, &len)) < 0) {
+		return err;
 	}
 	if (f->format == PFT_PIPE_RAW) {
 		int proto = pft_detect_protocol(buf, len);

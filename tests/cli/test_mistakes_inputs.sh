@@ -116,6 +116,8 @@ expect_error 2 "^pft: $tc2/cstrace\.bin: no trace-port FSYNC found in 32768 byte
     "$PFT" decode --formatted "$tc2/cstrace.bin" --tpiu --count
 expect_error 2 "^pft: standard input: no trace-port FSYNC found in 160 bytes: .*; drop --tpiu$" \
     sh -c '"$1" decode --formatted - --tpiu <"$2"' sh "$PFT" "$tmp/rs.fmt"
+expect_error 2 "^pft: standard input: no trace-port FSYNC found in 160 bytes: .*; drop --tpiu$" \
+    sh -c '"$1" dump --formatted - --tpiu --id 0x10 --cycle-accurate <"$2"' sh "$PFT" "$tmp/rs.fmt"
 # A trace-port capture (FSYNC, HSYNC) decodes with --tpiu as without.
 enc --out-formatted "$tmp/tp.fmt" --id 0x10 --tpiu
 ranges() { jq -c 'select(.type=="range") | [.start,.end,.n,.taken]' | md5sum; }
