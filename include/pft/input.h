@@ -330,8 +330,9 @@ pft_export int pft_input_open_snapshot(struct pft_input *in, const char *dir);
  * pft_pipe_format).  Then declare its sources with pft_input_add_ptm(),
  * pft_input_add_etm3() or pft_input_add_detected().  What a regular file
  * holds is checked first against @format, the same for a decode and a
- * survey (standard input: by pft_input_add_detected(), or the survey's
- * read): refused are an empty file (-PFT_ERR_BAD_FILE), a formatted buffer
+ * survey (standard input: its first 4 MiB are read now, and decoded
+ * first; a survey's first block, by pft_input_next()): refused are an
+ * empty file (-PFT_ERR_BAD_FILE), a formatted buffer
  * given as PFT_PIPE_RAW, and given as frames a raw stream, bytes in which
  * no trace source is found read as frames or as raw trace, or for
  * PFT_PIPE_TPIU bytes without a trace-port FSYNC in the first 4 MiB
@@ -362,8 +363,8 @@ pft_export int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_
  * defaults, so that the decode says what it finds (no bytes: statistics
  * with none).  Sources of other protocols
  * are listed with decoded = 0.  Detection reads the first bytes of the file
- * once more (standard input: up to 4 MiB of it are kept and decoded
- * first), and with the images given
+ * once more (standard input: the 4 MiB pft_input_open_file() kept), and
+ * with the images given
  * before, decides the flow options too.  Returns the number of sources
  * added, or -PFT_ERR_NO_SOURCE (no PTM trace: pft_input_diag() says what the
  * file holds), -PFT_ERR_BAD_FILE, -PFT_ERR_INVALID or -PFT_ERR_NOMEM.

@@ -30,8 +30,8 @@ int pft_survey_add_file(struct pft_survey *s, const char *path, uint8_t framing,
  * What a trace file holds against @format (enum pft_pipe_format), the
  * framing it was given as, from its first @len bytes at @buf (@whole: all
  * of it; PFT_DETECT_PREFIX bytes are enough, more for PFT_PIPE_TPIU): the
- * one verdict every command gives (pft_input_open_file() for regular
- * files and the survey, pft_input_add_detected() for standard input).
+ * one verdict every command gives (pft_input_open_file(); for standard
+ * input in a survey, its first block).
  * Refused: an empty file (-PFT_ERR_BAD_FILE); a formatted buffer given as
  * RAW; given as frames, a raw stream, bytes in which no trace source is
  * found read as frames or raw, or for PFT_PIPE_TPIU bytes without a
