@@ -246,7 +246,9 @@ static void test_spaces(void)
 	PTU_EQ(pft_image_conflict(img, &idx, &at), 0);
 	PTU_EQ(idx, 2);
 	PTU_EQ(at, 0x5003);
-	PTU_EQ(pft_image_add_buffer(img, 0x4ffc, n, 5, PFT_SPACE_NONSECURE, 0),
+	/* (Five bytes: where the bytes meet, they are compared.) */
+	static const uint8_t n5[5] = { 'N', 'N', 'N', 'N', 'N' };
+	PTU_EQ(pft_image_add_buffer(img, 0x4ffc, n5, 5, PFT_SPACE_NONSECURE, 0),
 	       -PFT_ERR_BAD_CONFIG);
 	PTU_EQ(pft_image_conflict(img, &idx, &at), 0);
 	PTU_EQ(at, 0x5000);
