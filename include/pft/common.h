@@ -121,7 +121,10 @@ pft_export enum pft_error_code pft_errcode(int status);
  */
 enum pft_diag_severity {
 	PFT_DIAG_ERROR = 0,     /* the call failed with -@code */
-	PFT_DIAG_NOTE = 1       /* worth knowing; the call succeeded */
+	PFT_DIAG_NOTE = 1,      /* worth knowing; the call succeeded */
+	PFT_DIAG_WARNING = 2    /* the call succeeded, but the input is damaged
+				 * (-@code says how): what could be decoded
+				 * was, not all of it */
 };
 
 #define PFT_DIAG_NO_OFFSET UINT64_MAX
@@ -142,6 +145,38 @@ struct pft_diag {
 	char text[PFT_DIAG_TEXT_MAX];  /* "FILE:LINE: ...", "FILE: offset
 					* 0xN: ..." or "FILE: ..." */
 };
+
+/* ======================================================================
+ * Format (pft_fmt_): names made safe for outputs (diagnostic texts are made safe the same way)
+ * ====================================================================== */
+
+/* ---- Section: format ---- */
+
+/*
+ * Names from input files (symbols, paths) are untrusted: a symbol called
+ * "\"}" or "\x1b[2J" must not break a JSON line or drive a terminal.  Both
+ * functions write the escaped form of the @len bytes at @src (NULs
+ * included) into @dst, at most @cap - 1 bytes and a NUL (nothing when @cap
+ * is 0), and return the length the whole escaped form has (not counting
+ * the NUL), as snprintf() does: a return >= @cap means @dst was too small.
+ * Returns -PFT_ERR_INVALID for NULL @src with @len > 0, NULL @dst with
+ * @cap > 0, or a result longer than INT_MAX.  Valid UTF-8 passes through
+ * except the control characters U+0000-U+001F, U+007F-U+009F.
+ */
+
+/* For the inside of a JSON string: '"' and '\\' get a backslash; the
+ * control characters and each byte that is not part of valid UTF-8 become
+ * \u00XX (an invalid byte so reads as its Latin-1 character). */
+pft_export int pft_fmt_escape_json(char *dst, size_t cap, const char *src,
+				   size_t len);
+
+/* For text listings: '\\' becomes "\\\\"; the control characters
+ * (ESC: "\x1b") and each byte that is not part of valid UTF-8 become \xXX,
+ * one per byte.  The result is printable and reversible. */
+pft_export int pft_fmt_escape_text(char *dst, size_t cap, const char *src,
+				   size_t len);
+
+/* ---- End of format ---- */
 
 /* The version of this header; pft_library_version() tells that of the
  * library actually loaded (they differ when a program built against one

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/pft_diag.h"
+#include "common/pft_escape.h"
 
 void pft_diag_clear(struct pft_diag *d)
 {
@@ -40,6 +41,10 @@ int pft_diag_vat(struct pft_diag *d, int err, const char *file, unsigned line,
 			n = sizeof(d->text) - 1;
 	}
 	vsnprintf(d->text + n, sizeof(d->text) - (size_t)n, fmt, ap);
+	/* Names from inputs are in it: one line, and nothing a terminal obeys. */
+	char raw[sizeof(d->text)];
+	memcpy(raw, d->text, sizeof(raw));
+	pft_escape_line(d->text, sizeof(d->text), raw);
 	return err;
 }
 
@@ -52,6 +57,13 @@ int pft_diag_at(struct pft_diag *d, int err, const char *file, unsigned line,
 	pft_diag_vat(d, err, file, line, offset, fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+int pft_diag_warning(struct pft_diag *d)
+{
+	if (d)
+		d->severity = PFT_DIAG_WARNING;
+	return 0;
 }
 
 int pft_diag_set(struct pft_diag *d, int err, const char *fmt, ...)

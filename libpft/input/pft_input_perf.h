@@ -24,6 +24,8 @@ int pft_perf_in_fit(const struct perf_in *p, size_t index, struct pft_fit_verdic
 const struct pft_input_config *pft_input_get_config(const struct pft_input *in);
 int pft_input_opened(const struct pft_input *in);
 int pft_input_load_user_images(struct pft_input *in, struct pft_image *img, struct pft_diag *d);
+/* Keep @note for pft_input_diag() (once). */
+int pft_input_add_note(struct pft_input *in, const struct pft_diag *note);
 /* Hand @p to @in, which frees it; reading then goes through it. */
 void pft_input_set_perf(struct pft_input *in, struct perf_in *p);
 struct perf_in *pft_input_get_perf(const struct pft_input *in);

@@ -215,6 +215,22 @@ static void long_names(void)
 	pft_image_free(img);
 }
 
+/* A name with a newline and an escape sequence: the text stays one line
+ * a terminal cannot be driven by; the file keeps the name as it is. */
+static void hostile_names(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct pft_diag d;
+	const char *name = "/nonexistent/a\nb\x1b[2Jc\\d";
+
+	PTU_EQ(pft_input_load_image(img, name, PFT_INPUT_IMAGE_RAW, 0, &d), -PFT_ERR_BAD_FILE);
+	PTU_STREQ(d.file, name);
+	PTU_CHECK(!strchr(d.text, '\n') && !strchr(d.text, '\x1b'));
+	const char *want = "/nonexistent/a\\x0ab\\x1b[2Jc\\d: ";
+	PTU_CHECK(!strncmp(d.text, want, strlen(want)));
+	pft_image_free(img);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -225,6 +241,7 @@ int main(void)
 	PTU_RUN(input_failure);
 	PTU_RUN(input_offset);
 	PTU_RUN(long_names);
+	PTU_RUN(hostile_names);
 	ptu_remove_dir(dir, files, sizeof(files) / sizeof(files[0]));
 	PTU_MAIN_END();
 }

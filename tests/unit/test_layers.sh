@@ -131,7 +131,7 @@ TEST_LAYER = {"errors": None, "sizes": None,   # by purpose, every layer
               "etm3_realign": "etm3", "detect": "decode", "dfmt": "frames", "ffmt": "frames",
               "encoder": "ptm", "model": "ptm", "flow": "ptm", "event": "ptm", "regs": "ptm",
               "etm3_pkt": "etm3", "etm3_flow": "etm3", "etm3_model": "etm3", "pft_input_get_perf": "input",
-              "format": "views", "names": "views", "pipe": "decode", "info": "decode",
+              "format": "common", "names": "views", "pipe": "decode", "info": "decode",
               "config_regs": "decode"}   # PTM and ETMv3 side by side
 for p in ("pkt_batch", "pkt_branch", "pkt_decoder", "pkt_fuzz", "pkt_isync_atom",
           "pkt_realign", "pkt_timestamp"):

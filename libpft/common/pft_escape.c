@@ -1,11 +1,13 @@
 /*
  * Escaping of untrusted names (symbols, paths) for JSON and text outputs,
- * into caller buffers with snprintf()'s contract.
+ * and of diagnostic lines, into caller buffers with snprintf()'s contract.
  */
 #include <limits.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pft.h"
+#include "common/pft_escape.h"
 
 /* The length of the valid UTF-8 sequence at @p (1-4), or 0 when p[0] does
  * not start one (RFC 3629: no overlongs, surrogates or values past
@@ -70,7 +72,7 @@ static void put_hex(struct out *o, const char *prefix, size_t plen, unsigned v)
 	put(o, h, 2);
 }
 
-enum style { STYLE_JSON, STYLE_TEXT };
+enum style { STYLE_JSON, STYLE_TEXT, STYLE_LINE };
 
 static int escape(char *dst, size_t cap, const char *src, size_t len,
 		  enum style style)
@@ -83,7 +85,7 @@ static int escape(char *dst, size_t cap, const char *src, size_t len,
 	for (size_t i = 0; i < len;) {
 		size_t n = utf8_length(p + i, len - i);
 
-		if (p[i] == '\\' || (style == STYLE_JSON && p[i] == '"')) {
+		if ((p[i] == '\\' && style != STYLE_LINE) || (style == STYLE_JSON && p[i] == '"')) {
 			put(&o, "\\", 1);
 			put(&o, src + i, 1);
 			i++;
@@ -120,4 +122,9 @@ int pft_fmt_escape_json(char *dst, size_t cap, const char *src, size_t len)
 int pft_fmt_escape_text(char *dst, size_t cap, const char *src, size_t len)
 {
 	return escape(dst, cap, src, len, STYLE_TEXT);
+}
+
+int pft_escape_line(char *dst, size_t cap, const char *src)
+{
+	return escape(dst, cap, src, src ? strlen(src) : 0, STYLE_LINE);
 }
