@@ -255,6 +255,10 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		cli_error("--tpiu goes with --out-formatted");
 		return -1;
 	}
+	if (e->io.nids > 1) {
+		cli_error("--id: encode writes one trace source: give one trace ID");
+		return -1;
+	}
 	if (e->io.etm3 && (e->io.ptm_only || e->io.cfg.dmb_dsb_waypoints)) {
 		cli_error("--protocol etmv3: ETMv3 has no return stack, PFT version or DMB/DSB "
 			  "waypoints (--return-stack, --pft-version, --dmb-dsb-waypoints)");

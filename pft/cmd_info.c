@@ -2,6 +2,7 @@
  * bytes, protocol and, for PTM sources, the options that decode it). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "options.h"
@@ -11,12 +12,14 @@ static const char info_usage[] =
 	"usage: pft info (--raw FILE | --formatted FILE [--tpiu] | --snapshot DIR |\n"
 	"                 --perf FILE)\n"
 	"                [--elf FILE[@BIAS]] [--image FILE@ADDR] [--symbols FILE]\n"
-	"                [--format text|jsonl]\n"
+	"                [--id N[,N...]]... [--allow-outside-files] [--format text|jsonl]\n"
 	"For each trace source: its ID, byte count, protocol (ptm, etmv3, etmv4,\n"
 	"stm, itm, unknown) and for PTM sources the pft options that decode it,\n"
 	"from the snapshot's registers or detected from the trace as decode\n"
 	"detects them: the return stack, branch broadcast and DMB/DSB waypoints\n"
 	"only with an image (without one, jsonl lists them in needs_image).\n"
+	"With --id (repeatable, or a list), only those trace IDs; one without\n"
+	"bytes is named on standard error (exit 1).\n"
 	"\n" IMAGES_HELP;
 
 /* One source of a trace file or snapshot: its configuration from the
@@ -111,14 +114,18 @@ static void print_unit(int format, const struct pft_input_source *s)
  * print its sources. */
 static int info(const struct input_opts *o, const struct image_args *images, int format)
 {
-	struct pft_input_config ic = { .size = sizeof(ic), .id = -1, .survey = 1 };
+	struct pft_input_config ic = { .size = sizeof(ic), .id = -1, .survey = 1,
+				       .snap_flags = o->allow_outside ? PFT_SNAP_ALLOW_OUTSIDE : 0u };
+	uint8_t listed[16] = { 0 };   /* trace IDs printed */
+	int rc = EXIT_OK;
 	struct pft_input_perf_config pc = { .size = sizeof(pc) };
 	struct pft_input_source s;
 	struct pft_item item;
 	int err;
-	struct pft_input *in = pft_input_alloc(&ic, &err);
+	struct pft_input *in;
 
-	if (!in) {
+	memcpy(ic.ids, o->ids, sizeof(ic.ids));
+	if (!(in = pft_input_alloc(&ic, &err))) {
 		cli_error("%s", pft_errstr(pft_errcode(err)));
 		return EXIT_USAGE;
 	}
@@ -140,10 +147,23 @@ static int info(const struct input_opts *o, const struct image_args *images, int
 		pft_input_free(in);
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; pft_input_source(in, i, &s, sizeof(s)) == 0; i++)
+	for (size_t i = 0; pft_input_source(in, i, &s, sizeof(s)) == 0; i++) {
+		if (o->nids && !input_names_id(o, s.id))
+			continue;
 		(o->perf ? print_unit : print_source)(format, &s);
+		if (s.id > 0)
+			listed[s.id / 8] |= (uint8_t)(1u << (s.id % 8));
+	}
+	/* An ID asked for without bytes: said as dump and decode say it. */
+	for (int id = 1; id <= PFT_ID_MAX_VALID; id++)
+		if (input_names_id(o, id) && !(listed[id / 8] >> (id % 8) & 1)) {
+			cli_error("%s: trace ID 0x%02x: no trace data",
+				  o->raw ? o->raw : o->formatted ? o->formatted
+					  : o->snapshot ? o->snapshot : o->perf, (unsigned)id);
+			rc = EXIT_DECODE_ERRORS;
+		}
 	pft_input_free(in);
-	return EXIT_OK;
+	return rc;
 }
 
 static void usage(void *ctx)
@@ -154,9 +174,12 @@ static void usage(void *ctx)
 
 int cmd_info(int argc, char **argv)
 {
+	/* --id: the input option, without the configuration options. */
+	static const struct option own[] = { { "id", required_argument, NULL, OPT_ID },
+					     { NULL, 0, NULL, 0 } };
 	const struct cmd_spec spec = { .name = "info",
 				       .groups = OPTS_FILES | OPTS_FORMAT | OPTS_IMAGES,
-				       .format_default = FMT_TEXT, .usage = usage };
+				       .own = own, .format_default = FMT_TEXT, .usage = usage };
 	struct cmd_args a;
 	const struct input_opts *o = &a.input;
 	int rc = cmd_parse(argc, argv, &spec, &a);
@@ -171,6 +194,12 @@ int cmd_info(int argc, char **argv)
 		rc = EXIT_USAGE;
 	} else if (o->tpiu && !o->formatted) {
 		cli_error("info: --tpiu goes with --formatted");
+		rc = EXIT_USAGE;
+	} else if (o->allow_outside && !o->snapshot) {
+		cli_error("info: --allow-outside-files goes with --snapshot");
+		rc = EXIT_USAGE;
+	} else if (o->raw && o->nids) {
+		cli_error("info: --id does not go with --raw (raw input has one source)");
 		rc = EXIT_USAGE;
 	} else {
 		rc = info(o, &a.images, a.format);

@@ -11,7 +11,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: pft regs [OPTIONS] NAME=VALUE...\n"
-		"       pft regs --snapshot DIR [--device NAME]\n"
+		"       pft regs --snapshot DIR [--device NAME] [--allow-outside-files]\n"
 		"\n"
 		"Explains PTM registers field by field (ETMCR, ETMCCR, ETMCCER, ETMIDR,\n"
 		"ETMTRACEIDR, event registers, ...).  ETMIDR, ETMCCR and ETMCCER, when\n"
@@ -19,6 +19,8 @@ static void usage(FILE *out)
 		"%s"
 		"  --snapshot DIR            every PTM of an OpenCSD snapshot\n"
 		"  --device NAME             only this trace source of the snapshot\n"
+		"  --allow-outside-files     the snapshot may name files outside its\n"
+		"                            directory (or links leading out of it)\n"
 		"\n"
 		"Exit status: 0, 1 when a setting is reserved or inconsistent\n"
 		"(lines marked 'warning:'), 2 for bad arguments.\n",
@@ -243,14 +245,14 @@ static int print_device(const struct pft_snap_device *d, const struct ptm_impl *
 	return warnings;
 }
 
-static int explain_snapshot(const char *dir, const char *device,
+static int explain_snapshot(const char *dir, const char *device, unsigned flags,
 			    const struct ptm_impl *impl)
 {
 	struct pft_snapshot *s;
 	struct pft_diag why;
 	int warnings = 0, shown = 0, rc = EXIT_OK;
 
-	if (pft_snap_load(dir, 0, &s, &why) < 0) {
+	if (pft_snap_load(dir, flags, &s, &why) < 0) {
 		cli_error("%s", why.text);
 		return EXIT_USAGE;
 	}
@@ -290,7 +292,7 @@ int cmd_regs(int argc, char **argv)
 {
 	struct ptm_impl impl;
 	const char *snapshot = NULL, *device = NULL;
-	int npos = 0;
+	int npos = 0, allow_outside = 0;
 	char **pos = argv + 1;
 
 	ptm_impl_init(&impl);
@@ -300,6 +302,10 @@ int cmd_regs(int argc, char **argv)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return EXIT_OK;
+		}
+		if (!strcmp(a, "--allow-outside-files")) {
+			allow_outside = 1;
+			continue;
 		}
 		if (!strcmp(a, "--snapshot") || !strcmp(a, "--device")) {
 			if (i + 1 >= argc) {
@@ -327,12 +333,13 @@ int cmd_regs(int argc, char **argv)
 		cli_error("regs: NAME=VALUE arguments and --snapshot exclude each other");
 		return EXIT_USAGE;
 	}
-	if (device && !snapshot) {
-		cli_error("regs: --device needs --snapshot");
+	if ((device || allow_outside) && !snapshot) {
+		cli_error("regs: %s needs --snapshot", device ? "--device" : "--allow-outside-files");
 		return EXIT_USAGE;
 	}
 	if (snapshot)
-		return explain_snapshot(snapshot, device, &impl);
+		return explain_snapshot(snapshot, device,
+					allow_outside ? PFT_SNAP_ALLOW_OUTSIDE : 0u, &impl);
 	if (!npos) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -646,12 +646,12 @@ static void release(struct views_run *r)
 
 /* The timestamp frequency snapshot @dir gives (0: none), in *@hz.  The
  * input read it already: an error here is rare (a file changed). */
-static int snapshot_ts_hz(const char *dir, uint64_t *hz)
+static int snapshot_ts_hz(const char *dir, unsigned flags, uint64_t *hz)
 {
 	struct pft_snapshot *snap;
 	struct pft_diag why;
 
-	if (pft_snap_load(dir, 0, &snap, &why) < 0) {
+	if (pft_snap_load(dir, flags, &snap, &why) < 0) {
 		cli_error("%s", why.text);
 		return -1;
 	}
@@ -721,7 +721,8 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	if ((rc = input_open(&r.in, o, 0, 1, &a.images)))
 		goto out_input;
 	rc = EXIT_USAGE;
-	if (cmd == CMD_TIMELINE && o->snapshot && snapshot_ts_hz(o->snapshot, &r.ts_hz))
+	if (cmd == CMD_TIMELINE && o->snapshot &&
+	    snapshot_ts_hz(o->snapshot, o->allow_outside ? PFT_SNAP_ALLOW_OUTSIDE : 0u, &r.ts_hz))
 		goto out_input;
 	if (image_args_lines(&a.images, &r.lines))
 		goto out_input;

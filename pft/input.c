@@ -19,6 +19,11 @@ void input_opts_init(struct input_opts *o)
 	 * with 64-bit binary timestamps (pft_ptm_config_init's defaults). */
 }
 
+int input_names_id(const struct input_opts *o, int id)
+{
+	return id >= 1 && id <= PFT_ID_MAX_VALID && (o->ids[id / 8] >> (id % 8) & 1);
+}
+
 int input_option(struct input_opts *o, int code, const char *arg)
 {
 	uint32_t v;
@@ -28,6 +33,7 @@ int input_option(struct input_opts *o, int code, const char *arg)
 	case OPT_RAW: o->raw = arg; return 0;
 	case OPT_FORMATTED: o->formatted = arg; return 0;
 	case OPT_TPIU: o->tpiu = 1; return 0;
+	case OPT_ALLOW_OUTSIDE: o->allow_outside = 1; return 0;
 	case OPT_PERF: o->perf = arg; return 0;
 	case OPT_SYMFS: o->symfs = arg; return 0;
 	case OPT_BUILDID_DIR: o->buildid_dir = arg; return 0;
@@ -46,13 +52,26 @@ int input_option(struct input_opts *o, int code, const char *arg)
 		}
 		o->jobs = v;
 		return 0;
-	case OPT_ID:
-		if (cli_parse_u32(arg, &v) || v < 1 || v > PFT_ID_MAX_VALID) {
-			cli_error("--id: '%s' is not a trace ID (0x01-0x6f)", arg);
-			return -1;
+	case OPT_ID:   /* repeatable, and a comma-separated list */
+		for (const char *p = arg;; p++) {
+			const char *end = strchr(p, ',');
+			size_t n = end ? (size_t)(end - p) : strlen(p);
+			char one[32];
+
+			snprintf(one, sizeof(one), "%.*s", (int)(n < sizeof(one) ? n : sizeof(one) - 1), p);
+			if (n >= sizeof(one) || cli_parse_u32(one, &v) || v < 1 || v > PFT_ID_MAX_VALID) {
+				cli_error("--id: '%.*s' is not a trace ID (0x01-0x6f)", (int)n, p);
+				return -1;
+			}
+			if (o->id < 0)
+				o->id = (int)v;
+			if (!input_names_id(o, (int)v))
+				o->nids++;
+			o->ids[v / 8] |= (uint8_t)(1u << (v % 8));
+			if (!end)
+				return 0;
+			p = end;
 		}
-		o->id = (int)v;
-		return 0;
 	case OPT_CYCLE_ACCURATE: o->cfg.cycle_accurate = 1; break;
 	case OPT_TIMESTAMPS: o->cfg.timestamps = 1; break;
 	case OPT_VMID: o->cfg.vmid = 1; break;
@@ -185,12 +204,19 @@ static int config_from_regs(struct input_opts *o)
 			cli_error("--reg ETMTRACEIDR=0x%x: trace ID 0x%02x is reserved", traceid, id);
 			return -1;
 		}
+		if (o->nids > 1) {
+			cli_error("--reg ETMTRACEIDR=0x%x gives one trace ID, --id %d", traceid, o->nids);
+			return -1;
+		}
 		if (o->id >= 0 && o->id != (int)id) {
 			cli_error("--id 0x%02x and --reg ETMTRACEIDR=0x%x disagree", o->id, traceid);
 			return -1;
 		}
-		if (o->formatted)
+		if (o->formatted && o->id < 0) {
 			o->id = (int)id;
+			o->ids[id / 8] |= (uint8_t)(1u << (id % 8));
+			o->nids = 1;
+		}
 	}
 	return 0;
 }
@@ -232,17 +258,21 @@ int input_opts_check(struct input_opts *o)
 	if (settle_protocol(o) || (regs && config_from_regs(o)) ||
 	    (o->etm3 && !regs && etm3_config_from_flags(o)))
 		return -1;
-	if (o->raw && o->id >= 0) {
+	if (o->raw && o->nids) {
 		cli_error("--id does not go with --raw (raw input has one source)");
 		return -1;
 	}
-	if (o->formatted && o->id < 0 && (o->cfg_given || regs) && !o->etm3) {
+	if (o->formatted && !o->nids && (o->cfg_given || regs) && !o->etm3) {
 		cli_error("--formatted with a PTM configuration needs --id N (the trace ID it is "
 			  "for; 'pft info' lists them); without one, every source's is detected");
 		return -1;
 	}
 	if (o->tpiu && !o->formatted) {
 		cli_error("--tpiu goes with --formatted");
+		return -1;
+	}
+	if (o->allow_outside && !o->snapshot) {
+		cli_error("--allow-outside-files goes with --snapshot");
 		return -1;
 	}
 	return 0;
@@ -335,9 +365,8 @@ int input_check_sources(const struct input *in, const struct input_opts *o, int 
 			continue;
 		if (s->info.id >= 0)
 			snprintf(id, sizeof(id), "trace ID 0x%02x: ", s->info.id);
-		if (!s->info.stats.bytes && (o->id >= 0 || in->nsrc == 1)) {
-			cli_error("%s: %sno trace data%s", s->info.path, id,
-				  o->tpiu ? " (no trace-port FSYNC found: without --tpiu?)" : "");
+		if (!s->info.stats.bytes && (o->nids || in->nsrc == 1)) {
+			cli_error("%s: %sno trace data", s->info.path, id);
 			problems++;
 		} else if (packets && s->info.stats.bytes && !s->synced_once) {
 			cli_error("%s: %sno A-sync in %" PRIu64 " bytes: nothing could be decoded",
@@ -437,7 +466,8 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)packets,
 				       .elements = (uint8_t)elements, .fit_check = 1,
-				       .runs = 1, .id = o->id,
+				       .runs = 1, .id = -1,
+				       .snap_flags = o->allow_outside ? PFT_SNAP_ALLOW_OUTSIDE : 0u,
 				       .threads = o->jobs ? o->jobs
 							  : default_jobs(o, packets, elements),
 				       .piece_size = piece_size_for_tests() };
@@ -446,6 +476,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	int err = 0;
 
 	memset(in, 0, sizeof(*in));
+	memcpy(ic.ids, o->ids, sizeof(ic.ids));
 	in->counting = o->counting;
 	in->in = pft_input_alloc(&ic, &err);
 	if (!in->in) {
@@ -463,11 +494,19 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 			unsigned format = o->raw ? PFT_PIPE_RAW
 						 : o->tpiu ? PFT_PIPE_TPIU : PFT_PIPE_FORMATTED;
 			err = pft_input_open_file(in->in, path, format);
-			if (err >= 0 && o->etm3)
-				err = pft_input_add_etm3(in->in, o->id, &o->cfg3);
-			else if (err >= 0)
-				err = given ? pft_input_add_ptm(in->in, o->id, &o->cfg)
-					    : pft_input_add_detected(in->in, o->id);
+			/* A configuration for each --id in turn; detection
+			 * takes them all (the input's configuration has them). */
+			if (err >= 0 && o->nids && (o->etm3 || given)) {
+				for (int id = 1; err >= 0 && id <= PFT_ID_MAX_VALID; id++)
+					if (input_names_id(o, id))
+						err = o->etm3 ? pft_input_add_etm3(in->in, id, &o->cfg3)
+							      : pft_input_add_ptm(in->in, id, &o->cfg);
+			} else if (err >= 0 && o->etm3) {
+				err = pft_input_add_etm3(in->in, -1, &o->cfg3);
+			} else if (err >= 0) {
+				err = given ? pft_input_add_ptm(in->in, -1, &o->cfg)
+					    : pft_input_add_detected(in->in, -1);
+			}
 			if (err >= 0 && o->etm3 && !given)
 				cli_error("%s: ETMv3 configuration is not detected: assumed none of the "
 					  "options (give them, or --reg, if the ETM had any)", path);
@@ -497,7 +536,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 		if (s->id >= 0)
 			in->multi_id = 1;
 		if (!s->decoded && s->protocol != (o->etm3 ? PFT_PROTO_ETMV3 : PFT_PROTO_PTM) &&
-		    o->id < 0) {
+		    (!o->nids || input_names_id(o, s->id))) {
 			char who[300] = "";
 			if (strcmp(s->name, s->path))
 				snprintf(who, sizeof(who), "%s ", s->name);

@@ -13,8 +13,13 @@ struct input_opts {
 	const char *snapshot, *raw, *formatted;
 	const char *perf;       /* --perf FILE */
 	const char *symfs, *buildid_dir;
-	int id;                 /* -1: every source of the protocol */
+	int id;                 /* the first --id; -1: none given, every
+				 * source of the protocol */
+	uint8_t ids[16];        /* every --id: ID n is bit n % 8 of ids[n / 8] */
+	int nids;               /* how many (each counted once) */
 	int tpiu;               /* formatted input has FSYNC/HSYNC */
+	int allow_outside;      /* --allow-outside-files: a snapshot may name
+				 * files outside its directory */
 	struct pft_ptm_config cfg;  /* for --raw/--formatted */
 	int cfg_given;          /* a configuration flag was given */
 	const char *ptm_only;   /* a flag ETMv3 does not have, when given */
@@ -52,6 +57,7 @@ enum {
 	OPT_PROTOCOL,
 	OPT_JOBS,
 	OPT_DMB_DSB_WAYPOINTS,
+	OPT_ALLOW_OUTSIDE,
 	INPUT_OPT_END
 };
 
@@ -95,6 +101,9 @@ void input_close(struct input *in);
 /* After the decode: one line on stderr for each source that had no trace,
  * or (when @packets were listed) no A-sync in it.  Returns how many. */
 int input_check_sources(const struct input *in, const struct input_opts *o, int packets);
+
+/* Whether the options name trace ID @id (--id). */
+int input_names_id(const struct input_opts *o, int id);
 
 /* "id 0x13: " in @buf for a source with an ID, else "": what a message
  * about source @s puts after the file name.  Returns @buf. */

@@ -18,6 +18,7 @@ static const struct shared_option {
 	{ { "formatted", required_argument, NULL, OPT_FORMATTED }, OPTS_FILES },
 	{ { "perf", required_argument, NULL, OPT_PERF }, OPTS_FILES },
 	{ { "tpiu", no_argument, NULL, OPT_TPIU }, OPTS_FILES },
+	{ { "allow-outside-files", no_argument, NULL, OPT_ALLOW_OUTSIDE }, OPTS_FILES },
 	{ { "id", required_argument, NULL, OPT_ID }, OPTS_INPUT },
 	{ { "cycle-accurate", no_argument, NULL, OPT_CYCLE_ACCURATE }, OPTS_INPUT },
 	{ { "timestamps", no_argument, NULL, OPT_TIMESTAMPS }, OPTS_INPUT },

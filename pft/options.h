@@ -13,7 +13,8 @@
 
 /* Groups of shared options. */
 enum {
-	OPTS_FILES = 1u << 0,   /* --snapshot --raw --formatted --perf --tpiu */
+	OPTS_FILES = 1u << 0,   /* --snapshot --raw --formatted --perf --tpiu
+				 * --allow-outside-files */
 	OPTS_INPUT = 1u << 1,   /* the other input and configuration options
 				 * (--id, --reg, --protocol...); with it, the
 				 * combination is checked (input_opts_check()) */
@@ -69,9 +70,11 @@ void cmd_args_free(struct cmd_args *a);
 	"  --perf FILE           perf.data of perf record -e cs_etm\n"        \
 	"  --symfs DIR           --perf: look for the mapped files under DIR\n" \
 	"  --buildid-dir DIR     --perf: build-id cache (default ~/.debug)\n"  \
-	"  --id N                trace ID to decode (default: every source\n"  \
-	"                        of the protocol)\n"                          \
+	"  --id N[,N...]         trace IDs to decode, repeatable (default:\n"  \
+	"                        every source of the protocol)\n"            \
 	"  --tpiu                formatted input has FSYNC/HSYNC (trace port)\n" \
+	"  --allow-outside-files a snapshot may name files outside its\n"     \
+	"                        directory (or links leading out of it)\n"   \
 	"configuration for --raw/--formatted:\n"                              \
 	"  --protocol ptm|etmv3  the trace source (default ptm; an ETMv3's\n"   \
 	"                        --reg ETMIDR selects etmv3)\n"               \

@@ -23,7 +23,7 @@ extern "C" {
  * in space ANY, and its symbols (.symtab, or .dynsym without it; values
  * also moved by @bias).  Bytes between p_filesz and p_memsz (.bss) are not
  * added.  All or nothing: on failure the image is unchanged.  Returns the
- * number of sections added (>= 1), or:
+ * number of loadable segments (>= 1), or:
  *   -PFT_ERR_INVALID       NULL @img or @path; @bias moves a segment out
  *                          of 0 .. 0xFFFFFFFF
  *   -PFT_ERR_BAD_FILE      unreadable or empty file, not ELF, or malformed
@@ -34,7 +34,9 @@ extern "C" {
  *                          broken symbol or string table
  *   -PFT_ERR_NOT_SUPPORTED an ELF that is not 32-bit, little-endian, ARM
  *                          (e_machine 40), ET_EXEC or ET_DYN
- *   -PFT_ERR_BAD_CONFIG    a segment overlaps a section already there (see
+ *   -PFT_ERR_BAD_CONFIG    a segment overlaps other bytes in a section
+ *                          already there (the same bytes are the same
+ *                          image: pft/image.h "Overlaps"; see
  *                          pft_image_conflict())
  *   -PFT_ERR_NOMEM
  *   -PFT_ERR_INTERNAL      libelf refused to initialise

@@ -38,7 +38,12 @@ extern "C" {
  * section, share an address fails with -PFT_ERR_BAD_CONFIG and changes
  * nothing; pft_image_conflict() then names the section in the way.  A
  * SECURE and a NONSECURE section may cover the same addresses; a request
- * for ANY there gets the SECURE one.
+ * for ANY there gets the SECURE one.  The same bytes at the same address
+ * are the same image (one file given twice, two cores' dumps of one
+ * memory, a dump of an ELF's code): where every section an add meets holds
+ * the same bytes and serves every request the new one would (its own
+ * space, or ANY), the add succeeds and only the addresses nothing covered
+ * yet are added (an ELF file added again adds no symbols either).
  *
  * Threads.  pft_image_read() and pft_image_map() keep a last-hit cache and
  * a scratch buffer inside the image, so one image must not be used by two
@@ -69,11 +74,12 @@ pft_export void pft_image_free(struct pft_image *img);
 /*
  * Add @len bytes at @buf as memory at @vaddr .. @vaddr + @len - 1 in
  * @space.  @flags: 0 or PFT_IMAGE_COPY.  Returns the new section's index
- * (for pft_image_section()), or:
+ * (for pft_image_section(); when every byte was there already, the same,
+ * the index of the section holding the first), or:
  *   -PFT_ERR_INVALID     NULL @img or @buf, @len 0, the section would pass
  *                        0xFFFFFFFF, bad @space or unknown @flags
- *   -PFT_ERR_BAD_CONFIG  it overlaps a section of the same space (see
- *                        pft_image_conflict())
+ *   -PFT_ERR_BAD_CONFIG  it overlaps other bytes in a section of the same
+ *                        space (see "Overlaps", pft_image_conflict())
  *   -PFT_ERR_NOMEM
  */
 pft_export int pft_image_add_buffer(struct pft_image *img, uint32_t vaddr,
@@ -83,14 +89,16 @@ pft_export int pft_image_add_buffer(struct pft_image *img, uint32_t vaddr,
 /*
  * Add @size bytes of the regular file @path, from @file_offset, at @vaddr
  * in @space (a snapshot [dump]).  @size 0 means up to the end of the file.
- * The bytes are read once, now.  Returns the new section's index, or:
+ * The bytes are read once, now.  Returns the new section's index (as
+ * pft_image_add_buffer()), or:
  *   -PFT_ERR_INVALID     NULL @img or @path, bad @space, or the section
  *                        would pass 0xFFFFFFFF
  *   -PFT_ERR_BAD_FILE    the file cannot be opened or read, is not a
  *                        regular file, or has no byte at @file_offset, or
  *                        fewer than @size bytes from there (an empty file
  *                        fails this way too)
- *   -PFT_ERR_BAD_CONFIG  it overlaps a section of the same space
+ *   -PFT_ERR_BAD_CONFIG  it overlaps other bytes in a section of the same
+ *                        space (see "Overlaps")
  *   -PFT_ERR_NOMEM
  */
 pft_export int pft_image_add_file(struct pft_image *img, const char *path,

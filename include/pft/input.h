@@ -182,12 +182,23 @@ struct pft_input_config {
 				 * the trace (pft_input_fit()) */
 	uint8_t runs;           /* items in runs (as pft_pipe_config) */
 	unsigned snap_flags;    /* enum pft_snap_flags, for snapshots */
-	int id;                 /* decode only this trace ID; -1: every source */
+	int id;                 /* decode only this trace ID (and those of
+				 * @ids); -1: those of @ids, or with none
+				 * there every source */
 	uint32_t reserved;      /* ignored: the first layout ends here */
 	unsigned threads;       /* decode threads; 0 or 1: the calling thread only */
 	uint32_t piece_size;    /* parallel decode: bytes per piece; 0: 256 KiB
 				 * (1 MiB for pft_input_count()) */
 	uint8_t survey;         /* survey the input instead (see below) */
+	/* Added in 0.5: the trace IDs to decode, as a set: ID n is bit n % 8
+	 * of @ids[n / 8] (0x01-0x6f; bit 0 and those above 0x6f must be 0).
+	 * With @id, the IDs decoded are @id and these; all zero and @id -1:
+	 * every source.  Snapshots, perf.data, pft_input_add_detected() and
+	 * pft_input_add_etm3() with ID -1, and the survey take only these
+	 * sources; a snapshot or perf.data without a source of an ID asked
+	 * for is refused (-PFT_ERR_NO_SOURCE), and in a formatted file such
+	 * an ID is decoded as asked (pft_input_add_detected()). */
+	uint8_t ids[16];
 };
 
 /*
@@ -197,7 +208,9 @@ struct pft_input_config {
  * returns -PFT_ERR_EOS; then each trace ID with bytes in a file is a
  * source (pft_info_source()): @stats.bytes, @protocol, and for a PTM
  * @registers (a snapshot device's) or @detected @cfg.  perf.data is read
- * to its packets.  An unreadable file: -PFT_ERR_BAD_FILE.
+ * to its packets.  An unreadable file: -PFT_ERR_BAD_FILE; a file that is
+ * not what its format says: pft_input_open_file()'s verdict (for standard
+ * input, from pft_input_next()).
  */
 
 struct pft_input;
@@ -315,9 +328,18 @@ pft_export int pft_input_open_snapshot(struct pft_input *in, const char *dir);
 /*
  * Decode trace file @path ("-": standard input) in @format (enum
  * pft_pipe_format).  Then declare its sources with pft_input_add_ptm(),
- * pft_input_add_etm3() or pft_input_add_detected().
- * Returns 0, or -PFT_ERR_BAD_FILE (cannot be opened, or a directory),
- * -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
+ * pft_input_add_etm3() or pft_input_add_detected().  What a regular file
+ * holds is checked first against @format, the same for a decode and a
+ * survey (standard input: its first 4 MiB are read now, and decoded
+ * first; a survey's first block, by pft_input_next()): refused are an
+ * empty file (-PFT_ERR_BAD_FILE), a formatted buffer
+ * given as PFT_PIPE_RAW, and given as frames a raw stream, bytes in which
+ * no trace source is found read as frames or as raw trace, or for
+ * PFT_PIPE_TPIU bytes without a trace-port FSYNC in the first 4 MiB
+ * (-PFT_ERR_NO_SOURCE); pft_input_diag() names the file, what it holds and
+ * the option that fits (--raw, --formatted, drop --tpiu).  Returns 0, or
+ * -PFT_ERR_BAD_FILE (cannot be opened, a directory, empty),
+ * -PFT_ERR_NO_SOURCE, -PFT_ERR_INVALID or -PFT_ERR_NOMEM.
  */
 pft_export int pft_input_open_file(struct pft_input *in, const char *path,
 				   unsigned format);
@@ -334,11 +356,15 @@ pft_export int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_
 /*
  * Add the sources of the file opened last with their configuration
  * detected from the trace (detection section): for a RAW file its one
- * source; for a formatted file every PTM source (@id -1) or trace ID @id,
- * and whether the buffer has trace-port syncs.  Sources of other protocols
+ * source; for a formatted file every PTM source (@id -1; with the
+ * configuration's @id or @ids, those IDs) or trace ID @id, and whether
+ * the buffer has trace-port syncs.  An ID asked for (@id, or the
+ * configuration's) that the first bytes do not show is decoded under the
+ * defaults, so that the decode says what it finds (no bytes: statistics
+ * with none).  Sources of other protocols
  * are listed with decoded = 0.  Detection reads the first bytes of the file
- * once more (standard input: up to 4 MiB of it are kept and decoded
- * first), and with the images given
+ * once more (standard input: the 4 MiB pft_input_open_file() kept), and
+ * with the images given
  * before, decides the flow options too.  Returns the number of sources
  * added, or -PFT_ERR_NO_SOURCE (no PTM trace: pft_input_diag() says what the
  * file holds), -PFT_ERR_BAD_FILE, -PFT_ERR_INVALID or -PFT_ERR_NOMEM.

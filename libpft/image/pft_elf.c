@@ -526,9 +526,12 @@ static int load(struct pft_image *img, Elf *elf, const uint8_t *buf,
 		struct pft_image_overlap *ov)
 {
 	struct elf_segment *segs;
-	size_t n = 0;
-	int err = 0;
+	size_t n = 0, before = img->nsecs;
+	int err = 0, loaded_before = 0;
 
+	for (size_t i = 0; path && i < img->nsecs && !loaded_before; i++)
+		loaded_before = img->secs[i].elf_segment >= 0 && img->secs[i].path &&
+				!strcmp(img->secs[i].path, path);
 	if (mode != PFT_ELF_SYMBOLS) {
 		err = collect_segments(elf, len, bias, &segs, &n);
 		if (err < 0)
@@ -542,6 +545,10 @@ static int load(struct pft_image *img, Elf *elf, const uint8_t *buf,
 			return err;
 	}
 	int nsecs = mode == PFT_ELF_BENEATH ? err : (int)n;
+	/* The same file again, every byte of it there already: its symbols
+	 * are there too. */
+	if (mode != PFT_ELF_SYMBOLS && img->nsecs == before && loaded_before)
+		return nsecs;
 	err = add_symbols(img, elf, bias);
 	return err < 0 ? err : nsecs;
 }

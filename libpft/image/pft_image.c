@@ -338,7 +338,8 @@ int pft_image_first_overlap(struct pft_image *img, uint32_t start, uint64_t end,
 	return 1;
 }
 
-int pft_image_insert(struct pft_image *img, const struct pft_image_sec *sec)
+/* Insert @sec, which overlaps nothing it may not. */
+static int insert_new(struct pft_image *img, const struct pft_image_sec *sec)
 {
 	int sp = sec->space;
 	size_t pos, n = img->nsecs;
@@ -347,8 +348,6 @@ int pft_image_insert(struct pft_image *img, const struct pft_image_sec *sec)
 
 	if (n >= UINT32_MAX || n >= INT_MAX)
 		return -PFT_ERR_NOMEM;
-	if (find_overlap(img, sec->start, sec_end(sec), sec->space))
-		return -PFT_ERR_BAD_CONFIG;
 	arr = img->secs;
 	err = reserve(&arr, &img->cap_secs, n, sizeof(*img->secs));
 	img->secs = arr;
@@ -378,6 +377,74 @@ int pft_image_insert(struct pft_image *img, const struct pft_image_sec *sec)
 	return (int)n;
 }
 
+/*
+ * The same image given twice (one file as --image twice, two cores' dumps
+ * of one memory, an ELF and the dump of its code): whether every section
+ * that @sec meets holds the same bytes where they meet, and serves every
+ * request @sec would serve there (its space, or ANY), so that leaving
+ * those bytes of @sec out changes no read.
+ */
+static int same_where_they_meet(const struct pft_image *img, const struct pft_image_sec *sec)
+{
+	uint64_t end = sec_end(sec);
+
+	for (const int *s = serving_spaces(sec->space); *s >= 0; s++) {
+		ptrdiff_t i = last_at_or_before(img, *s, sec->start);
+
+		if (i < 0 || !sec_covers(&img->secs[img->by_addr[*s][i].sec], sec->start))
+			i++;
+		for (; (size_t)i < img->nby_addr[*s]; i++) {
+			const struct pft_image_sec *o = &img->secs[img->by_addr[*s][i].sec];
+			if (o->start >= end)
+				break;
+			if (o->space != PFT_SPACE_ANY && o->space != sec->space)
+				return 0;
+			uint32_t from = o->start > sec->start ? o->start : sec->start;
+			uint64_t to = sec_end(o) < end ? sec_end(o) : end;
+			if (memcmp(sec->data + (from - sec->start), o->data + (from - o->start),
+				   (size_t)(to - from)))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+int pft_image_insert(struct pft_image *img, const struct pft_image_sec *sec)
+{
+	uint64_t end = sec_end(sec), cur = sec->start;
+	int first = -1;
+
+	if (!find_overlap(img, sec->start, end, sec->space))
+		return insert_new(img, sec);
+	if (!same_where_they_meet(img, sec))
+		return -PFT_ERR_BAD_CONFIG;   /* pft_image_conflict() says where */
+	img->has_conflict = 0;
+	/* The bytes there are the same: add only the addresses nothing
+	 * covers yet. */
+	while (cur < end) {
+		const struct pft_image_sec *there = find(img, (uint32_t)cur, sec->space);
+		if (there) {
+			cur = sec_end(there);
+			continue;
+		}
+		uint64_t stop = next_start(img, (uint32_t)cur, sec->space);
+		struct pft_image_sec piece = *sec;
+		piece.start = (uint32_t)cur;
+		piece.size = (stop < end ? stop : end) - cur;
+		piece.data = sec->data + (cur - sec->start);
+		piece.file_offset += cur - sec->start;
+		int r = insert_new(img, &piece);
+		if (r < 0)
+			return r;
+		if (first < 0)
+			first = r;
+		cur += piece.size;
+	}
+	if (first < 0)   /* all there: the section holding its first byte */
+		first = (int)(find(img, sec->start, sec->space) - img->secs);
+	return first;
+}
+
 /* Checks shared by the add functions. */
 static int check_range(uint32_t vaddr, uint64_t len, enum pft_mem_space space)
 {
@@ -398,7 +465,8 @@ static int add_owned(struct pft_image *img, struct pft_image_sec *sec,
 		ret = pft_image_adopt_string(img, path, &sec->path);
 	if (ret >= 0)
 		ret = pft_image_insert(img, sec);
-	if (ret < 0)
+	/* Failed, or every byte was there already: nothing of it is kept. */
+	if (ret < 0 || (size_t)ret < mark.nsecs)
 		pft_image_rollback(img, mark);
 	return ret;
 }

@@ -117,7 +117,10 @@ int pft_image_load_file(const char *path, uint64_t offset, uint64_t size,
 int pft_image_begin_read(struct pft_image *img, const char *path, uint64_t offset,
 			 uint64_t size, uint8_t **out, size_t *out_len);
 /* Insert a section after checking overlaps; returns its index or
- * -PFT_ERR_BAD_CONFIG / -PFT_ERR_NOMEM. */
+ * -PFT_ERR_BAD_CONFIG / -PFT_ERR_NOMEM.  Where it meets sections holding
+ * the same bytes that serve what it would serve (the same image given
+ * twice), only the addresses nothing covers are inserted (none: the index
+ * returned is that of the section holding its first byte, below nsecs). */
 int pft_image_insert(struct pft_image *img, const struct pft_image_sec *sec);
 /* Whether a section of any space meets [@start, @end): 1 with the one
  * meeting first in *@index and the lowest shared address in *@addr, else 0.

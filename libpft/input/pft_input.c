@@ -16,6 +16,7 @@
 #include "pft.h"
 #include "input/pft_input_perf.h"
 #include "input/pft_input_survey.h"
+#include "input/pft_input_ids.h"
 #include "etm3/pft_etm3_config.h"
 #include "image/pft_image_int.h"
 #include "ptm/pft_detect_ptm.h"
@@ -103,6 +104,15 @@ static char *dup_str(const char *s)
 	return p;
 }
 
+/* Whether @c's @ids are trace IDs 0x01-0x6f. */
+static int ids_valid(const struct pft_input_config *c)
+{
+	for (int id = 0; id < 8 * (int)sizeof(c->ids); id++)
+		if ((c->ids[id / 8] >> (id % 8) & 1) && (id < 1 || id > PFT_ID_MAX_VALID))
+			return 0;
+	return 1;
+}
+
 struct pft_input *pft_input_alloc(const struct pft_input_config *cfg, int *errcode)
 {
 	struct pft_input_config c = { 0 };
@@ -112,7 +122,7 @@ struct pft_input *pft_input_alloc(const struct pft_input_config *cfg, int *errco
 		pft_copy_known(&c, cfg, cfg->size, sizeof(c));
 	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_input_config) ||
 	    !(c.packets || c.elements || c.survey) || c.survey > 1 ||
-	    c.fit_check > 1 || c.id < -1 || c.id > PFT_ID_MAX_VALID) {
+	    c.fit_check > 1 || c.id < -1 || c.id > PFT_ID_MAX_VALID || !ids_valid(&c)) {
 		if (errcode)
 			*errcode = -PFT_ERR_INVALID;
 		return NULL;
@@ -121,7 +131,7 @@ struct pft_input *pft_input_alloc(const struct pft_input_config *cfg, int *errco
 	if (in)
 		in->buf = malloc(READ_BLOCK);
 	if (in && in->buf && c.survey)
-		in->survey = pft_survey_alloc();
+		in->survey = pft_survey_alloc(&c);
 	if (!in || !in->buf || (c.survey && !in->survey)) {
 		if (in)
 			free(in->buf);
@@ -564,7 +574,7 @@ static int survey_snapshot(struct pft_input *in)
 			if (dev->buffer == (int)i && pft_snap_reg(dev, "ETMTRACEIDR", &tid) == 0)
 				raw_id = (int)(tid & 0x7f);
 		}
-		int err = pft_survey_add_file(in->survey, b->path, framing, raw_id, &in->error);
+		int err = pft_survey_add_file(in->survey, b->path, framing, raw_id, 0, &in->error);
 		if (err < 0)
 			return err;
 	}
@@ -575,6 +585,7 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 {
 	int err;
 	size_t decoded = 0;
+	uint8_t found[16] = { 0 };   /* trace IDs decoded */
 
 	if (!in || !dir || in->snap || in->perf)
 		return -PFT_ERR_INVALID;
@@ -608,7 +619,7 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 				      dev->protocol, &s)) < 0)
 			return err;
 		if ((dev->protocol != PFT_PROTO_PTM && dev->protocol != PFT_PROTO_ETMV3) ||
-		    (in->cfg.id >= 0 && id != in->cfg.id))
+		    !pft_input_wants_id(&in->cfg, id))
 			continue;
 		const struct pft_snap_device *core =
 			dev->core >= 0 ? &in->snap->devs[dev->core] : NULL;
@@ -621,15 +632,82 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 			return err;
 		}
 		decoded++;
+		if (id > 0)
+			found[id / 8] |= (uint8_t)(1u << (id % 8));
 	}
-	if (!decoded) {
-		if (in->cfg.id >= 0)
+	for (int id = 1; id <= PFT_ID_MAX_VALID; id++)
+		if (pft_input_names_id(&in->cfg, id) && !(found[id / 8] >> (id % 8) & 1))
 			return pft_diag_file(&in->error, -PFT_ERR_NO_SOURCE, dir,
-					     "no PTM or ETMv3 with trace ID 0x%02x", in->cfg.id);
+					     "no PTM or ETMv3 with trace ID 0x%02x", id);
+	if (!decoded)
 		return pft_diag_file(&in->error, -PFT_ERR_NO_SOURCE, dir,
 				     "no PTM or ETMv3 trace source has a trace " "buffer");
-	}
 	return 0;
+}
+
+/* Detection reads this much of a file at most: enough for 64 KiB of one
+ * source among several in frames. */
+enum { DETECT_READ = 4 * 1024 * 1024 };
+
+/* The first bytes of file @path ("-": standard input, which is left
+ * open), at most @cap, in *@buf. */
+static int read_prefix(struct pft_input *in, const char *path, size_t cap, uint8_t **buf,
+		       size_t *len)
+{
+	int is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	int err = 0;
+
+	if (fd < 0)
+		return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, path, "%s", strerror(errno));
+	*buf = malloc(cap ? cap : 1);
+	if (!*buf)
+		err = pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
+	while (!err && got < cap) {
+		ssize_t n = read(fd, *buf + got, cap - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			err = pft_diag_offset(&in->error, -PFT_ERR_BAD_FILE,
+					      is_stdin ? "standard input" : path, got, "%s",
+					      strerror(errno));
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (!is_stdin)
+		close(fd);
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+		return err;
+	}
+	*len = got;
+	return 0;
+}
+
+/* pft_input_verdict() on regular file @path (other files are not read twice:
+ * a pipe's bytes would be lost). */
+static int file_verdict(struct pft_input *in, const char *path, unsigned format,
+			const struct stat *st)
+{
+	/* A trace-port FSYNC comes often, but perhaps after other bytes. */
+	size_t cap = format == PFT_PIPE_TPIU ? DETECT_READ : PFT_DETECT_PREFIX;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int err;
+
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	if (st->st_size == 0)
+		return pft_input_verdict(&in->error, path, format, NULL, 0, 1);
+	if ((err = read_prefix(in, path, cap, &buf, &len)) < 0)
+		return err;
+	err = pft_input_verdict(&in->error, path, format, buf, len,
+				(uint64_t)st->st_size <= len);
+	free(buf);
+	return err;
 }
 
 int pft_input_open_file(struct pft_input *in, const char *path, unsigned format)
@@ -640,29 +718,39 @@ int pft_input_open_file(struct pft_input *in, const char *path, unsigned format)
 	if (!in || !path || format > PFT_PIPE_TPIU || in->snap || in->perf)
 		return -PFT_ERR_INVALID;
 	in->opened = 1;
-	if (strcmp(path, "-") && !in->survey) {
+	if (strcmp(path, "-")) {
+		int err;
+
 		if (stat(path, &st))
 			return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, path, "%s",
 					     strerror(errno));
 		if (S_ISDIR(st.st_mode))
 			return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, path, "is a directory");
-		if (S_ISREG(st.st_mode) && st.st_size == 0)
-			return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, path,
-					     "empty file: no trace");
 		if (access(path, R_OK))
 			return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, path, "%s",
 					     strerror(errno));
+		if ((err = file_verdict(in, path, format, &st)) < 0)
+			return err;
 	}
 	if (in->survey)
 		return pft_survey_add_file(in->survey, path,
 					   format == PFT_PIPE_RAW    ? PFT_FRAMES_RAW
 					   : format == PFT_PIPE_TPIU ? PFT_FRAMES_TPIU
 								     : PFT_FRAMES_UNKNOWN,
-					   -1, &in->error);
+					   -1, !strcmp(path, "-"), &in->error);
 	for (size_t i = 0; i < in->nfiles; i++)
 		if (!strcmp(in->files[i].path, path))
 			return pft_diag_file(&in->error, -PFT_ERR_INVALID, path, "given twice");
-	return new_file(in, path, format, &file);
+	int err = new_file(in, path, format, &file);
+	if (err < 0 || strcmp(path, "-"))
+		return err;
+	/* Standard input: its first bytes are read now, judged, and decoded
+	 * first (detection reads them too). */
+	struct in_file *f = &in->files[file];
+	if ((err = read_prefix(in, path, DETECT_READ, &f->prefix, &f->nprefix)) < 0)
+		return err;
+	return pft_input_verdict(&in->error, path, format, f->prefix, f->nprefix,
+				 f->nprefix < DETECT_READ);
 }
 
 int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_ptm_config *cfg)
@@ -684,47 +772,6 @@ int pft_input_add_ptm(struct pft_input *in, int id, const struct pft_ptm_config 
 	if (!raw)
 		c.trace_id = (uint8_t)id;
 	return start_source(in, s, &c, NULL, NULL);
-}
-
-/* Detection reads this much of a file at most: enough for 64 KiB of one
- * source among several in frames. */
-enum { DETECT_READ = 4 * 1024 * 1024 };
-
-/* The first bytes of file @path ("-": standard input, which is left
- * open), at most DETECT_READ, in *@buf. */
-static int read_prefix(struct pft_input *in, const char *path, uint8_t **buf, size_t *len)
-{
-	int is_stdin = !strcmp(path, "-");
-	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
-	size_t got = 0;
-	int err = 0;
-
-	if (fd < 0)
-		return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, path, "%s", strerror(errno));
-	*buf = malloc(DETECT_READ);
-	if (!*buf)
-		err = pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
-	while (!err && got < DETECT_READ) {
-		ssize_t n = read(fd, *buf + got, DETECT_READ - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			err = pft_diag_offset(&in->error, -PFT_ERR_BAD_FILE,
-					      is_stdin ? "standard input" : path, got, "%s",
-					      strerror(errno));
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	if (!is_stdin)
-		close(fd);
-	if (err) {
-		free(*buf);
-		*buf = NULL;
-		return err;
-	}
-	*len = got;
-	return 0;
 }
 
 /* A source whose configuration the trace does not show (no PTM A-sync and
@@ -803,35 +850,24 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 	uint8_t want = etm3 ? PFT_PROTO_ETMV3 : PFT_PROTO_PTM;
 	struct pft_detect_frames fr = { .size = sizeof(fr) };
 	uint8_t *buf = NULL, *bytes = NULL;
-	size_t len = 0, added = 0;
+	uint8_t seen[16] = { 0 };   /* trace IDs the first bytes show */
+	size_t len = 0, added = 0, asked = 0;
 	int err;
 
 	if (!in || !in->nfiles || in->snap || id < -1 || id > PFT_ID_MAX_VALID)
 		return -PFT_ERR_INVALID;
 	size_t file = in->nfiles - 1;
 	struct in_file *f = &in->files[file];
-	if ((err = read_prefix(in, f->path, &buf, &len)) < 0)
-		return err;
 	if (!strcmp(f->path, "-")) {
-		if (!len)
-			err = pft_diag_set(&in->error, -PFT_ERR_BAD_FILE,
-					   "standard input: empty: no trace");
-		/* Read once: the decode starts with these bytes. */
-		f->prefix = buf;
-		f->nprefix = len;
-		if (err < 0)
-			return err;
+		/* Read once, when it was opened: the decode starts with these
+		 * bytes. */
+		buf = f->prefix;
+		len = f->nprefix;
+	} else if ((err = read_prefix(in, f->path, DETECT_READ, &buf, &len)) < 0) {
+		return err;
 	}
 	if (f->format == PFT_PIPE_RAW) {
 		int proto = pft_detect_protocol(buf, len);
-		if (proto != PFT_PROTO_PTM && pft_detect_frames(buf, len, &fr, sizeof(fr)) == 0 &&
-		    fr.format != PFT_FRAMES_RAW && fr.nsources) {
-			err = pft_diag_file(&in->error, -PFT_ERR_NO_SOURCE, f->path,
-					    "this is a formatted buffer (%s frames), "
-					    "not raw trace: try --formatted",
-					    pft_frame_format_name(fr.format));
-			goto out;
-		}
 		if (proto > PFT_PROTO_PTM) {
 			err = pft_diag_file(&in->error, -PFT_ERR_NO_SOURCE, f->path,
 					    "this is %s trace, not PTM",
@@ -875,8 +911,9 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		const struct pft_detect_source *ds = &fr.sources[i];
 		struct in_source *s;
 
-		if (id >= 0 && ds->id != id)
+		if (id >= 0 ? ds->id != id : !pft_input_wants_id(&in->cfg, ds->id))
 			continue;
+		seen[ds->id / 8] |= (uint8_t)(1u << (ds->id % 8));
 		if (ds->protocol != want) {
 			if ((err = new_source(in, f->path, file, ds->id, ds->protocol, &s)) < 0)
 				goto out;
@@ -899,11 +936,16 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		added++;
 	}
 	err = 0;
-	if (!added && id >= 0 && !in->nsrc)
-		/* Not in the first bytes: decoded as asked, the decode will
-		 * say what it finds. */
-		err = add_default_ptm(in, file, id);
-	else if (!added && id < 0)
+	/* An ID asked for that is not in the first bytes: decoded as asked,
+	 * the decode will say what it finds. */
+	for (int k = 1; k <= PFT_ID_MAX_VALID && err >= 0; k++) {
+		if ((id >= 0 ? k != id : !pft_input_names_id(&in->cfg, k)) ||
+		    (seen[k / 8] >> (k % 8) & 1))
+			continue;
+		asked++;
+		err = etm3 ? add_etm3_source(in, file, k, etm3) : add_default_ptm(in, file, k);
+	}
+	if (err >= 0 && !added && !asked && id < 0 && !pft_input_names_ids(&in->cfg))
 		err = pft_diag_file(&in->error, -PFT_ERR_NO_SOURCE, f->path,
 				    "no %s trace source in the first %zu bytes "
 				    "(%u sources of other protocols)", etm3 ? "ETMv3" : "PTM", len,

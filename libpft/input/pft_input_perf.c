@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "input/pft_input_perf.h"
+#include "input/pft_input_ids.h"
 #include "common/pft_diag.h"
 #include "pft.h"
 
@@ -686,7 +687,7 @@ static int add_source(struct perf_in *p, size_t queue, const struct pft_perf_cpu
 	}
 	if ((err = source_config(p, s, c)) < 0)
 		return err;
-	if (p->cfg.id < 0 || s->pub.id == p->cfg.id) {
+	if (pft_input_wants_id(&p->cfg, s->pub.id)) {
 		s->pipe_index = 0;   /* set for real by open_pipe() */
 		s->pub.decoded = 1;
 		s->pub.image = p->img;
@@ -722,10 +723,15 @@ static int make_sources(struct perf_in *p)
 					     "CPUs: which one wrote it is not known", ndec);
 		decoded += ndec;
 	}
-	if (!decoded) {
-		if (p->cfg.id >= 0)
+	for (int id = 1; id <= PFT_ID_MAX_VALID; id++) {
+		size_t i = 0;
+		while (i < p->nsrc && !(p->src[i].pub.decoded && p->src[i].pub.id == id))
+			i++;
+		if (pft_input_names_id(&p->cfg, id) && i == p->nsrc)
 			return pft_diag_file(&p->error, -PFT_ERR_NO_SOURCE, p->path,
-					     "no PTM or ETMv3 with trace ID 0x%02x", p->cfg.id);
+					     "no PTM or ETMv3 with trace ID 0x%02x", id);
+	}
+	if (!decoded) {
 		return pft_diag_file(&p->error, -PFT_ERR_NO_SOURCE, p->path,
 				     "no PTM or ETMv3 trace unit in AUXTRACE_INFO "
 				     "(ETMv4 and ETE are not decoded)");

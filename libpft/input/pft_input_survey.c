@@ -14,17 +14,20 @@
 #include <unistd.h>
 
 #include "input/pft_input_survey.h"
+#include "input/pft_input_ids.h"
 #include "common/pft_diag.h"
 
 struct survey_file {
 	char *path;
 	uint8_t framing;           /* enum pft_frame_format */
+	uint8_t verdict;           /* give pft_input_verdict() on its first bytes */
 	int raw_id;
 	struct pft_info_source *src;
 	size_t nsrc;
 };
 
 struct pft_survey {
+	struct pft_input_config cfg;   /* its @id and @ids: the sources taken */
 	struct survey_file *files;
 	size_t nfiles;
 	const struct pft_snapshot *snap;
@@ -33,9 +36,84 @@ struct pft_survey {
 	size_t nsrc;
 };
 
-struct pft_survey *pft_survey_alloc(void)
+/* A protocol's name as the messages write it. */
+static const char *protocol_title(unsigned proto)
 {
-	return calloc(1, sizeof(struct pft_survey));
+	static const char *const t[PFT_PROTO_MAX] = { "unknown", "PTM", "ETMv3", "ETMv4",
+						      "STM", "ITM" };
+	return proto < PFT_PROTO_MAX ? t[proto] : "unknown";
+}
+
+/* Whether @buf holds a trace-port FSYNC (FF FF FF 7F, where the
+ * deformatter's search for one would find it). */
+static int has_fsync(const uint8_t *buf, size_t len)
+{
+	for (size_t i = 3; i < len; i++)
+		if (buf[i] == 0x7f && buf[i - 1] == 0xff && buf[i - 2] == 0xff && buf[i - 3] == 0xff)
+			return 1;
+	return 0;
+}
+
+/*
+ * What file @path holds, from its first @len bytes at @buf (@whole: all of
+ * it), against @format, the framing it was given as: the verdict every
+ * command gives alike, `pft info` (the survey) included.  An empty file;
+ * a formatted buffer given as RAW; given as frames, a raw stream, bytes
+ * in which neither reading finds a trace source, or for PFT_PIPE_TPIU no
+ * trace-port FSYNC.  Returns 0 or the error, *@d saying why and the
+ * option that fits.
+ */
+int pft_input_verdict(struct pft_diag *d, const char *path, unsigned format,
+		      const uint8_t *buf, size_t len, int whole)
+{
+	struct pft_detect_frames fr = { .size = sizeof(fr) };
+	size_t n = len < PFT_DETECT_PREFIX ? len : PFT_DETECT_PREFIX;
+	const char *first = whole ? "" : "the first ";
+	int err;
+
+	if (!len)
+		return strcmp(path, "-")
+			? pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "empty file: no trace")
+			: pft_diag_set(d, -PFT_ERR_BAD_FILE, "standard input: empty: no trace");
+	if (!strcmp(path, "-"))
+		path = "standard input";
+	if ((err = pft_detect_frames(buf, n, &fr, sizeof(fr))) < 0)
+		return pft_diag_file(d, err, path, "detection: %s",
+				     pft_errstr(pft_errcode(err)));
+	if (format == PFT_PIPE_RAW) {
+		int proto = pft_detect_protocol(buf, n);
+		if (proto != PFT_PROTO_PTM && proto != PFT_PROTO_ETMV3 &&
+		    fr.format != PFT_FRAMES_RAW && fr.format != PFT_FRAMES_UNKNOWN && fr.nsources)
+			return pft_diag_file(d, -PFT_ERR_NO_SOURCE, path,
+					     "this is a formatted buffer (%s frames), not raw trace: "
+					     "try --formatted", pft_frame_format_name(fr.format));
+		return 0;
+	}
+	if (fr.format == PFT_FRAMES_RAW && fr.nsources)
+		return pft_diag_file(d, -PFT_ERR_NO_SOURCE, path,
+				     "this is raw %s trace, not a formatted buffer: try --raw",
+				     protocol_title(fr.sources[0].protocol));
+	if (fr.format == PFT_FRAMES_UNKNOWN)
+		return pft_diag_file(d, -PFT_ERR_NO_SOURCE, path,
+				     "not a CoreSight formatted buffer: no trace source in %s%zu "
+				     "bytes, read as frames or as raw trace",
+				     whole && n == len ? "its " : "its first ", n);
+	if (format == PFT_PIPE_TPIU && !has_fsync(buf, len))
+		return pft_diag_file(d, -PFT_ERR_NO_SOURCE, path,
+				     "no trace-port FSYNC found in %s%zu bytes: %s; drop --tpiu", first,
+				     len, fr.format == PFT_FRAMES_MEMORY
+					     ? "a memory (ETB/ETF) buffer, not a trace-port capture"
+					     : "not a trace-port capture");
+	return 0;
+}
+
+struct pft_survey *pft_survey_alloc(const struct pft_input_config *cfg)
+{
+	struct pft_survey *s = calloc(1, sizeof(struct pft_survey));
+
+	if (s)
+		s->cfg = *cfg;
+	return s;
 }
 
 void pft_survey_free(struct pft_survey *s)
@@ -52,7 +130,7 @@ void pft_survey_free(struct pft_survey *s)
 }
 
 int pft_survey_add_file(struct pft_survey *s, const char *path, uint8_t framing, int raw_id,
-			struct pft_diag *d)
+			int verdict, struct pft_diag *d)
 {
 	struct stat st;
 
@@ -67,6 +145,7 @@ int pft_survey_add_file(struct pft_survey *s, const char *path, uint8_t framing,
 	struct survey_file *f = &v[s->nfiles];
 	memset(f, 0, sizeof(*f));
 	f->framing = framing;
+	f->verdict = verdict != 0;
 	f->raw_id = raw_id;
 	if (!(f->path = malloc(strlen(path) + 1)))
 		return pft_diag_set(d, -PFT_ERR_NOMEM, "out of memory");
@@ -105,18 +184,33 @@ static int read_file(struct survey_file *f, struct pft_image *image, uint8_t *bu
 		goto out;
 	}
 	pft_info_set_image(info, image);
-	for (;;) {
-		ssize_t n = read(fd, buf, size);
+	/* With the verdict: the first block whole (a pipe gives it in
+	 * parts), judged before it is fed. */
+	for (size_t have = 0, want = f->verdict ? size : 1;;) {
+		ssize_t n = read(fd, buf + have, size - have);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			err = pft_diag_file(d, -PFT_ERR_BAD_FILE, f->path, "cannot read the file");
 			goto out;
 		}
-		if (n == 0)
+		have += (size_t)n;
+		if (n > 0 && have < want)
+			continue;
+		if (f->verdict) {
+			unsigned format = f->framing == PFT_FRAMES_RAW    ? PFT_PIPE_RAW
+					  : f->framing == PFT_FRAMES_TPIU ? PFT_PIPE_TPIU
+									  : PFT_PIPE_FORMATTED;
+			if ((err = pft_input_verdict(d, f->path, format, buf, have, n == 0)) < 0)
+				goto out;
+			f->verdict = 0;
+			want = 1;
+		}
+		if (!have)
 			break;
-		if ((err = pft_info_feed(info, buf, (size_t)n)) < 0)
+		if ((err = pft_info_feed(info, buf, have)) < 0)
 			break;
+		have = 0;
 	}
 	if (err >= 0)
 		err = pft_info_finish(info);
@@ -172,10 +266,13 @@ int pft_survey_read(struct pft_survey *s, uint8_t *buf, size_t size, struct pft_
 		const struct survey_file *f = &s->files[i];
 		for (size_t k = 0; k < f->nsrc; k++) {
 			const struct pft_info_source *is = &f->src[k];
+			int id = is->id >= 0 ? is->id : f->raw_id;
+			if (!pft_input_wants_id(&s->cfg, id))
+				continue;
 			struct pft_input_source *src = &s->src[s->nsrc++];
 
 			src->name = src->path = f->path;
-			src->id = is->id >= 0 ? is->id : f->raw_id;
+			src->id = id;
 			src->protocol = is->protocol;
 			src->stats.bytes = is->bytes;
 			src->cpu = -1;

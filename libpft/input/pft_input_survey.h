@@ -10,18 +10,36 @@
 
 struct pft_survey;
 
-/* Returns NULL when out of memory. */
-struct pft_survey *pft_survey_alloc(void);
+/* A survey of the sources @cfg's @id and @ids take (pft_input_wants_id());
+ * returns NULL when out of memory. */
+struct pft_survey *pft_survey_alloc(const struct pft_input_config *cfg);
 /* NULL: no-op. */
 void pft_survey_free(struct pft_survey *s);
 
 /* Survey file @path ("-": standard input) framed as @framing (enum
  * pft_frame_format; PFT_FRAMES_UNKNOWN: frames, with or without
  * trace-port syncs); the source of a raw file has trace ID @raw_id (-1:
- * none).  Returns 0, or -PFT_ERR_BAD_FILE (it cannot be read),
+ * none); with @verdict, the read gives pft_input_verdict() on its first
+ * block first (for standard input: a regular file had it when it was
+ * opened).  Returns 0, or -PFT_ERR_BAD_FILE (it cannot be read),
  * -PFT_ERR_NOMEM, *@d says why. */
 int pft_survey_add_file(struct pft_survey *s, const char *path, uint8_t framing, int raw_id,
-			struct pft_diag *d);
+			int verdict, struct pft_diag *d);
+
+/*
+ * What a trace file holds against @format (enum pft_pipe_format), the
+ * framing it was given as, from its first @len bytes at @buf (@whole: all
+ * of it; PFT_DETECT_PREFIX bytes are enough, more for PFT_PIPE_TPIU): the
+ * one verdict every command gives (pft_input_open_file(); for standard
+ * input in a survey, its first block).
+ * Refused: an empty file (-PFT_ERR_BAD_FILE); a formatted buffer given as
+ * RAW; given as frames, a raw stream, bytes in which no trace source is
+ * found read as frames or raw, or for PFT_PIPE_TPIU bytes without a
+ * trace-port FSYNC (-PFT_ERR_NO_SOURCE).  Returns 0 or the error, with *@d
+ * naming the file, what it is and the option that fits.
+ */
+int pft_input_verdict(struct pft_diag *d, const char *path, unsigned format,
+		      const uint8_t *buf, size_t len, int whole);
 
 /* The configuration of a PTM source comes from @snap's registers where
  * it has a PTM device with the source's trace ID (@snap outlives @s). */

@@ -886,32 +886,6 @@ int pft_snap_ptm_config(const struct pft_snap_device *d, struct pft_ptm_config *
 	return 0;
 }
 
-/* Does @img already hold exactly @dump's bytes?  (A snapshot written by
- * pft encode dumps the ELF segments that --elf adds again.) */
-static int dump_already_there(struct pft_image *img, const struct pft_snap_dump *dump)
-{
-	struct stat st;
-	int fd = open_regular(dump->path, &st, NULL);
-	uint8_t a[4096], b[4096];
-	uint64_t left = dump->length ? dump->length : UINT64_MAX;
-	uint32_t addr = (uint32_t)dump->address;
-	int same = fd >= 0 && lseek(fd, (off_t)dump->offset, SEEK_SET) >= 0;
-
-	while (same && left) {
-		size_t want = left < sizeof(a) ? (size_t)left : sizeof(a);
-		ssize_t n = read(fd, a, want);
-		if (n <= 0)
-			break;
-		int got = pft_image_read(img, addr, dump->space, b, (size_t)n);
-		same = got == (int)n && !memcmp(a, b, (size_t)n);
-		addr += (uint32_t)n;
-		left -= (uint64_t)n;
-	}
-	if (fd >= 0)
-		close(fd);
-	return same;
-}
-
 int pft_snap_add_dumps(const struct pft_snapshot *s, const struct pft_snap_device *core,
 		       struct pft_image *img, struct pft_diag *d)
 {
@@ -930,8 +904,6 @@ int pft_snap_add_dumps(const struct pft_snapshot *s, const struct pft_snap_devic
 		uint32_t addr;
 
 		if (err >= 0)
-			continue;
-		if (err == -PFT_ERR_BAD_CONFIG && dump_already_there(img, dump))
 			continue;
 		if (err == -PFT_ERR_BAD_CONFIG && !pft_image_conflict(img, &idx, &addr) &&
 		    !pft_image_section(img, idx, &info, sizeof(info))) {

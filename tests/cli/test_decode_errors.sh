@@ -210,10 +210,12 @@ for i in 1 2 3 4 5; do
     check_listing "random after an I-sync ($i): exit 0 or 1 as errors were listed, no stderr" \
         [ "$rc" -eq "$(want_status)" -a ! -s "$tmp/err" ]
 done
-# Random frame-formatted input: no crash; exit 1 as errors are listed.
+# Random bytes given as frames: no trace source in them, read as frames or
+# raw, whatever the ID asked for: refused (exit 2), as every command
+# refuses them (issue 24).
 head -c 4096 /dev/urandom >"$tmp/frames.bin"
-run decode --formatted "$tmp/frames.bin" --id 0x10 "${images[@]}" --format jsonl
-check_listing "random frames: exit 0 or 1 as errors were listed" [ "$rc" -eq "$(want_status)" ]
+expect 2 "^pft: $tmp/frames\.bin: not a CoreSight formatted buffer: no trace source in its 4096 bytes" \
+    -- decode --formatted "$tmp/frames.bin" --id 0x10 "${images[@]}" --format jsonl
 
 # A frame with the illegal ID 0x7f in the TC2 buffer: an error line at its
 # offset (cli.md: errors inside the trace are listed, exit 1), then decoding

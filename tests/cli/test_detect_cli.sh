@@ -53,8 +53,11 @@ misfit "--ctxid-bytes 4" "id 0x13: .*use --ctxid-bytes 0$" --id 0x13 --cycle-acc
 misfit "--pft-version 1.0" "id 0x13: .*timestamps are 64 bits; use --ts-bits 64$" \
     --id 0x13 --cycle-accurate --timestamps --pft-version 1.0 "${img[@]}"
 misfit "an ETMv3 source" "id 0x10: .*etmv3 trace, not PTM$" --id 0x10 --cycle-accurate "${img[@]}"
-misfit "--tpiu on a memory buffer" "trace ID 0x13: no trace data \(no trace-port FSYNC found: without --tpiu\?\)$" \
-    --id 0x13 --tpiu "${img[@]}"
+# --tpiu on a memory buffer: no trace can be read (exit 2), whatever the IDs.
+"$PFT" decode --formatted "$tc2/cstrace.bin" --id 0x13 --tpiu "${img[@]}" --count >/dev/null 2>"$tmp/err"
+check "--tpiu on a memory buffer: exit" "$?" 2
+check "--tpiu on a memory buffer: the cause" \
+    "$(grep -cE 'cstrace\.bin: no trace-port FSYNC found in 32768 bytes: .*; drop --tpiu$' "$tmp/err")" 1
 # The image a page off, still covering the code the trace runs: its
 # flow errors stay under every return-stack and branch setting, so the line
 # names the image and its address, not a flow option.

@@ -37,7 +37,7 @@ expect 2 "pft: profile: --format: 'lcov' is not one of this command's formats (t
 expect 2 "pft: timeline: --clock: '0' is not a frequency in Hz" timeline --clock 0
 expect 2 "pft: timeline: --format: 'jsonl' is not one of this command's formats (try 'pft timeline --help')" timeline --format jsonl
 expect 2 "pft: calls: --clock goes with pft timeline" calls --cl x
-expect 2 "pft: info: unknown option '--id' (try 'pft info --help')" info --id 0x13
+expect 2 "pft: info: unknown option '--cycle-accurate' (try 'pft info --help')" info --cycle-accurate
 expect 2 "pft: info: unknown option '-j' (try 'pft info --help')" info -j 2
 expect 2 "pft: info: unknown option '--cycle-accurate' (try 'pft info --help')" info --cycle-accurate
 expect 2 "pft: info: give one input: --raw FILE, --formatted FILE, --snapshot DIR or --perf FILE" info --raw a --snapshot b

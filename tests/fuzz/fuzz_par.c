@@ -154,8 +154,14 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads,
 	cfg.cycle_accurate = cfg.timestamps = (flags >> 5) & 1;
 	cfg.ctxid_bytes = (uint8_t)((const uint8_t[]){ 0, 1, 2, 4 })[flags >> 6];
 	FUZZ_CHECK(pft_input_add_image(in, image_path, 0x8000) == 0);
-	FUZZ_CHECK(pft_input_open_file(in, trace_path,
-				       frames ? PFT_PIPE_FORMATTED : PFT_PIPE_RAW) == 0);
+	/* Bytes that are no trace of the framing given (no source in them,
+	 * frames given as raw, ...): refused alike, before any thread. */
+	r->end = pft_input_open_file(in, trace_path, frames ? PFT_PIPE_FORMATTED : PFT_PIPE_RAW);
+	FUZZ_CHECK(r->end == 0 || r->end == -PFT_ERR_NO_SOURCE || r->end == -PFT_ERR_BAD_FILE);
+	if (r->end < 0) {
+		pft_input_free(in);
+		return;
+	}
 	FUZZ_CHECK(pft_input_add_ptm(in, frames ? DECODED_ID : -1, &cfg) == 0);
 	r->hash = 0xcbf29ce484222325ull;
 	while ((r->end = counting ? pft_input_count(in, &it, sizeof(it))

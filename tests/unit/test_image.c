@@ -246,7 +246,9 @@ static void test_spaces(void)
 	PTU_EQ(pft_image_conflict(img, &idx, &at), 0);
 	PTU_EQ(idx, 2);
 	PTU_EQ(at, 0x5003);
-	PTU_EQ(pft_image_add_buffer(img, 0x4ffc, n, 5, PFT_SPACE_NONSECURE, 0),
+	/* (Five bytes: where the bytes meet, they are compared.) */
+	static const uint8_t n5[5] = { 'N', 'N', 'N', 'N', 'N' };
+	PTU_EQ(pft_image_add_buffer(img, 0x4ffc, n5, 5, PFT_SPACE_NONSECURE, 0),
 	       -PFT_ERR_BAD_CONFIG);
 	PTU_EQ(pft_image_conflict(img, &idx, &at), 0);
 	PTU_EQ(at, 0x5000);
@@ -373,6 +375,48 @@ static uint32_t model_rnd(uint32_t *x)
 	*x ^= *x >> 17;
 	*x ^= *x << 5;
 	return *x;
+}
+
+/* The same bytes at the same address are the same image: an add that
+ * meets only such bytes adds what nothing covers yet, and fails where a
+ * byte differs or the section there does not serve the same requests. */
+static void test_same_bytes_twice(void)
+{
+	struct pft_image *img = new_image();
+	uint8_t code[32], other[32], out[32];
+	size_t idx = 99;
+	uint32_t at = 0;
+
+	for (int i = 0; i < 32; i++)
+		code[i] = other[i] = (uint8_t)(0x40 + i);
+	other[20] ^= 1;
+	PTU_EQ(pft_image_add_buffer(img, 0x1000, code, 16, PFT_SPACE_ANY, 0), 0);
+	/* Again, whole: nothing added, the index of the section there. */
+	PTU_EQ(pft_image_add_buffer(img, 0x1000, code, 16, PFT_SPACE_ANY, PFT_IMAGE_COPY), 0);
+	PTU_EQ(pft_image_conflict(img, &idx, &at), -PFT_ERR_NOT_FOUND);
+	PTU_EQ(section_count(img), 1);
+	/* A part of it, as a Secure dump: ANY memory serves Secure requests. */
+	PTU_EQ(pft_image_add_buffer(img, 0x1004, code + 4, 8, PFT_SPACE_SECURE, 0), 0);
+	PTU_EQ(section_count(img), 1);
+	/* Longer: the same where they meet, the rest added. */
+	PTU_EQ(pft_image_add_buffer(img, 0x1008, code + 8, 24, PFT_SPACE_ANY, 0), 1);
+	PTU_EQ(section_count(img), 2);
+	PTU_EQ(pft_image_read(img, 0x1000, PFT_SPACE_ANY, out, 32), 32);
+	PTU_EQ(memcmp(out, code, 32), 0);
+	/* One byte differs (0x1014): an overlap, nothing added. */
+	PTU_EQ(pft_image_add_buffer(img, 0x1000, other, 32, PFT_SPACE_ANY, 0),
+	       -PFT_ERR_BAD_CONFIG);
+	PTU_EQ(pft_image_conflict(img, &idx, &at), 0);
+	PTU_EQ(at, 0x1000);
+	PTU_EQ(section_count(img), 2);
+	/* Secure memory does not serve what an ANY section would (Non-secure
+	 * requests): the same bytes are still an overlap. */
+	PTU_EQ(pft_image_add_buffer(img, 0x3000, code, 8, PFT_SPACE_SECURE, 0), 2);
+	PTU_EQ(pft_image_add_buffer(img, 0x3000, code, 8, PFT_SPACE_ANY, 0),
+	       -PFT_ERR_BAD_CONFIG);
+	PTU_EQ(pft_image_add_buffer(img, 0x3000, code, 8, PFT_SPACE_SECURE, 0), 2);
+	PTU_EQ(section_count(img), 3);
+	pft_image_free(img);
 }
 
 static void test_random_model(void)
@@ -898,8 +942,15 @@ static void test_elf_exec(void)
 	PTU_EQ(pft_image_isa(img, 0x20014), -PFT_ERR_NOMAP);
 	PTU_EQ(pft_image_isa(img, 0xfffc), -PFT_ERR_NOMAP);
 
-	/* Loading it again at the same place overlaps; the image is kept. */
-	PTU_EQ(pft_image_add_elf(img, elf_exec, 0), -PFT_ERR_BAD_CONFIG);
+	/* Loading it again at the same place: the same bytes, the same
+	 * image; nothing is added, its symbols neither. */
+	size_t nsyms = img->nsyms, nisa = img->nisa;
+	PTU_EQ(pft_image_add_elf(img, elf_exec, 0), 2);
+	PTU_EQ(section_count(img), 2);
+	PTU_EQ(img->nsyms, nsyms);
+	PTU_EQ(img->nisa, nisa);
+	/* Moved by 2 bytes, its bytes meet different ones: an overlap. */
+	PTU_EQ(pft_image_add_elf(img, elf_exec, 2), -PFT_ERR_BAD_CONFIG);
 	PTU_EQ(section_count(img), 2);
 	pft_image_free(img);
 }
@@ -1570,6 +1621,7 @@ int main(void)
 	PTU_RUN(test_spaces);
 	PTU_RUN(test_any_request_prefers_secure);
 	PTU_RUN(test_overlaps);
+	PTU_RUN(test_same_bytes_twice);
 	PTU_RUN(test_random_model);
 	PTU_RUN(test_callback);
 	PTU_RUN(test_bad_arguments);

@@ -113,7 +113,7 @@ static void snapshot_section(void)
 
 static void image_overlap(void)
 {
-	uint8_t code[64] = { 0 };
+	uint8_t code[64] = { 0 }, other[16];
 	struct pft_diag d;
 	struct pft_image *img = pft_image_alloc(NULL);
 	size_t idx;
@@ -123,9 +123,13 @@ static void image_overlap(void)
 	if (!img)
 		return;
 	write_file("a.bin", code, sizeof(code));
-	write_file("b.bin", code, 16);
+	memset(other, 0xee, sizeof(other));
+	write_file("b.bin", other, sizeof(other));
+	write_file("c.bin", code, 16);
 	PTU_EQ(pft_image_conflict(img, &idx, &at), -PFT_ERR_NOT_FOUND);
 	PTU_EQ(pft_input_load_image(img, path_of("a.bin"), PFT_INPUT_IMAGE_RAW, 0x1000, &d), 0);
+	/* The same bytes again: the same image, no overlap. */
+	PTU_EQ(pft_input_load_image(img, path_of("c.bin"), PFT_INPUT_IMAGE_RAW, 0x1020, &d), 0);
 	PTU_EQ(pft_input_load_image(img, path_of("b.bin"), PFT_INPUT_IMAGE_RAW, 0x1020, &d),
 	       -PFT_ERR_BAD_CONFIG);
 	PTU_EQ(d.code, PFT_ERR_BAD_CONFIG);
