@@ -15,9 +15,24 @@ enum {
 /* Print "pft: <message>" as one line on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Print "pft: <message>" as cli_error() does, unless --quiet was given:
+ * a note (what was detected or assumed, progress), not an error. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* --quiet: cli_note() prints nothing from now on. */
+void cli_set_quiet(int quiet);
+int cli_quiet(void);
+
 /* Non-zero once writing to standard output has failed (a full disk, a
  * closed pipe): long listings stop then rather than go on unseen. */
 int cli_output_failed(void);
+/* One line saying why writing the output failed, naming the --output
+ * file (else standard output) and the reason (errno). */
+void cli_output_error(void);
+
+/* --output FILE: standard output goes to @path (created or truncated)
+ * from now on; NULL: it stays.  Returns 0, or -1 after a one-line error
+ * naming the file and the reason. */
+int cli_open_output(const char *path);
 
 /* Listing formats (--format). */
 enum { FMT_TEXT, FMT_JSONL };
@@ -30,6 +45,13 @@ int cli_parse_format(const char *arg, int *format);
  * Returns 0 or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
 int cli_parse_u32(const char *s, uint32_t *out);
+
+/* A frequency in Hz for option @opt (--clock, --ts-clock): a number
+ * (1000000000, 1e9, 1.5e9) with an optional unit Hz, kHz, MHz or GHz (any
+ * case): a whole number of Hz from 1 Hz to 100 GHz.  Returns 0, or -1
+ * after printing an error that names @cmd and @opt and says what is
+ * taken. */
+int cli_parse_hz(const char *cmd, const char *opt, const char *s, uint64_t *hz);
 
 /* Parse "NAME=VALUE" with a 32-bit VALUE: the name (at most @namelen - 1
  * characters) in @name.  Returns 0, or -1 after printing an error that

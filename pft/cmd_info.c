@@ -10,10 +10,16 @@
 static const char info_usage[] =
 	"usage: pft info (--raw FILE | --formatted FILE [--tpiu] | --snapshot DIR |\n"
 	"                 --perf FILE)\n"
-	"                [--format text|jsonl]\n"
+	"                [--format text|jsonl] [--output FILE] [--quiet]\n"
 	"For each trace source: its ID, byte count, protocol (ptm, etmv3, etmv4,\n"
 	"stm, itm, unknown) and for PTM sources the pft options that decode it,\n"
-	"from the snapshot's registers or detected from the trace.\n";
+	"from the snapshot's registers or detected from the trace.\n\n"
+	"input (one of):\n"
+	"  --snapshot DIR        OpenCSD snapshot directory\n"
+	"  --raw FILE            one source's trace bytes ('-' = stdin)\n"
+	"  --formatted FILE      CoreSight frame-formatted buffer\n"
+	"  --perf FILE           perf.data of perf record -e cs_etm\n"
+	"  --tpiu                formatted input has FSYNC/HSYNC (trace port)\n";
 
 /* One source of a trace file or snapshot: its configuration from the
  * snapshot's registers where it has them, else as detected. */
@@ -75,7 +81,7 @@ static void print_unit(int format, const struct pft_input_source *s)
 
 /* Survey the input (pft_input's survey: read through, not decoded), then
  * print its sources. */
-static int info(const struct input_opts *o, int format)
+static int info(const struct input_opts *o, int format, const char *output)
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .id = -1, .survey = 1 };
 	struct pft_input_perf_config pc = { .size = sizeof(pc) };
@@ -103,22 +109,35 @@ static int info(const struct input_opts *o, int format)
 		pft_input_free(in);
 		return EXIT_USAGE;
 	}
+	if (cli_open_output(output)) {
+		pft_input_free(in);
+		return EXIT_USAGE;
+	}
 	for (size_t i = 0; pft_input_source(in, i, &s, sizeof(s)) == 0; i++)
 		(o->perf ? print_unit : print_source)(format, &s);
 	pft_input_free(in);
 	return EXIT_OK;
 }
 
+/* The usage: the options of the groups info takes (@ctx: its spec). */
 static void usage(void *ctx)
 {
-	(void)ctx;
+	const struct cmd_spec *spec = ctx;
+
 	fputs(info_usage, stdout);
+	if (spec->groups & OPTS_IMAGES)
+		fputs(IMAGES_HELP, stdout);
+	fputs("output:\n"
+	      "  --format text|jsonl   listing format (default text)\n"
+	      OUTPUT_HELP, stdout);
 }
 
 int cmd_info(int argc, char **argv)
 {
-	const struct cmd_spec spec = { .name = "info", .groups = OPTS_FILES | OPTS_FORMAT,
-				       .format_default = FMT_TEXT, .usage = usage };
+	const struct cmd_spec spec = { .name = "info",
+				       .groups = OPTS_FILES | OPTS_FORMAT | OPTS_OUTPUT,
+				       .format_default = FMT_TEXT, .usage = usage,
+				       .ctx = (void *)&spec };
 	struct cmd_args a;
 	const struct input_opts *o = &a.input;
 	int rc = cmd_parse(argc, argv, &spec, &a);
@@ -135,5 +154,5 @@ int cmd_info(int argc, char **argv)
 		cli_error("info: --tpiu goes with --formatted");
 		return EXIT_USAGE;
 	}
-	return info(o, a.format);
+	return info(o, a.format, a.output);
 }

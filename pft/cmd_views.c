@@ -147,10 +147,11 @@ static void usage(void *ctx)
 	printf("%s%s%s"
 	       "output:\n"
 	       "  --format FORMAT       (default %s)\n"
-	       "  --output FILE         write there instead of standard output\n",
+	       OUTPUT_HELP,
 	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP, commands[cmd].formats[0]);
 	if (cmd == CMD_TIMELINE)
-		printf("  --clock HZ            cycles or timestamps per second (default: the\n"
+		printf("  --clock HZ            cycles or timestamps per second: 1000000000,\n"
+		       "                        1e9, 800MHz, 1GHz (default: the\n"
 		       "                        snapshot's timestamp frequency, with timestamps\n"
 		       "                        as the clock; else one count is one microsecond);\n"
 		       "                        without cycles or timestamps, instructions count\n");
@@ -635,6 +636,26 @@ static int snapshot_ts_hz(const char *dir, uint64_t *hz)
 	return 0;
 }
 
+/* Whether the format asked for can be written (lcov needs source lines):
+ * said before decoding, not after as an empty file.  0, or -1 after a
+ * message. */
+static int lines_check(const struct views_run *r)
+{
+	struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines };
+	struct pft_diag why;
+
+	if (r->cmd != CMD_COVERAGE && r->cmd != CMD_PROFILE)
+		return 0;
+	for (size_t i = 0; i < r->in.nsrc && !vc.image; i++)
+		if (r->in.src[i].info.decoded)
+			vc.image = r->in.src[i].info.image;
+	if (pft_views_check_format(&vc, (enum pft_view_format)r->format, &why) == 0)
+		return 0;
+	cli_error("%s: %s: --format %s needs source lines", commands[r->cmd].name, why.text,
+		  r->format == PFT_VIEW_LCOV ? "lcov" : "?");
+	return -1;
+}
+
 /* --format: one of the command's formats. */
 static int parse_format(void *ctx, const char *arg, int *format)
 {
@@ -661,11 +682,7 @@ static int views_option(void *ctx, int code, const char *arg)
 		cli_error("%s: --clock goes with pft timeline", name);
 		return -1;
 	}
-	if (cli_parse_u64(arg, &r->hz) || !r->hz) {
-		cli_error("%s: --clock: '%s' is not a frequency in Hz", name, arg);
-		return -1;
-	}
-	return 0;
+	return cli_parse_hz(name, "--clock", arg, &r->hz);
 }
 
 static int run(int argc, char **argv, enum view_cmd cmd)
@@ -682,7 +699,7 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		.format_default = commands[cmd].values[0], .own = own, .option = views_option,
 		.format = parse_format, .usage = usage, .ctx = &r
 	};
-	const char *name = spec.name, *output;
+	const char *name = spec.name;
 	struct cmd_args a;
 	struct input_opts *o = &a.input;
 	int rc = cmd_parse(argc, argv, &spec, &a);
@@ -690,7 +707,6 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	if (rc != CMD_GO_ON)
 		goto out;
 	r.format = a.format;
-	output = a.output;
 	/* The images are checked (with a clear message) as the input opens,
 	 * before the lines read them. */
 	if ((rc = input_open(&r.in, o, 0, 1, &a.images)))
@@ -700,11 +716,8 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		goto out_input;
 	if (image_args_lines(&a.images, &r.lines))
 		goto out_input;
-	if (output && !(r.out = fopen(output, "w"))) {
-		cli_error("%s: cannot create '%s'", name, output);
-		r.out = stdout;
+	if (lines_check(&r) || cli_open_output(a.output))
 		goto out_input;
-	}
 	/* The calls and the timeline write an event per call: a large buffer
 	 * (glibc takes a size only with a buffer: alone, it gave 4 KiB and a
 	 * write(2) per piece of the timeline), but one that stays in the
@@ -740,10 +753,6 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 out_input:
 	release(&r);
 	input_close(&r.in);
-	if (r.out != stdout && fclose(r.out) && rc != EXIT_USAGE) {
-		cli_error("%s: cannot write '%s'", name, output);
-		rc = EXIT_USAGE;
-	}
 out:
 	pft_lines_free(r.lines);
 	cmd_args_free(&a);

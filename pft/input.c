@@ -271,11 +271,11 @@ static void report_detected(const struct pft_input_source *s)
 	if (pft_ptm_config_options(&s->cfg, opts, sizeof(opts)) < 0)
 		snprintf(opts, sizeof(opts), "?");
 	if (s->ncandidates > 1)
-		cli_error("%s: %sdetected %s (%u configurations decode the trace alike; "
+		cli_note("%s: %sdetected %s (%u configurations decode the trace alike; "
 			  "give --reg or the options to choose)", s->path, id,
 			  *opts ? opts : "no options", s->ncandidates);
 	else
-		cli_error("%s: %sdetected %s", s->path, id, *opts ? opts : "no options");
+		cli_note("%s: %sdetected %s", s->path, id, *opts ? opts : "no options");
 }
 
 int input_check_sources(const struct input *in, const struct input_opts *o, int packets)
@@ -425,7 +425,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 				err = given ? pft_input_add_ptm(in->in, o->id, &o->cfg)
 					    : pft_input_add_detected(in->in, o->id);
 			if (err >= 0 && o->etm3 && !given)
-				cli_error("%s: ETMv3 configuration is not detected: assumed none of the "
+				cli_note("%s: ETMv3 configuration is not detected: assumed none of the "
 					  "options (give them, or --reg, if the ETM had any)", path);
 		}
 	}
@@ -436,7 +436,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	struct pft_diag note;
 	for (size_t i = 0; pft_input_diag(in->in, i, &note) == 0; i++)
 		if (note.severity == PFT_DIAG_NOTE)
-			cli_error("%s", note.text);
+			cli_note("%s", note.text);
 	in->has_images = o->snapshot || o->perf || has_code_images(images);
 	if (o->perf && elements)
 		report_missing_images(in->in, o->perf);
@@ -457,10 +457,10 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 			if (strcmp(s->name, s->path))
 				snprintf(who, sizeof(who), "%s ", s->name);
 			if (s->id >= 0)
-				cli_error("%s: %strace ID 0x%02x: %s trace is not decoded", s->path,
+				cli_note("%s: %strace ID 0x%02x: %s trace is not decoded", s->path,
 					  who, (unsigned)s->id, pft_protocol_name(s->protocol));
 			else
-				cli_error("%s: %s%s trace is not decoded", s->path, who,
+				cli_note("%s: %s%s trace is not decoded", s->path, who,
 					  pft_protocol_name(s->protocol));
 		}
 		if (s->detected)
@@ -481,7 +481,7 @@ void input_close(struct input *in)
 static int took_item(struct input *in, struct pft_item *item, int r)
 {
 	if (r == 0 && cli_output_failed()) {
-		cli_error("standard output: %s", strerror(errno));
+		cli_output_error();
 		return -1;
 	}
 	if (r == 0) {

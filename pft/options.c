@@ -7,7 +7,8 @@
 #include "options.h"
 
 /* The codes of the shared options that are not input options. */
-enum { OPT_ELF = INPUT_OPT_END, OPT_IMAGE, OPT_SYMBOLS, OPT_FORMAT, OPT_OUTPUT, OPT_HELP };
+enum { OPT_ELF = INPUT_OPT_END, OPT_IMAGE, OPT_SYMBOLS, OPT_FORMAT, OPT_OUTPUT, OPT_QUIET,
+       OPT_HELP };
 
 static const struct shared_option {
 	struct option opt;
@@ -18,6 +19,7 @@ static const struct shared_option {
 	{ { "formatted", required_argument, NULL, OPT_FORMATTED }, OPTS_FILES },
 	{ { "perf", required_argument, NULL, OPT_PERF }, OPTS_FILES },
 	{ { "tpiu", no_argument, NULL, OPT_TPIU }, OPTS_FILES },
+	{ { "quiet", no_argument, NULL, OPT_QUIET }, OPTS_FILES },
 	{ { "id", required_argument, NULL, OPT_ID }, OPTS_INPUT },
 	{ { "cycle-accurate", no_argument, NULL, OPT_CYCLE_ACCURATE }, OPTS_INPUT },
 	{ { "timestamps", no_argument, NULL, OPT_TIMESTAMPS }, OPTS_INPUT },
@@ -57,6 +59,9 @@ static int shared_option(const struct cmd_spec *spec, struct cmd_args *a, int co
 				    : cli_parse_format(arg, &a->format);
 	case OPT_OUTPUT:
 		a->output = arg;
+		return 0;
+	case OPT_QUIET:
+		cli_set_quiet(1);
 		return 0;
 	default:
 		return input_option(&a->input, code, arg);

@@ -13,7 +13,8 @@
 
 /* Groups of shared options. */
 enum {
-	OPTS_FILES = 1u << 0,   /* --snapshot --raw --formatted --perf --tpiu */
+	OPTS_FILES = 1u << 0,   /* --snapshot --raw --formatted --perf --tpiu
+				 * --quiet (every command that reads trace) */
 	OPTS_INPUT = 1u << 1,   /* the other input and configuration options
 				 * (--id, --reg, --protocol...); with it, the
 				 * combination is checked (input_opts_check()) */
@@ -81,6 +82,12 @@ void cmd_args_free(struct cmd_args *a);
 	"                        ETMTRACEIDR; repeatable): the configuration\n"  \
 	"                        they give (missing ones: a Cortex-A15's PTM,\n" \
 	"                        a Cortex-A7's ETMv3.5)\n"
+
+/* --output and --quiet (OPTS_OUTPUT, and OPTS_FILES's --quiet). */
+#define OUTPUT_HELP                                                           \
+	"  --output FILE         write there instead of standard output\n"      \
+	"  --quiet               no notes on standard error (detected options,\n" \
+	"                        progress); errors are still reported\n"
 
 #define JOBS_HELP                                                             \
 	"decoding:\n"                                                         \
