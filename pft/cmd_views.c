@@ -65,7 +65,7 @@ struct line_key {
 	uint64_t who;                 /* callee, caller << 32 */
 	uint64_t rest;                /* depth, kind << 32, exception << 40 (text:
 				       * the number of an EXCEPTION) */
-	uint64_t id;
+	uint64_t id;                  /* id, cpu << 32 */
 };
 
 struct line_memo {
@@ -246,6 +246,10 @@ static void print_call_head(const struct views_run *r, const struct source *s,
 	if (json) {
 		ob_lit(o, "{\"id\":");
 		ob_int(o, id);
+		if (s->info.cpu >= 0) {   /* perf.data: as decode's elements */
+			ob_lit(o, ",\"cpu\":");
+			ob_int(o, s->info.cpu);
+		}
 		ob_lit(o, ",\"kind\":\"");
 		ob_memo(o, kind->padded, kind->len);
 		ob_lit(o, "\",\"depth\":");
@@ -297,7 +301,7 @@ static void print_call_memo(const struct views_run *r, const struct source *s,
 		.img = s->info.image, .where = site | (uint64_t)target << 32,
 		.who = ev->callee | (uint64_t)ev->caller << 32,
 		.rest = ev->depth | (uint64_t)ev->kind << 32 | (uint64_t)exception << 40,
-		.id = (uint64_t)(int64_t)id
+		.id = (uint32_t)id | (uint64_t)(uint32_t)s->info.cpu << 32
 	};
 	uint32_t h = (ev->callee >> 1) * 2654435761u ^ (ev->caller >> 1) * 0x9e3779b1u ^ site ^
 		     target * 0x85ebca6bu ^ ev->depth * 0xc2b2ae35u ^ ev->kind;
@@ -392,6 +396,21 @@ static void print_call(struct views_run *r, const struct source *s,
 			ob_char(o, ']');
 		}
 	ob_char(o, '\n');
+	ob_line_done(o);
+}
+
+/* The text's header row, over the columns print_call() writes: insns
+ * (12 wide), the ID where the input has IDs, the kind (16), the depth
+ * (right-aligned, its last 3 characters), then the names: caller -> callee,
+ * callee -> caller for a return. */
+static void print_calls_header(struct views_run *r)
+{
+	struct outbuf *o = r->ob;
+
+	ob_lit(o, "       insns");
+	if (r->in.multi_id)
+		ob_lit(o, "  id");
+	ob_lit(o, "  kind           depth  from -> to\n");
 	ob_line_done(o);
 }
 
@@ -534,6 +553,8 @@ static int start(struct views_run *r)
 	}
 	if (r->cmd == CMD_CALLS && (err = alloc_labels(r)))
 		goto fail;
+	if (r->cmd == CMD_CALLS && r->format == FMT_TEXT)
+		print_calls_header(r);
 	for (unsigned k = 0; k <= PFT_CALL_KIND_MAX; k++) {
 		const char *name = pft_call_kind_name(k);
 		struct kind_name *kn = &r->kinds[k];

@@ -108,8 +108,10 @@ pft_export void pft_lines_free(struct pft_lines *l);
  * Load the line table and functions of the 32-bit ELF file @path, its
  * addresses moved by @bias.  Functions are the DWARF subprograms with code
  * (name, entry .. end, declaration file and line) and the sized STT_FUNC
- * symbols where no subprogram starts (file NULL, line 0).  A file without
- * DWARF gives symbols only.  Returns 1 (DWARF found), 0 (symbols only), or
+ * symbols where no subprogram starts (file NULL, line 0); of several
+ * symbols at one start, the global before the weak before the local, then
+ * the name pft_image_symbolize() would choose.  A file without DWARF gives
+ * symbols only.  Returns 1 (DWARF found), 0 (symbols only), or
  * -PFT_ERR_INVALID (NULL argument), -PFT_ERR_BAD_FILE (cannot open, not
  * ELF), -PFT_ERR_NOT_SUPPORTED (not 32-bit), -PFT_ERR_NOMEM or
  * -PFT_ERR_INTERNAL (libelf refused to start); on failure nothing is added.

@@ -20,6 +20,7 @@
 
 #include "common/pft_grow.h"
 #include "common/pft_size.h"
+#include "image/pft_image_int.h"
 
 struct lines_module {
 	int fd;
@@ -262,7 +263,7 @@ static int cmp_func(const void *a, const void *b)
 		return x->start < y->start ? -1 : 1;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return pft_image_name_cmp(x->name, y->name);   /* as the image's symbols */
 }
 
 /* Sort, and keep one function per start and non-overlapping rows (a later

@@ -99,4 +99,32 @@ ok
 check_true "the CLI contract is in doc/" test -f "$SRC/doc/cli.md"
 check_eval "the README points at doc/cli.md" 'grep -q "doc/cli.md" "$SRC/README.md"'
 
+# ---- 14. calls: a header row, the ID column, cpu, one name per function -----
+check "calls: the header row" "$("$PFT" calls --snapshot "$ex" | head -1)" \
+    "       insns  id  kind           depth  from -> to"
+check "calls --id: header and ID column" "$("$PFT" calls --snapshot "$ex" --id 0x10 | sed -n '1p;2p' |
+    awk '{print $2}' | tr '\n' ' ')" "id 10 "
+check "calls --raw: no ID column" "$("$PFT" calls --quiet --raw "$tmp/demo.raw" | head -1)" \
+    "       insns  kind           depth  from -> to"
+check "calls --format jsonl: no header" "$("$PFT" calls --snapshot "$ex" --format jsonl | head -c 7)" '{"id":1'
+if command -v arm-linux-gnueabihf-gcc >/dev/null && command -v qemu-arm >/dev/null; then
+    # A static glibc program: __libc_start_main and __libc_start_main_impl
+    # are two GLOBAL FUNC symbols of one address and size (readelf -s).
+    printf 'int f(int x) { return x * 3 + 1; }\nint main(int c, char **v) { int s = 0; for (int i = 0; i < 10; i++) s += f(i + c); return s & 1; }\n' >"$tmp/hello.c"
+    arm-linux-gnueabihf-gcc -O1 -marm -static -o "$tmp/hello" "$tmp/hello.c" &&
+    { qemu-arm -singlestep -d exec,nochain -D "$tmp/hello.log" "$tmp/hello" || true; } &&
+    "$PFT" encode --log "$tmp/hello.log" --elf "$tmp/hello" --out-raw "$tmp/hello.raw" \
+        --out-perf "$tmp/hello.perf.data" 2>/dev/null ||
+        bad "cannot build, run or encode hello.c"
+    check "calls --perf jsonl: every line has cpu" "$("$PFT" calls --perf "$tmp/hello.perf.data" \
+        --format jsonl 2>/dev/null | grep -vc '^{"id":[0-9]*,"cpu":[0-9]*,"kind"')" 0
+    check_eval "calls --perf jsonl: lines" '[ "$("$PFT" calls --perf "$tmp/hello.perf.data" --format jsonl 2>/dev/null | wc -l)" -gt 10 ]'
+    perf_names=$("$PFT" calls --perf "$tmp/hello.perf.data" 2>/dev/null | grep -o '__libc_start_main[a-z_]*' | sort -u)
+    elf_names=$("$PFT" calls --raw "$tmp/hello.raw" --elf "$tmp/hello" 2>/dev/null | grep -o '__libc_start_main[a-z_]*' | sort -u)
+    check "one name per function: --perf" "$perf_names" "__libc_start_main"
+    check "one name per function: --elf" "$elf_names" "__libc_start_main"
+else
+    echo "skipped: calls --perf (no arm-linux-gnueabihf-gcc or qemu-arm)"
+fi
+
 summary
