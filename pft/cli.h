@@ -22,6 +22,19 @@ void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_set_quiet(int quiet);
 int cli_quiet(void);
 
+/* Progress on standard error, when it is a terminal and not --quiet:
+ * cli_progress_start() before a long run (@output_at_end: the command
+ * writes its output at the end only, so a terminal on standard output
+ * does not rule progress out); cli_progress() as it goes (@done bytes of
+ * @total, 0: not known), which draws one line, rewritten in place, at most
+ * every half second after the first second (PFT_PROGRESS_MS: both delays
+ * in milliseconds, for tests); cli_progress_end() erases it.  cli_error()
+ * and cli_note() erase it before they print. */
+void cli_progress_start(int output_at_end);
+int cli_progress_due(void);   /* whether cli_progress() would draw now */
+void cli_progress(uint64_t done, uint64_t total);
+void cli_progress_end(void);
+
 /* Non-zero once writing to standard output has failed (a full disk, a
  * closed pipe): long listings stop then rather than go on unseen. */
 int cli_output_failed(void);

@@ -739,6 +739,9 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		goto out_input;
 	if (lines_check(&r) || cli_open_output(a.output))
 		goto out_input;
+	/* Coverage and profile write at the end: progress on a terminal. */
+	if (cmd == CMD_COVERAGE || cmd == CMD_PROFILE)
+		cli_progress_start(1);
 	/* The calls and the timeline write an event per call: a large buffer
 	 * (glibc takes a size only with a buffer: alone, it gave 4 KiB and a
 	 * write(2) per piece of the timeline), but one that stays in the

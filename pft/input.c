@@ -383,6 +383,13 @@ static unsigned default_jobs(const struct input_opts *o, int packets, int elemen
 	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }
 
+/* The library's progress callback: a line on a terminal, now and then. */
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	(void)ctx;
+	cli_progress(done, total);
+}
+
 int input_open(struct input *in, const struct input_opts *o, int packets, int elements,
 	       const struct image_args *images)
 {
@@ -466,11 +473,17 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 		if (s->detected)
 			report_detected(s);
 	}
+	/* Listings of packets or elements go to standard output as they
+	 * come; counts are printed at the end.  Counting reads the whole
+	 * trace in one call: the library says how far it got. */
+	cli_progress_start(o->counting);
+	pft_input_set_progress(in->in, on_progress, NULL);
 	return 0;
 }
 
 void input_close(struct input *in)
 {
+	cli_progress_end();
 	pft_input_free(in->in);
 	free(in->src);
 	memset(in, 0, sizeof(*in));
@@ -484,6 +497,11 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 		cli_output_error();
 		return -1;
 	}
+	if (r == 0 && cli_progress_due()) {
+		uint64_t done, total;
+		if (!pft_input_progress(in->in, &done, &total))
+			cli_progress(done, total);
+	}
 	if (r == 0) {
 		if (item->type == PFT_ITEM_PACKET && item->etm3)
 			in->src[item->source].synced_once |= item->etm3->type == PFT_ETM3_PKT_ASYNC;
@@ -493,6 +511,7 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 					item->ptm[i].type == PFT_PTM_PKT_ASYNC;
 		return 1;
 	}
+	cli_progress_end();
 	for (size_t i = 0; i < in->nsrc; i++) {
 		struct source *s = &in->src[i];
 		pft_input_source(in->in, i, &s->info, sizeof(s->info));

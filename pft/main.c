@@ -2,19 +2,113 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "pft.h"
 
+/* The CLI's state for the one command a run executes: --quiet, and
+ * where --output sent standard output. */
+static int quiet;
+static const char *output_path;
+
+/* The progress line (cli_progress()). */
+static struct {
+	int on;                 /* drawing allowed */
+	int64_t start_ms, next_ms, every_ms;
+	size_t shown;           /* characters of the line on the terminal */
+} progress;
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void cli_progress_start(int output_at_end)
+{
+	const char *env = getenv("PFT_PROGRESS_MS");
+	uint64_t ms;
+
+	progress.on = !quiet && isatty(STDERR_FILENO) &&
+		      (output_at_end || !isatty(STDOUT_FILENO));
+	progress.every_ms = env && !cli_parse_u64(env, &ms) && ms < 60000 ? (int64_t)ms : 500;
+	progress.start_ms = now_ms();
+	/* The first line after a second (a short run shows none). */
+	progress.next_ms = progress.start_ms + (env ? progress.every_ms : 1000);
+	progress.shown = 0;
+}
+
+/* @v bytes as "12.3 MB" in @buf. */
+static const char *human(uint64_t v, char buf[32])
+{
+	static const char *const unit[] = { "bytes", "kB", "MB", "GB", "TB" };
+	double d = (double)v;
+	int u = 0;
+
+	while (d >= 1000 && u < 4) {
+		d /= 1000;
+		u++;
+	}
+	if (u)
+		snprintf(buf, 32, "%.1f %s", d, unit[u]);
+	else
+		snprintf(buf, 32, "%" PRIu64 " %s", v, unit[0]);
+	return buf;
+}
+
+int cli_progress_due(void)
+{
+	return progress.on && now_ms() >= progress.next_ms;
+}
+
+void cli_progress(uint64_t done, uint64_t total)
+{
+	char line[128], a[32], b[32];
+	int n;
+
+	if (!cli_progress_due())
+		return;
+	progress.next_ms = now_ms() + progress.every_ms;
+	if (total)
+		n = snprintf(line, sizeof(line), "pft: %s of %s (%u%%)", human(done, a),
+			     human(total, b), (unsigned)(done >= total ? 100 : done * 100 / total));
+	else
+		n = snprintf(line, sizeof(line), "pft: %s read", human(done, a));
+	if (n < 0)
+		return;
+	/* Rewrite the line in place, blanking what the last one had more. */
+	size_t len = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+	fprintf(stderr, "\r%s%*s", line,
+		progress.shown > len ? (int)(progress.shown - len) : 0, "");
+	if (progress.shown > len)
+		fprintf(stderr, "\r%s", line);
+	fflush(stderr);
+	progress.shown = len;
+}
+
+void cli_progress_end(void)
+{
+	if (progress.shown) {
+		fprintf(stderr, "\r%*s\r", (int)progress.shown, "");
+		fflush(stderr);
+	}
+	progress.shown = 0;
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	cli_progress_end();
 	fputs("pft: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -22,17 +116,13 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* The CLI's state for the one command a run executes: --quiet, and
- * where --output sent standard output. */
-static int quiet;
-static const char *output_path;
-
 void cli_note(const char *fmt, ...)
 {
 	va_list ap;
 
 	if (quiet)
 		return;
+	cli_progress_end();
 	fputs("pft: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "input/pft_input_perf.h"
+#include "input/pft_perf.h"
 #include "common/pft_diag.h"
 #include "pft.h"
 
@@ -117,6 +118,22 @@ void pft_perf_in_free(struct perf_in *p)
 const struct pft_diag *pft_perf_in_error(const struct perf_in *p)
 {
 	return &p->error;
+}
+
+void pft_perf_in_progress(const struct perf_in *p, uint64_t *done, uint64_t *total)
+{
+	struct stat st;
+	uint64_t size = !stat(p->path, &st) && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	uint64_t least = size;
+
+	/* The queues are read merged: the slowest one says how far. */
+	for (size_t i = 0; i < p->nq; i++) {
+		uint64_t at = p->q[i].rd ? pft_perf_position(p->q[i].rd) : 0;
+		if (!p->q[i].done && p->q[i].rd && at < least)
+			least = at;
+	}
+	*done = least;
+	*total = size;
 }
 
 /* The reader's fault as one line naming the file and offset. */

@@ -753,3 +753,8 @@ int pft_perf_cpu_config(const struct pft_perf_cpu *cpu, struct pft_ptm_config *c
 	return pft_ptm_config_from_regs(cfg, cpu->etmcr, cpu->etmccer, cpu->etmidr,
 				    cpu->etmtraceidr);
 }
+
+uint64_t pft_perf_position(const struct pft_perf *r)
+{
+	return r->aux_left ? r->aux_pos : r->pos;
+}

@@ -127,4 +127,35 @@ else
     echo "skipped: calls --perf (no arm-linux-gnueabihf-gcc or qemu-arm)"
 fi
 
+# ---- 16. progress on a terminal ---------------------------------------------
+# script(1) gives the command a terminal: its stderr (and its stdout, unless
+# redirected) go there, and into the typescript.  PFT_PROGRESS_MS=0 drops
+# the first second's delay and the half second between lines.
+if script -qec true /dev/null >/dev/null 2>&1; then
+    tty_run() { PFT_PROGRESS_MS=0 script -qec "$*" "$tmp/tty.out" >/dev/null 2>&1
+                sed '1d;$d' "$tmp/tty.out"; }
+    raw=(--raw "$tmp/demo.raw" --elf "$ex/prog")
+    got=$(tty_run "$PFT" decode "${raw[*]}" --insn ">/dev/null")
+    check_eval "progress on a terminal" 'printf "%s" "$got" | grep -Eq "pft: [0-9]+ bytes of [0-9]+ bytes \([0-9]+%\)"'
+    # One line rewritten in place (\r), erased at the end: the last
+    # characters are \r, blanks, \r (then the note on its own line).
+    check_eval "progress erased" 'printf "%s" "$got" | tr "\r\n" "#@" | grep -q "%)# *#"'
+    got=$(tty_run "$PFT" decode --quiet "${raw[*]}" --insn ">/dev/null")
+    check "no progress with --quiet" "$(printf '%s' "$got" | tr -d '\r\n')" ""
+    got=$(tty_run "$PFT" decode "${raw[*]}" --count ">/dev/null")
+    check_eval "progress while counting" 'printf "%s" "$got" | grep -Eq "[0-9]+%"'
+    got=$(tty_run "$PFT" coverage --quiet "${raw[*]}" ">/dev/null")
+    check_eval "progress of a view" '! printf "%s" "$got" | grep -Eq "[0-9]+%"'
+    got=$(tty_run "$PFT" coverage "${raw[*]}" ">/dev/null")
+    check_eval "progress of a view" 'printf "%s" "$got" | grep -Eq "[0-9]+%"'
+    # A listing on the terminal is sign of life enough: no line in it.
+    got=$(tty_run "$PFT" decode "${raw[*]}" --insn)
+    check_eval "no progress in a listing on the terminal" '! printf "%s" "$got" | grep -Eq "bytes \([0-9]+%"'
+    # Off a terminal: none.
+    PFT_PROGRESS_MS=0 "$PFT" decode "${raw[@]}" --insn >/dev/null 2>"$tmp/err"
+    check_eval "no progress off a terminal" '! grep -Eq "[0-9]+%" "$tmp/err"'
+else
+    echo "skipped: progress (no script(1))"
+fi
+
 summary
