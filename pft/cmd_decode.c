@@ -526,7 +526,7 @@ int cmd_decode(int argc, char **argv)
 		input_close(&in);
 		goto out;
 	}
-	if (cli_open_output(a.output)) {
+	if (cmd_open_output(&a)) {
 		rc = EXIT_USAGE;
 		input_close(&in);
 		goto out;

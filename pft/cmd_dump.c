@@ -396,7 +396,7 @@ int cmd_dump(int argc, char **argv)
 	d.format = a.format;
 	o->counting = d.count_only;
 	rc = input_open(&in, o, 1, 0, NULL);
-	if (!rc && cli_open_output(a.output))
+	if (!rc && cmd_open_output(&a))
 		rc = EXIT_USAGE;
 	if (rc) {
 		input_close(&in);

@@ -109,6 +109,7 @@ static int info(const struct input_opts *o, int format, const char *output)
 		pft_input_free(in);
 		return EXIT_USAGE;
 	}
+	/* The input is read already: --output may even replace it. */
 	if (cli_open_output(output)) {
 		pft_input_free(in);
 		return EXIT_USAGE;

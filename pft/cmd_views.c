@@ -737,7 +737,7 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		goto out_input;
 	if (image_args_lines(&a.images, &r.lines))
 		goto out_input;
-	if (lines_check(&r) || cli_open_output(a.output))
+	if (lines_check(&r) || cmd_open_output(&a))
 		goto out_input;
 	/* Coverage and profile write at the end: progress on a terminal. */
 	if (cmd == CMD_COVERAGE || cmd == CMD_PROFILE)

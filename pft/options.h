@@ -61,6 +61,12 @@ enum { CMD_GO_ON = -1 };
 int cmd_parse(int argc, char **argv, const struct cmd_spec *spec, struct cmd_args *a);
 void cmd_args_free(struct cmd_args *a);
 
+/* --output: standard output goes to a->output (cli_open_output()) unless
+ * that file is one of the command's inputs (the trace file, an image, a
+ * file of the snapshot directory), which it would destroy.  Returns 0, or
+ * -1 after a one-line error. */
+int cmd_open_output(const struct cmd_args *a);
+
 /* The --help texts of the shared options. */
 #define INPUT_OPTIONS_HELP                                                    \
 	"input (one of):\n"                                                   \

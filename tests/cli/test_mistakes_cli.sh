@@ -43,6 +43,15 @@ if [ -w /dev/full ]; then
     done
 fi
 
+# An output that is one of the inputs would destroy it before it is read.
+cp -r "$ex" "$tmp/ss"
+cp "$tmp/ss/prog" "$tmp/prog.copy"
+expect_error 2 "^pft: $tmp/ss/mem_0.bin: cannot create: it is an input of this command \(it would be overwritten\)$" \
+    "$PFT" decode --snapshot "$tmp/ss" --output "$tmp/ss/mem_0.bin"
+expect_error 2 "^pft: $tmp/prog.copy: cannot create: it is an input of this command" \
+    "$PFT" coverage --snapshot "$tmp/ss" --elf "$tmp/prog.copy" --output "$tmp/prog.copy"
+check "the input is intact" "$(md5sum <"$tmp/ss/mem_0.bin")" "$(md5sum <"$ex/mem_0.bin")"
+
 # ---- 12. --clock: one parser for frequencies --------------------------------
 want=$("$PFT" timeline --snapshot "$ex" --clock 1000000000 | md5sum)
 for v in 1e9 1.0e9 1000MHz 1GHz 1000000kHz 1000000000Hz 0x3b9aca00 "1 GHz"; do
