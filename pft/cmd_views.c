@@ -672,8 +672,9 @@ static int lines_check(const struct views_run *r)
 			vc.image = r->in.src[i].info.image;
 	if (pft_views_check_format(&vc, (enum pft_view_format)r->format, &why) == 0)
 		return 0;
-	cli_error("%s: %s: --format %s needs source lines", commands[r->cmd].name, why.text,
-		  r->format == PFT_VIEW_LCOV ? "lcov" : "?");
+	cli_error("%s: %s: --format %s needs source lines%s", commands[r->cmd].name, why.text,
+		  r->format == PFT_VIEW_LCOV ? "lcov" : "?",
+		  r->lines ? "" : ": give the program with --elf (built with -g)");
 	return -1;
 }
 

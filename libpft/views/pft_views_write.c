@@ -412,12 +412,10 @@ int pft_views_check_format(const struct pft_views_config *cfg, enum pft_view_for
 	     i++)
 		if (sec.path && sec.elf_segment < 0)
 			return pft_diag_file(why, -PFT_ERR_NOT_FOUND, sec.path,
-					     "no DWARF line table (a memory dump; give the "
-					     "program's ELF file, built with -g)");
+					     "no DWARF line table (a memory dump)");
 		else if (sec.path)
 			return pft_diag_file(why, -PFT_ERR_NOT_FOUND, sec.path,
-					     "no source lines loaded from it (only the ELF "
-					     "files given for source lines are read)");
-	return pft_diag_set(why, -PFT_ERR_NOT_FOUND,
-			    "no DWARF line table (give the program's ELF file, built with -g)");
+					     "its source lines are not read (not loaded into "
+					     "the lines)");
+	return pft_diag_set(why, -PFT_ERR_NOT_FOUND, "no DWARF line table");
 }

@@ -18,7 +18,7 @@ expect_error 2 "^pft: coverage: $ex/prog: no DWARF line table \(build with -g\):
     "$PFT" coverage --snapshot "$ex" --elf "$ex/prog" --format lcov
 check "lcov without lines: nothing on stdout" "$out" ""
 # Without --elf the image is the snapshot's memory dump.
-expect_error 2 "^pft: coverage: $ex/mem_0.bin: no DWARF line table \(a memory dump; give the program's ELF file, built with -g\): --format lcov needs source lines$" \
+expect_error 2 "^pft: coverage: $ex/mem_0.bin: no DWARF line table \(a memory dump\): --format lcov needs source lines: give the program with --elf \(built with -g\)$" \
     "$PFT" coverage --snapshot "$ex" --format lcov
 check "lcov of a dump: nothing on stdout" "$out" ""
 # Checked before the output is created: the file is not left empty.
