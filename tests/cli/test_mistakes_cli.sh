@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2016  # check_eval: single-quoted, evaluated later
 # Issue 24, the views and the CLI's conventions: lcov without source lines
 # (item 5), output errors with their reason (11), --clock values (12),
 # --output for every listing, --quiet, the help and the man page (13), the
@@ -120,11 +121,12 @@ if command -v arm-linux-gnueabihf-gcc >/dev/null && command -v qemu-arm >/dev/nu
     # A static glibc program: __libc_start_main and __libc_start_main_impl
     # are two GLOBAL FUNC symbols of one address and size (readelf -s).
     printf 'int f(int x) { return x * 3 + 1; }\nint main(int c, char **v) { int s = 0; for (int i = 0; i < 10; i++) s += f(i + c); return s & 1; }\n' >"$tmp/hello.c"
-    arm-linux-gnueabihf-gcc -O1 -marm -static -o "$tmp/hello" "$tmp/hello.c" &&
-    { qemu-arm -singlestep -d exec,nochain -D "$tmp/hello.log" "$tmp/hello" || true; } &&
+    arm-linux-gnueabihf-gcc -O1 -marm -static -o "$tmp/hello" "$tmp/hello.c" ||
+        bad "cannot build hello.c"
+    # (its exit status is the program's)
+    qemu-arm -singlestep -d exec,nochain -D "$tmp/hello.log" "$tmp/hello" >/dev/null 2>&1
     "$PFT" encode --log "$tmp/hello.log" --elf "$tmp/hello" --out-raw "$tmp/hello.raw" \
-        --out-perf "$tmp/hello.perf.data" 2>/dev/null ||
-        bad "cannot build, run or encode hello.c"
+        --out-perf "$tmp/hello.perf.data" 2>/dev/null || bad "cannot encode hello's log"
     check "calls --perf jsonl: every line has cpu" "$("$PFT" calls --perf "$tmp/hello.perf.data" \
         --format jsonl 2>/dev/null | grep -vc '^{"id":[0-9]*,"cpu":[0-9]*,"kind"')" 0
     check_eval "calls --perf jsonl: lines" '[ "$("$PFT" calls --perf "$tmp/hello.perf.data" --format jsonl 2>/dev/null | wc -l)" -gt 10 ]'
