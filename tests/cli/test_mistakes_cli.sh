@@ -82,9 +82,16 @@ for c in decode dump info; do
     check "$c --output: nothing on stdout" "$(wc -c <"$tmp/stdout.$c")" 0
 done
 # --quiet: no notes (detected options), errors still said.
-"$PFT" encode --log <("$PFT" decode --snapshot "$ex" --format jsonl |
-    python3 "$SRC/tests/cli/demo_log.py" "$ex/mem_0.bin") --elf "$ex/prog" \
-    --out-raw "$tmp/demo.raw" 2>/dev/null
+"$PFT" decode --snapshot "$ex" --format jsonl |
+    python3 "$SRC/tests/cli/demo_log.py" "$ex/mem_0.bin" >"$tmp/demo.log"
+"$PFT" encode --log "$tmp/demo.log" --elf "$ex/prog" --out-raw "$tmp/demo.raw" 2>/dev/null
+# pft encode's outputs too (the log is the demo's, made below).
+if [ -w /dev/full ]; then
+    for out in --out-raw --out-formatted --out-perf; do
+        expect_error 2 "^pft: /dev/full: cannot write: No space left on device$" \
+            "$PFT" encode --log "$tmp/demo.log" --elf "$ex/prog" "$out" /dev/full
+    done
+fi
 run "$PFT" decode --raw "$tmp/demo.raw" --elf "$ex/prog" --count
 check_eval "a note without --quiet" '[ "$status" = 0 ] && printf "%s" "$err" | grep -q detected'
 for c in decode calls coverage; do
