@@ -21,6 +21,7 @@ static const char *output_path;
 /* The progress line (cli_progress()). */
 static struct {
 	int on;                 /* drawing allowed */
+	int output_at_end;      /* standard output is written at the end */
 	int64_t start_ms, next_ms, every_ms;
 	size_t shown;           /* characters of the line on the terminal */
 } progress;
@@ -38,8 +39,8 @@ void cli_progress_start(int output_at_end)
 	const char *env = getenv("PFT_PROGRESS_MS");
 	uint64_t ms;
 
-	progress.on = !quiet && isatty(STDERR_FILENO) &&
-		      (output_at_end || !isatty(STDOUT_FILENO));
+	progress.on = !quiet && isatty(STDERR_FILENO);
+	progress.output_at_end = output_at_end;
 	progress.every_ms = env && !cli_parse_u64(env, &ms) && ms < 60000 ? (int64_t)ms : 500;
 	progress.start_ms = now_ms();
 	/* The first line after a second (a short run shows none). */
@@ -78,6 +79,10 @@ void cli_progress(uint64_t done, uint64_t total)
 	if (!cli_progress_due())
 		return;
 	progress.next_ms = now_ms() + progress.every_ms;
+	/* A listing on the same terminal is sign of life enough (asked now:
+	 * --output moves standard output after the start). */
+	if (!progress.output_at_end && isatty(STDOUT_FILENO))
+		return;
 	if (total)
 		n = snprintf(line, sizeof(line), "pft: %s of %s (%u%%)", human(done, a),
 			     human(total, b), (unsigned)(done >= total ? 100 : done * 100 / total));

@@ -169,6 +169,8 @@ if script -qec true /dev/null >/dev/null 2>&1; then
     # A listing on the terminal is sign of life enough: no line in it.
     got=$(tty_run "$PFT" decode "${raw[*]}" --insn)
     check_eval "no progress in a listing on the terminal" '! printf "%s" "$got" | grep -Eq "bytes \([0-9]+%"'
+    got=$(tty_run "$PFT" decode "${raw[*]}" --insn --output "$tmp/listing")
+    check_eval "progress with --output" 'printf "%s" "$got" | grep -Eq "[0-9]+%"'
     # Off a terminal: none.
     PFT_PROGRESS_MS=0 "$PFT" decode "${raw[@]}" --insn >/dev/null 2>"$tmp/err"
     check_eval "no progress off a terminal" '! grep -Eq "[0-9]+%" "$tmp/err"'
