@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -27,13 +28,13 @@ enum {
 	OPT_TS_PERIOD,
 	OPT_FILTER,
 	OPT_CTXID,
-	OPT_DMB_DSB,
 	OPT_OUT_RAW,
 	OPT_OUT_FORMATTED,
 	OPT_OUT_SNAPSHOT,
 	OPT_OUT_PERF,
 	OPT_PERF_RAW,
 	OPT_FORMAT,
+	OPT_QUIET,
 	OPT_HELP
 };
 
@@ -53,6 +54,7 @@ struct encode {
 	uint32_t ctxid;
 	const char *out_raw, *out_formatted, *out_snapshot, *out_perf;
 	int perf_raw;
+	int quiet;               /* --quiet: no summary line */
 	int format;
 
 	struct pft_image *image;
@@ -111,7 +113,8 @@ static void usage(FILE *out, int stats)
 			"  --out-snapshot DIR    OpenCSD snapshot: registers, trace buffer, memory\n"
 			"  --out-perf FILE       Linux perf.data (per-thread cs_etm recording of the\n"
 			"                        --elf programs; perf script decodes it)\n"
-			"  --perf-raw            its AUX data unformatted (default: CoreSight frames)\n");
+			"  --perf-raw            its AUX data unformatted (default: CoreSight frames)\n"
+			"  --quiet               no line saying what was written\n");
 }
 
 static int parse_filter(struct encode *e, const char *arg)
@@ -165,12 +168,12 @@ static int take_option(struct encode *e, int c, const char *arg, char **argv)
 	case OPT_CTXID:
 		e->have_ctxid = 1;
 		return parse_u32_opt("--ctxid", arg, 0, &e->ctxid);
-	case OPT_DMB_DSB: e->io.cfg.dmb_dsb_waypoints = 1; return 0;
 	case OPT_OUT_RAW: e->out_raw = arg; return 0;
 	case OPT_OUT_FORMATTED: e->out_formatted = arg; return 0;
 	case OPT_OUT_SNAPSHOT: e->out_snapshot = arg; return 0;
 	case OPT_OUT_PERF: e->out_perf = arg; return 0;
 	case OPT_PERF_RAW: e->perf_raw = 1; return 0;
+	case OPT_QUIET: e->quiet = 1; return 0;
 	case OPT_FORMAT:
 		return cli_parse_format(arg, &e->format);
 	case OPT_HELP: return 1;
@@ -201,12 +204,13 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		{ "ts-period", required_argument, NULL, OPT_TS_PERIOD },
 		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "ctxid", required_argument, NULL, OPT_CTXID },
-		{ "dmb-dsb-waypoints", no_argument, NULL, OPT_DMB_DSB },
+		{ "dmb-dsb-waypoints", no_argument, NULL, OPT_DMB_DSB_WAYPOINTS },
 		{ "out-raw", required_argument, NULL, OPT_OUT_RAW },
 		{ "out-formatted", required_argument, NULL, OPT_OUT_FORMATTED },
 		{ "out-snapshot", required_argument, NULL, OPT_OUT_SNAPSHOT },
 		{ "out-perf", required_argument, NULL, OPT_OUT_PERF },
 		{ "perf-raw", no_argument, NULL, OPT_PERF_RAW },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "protocol", required_argument, NULL, OPT_PROTOCOL },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -447,6 +451,47 @@ static int run_model(struct encode *e)
 	return rc;
 }
 
+/* ", PATH (N bytes)" for output file @path, or nothing without one. */
+static size_t say_output(char *buf, size_t len, const char *path, const char *what)
+{
+	struct stat st;
+
+	if (!path || !len)
+		return 0;
+	int n = stat(path, &st) ? snprintf(buf, len, ", %s (%s)", path, what)
+				: snprintf(buf, len, ", %s (%s%" PRIu64 " bytes)", path, what,
+					   (uint64_t)st.st_size);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* After a successful encode, one line on standard error: what the log
+ * made and where it went. */
+static void print_summary(const struct encode *e)
+{
+	char outs[4 * PATH_MAX + 128], trace[PATH_MAX + 32];
+	uint64_t insns = e->io.etm3 ? pft_etm3_model_insns(e->model3) : pft_ptm_model_insns(e->model);
+	uint64_t packets = 0;
+	size_t n = 0;
+
+	for (int t = 0; t < TYPES_MAX; t++)
+		packets += e->count[t];
+	n += say_output(outs + n, sizeof(outs) - n, e->out_raw, "");
+	n += say_output(outs + n, sizeof(outs) - n, e->out_formatted, "frames, ");
+	if (e->out_snapshot) {
+		snprintf(trace, sizeof(trace), "%s/%s", e->out_snapshot, SNAP_OUT_TRACE);
+		struct stat st;
+		int r = stat(trace, &st) ? snprintf(outs + n, sizeof(outs) - n, ", %s/ (snapshot)",
+						     e->out_snapshot)
+					 : snprintf(outs + n, sizeof(outs) - n,
+						    ", %s/ (snapshot, %" PRIu64 " bytes of trace)",
+						    e->out_snapshot, (uint64_t)st.st_size);
+		n += r < 0 ? 0 : (size_t)r < sizeof(outs) - n ? (size_t)r : sizeof(outs) - n - 1;
+	}
+	say_output(outs + n, sizeof(outs) - n, e->out_perf, "perf.data, ");
+	cli_error("encode: %" PRIu64 " instruction%s, %" PRIu64 " packet%s: %s", insns,
+		  insns == 1 ? "" : "s", packets, packets == 1 ? "" : "s", outs + 2);
+}
+
 static void print_stats(const struct encode *e)
 {
 	uint64_t insns = e->io.etm3 ? pft_etm3_model_insns(e->model3) : pft_ptm_model_insns(e->model);
@@ -647,6 +692,8 @@ int encode_main(int argc, char **argv, int stats)
 		rc = EXIT_USAGE;
 	if (!rc && stats)
 		print_stats(&e);
+	else if (!rc && !e.quiet)
+		print_summary(&e);
 out:
 	pft_ptm_model_free(e.model);
 	pft_etm3_model_free(e.model3);

@@ -10,10 +10,13 @@
 static const char info_usage[] =
 	"usage: pft info (--raw FILE | --formatted FILE [--tpiu] | --snapshot DIR |\n"
 	"                 --perf FILE)\n"
+	"                [--elf FILE[@BIAS]] [--image FILE@ADDR] [--symbols FILE]\n"
 	"                [--format text|jsonl] [--output FILE] [--quiet]\n"
 	"For each trace source: its ID, byte count, protocol (ptm, etmv3, etmv4,\n"
 	"stm, itm, unknown) and for PTM sources the pft options that decode it,\n"
-	"from the snapshot's registers or detected from the trace.\n\n"
+	"from the snapshot's registers or detected from the trace as decode\n"
+	"detects them: the return stack, branch broadcast and DMB/DSB waypoints\n"
+	"only with an image (without one, jsonl lists them in needs_image).\n\n"
 	"input (one of):\n"
 	"  --snapshot DIR        OpenCSD snapshot directory\n"
 	"  --raw FILE            one source's trace bytes ('-' = stdin)\n"
@@ -22,13 +25,16 @@ static const char info_usage[] =
 	"  --tpiu                formatted input has FSYNC/HSYNC (trace port)\n";
 
 /* One source of a trace file or snapshot: its configuration from the
- * snapshot's registers where it has them, else as detected. */
+ * snapshot's registers where it has them, else as detected (as decode
+ * and dump detect it: with the images given), with the other readings
+ * that decode it as cleanly and the options only an image tells. */
 static void print_source(int format, const struct pft_input_source *s)
 {
 	const char *how = s->registers ? "registers" : s->detected ? "detected" : "";
-	char opts[256] = "";
+	const char *name;
+	char opts[256] = "", alt[256];
 
-	if (*how && pft_ptm_config_options(&s->cfg, opts, sizeof(opts)) < 0)
+	if (*how && input_candidate_options(s, 0, opts, sizeof(opts)) < 0)
 		opts[0] = 0;
 	if (format == FMT_JSONL) {
 		printf("{");
@@ -38,6 +44,19 @@ static void print_source(int format, const struct pft_input_source *s)
 		       pft_protocol_name(s->protocol));
 		if (*how)
 			printf(",\"options\":\"%s\"", opts);
+		if (s->detected && s->ncandidates > 1) {
+			printf(",\"alternatives\":[");
+			for (unsigned k = 1; k < s->ncandidates && k < PFT_DETECT_MAX_CANDIDATES; k++)
+				if (!input_candidate_options(s, k, alt, sizeof(alt)))
+					printf("%s\"%s\"", k > 1 ? "," : "", alt);
+			printf("]");
+		}
+		if (s->detected && s->needs_image) {
+			printf(",\"needs_image\":[");
+			for (unsigned k = 0; !input_needs_image(s, k, &name); k++)
+				printf("%s\"%s\"", k ? "," : "", name);
+			printf("]");
+		}
 		printf("}\n");
 		return;
 	}
@@ -45,7 +64,21 @@ static void print_source(int format, const struct pft_input_source *s)
 		printf("id 0x%02x: ", s->id);
 	printf("%" PRIu64 " bytes, %s", s->stats.bytes, pft_protocol_name(s->protocol));
 	if (*how)
-		printf(", options: %s (%s)", *opts ? opts : "(none)", how);
+		printf(", options: %s (%s", *opts ? opts : "(none)", how);
+	if (s->detected && s->ncandidates > 1) {
+		printf("; also decodes cleanly, differently, with: ");
+		for (unsigned k = 1; k < s->ncandidates && k < PFT_DETECT_MAX_CANDIDATES; k++)
+			if (!input_candidate_options(s, k, alt, sizeof(alt)))
+				printf("%s%s", k > 1 ? "; " : "", *alt ? alt : "no options");
+	}
+	if (s->detected && s->needs_image) {
+		printf("; ");
+		for (unsigned k = 0; !input_needs_image(s, k, &name); k++)
+			printf("%s%s", k ? ", " : "", name);
+		printf(" need an image");
+	}
+	if (*how)
+		printf(")");
 	printf("\n");
 }
 
@@ -81,8 +114,11 @@ static void print_unit(int format, const struct pft_input_source *s)
 
 /* Survey the input (pft_input's survey: read through, not decoded), then
  * print its sources. */
-static int info(const struct input_opts *o, int format, const char *output)
+static int info(const struct cmd_args *a)
 {
+	const struct input_opts *o = &a->input;
+	const struct image_args *images = &a->images;
+	int format = a->format;
 	struct pft_input_config ic = { .size = sizeof(ic), .id = -1, .survey = 1 };
 	struct pft_input_perf_config pc = { .size = sizeof(pc) };
 	struct pft_input_source s;
@@ -94,7 +130,10 @@ static int info(const struct input_opts *o, int format, const char *output)
 		cli_error("%s", pft_errstr(pft_errcode(err)));
 		return EXIT_USAGE;
 	}
-	if (o->snapshot)
+	err = input_add_images(in, images);
+	if (err < 0)
+		;
+	else if (o->snapshot)
 		err = pft_input_open_snapshot(in, o->snapshot);
 	else if (o->perf)
 		err = pft_input_open_perf(in, o->perf, &pc);
@@ -109,8 +148,7 @@ static int info(const struct input_opts *o, int format, const char *output)
 		pft_input_free(in);
 		return EXIT_USAGE;
 	}
-	/* The input is read already: --output may even replace it. */
-	if (cli_open_output(output)) {
+	if (cmd_open_output(a)) {
 		pft_input_free(in);
 		return EXIT_USAGE;
 	}
@@ -136,24 +174,27 @@ static void usage(void *ctx)
 int cmd_info(int argc, char **argv)
 {
 	const struct cmd_spec spec = { .name = "info",
-				       .groups = OPTS_FILES | OPTS_FORMAT | OPTS_OUTPUT,
+				       .groups = OPTS_FILES | OPTS_FORMAT | OPTS_IMAGES | OPTS_OUTPUT,
 				       .format_default = FMT_TEXT, .usage = usage,
 				       .ctx = (void *)&spec };
 	struct cmd_args a;
 	const struct input_opts *o = &a.input;
 	int rc = cmd_parse(argc, argv, &spec, &a);
 
-	cmd_args_free(&a);
-	if (rc != CMD_GO_ON)
+	if (rc != CMD_GO_ON) {
+		cmd_args_free(&a);
 		return rc;
+	}
 	if (!!o->raw + !!o->formatted + !!o->snapshot + !!o->perf != 1) {
 		cli_error("info: give one input: --raw FILE, --formatted FILE, --snapshot DIR or "
 			  "--perf FILE");
-		return EXIT_USAGE;
-	}
-	if (o->tpiu && !o->formatted) {
+		rc = EXIT_USAGE;
+	} else if (o->tpiu && !o->formatted) {
 		cli_error("info: --tpiu goes with --formatted");
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
+	} else {
+		rc = info(&a);
 	}
-	return info(o, a.format, a.output);
+	cmd_args_free(&a);
+	return rc;
 }

@@ -61,6 +61,10 @@ int input_option(struct input_opts *o, int code, const char *arg)
 		o->ptm_only = "--return-stack";
 		break;
 	case OPT_BRANCH_BROADCAST: o->cfg.branch_broadcast = 1; break;
+	case OPT_DMB_DSB_WAYPOINTS:
+		o->cfg.dmb_dsb_waypoints = 1;
+		o->ptm_only = "--dmb-dsb-waypoints";
+		break;
 	case OPT_TS_GRAY: o->cfg.ts_gray = 1; break;
 	case OPT_CTXID_BYTES:
 		if (cli_parse_u32(arg, &v) || (v != 0 && v != 1 && v != 2 && v != 4)) {
@@ -262,18 +266,59 @@ const char *input_id_prefix(const struct pft_input_source *s, char buf[16])
 	return buf;
 }
 
-/* Say what configuration was assumed, as the options that give it. */
+int input_candidate_options(const struct pft_input_source *s, unsigned k, char *buf, size_t len)
+{
+	struct pft_ptm_config cfg = s->cfg;
+
+	if (k > 0 && k < s->ncandidates && k < PFT_DETECT_MAX_CANDIDATES) {
+		const struct pft_detect_candidate *c = &s->candidates[k];
+		cfg.cycle_accurate = c->cycle_accurate;
+		cfg.ctxid_bytes = c->ctxid_bytes;
+		cfg.ts_64bit = c->ts_64bit;
+		if (cfg.ts_64bit)
+			cfg.version_minor = 1;   /* PFTv1.0 has 48-bit timestamps only */
+	}
+	return pft_ptm_config_options(&cfg, buf, len) < 0 ? -1 : 0;
+}
+
+int input_needs_image(const struct pft_input_source *s, unsigned k, const char **name)
+{
+	static const struct { uint32_t bit; const char *name; } flow[] = {
+		{ PFT_DETECT_RETURN_STACK, "--return-stack" },
+		{ PFT_DETECT_BRANCH_BROADCAST, "--branch-broadcast" },
+		{ PFT_DETECT_DMB_DSB, "--dmb-dsb-waypoints" },
+	};
+	for (unsigned i = 0; i < 3; i++)
+		if ((s->needs_image & flow[i].bit) && k-- == 0) {
+			*name = flow[i].name;
+			return 0;
+		}
+	return -1;
+}
+
+/* Say what configuration was assumed, as the options that give it, and
+ * the other readings that decode the trace as cleanly but differently. */
 static void report_detected(const struct pft_input_source *s)
 {
-	char opts[256], buf[16];
+	char opts[256], alt[1024] = "", one[256], buf[16];
 	const char *id = input_id_prefix(s, buf);
+	size_t used = 0;
 
-	if (pft_ptm_config_options(&s->cfg, opts, sizeof(opts)) < 0)
+	if (input_candidate_options(s, 0, opts, sizeof(opts)) < 0)
 		snprintf(opts, sizeof(opts), "?");
-	if (s->ncandidates > 1)
-		cli_note("%s: %sdetected %s (%u configurations decode the trace alike; "
+	for (unsigned k = 1; k < s->ncandidates && k < PFT_DETECT_MAX_CANDIDATES; k++) {
+		if (input_candidate_options(s, k, one, sizeof(one)) < 0)
+			snprintf(one, sizeof(one), "?");
+		int n = snprintf(alt + used, sizeof(alt) - used, "%s%s", k > 1 ? "; " : "",
+				 *one ? one : "no options");
+		if (n < 0 || (size_t)n >= sizeof(alt) - used)
+			break;
+		used += (size_t)n;
+	}
+	if (*alt)
+		cli_note("%s: %sdetected %s (it also decodes cleanly, but differently, with: %s; "
 			  "give --reg or the options to choose)", s->path, id,
-			  *opts ? opts : "no options", s->ncandidates);
+			  *opts ? opts : "no options", alt);
 	else
 		cli_note("%s: %sdetected %s", s->path, id, *opts ? opts : "no options");
 }
@@ -312,15 +357,30 @@ int input_fit_report(struct input *in)
 		const struct pft_input_source *s = &in->src[i].info;
 		int reason = s->decoded ? pft_input_fit(in->in, i, &v, sizeof(v)) : 0;
 		/* A damaged trace is reported error by error already; the
-		 * image verdicts need an image to be about. */
+		 * image verdicts need an image to be about; perf.data's
+		 * missing images were named already. */
 		if (reason <= 0 || reason == PFT_FIT_CONFIG ||
 		    (!in->has_images && (reason == PFT_FIT_IMAGE_ADDRESS ||
 					 reason == PFT_FIT_IMAGE_CONTENT)))
 			continue;
-		cli_error("%s", v.diag.text);
+		if (!(in->perf && reason == PFT_FIT_NO_IMAGE))
+			cli_error("%s", v.diag.text);
 		misfits++;
 	}
-	return misfits;
+	return misfits + in->warnings;   /* damaged input, said at the open */
+}
+
+int input_add_images(struct pft_input *in, const struct image_args *images)
+{
+	int err = 0;
+
+	for (size_t i = 0; images && i < images->n && err >= 0; i++)
+		err = images->v[i].symbols ? pft_input_add_symbols(in, images->v[i].path)
+		      : images->v[i].is_elf
+			      ? pft_input_add_elf(in, images->v[i].path, (int64_t)images->v[i].addr)
+			      : pft_input_add_image(in, images->v[i].path,
+						    (uint32_t)images->v[i].addr);
+	return err;
 }
 
 /* Whether @images give code (--symbols alone gives none). */
@@ -410,12 +470,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 		cli_error("%s", pft_errstr(pft_errcode(err)));
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; images && i < images->n && err >= 0; i++)
-		err = images->v[i].symbols ? pft_input_add_symbols(in->in, images->v[i].path)
-		      : images->v[i].is_elf
-			      ? pft_input_add_elf(in->in, images->v[i].path, (int64_t)images->v[i].addr)
-			      : pft_input_add_image(in->in, images->v[i].path,
-						    (uint32_t)images->v[i].addr);
+	err = input_add_images(in->in, images);
 	if (err >= 0) {
 		if (o->snapshot) {
 			err = pft_input_open_snapshot(in->in, o->snapshot);
@@ -442,9 +497,14 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	}
 	struct pft_diag note;
 	for (size_t i = 0; pft_input_diag(in->in, i, &note) == 0; i++)
-		if (note.severity == PFT_DIAG_NOTE)
+		if (note.severity == PFT_DIAG_WARNING) {   /* counted: exit 1 */
+			cli_error("%s", note.text);
+			in->warnings++;
+		} else if (note.severity == PFT_DIAG_NOTE) {   /* --quiet silences */
 			cli_note("%s", note.text);
+		}
 	in->has_images = o->snapshot || o->perf || has_code_images(images);
+	in->perf = o->perf != NULL;
 	if (o->perf && elements)
 		report_missing_images(in->in, o->perf);
 	in->nsrc = pft_input_nsources(in->in);

@@ -51,6 +51,7 @@ enum {
 	OPT_BUILDID_DIR,
 	OPT_PROTOCOL,
 	OPT_JOBS,
+	OPT_DMB_DSB_WAYPOINTS,
 	INPUT_OPT_END
 };
 
@@ -77,7 +78,10 @@ struct input {
 	size_t nsrc;
 	int multi_id;            /* the input has trace IDs: print them */
 	int has_images;          /* a snapshot, or --elf/--image given */
+	int perf;                /* a perf.data input: its missing images are
+				  * named as they are found missing */
 	int counting;            /* read with input_count() */
+	int warnings;            /* the input is damaged (said when opened) */
 };
 
 /* Open the input the options name, for packets and/or elements, with the
@@ -95,11 +99,21 @@ int input_check_sources(const struct input *in, const struct input_opts *o, int 
 /* "id 0x13: " in @buf for a source with an ID, else "": what a message
  * about source @s puts after the file name.  Returns @buf. */
 const char *input_id_prefix(const struct pft_input_source *s, char buf[16]);
+/* The options of detected source @s's reading @k (0: @s->cfg's; up to
+ * @s->ncandidates) into @buf: "" for none.  0, or -1 when they do not fit. */
+int input_candidate_options(const struct pft_input_source *s, unsigned k, char *buf, size_t len);
+/* The options only an image decides that @s needs one for (@s->needs_image),
+ * the @k-th of them in *@name: 0, or -1 past the last. */
+int input_needs_image(const struct pft_input_source *s, unsigned k, const char **name);
 /* Print why the last call on @in failed with @err. */
 void input_report_error(const struct pft_input *in, int err);
+/* Add @images (may be NULL) to @in: 0 or a negative error code
+ * (pft_input_diag() says why). */
+int input_add_images(struct pft_input *in, const struct image_args *images);
 
 /* After the decode: one line on stderr for each source whose
- * configuration or image does not fit its trace.  Returns how many. */
+ * configuration or image does not fit its trace.  Returns how many, plus
+ * the warnings the open gave (a damaged input: exit 1 too). */
 int input_fit_report(struct input *in);
 
 /* The next item: 1, 0 at the end (the sources' counts are then up to

@@ -33,6 +33,7 @@ static const struct shared_option {
 	{ { "ts-bits", required_argument, NULL, OPT_TS_BITS }, OPTS_INPUT },
 	{ { "ts-gray", no_argument, NULL, OPT_TS_GRAY }, OPTS_INPUT },
 	{ { "branch-broadcast", no_argument, NULL, OPT_BRANCH_BROADCAST }, OPTS_INPUT },
+	{ { "dmb-dsb-waypoints", no_argument, NULL, OPT_DMB_DSB_WAYPOINTS }, OPTS_INPUT },
 	{ { "reg", required_argument, NULL, OPT_REG }, OPTS_INPUT },
 	{ { "symfs", required_argument, NULL, OPT_SYMFS }, OPTS_INPUT },
 	{ { "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR }, OPTS_INPUT },

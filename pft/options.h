@@ -84,6 +84,7 @@ int cmd_open_output(const struct cmd_args *a);
 	"                        --reg ETMIDR selects etmv3)\n"               \
 	"  --cycle-accurate --timestamps --ctxid-bytes N --vmid --return-stack\n" \
 	"  --branch-broadcast --pft-version 1.0|1.1 --ts-bits 48|64 --ts-gray\n" \
+	"  --dmb-dsb-waypoints   DMB and DSB are waypoints (ETMCCER[24])\n"     \
 	"  --reg NAME=VALUE      a PTM or ETM register (ETMCR, ETMCCER, ETMIDR,\n" \
 	"                        ETMTRACEIDR; repeatable): the configuration\n"  \
 	"                        they give (missing ones: a Cortex-A15's PTM,\n" \

@@ -121,7 +121,10 @@ pft_export enum pft_error_code pft_errcode(int status);
  */
 enum pft_diag_severity {
 	PFT_DIAG_ERROR = 0,     /* the call failed with -@code */
-	PFT_DIAG_NOTE = 1       /* worth knowing; the call succeeded */
+	PFT_DIAG_NOTE = 1,      /* worth knowing; the call succeeded */
+	PFT_DIAG_WARNING = 2    /* the call succeeded, but the input is damaged
+				 * (-@code says how): what could be decoded
+				 * was, not all of it */
 };
 
 #define PFT_DIAG_NO_OFFSET UINT64_MAX

@@ -339,8 +339,11 @@ struct pft_detect_ptm_result {
 	uint32_t asyncs, isyncs; /* under @config */
 	uint64_t examined;       /* bytes read */
 	/* The parse configurations that decode the prefix as well as the
-	 * best (it included, first): more than one means the prefix cannot
-	 * tell them apart, and the fields where they differ are not in
+	 * best (it included, first) and whose packets say something else
+	 * (readings whose packets are the best's, such as either timestamp
+	 * width without a full timestamp, are no choice and are left out):
+	 * more than one means the prefix cannot tell them apart.  The
+	 * fields where any reading as good as the best differs are not in
 	 * @determined. */
 	uint32_t ncandidates;
 	struct pft_detect_candidate candidates[PFT_DETECT_MAX_CANDIDATES];
@@ -368,7 +371,10 @@ struct pft_detect_ptm_result {
  * return stack x branch broadcast x DMB/DSB waypoints (no return stack
  * with branch broadcast) and the fewest error and ADDR_NACC elements
  * decide; branch broadcast is also told by how taken direct branches are
- * traced (branch packets or E atoms).  @res (@size = sizeof *@res).
+ * traced (branch packets or E atoms).  When every flow setting has flow
+ * errors, the image is not the code that ran (or not at its address):
+ * the flow options stay off and undetermined (@flow_errors says how
+ * many).  An image with no code is no image.  @res (@size = sizeof *@res).
  * Returns 0, -PFT_ERR_NOSYNC (no A-sync in the prefix; @res still filled,
  * with nothing determined), -PFT_ERR_INVALID (NULL @res, NULL @buf with
  * @len > 0, @size too small) or -PFT_ERR_NOMEM.
@@ -407,12 +413,14 @@ enum pft_fit_reason {
 	PFT_FIT_IMAGE_ADDRESS,       /* trace runs outside the image: wrong address? */
 	PFT_FIT_IMAGE_CONTENT,       /* the image's code contradicts the trace */
 	PFT_FIT_NOT_PTM,             /* the bytes are another protocol or framed */
+	PFT_FIT_NO_IMAGE,            /* flow decoded with no code image at all */
 	PFT_FIT_REASON_MAX
 };
 
 /* "ok", "cycle_accurate", "ctxid_bytes", "ts_bits", "ts_gray",
  * "version", "return_stack", "branch_broadcast", "dmb_dsb", "config",
- * "image_address", "image_content", "not_ptm"; "unknown" out of range. */
+ * "image_address", "image_content", "not_ptm", "no_image"; "unknown" out
+ * of range. */
 pft_export const char *pft_fit_reason_name(unsigned reason);
 
 struct pft_fit_verdict {
@@ -515,6 +523,15 @@ struct pft_info_source {
 	uint32_t determined;     /* as struct pft_detect_ptm_result */
 	uint32_t ncandidates;
 	struct pft_ptm_config cfg;
+	/* PTM, detected: the enum pft_detect_field bits only an image can
+	 * decide, when no image with code was given (pft_info_set_image()):
+	 * return stack, branch broadcast, DMB/DSB waypoints; else 0. */
+	uint32_t needs_image;
+	uint32_t reserved2;
+	/* The readings that decode the prefix as cleanly as @cfg but say
+	 * something else (@ncandidates of them, @cfg's first), as struct
+	 * pft_detect_ptm_result. */
+	struct pft_detect_candidate candidates[PFT_DETECT_MAX_CANDIDATES];
 };
 
 struct pft_info;
@@ -529,6 +546,11 @@ pft_export void pft_info_free(struct pft_info *info);
  * once).  Returns 0, -PFT_ERR_INVALID (NULL @info, NULL @buf with @len,
  * after pft_info_finish()) or -PFT_ERR_NOMEM. */
 pft_export int pft_info_feed(struct pft_info *info, const uint8_t *buf, size_t len);
+
+/* Detect with @image (borrowed, may be NULL; it must outlive @info), as
+ * pft_detect_ptm() does: the flow options too.  Before pft_info_finish().
+ * Returns 0 or -PFT_ERR_INVALID. */
+pft_export int pft_info_set_image(struct pft_info *info, struct pft_image *image);
 
 /* The end of the buffer: detection runs now.  Returns 0, -PFT_ERR_INVALID
  * (NULL, or finished already) or -PFT_ERR_NOMEM. */

@@ -67,7 +67,8 @@ struct pft_elem {
 	uint32_t start, end, last, ninsn;
 	uint32_t cycles;     /* when has_cycles: from the packet that ended it */
 	uint32_t addr;       /* ADDR_NACC: the address; EXCEPTION: preferred
-			      * return address (when has_ret) */
+			      * return address (when has_ret); ERROR: the
+			      * address the flow had reached (0: unknown) */
 	uint32_t ctxid;      /* CONTEXT */
 	uint16_t exception;  /* EXCEPTION: number (pft_exception_name()) */
 	uint8_t type;        /* enum pft_elem_type */

@@ -424,6 +424,12 @@ struct pft_input_source {
 	int cpu;                /* perf.data: the CPU of this trace unit (every
 				 * item of the source comes from it); -1 for
 				 * other inputs */
+	/* detected: the enum pft_detect_field bits only an image decides,
+	 * when none with code was given (else 0); and the readings that
+	 * decode the trace as cleanly as @cfg but differently
+	 * (@ncandidates, @cfg's first; pft_detect_ptm_result). */
+	uint32_t needs_image;
+	struct pft_detect_candidate candidates[PFT_DETECT_MAX_CANDIDATES];
 };
 
 /* With fit_check: whether decoded source @index's configuration and image

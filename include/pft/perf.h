@@ -104,6 +104,12 @@ struct pft_perf_header {
 	uint64_t features[4];         /* feature bitmap (bit 18: AUXTRACE) */
 	uint32_t nr_attrs;
 	uint32_t nr_cpus;             /* ETM blocks in AUXTRACE_INFO (0 before it) */
+	/* A file cut short (its data section or feature table passes the
+	 * end of the file) is read up to the cut: the offset of the record
+	 * or table the file ends in, once the reader has come to it; 0: the
+	 * file is whole (so far).  An AUXTRACE record the file ends in comes
+	 * with the trace bytes there are. */
+	uint64_t cut_at;
 };
 
 /* One event attribute (perf_event_attr and its IDs). */
@@ -249,12 +255,25 @@ pft_export int pft_perf_attr(struct pft_perf *r, size_t index,
  * taken are skipped.  Unknown record types come with their header fields
  * only.  Returns 0, -PFT_ERR_EOS (no more), -PFT_ERR_INVALID (NULL
  * argument, @size 0) or -PFT_ERR_BAD_FILE: a malformed header or record
- * (truncated, a size of 0 or past the end of its section, a cs_etm header
- * version above 2, counts that do not fit the record); the offset of the
- * fault is pft_perf_get_offset(), and every later call fails the same way.
+ * (a size of 0 or past the end of its section, a cs_etm header version
+ * above 2, counts that do not fit the record); the offset of the fault is
+ * pft_perf_get_offset(), and every later call fails the same way.  A file
+ * cut short is not malformed: its records end at the cut
+ * (pft_perf_header()'s @cut_at).
  */
 pft_export int pft_perf_next(struct pft_perf *r, struct pft_perf_record *rec,
 			     size_t size);
+
+/*
+ * Go back (or forward) to the data record at file offset @offset, one
+ * that pft_perf_next() returned before (its @offset): the next
+ * pft_perf_next() returns it again, and, for an AUXTRACE record,
+ * pft_perf_read_aux() then reads its trace bytes from byte @aux_skip on.
+ * Reading the records of one queue this way costs what they take, not
+ * the file.  Returns 0, -PFT_ERR_INVALID (NULL @r, @offset outside the
+ * data section) or -PFT_ERR_BAD_FILE (the reader failed before).
+ */
+pft_export int pft_perf_seek(struct pft_perf *r, uint64_t offset, uint64_t aux_skip);
 
 /*
  * Up to @len trace bytes of the AUXTRACE record pft_perf_next() returned

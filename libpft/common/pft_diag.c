@@ -54,6 +54,13 @@ int pft_diag_at(struct pft_diag *d, int err, const char *file, unsigned line,
 	return err;
 }
 
+int pft_diag_warning(struct pft_diag *d)
+{
+	if (d)
+		d->severity = PFT_DIAG_WARNING;
+	return 0;
+}
+
 int pft_diag_set(struct pft_diag *d, int err, const char *fmt, ...)
 {
 	va_list ap;

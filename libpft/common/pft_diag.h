@@ -28,6 +28,10 @@ int pft_diag_vat(struct pft_diag *d, int err, const char *file, unsigned line,
 #define pft_diag_offset(d, err, file, offset, ...) \
 	pft_diag_at(d, err, file, 0, offset, __VA_ARGS__)
 
+/* Make *@d, as filled with the code of the damage, a warning
+ * (PFT_DIAG_WARNING): the call goes on.  Returns 0. */
+int pft_diag_warning(struct pft_diag *d);
+
 /* No diagnostic: code 0 and empty strings. */
 void pft_diag_clear(struct pft_diag *d);
 

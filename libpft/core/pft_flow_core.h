@@ -131,7 +131,10 @@ static inline enum pft_mem_space pft_flow_core_space(const struct pft_flow_core 
 static inline void pft_flow_core_error(struct pft_flow_core *c, uint64_t offset,
 				       enum pft_error_code why)
 {
-	pft_flow_core_push(c, PFT_ELEM_ERROR, offset)->reason = (uint8_t)why;
+	struct pft_elem *e = pft_flow_core_push(c, PFT_ELEM_ERROR, offset);
+
+	e->reason = (uint8_t)why;
+	e->addr = c->pc_valid ? c->pc : 0;   /* where the flow was */
 }
 
 /* A RANGE of @ninsn instructions @start .. @last (@end just past it),

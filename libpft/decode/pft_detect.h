@@ -34,7 +34,26 @@ struct pft_fit {
 	uint64_t last_ts;
 	uint32_t ts_falls_binary, ts_falls_gray;
 	uint32_t vmids, exc_returns, hyp_isyncs;
+	/* The first flow error (not one after a bad packet): where. */
+	int have_flow_error;
+	uint64_t flow_error_offset;
+	uint32_t flow_error_addr;
+	uint8_t flow_error_reason;
+	/* Set by pft_fit_verdict(): its evidence is conclusive by itself
+	 * (pft_fit_sure()). */
+	int sure;
 };
+
+/* Whether the last verdict of @fit may be reported: the evidence recurs
+ * after several syncs (pft_fit_evident()), or the verdict is conclusive
+ * on its own (another reading decodes cleanly where this one does not,
+ * timestamps that fall one way and rise the other, flow contradicting an
+ * image under a clean packet decode, flow with no image). */
+int pft_fit_sure(const struct pft_fit *fit);
+
+/* pft_fit_verdict(), as reported: PFT_FIT_OK unless pft_fit_sure();
+ * quick when nothing went wrong at all. */
+int pft_fit_report(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size);
 
 /* 1 when @a and @b count the same from here on, given the same packets
  * and elements (their counters may differ), else 0. */

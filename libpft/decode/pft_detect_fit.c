@@ -14,6 +14,7 @@
 #include "pft.h"
 #include "common/pft_size.h"
 #include "common/pft_diag.h"
+#include "image/pft_image_int.h"
 
 
 const char *pft_fit_reason_name(unsigned reason)
@@ -21,7 +22,7 @@ const char *pft_fit_reason_name(unsigned reason)
 	static const char *const names[] = {
 		"ok", "cycle_accurate", "ctxid_bytes", "ts_bits", "ts_gray",
 		"version", "return_stack", "branch_broadcast", "dmb_dsb", "config",
-		"image_address", "image_content", "not_ptm"
+		"image_address", "image_content", "not_ptm", "no_image"
 	};
 	return reason < PFT_FIT_REASON_MAX ? names[reason] : "unknown";
 }
@@ -128,6 +129,12 @@ int pft_fit_elem(struct pft_fit *fit, const struct pft_elem *elem, size_t size)
 		if (elem->reason == PFT_ERR_FLOW_BAD_PACKET)
 			break;
 		fit->flow_errors++;
+		if (!fit->have_flow_error) {
+			fit->have_flow_error = 1;
+			fit->flow_error_offset = elem->offset;
+			fit->flow_error_addr = elem->addr;
+			fit->flow_error_reason = elem->reason;
+		}
 		if (!fit->flow_error_since_sync)
 			fit->flow_errored_syncs++;
 		fit->flow_error_since_sync = 1;
@@ -159,13 +166,19 @@ int pft_fit_evident(const struct pft_fit *fit)
 	       (fit->isync_ranges >= 2 && fit->nacc_after_isync == fit->isync_ranges);
 }
 
+int pft_fit_sure(const struct pft_fit *fit)
+{
+	return fit->sure || pft_fit_evident(fit) > 0;
+}
+
 /* The error code of a verdict's reason: which kind of input is at fault. */
 static int reason_error(enum pft_fit_reason reason)
 {
 	switch (reason) {
 	case PFT_FIT_OK: return 0;
 	case PFT_FIT_IMAGE_ADDRESS:
-	case PFT_FIT_IMAGE_CONTENT: return -PFT_ERR_BAD_IMAGE;
+	case PFT_FIT_IMAGE_CONTENT:
+	case PFT_FIT_NO_IMAGE: return -PFT_ERR_BAD_IMAGE;
 	case PFT_FIT_NOT_PTM: return -PFT_ERR_NO_SOURCE;
 	default: return -PFT_ERR_BAD_CONFIG;
 	}
@@ -235,14 +248,51 @@ static int flow_field(struct pft_fit_verdict *v, const struct pft_ptm_config *cu
 	return 0;
 }
 
-int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
+/* The file of @img's section at @addr (NULL: none, or a buffer). */
+static const char *image_file_at(const struct pft_image *img, uint32_t addr)
 {
-	struct pft_ptm_detect_scan cur;
-	struct pft_detect_ptm_result det;
-	int err;
+	struct pft_image_section_info si;
 
-	if (!fit || !v || size < sizeof(*v))
-		return -PFT_ERR_INVALID;
+	for (size_t i = 0; pft_image_section(img, i, &si, sizeof(si)) == 0; i++)
+		if (addr >= si.vaddr && addr - si.vaddr < si.length)
+			return si.path;
+	for (size_t i = 0; pft_image_section(img, i, &si, sizeof(si)) == 0; i++)
+		if (si.path)
+			return si.path;
+	return NULL;
+}
+
+/* The image contradicts the flow the trace describes, first at the
+ * recorded flow error. */
+static void image_mismatch(struct pft_fit *fit, struct pft_fit_verdict *v)
+{
+	char where[96], sym[160] = "";
+	const char *file = image_file_at(fit->image, fit->flow_error_addr);
+	const char *name;
+	uint32_t off;
+
+	if (fit->flow_error_addr &&
+	    pft_image_symbolize(fit->image, fit->flow_error_addr, &name, &off) == 0)
+		snprintf(sym, sizeof(sym), " in %.100s+0x%x", name, (unsigned)off);
+	if (fit->flow_error_addr)
+		snprintf(where, sizeof(where), "at offset 0x%llx (address 0x%08x%.60s)",
+			 (unsigned long long)fit->flow_error_offset,
+			 (unsigned)fit->flow_error_addr, sym);
+	else
+		snprintf(where, sizeof(where), "at offset 0x%llx",
+			 (unsigned long long)fit->flow_error_offset);
+	v->reason = PFT_FIT_IMAGE_CONTENT;
+	pft_diag_set(&v->diag, -PFT_ERR_BAD_IMAGE,
+		     "the image does not match the trace: %s the flow contradicts the code "
+		     "(%s, %u flow errors in all): %s may not be the binary that ran, or is "
+		     "not at its address (--image FILE@ADDR, --elf FILE@BIAS)",
+		     where, pft_errstr(fit->flow_error_reason), fit->flow_errors,
+		     file ? file : "the image");
+}
+
+/* The verdict's counts, and "fits" until something says otherwise. */
+static int verdict_begin(struct pft_fit *fit, struct pft_fit_verdict *v)
+{
 	memset(v, 0, sizeof(*v));
 	v->size = sizeof(*v);
 	v->bad_packets = fit->bad;
@@ -252,8 +302,49 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 	v->addr_nacc = fit->nacc;
 	v->nacc_after_isync = fit->nacc_after_isync;
 	v->suggested = fit->cfg;
+	fit->sure = 0;
+	int has_code = pft_image_has_code(fit->image);
 	say(v, PFT_FIT_OK, "the configuration%s the trace%s",
-	    fit->image ? " and image fit" : " fits", "");
+	    has_code ? " and image fit" : " fits", "");
+	return has_code;
+}
+
+/* Nothing a reportable verdict could rest on: no bad packet, no flow
+ * error, no address the image lacks, no timestamp that falls, no
+ * PFTv1.1 packet under PFTv1.0.  (A flow setting the prefix decides
+ * otherwise is reported only with flow errors.) */
+static int nothing_wrong(const struct pft_fit *fit)
+{
+	return !fit->bad && !fit->flow_errors && !fit->nacc && !fit->ts_falls_gray &&
+	       !fit->ts_falls_binary &&
+	       !(fit->cfg.version_minor == 0 && (fit->vmids || fit->exc_returns || fit->hyp_isyncs));
+}
+
+int pft_fit_report(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
+{
+	if (!fit || !v || size < sizeof(*v))
+		return -PFT_ERR_INVALID;
+	/* The verdict below detects again, several times: not for a decode
+	 * that went well (a perf.data input checks a source per thread). */
+	if (nothing_wrong(fit)) {
+		verdict_begin(fit, v);
+		return PFT_FIT_OK;
+	}
+	int r = pft_fit_verdict(fit, v, size);
+	/* One damaged stretch is not a misfit: only evidence from several
+	 * syncs is, or a verdict conclusive by itself. */
+	return r > 0 && !pft_fit_sure(fit) ? PFT_FIT_OK : r;
+}
+
+int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
+{
+	struct pft_ptm_detect_scan cur;
+	struct pft_detect_ptm_result det;
+	int err;
+
+	if (!fit || !v || size < sizeof(*v))
+		return -PFT_ERR_INVALID;
+	int has_code = verdict_begin(fit, v);
 
 	/* Bad packets because the bytes are no single PTM source at all. */
 	if (fit->bad > 0) {
@@ -274,7 +365,8 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 		}
 	}
 
-	/* Parse options: the saved bytes decode cleanly another way. */
+	/* Parse options: the saved bytes decode cleanly another way.  When
+	 * that way has no bad packet at all, one bad packet is enough. */
 	err = pft_ptm_detect_scan(fit->prefix, fit->prefix_len, &fit->cfg, &cur);
 	if (err < 0)
 		return err;
@@ -287,8 +379,10 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 		s.ctxid_bytes = det.config.ctxid_bytes;
 		s.ts_64bit = det.config.ts_64bit;
 		v->suggested = s;
-		if (parse_field(v, &fit->cfg, &det.config))
+		if (parse_field(v, &fit->cfg, &det.config)) {
+			fit->sure = det.errors == 0;
 			return (int)v->reason;
+		}
 	}
 	if (fit->errored_syncs > 0) {
 		say(v, PFT_FIT_CONFIG, "bad packets after %s A-syncs and no configuration "
@@ -302,21 +396,38 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 		v->suggested.version_minor = 1;
 		say(v, PFT_FIT_VERSION, "VMID, exception-return or Hyp packets: the trace is "
 		    "PFTv1.1; use %s%s", "--pft-version 1.1", "");
+		fit->sure = 1;
 		return (int)v->reason;
 	}
+	/* Timestamp encoding: timestamps that fall under the encoding in use
+	 * and rise under the other; conclusive when they fall repeatedly and
+	 * the other reading falls at most a quarter as often. */
 	uint32_t falls_used = fit->cfg.ts_gray ? fit->ts_falls_gray : fit->ts_falls_binary;
 	uint32_t falls_other = fit->cfg.ts_gray ? fit->ts_falls_binary : fit->ts_falls_gray;
 	if (falls_used > falls_other) {
 		v->suggested.ts_gray = !fit->cfg.ts_gray;
-		say(v, PFT_FIT_TS_GRAY, fit->cfg.ts_gray ?
-		    "timestamps fall when read as Gray code and rise as binary: drop %s%s" :
-		    "timestamps fall when read as binary and rise as Gray code: add %s%s",
-		    "--ts-gray", fit->cfg.ts_gray ? "" : " (or --pft-version 1.0 for a Cortex-A9)");
+		if (fit->cfg.ts_gray)
+			say(v, PFT_FIT_TS_GRAY, "timestamps fall when read as Gray code and rise as "
+			    "binary: drop %s%s", fit->cfg.version_minor == 0 ? "--pft-version 1.0"
+			    : "--ts-gray", fit->cfg.version_minor == 0 ? " (the trace is PFTv1.1)" : "");
+		else
+			say(v, PFT_FIT_TS_GRAY, "timestamps fall when read as binary and rise as "
+			    "Gray code: add %s%s", "--ts-gray", " (or --pft-version 1.0 for a PFTv1.0 "
+			    "PTM such as a Cortex-A9's)");
+		fit->sure = falls_used >= 2 && falls_other * 4 <= falls_used;
 		return (int)v->reason;
 	}
 
-	if (!fit->image)
+	if (!has_code) {
+		if (fit->nacc > 0) {
+			char n[32];
+			snprintf(n, sizeof(n), "%u", fit->nacc);
+			say(v, PFT_FIT_NO_IMAGE, "no image given: %s addresses could not be decoded "
+			    "(give %s)", n, "--elf or --image");
+			fit->sure = 1;
+		}
 		return (int)v->reason;
+	}
 	if (fit->isync_ranges > 0 && fit->nacc_after_isync * 2 > fit->isync_ranges) {
 		char where[32];
 		snprintf(where, sizeof(where), "%u of %u", fit->nacc_after_isync,
@@ -344,14 +455,16 @@ int pft_fit_verdict(struct pft_fit *fit, struct pft_fit_verdict *v, size_t size)
 			want.dmb_dsb_waypoints = det.config.dmb_dsb_waypoints;
 		if (flow_field(v, &fit->cfg, &want)) {
 			v->suggested = want;
+			fit->sure = fit->flow_errors > 0 && fit->bad == 0;
 			return (int)v->reason;
 		}
 	}
-	if (fit->flow_errors > 0)
-		say(v, PFT_FIT_IMAGE_CONTENT, "the image does not fit the trace (%s flow errors "
-		    "under every flow setting): check its address (--image @ADDR, --elf @BIAS)%s "
-		    "or build",
-		    fit->flow_errored_syncs > 1 ? "repeated" : "some", "");
+	/* Flow errors that no flow setting avoids, in a trace whose packets
+	 * decode cleanly: the image is not the code that ran. */
+	if (fit->flow_errors > 0 && fit->have_flow_error) {
+		image_mismatch(fit, v);
+		fit->sure = fit->bad == 0;
+	}
 	return (int)v->reason;
 }
 
@@ -390,6 +503,12 @@ void pft_fit_add_part(struct pft_fit *into, const struct pft_fit *end, const str
 	into->first_after_isync = end->first_after_isync;
 	into->have_ts = end->have_ts;
 	into->last_ts = end->last_ts;
+	if (!into->have_flow_error && end->have_flow_error) {
+		into->have_flow_error = 1;
+		into->flow_error_offset = end->flow_error_offset;
+		into->flow_error_addr = end->flow_error_addr;
+		into->flow_error_reason = end->flow_error_reason;
+	}
 	/* The part's packet bytes after @start, up to the room left (the
 	 * part kept at least that many: it began no later in the trace). */
 	if (end->prefix_len > start->prefix_len && into->prefix_len < PFT_DETECT_PREFIX) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "ptm/pft_detect_ptm.h"
 
 enum { NIDS = PFT_ID_MAX_VALID + 1 };
 
@@ -25,6 +26,7 @@ struct pft_info {
 	struct info_id ids[NIDS]; /* RAW: ids[0] is the one source */
 	struct pft_info_source *src;
 	size_t nsrc;
+	struct pft_image *image;  /* detection's, or NULL */
 };
 
 struct pft_info *pft_info_alloc(const struct pft_info_config *cfg, int *errcode)
@@ -140,7 +142,8 @@ int pft_info_feed(struct pft_info *info, const uint8_t *buf, size_t len)
 }
 
 /* The protocol and, for PTM, the detected configuration of one source. */
-static void describe(struct pft_info_source *s, const struct info_id *id)
+static void describe(struct pft_info_source *s, const struct info_id *id,
+		     struct pft_image *image)
 {
 	struct pft_detect_ptm_result r = { .size = sizeof(r) };
 	int proto = id->nprefix ? pft_detect_protocol(id->prefix, id->nprefix) : -1;
@@ -148,12 +151,22 @@ static void describe(struct pft_info_source *s, const struct info_id *id)
 	s->bytes = id->bytes;
 	s->protocol = proto < 0 ? PFT_PROTO_UNKNOWN : (uint8_t)proto;
 	if (s->protocol == PFT_PROTO_PTM &&
-	    pft_detect_ptm(id->prefix, id->nprefix, NULL, &r, sizeof(r)) == 0) {
+	    pft_detect_ptm(id->prefix, id->nprefix, image, &r, sizeof(r)) == 0) {
 		s->detected = 1;
 		s->cfg = r.config;
 		s->determined = r.determined;
 		s->ncandidates = r.ncandidates;
+		memcpy(s->candidates, r.candidates, sizeof(r.candidates));
+		s->needs_image = pft_detect_needs_image(image);
 	}
+}
+
+int pft_info_set_image(struct pft_info *info, struct pft_image *image)
+{
+	if (!info || info->finished)
+		return -PFT_ERR_INVALID;
+	info->image = image;
+	return 0;
 }
 
 int pft_info_finish(struct pft_info *info)
@@ -180,7 +193,7 @@ int pft_info_finish(struct pft_info *info)
 		struct pft_info_source *s = &info->src[info->nsrc++];
 		s->size = sizeof(*s);
 		s->id = raw ? -1 : i;
-		describe(s, &info->ids[i]);
+		describe(s, &info->ids[i], info->image);
 	}
 	return 0;
 }

@@ -1121,9 +1121,7 @@ int pft_par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size)
 {
 	if (!p->fit)
 		return -PFT_ERR_INVALID;
-	int r = pft_fit_verdict(p->fit, v, size);
-	/* As pft_pipe_fit(): one damaged stretch is not a misfit. */
-	return r > 0 && !pft_fit_evident(p->fit) ? PFT_FIT_OK : r;
+	return pft_fit_report(p->fit, v, size);
 }
 
 void pft_par_counts(const struct par *p, struct pft_input_parallel *st)

@@ -294,10 +294,7 @@ int pft_pipe_fit(const struct pft_pipe *p, unsigned source, struct pft_fit_verdi
 {
 	if (!p || source >= p->nsrc || !p->src[source]->fit)
 		return -PFT_ERR_INVALID;
-	int r = pft_fit_verdict(p->src[source]->fit, v, size);
-	/* One damaged stretch is not a misfit: only evidence from several
-	 * syncs is. */
-	return r > 0 && !pft_fit_evident(p->src[source]->fit) ? PFT_FIT_OK : r;
+	return pft_fit_report(p->src[source]->fit, v, size);
 }
 
 static void start_gap(struct pft_pipe *p, uint64_t offset, int status)

@@ -86,6 +86,13 @@ struct pft_image_mark {
 	size_t nsecs, nblobs;
 };
 
+/* Whether @img (may be NULL) has any code: a section or a callback
+ * (symbols alone are none). */
+static inline int pft_image_has_code(const struct pft_image *img)
+{
+	return img && (img->nsecs > 0 || img->read_cb);
+}
+
 /* Internal (not exported) helpers of pft_image.c. */
 /* The start of every add: forget the last conflict; -PFT_ERR_INVALID for
  * NULL @img or @arg (the add's source), else 0. */

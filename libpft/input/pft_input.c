@@ -18,6 +18,7 @@
 #include "input/pft_input_survey.h"
 #include "etm3/pft_etm3_config.h"
 #include "image/pft_image_int.h"
+#include "ptm/pft_detect_ptm.h"
 #include "decode/pft_batch.h"
 #include "decode/pft_par.h"
 #include "common/pft_size.h"
@@ -82,6 +83,7 @@ struct pft_input {
 	int opened;
 	struct perf_in *perf;  /* a perf.data file: it does the reading */
 	struct pft_survey *survey;  /* cfg.survey: it does the reading */
+	struct pft_image *survey_img;  /* the survey's user images, when given */
 	struct par *par;       /* the parallel decode, once started */
 	int par_tried;
 	int reading;           /* READ_ITEMS or READ_COUNTS once reading starts */
@@ -170,6 +172,7 @@ void pft_input_free(struct pft_input *in)
 	free(in->notes);
 	pft_perf_in_free(in->perf);
 	pft_survey_free(in->survey);
+	pft_image_free(in->survey_img);
 	free(in->counts);
 	free(in->buf);
 	free(in);
@@ -312,6 +315,11 @@ static int add_note(struct pft_input *in, const struct pft_diag *note)
 	in->notes = v;
 	v[in->nnotes++] = *note;
 	return 0;
+}
+
+int pft_input_add_note(struct pft_input *in, const struct pft_diag *note)
+{
+	return in && note ? add_note(in, note) : -PFT_ERR_INVALID;
 }
 
 /* ELF @u beneath a snapshot core's dumps in @img: the dumps' bytes are the
@@ -774,6 +782,8 @@ static int add_detected_ptm(struct pft_input *in, size_t file, int id, const uin
 	s->pub.detected = 1;
 	s->pub.determined = r.determined;
 	s->pub.ncandidates = r.ncandidates;
+	memcpy(s->pub.candidates, r.candidates, sizeof(r.candidates));
+	s->pub.needs_image = pft_detect_needs_image(img);
 	return 0;
 }
 
@@ -1137,6 +1147,15 @@ static int next_item(struct pft_input *in, struct pft_item *item, size_t size)
 	}
 	if (in->perf)
 		return pft_perf_in_next(in->perf, item, size);
+	if (in->survey && in->nuimg && !in->survey_img) {
+		/* The user's images: detection then tells the flow options
+		 * too, as a decode's does. */
+		if (!(in->survey_img = pft_image_alloc(&err)))
+			return pft_diag_set(&in->error, err, "out of memory");
+		if ((err = load_user_images(in, in->survey_img, 0)) < 0)
+			return err;
+		pft_survey_set_image(in->survey, in->survey_img);
+	}
 	if (in->survey)
 		return pft_survey_read(in->survey, in->buf, READ_BLOCK, &in->error);
 	if (!in->par_tried && (err = start_parallel(in)) < 0)

@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 
 #include "input/pft_input_perf.h"
-#include "input/pft_perf.h"
 #include "common/pft_diag.h"
 #include "pft.h"
 
@@ -37,12 +36,16 @@ struct perf_src {
 	struct pft_ptm_config ptm;
 	struct pft_etm3_config etm3;
 	struct pft_pipe_stats done;   /* of the queue's pipelines before a gap */
+	struct pft_fit_verdict *fit;  /* a finished queue's misfit, kept */
 };
 
 /* The AUXTRACE buffers of one CPU (per-CPU mode) or thread (per thread). */
 struct perf_queue {
 	uint32_t cpu, tid;            /* cpu UINT32_MAX: per thread */
-	struct pft_perf *rd;
+	size_t first_rec, nrecs;      /* its AUX and AUXTRACE records: p->recs[first..] */
+	size_t next_rec;
+	uint64_t rec_off;             /* the AUXTRACE record being fed */
+	uint64_t aux_read;            /* bytes of it read */
 	struct pft_pipe *pipe;
 	uint8_t *buf;                 /* the bytes fed last (borrowed by the pipeline) */
 	unsigned pipe_format;
@@ -56,6 +59,7 @@ struct perf_queue {
 	uint64_t lost_at;             /* position in the AUX area */
 	uint64_t area_pos;            /* AUX area position of the next byte to feed */
 	int closing, finished, gap_pending, reader_eof, done;
+	int cut;                      /* the file is cut short after its last buffer */
 	uint64_t fed;                 /* bytes fed to all its pipelines */
 	/* The merge: one item waits, with the last timestamp the queue saw. */
 	struct pft_item pending;
@@ -77,8 +81,22 @@ struct perf_in {
 	size_t ncpus;
 	int trace_ids[1024];          /* AUX_OUTPUT_HW_ID by CPU; -1: none */
 	int any_raw;
+	uint64_t cut_at;              /* the file is cut short in the record here; 0: whole */
+	int cut_in_data;              /* ... in its data section, not the features */
 	int ready;                    /* opened without error */
 	size_t cur;                   /* queue being read (one at a time) */
+	/* One reader for every queue: each reads only its own records, by
+	 * their offsets, so the file is read once whatever the queues. */
+	struct pft_perf *rd;
+	size_t rd_queue;              /* whose AUXTRACE bytes rd is in; SIZE_MAX: none */
+	uint64_t *recs;               /* record offsets, queue by queue */
+	size_t block;                 /* bytes a queue reads at once */
+	size_t *heap;                 /* per CPU: queues with an item waiting, */
+	size_t nheap;                 /* least (timestamp, queue) first */
+	size_t emitted;               /* the queue whose item went last; SIZE_MAX: none */
+	int merging;
+	size_t *qhash;                /* (cpu, tid) -> queue + 1; 0: empty */
+	size_t qhash_size;            /* a power of two, over twice nq */
 	struct pft_diag error;        /* the last failure */
 };
 
@@ -97,12 +115,17 @@ void pft_perf_in_free(struct perf_in *p)
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->nq; i++) {
-		pft_perf_close(p->q[i].rd);
 		pft_pipe_free(p->q[i].pipe);
 		free(p->q[i].map);
 		free(p->q[i].buf);
 	}
 	free(p->q);
+	pft_perf_close(p->rd);
+	free(p->recs);
+	free(p->heap);
+	free(p->qhash);
+	for (size_t i = 0; i < p->nsrc; i++)
+		free(p->src[i].fit);
 	for (size_t i = 0; i < p->nmm; i++) {
 		free(p->mm[i].filename);
 		free(p->mm[i].found);
@@ -124,16 +147,25 @@ void pft_perf_in_progress(const struct perf_in *p, uint64_t *done, uint64_t *tot
 {
 	struct stat st;
 	uint64_t size = !stat(p->path, &st) && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
-	uint64_t least = size;
+	double passed = 0, recs = 0;
 
-	/* The queues are read merged: the slowest one says how far. */
+	/* The share of the queues' records passed (the one being fed by
+	 * the part of it fed), as a share of the file. */
 	for (size_t i = 0; i < p->nq; i++) {
-		uint64_t at = p->q[i].rd ? pft_perf_position(p->q[i].rd) : 0;
-		if (!p->q[i].done && p->q[i].rd && at < least)
-			least = at;
+		const struct perf_queue *q = &p->q[i];
+		recs += (double)q->nrecs;
+		if (q->done || q->reader_eof)
+			passed += (double)q->nrecs;
+		else if (q->aux_left && q->next_rec)
+			passed += (double)(q->next_rec - 1) +
+				  (double)q->aux_read / (double)(q->aux_read + q->aux_left);
+		else
+			passed += (double)q->next_rec;
 	}
-	*done = least;
 	*total = size;
+	*done = recs > 0 ? (uint64_t)((double)size * (passed / recs)) : 0;
+	if (*done > size)
+		*done = size;
 }
 
 /* The reader's fault as one line naming the file and offset. */
@@ -152,21 +184,157 @@ static int reader_fail(struct perf_in *p, struct pft_perf *rd, int err)
 
 /* ---- The first pass: metadata, queues, mappings ---- */
 
+/* The hash table slot of queue key (@cpu, @tid): the queue's, or the
+ * empty one where it would go. */
+static size_t queue_slot(const struct perf_in *p, uint32_t cpu, uint32_t tid)
+{
+	uint64_t k = ((uint64_t)cpu << 32 | tid) * 0x9e3779b97f4a7c15u;
+	size_t mask = p->qhash_size - 1, i = (size_t)(k >> 32) & mask;
+
+	while (p->qhash[i]) {
+		const struct perf_queue *q = &p->q[p->qhash[i] - 1];
+		if (q->cpu == cpu && q->tid == tid)
+			break;
+		i = (i + 1) & mask;
+	}
+	return i;
+}
+
+/* The queue of a per-CPU (@cpu) or per-thread (@cpu UINT32_MAX, @tid)
+ * buffer, if there is one; SIZE_MAX if not. */
+static size_t find_queue(const struct perf_in *p, uint32_t cpu, uint32_t tid)
+{
+	if (!p->qhash_size)
+		return SIZE_MAX;
+	if (cpu != UINT32_MAX)
+		tid = UINT32_MAX;
+	size_t i = queue_slot(p, cpu, tid);
+	return p->qhash[i] ? p->qhash[i] - 1 : SIZE_MAX;
+}
+
+/* Room for queue number @n in the table: rebuilt at twice the size when
+ * it would be half full. */
+static int queue_table_room(struct perf_in *p, size_t n)
+{
+	if (2 * (n + 1) <= p->qhash_size)
+		return 0;
+	size_t size = p->qhash_size ? 2 * p->qhash_size : 64;
+	size_t *t = calloc(size, sizeof(*t));
+	if (!t)
+		return -PFT_ERR_NOMEM;
+	free(p->qhash);
+	p->qhash = t;
+	p->qhash_size = size;
+	for (size_t i = 0; i < p->nq; i++)
+		p->qhash[queue_slot(p, p->q[i].cpu, p->q[i].tid)] = i + 1;
+	return 0;
+}
+
 static int queue_of(struct perf_in *p, uint32_t cpu, uint32_t tid, size_t *index)
 {
-	for (size_t i = 0; i < p->nq; i++)
-		if (p->q[i].cpu == cpu && (cpu != UINT32_MAX || p->q[i].tid == tid)) {
-			*index = i;
-			return 0;
-		}
-	struct perf_queue *v = realloc(p->q, (p->nq + 1) * sizeof(*v));
-	if (!v)
+	size_t found = find_queue(p, cpu, tid);
+
+	if (found != SIZE_MAX) {
+		*index = found;
+		return 0;
+	}
+	if (queue_table_room(p, p->nq) < 0)
 		return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
-	p->q = v;
-	memset(&v[p->nq], 0, sizeof(v[0]));
-	v[p->nq].cpu = cpu;
-	v[p->nq].tid = cpu == UINT32_MAX ? tid : UINT32_MAX;
+	if (!(p->nq & (p->nq - 1))) {   /* grown at powers of two */
+		struct perf_queue *v = realloc(p->q, (p->nq ? 2 * p->nq : 1) * sizeof(*v));
+		if (!v)
+			return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
+		p->q = v;
+	}
+	struct perf_queue *q = &p->q[p->nq];
+	memset(q, 0, sizeof(*q));
+	q->cpu = cpu;
+	q->tid = cpu == UINT32_MAX ? tid : UINT32_MAX;
+	p->qhash[queue_slot(p, q->cpu, q->tid)] = p->nq + 1;
 	*index = p->nq++;
+	return 0;
+}
+
+/* An AUX or AUXTRACE record a queue reads, found by the first pass. */
+struct rec_ref {
+	uint64_t offset;
+	uint32_t cpu, tid;            /* AUX: its sample's; AUXTRACE: its queue's */
+	uint8_t aux, has_cpu, has_tid;
+	size_t queue;                 /* AUXTRACE: its queue */
+};
+
+struct rec_refs {
+	struct rec_ref *v;
+	size_t n, cap;
+};
+
+static int keep_ref(struct perf_in *p, struct rec_refs *r, const struct pft_perf_record *rec,
+		    size_t queue)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 256;
+		struct rec_ref *v = realloc(r->v, cap * sizeof(*v));
+		if (!v)
+			return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
+		r->v = v;
+		r->cap = cap;
+	}
+	const struct pft_perf_sample_id *id = &rec->sample_id;
+	r->v[r->n++] = (struct rec_ref){ .offset = rec->offset, .cpu = id->cpu, .tid = id->tid,
+					 .aux = rec->type == PFT_PERF_AUX,
+					 .has_cpu = id->valid && id->has_cpu,
+					 .has_tid = id->valid && id->has_tid, .queue = queue };
+	return 0;
+}
+
+/* The queues an AUX record speaks for: with one queue, it unless the
+ * record names another CPU or thread; else the CPU's queue and the
+ * thread's, those that exist.  Up to 2 in @out; returns how many. */
+static size_t aux_queues(const struct perf_in *p, const struct rec_ref *r, size_t out[2])
+{
+	size_t n = 0, qi;
+
+	if (p->nq == 1) {
+		const struct perf_queue *q = &p->q[0];
+		int per_cpu = q->cpu != UINT32_MAX;
+		if (per_cpu ? !r->has_cpu || r->cpu == q->cpu : !r->has_tid || r->tid == q->tid)
+			out[n++] = 0;
+		return n;
+	}
+	if (r->has_cpu && r->cpu != UINT32_MAX && (qi = find_queue(p, r->cpu, 0)) != SIZE_MAX)
+		out[n++] = qi;
+	if (r->has_tid && (qi = find_queue(p, UINT32_MAX, r->tid)) != SIZE_MAX)
+		out[n++] = qi;
+	return n;
+}
+
+/* Each queue's records, in file order, into p->recs. */
+static int index_records(struct perf_in *p, const struct rec_refs *r)
+{
+	size_t total = 0, qs[2];
+
+	for (size_t i = 0; i < r->n; i++) {
+		size_t n = r->v[i].aux ? aux_queues(p, &r->v[i], qs) : 1;
+		for (size_t k = 0; k < n; k++)
+			p->q[r->v[i].aux ? qs[k] : r->v[i].queue].nrecs++;
+		total += n;
+	}
+	p->recs = malloc((total ? total : 1) * sizeof(*p->recs));
+	if (!p->recs)
+		return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
+	for (size_t i = 0, at = 0; i < p->nq; i++) {
+		p->q[i].first_rec = at;
+		at += p->q[i].nrecs;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		size_t n = r->v[i].aux ? aux_queues(p, &r->v[i], qs) : 1;
+		for (size_t k = 0; k < n; k++) {
+			struct perf_queue *q = &p->q[r->v[i].aux ? qs[k] : r->v[i].queue];
+			p->recs[q->first_rec + q->next_rec++] = r->v[i].offset;
+		}
+	}
+	for (size_t i = 0; i < p->nq; i++)
+		p->q[i].next_rec = 0;
 	return 0;
 }
 
@@ -218,6 +386,9 @@ static void note_build_id(struct perf_in *p, const struct pft_perf_record *rec)
 static int scan(struct perf_in *p)
 {
 	struct pft_perf_record rec;
+	struct rec_refs refs = { 0 };
+	struct pft_perf_header hdr;
+	size_t last_q = SIZE_MAX;     /* of the last AUXTRACE buffer */
 	int err, have_info = 0;
 	struct pft_perf *rd = pft_perf_open(p->path, &err);
 
@@ -225,7 +396,7 @@ static int scan(struct perf_in *p)
 		return pft_diag_file(&p->error, err, p->path, "%s",
 				     err == -PFT_ERR_NOMEM ? "out of memory" : "cannot open it as a file");
 	while ((err = pft_perf_next(rd, &rec, sizeof(rec))) == 0) {
-		size_t qi;
+		size_t qi = 0;
 
 		switch (rec.type) {
 		case PFT_PERF_AUXTRACE_INFO:
@@ -259,10 +430,14 @@ static int scan(struct perf_in *p)
 		case PFT_PERF_AUX:
 			if ((rec.u.aux.flags & PFT_PERF_AUX_FORMAT_MASK) == PFT_PERF_AUX_RAW)
 				p->any_raw = 1;
+			if ((err = keep_ref(p, &refs, &rec, 0)) < 0)
+				goto out;
 			break;
 		case PFT_PERF_AUXTRACE:
-			if ((err = queue_of(p, rec.u.auxtrace.cpu, rec.u.auxtrace.tid, &qi)) < 0)
+			if ((err = queue_of(p, rec.u.auxtrace.cpu, rec.u.auxtrace.tid, &qi)) < 0 ||
+			    (err = keep_ref(p, &refs, &rec, qi)) < 0)
 				goto out;
+			last_q = qi;
 			break;
 		case PFT_PERF_FEAT_BUILD_ID:
 			note_build_id(p, &rec);
@@ -276,14 +451,28 @@ static int scan(struct perf_in *p)
 		goto out;
 	}
 	err = 0;
-	if (!have_info)
+	if (!pft_perf_header(rd, &hdr, sizeof(hdr)) && hdr.cut_at) {
+		p->cut_at = hdr.cut_at;
+		p->cut_in_data = hdr.cut_at < hdr.data_offset + hdr.data_size;
+	}
+	if (p->cut_at && last_q == SIZE_MAX)
+		err = pft_diag_offset(&p->error, -PFT_ERR_BAD_FILE, p->path, p->cut_at,
+				      "the file is cut short here, before any trace");
+	else if (!have_info)
 		err = pft_diag_file(&p->error, -PFT_ERR_NO_SOURCE, p->path,
 				    "no AUXTRACE_INFO record: not a CoreSight trace "
 				    "(perf record -e cs_etm)");
 	else if (!p->nq)
 		err = pft_diag_file(&p->error, -PFT_ERR_NO_SOURCE, p->path,
 				    "no AUXTRACE buffer: the file holds no trace");
+	else
+		err = index_records(p, &refs);
+	/* What comes after the cut is lost: the queue of the last buffer
+	 * says so after its trace. */
+	if (!err && p->cut_in_data)
+		p->q[last_q].cut = 1;
 out:
+	free(refs.v);
 	pft_perf_close(rd);
 	return err;
 }
@@ -595,9 +784,14 @@ static int next_buffer(struct perf_in *p, size_t qi)
 {
 	struct perf_queue *q = &p->q[qi];
 	struct pft_perf_record rec;
-	int err;
+	int err = -PFT_ERR_EOS;
 
-	while ((err = pft_perf_next(q->rd, &rec, sizeof(rec))) == 0) {
+	while (q->next_rec < q->nrecs) {
+		uint64_t off = p->recs[q->first_rec + q->next_rec++];
+		p->rd_queue = SIZE_MAX;
+		if ((err = pft_perf_seek(p->rd, off, 0)) < 0 ||
+		    (err = pft_perf_next(p->rd, &rec, sizeof(rec))) < 0)
+			break;
 		if (rec.type == PFT_PERF_AUX && aux_matches(q, &rec, p->nq)) {
 			uint64_t end = rec.u.aux.aux_offset + rec.u.aux.aux_size;
 			q->saw_aux = 1;
@@ -635,12 +829,74 @@ static int next_buffer(struct perf_in *p, size_t qi)
 		q->next_format = format;
 		q->aux_left = len;
 		q->area_pos = rec.u.auxtrace.offset;
+		q->rec_off = off;
+		q->aux_read = 0;
+		p->rd_queue = qi;
 		return 0;
 	}
 	if (err != -PFT_ERR_EOS)
-		return reader_fail(p, q->rd, err);
+		return reader_fail(p, p->rd, err);
 	q->reader_eof = 1;
 	q->closing = q->pipe != NULL;
+	return 0;
+}
+
+/* Put the reader back in queue @qi's AUXTRACE buffer, where the queue
+ * left it, when another queue moved it. */
+static int resume_aux(struct perf_in *p, size_t qi)
+{
+	struct perf_queue *q = &p->q[qi];
+	struct pft_perf_record rec;
+	int err;
+
+	if (p->rd_queue == qi)
+		return 0;
+	if ((err = pft_perf_seek(p->rd, q->rec_off, q->aux_read)) < 0 ||
+	    (err = pft_perf_next(p->rd, &rec, sizeof(rec))) < 0)
+		return err;
+	p->rd_queue = qi;
+	return 0;
+}
+
+/* A queue read to its end (per thread: the next one starts): its fit
+ * verdicts kept where something did not fit, its pipeline's counts
+ * added up, its memory given back. */
+static int retire_queue(struct perf_in *p, size_t qi)
+{
+	struct perf_queue *q = &p->q[qi];
+
+	for (size_t i = 0; q->pipe && i < q->nmap; i++) {
+		struct perf_src *s = &p->src[q->map[i]];
+		struct pft_fit_verdict v;
+		if (s->is_etm3 || pft_pipe_fit(q->pipe, (unsigned)s->pipe_index, &v, sizeof(v)) <= 0)
+			continue;
+		if (!(s->fit = malloc(sizeof(v))))
+			return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
+		*s->fit = v;
+	}
+	if (q->pipe)
+		close_pipe(p, qi);
+	free(q->buf);
+	q->buf = NULL;
+	return 0;
+}
+
+/* The GAP item after queue @qi's trace in a file cut short: what the
+ * queue wrote after it is lost. */
+static int cut_gap(struct perf_in *p, size_t qi, struct pft_item *item, size_t size)
+{
+	const struct perf_queue *q = &p->q[qi];
+
+	size_t src = 0;
+
+	while (src + 1 < p->nsrc && (p->src[src].queue != qi || !p->src[src].pub.decoded))
+		src++;
+	memset(item, 0, size);
+	item->type = PFT_ITEM_GAP;
+	item->source = (uint16_t)src;
+	item->protocol = p->src[src].pub.protocol;
+	item->offset = q->fed;
+	item->status = -PFT_ERR_TRUNCATED;
 	return 0;
 }
 
@@ -658,6 +914,10 @@ static int queue_next(struct perf_in *p, size_t qi, struct pft_item *item, size_
 				return 0;
 			}
 			if (r == -PFT_ERR_EOS) {
+				if (q->reader_eof && q->cut) {
+					q->cut = 0;
+					return cut_gap(p, qi, item, size);
+				}
 				if (q->reader_eof)
 					return r;   /* kept for pft_input_fit() */
 				close_pipe(p, qi);
@@ -672,14 +932,16 @@ static int queue_next(struct perf_in *p, size_t qi, struct pft_item *item, size_
 				continue;
 			}
 			if (q->aux_left) {
-				size_t n = q->aux_left < PERF_READ_BLOCK ? (size_t)q->aux_left
-									 : PERF_READ_BLOCK;
+				size_t n = q->aux_left < p->block ? (size_t)q->aux_left : p->block;
 				/* Trace was lost inside this buffer: stop there. */
 				if (q->lost && q->lost_at > q->area_pos && q->lost_at - q->area_pos < n)
 					n = (size_t)(q->lost_at - q->area_pos);
-				r = pft_perf_read_aux(q->rd, q->buf, n);
+				r = resume_aux(p, qi);
+				if (r >= 0)
+					r = pft_perf_read_aux(p->rd, q->buf, n);
 				if (r <= 0)
-					return reader_fail(p, q->rd, r < 0 ? r : -PFT_ERR_BAD_FILE);
+					return reader_fail(p, p->rd, r < 0 ? r : -PFT_ERR_BAD_FILE);
+				q->aux_read += (uint64_t)r;
 				q->aux_left -= (uint64_t)r;
 				q->fed += (uint64_t)r;
 				q->area_pos += (uint64_t)r;
@@ -703,9 +965,14 @@ static int queue_next(struct perf_in *p, size_t qi, struct pft_item *item, size_
 			item->status = -PFT_ERR_TRUNCATED;   /* trace was lost */
 			return 0;
 		} else if (q->aux_left) {
+			if (!q->buf && !(q->buf = malloc(p->block)))
+				return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 			if ((r = open_pipe(p, qi, q->next_format)) < 0)
 				return r;
 			continue;
+		} else if (q->reader_eof && q->cut) {
+			q->cut = 0;
+			return cut_gap(p, qi, item, size);
 		} else if (q->reader_eof) {
 			return -PFT_ERR_EOS;
 		}
@@ -729,6 +996,63 @@ static int item_timestamp(const struct pft_item *item, uint64_t *ts)
 	return 1;
 }
 
+/* Does queue @a's waiting item come before queue @b's? */
+static int heap_before(const struct perf_in *p, size_t a, size_t b)
+{
+	return p->q[a].key < p->q[b].key || (p->q[a].key == p->q[b].key && a < b);
+}
+
+static void heap_push(struct perf_in *p, size_t qi)
+{
+	size_t i = p->nheap++;
+
+	while (i && heap_before(p, qi, p->heap[(i - 1) / 2])) {
+		p->heap[i] = p->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	p->heap[i] = qi;
+}
+
+static size_t heap_pop(struct perf_in *p)
+{
+	size_t top = p->heap[0], last = p->heap[--p->nheap], i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= p->nheap)
+			break;
+		if (c + 1 < p->nheap && heap_before(p, p->heap[c + 1], p->heap[c]))
+			c++;
+		if (!heap_before(p, p->heap[c], last))
+			break;
+		p->heap[i] = p->heap[c];
+		i = c;
+	}
+	if (p->nheap)
+		p->heap[i] = last;
+	return top;
+}
+
+/* Give queue @qi an item to wait with, and its place in the merge. */
+static int merge_fill(struct perf_in *p, size_t qi)
+{
+	struct perf_queue *q = &p->q[qi];
+	uint64_t ts;
+	int r = queue_next(p, qi, &q->pending, sizeof(q->pending));
+
+	if (r == -PFT_ERR_EOS) {
+		q->done = 1;
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	q->has_pending = 1;
+	if (item_timestamp(&q->pending, &ts))
+		q->key = ts;
+	heap_push(p, qi);
+	return 0;
+}
+
 int pft_perf_in_next(struct perf_in *p, struct pft_item *item, size_t size)
 {
 	if (!p->ready)
@@ -739,35 +1063,36 @@ int pft_perf_in_next(struct perf_in *p, struct pft_item *item, size_t size)
 			int r = queue_next(p, p->cur, item, size);
 			if (r != -PFT_ERR_EOS)
 				return r;
+			if ((r = retire_queue(p, p->cur)) < 0)
+				return r;
 			p->cur++;
 		}
 		return -PFT_ERR_EOS;
 	}
-	size_t best = SIZE_MAX;
-	for (size_t i = 0; i < p->nq; i++) {
-		struct perf_queue *q = &p->q[i];
-		uint64_t ts;
-
-		if (!q->done && !q->has_pending) {
-			int r = queue_next(p, i, &q->pending, sizeof(q->pending));
-			if (r == -PFT_ERR_EOS)
-				q->done = 1;
-			else if (r < 0)
+	/* Per CPU: the queue whose waiting item has the least timestamp
+	 * (the last one its queue saw), the first queue on a tie. */
+	int r;
+	if (!p->merging) {
+		p->merging = 1;
+		p->emitted = SIZE_MAX;
+		if (!(p->heap = malloc(p->nq * sizeof(*p->heap))))
+			return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
+		for (size_t i = 0; i < p->nq; i++)
+			if ((r = merge_fill(p, i)) < 0)
 				return r;
-			else {
-				q->has_pending = 1;
-				if (item_timestamp(&q->pending, &ts))
-					q->key = ts;
-			}
-		}
-		if (q->has_pending && (best == SIZE_MAX || q->key < p->q[best].key))
-			best = i;
+	} else if (p->emitted != SIZE_MAX) {
+		size_t qi = p->emitted;
+		p->emitted = SIZE_MAX;
+		if ((r = merge_fill(p, qi)) < 0)
+			return r;
 	}
-	if (best == SIZE_MAX)
+	if (!p->nheap)
 		return -PFT_ERR_EOS;
+	size_t best = heap_pop(p);
 	memset(item, 0, size);
 	memcpy(item, &p->q[best].pending, sizeof(*item));
 	p->q[best].has_pending = 0;
+	p->emitted = best;
 	return 0;
 }
 
@@ -799,30 +1124,44 @@ int pft_perf_in_source(const struct perf_in *p, size_t index, struct pft_input_s
 
 int pft_perf_in_fit(const struct perf_in *p, size_t index, struct pft_fit_verdict *v, size_t size)
 {
-	if (index >= p->nsrc || !p->src[index].pub.decoded || p->src[index].is_etm3 ||
-	    !p->q[p->src[index].queue].pipe)
+	if (index >= p->nsrc || !p->src[index].pub.decoded || p->src[index].is_etm3 || !v ||
+	    size < sizeof(*v))
 		return -PFT_ERR_INVALID;
-	return pft_pipe_fit(p->q[p->src[index].queue].pipe, (unsigned)p->src[index].pipe_index,
-			    v, size);
+	const struct perf_src *s = &p->src[index];
+	if (p->q[s->queue].pipe)
+		return pft_pipe_fit(p->q[s->queue].pipe, (unsigned)s->pipe_index, v, size);
+	if (!s->fit)
+		return -PFT_ERR_INVALID;   /* not read, or nothing to say */
+	memset(v, 0, size);
+	*v = *s->fit;
+	return (int)v->reason;
 }
 
 static int open_queues(struct perf_in *p)
 {
+	size_t *n = calloc(p->nq, sizeof(*n));
 	int err;
 
-	for (size_t i = 0; i < p->nq; i++) {
-		struct perf_queue *q = &p->q[i];
-		size_t n = 0;
-		for (size_t j = 0; j < p->nsrc; j++)
-			n += p->src[j].queue == i;
-		q->map = calloc(n ? n : 1, sizeof(*q->map));
-		q->buf = malloc(PERF_READ_BLOCK);
-		if (!q->map || !q->buf)
+	if (!n)
+		return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
+	for (size_t j = 0; j < p->nsrc; j++)
+		n[p->src[j].queue]++;
+	for (size_t i = 0; i < p->nq; i++)
+		if (!(p->q[i].map = calloc(n[i] ? n[i] : 1, sizeof(*p->q[i].map)))) {
+			free(n);
 			return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
-		q->rd = pft_perf_open(p->path, &err);
-		if (!q->rd)
-			return pft_diag_file(&p->error, err, p->path, "cannot open it again");
-	}
+		}
+	free(n);
+	/* Per CPU, every queue reads at once (their timestamps are merged):
+	 * their read blocks share 16 MiB. */
+	int per_thread = p->nq == 1 || p->q[0].cpu == UINT32_MAX;
+	p->block = PERF_READ_BLOCK;
+	if (!per_thread && p->nq > (16u << 20) / PERF_READ_BLOCK)
+		p->block = (16u << 20) / p->nq < 4096 ? 4096 : (16u << 20) / p->nq;
+	p->rd_queue = SIZE_MAX;
+	p->rd = pft_perf_open(p->path, &err);
+	if (!p->rd)
+		return pft_diag_file(&p->error, err, p->path, "cannot open it again");
 	return 0;
 }
 
@@ -850,6 +1189,18 @@ int pft_input_open_perf(struct pft_input *in, const char *path,
 		return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 	if ((err = scan(p)) < 0)
 		return err;
+	if (p->cut_at) {
+		struct pft_diag note;
+		pft_diag_offset(&note, -PFT_ERR_TRUNCATED, p->path, p->cut_at, "%s",
+				p->cut_in_data ? "the file is cut short here: what it held after "
+						 "this is lost; the trace before is decoded"
+					       : "the file is cut short here, in its feature table "
+						 "(the trace is whole): the build IDs and the AUXTRACE "
+						 "index after this are lost");
+		pft_diag_warning(&note);
+		if ((err = pft_input_add_note(in, &note)) < 0)
+			return pft_diag_set(&p->error, err, "out of memory");
+	}
 	if (p->cfg.elements && (err = load_mmaps(p, in, pc)) < 0)
 		return err;
 	if ((err = make_sources(p)) < 0 || (err = open_queues(p)) < 0)

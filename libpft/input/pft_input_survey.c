@@ -28,6 +28,7 @@ struct pft_survey {
 	struct survey_file *files;
 	size_t nfiles;
 	const struct pft_snapshot *snap;
+	struct pft_image *image;       /* detection's, or NULL */
 	struct pft_input_source *src;  /* after the read */
 	size_t nsrc;
 };
@@ -79,8 +80,14 @@ void pft_survey_set_snapshot(struct pft_survey *s, const struct pft_snapshot *sn
 	s->snap = snap;
 }
 
+void pft_survey_set_image(struct pft_survey *s, struct pft_image *image)
+{
+	s->image = image;
+}
+
 /* File @f through a pft_info. */
-static int read_file(struct survey_file *f, uint8_t *buf, size_t size, struct pft_diag *d)
+static int read_file(struct survey_file *f, struct pft_image *image, uint8_t *buf, size_t size,
+		     struct pft_diag *d)
 {
 	struct pft_info_config ic = { .size = sizeof(ic), .framing = f->framing };
 	int is_stdin = !strcmp(f->path, "-");
@@ -97,6 +104,7 @@ static int read_file(struct survey_file *f, uint8_t *buf, size_t size, struct pf
 		err = pft_diag_set(d, err, "out of memory");
 		goto out;
 	}
+	pft_info_set_image(info, image);
 	for (;;) {
 		ssize_t n = read(fd, buf, size);
 		if (n < 0 && errno == EINTR)
@@ -154,7 +162,7 @@ int pft_survey_read(struct pft_survey *s, uint8_t *buf, size_t size, struct pft_
 	if (s->src)
 		return -PFT_ERR_EOS;
 	for (size_t i = 0; i < s->nfiles; i++) {
-		if ((err = read_file(&s->files[i], buf, size, d)) < 0)
+		if ((err = read_file(&s->files[i], s->image, buf, size, d)) < 0)
 			return err;
 		n += s->files[i].nsrc;
 	}
@@ -181,6 +189,8 @@ int pft_survey_read(struct pft_survey *s, uint8_t *buf, size_t size, struct pft_
 				src->cfg = is->cfg;
 				src->determined = is->determined;
 				src->ncandidates = is->ncandidates;
+				src->needs_image = is->needs_image;
+				memcpy(src->candidates, is->candidates, sizeof(src->candidates));
 			}
 		}
 	}

@@ -27,6 +27,9 @@ int pft_survey_add_file(struct pft_survey *s, const char *path, uint8_t framing,
  * it has a PTM device with the source's trace ID (@snap outlives @s). */
 void pft_survey_set_snapshot(struct pft_survey *s, const struct pft_snapshot *snap);
 
+/* Detect with @image (borrowed, may be NULL), as a decode does. */
+void pft_survey_set_image(struct pft_survey *s, struct pft_image *image);
+
 /* Read every file through, in blocks of @size bytes at @buf.  Returns
  * -PFT_ERR_EOS (read: the sources are known), or -PFT_ERR_BAD_FILE,
  * -PFT_ERR_NOMEM *@d says why. */

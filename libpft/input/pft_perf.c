@@ -57,6 +57,8 @@ struct pft_perf {
 	size_t feat_i;
 	uint64_t feat_pos, feat_end, index_left;
 	uint64_t aux_pos, aux_left;
+	uint64_t aux_skip;      /* pft_perf_seek(): trace bytes to pass over */
+	int cut;                /* the data section passes the end of the file */
 
 	struct pft_perf_cpu *cpus;
 	size_t nr_cpus;
@@ -208,14 +210,26 @@ static int read_features(struct pft_perf *r)
 {
 	uint64_t at = r->hdr.data_offset + r->hdr.data_size;
 
+	if (r->cut)
+		return 0;     /* the table is past the end too */
 	for (unsigned bit = 0; bit < 256; bit++) {
 		uint8_t s[16];
 
 		if (!((r->hdr.features[bit / 64] >> (bit % 64)) & 1))
 			continue;
+		/* The file ends in the table, or before a section it gives:
+		 * cut short; the sections before are kept. */
+		if (!in_file(r, at, sizeof(s))) {
+			r->hdr.cut_at = at;
+			return 0;
+		}
 		if (read_at(r, at, s, sizeof(s)))
 			return -PFT_ERR_BAD_FILE;
 		uint64_t off = perf_get64(s), size = perf_get64(s + 8);
+		if (off <= r->file_size && !in_file(r, off, size)) {
+			r->hdr.cut_at = off;
+			return 0;
+		}
 		if (!in_file(r, off, size))
 			return bad(r, at);
 		if (bit == PERF_FEAT_BUILD_ID || bit == PERF_FEAT_AUXTRACE)
@@ -255,8 +269,10 @@ static int load(struct pft_perf *r)
 	    r->hdr.attrs_size % r->hdr.attr_size ||
 	    r->hdr.attrs_size / r->hdr.attr_size > MAX_ATTRS)
 		return bad(r, PERF_HDR_ATTRS);
-	if (!in_file(r, r->hdr.data_offset, r->hdr.data_size))
+	/* A data section past the end of the file: cut short, read to there. */
+	if (r->hdr.data_offset > r->file_size)
 		return bad(r, PERF_HDR_DATA);
+	r->cut = !in_file(r, r->hdr.data_offset, r->hdr.data_size);
 	r->hdr.nr_attrs = (uint32_t)(r->hdr.attrs_size / r->hdr.attr_size);
 
 	/* Again after an earlier NOMEM. */
@@ -276,14 +292,14 @@ static int load(struct pft_perf *r)
 	if (read_features(r))
 		return -PFT_ERR_BAD_FILE;
 	r->pos = r->hdr.data_offset;
-	r->data_end = r->hdr.data_offset + r->hdr.data_size;
+	r->data_end = r->cut ? r->file_size : r->hdr.data_offset + r->hdr.data_size;
 	r->loaded = 1;
 	return 0;
 }
 
 int pft_perf_header(struct pft_perf *r, struct pft_perf_header *hdr, size_t size)
 {
-	if (!r || !hdr || size < sizeof(*hdr))
+	if (!r || !hdr || size < offsetof(struct pft_perf_header, cut_at))
 		return -PFT_ERR_INVALID;
 	int err = load(r);
 	if (err)
@@ -554,13 +570,23 @@ static int decode_body(struct pft_perf *r, struct pft_perf_record *rec, uint8_t 
 	}
 }
 
+/* The file ends in the record at @at: the data section ends there. */
+static int cut_here(struct pft_perf *r, uint64_t at)
+{
+	r->hdr.cut_at = at;
+	r->pos = r->data_end;
+	return 1;
+}
+
+/* The next data record: 0, 1 (the file is cut short inside it: no more
+ * data records) or an error. */
 static int next_data(struct pft_perf *r, struct pft_perf_record *rec)
 {
 	uint64_t at = r->pos;
 	uint8_t *h = r->buf;
 
 	if (r->data_end - at < PERF_EVENT_HEADER_SIZE)
-		return bad(r, at);
+		return r->cut ? cut_here(r, at) : bad(r, at);
 	if (read_at(r, at, h, PERF_EVENT_HEADER_SIZE))
 		return -PFT_ERR_BAD_FILE;
 	rec->type = perf_get32(h);
@@ -570,6 +596,8 @@ static int next_data(struct pft_perf *r, struct pft_perf_record *rec)
 	size_t size = rec->rec_size;
 	/* Types from 0x10000 up name feature entries here; perf's record
 	 * types are far below (perf refuses any past its last). */
+	if (r->cut && size >= PERF_EVENT_HEADER_SIZE && size > r->data_end - at)
+		return cut_here(r, at);
 	if (size < PERF_EVENT_HEADER_SIZE || size > r->data_end - at ||
 	    rec->type >= PFT_PERF_FEAT_AUXTRACE_INDEX)
 		return bad(r, at);
@@ -584,14 +612,38 @@ static int next_data(struct pft_perf *r, struct pft_perf_record *rec)
 		return bad(r, at);
 	r->pos = at + size;
 	if (rec->type == PFT_PERF_AUXTRACE) {
-		/* The trace bytes follow the record, outside its size. */
+		/* The trace bytes follow the record, outside its size; in a
+		 * file cut short, those there are. */
+		if (rec->u.auxtrace.size > r->data_end - r->pos && r->cut) {
+			rec->u.auxtrace.size = r->data_end - r->pos;
+			r->hdr.cut_at = at;
+		}
 		if (rec->u.auxtrace.size > r->data_end - r->pos)
 			return bad(r, at);
-		r->aux_pos = r->pos;
-		r->aux_left = rec->u.auxtrace.size;
+		uint64_t skip = r->aux_skip < rec->u.auxtrace.size ? r->aux_skip
+								     : rec->u.auxtrace.size;
+		r->aux_pos = r->pos + skip;
+		r->aux_left = rec->u.auxtrace.size - skip;
 		r->pos += rec->u.auxtrace.size;
 	}
 	r->offset = at;
+	r->aux_skip = 0;
+	return 0;
+}
+
+int pft_perf_seek(struct pft_perf *r, uint64_t offset, uint64_t aux_skip)
+{
+	if (!r)
+		return -PFT_ERR_INVALID;
+	int err = load(r);
+	if (err)
+		return err;
+	if (offset < r->hdr.data_offset || offset >= r->data_end)
+		return -PFT_ERR_INVALID;
+	r->phase = PHASE_DATA;
+	r->pos = offset;
+	r->aux_left = 0;
+	r->aux_skip = aux_skip;
 	return 0;
 }
 
@@ -690,17 +742,19 @@ int pft_perf_next(struct pft_perf *r, struct pft_perf_record *out, size_t size)
 	err = load(r);
 	if (err)
 		return err;
-	memset(&rec, 0, sizeof(rec));
-	rec.size = sizeof(rec);
 	r->aux_left = 0;
-	if (r->phase == PHASE_DATA && r->pos == r->data_end) {
-		r->phase = PHASE_FEATURES;
-		r->feat_i = 0;
-		err = start_feature(r);
-		if (err)
-			return err;
-	}
-	err = r->phase == PHASE_DATA ? next_data(r, &rec) : next_feature(r, &rec);
+	do {
+		memset(&rec, 0, sizeof(rec));
+		rec.size = sizeof(rec);
+		if (r->phase == PHASE_DATA && r->pos == r->data_end) {
+			r->phase = PHASE_FEATURES;
+			r->feat_i = 0;
+			err = start_feature(r);
+			if (err)
+				return err;
+		}
+		err = r->phase == PHASE_DATA ? next_data(r, &rec) : next_feature(r, &rec);
+	} while (err == 1);
 	if (err)
 		return err;
 	memcpy(out, &rec, size < sizeof(rec) ? size : sizeof(rec));
@@ -752,9 +806,4 @@ int pft_perf_cpu_config(const struct pft_perf_cpu *cpu, struct pft_ptm_config *c
 		return -PFT_ERR_NOT_SUPPORTED;
 	return pft_ptm_config_from_regs(cfg, cpu->etmcr, cpu->etmccer, cpu->etmidr,
 				    cpu->etmtraceidr);
-}
-
-uint64_t pft_perf_position(const struct pft_perf *r)
-{
-	return r->aux_left ? r->aux_pos : r->pos;
 }

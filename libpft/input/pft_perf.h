@@ -80,10 +80,4 @@ static inline void perf_put64(uint8_t *p, uint64_t v)
 	perf_put32(p + 4, (uint32_t)(v >> 32));
 }
 
-struct pft_perf;
-/* The file offset of the next byte the reader @r takes: in the AUX data of
- * the last AUXTRACE record while some is left, else the next record
- * (progress; pft_perf_get_offset() gives the last record). */
-uint64_t pft_perf_position(const struct pft_perf *r);
-
 #endif

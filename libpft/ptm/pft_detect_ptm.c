@@ -14,6 +14,7 @@
 #include "ptm/pft_detect_ptm.h"
 #include "pft.h"
 #include "common/pft_size.h"
+#include "image/pft_image_int.h"
 
 enum {
 	ISYNC_INFO = 5,         /* PTM I-sync: header, 4 address bytes, info */
@@ -34,10 +35,32 @@ static int isync_implausible(const struct pft_ptm_packet *pkt)
 	return !thumb && ((pkt->addr & 2) || (info & 4));
 }
 
+/* Mix @v into FNV-1a hash @h. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		h = (h ^ (v & 0xff)) * 0x100000001b3ull;
+	return h;
+}
+
+/* What a packet says, for the signature: two readings whose packets say
+ * the same give the same decode. */
+static uint64_t packet_signature(uint64_t h, const struct pft_ptm_packet *p)
+{
+	h = mix(h, (uint64_t)p->type | (uint64_t)p->n_atoms << 8 | (uint64_t)p->atoms << 16 |
+		   (uint64_t)p->has_cycles << 24 | (uint64_t)p->isa << 32 |
+		   (uint64_t)p->has_ctxid << 40 | (uint64_t)p->vmid << 48);
+	h = mix(h, (uint64_t)p->addr << 32 | p->cycles);
+	h = mix(h, (uint64_t)p->ctxid << 32 | p->exception);
+	return mix(h, p->type == PFT_PTM_PKT_TIMESTAMP ? p->ts_raw : 0);
+}
+
 static void scan_packet(struct pft_ptm_detect_scan *s, const struct pft_ptm_packet *pkt,
 			int *synced, int *have_ctxid, uint32_t *ctxid,
 			int *have_ts, uint64_t *last_ts)
 {
+	if (*synced)
+		s->signature = packet_signature(s->signature, pkt);
 	switch (pkt->type) {
 	case PFT_PTM_PKT_ASYNC:
 		s->asyncs++;
@@ -93,6 +116,7 @@ int pft_ptm_detect_scan(const uint8_t *buf, size_t len, const struct pft_ptm_con
 	struct pft_ptm_pkt_decoder *d = pft_ptm_pkt_alloc(cfg, &err);
 
 	memset(scan, 0, sizeof(*scan));
+	scan->signature = 0xcbf29ce484222325ull;
 	if (!d)
 		return err;
 	if (len)
@@ -240,10 +264,15 @@ static int detect_flow_options(const uint8_t *buf, size_t len,
 			winner = i;
 		}
 	}
+	res->flow_errors = scans[winner].errors;
+	/* Flow errors under every setting: the image is not the code that
+	 * ran (or not at its address), and whichever setting errs least is
+	 * chance: none is chosen. */
+	if (scans[winner].errors > 0)
+		return 0;
 	res->config.return_stack = flow_options[winner][0];
 	res->config.branch_broadcast = flow_options[winner][1];
 	res->config.dmb_dsb_waypoints = flow_options[winner][2];
-	res->flow_errors = scans[winner].errors;
 
 	/* A field is decided when every option set as good as the winner
 	 * agrees on it. */
@@ -341,12 +370,15 @@ int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 	uint32_t best = UINT32_MAX, best_flow = UINT32_MAX;
 	unsigned winner = 0;
 	int tied[PFT_DETECT_MAX_CANDIDATES];
+	unsigned added[PFT_DETECT_MAX_CANDIDATES];
 	unsigned ntied = 0;
 
 	if (!res || size < sizeof(*res) || (!buf && len))
 		return -PFT_ERR_INVALID;
 	if (len > PFT_DETECT_PREFIX)
 		len = PFT_DETECT_PREFIX;
+	if (!pft_image_has_code(image))
+		image = NULL;   /* an empty image tells nothing */
 	memset(res, 0, sizeof(*res));
 	res->size = sizeof(*res);
 	pft_ptm_config_init(&res->config);
@@ -400,11 +432,19 @@ int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 		if (!tied[i])
 			continue;
 		candidate_config(i, &cfg);
-		struct pft_detect_candidate *c = &res->candidates[res->ncandidates++];
-		c->cycle_accurate = cfg.cycle_accurate;
-		c->ctxid_bytes = cfg.ctxid_bytes;
-		c->ts_64bit = cfg.ts_64bit;
-		c->bad = best;
+		/* A reading whose packets say what an earlier one's say is
+		 * no choice (a field no packet exercises): not a candidate. */
+		int same = 0;
+		for (unsigned k = 0; k < res->ncandidates; k++)
+			same |= scans[added[k]].signature == scans[i].signature;
+		if (!same) {
+			added[res->ncandidates] = i;
+			struct pft_detect_candidate *c = &res->candidates[res->ncandidates++];
+			c->cycle_accurate = cfg.cycle_accurate;
+			c->ctxid_bytes = cfg.ctxid_bytes;
+			c->ts_64bit = cfg.ts_64bit;
+			c->bad = best;
+		}
 		if (cfg.cycle_accurate != res->config.cycle_accurate)
 			res->determined &= ~(uint32_t)PFT_DETECT_CYCLE_ACCURATE;
 		if (cfg.ctxid_bytes != res->config.ctxid_bytes)
@@ -416,6 +456,12 @@ int pft_detect_ptm(const uint8_t *buf, size_t len, struct pft_image *image,
 	if (image)
 		return detect_flow_options(buf, len, image, res);
 	return 0;
+}
+
+uint32_t pft_detect_needs_image(const struct pft_image *image)
+{
+	return pft_image_has_code(image) ? 0 : PFT_DETECT_RETURN_STACK |
+		PFT_DETECT_BRANCH_BROADCAST | PFT_DETECT_DMB_DSB;
 }
 
 int pft_ptm_config_options(const struct pft_ptm_config *cfg, char *buf, size_t len)

@@ -17,6 +17,8 @@ struct pft_ptm_detect_scan {
 	uint32_t asyncs, isyncs;
 	uint32_t timestamps, vmids, ctxids, exc_returns, hyp_isyncs;
 	uint32_t ts_falls_binary, ts_falls_gray; /* consecutive timestamps that fall */
+	uint64_t signature;     /* a hash of what the packets say: equal for two
+				 * readings that decode the prefix alike */
 };
 
 /* Decode @buf[0..len) under @cfg.  Returns 0, -PFT_ERR_NOMEM or
@@ -32,6 +34,11 @@ static inline void detect_ts_falls(uint64_t prev, uint64_t cur, uint32_t *falls_
 	*falls_binary += cur < prev;
 	*falls_gray += trace_gray_to_binary(cur) < trace_gray_to_binary(prev);
 }
+
+/* The enum pft_detect_field bits only an image decides, when detection
+ * ran with @image (may be NULL): all of them without code, else none.
+ * One rule for every detection path (decode, dump, info). */
+uint32_t pft_detect_needs_image(const struct pft_image *image);
 
 /* The score the parse detection minimises. */
 static inline uint32_t detect_ptm_score(const struct pft_ptm_detect_scan *s)

@@ -78,10 +78,21 @@ static const char *on_off(uint32_t v)
 	return v ? "on" : "off";
 }
 
-/* Does ETMCCER say feature bit @bit is not implemented? */
+/* Can ETMCCER's feature bits be believed?  Bit 12 is reserved and reads 1
+ * on every PTM; a dump where it reads 0 (the Snowball Cortex-A9's
+ * 0x000008EA, which also says no timestamps and no return stack while
+ * its trace has timestamps, against the A9 TRM) says nothing about
+ * features. */
+static int etmccer_trusted(uint32_t etmccer)
+{
+	return (etmccer >> 12) & 1;
+}
+
+/* Does a trustworthy ETMCCER say feature bit @bit is not implemented? */
 static int etmccer_lacks(const struct known *k, unsigned bit)
 {
-	return k->ctx.have_etmccer && !((k->ctx.etmccer >> bit) & 1);
+	return k->ctx.have_etmccer && etmccer_trusted(k->ctx.etmccer) &&
+	       !((k->ctx.etmccer >> bit) & 1);
 }
 
 /* PFT minor version from ETMIDR, or -1 when unknown. */
@@ -275,10 +286,13 @@ static void explain_etmccer(struct out *o, uint32_t v, unsigned n,
 	add_count(o, "watchpoints", 19, 16, v, 8,
 		  "EmbeddedICE watchpoint inputs (ETMv3.4 meaning)");
 	add_reserved(o, 21, 20, v);
-	add(o, "ts_implemented", PFT_REG_BIT(PFT_ETMCCER_TS_IMPLEMENTED), v, 0, "timestamping %s",
-	    pft_reg_bit(v, PFT_ETMCCER_TS_IMPLEMENTED) ? "implemented" : "not implemented");
-	add(o, "rs_implemented", PFT_REG_BIT(PFT_ETMCCER_RS_IMPLEMENTED), v, 0, "return stack %s",
-	    pft_reg_bit(v, PFT_ETMCCER_RS_IMPLEMENTED) ? "implemented" : "not implemented");
+	const char *untrusted = etmccer_trusted(v) ? "" : " (so this dump says; bit 12 says not to trust it)";
+	add(o, "ts_implemented", PFT_REG_BIT(PFT_ETMCCER_TS_IMPLEMENTED), v, 0, "timestamping %s%s",
+	    pft_reg_bit(v, PFT_ETMCCER_TS_IMPLEMENTED) ? "implemented" : "not implemented",
+	    pft_reg_bit(v, PFT_ETMCCER_TS_IMPLEMENTED) ? "" : untrusted);
+	add(o, "rs_implemented", PFT_REG_BIT(PFT_ETMCCER_RS_IMPLEMENTED), v, 0, "return stack %s%s",
+	    pft_reg_bit(v, PFT_ETMCCER_RS_IMPLEMENTED) ? "implemented" : "not implemented",
+	    pft_reg_bit(v, PFT_ETMCCER_RS_IMPLEMENTED) ? "" : untrusted);
 	add(o, "dmb_waypoints", PFT_REG_BIT(PFT_ETMCCER_DMB_WAYPOINTS), v, 0, "DMB/DSB %s waypoints",
 	    pft_reg_bit(v, PFT_ETMCCER_DMB_WAYPOINTS) ? "are" : "are not");
 	add(o, "dmb_timestamps", 25, 25, v, 0, "timestamps %s for DMB/DSB",
@@ -750,7 +764,9 @@ static int instances_present(enum presence p, const struct known *k)
 	case P_CTXID: return c->have_etmccr ? k->limits.ctxid_cmps : -1;
 	case P_CTXID_ANY: return c->have_etmccr ? (k->limits.ctxid_cmps ? 1 : 0) : -1;
 	case P_VMID: return c->have_etmccer ? k->limits.vmid_cmp : -1;
-	case P_TIMESTAMPS: return c->have_etmccer ? (int)pft_reg_bit(c->etmccer, PFT_ETMCCER_TS_IMPLEMENTED) : -1;
+	case P_TIMESTAMPS:
+		return c->have_etmccer && etmccer_trusted(c->etmccer)
+			       ? (int)pft_reg_bit(c->etmccer, PFT_ETMCCER_TS_IMPLEMENTED) : -1;
 	case P_EXT_IN_SEL: return c->have_etmccer ? (k->limits.ext_in_sels ? 1 : 0) : -1;
 	case P_STARTSTOP: return c->have_etmccr ? k->limits.startstop : -1;
 	}

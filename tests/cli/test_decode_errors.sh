@@ -153,8 +153,11 @@ check_listing "vectors only: no range" [ "$(count range)" -eq 0 ]
 check_listing "vectors only: first addr_nacc at 0x80000558" \
     grep -q -m1 '"type":"addr_nacc","addr":"0x80000558"' "$tmp/out"
 check_listing "vectors only: the exceptions are still there" [ "$(count exception)" -eq 2 ]
-# No image at all: nothing to misfit, exit 0.
-expect_decoded "no image" -- decode --raw "$trace" "${cfg[@]}" --format jsonl
+# No image at all: the listing, exit 1 and one line saying so (issue 24).
+run decode --raw "$trace" "${cfg[@]}" --format jsonl
+check "no image: exit" "$rc" 1
+check "no image: said" "$(cat "$tmp/err")" \
+    "pft: $trace: no image given: $(grep -c '"type":"addr_nacc"' "$tmp/out") addresses could not be decoded (give --elf or --image)"
 check_listing "no image: addr_nacc, no range" [ "$(count range)" -eq 0 -a "$(count addr_nacc)" -ge 1 ]
 # The code at the wrong address.
 expect_misfit "wrong address" -- decode --raw "$trace" "${cfg[@]}" --image "$tmp/B.bin@0x10000000" \

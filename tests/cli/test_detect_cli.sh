@@ -59,7 +59,7 @@ misfit "--tpiu on a memory buffer" "trace ID 0x13: no trace data \(no trace-port
 # flow errors stay under every return-stack and branch setting, so the line
 # names the image and its address, not a flow option.
 misfit "image 0x1000 off inside the kernel" \
-    "id 0x13: the image does not fit the trace .*check its address \(--image @ADDR" \
+    "id 0x13: the image does not match the trace: at offset 0x[0-9a-f]+ \(address 0x[0-9a-f]{8}\) .*kernel_dump\.bin may not be the binary that ran, or is not at its address \(--image FILE@ADDR" \
     --id 0x13 --cycle-accurate --timestamps --image "$tc2/kernel_dump.bin@0xC0009000"
 check "image 0x1000 off: no flow option named" "$(grep -c -- '--return-stack' "$tmp/err")" 0
 # The image somewhere else: exit 1 and a line about the image or flow.

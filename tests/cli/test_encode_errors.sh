@@ -27,7 +27,8 @@ log() { printf "$2" >"$tmp/$1.log"; }
 # image (like qemu-user's kernel helpers), then back.
 log good '8000\n8004\n8000\n8004\n8008\nffff0fe0\n8000 3  # with a cycle count\n'
 "$PFT" encode --log "$tmp/good.log" "${img[@]}" --out-raw "$tmp/good.raw" 2>"$tmp/err"
-if [ $? -eq 0 ] && [ ! -s "$tmp/err" ] && [ -s "$tmp/good.raw" ]; then
+if [ $? -eq 0 ] && [ -s "$tmp/good.raw" ] &&
+   [ "$(cat "$tmp/err")" = "pft: encode: 7 instructions, 6 packets: $tmp/good.raw ($(wc -c <"$tmp/good.raw") bytes)" ]; then
     ok
 else
     bad "a good log is refused: $(cat "$tmp/err")"

@@ -153,10 +153,18 @@ for reg in ETMCR=0x20000100 ETMTRACEIDR=0x70 ETMTRACEIDR=0 ETMIDR=0x410CF250 \
 	run regs "$reg"
 	if [ "$rc" = 1 ] && grep -q 'warning:' "$TMP/out"; then ok; else fail "regs $reg"; fi
 done
-# Timestamps enabled but ETMCCER says not implemented (Snowball's value).
-run regs ETMCCER=0x000008EA ETMCR=0x10000000
+# Timestamps enabled but an ETMCCER that can be believed (bit 12 reads 1)
+# says they are not implemented.
+run regs ETMCCER=0x000018EA ETMCR=0x10000000
 if [ "$rc" = 1 ] && grep -Eq '\[28\] +timestamps +1 +warning:' "$TMP/out"; then ok
-else fail "regs ETMCR with Snowball ETMCCER"; fi
+else fail "regs ETMCR with an ETMCCER without timestamps"; fi
+# Snowball's Cortex-A9 ETMCCER says the same, but its reserved bit 12 reads
+# 0 and its trace has timestamps: no warning, the dump is said untrusted.
+run regs ETMCCER=0x000008EA ETMCR=0x10000000
+if [ "$rc" = 0 ] && ! grep -q 'warning:' "$TMP/out" &&
+   grep -Eq '\[28\] +timestamps +1 +timestamp packets on' "$TMP/out" &&
+   grep -Eq '\[22\] .*not implemented \(so this dump says; bit 12 says not to trust it\)' "$TMP/out"
+then ok; else fail "regs ETMCR with Snowball ETMCCER"; cat "$TMP/out"; fi
 # An event beyond the implementation.
 run regs --implementation a15 ETMTRIGGER=0x42
 if [ "$rc" = 1 ] && grep -q 'not implemented' "$TMP/out"; then ok; else fail "regs a15 event"; fi
@@ -166,6 +174,22 @@ expect_refused "not a 32-bit number" regs ETMCR=zz
 expect_refused "exclude each other" regs --snapshot "$SNAP/TC2" ETMCR=0
 
 # ---- pft regs --snapshot ----
+# A Cortex-A9 capture with timestamps whose ETMCCER is the Snowball dump's
+# (bit 12 reads 0, "no timestamps"): the registers are explained with no
+# warning, and the trace indeed holds timestamps.
+demo="${PFT_SOURCE:-$(dirname "$0")/../..}/examples/demo"
+"$PFT" decode --snapshot "$demo" --format jsonl |
+	python3 "$(dirname "$0")/demo_log.py" "$demo/mem_0.bin" >"$TMP/demo.log"
+"$PFT" encode --log "$TMP/demo.log" --elf "$demo/prog" --pft-version 1.0 --timestamps \
+	--cycle-accurate --out-snapshot "$TMP/a9" >/dev/null 2>&1
+sed -i 's/^ETMCCER([^)]*)=.*/ETMCCER(0x07A)=0x000008EA/' "$TMP/a9"/*.ini
+run regs --snapshot "$TMP/a9"
+if [ "$rc" = 0 ] && ! grep -q 'warning:' "$TMP/out" "$TMP/err" &&
+   grep -q 'timestamps on' "$TMP/out" && grep -q 'ETMCCER (0x07a) = 0x000008ea' "$TMP/out"
+then ok; else fail "regs --snapshot of a Cortex-A9 capture with Snowball's ETMCCER"; fi
+run decode --snapshot "$TMP/a9" --count
+if grep -Eq '^ *timestamp +[1-9]' "$TMP/out"; then ok
+else fail "the Cortex-A9 capture has timestamps"; fi
 run regs --snapshot "$SNAP/TC2"
 if [ "$rc" = 0 ] && [ ! -s "$TMP/err" ]; then ok; else fail "regs TC2 snapshot"; fi
 cp "$TMP/out" "$TMP/tc2"

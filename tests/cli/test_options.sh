@@ -39,7 +39,7 @@ expect 2 "pft: timeline: --format: 'jsonl' is not one of this command's formats 
 expect 2 "pft: calls: --clock goes with pft timeline" calls --cl x
 expect 2 "pft: info: unknown option '--id' (try 'pft info --help')" info --id 0x13
 expect 2 "pft: info: unknown option '-j' (try 'pft info --help')" info -j 2
-expect 2 "pft: info: unknown option '--elf' (try 'pft info --help')" info --elf x
+expect 2 "pft: info: unknown option '--cycle-accurate' (try 'pft info --help')" info --cycle-accurate
 expect 2 "pft: info: give one input: --raw FILE, --formatted FILE, --snapshot DIR or --perf FILE" info --raw a --snapshot b
 expect 2 "pft: info: --tpiu goes with --formatted" info --raw a --tpiu
 expect 2 "pft: --format: 'xml' is not text or jsonl" info --format xml

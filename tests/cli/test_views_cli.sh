@@ -245,7 +245,7 @@ for v in coverage profile timeline calls; do
           "[ \"\$(cat '$tmp/cut.err')\" = \"pft: $tmp/cut.raw: 1 error in the trace, the first at offset $first: bad packet: waiting for the next synchronisation (the views count what decoded; pft decode lists the errors)\" ]"
     "$PFT" "$v" --raw "$bin.raw" --elf "$bin@0x1000" $cfg >/dev/null 2>"$tmp/bias.err"
     check_eval "pft $v with the ELF misplaced: exit 1, the image named" \
-          "[ $? -eq 1 ] && grep -q '^pft: $bin.raw: the image does not fit the trace' '$tmp/bias.err'"
+          "[ $? -eq 1 ] && grep -q '^pft: $bin.raw: the image does not match the trace' '$tmp/bias.err'"
 done
 
 check_eval "pft profile refuses --clock" \

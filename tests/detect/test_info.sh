@@ -18,7 +18,7 @@ check "TC2 snapshot" "$out" '{"id":16,"protocol":"etmv3"}
 
 # The same buffer without the snapshot: framing and options detected.
 out=$("$PFT" info --formatted "$tc2/cstrace.bin" | grep '^id 0x13')
-check "TC2 formatted, 0x13" "$out" "id 0x13: 4533 bytes, ptm, options: --cycle-accurate --timestamps (detected)"
+check "TC2 formatted, 0x13" "$out" "id 0x13: 4533 bytes, ptm, options: --cycle-accurate --timestamps (detected; --return-stack, --branch-broadcast, --dmb-dsb-waypoints need an image)"
 # Every byte of a frame but its auxiliary byte is an ID or data: the
 # sources' bytes cannot exceed 15/16 of the buffer.
 total=$("$PFT" info --formatted "$tc2/cstrace.bin" --format jsonl |
@@ -35,7 +35,7 @@ fi
 out=$("$PFT" info --snapshot "$a15" --format jsonl)
 check "a15 snapshot" "$out" '{"id":2,"bytes":36,"protocol":"ptm","options":"--return-stack"}'
 out=$("$PFT" info --raw "$a15/PTM_0_2.bin")
-check "a15 raw" "$out" "36 bytes, ptm, options: (none) (detected)"
+check "a15 raw" "$out" "36 bytes, ptm, options: (none) (detected; --return-stack, --branch-broadcast, --dmb-dsb-waypoints need an image)"
 
 # Usage errors: exit 2 with one line.
 "$PFT" info 2>/dev/null; check "no input" $? 2

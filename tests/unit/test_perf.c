@@ -548,6 +548,34 @@ static void expect_bad(const struct img *m, uint64_t want_offset, int line)
 
 #define BAD(m, off) expect_bad(m, off, __LINE__)
 
+/* Read to the end: the file is cut short, in the record or table at
+ * @want_cut (pft_perf_header()'s cut_at); the records before it read. */
+static void expect_cut(const struct img *m, uint64_t want_cut, int want_records, int line)
+{
+	struct pft_perf_record r;
+	struct pft_perf_header h;
+	int err = 0, n = 0;
+
+	struct pft_perf *p = pft_perf_open(save(m), &err);
+	PTU_CHECK(p != NULL);
+	if (!p)
+		return;
+	err = pft_perf_header(p, &h, sizeof(h));
+	while (!err && n < 100 && (err = pft_perf_next(p, &r, sizeof(r))) == 0)
+		n++;
+	PTU_EQ(pft_perf_header(p, &h, sizeof(h)), 0);
+	if (err != -PFT_ERR_EOS || h.cut_at != want_cut || n != want_records)
+		fprintf(stderr, "line %d: error %d, cut at 0x%llx after %d records, want EOS, "
+			"0x%llx, %d\n", line, err, (unsigned long long)h.cut_at, n,
+			(unsigned long long)want_cut, want_records);
+	PTU_EQ(err, -PFT_ERR_EOS);
+	PTU_EQ(h.cut_at, want_cut);
+	PTU_EQ(n, want_records);
+	pft_perf_close(p);
+}
+
+#define CUT(m, at, n) expect_cut(m, at, n, __LINE__)
+
 static void malformed_header(void)
 {
 	struct img m, good;
@@ -573,8 +601,8 @@ static void malformed_header(void)
 	set64(&m, 24, ~0ull - 8);           /* attrs offset + size overflows */
 	BAD(&m, 24);
 	m = good;
-	set64(&m, 48, m.n);                 /* data section past the end */
-	BAD(&m, 40);
+	set64(&m, 48, m.n);                 /* data section past the end: cut */
+	BAD(&m, l.feat_table);              /* short, but what follows is no record */
 	m = good;
 	set16(&m, 120 + 4, 200);            /* attr.size over its entry */
 	BAD(&m, 120 + 4);
@@ -582,13 +610,22 @@ static void malformed_header(void)
 	set64(&m, 120 + 128 + 8, 12);       /* IDs size not whole u64s */
 	BAD(&m, 120 + 128);
 	m = good;
-	set64(&m, l.feat_table + 16, m.n);  /* feature section past the end */
-	BAD(&m, l.feat_table + 16);
+	set64(&m, l.feat_table + 24, m.n);  /* feature section past the end: */
+	CUT(&m, l.index, 12);               /* cut short, the data whole */
 	m = good;
 	m.n = l.feat_table + 20;            /* feature table cut short */
-	set64(&m, l.feat_table, 0);         /* (its first section kept inside) */
-	set64(&m, l.feat_table + 8, 8);
-	BAD(&m, l.feat_table + 16);
+	set64(&m, l.feat_table, l.feat_table); /* (its first section kept */
+	set64(&m, l.feat_table + 8, 0);     /* inside, and empty) */
+	CUT(&m, l.feat_table + 16, 11);
+	m = good;
+	m.n = l.auxtrace + 48 + 5;          /* cut in the AUXTRACE record's trace */
+	CUT(&m, l.auxtrace, 10);
+	m = good;
+	m.n = l.comm2 + 12;                 /* cut in the record after it */
+	CUT(&m, l.comm2, 10);
+	m = good;
+	set64(&m, l.feat_table + 16, m.n + 8); /* a feature section after the end */
+	BAD(&m, l.feat_table + 16);         /* is no cut: the table is whole */
 }
 
 static void malformed_records(void)
