@@ -20,7 +20,6 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* --quiet: cli_note() prints nothing from now on. */
 void cli_set_quiet(int quiet);
-int cli_quiet(void);
 
 /* Progress on standard error, when it is a terminal and not --quiet:
  * cli_progress_start() before a long run (@output_at_end: the command

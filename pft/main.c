@@ -140,11 +140,6 @@ void cli_set_quiet(int q)
 	quiet = q;
 }
 
-int cli_quiet(void)
-{
-	return quiet;
-}
-
 int cli_open_output(const char *path)
 {
 	if (!path)
