@@ -464,13 +464,15 @@ static void usage(void *ctx)
 {
 	(void)ctx;
 	printf("usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]"
-	       " [-j N]\n\n"
+	       " [-j N]\n"
+	       "                  [--output FILE] [--quiet]\n\n"
 	       "%s%s%s"
 	       "output:\n"
 	       "  --format text|jsonl   listing format (default text)\n"
 	       "  --insn                list every instruction, disassembled, with its\n"
 	       "                        function and (from the ELF's DWARF) source line\n"
-	       "  --count               print only element counts\n",
+	       "  --count               print only element counts\n"
+	       OUTPUT_HELP,
 	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP);
 }
 
@@ -497,7 +499,8 @@ int cmd_decode(int argc, char **argv)
 	struct decode d = { 0 };
 	const struct cmd_spec spec = {
 		.name = "decode",
-		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_IMAGES | OPTS_FORMAT,
+		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_IMAGES | OPTS_FORMAT |
+			  OPTS_OUTPUT,
 		.format_default = FMT_TEXT, .own = own, .option = decode_option, .usage = usage,
 		.ctx = &d
 	};
@@ -519,6 +522,11 @@ int cmd_decode(int argc, char **argv)
 	/* Source lines for the instructions listed and the JSON ranges. */
 	if ((d.insn || d.format == FMT_JSONL) && !d.count_only &&
 	    image_args_lines(&a.images, &d.lines)) {
+		rc = EXIT_USAGE;
+		input_close(&in);
+		goto out;
+	}
+	if (cmd_open_output(&a)) {
 		rc = EXIT_USAGE;
 		input_close(&in);
 		goto out;

@@ -354,10 +354,12 @@ static void print_counts(const struct dump *d, const struct input *in)
 static void usage(void *ctx)
 {
 	(void)ctx;
-	printf("usage: pft dump INPUT [--format text|jsonl] [--count] [-j N]\n\n%s%s"
+	printf("usage: pft dump INPUT [--format text|jsonl] [--count] [-j N] [--output FILE]\n"
+	       "                [--quiet]\n\n%s%s"
 	       "output:\n"
 	       "  --format text|jsonl   listing format (default text)\n"
-	       "  --count               print only packet counts\n",
+	       "  --count               print only packet counts\n"
+	       OUTPUT_HELP,
 	       INPUT_OPTIONS_HELP, JOBS_HELP);
 }
 
@@ -378,7 +380,8 @@ int cmd_dump(int argc, char **argv)
 	};
 	struct dump d = { 0 };
 	const struct cmd_spec spec = {
-		.name = "dump", .groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_FORMAT,
+		.name = "dump",
+		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_FORMAT | OPTS_OUTPUT,
 		.format_default = FMT_TEXT, .own = own, .option = dump_option, .usage = usage,
 		.ctx = &d
 	};
@@ -393,6 +396,8 @@ int cmd_dump(int argc, char **argv)
 	d.format = a.format;
 	o->counting = d.count_only;
 	rc = input_open(&in, o, 1, 0, NULL);
+	if (!rc && cmd_open_output(&a))
+		rc = EXIT_USAGE;
 	if (rc) {
 		input_close(&in);
 		return rc;

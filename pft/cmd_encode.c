@@ -631,19 +631,20 @@ static int close_outputs(struct encode *e, int ok)
 	if (ok && e->ffmt && (pft_ffmt_flush(e->ffmt) || drain_frames(e)))
 		rc = -1;
 	if (e->raw && fclose(e->raw) && ok && !rc) {
-		cli_error("%s: write error", e->out_raw);
+		cli_error("%s: cannot write: %s", e->out_raw, strerror(errno));
 		rc = -1;
 	}
 	if (e->formatted && fclose(e->formatted) && ok && !rc) {
-		cli_error("%s: write error", e->out_formatted);
+		cli_error("%s: cannot write: %s", e->out_formatted, strerror(errno));
 		rc = -1;
 	}
 	if (e->snap_trace && fclose(e->snap_trace) && ok && !rc) {
-		cli_error("%s/%s: write error", e->out_snapshot, SNAP_OUT_TRACE);
+		cli_error("%s/%s: cannot write: %s", e->out_snapshot, SNAP_OUT_TRACE,
+			  strerror(errno));
 		rc = -1;
 	}
 	if (e->perf && ok && !rc && pft_perf_write_finish(e->perf)) {
-		cli_error("%s: write error", e->out_perf);
+		cli_error("%s: cannot write: %s", e->out_perf, errno ? strerror(errno) : "write error");
 		rc = -1;
 	}
 	pft_perf_write_free(e->perf);

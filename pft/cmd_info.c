@@ -12,15 +12,23 @@ static const char info_usage[] =
 	"usage: pft info (--raw FILE | --formatted FILE [--tpiu] | --snapshot DIR |\n"
 	"                 --perf FILE)\n"
 	"                [--elf FILE[@BIAS]] [--image FILE@ADDR] [--symbols FILE]\n"
-	"                [--id N[,N...]]... [--allow-outside-files] [--format text|jsonl]\n"
+	"                [--id N[,N...]]... [--allow-outside-files]\n"
+	"                [--format text|jsonl] [--output FILE] [--quiet]\n"
 	"For each trace source: its ID, byte count, protocol (ptm, etmv3, etmv4,\n"
 	"stm, itm, unknown) and for PTM sources the pft options that decode it,\n"
 	"from the snapshot's registers or detected from the trace as decode\n"
 	"detects them: the return stack, branch broadcast and DMB/DSB waypoints\n"
 	"only with an image (without one, jsonl lists them in needs_image).\n"
 	"With --id (repeatable, or a list), only those trace IDs; one without\n"
-	"bytes is named on standard error (exit 1).\n"
-	"\n" IMAGES_HELP;
+	"bytes is named on standard error (exit 1).\n\n"
+	"input (one of):\n"
+	"  --snapshot DIR        OpenCSD snapshot directory\n"
+	"  --raw FILE            one source's trace bytes ('-' = stdin)\n"
+	"  --formatted FILE      CoreSight frame-formatted buffer\n"
+	"  --perf FILE           perf.data of perf record -e cs_etm\n"
+	"  --tpiu                formatted input has FSYNC/HSYNC (trace port)\n"
+	"  --id N[,N...]         only these trace IDs (repeatable)\n"
+	"  --allow-outside-files a snapshot's files may lie outside its directory\n";
 
 /* One source of a trace file or snapshot: its configuration from the
  * snapshot's registers where it has them, else as detected (as decode
@@ -112,8 +120,11 @@ static void print_unit(int format, const struct pft_input_source *s)
 
 /* Survey the input (pft_input's survey: read through, not decoded), then
  * print its sources. */
-static int info(const struct input_opts *o, const struct image_args *images, int format)
+static int info(const struct cmd_args *a)
 {
+	const struct input_opts *o = &a->input;
+	const struct image_args *images = &a->images;
+	int format = a->format;
 	struct pft_input_config ic = { .size = sizeof(ic), .id = -1, .survey = 1,
 				       .snap_flags = o->allow_outside ? PFT_SNAP_ALLOW_OUTSIDE : 0u };
 	uint8_t listed[16] = { 0 };   /* trace IDs printed */
@@ -147,6 +158,10 @@ static int info(const struct input_opts *o, const struct image_args *images, int
 		pft_input_free(in);
 		return EXIT_USAGE;
 	}
+	if (cmd_open_output(a)) {
+		pft_input_free(in);
+		return EXIT_USAGE;
+	}
 	for (size_t i = 0; pft_input_source(in, i, &s, sizeof(s)) == 0; i++) {
 		if (o->nids && !input_names_id(o, s.id))
 			continue;
@@ -166,10 +181,17 @@ static int info(const struct input_opts *o, const struct image_args *images, int
 	return rc;
 }
 
+/* The usage: the options of the groups info takes (@ctx: its spec). */
 static void usage(void *ctx)
 {
-	(void)ctx;
+	const struct cmd_spec *spec = ctx;
+
 	fputs(info_usage, stdout);
+	if (spec->groups & OPTS_IMAGES)
+		fputs(IMAGES_HELP, stdout);
+	fputs("output:\n"
+	      "  --format text|jsonl   listing format (default text)\n"
+	      OUTPUT_HELP, stdout);
 }
 
 int cmd_info(int argc, char **argv)
@@ -178,8 +200,9 @@ int cmd_info(int argc, char **argv)
 	static const struct option own[] = { { "id", required_argument, NULL, OPT_ID },
 					     { NULL, 0, NULL, 0 } };
 	const struct cmd_spec spec = { .name = "info",
-				       .groups = OPTS_FILES | OPTS_FORMAT | OPTS_IMAGES,
-				       .own = own, .format_default = FMT_TEXT, .usage = usage };
+				       .groups = OPTS_FILES | OPTS_FORMAT | OPTS_IMAGES | OPTS_OUTPUT,
+				       .own = own, .format_default = FMT_TEXT, .usage = usage,
+				       .ctx = (void *)&spec };
 	struct cmd_args a;
 	const struct input_opts *o = &a.input;
 	int rc = cmd_parse(argc, argv, &spec, &a);
@@ -202,7 +225,7 @@ int cmd_info(int argc, char **argv)
 		cli_error("info: --id does not go with --raw (raw input has one source)");
 		rc = EXIT_USAGE;
 	} else {
-		rc = info(o, &a.images, a.format);
+		rc = info(&a);
 	}
 	cmd_args_free(&a);
 	return rc;

@@ -65,7 +65,7 @@ struct line_key {
 	uint64_t who;                 /* callee, caller << 32 */
 	uint64_t rest;                /* depth, kind << 32, exception << 40 (text:
 				       * the number of an EXCEPTION) */
-	uint64_t id;
+	uint64_t id;                  /* id, cpu << 32 */
 };
 
 struct line_memo {
@@ -170,10 +170,11 @@ static void usage(void *ctx)
 	printf("%s%s%s"
 	       "output:\n"
 	       "  --format FORMAT       (default %s)\n"
-	       "  --output FILE         write there instead of standard output\n",
+	       OUTPUT_HELP,
 	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP, commands[cmd].formats[0]);
 	if (cmd == CMD_TIMELINE)
-		printf("  --clock HZ            cycles or timestamps per second (default: the\n"
+		printf("  --clock HZ            cycles or timestamps per second: 1000000000,\n"
+		       "                        1e9, 800MHz, 1GHz (default: the\n"
 		       "                        snapshot's timestamp frequency, with timestamps\n"
 		       "                        as the clock; else one count is one microsecond);\n"
 		       "                        without cycles or timestamps, instructions count\n");
@@ -268,6 +269,10 @@ static void print_call_head(const struct views_run *r, const struct source *s,
 	if (json) {
 		ob_lit(o, "{\"id\":");
 		ob_int(o, id);
+		if (s->info.cpu >= 0) {   /* perf.data: as decode's elements */
+			ob_lit(o, ",\"cpu\":");
+			ob_int(o, s->info.cpu);
+		}
 		ob_lit(o, ",\"kind\":\"");
 		ob_memo(o, kind->padded, kind->len);
 		ob_lit(o, "\",\"depth\":");
@@ -319,7 +324,7 @@ static void print_call_memo(const struct views_run *r, const struct source *s,
 		.img = s->info.image, .where = site | (uint64_t)target << 32,
 		.who = ev->callee | (uint64_t)ev->caller << 32,
 		.rest = ev->depth | (uint64_t)ev->kind << 32 | (uint64_t)exception << 40,
-		.id = (uint64_t)(int64_t)id
+		.id = (uint32_t)id | (uint64_t)(uint32_t)s->info.cpu << 32
 	};
 	uint32_t h = (ev->callee >> 1) * 2654435761u ^ (ev->caller >> 1) * 0x9e3779b1u ^ site ^
 		     target * 0x85ebca6bu ^ ev->depth * 0xc2b2ae35u ^ ev->kind;
@@ -414,6 +419,21 @@ static void print_call(struct views_run *r, const struct source *s,
 			ob_char(o, ']');
 		}
 	ob_char(o, '\n');
+	ob_line_done(o);
+}
+
+/* The text's header row, over the columns print_call() writes: insns
+ * (12 wide), the ID where the input has IDs, the kind (16), the depth
+ * (right-aligned, its last 3 characters), then the names: caller -> callee,
+ * callee -> caller for a return. */
+static void print_calls_header(struct views_run *r)
+{
+	struct outbuf *o = r->ob;
+
+	ob_lit(o, "       insns");
+	if (r->in.multi_id)
+		ob_lit(o, "  id");
+	ob_lit(o, "  kind           depth  from -> to\n");
 	ob_line_done(o);
 }
 
@@ -556,6 +576,8 @@ static int start(struct views_run *r)
 	}
 	if (r->cmd == CMD_CALLS && (err = alloc_labels(r)))
 		goto fail;
+	if (r->cmd == CMD_CALLS && r->format == FMT_TEXT)
+		print_calls_header(r);
 	for (unsigned k = 0; k <= PFT_CALL_KIND_MAX; k++) {
 		const char *name = pft_call_kind_name(k);
 		struct kind_name *kn = &r->kinds[k];
@@ -660,6 +682,27 @@ static int snapshot_ts_hz(const char *dir, unsigned flags, uint64_t *hz)
 	return 0;
 }
 
+/* Whether the format asked for can be written (lcov needs source lines):
+ * said before decoding, not after as an empty file.  0, or -1 after a
+ * message. */
+static int lines_check(const struct views_run *r)
+{
+	struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines };
+	struct pft_diag why;
+
+	if (r->cmd != CMD_COVERAGE && r->cmd != CMD_PROFILE)
+		return 0;
+	for (size_t i = 0; i < r->in.nsrc && !vc.image; i++)
+		if (r->in.src[i].info.decoded)
+			vc.image = r->in.src[i].info.image;
+	if (pft_views_check_format(&vc, (enum pft_view_format)r->format, &why) == 0)
+		return 0;
+	cli_error("%s: %s: --format %s needs source lines%s", commands[r->cmd].name, why.text,
+		  r->format == PFT_VIEW_LCOV ? "lcov" : "?",
+		  r->lines ? "" : ": give the program with --elf (built with -g)");
+	return -1;
+}
+
 /* --format: one of the command's formats. */
 static int parse_format(void *ctx, const char *arg, int *format)
 {
@@ -686,11 +729,7 @@ static int views_option(void *ctx, int code, const char *arg)
 		cli_error("%s: --clock goes with pft timeline", name);
 		return -1;
 	}
-	if (cli_parse_u64(arg, &r->hz) || !r->hz) {
-		cli_error("%s: --clock: '%s' is not a frequency in Hz", name, arg);
-		return -1;
-	}
-	return 0;
+	return cli_parse_hz(name, "--clock", arg, &r->hz);
 }
 
 static int run(int argc, char **argv, enum view_cmd cmd)
@@ -707,7 +746,7 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		.format_default = commands[cmd].values[0], .own = own, .option = views_option,
 		.format = parse_format, .usage = usage, .ctx = &r
 	};
-	const char *name = spec.name, *output;
+	const char *name = spec.name;
 	struct cmd_args a;
 	struct input_opts *o = &a.input;
 	int rc = cmd_parse(argc, argv, &spec, &a);
@@ -715,7 +754,6 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	if (rc != CMD_GO_ON)
 		goto out;
 	r.format = a.format;
-	output = a.output;
 	/* The images are checked (with a clear message) as the input opens,
 	 * before the lines read them. */
 	if ((rc = input_open(&r.in, o, 0, 1, &a.images)))
@@ -726,11 +764,11 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		goto out_input;
 	if (image_args_lines(&a.images, &r.lines))
 		goto out_input;
-	if (output && !(r.out = fopen(output, "w"))) {
-		cli_error("%s: cannot create '%s'", name, output);
-		r.out = stdout;
+	if (lines_check(&r) || cmd_open_output(&a))
 		goto out_input;
-	}
+	/* Coverage and profile write at the end: progress on a terminal. */
+	if (cmd == CMD_COVERAGE || cmd == CMD_PROFILE)
+		cli_progress_start(1);
 	/* The calls and the timeline write an event per call: a large buffer
 	 * (glibc takes a size only with a buffer: alone, it gave 4 KiB and a
 	 * write(2) per piece of the timeline), but one that stays in the
@@ -766,10 +804,6 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 out_input:
 	release(&r);
 	input_close(&r.in);
-	if (r.out != stdout && fclose(r.out) && rc != EXIT_USAGE) {
-		cli_error("%s: cannot write '%s'", name, output);
-		rc = EXIT_USAGE;
-	}
 out:
 	pft_lines_free(r.lines);
 	cmd_args_free(&a);

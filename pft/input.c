@@ -346,11 +346,11 @@ static void report_detected(const struct pft_input_source *s)
 		used += (size_t)n;
 	}
 	if (*alt)
-		cli_error("%s: %sdetected %s (it also decodes cleanly, but differently, with: %s; "
+		cli_note("%s: %sdetected %s (it also decodes cleanly, but differently, with: %s; "
 			  "give --reg or the options to choose)", s->path, id,
 			  *opts ? opts : "no options", alt);
 	else
-		cli_error("%s: %sdetected %s", s->path, id, *opts ? opts : "no options");
+		cli_note("%s: %sdetected %s", s->path, id, *opts ? opts : "no options");
 }
 
 int input_check_sources(const struct input *in, const struct input_opts *o, int packets)
@@ -461,6 +461,13 @@ static unsigned default_jobs(const struct input_opts *o, int packets, int elemen
 	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }
 
+/* The library's progress callback: a line on a terminal, now and then. */
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	(void)ctx;
+	cli_progress(done, total);
+}
+
 int input_open(struct input *in, const struct input_opts *o, int packets, int elements,
 	       const struct image_args *images)
 {
@@ -508,7 +515,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 					    : pft_input_add_detected(in->in, -1);
 			}
 			if (err >= 0 && o->etm3 && !given)
-				cli_error("%s: ETMv3 configuration is not detected: assumed none of the "
+				cli_note("%s: ETMv3 configuration is not detected: assumed none of the "
 					  "options (give them, or --reg, if the ETM had any)", path);
 		}
 	}
@@ -518,9 +525,11 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	}
 	struct pft_diag note;
 	for (size_t i = 0; pft_input_diag(in->in, i, &note) == 0; i++)
-		if (note.severity != PFT_DIAG_ERROR) {
+		if (note.severity == PFT_DIAG_WARNING) {   /* counted: exit 1 */
 			cli_error("%s", note.text);
-			in->warnings += note.severity == PFT_DIAG_WARNING;
+			in->warnings++;
+		} else if (note.severity == PFT_DIAG_NOTE) {   /* --quiet silences */
+			cli_note("%s", note.text);
 		}
 	in->has_images = o->snapshot || o->perf || has_code_images(images);
 	in->perf = o->perf != NULL;
@@ -541,20 +550,26 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 			if (strcmp(s->name, s->path))
 				snprintf(who, sizeof(who), "%s ", s->name);
 			if (s->id >= 0)
-				cli_error("%s: %strace ID 0x%02x: %s trace is not decoded", s->path,
+				cli_note("%s: %strace ID 0x%02x: %s trace is not decoded", s->path,
 					  who, (unsigned)s->id, pft_protocol_name(s->protocol));
 			else
-				cli_error("%s: %s%s trace is not decoded", s->path, who,
+				cli_note("%s: %s%s trace is not decoded", s->path, who,
 					  pft_protocol_name(s->protocol));
 		}
 		if (s->detected)
 			report_detected(s);
 	}
+	/* Listings of packets or elements go to standard output as they
+	 * come; counts are printed at the end.  Counting reads the whole
+	 * trace in one call: the library says how far it got. */
+	cli_progress_start(o->counting);
+	pft_input_set_progress(in->in, on_progress, NULL);
 	return 0;
 }
 
 void input_close(struct input *in)
 {
+	cli_progress_end();
 	pft_input_free(in->in);
 	free(in->src);
 	memset(in, 0, sizeof(*in));
@@ -565,8 +580,13 @@ void input_close(struct input *in)
 static int took_item(struct input *in, struct pft_item *item, int r)
 {
 	if (r == 0 && cli_output_failed()) {
-		cli_error("standard output: %s", strerror(errno));
+		cli_output_error();
 		return -1;
+	}
+	if (r == 0 && cli_progress_due()) {
+		uint64_t done, total;
+		if (!pft_input_progress(in->in, &done, &total))
+			cli_progress(done, total);
 	}
 	if (r == 0) {
 		if (item->type == PFT_ITEM_PACKET && item->etm3)
@@ -577,6 +597,7 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 					item->ptm[i].type == PFT_PTM_PKT_ASYNC;
 		return 1;
 	}
+	cli_progress_end();
 	for (size_t i = 0; i < in->nsrc; i++) {
 		struct source *s = &in->src[i];
 		pft_input_source(in->in, i, &s->info, sizeof(s->info));

@@ -1,13 +1,17 @@
 /* The options the trace-reading commands share, and the one loop that
  * parses a command's options. */
+#include <dirent.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "options.h"
 
 /* The codes of the shared options that are not input options. */
-enum { OPT_ELF = INPUT_OPT_END, OPT_IMAGE, OPT_SYMBOLS, OPT_FORMAT, OPT_OUTPUT, OPT_HELP };
+enum { OPT_ELF = INPUT_OPT_END, OPT_IMAGE, OPT_SYMBOLS, OPT_FORMAT, OPT_OUTPUT, OPT_QUIET,
+       OPT_HELP };
 
 static const struct shared_option {
 	struct option opt;
@@ -19,6 +23,7 @@ static const struct shared_option {
 	{ { "perf", required_argument, NULL, OPT_PERF }, OPTS_FILES },
 	{ { "tpiu", no_argument, NULL, OPT_TPIU }, OPTS_FILES },
 	{ { "allow-outside-files", no_argument, NULL, OPT_ALLOW_OUTSIDE }, OPTS_FILES },
+	{ { "quiet", no_argument, NULL, OPT_QUIET }, OPTS_FILES },
 	{ { "id", required_argument, NULL, OPT_ID }, OPTS_INPUT },
 	{ { "cycle-accurate", no_argument, NULL, OPT_CYCLE_ACCURATE }, OPTS_INPUT },
 	{ { "timestamps", no_argument, NULL, OPT_TIMESTAMPS }, OPTS_INPUT },
@@ -59,6 +64,9 @@ static int shared_option(const struct cmd_spec *spec, struct cmd_args *a, int co
 				    : cli_parse_format(arg, &a->format);
 	case OPT_OUTPUT:
 		a->output = arg;
+		return 0;
+	case OPT_QUIET:
+		cli_set_quiet(1);
 		return 0;
 	default:
 		return input_option(&a->input, code, arg);
@@ -121,4 +129,50 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec, struct cmd_arg
 void cmd_args_free(struct cmd_args *a)
 {
 	image_args_free(&a->images);
+}
+
+/* Whether @path names the file @st describes. */
+static int same_file(const struct stat *st, const char *path)
+{
+	struct stat other;
+
+	return path && strcmp(path, "-") && !stat(path, &other) && other.st_dev == st->st_dev &&
+	       other.st_ino == st->st_ino;
+}
+
+/* Whether @st is a file directly in directory @dir. */
+static int in_dir(const struct stat *st, const char *dir)
+{
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	char path[4096];
+	int found = 0;
+
+	while (d && !found && (e = readdir(d)) != NULL) {
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		found = same_file(st, path);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+int cmd_open_output(const struct cmd_args *a)
+{
+	const struct input_opts *o = &a->input;
+	struct stat st;
+	int input = 0;
+
+	if (a->output && !stat(a->output, &st) && S_ISREG(st.st_mode)) {
+		input = same_file(&st, o->raw) || same_file(&st, o->formatted) ||
+			same_file(&st, o->perf) || in_dir(&st, o->snapshot);
+		for (size_t i = 0; i < a->images.n && !input; i++)
+			input = same_file(&st, a->images.v[i].path);
+	}
+	if (input) {
+		cli_error("%s: cannot create: it is an input of this command (it would be overwritten)",
+			  a->output);
+		return -1;
+	}
+	return cli_open_output(a->output);
 }

@@ -14,7 +14,8 @@
 /* Groups of shared options. */
 enum {
 	OPTS_FILES = 1u << 0,   /* --snapshot --raw --formatted --perf --tpiu
-				 * --allow-outside-files */
+				 * --allow-outside-files --quiet (every command
+				 * that reads trace) */
 	OPTS_INPUT = 1u << 1,   /* the other input and configuration options
 				 * (--id, --reg, --protocol...); with it, the
 				 * combination is checked (input_opts_check()) */
@@ -61,6 +62,12 @@ enum { CMD_GO_ON = -1 };
 int cmd_parse(int argc, char **argv, const struct cmd_spec *spec, struct cmd_args *a);
 void cmd_args_free(struct cmd_args *a);
 
+/* --output: standard output goes to a->output (cli_open_output()) unless
+ * that file is one of the command's inputs (the trace file, an image, a
+ * file of the snapshot directory), which it would destroy.  Returns 0, or
+ * -1 after a one-line error. */
+int cmd_open_output(const struct cmd_args *a);
+
 /* The --help texts of the shared options. */
 #define INPUT_OPTIONS_HELP                                                    \
 	"input (one of):\n"                                                   \
@@ -85,6 +92,12 @@ void cmd_args_free(struct cmd_args *a);
 	"                        ETMTRACEIDR; repeatable): the configuration\n"  \
 	"                        they give (missing ones: a Cortex-A15's PTM,\n" \
 	"                        a Cortex-A7's ETMv3.5)\n"
+
+/* --output and --quiet (OPTS_OUTPUT, and OPTS_FILES's --quiet). */
+#define OUTPUT_HELP                                                           \
+	"  --output FILE         write there instead of standard output\n"      \
+	"  --quiet               no notes on standard error (detected options,\n" \
+	"                        progress); errors are still reported\n"
 
 #define JOBS_HELP                                                             \
 	"decoding:\n"                                                         \

@@ -60,7 +60,7 @@ static int write_text(const char *dir, const char *name, const char *fmt, ...)
 	va_end(ap);
 	bad |= fclose(f) != 0;
 	if (bad)
-		cli_error("%s: write error", path);
+		cli_error("%s: cannot write: %s", path, errno ? strerror(errno) : "write error");
 	free(path);
 	return bad ? -1 : 0;
 }
@@ -82,16 +82,20 @@ static int write_memory(const char *dir, const char *name, struct pft_image *img
 	while (len && !rc) {
 		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
 		int n = pft_image_read(img, addr, space, buf, want);
-		if (n <= 0 || fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
-			cli_error("%s: cannot write the memory at 0x%08x", path, addr);
+		if (n <= 0) {
+			cli_error("%s: cannot read the memory at 0x%08x for it", path, addr);
 			rc = -1;
-			break;
+		} else if (fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
+			cli_error("%s: cannot write: %s", path, strerror(errno));
+			rc = -1;
 		}
+		if (rc)
+			break;
 		addr += (uint32_t)n;
 		len -= (uint64_t)n;
 	}
 	if (fclose(f) && !rc) {
-		cli_error("%s: write error", path);
+		cli_error("%s: cannot write: %s", path, strerror(errno));
 		rc = -1;
 	}
 	free(path);

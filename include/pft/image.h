@@ -187,7 +187,9 @@ pft_export int pft_image_conflict(const struct pft_image *img, size_t *index,
  * section).  So a symbol nested in a bigger one ends the bigger one's
  * reach.  Of symbols starting at the same address, functions come before
  * objects before labels, then global before weak before local, then sized
- * before unsized; the first that covers @addr is the answer.  Returns 0, or
+ * before unsized, then (aliases) the first name by strcmp() (pft_lines_
+ * names a function by the same rule); the first that covers @addr is the
+ * answer.  Returns 0, or
  * -PFT_ERR_NOMAP (no symbol covers @addr) or -PFT_ERR_INVALID (NULL
  * @img or @name; @offset may be NULL).  Look-ups take O(log n) time for n
  * symbols, however many share a start.

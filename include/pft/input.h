@@ -229,6 +229,31 @@ pft_export int pft_input_parallel_stats(const struct pft_input *in,
 					struct pft_input_parallel *st, size_t size);
 
 /*
+ * How far the reading of @in has got, for a progress display: *@done bytes
+ * of *@total.  The bytes are those of the trace files decoded (a
+ * snapshot's buffers; a file's bytes as they are read; in the parallel
+ * decode, the pieces whose items were returned) or, for perf.data, of the
+ * file (the records its slowest trace unit has reached).  *@total is 0
+ * when not known (standard input, a pipe, a survey).  Cheap: call it
+ * between items, from the thread that reads them.  Returns 0 or
+ * -PFT_ERR_INVALID (NULL argument).
+ */
+pft_export int pft_input_progress(const struct pft_input *in, uint64_t *done,
+				  uint64_t *total);
+
+/*
+ * Have @fn called with pft_input_progress()'s figures (and @ctx) as
+ * reading goes on inside one call (pft_input_count() reads a whole trace
+ * in one): after each block read, each batch of the parallel decode, and
+ * every few thousand items counted; from the thread that called the
+ * reading function.  @fn NULL: no calls.  Returns 0 or -PFT_ERR_INVALID
+ * (NULL @in).
+ */
+pft_export int pft_input_set_progress(struct pft_input *in,
+				      void (*fn)(void *ctx, uint64_t done, uint64_t total),
+				      void *ctx);
+
+/*
  * Counting: what `pft dump --count` and `pft decode --count` print, without
  * an item per packet or element.  pft_input_count() decodes the input to
  * its end, counting each source's packets (with @packets) and elements

@@ -76,8 +76,10 @@ pft_export void pft_lines_free(struct pft_lines *l);
  * Load the line table and functions of the 32-bit ELF file @path, its
  * addresses moved by @bias.  Functions are the DWARF subprograms with code
  * (name, entry .. end, declaration file and line) and the sized STT_FUNC
- * symbols where no subprogram starts (file NULL, line 0).  A file without
- * DWARF gives symbols only.  Returns 1 (DWARF found), 0 (symbols only), or
+ * symbols where no subprogram starts (file NULL, line 0); of several
+ * symbols at one start, the global before the weak before the local, then
+ * the name pft_image_symbolize() would choose.  A file without DWARF gives
+ * symbols only.  Returns 1 (DWARF found), 0 (symbols only), or
  * -PFT_ERR_INVALID (NULL argument), -PFT_ERR_BAD_FILE (cannot open, not
  * ELF), -PFT_ERR_NOT_SUPPORTED (not 32-bit), -PFT_ERR_NOMEM or
  * -PFT_ERR_INTERNAL (libelf refused to start); on failure nothing is added.
@@ -138,6 +140,23 @@ pft_export int pft_lines_function(const struct pft_lines *l, size_t index,
  * -PFT_ERR_INVALID. */
 pft_export int pft_lines_function_at(const struct pft_lines *l, uint32_t addr,
 				     struct pft_line_func *func, size_t size);
+
+/* An ELF file pft_lines_add_elf() loaded. */
+struct pft_lines_file {
+	const char *path;       /* as given; valid until pft_lines_free() */
+	uint64_t rows;          /* rows its DWARF line table gave; 0: none
+				 * (not built with -g, or stripped) */
+	uint8_t has_dwarf;      /* it has DWARF (perhaps without lines) */
+	uint8_t reserved[7];
+};
+
+/*
+ * File @index of those loaded, in the order they were added (@size =
+ * sizeof *@f).  Returns 0, -PFT_ERR_EOS (past the last) or
+ * -PFT_ERR_INVALID (NULL @l or @f, @size too small).
+ */
+pft_export int pft_lines_file(const struct pft_lines *l, size_t index,
+			      struct pft_lines_file *f, size_t size);
 
 /* The number of functions (@functions != 0) or rows; 0 for NULL @l. */
 pft_export size_t pft_lines_count(const struct pft_lines *l, int functions);
@@ -433,14 +452,27 @@ enum pft_view_format {
 /*
  * Write view @format after a pft_views_finish() that succeeded.
  * @test_name: lcov's TN (NULL: empty).  Returns 0, -PFT_ERR_INVALID (NULL
- * @v or @write, unknown @format, not finished), -PFT_ERR_NOMEM, or the
- * writer's negative value (writing stops there).
+ * @v or @write, unknown @format, not finished), -PFT_ERR_NOT_FOUND
+ * (PFT_VIEW_LCOV without source lines: pft_views_check_format()),
+ * -PFT_ERR_NOMEM, or the writer's negative value (writing stops there).
  */
 pft_export int pft_views_write(const struct pft_views *v,
 			       enum pft_view_format format,
 			       const char *test_name,
 			       int (*write)(void *ctx, const char *buf, size_t len),
 			       void *ctx);
+
+/*
+ * Whether view @format can be written from what @cfg gives, checked before
+ * any trace is decoded: PFT_VIEW_LCOV needs source lines (a DWARF line
+ * table in at least one file of @cfg->lines).  Returns 0, -PFT_ERR_INVALID
+ * (NULL @cfg, @size too small, unknown @format) or -PFT_ERR_NOT_FOUND
+ * (no source lines) with *@why (may be NULL) naming the file: the first
+ * of @cfg->lines, else the first file of @cfg->image (a memory dump).
+ */
+pft_export int pft_views_check_format(const struct pft_views_config *cfg,
+				      enum pft_view_format format,
+				      struct pft_diag *why);
 
 /* Per-function figures, for callers that format their own. */
 struct pft_view_func {

@@ -1323,6 +1323,8 @@ int pft_par_next(struct par *p, struct pft_item *item, size_t size)
 			return -PFT_ERR_EOS;
 		if ((r = next_batch(p)) < 0)
 			return r;
+		if (p->c.progress)
+			p->c.progress(p->c.progress_ctx);
 		if (p->gap) {
 			p->gap = 0;
 			item->type = PFT_ITEM_GAP;
@@ -1338,4 +1340,11 @@ int pft_par_next(struct par *p, struct pft_item *item, size_t size)
 		}
 	}
 	return 0;
+}
+
+uint64_t pft_par_position(const struct par *p)
+{
+	uint64_t at = p->cur * (uint64_t)p->c.piece_size;
+
+	return at < p->c.length ? at : p->c.length;
 }

@@ -31,6 +31,10 @@ struct par_config {
 	 * (raw: unsynchronised bytes come back in NOTSYNC packets that end
 	 * where a feed does, so the pieces' feeds end there too). */
 	uint32_t feed_block;
+	/* Called (NULL: not) after each batch the reader takes, from its
+	 * thread: progress (pft_par_position()). */
+	void (*progress)(void *ctx);
+	void *progress_ctx;
 };
 
 /* 1 when the parallel decode takes a source of @protocol, raw or (@frames)
@@ -57,6 +61,9 @@ void pft_par_counts(const struct par *p, struct pft_input_parallel *st);
 /* Frames: the data bytes of trace ID @id in the pieces passed (the whole
  * buffer at the end), as pft_pipe_id_bytes() counts them. */
 uint64_t pft_par_id_bytes(const struct par *p, unsigned id);
+/* The bytes of the file before the piece being read: how far the items
+ * returned have got (the reader's thread only). */
+uint64_t pft_par_position(const struct par *p);
 /* With count_only: the counts of the items returned so far (all of them
  * at the end). */
 void pft_par_total(const struct par *p, struct pft_input_counts *c);

@@ -648,13 +648,20 @@ int pft_image_conflict(const struct pft_image *img, size_t *index,
 
 /* ---- Symbols ---- */
 
+int pft_image_name_cmp(const char *a, const char *b)
+{
+	return strcmp(a, b);
+}
+
 int pft_image_cmp_sym(const void *a, const void *b)
 {
 	const struct pft_image_sym *x = a, *y = b;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return (x->rank > y->rank) - (x->rank < y->rank);
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return pft_image_name_cmp(x->name, y->name);
 }
 
 int pft_image_cmp_isa(const void *a, const void *b)

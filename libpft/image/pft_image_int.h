@@ -127,7 +127,15 @@ int pft_image_insert(struct pft_image *img, const struct pft_image_sec *sec);
  * (Not a conflict: pft_image_conflict() is not changed.) */
 int pft_image_first_overlap(struct pft_image *img, uint32_t start, uint64_t end,
 			    size_t *index, uint32_t *addr);
-/* qsort orders: symbols by (start, rank), ISA regions by start. */
+/* Of two names of one address and rank (aliases such as
+ * __libc_start_main and __libc_start_main_impl), which one names it: the
+ * first by strcmp(), the one rule of the image's symbols and the views'
+ * functions (before it, the order of the symbol table decided the image's
+ * choice, and the two disagreed). */
+int pft_image_name_cmp(const char *a, const char *b);
+
+/* qsort orders: symbols by (start, rank, pft_image_name_cmp), ISA regions
+ * by start. */
 int pft_image_cmp_sym(const void *a, const void *b);
 int pft_image_cmp_isa(const void *a, const void *b);
 /* Merge @n symbols / ISA regions (any order; the symbols' @reach is

@@ -51,6 +51,7 @@ struct in_file {
 	int fd;                /* -1 until reading starts */
 	int done;
 	uint64_t read;         /* bytes read */
+	uint64_t size;         /* of a regular file (progress); 0: unknown */
 	/* Standard input: the bytes detection read, decoded before the rest;
 	 * freed once the pipeline has taken them. */
 	uint8_t *prefix;
@@ -88,11 +89,16 @@ struct pft_input {
 	int par_tried;
 	int reading;           /* READ_ITEMS or READ_COUNTS once reading starts */
 	struct pft_input_counts *counts;  /* READ_COUNTS: per source */
+	uint64_t counted;      /* items counted (progress) */
 	uint8_t *buf;
 	struct pft_diag *notes; /* pft_input_diag() */
 	size_t nnotes;
 	struct pft_diag error;  /* the last failure */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
+
+static void report_progress(void *ctx);
 
 static char *dup_str(const char *s)
 {
@@ -454,6 +460,10 @@ static int new_file(struct pft_input *in, const char *path, unsigned format, siz
 		pft_pipe_free(f->pipe);
 		return pft_diag_set(&in->error, f->path ? err : -PFT_ERR_NOMEM, "out of memory");
 	}
+	/* Its size, for pft_input_progress() (0: a pipe, standard input). */
+	struct stat st;
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode))
+		f->size = (uint64_t)st.st_size;
 	*index = in->nfiles++;
 	return 0;
 }
@@ -1032,6 +1042,7 @@ static int read_more(struct pft_input *in, struct in_file *f)
 		ssize_t n = read(f->fd, in->buf, READ_BLOCK);
 		if (n > 0) {
 			f->read += (uint64_t)n;
+			report_progress(in);
 			return pft_pipe_feed(f->pipe, in->buf, (size_t)n);
 		}
 		if (n == 0)
@@ -1075,6 +1086,8 @@ static int start_parallel(struct pft_input *in)
 				 .fit_check = in->cfg.fit_check, .runs = in->cfg.runs,
 				 .count_only = in->reading == READ_COUNTS,
 				 .feed_block = READ_BLOCK,
+				 .progress = in->progress ? report_progress : NULL,
+				 .progress_ctx = in,
 				 .threads = in->cfg.threads, .piece_size = piece,
 				 .frames = (uint8_t)frames, .trace_id = (uint8_t)s->pub.id };
 	int err = pft_par_alloc(&pc, &in->par);
@@ -1100,6 +1113,57 @@ static int next_parallel(struct pft_input *in, struct pft_item *item, size_t siz
 		return r;
 	}
 	return pft_diag_file(&in->error, r, in->files[0].path, "%s", pft_errstr(pft_errcode(r)));
+}
+
+int pft_input_progress(const struct pft_input *in, uint64_t *done, uint64_t *total)
+{
+	if (!in || !done || !total)
+		return -PFT_ERR_INVALID;
+	*done = *total = 0;
+	if (in->survey)
+		return 0;
+	if (in->perf) {
+		pft_perf_in_progress(in->perf, done, total);
+		return 0;
+	}
+	for (size_t i = 0; i < in->nfiles; i++) {
+		const struct in_file *f = &in->files[i];
+
+		if (!f->nmap)   /* nothing decoded in it: not read */
+			continue;
+		if (!f->size) {   /* a pipe: the total is not known */
+			*done = *total = 0;
+			return 0;
+		}
+		*total += f->size;
+		/* The pipeline's offset: what was decoded, not the block read
+		 * ahead of it. */
+		uint64_t at = in->par && i == 0 ? pft_par_position(in->par)
+			      : f->done ? f->size
+			      : f->pipe ? pft_pipe_get_offset(f->pipe) : f->read;
+		*done += at < f->size ? at : f->size;
+	}
+	return 0;
+}
+
+int pft_input_set_progress(struct pft_input *in,
+			   void (*fn)(void *ctx, uint64_t done, uint64_t total), void *ctx)
+{
+	if (!in)
+		return -PFT_ERR_INVALID;
+	in->progress = fn;
+	in->progress_ctx = ctx;
+	return 0;
+}
+
+/* Tell the progress callback how far reading has got. */
+static void report_progress(void *ctx)
+{
+	struct pft_input *in = ctx;
+	uint64_t done, total;
+
+	if (in->progress && !pft_input_progress(in, &done, &total))
+		in->progress(in->progress_ctx, done, total);
 }
 
 int pft_input_parallel_stats(const struct pft_input *in, struct pft_input_parallel *st,
@@ -1224,6 +1288,8 @@ int pft_input_count(struct pft_input *in, struct pft_item *item, size_t size)
 		count_item(&in->counts[item->source], item);
 		if (item->status)
 			return 0;
+		if (in->perf && !(++in->counted % 4096))
+			report_progress(in);
 	}
 }
 

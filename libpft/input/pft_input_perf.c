@@ -145,6 +145,31 @@ const struct pft_diag *pft_perf_in_error(const struct perf_in *p)
 	return &p->error;
 }
 
+void pft_perf_in_progress(const struct perf_in *p, uint64_t *done, uint64_t *total)
+{
+	struct stat st;
+	uint64_t size = !stat(p->path, &st) && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	double passed = 0, recs = 0;
+
+	/* The share of the queues' records passed (the one being fed by
+	 * the part of it fed), as a share of the file. */
+	for (size_t i = 0; i < p->nq; i++) {
+		const struct perf_queue *q = &p->q[i];
+		recs += (double)q->nrecs;
+		if (q->done || q->reader_eof)
+			passed += (double)q->nrecs;
+		else if (q->aux_left && q->next_rec)
+			passed += (double)(q->next_rec - 1) +
+				  (double)q->aux_read / (double)(q->aux_read + q->aux_left);
+		else
+			passed += (double)q->next_rec;
+	}
+	*total = size;
+	*done = recs > 0 ? (uint64_t)((double)size * (passed / recs)) : 0;
+	if (*done > size)
+		*done = size;
+}
+
 /* The reader's fault as one line naming the file and offset. */
 static int reader_fail(struct perf_in *p, struct pft_perf *rd, int err)
 {

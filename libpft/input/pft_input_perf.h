@@ -12,6 +12,9 @@ struct perf_in;
 void pft_perf_in_free(struct perf_in *p);
 int pft_perf_in_next(struct perf_in *p, struct pft_item *item, size_t size);
 const struct pft_diag *pft_perf_in_error(const struct perf_in *p);
+/* Progress (pft_input_progress()): the file's size in *@total, and in
+ * *@done the share of it the share of the queues' records passed gives. */
+void pft_perf_in_progress(const struct perf_in *p, uint64_t *done, uint64_t *total);
 size_t pft_perf_in_nsources(const struct perf_in *p);
 int pft_perf_in_source(const struct perf_in *p, size_t index, struct pft_input_source *src,
 		   size_t size);

@@ -20,12 +20,15 @@
 
 #include "common/pft_grow.h"
 #include "common/pft_size.h"
+#include "image/pft_image_int.h"
 
 struct lines_module {
 	int fd;
 	Elf *elf;
 	Dwarf *dwarf;             /* NULL: the file has no DWARF */
 	int64_t bias;
+	char *path;               /* as given */
+	size_t rows;              /* rows its line table gave */
 };
 
 struct lines_row {
@@ -63,6 +66,7 @@ struct pft_lines *pft_lines_alloc(int *errcode)
 
 static void close_module(struct lines_module *m)
 {
+	free(m->path);
 	if (m->dwarf)
 		dwarf_end(m->dwarf);
 	if (m->elf)
@@ -259,7 +263,7 @@ static int cmp_func(const void *a, const void *b)
 		return x->start < y->start ? -1 : 1;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return pft_image_name_cmp(x->name, y->name);   /* as the image's symbols */
 }
 
 /* Sort, and keep one function per start and non-overlapping rows (a later
@@ -314,15 +318,19 @@ int pft_lines_add_elf(struct pft_lines *l, const char *path, int64_t bias)
 	m.dwarf = dwarf_begin_elf(m.elf, DWARF_C_READ, NULL);
 
 	struct lines_module *mods = realloc(l->mods, (l->nmods + 1) * sizeof(*mods));
-	if (!mods) {
+	size_t plen = strlen(path) + 1;
+	if (mods)
+		l->mods = mods;
+	if (!mods || !(m.path = malloc(plen))) {
 		close_module(&m);
 		return -PFT_ERR_NOMEM;
 	}
-	l->mods = mods;
+	memcpy(m.path, path, plen);
 	l->mods[l->nmods] = m;
 	rows0 = l->nrows;
 	funcs0 = l->nfuncs;
 	err = m.dwarf ? load_dwarf(l, l->nmods) : 0;
+	l->mods[l->nmods].rows = l->nrows - rows0;
 	if (!err)
 		err = load_symbols(l, l->nmods);
 	if (err) {
@@ -467,6 +475,20 @@ int pft_lines_function_at(const struct pft_lines *l, uint32_t addr,
 	if (!f)
 		return -PFT_ERR_NOMAP;
 	fill_func(f, func);
+	return 0;
+}
+
+int pft_lines_file(const struct pft_lines *l, size_t index, struct pft_lines_file *f,
+		   size_t size)
+{
+	if (!l || !f || size < sizeof(*f))
+		return -PFT_ERR_INVALID;
+	if (index >= l->nmods)
+		return -PFT_ERR_EOS;
+	memset(f, 0, size);
+	f->path = l->mods[index].path;
+	f->rows = l->mods[index].rows;
+	f->has_dwarf = l->mods[index].dwarf != NULL;
 	return 0;
 }
 

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/pft_diag.h"
+#include "common/pft_size.h"
 #include "views/pft_views.h"
 
 static const char *fname(const struct vfunc *f)
@@ -397,6 +399,9 @@ int pft_views_write(const struct pft_views *v, enum pft_view_format format,
 
 	if (!v || !write || !v->ready || (unsigned)format >= PFT_VIEW_FORMAT_MAX)
 		return -PFT_ERR_INVALID;
+	/* An empty lcov file would say "no line ran", not "no lines known". */
+	if (format == PFT_VIEW_LCOV && !pft_lines_count(v->lines, 0))
+		return -PFT_ERR_NOT_FOUND;
 	o = malloc(sizeof(*o));
 	if (!o)
 		return -PFT_ERR_NOMEM;
@@ -425,4 +430,34 @@ int pft_views_write(const struct pft_views *v, enum pft_view_format format,
 	int werr = pft_vout_end(o);
 	free(o);
 	return err ? err : werr;
+}
+
+int pft_views_check_format(const struct pft_views_config *cfg, enum pft_view_format format,
+			   struct pft_diag *why)
+{
+	struct pft_lines_file f;
+	struct pft_image_section_info sec;
+
+	if (why)
+		pft_diag_clear(why);
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_views_config) ||
+	    (unsigned)format >= PFT_VIEW_FORMAT_MAX)
+		return -PFT_ERR_INVALID;
+	if (format != PFT_VIEW_LCOV || pft_lines_count(cfg->lines, 0))
+		return 0;
+	/* Name the file the lines should have come from: the first ELF file,
+	 * else the first file of the image (a memory dump). */
+	if (cfg->lines && pft_lines_file(cfg->lines, 0, &f, sizeof(f)) == 0)
+		return pft_diag_file(why, -PFT_ERR_NOT_FOUND, f.path,
+				     "no DWARF line table (build with -g)");
+	for (size_t i = 0; cfg->image && pft_image_section(cfg->image, i, &sec, sizeof(sec)) == 0;
+	     i++)
+		if (sec.path && sec.elf_segment < 0)
+			return pft_diag_file(why, -PFT_ERR_NOT_FOUND, sec.path,
+					     "no DWARF line table (a memory dump)");
+		else if (sec.path)
+			return pft_diag_file(why, -PFT_ERR_NOT_FOUND, sec.path,
+					     "its source lines are not read (not loaded into "
+					     "the lines)");
+	return pft_diag_set(why, -PFT_ERR_NOT_FOUND, "no DWARF line table");
 }

@@ -199,6 +199,65 @@ static void input_offset(void)
 	pft_input_free(in);
 }
 
+/* Progress: pft_input_progress() and its callback say how far reading
+ * has got, never backwards, up to the file's size; serial and parallel. */
+struct progress_seen {
+	uint64_t calls, last, total;
+	int backwards;
+};
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress_seen *p = ctx;
+
+	p->backwards |= done < p->last || done > total;
+	p->last = done;
+	p->total = total;
+	p->calls++;
+}
+
+static void progress(void)
+{
+	/* A-syncs (5 zeros and 0x80): packets whatever the configuration. */
+	static uint8_t bytes[6 * 100000];
+	for (size_t i = 0; i < sizeof(bytes); i += 6) {
+		memset(bytes + i, 0, 5);
+		bytes[i + 5] = 0x80;
+	}
+	write_file("a.bin", bytes, sizeof(bytes));
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .id = -1,
+					       .threads = threads, .piece_size = 65536 };
+		struct pft_input *in = pft_input_alloc(&ic, NULL);
+		struct pft_ptm_config cfg;
+		struct progress_seen seen = { 0 };
+		struct pft_item item;
+		uint64_t done = 1, total = 1;
+		int r;
+
+		pft_ptm_config_init(&cfg);
+		PTU_EQ(pft_input_open_file(in, path_of("a.bin"), PFT_PIPE_RAW), 0);
+		PTU_EQ(pft_input_add_ptm(in, -1, &cfg), 0);
+		PTU_EQ(pft_input_set_progress(in, on_progress, &seen), 0);
+		PTU_EQ(pft_input_progress(in, &done, &total), 0);
+		PTU_EQ(done, 0);
+		PTU_EQ(total, sizeof(bytes));
+		while ((r = pft_input_next(in, &item, sizeof(item))) == 0)
+			;
+		PTU_EQ(r, -PFT_ERR_EOS);
+		PTU_CHECK(seen.calls >= 2 && !seen.backwards);
+		PTU_EQ(seen.total, sizeof(bytes));
+		PTU_EQ(pft_input_progress(in, &done, &total), 0);
+		PTU_EQ(done, sizeof(bytes));
+		PTU_EQ(total, sizeof(bytes));
+		PTU_EQ(pft_input_progress(NULL, &done, &total), -PFT_ERR_INVALID);
+		PTU_EQ(pft_input_progress(in, NULL, &total), -PFT_ERR_INVALID);
+		PTU_EQ(pft_input_progress(in, &done, NULL), -PFT_ERR_INVALID);
+		PTU_EQ(pft_input_set_progress(NULL, on_progress, &seen), -PFT_ERR_INVALID);
+		pft_input_free(in);
+	}
+}
+
 /* The text is cut to fit, never overrun; the file name too. */
 static void long_names(void)
 {
@@ -242,6 +301,7 @@ int main(void)
 	PTU_RUN(input_offset);
 	PTU_RUN(long_names);
 	PTU_RUN(hostile_names);
+	PTU_RUN(progress);
 	ptu_remove_dir(dir, files, sizeof(files) / sizeof(files[0]));
 	PTU_MAIN_END();
 }

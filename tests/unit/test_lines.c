@@ -147,6 +147,11 @@ static void functions_and_rows(void)
 	}
 	PTU_CHECK(nrows > 20);
 	PTU_EQ(nrows, pft_lines_count(l, 0));
+	struct pft_lines_file lf;
+	struct pft_views_config vc = { .size = sizeof(vc), .lines = l };
+	PTU_EQ(pft_lines_file(l, 0, &lf, sizeof(lf)), 0);
+	PTU_CHECK(lf.rows > 20 && lf.has_dwarf);
+	PTU_EQ(pft_views_check_format(&vc, PFT_VIEW_LCOV, NULL), 0);
 	pft_lines_free(l);
 }
 
@@ -161,6 +166,23 @@ static void symbols_only_and_errors(void)
 	PTU_EQ(pft_lines_add_elf(l, stripped, 0), 0);   /* no DWARF */
 	PTU_EQ(pft_lines_count(l, 0), 0);
 	PTU_CHECK(pft_lines_count(l, 1) > 100);
+	/* The file is named, with no line table: lcov cannot be written. */
+	struct pft_lines_file lf;
+	struct pft_views_config vc = { .size = sizeof(vc), .lines = l };
+	struct pft_diag why;
+	PTU_EQ(pft_lines_file(l, 0, &lf, sizeof(lf)), 0);
+	PTU_STREQ(lf.path, stripped);
+	PTU_CHECK(lf.rows == 0);
+	PTU_EQ(pft_lines_file(l, 1, &lf, sizeof(lf)), -PFT_ERR_EOS);
+	PTU_EQ(pft_lines_file(NULL, 0, &lf, sizeof(lf)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_lines_file(l, 0, NULL, sizeof(lf)), -PFT_ERR_INVALID);
+	PTU_EQ(pft_lines_file(l, 0, &lf, 4), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_check_format(&vc, PFT_VIEW_COVERAGE_TEXT, &why), 0);
+	PTU_EQ(pft_views_check_format(&vc, PFT_VIEW_LCOV, &why), -PFT_ERR_NOT_FOUND);
+	PTU_STREQ(why.file, stripped);
+	PTU_CHECK(strstr(why.text, "no DWARF line table (build with -g)") != NULL);
+	PTU_EQ(pft_views_check_format(NULL, PFT_VIEW_LCOV, &why), -PFT_ERR_INVALID);
+	PTU_EQ(pft_views_check_format(&vc, PFT_VIEW_FORMAT_MAX, NULL), -PFT_ERR_INVALID);
 	PTU_EQ(pft_lines_function(l, 0, &f, sizeof(f)), 0);
 	PTU_EQ(pft_lines_lookup(l, f.start, &info, sizeof(info)), 0);
 	PTU_CHECK(info.file == NULL && info.has_func && info.function == info.func.name);

@@ -67,6 +67,28 @@ static void map_extents(void)
 	pft_image_free(img);
 }
 
+/* Aliases (one address, one rank) are named by one rule, whatever their
+ * order in the listing: the first by strcmp(), as pft_lines_ names them
+ * (glibc's __libc_start_main and __libc_start_main_impl). */
+static void alias_rule(void)
+{
+	int ret;
+	uint32_t off;
+	struct pft_image *a = image_of("00010528 T __libc_start_main_impl\n"
+				       "00010528 T __libc_start_main\n", &ret);
+	struct pft_image *b = image_of("00010528 T __libc_start_main\n"
+				       "00010528 T __libc_start_main_impl\n", &ret);
+	struct pft_image *c = image_of("00010528 t __libc_start_main\n"
+				       "00010528 T __libc_start_main_impl\n", &ret);
+
+	PTU_STREQ(name_at(a, 0x10528, &off), "__libc_start_main");
+	PTU_STREQ(name_at(b, 0x10528, &off), "__libc_start_main");
+	PTU_STREQ(name_at(c, 0x10528, &off), "__libc_start_main_impl");  /* global first */
+	pft_image_free(a);
+	pft_image_free(b);
+	pft_image_free(c);
+}
+
 /* kallsyms: a module after a tab, CRLF, upper-case hex, a Thumb function's
  * odd address, global before weak before local at one address, mapping
  * symbols and 64-bit addresses left out. */
@@ -235,6 +257,7 @@ int main(void)
 		return 1;
 	PTU_RUN(map_extents);
 	PTU_RUN(kallsyms_lines);
+	PTU_RUN(alias_rule);
 	PTU_RUN(hostile_listings);
 	PTU_RUN(listing_bound);
 	PTU_RUN(listing_bias);
