@@ -2,6 +2,7 @@
  * write the trace (raw, frame-formatted, as an OpenCSD snapshot, or as a
  * Linux perf.data file).  pft stats
  * (cmd_stats.c) runs the same model and counts the bytes instead. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -17,6 +18,7 @@
 #include "images.h"
 #include "input.h"
 #include "insn_log.h"
+#include "options.h"
 #include "snapshot_out.h"
 
 /* Options of encode and stats beyond the shared configuration flags. */
@@ -35,6 +37,7 @@ enum {
 	OPT_PERF_RAW,
 	OPT_FORMAT,
 	OPT_QUIET,
+	OPT_FORCE,
 	OPT_HELP
 };
 
@@ -55,6 +58,7 @@ struct encode {
 	const char *out_raw, *out_formatted, *out_snapshot, *out_perf;
 	int perf_raw;
 	int quiet;               /* --quiet: no summary line */
+	int force;               /* --force: into a non-empty --out-snapshot */
 	int format;
 
 	struct pft_image *image;
@@ -114,6 +118,8 @@ static void usage(FILE *out, int stats)
 			"  --out-perf FILE       Linux perf.data (per-thread cs_etm recording of the\n"
 			"                        --elf programs; perf script decodes it)\n"
 			"  --perf-raw            its AUX data unformatted (default: CoreSight frames)\n"
+			"  --force               write --out-snapshot into a directory that is not\n"
+			"                        empty (never over an input)\n"
 			"  --quiet               no line saying what was written\n");
 }
 
@@ -174,6 +180,7 @@ static int take_option(struct encode *e, int c, const char *arg, char **argv)
 	case OPT_OUT_PERF: e->out_perf = arg; return 0;
 	case OPT_PERF_RAW: e->perf_raw = 1; return 0;
 	case OPT_QUIET: e->quiet = 1; return 0;
+	case OPT_FORCE: e->force = 1; return 0;
 	case OPT_FORMAT:
 		return cli_parse_format(arg, &e->format);
 	case OPT_HELP: return 1;
@@ -211,6 +218,7 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		{ "out-perf", required_argument, NULL, OPT_OUT_PERF },
 		{ "perf-raw", no_argument, NULL, OPT_PERF_RAW },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "protocol", required_argument, NULL, OPT_PROTOCOL },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -599,10 +607,58 @@ static int open_perf(struct encode *e)
 	return 0;
 }
 
+/* Whether directory @dir has anything in it. */
+static int dir_has_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int found = 0;
+
+	while (d && !found && (de = readdir(d)) != NULL)
+		found = strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* No output may be an input (the log, an image); a snapshot goes into a
+ * directory that is new or empty, or with --force. */
+static int outputs_ok(const struct encode *e)
+{
+	const char *outs[] = { e->out_raw, e->out_formatted, e->out_perf, e->out_snapshot };
+	const char **inputs = malloc((e->images.n + 1) * sizeof(*inputs));
+
+	if (!inputs) {
+		cli_error("out of memory");
+		return -1;
+	}
+	inputs[0] = e->log;
+	for (size_t i = 0; i < e->images.n; i++)
+		inputs[i + 1] = e->images.v[i].path;
+	int bad = -1;
+	for (int i = 0; i < 4 && bad < 0; i++)
+		if (output_is_input(outs[i], inputs, e->images.n + 1))
+			bad = i;
+	free((void *)inputs);
+	if (bad >= 0) {
+		cli_error("%s: cannot create: %s (it would be overwritten)", outs[bad],
+			  bad == 3 ? "it holds an input of this command" : "it is an input of this command");
+		return -1;
+	}
+	if (e->out_snapshot && !e->force && dir_has_files(e->out_snapshot)) {
+		cli_error("%s: cannot create: the directory is not empty (--force writes into it)",
+			  e->out_snapshot);
+		return -1;
+	}
+	return 0;
+}
+
 static int open_outputs(struct encode *e)
 {
 	int err;
 
+	if (outputs_ok(e))
+		return -1;
 	if (e->out_raw && !(e->raw = open_out(e->out_raw)))
 		return -1;
 	if (e->out_formatted && !(e->formatted = open_out(e->out_formatted)))

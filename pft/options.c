@@ -157,6 +157,22 @@ static int in_dir(const struct stat *st, const char *dir)
 	return found;
 }
 
+int output_is_input(const char *path, const char *const *inputs, size_t n)
+{
+	struct stat st, in;
+
+	if (!path || stat(path, &st))
+		return 0;   /* not there yet: nothing to overwrite */
+	for (size_t i = 0; i < n; i++) {
+		if (S_ISREG(st.st_mode) && same_file(&st, inputs[i]))
+			return 1;
+		if (S_ISDIR(st.st_mode) && inputs[i] && strcmp(inputs[i], "-") &&
+		    !stat(inputs[i], &in) && in_dir(&in, path))
+			return 1;
+	}
+	return 0;
+}
+
 int cmd_open_output(const struct cmd_args *a)
 {
 	const struct input_opts *o = &a->input;

@@ -68,6 +68,11 @@ void cmd_args_free(struct cmd_args *a);
  * -1 after a one-line error. */
 int cmd_open_output(const struct cmd_args *a);
 
+/* Whether output @path is one of the @n files @inputs (NULLs and "-"
+ * ignored) or, a directory, holds one directly: writing it would
+ * destroy an input. */
+int output_is_input(const char *path, const char *const *inputs, size_t n);
+
 /* The --help texts of the shared options. */
 #define INPUT_OPTIONS_HELP                                                    \
 	"input (one of):\n"                                                   \

@@ -133,4 +133,26 @@ expect 2 "^pft: --tpiu goes with --out-formatted$" \
 expect 2 "^pft: $tmp/nodir/x.raw: No such file or directory$" \
     -- encode --log "$tmp/good.log" "${img[@]}" --out-raw "$tmp/nodir/x.raw"
 
+# Outputs never overwrite inputs (issue 29, item 7): the log, an image, a
+# snapshot directory holding one; a snapshot into a non-empty directory
+# only with --force.
+cp "$tmp/good.log" "$tmp/keep.log"; cp "$tmp/prog.bin" "$tmp/keep.bin"
+expect 2 "^pft: $tmp/keep.log: cannot create: it is an input of this command \(it would be overwritten\)$" \
+    -- encode --log "$tmp/keep.log" "${img[@]}" --out-raw "$tmp/keep.log"
+expect 2 "^pft: $tmp/keep.bin: cannot create: it is an input of this command" \
+    -- encode --log "$tmp/good.log" --image "$tmp/keep.bin@0x8000" --out-perf "$tmp/keep.bin"
+expect 2 "^pft: $tmp/keep.bin: cannot create: it is an input of this command" \
+    -- encode --log "$tmp/good.log" --image "$tmp/keep.bin@0x8000" --out-formatted "$tmp/keep.bin"
+check "the inputs are intact" "$(cmp "$tmp/good.log" "$tmp/keep.log" && cmp "$tmp/prog.bin" "$tmp/keep.bin" && echo yes)" yes
+mkdir "$tmp/full"; cp "$tmp/good.log" "$tmp/full/"
+expect 2 "^pft: $tmp/full: cannot create: the directory is not empty \(--force writes into it\)$" \
+    -- encode --log "$tmp/good.log" "${img[@]}" --out-snapshot "$tmp/full"
+expect 2 "^pft: $tmp/full: cannot create: it holds an input of this command" \
+    -- encode --log "$tmp/full/good.log" "${img[@]}" --out-snapshot "$tmp/full" --force
+expect_status "--force: a snapshot into a directory with other files" 0 \
+    "$PFT" encode --log "$tmp/good.log" "${img[@]}" --out-snapshot "$tmp/full" --force --quiet
+"$PFT" encode --log "$tmp/good.log" "${img[@]}" --out-snapshot "$tmp/fresh" --quiet
+check "--force: the snapshot is the one a new directory gets" \
+    "$("$PFT" decode --snapshot "$tmp/full" --count 2>&1)" "$("$PFT" decode --snapshot "$tmp/fresh" --count 2>&1)"
+
 summary
