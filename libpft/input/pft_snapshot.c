@@ -34,7 +34,10 @@ static int diag_where(struct pft_diag *d, int err, const char *where, const char
 static int diag_where(struct pft_diag *d, int err, const char *where, const char *fmt, ...)
 {
 	char file[PFT_DIAG_FILE_MAX];
-	const char *colon = strrchr(where, ':');
+	const char *colon = where ? strrchr(where, ':') : NULL;
+
+	if (!where)
+		where = "";
 	unsigned line = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
 	va_list ap;
 
@@ -339,9 +342,16 @@ static const char *resolve(struct snap *s, const char *name, const char *where,
 		}
 		if (name[0] == '/' || strncmp(real, s->rdir, dl) ||
 		    (real[dl] != '/' && !(dl == 1 && s->rdir[0] == '/'))) {
-			diag_where(d, -PFT_ERR_BAD_FILE, where,
-				   "'%s' is outside the snapshot directory "
-				   "(--allow-outside-files reads it)", name);
+			/* Named by another file at @where, or (snapshot.ini)
+			 * by the directory itself. */
+			if (where)
+				diag_where(d, -PFT_ERR_BAD_FILE, where,
+					   "'%s' is outside the snapshot directory "
+					   "(--allow-outside-files reads it)", name);
+			else
+				pft_diag_file(d, -PFT_ERR_BAD_FILE, joined,
+					      "it leads outside the snapshot directory, to %s "
+					      "(--allow-outside-files reads it)", real);
 			free(real);
 			free(joined);
 			return NULL;

@@ -185,4 +185,15 @@ expect_error 2 "^pft: --id: '' is not a trace ID \(0x01-0x6f\)$" \
     "$PFT" decode --snapshot "$tc2" --id 0x10,
 expect_error 2 "^pft: (info: )?--id does not go with --raw" "$PFT" info --raw "$tmp/rs.raw" --id 0x10
 
+# A snapshot copied as links (cp -rs, issue 29 item 8): every file, its
+# snapshot.ini too, leads outside the directory named.  Said, naming the
+# file (once a crash: the link had no file naming it); read with
+# --allow-outside-files.
+cp -rs "$ex" "$tmp/links"
+expect_error 2 "^pft: $tmp/links/snapshot.ini: it leads outside the snapshot directory, to .*snapshot.ini \(--allow-outside-files reads it\)$" \
+    "$PFT" decode --snapshot "$tmp/links" --count
+check "links: --allow-outside-files reads them" \
+    "$("$PFT" decode --snapshot "$tmp/links" --allow-outside-files --count 2>/dev/null)" \
+    "$("$PFT" decode --snapshot "$ex" --count 2>/dev/null)"
+
 summary
