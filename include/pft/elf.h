@@ -92,10 +92,12 @@ pft_export int pft_image_add_elf_beneath(struct pft_image *img, const char *path
  *                      the right to see addresses); a malformed ELF
  *   -PFT_ERR_NOT_SUPPORTED  an ELF that is not 32-bit little-endian ARM
  *   -PFT_ERR_NOMEM
- * On failure the image's symbols are unchanged.
+ * On failure the image's symbols are unchanged.  Of a listing that is
+ * refused, *@d (when not NULL) names the file and the line at fault
+ * (its code stays 0 for an ELF: the code says what was wrong).
  */
 pft_export int pft_image_add_symbols(struct pft_image *img, const char *path,
-				     int64_t bias);
+				     int64_t bias, struct pft_diag *d);
 
 #ifdef __cplusplus
 }

@@ -153,9 +153,10 @@ enum { PFT_SYMBOLS_LINE_MAX = 4096, PFT_SYMBOLS_MAX = 1 << 22 };
  * to its end, moved by @bias, keeping at most @max_symbols listed lines.
  * Returns the number of code symbols added, -PFT_ERR_BAD_FILE (a line
  * that is not "ADDR TYPE NAME [module]", longer than PFT_SYMBOLS_LINE_MAX,
- * more than @max_symbols lines, every address 0, a read error) or
- * -PFT_ERR_NOMEM.  Exposed for tests. */
+ * more than @max_symbols lines, every address 0, a read error; *@d,
+ * when not NULL, names @path and the line) or -PFT_ERR_NOMEM.  Exposed
+ * for tests. */
 int pft_image_add_symbol_listing(struct pft_image *img, int fd, int64_t bias,
-				 size_t max_symbols);
+				 size_t max_symbols, const char *path, struct pft_diag *d);
 
 #endif

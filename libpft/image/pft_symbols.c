@@ -4,6 +4,7 @@
  * whatever the file holds. */
 #include "image/pft_elf.h"
 #include "common/pft_grow.h"
+#include "common/pft_diag.h"
 #include "image/pft_image_int.h"
 
 #include <errno.h>
@@ -38,6 +39,8 @@ struct listing {
 	size_t max;
 	int64_t bias;
 	int nonzero;           /* some address is not 0 */
+	size_t line;           /* of the line being read (1, 2, ...) */
+	const char *why;       /* what is wrong with it */
 };
 
 static int hex_digit(char c)
@@ -66,6 +69,12 @@ static int is_mapping_symbol(const char *name, size_t len)
 	       (len == 2 || name[2] == '.');
 }
 
+static int bad_line(struct listing *l)
+{
+	l->why = "not \"ADDR TYPE NAME [module]\": no symbol listing (System.map, kallsyms)";
+	return -PFT_ERR_BAD_FILE;
+}
+
 /* Parse one line (@len bytes, no newline).  Returns 0 (taken or left out),
  * -PFT_ERR_BAD_FILE (not "ADDR TYPE NAME [module]") or -PFT_ERR_NOMEM. */
 static int take_line(struct listing *l, const char *p, size_t len)
@@ -79,28 +88,28 @@ static int take_line(struct listing *l, const char *p, size_t len)
 
 	while (p < end && (d = hex_digit(*p)) >= 0) {
 		if (++digits > 16)
-			return -PFT_ERR_BAD_FILE;
+			return bad_line(l);
 		addr = addr << 4 | (unsigned)d;
 		p++;
 	}
 	if (!digits || end - p < 3 || p[0] != ' ' || p[2] != ' ' || p[1] <= ' ' ||
 	    p[1] > '~')
-		return len == 0 ? 0 : -PFT_ERR_BAD_FILE;
+		return len == 0 ? 0 : bad_line(l);
 	char type = p[1];
 	const char *name = p + 3, *stop = name;
 	while (stop < end && *stop != ' ' && *stop != '\t')
 		stop++;
 	if (stop == name)
-		return -PFT_ERR_BAD_FILE;
+		return bad_line(l);
 	/* What may follow the name: "\t[module]" (kallsyms). */
 	if (stop < end && *stop != '\t')
-		return -PFT_ERR_BAD_FILE;
+		return bad_line(l);
 	for (const char *q = stop + (stop < end); q < end; q++)
 		if ((unsigned char)*q < ' ' || *q == 0x7f)
-			return -PFT_ERR_BAD_FILE;
+			return bad_line(l);
 	for (const char *q = name; q < stop; q++)
 		if ((unsigned char)*q <= ' ' || *q == 0x7f)
-			return -PFT_ERR_BAD_FILE;
+			return bad_line(l);
 	if (addr)
 		l->nonzero = 1;
 	int rank = text_rank(type);
@@ -110,8 +119,10 @@ static int take_line(struct listing *l, const char *p, size_t len)
 	if (addr >= PFT_ADDR_SPACE_END || at < 0 || (uint64_t)at >= PFT_ADDR_SPACE_END ||
 	    is_mapping_symbol(name, (size_t)(stop - name)))
 		return 0;   /* not a 32-bit address, or no name */
-	if (l->n >= l->max)
+	if (l->n >= l->max) {
+		l->why = "more symbols than a listing may have";
 		return -PFT_ERR_BAD_FILE;
+	}
 	size_t nlen = (size_t)(stop - name);
 	void *arr = l->v;
 	if (pft_grow(&arr, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
@@ -146,6 +157,7 @@ static int read_listing(struct listing *l, int fd)
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
+			l->why = strerror(errno);
 			err = -PFT_ERR_BAD_FILE;
 			goto out;
 		}
@@ -156,8 +168,11 @@ static int read_listing(struct listing *l, int fd)
 				if ((err = take_line(l, line, have)) < 0)
 					goto out;
 				have = 0;
+				l->line++;
 			} else if (have == PFT_SYMBOLS_LINE_MAX || !block[i]) {
-				err = -PFT_ERR_BAD_FILE;   /* too long, or binary */
+				l->why = block[i] ? "a line longer than 4096 bytes"
+						  : "a NUL byte: binary data, no symbol listing";
+				err = -PFT_ERR_BAD_FILE;
 				goto out;
 			} else {
 				line[have++] = block[i];
@@ -211,14 +226,16 @@ static int merge_listing(struct pft_image *img, struct listing *l)
 }
 
 int pft_image_add_symbol_listing(struct pft_image *img, int fd, int64_t bias,
-				 size_t max_symbols)
+				 size_t max_symbols, const char *path, struct pft_diag *d)
 {
-	struct listing l = { .max = max_symbols, .bias = bias };
+	struct listing l = { .max = max_symbols, .bias = bias, .line = 1 };
 	int err = read_listing(&l, fd);
 
+	if (err == -PFT_ERR_BAD_FILE && l.why)
+		pft_diag_line(d, err, path, (unsigned)l.line, "%s", l.why);
 	if (err >= 0 && l.n && !l.nonzero)
-		err = -PFT_ERR_BAD_FILE;   /* kallsyms read without the right to
-					    * see addresses: all zero */
+		err = pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "every address is 0 (kallsyms "
+				    "read without the right to see addresses: read it as root)");
 	if (err >= 0)
 		err = pft_image_adopt(img, l.names);   /* frees them on failure */
 	else
@@ -229,7 +246,8 @@ int pft_image_add_symbol_listing(struct pft_image *img, int fd, int64_t bias,
 	return err;
 }
 
-int pft_image_add_symbols(struct pft_image *img, const char *path, int64_t bias)
+int pft_image_add_symbols(struct pft_image *img, const char *path, int64_t bias,
+			  struct pft_diag *d)
 {
 	uint8_t magic[4];
 	struct stat st;
@@ -263,7 +281,7 @@ int pft_image_add_symbols(struct pft_image *img, const char *path, int64_t bias)
 		free(buf);
 		return err < 0 ? err : (int)(img->nsyms - before);
 	}
-	err = pft_image_add_symbol_listing(img, fd, bias, PFT_SYMBOLS_MAX);
+	err = pft_image_add_symbol_listing(img, fd, bias, PFT_SYMBOLS_MAX, path, d);
 	close(fd);
 	return err;
 }

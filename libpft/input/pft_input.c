@@ -243,8 +243,14 @@ static const char *file_problem(const char *path, int may_look_empty)
 static int load_symbols(struct pft_image *img, const char *path, int64_t bias,
 			struct pft_diag *d)
 {
-	int n = pft_image_add_symbols(img, path, bias);
+	struct pft_diag why = { .code = 0 };
+	int n = pft_image_add_symbols(img, path, bias, &why);
 
+	if (n < 0 && why.code) {   /* a listing's line, named */
+		if (d)
+			*d = why;
+		return n;
+	}
 	if (n == 0)
 		return pft_diag_file(d, -PFT_ERR_BAD_FILE, path, "no code symbols in it");
 	if (n == -PFT_ERR_BAD_FILE)

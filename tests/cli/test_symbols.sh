@@ -48,8 +48,16 @@ printf '00010000 D data_only\n' >"$tmp/data.map"
 for f in long binary hidden data; do
     "$PFT" decode --snapshot "$demo" --symbols "$tmp/$f.map" >/dev/null 2>"$tmp/err"
     check "--symbols $f.map: exit" $? 2
-    check "--symbols $f.map: one line naming it" "$(grep -c "^pft: $tmp/$f.map: " "$tmp/err")" 1
+    check "--symbols $f.map: one line naming it" "$(grep -c "^pft: $tmp/$f.map\(:[0-9]*\)\?: " "$tmp/err")" 1
 done
+# A long System.map with one bad line: the line is named (issue 29, item 10).
+awk 'BEGIN { for (i = 0; i < 200000; i++) printf "%08x T f%d\n", 0xc0008000 + 4 * i, i;
+             print "c0ffee00 T two words" }' >"$tmp/oneline.map"
+"$PFT" decode --snapshot "$demo" --symbols "$tmp/oneline.map" >/dev/null 2>"$tmp/err"
+check "--symbols: a bad line, named" "$(cat "$tmp/err")" \
+    "pft: $tmp/oneline.map:200001: not \"ADDR TYPE NAME [module]\": no symbol listing (System.map, kallsyms)"
+check "--symbols: every address 0" "$("$PFT" decode --snapshot "$demo" --symbols "$tmp/hidden.map" 2>&1 >/dev/null)" \
+    "pft: $tmp/hidden.map: every address is 0 (kallsyms read without the right to see addresses: read it as root)"
 
 # An ELF over a snapshot whose memory was patched in three bytes (a live
 # kernel patches its text): `sub sp, sp, #0x40` at 0x100fc (the second

@@ -44,9 +44,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct pft_image *img = pft_image_alloc(NULL);
 	FUZZ_CHECK(img);
-	int n = pft_image_add_symbols(img, path, 0);
+	struct pft_diag why = { .code = 0 };
+	int n = pft_image_add_symbols(img, path, 0, &why);
 	FUZZ_CHECK(n >= 0 || n == -PFT_ERR_BAD_FILE || n == -PFT_ERR_NOT_SUPPORTED ||
 		   n == -PFT_ERR_NOMEM);
+	/* A listing refused names its line, on one line. */
+	FUZZ_CHECK(!why.code || (n < 0 && why.code == (uint32_t)-n && !strchr(why.text, '\n')));
 	uint8_t b;
 	FUZZ_CHECK(pft_image_read(img, 0, PFT_SPACE_ANY, &b, 1) == -PFT_ERR_NOMAP);
 	/* Probe the addresses the input names (the first hex words of its
@@ -63,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		probe(img, (uint32_t)v + 3);
 	}
 	if (n >= 0)
-		FUZZ_CHECK(pft_image_add_symbols(img, path, 0) == n);
+		FUZZ_CHECK(pft_image_add_symbols(img, path, 0, NULL) == n);
 	probe(img, 0);
 	pft_image_free(img);
 	return 0;

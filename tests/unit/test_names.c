@@ -25,7 +25,7 @@ static struct pft_image *image_of(const char *name, const char *map)
 		fputs(map, f);
 		fclose(f);
 	}
-	PTU_CHECK(pft_image_add_symbols(img, path, 0) > 0);
+	PTU_CHECK(pft_image_add_symbols(img, path, 0, NULL) > 0);
 	unlink(path);
 	return img;
 }

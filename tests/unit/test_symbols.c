@@ -26,7 +26,7 @@ static struct pft_image *image_of(const char *text, int *ret)
 	struct pft_image *img = pft_image_alloc(NULL);
 
 	write_file(path, sizeof(path), "map", text, strlen(text));
-	*ret = pft_image_add_symbols(img, path, 0);
+	*ret = pft_image_add_symbols(img, path, 0, NULL);
 	return img;
 }
 
@@ -151,20 +151,26 @@ static void hostile_listings(void)
 	char path[256];
 	struct pft_image *img = pft_image_alloc(NULL);
 	write_file(path, sizeof(path), "bin", "c0008000 T a\0b\n", 15);
-	PTU_EQ(pft_image_add_symbols(img, path, 0), -PFT_ERR_BAD_FILE);
+	PTU_EQ(pft_image_add_symbols(img, path, 0, NULL), -PFT_ERR_BAD_FILE);
 	/* The earlier symbols survive a failed add. */
 	write_file(path, sizeof(path), "good", "00001000 T kept\n", 16);
-	PTU_EQ(pft_image_add_symbols(img, path, 0), 1);
+	PTU_EQ(pft_image_add_symbols(img, path, 0, NULL), 1);
 	write_file(path, sizeof(path), "bad", "00002000 T more\njunk\n", 21);
-	PTU_EQ(pft_image_add_symbols(img, path, 0), -PFT_ERR_BAD_FILE);
+	struct pft_diag d;
+	PTU_EQ(pft_image_add_symbols(img, path, 0, &d), -PFT_ERR_BAD_FILE);
+	/* The line at fault, named. */
+	PTU_EQ(d.code, PFT_ERR_BAD_FILE);
+	PTU_EQ(d.line, 2);
+	PTU_STREQ(d.file, path);
+	PTU_CHECK(strstr(d.text, ":2: not \"ADDR TYPE NAME [module]\"") != NULL);
 	uint32_t off;
 	PTU_STREQ(name_at(img, 0x1000, &off), "kept");
 	PTU_STREQ(name_at(img, 0x2000, &off), "-");
 	/* Not a regular file; NULL arguments; a bias beyond 32 bits. */
-	PTU_EQ(pft_image_add_symbols(img, dir, 0), -PFT_ERR_BAD_FILE);
-	PTU_EQ(pft_image_add_symbols(img, NULL, 0), -PFT_ERR_INVALID);
-	PTU_EQ(pft_image_add_symbols(NULL, path, 0), -PFT_ERR_INVALID);
-	PTU_EQ(pft_image_add_symbols(img, path, (int64_t)1 << 32), -PFT_ERR_INVALID);
+	PTU_EQ(pft_image_add_symbols(img, dir, 0, NULL), -PFT_ERR_BAD_FILE);
+	PTU_EQ(pft_image_add_symbols(img, NULL, 0, NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_image_add_symbols(NULL, path, 0, NULL), -PFT_ERR_INVALID);
+	PTU_EQ(pft_image_add_symbols(img, path, (int64_t)1 << 32, NULL), -PFT_ERR_INVALID);
 	pft_image_free(img);
 }
 
@@ -178,8 +184,13 @@ static void listing_bound(void)
 	for (size_t max = 2; max <= 3; max++) {
 		struct pft_image *img = pft_image_alloc(NULL);
 		FILE *f = fopen(path, "rb");
-		int ret = pft_image_add_symbol_listing(img, fileno(f), 0, max);
+		struct pft_diag d = { .code = 0 };
+		int ret = pft_image_add_symbol_listing(img, fileno(f), 0, max, "t.map", &d);
 		PTU_EQ(ret, max == 3 ? 2 : -PFT_ERR_BAD_FILE);
+		/* The line past the bound, and why. */
+		PTU_EQ(d.line, max == 3 ? 0 : 3);
+		if (max == 2)
+			PTU_STREQ(d.text, "t.map:3: more symbols than a listing may have");
 		fclose(f);
 		pft_image_free(img);
 	}
@@ -194,7 +205,7 @@ static void listing_bias(void)
 	uint32_t off;
 
 	write_file(path, sizeof(path), "bias", text, strlen(text));
-	PTU_EQ(pft_image_add_symbols(img, path, 0x100), 1);
+	PTU_EQ(pft_image_add_symbols(img, path, 0x100, NULL), 1);
 	PTU_STREQ(name_at(img, 0x1100, &off), "low");
 	pft_image_free(img);
 }
@@ -245,7 +256,7 @@ static void elf_beneath(void)
 	PTU_EQ(pft_image_add_elf_beneath(img, path, 0, NULL, sizeof(ov)), -PFT_ERR_INVALID);
 	/* Symbols only: the ELF's bytes are not code. */
 	struct pft_image *sym = pft_image_alloc(NULL);
-	PTU_EQ(pft_image_add_symbols(sym, path, 0), 0);   /* no symbol table */
+	PTU_EQ(pft_image_add_symbols(sym, path, 0, NULL), 0);   /* no symbol table */
 	PTU_EQ(pft_image_read(sym, 0x8000, PFT_SPACE_ANY, got, 1), -PFT_ERR_NOMAP);
 	pft_image_free(sym);
 	pft_image_free(img);

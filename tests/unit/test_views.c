@@ -262,7 +262,7 @@ static void range_through_many_functions(void)
 		fprintf(f, "%08x T f%d\n", 0x10000 + 8 * i, i);
 	fclose(f);
 	PTU_EQ(pft_image_add_buffer(img, 0x10000, zeros, sizeof(zeros), PFT_SPACE_ANY, 0), 0);
-	PTU_EQ(pft_image_add_symbols(img, map, 0), 10);
+	PTU_EQ(pft_image_add_symbols(img, map, 0, NULL), 10);
 	unlink(map);
 	struct pft_views *v = pft_views_alloc(&cfg, NULL);
 	PTU_CHECK(v != NULL);
