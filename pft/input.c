@@ -484,6 +484,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 
 	memset(in, 0, sizeof(*in));
 	memcpy(ic.ids, o->ids, sizeof(ic.ids));
+	ic.protocol_given = (uint8_t)o->protocol_given;
 	in->counting = o->counting;
 	in->in = pft_input_alloc(&ic, &err);
 	if (!in->in) {

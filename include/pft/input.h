@@ -199,6 +199,11 @@ struct pft_input_config {
 	 * for is refused (-PFT_ERR_NO_SOURCE), and in a formatted file such
 	 * an ID is decoded as asked (pft_input_add_detected()). */
 	uint8_t ids[16];
+	/* The caller knows the protocol (pft decode --protocol ptm): a RAW
+	 * file whose first bytes read as another protocol (a stream of
+	 * A-syncs reads as ITM) is decoded as PTM all the same by
+	 * pft_input_add_detected(), which detects only its configuration. */
+	uint8_t protocol_given;
 };
 
 /*

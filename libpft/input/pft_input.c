@@ -884,7 +884,7 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 	}
 	if (f->format == PFT_PIPE_RAW) {
 		int proto = pft_detect_protocol(buf, len);
-		if (proto > PFT_PROTO_PTM) {
+		if (proto > PFT_PROTO_PTM && !in->cfg.protocol_given) {
 			err = pft_diag_file(&in->error, -PFT_ERR_NO_SOURCE, f->path,
 					    "this is %s trace, not PTM",
 					    pft_protocol_name((unsigned)proto));

@@ -196,4 +196,12 @@ check "links: --allow-outside-files reads them" \
     "$("$PFT" decode --snapshot "$tmp/links" --allow-outside-files --count 2>/dev/null)" \
     "$("$PFT" decode --snapshot "$ex" --count 2>/dev/null)"
 
+# A raw file of nothing but A-syncs reads as ITM; --protocol ptm is
+# obeyed (issue 29, item 11).
+python3 -c "import sys; sys.stdout.buffer.write((b'\\0' * 5 + b'\\x80') * 100)" >"$tmp/asyncs.raw"
+expect_error 2 "^pft: $tmp/asyncs.raw: this is itm trace, not PTM$" "$PFT" decode --raw "$tmp/asyncs.raw" --count
+expect_status "A-syncs with --protocol ptm" 0 "$PFT" decode --raw "$tmp/asyncs.raw" --protocol ptm --count
+check "A-syncs with --protocol ptm: read as PTM" "$("$PFT" dump --raw "$tmp/asyncs.raw" --protocol ptm --count 2>/dev/null | grep -E '^ +async')" \
+    "  async             100"
+
 summary
