@@ -109,16 +109,22 @@ void cli_progress_end(void)
 	progress.shown = 0;
 }
 
+/* One line on standard error, the progress line out of its way. */
+static void say(const char *fmt, va_list ap)
+{
+	cli_progress_end();
+	fputs("pft: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	cli_progress_end();
-	fputs("pft: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_note(const char *fmt, ...)
@@ -127,12 +133,9 @@ void cli_note(const char *fmt, ...)
 
 	if (quiet)
 		return;
-	cli_progress_end();
-	fputs("pft: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_set_quiet(int q)
