@@ -633,13 +633,13 @@ static int next_data(struct pft_perf *r, struct pft_perf_record *rec)
 
 int pft_perf_seek(struct pft_perf *r, uint64_t offset, uint64_t aux_skip)
 {
-	if (!r)
-		return -PFT_ERR_INVALID;
-	int err = load(r);
+	int err = r ? load(r) : -PFT_ERR_INVALID;
+
+	if (!err && (offset < r->hdr.data_offset || offset >= r->data_end))
+		err = -PFT_ERR_INVALID;
 	if (err)
 		return err;
-	if (offset < r->hdr.data_offset || offset >= r->data_end)
-		return -PFT_ERR_INVALID;
+	/* The next pft_perf_next() reads the record at @offset. */
 	r->phase = PHASE_DATA;
 	r->pos = offset;
 	r->aux_left = 0;
