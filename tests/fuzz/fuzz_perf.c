@@ -12,6 +12,12 @@
  * Then the same file as a pft_input (pft_input_open_perf(), packets only,
  * so no image is looked for): a documented code with a message, or items
  * of its sources until the end or a BAD_FILE with a message.
+ *
+ * Mutations (LLVMFuzzerCustomMutator): besides libFuzzer's byte-level
+ * ones, half the time one change that keeps the file readable as records:
+ * a record's size, type, AUXTRACE size/offset/CPU/thread, AUX flags
+ * (lost trace, raw or formatted), a record duplicated or dropped, the
+ * data section's size, or the file cut short.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +39,111 @@ static int says_why(const struct pft_input *in)
 }
 
 static char path[80];
+
+/* libFuzzer's own mutator; absent (NULL) in the replay build, which never
+ * mutates. */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+/* The offsets of the data section's records (at most 64), walked as the
+ * reader would; returns how many. */
+static size_t walk(const uint8_t *d, size_t size, uint64_t at[64])
+{
+	uint64_t off = get64(d + 40), end = off + get64(d + 48), pos = off;
+	size_t n = 0;
+
+	if (off >= size || end > size || end < off)
+		return 0;
+	while (n < 64 && pos + 8 <= end) {
+		uint16_t sz;
+		uint32_t type;
+		memcpy(&type, d + pos, 4);
+		memcpy(&sz, d + pos + 6, 2);
+		if (sz < 8 || pos + sz > end)
+			break;
+		at[n++] = pos;
+		pos += sz + (type == PFT_PERF_AUXTRACE && pos + 16 <= end ? get64(d + pos + 8) : 0);
+	}
+	return n;
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *d, size_t size, size_t max_size, unsigned seed);
+
+size_t LLVMFuzzerCustomMutator(uint8_t *d, size_t size, size_t max_size, unsigned seed)
+{
+	uint64_t at[64];
+	size_t n = size >= 104 && !memcmp(d, "PERFILE2", 8) ? walk(d, size, at) : 0;
+	uint32_t r = seed * 2654435761u;
+
+	if (!n || (r & 1))
+		return LLVMFuzzerMutate ? LLVMFuzzerMutate(d, size, max_size) : size;
+	uint64_t rec = at[(r >> 1) % n], data_size = get64(d + 48);
+	uint16_t sz;
+	memcpy(&sz, d + rec + 6, 2);
+	uint32_t v = r >> 8;
+	switch ((r >> 4) % 8) {
+	case 0: {   /* a record's size */
+		uint16_t nsz = (uint16_t)(v & 1 ? (uint32_t)sz + 8 * (v % 5) - 16 : v);
+		memcpy(d + rec + 6, &nsz, 2);
+		break;
+	}
+	case 1: {   /* its type: one pft reads, or any */
+		static const uint32_t types[] = { 1, 3, 9, 10, 11, 21, 70, 71, 72, 1u << 16 };
+		uint32_t t = types[v % (sizeof(types) / sizeof(types[0]))];
+		memcpy(d + rec, &t, 4);
+		break;
+	}
+	case 2:     /* an AUXTRACE record's size, offset, CPU or thread */
+	case 3:
+		if (sz >= 48) {
+			unsigned field = v % 4;
+			uint64_t x = get64(d + rec + 8 + 8 * (field < 2 ? field : 0));
+			if (field < 2)
+				put64(d + rec + 8 + 8 * field, v & 16 ? x ^ (1ull << (v % 64)) : x / 2);
+			else
+				memcpy(d + rec + 36 + 4 * (field - 2), &v, 4);
+		}
+		break;
+	case 4:     /* AUX flags: lost, partial, collision, raw or formatted */
+		if (sz >= 32) {
+			uint64_t f = get64(d + rec + 24) ^ (1ull << (v % 4)) ^ (v & 16 ? 0x100 : 0);
+			put64(d + rec + 24, f);
+		}
+		break;
+	case 5:     /* a record twice */
+		if (size + sz <= max_size) {
+			memmove(d + rec + sz, d + rec, size - rec);
+			put64(d + 48, data_size + sz);
+			return size + sz;
+		}
+		break;
+	case 6:     /* a record dropped */
+		if (rec + sz <= size && data_size >= sz) {
+			memmove(d + rec, d + rec + sz, size - rec - sz);
+			put64(d + 48, data_size - sz);
+			return size - sz;
+		}
+		break;
+	default:    /* the data section's size, or the file cut short */
+		if (v & 1)
+			put64(d + 48, data_size + (v % 4096) - 2048);
+		else
+			return rec + 1 + v % (size - rec);
+		break;
+	}
+	return size;
+}
 
 static void remove_file(void)
 {
@@ -115,7 +226,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(p);
 	err = pft_perf_header(p, &hdr, sizeof(hdr));
 	if (!err) {
-		FUZZ_CHECK(hdr.data_offset + hdr.data_size <= size);
+		/* The data section may pass the end: the file is cut short. */
+		FUZZ_CHECK(hdr.data_offset <= size);
 		for (uint32_t i = 0; i < hdr.nr_attrs; i++)
 			FUZZ_CHECK(pft_perf_attr(p, i, &attr, sizeof(attr)) == 0);
 		FUZZ_CHECK(pft_perf_attr(p, hdr.nr_attrs, &attr, sizeof(attr)) == -PFT_ERR_EOS);
