@@ -30,7 +30,8 @@
 static int diag_where(struct pft_diag *d, int err, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* A diagnostic about @where, "FILE:LINE" (a section of an .ini file). */
+/* A diagnostic about @where, "FILE:LINE" as a file that names another
+ * keeps it (a dump's where, the file naming a buffer or device). */
 static int diag_where(struct pft_diag *d, int err, const char *where, const char *fmt, ...)
 {
 	char file[PFT_DIAG_FILE_MAX];
@@ -480,12 +481,12 @@ static int load_dumps(struct snap *s, struct pft_snap_device *dev, struct sectio
 
 		snprintf(where, sizeof(where), "%s:%u", ini->path, sec->line);
 		if (!file) {
-			return diag_where(diag, -PFT_ERR_BAD_FILE, where, "[%s] needs file=",
-					  sec->name);
+			return pft_diag_line(diag, -PFT_ERR_BAD_FILE, ini->path, sec->line,
+					     "[%s] needs file=", sec->name);
 		}
 		if (!addr || parse_number(addr->value, &d->address) || d->address > UINT32_MAX) {
-			return diag_where(diag, -PFT_ERR_BAD_FILE, where,
-					  "[%s] needs address=<number> (32-bit)", sec->name);
+			return pft_diag_line(diag, -PFT_ERR_BAD_FILE, ini->path, sec->line,
+					     "[%s] needs address=<number> (32-bit)", sec->name);
 		}
 		if (length && parse_number(length->value, &d->length)) {
 			return pft_diag_line(diag, -PFT_ERR_BAD_FILE, ini->path, length->line,
@@ -668,14 +669,14 @@ static int load_trace(struct snap *s, const char *file, struct pft_diag *d)
 		else if (!strcasecmp(b->format, "dstream_coresight"))
 			b->pipe_format = PFT_PIPE_TPIU;
 		else {
-			diag_where(d, -PFT_ERR_BAD_FILE, where, "buffer %s: unknown format '%s'",
-				   b->name, b->format);
+			pft_diag_line(d, -PFT_ERR_BAD_FILE, path, name->line,
+				      "buffer %s: unknown format '%s'", b->name, b->format);
 			goto out;
 		}
 		for (size_t i = 0; i < s->pub.nbufs; i++)
 			if (!strcmp(s->bufs[i].name, b->name)) {
-				diag_where(d, -PFT_ERR_BAD_FILE, where, "buffer %s is named twice",
-					   b->name);
+				pft_diag_line(d, -PFT_ERR_BAD_FILE, path, name->line,
+					      "buffer %s is named twice", b->name);
 				goto out;
 			}
 		b->name = keep(&s->arena, b->name);
@@ -689,10 +690,10 @@ static int load_trace(struct snap *s, const char *file, struct pft_diag *d)
 		for (size_t i = 0; i < s->pub.nbufs; i++)
 			if (!strcmp(s->bufs[i].path, b->path) &&
 			    s->bufs[i].pipe_format != b->pipe_format) {
-				diag_where(d, -PFT_ERR_BAD_FILE, where,
-					   "buffers %s and %s read %s as %s and as %s",
-					   s->bufs[i].name, b->name, b->path, s->bufs[i].format,
-					   b->format);
+				pft_diag_line(d, -PFT_ERR_BAD_FILE, path, name->line,
+					      "buffers %s and %s read %s as %s and as %s",
+					      s->bufs[i].name, b->name, b->path, s->bufs[i].format,
+					      b->format);
 				goto out;
 			}
 		s->pub.nbufs++;
