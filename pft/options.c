@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -179,11 +180,22 @@ int cmd_open_output(const struct cmd_args *a)
 	struct stat st;
 	int input = 0;
 
+	/* An output file that exists: not an input file, nor a file of the
+	 * snapshot directory read. */
 	if (a->output && !stat(a->output, &st) && S_ISREG(st.st_mode)) {
-		input = same_file(&st, o->raw) || same_file(&st, o->formatted) ||
-			same_file(&st, o->perf) || in_dir(&st, o->snapshot);
-		for (size_t i = 0; i < a->images.n && !input; i++)
-			input = same_file(&st, a->images.v[i].path);
+		const char **inputs = malloc((3 + a->images.n) * sizeof(*inputs));
+		if (!inputs) {
+			cli_error("out of memory");
+			return -1;
+		}
+		inputs[0] = o->raw;
+		inputs[1] = o->formatted;
+		inputs[2] = o->perf;
+		for (size_t i = 0; i < a->images.n; i++)
+			inputs[3 + i] = a->images.v[i].path;
+		input = output_is_input(a->output, inputs, 3 + a->images.n) ||
+			in_dir(&st, o->snapshot);
+		free((void *)inputs);
 	}
 	if (input) {
 		cli_error("%s: cannot create: it is an input of this command (it would be overwritten)",
