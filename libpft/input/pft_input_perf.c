@@ -83,6 +83,7 @@ struct perf_in {
 	size_t ncpus;
 	int trace_ids[1024];          /* AUX_OUTPUT_HW_ID by CPU; -1: none */
 	int any_raw;
+	uint64_t file_size;           /* when opened (progress is a share of it) */
 	uint64_t cut_at;              /* the file is cut short in the record here; 0: whole */
 	int cut_in_data;              /* ... in its data section, not the features */
 	int ready;                    /* opened without error */
@@ -147,8 +148,7 @@ const struct pft_diag *pft_perf_in_error(const struct perf_in *p)
 
 void pft_perf_in_progress(const struct perf_in *p, uint64_t *done, uint64_t *total)
 {
-	struct stat st;
-	uint64_t size = !stat(p->path, &st) && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	uint64_t size = p->file_size;
 	double passed = 0, recs = 0;
 
 	/* The share of the queues' records passed (the one being fed by
@@ -1240,6 +1240,9 @@ int pft_input_open_perf(struct pft_input *in, const char *path,
 	for (size_t i = 0; i < sizeof(p->trace_ids) / sizeof(p->trace_ids[0]); i++)
 		p->trace_ids[i] = -1;
 	p->path = dup_str(path);
+	struct stat st;
+	if (p->path && !stat(path, &st) && S_ISREG(st.st_mode))
+		p->file_size = (uint64_t)st.st_size;
 	if (!p->path)
 		return pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
 	if ((err = scan(p)) < 0)
