@@ -132,16 +132,17 @@ static int report_cut(const struct views_run *r)
 	if (pft_views_cut(r->views, &c, sizeof(c)) < 0 || !(c.contexts | c.calls | c.insns))
 		return 0;
 	if (c.contexts)
-		cli_error("%s: the trace nests deeper than 1048576 calling contexts: those past "
-			  "it of %" PRIu64 " function%s are merged, one a function, with no "
-			  "callers", name, c.contexts, c.contexts == 1 ? "" : "s");
+		cli_error("%s: the trace nests deeper than %" PRIu64 " calling contexts: those "
+			  "past it of %" PRIu64 " function%s are merged, one a function, with no "
+			  "callers", name, c.table_max, c.contexts, c.contexts == 1 ? "" : "s");
 	if (c.calls)
-		cli_error("%s: more than 1048576 caller -> callee pairs: %" PRIu64 " call%s of "
-			  "the others are not counted per pair", name, c.calls, c.calls == 1 ? "" : "s");
+		cli_error("%s: more than %" PRIu64 " caller -> callee pairs: %" PRIu64 " call%s "
+			  "of the others are not counted per pair", name, c.table_max, c.calls,
+			  c.calls == 1 ? "" : "s");
 	if (c.insns)
-		cli_error("%s: more than 1048576 distinct ranges: %" PRIu64 " instruction%s of "
-			  "the others count for their functions, not per line", name, c.insns,
-			  c.insns == 1 ? "" : "s");
+		cli_error("%s: more than %" PRIu64 " distinct ranges: %" PRIu64 " instruction%s "
+			  "of the others count for their functions, not per line", name,
+			  c.table_max, c.insns, c.insns == 1 ? "" : "s");
 	return 1;
 }
 

@@ -412,6 +412,7 @@ pft_export int pft_views_finish(struct pft_views *v);
  * counted coarser: all 0 when everything fit. */
 struct pft_views_cut {
 	size_t size;             /* sizeof(struct pft_views_cut) */
+	uint64_t table_max;      /* entries a table holds (2^20) */
 	uint64_t contexts;       /* functions called in contexts past the
 				  * limit: those of each are merged into one,
 				  * whose callers are not known ("[deeper

@@ -943,6 +943,7 @@ int pft_views_cut(const struct pft_views *v, struct pft_views_cut *c, size_t siz
 		return -PFT_ERR_INVALID;
 	memset(c, 0, size);
 	c->size = sizeof(*c);
+	c->table_max = MAX_TABLE;
 	c->contexts = v->cut_contexts;
 	c->calls = v->cut_calls;
 	c->insns = v->cut_insns;

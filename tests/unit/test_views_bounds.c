@@ -206,6 +206,7 @@ static void views_contexts(void)
 	struct pft_views_cut cut;
 	PTU_EQ(pft_views_cut(v, &cut, sizeof(cut)), 0);
 	PTU_EQ(cut.contexts, 0);
+	PTU_EQ(cut.table_max, VIEW_TABLE);
 	/* Put 2^20 + 1 needs node 2^20: one past the bound.  It and the
 	 * next ones go on in one merged context of the function. */
 	for (int i = 0; i < 1000 && !err; i++)
