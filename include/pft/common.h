@@ -70,7 +70,9 @@ enum pft_error_code {
 	PFT_ERR_FLOW_RETSTACK_EMPTY, /* an E atom on an indirect branch, stack empty */
 	PFT_ERR_FLOW_INDIRECT_ATOM,  /* an E atom on an indirect branch, no return stack */
 	PFT_ERR_FLOW_WP_UPDATE_PAST, /* a waypoint update beyond the next waypoint */
-	PFT_ERR_FLOW_BAD_INSN,       /* undecodable instruction set (Jazelle, ThumbEE) */
+	PFT_ERR_FLOW_BAD_INSN,       /* undecodable instruction set (Jazelle, ThumbEE;
+				      * ARM on an M-profile core) */
+	PFT_ERR_FLOW_BAD_EXCEPTION,  /* an exception number the M profile reserves */
 	/* Model: why pft_ptm_model_put() refused an instruction. */
 	PFT_ERR_MODEL_NOT_IN_IMAGE = 0x40, /* the first instruction, or one
 				      * reached without a branch, is not in
@@ -85,7 +87,10 @@ enum pft_error_code {
 	PFT_ERR_MODEL_EXC_RET_UNKNOWN, /* an exception after a conditional or
 				      * indirect branch, with no return address */
 	PFT_ERR_MODEL_BAD_EXCEPTION, /* an exception number above 511, or 1
-				      * (debug state entry) */
+				      * (debug state entry); M profile: reserved */
+	PFT_ERR_MODEL_EXC_RETURN,    /* an exception return after an instruction
+				      * that is no indirect branch, or to a model
+				      * of an A/R-profile core */
 	/* Event expressions and register values: pft_event_diag.problem.
 	 * Parsing (the column says where): */
 	PFT_ERR_EVENT_EMPTY = 0x50,  /* nothing but blanks */
@@ -295,6 +300,70 @@ enum pft_ptm_config_problem {
  * size below the first layout).  The model refuses such a configuration
  * with -PFT_ERR_BAD_CONFIG. */
 pft_export int pft_ptm_config_check(const struct pft_ptm_config *cfg);
+
+/* ---- Section: cores (pft_core_) ---- */
+
+/*
+ * The cores pft knows, by name: the architecture profile (which decides
+ * how exceptions are numbered and, for M, that the code is Thumb only),
+ * the trace protocol of their trace unit and its ID registers, from which
+ * pft_ptm_config_from_regs() or pft_etm3_config_from_regs() derive the
+ * configuration of a trace of that core (with ETMCR giving the options).
+ */
+struct pft_core {
+	const char *name;       /* what pft --core takes: "cortex-m3" */
+	const char *type;       /* how OpenCSD snapshots name it: "Cortex-M3" */
+	uint8_t profile;        /* enum pft_profile (pft/packets.h) */
+	uint8_t protocol;       /* enum pft_protocol (pft/decode.h): PTM or ETMv3 */
+	/* enum pft_core_option bits: what its trace unit can do */
+	uint16_t options;
+	/* Its trace unit's registers: ETMIDR (architecture, version,
+	 * branch encoding), ETMCCER (timestamp format, Virtualization
+	 * Extensions), ETMCCR (resources; no effect on decoding). */
+	uint32_t etmidr, etmccer, etmccr;
+};
+
+/* Options a trace unit may lack (struct pft_core.options, and
+ * pft_core_lacks()). */
+enum pft_core_option {
+	PFT_CORE_CYCLE_ACCURATE = 1 << 0,
+	PFT_CORE_CTXID = 1 << 1,         /* context ID packets */
+	PFT_CORE_VMID = 1 << 2,
+	PFT_CORE_TIMESTAMPS = 1 << 3,
+	PFT_CORE_RETURN_STACK = 1 << 4,  /* PTM */
+	PFT_CORE_DMB_DSB_WAYPOINTS = 1 << 5, /* PTM (ETMCCER[24] set) */
+	PFT_CORE_BRANCH_BROADCAST = 1 << 6
+};
+
+/* The core named @name ("cortex-m4", or its snapshot type "Cortex-M4";
+ * case does not matter), or NULL. */
+pft_export const struct pft_core *pft_core_find(const char *name);
+
+/* The @i-th core of the table (0, 1, ...), NULL past the last: cortex-a5,
+ * cortex-a7, cortex-a8, cortex-a9, cortex-a15, cortex-r4, cortex-r5,
+ * cortex-m3, cortex-m4. */
+pft_export const struct pft_core *pft_core_at(size_t i);
+
+/* The options @cfg asks for (cycle-accurate, context ID, VMID,
+ * timestamps, return stack, DMB/DSB waypoints, branch broadcast) that
+ * @core's trace unit does not have: enum pft_core_option bits, 0 when it
+ * has them all (or an argument is NULL). */
+pft_export unsigned pft_core_lacks(const struct pft_core *core, const struct pft_ptm_config *cfg);
+
+/*
+ * The configuration of @core's PTM programmed with the options of @opts
+ * (its ETMCR bits: cycle_accurate, ctxid_bytes, timestamps, vmid,
+ * return_stack, branch_broadcast; and trace_id), as
+ * pft_ptm_config_from_regs() derives it from that ETMCR and @core's
+ * registers (PFT version, timestamp format, DMB/DSB waypoints).  @cfg
+ * initialised first.  Returns 0, -PFT_ERR_INVALID (NULL, a size too small)
+ * or -PFT_ERR_BAD_CONFIG (@core is not traced by a PTM, or lacks an
+ * option of @opts: pft_core_lacks()).
+ */
+pft_export int pft_ptm_config_for_core(struct pft_ptm_config *cfg, const struct pft_core *core,
+				       const struct pft_ptm_config *opts);
+
+/* ---- End of cores ---- */
 
 #ifdef __cplusplus
 }

@@ -46,7 +46,14 @@ struct pft_etm3_config {
 	uint8_t data_address;      /* ETMCR[3]: data addresses traced */
 	uint8_t data_only;         /* ETMCR[20]: no instruction trace */
 	uint8_t trace_id;          /* ETMTRACEIDR[6:0] */
-	uint8_t reserved[2];
+	/* The traced core is ARMv7-M (Cortex-M3/M4): Thumb only, exception
+	 * numbers in the ETM's M-profile encoding (the flow decoder gives
+	 * their IPSR numbers), Cancel after an exception return meaning a
+	 * tail-chained exception.  From registers: ETMIDR[20], the
+	 * alternative branch encoding, which only the M-profile ETMs have
+	 * (etmv3-protocol.md 1). */
+	uint8_t m_profile;
+	uint8_t reserved[1];
 	/* The registers the configuration came from (0 when set by hand). */
 	uint32_t etmcr, etmccer, etmidr, etmtraceidr;
 };
@@ -93,6 +100,32 @@ pft_export int pft_etm3_config_to_regs(const struct pft_etm3_config *cfg,
  */
 pft_export int pft_etm3_config_from_ptm(struct pft_etm3_config *cfg,
 					const struct pft_ptm_config *ptm);
+
+/*
+ * The configuration of @core's ETM (struct pft_core, pft/common.h)
+ * programmed with the options of @opts that ETMv3 has (cycle_accurate,
+ * ctxid_bytes, timestamps, vmid, branch_broadcast, trace_id), as
+ * pft_etm3_config_from_regs() derives it from that ETMCR and @core's
+ * registers (version, branch encoding and M profile, timestamp format).
+ * @cfg initialised first.  Returns 0, -PFT_ERR_INVALID (NULL, a size too
+ * small) or -PFT_ERR_BAD_CONFIG (@core is not traced by an ETMv3, or
+ * lacks an option of @opts: pft_core_lacks(); @opts with return_stack or
+ * dmb_dsb_waypoints, which ETMv3 has not).
+ */
+pft_export int pft_etm3_config_for_core(struct pft_etm3_config *cfg, const struct pft_core *core,
+					const struct pft_ptm_config *opts);
+
+/* ARMv7-M exceptions as an M-profile ETM numbers them in branch packets
+ * (etmv3-protocol.md 4.5: 1-7 IRQ1-7, 8 IRQ0, 9 UsageFault, 10 NMI, 11
+ * SVCall, 12 DebugMonitor, 13 MemManage, 14 PendSV, 15 SysTick, 17 Reset,
+ * 19 HardFault, 21 BusFault, 24 + n - 8 IRQn for n >= 8): the IPSR number
+ * (enum pft_m_exception) of the ETM's number @etm, or -1 (0, a reserved
+ * number, above 511). */
+pft_export int pft_etm3_m_exception_ipsr(unsigned etm);
+
+/* The inverse: the ETM's number for IPSR exception @ipsr, or -1 (0,
+ * reserved, above 511). */
+pft_export int pft_etm3_m_exception_etm(unsigned ipsr);
 
 enum pft_etm3_packet_type {
 	PFT_ETM3_PKT_NOTSYNC = 0,     /* bytes before synchronisation */

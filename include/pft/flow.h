@@ -83,7 +83,10 @@ struct pft_elem {
 			      * ERROR: PFT_ERR_FLOW_* (pft_errstr()) */
 	uint8_t ns, hyp, vmid; /* CONTEXT */
 	uint8_t changed;     /* CONTEXT: enum pft_ctx_changed bits */
-	uint8_t reserved[4];
+	/* EXCEPTION: the enum pft_profile whose numbering @exception is in
+	 * (PFT_PROFILE_M: the IPSR number; pft_exception_name_in() names it). */
+	uint8_t profile;
+	uint8_t reserved[3];
 };
 
 struct pft_ptm_flow;

@@ -64,10 +64,24 @@ struct pft_model_insn {
 	 * its condition (the ETMv3 model's E or N atom; without them it
 	 * counts as passed).  Branches: the next address tells. */
 	uint8_t has_nzcv, nzcv;
-	uint8_t reserved[3];
+	/* ARMv7-M: the instruction before this one returned from an
+	 * exception (it loaded an EXC_RETURN value into the PC); with
+	 * @exception and no @has_exc_ret, the return did not complete: that
+	 * exception was tail-chained, and this is the first instruction of
+	 * its handler; with @has_exc_ret, it returned to @exc_ret, where the
+	 * exception came before anything ran.  Only the models of M-profile
+	 * trace units take it. */
+	uint8_t exc_return;
+	/* With @exception: the exception was taken and its handler starts at
+	 * @addr, but another exception came before that first instruction
+	 * ran (the next put has it, with @addr as its return address): only
+	 * the entry is traced, no instruction. */
+	uint8_t exc_only;
+	uint8_t reserved[1];
 	/* Exception entry: an exception (enum pft_exception, ARMv7-A/R
-	 * numbering, 2-511; 0 = none) was taken just before this instruction, the
-	 * first of its handler.  The flow it interrupted would have gone on
+	 * numbering, 2-511; for a model of an M-profile core enum
+	 * pft_m_exception, the IPSR number, 1-6, 11, 12, 14-511; 0 = none)
+	 * was taken just before this instruction, the first of its handler.  The flow it interrupted would have gone on
 	 * at @exc_ret (the preferred return address as the trace reports it:
 	 * after an SVC, SMC, HVC or undefined instruction, which count as
 	 * executed; the instruction itself for an abort or a breakpoint, which
@@ -75,10 +89,16 @@ struct pft_model_insn {
 	 * interrupt) in @exc_ret_isa (UNKNOWN: as for @isa).  Without
 	 * @has_exc_ret the model infers it where the instruction before
 	 * tells: the next one after anything but a branch, the target of an
-	 * unconditional direct branch. */
+	 * unconditional direct branch, or of a conditional branch whose
+	 * condition @nzcv (or, for CBZ/CBNZ, @regs) decides. */
 	uint16_t exception;
 	uint8_t has_exc_ret, exc_ret_isa;
 	uint32_t exc_ret;
+	/* R0-R7 before it executed (when @has_regs): what a CBZ or CBNZ
+	 * tested, when an exception hides where it went. */
+	uint8_t has_regs;
+	uint8_t reserved2[3];
+	uint32_t regs[8];
 };
 
 struct pft_ptm_model;
@@ -111,10 +131,15 @@ pft_export void pft_ptm_model_free(struct pft_ptm_model *m);
  *                       is neither given nor told by the instruction before
  *   -PFT_ERR_NOMAP      an address outside the image that is neither
  *                       reached by a branch nor after another such address
- *   -PFT_ERR_NOT_SUPPORTED  @insn->isa is not ARM, THUMB or UNKNOWN
+ *   -PFT_ERR_NOT_SUPPORTED  @insn->isa is not ARM, THUMB or UNKNOWN (M
+ *                       profile: THUMB or UNKNOWN), or an exception return
+ *                       (@exc_return) to a model of an A/R-profile core
  *   -PFT_ERR_INVALID    NULL argument, @size too small, an exception
- *                       number the model cannot trace (1, above 511), or
- *                       packets of the previous call not all taken
+ *                       number the model cannot trace (1, above 511; M
+ *                       profile: reserved), or packets of the previous
+ *                       call not all taken
+ *   -PFT_ERR_BAD_INSN   (besides the above) an exception return after an
+ *                       instruction that is no indirect branch
  *   -PFT_ERR_EOS        after pft_ptm_model_finish()
  */
 pft_export int pft_ptm_model_put(struct pft_ptm_model *m,

@@ -70,6 +70,46 @@ enum pft_exception {
 /* A short name for an exception number ("irq", "svc", ..., "reserved"). */
 pft_export const char *pft_exception_name(unsigned number);
 
+/* The architecture profile of a traced core: how its exceptions are
+ * numbered (and, for M, that it runs Thumb code only). */
+enum pft_profile {
+	PFT_PROFILE_A = 0,   /* ARMv7-A: enum pft_exception (the default) */
+	PFT_PROFILE_R = 1,   /* ARMv7-R: numbered as A */
+	PFT_PROFILE_M = 2    /* ARMv7-M: the IPSR exception number */
+};
+
+/* ARMv7-M exception numbers (IPSR; external interrupt n is 16 + n). */
+enum pft_m_exception {
+	PFT_MEXC_RESET = 1,
+	PFT_MEXC_NMI = 2,
+	PFT_MEXC_HARDFAULT = 3,
+	PFT_MEXC_MEMMANAGE = 4,
+	PFT_MEXC_BUSFAULT = 5,
+	PFT_MEXC_USAGEFAULT = 6,
+	PFT_MEXC_SVCALL = 11,
+	PFT_MEXC_DEBUGMONITOR = 12,
+	PFT_MEXC_PENDSV = 14,
+	PFT_MEXC_SYSTICK = 15,
+	PFT_MEXC_IRQ0 = 16,
+	PFT_MEXC_MAX = 511     /* IRQ495 */
+};
+
+/* Room for any name pft_exception_name_in() gives ("debugmonitor",
+ * "irq495"), with its NUL. */
+#define PFT_EXCEPTION_NAME_MAX 16
+
+/*
+ * The name of exception @number on a core of @profile, written to @buf
+ * (@len bytes, PFT_EXCEPTION_NAME_MAX is enough; cut to fit) and
+ * returned: A and R as pft_exception_name(); M "reset", "nmi",
+ * "hardfault", "memmanage", "busfault", "usagefault", "svcall",
+ * "debugmonitor", "pendsv", "systick", "irqN" (16 + N, N up to 495),
+ * "none" (0) or "reserved".  An unknown @profile counts as A.  Returns
+ * "" when @buf is NULL or @len is 0 (a string constant then).
+ */
+pft_export const char *pft_exception_name_in(unsigned profile, unsigned number, char *buf,
+					     size_t len);
+
 /*
  * One packet.  Which fields mean something depends on @type; the others
  * are zero.  The struct is 64 bytes (one cache line): it is written once

@@ -39,6 +39,7 @@ const char *pft_errstr(enum pft_error_code code)
 	case PFT_ERR_FLOW_INDIRECT_ATOM: return "E atom on an indirect branch without a return stack";
 	case PFT_ERR_FLOW_WP_UPDATE_PAST: return "waypoint update beyond the next waypoint";
 	case PFT_ERR_FLOW_BAD_INSN: return "cannot follow this instruction set";
+	case PFT_ERR_FLOW_BAD_EXCEPTION: return "an exception number the M profile reserves";
 
 	case PFT_ERR_MODEL_NOT_IN_IMAGE: return "address not in the image";
 	case PFT_ERR_MODEL_NOT_BRANCH: return "the PC changed after an instruction that cannot branch";
@@ -48,7 +49,8 @@ const char *pft_errstr(enum pft_error_code code)
 	case PFT_ERR_MODEL_BAD_ISA: return "instruction set not supported by the model";
 	case PFT_ERR_MODEL_EXC_RET_UNKNOWN:
 		return "an exception right after a branch whose outcome nothing tells";
-	case PFT_ERR_MODEL_BAD_EXCEPTION: return "not an exception the model traces (2-511)";
+	case PFT_ERR_MODEL_BAD_EXCEPTION: return "not an exception the model traces (2-511; M profile: an IPSR number)";
+	case PFT_ERR_MODEL_EXC_RETURN: return "an exception return the model cannot trace (after no indirect branch, or on an A/R-profile core)";
 
 	case PFT_ERR_EVENT_EMPTY: return "empty expression";
 	case PFT_ERR_EVENT_BAD_CHAR: return "unexpected character";

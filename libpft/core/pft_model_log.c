@@ -10,7 +10,7 @@
 #include "common/pft_size.h"
 #include "common/pft_diag.h"
 
-enum { COND_AL = 0xe, EXCEPTION_MAX = 511 };
+enum { COND_AL = 0xe, COND_UNKNOWN = 0x10, EXCEPTION_MAX = 511 };
 
 int pft_model_filter_ok(const struct pft_model_config *mc)
 {
@@ -99,7 +99,10 @@ static int refuse(struct model_track *t, const struct model_insn *in, enum pft_e
 {
 	struct pft_diag *d = &t->diag;
 
-	if (why == PFT_ERR_MODEL_NOT_IN_IMAGE)
+	if (why == PFT_ERR_MODEL_BAD_ISA && t->m_profile)
+		pft_diag_set(d, err, "0x%08" PRIx32 ": ARM code, but an M-profile core runs Thumb only",
+			     in->addr);
+	else if (why == PFT_ERR_MODEL_NOT_IN_IMAGE)
 		pft_diag_set(d, err, "0x%08" PRIx32 " is not in the image%s", in->addr,
 			     t->have_prev ? " (and no branch leads there)" : "");
 	else if (why == PFT_ERR_MODEL_MISALIGNED || why == PFT_ERR_MODEL_BAD_ISA || !t->have_prev)
@@ -169,6 +172,29 @@ static unsigned insn_cond(const struct model_insn *in)
 	return COND_AL;
 }
 
+/* The condition of a known conditional branch @in: in an IT block, the
+ * block's; A32 its cond field; T32 B<c> T1 (hw1[11:8]) and T3
+ * (hw1[9:6]).  COND_UNKNOWN for CBZ/CBNZ (a register decides) and for
+ * what is no conditional branch. */
+static unsigned branch_cond(const struct model_insn *in)
+{
+	const uint32_t hw1 = in->c.opcode >> 16, hw2 = in->c.opcode & 0xffff;
+
+	if (in->c.kind != PFT_WP_DIRECT && in->c.kind != PFT_WP_INDIRECT)
+		return COND_UNKNOWN;
+	if (in->in_it)
+		return in->it_state >> 4;
+	if (!in->c.conditional)
+		return COND_UNKNOWN;
+	if (in->isa == PFT_ISA_ARM)
+		return in->c.opcode >> 28;
+	if ((hw1 & 0xf000) == 0xd000)
+		return (hw1 >> 8) & 0xf;
+	if ((hw1 & 0xf800) == 0xf000 && (hw2 & 0xd000) == 0x8000)
+		return (hw1 >> 6) & 0xf;
+	return COND_UNKNOWN;
+}
+
 /* Thumb IT blocks: the instructions in them are conditional; ITSTATE
  * (firstcond:mask) advances by one bit per instruction (ARM ARM A8.8.54). */
 static void track_it(const struct model_insn *p, struct model_insn *in)
@@ -194,6 +220,8 @@ static int build(struct model_track *t, const struct model_insn *p,
 	in->addr = n->addr;
 	in->ns = n->has_ns ? (uint8_t)(n->ns != 0) : t->ns;
 	in->isa = n->isa;
+	if (in->isa == PFT_ISA_UNKNOWN && t->m_profile)
+		in->isa = PFT_ISA_THUMB;
 	if (in->isa == PFT_ISA_UNKNOWN) {
 		/* A vector's ISA: the image's mapping symbols, else ARM
 		 * (SCTLR.TE = 0). */
@@ -201,7 +229,8 @@ static int build(struct model_track *t, const struct model_insn *p,
 		in->isa = !entry ? infer_isa(t, n)
 			  : mapped == PFT_ISA_THUMB ? PFT_ISA_THUMB : PFT_ISA_ARM;
 	}
-	if (in->isa != PFT_ISA_ARM && in->isa != PFT_ISA_THUMB)
+	if ((in->isa != PFT_ISA_ARM && in->isa != PFT_ISA_THUMB) ||
+	    (t->m_profile && in->isa != PFT_ISA_THUMB))
 		return refuse(t, in, PFT_ERR_MODEL_BAD_ISA, -PFT_ERR_NOT_SUPPORTED);
 	if (in->addr & (in->isa == PFT_ISA_ARM ? 3u : 1u))
 		return refuse(t, in, PFT_ERR_MODEL_MISALIGNED, -PFT_ERR_BAD_INSN);
@@ -219,13 +248,29 @@ static int build(struct model_track *t, const struct model_insn *p,
 		track_it(p, in);
 	if (in->known && in->c.it_count)
 		in->it_after = in->c.it_count;
-	if (in->known && n->has_nzcv)
+	if (in->known && n->has_nzcv) {
 		in->cond_failed = (uint8_t)!cond_holds(insn_cond(in), n->nzcv);
+		unsigned bc = branch_cond(in);
+		if (bc != COND_UNKNOWN) {
+			in->br_cond_known = 1;
+			in->br_cond_passed = (uint8_t)cond_holds(bc, n->nzcv);
+		}
+	}
+	/* CBZ, CBNZ (T1: 1011 o0i1 iiii iRnn): Rn zero or not decides. */
+	const uint32_t hw1 = in->c.opcode >> 16;
+	if (in->known && n->has_regs && in->isa == PFT_ISA_THUMB && in->c.size == 2 &&
+	    (hw1 & 0xf500) == 0xb100 && !in->in_it) {
+		const int zero = n->regs[hw1 & 7] == 0;
+		in->br_cond_known = 1;
+		in->br_cond_passed = (uint8_t)((hw1 >> 11 & 1) ? !zero : zero);
+	}
 	return 0;
 }
 
 /* Where the flow interrupted by exception entry @n would have gone after
- * @p, into @r: the given return address, else what @p tells. */
+ * @p, into @r: the given return address, else what @p tells (0), or 1: a
+ * taken indirect branch on an M-profile core, whose target nothing
+ * tells. */
 static int return_point(struct model_track *t, const struct model_insn *p,
 			const struct pft_model_insn *n, struct pft_model_insn *r)
 {
@@ -243,11 +288,25 @@ static int return_point(struct model_track *t, const struct model_insn *p,
 		r->addr = p->known ? model_insn_next(p) : p->addr;
 		return 0;
 	}
-	if (p->c.kind == PFT_WP_DIRECT && !p->c.conditional && !p->in_it) {
-		r->addr = p->c.target;
-		r->isa = p->c.target_isa;
-		return 0;
+	/* A branch is taken unless it is conditional and its condition (from
+	 * the flags or registers the log gave) failed. */
+	const int cond = p->c.conditional || p->in_it;
+	if (!cond || p->br_cond_known) {
+		const int taken = !cond || p->br_cond_passed;
+		if (!taken) {
+			r->addr = model_insn_next(p);
+			return 0;
+		}
+		if (p->c.kind == PFT_WP_DIRECT) {
+			r->addr = p->c.target;
+			r->isa = p->c.target_isa;
+			return 0;
+		}
+		if (t->m_profile)
+			return 1;  /* where to: not known */
 	}
+	/* qemu's -d cpu gives the flags and registers (and on A/R the link
+	 * register) that tell. */
 	pft_diag_set(&t->diag, -PFT_ERR_BAD_INSN,
 		     "0x%08" PRIx32 ": an exception right after the branch at 0x%08" PRIx32
 		     ", whose outcome nothing tells: give its return address (qemu: log "
@@ -256,27 +315,85 @@ static int return_point(struct model_track *t, const struct model_insn *p,
 	return -PFT_ERR_BAD_INSN;
 }
 
+/* ARMv7-M exception numbers (IPSR): 1-6, 11, 12, 14, 15, and external
+ * interrupts from 16 (ARMv7-M ARM B1.5.2). */
+static int m_exception_valid(unsigned n)
+{
+	return (n >= PFT_MEXC_RESET && n <= PFT_MEXC_USAGEFAULT) || n == PFT_MEXC_SVCALL ||
+	       n == PFT_MEXC_DEBUGMONITOR || (n >= PFT_MEXC_PENDSV && n <= PFT_MEXC_MAX);
+}
+
+/* An exception return (@n->exc_return) after @p: M profile only, and @p
+ * a branch that loads the PC from a register or memory. */
+static int check_exc_return(struct model_track *t, const struct model_insn *p,
+			    const struct pft_model_insn *n)
+{
+	struct model_insn in = { .addr = n->addr };
+
+	if (!t->m_profile)
+		return refuse(t, &in, PFT_ERR_MODEL_EXC_RETURN, -PFT_ERR_NOT_SUPPORTED);
+	if (p && p->known && p->c.kind != PFT_WP_INDIRECT)
+		return refuse(t, &in, PFT_ERR_MODEL_EXC_RETURN, -PFT_ERR_BAD_INSN);
+	return 0;
+}
+
 int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n,
 		      struct model_insn *in, struct model_insn *ret)
 {
 	const struct model_insn *p = t->have_prev ? &t->prev : NULL;
 	int err;
 
-	if (!n->exception)
-		return build(t, p, n, in, 0);
-	/* Debug state entry is no handler to trace: its address means
-	 * nothing to a decoder, which waits for the I-sync of the exit. */
-	if (n->exception > EXCEPTION_MAX || n->exception == PFT_EXC_DEBUG_HALT) {
+	if (n->exc_only && !n->exception) {
 		memset(in, 0, sizeof(*in));
 		in->addr = n->addr;
 		return refuse(t, in, PFT_ERR_MODEL_BAD_EXCEPTION, -PFT_ERR_INVALID);
 	}
-	if (p) {
-		struct pft_model_insn r;
-		if ((err = return_point(t, p, n, &r)) < 0 || (err = build(t, p, &r, ret, 0)) < 0)
-			return err;
+	/* After an entry whose handler did not start, only the exception that
+	 * came first is possible, and its return address is that handler. */
+	if (p && p->exc_only) {
+		if (!n->exception || n->exc_return || !n->has_exc_ret ||
+		    n->exc_ret != p->addr) {
+			memset(in, 0, sizeof(*in));
+			in->addr = n->addr;
+			return refuse(t, in, PFT_ERR_MODEL_NOT_BRANCH, -PFT_ERR_BAD_INSN);
+		}
+		p = NULL;
 	}
-	return build(t, NULL, n, in, 1);
+
+	if (n->exc_return && (err = check_exc_return(t, p, n)) < 0)
+		return err;
+	if (!n->exception)
+		return build(t, p, n, in, 0);
+	/* Debug state entry is no handler to trace: its address means
+	 * nothing to a decoder, which waits for the I-sync of the exit. */
+	if (t->m_profile ? !m_exception_valid(n->exception)
+			 : n->exception > EXCEPTION_MAX || n->exception == PFT_EXC_DEBUG_HALT) {
+		memset(in, 0, sizeof(*in));
+		in->addr = n->addr;
+		return refuse(t, in, PFT_ERR_MODEL_BAD_EXCEPTION, -PFT_ERR_INVALID);
+	}
+	/* A tail-chained exception interrupts no flow. */
+	if (p && !(n->exc_return && !n->has_exc_ret)) {
+		struct pft_model_insn r;
+		if ((err = return_point(t, p, n, &r)) < 0)
+			return err;
+		if (err > 0) {
+			memset(ret, 0, sizeof(*ret));
+			ret->unknown = 1;
+			return build(t, NULL, n, in, 1);
+		}
+		if ((err = build(t, p, &r, ret, 0)) < 0)
+			return err;
+		/* Nothing ran at a return address outside the image (a branch
+		 * there could not fetch, or an interrupt came first): trace
+		 * goes on to the exception, unless it is filtered out. */
+		if (!ret->known && in_filter(t, ret->addr))
+			ret->traceable = 1;
+	}
+	if ((err = build(t, NULL, n, in, 1)) < 0)
+		return err;
+	in->exc_only = n->exc_only;
+	return 0;
 }
 
 void pft_model_queue_push(struct model_queue *q, const void *pkt, int n)

@@ -24,6 +24,16 @@ struct model_insn {
 	/* The condition failed: from the flags the log gave (has_nzcv) for a
 	 * conditional instruction; 0 when passed, unconditional or unknown. */
 	uint8_t cond_failed;
+	/* A conditional branch (not CBZ/CBNZ) whose flags the log gave:
+	 * whether its condition passed, so whether it was taken. */
+	uint8_t br_cond_known, br_cond_passed;
+	/* An exception's return point (pft_model_prepare()'s @ret) that the
+	 * log does not tell: the branch before went somewhere not known (M
+	 * profile, whose link register holds EXC_RETURN). */
+	uint8_t unknown;
+	/* An exception's entry whose handler's first instruction (this one)
+	 * did not run: another exception came first. */
+	uint8_t exc_only;
 	struct pft_insn_class c;
 	uint64_t t_done;         /* cycle time when it completed */
 };
@@ -36,6 +46,8 @@ struct model_track {
 	struct model_insn prev;
 	int have_prev;
 	uint8_t ns;              /* the security state in force */
+	uint8_t m_profile;       /* an ARMv7-M core: Thumb only, IPSR numbers,
+				  * exception returns */
 	struct pft_diag diag;    /* why the last put was refused (code 0: it was not) */
 };
 
@@ -52,8 +64,13 @@ int pft_model_branch_taken(const struct model_insn *p, const struct model_insn *
  * previous instruction.  For an exception entry (@n->exception) @ret is
  * the instruction the interrupted flow would have run next, checked
  * against the previous one (when there is one), and @in, the handler's
- * first instruction, follows nothing.  Returns 0 or, with t->diag set,
- * the error codes of pft_ptm_model_put(). */
+ * first instruction, follows nothing; after an exception return
+ * (@n->exc_return, which needs an indirect branch before) without a
+ * given return address @ret is not set: a tail-chained exception
+ * interrupts no flow.  On an M-profile
+ * core, after a taken indirect branch whose target the log does not
+ * give, @ret is @unknown.  Returns 0 or, with t->diag set, the error
+ * codes of pft_ptm_model_put(). */
 int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n,
 		      struct model_insn *in, struct model_insn *ret);
 

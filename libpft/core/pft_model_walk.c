@@ -31,6 +31,7 @@ void *pft_model_walk_alloc(const struct model_ops *ops, const void *cfg, int cfg
 		w->t.image = image;
 		w->t.mc = &w->mc;
 		w->t.isa_flags = trace->isa_flags;
+		w->t.m_profile = (uint8_t)(trace->m_profile && ops->exc_return);
 		w->q.pkt_size = ops->pkt_size;
 		w->trace_ctxid = trace->ctxid_bytes != 0;
 		w->ctxid_mask = trace->ctxid_bytes >= 4 ? 0xffffffffu
@@ -168,20 +169,34 @@ int pft_model_walk_put(struct model_walk *w, const struct pft_model_insn *given,
 	if (err < 0)
 		return err;
 	const uint64_t start = w->now;
-	in.t_done = start + (insn.has_cycles ? insn.cycles : 1);
-	if (w->t.have_prev) {
+	in.t_done = start + (in.exc_only ? 0 : insn.has_cycles ? insn.cycles : 1);
+	if (w->t.have_prev && w->t.prev.exc_only) {
+		/* Nothing ran since the entry before: this exception came first. */
+		if (w->trace_on)
+			w->ops->exception(w, &in, insn.exception, 0);
+	} else if (w->t.have_prev && insn.exc_return) {
+		/* The previous instruction returned from an exception (to where
+		 * another came first), or would have but for a tail-chained
+		 * one. */
+		const int chained = insn.exception && !insn.has_exc_ret;
+		w->ops->exc_return(w, &w->t.prev, !insn.exception ? &in : chained ? NULL : &ret,
+				   w->prev_start);
+		if (insn.exception && w->trace_on)
+			w->ops->exception(w, &in, insn.exception, chained);
+	} else if (w->t.have_prev) {
 		/* An exception: the previous instruction completes as if the
 		 * interrupted flow had gone on, then the exception is traced. */
-		w->ops->complete(w, &w->t.prev, insn.exception ? &ret : &in, w->prev_start);
+		w->ops->complete(w, &w->t.prev, !insn.exception ? &in : ret.unknown ? NULL : &ret,
+				 w->prev_start);
 		if (insn.exception && w->trace_on)
-			w->ops->exception(w, &in, insn.exception);
+			w->ops->exception(w, &in, insn.exception, 0);
 	}
 	enter(w, &insn, &in, start);
 	w->prev_start = start;
 	w->now = in.t_done;
 	w->t.prev = in;
 	w->t.have_prev = 1;
-	w->insns++;
+	w->insns += !in.exc_only;
 	return 0;
 }
 
@@ -194,7 +209,7 @@ int pft_model_walk_finish(struct model_walk *w)
 	if (pft_model_queue_begin(&w->q))
 		return -PFT_ERR_INVALID;
 	w->finished = 1;
-	if (!w->t.have_prev || !w->t.prev.traced || !w->trace_on)
+	if (!w->t.have_prev || !w->t.prev.traced || !w->trace_on || w->t.prev.exc_only)
 		return 0;
 	w->ops->finish(w, &w->t.prev);
 	pft_model_trace_off(w);

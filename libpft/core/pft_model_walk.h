@@ -38,7 +38,8 @@ struct model_ops {
 	/* Send the atoms not sent yet: every other packet goes after them. */
 	void (*flush_atoms)(struct model_walk *w);
 	/* The previous instruction @p, which started at @start, is done and
-	 * @n follows it. */
+	 * @n follows it (NULL, M profile only: @p was a taken indirect branch
+	 * to where the log does not tell, and an exception came first). */
 	void (*complete)(struct model_walk *w, const struct model_insn *p,
 			 const struct model_insn *n, uint64_t start);
 	/* May a periodic I-sync go out now (trace on, period due)?  NULL:
@@ -50,9 +51,18 @@ struct model_ops {
 			 uint64_t start);
 	/* An exception @number is taken before @in, the first instruction of
 	 * its handler, while trace is on; the instruction before it is
-	 * complete.  Traces the exception, or turns trace off when @in is
-	 * not traceable. */
-	void (*exception)(struct model_walk *w, const struct model_insn *in, unsigned number);
+	 * complete (@tail_chain: it was an exception return that this
+	 * exception cancelled).  Traces the exception, or turns trace off
+	 * when @in is not traceable. */
+	void (*exception)(struct model_walk *w, const struct model_insn *in, unsigned number,
+			  int tail_chain);
+	/* The previous instruction @p, which started at @start, returned
+	 * from an exception (M profile), to @n; NULL @n: the return was
+	 * cancelled by a tail-chained exception.  NULL: the protocol models
+	 * no M-profile core (never called then: pft_model_prepare()
+	 * refuses exception returns). */
+	void (*exc_return)(struct model_walk *w, const struct model_insn *p,
+			   const struct model_insn *n, uint64_t start);
 	/* The log ended after @p (traced, trace on): what it still gives. */
 	void (*finish)(struct model_walk *w, const struct model_insn *p);
 };
@@ -78,6 +88,7 @@ struct model_trace {
 	unsigned ctxid_bytes;     /* 0, 1, 2 or 4 */
 	int vmid;                 /* VMID packets */
 	unsigned isa_flags;       /* enum pft_isa_flags for classification */
+	int m_profile;            /* an ARMv7-M core (needs ops->exc_return) */
 };
 
 /*

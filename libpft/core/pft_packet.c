@@ -1,5 +1,7 @@
 /* The packet layer's names: packet types, I-sync reasons, exceptions
  * (pft-protocol.md 5.2, 4.3). */
+#include <stdio.h>
+
 #include "pft.h"
 
 const char *pft_ptm_pkt_type_name(enum pft_ptm_packet_type type)
@@ -39,4 +41,30 @@ const char *pft_exception_name(unsigned number)
 		"svc", "prefetch_abort", "data_abort", "generic", "irq", "fiq"
 	};
 	return number < 16 ? names[number] : "generic";
+}
+
+/* ARMv7-M: the IPSR numbers below 16 (B1.5.2 of the ARMv7-M ARM). */
+static const char *m_exception_name(unsigned number)
+{
+	static const char *const names[16] = {
+		"none", "reset", "nmi", "hardfault", "memmanage", "busfault", "usagefault",
+		"reserved", "reserved", "reserved", "reserved", "svcall", "debugmonitor",
+		"reserved", "pendsv", "systick"
+	};
+	return names[number];
+}
+
+const char *pft_exception_name_in(unsigned profile, unsigned number, char *buf, size_t len)
+{
+	if (!buf || !len)
+		return "";
+	if (profile != PFT_PROFILE_M)
+		snprintf(buf, len, "%s", pft_exception_name(number));
+	else if (number < PFT_MEXC_IRQ0)
+		snprintf(buf, len, "%s", m_exception_name(number));
+	else if (number <= PFT_MEXC_MAX)
+		snprintf(buf, len, "irq%u", number - PFT_MEXC_IRQ0);
+	else
+		snprintf(buf, len, "reserved");
+	return buf;
 }

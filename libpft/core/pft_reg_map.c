@@ -123,9 +123,10 @@ int pft_reg_config_to_regs(const struct reg_config *rc, const void *cfg, struct 
 		return err;
 
 	const unsigned minor = c[rc->at_minor];
+	const uint8_t m_profile = rc->at_m_profile && c[rc->at_m_profile];
 	const struct reg_impl *impl = &rc->impl[0];
 	for (size_t i = 1; i < rc->nimpl; i++)
-		if (minor >= rc->impl[i].since)
+		if (minor >= rc->impl[i].since && rc->impl[i].m_profile == m_profile)
 			impl = &rc->impl[i];
 
 	uint32_t v[REG_MAP_COUNT] = { 0, impl->etmccer, impl->etmidr, 0 };

@@ -64,10 +64,12 @@ struct reg_map {
 	REG_MAP_ENTRY(type, trace_id, REG_ETMTRACEIDR, PFT_ETMTRACEIDR_ID, MAP_FIELD, 0, 0)
 
 /* An implementation a protocol's to_regs describes, from minor version
- * @since on: ETMIDR without the minor version, ETMCCER without the bits
- * the table writes, ETMCCR. */
+ * @since on, for configurations of an M-profile core or not (@m_profile):
+ * ETMIDR without the minor version, ETMCCER without the bits the table
+ * writes, ETMCCR. */
 struct reg_impl {
 	uint8_t since;
+	uint8_t m_profile;
 	uint32_t etmidr, etmccer, etmccr;
 };
 
@@ -81,15 +83,16 @@ struct reg_config {
 	size_t nimpl;
 	int protocol;                  /* the enum pft_protocol of its ETMIDR */
 	size_t size, first_size, at_regs, at_ctxid, at_minor;
+	size_t at_m_profile;           /* its uint8_t m_profile field; 0: none */
 	const void *defaults;          /* besides zero (the size field unused) */
 };
 
-#define REG_CONFIG(type, map_, impl_, protocol_, defaults_)                                   \
+#define REG_CONFIG(type, map_, impl_, protocol_, defaults_, at_m_profile_)                    \
 	{ .map = map_, .n = sizeof(map_) / sizeof(map_[0]), .impl = impl_,                      \
 	  .nimpl = sizeof(impl_) / sizeof(impl_[0]), .protocol = protocol_,                     \
 	  .size = sizeof(type), .first_size = offsetof(type, reserved),                         \
 	  .at_regs = offsetof(type, etmcr), .at_ctxid = offsetof(type, ctxid_bytes),            \
-	  .at_minor = offsetof(type, version_minor),                                            \
+	  .at_minor = offsetof(type, version_minor), .at_m_profile = at_m_profile_,            \
 	  .defaults = defaults_ }
 
 enum { REG_CONFIG_MAX = 128 };   /* bytes of the largest configuration */

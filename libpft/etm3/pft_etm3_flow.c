@@ -9,6 +9,13 @@
  * instruction stays retractable until then: an exception packet with
  * Cancel says that instruction did not complete (section 5.3).
  *
+ * The M profile (cfg.m_profile) is a variant: exception numbers are the
+ * ETM's M-profile encoding, given as IPSR numbers; the instruction before
+ * an exception-return packet returned from an exception (whatever its
+ * class), and a Cancel after that packet cancels the return, not the
+ * instruction: the next exception was tail-chained (section 5.3); Thumb
+ * is the only instruction set.
+ *
  * What every protocol's flow decoder shares (synchronisation, context,
  * the element queue) is core/pft_flow_core.h, reading instructions
  * core/pft_walk.h; here is what ETMv3's packets do.
@@ -37,6 +44,9 @@ struct pft_etm3_flow {
 	struct pft_walk walk;
 
 	int indirect_pending;     /* pc unknown after an E on an indirect branch */
+	/* M profile: an exception-return packet came, and nothing since but
+	 * W's: a Cancel now is a tail-chain's. */
+	int exc_return;
 	uint32_t wpend;           /* W cycles not yet given to an atom */
 	struct open_range open;
 	/* One atom is one instruction: each would otherwise be read and
@@ -97,6 +107,7 @@ static void etm3_lost(struct pft_flow_core *c, uint64_t offset)
 
 	report_error(f, offset, PFT_ERR_FLOW_BAD_PACKET);
 	f->indirect_pending = 0;
+	f->exc_return = 0;
 	f->wpend = 0;
 }
 
@@ -116,7 +127,9 @@ static void apply_atom(struct pft_etm3_flow *f, uint64_t offset, int executed,
 		}
 		return;
 	}
-	if (fc->isa != PFT_ISA_ARM && fc->isa != PFT_ISA_THUMB && fc->isa != PFT_ISA_THUMBEE) {
+	f->exc_return = 0;
+	if ((fc->isa != PFT_ISA_ARM && fc->isa != PFT_ISA_THUMB && fc->isa != PFT_ISA_THUMBEE) ||
+	    (f->cfg.m_profile && fc->isa != PFT_ISA_THUMB)) {
 		report_error(f, offset, PFT_ERR_FLOW_BAD_INSN);
 		fc->pc_valid = 0;
 		return;
@@ -216,6 +229,7 @@ static void etm3_isync(struct pft_flow_core *c, const void *p)
 	uint8_t changed = pft_flow_core_isync(&f->c, first, pkt->addr, pkt->isa, pkt->ns,
 					      pkt->hyp, pkt->has_ctxid, pkt->ctxid);
 	f->indirect_pending = 0;
+	f->exc_return = 0;
 	f->c.pc_valid = !f->cfg.data_only;
 	if (changed)
 		emit_context(f, pkt->offset, changed);
@@ -249,22 +263,40 @@ static uint32_t cancel_last(struct pft_etm3_flow *f)
 	return ret;
 }
 
-static void apply_branch(struct pft_etm3_flow *f, const struct pft_etm3_packet *pkt)
+/* The exception of branch packet @pkt: its element, with the preferred
+ * return address where it is known. */
+static void apply_exception(struct pft_etm3_flow *f, const struct pft_etm3_packet *pkt)
 {
-	if (pkt->exception) {
-		uint32_t ret = f->c.pc;
-		int has_ret = f->c.pc_valid;
-		if (pkt->cancel && f->open.valid) {
-			ret = cancel_last(f);
-			has_ret = 1;
-		} else {
-			close_range(f, f->indirect_pending);
-		}
-		pft_flow_core_exception(&f->c, pkt->offset, pkt->exception, has_ret, ret);
+	uint32_t ret = f->c.pc;
+	int has_ret = f->c.pc_valid;
+	int number = pkt->exception;
+
+	/* M profile: after an exception return, Cancel says the return did
+	 * not happen (tail-chaining); the return instruction completed. */
+	if (pkt->cancel && f->open.valid && !f->exc_return) {
+		ret = cancel_last(f);
+		has_ret = 1;
 	} else {
 		close_range(f, f->indirect_pending);
 	}
+	if (f->cfg.m_profile && (number = pft_etm3_m_exception_ipsr(pkt->exception)) < 0) {
+		pft_flow_core_error(&f->c, pkt->offset, PFT_ERR_FLOW_BAD_EXCEPTION);
+		return;
+	}
+	struct pft_elem *e = pft_flow_core_exception(&f->c, pkt->offset, (uint16_t)number,
+						     has_ret, ret);
+	if (f->cfg.m_profile)
+		e->profile = PFT_PROFILE_M;
+}
+
+static void apply_branch(struct pft_etm3_flow *f, const struct pft_etm3_packet *pkt)
+{
+	if (pkt->exception)
+		apply_exception(f, pkt);
+	else
+		close_range(f, f->indirect_pending);
 	f->indirect_pending = 0;
+	f->exc_return = 0;
 	pft_flow_core_branch(&f->c, pkt->addr, pkt->isa);
 	if (pkt->exc_bytes) {
 		uint8_t hyp = pkt->exc_bytes > 1 && f->cfg.virtualization ? pkt->hyp : f->c.hyp;
@@ -274,7 +306,7 @@ static void apply_branch(struct pft_etm3_flow *f, const struct pft_etm3_packet *
 	}
 	/* Debug-state entry has no meaningful address: wait for the I-sync
 	 * after the exit from Debug state. */
-	if (pkt->exception == PFT_EXC_DEBUG_HALT)
+	if (pkt->exception == PFT_EXC_DEBUG_HALT && !f->cfg.m_profile)
 		f->c.pc_valid = 0;
 }
 
@@ -310,8 +342,13 @@ static void etm3_apply(struct pft_flow_core *c, const void *p)
 		pft_flow_core_timestamp(&f->c, pkt->offset, pkt->ts);
 		break;
 	case PFT_ETM3_PKT_EXCEPTION_RETURN:
+		/* M profile: any instruction that loads EXC_RETURN into the PC
+		 * returns (section 4.9), a BX LR as well as a POP. */
+		if (f->cfg.m_profile && f->open.valid)
+			f->open.iclass = PFT_ICLASS_EXC_RETURN;
 		close_range(f, f->indirect_pending);
 		pft_flow_core_push(&f->c, PFT_ELEM_EXCEPTION_RETURN, pkt->offset);
+		f->exc_return = f->cfg.m_profile;
 		break;
 	default:
 		/* Cycle counts, data trace and padding: no element. */
@@ -343,7 +380,8 @@ static void etm3_sync_state(const struct pft_flow_core *c, struct flow_sync_stat
 	const struct open_range *r = &f->open;
 
 	s->proto[0] = f->wpend;
-	s->proto[1] = (uint32_t)f->indirect_pending | (uint32_t)r->valid << 1;
+	s->proto[1] = (uint32_t)f->indirect_pending | (uint32_t)r->valid << 1 |
+		      (uint32_t)f->exc_return << 2;
 	if (!r->valid)
 		return;
 	s->proto[2] = r->start;

@@ -5,7 +5,10 @@
  * The walk over the log is core/pft_model_walk.c's; this file is what an
  * ETM traces (its struct model_ops): one atom per instruction (E executed,
  * N condition failed), a branch packet after every taken indirect branch,
- * cycles as W's in the P-headers.
+ * cycles as W's in the P-headers.  An M-profile ETM (cfg.m_profile) numbers
+ * exceptions its own way and traces exception returns: the return's atom,
+ * an exception-return packet, then the branch packet to where it returned
+ * or, when an exception was tail-chained, that exception's with Cancel.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +65,7 @@ struct pft_etm3_model *pft_etm3_model_alloc(const struct pft_etm3_config *cfg,
 {
 	struct pft_etm3_config c;
 	int err = take_config(&c, cfg);
-	const struct model_trace trace = { c.ctxid_bytes, c.vmid, 0 };
+	const struct model_trace trace = { c.ctxid_bytes, c.vmid, 0, c.m_profile };
 
 	return pft_model_walk_alloc(&etm3_ops, &c, err, &trace, mcfg, image, errcode);
 }
@@ -185,18 +188,29 @@ static void put_sync(struct model_walk *w, const struct model_insn *in, unsigned
 }
 
 /* A traced instruction @p whose successor is @n: its atom, and the branch
- * packet that gives the target where the opcode does not. */
+ * packet that gives the target where the opcode does not.  @exc_return:
+ * @p returned from an exception (an exception-return packet follows its
+ * atom), to @n, or (@n NULL) would have but for a tail-chained exception,
+ * whose packet gives the target.  Without @exc_return a NULL @n is a taken
+ * branch to where the log does not tell (an exception came first: its
+ * packet follows, with no return address to decode). */
 static void trace_insn(struct pft_etm3_model *m, const struct model_insn *p,
-		       const struct model_insn *n, uint64_t cycles)
+		       const struct model_insn *n, uint64_t cycles, int exc_return)
 {
 	const int branch = p->c.kind == PFT_WP_DIRECT || p->c.kind == PFT_WP_INDIRECT;
-	const int taken = branch && pft_model_branch_taken(p, n);
+	const int taken = exc_return || !n || (branch && pft_model_branch_taken(p, n));
 	int executed = !p->cond_failed;
 
 	if (branch)
 		executed = taken || !(p->c.conditional || p->in_it);
 	put_atom(m, executed, cycles);
 	m->t_traced = p->t_done;
+	if (exc_return) {
+		struct pft_etm3_packet r = { .type = PFT_ETM3_PKT_EXCEPTION_RETURN };
+		emit_after_atoms(m, &r);
+	}
+	if (!n)
+		return;
 	/* A BLX immediate changes the ISA: its target is in the opcode, but
 	 * OpenCSD (1.3.3) restores the old ISA at the next P-header without
 	 * a branch packet; section 5.2 allows one for an ISA change. */
@@ -217,21 +231,38 @@ static void complete(struct model_walk *w, const struct model_insn *p,
 {
 	if (!p->traced || !w->trace_on)
 		return;
-	trace_insn((struct pft_etm3_model *)w, p, n, p->t_done - start);
+	trace_insn((struct pft_etm3_model *)w, p, n, p->t_done - start, 0);
 	/* A change of security state: trace restarts with an I-sync. */
-	if (!n->traceable || n->ns != w->t.ns)
+	if (n && (!n->traceable || n->ns != w->t.ns))
+		pft_model_trace_off(w);
+}
+
+/* M profile: @p returned from an exception to @n, or (@n NULL) the return
+ * was cancelled by a tail-chained exception, which exception() traces. */
+static void exc_return(struct model_walk *w, const struct model_insn *p,
+		       const struct model_insn *n, uint64_t start)
+{
+	if (!p->traced || !w->trace_on)
+		return;
+	trace_insn((struct pft_etm3_model *)w, p, n, p->t_done - start, 1);
+	if (n && (!n->traceable || n->ns != w->t.ns))
 		pft_model_trace_off(w);
 }
 
 /* An exception before @in: after the atoms of what ran, a branch packet
  * to the vector with the exception's number (Cancel 0: the interrupted
  * instruction, if any, was left out of the log, so no atom is taken
- * back). */
-static void exception(struct model_walk *w, const struct model_insn *in, unsigned number)
+ * back).  M profile: the ETM's number for the IPSR @number, and for a
+ * tail-chained exception Cancel 1, the return cancelled (section 5.3). */
+static void exception(struct model_walk *w, const struct model_insn *in, unsigned number,
+		      int tail_chain)
 {
 	struct pft_etm3_model *m = (struct pft_etm3_model *)w;
 	struct pft_etm3_packet b = { .type = PFT_ETM3_PKT_BRANCH, .addr = in->addr, .isa = in->isa,
-				     .ns = in->ns, .exception = (uint16_t)number };
+				     .ns = in->ns, .exception = (uint16_t)number,
+				     .cancel = (uint8_t)tail_chain };
+	if (m->cfg.m_profile)
+		b.exception = (uint16_t)pft_etm3_m_exception_etm(number);
 
 	if (!in->traceable) {
 		pft_model_trace_off(w);
@@ -266,5 +297,6 @@ static const struct model_ops etm3_ops = {
 	.complete = complete,
 	.put_sync = put_sync,
 	.exception = exception,
+	.exc_return = exc_return,
 	.finish = finish,
 };

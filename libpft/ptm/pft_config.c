@@ -30,7 +30,7 @@ static const struct reg_impl ptm_impl[] = {
 static const struct pft_ptm_config ptm_defaults = { .version_minor = 1, .ts_64bit = 1 };
 
 static const struct reg_config ptm_config =
-	REG_CONFIG(struct pft_ptm_config, ptm_map, ptm_impl, PFT_PROTO_PTM, &ptm_defaults);
+	REG_CONFIG(struct pft_ptm_config, ptm_map, ptm_impl, PFT_PROTO_PTM, &ptm_defaults, 0);
 
 _Static_assert(sizeof(struct pft_ptm_config) <= REG_CONFIG_MAX, "REG_CONFIG_MAX too small");
 
@@ -47,4 +47,28 @@ int pft_ptm_config_check(const struct pft_ptm_config *c)
 	if (c->return_stack && c->branch_broadcast)
 		return PFT_PTM_CONFIG_RS_AND_BB;
 	return PFT_PTM_CONFIG_OK;
+}
+
+int pft_ptm_config_for_core(struct pft_ptm_config *cfg, const struct pft_core *core,
+			    const struct pft_ptm_config *opts)
+{
+	struct pft_trace_regs r = { .size = sizeof(r) };
+	struct pft_ptm_config o;
+
+	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_ptm_config) || !core || !opts ||
+	    opts->size < PFT_FIRST_SIZE(struct pft_ptm_config))
+		return -PFT_ERR_INVALID;
+	if (core->protocol != PFT_PROTO_PTM || pft_core_lacks(core, opts))
+		return -PFT_ERR_BAD_CONFIG;
+	/* ETMCR from the options alone: the version and the timestamp format
+	 * are the core's, DMB/DSB waypoints its ETMCCER's. */
+	pft_ptm_config_init(&o);
+	pft_copy_known(&o, opts, opts->size, sizeof(o));
+	o.size = sizeof(o);
+	o.version_minor = (uint8_t)pft_reg_field(core->etmidr, PFT_ETMIDR_MINOR);
+	o.dmb_dsb_waypoints = 0;
+	int err = pft_ptm_config_to_regs(&o, &r);
+	if (err)
+		return err;
+	return pft_ptm_config_from_regs(cfg, r.etmcr, core->etmccer, core->etmidr, r.etmtraceidr);
 }

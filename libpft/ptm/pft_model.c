@@ -71,7 +71,7 @@ struct pft_ptm_model *pft_ptm_model_alloc(const struct pft_ptm_config *cfg,
 	struct pft_ptm_config c;
 	int err = take_config(&c, cfg);
 	const struct model_trace trace = {
-		c.ctxid_bytes, c.vmid, c.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0
+		c.ctxid_bytes, c.vmid, c.dmb_dsb_waypoints ? PFT_ISA_DMB_DSB_WAYPOINTS : 0, 0
 	};
 
 	return pft_model_walk_alloc(&ptm_ops, &c, err, &trace, mcfg, image, errcode);
@@ -309,8 +309,10 @@ static void complete(struct model_walk *w, const struct model_insn *p, const str
 /* An exception before @in (pft-flow.md 5.3): what ran since the last
  * waypoint ends in a waypoint update, then the exception branch to the
  * vector, which implies no atom. */
-static void exception(struct model_walk *w, const struct model_insn *in, unsigned number)
+static void exception(struct model_walk *w, const struct model_insn *in, unsigned number,
+		      int tail_chain)
 {
+	(void)tail_chain; /* never: no M-profile core has a PTM */
 	struct pft_ptm_model *m = (struct pft_ptm_model *)w;
 	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_BRANCH, .addr = in->addr, .isa = in->isa,
 				    .ns = in->ns, .exception = (uint16_t)number };

@@ -4,8 +4,9 @@
  * context ID bytes 0/1/2/4, bit 3 64-bit timestamps, bit 4 Gray-coded
  * timestamps, bit 5 alternative branch encoding, bit 6 data values, bit 7
  * data addresses), byte 1 more of it (bit 0 data-only, bit 1
- * virtualization, bits 4:2 minor version) and seeds the feed sizes; the
- * rest is the stream, which is also the memory image at address 0.
+ * virtualization, bits 4:2 minor version, bit 5 M profile) and seeds the
+ * feed sizes; the rest is the stream, which is also the memory image at
+ * address 0.
  *
  * Properties (pft.h, etm3 section):
  *  - every byte is in exactly one packet, in order, and pkt.raw holds it;
@@ -15,8 +16,9 @@
  *  - the packets do not depend on how the stream is cut into feeds
  *    (NOTSYNC runs may be cut differently);
  *  - the flow decoder takes every packet, its elements are well formed
- *    (ranges of 1+ instructions, known types) and its instruction count
- *    is the sum of its ranges.
+ *    (ranges of 1+ instructions, known types; M profile: Thumb ranges,
+ *    exceptions numbered as the IPSR) and its instruction count is the
+ *    sum of its ranges.
  */
 #include <string.h>
 
@@ -50,6 +52,7 @@ static void add(struct run *run, const struct pft_etm3_packet *pkt, int status)
 struct flow_check {
 	struct pft_etm3_flow *f;
 	uint64_t insns;
+	int m_profile;
 };
 
 static void take_elems(struct flow_check *fc)
@@ -62,8 +65,12 @@ static void take_elems(struct flow_check *fc)
 		if (e.type == PFT_ELEM_RANGE) {
 			FUZZ_CHECK(e.ninsn >= 1);
 			FUZZ_CHECK(e.last >= e.start || e.ninsn > 1);
+			FUZZ_CHECK(!fc->m_profile || e.isa == PFT_ISA_THUMB);
 			fc->insns += e.ninsn;
 		}
+		if (e.type == PFT_ELEM_EXCEPTION && fc->m_profile)
+			FUZZ_CHECK(e.profile == PFT_PROFILE_M &&
+				   pft_etm3_m_exception_etm(e.exception) > 0);
 		FUZZ_CHECK(++n <= 64);
 	}
 	FUZZ_CHECK(pft_etm3_flow_insn_count(fc->f) == fc->insns);
@@ -148,13 +155,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.data_only = data[1] & 1;
 	cfg.virtualization = (data[1] >> 1) & 1;
 	cfg.version_minor = (data[1] >> 2) & 7;
+	cfg.m_profile = (data[1] >> 5) & 1;
 	const uint8_t *s = data + 2;
 	const size_t len = size - 2;
 
 	struct pft_image *img = pft_image_alloc(NULL);
 	FUZZ_CHECK(img);
 	FUZZ_CHECK(pft_image_add_buffer(img, 0, s, len, PFT_SPACE_ANY, 0) >= 0);
-	struct flow_check fc = { pft_etm3_flow_alloc(&cfg, img, NULL), 0 };
+	struct flow_check fc = { pft_etm3_flow_alloc(&cfg, img, NULL), 0, cfg.m_profile };
 	FUZZ_CHECK(fc.f);
 
 	whole.n = cut.n = 0;

@@ -90,7 +90,7 @@ static void check_elem(struct pft_image *img, const struct pft_ptm_packet *pkt,
 		FUZZ_CHECK(img && pft_image_read(img, e->start, PFT_SPACE_ANY, b, 2) > 0);
 	}
 	if (e->type == PFT_ELEM_ERROR)
-		FUZZ_CHECK(e->reason >= PFT_ERR_FLOW_BAD_PACKET && e->reason <= PFT_ERR_FLOW_BAD_INSN);
+		FUZZ_CHECK(e->reason >= PFT_ERR_FLOW_BAD_PACKET && e->reason <= PFT_ERR_FLOW_BAD_EXCEPTION);
 }
 
 static void decode(const struct pft_ptm_config *cfg, struct pft_ptm_flow *f, struct pft_image *img,

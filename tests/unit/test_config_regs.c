@@ -247,12 +247,16 @@ static void etm3_round_trip(void)
 		c.data_only = bits >> 5 & 1;
 		c.ctxid_bytes = ctxid[bits >> 6 & 3];
 		c.alt_branch = bits >> 8 & 1;
+		/* Only an M-profile core's ETM has the alternative encoding
+		 * (etmv3-protocol.md 1): the registers say M with it, and the
+		 * ETM-M4's have no Virtualization Extensions. */
+		c.m_profile = c.alt_branch;
 		if (c.version_minor == 5) {
 			c.timestamps = bits >> 9 & 1;
 			c.vmid = bits >> 10 & 1;
 			c.ts_gray = bits >> 9 & 1;
 			c.ts_64bit = bits >> 10 & 1;
-			c.virtualization = 1;
+			c.virtualization = !c.m_profile;
 		}
 		c.trace_id = (uint8_t)(1 + bits % 0x6f);
 		struct pft_trace_regs r = etm3_regs(&c);

@@ -298,8 +298,148 @@ static void test_sync_state(void)
 	PTU_EQ(whole.proto[1], 3);
 }
 
+static struct pft_etm3_config cortex_m;
+
+/* The elements of @s under the Cortex-M4's ETM (M profile: alternative
+ * branch encoding), after those of its first I-sync. */
+static const struct pft_elem *run_m(const uint8_t *s, size_t len, struct elems *x)
+{
+	run(&cortex_m, s, len, x);
+	return after_sync(x);
+}
+
+/* The M profile (etmv3-protocol.md 4.5, 5.3, 5.4): branch addresses in the
+ * alternative encoding; exception numbers the ETM's way, given as IPSR
+ * numbers; the exception-return packet after BX LR makes it an exception
+ * return, and a Cancel after it a tail-chain that takes back nothing. */
+static void test_m_profile(void)
+{
+	PTU_EQ(cortex_m.m_profile, 1);
+	PTU_EQ(cortex_m.alt_branch, 1);
+
+	/* BX lr at 0x1006 (84 = E), 76 exception return; branch 81 60 3c:
+	 * A[6:1] 0 (C), A[12:7] 0x20 with bit 6 (exception bytes follow) ->
+	 * 0x1000; E0 3c = Cancel, exception 14 (PendSV); then 88 = EE. */
+	static const uint8_t tail[] = { ASYNC, ISYNC_T(0x1006), 0x84, 0x76, 0x81, 0x60, 0x3c,
+					0x88 };
+	struct elems x;
+	const struct pft_elem *e = run_m(tail, sizeof(tail), &x);
+	PTU_EQ(x.n, 7);
+	check_range(&e[0], 0x1006, 0x1006, 1, 1, PFT_ICLASS_EXC_RETURN);
+	PTU_EQ(e[1].type, PFT_ELEM_EXCEPTION_RETURN);
+	PTU_EQ(e[2].type, PFT_ELEM_EXCEPTION);
+	PTU_EQ(e[2].exception, PFT_MEXC_PENDSV);
+	PTU_EQ(e[2].profile, PFT_PROFILE_M);
+	PTU_EQ(e[2].has_ret, 0);   /* where the return would have gone: not traced */
+	check_range(&e[3], 0x1000, 0x1002, 2, 0, PFT_ICLASS_OTHER);
+
+	/* A normal return: the branch after 76 gives the address returned to. */
+	static const uint8_t ret[] = { ASYNC, ISYNC_T(0x1006), 0x84, 0x76, 0x81, 0x20, 0x84 };
+	e = run_m(ret, sizeof(ret), &x);
+	PTU_EQ(x.n, 6);
+	check_range(&e[0], 0x1006, 0x1006, 1, 1, PFT_ICLASS_EXC_RETURN);
+	PTU_EQ(e[1].type, PFT_ELEM_EXCEPTION_RETURN);
+	check_range(&e[2], 0x1000, 0x1000, 1, 0, PFT_ICLASS_OTHER);
+
+	/* Cancel without an exception return: the last atom's instruction (the
+	 * LDR at 0x100c) faulted, as on A/R.  E0 aa: E1 follows, Cancel,
+	 * exception[3:0] 5; E1 01: exception[8:4] 1 -> 21, BusFault (5). */
+	static const uint8_t fault[] = { ASYNC, ISYNC_T(0x100a), 0x88, 0x81, 0x60, 0xaa, 0x01 };
+	e = run_m(fault, sizeof(fault), &x);
+	PTU_EQ(x.n, 5);
+	check_range(&e[0], 0x100a, 0x100a, 1, 0, PFT_ICLASS_OTHER);
+	PTU_EQ(e[1].type, PFT_ELEM_EXCEPTION);
+	PTU_EQ(e[1].exception, PFT_MEXC_BUSFAULT);
+	PTU_EQ(e[1].has_ret, 1);
+	PTU_EQ(e[1].addr, 0x100c);
+
+	/* The ETM's numbers as IPSR numbers: 1 is IRQ1 (17, not A/R's debug
+	 * halt: the flow goes on at the handler), 10 NMI (2), 19 HardFault
+	 * (3: E0 86, E1 01), 25 IRQ9 (25: E0 92, E1 01); 16 is reserved: an
+	 * error, the branch still taken. */
+	static const struct {
+		uint8_t e0, e1;
+		int ipsr;
+	} nums[] = { { 0x02, 0, 17 }, { 0x14, 0, PFT_MEXC_NMI }, { 0x86, 0x01, PFT_MEXC_HARDFAULT },
+		     { 0x92, 0x01, 16 + 9 }, { 0x80, 0x01, -1 } };
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		uint8_t t[] = { ASYNC, ISYNC_T(0x100a), 0x84, 0x81, 0x60, nums[i].e0, nums[i].e1,
+				0x84 };
+		size_t len = sizeof(t);
+		if (!nums[i].e1) {  /* E0 alone: drop the E1 place */
+			t[len - 2] = 0x84;
+			len--;
+		}
+		e = run_m(t, len, &x);
+		PTU_EQ(x.n, 6);
+		check_range(&e[0], 0x100a, 0x100a, 1, 0, PFT_ICLASS_OTHER);
+		if (nums[i].ipsr < 0) {
+			PTU_EQ(e[1].type, PFT_ELEM_ERROR);
+			PTU_EQ(e[1].reason, PFT_ERR_FLOW_BAD_EXCEPTION);
+		} else {
+			PTU_EQ(e[1].type, PFT_ELEM_EXCEPTION);
+			PTU_EQ(e[1].exception, nums[i].ipsr);
+			PTU_EQ(e[1].addr, 0x100c);
+		}
+		check_range(&e[2], 0x1000, 0x1000, 1, 0, PFT_ICLASS_OTHER);
+	}
+
+	/* Thumb only: an atom at an ARM-state address cannot be followed. */
+	static const uint8_t arm[] = { ASYNC, 0x08, 0x21, 0x00, 0x10, 0x00, 0x00, 0x84 };
+	run(&cortex_m, arm, sizeof(arm), &x);
+	PTU_EQ(x.n, 4);
+	PTU_EQ(x.e[2].isa, PFT_ISA_ARM);
+	PTU_EQ(x.e[3].type, PFT_ELEM_ERROR);
+	PTU_EQ(x.e[3].reason, PFT_ERR_FLOW_BAD_INSN);
+	run(&plain, arm, sizeof(arm), &x);     /* A profile: MOVS, MOVS as ARM code */
+	PTU_EQ(x.e[3].type, PFT_ELEM_RANGE);
+
+	/* The tail-chain state is carried for the parallel decode: after 76
+	 * with BX lr's branch still pending. */
+	static const uint8_t half[] = { ASYNC, ISYNC_T(0x1006), 0x84, 0x76 };
+	struct flow_sync_state st;
+	state_after(&cortex_m, half, sizeof(half), 0, &st);
+	PTU_EQ(st.proto[1], 1u | 4u);
+}
+
+/* The ETM's M-profile numbers and the IPSR's, both ways (the table of
+ * etmv3-protocol.md 4.5, written out here), and their names. */
+static void test_m_numbers(void)
+{
+	static const int ipsr_of[24] = { -1, 17, 18, 19, 20, 21, 22, 23, 16, 6, 2, 11, 12, 4,
+					 14, 15, -1, 1, -1, 3, -1, 5, -1, -1 };
+	for (unsigned etm = 0; etm < 600; etm++) {
+		int want = etm < 24 ? ipsr_of[etm] : etm <= 511 ? (int)etm : -1;
+		PTU_EQ(pft_etm3_m_exception_ipsr(etm), want);
+		if (want > 0)
+			PTU_EQ(pft_etm3_m_exception_etm((unsigned)want), (int)etm);
+	}
+	for (unsigned ipsr = 0; ipsr < 24; ipsr++) {
+		int valid = (ipsr >= 1 && ipsr <= 6) || ipsr == 11 || ipsr == 12 || ipsr >= 14;
+		PTU_EQ(pft_etm3_m_exception_etm(ipsr) >= 0, valid);
+	}
+	char b[PFT_EXCEPTION_NAME_MAX];
+	static const char *const names[16] = { "none", "reset", "nmi", "hardfault", "memmanage",
+					       "busfault", "usagefault", "reserved", "reserved",
+					       "reserved", "reserved", "svcall", "debugmonitor",
+					       "reserved", "pendsv", "systick" };
+	for (unsigned n = 0; n < 16; n++)
+		PTU_EQ(strcmp(pft_exception_name_in(PFT_PROFILE_M, n, b, sizeof(b)), names[n]), 0);
+	PTU_EQ(strcmp(pft_exception_name_in(PFT_PROFILE_M, 16, b, sizeof(b)), "irq0"), 0);
+	PTU_EQ(strcmp(pft_exception_name_in(PFT_PROFILE_M, 511, b, sizeof(b)), "irq495"), 0);
+	PTU_EQ(strcmp(pft_exception_name_in(PFT_PROFILE_M, 512, b, sizeof(b)), "reserved"), 0);
+	PTU_EQ(strcmp(pft_exception_name_in(PFT_PROFILE_A, 14, b, sizeof(b)), "irq"), 0);
+	PTU_EQ(strcmp(pft_exception_name_in(PFT_PROFILE_R, 10, b, sizeof(b)), "svc"), 0);
+	PTU_EQ(strcmp(pft_exception_name_in(PFT_PROFILE_M, 14, b, 4), "pen"), 0);
+	PTU_EQ(strcmp(pft_exception_name_in(PFT_PROFILE_M, 14, NULL, 4), ""), 0);
+	PTU_EQ(strcmp(pft_exception_name_in(PFT_PROFILE_M, 14, b, 0), ""), 0);
+}
+
 int main(void)
 {
+	pft_etm3_config_init(&cortex_m);
+	pft_etm3_config_for_core(&cortex_m, pft_core_find("cortex-m4"), &(struct pft_ptm_config){
+		.size = sizeof(struct pft_ptm_config) });
 	pft_etm3_config_init(&plain);
 	pft_etm3_config_from_regs(&plain, 0x00000000, 0x30000000, 0x410CF250, 0x10);
 	pft_etm3_config_init(&ca);
@@ -310,5 +450,7 @@ int main(void)
 	PTU_RUN(test_cycles);
 	PTU_RUN(test_args);
 	PTU_RUN(test_sync_state);
+	PTU_RUN(test_m_profile);
+	PTU_RUN(test_m_numbers);
 	PTU_MAIN_END();
 }

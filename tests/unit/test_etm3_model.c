@@ -188,6 +188,13 @@ static void enc_pheaders(void)
 /* A32 at 0x1000: cmp r0, #0 / moveq r1, #1 / bx lr; 0x2000: nop.
  * T32 at 0x3000: it eq / movs r0, #1 (moveq in the block) / bx lr. */
 static uint8_t code_arm[12], code_nop[4], code_thumb[6];
+/* M profile, T32: 0x4000 movs r0, #1 / svc 0 / movs r1, #2; 0x4100 (a
+ * handler) movs r2, #3 / bx lr; 0x4200 (another) bx lr. */
+static const uint8_t code_m[] = { 0x01, 0x20, 0x00, 0xdf, 0x02, 0x21 };
+static const uint8_t code_h1[] = { 0x03, 0x22, 0x70, 0x47 }, code_h2[] = { 0x70, 0x47 };
+/* 0x4300 cbz r0, 0x4306 (b108: i:imm5 1, target 0x4304 + 2) / bne 0x4306
+ * (d100: imm8 0, target 0x4306) / bx lr / movs r3, #4. */
+static const uint8_t code_br[] = { 0x08, 0xb1, 0x00, 0xd1, 0x70, 0x47, 0x04, 0x23 };
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -209,6 +216,10 @@ static struct pft_image *program(void)
 	pft_image_add_buffer(img, 0x1000, code_arm, sizeof(code_arm), PFT_SPACE_ANY, 0);
 	pft_image_add_buffer(img, 0x2000, code_nop, sizeof(code_nop), PFT_SPACE_ANY, 0);
 	pft_image_add_buffer(img, 0x3000, code_thumb, sizeof(code_thumb), PFT_SPACE_ANY, 0);
+	pft_image_add_buffer(img, 0x4000, code_m, sizeof(code_m), PFT_SPACE_ANY, 0);
+	pft_image_add_buffer(img, 0x4100, code_h1, sizeof(code_h1), PFT_SPACE_ANY, 0);
+	pft_image_add_buffer(img, 0x4200, code_h2, sizeof(code_h2), PFT_SPACE_ANY, 0);
+	pft_image_add_buffer(img, 0x4300, code_br, sizeof(code_br), PFT_SPACE_ANY, 0);
 	return img;
 }
 
@@ -217,6 +228,7 @@ struct step {
 	uint8_t isa, nzcv, cycles;
 	uint16_t exception;      /* taken before it (0: none) */
 	uint32_t exc_ret;        /* its return address (0: inferred) */
+	uint8_t exc_return;      /* M: the one before returned from an exception */
 };
 
 /* Run the model over @steps; the stream goes to @out (returns its length,
@@ -239,7 +251,8 @@ static int run_model(const struct pft_etm3_config *c, struct pft_image *img,
 						     .cycles = steps[i].cycles,
 						     .exception = steps[i].exception,
 						     .has_exc_ret = steps[i].exc_ret != 0,
-						     .exc_ret = steps[i].exc_ret };
+						     .exc_ret = steps[i].exc_ret,
+						     .exc_return = steps[i].exc_return };
 			rc = pft_etm3_model_put(m, &in, sizeof(in));
 		} else {
 			rc = pft_etm3_model_finish(m);
@@ -300,8 +313,8 @@ static void model_condition(void)
 	struct pft_etm3_config c = config(0, 0);
 	struct pft_image *img = program();
 	uint8_t out[MAX_BYTES];
-	struct step fail[] = { { 0x1000, PFT_ISA_ARM, 0, 0, 0, 0 }, { 0x1004, PFT_ISA_ARM, 0, 0, 0, 0 },
-			       { 0x1008, PFT_ISA_ARM, 0, 0, 0, 0 }, { 0x2000, PFT_ISA_ARM, 0, 0, 0, 0 } };
+	struct step fail[] = { { 0x1000, PFT_ISA_ARM, 0, 0, 0, 0, 0 }, { 0x1004, PFT_ISA_ARM, 0, 0, 0, 0, 0 },
+			       { 0x1008, PFT_ISA_ARM, 0, 0, 0, 0, 0 }, { 0x2000, PFT_ISA_ARM, 0, 0, 0, 0, 0 } };
 	int n = run_model(&c, img, fail, 4, out);
 
 	EXPECT_STREAM(out, n, 0, 0, 0, 0, 0, 0x80,      /* A-sync */
@@ -331,8 +344,8 @@ static void model_it_block(void)
 	struct pft_etm3_config c = config(0, 0);
 	struct pft_image *img = program();
 	uint8_t out[MAX_BYTES];
-	const struct step s[] = { { 0x3000, PFT_ISA_THUMB, 0, 0, 0, 0 }, { 0x3002, PFT_ISA_THUMB, 0, 0, 0, 0 },
-				  { 0x3004, PFT_ISA_THUMB, 0, 0, 0, 0 }, { 0x2000, PFT_ISA_ARM, 0, 0, 0, 0 } };
+	const struct step s[] = { { 0x3000, PFT_ISA_THUMB, 0, 0, 0, 0, 0 }, { 0x3002, PFT_ISA_THUMB, 0, 0, 0, 0, 0 },
+				  { 0x3004, PFT_ISA_THUMB, 0, 0, 0, 0, 0 }, { 0x2000, PFT_ISA_ARM, 0, 0, 0, 0, 0 } };
 	int n = run_model(&c, img, s, 4, out);
 
 	EXPECT_STREAM(out, n, 0, 0, 0, 0, 0, 0x80,
@@ -356,11 +369,11 @@ static void model_exception(void)
 	/* cmp; an IRQ whose handler is the bx lr, back to moveq; bx lr to
 	 * 0x3000 and an SVC (at that address, as the return address says)
 	 * to the nop. */
-	const struct step s[] = { { 0x1000, PFT_ISA_ARM, 0, 0, 0, 0 },
-				  { 0x1008, PFT_ISA_ARM, 0, 0, PFT_EXC_IRQ, 0 },
-				  { 0x1004, PFT_ISA_ARM, 4, 0, 0, 0 },
-				  { 0x1008, PFT_ISA_ARM, 0, 0, 0, 0 },
-				  { 0x2000, PFT_ISA_ARM, 0, 0, PFT_EXC_SVC, 0x3000 } };
+	const struct step s[] = { { 0x1000, PFT_ISA_ARM, 0, 0, 0, 0, 0 },
+				  { 0x1008, PFT_ISA_ARM, 0, 0, PFT_EXC_IRQ, 0, 0 },
+				  { 0x1004, PFT_ISA_ARM, 4, 0, 0, 0, 0 },
+				  { 0x1008, PFT_ISA_ARM, 0, 0, 0, 0, 0 },
+				  { 0x2000, PFT_ISA_ARM, 0, 0, PFT_EXC_SVC, 0x3000, 0 } };
 	int n = run_model(&c, img, s, 5, out);
 
 	EXPECT_STREAM(out, n, 0, 0, 0, 0, 0, 0x80,      /* A-sync */
@@ -410,8 +423,8 @@ static void model_cycles(void)
 	struct pft_etm3_config c = config(1, 0);
 	struct pft_image *img = program();
 	uint8_t out[MAX_BYTES];
-	const struct step s[] = { { 0x1000, PFT_ISA_ARM, 0, 1, 0, 0 }, { 0x1004, PFT_ISA_ARM, 0, 3, 0, 0 },
-				  { 0x1008, PFT_ISA_ARM, 0, 1, 0, 0 }, { 0x2000, PFT_ISA_ARM, 0, 10, 0, 0 } };
+	const struct step s[] = { { 0x1000, PFT_ISA_ARM, 0, 1, 0, 0, 0 }, { 0x1004, PFT_ISA_ARM, 0, 3, 0, 0, 0 },
+				  { 0x1008, PFT_ISA_ARM, 0, 1, 0, 0, 0 }, { 0x2000, PFT_ISA_ARM, 0, 10, 0, 0, 0 } };
 	int n = run_model(&c, img, s, 4, out);
 
 	EXPECT_STREAM(out, n, 0, 0, 0, 0, 0, 0x80,
@@ -420,6 +433,224 @@ static void model_cycles(void)
 		      0xa4, 0xc0,             /* WW, WN */
 		      0x84, 0x81, 0x20,       /* WE, branch */
 		      0xbc, 0xe4);            /* 8 W, WWE */
+	pft_image_free(img);
+}
+
+/* Put @in into @m, its packets taken. */
+static int put_drain(struct pft_etm3_model *m, const struct pft_model_insn *in)
+{
+	struct pft_etm3_packet p;
+	int err = pft_etm3_model_put(m, in, sizeof(*in));
+
+	while (pft_etm3_model_next(m, &p, sizeof(p)) == 0)
+		;
+	return err;
+}
+
+/* A Cortex-M4's ETM (M profile: alternative encoding): an SVC (IPSR 11,
+ * the ETM's 11), the handler's return tail-chained to PendSV (IPSR 14):
+ * the return's atom, 0x76, the new handler's branch with Cancel (section
+ * 5.3); PendSV returns to after the SVC: atom, 0x76, the branch there. */
+static void model_m_profile(void)
+{
+	struct pft_etm3_config c;
+	struct pft_ptm_config none = { .size = sizeof(none) };
+	struct pft_image *img = program();
+	uint8_t out[MAX_BYTES];
+
+	pft_etm3_config_init(&c);
+	PTU_EQ(pft_etm3_config_for_core(&c, pft_core_find("cortex-m4"), &none), 0);
+	struct step s[] = { { 0x4000, PFT_ISA_THUMB, 0, 0, 0, 0, 0 },
+			    { 0x4002, PFT_ISA_THUMB, 0, 0, 0, 0, 0 },
+			    { 0x4100, PFT_ISA_THUMB, 0, 0, PFT_MEXC_SVCALL, 0, 0 },
+			    { 0x4102, PFT_ISA_THUMB, 0, 0, 0, 0, 0 },
+			    { 0x4200, PFT_ISA_THUMB, 0, 0, PFT_MEXC_PENDSV, 0, 1 },
+			    { 0x4004, PFT_ISA_THUMB, 0, 0, 0, 0, 1 } };
+	int n = run_model(&c, img, s, 6, out);
+
+	EXPECT_STREAM(out, n, 0, 0, 0, 0, 0, 0x80,
+		      0x08, 0x21, 0x01, 0x40, 0x00, 0x00, /* I-sync, Thumb 0x4000 */
+		      0x88,                               /* E E (movs, svc) */
+		      0x81, 0x42, 0x16,                   /* 0x4100: A[12:7] 2, exception
+							   * bytes; E0 11 << 1 */
+		      0x88,                               /* E E (movs, bx lr) */
+		      0x76,                               /* exception return */
+		      0x81, 0x44, 0x3c,                   /* 0x4200; E0 Cancel, 14 << 1 */
+		      0x84, 0x76,                         /* E (bx lr), return */
+		      0x85, 0x00,                         /* to 0x4004: A[6:1] 2, A[12:7] 0 */
+		      0x84);                              /* E (movs) */
+	uint32_t addrs[8];
+	PTU_EQ(decode_insns(&c, img, out, (size_t)n, addrs, 8), 6);
+	PTU_EQ(addrs[4], 0x4200);
+	PTU_EQ(addrs[5], 0x4004);
+
+	/* Refused: a return after an instruction that cannot load the PC; a
+	 * number the M profile reserves (7); ARM code. */
+	struct pft_etm3_model *m = pft_etm3_model_alloc(&c, NULL, img, NULL);
+	struct pft_model_insn in = { .addr = 0x4000, .isa = PFT_ISA_THUMB };
+	struct pft_diag d;
+	PTU_EQ(put_drain(m, &in), 0);
+	in = (struct pft_model_insn){ .addr = 0x4002, .isa = PFT_ISA_THUMB, .exc_return = 1 };
+	PTU_EQ(put_drain(m, &in), -PFT_ERR_BAD_INSN);
+	pft_etm3_model_diag(m, &d);
+	PTU_EQ(d.reason, PFT_ERR_MODEL_EXC_RETURN);
+	in = (struct pft_model_insn){ .addr = 0x4100, .isa = PFT_ISA_THUMB, .exception = 7 };
+	PTU_EQ(put_drain(m, &in), -PFT_ERR_INVALID);
+	pft_etm3_model_diag(m, &d);
+	PTU_EQ(d.reason, PFT_ERR_MODEL_BAD_EXCEPTION);
+	in = (struct pft_model_insn){ .addr = 0x4002, .isa = PFT_ISA_ARM };
+	PTU_EQ(put_drain(m, &in), -PFT_ERR_NOT_SUPPORTED);
+	pft_etm3_model_diag(m, &d);
+	PTU_EQ(d.reason, PFT_ERR_MODEL_BAD_ISA);
+	pft_etm3_model_free(m);
+
+	/* An A/R core's ETM, and a PTM, take no exception return. */
+	struct pft_etm3_config a = config(0, 0);
+	m = pft_etm3_model_alloc(&a, NULL, img, NULL);
+	in = (struct pft_model_insn){ .addr = 0x3004, .isa = PFT_ISA_THUMB };
+	PTU_EQ(put_drain(m, &in), 0);
+	in = (struct pft_model_insn){ .addr = 0x3000, .isa = PFT_ISA_THUMB, .exc_return = 1 };
+	PTU_EQ(put_drain(m, &in), -PFT_ERR_NOT_SUPPORTED);
+	pft_etm3_model_diag(m, &d);
+	PTU_EQ(d.reason, PFT_ERR_MODEL_EXC_RETURN);
+	pft_etm3_model_free(m);
+	struct pft_ptm_config pc;
+	pft_ptm_config_init(&pc);
+	struct pft_ptm_model *pm = pft_ptm_model_alloc(&pc, NULL, img, NULL);
+	in = (struct pft_model_insn){ .addr = 0x3004, .isa = PFT_ISA_THUMB };
+	PTU_EQ(pft_ptm_model_put(pm, &in, sizeof(in)), 0);
+	struct pft_ptm_packet pp;
+	while (pft_ptm_model_next(pm, &pp, sizeof(pp)) == 0)
+		;
+	in = (struct pft_model_insn){ .addr = 0x3000, .isa = PFT_ISA_THUMB, .exc_return = 1 };
+	PTU_EQ(pft_ptm_model_put(pm, &in, sizeof(in)), -PFT_ERR_NOT_SUPPORTED);
+	pft_ptm_model_free(pm);
+	pft_image_free(img);
+}
+
+/* The exceptions a Cortex-M4's ETM model makes of @insns[0 .. @n), as the
+ * ETMv3 decoders read them back: "number@ret" (ret "-" when not known)
+ * and the instructions, into @out. */
+static void m_exceptions(const struct pft_model_insn *insns, size_t n, char *out, size_t len)
+{
+	struct pft_etm3_config c;
+	struct pft_ptm_config none = { .size = sizeof(none) };
+	struct pft_image *img = program();
+	uint8_t bytes[MAX_BYTES];
+	struct pft_etm3_packet p;
+	struct pft_elem e;
+	size_t nb = 0, k = 0;
+
+	pft_etm3_config_init(&c);
+	pft_etm3_config_for_core(&c, pft_core_find("cortex-m4"), &none);
+	struct pft_etm3_model *m = pft_etm3_model_alloc(&c, NULL, img, NULL);
+	for (size_t i = 0; i <= n; i++) {
+		PTU_EQ(i < n ? pft_etm3_model_put(m, &insns[i], sizeof(insns[i]))
+			     : pft_etm3_model_finish(m), 0);
+		while (pft_etm3_model_next(m, &p, sizeof(p)) == 0)
+			memcpy(bytes + nb, p.raw, p.size), nb += p.size;
+	}
+	pft_etm3_model_free(m);
+	struct pft_etm3_pkt_decoder *d = pft_etm3_pkt_alloc(&c, NULL);
+	struct pft_etm3_flow *f = pft_etm3_flow_alloc(&c, img, NULL);
+	pft_etm3_pkt_feed(d, bytes, nb);
+	pft_etm3_pkt_finish(d);
+	out[0] = 0;
+	for (int done = 0; !done;) {
+		if (pft_etm3_pkt_next(d, &p, sizeof(p)) == 0)
+			pft_etm3_flow_put(f, &p, sizeof(p));
+		else
+			done = 1, pft_etm3_flow_finish(f);
+		while (pft_etm3_flow_next(f, &e, sizeof(e)) == 0) {
+			if (e.type == PFT_ELEM_EXCEPTION && e.has_ret)
+				k += (size_t)snprintf(out + k, len - k, "%u@%x ", e.exception, e.addr);
+			else if (e.type == PFT_ELEM_EXCEPTION)
+				k += (size_t)snprintf(out + k, len - k, "%u@- ", e.exception);
+			else if (e.type == PFT_ELEM_RANGE)
+				for (uint32_t a = e.start; a < e.end; a += 2)
+					k += (size_t)snprintf(out + k, len - k, "%x ", a);
+			else if (e.type == PFT_ELEM_ERROR || e.type == PFT_ELEM_ADDR_NACC)
+				k += (size_t)snprintf(out + k, len - k, "ERROR ");
+		}
+	}
+	pft_etm3_flow_free(f);
+	pft_etm3_pkt_free(d);
+	pft_image_free(img);
+}
+
+#define T(a) .addr = (a), .isa = PFT_ISA_THUMB
+#define CHECK_M(want, ...)                                                     \
+	do {                                                                   \
+		const struct pft_model_insn in_[] = { __VA_ARGS__ };          \
+		char got_[512];                                                \
+		m_exceptions(in_, sizeof(in_) / sizeof(in_[0]), got_, sizeof(got_)); \
+		PTU_EQ(strcmp(got_, want), 0);                                 \
+		if (strcmp(got_, want))                                        \
+			fprintf(stderr, "  got  '%s'\n  want '%s'\n", got_, want); \
+	} while (0)
+
+/* M profile: where an exception returns when the log gives no address:
+ * after a CBZ, the register it tested (R0: zero, taken; else not); after
+ * BNE, the flags (Z: not taken); after a BX LR, unknown: its atom, no
+ * branch packet, and the exception has no return address.  The handler
+ * at 0x4100 starts with a MOVS. */
+static void model_m_return_points(void)
+{
+	CHECK_M("4300 19@4306 4100 ",
+		{ T(0x4300), .has_regs = 1 }, { T(0x4100), .exception = 19 });
+	uint32_t five[8] = { 5 };
+	struct pft_model_insn cbz = { T(0x4300), .has_regs = 1 };
+	memcpy(cbz.regs, five, sizeof(five));
+	CHECK_M("4300 19@4302 4100 ", cbz, { T(0x4100), .exception = 19 });
+	CHECK_M("4302 19@4304 4100 ",
+		{ T(0x4302), .has_nzcv = 1, .nzcv = 4 }, { T(0x4100), .exception = 19 });
+	CHECK_M("4302 19@4306 4100 ",
+		{ T(0x4302), .has_nzcv = 1, .nzcv = 0 }, { T(0x4100), .exception = 19 });
+	CHECK_M("4304 19@- 4100 ", { T(0x4304) }, { T(0x4100), .exception = 19 });
+	/* IRQ3 entered at 0x4100, SysTick before its first instruction ran
+	 * (returning to it), then IRQ3's handler (its BX LR, last, has no
+	 * atom: where it went is not known). */
+	CHECK_M("4000 19@4002 15@4100 4200 4100 ",
+		{ T(0x4000) }, { T(0x4100), .exception = 19, .exc_only = 1 },
+		{ T(0x4200), .exception = 15, .has_exc_ret = 1, .exc_ret = 0x4100 },
+		{ T(0x4100), .exc_return = 1 }, { T(0x4102) });
+	/* A return to 0x4002, where SysTick came before anything ran there
+	 * (qemu: the instruction returned to faulted, or was interrupted):
+	 * the return's packets, then the exception, returning there. */
+	CHECK_M("4000 19@4002 4100 4102 15@4002 4200 4002 ",
+		{ T(0x4000) }, { T(0x4100), .exception = 19 }, { T(0x4102) },
+		{ T(0x4200), .exception = 15, .exc_return = 1, .has_exc_ret = 1,
+		  .exc_ret = 0x4002, .exc_ret_isa = PFT_ISA_THUMB }, { T(0x4002), .exc_return = 1 });
+	/* Without the flags, a BNE's outcome is not known: refused. */
+	struct pft_etm3_config c;
+	struct pft_ptm_config none = { .size = sizeof(none) };
+	struct pft_image *img = program();
+	pft_etm3_config_init(&c);
+	pft_etm3_config_for_core(&c, pft_core_find("cortex-m4"), &none);
+	struct pft_etm3_model *m = pft_etm3_model_alloc(&c, NULL, img, NULL);
+	struct pft_model_insn in = { T(0x4302) };
+	PTU_EQ(put_drain(m, &in), 0);
+	in = (struct pft_model_insn){ T(0x4200), .exception = 19 };
+	PTU_EQ(put_drain(m, &in), -PFT_ERR_BAD_INSN);
+	struct pft_diag d;
+	pft_etm3_model_diag(m, &d);
+	PTU_EQ(d.reason, PFT_ERR_MODEL_EXC_RET_UNKNOWN);
+	/* After an entry whose handler did not start, only an exception
+	 * returning to that handler can come. */
+	pft_etm3_model_free(m);
+	m = pft_etm3_model_alloc(&c, NULL, img, NULL);
+	in = (struct pft_model_insn){ T(0x4100), .exception = 19, .exc_only = 1 };
+	PTU_EQ(put_drain(m, &in), 0);
+	in = (struct pft_model_insn){ T(0x4102) };
+	PTU_EQ(put_drain(m, &in), -PFT_ERR_BAD_INSN);
+	in = (struct pft_model_insn){ T(0x4200), .exception = 15, .has_exc_ret = 1,
+				      .exc_ret = 0x4102 };
+	PTU_EQ(put_drain(m, &in), -PFT_ERR_BAD_INSN);
+	in.exc_ret = 0x4100;
+	PTU_EQ(put_drain(m, &in), 0);
+	in = (struct pft_model_insn){ T(0x4000), .exc_only = 1 };
+	PTU_EQ(put_drain(m, &in), -PFT_ERR_INVALID);
+	pft_etm3_model_free(m);
 	pft_image_free(img);
 }
 
@@ -474,5 +705,7 @@ int main(void)
 	PTU_RUN(model_exception);
 	PTU_RUN(model_cycles);
 	PTU_RUN(model_errors);
+	PTU_RUN(model_m_profile);
+	PTU_RUN(model_m_return_points);
 	PTU_MAIN_END();
 }
