@@ -37,13 +37,30 @@ extern "C" {
  *   an exception just before, else the link register (`cpu` logs), else
  *   what the instruction before tells (the model infers it).  Semihosting
  *   calls are ordinary instructions.
+ *   An M-profile core's log (mps2-an385, mps2-an386: "Loaded reset SP",
+ *   "...taking pending nonsecure exception N", "QEMU v7M exception exit",
+ *   "XPSR=") gives the IPSR number N of each exception (the models of
+ *   M-profile trace units take it) and exception returns
+ *   (pft_model_insn.exc_return, on the instruction returned to, or with
+ *   the exception a return tail-chained to); an undefined instruction, a
+ *   faulting load or store, a BKPT or a UsageFault's instruction did not
+ *   run and is the return address, a prefetch abort's is the fault
+ *   address; an exception taken before the first instruction of another
+ *   one's handler (qemu's "...loaded new PC") makes that one an entry
+ *   only (pft_model_insn.exc_only).  With `cpu`, R0-R7 come with each
+ *   instruction (pft_model_insn.regs).  Every "..." line of such a log
+ *   must be one pft knows.
  *
  * plain: one hexadecimal address per line (odd: Thumb), optionally followed
  *   by the cycles the instruction took, in decimal; '#' starts a comment;
  *   lines "ctxid V", "vmid V", "ns 0|1" give the state from the next
  *   address on, and "exception KIND [RET]" an exception taken before the
- *   next address (KIND a number 1-511 or a name of pft_exception_name(),
- *   RET the return address, odd for Thumb).
+ *   next address (KIND a number 1-511, a name of pft_exception_name() or an
+ *   M-profile name of pft_exception_name_in(): "svcall", "pendsv",
+ *   "irq12", ...; RET the return address, odd for Thumb); "exception
+ *   return": the instruction before returned from an exception (M
+ *   profile), to the next address or, followed by "exception KIND", to a
+ *   tail-chained exception's handler.
  *
  * Memory: a line at a time; it does not grow with the log.
  */
@@ -62,8 +79,9 @@ pft_export void pft_insn_log_close(struct pft_insn_log *l);
  * the log does not give are 0).  Returns 1, 0 at the end of the log, or
  * -PFT_ERR_BAD_FILE (a line that is not of the log's format, a value out
  * of range, a read error; pft_insn_log_diag() names the line),
- * -PFT_ERR_NOT_SUPPORTED (an exception kind the models cannot trace, or
- * two exceptions with no instruction between them) or -PFT_ERR_INVALID.
+ * -PFT_ERR_NOT_SUPPORTED (an exception kind the models cannot trace, two
+ * exceptions with no instruction between them, lines of both A/R and M
+ * profile) or -PFT_ERR_INVALID.
  */
 pft_export int pft_insn_log_next(struct pft_insn_log *l, struct pft_model_insn *insn,
 				 size_t size);
@@ -73,6 +91,13 @@ pft_export uint64_t pft_insn_log_line(const struct pft_insn_log *l);
 
 /* Exception entries returned so far. */
 pft_export uint64_t pft_insn_log_exceptions(const struct pft_insn_log *l);
+
+/* The architecture profile the log has shown so far (enum pft_profile:
+ * PFT_PROFILE_A for A and R, PFT_PROFILE_M), or -1 while nothing told:
+ * whether its exceptions (pft_model_insn.exception) are numbered for an
+ * A/R or an M-profile model.  It is known before the first instruction
+ * with an exception (or exception return) is returned. */
+pft_export int pft_insn_log_profile(const struct pft_insn_log *l);
 
 /* Why the last call failed, in *@d (code 0: it did not).  Returns 0 or
  * -PFT_ERR_INVALID. */

@@ -8,9 +8,11 @@
  * documented error whose diagnostic names the log and a line, on one line;
  * every instruction has a valid ISA and exception number, an exception
  * entry's return address ISA too; the lines of the instructions never go
- * back; the exceptions counted are the entries returned.  Each
- * instruction then goes to a PTM model over a small image, which accepts
- * it or refuses it with a documented error, and never fails otherwise.
+ * back; the exceptions counted are the entries returned; exception
+ * returns come only in M-profile logs, whose profile is known by then.
+ * Each instruction then goes to a PTM model over a small image and, while
+ * the log may be M-profile, to a Cortex-M4's ETMv3 model, which accept it
+ * or refuse it with a documented error, and never fail otherwise.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +53,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pft_ptm_config_init(&cfg);
 	struct pft_ptm_model *m = pft_ptm_model_alloc(&cfg, NULL, img, NULL);
 	FUZZ_CHECK(m);
+	struct pft_etm3_config mcfg;
+	struct pft_ptm_config none = { .size = sizeof(none) };
+	pft_etm3_config_init(&mcfg);
+	FUZZ_CHECK(pft_etm3_config_for_core(&mcfg, pft_core_find("cortex-m4"), &none) == 0);
+	struct pft_etm3_model *mm = pft_etm3_model_alloc(&mcfg, NULL, img, NULL);
+	FUZZ_CHECK(mm);
+	int ptm_ok = 1, m_ok = 1;
 
 	struct pft_model_insn in;
 	uint64_t line = 0, entries = 0;
@@ -61,13 +70,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(pft_insn_log_line(log) >= line && pft_insn_log_line(log) >= 1);
 		line = pft_insn_log_line(log);
 		entries += in.exception != 0;
-		int err = pft_ptm_model_put(m, &in, sizeof(in));
-		FUZZ_CHECK(err == 0 || err == -PFT_ERR_BAD_INSN || err == -PFT_ERR_NOMAP ||
-			   err == -PFT_ERR_NOT_SUPPORTED || err == -PFT_ERR_INVALID);
-		struct pft_ptm_packet p;
-		while (pft_ptm_model_next(m, &p, sizeof(p)) == 0)
-			;
-		if (err)
+		const int profile = pft_insn_log_profile(log);
+		FUZZ_CHECK(profile >= -1 && profile <= PFT_PROFILE_M && profile != PFT_PROFILE_R);
+		FUZZ_CHECK(!in.exc_return || profile == PFT_PROFILE_M);
+		FUZZ_CHECK(!in.exc_only || (in.exception && profile == PFT_PROFILE_M));
+		if (ptm_ok && profile != PFT_PROFILE_M) {
+			int err = pft_ptm_model_put(m, &in, sizeof(in));
+			FUZZ_CHECK(err == 0 || err == -PFT_ERR_BAD_INSN || err == -PFT_ERR_NOMAP ||
+				   err == -PFT_ERR_NOT_SUPPORTED || err == -PFT_ERR_INVALID);
+			struct pft_ptm_packet p;
+			while (pft_ptm_model_next(m, &p, sizeof(p)) == 0)
+				;
+			ptm_ok = !err;
+		}
+		if (m_ok && profile != PFT_PROFILE_A) {
+			int err = pft_etm3_model_put(mm, &in, sizeof(in));
+			FUZZ_CHECK(err == 0 || err == -PFT_ERR_BAD_INSN || err == -PFT_ERR_NOMAP ||
+				   err == -PFT_ERR_NOT_SUPPORTED || err == -PFT_ERR_INVALID);
+			struct pft_etm3_packet p;
+			while (pft_etm3_model_next(mm, &p, sizeof(p)) == 0)
+				;
+			m_ok = !err;
+		}
+		if (!ptm_ok && !m_ok)
 			break;
 	}
 	FUZZ_CHECK(r == 1 || r == 0 || r == -PFT_ERR_BAD_FILE || r == -PFT_ERR_NOT_SUPPORTED);
@@ -77,6 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(why.code == (uint32_t)-r && why.line >= 1 && !strncmp(why.file, path, 80) &&
 			   !strchr(why.text, '\n') && !strncmp(why.text, path, strlen(path)));
 	pft_ptm_model_free(m);
+	pft_etm3_model_free(mm);
 	pft_image_free(img);
 	pft_insn_log_close(log);
 	return 0;
