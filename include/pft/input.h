@@ -405,9 +405,10 @@ pft_export int pft_input_add_detected(struct pft_input *in, int id);
  * ETMv3 sources of the file opened last, decoded under @cfg (copied; its
  * trace_id is replaced by each source's ID): for a RAW file its one source;
  * for a formatted file trace ID @id, or with @id -1 every source whose first
- * bytes pft_detect_frames() finds to be ETMv3 (sources of other protocols are
- * listed with decoded = 0, and trace-port syncs are detected as by
- * pft_input_add_detected()).  The configuration is not detected: take it
+ * bytes pft_detect_frames() finds to be ETMv3 (with @cfg->m_profile, or
+ * PTM: an M-profile ETM's packets read as PFT's, and such a system has no
+ * PTM; sources of other protocols are listed with decoded = 0, and
+ * trace-port syncs are detected as by pft_input_add_detected()).  The configuration is not detected: take it
  * from the ETM's registers (pft_etm3_config_from_regs()).  Returns the
  * number of sources added, or -PFT_ERR_NO_SOURCE (@id -1 and no ETMv3 source
  * in the file: pft_input_diag() says so), -PFT_ERR_BAD_CONFIG (a bad
@@ -461,6 +462,11 @@ struct pft_input_source {
 	 * (@ncandidates, @cfg's first; pft_detect_ptm_result). */
 	uint32_t needs_image;
 	struct pft_detect_candidate candidates[PFT_DETECT_MAX_CANDIDATES];
+	/* The traced core's enum pft_profile (ETMv3 sources of M-profile
+	 * cores: PFT_PROFILE_M, whose branch packets number exceptions the
+	 * ETM's M-profile way, pft_etm3_m_exception_ipsr()). */
+	uint8_t profile;
+	uint8_t reserved[7];
 };
 
 /* With fit_check: whether decoded source @index's configuration and image

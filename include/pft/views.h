@@ -259,7 +259,9 @@ struct pft_call_event {
 	uint64_t entry_insns;  /* RETURN, EXCEPTION_RETURN: @insns of the
 				* frame's CALL (or EXCEPTION) event */
 	uint8_t has_cycles, has_ts;
-	uint8_t reserved[6];
+	uint8_t profile;       /* EXCEPTION: the enum pft_profile of @exception
+				* (pft_elem.profile) */
+	uint8_t reserved[5];
 };
 
 struct pft_calls_config {

@@ -15,6 +15,7 @@
 #include "core/pft_detect_scan.h"
 #include "core/pft_proto.h"
 #include "decode/pft_detect.h"
+#include "etm3/pft_etm3_detect.h"
 #include "pft.h"
 
 const char *pft_frame_format_name(unsigned format)
@@ -101,6 +102,29 @@ static int fits(uint32_t score, uint32_t syncs, uint32_t isyncs, int need_isync)
 	return syncs > 0 && score <= syncs / 4 && (isyncs > 0 || !need_isync);
 }
 
+/* Each I-sync right after an A-sync (08 b1 b2 b3 b4 b5, the layout
+ * without context ID) votes: +1 when its information byte read as
+ * ETMv3's (b1) has bit 0 set and as PTM's (b5) has not, -1 the other way
+ * round.  That bit is 1 in every I-sync of every PTM and ETMv3 capture
+ * pft has seen (pft-protocol.md 5.2, etmv3-protocol.md 4.4); the other
+ * reading's byte is a byte of the address (for an M-profile core's code
+ * below 0x20000000, its top byte, mostly even; for a PTM's, the Thumb
+ * bit). */
+static long isync_info_votes(const uint8_t *p, size_t n)
+{
+	long votes = 0;
+
+	for (size_t i = 0; i + 12 <= n; i++) {
+		size_t z = i;
+		while (z < n && p[z] == 0)
+			z++;
+		if (z - i >= 5 && z + 7 <= n && p[z] == 0x80 && p[z + 1] == 0x08)
+			votes += (p[z + 2] & 1) - (p[z + 6] & 1);
+		i = z;
+	}
+	return votes;
+}
+
 int pft_detect_protocol(const uint8_t *buf, size_t len)
 {
 	static const struct pft_proto *const decoded[] = { &pft_ptm_proto, &pft_etm3_proto };
@@ -136,6 +160,14 @@ int pft_detect_protocol(const uint8_t *buf, size_t len)
 			tie = 1;
 		}
 	}
+	/* An M-profile ETM's packets read as cleanly as a PTM's: the first
+	 * byte of each I-sync after an A-sync decides. */
+	struct pft_scan_counts m;
+	pft_etm3_detect_scan_m(buf, len, &m);
+	if (fits(pft_scan_score(&m), m.asyncs, m.isyncs, 1) &&
+	    (best < 0 || pft_scan_score(&m) < best_score ||
+	     (pft_scan_score(&m) == best_score && isync_info_votes(buf, len) > 0)))
+		return PFT_PROTO_ETMV3;
 	if (best >= 0)
 		return tie ? PFT_PROTO_UNKNOWN : decoded[best]->protocol;
 	pft_scan_stream(buf, len, itm_packet, 0, 0, &itm);

@@ -7,16 +7,21 @@
 #include "core/pft_detect_scan.h"
 #include "etm3/pft_etm3_detect.h"
 
-/* ETMv3 branch address, original encoding: up to 5 address bytes, then
- * exception bytes only after a fifth byte with bit 6 set. */
-static long etm3_branch(const uint8_t *p, size_t n)
+/* ETMv3 branch address: up to 5 address bytes, then exception bytes
+ * after a fifth byte with bit 6 set or, in the alternative encoding (@alt:
+ * the M-profile ETMs), after a last byte 2-4 with bit 6 set. */
+static long etm3_branch(const uint8_t *p, size_t n, int alt)
 {
 	size_t i = 0;
 	while (i < 4) {
 		if (i >= n)
 			return PFT_SCAN_TRUNCATED;
-		if (!(p[i++] & 0x80))
-			return (long)i;
+		if (!(p[i++] & 0x80)) {
+			if (!alt || i == 1 || !(p[i - 1] & 0x40))
+				return (long)i;
+			long e = pft_scan_continued(p + i, n - i, 3);
+			return e < 0 ? e : (long)i + e;
+		}
 	}
 	if (i >= n)
 		return PFT_SCAN_TRUNCATED;
@@ -28,16 +33,17 @@ static long etm3_branch(const uint8_t *p, size_t n)
 
 /* One ETMv3 packet at @p (not an A-sync): its length, PFT_SCAN_BAD or
  * PFT_SCAN_TRUNCATED.  *@isync is set for I-syncs, *@odd for an I-sync whose
- * information byte has reserved or data-trace bits set. */
-static long etm3_packet(const uint8_t *p, size_t n, int ca, unsigned ctxid,
-			int *isync, int *odd)
+ * information byte has reserved or data-trace bits set.  @alt: the
+ * alternative branch encoding. */
+static long etm3_packet_in(const uint8_t *p, size_t n, int ca, unsigned ctxid,
+			   int *isync, int *odd, int alt)
 {
 	uint8_t h = p[0];
 	long k;
 
 	*isync = 0;
 	if (h & 1)
-		return etm3_branch(p, n);
+		return etm3_branch(p, n, alt);
 	if ((h & 0x81) == 0x80) {
 		if (!ca)  /* format 1 b1NEEEE00, format 2 b1000FF10 */
 			return (h & 0x83) == 0x80 || (h & 0xf3) == 0x82 ? 1 : PFT_SCAN_BAD;
@@ -74,7 +80,7 @@ static long etm3_packet(const uint8_t *p, size_t n, int ca, unsigned ctxid,
 		*odd = (info & 0x90) || (!(addr & 1) && (addr & 2));
 		i += 5;
 		if (info & 0x80) {  /* load/store in progress: one more address */
-			k = etm3_branch(p + i, n - i);
+			k = etm3_branch(p + i, n - i, alt);
 			if (k < 0)
 				return k;
 			i += (size_t)k;
@@ -95,16 +101,35 @@ static long etm3_packet(const uint8_t *p, size_t n, int ca, unsigned ctxid,
 	}
 }
 
+static long etm3_packet(const uint8_t *p, size_t n, int ca, unsigned ctxid, int *isync,
+			int *odd)
+{
+	return etm3_packet_in(p, n, ca, ctxid, isync, odd, 0);
+}
+
+/* The M-profile ETMs: the alternative encoding, no cycle-accurate mode
+ * and no context ID (the scan's @ca and @ctxid are 0). */
+static long etm3_packet_alt(const uint8_t *p, size_t n, int ca, unsigned ctxid, int *isync,
+			    int *odd)
+{
+	return etm3_packet_in(p, n, ca, ctxid, isync, odd, 1);
+}
+
 /* The best ETMv3 reading over cycle-accurate mode and context ID size. */
 void pft_etm3_detect_scan(const uint8_t *p, size_t n, struct pft_scan_counts *best)
 {
 	static const uint8_t ctxid_sizes[4] = { 0, 1, 2, 4 };
+	struct pft_scan_counts c;
 
 	pft_scan_stream(p, n, etm3_packet, 0, 0, best);
 	for (unsigned i = 1; i < 8; i++) {
-		struct pft_scan_counts c;
 		pft_scan_stream(p, n, etm3_packet, i & 1, ctxid_sizes[i / 2], &c);
 		if (pft_scan_score(&c) < pft_scan_score(best))
 			*best = c;
 	}
+}
+
+void pft_etm3_detect_scan_m(const uint8_t *p, size_t n, struct pft_scan_counts *c)
+{
+	pft_scan_stream(p, n, etm3_packet_alt, 0, 0, c);
 }

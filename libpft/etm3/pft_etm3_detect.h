@@ -11,4 +11,9 @@
  * size, in *@best. */
 void pft_etm3_detect_scan(const uint8_t *p, size_t n, struct pft_scan_counts *best);
 
+/* The reading of @p as the ETM of an M-profile core (the alternative
+ * branch encoding, no cycle-accurate mode, no context ID), in *@c: its
+ * packets have the lengths of PFT's, so it reads as cleanly as a PTM. */
+void pft_etm3_detect_scan_m(const uint8_t *p, size_t n, struct pft_scan_counts *c);
+
 #endif

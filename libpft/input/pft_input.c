@@ -538,8 +538,10 @@ static int start_source(struct pft_input *in, struct in_source *s, const struct 
 	if (!map)
 		return pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
 	f->map = map;
-	if (etm3)
+	if (etm3) {
 		s->cfg3 = *etm3;
+		s->pub.profile = etm3->m_profile ? PFT_PROFILE_M : PFT_PROFILE_A;
+	}
 	int idx = etm3 ? pft_pipe_add_etm3(f->pipe, s->pub.id, etm3, img)
 		       : pft_pipe_add_ptm(f->pipe, s->pub.id, ptm, img);
 	if (idx < 0) {
@@ -641,8 +643,13 @@ int pft_input_open_snapshot(struct pft_input *in, const char *dir)
 			dev->core >= 0 ? &in->snap->devs[dev->core] : NULL;
 		if (dev->protocol == PFT_PROTO_ETMV3) {
 			struct pft_etm3_config e3;
-			if ((err = snap_etm3_config(in, dev, &e3)) < 0 ||
-			    (err = start_source(in, s, NULL, &e3, core)) < 0)
+			if ((err = snap_etm3_config(in, dev, &e3)) < 0)
+				return err;
+			/* The core's type says M too (OpenCSD takes it from there). */
+			const struct pft_core *kind = core ? pft_core_find(core->type) : NULL;
+			if (kind && kind->profile == PFT_PROFILE_M)
+				e3.m_profile = 1;
+			if ((err = start_source(in, s, NULL, &e3, core)) < 0)
 				return err;
 		} else if ((err = start_source(in, s, &cfg, NULL, core)) < 0) {
 			return err;
@@ -930,7 +937,11 @@ static int add_detected(struct pft_input *in, int id, const struct pft_etm3_conf
 		if (id >= 0 ? ds->id != id : !pft_input_wants_id(&in->cfg, ds->id))
 			continue;
 		seen[ds->id / 8] |= (uint8_t)(1u << (ds->id % 8));
-		if (ds->protocol != want) {
+		/* An M-profile ETM's packets have PFT's lengths, and an
+		 * M-profile system has no PTM: a source that reads as one is
+		 * the ETM. */
+		if (ds->protocol != want &&
+		    !(etm3 && etm3->m_profile && ds->protocol == PFT_PROTO_PTM)) {
 			if ((err = new_source(in, f->path, file, ds->id, ds->protocol, &s)) < 0)
 				goto out;
 			continue;

@@ -255,7 +255,7 @@ emit(struct pft_calls *c, unsigned kind, unsigned flags, uint32_t site, uint32_t
 }
 
 static int push(struct pft_calls *c, unsigned kind, unsigned flags,
-		uint32_t site, uint32_t ret, uint32_t callee, uint16_t number)
+		uint32_t site, uint32_t ret, uint32_t callee, uint16_t number, uint8_t profile)
 {
 	uint32_t func = 0, func_end = 0;
 	uint8_t exception = kind == PFT_CALL_EXCEPTION;
@@ -302,8 +302,10 @@ static int push(struct pft_calls *c, unsigned kind, unsigned flags,
 	c->exceptions += exception;
 	int err = emit(c, kind, flags | (callee ? 0 : PFT_CALL_F_NO_TARGET),
 		       site, callee, func, caller, 0);
-	if (!err)
+	if (!err) {
 		c->queue[c->nqueue - 1].exception = number;
+		c->queue[c->nqueue - 1].profile = profile;
+	}
 	return err;
 }
 
@@ -458,9 +460,13 @@ static int settle(struct pft_calls *c, int known, uint32_t target)
 	/* Compares, most frequent first: a switch's jump through a table
 	 * was the tracker's most mispredicted branch (cachegrind). */
 	if (iclass == PFT_ICLASS_CALL || iclass == PFT_ICLASS_INDIRECT_CALL)
-		return push(c, PFT_CALL_CALL, 0, site, p->ret, known ? target : 0, 0);
+		return push(c, PFT_CALL_CALL, 0, site, p->ret, known ? target : 0, 0, 0);
+	/* An exception return whose destination is not known (an M-profile
+	 * return cancelled by a tail-chained exception, or trace going off)
+	 * still ends its handler. */
 	if (!known)
-		return 0;
+		return iclass == PFT_ICLASS_EXC_RETURN && c->exceptions
+			       ? do_exception_return(c, site, 0) : 0;
 	if (iclass == PFT_ICLASS_RETURN)
 		return do_return(c, site, target);
 	if (iclass == PFT_ICLASS_INDIRECT_JUMP) {
@@ -481,7 +487,8 @@ static int settle_exception(struct pft_calls *c, uint32_t vector)
 	c->pexc.active = 0;
 	if (!p.active)
 		return 0;
-	return push(c, PFT_CALL_EXCEPTION, 0, 0, p.has_ret ? p.ret : 0, vector, p.number);
+	return push(c, PFT_CALL_EXCEPTION, 0, 0, p.has_ret ? p.ret : 0, vector, p.number,
+		    p.profile);
 }
 
 static int put_range(struct pft_calls *c, const struct pft_elem *e)
@@ -545,7 +552,8 @@ static int put_elem(struct pft_calls *c, const struct pft_elem *e)
 		if (!err)
 			err = settle_exception(c, 0);
 		c->pexc = (struct pending_exception){ .active = 1, .has_ret = e->has_ret,
-						      .number = e->exception, .ret = e->addr };
+						      .number = e->exception, .ret = e->addr,
+						      .profile = e->profile };
 		return err;
 	case PFT_ELEM_EXCEPTION_RETURN:
 		if (!c->last_exc_return && !(c->pend.active && c->pend.iclass == PFT_ICLASS_EXC_RETURN)) {

@@ -26,6 +26,7 @@ struct pending_exception {
 	uint8_t active, has_ret;
 	uint16_t number;
 	uint32_t ret;
+	uint8_t profile;        /* of @number: enum pft_profile */
 };
 
 /* A multiset of 32-bit values: open addressing, linear probing, a slot

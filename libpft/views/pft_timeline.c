@@ -29,6 +29,7 @@ struct span_key {
 	uint32_t site, target, depth;
 	uint16_t exception;       /* of an EXCEPTION, whose name it gives */
 	uint8_t is_exception;
+	uint8_t profile;          /* of @exception */
 };
 
 struct span_memo {
@@ -200,8 +201,9 @@ static void span_args(struct pft_timeline *t, struct vout *o,
 
 	vout_str(o, ",\"name\":");
 	if (ev->kind == PFT_CALL_EXCEPTION) {
+		char exc[PFT_EXCEPTION_NAME_MAX];
 		vout_str(o, "\"exception ");
-		vout_str(o, pft_exception_name(ev->exception));
+		vout_str(o, pft_exception_name_in(ev->profile, ev->exception, exc, sizeof(exc)));
 		vout_str(o, "\"");
 	} else if (name && name->name) {
 		write_name(o, name);
@@ -225,7 +227,8 @@ static void begin_span(struct pft_timeline *t, struct vout *o,
 	struct span_key key = {
 		.site = ev->site, .target = ev->target, .depth = ev->depth,
 		.is_exception = ev->kind == PFT_CALL_EXCEPTION,
-		.exception = ev->kind == PFT_CALL_EXCEPTION ? ev->exception : 0
+		.exception = ev->kind == PFT_CALL_EXCEPTION ? ev->exception : 0,
+		.profile = ev->kind == PFT_CALL_EXCEPTION ? ev->profile : 0
 	};
 	uint32_t h = ((key.site >> 1) * 0x9e3779b1u ^ (key.target >> 1) * 0x85ebca6bu ^
 		      key.depth * 0xc2b2ae35u ^ key.exception) * 2654435761u;
@@ -234,7 +237,8 @@ static void begin_span(struct pft_timeline *t, struct vout *o,
 
 	event_head(t, o, 1, ev);
 	if (m->len && k->site == key.site && k->target == key.target && k->depth == key.depth &&
-	    k->exception == key.exception && k->is_exception == key.is_exception) {
+	    k->exception == key.exception && k->is_exception == key.is_exception &&
+	    k->profile == key.profile) {
 		vout_put_room(o, m->text, sizeof(m->text), m->len);
 		return;
 	}

@@ -342,6 +342,23 @@ static void test_other_protocols(void)
 		}
 	}
 	PTU_EQ(pft_detect_protocol(b, n), PFT_PROTO_ITM);
+	/* A Cortex-M's ETM (doc/detect.md): A-sync, I-sync 08 21 01 40 00
+	 * 00 (information byte 21, Thumb 0x4000), P-headers, branches in the
+	 * alternative encoding with exception bytes (81 42 16: SVCall), 76;
+	 * twice.  Its packets read as cleanly as PFT's; the I-syncs' byte 1
+	 * (ETMv3's information byte, bit 0 set) against byte 5 (PTM's: here
+	 * the address's top byte, 00) make it ETMv3.  With bit 0 of byte 1
+	 * clear (21 -> 20), and 01 in byte 5, not: then it reads as cleanly
+	 * as a PTM and as an A/R ETMv3, which says nothing. */
+	static const uint8_t m[] = { 0, 0, 0, 0, 0, 0x80, 0x08, 0x21, 0x01, 0x40, 0x00, 0x00,
+				     0x88, 0x81, 0x42, 0x16, 0x88, 0x76, 0x81, 0x44, 0x3c, 0x84,
+				     0x76, 0x85, 0x00, 0x84 };
+	memcpy(b, m, sizeof(m));
+	memcpy(b + sizeof(m), m, sizeof(m));
+	PTU_EQ(pft_detect_protocol(b, 2 * sizeof(m)), PFT_PROTO_ETMV3);
+	b[7] = b[sizeof(m) + 7] = 0x20;
+	b[11] = b[sizeof(m) + 11] = 0x01;
+	PTU_EQ(pft_detect_protocol(b, 2 * sizeof(m)), PFT_PROTO_UNKNOWN);
 	/* Nothing: no sync at all. */
 	memset(b, 0x55, sizeof(b));
 	PTU_EQ(pft_detect_protocol(b, sizeof(b)), PFT_PROTO_UNKNOWN);
