@@ -240,11 +240,12 @@ static void print_elem_json(struct decode *d, const struct pft_input_source *s,
 		ob_str(o, pft_isync_reason_name(e->reason));
 		ob_char(o, '"');
 		break;
-	case PFT_ELEM_EXCEPTION:
+	case PFT_ELEM_EXCEPTION: {
+		char name[PFT_EXCEPTION_NAME_MAX];
 		ob_str(o, ",\"number\":");
 		ob_dec(o, e->exception);
 		ob_str(o, ",\"name\":\"");
-		ob_str(o, pft_exception_name(e->exception));
+		ob_str(o, pft_exception_name_in(e->profile, e->exception, name, sizeof(name)));
 		ob_char(o, '"');
 		if (e->has_ret) {
 			ob_str(o, ",\"ret\":\"0x");
@@ -252,6 +253,7 @@ static void print_elem_json(struct decode *d, const struct pft_input_source *s,
 			ob_char(o, '"');
 		}
 		break;
+	}
 	case PFT_ELEM_CONTEXT:
 		if (e->changed & PFT_CTX_CTXID) {
 			ob_str(o, ",\"ctxid\":\"0x");
@@ -336,9 +338,10 @@ static void print_elem_text(struct decode *d, const struct pft_elem *e, int id)
 		ob_char(o, ' ');
 		ob_str(o, pft_isync_reason_name(e->reason));
 		break;
-	case PFT_ELEM_EXCEPTION:
+	case PFT_ELEM_EXCEPTION: {
+		char name[PFT_EXCEPTION_NAME_MAX];
 		ob_char(o, ' ');
-		ob_str(o, pft_exception_name(e->exception));
+		ob_str(o, pft_exception_name_in(e->profile, e->exception, name, sizeof(name)));
 		ob_str(o, " (");
 		ob_dec(o, e->exception);
 		ob_char(o, ')');
@@ -347,6 +350,7 @@ static void print_elem_text(struct decode *d, const struct pft_elem *e, int id)
 			ob_hex(o, e->addr, 8);
 		}
 		break;
+	}
 	case PFT_ELEM_CONTEXT:
 		if (e->changed & PFT_CTX_CTXID) {
 			ob_str(o, " ctxid=0x");

@@ -246,9 +246,23 @@ static void on_etm3_packet(struct dump *d, const struct source *s,
 	case PFT_ETM3_PKT_BRANCH:
 		printf(json ? "%s\"addr\":\"0x%x\",\"isa\":\"%s\"" : "%saddr=0x%x isa=%s", sep,
 		       p->addr, pft_isa_name(p->isa));
-		if (p->type == PFT_ETM3_PKT_BRANCH && p->exception)
-			printf(json ? "%s\"exception\":%u,\"cancel\":%u" : "%sexception=%u cancel=%u",
-			       sep, p->exception, p->cancel);
+		if (p->type == PFT_ETM3_PKT_BRANCH && p->exception) {
+			/* The packet's own number; the name of the exception it
+			 * means on the traced core. */
+			char name[PFT_EXCEPTION_NAME_MAX];
+			int m = s->info.profile == PFT_PROFILE_M;
+			int ipsr = m ? pft_etm3_m_exception_ipsr(p->exception) : p->exception;
+			if (ipsr < 0)
+				snprintf(name, sizeof(name), "reserved");
+			else
+				pft_exception_name_in(s->info.profile, (unsigned)ipsr, name,
+						      sizeof(name));
+			printf(json ? "%s\"exception\":%u,\"name\":\"%s\",\"cancel\":%u"
+				    : "%sexception=%u (%s) cancel=%u",
+			       sep, p->exception, name, p->cancel);
+			if (p->resume)
+				printf(json ? "%s\"resume\":%u" : "%sresume=%u", sep, p->resume);
+		}
 		break;
 	case PFT_ETM3_PKT_PHEADER:
 		for (unsigned i = 0; i < p->n_atoms && i < 16; i++)

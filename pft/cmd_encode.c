@@ -65,7 +65,9 @@ struct encode {
 	struct pft_etm3_model *model3;
 	FILE *raw, *formatted, *snap_trace;
 	struct pft_perf_writer *perf;
-	struct pft_ffmt *ffmt;
+	/* Frames: for --out-formatted (trace-port frames with --tpiu) and,
+	 * memory-buffer frames always, for the snapshot and perf.data. */
+	struct pft_ffmt *ffmt, *ffmt_buf;
 	uint8_t *frames;
 	uint64_t count[TYPES_MAX], bytes[TYPES_MAX];
 	uint64_t exceptions;     /* exception entries in the log */
@@ -96,6 +98,10 @@ static void usage(FILE *out, int stats)
 		"  --protocol ptm|etmv3  the trace source modelled (default ptm); etmv3 is an\n"
 		"                        ETMv3.5 of a Cortex-A7 (no --return-stack,\n"
 		"                        --pft-version 1.0 or --dmb-dsb-waypoints)\n"
+		"  --core NAME           the traced core's trace unit (cortex-a5, -a7, -a8,\n"
+		"                        -a9, -a15, cortex-r4, -r5, cortex-m3, -m4): its\n"
+		"                        protocol, registers and exceptions (M: IPSR numbers\n"
+		"                        in the log, qemu mps2-an385/an386)\n"
 		"images (at least one):\n"
 		"  --elf FILE[@BIAS]     an ARM ELF executable or shared object\n"
 		"  --image FILE@ADDR     a raw memory dump loaded at ADDR\n"
@@ -222,6 +228,7 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "protocol", required_argument, NULL, OPT_PROTOCOL },
+		{ "core", required_argument, NULL, OPT_CORE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -268,39 +275,47 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		cli_error("--id: encode writes one trace source: give one trace ID");
 		return -1;
 	}
-	if (e->io.etm3 && (e->io.ptm_only || e->io.cfg.dmb_dsb_waypoints)) {
+	if (e->io.etm3 && !e->io.core && (e->io.ptm_only || e->io.cfg.dmb_dsb_waypoints)) {
 		cli_error("--protocol etmv3: ETMv3 has no return stack, PFT version or DMB/DSB "
 			  "waypoints (--return-stack, --pft-version, --dmb-dsb-waypoints)");
 		return -1;
 	}
+	/* The configuration of the flags, of --core's trace unit. */
+	e->io.cfg.trace_id = (uint8_t)(e->io.id >= 0 ? e->io.id : 0x10);
+	if (input_settle_config(&e->io, 1))
+		return -1;
+	e->io.cfg3.trace_id = e->io.cfg.trace_id;
 	return 0;
 }
 
-/* The registers of the modelled source. */
+/* ETMCCER's timestamp format, bits [29:28], which a configuration sets;
+ * the rest is the implementation's. */
+enum { ETMCCER_TS_FORMAT = 3u << 28 };
+
+/* The registers of the modelled source: its configuration's, with
+ * --core's ID registers. */
 static void source_regs(const struct encode *e, struct ptm_regs *r, uint32_t sync_period)
 {
-	struct pft_etm3_config cfg3;
-
 	*r = (struct ptm_regs){ .regs.size = sizeof(r->regs), .etmsyncfr = sync_period,
-				.etm3 = e->io.etm3 };
-	pft_etm3_config_init(&cfg3);
-	/* The flags are valid for either (check_options() and the model). */
+				.etm3 = e->io.etm3, .core = e->io.core ? e->io.core->type : NULL };
+	/* The configuration is valid for either (the model took it). */
 	if (!e->io.etm3)
 		pft_ptm_config_to_regs(&e->io.cfg, &r->regs);
-	else if (!pft_etm3_config_from_ptm(&cfg3, &e->io.cfg))
-		pft_etm3_config_to_regs(&cfg3, &r->regs);
+	else
+		pft_etm3_config_to_regs(&e->io.cfg3, &r->regs);
+	if (e->io.core) {
+		r->regs.etmidr = e->io.core->etmidr;
+		r->regs.etmccer = (e->io.core->etmccer & ~ETMCCER_TS_FORMAT) |
+				  (r->regs.etmccer & ETMCCER_TS_FORMAT);
+	}
 }
 
 /* The ETMv3 model, configured as the registers of a snapshot of it say. */
 static int alloc_etm3_model(struct encode *e)
 {
-	struct pft_etm3_config cfg;
 	int err;
 
-	pft_etm3_config_init(&cfg);
-	err = pft_etm3_config_from_ptm(&cfg, &e->io.cfg);
-	if (!err)
-		e->model3 = pft_etm3_model_alloc(&cfg, &e->mc, e->image, &err);
+	e->model3 = pft_etm3_model_alloc(&e->io.cfg3, &e->mc, e->image, &err);
 	if (err)
 		cli_error("cannot create the ETMv3 model: %s", pft_errstr(pft_errcode(err)));
 	return err ? -1 : 0;
@@ -365,19 +380,28 @@ static int perf_trace(struct encode *e, const uint8_t *p, size_t n)
 	return err ? -1 : 0;
 }
 
-/* Move finished frames to the formatted outputs. */
-static int drain_frames(struct encode *e)
+/* Move finished frames of @f to the outputs it formats for: the
+ * memory-buffer ones (@buffers: the snapshot and perf.data) and/or
+ * --out-formatted (@port). */
+static int drain_from(struct encode *e, struct pft_ffmt *f, int port, int buffers)
 {
-	while (pft_ffmt_ready(e->ffmt)) {
-		int n = pft_ffmt_take(e->ffmt, e->frames, FRAME_CHUNK);
+	while (f && pft_ffmt_ready(f)) {
+		int n = pft_ffmt_take(f, e->frames, FRAME_CHUNK);
 		if (n <= 0)
 			return 0;
-		if ((e->formatted && write_all(e->formatted, e->out_formatted, e->frames, (size_t)n)) ||
-		    (e->snap_trace && write_all(e->snap_trace, e->out_snapshot, e->frames, (size_t)n)) ||
-		    (e->perf && !e->perf_raw && perf_trace(e, e->frames, (size_t)n)))
+		if ((port && e->formatted &&
+		     write_all(e->formatted, e->out_formatted, e->frames, (size_t)n)) ||
+		    (buffers && e->snap_trace &&
+		     write_all(e->snap_trace, e->out_snapshot, e->frames, (size_t)n)) ||
+		    (buffers && e->perf && !e->perf_raw && perf_trace(e, e->frames, (size_t)n)))
 			return -1;
 	}
 	return 0;
+}
+
+static int drain_frames(struct encode *e)
+{
+	return drain_from(e, e->ffmt, 1, !e->ffmt_buf) || drain_from(e, e->ffmt_buf, 0, 1) ? -1 : 0;
 }
 
 static int take_packets(struct encode *e)
@@ -393,12 +417,14 @@ static int take_packets(struct encode *e)
 			return -1;
 		if (e->perf && e->perf_raw && perf_trace(e, raw, size))
 			return -1;
-		if (e->ffmt && pft_ffmt_put(e->ffmt, e->io.cfg.trace_id, raw, size)) {
+		if ((e->ffmt && pft_ffmt_put(e->ffmt, e->io.cfg.trace_id, raw, size)) ||
+		    (e->ffmt_buf && pft_ffmt_put(e->ffmt_buf, e->io.cfg.trace_id, raw, size))) {
 			cli_error("out of memory");
 			return -1;
 		}
 	}
-	if (e->ffmt && pft_ffmt_ready(e->ffmt) >= FRAME_CHUNK)
+	if ((e->ffmt && pft_ffmt_ready(e->ffmt) >= FRAME_CHUNK) ||
+	    (e->ffmt_buf && pft_ffmt_ready(e->ffmt_buf) >= FRAME_CHUNK))
 		return drain_frames(e);
 	return 0;
 }
@@ -415,6 +441,24 @@ static int model_error(const struct encode *e, uint64_t line)
 	return EXIT_USAGE;
 }
 
+/* The log's exceptions are numbered for another profile than the
+ * modelled core's: one line saying so.  Returns 0 when they are not. */
+static int log_profile_error(const struct encode *e, const struct pft_insn_log *log)
+{
+	int log_m = pft_insn_log_profile(log) == PFT_PROFILE_M;
+	int model_m = input_profile(&e->io) == PFT_PROFILE_M;
+
+	if (pft_insn_log_profile(log) < 0 || log_m == model_m)
+		return 0;
+	if (log_m)
+		cli_error("%s:%" PRIu64 ": an M-profile log (qemu mps2-an385/an386): give --core "
+			  "cortex-m3 or --core cortex-m4", e->log, pft_insn_log_line(log));
+	else
+		cli_error("%s:%" PRIu64 ": an A/R-profile log, not one of the %s", e->log,
+			  pft_insn_log_line(log), e->io.core ? e->io.core->type : "M profile");
+	return -1;
+}
+
 static int run_model(struct encode *e)
 {
 	struct pft_diag why;
@@ -427,6 +471,10 @@ static int run_model(struct encode *e)
 		return EXIT_USAGE;
 	}
 	while ((r = pft_insn_log_next(log, &in, sizeof(in))) > 0) {
+		if (log_profile_error(e, log)) {
+			rc = EXIT_USAGE;
+			break;
+		}
 		if (!have_prev && e->have_ctxid && !in.has_ctxid) {
 			in.has_ctxid = 1;
 			in.ctxid = e->ctxid;
@@ -676,8 +724,14 @@ static int open_outputs(struct encode *e)
 	if (e->formatted || e->snap_trace || (e->perf && !e->perf_raw)) {
 		struct pft_ffmt_config fc = { .size = sizeof(fc), .tpiu = (uint8_t)e->io.tpiu };
 		e->ffmt = pft_ffmt_alloc(&fc, &err);
+		/* A trace port's frames are for --out-formatted only. */
+		if (e->io.tpiu && (e->snap_trace || (e->perf && !e->perf_raw))) {
+			fc.tpiu = 0;
+			e->ffmt_buf = pft_ffmt_alloc(&fc, &err);
+		}
 		e->frames = malloc(FRAME_CHUNK);
-		if (!e->ffmt || !e->frames) {
+		if (!e->ffmt || !e->frames || (e->io.tpiu && !e->ffmt_buf &&
+					       (e->snap_trace || (e->perf && !e->perf_raw)))) {
 			cli_error("out of memory");
 			return -1;
 		}
@@ -690,7 +744,8 @@ static int close_outputs(struct encode *e, int ok)
 {
 	int rc = 0;
 
-	if (ok && e->ffmt && (pft_ffmt_flush(e->ffmt) || drain_frames(e)))
+	if (ok && e->ffmt && (pft_ffmt_flush(e->ffmt) ||
+			      (e->ffmt_buf && pft_ffmt_flush(e->ffmt_buf)) || drain_frames(e)))
 		rc = -1;
 	if (e->raw && fclose(e->raw) && ok && !rc) {
 		cli_error("%s: cannot write: %s", e->out_raw, strerror(errno));
@@ -716,6 +771,7 @@ static int close_outputs(struct encode *e, int ok)
 		rc = snap_out_finish(e->out_snapshot, &regs, &e->io.cfg, e->image);
 	}
 	pft_ffmt_free(e->ffmt);
+	pft_ffmt_free(e->ffmt_buf);
 	free(e->frames);
 	return rc;
 }
@@ -734,7 +790,6 @@ int encode_main(int argc, char **argv, int stats)
 		image_args_free(&e.images);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	}
-	e.io.cfg.trace_id = (uint8_t)(e.io.id >= 0 ? e.io.id : 0x10);
 	e.image = pft_image_alloc(&err);
 	if (!e.image) {
 		cli_error("out of memory");

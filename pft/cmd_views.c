@@ -63,8 +63,8 @@ struct line_key {
 	const struct pft_image *img;
 	uint64_t where;               /* site, target << 32 (text: 0) */
 	uint64_t who;                 /* callee, caller << 32 */
-	uint64_t rest;                /* depth, kind << 32, exception << 40 (text:
-				       * the number of an EXCEPTION) */
+	uint64_t rest;                /* depth, kind << 32, exception << 40,
+				       * profile << 56 (text: of an EXCEPTION) */
 	uint64_t id;                  /* id, cpu << 32 */
 };
 
@@ -308,8 +308,9 @@ static void print_call_head(const struct views_run *r, const struct source *s,
 	ob_lit(o, " -> ");
 	print_name(r, s->info.image, leaving ? ev->caller : ev->callee, NAME_TEXT);
 	if (ev->kind == PFT_CALL_EXCEPTION) {
+		char exc[PFT_EXCEPTION_NAME_MAX];
 		ob_lit(o, "  (");
-		ob_str(o, pft_exception_name(ev->exception));
+		ob_str(o, pft_exception_name_in(ev->profile, ev->exception, exc, sizeof(exc)));
 		ob_char(o, ')');
 	}
 }
@@ -321,10 +322,12 @@ static void print_call_memo(const struct views_run *r, const struct source *s,
 	struct outbuf *o = r->ob;
 	uint32_t site = json ? ev->site : 0, target = json ? ev->target : 0;
 	uint16_t exception = !json && ev->kind == PFT_CALL_EXCEPTION ? ev->exception : 0;
+	uint8_t profile = !json && ev->kind == PFT_CALL_EXCEPTION ? ev->profile : 0;
 	struct line_key key = {
 		.img = s->info.image, .where = site | (uint64_t)target << 32,
 		.who = ev->callee | (uint64_t)ev->caller << 32,
-		.rest = ev->depth | (uint64_t)ev->kind << 32 | (uint64_t)exception << 40,
+		.rest = ev->depth | (uint64_t)ev->kind << 32 | (uint64_t)exception << 40 |
+			(uint64_t)profile << 56,
 		.id = (uint32_t)id | (uint64_t)(uint32_t)s->info.cpu << 32
 	};
 	uint32_t h = (ev->callee >> 1) * 2654435761u ^ (ev->caller >> 1) * 0x9e3779b1u ^ site ^

@@ -37,6 +37,18 @@ int input_option(struct input_opts *o, int code, const char *arg)
 	case OPT_PERF: o->perf = arg; return 0;
 	case OPT_SYMFS: o->symfs = arg; return 0;
 	case OPT_BUILDID_DIR: o->buildid_dir = arg; return 0;
+	case OPT_CORE:
+		o->core = pft_core_find(arg);
+		if (!o->core) {
+			char names[256] = "";
+			const struct pft_core *c;
+			for (size_t i = 0; (c = pft_core_at(i)) != NULL; i++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 i ? ", " : "", c->name);
+			cli_error("--core: '%s' is not a core pft knows (%s)", arg, names);
+			return -1;
+		}
+		return 0;
 	case OPT_PROTOCOL:
 		if (strcmp(arg, "ptm") && strcmp(arg, "etmv3")) {
 			cli_error("--protocol: '%s' is not ptm or etmv3", arg);
@@ -84,7 +96,10 @@ int input_option(struct input_opts *o, int code, const char *arg)
 		o->cfg.dmb_dsb_waypoints = 1;
 		o->ptm_only = "--dmb-dsb-waypoints";
 		break;
-	case OPT_TS_GRAY: o->cfg.ts_gray = 1; break;
+	case OPT_TS_GRAY:
+		o->cfg.ts_gray = 1;
+		o->ts_format_given = 1;
+		break;
 	case OPT_CTXID_BYTES:
 		if (cli_parse_u32(arg, &v) || (v != 0 && v != 1 && v != 2 && v != 4)) {
 			cli_error("--ctxid-bytes: '%s' is not 0, 1, 2 or 4", arg);
@@ -111,6 +126,7 @@ int input_option(struct input_opts *o, int code, const char *arg)
 			return -1;
 		}
 		o->cfg.ts_64bit = v == 64;
+		o->ts_format_given = 1;
 		break;
 	case OPT_REG: {
 		static const char *const names[4] = { "ETMCR", "ETMCCER", "ETMIDR", "ETMTRACEIDR" };
@@ -141,14 +157,30 @@ int input_option(struct input_opts *o, int code, const char *arg)
 	return 0;
 }
 
-/* Settle ETMv3 or PTM: --protocol, or the architecture --reg ETMIDR
- * names; the two must agree. */
+/* "an ETMv3" or "a PTM" for enum pft_protocol @p. */
+static const char *protocol_title(int p)
+{
+	return p == PFT_PROTO_ETMV3 ? "an ETMv3" : "a PTM";
+}
+
+/* Settle ETMv3 or PTM: --protocol, --core, or the architecture --reg
+ * ETMIDR names; they must agree. */
 static int settle_protocol(struct input_opts *o)
 {
-	if (o->protocol_given && (o->snapshot || o->perf)) {
-		cli_error("--protocol does not go with %s (its registers say each source's protocol)",
-			  o->snapshot ? "--snapshot" : "--perf");
+	if ((o->protocol_given || o->core) && (o->snapshot || o->perf)) {
+		cli_error("%s does not go with %s (its registers say each source's protocol)",
+			  o->core ? "--core" : "--protocol", o->snapshot ? "--snapshot" : "--perf");
 		return -1;
+	}
+	if (o->core) {
+		int etm3 = o->core->protocol == PFT_PROTO_ETMV3;
+		if (o->protocol_given && o->etm3 != etm3) {
+			cli_error("--protocol %s and --core %s (traced by %s) disagree",
+				  o->etm3 ? "etmv3" : "ptm", o->core->name,
+				  protocol_title(o->core->protocol));
+			return -1;
+		}
+		o->etm3 = etm3;
 	}
 	if (!o->reg_given[2])
 		return 0;
@@ -159,19 +191,22 @@ static int settle_protocol(struct input_opts *o)
 			  o->reg[2], arch);
 		return -1;
 	}
-	if (o->protocol_given && o->etm3 != (protocol == PFT_PROTO_ETMV3)) {
-		cli_error("--protocol %s and --reg ETMIDR=0x%08x (an %s) disagree",
-			  o->etm3 ? "etmv3" : "ptm", o->reg[2],
-			  protocol == PFT_PROTO_ETMV3 ? "ETMv3" : "PTM");
+	if ((o->protocol_given || o->core) && o->etm3 != (protocol == PFT_PROTO_ETMV3)) {
+		if (o->core)
+			cli_error("--core %s and --reg ETMIDR=0x%08x (%s) disagree", o->core->name,
+				  o->reg[2], protocol_title(protocol));
+		else
+			cli_error("--protocol %s and --reg ETMIDR=0x%08x (%s) disagree",
+				  o->etm3 ? "etmv3" : "ptm", o->reg[2], protocol_title(protocol));
 		return -1;
 	}
 	o->etm3 = protocol == PFT_PROTO_ETMV3;
 	return 0;
 }
 
-/* The configuration of --reg.  Registers left out are those of a
- * Cortex-A15's PTM (PFTv1.1, 64-bit binary timestamps) or a Cortex-A7's
- * ETMv3.5 (TC2's), as the library's defaults give them. */
+/* The configuration of --reg.  Registers left out are those of --core,
+ * else of a Cortex-A15's PTM (PFTv1.1, 64-bit binary timestamps) or a
+ * Cortex-A7's ETMv3.5 (TC2's), as the library's defaults give them. */
 static int config_from_regs(struct input_opts *o)
 {
 	struct pft_trace_regs def = { .size = sizeof(def) };
@@ -180,10 +215,14 @@ static int config_from_regs(struct input_opts *o)
 
 	pft_ptm_config_init(&c);
 	pft_etm3_config_init(&c3);
-	if (o->etm3)
+	if (o->core) {
+		def.etmidr = o->core->etmidr;
+		def.etmccer = o->core->etmccer;
+	} else if (o->etm3) {
 		pft_etm3_config_to_regs(&c3, &def);
-	else
+	} else {
 		pft_ptm_config_to_regs(&c, &def);
+	}
 
 	uint32_t idr = o->reg_given[2] ? o->reg[2] : def.etmidr;
 	uint32_t ccer = o->reg_given[1] ? o->reg[1] : def.etmccer;
@@ -221,18 +260,112 @@ static int config_from_regs(struct input_opts *o)
 	return 0;
 }
 
+/* The options of enum pft_core_option, as flags and in words. */
+static const struct {
+	unsigned bit;
+	const char *flag, *what;
+} core_options[] = {
+	{ PFT_CORE_CYCLE_ACCURATE, "--cycle-accurate", "no cycle-accurate mode" },
+	{ PFT_CORE_CTXID, "--ctxid-bytes", "no context IDs" },
+	{ PFT_CORE_VMID, "--vmid", "no VMID" },
+	{ PFT_CORE_TIMESTAMPS, "--timestamps", "no timestamps" },
+	{ PFT_CORE_RETURN_STACK, "--return-stack", "no return stack" },
+	{ PFT_CORE_DMB_DSB_WAYPOINTS, "--dmb-dsb-waypoints", "no DMB/DSB waypoints" },
+	{ PFT_CORE_BRANCH_BROADCAST, "--branch-broadcast", "no branch broadcast" },
+};
+
+/* The flags of @cfg that --core's trace unit has: 0, or -1 after naming
+ * the first it has not. */
+static int check_core_options(const struct input_opts *o, const struct pft_ptm_config *cfg)
+{
+	unsigned lacks = pft_core_lacks(o->core, cfg);
+
+	for (size_t i = 0; i < sizeof(core_options) / sizeof(core_options[0]); i++)
+		if (lacks & core_options[i].bit) {
+			cli_error("%s: the %s's %s has %s", core_options[i].flag, o->core->type,
+				  o->core->protocol == PFT_PROTO_ETMV3 ? "ETM" : "PTM",
+				  core_options[i].what);
+			return -1;
+		}
+	return 0;
+}
+
 /* The ETMv3 configuration of the flags: that of the ETM `pft encode
- * --protocol etmv3` models with them (pft_etm3_config_from_ptm()). */
+ * --protocol etmv3` models with them (pft_etm3_config_from_ptm()), or of
+ * --core's ETM. */
 static int etm3_config_from_flags(struct input_opts *o)
 {
 	struct pft_ptm_config c = o->cfg;
 
+	if (o->core && check_core_options(o, &c))
+		return -1;
 	if (o->ptm_only) {
-		cli_error("--protocol etmv3: ETMv3 has no %s", o->ptm_only);
+		if (o->core)
+			cli_error("%s: the %s's ETM is an ETMv3, which has none", o->ptm_only,
+				  o->core->type);
+		else
+			cli_error("--protocol etmv3: ETMv3 has no %s", o->ptm_only);
 		return -1;
 	}
 	c.trace_id = o->id > 0 ? (uint8_t)o->id : 0;
-	return pft_etm3_config_from_ptm(&o->cfg3, &c);
+	if (!o->core)
+		return pft_etm3_config_from_ptm(&o->cfg3, &c);
+	if (pft_etm3_config_for_core(&o->cfg3, o->core, &c)) {
+		cli_error("--core %s: cannot configure its ETM", o->core->name);
+		return -1;
+	}
+	/* The timestamp format is the core's, unless given. */
+	if (o->ts_format_given) {
+		o->cfg3.ts_64bit = o->cfg.ts_64bit;
+		o->cfg3.ts_gray = o->cfg.ts_gray;
+	}
+	return 0;
+}
+
+/* The PTM configuration of the flags with --core: its PTM's version,
+ * timestamp format (unless given) and DMB/DSB waypoints. */
+static int ptm_config_for_core(struct input_opts *o)
+{
+	struct pft_ptm_config c;
+
+	if (check_core_options(o, &o->cfg))
+		return -1;
+	pft_ptm_config_init(&c);
+	if (pft_ptm_config_for_core(&c, o->core, &o->cfg)) {
+		cli_error("--core %s: cannot configure its PTM", o->core->name);
+		return -1;
+	}
+	if (o->ptm_only && !strcmp(o->ptm_only, "--pft-version") &&
+	    c.version_minor != o->cfg.version_minor) {
+		cli_error("--pft-version 1.%u: the %s's PTM is PFT 1.%u", o->cfg.version_minor,
+			  o->core->type, c.version_minor);
+		return -1;
+	}
+	if (o->ts_format_given) {
+		c.ts_64bit = o->cfg.ts_64bit;
+		c.ts_gray = o->cfg.ts_gray;
+	}
+	c.trace_id = o->cfg.trace_id;
+	o->cfg = c;
+	return 0;
+}
+
+int input_settle_config(struct input_opts *o, int model)
+{
+	int regs = o->reg_given[0] | o->reg_given[1] | o->reg_given[2] | o->reg_given[3];
+
+	if (settle_protocol(o) || (regs && config_from_regs(o)) ||
+	    (o->etm3 && !regs && etm3_config_from_flags(o)) ||
+	    (!o->etm3 && !regs && o->core && (o->cfg_given || model) && ptm_config_for_core(o)))
+		return -1;
+	return 0;
+}
+
+int input_profile(const struct input_opts *o)
+{
+	if (o->core)
+		return o->core->profile;
+	return o->etm3 && o->cfg3.m_profile ? PFT_PROFILE_M : PFT_PROFILE_A;
 }
 
 int input_opts_check(struct input_opts *o)
@@ -255,8 +388,7 @@ int input_opts_check(struct input_opts *o)
 		cli_error("%s goes with --perf", o->symfs ? "--symfs" : "--buildid-dir");
 		return -1;
 	}
-	if (settle_protocol(o) || (regs && config_from_regs(o)) ||
-	    (o->etm3 && !regs && etm3_config_from_flags(o)))
+	if (input_settle_config(o, 0))
 		return -1;
 	if (o->raw && o->nids) {
 		cli_error("--id does not go with --raw (raw input has one source)");
@@ -516,8 +648,10 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 					    : pft_input_add_detected(in->in, -1);
 			}
 			if (err >= 0 && o->etm3 && !given)
-				cli_note("%s: ETMv3 configuration is not detected: assumed none of the "
-					  "options (give them, or --reg, if the ETM had any)", path);
+				cli_note("%s: ETMv3 configuration is not detected: assumed %s%s%snone of "
+					  "the options (give them, or --reg, if the ETM had any)", path,
+					  o->core ? "a " : "", o->core ? o->core->type : "",
+					  o->core ? "'s ETM with " : "");
 		}
 	}
 	if (err < 0) {

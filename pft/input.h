@@ -22,6 +22,8 @@ struct input_opts {
 				 * files outside its directory */
 	struct pft_ptm_config cfg;  /* for --raw/--formatted */
 	int cfg_given;          /* a configuration flag was given */
+	int ts_format_given;    /* --ts-bits or --ts-gray */
+	const struct pft_core *core; /* --core */
 	const char *ptm_only;   /* a flag ETMv3 does not have, when given */
 	int etm3;               /* --protocol etmv3, or an ETMv3's --reg ETMIDR */
 	int protocol_given;     /* --protocol */
@@ -58,6 +60,7 @@ enum {
 	OPT_JOBS,
 	OPT_DMB_DSB_WAYPOINTS,
 	OPT_ALLOW_OUTSIDE,
+	OPT_CORE,
 	INPUT_OPT_END
 };
 
@@ -68,6 +71,14 @@ int input_option(struct input_opts *o, int code, const char *arg);
 /* Check the combination and settle the configuration (from --reg);
  * returns 0, or -1 after printing an error. */
 int input_opts_check(struct input_opts *o);
+/* Settle the protocol and configuration of --protocol, --core, the flags
+ * and --reg (input_opts_check() does; encode calls it alone, with
+ * @model: --core's PTM version even without flags, where a decode would
+ * detect the configuration): 0, or -1 after printing an error. */
+int input_settle_config(struct input_opts *o, int model);
+/* The profile of the traced core (enum pft_profile): --core's, else that
+ * of the configuration (an M-profile ETM's --reg ETMIDR). */
+int input_profile(const struct input_opts *o);
 
 /* What the command keeps of each source (pft_input_source()), plus
  * whether an A-sync was seen in it. */

@@ -40,6 +40,7 @@ static const struct shared_option {
 	{ { "symfs", required_argument, NULL, OPT_SYMFS }, OPTS_INPUT },
 	{ { "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR }, OPTS_INPUT },
 	{ { "protocol", required_argument, NULL, OPT_PROTOCOL }, OPTS_INPUT },
+	{ { "core", required_argument, NULL, OPT_CORE }, OPTS_INPUT },
 	{ { "jobs", required_argument, NULL, OPT_JOBS }, OPTS_JOBS },
 	{ { "elf", required_argument, NULL, OPT_ELF }, OPTS_IMAGES },
 	{ { "image", required_argument, NULL, OPT_IMAGE }, OPTS_IMAGES },

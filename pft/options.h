@@ -90,6 +90,9 @@ int output_is_input(const char *path, const char *const *inputs, size_t n);
 	"configuration for --raw/--formatted:\n"                              \
 	"  --protocol ptm|etmv3  the trace source (default ptm; an ETMv3's\n"   \
 	"                        --reg ETMIDR selects etmv3)\n"               \
+	"  --core NAME           the traced core: its protocol, profile and\n" \
+	"                        registers (cortex-a5, -a7, -a8, -a9, -a15,\n" \
+	"                        cortex-r4, -r5, cortex-m3, -m4)\n"            \
 	"  --cycle-accurate --timestamps --ctxid-bytes N --vmid --return-stack\n" \
 	"  --branch-broadcast --pft-version 1.0|1.1 --ts-bits 48|64 --ts-gray\n" \
 	"  --dmb-dsb-waypoints   DMB and DSB are waypoints (ETMCCER[24])\n"     \

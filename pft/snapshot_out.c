@@ -156,7 +156,9 @@ int snap_out_finish(const char *dir, const struct ptm_regs *r,
 	const char *ini = r->etm3 ? "etm_0.ini" : "ptm_0.ini";
 	char type[16];
 
-	snprintf(type, sizeof(type), r->etm3 ? "ETM3.5" : "PTM1.%u", cfg->version_minor ? 1u : 0u);
+	/* The version ETMIDR[7:4] gives. */
+	snprintf(type, sizeof(type), r->etm3 ? "ETM3.%u" : "PTM1.%u",
+		 r->etm3 ? (unsigned)(r->regs.etmidr >> 4 & 0xf) : cfg->version_minor ? 1u : 0u);
 	if (write_text(dir, "snapshot.ini",
 		       "; written by pft encode\n[snapshot]\nversion=1.0\n"
 		       "description=%s trace modelled by pft encode\n\n"
@@ -176,6 +178,8 @@ int snap_out_finish(const char *dir, const struct ptm_regs *r,
 		       source, type, r->regs.etmcr, r->regs.etmccr,
 		       r->etmsyncfr, r->regs.etmidr, r->regs.etmccer, r->regs.etmtraceidr))
 		return -1;
-	return write_core(dir, r->etm3 ? "Cortex-A7" : cfg->version_minor ? "Cortex-A15" : "Cortex-A9",
+	return write_core(dir, r->core ? r->core
+				       : r->etm3 ? "Cortex-A7"
+				       : cfg->version_minor ? "Cortex-A15" : "Cortex-A9",
 			  img);
 }

@@ -17,6 +17,9 @@ struct ptm_regs {
 	struct pft_trace_regs regs;
 	uint32_t etmsyncfr;
 	int etm3;                /* an ETMv3.5 (Cortex-A7), not a PTM */
+	const char *core;        /* the traced core's type ("Cortex-M4"); NULL:
+				  * the Cortex-A7 of an ETMv3, the Cortex-A15
+				  * or (PFTv1.0) Cortex-A9 of a PTM */
 };
 
 /* Create @dir (if needed) and open @dir/trace.bin for writing.  Returns
@@ -24,7 +27,7 @@ struct ptm_regs {
 FILE *snap_out_begin(const char *dir);
 
 /* Write the .ini files (the trace source: a PTM or, with @regs->etm3, an
- * ETMv3) and one .bin file per section of @img.  The trace
+ * ETMv3, of core @regs->core) and one .bin file per section of @img.  The trace
  * buffer (frame-formatted, "coresight" format) must be in trace.bin.
  * Returns 0, or -1 after printing an error. */
 int snap_out_finish(const char *dir, const struct ptm_regs *regs,

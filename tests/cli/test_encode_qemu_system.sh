@@ -155,4 +155,178 @@ expect_error 2 "bad6.log:2: exception: " \
 expect_error 2 "bad7.log:2: qemu 'Exception return' line without a PC" \
     "$PFT" encode --log "$tmp/bad7.log" "${img[@]}" --out-raw "$tmp/x.raw"
 
+# ---- M profile (qemu mps2-an385/an386, --core cortex-m3) ----
+# The image (Thumb):
+#   0x100 movs r0, #1      0x200 movs r2, #3 (a handler)
+#   0x102 svc 0            0x202 bx lr
+#   0x104 movs r1, #2      0x204 bx lr       (another)
+#   0x106 udf #0
+#   0x108 ldr r0, [r1]
+#   0x10a blx r0
+#   0x10c b 0x100
+#   0x110 cbz r0, 0x116 (b108)
+#   0x112 nop, 0x114 nop, 0x116 nop
+python3 - "$tmp/m.bin" <<'EOF'
+import struct, sys
+hw = {0x100: 0x2001, 0x102: 0xdf00, 0x104: 0x2102, 0x106: 0xde00, 0x108: 0x6808,
+      0x10a: 0x4780, 0x10c: 0xe7f8, 0x110: 0xb108, 0x112: 0xbf00, 0x114: 0xbf00,
+      0x116: 0xbf00, 0x200: 0x2203, 0x202: 0x4770, 0x204: 0x4770}
+img = bytearray(0x208)
+for a, h in hw.items():
+    img[a:a + 2] = struct.pack("<H", h)
+open(sys.argv[1], "wb").write(img)
+EOF
+mimg=(--image "$tmp/m.bin@0")
+# qemu's exec line for Thumb code at ADDR (FLAGS2 bit 23), with -d cpu's
+# flags; an exception's IPSR number; an exception return.
+tm() { printf 'Trace 0: 0x7f0000001000 [00800400/%08x/00000110/ff020201] \nXPSR=41000000 -Z-- T priv-thread\n' "$1"; }
+pend() {
+    echo "...taking pending nonsecure exception $1"
+    echo "...loading from element $1 of non-secure vector table at 0x0"
+    echo "...loaded new PC ${2:-0x201}"
+}
+exit_to() {
+    echo "Taking exception 8 [QEMU v7M exception exit] on CPU 0"
+    echo "Exception return: magic PC fffffff9 previous exception $1"
+}
+
+# decode_m LOG [ENCODE OPTIONS]: as decode, for the Cortex-M3.
+decode_m() {
+    local log=$1 saved=("${img[@]}")
+    shift
+    img=("${mimg[@]}")
+    decode "$log" --core cortex-m3 "$@"
+    img=("${saved[@]}")
+}
+
+# An SVC whose return tail-chains to PendSV (no return address of its
+# own); an undefined instruction, a faulting load (both cut: they are the
+# return addresses); a prefetch abort at the BLX's target (the fault
+# address); an interrupt whose block qemu stopped (the address it names).
+{
+    echo "Loaded reset SP 0x20001000 PC 0x101 from vector table"
+    tm 0x100; tm 0x102
+    echo "Taking exception 2 [SVC] on CPU 0"; pend 11
+    tm 0x200; tm 0x202
+    exit_to 11; echo "...tailchaining to pending exception"; pend 14
+    tm 0x204
+    exit_to 14; echo "...successful exception return"
+    tm 0x104; tm 0x106
+    echo "Taking exception 1 [Undefined Instruction] on CPU 0"; pend 6
+    tm 0x200; tm 0x202
+    exit_to 6; echo "...successful exception return"
+    tm 0x108
+    echo "Taking exception 4 [Data Abort] on CPU 0"
+    echo "...at fault address 0x50000000"
+    echo "...with CFSR.PRECISERR and BFAR 0x50000000"; pend 5
+    tm 0x204
+    exit_to 5; echo "...successful exception return"
+    tm 0x10a
+    echo "Taking exception 3 [Prefetch Abort] on CPU 0"
+    echo "...at fault address 0xe0001000"
+    echo "...with CFSR.IACCVIOL"; pend 4
+    tm 0x204
+    exit_to 4; echo "...successful exception return"
+    tm 0x10c; tm 0x100
+    echo "Stopped execution of TB chain before 0x7f0000001000 [00000100] "
+    echo "Taking exception 5 [IRQ] on CPU 0"; pend 28
+    tm 0x204
+    exit_to 28; echo "...successful exception return"
+    tm 0x100
+    echo "Taking exception 16 [Semihosting call] on CPU 0"
+    echo "...handling as semihosting call 0x18"
+} >"$tmp/m.log"
+want="100 102 svcall@0x104 200 202 pendsv@- 204 104 usagefault@0x106 200 202"
+want="$want busfault@0x108 204 10a memmanage@0xe0001000 204 10c irq12@0x100 204 100"
+for cfg in "" "--branch-broadcast"; do
+    # shellcheck disable=SC2086
+    check "qemu-system M-profile log [$cfg]" "$(decode_m "$tmp/m.log" $cfg)" "$want"
+done
+expect_error 0 "encode: 14 instructions, 6 exceptions, " \
+    "$PFT" encode --core cortex-m3 --log "$tmp/m.log" "${mimg[@]}" --out-raw "$tmp/m.raw"
+
+# An interrupt right after a CBZ, no block stopped: R0 (-d cpu) tells
+# where it went.  The reader and the checker of tests/qemu/ agree on it.
+for r0 in 00000000 00000005; do
+    {
+        tm 0x110
+        echo "R00=$r0 R01=00000000 R02=00000000 R03=00000000"
+        echo "R04=00000000 R05=00000000 R06=00000000 R07=00000000"
+        echo "Taking exception 5 [IRQ] on CPU 0"; pend 28 0x205
+        tm 0x204; exit_to 28; echo "...successful exception return"
+        if [ $r0 = 00000000 ]; then tm 0x116; else tm 0x112; fi
+    } >"$tmp/mcbz.log"
+    want="110 irq12@0x116 204 116"
+    [ $r0 = 00000000 ] || want="110 irq12@0x112 204 112"
+    check "interrupt after CBZ (R0=$r0)" "$(decode_m "$tmp/mcbz.log")" "$want"
+done
+grep -v '^R0' "$tmp/mcbz.log" >"$tmp/mcbz2.log"
+expect_error 2 "mcbz2.log:7: 0x00000204: an exception right after the branch at 0x00000110, whose outcome nothing tells" \
+    "$PFT" encode --core cortex-m3 --log "$tmp/mcbz2.log" "${mimg[@]}" --out-raw "$tmp/x.raw"
+
+# SysTick comes before the first instruction of the SVC handler qemu has
+# just entered: both are entered, SysTick returning to that handler.
+{
+    tm 0x100; tm 0x102
+    echo "Taking exception 2 [SVC] on CPU 0"; pend 11 0x201
+    echo "Taking exception 5 [IRQ] on CPU 0"; pend 15 0x205
+    tm 0x204; exit_to 15; echo "...successful exception return"
+    tm 0x200; tm 0x202; exit_to 11; echo "...successful exception return"
+    tm 0x104
+} >"$tmp/mpre.log"
+check "an exception before the first instruction of another" "$(decode_m "$tmp/mpre.log")" \
+    "100 102 svcall@0x104 systick@0x200 204 200 202 104"
+
+# The same flows as a plain log, with M-profile names and returns.
+printf '%s\n' 101 103 "exception svcall" 201 203 "exception return" "exception pendsv" 205 \
+    "exception return" 105 "exception irq12" 205 "exception return" 107 >"$tmp/mplain.log"
+check "plain M-profile log" "$(decode_m "$tmp/mplain.log")" \
+    "100 102 svcall@0x104 200 202 pendsv@- 204 104 irq12@0x106 204 106"
+
+# What does not fit: an M-profile log for an A-profile model, or the
+# other way round (their exceptions are numbered otherwise); an exception
+# return where no branch went, or on an A-profile core; lines pft does not
+# know in an M-profile log; a log mixing the profiles.
+expect_error 2 "m.log:2: an M-profile log \(qemu mps2-an385/an386\): give --core cortex-m3 or --core cortex-m4$" \
+    "$PFT" encode --log "$tmp/m.log" "${mimg[@]}" --out-raw "$tmp/x.raw"
+expect_error 2 "m.log:2: an M-profile log .*: give --core" \
+    "$PFT" encode --core cortex-a7 --log "$tmp/m.log" "${mimg[@]}" --out-raw "$tmp/x.raw"
+expect_error 2 "a.log:1: 0x00000100: ARM code, but an M-profile core runs Thumb only$" \
+    "$PFT" encode --core cortex-m4 --log "$tmp/a.log" "${img[@]}" --out-raw "$tmp/x.raw"
+# (Thumb code with an A-profile exception: no "...taking pending" line.)
+tm 0x100 | head -1 >"$tmp/ma.log"
+echo "Taking exception 5 [IRQ] on CPU 0" >>"$tmp/ma.log"
+tm 0x200 | head -1 >>"$tmp/ma.log"
+expect_error 2 "ma.log:1: an A/R-profile log, not one of the Cortex-M4$" \
+    "$PFT" encode --core cortex-m4 --log "$tmp/ma.log" "${mimg[@]}" --out-raw "$tmp/x.raw"
+printf '%s\n' 101 "exception return" 103 >"$tmp/mret.log"
+expect_error 2 "mret.log:3: 0x00000102 cannot follow 0x00000100: an exception return the model cannot trace" \
+    "$PFT" encode --core cortex-m3 --log "$tmp/mret.log" "${mimg[@]}" --out-raw "$tmp/x.raw"
+printf '%s\n' 10b "exception return" 101 >"$tmp/mret2.log"
+expect_error 2 "mret2.log:3: an M-profile log" \
+    "$PFT" encode --protocol etmv3 --log "$tmp/mret2.log" "${mimg[@]}" --out-raw "$tmp/x.raw"
+{
+    echo "Loaded reset SP 0x20001000 PC 0x101 from vector table"
+    tm 0x100; echo "...derived SecureFault on something new"; tm 0x102
+} >"$tmp/mbad1.log"
+expect_error 2 "mbad1.log:4: a qemu '...' line pft does not know in an M-profile log$" \
+    "$PFT" encode --core cortex-m3 --log "$tmp/mbad1.log" "${mimg[@]}" --out-raw "$tmp/x.raw"
+{ tm 0x100; pend 11; tm 0x200; } >"$tmp/mbad2.log"
+expect_error 2 "mbad2.log:3: qemu '...taking pending' line with no exception or exception return before it" \
+    "$PFT" encode --core cortex-m3 --log "$tmp/mbad2.log" "${mimg[@]}" --out-raw "$tmp/x.raw"
+{
+    echo "Loaded reset SP 0x20001000 PC 0x101 from vector table"
+    tm 0x100; tm 0x102; echo "Exception return from AArch32 irq to svc PC 0x00000104"; tm 0x104
+} >"$tmp/mbad3.log"
+expect_error 2 "mbad3.log:6: an A-profile line, but line 1 was M-profile$" \
+    "$PFT" encode --core cortex-m3 --log "$tmp/mbad3.log" "${mimg[@]}" --out-raw "$tmp/x.raw"
+{ echo "Loaded reset SP 0x20001000 PC 0x101 from vector table"; exit_to 11; tm 0x100; } \
+    >"$tmp/mbad4.log"
+expect_error 2 "mbad4.log:2: an exception return with no instruction before it$" \
+    "$PFT" encode --core cortex-m3 --log "$tmp/mbad4.log" "${mimg[@]}" --out-raw "$tmp/x.raw"
+{ tm 0x100; echo "Taking exception 18 [v7M STKOF UsageFault] on CPU 0"; pend 6; tm 0x200; } \
+    >"$tmp/mbad5.log"
+expect_error 2 "mbad5.log:3: qemu exception \[v7M STKOF UsageFault\] is not one the models trace" \
+    "$PFT" encode --core cortex-m3 --log "$tmp/mbad5.log" "${mimg[@]}" --out-raw "$tmp/x.raw"
+
 summary
