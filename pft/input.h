@@ -31,6 +31,10 @@ struct input_opts {
 	int reg_given[4];
 	unsigned jobs;          /* -j/--jobs: decode threads; 0: the default */
 	int counting;           /* the command reads with input_count() */
+	/* --merge (enum pft_input_merge: ORDER), or a view's TIMES;
+	 * --merge-window N (0: the library's default). */
+	int merge;
+	uint32_t merge_window;
 };
 
 /* The codes of the shared input options (options.c has their table). */
@@ -58,6 +62,8 @@ enum {
 	OPT_JOBS,
 	OPT_DMB_DSB_WAYPOINTS,
 	OPT_ALLOW_OUTSIDE,
+	OPT_MERGE,
+	OPT_MERGE_WINDOW,
 	INPUT_OPT_END
 };
 
@@ -89,6 +95,11 @@ struct input {
 	int counting;            /* read with input_count() */
 	int warnings;            /* the input is damaged (said when opened) */
 };
+
+/* After a decode with a merge: one line on stderr for each source whose
+ * times or order the merge's window gave up (pft_merge_stats()), and for
+ * timestamps that went back. */
+void input_merge_report(const struct input *in);
 
 /* Open the input the options name, for packets and/or elements, with the
  * program images @images (may be NULL).  Names the sources it will not
