@@ -651,7 +651,7 @@ int cmd_decode(int argc, char **argv)
 	if (!rc && d.count_only)
 		print_counts(&d, &in);
 	if (!rc && o->merge)
-		input_merge_report(&in);
+		input_merge_report(&in, "--merge-window");
 	/* Errors in the trace were listed as error elements: the input was
 	 * read, but not cleanly. */
 	if (!rc && (input_check_sources(&in, o, 0) + input_fit_report(&in) ||

@@ -474,7 +474,7 @@ int cmd_dump(int argc, char **argv)
 		print_counts(&d, &in);
 	}
 	if (!rc && o->merge)
-		input_merge_report(&in);
+		input_merge_report(&in, "--merge-window");
 	if (!rc) {
 		d.errors += (uint64_t)input_check_sources(&in, o, 1);
 		if (input_fit_report(&in) || d.errors)

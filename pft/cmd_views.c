@@ -80,6 +80,7 @@ struct views_run {
 	FILE *out;
 	uint64_t hz;                  /* --clock */
 	uint64_t ts_hz;               /* the snapshot's timestamp frequency */
+	uint64_t ts_clock;            /* --ts-clock (0: ts_hz) */
 	struct pft_lines *lines;      /* NULL without --elf */
 	struct pft_views *views;      /* coverage, profile */
 	struct pft_calls **calls;     /* timeline, calls: one per source */
@@ -161,7 +162,8 @@ static void usage(void *ctx)
 	printf("usage: pft %s INPUT [IMAGES] [--format ", commands[cmd].name);
 	for (int i = 0; i < commands[cmd].nformats; i++)
 		printf("%s%s", i ? "|" : "", commands[cmd].formats[i]);
-	printf("] [--output FILE]%s\n\n", cmd == CMD_TIMELINE ? " [--clock HZ]" : "");
+	printf("] [--output FILE]%s\n\n",
+	       cmd == CMD_TIMELINE ? " [--clock HZ] [--ts-clock HZ]" : "");
 	printf("Decodes like pft decode and writes %s.\n"
 	       "Source files and lines come from the DWARF of the --elf files.\n%s\n",
 	       commands[cmd].what,
@@ -174,11 +176,16 @@ static void usage(void *ctx)
 	       OUTPUT_HELP,
 	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP, commands[cmd].formats[0]);
 	if (cmd == CMD_TIMELINE)
-		printf("  --clock HZ            cycles or timestamps per second: 1000000000,\n"
-		       "                        1e9, 800MHz, 1GHz (default: the\n"
-		       "                        snapshot's timestamp frequency, with timestamps\n"
-		       "                        as the clock; else one count is one microsecond);\n"
-		       "                        without cycles or timestamps, instructions count\n");
+		printf("  --ts-clock HZ         timestamps per second (default: the snapshot's\n"
+		       "                        timestamp frequency; else one tick is shown as\n"
+		       "                        one microsecond, and each track says so): the\n"
+		       "                        sources with timestamps are laid on their common\n"
+		       "                        time base, a core whose trace starts later starts\n"
+		       "                        later\n"
+		       "  --clock HZ            for sources without timestamps: cycles per\n"
+		       "                        second (1000000000, 1e9, 800MHz, 1GHz; else one\n"
+		       "                        count is one microsecond); without cycles,\n"
+		       "                        instructions count\n");
 }
 
 /* The name of the function at @addr: the DWARF's, else the image's symbol;
@@ -477,14 +484,20 @@ static void report_errors(const struct views_run *r)
 		  s->path, input_id_prefix(s, id), r->errors, r->errors == 1 ? "" : "s", f->offset, f->what);
 }
 
-/* The @n elements of a run of source @i. */
-static int on_run(struct views_run *r, size_t i, const struct pft_elem *e, size_t n)
+/* The @n elements of a run of source @i (with @timed, one, at @time on
+ * the sources' common base: for a timeline track that keeps it). */
+static int on_run(struct views_run *r, size_t i, const struct pft_elem *e, size_t n, int timed,
+		  uint64_t time)
 {
 	int err;
 
 	for (size_t k = 0; k < n; k++)
 		if (e[k].type == PFT_ELEM_ERROR)
 			count_error(r, i, e[k].offset, pft_errstr(e[k].reason));
+	if (r->cmd == CMD_TIMELINE && timed && n == 1) {
+		err = pft_timeline_put_time(r->tracks[i], r->calls[i], e, sizeof(*e), time);
+		return err ? report(r, err) : 0;
+	}
 	if (r->views) {
 		err = pft_views_put_run(r->views, (unsigned)i, e, n, sizeof(*e));
 		return err ? report(r, err) : 0;
@@ -606,11 +619,11 @@ static int start(struct views_run *r)
 			.lines = r->lines, .track_name = name, .hz = r->hz, .tid = (uint32_t)id,
 			.clock = (uint8_t)timeline_clock(&s->cfg)
 		};
-		/* Without --clock, real time where the snapshot gives the rate
-		 * of the timestamps. */
-		if (!r->hz && r->ts_hz && s->cfg.timestamps) {
-			tc.hz = r->ts_hz;
-			tc.clock = PFT_TIMELINE_TIMESTAMP;
+		/* With timestamps: every track on their common base, in real
+		 * time at --ts-clock (or the snapshot's frequency). */
+		if (s->timestamps) {
+			tc.hz = r->ts_clock ? r->ts_clock : r->ts_hz;
+			tc.clock = PFT_TIMELINE_TIME;
 		}
 		if (!(r->tracks[i] = pft_timeline_alloc(&tc, &err)))
 			goto fail;
@@ -719,24 +732,26 @@ static int parse_format(void *ctx, const char *arg, int *format)
 	return -1;
 }
 
-/* --clock HZ, the views' own option (pft timeline's alone). */
+/* --clock HZ and --ts-clock HZ, the views' own options (pft timeline's
+ * alone). */
 static int views_option(void *ctx, int code, const char *arg)
 {
 	struct views_run *r = ctx;
 	const char *name = commands[r->cmd].name;
+	const char *opt = code == 't' ? "--ts-clock" : "--clock";
 
-	(void)code;
 	if (r->cmd != CMD_TIMELINE) {
-		cli_error("%s: --clock goes with pft timeline", name);
+		cli_error("%s: %s goes with pft timeline", name, opt);
 		return -1;
 	}
-	return cli_parse_hz(name, "--clock", arg, &r->hz);
+	return cli_parse_hz(name, opt, arg, code == 't' ? &r->ts_clock : &r->hz);
 }
 
 static int run(int argc, char **argv, enum view_cmd cmd)
 {
 	static const struct option own[] = {
 		{ "clock", required_argument, NULL, 'k' },
+		{ "ts-clock", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct views_run r = { .cmd = cmd, .out = stdout };
@@ -755,6 +770,9 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	if (rc != CMD_GO_ON)
 		goto out;
 	r.format = a.format;
+	/* The timeline: the sources' items with their times. */
+	if (cmd == CMD_TIMELINE)
+		o->merge = PFT_INPUT_MERGE_TIMES;
 	/* The images are checked (with a clear message) as the input opens,
 	 * before the lines read them. */
 	if ((rc = input_open(&r.in, o, 0, 1, &a.images)))
@@ -788,7 +806,7 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	int n;
 	while ((n = input_next(&r.in, &item)) > 0) {
 		if (item.type == PFT_ITEM_ELEM) {
-			if (on_run(&r, item.source, item.elem, item.count))
+			if (on_run(&r, item.source, item.elem, item.count, item.timed, item.time))
 				goto out_input;
 		} else if (item.type == PFT_ITEM_GAP && item.status) {
 			count_error(&r, item.source, item.offset,
@@ -800,6 +818,8 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	/* As pft decode: what the options or images seem to get wrong, then
 	 * the errors. */
 	int problems = input_check_sources(&r.in, o, 0) + input_fit_report(&r.in);
+	if (o->merge)
+		input_merge_report(&r.in, NULL);
 	report_errors(&r);
 	rc = r.errors || problems || r.cut ? EXIT_DECODE_ERRORS : EXIT_OK;
 out_input:

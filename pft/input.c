@@ -411,8 +411,12 @@ int input_fit_report(struct input *in)
 	return misfits + in->warnings;   /* damaged input, said at the open */
 }
 
-void input_merge_report(const struct input *in)
+void input_merge_report(const struct input *in, const char *window_option)
 {
+	char hint[64] = "";
+
+	if (window_option)
+		snprintf(hint, sizeof(hint), " (%s)", window_option);
 	for (size_t i = 0; i < in->nsrc; i++) {
 		const struct pft_input_source *s = &in->src[i].info;
 		struct pft_merge_stats st;
@@ -432,19 +436,18 @@ void input_merge_report(const struct input *in)
 		if (st.flat)
 			cli_error("%s: %s%" PRIu64 " item%s placed at the timestamp before, not "
 				  "scaled by the cycles: the next timestamp came later than the "
-				  "merge could hold items back (--merge-window)", s->path, id, st.flat,
-				  st.flat == 1 ? "" : "s");
+				  "merge could hold items back%s", s->path, id, st.flat,
+				  st.flat == 1 ? "" : "s", hint);
 		if (st.late)
 			cli_error("%s: %s%" PRIu64 " item%s out of time order: %s held back longer "
-				  "than the merge could (--merge-window); %s time is right, %s place "
+				  "than the merge could%s; %s time is right, %s place "
 				  "is not", s->path, id, st.late, st.late == 1 ? "" : "s",
-				  st.late == 1 ? "it was" : "they were", st.late == 1 ? "its" : "their",
+				  st.late == 1 ? "it was" : "they were", hint, st.late == 1 ? "its" : "their",
 				  st.late == 1 ? "its" : "their");
 		if (st.untimed && st.timestamps)
 			cli_error("%s: %s%" PRIu64 " item%s before its first timestamp without a "
 				  "time: the timestamp came later than the merge could hold them "
-				  "back (--merge-window)", s->path, id, st.untimed,
-				  st.untimed == 1 ? "" : "s");
+				  "back%s", s->path, id, st.untimed, st.untimed == 1 ? "" : "s", hint);
 	}
 }
 

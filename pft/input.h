@@ -97,9 +97,10 @@ struct input {
 };
 
 /* After a decode with a merge: one line on stderr for each source whose
- * times or order the merge's window gave up (pft_merge_stats()), and for
- * timestamps that went back. */
-void input_merge_report(const struct input *in);
+ * times or order the merge's window gave up (pft_merge_stats()), naming
+ * @window_option (NULL: none) that widens it, and for timestamps that
+ * went back. */
+void input_merge_report(const struct input *in, const char *window_option);
 
 /* Open the input the options name, for packets and/or elements, with the
  * program images @images (may be NULL).  Names the sources it will not

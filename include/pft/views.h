@@ -505,12 +505,19 @@ pft_export int pft_views_function(const struct pft_views *v, size_t index,
  * replaces it) closes it ("ph":"E"), so spans nest.  Time ("ts", in
  * microseconds): the event's cycles, timestamp or instruction count (as
  * @clock says) divided by @hz / 1e6; with @hz 0, one count is one
- * microsecond.
+ * microsecond.  PFT_TIMELINE_TIME puts every track on the time base its
+ * sources share (decode.h, merge section): the elements come with their
+ * times (pft_timeline_put_time()), and an event is at the time of the
+ * element before the one that made it (the branch that made the call or
+ * return; an event of pft_calls_finish(), at the last element's); the
+ * track's name event says so ("time": "timestamp ticks", with @hz
+ * "timestamps at HZ Hz").
  */
 enum pft_timeline_clock {
 	PFT_TIMELINE_INSNS = 0,
 	PFT_TIMELINE_CYCLES,     /* events without cycles fall back to insns */
-	PFT_TIMELINE_TIMESTAMP   /* events without a timestamp fall back to insns */
+	PFT_TIMELINE_TIMESTAMP,  /* events without a timestamp fall back to insns */
+	PFT_TIMELINE_TIME        /* the elements' times on the common base (0.6) */
 };
 
 struct pft_timeline_config {
@@ -559,6 +566,13 @@ pft_export int pft_timeline_put(struct pft_timeline *t,
  * writer's value. */
 pft_export int pft_timeline_put_run(struct pft_timeline *t, struct pft_calls *c,
 				    const struct pft_elem *e, size_t n, size_t size);
+/* PFT_TIMELINE_TIME: put element @e, whose time on the common base is
+ * @time (pft_item @time), as pft_timeline_put_run() of it; its events
+ * are at the time of the element put before it.  An element without a
+ * time goes through pft_timeline_put_run() (its events at the last time
+ * known).  Returns as pft_timeline_put_run(). */
+pft_export int pft_timeline_put_time(struct pft_timeline *t, struct pft_calls *c,
+				     const struct pft_elem *e, size_t size, uint64_t time);
 /* Write the events still buffered: call it for every track before
  * pft_timeline_end() (pft_timeline_free() writes nothing).  Returns 0,
  * -PFT_ERR_INVALID (NULL @t) or the writer's value. */

@@ -88,6 +88,7 @@ struct pft_input {
 	struct par *par;       /* the parallel decode, once started */
 	int par_tried;
 	struct pft_merge *merge;  /* cfg.merge: the sources on one time base */
+	int merge_none;        /* no decoded source has timestamps: no merge */
 	int merge_done;        /* every stream read: the merge was finished */
 	int reading;           /* READ_ITEMS or READ_COUNTS once reading starts */
 	struct pft_input_counts *counts;  /* READ_COUNTS: per source */
@@ -1261,8 +1262,17 @@ static int start_merge(struct pft_input *in)
 	struct pft_merge_config mc = { .size = sizeof(mc), .window = in->cfg.merge_window,
 				       .order = in->cfg.merge == PFT_INPUT_MERGE_ORDER,
 				       .packets = !in->cfg.elements };
-	int err;
+	int err, timed = 0;
 
+	for (size_t i = 0; i < pft_input_nsources(in); i++) {
+		struct pft_input_source src;
+		pft_input_source(in, i, &src, sizeof(src));
+		timed |= src.decoded && src.timestamps;
+	}
+	/* Times only, and none to be had: the items as they are (in runs). */
+	in->merge_none = !timed && in->cfg.merge == PFT_INPUT_MERGE_TIMES;
+	if (in->merge_none)
+		return 0;
 	if (!(in->merge = pft_merge_alloc(&mc, &err)))
 		return pft_diag_set(&in->error, err, "%s", pft_errstr(pft_errcode(err)));
 	for (size_t i = 0; i < pft_input_nsources(in); i++) {
@@ -1325,8 +1335,10 @@ static int next_merged(struct pft_input *in, struct pft_item *item, size_t size)
 	struct pft_item got;
 	int r;
 
-	if (!in->merge && (r = start_merge(in)) < 0)
+	if (!in->merge && !in->merge_none && (r = start_merge(in)) < 0)
 		return r;
+	if (in->merge_none)
+		return next_item(in, item, size);
 	for (;;) {
 		r = pft_merge_next(in->merge, item, size);
 		if (r != -PFT_ERR_NEED_INPUT)
