@@ -457,6 +457,7 @@ static int qemu_other(struct pft_insn_log *l, const char *s)
 			h->in.has_exc_ret = 1;
 			h->in.exc_ret = v - (h->exc_kind == EXC_ASYNC ? LINK_OFFSET_IRQ
 								     : LINK_OFFSET_ABORT);
+			h->in.exc_ret_isa = PFT_ISA_UNKNOWN;
 		}
 		return 0;
 	}

@@ -125,6 +125,20 @@ expect_error 2 "nolr.log:3: 0x00000018: an exception right after the branch at 0
 check "prefetch abort" "$(decode "$tmp/pabt.log" --protocol etmv3)" \
     "118 prefetch_abort@0x104 c 104"
 
+# A fetch fault outside the image (a branch to memory that is not there):
+# trace stays on, since nothing ran there, and the exception says where.
+{
+    t 0x118
+    echo "Taking exception 3 [Prefetch Abort] on CPU 0"
+    echo "...with IFSR 0x5 IFAR 0x00100000"
+    t 0xc; t 0x104
+} >"$tmp/fetch.log"
+for cfg in "" "--protocol etmv3"; do
+    # shellcheck disable=SC2086
+    check "fetch fault outside the image [$cfg]" "$(decode "$tmp/fetch.log" $cfg)" \
+        "118 prefetch_abort@0x100000 c 104"
+done
+
 # The same flows as a plain log.
 printf '100\nexception irq\n18\n104\n108\nexception svc\n8\nexception 12 0x10c\n10\n110\n' \
     >"$tmp/plain.log"
