@@ -37,19 +37,24 @@
 #define GICC_IAR 0xc
 #define GICC_EOIR 0x10
 #define GICD_CTLR 0x0
+#define GICD_IGROUPR0 0x080
 #define GICD_ISENABLER0 0x100
 #define GICD_IPRIORITYR 0x400
 #define GICD_SGIR 0xf00
 
 /* The interrupts the programs use and their priorities (lower is more
  * urgent): the timer, an SGI that preempts the timer's handler (nested),
- * and two SGIs of one priority raised together (back to back). */
+ * two SGIs of one priority raised together (back to back), and an SGI in
+ * group 0, signalled as FIQ, all others being in group 1 (where the GIC
+ * has the security extensions: both boards' GICs in qemu 7.2). */
 #define SGI_NEST 5
 #define SGI_PAIR_A 1
 #define SGI_PAIR_B 2
+#define SGI_FIQ 7
 #define PRIO_TIMER 0xa0
 #define PRIO_NEST 0x20
 #define PRIO_PAIR 0x80
+#define PRIO_FIQ 0x10
 
 /* Modes */
 #define MODE_FIQ 0x11

@@ -60,6 +60,7 @@ int main(void)
 	f = fib(11);
 	x = fold(40);
 	ex_traps();
+	ex_fiq();
 
 	set_irq_handler(IRQ_NESTED);
 	p = sieve(300);

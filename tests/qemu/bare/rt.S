@@ -15,6 +15,7 @@
  *   IRQ, irq_simple      subs pc, lr, #4; sub lr, lr, #4 ... eret on the A15
  *   IRQ, irq_nested      srsdb/cps in, IRQs re-enabled inside, rfeia sp!
  *   IRQ, irq_c (rt.c)    what gcc makes of __attribute__((interrupt("IRQ")))
+ *   FIQ                  subs pc, lr, #4
  */
 #include "board.h"
 
@@ -186,7 +187,10 @@ irq_slot:
 	subs	pc, lr, #4
 
 	handler fiq_entry
-	b	fiq_entry			@ not used
+	push	{r0-r3, r12, lr}
+	bl	fiq_body
+	pop	{r0-r3, r12, lr}
+	subs	pc, lr, #4
 
 	handler irq_simple
 #ifdef BOARD_A15

@@ -47,18 +47,23 @@ static void raise_sgi(unsigned id)
 
 void rt_init(void)
 {
-	static const u8 ids[] = { TIMER_IRQ, SGI_NEST, SGI_PAIR_A, SGI_PAIR_B };
-	static const u8 prio[] = { PRIO_TIMER, PRIO_NEST, PRIO_PAIR, PRIO_PAIR };
+	static const u8 ids[] = { TIMER_IRQ, SGI_NEST, SGI_PAIR_A, SGI_PAIR_B, SGI_FIQ };
+	static const u8 prio[] = { PRIO_TIMER, PRIO_NEST, PRIO_PAIR, PRIO_PAIR, PRIO_FIQ };
 
 	REG(GICD_BASE, GICD_CTLR) = 0;
 	for (unsigned i = 0; i < sizeof(ids); i++) {
 		*(volatile u8 *)(GICD_BASE + GICD_IPRIORITYR + ids[i]) = prio[i];
 		REG(GICD_BASE, GICD_ISENABLER0) = 1u << ids[i];
 	}
-	REG(GICD_BASE, GICD_CTLR) = 1;
+	/* Group 0 (FIQ): SGI_FIQ only; the GIC enables both groups, Secure
+	 * reads of IAR acknowledge group 1 too (AckCtl), group 0 is FIQ. */
+	REG(GICD_BASE, GICD_IGROUPR0) = ~(1u << SGI_FIQ);
+	if (REG(GICD_BASE, GICD_IGROUPR0) != ~(1u << SGI_FIQ))
+		rt_fail();
+	REG(GICD_BASE, GICD_CTLR) = 3;
 	REG(GICC_BASE, GICC_PMR) = 0xf0;
-	REG(GICC_BASE, GICC_CTLR) = 1;
-	__asm__ volatile("cpsie i" ::: "memory");
+	REG(GICC_BASE, GICC_CTLR) = 0xf; /* EnableGrp0, EnableGrp1, AckCtl, FIQEn */
+	__asm__ volatile("cpsie if" ::: "memory");
 }
 
 void set_irq_handler(enum irq_handler h)
@@ -140,8 +145,11 @@ static void dispatch(unsigned id)
 		timer_ack();
 		break;
 	case SGI_PAIR_A:
-	case SGI_PAIR_B:
 		rt_counts.sgi_pair++;
+		break;
+	case SGI_PAIR_B: /* a FIQ preempts its handler */
+		rt_counts.sgi_pair++;
+		raise_sgi(SGI_FIQ);
 		break;
 	case 1023:
 		rt_counts.spurious++;
@@ -190,6 +198,17 @@ void irq_nested_body(void)
 		dispatch(id);
 	}
 	if (id != 1023)
+		eoi(iar);
+}
+
+void fiq_body(void)
+{
+	unsigned iar = ack();
+
+	rt_counts.fiq++;
+	if ((iar & 0x3ff) != SGI_FIQ)
+		rt_fail();
+	if ((iar & 0x3ff) != 1023)
 		eoi(iar);
 }
 
@@ -308,16 +327,17 @@ void ex_traps(void)
 }
 
 /* Two SGIs pending at once: the second is taken right after the first's
- * handler returns. */
+ * handler returns, and its handler is preempted by a FIQ. */
 void ex_back_to_back(void)
 {
-	unsigned n = rt_counts.sgi_pair;
+	unsigned n = rt_counts.sgi_pair, f = rt_counts.fiq;
 
 	__asm__ volatile("cpsid i" ::: "memory");
 	raise_sgi(SGI_PAIR_A);
 	raise_sgi(SGI_PAIR_B);
 	__asm__ volatile("cpsie i" ::: "memory");
 	expect(rt_counts.sgi_pair - n, 2);
+	expect(rt_counts.fiq - f, 1);
 }
 
 /* An SVC returns with IRQs enabled and an SGI pending: the IRQ comes
@@ -342,6 +362,15 @@ void ex_wfi(void)
 		__asm__ volatile("wfi" ::: "memory");
 }
 
+/* A FIQ from an SGI: taken right after the write that raises it. */
+void ex_fiq(void)
+{
+	unsigned n = rt_counts.fiq;
+
+	raise_sgi(SGI_FIQ);
+	expect(rt_counts.fiq - n, 1);
+}
+
 int rt_finish(unsigned min_each)
 {
 	const volatile struct rt_counts *c = &rt_counts;
@@ -350,7 +379,7 @@ int rt_finish(unsigned min_each)
 	__asm__ volatile("cpsid i" ::: "memory");
 	if (c->irq_c < min_each || c->irq_simple < min_each || c->nest_outer < min_each ||
 	    c->nest_inner != c->nest_outer || c->bad || c->spurious || c->und < 3 ||
-	    c->bkpt < 2 || c->dabt < 2)
+	    c->bkpt < 2 || c->dabt < 2 || c->fiq < 2)
 		rt_fail();
 	return failures == 0;
 }

@@ -22,7 +22,7 @@ unsigned trap_dabt_thumb(const void *p);
 
 /* What the handlers counted. */
 struct rt_counts {
-	unsigned svc, und, bkpt, dabt;
+	unsigned svc, und, bkpt, dabt, fiq;
 	unsigned irq_c, irq_simple, nest_outer, nest_inner;
 	unsigned timer, sgi_pair, spurious, bad;
 };
@@ -41,6 +41,7 @@ void ex_traps(void);
 void ex_back_to_back(void);
 void ex_svc_then_irq(void);
 void ex_wfi(void);
+void ex_fiq(void);
 /* A failed check (counted, makes the program exit 1). */
 void rt_fail(void);
 /* Whether everything went as it should, the timer having interrupted
