@@ -18,18 +18,21 @@
 #define GICC_BASE 0x1e000100
 #define GICD_BASE 0x1e001000
 #define PTIMER_BASE 0x1e000600
+#define DEVICE_BASE 0x1e000000 /* the 1 MB section of the GIC and the timer */
 #define TIMER_IRQ 29
 #define TIMER_TICK_PS 10000 /* picoseconds per tick */
 #elif defined(BOARD_A15)
 #define RAM_BASE 0x80000000
 #define GICC_BASE 0x2c002000
 #define GICD_BASE 0x2c001000
+#define DEVICE_BASE 0x2c000000
 #define TIMER_IRQ 27
 #define TIMER_TICK_PS 16000
 #else
 #error "define BOARD_A9 or BOARD_A15"
 #endif
 #define INSN_PS 8000 /* -icount shift=3 */
+#define UNMAPPED 0x00100000 /* no translation: fetches abort */
 
 /* GIC registers (offsets) */
 #define GICC_CTLR 0x0

@@ -10,7 +10,8 @@
  *   SVC                  ldm sp!, {..., pc}^ (ARM) / pop; movs pc, lr (Thumb)
  *   undefined            movs pc, lr; eret on the A15 (after a 32-bit Thumb UDF
  *                        with LR moved past it)
- *   prefetch abort       subsne pc, lr, #2 (Thumb BKPT) or movs pc, lr
+ *   prefetch abort       subsne pc, lr, #2 (Thumb BKPT) or movs pc, lr (BKPT,
+ *                        fetch fault)
  *   data abort           subs pc, lr, #4 (past the aborted load)
  *   IRQ, irq_simple      subs pc, lr, #4; sub lr, lr, #4 ... eret on the A15
  *   IRQ, irq_nested      srsdb/cps in, IRQs re-enabled inside, rfeia sp!
@@ -78,6 +79,20 @@
 #else
 	bic	r0, r0, #(1 << 30)
 #endif
+	orr	r0, r0, #1			@ M: the MMU on, with a flat map of
+	ldr	r1, =ttb + ((RAM_BASE >> 20) << 2)	@ the program's section
+	ldr	r2, =(RAM_BASE | 0xc02)		@ (AP = 3, strongly ordered)
+	str	r2, [r1]
+	ldr	r1, =ttb + ((DEVICE_BASE >> 20) << 2)	@ and the GIC's (Device);
+	ldr	r2, =(DEVICE_BASE | 0xc06)	@ the rest of the table is zero
+	str	r2, [r1]			@ (qemu's RAM starts zeroed): faults
+	ldr	r1, =ttb
+	mov	r2, #0
+	mcr	p15, 0, r2, c2, c0, 2		@ TTBCR
+	mcr	p15, 0, r1, c2, c0, 0		@ TTBR0
+	mov	r2, #1
+	mcr	p15, 0, r2, c3, c0, 0		@ DACR: domain 0, client
+	mcr	p15, 0, r2, c8, c7, 0		@ TLBIALL
 	mcr	p15, 0, r0, c1, c0, 0
 	isb
 	ldr	r0, =bss_start
@@ -162,11 +177,15 @@ irq_slot:
 
 	/* BKPT: LR_abt is the BKPT's address + 4 in both states; a Thumb
 	 * BKPT is 2 bytes long. */
+	/* A fetch from an unmapped address (trap_pabt_*: a call there)
+	 * returns to the caller, at LR_sys. */
 	handler pabt_entry
 	push	{r0-r3, r12, lr}
 	mrs	r0, spsr
 	mov	r1, lr
-	bl	pabt_body			@ pabt_body(spsr, lr)
+	bl	pabt_body			@ 0: BKPT, 1: a fetch fault
+	cmp	r0, #0
+	bne	2f
 	mrs	r0, spsr
 	tst	r0, #0x20
 	pop	{r0-r3, r12, lr}
@@ -174,6 +193,12 @@ irq_slot:
 	it	ne
 #endif
 	subsne	pc, lr, #2
+	movs	pc, lr
+2:	cps	#MODE_SYS
+	mov	r0, lr
+	cps	#MODE_ABT
+	str	r0, [sp, #20]
+	pop	{r0-r3, r12, lr}
 	movs	pc, lr
 
 	/* A data abort's LR_abt is the aborted instruction + 8: return to
@@ -284,6 +309,21 @@ irq_slot:
 	udf.w	#0x567
 	bx	lr
 
+	/* (a): a call to an unmapped address, in the caller's instruction
+	 * set, aborts; the handler returns to the caller. */
+	arm_func trap_pabt_arm
+	push	{r4, lr}
+	ldr	r3, =UNMAPPED
+	blx	r3
+	pop	{r4, pc}
+
+	thumb_func trap_pabt_thumb
+	push	{r4, lr}
+	ldr	r3, =UNMAPPED + 1
+	blx	r3
+	pop	{r4, pc}
+	.ltorg
+
 	arm_func trap_bkpt_arm
 	bkpt	#0x1
 	bx	lr
@@ -321,6 +361,12 @@ irq_slot:
 	mcr	p15, 0, r2, c1, c0, 0
 	isb
 	bx	lr
+
+/* ---- the translation table (not cleared at reset) ---- */
+	.section .ttb, "aw", %nobits
+	.balign 16384
+ttb:
+	.space	16384
 
 /* ---- stacks (not cleared at reset) ---- */
 	.section .stacks, "aw", %nobits

@@ -271,16 +271,22 @@ unsigned und_body(unsigned spsr, unsigned lr)
 	return lr;
 }
 
-void pabt_body(unsigned spsr, unsigned lr)
+/* A BKPT (0) or a fetch from UNMAPPED (1). */
+int pabt_body(unsigned spsr, unsigned lr)
 {
-	unsigned ifsr;
+	unsigned ifsr, ifar;
 
 	(void)spsr;
-	(void)lr;
-	rt_counts.bkpt++;
 	__asm__ volatile("mrc p15, 0, %0, c5, c0, 1" : "=r"(ifsr));
-	if ((ifsr & 0x40f) != 2) /* debug event */
+	if ((ifsr & 0x40f) == 2) { /* debug event */
+		rt_counts.bkpt++;
+		return 0;
+	}
+	__asm__ volatile("mrc p15, 0, %0, c6, c0, 2" : "=r"(ifar));
+	rt_counts.pabt++;
+	if ((ifsr & 0x40f) != 5 || ifar != UNMAPPED || lr != UNMAPPED + 4) /* section translation */
 		rt_fail();
+	return 1;
 }
 
 void dabt_body(unsigned spsr, unsigned addr)
@@ -320,6 +326,9 @@ void ex_traps(void)
 	expect(trap_udf_thumb(2), 2);
 	expect(trap_udf_thumb32(3), 3);
 	expect(rt_counts.und - und, 3);
+	expect(trap_pabt_arm(8), 8);
+	expect(trap_pabt_thumb(9), 9);
+	expect(rt_counts.pabt, 2);
 	expect(trap_bkpt_arm(4), 4);
 	expect(trap_bkpt_thumb(5), 7);
 	expect(trap_dabt_arm(word), 7);

@@ -15,6 +15,8 @@ unsigned trap_svc_add_thumb(unsigned a, unsigned b);
 unsigned trap_udf_arm(unsigned a);
 unsigned trap_udf_thumb(unsigned a);
 unsigned trap_udf_thumb32(unsigned a);
+unsigned trap_pabt_arm(unsigned a);
+unsigned trap_pabt_thumb(unsigned a);
 unsigned trap_bkpt_arm(unsigned a);
 unsigned trap_bkpt_thumb(unsigned a);
 unsigned trap_dabt_arm(const void *p);
@@ -22,7 +24,7 @@ unsigned trap_dabt_thumb(const void *p);
 
 /* What the handlers counted. */
 struct rt_counts {
-	unsigned svc, und, bkpt, dabt, fiq;
+	unsigned svc, und, bkpt, pabt, dabt, fiq;
 	unsigned irq_c, irq_simple, nest_outer, nest_inner;
 	unsigned timer, sgi_pair, spurious, bad;
 };
