@@ -69,6 +69,7 @@ int main(void)
 	set_irq_handler(IRQ_SIMPLE);
 	f += fib(9);
 	ex_back_to_back();
+	ex_irq_in_it();
 	ex_svc_then_irq();
 	timer_stop();
 	ex_wfi();

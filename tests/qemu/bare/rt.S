@@ -296,6 +296,19 @@ irq_slot:
 	svc	#SVC_ADD
 	bx	lr
 
+	/* (sgir, value, 0) -> 3: the store raises an SGI, whose IRQ comes
+	 * inside the IT block; the block goes on after the return. */
+	thumb_func trap_irq_in_it
+	movs	r3, #0
+	cmp	r2, #0
+	ittte	eq
+	streq	r1, [r0]
+	addeq	r3, r3, #1
+	addeq	r3, r3, #2
+	addne	r3, r3, #4
+	mov	r0, r3
+	bx	lr
+
 	arm_func trap_udf_arm			@ (a) -> a: right after the call
 	udf	#0x12
 	bx	lr

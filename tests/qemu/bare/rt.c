@@ -380,6 +380,15 @@ void ex_fiq(void)
 	expect(rt_counts.fiq - n, 1);
 }
 
+/* An IRQ taken inside a Thumb IT block. */
+void ex_irq_in_it(void)
+{
+	unsigned n = rt_counts.sgi_pair;
+
+	expect(trap_irq_in_it((volatile void *)(GICD_BASE + GICD_SGIR), (2u << 24) | SGI_PAIR_A, 0), 3);
+	expect(rt_counts.sgi_pair - n, 1);
+}
+
 int rt_finish(unsigned min_each)
 {
 	const volatile struct rt_counts *c = &rt_counts;

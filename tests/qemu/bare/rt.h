@@ -12,6 +12,7 @@ unsigned trap_svc_irq_on_arm(unsigned a);
 unsigned trap_svc_thumb(unsigned a);
 unsigned trap_svc_cond_thumb(unsigned a);
 unsigned trap_svc_add_thumb(unsigned a, unsigned b);
+unsigned trap_irq_in_it(volatile void *sgir, unsigned value, unsigned zero);
 unsigned trap_udf_arm(unsigned a);
 unsigned trap_udf_thumb(unsigned a);
 unsigned trap_udf_thumb32(unsigned a);
@@ -44,6 +45,7 @@ void ex_back_to_back(void);
 void ex_svc_then_irq(void);
 void ex_wfi(void);
 void ex_fiq(void);
+void ex_irq_in_it(void);
 /* A failed check (counted, makes the program exit 1). */
 void rt_fail(void);
 /* Whether everything went as it should, the timer having interrupted

@@ -110,6 +110,7 @@ int main(void)
 	set_irq_handler(IRQ_NESTED);
 	sort(buf, sizeof(buf), by_value_desc);
 	ex_fiq();
+	ex_irq_in_it();
 	sum += apply_each(input, upper, 20) + apply_each(input, rot13, 20);
 	ex_svc_then_irq();
 	timer_stop();
