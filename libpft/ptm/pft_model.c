@@ -306,6 +306,27 @@ static void complete(struct model_walk *w, const struct model_insn *p, const str
 		trace_off(m);
 }
 
+/* An exception before @in (pft-flow.md 5.3): what ran since the last
+ * waypoint ends in a waypoint update, then the exception branch to the
+ * vector, which implies no atom. */
+static void exception(struct model_walk *w, const struct model_insn *in, unsigned number)
+{
+	struct pft_ptm_model *m = (struct pft_ptm_model *)w;
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_BRANCH, .addr = in->addr, .isa = in->isa,
+				    .ns = in->ns, .exception = (uint16_t)number };
+
+	if (m->straight_bytes)
+		put_waypoint_update(m);
+	if (!in->traceable) {
+		trace_off(m);
+		return;
+	}
+	flush_atoms(w);
+	set_cycles(m, &p, w->now);
+	emit(m, &p);
+	m->t_traced = w->now;
+}
+
 /* A periodic I-sync waits for the end of a straight-line run. */
 static int may_resync(const struct model_walk *w)
 {
@@ -336,5 +357,6 @@ static const struct model_ops ptm_ops = {
 	.complete = complete,
 	.may_resync = may_resync,
 	.put_sync = put_sync,
+	.exception = exception,
 	.finish = finish,
 };
