@@ -40,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BARE = os.path.join(HERE, "bare")
@@ -222,13 +223,13 @@ def ocsd_etm3(ss, want):
     got = []
     for x in diff_etm3.ocsd_flow(ss, TRACE_ID):
         if x[0] == "insn":
-            got.append(("insn", x[1]))
+            got.append(("insn", x[1], ""))
         elif x[0] == "exception":
-            got.append(("exception", x[1]))
+            got.append(("exception", x[1], None))
         elif x[0] == "multi-instruction range":
             return 1, "a range of several instructions: %s" % x[1]
-    want = [(w[0], w[1]) for w in want]
-    diff = first_difference([w + ("",) for w in want], [g + ("",) for g in got], "OpenCSD")
+    want = [(w[0], w[1], "" if w[0] == "insn" else None) for w in want]
+    diff = first_difference(want, got, "OpenCSD")
     return (1, diff) if diff else (0, None)
 
 
@@ -278,7 +279,10 @@ def suite(pft, keep=None):
                         jobs.append(pool.submit(one, pft, tmp, label, log, plain, elf, truth,
                                                 protocol, i, cfg))
             for f in jobs:
-                p, q, report = f.result()
+                try:
+                    p, q, report = f.result()
+                except Exception:  # a bug here: say where, count it, go on
+                    p, q, report = 0, 1, "FAIL (python): %s" % traceback.format_exc()
                 passed += p
                 failed += q
                 if report:

@@ -22,6 +22,12 @@
 
 	.syntax unified
 
+/* ERET: after each, a branch that never runs.  OpenCSD does not take an
+ * A32 ERET for a waypoint (pft-flow.md 4.1, pft-protocol.md A17): its
+ * range runs on to the next waypoint, which had better not be a call,
+ * whose return address its return stack would keep. */
+#define ERET eret; b .
+
 #ifdef THUMB_HANDLERS
 #define HANDLER_ISA .thumb
 #define HANDLER_FUNC .thumb_func
@@ -170,7 +176,7 @@ irq_slot:
 	str	r0, [sp, #20]
 	pop	{r0-r3, r12, lr}
 #ifdef BOARD_A15
-	eret
+	ERET
 #else
 	movs	pc, lr
 #endif
@@ -223,7 +229,7 @@ irq_slot:
 	push	{r0-r3, r12, lr}
 	bl	irq_body
 	pop	{r0-r3, r12, lr}
-	eret
+	ERET
 #else
 	push	{r0-r3, r12, lr}
 	bl	irq_body
