@@ -303,7 +303,8 @@ def strip(log, out):
                 g.write(line)
 
 
-BRANCHY = re.compile(r"^(b|bl|blx|bx|cbz|cbnz|tbb|tbh|eret|rfe\w*|udf|svc|bkpt|wfi)(\w\w)?(\.[nw])?$")
+BRANCHY = re.compile(r"^(b|bl|blx|bx|cbz|cbnz|tbb|tbh|eret|rfe\w*|udf|svc|bkpt|wfi)"
+                     r"(\w\w)?(\.[nw])?$")
 
 
 def objdump(elf_path):
@@ -350,7 +351,8 @@ def check(t, elf_path):
                             % (s.line, s.addr, mnem, ops, nxt.addr, nxt.line))
     for e in t.exceptions:
         if e.qemu in CUT and e.index < len(t.insns) and t.insns[e.index].addr == e.ret:
-            problems.append("line %d: %s: the cut instruction 0x%x runs next" % (e.line, e.name, e.ret))
+            problems.append("line %d: %s: the cut instruction 0x%x runs next"
+                            % (e.line, e.name, e.ret))
     # An interrupt's return address is where an exception return comes
     # back to later (or where another interrupt is taken right after it).
     landings = {}
@@ -399,8 +401,9 @@ def main():
         problems = check(t, args[2])
         for p in problems[:20]:
             print(p)
-        print("%d instructions, %d exceptions: %s" % (len(t.insns), len(t.exceptions),
-                                                       "%d problems" % len(problems) if problems else "consistent"))
+        print("%d instructions, %d exceptions: %s" % (
+            len(t.insns), len(t.exceptions),
+            "%d problems" % len(problems) if problems else "consistent"))
         return 1 if problems else 0
     return 0
 
