@@ -394,9 +394,11 @@ def main():
     elif args[0] == "jsonl":
         for el in t.elements():
             if el[0] == "insn":
-                print(json.dumps({"type": "insn", "addr": "0x%x" % el[1], "isa": el[2]}))
+                print(json.dumps({"type": "insn", "addr": "0x%x" % el[1], "isa": el[2]},
+                                 separators=(",", ":")))
             else:
-                print(json.dumps({"type": "exception", "number": el[1], "ret": "0x%x" % el[2]}))
+                print(json.dumps({"type": "exception", "number": el[1], "ret": "0x%x" % el[2]},
+                                 separators=(",", ":")))
     else:
         problems = check(t, args[2])
         for p in problems[:20]:
