@@ -248,7 +248,12 @@ static void trace_waypoint(struct pft_ptm_model *m, const struct model_insn *p, 
 		branch = taken && (m->cfg.branch_broadcast || ns_change);
 		break;
 	case PFT_WP_INDIRECT:
-		branch = taken && !(m->cfg.return_stack &&
+		/* An exception return, which changes the mode, goes out as an
+		 * address even when it matches the stack (a PTM may; pft-flow.md
+		 * 6 saw an A15 do so for a return): decoders that do not take
+		 * an A32 ERET for a waypoint (OpenCSD, pft-protocol.md A17)
+		 * then still follow it. */
+		branch = taken && !(m->cfg.return_stack && !p->c.exc_return &&
 				    rs_match_pop(m, n->addr, n->isa, n->ns));
 		break;
 	default:
