@@ -17,10 +17,15 @@
  *   IRQ, irq_nested      srsdb/cps in, IRQs re-enabled inside, rfeia sp!
  *   IRQ, irq_c (rt.c)    what gcc makes of __attribute__((interrupt("IRQ")))
  *   FIQ                  subs pc, lr, #4
+ *   SMC (Monitor mode)   movs pc, lr
  */
 #include "board.h"
 
+/* offsetof(struct rt_counts, smc), checked in rt.c. */
+#define RT_COUNTS_SMC 56
+
 	.syntax unified
+	.arch_extension sec
 
 /* ERET: after each, a branch that never runs.  OpenCSD does not take an
  * A32 ERET for a waypoint (pft-flow.md 4.1, pft-protocol.md A17): its
@@ -77,6 +82,8 @@
 	ldr	sp, =stack_sys_top
 	ldr	r0, =vectors
 	mcr	p15, 0, r0, c12, c0, 0		@ VBAR
+	ldr	r0, =mon_vectors
+	mcr	p15, 0, r0, c12, c0, 1		@ MVBAR: the SMC handler
 	mrc	p15, 0, r0, c1, c0, 0		@ SCTLR
 	bic	r0, r0, #(1 << 13)		@ V: low vectors (VBAR)
 	bic	r0, r0, #(1 << 1)		@ A: no alignment checks yet
@@ -140,6 +147,31 @@ vectors:
 	.global irq_slot
 irq_slot:
 	.word	irq_simple
+
+/* The Secure Monitor's: SMC only (both boards start in the Secure state,
+ * with EL3). */
+	.balign 32
+	.global mon_vectors
+mon_vectors:
+#ifdef THUMB_HANDLERS
+	b.w	.
+	b.w	.
+	b.w	smc_entry
+	b.w	.
+	b.w	.
+	b.w	.
+	b.w	.
+	b.w	.
+#else
+	b	.
+	b	.
+	b	smc_entry
+	b	.
+	b	.
+	b	.
+	b	.
+	b	.
+#endif
 
 /* ---- handlers ---- */
 	.text
@@ -313,6 +345,24 @@ irq_slot:
 	addeq	r3, r3, #2
 	addne	r3, r3, #4
 	mov	r0, r3
+	bx	lr
+
+	/* Monitor mode has no stack: the SMC's callers (the trap stubs)
+	 * leave r1 and r12 to it. */
+	handler smc_entry
+	ldr	r12, =rt_counts
+	ldr	r1, [r12, #RT_COUNTS_SMC]
+	add	r1, r1, #1
+	str	r1, [r12, #RT_COUNTS_SMC]
+	movs	pc, lr
+
+	arm_func trap_smc_arm			@ (a) -> a
+	smc	#0
+	bx	lr
+
+	thumb_func trap_smc_thumb		@ (a) -> a: after a NOP
+	nop
+	smc	#0
 	bx	lr
 
 	arm_func trap_udf_arm			@ (a) -> a: right after the call

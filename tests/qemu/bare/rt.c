@@ -3,6 +3,9 @@
  * (__attribute__((interrupt("IRQ")))) and the exercises the programs
  * call.  Built in the handlers' instruction set. */
 #include "rt.h"
+#include <stddef.h>
+
+_Static_assert(offsetof(struct rt_counts, smc) == 56, "RT_COUNTS_SMC in rt.S");
 
 typedef unsigned int u32;
 typedef unsigned char u8;
@@ -333,6 +336,9 @@ void ex_traps(void)
 	expect(trap_bkpt_thumb(5), 7);
 	expect(trap_dabt_arm(word), 7);
 	expect(trap_dabt_thumb(word), 7);
+	expect(trap_smc_arm(11), 11);
+	expect(trap_smc_thumb(12), 12);
+	expect(rt_counts.smc, 2);
 }
 
 /* Two SGIs pending at once: the second is taken right after the first's

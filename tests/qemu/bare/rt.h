@@ -22,12 +22,15 @@ unsigned trap_bkpt_arm(unsigned a);
 unsigned trap_bkpt_thumb(unsigned a);
 unsigned trap_dabt_arm(const void *p);
 unsigned trap_dabt_thumb(const void *p);
+unsigned trap_smc_arm(unsigned a);
+unsigned trap_smc_thumb(unsigned a);
 
 /* What the handlers counted. */
 struct rt_counts {
 	unsigned svc, und, bkpt, pabt, dabt, fiq;
 	unsigned irq_c, irq_simple, nest_outer, nest_inner;
 	unsigned timer, sgi_pair, spurious, bad;
+	unsigned smc;             /* rt.S's RT_COUNTS_SMC */
 };
 extern volatile struct rt_counts rt_counts;
 
