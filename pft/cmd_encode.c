@@ -17,7 +17,6 @@
 #include "encode.h"
 #include "images.h"
 #include "input.h"
-#include "insn_log.h"
 #include "options.h"
 #include "snapshot_out.h"
 
@@ -67,8 +66,8 @@ struct enc_source {
 	struct pft_image *image;
 	struct pft_ptm_model *model;   /* one of the two models */
 	struct pft_etm3_model *model3;
-	struct insn_log reader;
-	int reading, have_prev, done;
+	struct pft_insn_log *reader;
+	int have_prev, done;
 	uint64_t now;            /* cycles its instructions took so far */
 };
 
@@ -85,6 +84,7 @@ struct encode {
 	int force;               /* --force: into a non-empty --out-snapshot */
 	int format;
 
+	uint64_t exceptions;     /* exception entries in the logs */
 	FILE *raw, *formatted, *snap_trace;
 	struct pft_perf_writer *perf;
 	struct pft_ffmt *ffmt;
@@ -112,12 +112,13 @@ static void usage(FILE *out, int stats)
 			     "the first --log: the first's), on one timestamp clock, their\n"
 			     "trace in one buffer as a funnel merges it.\n\n");
 	fprintf(out,
-		"  --log FILE            qemu-user '-singlestep -d exec,nochain' log (add\n"
+		"  --log FILE            qemu-arm or qemu-system-arm '-singlestep -d\n"
+		"                        exec,nochain[,int]' log (',int': exceptions; add\n"
 		"                        ',cpu' for ETMv3's condition-failed atoms), or one\n"
 		"                        hex address per line (odd = Thumb; an optional\n"
 		"                        second column gives its cycles; lines 'ctxid V',\n"
-		"                        'vmid V', 'ns 0|1' set the state from the next\n"
-		"                        address on); '-' = stdin\n"
+		"                        'vmid V', 'ns 0|1', 'exception KIND [RET]' set the\n"
+		"                        state from the next address on); '-' = stdin\n"
 		"  --protocol ptm|etmv3  the trace source modelled (default ptm); etmv3 is an\n"
 		"                        ETMv3.5 of a Cortex-A7 (no --return-stack,\n"
 		"                        --pft-version 1.0 or --dmb-dsb-waypoints)\n"
@@ -550,7 +551,7 @@ static int take_packets(struct encode *e, struct enc_source *s)
 	return 0;
 }
 
-static int model_error(const struct encode *e, const struct enc_source *s, const struct log_entry *le)
+static int model_error(const struct encode *e, const struct enc_source *s, uint64_t line)
 {
 	struct pft_diag why;
 
@@ -558,7 +559,7 @@ static int model_error(const struct encode *e, const struct enc_source *s, const
 		pft_etm3_model_diag(s->model3, &why);
 	else
 		pft_ptm_model_diag(s->model, &why);
-	cli_error("%s:%" PRIu64 ": %s", s->log, le->line, why.text);
+	cli_error("%s:%" PRIu64 ": %s", s->log, line, why.text);
 	return EXIT_USAGE;
 }
 
@@ -572,11 +573,15 @@ static uint64_t ticks(const struct enc_source *s)
  * end of its log, the model's last packets.  Returns 0, or an exit code. */
 static int step(struct encode *e, struct enc_source *s)
 {
-	struct log_entry le;
-	int r = log_next(&s->reader, &le);
+	struct pft_model_insn in;
+	struct pft_diag why;
+	int r = pft_insn_log_next(s->reader, &in, sizeof(in));
 
-	if (r < 0)
+	if (r < 0) {
+		pft_insn_log_diag(s->reader, &why);
+		cli_error("%s", why.text);
 		return EXIT_USAGE;
+	}
 	if (r == 0) {
 		s->done = 1;
 		if (!s->have_prev) {
@@ -589,22 +594,16 @@ static int step(struct encode *e, struct enc_source *s)
 			pft_ptm_model_finish(s->model);
 		return take_packets(e, s) ? EXIT_USAGE : 0;
 	}
-	struct pft_model_insn in = { .addr = le.addr, .isa = le.isa,
-				     .has_cycles = le.has_cycles, .cycles = le.cycles,
-				     .has_ctxid = le.has_ctxid, .ctxid = le.ctxid,
-				     .has_vmid = le.has_vmid, .vmid = le.vmid,
-				     .has_ns = le.has_ns, .ns = le.ns,
-				     .has_nzcv = le.has_nzcv, .nzcv = le.nzcv };
-	if (!s->have_prev && s->have_ctxid && !le.has_ctxid) {
+	if (!s->have_prev && s->have_ctxid && !in.has_ctxid) {
 		in.has_ctxid = 1;
 		in.ctxid = s->ctxid;
 	}
 	int err = e->io.etm3 ? pft_etm3_model_put(s->model3, &in, sizeof(in))
 			     : pft_ptm_model_put(s->model, &in, sizeof(in));
 	if (err < 0)
-		return model_error(e, s, &le);
+		return model_error(e, s, pft_insn_log_line(s->reader));
 	s->have_prev = 1;
-	s->now += le.has_cycles ? le.cycles : 1;
+	s->now += in.has_cycles ? in.cycles : 1;
 	return take_packets(e, s) ? EXIT_USAGE : 0;
 }
 
@@ -616,10 +615,11 @@ static int run_model(struct encode *e)
 	int rc = 0;
 
 	for (size_t k = 0; k < e->nsrc && !rc; k++) {
-		if (log_open(&e->src[k].reader, e->src[k].log))
+		struct pft_diag why;
+		if (!(e->src[k].reader = pft_insn_log_open(e->src[k].log, &why))) {
+			cli_error("%s", why.text);
 			rc = EXIT_USAGE;
-		else
-			e->src[k].reading = 1;
+		}
 	}
 	while (!rc) {
 		struct enc_source *next = NULL;
@@ -630,9 +630,10 @@ static int run_model(struct encode *e)
 			break;
 		rc = step(e, next);
 	}
-	for (size_t k = 0; k < e->nsrc; k++)
-		if (e->src[k].reading)
-			log_close(&e->src[k].reader);
+	for (size_t k = 0; k < e->nsrc; k++) {
+		e->exceptions += pft_insn_log_exceptions(e->src[k].reader);
+		pft_insn_log_close(e->src[k].reader);
+	}
 	return rc;
 }
 
@@ -685,8 +686,12 @@ static void print_summary(const struct encode *e)
 		n += r < 0 ? 0 : (size_t)r < sizeof(outs) - n ? (size_t)r : sizeof(outs) - n - 1;
 	}
 	say_output(outs + n, sizeof(outs) - n, e->out_perf, "perf.data, ");
-	cli_error("encode: %" PRIu64 " instruction%s, %" PRIu64 " packet%s: %s", insns,
-		  insns == 1 ? "" : "s", packets, packets == 1 ? "" : "s", outs + 2);
+	char exc[48] = "";
+	if (e->exceptions)
+		snprintf(exc, sizeof(exc), ", %" PRIu64 " exception%s", e->exceptions,
+			 e->exceptions == 1 ? "" : "s");
+	cli_error("encode: %" PRIu64 " instruction%s%s, %" PRIu64 " packet%s: %s", insns,
+		  insns == 1 ? "" : "s", exc, packets, packets == 1 ? "" : "s", outs + 2);
 }
 
 static void print_stats(const struct encode *e)
