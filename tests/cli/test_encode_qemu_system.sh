@@ -23,13 +23,13 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 #   0x10 subs pc, lr, #4    0x110 bkpt #0
 #   0x14 nop                0x114 b 0x100
 #   0x18 subs pc, lr, #4    0x118 bx lr
-#   0x1c nop
+#   0x1c nop                0x11c hvc #0
 python3 - "$tmp/image.bin" <<'EOF'
 import struct, sys
 NOP, MOVS, SUBS4 = 0xe1a00000, 0xe1b0f00e, 0xe25ef004
 words = {0x00: NOP, 0x04: MOVS, 0x08: MOVS, 0x0c: MOVS, 0x10: SUBS4, 0x14: NOP, 0x18: SUBS4,
          0x1c: NOP, 0x100: NOP, 0x104: NOP, 0x108: 0xef000001, 0x10c: 0xe5910000,
-         0x110: 0xe1200070, 0x114: 0xeafffff9, 0x118: 0xe12fff1e}
+         0x110: 0xe1200070, 0x114: 0xeafffff9, 0x118: 0xe12fff1e, 0x11c: 0xe1400070}
 img = bytearray(0x120)
 for a, w in words.items():
     img[a:a + 4] = struct.pack("<I", w)
@@ -137,6 +137,21 @@ for cfg in "" "--protocol etmv3"; do
     # shellcheck disable=SC2086
     check "fetch fault outside the image [$cfg]" "$(decode "$tmp/fetch.log" $cfg)" \
         "118 prefetch_abort@0x100000 c 104"
+done
+
+# HVC (on a core with the Virtualization Extensions): raised by the
+# instruction, which ran; an exception into Hyp mode (3).
+{
+    t 0x11c
+    echo "Taking exception 11 [Hypervisor Call] on CPU 0"
+    echo "...from EL1 to EL2"
+    t 0x14; t 0x18
+    echo "Exception return from AArch32 hyp to svc PC 0x00000104"
+    t 0x104
+} >"$tmp/hvc.log"
+for cfg in "" "--protocol etmv3"; do
+    # shellcheck disable=SC2086
+    check "HVC [$cfg]" "$(decode "$tmp/hvc.log" $cfg)" "11c hyp@0x120 14 18 104"
 done
 
 # The same flows as a plain log.
