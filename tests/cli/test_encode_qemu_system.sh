@@ -180,6 +180,10 @@ expect_error 2 "bad5.log:2: exception: not an exception number" \
 printf '100\nexception irq 0x10g\n18\n' >"$tmp/bad6.log"
 expect_error 2 "bad6.log:2: exception: " \
     "$PFT" encode --log "$tmp/bad6.log" "${img[@]}" --out-raw "$tmp/x.raw"
+{ t 0x18; echo "Exception return from AArch32 irq to svc PC 0x00000104"; t 0x108; } \
+    >"$tmp/bad8.log"
+expect_error 2 "bad8.log:3: the exception return before \(line 2\) went to 0x00000104, not to this block's 0x00000108" \
+    "$PFT" encode --log "$tmp/bad8.log" "${img[@]}" --out-raw "$tmp/x.raw"
 { t 0x100; echo "Exception return from AArch32 irq to svc"; } >"$tmp/bad7.log"
 expect_error 2 "bad7.log:2: qemu 'Exception return' line without a PC" \
     "$PFT" encode --log "$tmp/bad7.log" "${img[@]}" --out-raw "$tmp/x.raw"
