@@ -650,9 +650,11 @@ static int start(struct views_run *r)
 			.clock = (uint8_t)timeline_clock(&s->cfg)
 		};
 		/* With timestamps: every track on their common base, in real
-		 * time at --ts-clock (or the snapshot's frequency). */
+		 * time at --ts-clock, or the snapshot's frequency (--clock when
+		 * the trace has no cycles: its counts were the timestamps). */
 		if (s->timestamps) {
-			tc.hz = r->ts_clock ? r->ts_clock : r->ts_hz;
+			tc.hz = r->ts_clock ? r->ts_clock
+				: r->hz && !s->cycle_accurate ? r->hz : r->ts_hz;
 			tc.clock = PFT_TIMELINE_TIME;
 		}
 		if (!(r->tracks[i] = pft_timeline_alloc(&tc, &err)))
