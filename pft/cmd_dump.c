@@ -327,9 +327,9 @@ static void take_counts(struct dump *d, const struct input *in)
 	}
 }
 
-/* The counts by type of @c (a source's; NULL: the total, @d's), as the
- * total's fields: ", name N" (text) or ,"name":N (JSON, the first
- * without its comma). */
+/* The counts by type of @c (a source's, in JSON; NULL: the total,
+ * @d's): "  name  N" lines (text) or ,"name":N (JSON, the first without
+ * its comma). */
 static void print_types(const struct dump *d, const struct pft_input_counts *c, int json)
 {
 	const uint64_t *counts = c ? c->packets : d->counts;
@@ -346,21 +346,18 @@ static void print_types(const struct dump *d, const struct pft_input_counts *c, 
 			continue;
 		if (json)
 			printf("%s\"%s\":%" PRIu64, n++ ? "," : "", pft_ptm_pkt_type_name(t), counts[t]);
-		else if (c)
-			printf(", %s %" PRIu64, pft_ptm_pkt_type_name(t), counts[t]);
 		else
 			printf("  %-17s %" PRIu64 "\n", pft_ptm_pkt_type_name(t), counts[t]);
 	}
 	/* ETMv3 packets have types of their own: their total. */
 	if (etm3 && json)
 		printf("%s\"etmv3_packets\":%" PRIu64, n ? "," : "", etm3);
-	else if (etm3 && c)
-		printf(", etmv3 packets %" PRIu64, etm3);
 	else if (etm3)
 		printf("  %-17s %" PRIu64 "\n", "etmv3 packets", etm3);
 }
 
-/* --count: a line per source, with the same counts as the total after it. */
+/* --count: a line per source (JSON: with the total's counts), then the
+ * total. */
 static void print_counts(const struct dump *d, const struct input *in)
 {
 	int json = d->format == FMT_JSONL;
@@ -380,16 +377,14 @@ static void print_counts(const struct dump *d, const struct input *in)
 			printf("}}\n");
 			continue;
 		}
-		if (s->cpu >= 0)
-			printf("cpu %d (%s): ", s->cpu, s->name);
-		else if (s->id >= 0)
+		if (s->id >= 0)
 			printf("id 0x%02x (%s): ", s->id, s->name);
 		else
 			printf("%s: ", s->name);
-		printf("%" PRIu64 " bytes, %" PRIu64 " packets, %" PRIu64 " errors", s->stats.bytes,
-		       s->stats.packets, s->stats.errors);
-		print_types(d, &in->src[i].counts, 0);
-		printf("\n");
+		/* The line scripts read, as it was ("..., E errors" last): the
+		 * types are in the JSON objects. */
+		printf("%" PRIu64 " bytes, %" PRIu64 " packets, %" PRIu64 " errors\n",
+		       s->stats.bytes, s->stats.packets, s->stats.errors);
 	}
 	if (json)
 		printf("{\"type\":\"summary\",\"counts\":{");

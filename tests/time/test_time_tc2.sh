@@ -12,7 +12,8 @@
 #  - the window: a small --merge-window gives lines out of time order, and
 #    says how many (the count the listing shows), exit 0;
 #  - --count: a line (object) per source, each equal to that source's
-#    own decode, adding up to the total;
+#    own decode, adding up to the total (dump: the JSON object with its
+#    packet counts, the text line as before);
 #  - pft timeline: every span at the time of an element of its source,
 #    each track starting at its source's place; --ts-clock in real time;
 #  - the options' mistakes: one line, exit 2.
@@ -90,8 +91,11 @@ check "count text: a line per source" "$(printf '%s\n' "$out" | grep -c '^id 0x1
 check "count text: 0x13" "$(printf '%s\n' "$out" | grep '^id 0x13')" \
     "id 0x13 (PTM_0): 9548 instructions, range 1554, no_sync 1, trace_on 137, context 1, exception_return 4, timestamp 42, addr_nacc 16"
 check "count text: the total" "$(printf '%s\n' "$out" | sed -n 6p)" "26171 instructions"
+run "$PFT" dump --snapshot "$S" --count --quiet
+check "dump count text: the line as it was" "$(printf '%s\n' "$out" | grep '^id 0x13')" \
+    "id 0x13 (PTM_0): 4533 bytes, 1798 packets, 0 errors"
 run "$PFT" dump --snapshot "$S" --count --format jsonl --quiet
-check "dump count: 0x13" "$(printf '%s\n' "$out" | grep '"id":19')" \
+check "dump count json: 0x13" "$(printf '%s\n' "$out" | grep '"id":19')" \
     '{"type":"source","id":19,"bytes":4533,"packets":1798,"errors":0,"counts":{"notsync":9,"async":5,"isync":140,"atom":1283,"branch":315,"timestamp":42,"exception_return":4}}'
 
 # The timeline: every track on the time base, in ticks (TC2 gives no
