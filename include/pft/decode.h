@@ -318,8 +318,8 @@ pft_export int pft_merge_add_source(struct pft_merge *m, const struct pft_merge_
  * Give the merge the next item of source @item->source (@size = sizeof
  * *@item, or PFT_ITEM_SIZE_0_5): its packets, elements and raw bytes are
  * copied.  Returns 0, -PFT_ERR_INVALID (NULL argument, @size too small,
- * an unknown source or one that has ended, a bad @type, @count 0, after
- * pft_merge_finish()) or -PFT_ERR_NOMEM.
+ * an unknown source or one that has ended, a bad @type, @count 0 for a
+ * PACKET or ELEM, after pft_merge_finish()) or -PFT_ERR_NOMEM.
  */
 pft_export int pft_merge_put(struct pft_merge *m, const struct pft_item *item, size_t size);
 

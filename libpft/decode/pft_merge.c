@@ -265,8 +265,8 @@ static int hold(struct pft_merge *m, struct msrc *s, const struct pft_item *item
 int pft_merge_put(struct pft_merge *m, const struct pft_item *item, size_t size)
 {
 	if (!m || !item || size < PFT_ITEM_SIZE_0_5 || m->finished ||
-	    item->source >= m->nsrc || m->src[item->source].ended || !item->count ||
-	    item->type > PFT_ITEM_GAP)
+	    item->source >= m->nsrc || m->src[item->source].ended ||
+	    (!item->count && item->type != PFT_ITEM_GAP) || item->type > PFT_ITEM_GAP)
 		return -PFT_ERR_INVALID;
 	m->started = 1;
 	struct msrc *s = &m->src[item->source];

@@ -104,6 +104,20 @@ if out=$(python3 "$here/time_check.py" perf.jsonl cpu0=a.log:1000:1 cpu1=a.log:6
 else
     bad "perf.data: $out"
 fi
+# Trace lost (an AUX record flagged TRUNCATED after 1 KiB): the error
+# element comes in its place with a time, the rest as without --merge.
+"$PFT" encode --log a.log --elf a --cycle-accurate --timestamps --ts-bits 48 --ts-period 20 \
+    --ts-start 1000 --out-perf t.data --perf-raw --quiet &&
+    python3 "$perf_dir/mkpercpu.py" --aux-gap gap.data 1024 t.data || exit 1
+run "$PFT" decode --perf gap.data --format jsonl --quiet
+check "lost trace: exit status" "$status" 1
+printf '%s\n' "$out" >gap.plain
+run "$PFT" decode --perf gap.data --format jsonl --merge --quiet
+check "lost trace, --merge: exit status" "$status" 1
+printf '%s\n' "$out" >gap.merged
+if out=$(python3 "$tc2" merge gap.plain gap.merged); then ok; else bad "lost trace, --merge: $out"; fi
+check "lost trace, --merge: the error with its time" \
+    "$(grep -c '"offset":1024,.*"type":"error","cpu":0,"time":[0-9]*,"msg":"truncated"' gap.merged)" 1
 run "$PFT" decode --perf cpus.data --count --format jsonl --quiet
 check "perf.data count: per CPU" "$(printf '%s\n' "$out" | grep -c '"type":"source","cpu":[01],"id":1[67],')" 2
 

@@ -455,6 +455,10 @@ static void arguments(void)
 	PTU_EQ(put(m, 1, &e), -PFT_ERR_INVALID);   /* no source 1 */
 	it = (struct pft_item){ .type = PFT_ITEM_ELEM, .protocol = PFT_PROTO_PTM, .elem = &e };
 	PTU_EQ(pft_merge_put(m, &it, sizeof(it)), -PFT_ERR_INVALID);   /* count 0 */
+	/* A gap's count means nothing (perf.data's lost trace has 0). */
+	struct pft_item gap = { .type = PFT_ITEM_GAP, .protocol = PFT_PROTO_PTM, .offset = 77,
+				.status = -PFT_ERR_TRUNCATED };
+	PTU_EQ(pft_merge_put(m, &gap, sizeof(gap)), 0);
 	it.count = 1;
 	PTU_EQ(pft_merge_put(m, &it, PFT_ITEM_SIZE_0_5 - 1), -PFT_ERR_INVALID);
 	PTU_EQ(pft_merge_put(m, &it, sizeof(it)), 0);
