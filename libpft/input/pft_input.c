@@ -52,6 +52,9 @@ struct in_file {
 	int done;
 	uint64_t read;         /* bytes read */
 	uint64_t size;         /* of a regular file (progress); 0: unknown */
+	/* Files read side by side (a merge): each its own block, which its
+	 * pipeline borrows until it needs more; NULL: the input's. */
+	uint8_t *buf;
 	/* Standard input: the bytes detection read, decoded before the rest;
 	 * freed once the pipeline has taken them. */
 	uint8_t *prefix;
@@ -169,6 +172,7 @@ void pft_input_free(struct pft_input *in)
 		if (f->fd > 0)
 			close(f->fd);
 		pft_pipe_free(f->pipe);
+		free(f->buf);
 		free(f->map);
 		free(f->path);
 		free(f->prefix);
@@ -1051,12 +1055,13 @@ static int read_more(struct pft_input *in, struct in_file *f)
 			return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, f->path, "%s",
 					     strerror(errno));
 	}
+	uint8_t *buf = f->buf ? f->buf : in->buf;
 	for (;;) {
-		ssize_t n = read(f->fd, in->buf, READ_BLOCK);
+		ssize_t n = read(f->fd, buf, READ_BLOCK);
 		if (n > 0) {
 			f->read += (uint64_t)n;
 			report_progress(in);
-			return pft_pipe_feed(f->pipe, in->buf, (size_t)n);
+			return pft_pipe_feed(f->pipe, buf, (size_t)n);
 		}
 		if (n == 0)
 			return pft_pipe_finish(f->pipe);
@@ -1273,6 +1278,13 @@ static int start_merge(struct pft_input *in)
 	in->merge_none = !timed && in->cfg.merge == PFT_INPUT_MERGE_TIMES;
 	if (in->merge_none)
 		return 0;
+	/* Several files are read side by side: each needs its own block. */
+	size_t decoding = 0;
+	for (size_t i = 0; i < in->nfiles; i++)
+		decoding += in->files[i].nmap != 0;
+	for (size_t i = 0; decoding > 1 && i < in->nfiles; i++)
+		if (in->files[i].nmap && !(in->files[i].buf = malloc(READ_BLOCK)))
+			return pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
 	if (!(in->merge = pft_merge_alloc(&mc, &err)))
 		return pft_diag_set(&in->error, err, "%s", pft_errstr(pft_errcode(err)));
 	for (size_t i = 0; i < pft_input_nsources(in); i++) {

@@ -9,7 +9,8 @@
 # instruction's cycle, the timestamps, each element's time as
 # shared/spec/cli.md defines it, the order of all elements) and requires
 # pft decode --merge to give exactly that, on the snapshot, on the bare
-# buffer, at -j 1 and -j 2, and on perf.data (two CPUs of one program);
+# buffer, on a snapshot with a buffer per core, at -j 1 and -j 2, and on
+# perf.data (two CPUs of one program);
 # pft timeline must put every span at the time of an element of its
 # source, core 1's track starting after core 0's, in microseconds at the
 # snapshot's frequency (or --ts-clock).
@@ -53,6 +54,20 @@ check_eval "snapshot: interleaved ($out)" '[ "$(echo "$out" | cut -d" " -f6)" -g
 "$PFT" decode --formatted two.fmt --elf a --elf b --merge --format jsonl --quiet >fmt.jsonl
 check "bare buffer: exit status" "$?" 0
 if out=$(python3 "$here/time_check.py" fmt.jsonl $built); then ok; else bad "bare buffer: $out"; fi
+# A buffer per core (DS-5's source_data buffers): the two files are read
+# side by side.  The same trace, each source's encoded alone, raw.
+cp -r ss ss2
+"$PFT" encode --log a.log --elf a --ts-start 1000 --cycle-accurate --timestamps --ts-period 20 \
+    --out-raw ss2/a.bin --quiet &&
+    "$PFT" encode --log b.log --elf b --ts-start 6000 --ts-cycles 2 --cycle-accurate --timestamps \
+        --ts-period 20 --out-raw ss2/b.bin --quiet || exit 1
+printf '%s\n' '[trace_buffers]' 'buffers=buffer0,buffer1' '' '[buffer0]' 'name=BUF_A' 'file=a.bin' \
+    'format=source_data' '' '[buffer1]' 'name=BUF_B' 'file=b.bin' 'format=source_data' '' \
+    '[source_buffers]' 'PTM_0=BUF_A' 'PTM_1=BUF_B' '' '[core_trace_sources]' 'cpu_0=PTM_0' \
+    'cpu_1=PTM_1' >ss2/trace.ini
+"$PFT" decode --snapshot ss2 --merge --format jsonl --quiet >ss2.jsonl
+check "a buffer per core: exit status" "$?" 0
+if out=$(python3 "$here/time_check.py" ss2.jsonl $built); then ok; else bad "a buffer per core: $out"; fi
 # Without --merge: the same elements, in the buffer's order, no time.
 "$PFT" decode --snapshot ss --format jsonl --quiet >plain.jsonl
 if out=$(python3 "$tc2" merge plain.jsonl snap.jsonl); then ok; else bad "plain and merged: $out"; fi
