@@ -260,8 +260,8 @@ pft_export int pft_pipe_fit(const struct pft_pipe *p, unsigned source,
  * same window bounds what waits.
  *
  * Items are copied when put, a run split into single items: each item
- * that comes out has @count 1; an ELEM item's @ptm is the packet that
- * produced it when the run's packet did, else NULL.  What
+ * that comes out has @count 1; an ELEM item's @ptm is the BAD packet that
+ * produced it (a run with a negative @status), else NULL.  What
  * pft_merge_next() returns is valid until the next call.
  */
 enum { PFT_MERGE_WINDOW = 65536 };   /* items held, by default */

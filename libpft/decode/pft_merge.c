@@ -200,8 +200,10 @@ static void hold_packet(struct held *h, const struct pft_proto *pr, const void *
 	memcpy(&h->pkt, pkt, pr->packet_size);
 	uint16_t size = pft_proto_pkt_size(pr, &h->pkt);
 	const uint8_t *raw = pft_proto_pkt_raw(pr, &h->pkt);
-	if (size > RAW_MAX)
+	if (size > RAW_MAX) {   /* (no protocol's packet is: kept in bounds all the same) */
 		size = RAW_MAX;
+		memcpy((unsigned char *)&h->pkt + pr->size_at, &size, sizeof(size));
+	}
 	if (raw && size)
 		memcpy(h->raw, raw, size);
 	h->has_pkt = 1;
@@ -300,8 +302,10 @@ int pft_merge_put(struct pft_merge *m, const struct pft_item *item, size_t size)
 		int clock = !m->cfg.packets;
 		int is_ts = clock && e->type == PFT_ELEM_TIMESTAMP;
 		uint64_t cycles = clock && e->has_cycles ? e->cycles : 0;
-		/* Its packet: the run's, where it produced the element. */
-		const void *pkt = pkt0 && e->offset == pkt_offset ? pkt0 : NULL;
+		/* Its packet: the run's, where it produced the element, and only
+		 * when it is a bad packet (what a listing says of the error): a
+		 * copy per element cost more than the rest of the merge. */
+		const void *pkt = pkt0 && item->status < 0 && e->offset == pkt_offset ? pkt0 : NULL;
 		err = hold(m, s, item, e, pkt, pr, is_ts, e->ts, cycles);
 	}
 	return err;

@@ -326,17 +326,18 @@ static void times_only(void)
 	pft_merge_free(m);
 }
 
-/* A run is split: one item each, the run's packet only with the elements
- * it produced; packets' raw bytes are copied. */
+/* A run is split: one item each, the run's bad packet only with the
+ * elements it produced; packets' raw bytes are copied. */
 static void runs_and_packets(void)
 {
 	struct pft_merge *m = merge(0, 1);
 	uint8_t bytes[2] = { 0x42, 0x99 };
 	struct pft_ptm_packet pkt = { .offset = 7, .raw = bytes, .size = 2,
-				      .type = PFT_PTM_PKT_ATOM };
+				      .type = PFT_PTM_PKT_BAD };
 	struct pft_elem e[3] = { stamp(7, 10), range(7, 0), range(9, 0) };
 	struct pft_item it = { .type = PFT_ITEM_ELEM, .protocol = PFT_PROTO_PTM, .source = 0,
-			       .ptm = &pkt, .elem = e, .count = 3 };
+			       .ptm = &pkt, .elem = e, .count = 3,
+			       .status = -PFT_ERR_TRUNCATED };   /* a bad packet's */
 	struct pft_item out;
 
 	PTU_EQ(source(m, 1, 1, 0), 0);
@@ -353,6 +354,19 @@ static void runs_and_packets(void)
 			PTU_EQ(out.ptm->raw[0], 0x42);
 			PTU_EQ(out.ptm->raw[1], 0x99);
 		}
+	}
+	pft_merge_free(m);
+
+	/* A good packet's elements come without it. */
+	m = merge(0, 1);
+	PTU_EQ(source(m, 1, 1, 0), 0);
+	it.status = 0;
+	pkt.type = PFT_PTM_PKT_ATOM;
+	PTU_EQ(pft_merge_put(m, &it, sizeof(it)), 0);
+	PTU_EQ(pft_merge_finish(m), 0);
+	for (int k = 0; k < 3; k++) {
+		PTU_EQ(pft_merge_next(m, &out, sizeof(out)), 0);
+		PTU_CHECK(out.ptm == NULL);
 	}
 	pft_merge_free(m);
 
