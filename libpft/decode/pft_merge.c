@@ -63,7 +63,9 @@ struct pft_merge {
 	int blocked;             /* @wanted blocks a head that is ready */
 	int any_out;             /* @last_out is set */
 	uint64_t last_out;       /* the latest time that went out (order) */
-	struct held out;         /* what pft_merge_next() returned last */
+	/* What pft_merge_next() returned last: a slot its source's queue no
+	 * longer holds, which only the next put can take again. */
+	struct held *out;
 };
 
 struct pft_merge *pft_merge_alloc(const struct pft_merge_config *cfg, int *errcode)
@@ -124,7 +126,7 @@ int pft_merge_add_source(struct pft_merge *m, const struct pft_merge_source *s)
 
 static struct held *at(const struct msrc *s, size_t k)
 {
-	return &s->q[(s->head + k) % s->cap];
+	return &s->q[(s->head + k) & (s->cap - 1)];   /* @cap: a power of two */
 }
 
 static struct held *push(struct msrc *s)
@@ -360,21 +362,21 @@ static int head_ready(const struct msrc *s)
 	return s->n > s->npending;
 }
 
-/* Take source @i's head into m->out. */
+/* Take source @i's head: m->out. */
 static void take(struct pft_merge *m, size_t i)
 {
 	struct msrc *s = &m->src[i];
 	struct held *h = at(s, 0);
 
-	m->out = *h;
-	s->head = (s->head + 1) % s->cap;
+	m->out = h;
+	s->head = (s->head + 1) & (s->cap - 1);
 	s->n--;
 	m->held--;
-	if (m->out.state == HELD_TIMED && m->cfg.order) {
-		if (m->any_out && m->out.time < m->last_out)
+	if (h->state == HELD_TIMED && m->cfg.order) {
+		if (m->any_out && h->time < m->last_out)
 			s->st.late++;
 		else
-			m->last_out = m->out.time;
+			m->last_out = h->time;
 		m->any_out = 1;
 	}
 }
@@ -420,34 +422,33 @@ static size_t oldest_pending(const struct pft_merge *m, int with_ts)
  * window is full, the earliest head goes whatever blocks it. */
 static int pick(struct pft_merge *m, int force)
 {
-	size_t best = m->nsrc, first = m->nsrc;
+	size_t best = m->nsrc, first = m->nsrc, early = m->nsrc;
+	const struct held *hb = NULL, *hf = NULL, *he = NULL;
 
 	m->wanted = -1;
 	m->blocked = 0;
-	/* Items without a time go first, as they came. */
+	/* One pass over the heads that may go: the first without a time (they
+	 * go first, as they came), the earliest arrival (without order), the
+	 * earliest time. */
 	for (size_t i = 0; i < m->nsrc; i++) {
 		const struct msrc *s = &m->src[i];
-		if (s->n && head_ready(s) && at(s, 0)->state == HELD_UNTIMED &&
-		    (first == m->nsrc || at(s, 0)->seq < at(&m->src[first], 0)->seq))
-			first = i;
+		if (!head_ready(s))
+			continue;
+		const struct held *h = at(s, 0);
+		if (h->state == HELD_UNTIMED) {
+			if (!hf || h->seq < hf->seq)
+				first = i, hf = h;
+			continue;
+		}
+		if (!he || h->seq < he->seq)
+			early = i, he = h;
+		if (!hb || before(m, h->time, i, hb->time, best))
+			best = i, hb = h;
 	}
 	if (first < m->nsrc)
 		return (int)first;
-	if (!m->cfg.order) {
-		/* The earliest arrival whose time is known. */
-		for (size_t i = 0; i < m->nsrc; i++) {
-			const struct msrc *s = &m->src[i];
-			if (head_ready(s) && (best == m->nsrc || at(s, 0)->seq < at(&m->src[best], 0)->seq))
-				best = i;
-		}
-		return best < m->nsrc ? (int)best : -1;
-	}
-	for (size_t i = 0; i < m->nsrc; i++) {
-		const struct msrc *s = &m->src[i];
-		if (head_ready(s) &&
-		    (best == m->nsrc || before(m, at(s, 0)->time, i, at(&m->src[best], 0)->time, best)))
-			best = i;
-	}
+	if (!m->cfg.order)
+		return early < m->nsrc ? (int)early : -1;
 	if (best == m->nsrc) {
 		for (size_t i = 0; i < m->nsrc && m->wanted < 0; i++)
 			if (!m->src[i].ended && m->src[i].cfg.timestamps)
@@ -456,7 +457,7 @@ static int pick(struct pft_merge *m, int force)
 	}
 	if (force)
 		return (int)best;
-	uint64_t t = at(&m->src[best], 0)->time;
+	uint64_t t = hb->time;
 	/* Every other source that may still put an item: is it later? */
 	for (size_t i = 0; i < m->nsrc; i++) {
 		const struct msrc *s = &m->src[i];
@@ -499,26 +500,36 @@ int pft_merge_next(struct pft_merge *m, struct pft_item *item, size_t size)
 	}
 	take(m, (size_t)i);
 
-	struct held *h = &m->out;
-	struct pft_item it = { .type = h->type, .protocol = h->protocol, .source = h->source,
-			       .status = h->status, .offset = h->offset, .count = 1 };
+	struct held *h = m->out;
+	/* Filled in place, field by field: an item built aside and copied
+	 * whole was read back before its stores had landed (a store
+	 * forwarding stall, most of the merge's time). */
+	struct pft_item whole, *it = size >= sizeof(*item) ? item : &whole;
+	it->type = h->type;
+	it->protocol = h->protocol;
+	it->source = h->source;
+	it->status = h->status;
+	it->offset = h->offset;
+	it->ptm = NULL;
+	it->etm3 = NULL;
+	it->elem = h->has_elem ? &h->elem : NULL;
+	it->count = 1;
+	it->reserved = 0;
 	if (h->has_pkt) {
 		const struct pft_proto *pr = pft_proto_of(h->protocol);
 		pft_proto_set_pkt_raw(pr, &h->pkt, h->raw);
 		if (h->protocol == PFT_PROTO_ETMV3)
-			it.etm3 = &h->pkt.etm3;
+			it->etm3 = &h->pkt.etm3;
 		else
-			it.ptm = &h->pkt.ptm;
+			it->ptm = &h->pkt.ptm;
 	}
-	if (h->has_elem)
-		it.elem = &h->elem;
-	if (h->state == HELD_TIMED) {
-		it.time = h->time;
-		it.timed = 1;
-	}
+	it->timed = h->state == HELD_TIMED;
+	it->time = it->timed ? h->time : 0;
+	memset(it->reserved2, 0, sizeof(it->reserved2));
 	if (size > sizeof(*item))
 		memset((char *)item + sizeof(*item), 0, size - sizeof(*item));
-	pft_copy_known(item, &it, size, sizeof(it));
+	else if (it == &whole)
+		memcpy(item, &whole, size);   /* a caller built against 0.5 */
 	return 0;
 }
 
