@@ -26,11 +26,15 @@ struct dis_entry {
 
 struct decode {
 	int format, count_only, insn, multi_id;
+	int merge;                    /* --merge: each line with its time */
+	int timed;                    /* the item being printed has @time */
+	uint64_t time;
 	csh cs_arm, cs_thumb;
 	int have_cs;
 	struct dis_entry *dis;        /* DIS_CACHE_SIZE entries, with --insn */
 	uint64_t counts[PFT_ELEM_TYPE_MAX];
 	uint64_t insns;
+	uint64_t *gap_errors;         /* --count: per source, the gaps' errors */
 	const struct pft_ptm_packet *pkt; /* the packet whose elements are printed */
 	struct pft_lines *lines;      /* source lines of the --elf files */
 	struct outbuf out;
@@ -133,6 +137,24 @@ static void json_cpu(struct outbuf *o, int cpu)
 	}
 }
 
+/* With --merge: ,"time":N when the item has one. */
+static void json_time(struct decode *d)
+{
+	if (d->timed) {
+		ob_str(&d->out, ",\"time\":");
+		ob_dec(&d->out, d->time);
+	}
+}
+
+/* With --merge: " time=N" at the end of a text line. */
+static void text_time(struct decode *d)
+{
+	if (d->timed) {
+		ob_str(&d->out, " time=");
+		ob_dec(&d->out, d->time);
+	}
+}
+
 static void print_insns(struct decode *d, const struct pft_input_source *s,
 			const struct pft_elem *e, int id)
 {
@@ -154,6 +176,7 @@ static void print_insns(struct decode *d, const struct pft_input_source *s,
 			ob_str(o, "\",\"size\":");
 			ob_dec(o, insn.size);
 			json_cpu(o, s->cpu);
+			json_time(d);
 			json_place(o, &p);
 			if (dis->known) {
 				ob_str(o, ",\"asm\":\"");
@@ -215,6 +238,7 @@ static void print_elem_json(struct decode *d, const struct pft_input_source *s,
 	ob_str(o, pft_elem_type_name(e->type));
 	ob_char(o, '"');
 	json_cpu(o, s->cpu);
+	json_time(d);
 	switch (e->type) {
 	case PFT_ELEM_RANGE: {
 		ob_str(o, ",\"start\":\"0x");
@@ -391,6 +415,7 @@ static void print_elem_text(struct decode *d, const struct pft_elem *e, int id)
 		ob_str(o, " cycles=");
 		ob_dec(o, e->cycles);
 	}
+	text_time(d);
 	ob_char(o, '\n');
 }
 
@@ -419,8 +444,8 @@ static void on_elem(struct decode *d, const struct pft_input_source *s, const st
 
 /* Bytes were dropped: an error line in the listing, as for a bad packet.
  * (The pipeline has already reset the source's decoders.) */
-static void on_gap(struct decode *d, const struct pft_input_source *s, uint64_t offset,
-		   int status)
+static void on_gap(struct decode *d, const struct pft_input_source *s, size_t source,
+		   uint64_t offset, int status)
 {
 	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
 	struct outbuf *o = &d->out;
@@ -428,12 +453,16 @@ static void on_gap(struct decode *d, const struct pft_input_source *s, uint64_t 
 	if (status == 0)
 		return;
 	d->counts[PFT_ELEM_ERROR]++;
-	if (d->count_only)
+	if (d->count_only) {
+		if (d->gap_errors)
+			d->gap_errors[source]++;
 		return;
+	}
 	if (d->format == FMT_JSONL) {
 		json_head(o, offset, id);
 		ob_str(o, "error\"");
 		json_cpu(o, s->cpu);
+		json_time(d);
 		ob_str(o, ",\"msg\":\"");
 		ob_str(o, pft_errstr(pft_errcode(status)));
 		ob_str(o, "\"}\n");
@@ -442,26 +471,69 @@ static void on_gap(struct decode *d, const struct pft_input_source *s, uint64_t 
 		ob_str_left(o, "error", 10);
 		ob_char(o, ' ');
 		ob_str(o, pft_errstr(pft_errcode(status)));
+		text_time(d);
 		ob_char(o, '\n');
 	}
 	ob_line_done(o);
 }
 
-static void print_counts(const struct decode *d)
+/* One source's counts (@s; NULL: the total, @insns and @counts). */
+static void print_counts_of(const struct decode *d, const struct pft_input_source *s,
+			    uint64_t insns, const uint64_t *counts)
 {
 	if (d->format == FMT_JSONL) {
-		printf("{\"type\":\"summary\",\"insns\":%" PRIu64 ",\"counts\":{", d->insns);
+		if (!s)
+			printf("{\"type\":\"summary\"");
+		else if (s->cpu >= 0)
+			printf("{\"type\":\"source\",\"cpu\":%d,\"id\":%d", s->cpu, s->id);
+		else
+			printf("{\"type\":\"source\",\"id\":%d",
+			       s->id >= 0 ? s->id : s->cfg.trace_id);
+		printf(",\"insns\":%" PRIu64 ",\"counts\":{", insns);
 		for (int t = 0, n = 0; t < PFT_ELEM_TYPE_MAX; t++)
-			if (d->counts[t])
+			if (counts[t])
 				printf("%s\"%s\":%" PRIu64, n++ ? "," : "", pft_elem_type_name(t),
-				       d->counts[t]);
+				       counts[t]);
 		printf("}}\n");
 		return;
 	}
-	printf("%" PRIu64 " instructions\n", d->insns);
+	if (s) {   /* one line */
+		if (s->cpu >= 0)
+			printf("cpu %d (%s): ", s->cpu, s->name);
+		else if (s->id >= 0)
+			printf("id 0x%02x (%s): ", (unsigned)s->id, s->name);
+		else
+			printf("%s: ", s->name);
+		printf("%" PRIu64 " instructions", insns);
+		for (int t = 0; t < PFT_ELEM_TYPE_MAX; t++)
+			if (counts[t])
+				printf(", %s %" PRIu64, pft_elem_type_name(t), counts[t]);
+		printf("\n");
+		return;
+	}
+	printf("%" PRIu64 " instructions\n", insns);
 	for (int t = 0; t < PFT_ELEM_TYPE_MAX; t++)
-		if (d->counts[t])
-			printf("  %-17s %" PRIu64 "\n", pft_elem_type_name(t), d->counts[t]);
+		if (counts[t])
+			printf("  %-17s %" PRIu64 "\n", pft_elem_type_name(t), counts[t]);
+}
+
+/* --count: each source's counts when there are several, then the total. */
+static void print_counts(const struct decode *d, const struct input *in)
+{
+	size_t decoded = 0;
+
+	for (size_t i = 0; i < in->nsrc; i++)
+		decoded += in->src[i].info.decoded;
+	for (size_t i = 0; decoded > 1 && i < in->nsrc; i++) {
+		const struct source *s = &in->src[i];
+		uint64_t counts[PFT_ELEM_TYPE_MAX];
+		if (!s->info.decoded)
+			continue;
+		memcpy(counts, s->counts.elems, sizeof(counts));
+		counts[PFT_ELEM_ERROR] += d->gap_errors ? d->gap_errors[i] : 0;
+		print_counts_of(d, &s->info, s->counts.insns, counts);
+	}
+	print_counts_of(d, NULL, d->insns, d->counts);
 }
 
 static void usage(void *ctx)
@@ -469,13 +541,15 @@ static void usage(void *ctx)
 	(void)ctx;
 	printf("usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]"
 	       " [-j N]\n"
-	       "                  [--output FILE] [--quiet]\n\n"
+	       "                  [--merge] [--output FILE] [--quiet]\n\n"
 	       "%s%s%s"
 	       "output:\n"
 	       "  --format text|jsonl   listing format (default text)\n"
 	       "  --insn                list every instruction, disassembled, with its\n"
 	       "                        function and (from the ELF's DWARF) source line\n"
-	       "  --count               print only element counts\n"
+	       "  --count               print only element counts (per source, then the\n"
+	       "                        total, when there are several)\n"
+	       MERGE_HELP
 	       OUTPUT_HELP,
 	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP);
 }
@@ -504,7 +578,7 @@ int cmd_decode(int argc, char **argv)
 	const struct cmd_spec spec = {
 		.name = "decode",
 		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_IMAGES | OPTS_FORMAT |
-			  OPTS_OUTPUT,
+			  OPTS_OUTPUT | OPTS_MERGE,
 		.format_default = FMT_TEXT, .own = own, .option = decode_option, .usage = usage,
 		.ctx = &d
 	};
@@ -536,6 +610,12 @@ int cmd_decode(int argc, char **argv)
 		goto out;
 	}
 	d.multi_id = in.nsrc > 1;
+	if (d.count_only && !(d.gap_errors = calloc(in.nsrc ? in.nsrc : 1, sizeof(*d.gap_errors)))) {
+		cli_error("%s: out of memory", cmd);
+		rc = EXIT_USAGE;
+		input_close(&in);
+		goto out;
+	}
 	if (d.insn) {
 		d.have_cs = cs_open(CS_ARCH_ARM, CS_MODE_ARM, &d.cs_arm) == CS_ERR_OK &&
 			    cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d.cs_thumb) == CS_ERR_OK;
@@ -550,8 +630,11 @@ int cmd_decode(int argc, char **argv)
 	struct pft_item item;
 	int r;
 	/* --count: the library counts, and returns the gaps only. */
+	d.merge = o->merge != 0;
 	while ((r = d.count_only ? input_count(&in, &item) : input_next(&in, &item)) > 0) {
 		const struct pft_input_source *s = &in.src[item.source].info;
+		d.timed = d.merge && item.timed;
+		d.time = item.time;
 		if (item.type == PFT_ITEM_ELEM) {
 			/* A BAD packet's elements come in a run of their own:
 			 * the packet error messages need is the run's. */
@@ -559,7 +642,7 @@ int cmd_decode(int argc, char **argv)
 			for (uint32_t i = 0; i < item.count; i++)
 				on_elem(&d, s, &item.elem[i]);
 		} else if (item.type == PFT_ITEM_GAP) {
-			on_gap(&d, s, item.offset, item.status);
+			on_gap(&d, s, item.source, item.offset, item.status);
 		}
 	}
 	ob_flush(&d.out);
@@ -570,7 +653,9 @@ int cmd_decode(int argc, char **argv)
 		d.insns += in.src[i].counts.insns;
 	}
 	if (!rc && d.count_only)
-		print_counts(&d);
+		print_counts(&d, &in);
+	if (!rc && o->merge)
+		input_merge_report(&in, "--merge-window");
 	/* Errors in the trace were listed as error elements: the input was
 	 * read, but not cleanly. */
 	if (!rc && (input_check_sources(&in, o, 0) + input_fit_report(&in) ||
@@ -583,6 +668,7 @@ out:
 		cs_close(&d.cs_thumb);
 	}
 	free(d.dis);
+	free(d.gap_errors);
 	cmd_args_free(&a);
 	pft_lines_free(d.lines);
 	return rc;

@@ -15,6 +15,8 @@ struct dump {
 	uint64_t counts[PFT_PTM_PKT_TYPE_MAX];
 	uint64_t etm3_packets;   /* ETMv3 sources' packets (types of their own) */
 	uint64_t errors, bytes;
+	int timed;               /* --merge: the item being printed has @time */
+	uint64_t time;
 	struct outbuf out;
 };
 
@@ -145,6 +147,13 @@ static void print_fields(struct outbuf *o, const struct pft_ptm_packet *p, int j
 		field_int(o, "cycles", p->cycles, json);
 }
 
+/* --merge: the item's time (field_int()'s format), when it has one. */
+static void print_time(const struct dump *d, struct outbuf *o, int json)
+{
+	if (d->timed)
+		field_int(o, "time", d->time, json);
+}
+
 static void print_bytes(struct outbuf *o, const struct pft_ptm_packet *p)
 {
 	for (uint32_t i = 0; i < p->size; i++) {
@@ -188,6 +197,7 @@ static void on_packet(struct dump *d, const struct source *s, const struct pft_p
 		print_bytes(o, p);
 		ob_char(o, '"');
 		print_fields(o, p, 1, s);
+		print_time(d, o, 1);
 		ob_str(o, "}\n");
 	} else {
 		ob_str(o, "0x");
@@ -204,6 +214,7 @@ static void on_packet(struct dump *d, const struct source *s, const struct pft_p
 		ob_str(o, "  ");
 		ob_str(o, pft_ptm_pkt_type_name(p->type));
 		print_fields(o, p, 0, s);
+		print_time(d, o, 0);
 		ob_char(o, '\n');
 	}
 	ob_line_done(o);
@@ -285,6 +296,8 @@ static void on_etm3_packet(struct dump *d, const struct source *s,
 	if (p->cycles && (p->type == PFT_ETM3_PKT_PHEADER || p->type == PFT_ETM3_PKT_CYCLE_COUNT ||
 			  p->has_cycles))
 		printf(json ? "%s\"cycles\":%u" : "%scycles=%u", sep, p->cycles);
+	if (d->timed)
+		printf(json ? "%s\"time\":%" PRIu64 : "%stime=%" PRIu64, sep, d->time);
 	fputs(json ? "}\n" : "\n", stdout);
 }
 
@@ -302,12 +315,16 @@ static void on_gap(struct dump *d, const struct source *s, uint64_t offset, int 
 	if (d->count_only)
 		return;
 	ob_flush(&d->out);
+	char time[40] = "";
+	if (d->timed)
+		snprintf(time, sizeof(time), d->format == FMT_JSONL ? ",\"time\":%" PRIu64
+				   : " time=%" PRIu64, d->time);
 	if (d->format == FMT_JSONL)
 		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\",\"bytes\":\"\","
-		       "\"msg\":\"%s\"}\n", offset, id, pft_errstr(pft_errcode(status)));
+		       "\"msg\":\"%s\"%s}\n", offset, id, pft_errstr(pft_errcode(status)), time);
 	else
-		printf("0x%08" PRIx64 "  %02x  %35s  error %s\n", offset, id, "",
-		       pft_errstr(pft_errcode(status)));
+		printf("0x%08" PRIx64 "  %02x  %35s  error %s%s\n", offset, id, "",
+		       pft_errstr(pft_errcode(status)), time);
 }
 
 /* --count: the library counted the packets (the items were the errors). */
@@ -324,6 +341,37 @@ static void take_counts(struct dump *d, const struct input *in)
 	}
 }
 
+/* The counts by type of @c (a source's, in JSON; NULL: the total,
+ * @d's): "  name  N" lines (text) or ,"name":N (JSON, the first without
+ * its comma). */
+static void print_types(const struct dump *d, const struct pft_input_counts *c, int json)
+{
+	const uint64_t *counts = c ? c->packets : d->counts;
+	uint64_t etm3 = d->etm3_packets;
+	int n = 0;
+
+	if (c) {
+		etm3 = 0;
+		for (int t = 0; t < PFT_ETM3_PKT_TYPE_MAX; t++)
+			etm3 += c->etm3_packets[t];
+	}
+	for (int t = 0; t < PFT_PTM_PKT_TYPE_MAX; t++) {
+		if (!counts[t])
+			continue;
+		if (json)
+			printf("%s\"%s\":%" PRIu64, n++ ? "," : "", pft_ptm_pkt_type_name(t), counts[t]);
+		else
+			printf("  %-17s %" PRIu64 "\n", pft_ptm_pkt_type_name(t), counts[t]);
+	}
+	/* ETMv3 packets have types of their own: their total. */
+	if (etm3 && json)
+		printf("%s\"etmv3_packets\":%" PRIu64, n ? "," : "", etm3);
+	else if (etm3)
+		printf("  %-17s %" PRIu64 "\n", "etmv3 packets", etm3);
+}
+
+/* --count: a line per source (JSON: with the total's counts), then the
+ * total. */
 static void print_counts(const struct dump *d, const struct input *in)
 {
 	int json = d->format == FMT_JSONL;
@@ -332,35 +380,29 @@ static void print_counts(const struct dump *d, const struct input *in)
 		const struct pft_input_source *s = &in->src[i].info;
 		if (!s->decoded)
 			continue;
-		if (json)
-			printf("{\"type\":\"source\",\"id\":%d,\"bytes\":%" PRIu64
-			       ",\"packets\":%" PRIu64 ",\"errors\":%" PRIu64 "}\n", s->id,
-			       s->stats.bytes, s->stats.packets, s->stats.errors);
-		else if (s->id >= 0)
+		if (json) {
+			printf("{\"type\":\"source\"");
+			if (s->cpu >= 0)
+				printf(",\"cpu\":%d", s->cpu);
+			printf(",\"id\":%d,\"bytes\":%" PRIu64 ",\"packets\":%" PRIu64
+			       ",\"errors\":%" PRIu64 ",\"counts\":{", s->id, s->stats.bytes,
+			       s->stats.packets, s->stats.errors);
+			print_types(d, &in->src[i].counts, 1);
+			printf("}}\n");
+			continue;
+		}
+		if (s->id >= 0)
 			printf("id 0x%02x (%s): ", s->id, s->name);
 		else
 			printf("%s: ", s->name);
-		if (!json)
-			printf("%" PRIu64 " bytes, %" PRIu64 " packets, %" PRIu64 " errors\n",
-			       s->stats.bytes, s->stats.packets, s->stats.errors);
+		/* The line scripts read, as it was ("..., E errors" last): the
+		 * types are in the JSON objects. */
+		printf("%" PRIu64 " bytes, %" PRIu64 " packets, %" PRIu64 " errors\n",
+		       s->stats.bytes, s->stats.packets, s->stats.errors);
 	}
 	if (json)
 		printf("{\"type\":\"summary\",\"counts\":{");
-	int n = 0;
-	for (int t = 0; t < PFT_PTM_PKT_TYPE_MAX; t++) {
-		if (!d->counts[t])
-			continue;
-		if (json)
-			printf("%s\"%s\":%" PRIu64, n++ ? "," : "", pft_ptm_pkt_type_name(t),
-			       d->counts[t]);
-		else
-			printf("  %-17s %" PRIu64 "\n", pft_ptm_pkt_type_name(t), d->counts[t]);
-	}
-	/* ETMv3 packets have types of their own: their total. */
-	if (d->etm3_packets && json)
-		printf("%s\"etmv3_packets\":%" PRIu64, n ? "," : "", d->etm3_packets);
-	else if (d->etm3_packets)
-		printf("  %-17s %" PRIu64 "\n", "etmv3 packets", d->etm3_packets);
+	print_types(d, NULL, json);
 	if (json)
 		printf("}}\n");
 }
@@ -368,11 +410,13 @@ static void print_counts(const struct dump *d, const struct input *in)
 static void usage(void *ctx)
 {
 	(void)ctx;
-	printf("usage: pft dump INPUT [--format text|jsonl] [--count] [-j N] [--output FILE]\n"
-	       "                [--quiet]\n\n%s%s"
+	printf("usage: pft dump INPUT [--format text|jsonl] [--count] [-j N] [--merge]\n"
+	       "                [--output FILE] [--quiet]\n\n%s%s"
 	       "output:\n"
 	       "  --format text|jsonl   listing format (default text)\n"
-	       "  --count               print only packet counts\n"
+	       "  --count               print only packet counts (per source, then the\n"
+	       "                        total)\n"
+	       MERGE_HELP
 	       OUTPUT_HELP,
 	       INPUT_OPTIONS_HELP, JOBS_HELP);
 }
@@ -395,7 +439,7 @@ int cmd_dump(int argc, char **argv)
 	struct dump d = { 0 };
 	const struct cmd_spec spec = {
 		.name = "dump",
-		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_FORMAT | OPTS_OUTPUT,
+		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_FORMAT | OPTS_OUTPUT | OPTS_MERGE,
 		.format_default = FMT_TEXT, .own = own, .option = dump_option, .usage = usage,
 		.ctx = &d
 	};
@@ -421,6 +465,8 @@ int cmd_dump(int argc, char **argv)
 	int r;
 	while ((r = d.count_only ? input_count(&in, &item) : input_next(&in, &item)) > 0) {
 		const struct source *s = &in.src[item.source];
+		d.timed = o->merge && item.timed;
+		d.time = item.time;
 		if (item.type == PFT_ITEM_PACKET && item.etm3)
 			on_etm3_packet(&d, s, item.etm3, item.status);
 		else if (item.type == PFT_ITEM_PACKET)
@@ -436,6 +482,8 @@ int cmd_dump(int argc, char **argv)
 		take_counts(&d, &in);
 		print_counts(&d, &in);
 	}
+	if (!rc && o->merge)
+		input_merge_report(&in, "--merge-window");
 	if (!rc) {
 		d.errors += (uint64_t)input_check_sources(&in, o, 1);
 		if (input_fit_report(&in) || d.errors)

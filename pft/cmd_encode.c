@@ -37,6 +37,9 @@ enum {
 	OPT_FORMAT,
 	OPT_QUIET,
 	OPT_FORCE,
+	OPT_TS_START,
+	OPT_TS_CYCLES,
+	OPT_TS_FREQUENCY,
 	OPT_HELP
 };
 
@@ -46,23 +49,43 @@ _Static_assert((int)PFT_PTM_PKT_TYPE_MAX <= (int)TYPES_MAX &&
 		       (int)PFT_ETM3_PKT_TYPE_MAX <= (int)TYPES_MAX,
 	       "packet type counters too small");
 
-struct encode {
-	int stats;
+/* One traced core: its log, program and model.  Several share one
+ * timestamp clock (--ts-start, --ts-cycles) and one trace buffer. */
+struct enc_source {
 	const char *log;
 	struct image_args images;
-	struct input_opts io;      /* configuration flags, --id, --tpiu */
-	struct pft_model_config mc;
+	int id;                  /* --id; -1: 0x10 + its index */
 	int have_ctxid;
 	uint32_t ctxid;
+	uint64_t ts_start;       /* --ts-start */
+	uint32_t ts_cycles;      /* --ts-cycles */
+	int ts_given;
+
+	struct pft_ptm_config cfg;     /* the configuration, with its trace ID */
+	struct pft_etm3_config cfg3;   /* with etm3: the configuration, with it */
+	struct pft_model_config mc;
+	struct pft_image *image;
+	struct pft_ptm_model *model;   /* one of the two models */
+	struct pft_etm3_model *model3;
+	struct pft_insn_log *reader;
+	int have_prev, done;
+	uint64_t now;            /* cycles its instructions took so far */
+};
+
+struct encode {
+	int stats;
+	struct enc_source *src;      /* one per --log */
+	size_t nsrc;
+	struct input_opts io;      /* configuration flags, --tpiu */
+	struct pft_model_config mc;
+	uint64_t ts_frequency;   /* --ts-frequency: the snapshot says it */
 	const char *out_raw, *out_formatted, *out_snapshot, *out_perf;
 	int perf_raw;
 	int quiet;               /* --quiet: no summary line */
 	int force;               /* --force: into a non-empty --out-snapshot */
 	int format;
 
-	struct pft_image *image;
-	struct pft_ptm_model *model;   /* one of the two models */
-	struct pft_etm3_model *model3;
+	uint64_t exceptions;     /* exception entries in the logs */
 	FILE *raw, *formatted, *snap_trace;
 	struct pft_perf_writer *perf;
 	/* Frames: for --out-formatted (trace-port frames with --tpiu) and,
@@ -70,7 +93,6 @@ struct encode {
 	struct pft_ffmt *ffmt, *ffmt_buf;
 	uint8_t *frames;
 	uint64_t count[TYPES_MAX], bytes[TYPES_MAX];
-	uint64_t exceptions;     /* exception entries in the log */
 };
 
 enum { FRAME_CHUNK = 64 * 1024 };
@@ -84,9 +106,14 @@ static void usage(FILE *out, int stats)
 			     "with --protocol etmv3, an ETMv3) with this configuration would\n"
 			     "produce for the log.\n\n");
 	else
-		fprintf(out, "usage: pft encode --log FILE IMAGES [CONFIGURATION] OUTPUTS\n\n"
+		fprintf(out, "usage: pft encode --log FILE IMAGES [--id N] [--log FILE IMAGES"
+			     " [--id N]]...\n"
+			     "                  [CONFIGURATION] OUTPUTS\n\n"
 			     "Models a PTM (or an ETMv3): turns an executed-instruction log into\n"
-			     "trace.\n\n");
+			     "trace.  Several --log: one source (core) each, with the images,\n"
+			     "--id, --ctxid, --ts-start and --ts-cycles given after it (before\n"
+			     "the first --log: the first's), on one timestamp clock, their\n"
+			     "trace in one buffer as a funnel merges it.\n\n");
 	fprintf(out,
 		"  --log FILE            qemu-arm or qemu-system-arm '-singlestep -d\n"
 		"                        exec,nochain[,int]' log (',int': exceptions; add\n"
@@ -112,7 +139,10 @@ static void usage(FILE *out, int stats)
 		"  --sync-period N       trace bytes between periodic syncs (default 1024)\n"
 		"  --ts-period N         with --timestamps, one every N waypoints as well\n"
 		"  --filter START-END    trace only START <= address < END\n"
-		"  --ctxid VALUE         the program's context ID (default 0)\n");
+		"  --ctxid VALUE         the program's context ID (default 0)\n"
+		"  --ts-start N          with --timestamps: the timestamp counter when the\n"
+		"                        log's first instruction starts (default 0)\n"
+		"  --ts-cycles N         the core's cycles per timestamp tick (default 1)\n");
 	if (stats)
 		fprintf(out, "output:\n  --format text|jsonl   (default text)\n");
 	else
@@ -120,8 +150,10 @@ static void usage(FILE *out, int stats)
 			"outputs (at least one):\n"
 			"  --out-raw FILE        the PFT byte stream\n"
 			"  --out-formatted FILE  CoreSight frames (ETB format; --tpiu: with FSYNCs)\n"
-			"  --id N                trace ID in frames and snapshots (default 0x10)\n"
+			"  --id N                trace ID in frames and snapshots (default 0x10,\n"
+			"                        the next log's 0x11, ...)\n"
 			"  --out-snapshot DIR    OpenCSD snapshot: registers, trace buffer, memory\n"
+			"  --ts-frequency HZ     the snapshot's timestamp frequency (trace.ini)\n"
 			"  --out-perf FILE       Linux perf.data (per-thread cs_etm recording of the\n"
 			"                        --elf programs; perf script decodes it)\n"
 			"  --perf-raw            its AUX data unformatted (default: CoreSight frames)\n"
@@ -164,23 +196,102 @@ static int parse_u32_opt(const char *opt, const char *arg, uint32_t min, uint32_
 	return 0;
 }
 
+/* The source the options now given are for: the last --log's (the first
+ * source before any). */
+static struct enc_source *current(struct encode *e)
+{
+	if (!e->nsrc) {
+		if (!(e->src = calloc(1, sizeof(*e->src)))) {
+			cli_error("out of memory");
+			return NULL;
+		}
+		e->src[0].id = -1;
+		e->nsrc = 1;
+	}
+	return &e->src[e->nsrc - 1];
+}
+
+/* --log: the current source's, or a new source's when it has one. */
+static int add_log(struct encode *e, const char *arg)
+{
+	struct enc_source *s = current(e);
+
+	if (!s)
+		return -1;
+	if (s->log) {
+		struct enc_source *v = realloc(e->src, (e->nsrc + 1) * sizeof(*v));
+		if (!v) {
+			cli_error("out of memory");
+			return -1;
+		}
+		e->src = v;
+		s = &v[e->nsrc++];
+		memset(s, 0, sizeof(*s));
+		s->id = -1;
+	}
+	s->log = arg;
+	return 0;
+}
+
+/* --id N: the current source's trace ID. */
+static int parse_id(struct encode *e, const char *arg)
+{
+	struct enc_source *s = current(e);
+	uint32_t v;
+
+	if (!s)
+		return -1;
+	if (strchr(arg, ',') || s->id >= 0) {
+		cli_error("--id: encode writes one trace source per --log: give one trace ID "
+			  "after each");
+		return -1;
+	}
+	if (cli_parse_u32(arg, &v) || v < 1 || v > PFT_ID_MAX_VALID) {
+		cli_error("--id: '%s' is not a trace ID (0x01-0x6f)", arg);
+		return -1;
+	}
+	s->id = (int)v;
+	return 0;
+}
+
 /* One option of encode/stats. Returns 0, 1 for --help, -1 on error. */
 static int take_option(struct encode *e, int c, const char *arg, char **argv)
 {
 	const char *cmd = e->stats ? "stats" : "encode";
+	struct enc_source *s;
 
-	if ((c >= OPT_CYCLE_ACCURATE && c < INPUT_OPT_END) || c == OPT_ID || c == OPT_TPIU)
+	if ((c >= OPT_CYCLE_ACCURATE && c < INPUT_OPT_END) || c == OPT_TPIU)
 		return input_option(&e->io, c, arg);
 	switch (c) {
-	case OPT_LOG: e->log = arg; return 0;
-	case OPT_ELF: return image_args_add(&e->images, arg, 1);
-	case OPT_IMAGE: return image_args_add(&e->images, arg, 0);
+	case OPT_LOG: return add_log(e, arg);
+	case OPT_ID: return parse_id(e, arg);
+	case OPT_ELF:
+	case OPT_IMAGE:
+		return (s = current(e)) ? image_args_add(&s->images, arg, c == OPT_ELF) : -1;
 	case OPT_SYNC_PERIOD: return parse_u32_opt("--sync-period", arg, 1, &e->mc.sync_period);
 	case OPT_TS_PERIOD: return parse_u32_opt("--ts-period", arg, 0, &e->mc.ts_period);
 	case OPT_FILTER: return parse_filter(e, arg);
 	case OPT_CTXID:
-		e->have_ctxid = 1;
-		return parse_u32_opt("--ctxid", arg, 0, &e->ctxid);
+		if (!(s = current(e)))
+			return -1;
+		s->have_ctxid = 1;
+		return parse_u32_opt("--ctxid", arg, 0, &s->ctxid);
+	case OPT_TS_START:
+		if (!(s = current(e)))
+			return -1;
+		s->ts_given = 1;
+		if (cli_parse_u64(arg, &s->ts_start)) {
+			cli_error("--ts-start: '%s' is not a number", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_TS_CYCLES:
+		if (!(s = current(e)))
+			return -1;
+		s->ts_given = 1;
+		return parse_u32_opt("--ts-cycles", arg, 1, &s->ts_cycles);
+	case OPT_TS_FREQUENCY:
+		return cli_parse_hz(cmd, "--ts-frequency", arg, &e->ts_frequency);
 	case OPT_OUT_RAW: e->out_raw = arg; return 0;
 	case OPT_OUT_FORMATTED: e->out_formatted = arg; return 0;
 	case OPT_OUT_SNAPSHOT: e->out_snapshot = arg; return 0;
@@ -229,6 +340,9 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "protocol", required_argument, NULL, OPT_PROTOCOL },
 		{ "core", required_argument, NULL, OPT_CORE },
+		{ "ts-start", required_argument, NULL, OPT_TS_START },
+		{ "ts-cycles", required_argument, NULL, OPT_TS_CYCLES },
+		{ "ts-frequency", required_argument, NULL, OPT_TS_FREQUENCY },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -250,12 +364,48 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
 		return -1;
 	}
-	if (!e->log) {
+	if (!e->nsrc || !e->src[0].log) {
 		cli_error("%s: no log: give --log FILE", cmd);
 		return -1;
 	}
-	if (!e->images.n) {
-		cli_error("%s: no program image: give --elf FILE or --image FILE@ADDR", cmd);
+	for (size_t k = 0; k < e->nsrc; k++) {
+		struct enc_source *s = &e->src[k];
+		if (!s->images.n && e->nsrc == 1) {
+			cli_error("%s: no program image: give --elf FILE or --image FILE@ADDR", cmd);
+			return -1;
+		}
+		if (!s->images.n) {
+			cli_error("%s: --log %s: no program image: give --elf FILE or --image "
+				  "FILE@ADDR after it", cmd, s->log);
+			return -1;
+		}
+		if (s->id < 0)
+			s->id = 0x10 + (int)k;
+		for (size_t j = 0; j < k; j++)
+			if (e->src[j].id == s->id) {
+				cli_error("%s: --log %s and --log %s have trace ID 0x%02x: give each "
+					  "its own --id", cmd, e->src[j].log, s->log, s->id);
+				return -1;
+			}
+		if (s->id > PFT_ID_MAX_VALID) {
+			cli_error("%s: --log %s: trace ID 0x%02x is reserved: give it an --id",
+				  cmd, s->log, s->id);
+			return -1;
+		}
+		if (s->ts_given && !e->io.cfg.timestamps) {
+			cli_error("%s: --ts-start and --ts-cycles go with --timestamps", cmd);
+			return -1;
+		}
+	}
+	if (e->nsrc > 1 && (e->stats || e->out_raw || e->out_perf)) {
+		cli_error("%s: several --log make several trace sources: %s", cmd,
+			  e->stats ? "pft stats takes one"
+				   : "--out-raw and --out-perf write one; use --out-formatted or "
+				     "--out-snapshot");
+		return -1;
+	}
+	if (e->ts_frequency && !e->out_snapshot) {
+		cli_error("--ts-frequency goes with --out-snapshot");
 		return -1;
 	}
 	if (!e->stats && !e->out_raw && !e->out_formatted && !e->out_snapshot && !e->out_perf) {
@@ -271,38 +421,33 @@ static int parse_args(struct encode *e, int argc, char **argv)
 		cli_error("--tpiu goes with --out-formatted");
 		return -1;
 	}
-	if (e->io.nids > 1) {
-		cli_error("--id: encode writes one trace source: give one trace ID");
-		return -1;
-	}
 	if (e->io.etm3 && !e->io.core && (e->io.ptm_only || e->io.cfg.dmb_dsb_waypoints)) {
 		cli_error("--protocol etmv3: ETMv3 has no return stack, PFT version or DMB/DSB "
 			  "waypoints (--return-stack, --pft-version, --dmb-dsb-waypoints)");
 		return -1;
 	}
-	/* The configuration of the flags, of --core's trace unit. */
-	e->io.cfg.trace_id = (uint8_t)(e->io.id >= 0 ? e->io.id : 0x10);
-	if (input_settle_config(&e->io, 1))
-		return -1;
-	e->io.cfg3.trace_id = e->io.cfg.trace_id;
-	return 0;
+	/* The configuration of the flags, of --core's trace unit; each
+	 * source's has its trace ID (start_source()). */
+	e->io.cfg.trace_id = (uint8_t)e->src[0].id;
+	return input_settle_config(&e->io, 1) ? -1 : 0;
 }
 
 /* ETMCCER's timestamp format, bits [29:28], which a configuration sets;
  * the rest is the implementation's. */
 enum { ETMCCER_TS_FORMAT = 3u << 28 };
 
-/* The registers of the modelled source: its configuration's, with
+/* The registers of modelled source @s: its configuration's, with
  * --core's ID registers. */
-static void source_regs(const struct encode *e, struct ptm_regs *r, uint32_t sync_period)
+static void source_regs(const struct encode *e, const struct enc_source *s, struct ptm_regs *r,
+			uint32_t sync_period)
 {
 	*r = (struct ptm_regs){ .regs.size = sizeof(r->regs), .etmsyncfr = sync_period,
 				.etm3 = e->io.etm3, .core = e->io.core ? e->io.core->type : NULL };
 	/* The configuration is valid for either (the model took it). */
 	if (!e->io.etm3)
-		pft_ptm_config_to_regs(&e->io.cfg, &r->regs);
+		pft_ptm_config_to_regs(&s->cfg, &r->regs);
 	else
-		pft_etm3_config_to_regs(&e->io.cfg3, &r->regs);
+		pft_etm3_config_to_regs(&s->cfg3, &r->regs);
 	if (e->io.core) {
 		r->regs.etmidr = e->io.core->etmidr;
 		r->regs.etmccer = (e->io.core->etmccer & ~ETMCCER_TS_FORMAT) |
@@ -311,22 +456,23 @@ static void source_regs(const struct encode *e, struct ptm_regs *r, uint32_t syn
 }
 
 /* The ETMv3 model, configured as the registers of a snapshot of it say. */
-static int alloc_etm3_model(struct encode *e)
+static int alloc_etm3_model(struct enc_source *s)
 {
 	int err;
 
-	e->model3 = pft_etm3_model_alloc(&e->io.cfg3, &e->mc, e->image, &err);
+	s->model3 = pft_etm3_model_alloc(&s->cfg3, &s->mc, s->image, &err);
 	if (err)
 		cli_error("cannot create the ETMv3 model: %s", pft_errstr(pft_errcode(err)));
 	return err ? -1 : 0;
 }
 
 /* The next packet of either model: its type, bytes and size. */
-static int model_next(struct encode *e, unsigned *type, const uint8_t **raw, size_t *size)
+static int model_next(const struct encode *e, struct enc_source *s, unsigned *type,
+		      const uint8_t **raw, size_t *size)
 {
 	if (e->io.etm3) {
 		struct pft_etm3_packet p;
-		if (pft_etm3_model_next(e->model3, &p, sizeof(p)))
+		if (pft_etm3_model_next(s->model3, &p, sizeof(p)))
 			return -1;
 		*type = p.type;
 		*raw = p.raw;
@@ -334,7 +480,7 @@ static int model_next(struct encode *e, unsigned *type, const uint8_t **raw, siz
 		return 0;
 	}
 	struct pft_ptm_packet p;
-	if (pft_ptm_model_next(e->model, &p, sizeof(p)))
+	if (pft_ptm_model_next(s->model, &p, sizeof(p)))
 		return -1;
 	*type = p.type;
 	*raw = p.raw;
@@ -399,26 +545,28 @@ static int drain_from(struct encode *e, struct pft_ffmt *f, int port, int buffer
 	return 0;
 }
 
+/* Move finished frames to the formatted outputs. */
 static int drain_frames(struct encode *e)
 {
 	return drain_from(e, e->ffmt, 1, !e->ffmt_buf) || drain_from(e, e->ffmt_buf, 0, 1) ? -1 : 0;
 }
 
-static int take_packets(struct encode *e)
+/* The packets source @s's model has ready, to the outputs. */
+static int take_packets(struct encode *e, struct enc_source *s)
 {
 	const uint8_t *raw;
 	unsigned type;
 	size_t size;
 
-	while (model_next(e, &type, &raw, &size) == 0) {
+	while (model_next(e, s, &type, &raw, &size) == 0) {
 		e->count[type]++;
 		e->bytes[type] += size;
 		if (e->raw && write_all(e->raw, e->out_raw, raw, size))
 			return -1;
 		if (e->perf && e->perf_raw && perf_trace(e, raw, size))
 			return -1;
-		if ((e->ffmt && pft_ffmt_put(e->ffmt, e->io.cfg.trace_id, raw, size)) ||
-		    (e->ffmt_buf && pft_ffmt_put(e->ffmt_buf, e->io.cfg.trace_id, raw, size))) {
+		if ((e->ffmt && pft_ffmt_put(e->ffmt, s->cfg.trace_id, raw, size)) ||
+		    (e->ffmt_buf && pft_ffmt_put(e->ffmt_buf, s->cfg.trace_id, raw, size))) {
 			cli_error("out of memory");
 			return -1;
 		}
@@ -429,88 +577,121 @@ static int take_packets(struct encode *e)
 	return 0;
 }
 
-static int model_error(const struct encode *e, uint64_t line)
+/* Source @s's log has its exceptions numbered for another profile than
+ * the modelled core's: one line saying so.  Returns 0 when it has not. */
+static int log_profile_error(const struct encode *e, const struct enc_source *s)
+{
+	int log_m = pft_insn_log_profile(s->reader) == PFT_PROFILE_M;
+	int model_m = input_profile(&e->io) == PFT_PROFILE_M;
+
+	if (pft_insn_log_profile(s->reader) < 0 || log_m == model_m)
+		return 0;
+	if (log_m)
+		cli_error("%s:%" PRIu64 ": an M-profile log (qemu mps2-an385/an386): give --core "
+			  "cortex-m3 or --core cortex-m4", s->log, pft_insn_log_line(s->reader));
+	else
+		cli_error("%s:%" PRIu64 ": an A/R-profile log, not one of the %s", s->log,
+			  pft_insn_log_line(s->reader), e->io.core ? e->io.core->type : "M profile");
+	return -1;
+}
+
+static int model_error(const struct encode *e, const struct enc_source *s, uint64_t line)
 {
 	struct pft_diag why;
 
 	if (e->io.etm3)
-		pft_etm3_model_diag(e->model3, &why);
+		pft_etm3_model_diag(s->model3, &why);
 	else
-		pft_ptm_model_diag(e->model, &why);
-	cli_error("%s:%" PRIu64 ": %s", e->log, line, why.text);
+		pft_ptm_model_diag(s->model, &why);
+	cli_error("%s:%" PRIu64 ": %s", s->log, line, why.text);
 	return EXIT_USAGE;
 }
 
-/* The log's exceptions are numbered for another profile than the
- * modelled core's: one line saying so.  Returns 0 when they are not. */
-static int log_profile_error(const struct encode *e, const struct pft_insn_log *log)
+/* Source @s's clock now, in timestamp ticks (rounded down). */
+static uint64_t ticks(const struct enc_source *s)
 {
-	int log_m = pft_insn_log_profile(log) == PFT_PROFILE_M;
-	int model_m = input_profile(&e->io) == PFT_PROFILE_M;
-
-	if (pft_insn_log_profile(log) < 0 || log_m == model_m)
-		return 0;
-	if (log_m)
-		cli_error("%s:%" PRIu64 ": an M-profile log (qemu mps2-an385/an386): give --core "
-			  "cortex-m3 or --core cortex-m4", e->log, pft_insn_log_line(log));
-	else
-		cli_error("%s:%" PRIu64 ": an A/R-profile log, not one of the %s", e->log,
-			  pft_insn_log_line(log), e->io.core ? e->io.core->type : "M profile");
-	return -1;
+	return s->ts_start + s->now / (s->ts_cycles ? s->ts_cycles : 1);
 }
 
-static int run_model(struct encode *e)
+/* Source @s's next instruction into its model, and its packets out; at the
+ * end of its log, the model's last packets.  Returns 0, or an exit code. */
+static int step(struct encode *e, struct enc_source *s)
 {
-	struct pft_diag why;
-	struct pft_insn_log *log = pft_insn_log_open(e->log, &why);
 	struct pft_model_insn in;
-	int have_prev = 0, r, rc = 0;
+	struct pft_diag why;
+	int r = pft_insn_log_next(s->reader, &in, sizeof(in));
 
-	if (!log) {
+	if (r < 0) {
+		pft_insn_log_diag(s->reader, &why);
 		cli_error("%s", why.text);
 		return EXIT_USAGE;
 	}
-	while ((r = pft_insn_log_next(log, &in, sizeof(in))) > 0) {
-		if (log_profile_error(e, log)) {
-			rc = EXIT_USAGE;
-			break;
+	if (r == 0) {
+		s->done = 1;
+		if (!s->have_prev) {
+			cli_error("%s: no instruction in the log", s->log);
+			return EXIT_USAGE;
 		}
-		if (!have_prev && e->have_ctxid && !in.has_ctxid) {
-			in.has_ctxid = 1;
-			in.ctxid = e->ctxid;
-		}
-		int err = e->io.etm3 ? pft_etm3_model_put(e->model3, &in, sizeof(in))
-				  : pft_ptm_model_put(e->model, &in, sizeof(in));
-		if (err < 0) {
-			rc = model_error(e, pft_insn_log_line(log));
-			break;
-		}
-		have_prev = 1;
-		if (take_packets(e)) {
-			rc = EXIT_USAGE;
-			break;
-		}
-	}
-	if (r < 0) {
-		pft_insn_log_diag(log, &why);
-		cli_error("%s", why.text);
-		rc = EXIT_USAGE;
-	}
-	if (!rc && !have_prev) {
-		cli_error("%s: no instruction in the log", e->log);
-		rc = EXIT_USAGE;
-	}
-	if (!rc) {
 		if (e->io.etm3)
-			pft_etm3_model_finish(e->model3);
+			pft_etm3_model_finish(s->model3);
 		else
-			pft_ptm_model_finish(e->model);
-		if (take_packets(e))
-			rc = EXIT_USAGE;
+			pft_ptm_model_finish(s->model);
+		return take_packets(e, s) ? EXIT_USAGE : 0;
 	}
-	e->exceptions = pft_insn_log_exceptions(log);
-	pft_insn_log_close(log);
+	if (log_profile_error(e, s))
+		return EXIT_USAGE;
+	if (!s->have_prev && s->have_ctxid && !in.has_ctxid) {
+		in.has_ctxid = 1;
+		in.ctxid = s->ctxid;
+	}
+	int err = e->io.etm3 ? pft_etm3_model_put(s->model3, &in, sizeof(in))
+			     : pft_ptm_model_put(s->model, &in, sizeof(in));
+	if (err < 0)
+		return model_error(e, s, pft_insn_log_line(s->reader));
+	s->have_prev = 1;
+	s->now += in.has_cycles ? in.cycles : 1;
+	return take_packets(e, s) ? EXIT_USAGE : 0;
+}
+
+/* The sources' logs side by side on their clock: always the source
+ * whose clock is behind (the first on a tie) runs its next instruction,
+ * so that the buffer holds their trace as a funnel merges it. */
+static int run_model(struct encode *e)
+{
+	int rc = 0;
+
+	for (size_t k = 0; k < e->nsrc && !rc; k++) {
+		struct pft_diag why;
+		if (!(e->src[k].reader = pft_insn_log_open(e->src[k].log, &why))) {
+			cli_error("%s", why.text);
+			rc = EXIT_USAGE;
+		}
+	}
+	while (!rc) {
+		struct enc_source *next = NULL;
+		for (size_t k = 0; k < e->nsrc; k++)
+			if (!e->src[k].done && (!next || ticks(&e->src[k]) < ticks(next)))
+				next = &e->src[k];
+		if (!next)
+			break;
+		rc = step(e, next);
+	}
+	for (size_t k = 0; k < e->nsrc; k++) {
+		e->exceptions += pft_insn_log_exceptions(e->src[k].reader);
+		pft_insn_log_close(e->src[k].reader);
+	}
 	return rc;
+}
+
+/* Instructions and trace bytes of every model. */
+static void model_totals(const struct encode *e, uint64_t *insns, uint64_t *bytes)
+{
+	*insns = *bytes = 0;
+	for (size_t k = 0; k < e->nsrc; k++) {
+		const struct enc_source *s = &e->src[k];
+		*insns += e->io.etm3 ? pft_etm3_model_insns(s->model3) : pft_ptm_model_insns(s->model);
+		*bytes += e->io.etm3 ? pft_etm3_model_bytes(s->model3) : pft_ptm_model_bytes(s->model);
+	}
 }
 
 /* ", PATH (N bytes)" for output file @path, or nothing without one. */
@@ -531,8 +712,9 @@ static size_t say_output(char *buf, size_t len, const char *path, const char *wh
 static void print_summary(const struct encode *e)
 {
 	char outs[4 * PATH_MAX + 128], trace[PATH_MAX + 32];
-	uint64_t insns = e->io.etm3 ? pft_etm3_model_insns(e->model3) : pft_ptm_model_insns(e->model);
-	uint64_t packets = 0;
+	uint64_t insns, total, packets = 0;
+
+	model_totals(e, &insns, &total);
 	size_t n = 0;
 
 	for (int t = 0; t < TYPES_MAX; t++)
@@ -560,9 +742,9 @@ static void print_summary(const struct encode *e)
 
 static void print_stats(const struct encode *e)
 {
-	uint64_t insns = e->io.etm3 ? pft_etm3_model_insns(e->model3) : pft_ptm_model_insns(e->model);
-	uint64_t total = e->io.etm3 ? pft_etm3_model_bytes(e->model3) : pft_ptm_model_bytes(e->model);
-	uint64_t packets = 0;
+	uint64_t insns, total, packets = 0;
+
+	model_totals(e, &insns, &total);
 	double per = insns ? (double)total / (double)insns : 0;
 
 	for (int t = 0; t < TYPES_MAX; t++)
@@ -622,20 +804,21 @@ static int open_perf(struct encode *e)
 	struct pft_perf_write_config wc = { .size = sizeof(wc), .raw = (uint8_t)e->perf_raw };
 	struct pft_image_section_info info;
 	struct ptm_regs regs;
+	const struct enc_source *s = &e->src[0];   /* the one (parse_args()) */
 	const char *elf = NULL;
 	int err;
 
-	source_regs(e, &regs, 1024);
+	source_regs(e, s, &regs, 1024);
 	wc.etmcr = regs.regs.etmcr;
 	wc.etmtraceidr = regs.regs.etmtraceidr;
 	wc.etmccer = regs.regs.etmccer;
 	wc.etmidr = regs.regs.etmidr;
 	uint8_t bytes = e->io.cfg.ctxid_bytes;
-	uint32_t traced = bytes >= 4 ? e->ctxid : e->ctxid & ((1u << (8 * bytes)) - 1);
-	wc.pid = wc.tid = e->have_ctxid && traced ? traced : 1000;
-	for (size_t i = 0; i < e->images.n && !elf; i++)
-		if (e->images.v[i].is_elf)
-			elf = e->images.v[i].path;
+	uint32_t traced = bytes >= 4 ? s->ctxid : s->ctxid & ((1u << (8 * bytes)) - 1);
+	wc.pid = wc.tid = s->have_ctxid && traced ? traced : 1000;
+	for (size_t i = 0; i < s->images.n && !elf; i++)
+		if (s->images.v[i].is_elf)
+			elf = s->images.v[i].path;
 	if (elf) {
 		const char *slash = strrchr(elf, '/');
 		wc.comm = slash ? slash + 1 : elf;
@@ -646,7 +829,7 @@ static int open_perf(struct encode *e)
 			  err == -PFT_ERR_BAD_FILE ? strerror(errno) : pft_errstr(pft_errcode(err)));
 		return -1;
 	}
-	for (size_t i = 0; pft_image_section(e->image, i, &info, sizeof(info)) == 0; i++) {
+	for (size_t i = 0; pft_image_section(s->image, i, &info, sizeof(info)) == 0; i++) {
 		char abs[PATH_MAX];
 		if (!info.path)
 			continue;
@@ -680,18 +863,23 @@ static int dir_has_files(const char *dir)
 static int outputs_ok(const struct encode *e)
 {
 	const char *outs[] = { e->out_raw, e->out_formatted, e->out_perf, e->out_snapshot };
-	const char **inputs = malloc((e->images.n + 1) * sizeof(*inputs));
+	size_t n = 0, cap = 0;
 
+	for (size_t k = 0; k < e->nsrc; k++)
+		cap += 1 + e->src[k].images.n;
+	const char **inputs = malloc(cap * sizeof(*inputs));
 	if (!inputs) {
 		cli_error("out of memory");
 		return -1;
 	}
-	inputs[0] = e->log;
-	for (size_t i = 0; i < e->images.n; i++)
-		inputs[i + 1] = e->images.v[i].path;
+	for (size_t k = 0; k < e->nsrc; k++) {
+		inputs[n++] = e->src[k].log;
+		for (size_t i = 0; i < e->src[k].images.n; i++)
+			inputs[n++] = e->src[k].images.v[i].path;
+	}
 	int bad = -1;
 	for (int i = 0; i < 4 && bad < 0; i++)
-		if (output_is_input(outs[i], inputs, e->images.n + 1))
+		if (output_is_input(outs[i], inputs, n))
 			bad = i;
 	free((void *)inputs);
 	if (bad >= 0) {
@@ -766,9 +954,20 @@ static int close_outputs(struct encode *e, int ok)
 	}
 	pft_perf_write_free(e->perf);
 	if (ok && !rc && e->out_snapshot) {
-		struct ptm_regs regs;
-		source_regs(e, &regs, e->mc.sync_period ? e->mc.sync_period : 1024);
-		rc = snap_out_finish(e->out_snapshot, &regs, &e->io.cfg, e->image);
+		struct snap_out_source *ss = calloc(e->nsrc, sizeof(*ss));
+		if (!ss) {
+			cli_error("out of memory");
+			rc = -1;
+		}
+		for (size_t k = 0; ss && k < e->nsrc; k++) {
+			source_regs(e, &e->src[k], &ss[k].regs,
+				    e->mc.sync_period ? e->mc.sync_period : 1024);
+			ss[k].cfg = &e->src[k].cfg;
+			ss[k].img = e->src[k].image;
+		}
+		if (ss)
+			rc = snap_out_finish(e->out_snapshot, ss, e->nsrc, e->ts_frequency);
+		free(ss);
 	}
 	pft_ffmt_free(e->ffmt);
 	pft_ffmt_free(e->ffmt_buf);
@@ -776,10 +975,38 @@ static int close_outputs(struct encode *e, int ok)
 	return rc;
 }
 
+/* Source @s's image and model. */
+static int start_source(struct encode *e, struct enc_source *s)
+{
+	int err;
+
+	s->cfg = e->io.cfg;
+	s->cfg.trace_id = (uint8_t)s->id;
+	s->cfg3 = e->io.cfg3;
+	s->cfg3.trace_id = (uint8_t)s->id;
+	s->mc = e->mc;
+	s->mc.ts_start = s->ts_start;
+	s->mc.ts_cycles = s->ts_cycles;
+	s->image = pft_image_alloc(&err);
+	if (!s->image) {
+		cli_error("out of memory");
+		return -1;
+	}
+	if (image_args_load(&s->images, s->image))
+		return -1;
+	if (e->io.etm3)
+		return alloc_etm3_model(s);
+	if (!(s->model = pft_ptm_model_alloc(&s->cfg, &s->mc, s->image, &err))) {
+		config_error(e, err);
+		return -1;
+	}
+	return 0;
+}
+
 int encode_main(int argc, char **argv, int stats)
 {
 	struct encode e = { .stats = stats };
-	int rc = EXIT_USAGE, err;
+	int rc = EXIT_USAGE;
 
 	input_opts_init(&e.io);
 	e.mc.size = sizeof(e.mc);
@@ -787,23 +1014,11 @@ int encode_main(int argc, char **argv, int stats)
 	if (r) {
 		if (r > 0)
 			usage(stdout, stats);
-		image_args_free(&e.images);
-		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	}
-	e.image = pft_image_alloc(&err);
-	if (!e.image) {
-		cli_error("out of memory");
 		goto out;
 	}
-	if (image_args_load(&e.images, e.image))
-		goto out;
-	if (e.io.etm3) {
-		if (alloc_etm3_model(&e))
+	for (size_t k = 0; k < e.nsrc; k++)
+		if (start_source(&e, &e.src[k]))
 			goto out;
-	} else if (!(e.model = pft_ptm_model_alloc(&e.io.cfg, &e.mc, e.image, &err))) {
-		config_error(&e, err);
-		goto out;
-	}
 	if (!stats && open_outputs(&e)) {
 		close_outputs(&e, 0);
 		goto out;
@@ -816,10 +1031,15 @@ int encode_main(int argc, char **argv, int stats)
 	else if (!rc && !e.quiet)
 		print_summary(&e);
 out:
-	pft_ptm_model_free(e.model);
-	pft_etm3_model_free(e.model3);
-	pft_image_free(e.image);
-	image_args_free(&e.images);
+	if (r > 0)
+		rc = EXIT_OK;
+	for (size_t k = 0; k < e.nsrc; k++) {
+		pft_ptm_model_free(e.src[k].model);
+		pft_etm3_model_free(e.src[k].model3);
+		pft_image_free(e.src[k].image);
+		image_args_free(&e.src[k].images);
+	}
+	free(e.src);
 	return rc;
 }
 

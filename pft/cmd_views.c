@@ -1,5 +1,5 @@
-/* Views of the executed code: pft coverage, pft profile, pft timeline and
- * pft calls.  Each decodes like pft decode and hands the elements to the
+/* Views of the executed code: pft coverage, pft profile, pft exceptions,
+ * pft timeline and pft calls.  Each decodes like pft decode and hands the elements to the
  * library's views accumulator or its calls trackers (one per source). */
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "options.h"
 #include "outbuf.h"
 
-enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS };
+enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS, CMD_EXCEPTIONS };
 
 /* Per command: its name, what it does, and its --format values in the
  * order of the numbers they map to (enum pft_view_format for the views). */
@@ -28,8 +28,8 @@ static const struct {
 			   { "text", "jsonl", "lcov" },
 			   { PFT_VIEW_COVERAGE_TEXT, PFT_VIEW_COVERAGE_JSONL, PFT_VIEW_LCOV }, 3 },
 	[CMD_PROFILE] = { "profile",
-			  "instructions per function (self, inclusive), cycles, and calls per\n"
-			  "caller and callee",
+			  "instructions per function (self, inclusive), cycles, the lengths\n"
+			  "of one call (shortest, mean, longest), and calls per caller and callee",
 			  { "text", "jsonl", "callgrind", "folded" },
 			  { PFT_VIEW_PROFILE_TEXT, PFT_VIEW_PROFILE_JSONL, PFT_VIEW_CALLGRIND,
 			    PFT_VIEW_FOLDED }, 4 },
@@ -40,7 +40,25 @@ static const struct {
 	[CMD_CALLS] = { "calls",
 			"the stream of calls and returns, with depth, caller, callee and time",
 			{ "text", "jsonl" }, { FMT_TEXT, FMT_JSONL }, 2 },
+	[CMD_EXCEPTIONS] = { "exceptions",
+			     "per kind of exception: how often it was taken, how long its\n"
+			     "handler ran (shortest, mean, longest, total; nested handlers\n"
+			     "included) and the functions it interrupted most",
+			     { "text", "jsonl" },
+			     { PFT_VIEW_EXCEPTIONS_TEXT, PFT_VIEW_EXCEPTIONS_JSONL }, 2 },
 };
+
+/* The commands that feed the views accumulator. */
+static int uses_views(enum view_cmd cmd)
+{
+	return cmd == CMD_COVERAGE || cmd == CMD_PROFILE || cmd == CMD_EXCEPTIONS;
+}
+
+/* The commands that take --clock. */
+static int takes_clock(enum view_cmd cmd)
+{
+	return cmd == CMD_TIMELINE || cmd == CMD_PROFILE || cmd == CMD_EXCEPTIONS;
+}
 
 enum { NAME_MEMO_BITS = 10, LINE_MEMO_BITS = 10 };
 
@@ -79,7 +97,9 @@ struct views_run {
 	int format;                   /* from commands[cmd].values */
 	FILE *out;
 	uint64_t hz;                  /* --clock */
+	int exclude_exceptions;       /* --exclude-exceptions (profile) */
 	uint64_t ts_hz;               /* the snapshot's timestamp frequency */
+	uint64_t ts_clock;            /* --ts-clock (0: ts_hz) */
 	struct pft_lines *lines;      /* NULL without --elf */
 	struct pft_views *views;      /* coverage, profile */
 	struct pft_calls **calls;     /* timeline, calls: one per source */
@@ -161,7 +181,9 @@ static void usage(void *ctx)
 	printf("usage: pft %s INPUT [IMAGES] [--format ", commands[cmd].name);
 	for (int i = 0; i < commands[cmd].nformats; i++)
 		printf("%s%s", i ? "|" : "", commands[cmd].formats[i]);
-	printf("] [--output FILE]%s\n\n", cmd == CMD_TIMELINE ? " [--clock HZ]" : "");
+	printf("] [--output FILE]%s%s%s\n\n", takes_clock(cmd) ? " [--clock HZ]" : "",
+	       cmd == CMD_TIMELINE ? " [--ts-clock HZ]" : "",
+	       cmd == CMD_PROFILE ? " [--exclude-exceptions]" : "");
 	printf("Decodes like pft decode and writes %s.\n"
 	       "Source files and lines come from the DWARF of the --elf files.\n%s\n",
 	       commands[cmd].what,
@@ -174,11 +196,24 @@ static void usage(void *ctx)
 	       OUTPUT_HELP,
 	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP, commands[cmd].formats[0]);
 	if (cmd == CMD_TIMELINE)
-		printf("  --clock HZ            cycles or timestamps per second: 1000000000,\n"
-		       "                        1e9, 800MHz, 1GHz (default: the\n"
-		       "                        snapshot's timestamp frequency, with timestamps\n"
-		       "                        as the clock; else one count is one microsecond);\n"
-		       "                        without cycles or timestamps, instructions count\n");
+		printf("  --ts-clock HZ         timestamps per second (default: the snapshot's\n"
+		       "                        timestamp frequency; else one tick is shown as\n"
+		       "                        one microsecond, and each track says so): the\n"
+		       "                        sources with timestamps are laid on their common\n"
+		       "                        time base, a core whose trace starts later starts\n"
+		       "                        later\n"
+		       "  --clock HZ            for sources without timestamps: cycles per\n"
+		       "                        second (1000000000, 1e9, 800MHz, 1GHz; else one\n"
+		       "                        count is one microsecond); without cycles,\n"
+		       "                        instructions count\n");
+	if (cmd == CMD_PROFILE || cmd == CMD_EXCEPTIONS)
+		printf("  --clock HZ            the core's cycles per second (1e9, 800MHz, ...):\n"
+		       "                        lengths of a cycle-accurate trace in ns, not\n"
+		       "                        cycles (without cycle counts, lengths are in\n"
+		       "                        instructions)\n");
+	if (cmd == CMD_PROFILE)
+		printf("  --exclude-exceptions  leave the time spent in exception handlers out of\n"
+		       "                        the lengths of the calls they interrupted\n");
 }
 
 /* The name of the function at @addr: the DWARF's, else the image's symbol;
@@ -480,14 +515,20 @@ static void report_errors(const struct views_run *r)
 		  s->path, input_id_prefix(s, id), r->errors, r->errors == 1 ? "" : "s", f->offset, f->what);
 }
 
-/* The @n elements of a run of source @i. */
-static int on_run(struct views_run *r, size_t i, const struct pft_elem *e, size_t n)
+/* The @n elements of a run of source @i (with @timed, one, at @time on
+ * the sources' common base: for a timeline track that keeps it). */
+static int on_run(struct views_run *r, size_t i, const struct pft_elem *e, size_t n, int timed,
+		  uint64_t time)
 {
 	int err;
 
 	for (size_t k = 0; k < n; k++)
 		if (e[k].type == PFT_ELEM_ERROR)
 			count_error(r, i, e[k].offset, pft_errstr(e[k].reason));
+	if (r->cmd == CMD_TIMELINE && timed && n == 1) {
+		err = pft_timeline_put_time(r->tracks[i], r->calls[i], e, sizeof(*e), time);
+		return err ? report(r, err) : 0;
+	}
 	if (r->views) {
 		err = pft_views_put_run(r->views, (unsigned)i, e, n, sizeof(*e));
 		return err ? report(r, err) : 0;
@@ -551,8 +592,10 @@ static int start(struct views_run *r)
 	struct input *in = &r->in;
 	int err = 0;
 
-	if (r->cmd == CMD_COVERAGE || r->cmd == CMD_PROFILE) {
-		struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines };
+	if (uses_views(r->cmd)) {
+		struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines,
+					       .exclude_exceptions = (uint8_t)r->exclude_exceptions,
+					       .clock_hz = r->hz };
 		if (!(vc.image = first_image(in)))
 			return -1;
 		if (!(r->views = pft_views_alloc(&vc, &err)))
@@ -609,11 +652,13 @@ static int start(struct views_run *r)
 			.lines = r->lines, .track_name = name, .hz = r->hz, .tid = (uint32_t)id,
 			.clock = (uint8_t)timeline_clock(&s->cfg)
 		};
-		/* Without --clock, real time where the snapshot gives the rate
-		 * of the timestamps. */
-		if (!r->hz && r->ts_hz && s->cfg.timestamps) {
-			tc.hz = r->ts_hz;
-			tc.clock = PFT_TIMELINE_TIMESTAMP;
+		/* With timestamps: every track on their common base, in real
+		 * time at --ts-clock, or the snapshot's frequency (--clock when
+		 * the trace has no cycles: its counts were the timestamps). */
+		if (s->timestamps) {
+			tc.hz = r->ts_clock ? r->ts_clock
+				: r->hz && !s->cycle_accurate ? r->hz : r->ts_hz;
+			tc.clock = PFT_TIMELINE_TIME;
 		}
 		if (!(r->tracks[i] = pft_timeline_alloc(&tc, &err)))
 			goto fail;
@@ -694,7 +739,7 @@ static int lines_check(const struct views_run *r)
 	struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines };
 	struct pft_diag why;
 
-	if (r->cmd != CMD_COVERAGE && r->cmd != CMD_PROFILE)
+	if (!uses_views(r->cmd))
 		return 0;
 	for (size_t i = 0; i < r->in.nsrc && !vc.image; i++)
 		if (r->in.src[i].info.decoded)
@@ -722,24 +767,39 @@ static int parse_format(void *ctx, const char *arg, int *format)
 	return -1;
 }
 
-/* --clock HZ, the views' own option (pft timeline's alone). */
+/* The views' own options: --clock HZ (timeline, profile, exceptions),
+ * --ts-clock HZ (timeline) and --exclude-exceptions (profile). */
 static int views_option(void *ctx, int code, const char *arg)
 {
 	struct views_run *r = ctx;
 	const char *name = commands[r->cmd].name;
+	const char *opt = code == 't' ? "--ts-clock" : "--clock";
 
-	(void)code;
-	if (r->cmd != CMD_TIMELINE) {
-		cli_error("%s: --clock goes with pft timeline", name);
+	if (code == 'x') {
+		if (r->cmd != CMD_PROFILE) {
+			cli_error("%s: --exclude-exceptions goes with pft profile", name);
+			return -1;
+		}
+		r->exclude_exceptions = 1;
+		return 0;
+	}
+	if (code == 't' && r->cmd != CMD_TIMELINE) {
+		cli_error("%s: --ts-clock goes with pft timeline", name);
 		return -1;
 	}
-	return cli_parse_hz(name, "--clock", arg, &r->hz);
+	if (code == 'k' && !takes_clock(r->cmd)) {
+		cli_error("%s: --clock goes with pft timeline, profile and exceptions", name);
+		return -1;
+	}
+	return cli_parse_hz(name, opt, arg, code == 't' ? &r->ts_clock : &r->hz);
 }
 
 static int run(int argc, char **argv, enum view_cmd cmd)
 {
 	static const struct option own[] = {
 		{ "clock", required_argument, NULL, 'k' },
+		{ "ts-clock", required_argument, NULL, 't' },
+		{ "exclude-exceptions", no_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct views_run r = { .cmd = cmd, .out = stdout };
@@ -758,6 +818,9 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	if (rc != CMD_GO_ON)
 		goto out;
 	r.format = a.format;
+	/* The timeline: the sources' items with their times. */
+	if (cmd == CMD_TIMELINE)
+		o->merge = PFT_INPUT_MERGE_TIMES;
 	/* The images are checked (with a clear message) as the input opens,
 	 * before the lines read them. */
 	if ((rc = input_open(&r.in, o, 0, 1, &a.images)))
@@ -770,8 +833,8 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		goto out_input;
 	if (lines_check(&r) || cmd_open_output(&a))
 		goto out_input;
-	/* Coverage and profile write at the end: progress on a terminal. */
-	if (cmd == CMD_COVERAGE || cmd == CMD_PROFILE)
+	/* The views write at the end: progress on a terminal. */
+	if (uses_views(cmd))
 		cli_progress_start(1);
 	/* The calls and the timeline write an event per call: a large buffer
 	 * (glibc takes a size only with a buffer: alone, it gave 4 KiB and a
@@ -791,7 +854,7 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	int n;
 	while ((n = input_next(&r.in, &item)) > 0) {
 		if (item.type == PFT_ITEM_ELEM) {
-			if (on_run(&r, item.source, item.elem, item.count))
+			if (on_run(&r, item.source, item.elem, item.count, item.timed, item.time))
 				goto out_input;
 		} else if (item.type == PFT_ITEM_GAP && item.status) {
 			count_error(&r, item.source, item.offset,
@@ -803,6 +866,8 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	/* As pft decode: what the options or images seem to get wrong, then
 	 * the errors. */
 	int problems = input_check_sources(&r.in, o, 0) + input_fit_report(&r.in);
+	if (o->merge)
+		input_merge_report(&r.in, NULL);
 	report_errors(&r);
 	rc = r.errors || problems || r.cut ? EXIT_DECODE_ERRORS : EXIT_OK;
 out_input:
@@ -832,4 +897,9 @@ int cmd_timeline(int argc, char **argv)
 int cmd_calls(int argc, char **argv)
 {
 	return run(argc, argv, CMD_CALLS);
+}
+
+int cmd_exceptions(int argc, char **argv)
+{
+	return run(argc, argv, CMD_EXCEPTIONS);
 }

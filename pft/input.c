@@ -57,6 +57,14 @@ int input_option(struct input_opts *o, int code, const char *arg)
 		o->etm3 = arg[0] == 'e';
 		o->protocol_given = 1;
 		return 0;
+	case OPT_MERGE: o->merge = PFT_INPUT_MERGE_ORDER; return 0;
+	case OPT_MERGE_WINDOW:
+		if (cli_parse_u32(arg, &v) || v < 1 || v > (1u << 24)) {
+			cli_error("--merge-window: '%s' is not a number of items (1-16777216)", arg);
+			return -1;
+		}
+		o->merge_window = v;
+		return 0;
 	case OPT_JOBS:
 		if (cli_parse_u32(arg, &v) || v < 1 || v > 1024) {
 			cli_error("-j/--jobs: '%s' is not a number of threads (1-1024)", arg);
@@ -403,6 +411,10 @@ int input_opts_check(struct input_opts *o)
 		cli_error("--tpiu goes with --formatted");
 		return -1;
 	}
+	if (o->merge_window && !o->merge) {
+		cli_error("--merge-window goes with --merge");
+		return -1;
+	}
 	if (o->allow_outside && !o->snapshot) {
 		cli_error("--allow-outside-files goes with --snapshot");
 		return -1;
@@ -531,6 +543,46 @@ int input_fit_report(struct input *in)
 	return misfits + in->warnings;   /* damaged input, said at the open */
 }
 
+void input_merge_report(const struct input *in, const char *window_option)
+{
+	char hint[64] = "";
+
+	if (window_option)
+		snprintf(hint, sizeof(hint), " (%s)", window_option);
+	for (size_t i = 0; i < in->nsrc; i++) {
+		const struct pft_input_source *s = &in->src[i].info;
+		struct pft_merge_stats st;
+		char id[16];
+
+		if (!s->decoded || pft_input_merge_stats(in->in, i, &st, sizeof(st)))
+			continue;
+		input_id_prefix(s, id);
+		if (s->timestamps && !st.timestamps && st.items)
+			cli_note("%s: %sno timestamp in its trace: its items have no time", s->path, id);
+		if (st.backwards)
+			cli_error("%s: %s%" PRIu64 " timestamp%s below the one before (the first at "
+				  "offset 0x%" PRIx64 "): the times after %s held until the "
+				  "timestamps pass it again", s->path, id, st.backwards,
+				  st.backwards == 1 ? "" : "s", st.backwards_offset,
+				  st.backwards == 1 ? "it are" : "each are");
+		if (st.flat)
+			cli_error("%s: %s%" PRIu64 " item%s placed at the timestamp before, not "
+				  "scaled by the cycles: the next timestamp came later than the "
+				  "merge could hold items back%s", s->path, id, st.flat,
+				  st.flat == 1 ? "" : "s", hint);
+		if (st.late)
+			cli_error("%s: %s%" PRIu64 " item%s out of time order: %s held back longer "
+				  "than the merge could%s; %s time is right, %s place "
+				  "is not", s->path, id, st.late, st.late == 1 ? "" : "s",
+				  st.late == 1 ? "it was" : "they were", hint, st.late == 1 ? "its" : "their",
+				  st.late == 1 ? "its" : "their");
+		if (st.untimed && st.timestamps)
+			cli_error("%s: %s%" PRIu64 " item%s before its first timestamp without a "
+				  "time: the timestamp came later than the merge could hold them "
+				  "back%s", s->path, id, st.untimed, st.untimed == 1 ? "" : "s", hint);
+	}
+}
+
 int input_add_images(struct pft_input *in, const struct image_args *images)
 {
 	int err = 0;
@@ -617,6 +669,8 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	memset(in, 0, sizeof(*in));
 	memcpy(ic.ids, o->ids, sizeof(ic.ids));
 	ic.protocol_given = (uint8_t)o->protocol_given;
+	ic.merge = (uint8_t)o->merge;
+	ic.merge_window = o->merge_window;
 	in->counting = o->counting;
 	in->in = pft_input_alloc(&ic, &err);
 	if (!in->in) {

@@ -33,6 +33,10 @@ struct input_opts {
 	int reg_given[4];
 	unsigned jobs;          /* -j/--jobs: decode threads; 0: the default */
 	int counting;           /* the command reads with input_count() */
+	/* --merge (enum pft_input_merge: ORDER), or a view's TIMES;
+	 * --merge-window N (0: the library's default). */
+	int merge;
+	uint32_t merge_window;
 };
 
 /* The codes of the shared input options (options.c has their table). */
@@ -60,6 +64,8 @@ enum {
 	OPT_JOBS,
 	OPT_DMB_DSB_WAYPOINTS,
 	OPT_ALLOW_OUTSIDE,
+	OPT_MERGE,
+	OPT_MERGE_WINDOW,
 	OPT_CORE,
 	INPUT_OPT_END
 };
@@ -100,6 +106,12 @@ struct input {
 	int counting;            /* read with input_count() */
 	int warnings;            /* the input is damaged (said when opened) */
 };
+
+/* After a decode with a merge: one line on stderr for each source whose
+ * times or order the merge's window gave up (pft_merge_stats()), naming
+ * @window_option (NULL: none) that widens it, and for timestamps that
+ * went back. */
+void input_merge_report(const struct input *in, const char *window_option);
 
 /* Open the input the options name, for packets and/or elements, with the
  * program images @images (may be NULL).  Names the sources it will not

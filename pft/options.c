@@ -47,6 +47,8 @@ static const struct shared_option {
 	{ { "symbols", required_argument, NULL, OPT_SYMBOLS }, OPTS_IMAGES },
 	{ { "format", required_argument, NULL, OPT_FORMAT }, OPTS_FORMAT },
 	{ { "output", required_argument, NULL, OPT_OUTPUT }, OPTS_OUTPUT },
+	{ { "merge", no_argument, NULL, OPT_MERGE }, OPTS_MERGE },
+	{ { "merge-window", required_argument, NULL, OPT_MERGE_WINDOW }, OPTS_MERGE },
 };
 
 enum { NSHARED = sizeof(shared) / sizeof(shared[0]), MAX_OWN = 16 };

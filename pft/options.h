@@ -22,7 +22,8 @@ enum {
 	OPTS_JOBS = 1u << 2,    /* -j N, --jobs N */
 	OPTS_IMAGES = 1u << 3,  /* --elf, --image, --symbols */
 	OPTS_FORMAT = 1u << 4,  /* --format */
-	OPTS_OUTPUT = 1u << 5   /* --output FILE */
+	OPTS_OUTPUT = 1u << 5,  /* --output FILE */
+	OPTS_MERGE = 1u << 6    /* --merge, --merge-window N */
 };
 
 /* What the shared options give. */
@@ -114,6 +115,13 @@ int output_is_input(const char *path, const char *const *inputs, size_t n);
 	"                        buffer, ETMv3 raw\n" \
 	"                        (default: the online CPUs, but 1 for dump's\n" \
 	"                        listing; the output is the same)\n"
+
+#define MERGE_HELP                                                            \
+	"  --merge               every source's items in the order of their time\n" \
+	"                        (\"time\": timestamp ticks on the sources' common\n" \
+	"                        base, cycles scaled between timestamps)\n"      \
+	"  --merge-window N      --merge holds at most N items back (default\n"   \
+	"                        65536); past them it says what it gave up\n"
 
 #define IMAGES_HELP                                                           \
 	"images (any number; a snapshot's memory dumps are used as well):\n"  \

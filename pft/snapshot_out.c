@@ -107,11 +107,12 @@ static const char *space_name(enum pft_mem_space s)
 	return s == PFT_SPACE_SECURE ? "S" : s == PFT_SPACE_NONSECURE ? "N" : "ANY";
 }
 
-/* The core device: its type and one [dump] per image section. */
-static int write_core(const char *dir, const char *core, struct pft_image *img)
+/* Core @k's device (cpu_K.ini): its type and one [dump] per image
+ * section, written as mem_N.bin (core 0) or mem_K_N.bin. */
+static int write_core(const char *dir, size_t k, const char *core, struct pft_image *img)
 {
 	size_t cap = 4096, len = 0;
-	char *text = malloc(cap);
+	char *text = malloc(cap), ini[64];
 	struct pft_image_section_info info;
 	int rc = 0;
 
@@ -120,12 +121,15 @@ static int write_core(const char *dir, const char *core, struct pft_image *img)
 		return -1;
 	}
 	len += (size_t)snprintf(text, cap,
-				"; written by pft encode\n[device]\nname=cpu_0\nclass=core\n"
+				"; written by pft encode\n[device]\nname=cpu_%zu\nclass=core\n"
 				"type=%s\n\n[regs]\n",
-				core);
+				k, core);
 	for (size_t i = 0; !rc && pft_image_section(img, i, &info, sizeof(info)) == 0; i++) {
 		char name[64], entry[256];
-		snprintf(name, sizeof(name), "mem_%zu.bin", i);
+		if (k)
+			snprintf(name, sizeof(name), "mem_%zu_%zu.bin", k, i);
+		else
+			snprintf(name, sizeof(name), "mem_%zu.bin", i);
 		rc = write_memory(dir, name, img, info.vaddr, info.length, info.space);
 		int n = snprintf(entry, sizeof(entry),
 				 "\n[dump%zu]\nfile=%s\naddress=0x%08x\nlength=0x%llx\nspace=%s\n",
@@ -143,43 +147,112 @@ static int write_core(const char *dir, const char *core, struct pft_image *img)
 		memcpy(text + len, entry, (size_t)n + 1);
 		len += (size_t)n;
 	}
+	snprintf(ini, sizeof(ini), "cpu_%zu.ini", k);
 	if (!rc)
-		rc = write_text(dir, "cpu_0.ini", "%s", text);
+		rc = write_text(dir, ini, "%s", text);
 	free(text);
 	return rc;
 }
 
-int snap_out_finish(const char *dir, const struct ptm_regs *r,
-		    const struct pft_ptm_config *cfg, struct pft_image *img)
+/* The text of @n lines made by @line(@ctx, k, buf, len) into @out. */
+static int lines(char *out, size_t cap, size_t n,
+		 void (*line)(const struct snap_out_source *s, size_t k, char *buf, size_t len),
+		 const struct snap_out_source *src)
 {
-	const char *source = r->etm3 ? "ETM_0" : "PTM_0";
-	const char *ini = r->etm3 ? "etm_0.ini" : "ptm_0.ini";
-	char type[16];
+	size_t used = 0;
 
-	/* The version ETMIDR[7:4] gives. */
-	snprintf(type, sizeof(type), r->etm3 ? "ETM3.%u" : "PTM1.%u",
-		 r->etm3 ? (unsigned)(r->regs.etmidr >> 4 & 0xf) : cfg->version_minor ? 1u : 0u);
+	out[0] = 0;
+	for (size_t k = 0; k < n; k++) {
+		char one[128];
+		line(&src[k], k, one, sizeof(one));
+		size_t l = strlen(one);
+		if (used + l + 1 > cap) {
+			cli_error("too many trace sources for a snapshot");
+			return -1;
+		}
+		memcpy(out + used, one, l + 1);
+		used += l;
+	}
+	return 0;
+}
+
+/* "PTM_K" or "ETM_K". */
+static void source_name(const struct snap_out_source *s, size_t k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s_%zu", s->regs.etm3 ? "ETM" : "PTM", k);
+}
+
+static void device_line(const struct snap_out_source *s, size_t k, char *buf, size_t len)
+{
+	snprintf(buf, len, "device%zu=cpu_%zu.ini\ndevice%zu=%s_%zu.ini\n", 2 * k, k, 2 * k + 1,
+		 s->regs.etm3 ? "etm" : "ptm", k);
+}
+
+static void buffer_line(const struct snap_out_source *s, size_t k, char *buf, size_t len)
+{
+	char name[32];
+	source_name(s, k, name, sizeof(name));
+	snprintf(buf, len, "%s=ETB_0\n", name);
+}
+
+static void core_line(const struct snap_out_source *s, size_t k, char *buf, size_t len)
+{
+	char name[32];
+	source_name(s, k, name, sizeof(name));
+	snprintf(buf, len, "cpu_%zu=%s\n", k, name);
+}
+
+int snap_out_finish(const char *dir, const struct snap_out_source *src, size_t n,
+		    uint64_t ts_frequency)
+{
+	char devices[4096], buffers[4096], cores[4096], freq[96] = "";
+
+	if (ts_frequency)
+		snprintf(freq, sizeof(freq), "[timestamp]\nfrequency=%llu\n\n",
+			 (unsigned long long)ts_frequency);
+	if (lines(devices, sizeof(devices), n, device_line, src) ||
+	    lines(buffers, sizeof(buffers), n, buffer_line, src) ||
+	    lines(cores, sizeof(cores), n, core_line, src))
+		return -1;
+	int etm3 = 0, ptm = 0;
+	for (size_t k = 0; k < n; k++)
+		*(src[k].regs.etm3 ? &etm3 : &ptm) = 1;
 	if (write_text(dir, "snapshot.ini",
 		       "; written by pft encode\n[snapshot]\nversion=1.0\n"
 		       "description=%s trace modelled by pft encode\n\n"
-		       "[device_list]\ndevice0=cpu_0.ini\ndevice1=%s\n\n"
-		       "[trace]\nmetadata=trace.ini\n", r->etm3 ? "ETMv3" : "PTM", ini) ||
+		       "[device_list]\n%s\n"
+		       "[trace]\nmetadata=trace.ini\n",
+		       etm3 && ptm ? "PTM and ETMv3" : etm3 ? "ETMv3" : "PTM", devices) ||
 	    write_text(dir, "trace.ini",
-		       "; written by pft encode\n[trace_buffers]\nbuffers=buffer0\n\n"
+		       "; written by pft encode\n%s[trace_buffers]\nbuffers=buffer0\n\n"
 		       "[buffer0]\nname=ETB_0\nfile=" SNAP_OUT_TRACE "\nformat=coresight\n\n"
-		       "[source_buffers]\n%s=ETB_0\n\n"
-		       "[core_trace_sources]\ncpu_0=%s\n", source, source) ||
-	    write_text(dir, ini,
-		       "; written by pft encode\n[device]\nname=%s\nclass=trace_source\n"
-		       "type=%s\n\n[regs]\n"
-		       "ETMCR(0x000)=0x%08X\nETMCCR(0x001)=0x%08X\nETMSYNCFR(0x078)=0x%08X\n"
-		       "ETMIDR(0x079)=0x%08X\nETMCCER(0x07A)=0x%08X\n"
-		       "ETMTRACEIDR(0x080)=0x%08X\n",
-		       source, type, r->regs.etmcr, r->regs.etmccr,
-		       r->etmsyncfr, r->regs.etmidr, r->regs.etmccer, r->regs.etmtraceidr))
+		       "[source_buffers]\n%s\n"
+		       "[core_trace_sources]\n%s", freq, buffers, cores))
 		return -1;
-	return write_core(dir, r->core ? r->core
-				       : r->etm3 ? "Cortex-A7"
-				       : cfg->version_minor ? "Cortex-A15" : "Cortex-A9",
-			  img);
+	for (size_t k = 0; k < n; k++) {
+		const struct snap_out_source *s = &src[k];
+		const struct ptm_regs *r = &s->regs;
+		char name[32], ini[32], type[16];
+		source_name(s, k, name, sizeof(name));
+		snprintf(ini, sizeof(ini), "%s_%zu.ini", r->etm3 ? "etm" : "ptm", k);
+		/* The ETM's version: ETMIDR[7:4]. */
+		snprintf(type, sizeof(type), r->etm3 ? "ETM3.%u" : "PTM1.%u",
+			 r->etm3 ? (unsigned)(r->regs.etmidr >> 4 & 0xf)
+				 : s->cfg->version_minor ? 1u : 0u);
+		if (write_text(dir, ini,
+			       "; written by pft encode\n[device]\nname=%s\nclass=trace_source\n"
+			       "type=%s\n\n[regs]\n"
+			       "ETMCR(0x000)=0x%08X\nETMCCR(0x001)=0x%08X\nETMSYNCFR(0x078)=0x%08X\n"
+			       "ETMIDR(0x079)=0x%08X\nETMCCER(0x07A)=0x%08X\n"
+			       "ETMTRACEIDR(0x080)=0x%08X\n",
+			       name, type, r->regs.etmcr, r->regs.etmccr, r->etmsyncfr,
+			       r->regs.etmidr, r->regs.etmccer, r->regs.etmtraceidr) ||
+		    write_core(dir, k,
+			       r->core ? r->core
+			       : r->etm3 ? "Cortex-A7"
+			       : s->cfg->version_minor ? "Cortex-A15" : "Cortex-A9",
+			       s->img))
+			return -1;
+	}
+	return 0;
 }

@@ -1,5 +1,6 @@
 /* snapshot_out.h - write an OpenCSD snapshot directory (pft-flow.md 12)
- * for one PTM or ETMv3: its registers, its trace buffer and a core's memory. */
+ * for PTMs and ETMv3s: their registers, their trace buffer and their cores'
+ * memory. */
 #ifndef PFT_SNAPSHOT_OUT_H
 #define PFT_SNAPSHOT_OUT_H
 
@@ -26,11 +27,20 @@ struct ptm_regs {
  * the file, or NULL after printing an error. */
 FILE *snap_out_begin(const char *dir);
 
-/* Write the .ini files (the trace source: a PTM or, with @regs->etm3, an
- * ETMv3, of core @regs->core) and one .bin file per section of @img.  The trace
- * buffer (frame-formatted, "coresight" format) must be in trace.bin.
+/* One trace source of the snapshot, with its core. */
+struct snap_out_source {
+	struct ptm_regs regs;
+	const struct pft_ptm_config *cfg;   /* its options (the PFT version) */
+	struct pft_image *img;              /* its core's memory */
+};
+
+/* Write the .ini files: @n trace sources (PTM_K, or with @regs.etm3 the
+ * ETMv3 ETM_K, in ptm_K.ini or etm_K.ini), each with its core (cpu_K.ini,
+ * one .bin file per section of its image), all writing to the one trace
+ * buffer (frame-formatted, "coresight" format), which must be in
+ * trace.bin; with @ts_frequency, trace.ini's [timestamp] frequency.
  * Returns 0, or -1 after printing an error. */
-int snap_out_finish(const char *dir, const struct ptm_regs *regs,
-		    const struct pft_ptm_config *cfg, struct pft_image *img);
+int snap_out_finish(const char *dir, const struct snap_out_source *src, size_t n,
+		    uint64_t ts_frequency);
 
 #endif

@@ -91,7 +91,19 @@ struct pft_item {
 	 * the first, the others' packets are known by their @offset). */
 	uint32_t count;
 	uint32_t reserved;
+	/* Added in 0.6: the item's place on the time base its sources share
+	 * (merge section), set by a merge (pft_merge_next(), or an input
+	 * read with pft_input_config @merge): @time in timestamp ticks when
+	 * @timed is 1; 0 and 0 otherwise.  A caller built against 0.5 passes
+	 * the smaller size (PFT_ITEM_SIZE_0_5) and gets the fields before. */
+	uint64_t time;
+	uint8_t timed;
+	uint8_t reserved2[7];
 };
+
+/* The size of struct pft_item in 0.5, before @time: the least @size the
+ * functions that fill an item accept. */
+#define PFT_ITEM_SIZE_0_5 offsetof(struct pft_item, time)
 
 struct pft_pipe;
 
@@ -192,6 +204,152 @@ pft_export int pft_pipe_fit(const struct pft_pipe *p, unsigned source,
 			    struct pft_fit_verdict *v, size_t size);
 
 /* ---- End of pipeline ---- */
+
+/* ======================================================================
+ * Merge: the items of several sources on one time base
+ * ====================================================================== */
+
+/* ---- Section: merge (pft_merge_) ---- */
+
+/*
+ * The cores of a system (Zynq-7000, i.MX6, TC2) share one timestamp
+ * counter, so that their trace sources can be laid side by side.  A merge
+ * is given the items of several sources (of one pipeline, of several, of
+ * perf.data's CPUs), each source's in its own order, and gives them back
+ * with their time on that common base (pft_item @time, @timed), in the
+ * order of their times (@order) or as they came.
+ *
+ * The time of an item, in timestamp ticks.  A timestamp is at its value.
+ * An item between two of its source's timestamps T0 and T1 is at
+ * T0 + (T1 - T0) * c / C (rounded down), c being the cycles its source's
+ * items carried after T0 up to and including its own, and C those up to
+ * and including T1's, when the source is cycle-accurate (@interpolate:
+ * cores run at their own clocks, so that cycles are scaled by the ticks
+ * between the timestamps, never added to them) and C > 0; else it is at
+ * T0.  Items before a source's first timestamp are at that timestamp,
+ * items after its last at the last.  A timestamp below the one before it
+ * does not take time back: the source stays at the one before until its
+ * timestamps pass it (counted: @backwards).  So a source's times never
+ * fall.  The clock reads the elements (ELEM items: a RANGE's @cycles when
+ * @has_cycles, a TIMESTAMP's @ts), or with @packets the packets (their
+ * cycle counts and timestamps); other items carry neither.
+ *
+ * Order (@order 1): by time; equal times by the sources' @key (the trace
+ * ID, or the CPU), then by source index; each source's own order kept.
+ * An item goes out once no source can still put an earlier one: a source
+ * that has not ended and holds no item with a known time blocks the
+ * others until its items show it is later (pft_merge_wanted() names it).
+ * Memory is bounded: at most @window items are held (plus those of the
+ * last put).  Past it the merge gives up what it must, and counts it
+ * (pft_merge_stats()), in this order of preference:
+ *   - the items of a cycle-accurate source that wait for its next
+ *     timestamp are placed at the timestamp before instead, unscaled
+ *     (@flat; the order stays right);
+ *   - else, when a source that blocks holds no item (it is silent, or
+ *     its trace lies further on), the earliest item goes out all the same:
+ *     should that source then put an item with an earlier time, its item
+ *     goes out after later ones (@late: its time is right, its place is
+ *     not);
+ *   - items of a source that has shown no timestamp yet go out without
+ *     a time (@untimed).
+ * Sources without timestamps (@timestamps 0) are not placed: their items
+ * go out as they come, without a time.
+ *
+ * Without order (@order 0): an item goes out as soon as its time is known,
+ * the items of all sources otherwise in the order they were put; the
+ * same window bounds what waits.
+ *
+ * Items are copied when put, a run split into single items: each item
+ * that comes out has @count 1; an ELEM item's @ptm is the BAD packet that
+ * produced it (a run with a negative @status), else NULL.  What
+ * pft_merge_next() returns is valid until the next call.
+ */
+enum { PFT_MERGE_WINDOW = 65536 };   /* items held, by default */
+
+struct pft_merge_config {
+	size_t size;             /* sizeof(struct pft_merge_config) */
+	uint32_t window;         /* items held at most; 0: PFT_MERGE_WINDOW */
+	uint8_t order;           /* 1: in the order of time; 0: times only */
+	uint8_t packets;         /* the clock reads the packets, not the elements */
+	uint8_t reserved[2];
+};
+
+/* How a source keeps time. */
+struct pft_merge_source {
+	size_t size;             /* sizeof(struct pft_merge_source) */
+	uint32_t key;            /* ties: the trace ID, or the CPU */
+	uint8_t timestamps;      /* it sends timestamps (else: not placed) */
+	uint8_t interpolate;     /* cycle-accurate: scale the cycles between
+				  * two timestamps to the ticks between them */
+	uint8_t reserved[2];
+};
+
+/* What a source's time came to, and what the window gave up. */
+struct pft_merge_stats {
+	uint64_t items;          /* items put (a run's counted one by one) */
+	uint64_t timestamps;     /* timestamps read */
+	uint64_t first_time;     /* its first timestamp (when @timestamps) */
+	uint64_t backwards;      /* timestamps below the one before */
+	uint64_t backwards_offset; /* the first of them: its offset */
+	uint64_t flat;           /* items not scaled, for the window */
+	uint64_t late;           /* items that went out after later ones */
+	uint64_t untimed;        /* items that went out without a time */
+	uint64_t held_max;       /* the most items held at once, all sources */
+};
+
+struct pft_merge;
+
+/* Returns NULL with *@errcode (if not NULL) set to -PFT_ERR_INVALID (NULL
+ * @cfg, @size too small, @order or @packets not 0 or 1) or -PFT_ERR_NOMEM. */
+pft_export struct pft_merge *pft_merge_alloc(const struct pft_merge_config *cfg,
+					     int *errcode);
+/* Frees the merge and what it holds.  NULL: no-op. */
+pft_export void pft_merge_free(struct pft_merge *m);
+
+/*
+ * Add a source, @s (copied): its index (0, 1, ... in the order added),
+ * which the @source of its items must be.  Add every source before the
+ * first put.  Returns the index, or -PFT_ERR_INVALID (NULL argument, @size
+ * too small, after a put, more than 65536 sources) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_merge_add_source(struct pft_merge *m, const struct pft_merge_source *s);
+
+/*
+ * Give the merge the next item of source @item->source (@size = sizeof
+ * *@item, or PFT_ITEM_SIZE_0_5): its packets, elements and raw bytes are
+ * copied.  Returns 0, -PFT_ERR_INVALID (NULL argument, @size too small,
+ * an unknown source or one that has ended, a bad @type, @count 0 for a
+ * PACKET or ELEM, after pft_merge_finish()) or -PFT_ERR_NOMEM.
+ */
+pft_export int pft_merge_put(struct pft_merge *m, const struct pft_item *item, size_t size);
+
+/* Source @source has no more items: what it holds gets its time.
+ * Returns 0 or -PFT_ERR_INVALID (NULL @m, an unknown source). */
+pft_export int pft_merge_end(struct pft_merge *m, unsigned source);
+
+/* Every source has ended (pft_merge_end() of each).  Returns 0 or
+ * -PFT_ERR_INVALID. */
+pft_export int pft_merge_finish(struct pft_merge *m);
+
+/*
+ * The next item in *@item (@size = sizeof *@item, or PFT_ITEM_SIZE_0_5,
+ * which leaves out the time).  Returns 0, -PFT_ERR_NEED_INPUT (put more:
+ * pft_merge_wanted() says whose), -PFT_ERR_EOS (after pft_merge_finish(),
+ * all returned) or -PFT_ERR_INVALID (NULL argument, @size too small).
+ */
+pft_export int pft_merge_next(struct pft_merge *m, struct pft_item *item, size_t size);
+
+/* After -PFT_ERR_NEED_INPUT: the source whose next item the merge waits
+ * for (whose input to read), or -1 when any will do; -PFT_ERR_INVALID for
+ * NULL @m. */
+pft_export int pft_merge_wanted(const struct pft_merge *m);
+
+/* Source @source's statistics so far in *@st (@size = sizeof *@st).
+ * Returns 0 or -PFT_ERR_INVALID. */
+pft_export int pft_merge_stats(const struct pft_merge *m, unsigned source,
+			       struct pft_merge_stats *st, size_t size);
+
+/* ---- End of merge ---- */
 
 /* ======================================================================
  * Detection (pft_detect_): which protocol and configuration a stream has

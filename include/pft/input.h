@@ -204,6 +204,19 @@ struct pft_input_config {
 	 * A-syncs reads as ITM) is decoded as PTM all the same by
 	 * pft_input_add_detected(), which detects only its configuration. */
 	uint8_t protocol_given;
+	/* Added in 0.6: the sources on one time base (decode.h, merge
+	 * section; enum pft_input_merge): items carry their @time, and with
+	 * PFT_INPUT_MERGE_ORDER come in the order of their times (several
+	 * files, such as a snapshot's per-core buffers, are then read side by
+	 * side).  Counting (pft_input_count()) and the survey ignore it. */
+	uint8_t merge;
+	uint32_t merge_window;  /* items held at most; 0: PFT_MERGE_WINDOW */
+};
+
+enum pft_input_merge {
+	PFT_INPUT_MERGE_OFF = 0,    /* items in the order of the files, no time */
+	PFT_INPUT_MERGE_TIMES = 1,  /* each item with its time, as soon as known */
+	PFT_INPUT_MERGE_ORDER = 2   /* every source's items in the order of time */
 };
 
 /*
@@ -462,18 +475,34 @@ struct pft_input_source {
 	 * (@ncandidates, @cfg's first; pft_detect_ptm_result). */
 	uint32_t needs_image;
 	struct pft_detect_candidate candidates[PFT_DETECT_MAX_CANDIDATES];
-	/* The traced core's enum pft_profile (ETMv3 sources of M-profile
-	 * cores: PFT_PROFILE_M, whose branch packets number exceptions the
-	 * ETM's M-profile way, pft_etm3_m_exception_ipsr()). */
+	/* Added in 0.6, for every protocol (a PTM's as @cfg says): the source
+	 * sends timestamps, and is cycle-accurate; the traced core's enum
+	 * pft_profile (ETMv3 sources of M-profile cores: PFT_PROFILE_M, whose
+	 * branch packets number exceptions the ETM's M-profile way,
+	 * pft_etm3_m_exception_ipsr()).  A caller built against 0.5 passes
+	 * the size before (PFT_INPUT_SOURCE_SIZE_0_5). */
+	uint8_t timestamps;
+	uint8_t cycle_accurate;
 	uint8_t profile;
-	uint8_t reserved[7];
+	uint8_t reserved[5];
 };
+
+/* The size of struct pft_input_source in 0.5: the least @size
+ * pft_input_source() accepts. */
+#define PFT_INPUT_SOURCE_SIZE_0_5 offsetof(struct pft_input_source, timestamps)
 
 /* With fit_check: whether decoded source @index's configuration and image
  * fit its trace so far (pft_pipe_fit()).  Returns the reason (0: fits),
  * or -PFT_ERR_INVALID or -PFT_ERR_NOMEM. */
 pft_export int pft_input_fit(const struct pft_input *in, size_t index,
 			     struct pft_fit_verdict *v, size_t size);
+
+/* With @merge, once reading has begun: what source @index's times came
+ * to and what the merge's window gave up (pft_merge_stats()).  Returns 0
+ * or -PFT_ERR_INVALID (NULL argument, @size too small, @index out of
+ * range, an input without a merge, or not read yet). */
+pft_export int pft_input_merge_stats(const struct pft_input *in, size_t index,
+				     struct pft_merge_stats *st, size_t size);
 
 /* The number of sources (decoded or listed). */
 pft_export size_t pft_input_nsources(const struct pft_input *in);

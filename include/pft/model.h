@@ -44,6 +44,13 @@ struct pft_model_config {
 	uint32_t filter_start, filter_end;
 	uint8_t filter;
 	uint8_t reserved[7];
+	/* Added in 0.6: the timestamp counter, so that several models share
+	 * one clock (the cores of a system): a timestamp is @ts_start plus
+	 * the cycles since the log's first instruction began, divided by
+	 * @ts_cycles (the core's cycles per tick; 0: 1), rounded down. */
+	uint64_t ts_start;
+	uint32_t ts_cycles;
+	uint8_t reserved2[4];
 };
 
 /* One executed instruction. */

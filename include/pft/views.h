@@ -348,7 +348,13 @@ struct pft_views_config {
 	struct pft_image *image;     /* required: the instructions of ranges */
 	const struct pft_lines *lines; /* may be NULL: no source lines */
 	uint32_t max_depth;          /* calls stack limit, 0: 65536 */
-	uint8_t reserved[4];
+	/* Per-call lengths leave out the time spent in exception handlers
+	 * (their own and those of handlers nested in them). */
+	uint8_t exclude_exceptions;
+	uint8_t reserved[3];
+	/* Cycles per second: the writers give lengths of a cycle-accurate
+	 * trace in nanoseconds (0: in cycles). */
+	uint64_t clock_hz;
 };
 
 struct pft_views;
@@ -440,8 +446,9 @@ enum pft_view_format {
 	 * has two branches per conditional branch instruction (0 taken,
 	 * 1 not taken; block = the instruction's ordinal in its line). */
 	PFT_VIEW_LCOV,
-	/* Profile: per function self, inclusive, cycles, entries; per
-	 * caller -> callee edge calls and inclusive instructions. */
+	/* Profile: per function self, inclusive, cycles, entries and the
+	 * lengths of one call (struct pft_view_calls); per caller -> callee
+	 * edge calls, inclusive instructions and the lengths of one call. */
 	PFT_VIEW_PROFILE_TEXT,
 	PFT_VIEW_PROFILE_JSONL,
 	/* Callgrind (event Ir = instructions executed), for
@@ -449,6 +456,10 @@ enum pft_view_format {
 	PFT_VIEW_CALLGRIND,
 	/* Folded stacks: "outer;...;inner SELF" per call path. */
 	PFT_VIEW_FOLDED,
+	/* Exceptions: per kind, how often, how long its handler ran, what it
+	 * interrupted most (struct pft_view_exception). */
+	PFT_VIEW_EXCEPTIONS_TEXT,
+	PFT_VIEW_EXCEPTIONS_JSONL,
 	PFT_VIEW_FORMAT_MAX
 };
 
@@ -477,6 +488,33 @@ pft_export int pft_views_check_format(const struct pft_views_config *cfg,
 				      enum pft_view_format format,
 				      struct pft_diag *why);
 
+/*
+ * The lengths of one call, over the calls that ended within the trace
+ * (@returned of them): a call runs from the function's first instruction
+ * through the instruction at which the calls tracker closes its frame
+ * (its return, the return of a function it tail-called, a longjmp past
+ * it; not the end of the trace), its callees included (inclusive) or not
+ * (self).  Exception handlers that interrupt it count in both unless the
+ * config's @exclude_exceptions; a handler is no callee.  The unit is
+ * pft_views_len_unit()'s.  All 0 when @returned is 0.
+ */
+struct pft_view_calls {
+	uint64_t returned;
+	uint64_t incl_min, incl_max, incl_sum;
+	uint64_t self_min, self_max, self_sum;
+};
+
+enum pft_view_len_unit {
+	PFT_VIEW_LEN_INSNS = 0,  /* instructions */
+	PFT_VIEW_LEN_CYCLES,     /* a cycle-accurate trace */
+	PFT_VIEW_LEN_NS          /* ... with the config's clock_hz */
+};
+
+/* The unit of the lengths of calls and handlers after a successful
+ * finish; "insns", "cycles", "ns" by pft_view_len_unit_name(). */
+pft_export enum pft_view_len_unit pft_views_len_unit(const struct pft_views *v);
+pft_export const char *pft_view_len_unit_name(unsigned unit);
+
 /* Per-function figures, for callers that format their own. */
 struct pft_view_func {
 	const char *name;        /* "[unknown]" for code in no function */
@@ -487,6 +525,7 @@ struct pft_view_func {
 	uint64_t self_insns;     /* instructions executed in it */
 	uint64_t incl_insns;     /* ... in it and its callees (recursion once) */
 	uint64_t self_cycles;    /* cycle-accurate trace: cycles of its ranges */
+	struct pft_view_calls calls; /* the lengths of one call */
 };
 
 /* Function @index after a successful finish: every function of @lines
@@ -495,6 +534,32 @@ struct pft_view_func {
  * -PFT_ERR_INVALID (NULL argument, @size too small, not finished). */
 pft_export int pft_views_function(const struct pft_views *v, size_t index,
 				  struct pft_view_func *func, size_t size);
+
+/* One kind of exception taken: how often, its handler's length (from
+ * the vector's first instruction through the instruction that returns,
+ * nested handlers included; @len's self fields are its inclusive ones)
+ * over the handlers that returned within the trace, and the functions it
+ * interrupted most (most first; names as pft_views_function() gives them,
+ * valid while @v lives). */
+struct pft_view_exception {
+	uint16_t number;         /* as the decoder's exception elements */
+	uint8_t profile;         /* its enum pft_profile: the name is
+				  * pft_exception_name_in(profile, number) */
+	uint8_t reserved[5];
+	uint64_t count;
+	struct pft_view_calls len;
+	size_t ninterrupted;
+	struct {
+		const char *name;
+		uint32_t start;
+		uint64_t count;
+	} interrupted[8];
+};
+
+/* Kind @index (by number) of the exceptions taken, after a successful
+ * finish.  Returns 0, -PFT_ERR_EOS past the last, or -PFT_ERR_INVALID. */
+pft_export int pft_views_exception(const struct pft_views *v, size_t index,
+				   struct pft_view_exception *e, size_t size);
 
 /*
  * Timeline: Chrome trace-event JSON written as the calls happen.  Write
@@ -507,12 +572,19 @@ pft_export int pft_views_function(const struct pft_views *v, size_t index,
  * replaces it) closes it ("ph":"E"), so spans nest.  Time ("ts", in
  * microseconds): the event's cycles, timestamp or instruction count (as
  * @clock says) divided by @hz / 1e6; with @hz 0, one count is one
- * microsecond.
+ * microsecond.  PFT_TIMELINE_TIME puts every track on the time base its
+ * sources share (decode.h, merge section): the elements come with their
+ * times (pft_timeline_put_time()), and an event is at the time of the
+ * element before the one that made it (the branch that made the call or
+ * return; an event of pft_calls_finish(), at the last element's); the
+ * track's name event says so ("time": "timestamp ticks", with @hz
+ * "timestamps at HZ Hz").
  */
 enum pft_timeline_clock {
 	PFT_TIMELINE_INSNS = 0,
 	PFT_TIMELINE_CYCLES,     /* events without cycles fall back to insns */
-	PFT_TIMELINE_TIMESTAMP   /* events without a timestamp fall back to insns */
+	PFT_TIMELINE_TIMESTAMP,  /* events without a timestamp fall back to insns */
+	PFT_TIMELINE_TIME        /* the elements' times on the common base (0.6) */
 };
 
 struct pft_timeline_config {
@@ -561,6 +633,13 @@ pft_export int pft_timeline_put(struct pft_timeline *t,
  * writer's value. */
 pft_export int pft_timeline_put_run(struct pft_timeline *t, struct pft_calls *c,
 				    const struct pft_elem *e, size_t n, size_t size);
+/* PFT_TIMELINE_TIME: put element @e, whose time on the common base is
+ * @time (pft_item @time), as pft_timeline_put_run() of it; its events
+ * are at the time of the element put before it.  An element without a
+ * time goes through pft_timeline_put_run() (its events at the last time
+ * known).  Returns as pft_timeline_put_run(). */
+pft_export int pft_timeline_put_time(struct pft_timeline *t, struct pft_calls *c,
+				     const struct pft_elem *e, size_t size, uint64_t time);
 /* Write the events still buffered: call it for every track before
  * pft_timeline_end() (pft_timeline_free() writes nothing).  Returns 0,
  * -PFT_ERR_INVALID (NULL @t) or the writer's value. */

@@ -209,11 +209,18 @@ static void track_it(const struct model_insn *p, struct model_insn *in)
 		in->it_state = (uint8_t)((p->it_state & 0xe0) | ((p->it_state << 1) & 0x1f));
 }
 
+/* What build() makes: an instruction that runs, the first of an
+ * exception handler, or where an exception interrupted the flow
+ * (nothing runs there: it may be memory the image does not have, which
+ * trace does not leave for it). */
+enum build_as { AS_INSN, AS_ENTRY, AS_RETURN_POINT };
+
 /* Build @in from @n, following @p (NULL: the first instruction, or the
- * first of an exception handler when @entry). */
+ * first of an exception handler). */
 static int build(struct model_track *t, const struct model_insn *p,
-		 const struct pft_model_insn *n, struct model_insn *in, int entry)
+		 const struct pft_model_insn *n, struct model_insn *in, enum build_as as)
 {
+	const int entry = as == AS_ENTRY;
 	int err;
 
 	memset(in, 0, sizeof(*in));
@@ -240,10 +247,12 @@ static int build(struct model_track *t, const struct model_insn *p,
 	/* Memory outside the image is only reached by a branch, an exception
 	 * (or from other such memory); a taken branch to the next address
 	 * counts. */
-	if (!entry && !in->known &&
+	if (as == AS_INSN && !in->known &&
 	    (!p || (p->known && in->addr == model_insn_next(p) &&
 		    !(p->c.kind != PFT_WP_NONE && pft_model_branch_taken(p, in)))))
 		return refuse(t, in, PFT_ERR_MODEL_NOT_IN_IMAGE, -PFT_ERR_NOMAP);
+	if (as == AS_RETURN_POINT)
+		in->traceable = (uint8_t)in_filter(t, in->addr);
 	if (p)
 		track_it(p, in);
 	if (in->known && in->c.it_count)
@@ -363,7 +372,7 @@ int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n,
 	if (n->exc_return && (err = check_exc_return(t, p, n)) < 0)
 		return err;
 	if (!n->exception)
-		return build(t, p, n, in, 0);
+		return build(t, p, n, in, AS_INSN);
 	/* Debug state entry is no handler to trace: its address means
 	 * nothing to a decoder, which waits for the I-sync of the exit. */
 	if (t->m_profile ? !m_exception_valid(n->exception)
@@ -380,17 +389,11 @@ int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n,
 		if (err > 0) {
 			memset(ret, 0, sizeof(*ret));
 			ret->unknown = 1;
-			return build(t, NULL, n, in, 1);
-		}
-		if ((err = build(t, p, &r, ret, 0)) < 0)
+		} else if ((err = build(t, p, &r, ret, AS_RETURN_POINT)) < 0) {
 			return err;
-		/* Nothing ran at a return address outside the image (a branch
-		 * there could not fetch, or an interrupt came first): trace
-		 * goes on to the exception, unless it is filtered out. */
-		if (!ret->known && in_filter(t, ret->addr))
-			ret->traceable = 1;
+		}
 	}
-	if ((err = build(t, NULL, n, in, 1)) < 0)
+	if ((err = build(t, NULL, n, in, AS_ENTRY)) < 0)
 		return err;
 	in->exc_only = n->exc_only;
 	return 0;

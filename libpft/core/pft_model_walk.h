@@ -107,6 +107,15 @@ int pft_model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, 
 int pft_model_walk_finish(struct model_walk *w);
 int pft_model_walk_next(struct model_walk *w, void *pkt, size_t size);
 
+/* The timestamp counter at cycle time @t (pft_model_config @ts_start,
+ * @ts_cycles), cut to @bits64 ? 64 : 48 bits. */
+static inline uint64_t pft_model_ts(const struct model_walk *w, uint64_t t, int bits64)
+{
+	uint64_t ts = w->mc.ts_start + t / (w->mc.ts_cycles ? w->mc.ts_cycles : 1);
+
+	return bits64 ? ts : ts & ((1ull << 48) - 1);
+}
+
 /* Encode packet @pkt (a struct of ops->pkt_size), note its offset, size
  * and bytes in it and queue it. */
 void pft_model_emit(struct model_walk *w, void *pkt);

@@ -42,6 +42,9 @@ struct pft_proto {
 	uint64_t (*pkt_get_offset)(const void *d);
 	/* Count @n packets into @c (by the protocol's types). */
 	void (*count_packets)(struct pft_input_counts *c, const void *pkts, size_t n);
+	/* What packet @pkt tells a clock (decode/pft_merge.c): the cycles it
+	 * counts (0: none); 1 when it is a timestamp, its value in *@ts. */
+	int (*pkt_clock)(const void *pkt, uint64_t *ts, uint32_t *cycles);
 
 	void *(*flow_alloc)(const void *cfg, struct pft_image *image, int *errcode);
 	void (*flow_free)(void *f);

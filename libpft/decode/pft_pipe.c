@@ -682,11 +682,16 @@ static int refill(struct pft_pipe *p, struct pft_item *item, int *eos)
 
 int pft_pipe_next(struct pft_pipe *p, struct pft_item *item, size_t size)
 {
-	if (!p || !item || size < sizeof(*item))
+	if (!p || !item || size < PFT_ITEM_SIZE_0_5)
 		return -PFT_ERR_INVALID;
-	/* Cleared field by field: this runs once per item, on the hot path. */
-	if (size > sizeof(*item))
-		memset((char *)item + sizeof(*item), 0, size - sizeof(*item));
+	/* Cleared field by field: this runs once per item, on the hot path.
+	 * (A caller built against 0.5 has no room for the time.) */
+	if (size >= sizeof(*item)) {
+		item->time = 0;
+		item->timed = 0;
+		if (size > sizeof(*item))
+			memset((char *)item + sizeof(*item), 0, size - sizeof(*item));
+	}
 	item->status = 0;
 	item->offset = 0;
 	item->ptm = NULL;

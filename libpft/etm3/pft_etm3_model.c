@@ -157,7 +157,7 @@ static void put_timestamp(struct pft_etm3_model *m)
 {
 	struct pft_etm3_packet p = { .type = PFT_ETM3_PKT_TIMESTAMP };
 
-	p.ts = m->t_traced & (m->cfg.ts_64bit ? ~0ull : (1ull << 48) - 1);
+	p.ts = pft_model_ts(&m->w, m->t_traced, m->cfg.ts_64bit);
 	emit_after_atoms(m, &p);
 }
 

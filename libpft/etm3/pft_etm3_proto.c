@@ -30,6 +30,19 @@ static void count_packets(struct pft_input_counts *c, const void *packets, size_
 		c->etm3_packets[pkts[k].type]++;
 }
 
+/* Cycles: a cycle-accurate P-header's W's, a cycle count packet, an
+ * I-sync's count. */
+static int pkt_clock(const void *pkt, uint64_t *ts, uint32_t *cycles)
+{
+	const struct pft_etm3_packet *p = pkt;
+
+	*cycles = p->type == PFT_ETM3_PKT_PHEADER || p->type == PFT_ETM3_PKT_CYCLE_COUNT ||
+			  (p->type == PFT_ETM3_PKT_ISYNC && p->has_cycles)
+		  ? p->cycles : 0;
+	*ts = p->ts;
+	return p->type == PFT_ETM3_PKT_TIMESTAMP;
+}
+
 static int detect(const uint8_t *buf, size_t len, uint32_t *score, uint32_t *asyncs,
 		  uint32_t *isyncs)
 {
@@ -90,6 +103,7 @@ const struct pft_proto pft_etm3_proto = {
 	PFT_PROTO_DECODER_FIELDS,
 	.pkt_next_batch = pkt_next_batch,
 	.count_packets = count_packets,
+	.pkt_clock = pkt_clock,
 	.flow_decode = flow_decode,
 	.flow_finish = flow_finish,
 	.detect = detect,

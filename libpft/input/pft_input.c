@@ -52,6 +52,9 @@ struct in_file {
 	int done;
 	uint64_t read;         /* bytes read */
 	uint64_t size;         /* of a regular file (progress); 0: unknown */
+	/* Files read side by side (a merge): each its own block, which its
+	 * pipeline borrows until it needs more; NULL: the input's. */
+	uint8_t *buf;
 	/* Standard input: the bytes detection read, decoded before the rest;
 	 * freed once the pipeline has taken them. */
 	uint8_t *prefix;
@@ -87,6 +90,9 @@ struct pft_input {
 	struct pft_image *survey_img;  /* the survey's user images, when given */
 	struct par *par;       /* the parallel decode, once started */
 	int par_tried;
+	struct pft_merge *merge;  /* cfg.merge: the sources on one time base */
+	int merge_none;        /* no decoded source has timestamps: no merge */
+	int merge_done;        /* every stream read: the merge was finished */
 	int reading;           /* READ_ITEMS or READ_COUNTS once reading starts */
 	struct pft_input_counts *counts;  /* READ_COUNTS: per source */
 	uint64_t counted;      /* items counted (progress) */
@@ -128,6 +134,7 @@ struct pft_input *pft_input_alloc(const struct pft_input_config *cfg, int *errco
 		pft_copy_known(&c, cfg, cfg->size, sizeof(c));
 	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_input_config) ||
 	    !(c.packets || c.elements || c.survey) || c.survey > 1 ||
+	    c.merge > PFT_INPUT_MERGE_ORDER ||
 	    c.fit_check > 1 || c.id < -1 || c.id > PFT_ID_MAX_VALID || !ids_valid(&c)) {
 		if (errcode)
 			*errcode = -PFT_ERR_INVALID;
@@ -159,11 +166,13 @@ void pft_input_free(struct pft_input *in)
 		return;
 	/* First: its threads read the images until they are stopped. */
 	pft_par_free(in->par);
+	pft_merge_free(in->merge);
 	for (size_t i = 0; i < in->nfiles; i++) {
 		struct in_file *f = &in->files[i];
 		if (f->fd > 0)
 			close(f->fd);
 		pft_pipe_free(f->pipe);
+		free(f->buf);
 		free(f->map);
 		free(f->path);
 		free(f->prefix);
@@ -569,6 +578,8 @@ static int start_source(struct pft_input *in, struct in_source *s, const struct 
 	s->pub.decoded = 1;
 	if (ptm)
 		s->pub.cfg = *ptm;
+	s->pub.timestamps = ptm ? ptm->timestamps : etm3->timestamps;
+	s->pub.cycle_accurate = ptm ? ptm->cycle_accurate : etm3->cycle_accurate;
 	s->pub.image = img;
 	return (int)(in->nsrc - 1);
 }
@@ -1055,12 +1066,13 @@ static int read_more(struct pft_input *in, struct in_file *f)
 			return pft_diag_file(&in->error, -PFT_ERR_BAD_FILE, f->path, "%s",
 					     strerror(errno));
 	}
+	uint8_t *buf = f->buf ? f->buf : in->buf;
 	for (;;) {
-		ssize_t n = read(f->fd, in->buf, READ_BLOCK);
+		ssize_t n = read(f->fd, buf, READ_BLOCK);
 		if (n > 0) {
 			f->read += (uint64_t)n;
 			report_progress(in);
-			return pft_pipe_feed(f->pipe, in->buf, (size_t)n);
+			return pft_pipe_feed(f->pipe, buf, (size_t)n);
 		}
 		if (n == 0)
 			return pft_pipe_finish(f->pipe);
@@ -1194,6 +1206,33 @@ int pft_input_parallel_stats(const struct pft_input *in, struct pft_input_parall
 	return 0;
 }
 
+/* The next item of file @f (its sources' input indices): 0, -PFT_ERR_EOS
+ * once it is read to its end, or an error. */
+static int file_next(struct pft_input *in, struct in_file *f, struct pft_item *item, size_t size)
+{
+	for (;;) {
+		if (!f->nmap || f->done)
+			return -PFT_ERR_EOS;
+		int r = pft_pipe_next(f->pipe, item, size);
+		if (r == 0) {
+			item->source = (uint16_t)f->map[item->source];
+			return 0;
+		}
+		if (r == -PFT_ERR_EOS) {
+			if (f->fd > 0)
+				close(f->fd);
+			f->fd = -1;
+			f->done = 1;
+			return r;
+		}
+		if (r != -PFT_ERR_NEED_INPUT)
+			return pft_diag_offset(&in->error, r, f->path, pft_pipe_get_offset(f->pipe),
+					       "%s", pft_errstr(pft_errcode(r)));
+		if ((r = read_more(in, f)) < 0)
+			return r;
+	}
+}
+
 /* The next item from wherever the input's items come from. */
 static int next_item(struct pft_input *in, struct pft_item *item, size_t size)
 {
@@ -1222,40 +1261,137 @@ static int next_item(struct pft_input *in, struct pft_item *item, size_t size)
 	if (in->par)
 		return next_parallel(in, item, size);
 	while (in->cur < in->nfiles) {
-		struct in_file *f = &in->files[in->cur];
-		int r;
-
-		if (!f->nmap || f->done) {   /* nothing decoded in it */
-			in->cur++;
-			continue;
-		}
-		r = pft_pipe_next(f->pipe, item, size);
-		if (r == 0) {
-			item->source = (uint16_t)f->map[item->source];
-			return 0;
-		}
-		if (r == -PFT_ERR_EOS) {
-			if (f->fd > 0)
-				close(f->fd);
-			f->fd = -1;
-			f->done = 1;
-			in->cur++;
-			continue;
-		}
-		if (r != -PFT_ERR_NEED_INPUT)
-			return pft_diag_offset(&in->error, r, f->path, pft_pipe_get_offset(f->pipe),
-					       "%s", pft_errstr(pft_errcode(r)));
-		if ((r = read_more(in, f)) < 0)
+		int r = file_next(in, &in->files[in->cur], item, size);
+		if (r != -PFT_ERR_EOS)
 			return r;
+		in->cur++;
 	}
 	return -PFT_ERR_EOS;
 }
 
+/* ---- The sources on one time base (cfg.merge) ---- */
+
+/* The merge, with every source of the input (those not decoded have
+ * ended already). */
+static int start_merge(struct pft_input *in)
+{
+	struct pft_merge_config mc = { .size = sizeof(mc), .window = in->cfg.merge_window,
+				       .order = in->cfg.merge == PFT_INPUT_MERGE_ORDER,
+				       .packets = !in->cfg.elements };
+	int err, timed = 0;
+
+	for (size_t i = 0; i < pft_input_nsources(in); i++) {
+		struct pft_input_source src;
+		pft_input_source(in, i, &src, sizeof(src));
+		timed |= src.decoded && src.timestamps;
+	}
+	/* Times only, and none to be had: the items as they are (in runs). */
+	in->merge_none = !timed && in->cfg.merge == PFT_INPUT_MERGE_TIMES;
+	if (in->merge_none)
+		return 0;
+	/* Several files are read side by side: each needs its own block. */
+	size_t decoding = 0;
+	for (size_t i = 0; i < in->nfiles; i++)
+		decoding += in->files[i].nmap != 0;
+	for (size_t i = 0; decoding > 1 && i < in->nfiles; i++)
+		if (in->files[i].nmap && !(in->files[i].buf = malloc(READ_BLOCK)))
+			return pft_diag_set(&in->error, -PFT_ERR_NOMEM, "out of memory");
+	if (!(in->merge = pft_merge_alloc(&mc, &err)))
+		return pft_diag_set(&in->error, err, "%s", pft_errstr(pft_errcode(err)));
+	for (size_t i = 0; i < pft_input_nsources(in); i++) {
+		struct pft_input_source src;
+		pft_input_source(in, i, &src, sizeof(src));
+		struct pft_merge_source ms = {
+			.size = sizeof(ms), .timestamps = src.timestamps,
+			.interpolate = src.cycle_accurate,
+			.key = src.cpu >= 0 ? (uint32_t)src.cpu
+			       : src.id >= 0 ? (uint32_t)src.id : src.cfg.trace_id
+		};
+		if ((err = pft_merge_add_source(in->merge, &ms)) < 0)
+			return pft_diag_set(&in->error, err, "%s", pft_errstr(pft_errcode(err)));
+		if (!src.decoded)
+			pft_merge_end(in->merge, (unsigned)i);
+	}
+	return 0;
+}
+
+/* The next item for the merge, from the stream that holds source @want
+ * (-1: any): 0, 1 when a stream ended instead (its sources have ended in
+ * the merge), -PFT_ERR_EOS when every stream is read, or an error. */
+static int merge_pull(struct pft_input *in, int want, struct pft_item *item)
+{
+	int r;
+
+	if (!in->par_tried && !in->perf && (r = start_parallel(in)) < 0)
+		return r;
+	if (in->perf || in->par) {   /* one stream: perf.data's CPUs, or the pieces */
+		r = in->perf ? pft_perf_in_next(in->perf, item, sizeof(*item))
+			     : next_parallel(in, item, sizeof(*item));
+		if (r != -PFT_ERR_EOS)
+			return r;
+		for (size_t i = 0; i < pft_input_nsources(in); i++)
+			pft_merge_end(in->merge, (unsigned)i);
+		return -PFT_ERR_EOS;
+	}
+	/* Files side by side: the wanted source's, else the first not read. */
+	size_t fi = in->nfiles;
+	if (want >= 0 && (size_t)want < in->nsrc && in->src[want].pipe_index >= 0 &&
+	    !in->files[in->src[want].file].done)
+		fi = in->src[want].file;
+	for (size_t i = 0; i < in->nfiles && fi == in->nfiles; i++)
+		if (in->files[i].nmap && !in->files[i].done)
+			fi = i;
+	if (fi == in->nfiles)
+		return -PFT_ERR_EOS;
+	struct in_file *f = &in->files[fi];
+	r = file_next(in, f, item, sizeof(*item));
+	if (r != -PFT_ERR_EOS)
+		return r;
+	for (size_t k = 0; k < f->nmap; k++)
+		pft_merge_end(in->merge, (unsigned)f->map[k]);
+	return 1;
+}
+
+/* The next item on the common time base. */
+static int next_merged(struct pft_input *in, struct pft_item *item, size_t size)
+{
+	struct pft_item got;
+	int r;
+
+	if (!in->merge && !in->merge_none && (r = start_merge(in)) < 0)
+		return r;
+	if (in->merge_none)
+		return next_item(in, item, size);
+	for (;;) {
+		r = pft_merge_next(in->merge, item, size);
+		if (r != -PFT_ERR_NEED_INPUT)
+			return r;
+		r = merge_pull(in, pft_merge_wanted(in->merge), &got);
+		if (r == -PFT_ERR_EOS) {
+			pft_merge_finish(in->merge);
+			continue;
+		}
+		if (r < 0)
+			return r;
+		if (r == 0 && (r = pft_merge_put(in->merge, &got, sizeof(got))) < 0)
+			return pft_diag_set(&in->error, r, "%s", pft_errstr(pft_errcode(r)));
+	}
+}
+
 int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)
 {
-	if (!in || !item || size < sizeof(*item) || in->reading == READ_COUNTS)
+	if (!in || !item || size < PFT_ITEM_SIZE_0_5 || in->reading == READ_COUNTS)
 		return -PFT_ERR_INVALID;
+	if (size < sizeof(*item)) {   /* a caller built against 0.5 */
+		struct pft_item whole;
+		int r = pft_input_next(in, &whole, sizeof(whole));
+		if (r == 0)
+			memcpy(item, &whole, size);
+		return r;
+	}
 	in->reading = READ_ITEMS;
+	if (in->cfg.merge && !in->survey)
+		return next_merged(in, item, size);
 	return next_item(in, item, size);
 }
 
@@ -1278,8 +1414,15 @@ static void count_item(struct pft_input_counts *c, const struct pft_item *item)
 
 int pft_input_count(struct pft_input *in, struct pft_item *item, size_t size)
 {
-	if (!in || !item || size < sizeof(*item) || in->reading == READ_ITEMS)
+	if (!in || !item || size < PFT_ITEM_SIZE_0_5 || in->reading == READ_ITEMS)
 		return -PFT_ERR_INVALID;
+	if (size < sizeof(*item)) {   /* a caller built against 0.5 */
+		struct pft_item whole;
+		int r = pft_input_count(in, &whole, sizeof(whole));
+		if (r == 0)
+			memcpy(item, &whole, size);
+		return r;
+	}
 	if (in->survey) {   /* nothing to count: the sources' bytes */
 		in->reading = READ_COUNTS;
 		return next_item(in, item, size);
@@ -1327,6 +1470,14 @@ int pft_input_counts(const struct pft_input *in, size_t index, struct pft_input_
 	return 0;
 }
 
+int pft_input_merge_stats(const struct pft_input *in, size_t index, struct pft_merge_stats *st,
+			  size_t size)
+{
+	if (!in || !in->merge || index > UINT32_MAX)
+		return -PFT_ERR_INVALID;
+	return pft_merge_stats(in->merge, (unsigned)index, st, size);
+}
+
 int pft_input_diag(const struct pft_input *in, size_t index, struct pft_diag *d)
 {
 	if (!in || !d)
@@ -1355,6 +1506,14 @@ size_t pft_input_nsources(const struct pft_input *in)
 int pft_input_source(const struct pft_input *in, size_t index, struct pft_input_source *src,
 		     size_t size)
 {
+	if (src && size >= PFT_INPUT_SOURCE_SIZE_0_5 && size < sizeof(*src)) {
+		/* A caller built against 0.5: the fields it knows. */
+		struct pft_input_source whole;
+		int r = pft_input_source(in, index, &whole, sizeof(whole));
+		if (r == 0)
+			memcpy(src, &whole, size);
+		return r;
+	}
 	if (in && in->perf)
 		return pft_perf_in_source(in->perf, index, src, size);
 	if (in && in->survey)

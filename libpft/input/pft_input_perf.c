@@ -673,6 +673,8 @@ static int source_config(struct perf_in *p, struct perf_src *s, const struct pft
 		s->pub.protocol = PFT_PROTO_PTM;
 		s->pub.cfg = s->ptm;
 		s->pub.id = s->ptm.trace_id;
+		s->pub.timestamps = s->ptm.timestamps;
+		s->pub.cycle_accurate = s->ptm.cycle_accurate;
 		return 0;
 	}
 	pft_etm3_config_init(&s->etm3);
@@ -683,6 +685,8 @@ static int source_config(struct perf_in *p, struct perf_src *s, const struct pft
 	s->is_etm3 = 1;
 	s->pub.protocol = PFT_PROTO_ETMV3;
 	s->pub.id = s->etm3.trace_id;
+	s->pub.timestamps = s->etm3.timestamps;
+	s->pub.cycle_accurate = s->etm3.cycle_accurate;
 	return 0;
 }
 

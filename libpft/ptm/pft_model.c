@@ -160,16 +160,15 @@ static void put_waypoint_update(struct pft_ptm_model *m)
 static void put_timestamp(struct pft_ptm_model *m)
 {
 	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_TIMESTAMP };
-	uint64_t width = m->cfg.ts_64bit ? ~0ull : (1ull << 48) - 1;
 
 	flush_atoms(&m->w);
 	if (m->cfg.version_minor == 0) {
 		/* v1.0: the time the packet is made, with the cycles up to it. */
 		set_cycles(m, &p, m->w.now);
-		p.ts = m->w.now & width;
+		p.ts = pft_model_ts(&m->w, m->w.now, m->cfg.ts_64bit);
 	} else {
 		/* v1.1: the time of the last traced waypoint (count 0). */
-		p.ts = m->t_traced & width;
+		p.ts = pft_model_ts(&m->w, m->t_traced, m->cfg.ts_64bit);
 		set_cycles(m, &p, m->t_traced);
 	}
 	emit(m, &p);
@@ -248,7 +247,12 @@ static void trace_waypoint(struct pft_ptm_model *m, const struct model_insn *p, 
 		branch = taken && (m->cfg.branch_broadcast || ns_change);
 		break;
 	case PFT_WP_INDIRECT:
-		branch = taken && !(m->cfg.return_stack &&
+		/* An exception return, which changes the mode, goes out as an
+		 * address even when it matches the stack (a PTM may; pft-flow.md
+		 * 6 saw an A15 do so for a return): decoders that do not take
+		 * an A32 ERET for a waypoint (OpenCSD, pft-protocol.md A17)
+		 * then still follow it. */
+		branch = taken && !(m->cfg.return_stack && !p->c.exc_return &&
 				    rs_match_pop(m, n->addr, n->isa, n->ns));
 		break;
 	default:

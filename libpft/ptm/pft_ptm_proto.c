@@ -37,6 +37,15 @@ static void count_packets(struct pft_input_counts *c, const void *packets, size_
 		c->packets[i] += (uint64_t)t[0][i] + t[1][i] + t[2][i] + t[3][i];
 }
 
+static int pkt_clock(const void *pkt, uint64_t *ts, uint32_t *cycles)
+{
+	const struct pft_ptm_packet *p = pkt;
+
+	*cycles = p->has_cycles ? p->cycles : 0;
+	*ts = p->ts;
+	return p->type == PFT_PTM_PKT_TIMESTAMP;
+}
+
 static int detect(const uint8_t *buf, size_t len, uint32_t *score, uint32_t *asyncs,
 		  uint32_t *isyncs)
 {
@@ -70,6 +79,7 @@ const struct pft_proto pft_ptm_proto = {
 	PFT_PROTO_DECODER_FIELDS,
 	.pkt_next_batch = pkt_next_batch,
 	.count_packets = count_packets,
+	.pkt_clock = pkt_clock,
 	.flow_decode = flow_decode,
 	.flow_finish = NULL,
 	.detect = detect,

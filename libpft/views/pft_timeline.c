@@ -52,6 +52,9 @@ struct pft_timeline {
 	uint64_t hz;
 	uint32_t tid;
 	uint8_t clock;
+	uint64_t time;            /* PFT_TIMELINE_TIME: the last element's */
+	uint8_t have_time;
+	uint64_t event_time;      /* ... and the time of the events it makes */
 	/* Each event's start up to its time, track included. */
 	char head[2][64];
 	uint8_t head_len[2];
@@ -68,7 +71,7 @@ struct pft_timeline *pft_timeline_alloc(const struct pft_timeline_config *cfg, i
 	int err = -PFT_ERR_INVALID;
 
 	if (cfg && cfg->size >= PFT_FIRST_SIZE(struct pft_timeline_config) && cfg->write &&
-	    cfg->clock <= PFT_TIMELINE_TIMESTAMP) {
+	    cfg->clock <= PFT_TIMELINE_TIME) {
 		err = -PFT_ERR_NOMEM;
 		t = calloc(1, sizeof(*t));
 	}
@@ -91,6 +94,11 @@ struct pft_timeline *pft_timeline_alloc(const struct pft_timeline_config *cfg, i
 		} else {
 			pft_vout_printf(o, "\"trace %" PRIu32 "\"", t->tid);
 		}
+		/* Ticks of the timestamp counter: which, says the file. */
+		if (t->clock == PFT_TIMELINE_TIME && t->hz)
+			pft_vout_printf(o, ",\"time\":\"timestamps at %" PRIu64 " Hz\"", t->hz);
+		else if (t->clock == PFT_TIMELINE_TIME)
+			pft_vout_printf(o, ",\"time\":\"timestamp ticks\"");
 		pft_vout_printf(o, "}}");
 		err = pft_vout_end(o);
 		if (err) {
@@ -140,6 +148,8 @@ static void timestamp(const struct pft_timeline *t, struct vout *o,
 		value = ev->cycles;
 	else if (t->clock == PFT_TIMELINE_TIMESTAMP && ev->has_ts)
 		value = ev->ts;
+	else if (t->clock == PFT_TIMELINE_TIME)
+		value = t->event_time;
 	if (!t->hz) {
 		pft_vout_u64(o, value);
 		return;
@@ -305,7 +315,7 @@ int pft_timeline_put_run(struct pft_timeline *t, struct pft_calls *c, const stru
 	/* The tracker stops after an element that makes events. */
 	for (size_t i = 0; i < n;) {
 		const struct pft_call_event *ev;
-		int got = calls_put_until_events(c, pft_elem_at(e, i, size), n - i, size, NULL, NULL);
+		int got = calls_put_until_events(c, pft_elem_at(e, i, size), n - i, size, NULL, NULL, NULL);
 		if (got < 0)
 			return got;
 		i += (size_t)got;
@@ -314,6 +324,22 @@ int pft_timeline_put_run(struct pft_timeline *t, struct pft_calls *c, const stru
 				return got;
 	}
 	return 0;
+}
+
+int pft_timeline_put_time(struct pft_timeline *t, struct pft_calls *c, const struct pft_elem *e,
+			  size_t size, uint64_t time)
+{
+	if (!t || !c || !e || size < PFT_FIRST_SIZE(struct pft_elem))
+		return -PFT_ERR_INVALID;
+	/* The events it makes: at the element before's time. */
+	if (!t->have_time)
+		t->time = time;
+	t->have_time = 1;
+	t->event_time = t->time;
+	int err = pft_timeline_put_run(t, c, e, 1, size);
+	t->time = time;
+	t->event_time = time;   /* pft_calls_finish()'s: at the last */
+	return err;
 }
 
 int pft_timeline_flush(struct pft_timeline *t)

@@ -166,27 +166,32 @@ tb = [e[\"ts\"] for e in b if e[\"ph\"] == \"B\"]
 sys.exit(0 if ta and len(ta) == len(tb) and all(abs(x / 2 - y) < 0.001 for x, y in zip(ta, tb)) else 1)' \
        '$tmp/timeline.json' <('$PFT' timeline ${in[*]} --clock 2000000)"
 # The snapshot's timestamp frequency (trace.ini [timestamp] frequency, as
-# DS-5 captures write it) makes timestamps the clock: each span begins at
-# its call's timestamp (pft calls) / frequency, in microseconds.
+# DS-5 captures write it) puts the timestamps' track in real time: each
+# span begins at the time (decode --merge) of an element of its source,
+# / frequency, in microseconds; the first span at the call's, after the
+# call's timestamp (pft calls).
 "$PFT" encode --log "$bin.log" --elf "$bin" --out-snapshot "$tmp/ts" $cfg --timestamps
+"$PFT" decode --snapshot "$tmp/ts" --elf "$bin" --merge --format jsonl >"$tmp/ts.merged"
 for hz in 1000000 4000000; do
     cp -r "$tmp/ts" "$tmp/ts$hz"
     printf '\n[timestamp]\nfrequency=%s\n' "$hz" >>"$tmp/ts$hz/trace.ini"
-    check_eval "timeline with [timestamp] frequency=$hz: times are timestamps / $hz" \
+    check_eval "timeline with [timestamp] frequency=$hz: times are element times / $hz" \
           "python3 -c 'import json, sys
 hz = int(sys.argv[1])
 spans = [e[\"ts\"] for e in json.load(open(sys.argv[2]))[\"traceEvents\"] if e[\"ph\"] == \"B\"]
 calls = [json.loads(l) for l in open(sys.argv[3])]
+times = set(json.loads(l)[\"time\"] * 1e6 / hz for l in open(sys.argv[4]))
 want = [int(c[\"ts\"], 16) * 1e6 / hz for c in calls
         if c[\"kind\"] in (\"call\", \"exception\") or (c[\"kind\"] == \"tail_call\" and c[\"depth\"])]
-sys.exit(0 if spans and len(spans) == len(want) and len(set(want)) > 1 and
-         all(abs(x - y) < 0.001 for x, y in zip(spans, want)) else 1)' $hz \
+sys.exit(0 if spans and len(spans) == len(want) and len(set(spans)) > 1 and
+         all(any(abs(x - t) < 0.001 for t in times) for x in spans) and
+         all(x >= y - 0.001 for x, y in zip(spans, want)) else 1)' $hz \
            <('$PFT' timeline --snapshot '$tmp/ts$hz' --elf '$bin') \
-           <('$PFT' calls --snapshot '$tmp/ts$hz' --elf '$bin' --format jsonl)"
+           <('$PFT' calls --snapshot '$tmp/ts$hz' --elf '$bin' --format jsonl) '$tmp/ts.merged'"
 done
-check_eval "--clock wins over the snapshot's frequency" \
-      "'$PFT' timeline --snapshot '$tmp/ts1000000' --elf '$bin' --clock 1000000 |
-       cmp -s - <('$PFT' timeline --snapshot '$tmp/ts' --elf '$bin' --clock 1000000)"
+check_eval "--ts-clock wins over the snapshot's frequency" \
+      "'$PFT' timeline --snapshot '$tmp/ts1000000' --elf '$bin' --ts-clock 2000000 |
+       cmp -s - <('$PFT' timeline --snapshot '$tmp/ts' --elf '$bin' --ts-clock 2000000)"
 cp -r "$tmp/ts" "$tmp/tsbad"
 printf '\n[timestamp]\nfrequency=fast\n' >>"$tmp/tsbad/trace.ini"
 check_eval "a frequency that is not a number is an error naming the file" \
@@ -248,8 +253,10 @@ for v in coverage profile timeline calls; do
           "[ $? -eq 1 ] && grep -q '^pft: $bin.raw: the image does not match the trace' '$tmp/bias.err'"
 done
 
-check_eval "pft profile refuses --clock" \
-      "! '$PFT' profile --snapshot '$demo' --clock 5 2>/dev/null"
+check_eval "pft coverage refuses --clock" \
+      "! '$PFT' coverage --snapshot '$demo' --clock 5 2>/dev/null"
+check_eval "pft exceptions refuses --exclude-exceptions" \
+      "! '$PFT' exceptions --snapshot '$demo' --exclude-exceptions 2>/dev/null"
 check_eval "pft timeline refuses --format text" \
       "! '$PFT' timeline --snapshot '$demo' --format text 2>/dev/null"
 

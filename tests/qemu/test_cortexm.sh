@@ -17,7 +17,8 @@
 #  - a capture of the ETM and an ITM through one trace port, formatted
 #    here without pft (tpiu_mux.py), decodes to the same instructions,
 #    the ITM named and left alone;
-#  - the calls view closes every exception a tail-chain replaced.
+#  - the calls view closes every exception a tail-chain replaced, and the
+#    exceptions view counts and names each kind as qemu took it.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -190,5 +191,33 @@ assert depth[14] == depth[11] == 2 and depth[16 + 3] == depth[16 + 9] == 2 and \
     depth[16 + 5] == 2 and depth[16 + 20] == 3 and depth[2] == 4, exc
 PY
 then ok; else bad "calls: exceptions, tail-chains and returns"; fi
+
+# Exceptions: each kind as often as qemu took it, named as the M profile
+# names it, every handler returned (a tail-chained one too), the
+# functions it interrupted named from the ELF (MemManage's: the XN
+# address the program called, in none).
+run "$PFT" exceptions --quiet --raw "$base.raw" --core cortex-m3 --elf "$tmp/exc.cortex-m3.elf" \
+    --format jsonl
+printf '%s\n' "$out" >"$tmp/exceptions.jsonl"
+if python3 - "$tmp/exceptions.jsonl" "$tmp/exc.cortex-m3.log" "$check_log" <<'PY'
+import collections, importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("q", sys.argv[3])
+q = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(q)
+taken = collections.Counter(x[1] for x in q.items(sys.argv[2]) if x[0] == "exception")
+names = {2: "nmi", 3: "hardfault", 4: "memmanage", 5: "busfault", 6: "usagefault",
+         11: "svcall", 14: "pendsv", 15: "systick"}
+got = {}
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    n = o["number"]
+    got[n] = o["count"]
+    assert o["name"] == names.get(n, "irq%d" % (n - 16)), o
+    assert o["returned"] == o["count"], o
+    fns = [f["fn"] for f in o["interrupted"]]
+    assert (fns == ["[unknown]"]) == (n == 4), o
+assert got == dict(taken), (got, taken)
+PY
+then ok; else bad "exceptions: kinds, counts, names and returns"; fi
 
 summary

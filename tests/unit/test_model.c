@@ -1407,6 +1407,31 @@ static void exc_after_indirect(void)
 	rig_free(&r);
 }
 
+/* An exception return whose target is the top of the return stack
+ * still sends its address (OpenCSD does not take an A32 ERET for a
+ * waypoint): here the IRQ handler returns to the caller of the function
+ * it interrupted, as a context switch would. */
+static void exc_return_not_predicted(void)
+{
+	const uint32_t caller[] = { arm_b(COND_AL, 0x4000, 0x1100, 1), A_NOP };
+	struct rig r;
+
+	rig_init(&r);
+	setup_exc(&r);
+	r.cfg.return_stack = 1;
+	add_arm(&r, 0x4000, caller, 2);
+	rig_start(&r);
+	run_arm(&r, 0x4000);
+	run_arm(&r, 0x1100);
+	PTU_EQ(run_exc(&r, VEC_IRQ, PFT_EXC_IRQ, 0, 0x1104), 0);
+	run_arm(&r, 0x4004);
+	finish(&r);
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x4000 arm | atom E | waypoint 0x1100 | "
+			   "branch 0x18 arm exc14 | branch 0x4004 arm | waypoint 0x4004");
+	check_flow(&r);
+	rig_free(&r);
+}
+
 /* A handler outside the filter is not traced: trace goes off after the
  * update, and comes back with an I-sync where the handler returns. */
 static void exc_handler_filtered(void)
@@ -1476,6 +1501,23 @@ static void exc_numbers(void)
 	EXPECT_PACKETS(&r, "async | isync trace_on 0x18 arm | branch 0x1000 arm | "
 			   "waypoint 0x1000");
 	check_flow(&r);
+	rig_free(&r);
+}
+
+/* A PTM traces no M-profile core: an exception return of one
+ * (EXC_RETURN into pc) is refused, and said. */
+static void m_exc_return_refused(void)
+{
+	static const uint16_t code[] = { 0xbf00, 0xbf00, 0xbf00 };   /* nop */
+	struct rig r;
+
+	rig_init(&r);
+	add_thumb(&r, 0x3000, code, 3);
+	rig_start(&r);
+	run_thumb(&r, 0x3004);
+	struct pft_model_insn in = { .addr = 0x3000, .isa = PFT_ISA_THUMB, .exc_return = 1 };
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), -PFT_ERR_NOT_SUPPORTED);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_EXC_RETURN);
 	rig_free(&r);
 }
 
@@ -1598,9 +1640,11 @@ int main(void)
 	PTU_RUN(exc_after_waypoint);
 	PTU_RUN(exc_svc_and_abort);
 	PTU_RUN(exc_after_indirect);
+	PTU_RUN(exc_return_not_predicted);
 	PTU_RUN(exc_handler_filtered);
 	PTU_RUN(exc_from_thumb);
 	PTU_RUN(exc_numbers);
+	PTU_RUN(m_exc_return_refused);
 	PTU_RUN(random_walks);
 	PTU_MAIN_END();
 }
