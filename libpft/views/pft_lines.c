@@ -21,6 +21,7 @@
 #include "common/pft_grow.h"
 #include "common/pft_size.h"
 #include "image/pft_image_int.h"
+#include "views/pft_views.h"
 
 struct lines_module {
 	int fd;
@@ -34,6 +35,7 @@ struct lines_module {
 struct lines_row {
 	uint32_t addr, end;       /* biased, end exclusive (0: 2^32) */
 	uint32_t line;
+	uint32_t discriminator;
 	const char *file;
 	size_t module;
 	size_t order;             /* position in its table: later rows win */
@@ -99,11 +101,12 @@ static int biased(uint64_t addr, int64_t bias, uint32_t *out)
 }
 
 static int add_row(struct pft_lines *l, size_t module, uint32_t addr,
-		   uint32_t end, uint32_t line, const char *file)
+		   uint32_t end, uint32_t line, uint32_t discriminator, const char *file)
 {
 	if (pft_grow((void **)&l->rows, &l->cap_rows, l->nrows + 1, sizeof(*l->rows)))
 		return -PFT_ERR_NOMEM;
-	l->rows[l->nrows] = (struct lines_row){ addr, end, line, file, module, l->nrows };
+	l->rows[l->nrows] = (struct lines_row){ addr, end, line, discriminator, file, module,
+						l->nrows };
 	l->nrows++;
 	return 0;
 }
@@ -134,7 +137,10 @@ static int load_cu_lines(struct pft_lines *l, size_t module, Dwarf_Die *cu)
 		if (!file || !biased(a, l->mods[module].bias, &start) ||
 		    !biased(b - 1, l->mods[module].bias, &stop))
 			continue;
-		if (add_row(l, module, start, stop + 1, (uint32_t)lineno, file))
+		unsigned disc = 0;
+		if (dwarf_linediscriminator(row, &disc))
+			disc = 0;
+		if (add_row(l, module, start, stop + 1, (uint32_t)lineno, disc, file))
 			return -PFT_ERR_NOMEM;
 	}
 	return 0;
@@ -439,6 +445,109 @@ int pft_lines_lookup(const struct pft_lines *l, uint32_t addr,
 	return 0;
 }
 
+/* The name a compiler's profile knows a function by: its linkage
+ * (mangled) name, else its name. */
+static const char *profile_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		name = dwarf_formstring(&attr);
+	return name ? name : dwarf_diename(die);
+}
+
+/* GCC's and LLVM's discriminator of an inlined call (dwarf.h has no name
+ * for it). */
+enum { AT_GNU_DISCRIMINATOR = 0x2136 };
+
+static uint32_t die_udata(Dwarf_Die *die, int at)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+
+	if (!dwarf_attr(die, at, &attr) || dwarf_formudata(&attr, &w) || w > UINT32_MAX)
+		return 0;
+	return (uint32_t)w;
+}
+
+int pft_lines_frames(const struct pft_lines *l, uint32_t addr, struct pft_line_frame *frames,
+		     size_t max, size_t size)
+{
+	const struct lines_row *r;
+	Dwarf_Die cu, *scopes = NULL;
+	size_t n = 0;
+	int got;
+
+	if (!l || !frames || !max || size < PFT_FIRST_SIZE(struct pft_line_frame))
+		return -PFT_ERR_INVALID;
+	r = row_at(l, addr);
+	if (!r || !l->mods[r->module].dwarf)
+		return -PFT_ERR_NOMAP;
+	const struct lines_module *m = &l->mods[r->module];
+	Dwarf_Addr a = (Dwarf_Addr)((int64_t)addr - m->bias);
+	if (!dwarf_addrdie(m->dwarf, a, &cu))
+		return -PFT_ERR_NOMAP;
+	got = dwarf_getscopes(&cu, a, &scopes);
+	/* For an inlined subroutine those go on through its abstract
+	 * definition: the concrete scopes around the innermost function
+	 * are its own chain. */
+	for (int i = 0; i < got; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Die inner = scopes[i], *chain = NULL;
+			int n = dwarf_getscopes_die(&inner, &chain);
+			free(scopes);
+			scopes = chain;
+			got = n;
+			break;
+		}
+	}
+	/* Innermost first: count the functions, then fill outermost first. */
+	size_t total = 0;
+	for (int i = 0; i < got; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		total += tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram;
+		if (tag == DW_TAG_subprogram)
+			break;
+	}
+	if (!total) {
+		free(scopes);
+		return -PFT_ERR_NOMAP;
+	}
+	/* Deeper than @max: the innermost frames are dropped, the outer ones
+	 * say where. */
+	size_t keep = total < max ? total : max;
+	size_t k = total;     /* frames still to see, inner to outer */
+	uint32_t line = r->line, disc = r->discriminator;
+	struct pft_line_frame out[64];
+	for (int i = 0; i < got && k; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		k--;
+		int decl = 0;
+		dwarf_decl_line(&scopes[i], &decl);
+		struct pft_line_frame f = { .name = profile_name(&scopes[i]),
+					    .decl_line = decl > 0 ? (uint32_t)decl : 0,
+					    .line = line, .discriminator = disc };
+		if (k < keep && k < 64)
+			out[k] = f;
+		if (tag == DW_TAG_inlined_subroutine) {
+			line = die_udata(&scopes[i], DW_AT_call_line);
+			disc = die_udata(&scopes[i], AT_GNU_DISCRIMINATOR);
+		}
+	}
+	free(scopes);
+	n = keep < 64 ? keep : 64;
+	for (size_t i = 0; i < n; i++)
+		pft_copy_known((uint8_t *)frames + i * size, &out[i], size, sizeof(out[i]));
+	return (int)n;
+}
+
 int pft_lines_row(const struct pft_lines *l, size_t index,
 		  struct pft_line_row *row, size_t size)
 {
@@ -495,4 +604,16 @@ int pft_lines_file(const struct pft_lines *l, size_t index, struct pft_lines_fil
 size_t pft_lines_count(const struct pft_lines *l, int functions)
 {
 	return !l ? 0 : functions ? l->nfuncs : l->nrows;
+}
+
+int pft_lines_line_at(const struct pft_lines *l, uint32_t addr, const char **file,
+		      uint32_t *line)
+{
+	const struct lines_row *r = l ? row_at(l, addr) : NULL;
+
+	if (!r)
+		return -PFT_ERR_NOMAP;
+	*file = r->file;
+	*line = r->line;
+	return 0;
 }

@@ -100,6 +100,7 @@ enum { VSEG_IN_FUNC = 0, VSEG_MAX = 8, VSEG_MANY = 254, VSEG_UNSPLIT = 255 };
 struct vrange {
 	uint32_t start, ninsn;
 	uint8_t isa, space, taken;
+	uint8_t flags;            /* its elements' enum pft_elem_flags */
 	uint8_t nseg;             /* its pieces in @segs from @seg, or VSEG_* */
 	uint8_t image;            /* index in pft_views.images */
 	uint32_t func;            /* the function of its first instruction */
@@ -122,7 +123,14 @@ struct vedge {
 
 struct vframe {
 	uint32_t node, edge;
+	uint32_t site;            /* index in pft_views.sites, or VNONE */
 	uint64_t entry;
+};
+
+/* A call site: the calls from the branch at @site into function @callee. */
+struct vsite {
+	uint32_t site, callee;
+	uint64_t calls, incl;
 };
 
 struct vsource {
@@ -136,6 +144,11 @@ struct vsource {
 struct vaddr {
 	uint32_t addr;
 	uint8_t cond;             /* a conditional branch */
+	uint8_t dir;              /* @taken and @not_taken are known */
+	uint8_t isa, size;        /* its instruction set and size */
+	uint8_t image;            /* the image it was read from */
+	uint32_t func;            /* its function (an index) */
+	/* The times it changed the flow (or passed its condition) and not. */
 	uint64_t count, taken, not_taken;
 	const char *file;         /* its line (NULL: none) */
 	uint32_t line;
@@ -153,8 +166,8 @@ enum { VRANGE_MEMO_SIZE = 1024 };
  * looked up lately: calls go to the same few places.  @target 0: none
  * (a call without a target is not kept). */
 struct vcall_memo {
-	uint32_t from, target;
-	uint32_t func, node, edge;
+	uint32_t from, target, site;
+	uint32_t func, node, edge, site_index;
 	uint8_t tail;
 };
 
@@ -196,6 +209,12 @@ struct pft_views {
 	size_t nedges, cap_edges;
 	struct vmap edge_map;
 
+	struct vsite *sites;
+	size_t nsites, cap_sites;
+	struct vmap site_map;     /* callee << 32 | site -> index */
+
+	struct pft_views_output out; /* pft_views_set_output() */
+
 	/* After finish. */
 	struct vaddr *addrs;      /* sorted by addr */
 	size_t naddrs, cap_addrs;
@@ -208,6 +227,34 @@ struct pft_views {
 	/* What did not fit the tables (struct pft_views_cut). */
 	uint64_t cut_contexts, cut_calls, cut_insns;
 };
+
+/* What the output's selection (pft_views_set_output()) lets through:
+ * function @f (by its start; "[unknown]" never when there is one) or
+ * address @addr. */
+static inline int views_func_selected(const struct pft_views *v, const struct vfunc *f)
+{
+	return !v->out.select || (f->name && pft_select_contains(v->out.select, f->start));
+}
+
+static inline int views_addr_selected(const struct pft_views *v, uint32_t addr)
+{
+	return !v->out.select || pft_select_contains(v->out.select, addr);
+}
+
+/* The instructions (indexes into v->addrs) grouped by function, in
+ * address order within each: *@order (malloc'ed) and in *@first the
+ * start of each function's group (v->nfuncs + 1 entries).  Returns 0 or
+ * -PFT_ERR_NOMEM. */
+int pft_views_by_function(const struct pft_views *v, uint32_t **order, size_t **first);
+
+/* The line-table row's file and line at @addr, without the inline
+ * look-up of pft_lines_lookup() (pft_lines.c).  0 or -PFT_ERR_NOMAP. */
+int pft_lines_line_at(const struct pft_lines *l, uint32_t addr, const char **file,
+		      uint32_t *line);
+
+/* The writers of pft_views_annotate.c and pft_views_sample.c. */
+int pft_views_write_annotate(const struct pft_views *v, struct vout *o, int json);
+int pft_views_write_sample(const struct pft_views *v, struct vout *o);
 
 /* The name of the function around @addr from @lines, else @image's
  * symbols; NULL when none.  Also its start. */
