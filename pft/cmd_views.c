@@ -1,25 +1,27 @@
-/* Views of the executed code: pft coverage, pft profile, pft timeline and
- * pft calls.  Each decodes like pft decode and hands the elements to the
- * library's views accumulator or its calls trackers (one per source). */
+/* Views of the executed code: pft coverage, pft profile, pft annotate, pft
+ * timeline and pft calls.  Each decodes like pft decode and hands the
+ * elements to the library's views accumulator or its calls trackers (one
+ * per source). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "disasm.h"
 #include "images.h"
 #include "input.h"
 #include "options.h"
 #include "outbuf.h"
 
-enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS };
+enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS, CMD_ANNOTATE };
 
 /* Per command: its name, what it does, and its --format values in the
  * order of the numbers they map to (enum pft_view_format for the views). */
 static const struct {
 	const char *name, *what;
-	const char *formats[4];
-	int values[4];
+	const char *formats[5];
+	int values[5];
 	int nformats;
 } commands[] = {
 	[CMD_COVERAGE] = { "coverage",
@@ -30,9 +32,9 @@ static const struct {
 	[CMD_PROFILE] = { "profile",
 			  "instructions per function (self, inclusive), cycles, and calls per\n"
 			  "caller and callee",
-			  { "text", "jsonl", "callgrind", "folded" },
+			  { "text", "jsonl", "callgrind", "folded", "llvm-sample" },
 			  { PFT_VIEW_PROFILE_TEXT, PFT_VIEW_PROFILE_JSONL, PFT_VIEW_CALLGRIND,
-			    PFT_VIEW_FOLDED }, 4 },
+			    PFT_VIEW_FOLDED, PFT_VIEW_LLVM_SAMPLE }, 5 },
 	[CMD_TIMELINE] = { "timeline",
 			   "the calls as nested spans, one track per trace source, in Chrome\n"
 			   "trace-event JSON (Perfetto UI, speedscope, chrome://tracing)",
@@ -40,7 +42,19 @@ static const struct {
 	[CMD_CALLS] = { "calls",
 			"the stream of calls and returns, with depth, caller, callee and time",
 			{ "text", "jsonl" }, { FMT_TEXT, FMT_JSONL }, 2 },
+	[CMD_ANNOTATE] = { "annotate",
+			   "every executed instruction with its exact execution count, how often\n"
+			   "it changed the flow and did not where the trace tells it, its\n"
+			   "disassembly and source line, per function",
+			   { "text", "jsonl" },
+			   { PFT_VIEW_ANNOTATE_TEXT, PFT_VIEW_ANNOTATE_JSONL }, 2 },
 };
+
+/* The commands that fill the views accumulator. */
+static int uses_views(enum view_cmd cmd)
+{
+	return cmd == CMD_COVERAGE || cmd == CMD_PROFILE || cmd == CMD_ANNOTATE;
+}
 
 enum { NAME_MEMO_BITS = 10, LINE_MEMO_BITS = 10 };
 
@@ -81,7 +95,10 @@ struct views_run {
 	uint64_t hz;                  /* --clock */
 	uint64_t ts_hz;               /* the snapshot's timestamp frequency */
 	struct pft_lines *lines;      /* NULL without --elf */
-	struct pft_views *views;      /* coverage, profile */
+	struct pft_views *views;      /* coverage, profile, annotate */
+	struct pft_select *sel;       /* --function: NULL, everything */
+	struct disasm dis;            /* annotate */
+	int order;                    /* annotate: enum pft_views_order */
 	struct pft_calls **calls;     /* timeline, calls: one per source */
 	struct pft_timeline **tracks; /* timeline: one per source */
 	struct outbuf *ob;            /* calls: the lines on their way to out */
@@ -161,7 +178,9 @@ static void usage(void *ctx)
 	printf("usage: pft %s INPUT [IMAGES] [--format ", commands[cmd].name);
 	for (int i = 0; i < commands[cmd].nformats; i++)
 		printf("%s%s", i ? "|" : "", commands[cmd].formats[i]);
-	printf("] [--output FILE]%s\n\n", cmd == CMD_TIMELINE ? " [--clock HZ]" : "");
+	printf("] [--function NAME] [--output FILE]%s\n\n",
+	       cmd == CMD_TIMELINE ? " [--clock HZ]" : cmd == CMD_ANNOTATE ? " [--order hot|address]"
+								 : "");
 	printf("Decodes like pft decode and writes %s.\n"
 	       "Source files and lines come from the DWARF of the --elf files.\n%s\n",
 	       commands[cmd].what,
@@ -171,8 +190,15 @@ static void usage(void *ctx)
 	printf("%s%s%s"
 	       "output:\n"
 	       "  --format FORMAT       (default %s)\n"
+	       FUNCTION_HELP
+	       "%s"
 	       OUTPUT_HELP,
-	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP, commands[cmd].formats[0]);
+	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP, commands[cmd].formats[0],
+	       cmd == CMD_CALLS || cmd == CMD_TIMELINE
+	       ? "                        (the calls and returns into and out of it)\n" : "");
+	if (cmd == CMD_ANNOTATE)
+		printf("  --order hot|address   the functions most executed first (default), or\n"
+		       "                        by address\n");
 	if (cmd == CMD_TIMELINE)
 		printf("  --clock HZ            cycles or timestamps per second: 1000000000,\n"
 		       "                        1e9, 800MHz, 1GHz (default: the\n"
@@ -444,6 +470,8 @@ static int drain_calls(struct views_run *r, size_t i)
 	struct pft_call_event ev;
 
 	while (pft_calls_next(r->calls[i], &ev, sizeof(ev)) == 0) {
+		if (!pft_select_event(r->sel, &ev))
+			continue;
 		if (r->cmd == CMD_CALLS) {
 			print_call(r, &r->in.src[i], &ev);
 			continue;
@@ -489,7 +517,7 @@ static int on_run(struct views_run *r, size_t i, const struct pft_elem *e, size_
 		err = pft_views_put_run(r->views, (unsigned)i, e, n, sizeof(*e));
 		return err ? report(r, err) : 0;
 	}
-	if (r->cmd == CMD_TIMELINE) {
+	if (r->cmd == CMD_TIMELINE && !r->sel) {
 		err = pft_timeline_put_run(r->tracks[i], r->calls[i], e, n, sizeof(*e));
 		return err ? report(r, err) : 0;
 	}
@@ -548,11 +576,18 @@ static int start(struct views_run *r)
 	struct input *in = &r->in;
 	int err = 0;
 
-	if (r->cmd == CMD_COVERAGE || r->cmd == CMD_PROFILE) {
+	if (uses_views(r->cmd)) {
 		struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines };
 		if (!(vc.image = first_image(in)))
 			return -1;
 		if (!(r->views = pft_views_alloc(&vc, &err)))
+			goto fail;
+		if (r->cmd == CMD_ANNOTATE)
+			disasm_open(&r->dis);
+		struct pft_views_output vo = { .size = sizeof(vo), .select = r->sel,
+					       .disasm = r->dis.ok ? disasm_views : NULL,
+					       .disasm_ctx = &r->dis, .order = (uint8_t)r->order };
+		if ((err = pft_views_set_output(r->views, &vo)))
 			goto fail;
 		/* Cores with different memory: each source its own image. */
 		for (size_t i = 0; i < in->nsrc; i++)
@@ -658,6 +693,8 @@ static void release(struct views_run *r)
 	free(r->calls);
 	free(r->tracks);
 	pft_views_free(r->views);
+	pft_select_free(r->sel);
+	disasm_close(&r->dis);
 	/* Even after an error: the lines before it, as they were written. */
 	if (r->ob)
 		ob_flush(r->ob);
@@ -691,7 +728,7 @@ static int lines_check(const struct views_run *r)
 	struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines };
 	struct pft_diag why;
 
-	if (r->cmd != CMD_COVERAGE && r->cmd != CMD_PROFILE)
+	if (!uses_views(r->cmd))
 		return 0;
 	for (size_t i = 0; i < r->in.nsrc && !vc.image; i++)
 		if (r->in.src[i].info.decoded)
@@ -699,7 +736,8 @@ static int lines_check(const struct views_run *r)
 	if (pft_views_check_format(&vc, (enum pft_view_format)r->format, &why) == 0)
 		return 0;
 	cli_error("%s: %s: --format %s needs source lines%s", commands[r->cmd].name, why.text,
-		  r->format == PFT_VIEW_LCOV ? "lcov" : "?",
+		  r->format == PFT_VIEW_LCOV ? "lcov"
+		  : r->format == PFT_VIEW_LLVM_SAMPLE ? "llvm-sample" : "?",
 		  r->lines ? "" : ": give the program with --elf (built with -g)");
 	return -1;
 }
@@ -719,13 +757,24 @@ static int parse_format(void *ctx, const char *arg, int *format)
 	return -1;
 }
 
-/* --clock HZ, the views' own option (pft timeline's alone). */
+/* --clock HZ (pft timeline's alone) and --order (pft annotate's). */
 static int views_option(void *ctx, int code, const char *arg)
 {
 	struct views_run *r = ctx;
 	const char *name = commands[r->cmd].name;
 
-	(void)code;
+	if (code == 'o') {
+		if (r->cmd != CMD_ANNOTATE) {
+			cli_error("%s: --order goes with pft annotate", name);
+			return -1;
+		}
+		if (!strcmp(arg, "hot") || !strcmp(arg, "address")) {
+			r->order = !strcmp(arg, "hot") ? PFT_VIEWS_ORDER_HOT : PFT_VIEWS_ORDER_ADDRESS;
+			return 0;
+		}
+		cli_error("%s: --order: '%s' is neither hot nor address", name, arg);
+		return -1;
+	}
 	if (r->cmd != CMD_TIMELINE) {
 		cli_error("%s: --clock goes with pft timeline", name);
 		return -1;
@@ -737,13 +786,14 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 {
 	static const struct option own[] = {
 		{ "clock", required_argument, NULL, 'k' },
+		{ "order", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct views_run r = { .cmd = cmd, .out = stdout };
+	struct views_run r = { .cmd = cmd, .out = stdout, .order = PFT_VIEWS_ORDER_HOT };
 	const struct cmd_spec spec = {
 		.name = commands[cmd].name,
 		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_IMAGES | OPTS_FORMAT |
-			  OPTS_OUTPUT,
+			  OPTS_OUTPUT | OPTS_FUNCTION,
 		.format_default = commands[cmd].values[0], .own = own, .option = views_option,
 		.format = parse_format, .usage = usage, .ctx = &r
 	};
@@ -763,12 +813,13 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	if (cmd == CMD_TIMELINE && o->snapshot &&
 	    snapshot_ts_hz(o->snapshot, o->allow_outside ? PFT_SNAP_ALLOW_OUTSIDE : 0u, &r.ts_hz))
 		goto out_input;
-	if (image_args_lines(&a.images, &r.lines))
+	if (image_args_lines(&a.images, &r.lines) ||
+	    input_select(&r.in, name, r.lines, a.functions, a.nfunctions, &r.sel))
 		goto out_input;
 	if (lines_check(&r) || cmd_open_output(&a))
 		goto out_input;
-	/* Coverage and profile write at the end: progress on a terminal. */
-	if (cmd == CMD_COVERAGE || cmd == CMD_PROFILE)
+	/* The accumulator's views write at the end: progress on a terminal. */
+	if (uses_views(cmd))
 		cli_progress_start(1);
 	/* The calls and the timeline write an event per call: a large buffer
 	 * (glibc takes a size only with a buffer: alone, it gave 4 KiB and a
@@ -829,4 +880,9 @@ int cmd_timeline(int argc, char **argv)
 int cmd_calls(int argc, char **argv)
 {
 	return run(argc, argv, CMD_CALLS);
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	return run(argc, argv, CMD_ANNOTATE);
 }
