@@ -581,7 +581,7 @@ int cmd_decode(int argc, char **argv)
 			/* A BAD packet's elements come in a run of their own:
 			 * the packet error messages need is the run's. */
 			d.pkt = item.ptm;
-			for (uint32_t i = 0; i < item.count; i++)
+			for (uint32_t i = 0; i < item.count && !failed; i++)
 				if (!d.sel)
 					on_elem(&d, s, &item.elem[i]);
 				else if (on_selected(&d, s, &item.elem[i]))

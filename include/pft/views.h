@@ -712,7 +712,7 @@ pft_export int pft_select_overlaps(const struct pft_select *s, uint32_t start, u
 /*
  * The pieces of RANGE @e that lie in selected functions, read from @image
  * (the range's image), into @out (at most @max elements, each @size =
- * sizeof *@e bytes): the same element with its start, end, last and
+ * sizeof *@e bytes; @out may be NULL when @max is 0): the same element with its start, end, last and
  * instruction count cut to the piece; a piece that ends before @e's last
  * instruction has that piece's last instruction's class, is not taken and
  * carries no cycles.  A range wholly inside is copied, one wholly outside

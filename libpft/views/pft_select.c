@@ -196,13 +196,15 @@ int pft_select_clip(const struct pft_select *s, struct pft_image *image,
 	uint32_t start = 0, last = 0, end = 0, count = 0;
 	uint8_t iclass = 0;
 
-	if (!s || !e || !out || !max || size < PFT_FIRST_SIZE(struct pft_elem) ||
+	if (!s || !e || (!out && max) || size < PFT_FIRST_SIZE(struct pft_elem) ||
 	    size > sizeof(struct pft_elem) || e->type != PFT_ELEM_RANGE)
 		return -PFT_ERR_INVALID;
 	size_t i = span_after(s, e->start);
 	if (i == s->n || s->spans[i].start >= (uint64_t)e->end)
 		return 0;                            /* wholly outside */
 	if (s->spans[i].start <= e->start && s->spans[i].end >= e->end) {
+		if (!max)
+			return -PFT_ERR_NOSPACE;
 		pft_copy_known(out, e, size, sizeof(*e));   /* wholly inside */
 		return 1;
 	}

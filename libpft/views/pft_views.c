@@ -779,26 +779,81 @@ static unsigned it_block(const struct pft_insn *insn)
 
 /* How often instruction @a (@insn, the last of range @r or not) changed
  * the flow and not, where the trace tells it: a waypoint that ends a
- * range by the range's end; with every conditional instruction traced
- * (@r's PFT_ELEM_F_CONDS), a conditional one (@cond: by its encoding or
- * an IT block) passed unless it is the last and failed. */
+ * range by the range's end.  With every conditional instruction traced
+ * (@r's PFT_ELEM_F_CONDS), each instruction passed its condition unless
+ * it is the last and failed: counted for all, kept for the conditional
+ * ones (settle_conditions()).  An instruction of an IT block is
+ * conditional too, but a range may start inside the block (after an N
+ * atom on the one before): the IT instruction marks its block later. */
 static void count_direction(struct vaddr *a, const struct vrange *r, const struct pft_insn *insn,
-			    int last, int cond)
+			    int last)
 {
-	int traced = r->flags & PFT_ELEM_F_CONDS;
-	int taken;
+	if (last && insn->iclass != PFT_ICLASS_OTHER) {
+		a->dir = 1;
+		if (r->taken)
+			a->taken += r->count;
+		else
+			a->not_taken += r->count;
+	} else if (r->flags & PFT_ELEM_F_CONDS) {
+		if (last && (r->flags & PFT_ELEM_F_FAILED))
+			a->failed += r->count;
+		else
+			a->passed += r->count;
+	}
+}
 
-	if (last && insn->iclass != PFT_ICLASS_OTHER)
-		taken = r->taken;
-	else if (traced && cond)
-		taken = !(last && (r->flags & PFT_ELEM_F_FAILED));
-	else
-		return;
-	a->dir = 1;
-	if (taken)
-		a->taken += r->count;
-	else
-		a->not_taken += r->count;
+/* The executed instruction at @addr (v->addrs sorted), or NULL. */
+static struct vaddr *find_addr(struct pft_views *v, uint32_t addr)
+{
+	size_t lo = 0, hi = v->naddrs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v->addrs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < v->naddrs && v->addrs[lo].addr == addr ? &v->addrs[lo] : NULL;
+}
+
+/* Where conditions are traced: the instructions conditional by their
+ * encoding, in an IT block (the IT instruction ran: it is in v->addrs)
+ * or that ever failed get their passes and fails as their directions. */
+static void settle_conditions(struct pft_views *v)
+{
+	uint8_t *in_it = calloc(v->naddrs ? v->naddrs : 1, 1);
+
+	for (size_t i = 0; in_it && i < v->naddrs; i++) {
+		const struct vaddr *a = &v->addrs[i];
+		struct pft_insn insn;
+		const uint8_t *code;
+		int n;
+		if (a->isa != PFT_ISA_THUMB || a->size != 2 || !(a->passed | a->failed))
+			continue;
+		n = pft_image_map(v->images[a->image], a->addr, PFT_SPACE_ANY, &code);
+		if (n <= 0 || pft_insn_decode(PFT_ISA_THUMB, a->addr, code, (size_t)n, &insn,
+					      sizeof(insn)) <= 0)
+			continue;
+		unsigned block = it_block(&insn);
+		for (uint32_t at = a->addr + 2; block--;) {
+			struct vaddr *b = find_addr(v, at);
+			if (!b)
+				break;
+			in_it[b - v->addrs] = 1;
+			at += b->size;
+		}
+	}
+	for (size_t i = 0; i < v->naddrs; i++) {
+		struct vaddr *a = &v->addrs[i];
+		if (a->dir || !(a->passed | a->failed) ||
+		    !(a->cond_enc || a->failed || (in_it && in_it[i])))
+			continue;
+		a->dir = 1;
+		a->taken = a->passed;
+		a->not_taken = a->failed;
+	}
+	free(in_it);
 }
 
 /* Executed instructions, from the distinct ranges. */
@@ -810,7 +865,6 @@ static int resolve_addresses(struct pft_views *v, struct vmap *map)
 				      .ninsn = r->ninsn, .isa = r->isa, .space = r->space };
 		struct pft_insn_iter it;
 		struct pft_insn insn;
-		unsigned in_it = 0;   /* instructions of an IT block still to come */
 		int got;
 
 		pft_insn_iter_init(&it, v->images[r->image], &e);
@@ -821,9 +875,8 @@ static int resolve_addresses(struct pft_views *v, struct vmap *map)
 			a->count += r->count;
 			if (it.left == 0 && insn.conditional && insn.iclass != PFT_ICLASS_OTHER)
 				a->cond = 1;
-			count_direction(a, r, &insn, it.left == 0, insn.conditional || in_it);
-			unsigned block = it_block(&insn);
-			in_it = block ? block : in_it ? in_it - 1 : 0;
+			a->cond_enc = insn.conditional;
+			count_direction(a, r, &insn, it.left == 0);
 		}
 		if (got < 0)
 			return got;
@@ -986,6 +1039,7 @@ int pft_views_finish(struct pft_views *v)
 		return err;
 	if (v->naddrs)
 		qsort(v->addrs, v->naddrs, sizeof(*v->addrs), cmp_addr);
+	settle_conditions(v);
 	if (v->lines)
 		err = resolve_lines(v);
 	inclusive(v);

@@ -147,7 +147,12 @@ struct vaddr {
 	uint8_t dir;              /* @taken and @not_taken are known */
 	uint8_t isa, size;        /* its instruction set and size */
 	uint8_t image;            /* the image it was read from */
+	uint8_t cond_enc;         /* conditional by its encoding */
 	uint32_t func;            /* its function (an index) */
+	/* Where every conditional instruction is traced (ETMv3): the times it
+	 * passed and failed its condition, whatever it is; which of these
+	 * instructions are conditional is settled at the end. */
+	uint64_t passed, failed;
 	/* The times it changed the flow (or passed its condition) and not. */
 	uint64_t count, taken, not_taken;
 	const char *file;         /* its line (NULL: none) */

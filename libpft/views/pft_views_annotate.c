@@ -169,8 +169,20 @@ static void text_source(struct annotate *an, const char *file, uint32_t line)
 	pft_vout_plain(o, base ? base + 1 : file, 0);
 	pft_vout_printf(o, ":%" PRIu32, line);
 	if (text) {
+		/* Tabs to 8 columns; the rest of the line as it is. */
+		char buf[256];
+		size_t n = 0;
+		for (; *text && n < sizeof(buf) - 9; text++) {
+			if (*text == '\t')
+				do
+					buf[n++] = ' ';
+				while (n % 8);
+			else
+				buf[n++] = *text;
+		}
+		buf[n] = '\0';
 		pft_vout_printf(o, "  ");
-		pft_vout_plain(o, text, 0);
+		pft_vout_plain(o, buf, 0);
 	}
 	pft_vout_printf(o, "\n");
 }
