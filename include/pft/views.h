@@ -151,7 +151,11 @@ struct pft_line_frame {
 	 * address's (line table); an outer frame's are the call site of the
 	 * frame inside it (DW_AT_call_line, DW_AT_GNU_discriminator). */
 	uint32_t line, discriminator;
-	uint8_t reserved[4];
+	/* The innermost frame: the address is in the function's prologue
+	 * (before the line table's prologue_end mark), code the compiler
+	 * made for the function's entry, not for a source line. */
+	uint8_t prologue;
+	uint8_t reserved[3];
 };
 
 /*

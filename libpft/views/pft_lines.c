@@ -23,6 +23,13 @@
 #include "image/pft_image_int.h"
 #include "views/pft_views.h"
 
+/* A compilation unit's addresses (unbiased), for the units' own lookup:
+ * dwarf_addrdie() needs .debug_aranges, which clang does not write. */
+struct cu_span {
+	Dwarf_Addr start, end;
+	Dwarf_Off die;            /* the unit's DIE */
+};
+
 struct lines_module {
 	int fd;
 	Elf *elf;
@@ -30,12 +37,15 @@ struct lines_module {
 	int64_t bias;
 	char *path;               /* as given */
 	size_t rows;              /* rows its line table gave */
+	struct cu_span *cus;      /* sorted by start */
+	size_t ncus, cap_cus;
 };
 
 struct lines_row {
 	uint32_t addr, end;       /* biased, end exclusive (0: 2^32) */
 	uint32_t line;
 	uint32_t discriminator;
+	uint8_t prologue_end;     /* the row's prologue_end flag */
 	const char *file;
 	size_t module;
 	size_t order;             /* position in its table: later rows win */
@@ -69,6 +79,7 @@ struct pft_lines *pft_lines_alloc(int *errcode)
 static void close_module(struct lines_module *m)
 {
 	free(m->path);
+	free(m->cus);
 	if (m->dwarf)
 		dwarf_end(m->dwarf);
 	if (m->elf)
@@ -101,11 +112,13 @@ static int biased(uint64_t addr, int64_t bias, uint32_t *out)
 }
 
 static int add_row(struct pft_lines *l, size_t module, uint32_t addr,
-		   uint32_t end, uint32_t line, uint32_t discriminator, const char *file)
+		   uint32_t end, uint32_t line, uint32_t discriminator, int prologue_end,
+		   const char *file)
 {
 	if (pft_grow((void **)&l->rows, &l->cap_rows, l->nrows + 1, sizeof(*l->rows)))
 		return -PFT_ERR_NOMEM;
-	l->rows[l->nrows] = (struct lines_row){ addr, end, line, discriminator, file, module,
+	l->rows[l->nrows] = (struct lines_row){ addr, end, line, discriminator,
+						(uint8_t)prologue_end, file, module,
 						l->nrows };
 	l->nrows++;
 	return 0;
@@ -138,9 +151,12 @@ static int load_cu_lines(struct pft_lines *l, size_t module, Dwarf_Die *cu)
 		    !biased(b - 1, l->mods[module].bias, &stop))
 			continue;
 		unsigned disc = 0;
+		bool pe = false;
 		if (dwarf_linediscriminator(row, &disc))
 			disc = 0;
-		if (add_row(l, module, start, stop + 1, (uint32_t)lineno, disc, file))
+		if (dwarf_lineprologueend(row, &pe))
+			pe = false;
+		if (add_row(l, module, start, stop + 1, (uint32_t)lineno, disc, pe, file))
 			return -PFT_ERR_NOMEM;
 	}
 	return 0;
@@ -154,6 +170,23 @@ static int add_func(struct pft_lines *l, uint32_t start, uint32_t end,
 		return -PFT_ERR_NOMEM;
 	l->funcs[l->nfuncs++] = (struct lines_func){ start, end, name, file, line, rank };
 	return 0;
+}
+
+/* The declaration file of @die: DW_AT_decl_file in its unit's file table.
+ * (Not dwarf_decl_file(): elfutils 0.188 refuses DWARF 5's file 0, the
+ * primary source file, which clang names its functions' files with.) */
+static const char *decl_file(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t n;
+
+	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &idx) ||
+	    !dwarf_diecu(die, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &n) || idx >= n)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
 /* The out-of-line subprograms of a unit (at any nesting depth: C++ puts
@@ -173,7 +206,7 @@ static int load_subprograms(struct pft_lines *l, int64_t bias, Dwarf_Die *die)
 		    dwarf_highpc(&child, &hi) == 0 && hi > lo &&
 		    biased(lo, bias, &start) && biased(hi - 1, bias, &last)) {
 			const char *name = dwarf_diename(&child);
-			const char *file = dwarf_decl_file(&child);
+			const char *file = decl_file(&child);
 			int line = 0;
 
 			dwarf_decl_line(&child, &line);
@@ -191,6 +224,49 @@ static int load_subprograms(struct pft_lines *l, int64_t bias, Dwarf_Die *die)
 	return 0;
 }
 
+/* Unit @cu's address ranges into @m's table. */
+static int load_cu_spans(struct lines_module *m, Dwarf_Die *cu)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(cu, off, &base, &start, &end)) > 0) {
+		if (end <= start)
+			continue;
+		if (pft_grow((void **)&m->cus, &m->cap_cus, m->ncus + 1, sizeof(*m->cus)))
+			return -PFT_ERR_NOMEM;
+		m->cus[m->ncus++] = (struct cu_span){ start, end, dwarf_dieoffset(cu) };
+	}
+	return 0;
+}
+
+static int cmp_cu_span(const void *a, const void *b)
+{
+	const struct cu_span *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The unit around unbiased @addr of @m in *@cu: 1, else 0. */
+static int unit_at(const struct lines_module *m, Dwarf_Addr addr, Dwarf_Die *cu)
+{
+	size_t lo = 0, hi = m->ncus;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->cus[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Units' ranges may overlap (a unit's whole span around another's):
+	 * the nearest few below. */
+	for (size_t i = lo; i-- > 0 && lo - i <= 8;)
+		if (addr < m->cus[i].end)
+			return dwarf_offdie(m->dwarf, m->cus[i].die, cu) != NULL;
+	return dwarf_addrdie(m->dwarf, addr, cu) != NULL;
+}
+
 static int load_dwarf(struct pft_lines *l, size_t module)
 {
 	Dwarf *dw = l->mods[module].dwarf;
@@ -201,7 +277,9 @@ static int load_dwarf(struct pft_lines *l, size_t module)
 		Dwarf_Die cu;
 
 		if (dwarf_offdie(dw, off + hsize, &cu)) {
-			int err = load_cu_lines(l, module, &cu);
+			int err = load_cu_spans(&l->mods[module], &cu);
+			if (!err)
+				err = load_cu_lines(l, module, &cu);
 			if (!err)
 				err = load_subprograms(l, l->mods[module].bias, &cu);
 			if (err)
@@ -209,6 +287,9 @@ static int load_dwarf(struct pft_lines *l, size_t module)
 		}
 		off = next;
 	}
+	struct lines_module *m = &l->mods[module];
+	if (m->ncus)
+		qsort(m->cus, m->ncus, sizeof(*m->cus), cmp_cu_span);
 	return 0;
 }
 
@@ -343,7 +424,7 @@ int pft_lines_add_elf(struct pft_lines *l, const char *path, int64_t bias)
 		/* All or nothing. */
 		l->nrows = rows0;
 		l->nfuncs = funcs0;
-		close_module(&m);
+		close_module(&l->mods[l->nmods]);
 		return err;
 	}
 	l->nmods++;
@@ -397,14 +478,14 @@ static void fill_func(const struct lines_func *f, struct pft_line_func *out)
 }
 
 /* The name of the innermost inlined subroutine or subprogram around @addr
- * (unbiased) in @dw, or NULL. */
-static const char *innermost_function(Dwarf *dw, Dwarf_Addr addr)
+ * (unbiased) in @m, or NULL. */
+static const char *innermost_function(const struct lines_module *m, Dwarf_Addr addr)
 {
 	Dwarf_Die cu, *scopes = NULL;
 	const char *name = NULL;
 	int n;
 
-	if (!dwarf_addrdie(dw, addr, &cu))
+	if (!unit_at(m, addr, &cu))
 		return NULL;
 	n = dwarf_getscopes(&cu, addr, &scopes);
 	for (int i = 0; i < n && !name; i++) {
@@ -433,7 +514,8 @@ int pft_lines_lookup(const struct pft_lines *l, uint32_t addr,
 		const struct lines_module *m = &l->mods[r->module];
 		out.file = r->file;
 		out.line = r->line;
-		out.function = innermost_function(m->dwarf, (Dwarf_Addr)((int64_t)addr - m->bias));
+		out.function = m->dwarf ? innermost_function(m, (Dwarf_Addr)((int64_t)addr - m->bias))
+					: NULL;
 	}
 	if (f) {
 		fill_func(f, &out.func);
@@ -456,6 +538,26 @@ static const char *profile_name(Dwarf_Die *die)
 	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
 		name = dwarf_formstring(&attr);
 	return name ? name : dwarf_diename(die);
+}
+
+/* Whether @addr (in row @r) is in its function's prologue: the line
+ * table marks the prologue's end (clang does, GCC mostly not), and the
+ * rows from the function's start up to that mark are before it. */
+static int in_prologue(const struct pft_lines *l, const struct lines_row *r, uint32_t addr)
+{
+	const struct lines_func *f = func_at(l, addr);
+
+	if (!f || r->prologue_end)
+		return 0;
+	/* Back to the function's start: no mark on the way. */
+	for (const struct lines_row *p = r; p >= l->rows && p->addr >= f->start; p--)
+		if (p->prologue_end)
+			return 0;
+	/* On to its end: a mark. */
+	for (const struct lines_row *p = r + 1; p < l->rows + l->nrows && p->addr < f->end; p++)
+		if (p->prologue_end)
+			return 1;
+	return 0;
 }
 
 /* GCC's and LLVM's discriminator of an inlined call (dwarf.h has no name
@@ -487,7 +589,7 @@ int pft_lines_frames(const struct pft_lines *l, uint32_t addr, struct pft_line_f
 		return -PFT_ERR_NOMAP;
 	const struct lines_module *m = &l->mods[r->module];
 	Dwarf_Addr a = (Dwarf_Addr)((int64_t)addr - m->bias);
-	if (!dwarf_addrdie(m->dwarf, a, &cu))
+	if (!unit_at(m, a, &cu))
 		return -PFT_ERR_NOMAP;
 	got = dwarf_getscopes(&cu, a, &scopes);
 	/* For an inlined subroutine those go on through its abstract
@@ -543,6 +645,8 @@ int pft_lines_frames(const struct pft_lines *l, uint32_t addr, struct pft_line_f
 	}
 	free(scopes);
 	n = keep < 64 ? keep : 64;
+	if (n && in_prologue(l, r, addr))
+		out[n - 1].prologue = 1;
 	for (size_t i = 0; i < n; i++)
 		pft_copy_known((uint8_t *)frames + i * size, &out[i], size, sizeof(out[i]));
 	return (int)n;
