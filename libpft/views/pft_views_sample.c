@@ -253,7 +253,10 @@ static int sample_function(const struct pft_views *v, struct vout *o, struct sam
 		if (strcmp(f[0].name, s->nodes[0].name))
 			continue;   /* another function's code (an alias region) */
 		err = leaf_of(s, f, n, &node, &offset, &disc);
-		if (!err)
+		/* The prologue's count is the head count: no body record
+		 * (the compiler's sample loader finds no instruction of the
+		 * prologue's line in its code, which has no prologue yet). */
+		if (!err && !f[n - 1].prologue)
 			err = add_rec(s, node, offset, disc, NULL,
 				      a->count * disc_dup_factor(f[n - 1].discriminator));
 		/* The calls made here. */

@@ -442,14 +442,16 @@ static int callgrind(const struct pft_views *v, struct vout *o)
 			file = v->addrs[order[i]].file;
 		pft_vout_printf(o, "\n");
 		callgrind_position(o, "fn", f, file);
-		const char *cur = file;
+		const char *cur = file ? file : "???";
 		uint64_t listed = 0;
 		for (size_t i = k; i < end; i++) {
 			const struct vaddr *a = &v->addrs[order[i]];
-			const char *afile = a->file ? a->file : file;
+			/* No line: "???", as valgrind writes it (not the
+			 * function's file, where line 0 would be a line). */
+			const char *afile = a->file ? a->file : "???";
 			if (!a->count)
 				continue;
-			if (!same_file(afile, cur) && afile) {
+			if (!same_file(afile, cur)) {
 				pft_vout_printf(o, "fi=");
 				pft_vout_plain(o, afile, 0);
 				pft_vout_printf(o, "\n");
