@@ -577,7 +577,10 @@ static int start(struct views_run *r)
 	int err = 0;
 
 	if (uses_views(r->cmd)) {
-		struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines };
+		/* The annotation needs no calls: it costs little more than
+		 * the decode without them. */
+		struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines,
+					       .insns_only = r->cmd == CMD_ANNOTATE };
 		if (!(vc.image = first_image(in)))
 			return -1;
 		if (!(r->views = pft_views_alloc(&vc, &err)))

@@ -373,7 +373,12 @@ struct pft_views_config {
 	struct pft_image *image;     /* required: the instructions of ranges */
 	const struct pft_lines *lines; /* may be NULL: no source lines */
 	uint32_t max_depth;          /* calls stack limit, 0: 65536 */
-	uint8_t reserved[4];
+	/* Count instructions only (per instruction, line and branch), not
+	 * calls: no calls stack, calling contexts or call edges, so that an
+	 * annotation costs little more than the decode.  The functions' self
+	 * counts, entries and the calls are then 0 in every view. */
+	uint8_t insns_only;
+	uint8_t reserved[3];
 };
 
 struct pft_views;

@@ -165,6 +165,8 @@ struct pft_views *pft_views_alloc(const struct pft_views_config *cfg, int *errco
 		v->nimages = 1;
 		v->lines = cfg->lines;
 		v->max_depth = cfg->max_depth;
+		if (cfg->size > offsetof(struct pft_views_config, insns_only))
+			v->insns_only = cfg->insns_only != 0;
 		err = 0;
 		/* Every function of the line tables, to list those never run. */
 		for (size_t i = 0; !err && pft_lines_function(v->lines, i, &lf, sizeof(lf)) == 0; i++) {
@@ -679,6 +681,26 @@ int pft_views_set_image(struct pft_views *v, unsigned source, struct pft_image *
 	return get_source(v, source, (unsigned)k, &s);
 }
 
+/* The ranges of a run, without calls (pft_views_config.insns_only). */
+static int count_ranges(struct pft_views *v, const struct vsource *s, const struct pft_elem *e,
+			size_t n, size_t size)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct pft_elem *x = pft_elem_at(e, i, size);
+		uint32_t index;
+		if (x->type != PFT_ELEM_RANGE)
+			continue;
+		int err = range_index(v, s->image, x, &index);
+		if (err < 0)
+			return err;
+		if (err)
+			v->cut_insns += x->ninsn;
+		else
+			v->ranges[index].count++;
+	}
+	return 0;
+}
+
 int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_elem *e,
 		      size_t n, size_t size)
 {
@@ -699,6 +721,8 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 	err = get_source(v, source, 0, &s);
 	if (err)
 		return err;
+	if (v->insns_only)
+		return count_ranges(v, s, e, n, size);
 	/* The tracker gives each range to count_range() as it takes it, up
 	 * to an element that makes events: its range is counted after them. */
 	struct range_counter rc = { .v = v, .s = s };

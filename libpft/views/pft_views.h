@@ -189,6 +189,7 @@ struct pft_views {
 	size_t nimages;
 	const struct pft_lines *lines;
 	uint32_t max_depth;
+	uint8_t insns_only;       /* the config's: no calls */
 	uint8_t finished;         /* pft_views_finish() was called */
 	uint8_t ready;            /* ... and succeeded: views can be written */
 	struct vsource *sources[128];

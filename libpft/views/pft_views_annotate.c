@@ -242,8 +242,8 @@ static int insn_of(const struct pft_views *v, const struct vaddr *a, struct pft_
 
 /* Function @fi: its instructions @order[@k .. @end) and, where its extent
  * and code are known, the ones that did not run between them. */
-static void write_function(struct annotate *an, uint32_t fi, const uint32_t *order, size_t k,
-			   size_t end)
+static void write_function(struct annotate *an, uint32_t fi, uint64_t insns,
+			   const uint32_t *order, size_t k, size_t end)
 {
 	const struct pft_views *v = an->v;
 	const struct vfunc *f = &v->funcs[fi];
@@ -266,8 +266,9 @@ static void write_function(struct annotate *an, uint32_t fi, const uint32_t *ord
 			pft_vout_plain(o, f->file, 0);
 			pft_vout_printf(o, ":%" PRIu32, f->line);
 		}
-		pft_vout_printf(o, "  entered %" PRIu64 "  instructions %" PRIu64 "\n",
-				f->entered, f->self);
+		if (!v->insns_only)
+			pft_vout_printf(o, "  entered %" PRIu64, f->entered);
+		pft_vout_printf(o, "  instructions %" PRIu64 "\n", insns);
 		pft_vout_printf(o, "%12s %11s %11s  %-10s  %s\n", "count", "taken", "not taken",
 				"address", "instruction");
 	}
@@ -340,11 +341,12 @@ int pft_views_write_annotate(const struct pft_views *v, struct vout *o, int json
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		uint32_t fi = v->order[i];
 		const struct vfunc *f = &v->funcs[fi];
-		int ran = 0;
-		for (size_t k = first[fi]; k < first[fi + 1] && !ran; k++)
-			ran = v->addrs[order[k]].count > 0;
-		if (ran && views_func_selected(v, f))
-			list[n++] = (struct hot){ f->self, f->name ? f->start : UINT32_MAX, fi };
+		uint64_t insns = 0;   /* (the sum of its instructions': also
+				       * without calls, pft_views_config.insns_only) */
+		for (size_t k = first[fi]; k < first[fi + 1]; k++)
+			insns += v->addrs[order[k]].count;
+		if (insns && views_func_selected(v, f))
+			list[n++] = (struct hot){ insns, f->name ? f->start : UINT32_MAX, fi };
 	}
 	if (v->out.order == PFT_VIEWS_ORDER_HOT && n)
 		qsort(list, n, sizeof(*list), cmp_hot);
@@ -358,7 +360,7 @@ int pft_views_write_annotate(const struct pft_views *v, struct vout *o, int json
 								    : "in address order");
 	}
 	for (size_t i = 0; i < n && !o->err; i++)
-		write_function(&an, list[i].index, order, first[list[i].index],
+		write_function(&an, list[i].index, list[i].self, order, first[list[i].index],
 			       first[list[i].index + 1]);
 	source_free(&an.src);
 	free(order);
