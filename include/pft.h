@@ -103,6 +103,7 @@
 #include "pft/elf.h"
 #include "pft/input.h"
 #include "pft/perf.h"
+#include "pft/insnlog.h"
 #include "pft/views.h"
 
 #endif /* PFT_H */

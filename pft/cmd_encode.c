@@ -17,7 +17,6 @@
 #include "encode.h"
 #include "images.h"
 #include "input.h"
-#include "insn_log.h"
 #include "options.h"
 #include "snapshot_out.h"
 
@@ -69,6 +68,7 @@ struct encode {
 	struct pft_ffmt *ffmt;
 	uint8_t *frames;
 	uint64_t count[TYPES_MAX], bytes[TYPES_MAX];
+	uint64_t exceptions;     /* exception entries in the log */
 };
 
 enum { FRAME_CHUNK = 64 * 1024 };
@@ -86,12 +86,13 @@ static void usage(FILE *out, int stats)
 			     "Models a PTM (or an ETMv3): turns an executed-instruction log into\n"
 			     "trace.\n\n");
 	fprintf(out,
-		"  --log FILE            qemu-user '-singlestep -d exec,nochain' log (add\n"
+		"  --log FILE            qemu-arm or qemu-system-arm '-singlestep -d\n"
+		"                        exec,nochain[,int]' log (',int': exceptions; add\n"
 		"                        ',cpu' for ETMv3's condition-failed atoms), or one\n"
 		"                        hex address per line (odd = Thumb; an optional\n"
 		"                        second column gives its cycles; lines 'ctxid V',\n"
-		"                        'vmid V', 'ns 0|1' set the state from the next\n"
-		"                        address on); '-' = stdin\n"
+		"                        'vmid V', 'ns 0|1', 'exception KIND [RET]' set the\n"
+		"                        state from the next address on); '-' = stdin\n"
 		"  --protocol ptm|etmv3  the trace source modelled (default ptm); etmv3 is an\n"
 		"                        ETMv3.5 of a Cortex-A7 (no --return-stack,\n"
 		"                        --pft-version 1.0 or --dmb-dsb-waypoints)\n"
@@ -402,7 +403,7 @@ static int take_packets(struct encode *e)
 	return 0;
 }
 
-static int model_error(const struct encode *e, const struct log_entry *le)
+static int model_error(const struct encode *e, uint64_t line)
 {
 	struct pft_diag why;
 
@@ -410,33 +411,30 @@ static int model_error(const struct encode *e, const struct log_entry *le)
 		pft_etm3_model_diag(e->model3, &why);
 	else
 		pft_ptm_model_diag(e->model, &why);
-	cli_error("%s:%" PRIu64 ": %s", e->log, le->line, why.text);
+	cli_error("%s:%" PRIu64 ": %s", e->log, line, why.text);
 	return EXIT_USAGE;
 }
 
 static int run_model(struct encode *e)
 {
-	struct insn_log log;
-	struct log_entry le;
+	struct pft_diag why;
+	struct pft_insn_log *log = pft_insn_log_open(e->log, &why);
+	struct pft_model_insn in;
 	int have_prev = 0, r, rc = 0;
 
-	if (log_open(&log, e->log))
+	if (!log) {
+		cli_error("%s", why.text);
 		return EXIT_USAGE;
-	while ((r = log_next(&log, &le)) > 0) {
-		struct pft_model_insn in = { .addr = le.addr, .isa = le.isa,
-					     .has_cycles = le.has_cycles, .cycles = le.cycles,
-					     .has_ctxid = le.has_ctxid, .ctxid = le.ctxid,
-					     .has_vmid = le.has_vmid, .vmid = le.vmid,
-					     .has_ns = le.has_ns, .ns = le.ns,
-					     .has_nzcv = le.has_nzcv, .nzcv = le.nzcv };
-		if (!have_prev && e->have_ctxid && !le.has_ctxid) {
+	}
+	while ((r = pft_insn_log_next(log, &in, sizeof(in))) > 0) {
+		if (!have_prev && e->have_ctxid && !in.has_ctxid) {
 			in.has_ctxid = 1;
 			in.ctxid = e->ctxid;
 		}
 		int err = e->io.etm3 ? pft_etm3_model_put(e->model3, &in, sizeof(in))
 				  : pft_ptm_model_put(e->model, &in, sizeof(in));
 		if (err < 0) {
-			rc = model_error(e, &le);
+			rc = model_error(e, pft_insn_log_line(log));
 			break;
 		}
 		have_prev = 1;
@@ -445,8 +443,11 @@ static int run_model(struct encode *e)
 			break;
 		}
 	}
-	if (r < 0)
+	if (r < 0) {
+		pft_insn_log_diag(log, &why);
+		cli_error("%s", why.text);
 		rc = EXIT_USAGE;
+	}
 	if (!rc && !have_prev) {
 		cli_error("%s: no instruction in the log", e->log);
 		rc = EXIT_USAGE;
@@ -459,7 +460,8 @@ static int run_model(struct encode *e)
 		if (take_packets(e))
 			rc = EXIT_USAGE;
 	}
-	log_close(&log);
+	e->exceptions = pft_insn_log_exceptions(log);
+	pft_insn_log_close(log);
 	return rc;
 }
 
@@ -500,8 +502,12 @@ static void print_summary(const struct encode *e)
 		n += r < 0 ? 0 : (size_t)r < sizeof(outs) - n ? (size_t)r : sizeof(outs) - n - 1;
 	}
 	say_output(outs + n, sizeof(outs) - n, e->out_perf, "perf.data, ");
-	cli_error("encode: %" PRIu64 " instruction%s, %" PRIu64 " packet%s: %s", insns,
-		  insns == 1 ? "" : "s", packets, packets == 1 ? "" : "s", outs + 2);
+	char exc[48] = "";
+	if (e->exceptions)
+		snprintf(exc, sizeof(exc), ", %" PRIu64 " exception%s", e->exceptions,
+			 e->exceptions == 1 ? "" : "s");
+	cli_error("encode: %" PRIu64 " instruction%s%s, %" PRIu64 " packet%s: %s", insns,
+		  insns == 1 ? "" : "s", exc, packets, packets == 1 ? "" : "s", outs + 2);
 }
 
 static void print_stats(const struct encode *e)

@@ -5,6 +5,7 @@ set -e
 PKGS="gcc make cmake pkg-config python3 libelf-dev libdw-dev libcapstone-dev
       libopencsd-bin libopencsd-dev
       qemu-user gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+      qemu-system-arm gcc-arm-none-eabi
       clang libfuzzer-14-dev libclang-rt-14-dev valgrind hyperfine lcov
       man-db groff-base jq linux-perf llvm"
 missing=""

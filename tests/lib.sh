@@ -25,6 +25,9 @@
 #                                    writes exactly one line on stderr,
 #                                    which matches the extended REGEX
 #   summary                    the closing line and the exit status
+#   skip WHY...                the test cannot run here (a tool it needs
+#                              is missing): prints "SKIP: WHY" and exits
+#                              77, which ctest reports as skipped
 #
 # run and the expect helpers leave $status, $out and $err of the command.
 pass=0 fail=0
@@ -89,4 +92,9 @@ summary() {
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ] && exit 0
     exit 1
+}
+
+skip() {
+    echo "SKIP: $*"
+    exit 77
 }

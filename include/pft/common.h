@@ -82,6 +82,10 @@ enum pft_error_code {
 	PFT_ERR_MODEL_ISA_CHANGE,    /* the instruction set changed where it cannot */
 	PFT_ERR_MODEL_MISALIGNED,    /* the address is not aligned for its ISA */
 	PFT_ERR_MODEL_BAD_ISA,       /* an ISA the model cannot trace */
+	PFT_ERR_MODEL_EXC_RET_UNKNOWN, /* an exception after a conditional or
+				      * indirect branch, with no return address */
+	PFT_ERR_MODEL_BAD_EXCEPTION, /* an exception number above 511, or 1
+				      * (debug state entry) */
 	/* Event expressions and register values: pft_event_diag.problem.
 	 * Parsing (the column says where): */
 	PFT_ERR_EVENT_EMPTY = 0x50,  /* nothing but blanks */

@@ -65,6 +65,20 @@ struct pft_model_insn {
 	 * counts as passed).  Branches: the next address tells. */
 	uint8_t has_nzcv, nzcv;
 	uint8_t reserved[3];
+	/* Exception entry: an exception (enum pft_exception, ARMv7-A/R
+	 * numbering, 2-511; 0 = none) was taken just before this instruction, the
+	 * first of its handler.  The flow it interrupted would have gone on
+	 * at @exc_ret (the preferred return address as the trace reports it:
+	 * after an SVC, SMC, HVC or undefined instruction, which count as
+	 * executed; the instruction itself for an abort or a breakpoint, which
+	 * the caller leaves out of the log; the next instruction for an
+	 * interrupt) in @exc_ret_isa (UNKNOWN: as for @isa).  Without
+	 * @has_exc_ret the model infers it where the instruction before
+	 * tells: the next one after anything but a branch, the target of an
+	 * unconditional direct branch. */
+	uint16_t exception;
+	uint8_t has_exc_ret, exc_ret_isa;
+	uint32_t exc_ret;
 };
 
 struct pft_ptm_model;
@@ -90,13 +104,17 @@ pft_export void pft_ptm_model_free(struct pft_ptm_model *m);
  * The next executed instruction (@size = sizeof *@insn).  It completes the
  * previous one, whose packets become ready for pft_ptm_model_next().  Returns
  * 0, or (with the model unchanged; pft_ptm_model_diag() tells why):
- *   -PFT_ERR_BAD_INSN   an impossible flow from the previous instruction,
- *                       or an address not aligned for its ISA
+ *   -PFT_ERR_BAD_INSN   an impossible flow from the previous instruction
+ *                       (to the exception's return address, for an
+ *                       exception entry), an address not aligned for its
+ *                       ISA, or an exception entry whose return address
+ *                       is neither given nor told by the instruction before
  *   -PFT_ERR_NOMAP      an address outside the image that is neither
  *                       reached by a branch nor after another such address
  *   -PFT_ERR_NOT_SUPPORTED  @insn->isa is not ARM, THUMB or UNKNOWN
- *   -PFT_ERR_INVALID    NULL argument, @size too small, or packets of
- *                       the previous call not all taken
+ *   -PFT_ERR_INVALID    NULL argument, @size too small, an exception
+ *                       number the model cannot trace (1, above 511), or
+ *                       packets of the previous call not all taken
  *   -PFT_ERR_EOS        after pft_ptm_model_finish()
  */
 pft_export int pft_ptm_model_put(struct pft_ptm_model *m,

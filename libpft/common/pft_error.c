@@ -46,6 +46,9 @@ const char *pft_errstr(enum pft_error_code code)
 	case PFT_ERR_MODEL_ISA_CHANGE: return "the instruction set changed where it cannot";
 	case PFT_ERR_MODEL_MISALIGNED: return "address not aligned for its instruction set";
 	case PFT_ERR_MODEL_BAD_ISA: return "instruction set not supported by the model";
+	case PFT_ERR_MODEL_EXC_RET_UNKNOWN:
+		return "an exception right after a branch whose outcome nothing tells";
+	case PFT_ERR_MODEL_BAD_EXCEPTION: return "not an exception the model traces (2-511)";
 
 	case PFT_ERR_EVENT_EMPTY: return "empty expression";
 	case PFT_ERR_EVENT_BAD_CHAR: return "unexpected character";

@@ -10,7 +10,7 @@
 #include "common/pft_size.h"
 #include "common/pft_diag.h"
 
-enum { COND_AL = 0xe };
+enum { COND_AL = 0xe, EXCEPTION_MAX = 511 };
 
 int pft_model_filter_ok(const struct pft_model_config *mc)
 {
@@ -183,15 +183,31 @@ static void track_it(const struct model_insn *p, struct model_insn *in)
 		in->it_state = (uint8_t)((p->it_state & 0xe0) | ((p->it_state << 1) & 0x1f));
 }
 
-int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n, struct model_insn *in)
+/* What build() makes: an instruction that runs, the first of an
+ * exception handler, or where an exception interrupted the flow
+ * (nothing runs there: it may be memory the image does not have, which
+ * trace does not leave for it). */
+enum build_as { AS_INSN, AS_ENTRY, AS_RETURN_POINT };
+
+/* Build @in from @n, following @p (NULL: the first instruction, or the
+ * first of an exception handler). */
+static int build(struct model_track *t, const struct model_insn *p,
+		 const struct pft_model_insn *n, struct model_insn *in, enum build_as as)
 {
-	const struct model_insn *p = t->have_prev ? &t->prev : NULL;
+	const int entry = as == AS_ENTRY;
 	int err;
 
 	memset(in, 0, sizeof(*in));
 	in->addr = n->addr;
 	in->ns = n->has_ns ? (uint8_t)(n->ns != 0) : t->ns;
-	in->isa = n->isa == PFT_ISA_UNKNOWN ? infer_isa(t, n) : n->isa;
+	in->isa = n->isa;
+	if (in->isa == PFT_ISA_UNKNOWN) {
+		/* A vector's ISA: the image's mapping symbols, else ARM
+		 * (SCTLR.TE = 0). */
+		int mapped = pft_image_isa(t->image, n->addr);
+		in->isa = !entry ? infer_isa(t, n)
+			  : mapped == PFT_ISA_THUMB ? PFT_ISA_THUMB : PFT_ISA_ARM;
+	}
 	if (in->isa != PFT_ISA_ARM && in->isa != PFT_ISA_THUMB)
 		return refuse(t, in, PFT_ERR_MODEL_BAD_ISA, -PFT_ERR_NOT_SUPPORTED);
 	if (in->addr & (in->isa == PFT_ISA_ARM ? 3u : 1u))
@@ -199,11 +215,15 @@ int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n, str
 	classify(t, in);
 	if (p && p->known && (err = check_flow(t, p, in)) < 0)
 		return err;
-	/* Memory outside the image is only reached by a branch (or from
-	 * other such memory); a taken branch to the next address counts. */
-	if (!in->known && (!p || (p->known && in->addr == model_insn_next(p) &&
-				  !(p->c.kind != PFT_WP_NONE && pft_model_branch_taken(p, in)))))
+	/* Memory outside the image is only reached by a branch, an exception
+	 * (or from other such memory); a taken branch to the next address
+	 * counts. */
+	if (as == AS_INSN && !in->known &&
+	    (!p || (p->known && in->addr == model_insn_next(p) &&
+		    !(p->c.kind != PFT_WP_NONE && pft_model_branch_taken(p, in)))))
 		return refuse(t, in, PFT_ERR_MODEL_NOT_IN_IMAGE, -PFT_ERR_NOMAP);
+	if (as == AS_RETURN_POINT)
+		in->traceable = (uint8_t)in_filter(t, in->addr);
 	if (p)
 		track_it(p, in);
 	if (in->known && in->c.it_count)
@@ -211,6 +231,62 @@ int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n, str
 	if (in->known && n->has_nzcv)
 		in->cond_failed = (uint8_t)!cond_holds(insn_cond(in), n->nzcv);
 	return 0;
+}
+
+/* Where the flow interrupted by exception entry @n would have gone after
+ * @p, into @r: the given return address, else what @p tells. */
+static int return_point(struct model_track *t, const struct model_insn *p,
+			const struct pft_model_insn *n, struct pft_model_insn *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->has_ns = 1;
+	r->ns = p->ns;
+	if (n->has_exc_ret) {
+		r->addr = n->exc_ret;
+		r->isa = n->exc_ret_isa;
+		return 0;
+	}
+	r->isa = p->isa;
+	if (!p->known || p->c.kind == PFT_WP_NONE || p->c.kind == PFT_WP_BARRIER) {
+		/* Outside the image nothing is traced: any successor will do. */
+		r->addr = p->known ? model_insn_next(p) : p->addr;
+		return 0;
+	}
+	if (p->c.kind == PFT_WP_DIRECT && !p->c.conditional && !p->in_it) {
+		r->addr = p->c.target;
+		r->isa = p->c.target_isa;
+		return 0;
+	}
+	pft_diag_set(&t->diag, -PFT_ERR_BAD_INSN,
+		     "0x%08" PRIx32 ": an exception right after the branch at 0x%08" PRIx32
+		     ", whose outcome nothing tells: give its return address (qemu: log "
+		     "with -d exec,nochain,int,cpu)", n->addr, p->addr);
+	t->diag.reason = PFT_ERR_MODEL_EXC_RET_UNKNOWN;
+	return -PFT_ERR_BAD_INSN;
+}
+
+int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n,
+		      struct model_insn *in, struct model_insn *ret)
+{
+	const struct model_insn *p = t->have_prev ? &t->prev : NULL;
+	int err;
+
+	if (!n->exception)
+		return build(t, p, n, in, 0);
+	/* Debug state entry is no handler to trace: its address means
+	 * nothing to a decoder, which waits for the I-sync of the exit. */
+	if (n->exception > EXCEPTION_MAX || n->exception == PFT_EXC_DEBUG_HALT) {
+		memset(in, 0, sizeof(*in));
+		in->addr = n->addr;
+		return refuse(t, in, PFT_ERR_MODEL_BAD_EXCEPTION, -PFT_ERR_INVALID);
+	}
+	if (p) {
+		struct pft_model_insn r;
+		if ((err = return_point(t, p, n, &r)) < 0 ||
+		    (err = build(t, p, &r, ret, AS_RETURN_POINT)) < 0)
+			return err;
+	}
+	return build(t, NULL, n, in, AS_ENTRY);
 }
 
 void pft_model_queue_push(struct model_queue *q, const void *pkt, int n)

@@ -49,10 +49,13 @@ static inline uint32_t model_insn_next(const struct model_insn *in)
 int pft_model_branch_taken(const struct model_insn *p, const struct model_insn *n);
 
 /* Build @in from the log entry @n and check that it can follow the
- * previous instruction.  Returns 0 or, with t->diag set, the error codes of
- * pft_ptm_model_put(). */
+ * previous instruction.  For an exception entry (@n->exception) @ret is
+ * the instruction the interrupted flow would have run next, checked
+ * against the previous one (when there is one), and @in, the handler's
+ * first instruction, follows nothing.  Returns 0 or, with t->diag set,
+ * the error codes of pft_ptm_model_put(). */
 int pft_model_prepare(struct model_track *t, const struct pft_model_insn *n,
-		  struct model_insn *in);
+		      struct model_insn *in, struct model_insn *ret);
 
 /* The filter of @mc is valid (END above START when on). */
 int pft_model_filter_ok(const struct pft_model_config *mc);

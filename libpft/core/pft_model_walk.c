@@ -147,11 +147,12 @@ static void enter(struct model_walk *w, const struct pft_model_insn *src, struct
 	n->traced = (uint8_t)w->trace_on;
 }
 
-int pft_model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, size_t size)
+int pft_model_walk_put(struct model_walk *w, const struct pft_model_insn *given, size_t size)
 {
-	struct model_insn in;
+	struct pft_model_insn insn;
+	struct model_insn in, ret;
 
-	if (!w || !insn || size < PFT_FIRST_SIZE(struct pft_model_insn))
+	if (!w || !given || size < PFT_FIRST_SIZE(struct pft_model_insn))
 		return -PFT_ERR_INVALID;
 	if (w->finished)
 		return pft_diag_set(&w->t.diag, -PFT_ERR_EOS,
@@ -160,14 +161,22 @@ int pft_model_walk_put(struct model_walk *w, const struct pft_model_insn *insn, 
 		return pft_diag_set(&w->t.diag, -PFT_ERR_INVALID,
 				    "the packets of the instruction before are not all taken");
 	pft_diag_clear(&w->t.diag);
-	int err = pft_model_prepare(&w->t, insn, &in);
+	/* A caller built against an older, shorter struct: the rest is 0. */
+	memset(&insn, 0, sizeof(insn));
+	pft_copy_known(&insn, given, size, sizeof(insn));
+	int err = pft_model_prepare(&w->t, &insn, &in, &ret);
 	if (err < 0)
 		return err;
 	const uint64_t start = w->now;
-	in.t_done = start + (insn->has_cycles ? insn->cycles : 1);
-	if (w->t.have_prev)
-		w->ops->complete(w, &w->t.prev, &in, w->prev_start);
-	enter(w, insn, &in, start);
+	in.t_done = start + (insn.has_cycles ? insn.cycles : 1);
+	if (w->t.have_prev) {
+		/* An exception: the previous instruction completes as if the
+		 * interrupted flow had gone on, then the exception is traced. */
+		w->ops->complete(w, &w->t.prev, insn.exception ? &ret : &in, w->prev_start);
+		if (insn.exception && w->trace_on)
+			w->ops->exception(w, &in, insn.exception);
+	}
+	enter(w, &insn, &in, start);
 	w->prev_start = start;
 	w->now = in.t_done;
 	w->t.prev = in;

@@ -48,6 +48,11 @@ struct model_ops {
 	 * after pft_model_sync_begin()'s A-sync. */
 	void (*put_sync)(struct model_walk *w, const struct model_insn *in, unsigned reason,
 			 uint64_t start);
+	/* An exception @number is taken before @in, the first instruction of
+	 * its handler, while trace is on; the instruction before it is
+	 * complete.  Traces the exception, or turns trace off when @in is
+	 * not traceable. */
+	void (*exception)(struct model_walk *w, const struct model_insn *in, unsigned number);
 	/* The log ended after @p (traced, trace on): what it still gives. */
 	void (*finish)(struct model_walk *w, const struct model_insn *p);
 };

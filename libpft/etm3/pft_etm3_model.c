@@ -223,6 +223,24 @@ static void complete(struct model_walk *w, const struct model_insn *p,
 		pft_model_trace_off(w);
 }
 
+/* An exception before @in: after the atoms of what ran, a branch packet
+ * to the vector with the exception's number (Cancel 0: the interrupted
+ * instruction, if any, was left out of the log, so no atom is taken
+ * back). */
+static void exception(struct model_walk *w, const struct model_insn *in, unsigned number)
+{
+	struct pft_etm3_model *m = (struct pft_etm3_model *)w;
+	struct pft_etm3_packet b = { .type = PFT_ETM3_PKT_BRANCH, .addr = in->addr, .isa = in->isa,
+				     .ns = in->ns, .exception = (uint16_t)number };
+
+	if (!in->traceable) {
+		pft_model_trace_off(w);
+		return;
+	}
+	emit_after_atoms(m, &b);
+	m->t_traced = w->now;
+}
+
 /* The log ended after @p: a branch's outcome is unknown without a next
  * instruction, any other instruction's atom is known. */
 static void finish(struct model_walk *w, const struct model_insn *p)
@@ -247,5 +265,6 @@ static const struct model_ops etm3_ops = {
 	.flush_atoms = flush_atoms,
 	.complete = complete,
 	.put_sync = put_sync,
+	.exception = exception,
 	.finish = finish,
 };

@@ -248,7 +248,12 @@ static void trace_waypoint(struct pft_ptm_model *m, const struct model_insn *p, 
 		branch = taken && (m->cfg.branch_broadcast || ns_change);
 		break;
 	case PFT_WP_INDIRECT:
-		branch = taken && !(m->cfg.return_stack &&
+		/* An exception return, which changes the mode, goes out as an
+		 * address even when it matches the stack (a PTM may; pft-flow.md
+		 * 6 saw an A15 do so for a return): decoders that do not take
+		 * an A32 ERET for a waypoint (OpenCSD, pft-protocol.md A17)
+		 * then still follow it. */
+		branch = taken && !(m->cfg.return_stack && !p->c.exc_return &&
 				    rs_match_pop(m, n->addr, n->isa, n->ns));
 		break;
 	default:
@@ -306,6 +311,27 @@ static void complete(struct model_walk *w, const struct model_insn *p, const str
 		trace_off(m);
 }
 
+/* An exception before @in (pft-flow.md 5.3): what ran since the last
+ * waypoint ends in a waypoint update, then the exception branch to the
+ * vector, which implies no atom. */
+static void exception(struct model_walk *w, const struct model_insn *in, unsigned number)
+{
+	struct pft_ptm_model *m = (struct pft_ptm_model *)w;
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_BRANCH, .addr = in->addr, .isa = in->isa,
+				    .ns = in->ns, .exception = (uint16_t)number };
+
+	if (m->straight_bytes)
+		put_waypoint_update(m);
+	if (!in->traceable) {
+		trace_off(m);
+		return;
+	}
+	flush_atoms(w);
+	set_cycles(m, &p, w->now);
+	emit(m, &p);
+	m->t_traced = w->now;
+}
+
 /* A periodic I-sync waits for the end of a straight-line run. */
 static int may_resync(const struct model_walk *w)
 {
@@ -336,5 +362,6 @@ static const struct model_ops ptm_ops = {
 	.complete = complete,
 	.may_resync = may_resync,
 	.put_sync = put_sync,
+	.exception = exception,
 	.finish = finish,
 };

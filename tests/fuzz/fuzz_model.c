@@ -11,14 +11,17 @@
  * 0x10000; then one byte per executed instruction that picks where the
  * walk goes next among what the instruction allows (the next instruction,
  * a direct branch's target, anywhere after an indirect branch, sometimes
- * memory outside the image) and its cycles.
+ * memory outside the image) and its cycles; a choice byte 0xf0-0xf7 also
+ * takes an exception (number 2-15) before the next instruction, which the
+ * walk then finds at a vector anywhere in the code.
  *
  * Properties (pft.h, model section): a walk that only takes the ways its
  * instructions allow is accepted; the packets come in stream order with
  * their offsets and bytes; the packet decoder reads the bytes back as the
  * same packets, with no error; the flow decoder gives back exactly the
  * instructions that were traced (inside the filter and the image), in
- * order, with no error.
+ * order, with no error, and the exceptions traced are among those taken,
+ * in order, with their return addresses.
  */
 #include <string.h>
 
@@ -41,6 +44,9 @@ struct walk {
 	uint32_t *seq;             /* executed instructions */
 	uint8_t *seq_isa;
 	size_t nseq;
+	uint16_t *exc;             /* exceptions taken, and where they return */
+	uint32_t *exc_ret;
+	size_t nexc;
 };
 
 static void *grow(void *p, size_t *cap, size_t need, size_t size)
@@ -92,15 +98,21 @@ static void run(struct walk *w, const uint8_t *choice, size_t nchoice)
 	uint8_t isa = PFT_ISA_ARM;
 	uint32_t addr = BASE, outside = 0;
 
+	struct pft_model_insn exc = { .exception = 0 };
+
 	w->seq = calloc(nchoice + 1, sizeof(*w->seq));
 	w->seq_isa = calloc(nchoice + 1, 1);
-	FUZZ_CHECK(w->seq && w->seq_isa);
+	w->exc = calloc(nchoice + 1, sizeof(*w->exc));
+	w->exc_ret = calloc(nchoice + 1, sizeof(*w->exc_ret));
+	FUZZ_CHECK(w->seq && w->seq_isa && w->exc && w->exc_ret);
 	for (size_t step = 0; step < nchoice; step++) {
 		const unsigned pick = choice[step];
 		struct pft_insn_class c;
 		int in_image = classify(w, addr, isa, &c);
 		struct pft_model_insn in = { .addr = addr, .isa = isa, .has_cycles = 1,
-					     .cycles = pick >> 3 };
+					     .cycles = pick >> 3, .exception = exc.exception,
+					     .has_exc_ret = exc.has_exc_ret, .exc_ret = exc.exc_ret,
+					     .exc_ret_isa = exc.exc_ret_isa };
 		if (pick == 0xff) {
 			in.has_ctxid = 1;
 			in.ctxid = 0x1000u + (uint32_t)step;
@@ -114,11 +126,22 @@ static void run(struct walk *w, const uint8_t *choice, size_t nchoice)
 		}
 		w->seq_isa[w->nseq] = isa;
 		w->seq[w->nseq++] = addr;
+		if (exc.exception) {
+			w->exc[w->nexc] = exc.exception;
+			w->exc_ret[w->nexc++] = exc.exc_ret;
+		}
+		exc.exception = 0;
 		take(w);
+		if ((pick & 0xf8) == 0xf0) {
+			/* An exception before the next instruction: the walk
+			 * goes on where it would have, after the handler. */
+			exc.exception = (uint16_t)(2 + step % 14);
+			exc.has_exc_ret = 1;
+		}
 		if (!in_image) {
 			isa = pick & 1 ? PFT_ISA_THUMB : PFT_ISA_ARM;
 			addr = anywhere(w, pick, isa);
-			continue;
+			goto next;
 		}
 		struct pft_insn_class next_c;
 		unsigned way = pick & 7;
@@ -133,6 +156,13 @@ static void run(struct walk *w, const uint8_t *choice, size_t nchoice)
 			addr += c.size;
 		} else {
 			break;
+		}
+next:
+		if (exc.exception) {
+			exc.exc_ret = addr;
+			exc.exc_ret_isa = isa;
+			addr = anywhere(w, pick + (unsigned)step, PFT_ISA_ARM);
+			isa = PFT_ISA_ARM;
 		}
 	}
 	FUZZ_CHECK(pft_ptm_model_finish(w->m) == 0);
@@ -195,7 +225,7 @@ static void check_flow(struct walk *w)
 	struct pft_ptm_flow *f = pft_ptm_flow_alloc(&w->cfg, w->img, NULL);
 	struct pft_ptm_packet p;
 	struct pft_elem e;
-	size_t at = 0;
+	size_t at = 0, exc = 0;
 
 	FUZZ_CHECK(d && f);
 	pft_ptm_pkt_feed(d, w->bytes, w->len);
@@ -204,6 +234,13 @@ static void check_flow(struct walk *w)
 		FUZZ_CHECK(pft_ptm_flow_put(f, &p, sizeof(p)) == 0);
 		while (pft_ptm_flow_next(f, &e, sizeof(e)) == 0) {
 			FUZZ_CHECK(e.type != PFT_ELEM_ERROR);
+			if (e.type == PFT_ELEM_EXCEPTION) {
+				while (exc < w->nexc && (w->exc[exc] != e.exception ||
+							 w->exc_ret[exc] != e.addr))
+					exc++;
+				FUZZ_CHECK(exc < w->nexc && e.has_ret);
+				exc++;
+			}
 			if (e.type != PFT_ELEM_RANGE)
 				continue;
 			uint32_t a = e.start;
@@ -278,5 +315,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(w.bytes);
 	free(w.seq);
 	free(w.seq_isa);
+	free(w.exc);
+	free(w.exc_ret);
 	return 0;
 }

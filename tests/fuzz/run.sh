@@ -1,6 +1,6 @@
 #!/bin/sh
 # Run one fuzz target for a while:  sh tests/fuzz/run.sh TARGET SECONDS [libFuzzer options]
-# TARGET: dfmt pkt flow snapshot elf event model calls etm3 perf pipe views.  Builds build-fuzz/ with clang
+# TARGET: dfmt pkt flow snapshot elf event model calls etm3 perf pipe views par symbols insnlog.  Builds build-fuzz/ with clang
 # (PFT_FUZZ=ON) the first time.  New inputs go to build-fuzz/corpus/TARGET
 # (the seed corpus in tests/fuzz/corpus/TARGET is only read); a crash is
 # written to build-fuzz/crashes/TARGET/ - minimise it with

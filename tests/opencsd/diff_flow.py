@@ -16,7 +16,10 @@ Exits 0 when they agree, 1 otherwise (printing the first differences).
   - a branch packet with exception bytes but exception number 0 (a change
     of security state, AltIS or Hyp at an ordinary branch) is an exception
     0 for OpenCSD, which drops the range of the atom the packet implies;
-    pft follows the spec (pft-protocol.md 7, A1).
+    pft follows the spec (pft-protocol.md 7, A1);
+  - (compare() with is_eret) an A32 ERET is no waypoint for OpenCSD: the
+    range pft ends at the ERET (an exception return, taken) runs on, for
+    OpenCSD, to the next waypoint after it (pft-flow.md 4.1, A17).
 """
 import json
 import re
@@ -80,7 +83,7 @@ def pft_elems(pft, snapshot, trace_id, extra):
         t = p["type"]
         if t == "range":
             elems.append(("range", int(p["start"], 16), int(p["end"], 16), p["n"], p["taken"],
-                          p["offset"]))
+                          p["offset"], int(p["last"], 16)))
         elif t == "exception":
             elems.append(("exception", p["number"], int(p["ret"], 16) if "ret" in p else None))
         elif t == "addr_nacc":
@@ -96,14 +99,16 @@ def fmt(e):
     return "addr_nacc 0x%x" % e[1]
 
 
-def compare(pft, snapshot, trace_id, extra=(), known=False):
-    """Returns (0 when they agree else 1, a report of one or more lines)."""
+def compare(pft, snapshot, trace_id, extra=(), known=False, is_eret=None):
+    """Returns (0 when they agree else 1, a report of one or more lines).
+    is_eret: whether the instruction at an address is an A32 ERET (the
+    caller knows the image), for OpenCSD's deviation there."""
     ours = pft_elems(pft, snapshot, trace_id, list(extra))
     theirs = ocsd_elems(snapshot, trace_id)
     wp_offsets, ex0_offsets = (deviation_offsets(pft, snapshot, trace_id) if known
                                else (set(), set()))
     label = "%s id %s" % (snapshot, "raw" if trace_id is None else hex(trace_id))
-    deviations = {"wp": 0, "ex0": 0}
+    deviations = {"wp": 0, "ex0": 0, "eret": 0}
     i = j = 0
     while i < len(ours) and j < len(theirs):
         a, b = ours[i], theirs[j]
@@ -114,6 +119,11 @@ def compare(pft, snapshot, trace_id, extra=(), known=False):
                 continue
             if a[5] in ex0_offsets and a[4] and b[:2] == ("exception", 0):
                 deviations["ex0"] += 1
+                i, j = i + 1, j + 1
+                continue
+            if is_eret and a[4] and b[0] == "range" and b[4] and a[1] == b[1] and \
+                    b[3] > a[3] and is_eret(a[6]):
+                deviations["eret"] += 1
                 i, j = i + 1, j + 1
                 continue
             a = a[:5]
@@ -134,6 +144,9 @@ def compare(pft, snapshot, trace_id, extra=(), known=False):
     if deviations["ex0"]:
         notes.append("%d branches with exception 0 taken as exceptions by OpenCSD (A1)"
                      % deviations["ex0"])
+    if deviations["eret"]:
+        notes.append("%d A32 ERET ranges run on to the next waypoint by OpenCSD (A17)"
+                     % deviations["eret"])
     return 0, "same %s: %d elements, %d instructions%s" % (
         label, len(ours), n, "".join(", " + note for note in notes))
 

@@ -215,6 +215,8 @@ static struct pft_image *program(void)
 struct step {
 	uint32_t addr;
 	uint8_t isa, nzcv, cycles;
+	uint16_t exception;      /* taken before it (0: none) */
+	uint32_t exc_ret;        /* its return address (0: inferred) */
 };
 
 /* Run the model over @steps; the stream goes to @out (returns its length,
@@ -234,7 +236,10 @@ static int run_model(const struct pft_etm3_config *c, struct pft_image *img,
 			struct pft_model_insn in = { .addr = steps[i].addr, .isa = steps[i].isa,
 						     .has_nzcv = 1, .nzcv = steps[i].nzcv,
 						     .has_cycles = steps[i].cycles != 0,
-						     .cycles = steps[i].cycles };
+						     .cycles = steps[i].cycles,
+						     .exception = steps[i].exception,
+						     .has_exc_ret = steps[i].exc_ret != 0,
+						     .exc_ret = steps[i].exc_ret };
 			rc = pft_etm3_model_put(m, &in, sizeof(in));
 		} else {
 			rc = pft_etm3_model_finish(m);
@@ -295,8 +300,8 @@ static void model_condition(void)
 	struct pft_etm3_config c = config(0, 0);
 	struct pft_image *img = program();
 	uint8_t out[MAX_BYTES];
-	struct step fail[] = { { 0x1000, PFT_ISA_ARM, 0, 0 }, { 0x1004, PFT_ISA_ARM, 0, 0 },
-			       { 0x1008, PFT_ISA_ARM, 0, 0 }, { 0x2000, PFT_ISA_ARM, 0, 0 } };
+	struct step fail[] = { { 0x1000, PFT_ISA_ARM, 0, 0, 0, 0 }, { 0x1004, PFT_ISA_ARM, 0, 0, 0, 0 },
+			       { 0x1008, PFT_ISA_ARM, 0, 0, 0, 0 }, { 0x2000, PFT_ISA_ARM, 0, 0, 0, 0 } };
 	int n = run_model(&c, img, fail, 4, out);
 
 	EXPECT_STREAM(out, n, 0, 0, 0, 0, 0, 0x80,      /* A-sync */
@@ -326,8 +331,8 @@ static void model_it_block(void)
 	struct pft_etm3_config c = config(0, 0);
 	struct pft_image *img = program();
 	uint8_t out[MAX_BYTES];
-	const struct step s[] = { { 0x3000, PFT_ISA_THUMB, 0, 0 }, { 0x3002, PFT_ISA_THUMB, 0, 0 },
-				  { 0x3004, PFT_ISA_THUMB, 0, 0 }, { 0x2000, PFT_ISA_ARM, 0, 0 } };
+	const struct step s[] = { { 0x3000, PFT_ISA_THUMB, 0, 0, 0, 0 }, { 0x3002, PFT_ISA_THUMB, 0, 0, 0, 0 },
+				  { 0x3004, PFT_ISA_THUMB, 0, 0, 0, 0 }, { 0x2000, PFT_ISA_ARM, 0, 0, 0, 0 } };
 	int n = run_model(&c, img, s, 4, out);
 
 	EXPECT_STREAM(out, n, 0, 0, 0, 0, 0, 0x80,
@@ -335,6 +340,64 @@ static void model_it_block(void)
 		      0xc4, 0x84,                         /* E N, E */
 		      0x81, 0xa0, 0x80, 0x80, 0x08,       /* ARM 0x2000 */
 		      0x84);
+	pft_image_free(img);
+}
+
+/* Exceptions (section 5.3): after the atoms of what ran, a branch packet
+ * to the handler with the exception number (5-byte address, original
+ * encoding, then E0), Cancel 0; the decoder reports it with the next
+ * address as the return address.  After a taken indirect branch, its
+ * branch packet comes first and the exception returns to its target. */
+static void model_exception(void)
+{
+	struct pft_etm3_config c = config(0, 0);
+	struct pft_image *img = program();
+	uint8_t out[MAX_BYTES];
+	/* cmp; an IRQ whose handler is the bx lr, back to moveq; bx lr to
+	 * 0x3000 and an SVC (at that address, as the return address says)
+	 * to the nop. */
+	const struct step s[] = { { 0x1000, PFT_ISA_ARM, 0, 0, 0, 0 },
+				  { 0x1008, PFT_ISA_ARM, 0, 0, PFT_EXC_IRQ, 0 },
+				  { 0x1004, PFT_ISA_ARM, 4, 0, 0, 0 },
+				  { 0x1008, PFT_ISA_ARM, 0, 0, 0, 0 },
+				  { 0x2000, PFT_ISA_ARM, 0, 0, PFT_EXC_SVC, 0x3000 } };
+	int n = run_model(&c, img, s, 5, out);
+
+	EXPECT_STREAM(out, n, 0, 0, 0, 0, 0, 0x80,      /* A-sync */
+		      0x08, 0x21, 0x00, 0x10, 0x00, 0x00, /* I-sync trace on, ARM 0x1000 */
+		      0x84,                               /* E (cmp) */
+		      0x85, 0x90, 0x80, 0x80, 0x48, 0x1c, /* IRQ: 0x1008, E0 = 14 << 1 */
+		      0x84,                               /* E (bx lr) */
+		      0x03,                               /* branch to 0x1004 */
+		      0x88,                               /* E E (moveq, bx lr) */
+		      0x81, 0x30,                         /* branch to 0x3000 */
+		      0x81, 0xa0, 0x80, 0x80, 0x48, 0x14, /* SVC: 0x2000, E0 = 10 << 1 */
+		      0x84);                              /* E (nop) */
+	struct pft_etm3_pkt_decoder *d = pft_etm3_pkt_alloc(&c, NULL);
+	struct pft_etm3_flow *f = pft_etm3_flow_alloc(&c, img, NULL);
+	struct pft_etm3_packet p;
+	struct pft_elem e;
+	unsigned got[2] = { 0, 0 };
+	uint32_t ret[2] = { 0, 0 };
+	int k = 0;
+
+	pft_etm3_pkt_feed(d, out, (size_t)n);
+	pft_etm3_pkt_finish(d);
+	while (pft_etm3_pkt_next(d, &p, sizeof(p)) == 0) {
+		pft_etm3_flow_put(f, &p, sizeof(p));
+		while (pft_etm3_flow_next(f, &e, sizeof(e)) == 0)
+			if (e.type == PFT_ELEM_EXCEPTION && k < 2) {
+				got[k] = e.exception;
+				ret[k++] = e.has_ret ? e.addr : 0;
+			}
+	}
+	PTU_EQ(k, 2);
+	PTU_EQ(got[0], PFT_EXC_IRQ);
+	PTU_EQ(ret[0], 0x1004);
+	PTU_EQ(got[1], PFT_EXC_SVC);
+	PTU_EQ(ret[1], 0x3000);
+	pft_etm3_flow_free(f);
+	pft_etm3_pkt_free(d);
 	pft_image_free(img);
 }
 
@@ -347,8 +410,8 @@ static void model_cycles(void)
 	struct pft_etm3_config c = config(1, 0);
 	struct pft_image *img = program();
 	uint8_t out[MAX_BYTES];
-	const struct step s[] = { { 0x1000, PFT_ISA_ARM, 0, 1 }, { 0x1004, PFT_ISA_ARM, 0, 3 },
-				  { 0x1008, PFT_ISA_ARM, 0, 1 }, { 0x2000, PFT_ISA_ARM, 0, 10 } };
+	const struct step s[] = { { 0x1000, PFT_ISA_ARM, 0, 1, 0, 0 }, { 0x1004, PFT_ISA_ARM, 0, 3, 0, 0 },
+				  { 0x1008, PFT_ISA_ARM, 0, 1, 0, 0 }, { 0x2000, PFT_ISA_ARM, 0, 10, 0, 0 } };
 	int n = run_model(&c, img, s, 4, out);
 
 	EXPECT_STREAM(out, n, 0, 0, 0, 0, 0, 0x80,
@@ -408,6 +471,7 @@ int main(void)
 	PTU_RUN(enc_pheaders);
 	PTU_RUN(model_condition);
 	PTU_RUN(model_it_block);
+	PTU_RUN(model_exception);
 	PTU_RUN(model_cycles);
 	PTU_RUN(model_errors);
 	PTU_MAIN_END();

@@ -55,6 +55,10 @@ struct rig {
 	uint32_t seq[MAX_SEQ];
 	uint8_t seq_isa[MAX_SEQ];
 	size_t nseq;
+	/* Exceptions taken (for the flow check): number and return address. */
+	unsigned exc[64];
+	uint32_t exc_ret[64];
+	size_t nexc;
 	int bad;
 };
 
@@ -193,6 +197,9 @@ static void describe(const struct rig *r, char *out, size_t cap)
 		case PFT_PTM_PKT_BRANCH:
 			n = snprintf(buf, sizeof(buf), "branch 0x%x %s%s", p->addr,
 				     pft_isa_name(p->isa), p->ns ? " ns" : "");
+			if (p->exception)
+				n += snprintf(buf + n, sizeof(buf) - (size_t)n, " exc%u",
+					      p->exception);
 			break;
 		case PFT_PTM_PKT_WAYPOINT:
 			n = snprintf(buf, sizeof(buf), "waypoint 0x%x", p->addr);
@@ -248,6 +255,7 @@ static void check_packets(struct rig *r)
 		    p.type == PFT_PTM_PKT_WAYPOINT) {
 			PTU_EQ(p.addr, w->addr);
 			PTU_EQ(p.isa, w->isa);
+			PTU_EQ(p.exception, w->exception);
 		}
 		if (p.type == PFT_PTM_PKT_ATOM) {
 			PTU_EQ(p.n_atoms, w->n_atoms);
@@ -282,7 +290,7 @@ static void check_flow(struct rig *r)
 	struct pft_ptm_flow *f = pft_ptm_flow_alloc(&r->cfg, r->img, &err);
 	struct pft_ptm_packet p;
 	struct pft_elem e;
-	size_t at = 0;
+	size_t at = 0, exc = 0;
 
 	check_packets(r);
 	PTU_CHECK(d && f);
@@ -294,6 +302,16 @@ static void check_flow(struct rig *r)
 		pft_ptm_flow_put(f, &p, sizeof(p));
 		while (pft_ptm_flow_next(f, &e, sizeof(e)) == 0) {
 			PTU_CHECK(e.type != PFT_ELEM_ERROR);
+			if (e.type == PFT_ELEM_EXCEPTION) {
+				/* Each one taken, with its return address. */
+				PTU_CHECK(exc < r->nexc);
+				if (exc < r->nexc) {
+					PTU_EQ(e.exception, r->exc[exc]);
+					PTU_EQ(e.has_ret, 1);
+					PTU_EQ(e.addr, r->exc_ret[exc]);
+				}
+				exc++;
+			}
 			if (e.type != PFT_ELEM_RANGE)
 				continue;
 			uint32_t a = e.start;
@@ -319,6 +337,7 @@ static void check_flow(struct rig *r)
 	while (at < r->nseq && !traced(r, r->seq[at]))
 		at++;
 	PTU_EQ(at, r->nseq);
+	PTU_EQ(exc, r->nexc);
 out:
 	pft_ptm_flow_free(f);
 	pft_ptm_pkt_free(d);
@@ -1196,6 +1215,295 @@ static uint32_t walk_anywhere(uint32_t *seed, uint8_t isa)
 	return (WALK_BASE + lcg(seed) % WALK_SIZE) & (isa == PFT_ISA_ARM ? ~3u : ~1u);
 }
 
+/* ---- Exceptions (pft-flow.md 5.3) ---- */
+
+enum {
+	A_SVC = 0xef000005,      /* svc #5 */
+	A_LDR = 0xe5910000,      /* ldr r0, [r1] */
+	A_SUBS_PC_LR_4 = 0xe25ef004, /* subs pc, lr, #4 */
+	A_MOVS_PC_LR = 0xe1b0f00e,   /* movs pc, lr */
+	VEC_SVC = 0x08, VEC_DABT = 0x10, VEC_IRQ = 0x18
+};
+
+/* Vectors at 0: each a handler of one instruction that returns
+ * (subs pc, lr, #4 or movs pc, lr). */
+static void add_vectors(struct rig *r)
+{
+	const uint32_t v[] = { A_NOP, A_NOP, A_MOVS_PC_LR, A_NOP, A_SUBS_PC_LR_4, A_NOP,
+			       A_SUBS_PC_LR_4, A_NOP };
+
+	add_arm(r, 0, v, 8);
+}
+
+/* Exception @number is taken before the handler at @vector; @ret is its
+ * return address (0: let the model infer it).  The flow check expects it
+ * with @expect_ret. */
+static int run_exc(struct rig *r, uint32_t vector, unsigned number, uint32_t ret,
+		   uint32_t expect_ret)
+{
+	struct pft_model_insn in = { .addr = vector, .isa = PFT_ISA_ARM,
+				     .exception = (uint16_t)number, .has_exc_ret = ret != 0,
+				     .exc_ret = ret };
+	int err = pft_ptm_model_put(r->m, &in, sizeof(in));
+
+	if (err == 0) {
+		if (r->nseq < MAX_SEQ) {
+			r->seq[r->nseq] = vector;
+			r->seq_isa[r->nseq++] = PFT_ISA_ARM;
+		}
+		if (r->nexc < 64) {
+			r->exc[r->nexc] = number;
+			r->exc_ret[r->nexc++] = expect_ret;
+		}
+	}
+	take(r);
+	return err;
+}
+
+/*
+ *   0x1000 nop
+ *   0x1004 b 0x1100
+ *   0x1100 nop
+ *   0x1104 svc #5
+ *   0x1108 ldr r0, [r1]
+ *   0x110c bx lr
+ */
+static void setup_exc(struct rig *r)
+{
+	const uint32_t a[] = { A_NOP, arm_b(COND_AL, 0x1004, 0x1100, 0) };
+	const uint32_t b[] = { A_NOP, A_SVC, A_LDR, A_BX_LR };
+
+	add_vectors(r);
+	add_arm(r, 0x1000, a, 2);
+	add_arm(r, 0x1100, b, 4);
+}
+
+/* An interrupt after straight-line code: a waypoint update at the last
+ * instruction that ran, then the exception branch, which takes no atom;
+ * the return is an address packet. */
+static void exc_after_straight(void)
+{
+	struct rig r;
+
+	rig_init(&r);
+	setup_exc(&r);
+	rig_start(&r);
+	run_arm(&r, 0x1000);
+	PTU_EQ(run_exc(&r, VEC_IRQ, PFT_EXC_IRQ, 0, 0x1004), 0);
+	run_arm(&r, 0x1004);
+	run_arm(&r, 0x1100);
+	finish(&r);
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x1000 arm | waypoint 0x1000 | "
+			   "branch 0x18 arm exc14 | branch 0x1004 arm | atom E | waypoint 0x1100");
+	check_flow(&r);
+	rig_free(&r);
+}
+
+/* An interrupt right after a waypoint: its atom, then the exception
+ * branch alone (the return address is the branch's target, which the
+ * model infers from an unconditional direct branch). */
+static void exc_after_waypoint(void)
+{
+	struct rig r;
+
+	rig_init(&r);
+	setup_exc(&r);
+	r.cfg.cycle_accurate = 1;
+	rig_start(&r);
+	run_arm(&r, 0x1000);
+	run_arm(&r, 0x1004);
+	PTU_EQ(run_exc(&r, VEC_IRQ, PFT_EXC_IRQ, 0, 0x1100), 0);
+	run_arm(&r, 0x1100);
+	finish(&r);
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x1000 arm cc0 | atom E cc2 | "
+			   "branch 0x18 arm exc14 cc0 | branch 0x1100 arm cc1 | waypoint 0x1100");
+	check_flow(&r);
+	rig_free(&r);
+}
+
+/* SVC: the waypoint update covers the SVC itself, the return address is
+ * the next instruction.  A data abort: the aborted load did not run (the
+ * log leaves it out); the update covers what ran before it, and the
+ * return address is the load. */
+static void exc_svc_and_abort(void)
+{
+	struct rig r;
+
+	rig_init(&r);
+	setup_exc(&r);
+	rig_start(&r);
+	run_arm(&r, 0x1100);
+	run_arm(&r, 0x1104);
+	PTU_EQ(run_exc(&r, VEC_SVC, PFT_EXC_SVC, 0, 0x1108), 0);
+	/* The load aborts as the SVC handler returns to it, and runs when
+	 * the abort handler returns. */
+	PTU_EQ(run_exc(&r, VEC_DABT, PFT_EXC_DATA_ABORT, 0x1108, 0x1108), 0);
+	run_arm(&r, 0x1108);
+	finish(&r);
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x1100 arm | waypoint 0x1104 | "
+			   "branch 0x8 arm exc10 | branch 0x1108 arm | branch 0x10 arm exc12 | "
+			   "branch 0x1108 arm | waypoint 0x1108");
+	check_flow(&r);
+	rig_free(&r);
+
+	/* An abort at the target of a branch: the branch's atom, then the
+	 * exception; nothing ran in between. */
+	rig_init(&r);
+	setup_exc(&r);
+	rig_start(&r);
+	run_arm(&r, 0x1000);
+	run_arm(&r, 0x1004);
+	PTU_EQ(run_exc(&r, VEC_DABT, PFT_EXC_DATA_ABORT, 0x1100, 0x1100), 0);
+	run_arm(&r, 0x1100);
+	finish(&r);
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x1000 arm | atom E | branch 0x10 arm exc12 | "
+			   "branch 0x1100 arm | waypoint 0x1100");
+	check_flow(&r);
+	rig_free(&r);
+}
+
+/* After an indirect branch the return address must be given: it is where
+ * the branch went (an address packet, or an E atom when the return stack
+ * matches), then the exception. */
+static void exc_after_indirect(void)
+{
+	const uint32_t caller[] = { arm_b(COND_AL, 0x4000, 0x1100, 1), A_NOP };
+	struct rig r;
+
+	rig_init(&r);
+	setup_exc(&r);
+	add_arm(&r, 0x4000, caller, 2);
+	rig_start(&r);
+	run_arm(&r, 0x1108);
+	run_arm(&r, 0x110c);
+	PTU_EQ(run_exc(&r, VEC_IRQ, PFT_EXC_IRQ, 0, 0), -PFT_ERR_BAD_INSN);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_EXC_RET_UNKNOWN);
+	PTU_EQ(run_exc(&r, VEC_IRQ, PFT_EXC_IRQ, 0x4004, 0x4004), 0);
+	run_arm(&r, 0x4004);
+	finish(&r);
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x1108 arm | branch 0x4004 arm | "
+			   "branch 0x18 arm exc14 | branch 0x4004 arm | waypoint 0x4004");
+	check_flow(&r);
+	rig_free(&r);
+
+	rig_init(&r);
+	setup_exc(&r);
+	r.cfg.return_stack = 1;
+	add_arm(&r, 0x4000, caller, 2);
+	rig_start(&r);
+	run_arm(&r, 0x4000);
+	run_arm(&r, 0x1100);
+	run_arm(&r, 0x1104);
+	run_arm(&r, 0x1108);
+	run_arm(&r, 0x110c);
+	PTU_EQ(run_exc(&r, VEC_IRQ, PFT_EXC_IRQ, 0x4004, 0x4004), 0);
+	run_arm(&r, 0x4004);
+	finish(&r);
+	/* No exception was modelled at the SVC (the log says none was taken):
+	 * it is an ordinary instruction. */
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x4000 arm | atom EE | branch 0x18 arm exc14 | "
+			   "branch 0x4004 arm | waypoint 0x4004");
+	check_flow(&r);
+	rig_free(&r);
+}
+
+/* An exception return whose target is the top of the return stack
+ * still sends its address (OpenCSD does not take an A32 ERET for a
+ * waypoint): here the IRQ handler returns to the caller of the function
+ * it interrupted, as a context switch would. */
+static void exc_return_not_predicted(void)
+{
+	const uint32_t caller[] = { arm_b(COND_AL, 0x4000, 0x1100, 1), A_NOP };
+	struct rig r;
+
+	rig_init(&r);
+	setup_exc(&r);
+	r.cfg.return_stack = 1;
+	add_arm(&r, 0x4000, caller, 2);
+	rig_start(&r);
+	run_arm(&r, 0x4000);
+	run_arm(&r, 0x1100);
+	PTU_EQ(run_exc(&r, VEC_IRQ, PFT_EXC_IRQ, 0, 0x1104), 0);
+	run_arm(&r, 0x4004);
+	finish(&r);
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x4000 arm | atom E | waypoint 0x1100 | "
+			   "branch 0x18 arm exc14 | branch 0x4004 arm | waypoint 0x4004");
+	check_flow(&r);
+	rig_free(&r);
+}
+
+/* A handler outside the filter is not traced: trace goes off after the
+ * update, and comes back with an I-sync where the handler returns. */
+static void exc_handler_filtered(void)
+{
+	struct rig r;
+
+	rig_init(&r);
+	setup_exc(&r);
+	r.mc.filter = 1;
+	r.mc.filter_start = 0x1000;
+	r.mc.filter_end = 0x2000;
+	rig_start(&r);
+	run_arm(&r, 0x1000);
+	PTU_EQ(run_exc(&r, VEC_IRQ, PFT_EXC_IRQ, 0, 0), 0);
+	r.nexc = 0;  /* not traced */
+	run_arm(&r, 0x1004);
+	run_arm(&r, 0x1100);
+	finish(&r);
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x1000 arm | waypoint 0x1000 | "
+			   "isync trace_on 0x1004 arm | atom E | waypoint 0x1100");
+	check_flow(&r);
+	rig_free(&r);
+}
+
+/* An exception from Thumb code to an ARM vector and back. */
+static void exc_from_thumb(void)
+{
+	const uint16_t t[] = { T_NOP, T_NOP };
+	struct rig r;
+	struct pft_model_insn in = { .addr = 0x8002, .isa = PFT_ISA_THUMB };
+
+	rig_init(&r);
+	add_vectors(&r);
+	add_thumb(&r, 0x8000, t, 2);
+	rig_start(&r);
+	run_thumb(&r, 0x8000);
+	PTU_EQ(run_exc(&r, VEC_IRQ, PFT_EXC_IRQ, 0, 0x8002), 0);
+	PTU_EQ(pft_ptm_model_put(r.m, &in, sizeof(in)), 0);
+	r.seq[r.nseq] = 0x8002;
+	r.seq_isa[r.nseq++] = PFT_ISA_THUMB;
+	take(&r);
+	finish(&r);
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x8000 thumb | waypoint 0x8000 | "
+			   "branch 0x18 arm exc14 | branch 0x8002 thumb | waypoint 0x8002");
+	check_flow(&r);
+	rig_free(&r);
+}
+
+/* Exception numbers go up to 511 (9 bits), debug state entry (1) is no
+ * handler to trace; the first instruction of a log
+ * may be an exception entry (nothing before it to complete). */
+static void exc_numbers(void)
+{
+	struct rig r;
+
+	rig_init(&r);
+	setup_exc(&r);
+	rig_start(&r);
+	PTU_EQ(run_exc(&r, VEC_IRQ, 512, 0, 0), -PFT_ERR_INVALID);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_BAD_EXCEPTION);
+	PTU_EQ(run_exc(&r, VEC_IRQ, PFT_EXC_DEBUG_HALT, 0, 0), -PFT_ERR_INVALID);
+	PTU_EQ(model_reason(r.m), PFT_ERR_MODEL_BAD_EXCEPTION);
+	PTU_EQ(run_exc(&r, VEC_IRQ, PFT_EXC_IRQ, 0, 0), 0);
+	r.nexc = 0;  /* trace starts at the vector: no exception packet */
+	run_arm(&r, 0x1000);
+	finish(&r);
+	EXPECT_PACKETS(&r, "async | isync trace_on 0x18 arm | branch 0x1000 arm | "
+			   "waypoint 0x1000");
+	check_flow(&r);
+	rig_free(&r);
+}
+
 static void random_walk(uint32_t seed)
 {
 	static uint8_t code[WALK_SIZE];
@@ -1311,6 +1619,14 @@ int main(void)
 	PTU_RUN(bad_flows);
 	PTU_RUN(bad_arguments);
 	PTU_RUN(untaken_packets);
+	PTU_RUN(exc_after_straight);
+	PTU_RUN(exc_after_waypoint);
+	PTU_RUN(exc_svc_and_abort);
+	PTU_RUN(exc_after_indirect);
+	PTU_RUN(exc_return_not_predicted);
+	PTU_RUN(exc_handler_filtered);
+	PTU_RUN(exc_from_thumb);
+	PTU_RUN(exc_numbers);
 	PTU_RUN(random_walks);
 	PTU_MAIN_END();
 }
