@@ -64,6 +64,8 @@ struct srec {
 	uint32_t node, offset, disc;
 	const char *target;       /* a call target; NULL: a body record */
 	uint64_t count;
+	uint64_t cur;             /* a body record: the most in the function
+				   * being collected (added to @count after it) */
 };
 
 struct sample {
@@ -93,7 +95,8 @@ static int child_of(struct sample *s, uint32_t parent, uint32_t offset, uint32_t
 }
 
 /* Add @count to record (@node, @offset, @disc, @target): the sum for a
- * call target, the most for a body record. */
+ * call target, the most for a body record (within one function; the
+ * functions of one name add up, fold_function()). */
 static int add_rec(struct sample *s, uint32_t node, uint32_t offset, uint32_t disc,
 		   const char *target, uint64_t count)
 {
@@ -103,15 +106,25 @@ static int add_rec(struct sample *s, uint32_t node, uint32_t offset, uint32_t di
 		    (r->target == target || (r->target && target && !strcmp(r->target, target)))) {
 			if (target)
 				r->count += count;
-			else if (count > r->count)
-				r->count = count;
+			else if (count > r->cur)
+				r->cur = count;
 			return 0;
 		}
 	}
 	if (pft_grow((void **)&s->recs, &s->cap_recs, s->nrecs + 1, sizeof(*s->recs)))
 		return -PFT_ERR_NOMEM;
-	s->recs[s->nrecs++] = (struct srec){ node, offset, disc, target, count };
+	s->recs[s->nrecs++] = target ? (struct srec){ node, offset, disc, target, count, 0 }
+				     : (struct srec){ node, offset, disc, NULL, 0, count };
 	return 0;
+}
+
+/* The end of one function's records. */
+static void fold_function(struct sample *s)
+{
+	for (size_t i = 0; i < s->nrecs; i++) {
+		s->recs[i].count += s->recs[i].cur;
+		s->recs[i].cur = 0;
+	}
 }
 
 enum { MAX_FRAMES = 32 };
@@ -226,18 +239,16 @@ static void write_node(const struct sample *s, struct vout *o, uint32_t n, unsig
 	}
 }
 
-/* Function @fi's profile (its instructions @order[@k .. @end)). */
-static int sample_function(const struct pft_views *v, struct vout *o, struct sample *s,
-			   const struct vsite *sites, size_t nsites, uint32_t fi,
-			   const uint32_t *order, size_t k, size_t end)
+/* Add function @fi's records (its instructions @order[@k .. @end)) to
+ * @s, whose root is the function of that profile name. */
+static int collect_function(const struct pft_views *v, struct sample *s,
+			    const struct vsite *sites, size_t nsites, const uint32_t *order,
+			    size_t k, size_t end)
 {
 	struct pft_line_frame f[MAX_FRAMES];
-	const struct vfunc *fn = &v->funcs[fi];
 	uint32_t node = 0, offset = 0, disc = 0;
 	int n, err = 0;
 
-	s->nnodes = 0;
-	s->nrecs = 0;
 	for (size_t i = k; i < end && !err; i++) {
 		const struct vaddr *a = &v->addrs[order[i]];
 		if (!a->count || (n = pft_lines_frames(v->lines, a->addr, f, MAX_FRAMES,
@@ -281,8 +292,14 @@ static int sample_function(const struct pft_views *v, struct vout *o, struct sam
 		if (err == 1)
 			err = 0;
 	}
-	if (err || !s->nnodes)
-		return err < 0 ? err : 0;
+	return err;
+}
+
+/* Write the profile collected in @s, entered @head times. */
+static void write_profile(struct sample *s, struct vout *o, uint64_t head)
+{
+	if (!s->nnodes)
+		return;
 	/* Totals: children come after their parents. */
 	for (size_t i = 0; i < s->nrecs; i++)
 		if (!s->recs[i].target)
@@ -290,12 +307,25 @@ static int sample_function(const struct pft_views *v, struct vout *o, struct sam
 	for (size_t i = s->nnodes; i-- > 1;)
 		s->nodes[s->nodes[i].parent].total += s->nodes[i].total;
 	if (!s->nodes[0].total)
-		return 0;
+		return;
 	qsort(s->recs, s->nrecs, sizeof(*s->recs), cmp_rec);
 	pft_vout_plain(o, s->nodes[0].name, 1);
-	pft_vout_printf(o, ":%" PRIu64 ":%" PRIu64 "\n", s->nodes[0].total, fn->entered);
+	pft_vout_printf(o, ":%" PRIu64 ":%" PRIu64 "\n", s->nodes[0].total, head);
 	write_node(s, o, 0, 1);
-	return 0;
+}
+
+/* A function to profile: its profile name (the compiler's), its index. */
+struct named_func {
+	const char *name;
+	uint32_t start, index;
+};
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named_func *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->start > y->start) - (x->start < y->start);
 }
 
 static int cmp_site(const void *a, const void *b)
@@ -321,12 +351,44 @@ int pft_views_write_sample(const struct pft_views *v, struct vout *o)
 		memcpy(sites, v->sites, v->nsites * sizeof(*sites));
 	if (v->nsites)
 		qsort(sites, v->nsites, sizeof(*sites), cmp_site);
-	for (size_t i = 0; i < v->nfuncs && !err && !o->err; i++) {
+	/* The functions with DWARF that ran, by profile name: static functions
+	 * of one name in several files are one profile, as the compiler
+	 * knows them by that name in each (their records add up). */
+	struct named_func *funcs = malloc((v->nfuncs ? v->nfuncs : 1) * sizeof(*funcs));
+	size_t n = 0;
+	if (!funcs)
+		err = -PFT_ERR_NOMEM;
+	for (size_t i = 0; !err && i < v->nfuncs; i++) {
 		uint32_t fi = v->order[i];
-		if (v->funcs[fi].name && v->funcs[fi].shared && views_func_selected(v, &v->funcs[fi]))
-			err = sample_function(v, o, &s, sites, v->nsites, fi, order, first[fi],
-					      first[fi + 1]);
+		const struct vfunc *f = &v->funcs[fi];
+		struct pft_line_frame top;
+		if (!f->name || !f->shared || !views_func_selected(v, f))
+			continue;
+		for (size_t k = first[fi]; k < first[fi + 1]; k++) {
+			const struct vaddr *a = &v->addrs[order[k]];
+			if (a->count && pft_lines_frames(v->lines, a->addr, &top, 1, sizeof(top)) == 1 &&
+			    top.name) {
+				funcs[n++] = (struct named_func){ top.name, f->start, fi };
+				break;
+			}
+		}
 	}
+	if (n)
+		qsort(funcs, n, sizeof(*funcs), cmp_named);
+	for (size_t i = 0, j; !err && i < n && !o->err; i = j) {
+		uint64_t head = 0;
+		s.nnodes = 0;
+		s.nrecs = 0;
+		for (j = i; !err && j < n && !strcmp(funcs[j].name, funcs[i].name); j++) {
+			uint32_t fi = funcs[j].index;
+			head += v->funcs[fi].entered;
+			err = collect_function(v, &s, sites, v->nsites, order, first[fi], first[fi + 1]);
+			fold_function(&s);
+		}
+		if (!err)
+			write_profile(&s, o, head);
+	}
+	free(funcs);
 	free(s.nodes);
 	free(s.recs);
 	free(order);
