@@ -117,7 +117,8 @@ struct annotate {
 	struct source src;
 	const char *last_file;    /* the source line written last */
 	uint32_t last_line;
-	const char *fn;           /* the function being written */
+	const char *fn;           /* the function being written: its label */
+	const char *name;         /* ... and its name */
 };
 
 /* The instruction at @addr in @isa from @img, in *@insn: 1, else 0. */
@@ -202,7 +203,11 @@ static void write_insn(struct annotate *an, const struct vaddr *a, const struct 
 			return;
 		pft_vout_printf(o, "{\"type\":\"insn\",\"addr\":\"0x%08" PRIx32 "\",\"count\":%" PRIu64
 				",\"fn\":", insn->addr, count);
-		pft_vout_json(o, an->fn);
+		pft_vout_json(o, an->name);
+		if (an->fn != an->name) {   /* another function has the name */
+			pft_vout_printf(o, ",\"label\":");
+			pft_vout_json(o, an->fn);
+		}
 		if (file) {
 			pft_vout_printf(o, ",\"file\":");
 			pft_vout_json(o, file);
@@ -253,7 +258,8 @@ static void write_function(struct annotate *an, uint32_t fi, uint64_t insns,
 	const char *file;
 	uint32_t line;
 
-	an->fn = f->name ? pft_names_label(v->names, f->name, f->start) : "[unknown]";
+	an->name = f->name ? f->name : "[unknown]";
+	an->fn = f->name ? pft_names_label(v->names, f->name, f->start) : an->name;
 	an->last_file = NULL;
 	an->last_line = 0;
 	if (!an->json) {

@@ -33,7 +33,7 @@ bad = []
 lines = open(src).read().split("\n")
 base = os.path.basename(src)
 rows = [json.loads(l) for l in open(tmp + "/a.jsonl")]
-if not rows or any(set(r) - {"taken", "not_taken"} != {"type", "addr", "count", "fn", "isa", "text"}
+if not rows or any(set(r) - {"taken", "not_taken", "label"} != {"type", "addr", "count", "fn", "isa", "text"}
                    | ({"file", "line"} if "file" in r else set()) for r in rows):
     bad.append("jsonl: not the fields of the spec")
 if any(("taken" in r) != ("not_taken" in r) or ("taken" in r and r["taken"] + r["not_taken"] != r["count"])
