@@ -1,7 +1,7 @@
 /* Views of the executed code: pft coverage, pft profile, pft annotate, pft
- * timeline and pft calls.  Each decodes like pft decode and hands the
- * elements to the library's views accumulator or its calls trackers (one
- * per source). */
+ * exceptions, pft timeline and pft calls.  Each decodes like pft decode and
+ * hands the elements to the library's views accumulator or its calls
+ * trackers (one per source). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,8 @@
 #include "options.h"
 #include "outbuf.h"
 
-enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS, CMD_ANNOTATE };
+enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS, CMD_EXCEPTIONS,
+		CMD_ANNOTATE };
 
 /* Per command: its name, what it does, and its --format values in the
  * order of the numbers they map to (enum pft_view_format for the views). */
@@ -30,8 +31,8 @@ static const struct {
 			   { "text", "jsonl", "lcov" },
 			   { PFT_VIEW_COVERAGE_TEXT, PFT_VIEW_COVERAGE_JSONL, PFT_VIEW_LCOV }, 3 },
 	[CMD_PROFILE] = { "profile",
-			  "instructions per function (self, inclusive), cycles, and calls per\n"
-			  "caller and callee",
+			  "instructions per function (self, inclusive), cycles, the lengths\n"
+			  "of one call (shortest, mean, longest), and calls per caller and callee",
 			  { "text", "jsonl", "callgrind", "folded", "llvm-sample" },
 			  { PFT_VIEW_PROFILE_TEXT, PFT_VIEW_PROFILE_JSONL, PFT_VIEW_CALLGRIND,
 			    PFT_VIEW_FOLDED, PFT_VIEW_LLVM_SAMPLE }, 5 },
@@ -42,6 +43,12 @@ static const struct {
 	[CMD_CALLS] = { "calls",
 			"the stream of calls and returns, with depth, caller, callee and time",
 			{ "text", "jsonl" }, { FMT_TEXT, FMT_JSONL }, 2 },
+	[CMD_EXCEPTIONS] = { "exceptions",
+			     "per kind of exception: how often it was taken, how long its\n"
+			     "handler ran (shortest, mean, longest, total; nested handlers\n"
+			     "included) and the functions it interrupted most",
+			     { "text", "jsonl" },
+			     { PFT_VIEW_EXCEPTIONS_TEXT, PFT_VIEW_EXCEPTIONS_JSONL }, 2 },
 	[CMD_ANNOTATE] = { "annotate",
 			   "every executed instruction with its exact execution count, how often\n"
 			   "it changed the flow and did not where the trace tells it, its\n"
@@ -50,10 +57,17 @@ static const struct {
 			   { PFT_VIEW_ANNOTATE_TEXT, PFT_VIEW_ANNOTATE_JSONL }, 2 },
 };
 
-/* The commands that fill the views accumulator. */
+/* The commands that feed the views accumulator. */
 static int uses_views(enum view_cmd cmd)
 {
-	return cmd == CMD_COVERAGE || cmd == CMD_PROFILE || cmd == CMD_ANNOTATE;
+	return cmd == CMD_COVERAGE || cmd == CMD_PROFILE || cmd == CMD_EXCEPTIONS ||
+	       cmd == CMD_ANNOTATE;
+}
+
+/* The commands that take --clock. */
+static int takes_clock(enum view_cmd cmd)
+{
+	return cmd == CMD_TIMELINE || cmd == CMD_PROFILE || cmd == CMD_EXCEPTIONS;
 }
 
 enum { NAME_MEMO_BITS = 10, LINE_MEMO_BITS = 10 };
@@ -93,6 +107,7 @@ struct views_run {
 	int format;                   /* from commands[cmd].values */
 	FILE *out;
 	uint64_t hz;                  /* --clock */
+	int exclude_exceptions;       /* --exclude-exceptions (profile) */
 	uint64_t ts_hz;               /* the snapshot's timestamp frequency */
 	struct pft_lines *lines;      /* NULL without --elf */
 	struct pft_views *views;      /* coverage, profile, annotate */
@@ -178,9 +193,10 @@ static void usage(void *ctx)
 	printf("usage: pft %s INPUT [IMAGES] [--format ", commands[cmd].name);
 	for (int i = 0; i < commands[cmd].nformats; i++)
 		printf("%s%s", i ? "|" : "", commands[cmd].formats[i]);
-	printf("] [--function NAME] [--output FILE]%s\n\n",
-	       cmd == CMD_TIMELINE ? " [--clock HZ]" : cmd == CMD_ANNOTATE ? " [--order hot|address]"
-								 : "");
+	printf("]%s [--output FILE]%s%s%s\n\n", cmd == CMD_EXCEPTIONS ? "" : " [--function NAME]",
+	       takes_clock(cmd) ? " [--clock HZ]" : "",
+	       cmd == CMD_PROFILE ? " [--exclude-exceptions]" : "",
+	       cmd == CMD_ANNOTATE ? " [--order hot|address]" : "");
 	printf("Decodes like pft decode and writes %s.\n"
 	       "Source files and lines come from the DWARF of the --elf files.\n%s\n",
 	       commands[cmd].what,
@@ -190,10 +206,10 @@ static void usage(void *ctx)
 	printf("%s%s%s"
 	       "output:\n"
 	       "  --format FORMAT       (default %s)\n"
-	       FUNCTION_HELP
-	       "%s"
+	       "%s%s"
 	       OUTPUT_HELP,
 	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP, commands[cmd].formats[0],
+	       cmd == CMD_EXCEPTIONS ? "" : FUNCTION_HELP,
 	       cmd == CMD_CALLS || cmd == CMD_TIMELINE
 	       ? "                        (the calls and returns into and out of it)\n" : "");
 	if (cmd == CMD_ANNOTATE)
@@ -205,6 +221,14 @@ static void usage(void *ctx)
 		       "                        snapshot's timestamp frequency, with timestamps\n"
 		       "                        as the clock; else one count is one microsecond);\n"
 		       "                        without cycles or timestamps, instructions count\n");
+	if (cmd == CMD_PROFILE || cmd == CMD_EXCEPTIONS)
+		printf("  --clock HZ            the core's cycles per second (1e9, 800MHz, ...):\n"
+		       "                        lengths of a cycle-accurate trace in ns, not\n"
+		       "                        cycles (without cycle counts, lengths are in\n"
+		       "                        instructions)\n");
+	if (cmd == CMD_PROFILE)
+		printf("  --exclude-exceptions  leave the time spent in exception handlers out of\n"
+		       "                        the lengths of the calls they interrupted\n");
 }
 
 /* The name of the function at @addr: the DWARF's, else the image's symbol;
@@ -580,7 +604,9 @@ static int start(struct views_run *r)
 		/* The annotation needs no calls: it costs little more than
 		 * the decode without them. */
 		struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines,
-					       .insns_only = r->cmd == CMD_ANNOTATE };
+					       .exclude_exceptions = (uint8_t)r->exclude_exceptions,
+					       .insns_only = r->cmd == CMD_ANNOTATE,
+					       .clock_hz = r->hz };
 		if (!(vc.image = first_image(in)))
 			return -1;
 		if (!(r->views = pft_views_alloc(&vc, &err)))
@@ -760,7 +786,8 @@ static int parse_format(void *ctx, const char *arg, int *format)
 	return -1;
 }
 
-/* --clock HZ (pft timeline's alone) and --order (pft annotate's). */
+/* The views' own options: --clock HZ (timeline, profile, exceptions),
+ * --exclude-exceptions (profile) and --order (annotate). */
 static int views_option(void *ctx, int code, const char *arg)
 {
 	struct views_run *r = ctx;
@@ -778,8 +805,16 @@ static int views_option(void *ctx, int code, const char *arg)
 		cli_error("%s: --order: '%s' is neither hot nor address", name, arg);
 		return -1;
 	}
-	if (r->cmd != CMD_TIMELINE) {
-		cli_error("%s: --clock goes with pft timeline", name);
+	if (code == 'x') {
+		if (r->cmd != CMD_PROFILE) {
+			cli_error("%s: --exclude-exceptions goes with pft profile", name);
+			return -1;
+		}
+		r->exclude_exceptions = 1;
+		return 0;
+	}
+	if (!takes_clock(r->cmd)) {
+		cli_error("%s: --clock goes with pft timeline, profile and exceptions", name);
 		return -1;
 	}
 	return cli_parse_hz(name, "--clock", arg, &r->hz);
@@ -789,14 +824,16 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 {
 	static const struct option own[] = {
 		{ "clock", required_argument, NULL, 'k' },
+		{ "exclude-exceptions", no_argument, NULL, 'x' },
 		{ "order", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct views_run r = { .cmd = cmd, .out = stdout, .order = PFT_VIEWS_ORDER_HOT };
 	const struct cmd_spec spec = {
 		.name = commands[cmd].name,
+		/* (Exceptions are counted per kind, over every function.) */
 		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_IMAGES | OPTS_FORMAT |
-			  OPTS_OUTPUT | OPTS_FUNCTION,
+			  OPTS_OUTPUT | (cmd == CMD_EXCEPTIONS ? 0u : OPTS_FUNCTION),
 		.format_default = commands[cmd].values[0], .own = own, .option = views_option,
 		.format = parse_format, .usage = usage, .ctx = &r
 	};
@@ -821,7 +858,7 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		goto out_input;
 	if (lines_check(&r) || cmd_open_output(&a))
 		goto out_input;
-	/* The accumulator's views write at the end: progress on a terminal. */
+	/* The views write at the end: progress on a terminal. */
 	if (uses_views(cmd))
 		cli_progress_start(1);
 	/* The calls and the timeline write an event per call: a large buffer
@@ -883,6 +920,11 @@ int cmd_timeline(int argc, char **argv)
 int cmd_calls(int argc, char **argv)
 {
 	return run(argc, argv, CMD_CALLS);
+}
+
+int cmd_exceptions(int argc, char **argv)
+{
+	return run(argc, argv, CMD_EXCEPTIONS);
 }
 
 int cmd_annotate(int argc, char **argv)

@@ -373,12 +373,18 @@ struct pft_views_config {
 	struct pft_image *image;     /* required: the instructions of ranges */
 	const struct pft_lines *lines; /* may be NULL: no source lines */
 	uint32_t max_depth;          /* calls stack limit, 0: 65536 */
+	/* Per-call lengths leave out the time spent in exception handlers
+	 * (their own and those of handlers nested in them). */
+	uint8_t exclude_exceptions;
 	/* Count instructions only (per instruction, line and branch), not
 	 * calls: no calls stack, calling contexts or call edges, so that an
 	 * annotation costs little more than the decode.  The functions' self
 	 * counts, entries and the calls are then 0 in every view. */
 	uint8_t insns_only;
-	uint8_t reserved[3];
+	uint8_t reserved[2];
+	/* Cycles per second: the writers give lengths of a cycle-accurate
+	 * trace in nanoseconds (0: in cycles). */
+	uint64_t clock_hz;
 };
 
 struct pft_views;
@@ -470,8 +476,9 @@ enum pft_view_format {
 	 * has two branches per conditional branch instruction (0 taken,
 	 * 1 not taken; block = the instruction's ordinal in its line). */
 	PFT_VIEW_LCOV,
-	/* Profile: per function self, inclusive, cycles, entries; per
-	 * caller -> callee edge calls and inclusive instructions. */
+	/* Profile: per function self, inclusive, cycles, entries and the
+	 * lengths of one call (struct pft_view_calls); per caller -> callee
+	 * edge calls, inclusive instructions and the lengths of one call. */
 	PFT_VIEW_PROFILE_TEXT,
 	PFT_VIEW_PROFILE_JSONL,
 	/* Callgrind (event Ir = instructions executed), for
@@ -479,6 +486,10 @@ enum pft_view_format {
 	PFT_VIEW_CALLGRIND,
 	/* Folded stacks: "outer;...;inner SELF" per call path. */
 	PFT_VIEW_FOLDED,
+	/* Exceptions: per kind, how often, how long its handler ran, what it
+	 * interrupted most (struct pft_view_exception). */
+	PFT_VIEW_EXCEPTIONS_TEXT,
+	PFT_VIEW_EXCEPTIONS_JSONL,
 	/* Annotated code: per function (those executed, in the output's
 	 * order), every instruction with its execution count, disassembly
 	 * (the output's @disasm) and source line, source lines interleaved,
@@ -555,6 +566,33 @@ pft_export int pft_views_check_format(const struct pft_views_config *cfg,
 				      enum pft_view_format format,
 				      struct pft_diag *why);
 
+/*
+ * The lengths of one call, over the calls that ended within the trace
+ * (@returned of them): a call runs from the function's first instruction
+ * through the instruction at which the calls tracker closes its frame
+ * (its return, the return of a function it tail-called, a longjmp past
+ * it; not the end of the trace), its callees included (inclusive) or not
+ * (self).  Exception handlers that interrupt it count in both unless the
+ * config's @exclude_exceptions; a handler is no callee.  The unit is
+ * pft_views_len_unit()'s.  All 0 when @returned is 0.
+ */
+struct pft_view_calls {
+	uint64_t returned;
+	uint64_t incl_min, incl_max, incl_sum;
+	uint64_t self_min, self_max, self_sum;
+};
+
+enum pft_view_len_unit {
+	PFT_VIEW_LEN_INSNS = 0,  /* instructions */
+	PFT_VIEW_LEN_CYCLES,     /* a cycle-accurate trace */
+	PFT_VIEW_LEN_NS          /* ... with the config's clock_hz */
+};
+
+/* The unit of the lengths of calls and handlers after a successful
+ * finish; "insns", "cycles", "ns" by pft_view_len_unit_name(). */
+pft_export enum pft_view_len_unit pft_views_len_unit(const struct pft_views *v);
+pft_export const char *pft_view_len_unit_name(unsigned unit);
+
 /* Per-function figures, for callers that format their own. */
 struct pft_view_func {
 	const char *name;        /* "[unknown]" for code in no function */
@@ -565,6 +603,7 @@ struct pft_view_func {
 	uint64_t self_insns;     /* instructions executed in it */
 	uint64_t incl_insns;     /* ... in it and its callees (recursion once) */
 	uint64_t self_cycles;    /* cycle-accurate trace: cycles of its ranges */
+	struct pft_view_calls calls; /* the lengths of one call */
 };
 
 /* Function @index after a successful finish: every function of @lines
@@ -573,6 +612,30 @@ struct pft_view_func {
  * -PFT_ERR_INVALID (NULL argument, @size too small, not finished). */
 pft_export int pft_views_function(const struct pft_views *v, size_t index,
 				  struct pft_view_func *func, size_t size);
+
+/* One kind of exception taken: how often, its handler's length (from
+ * the vector's first instruction through the instruction that returns,
+ * nested handlers included; @len's self fields are its inclusive ones)
+ * over the handlers that returned within the trace, and the functions it
+ * interrupted most (most first; names as pft_views_function() gives them,
+ * valid while @v lives). */
+struct pft_view_exception {
+	uint16_t number;         /* as the decoder's exception elements */
+	uint8_t reserved[6];
+	uint64_t count;
+	struct pft_view_calls len;
+	size_t ninterrupted;
+	struct {
+		const char *name;
+		uint32_t start;
+		uint64_t count;
+	} interrupted[8];
+};
+
+/* Kind @index (by number) of the exceptions taken, after a successful
+ * finish.  Returns 0, -PFT_ERR_EOS past the last, or -PFT_ERR_INVALID. */
+pft_export int pft_views_exception(const struct pft_views *v, size_t index,
+				   struct pft_view_exception *e, size_t size);
 
 /*
  * Timeline: Chrome trace-event JSON written as the calls happen.  Write

@@ -95,6 +95,10 @@ struct pft_insn_log {
 	int have_next_pc;
 	uint32_t next_pc;
 	uint8_t next_isa;
+	/* ... and it was an exception return's, which the next block must
+	 * start at (unless an exception comes first): a cross-check. */
+	uint8_t next_from_return;
+	uint64_t return_line;
 	struct pending exc;
 	/* plain: state lines waiting for the next address */
 	struct pft_model_insn state;
@@ -372,6 +376,7 @@ static int value_after(const char *s, const char *mark, uint32_t *v)
  * exception it carried waits for the block that runs. */
 static void not_run(struct pft_insn_log *l, uint32_t pc)
 {
+	l->next_from_return = 0;
 	l->have_next_pc = 1;
 	l->next_pc = pc;
 	l->next_isa = PFT_ISA_UNKNOWN;
@@ -425,6 +430,7 @@ static int take_exception(struct pft_insn_log *l, const char *s)
 		l->exc.ret_isa = l->next_isa;
 	}
 	l->have_next_pc = 0;
+	l->next_from_return = 0;
 	return 0;
 }
 
@@ -487,9 +493,12 @@ static int qemu_other(struct pft_insn_log *l, const char *s)
 	if (starts(s, QEMU_RETURN)) {
 		if (value_after(s, " PC ", &v))
 			return bad_line(l, "qemu 'Exception return' line without a PC");
+		/* The PC of a return to Thumb code has bit 0 set. */
 		l->have_next_pc = 1;
-		l->next_pc = v;
-		l->next_isa = PFT_ISA_UNKNOWN;
+		l->next_pc = v & ~1u;
+		l->next_isa = v & 1 ? PFT_ISA_THUMB : PFT_ISA_UNKNOWN;
+		l->next_from_return = 1;
+		l->return_line = l->lineno;
 		return 0;
 	}
 	if (starts(s, "...") || starts(s, QEMU_SWITCH) || blank(s))
@@ -564,6 +573,15 @@ int pft_insn_log_next(struct pft_insn_log *l, struct pft_model_insn *insn, size_
 		}
 		if (l->format == LOG_PLAIN)
 			return give(l, &next, insn, size);
+		if (l->next_from_return && next.in.addr != l->next_pc) {
+			char what[160];
+			snprintf(what, sizeof(what), "the exception return before (line %llu) went "
+				 "to 0x%08x, not to this block's 0x%08x",
+				 (unsigned long long)l->return_line, (unsigned)l->next_pc,
+				 (unsigned)next.in.addr);
+			return bad_line(l, what);
+		}
+		l->next_from_return = 0;
 		if (l->exc.number) {
 			next.in.exception = l->exc.number;
 			next.in.has_exc_ret = l->exc.has_ret;

@@ -544,6 +544,12 @@ static int put_elem(struct pft_calls *c, const struct pft_elem *e)
 		err = settle(c, e->has_ret, e->addr);
 		if (!err)
 			err = settle_exception(c, 0);
+		/* Its cycles are those of what ran since the last cycle count
+		 * (a waypoint update's instructions have none of their own). */
+		if (e->has_cycles) {
+			c->cycles += e->cycles;
+			c->has_cycles = 1;
+		}
 		c->pexc = (struct pending_exception){ .active = 1, .has_ret = e->has_ret,
 						      .number = e->exception, .ret = e->addr };
 		return err;
@@ -584,7 +590,7 @@ int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e)
 
 int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
 {
-	return calls_put_until_events(c, e, n, size, NULL, NULL);
+	return calls_put_until_events(c, e, n, size, NULL, NULL, NULL);
 }
 
 int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)

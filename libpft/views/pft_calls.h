@@ -177,11 +177,14 @@ int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e);
  * any) or a negative code.  @on_range (NULL: none; a constant, so that
  * it is inlined) is given each range taken but that last one, after the
  * tracker: a range that moves no frame sees the stack as it is; a
- * non-zero return ends the put with it.
+ * non-zero return ends the put with it.  @on_cycles (NULL: none) is
+ * given each exception with cycles (those of what ran before it) the
+ * same way.
  */
 static inline __attribute__((always_inline)) int
 calls_put_until_events(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size,
-		       int (*on_range)(void *ctx, const struct pft_elem *x), void *ctx)
+		       int (*on_range)(void *ctx, const struct pft_elem *x),
+		       int (*on_cycles)(void *ctx, const struct pft_elem *x), void *ctx)
 {
 	int err = calls_start_input(c);
 
@@ -216,6 +219,9 @@ calls_put_until_events(struct pft_calls *c, const struct pft_elem *e, size_t n, 
 		if (c->nqueue)
 			return (int)(i + 1);
 		if (on_range && x->type == PFT_ELEM_RANGE && (err = on_range(ctx, x)) != 0)
+			return err;
+		if (on_cycles && x->type == PFT_ELEM_EXCEPTION && x->has_cycles &&
+		    (err = on_cycles(ctx, x)) != 0)
 			return err;
 	}
 	return (int)n;

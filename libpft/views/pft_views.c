@@ -167,6 +167,9 @@ struct pft_views *pft_views_alloc(const struct pft_views_config *cfg, int *errco
 		v->max_depth = cfg->max_depth;
 		if (cfg->size > offsetof(struct pft_views_config, insns_only))
 			v->insns_only = cfg->insns_only != 0;
+		v->exclude_exceptions = cfg->exclude_exceptions != 0;
+		if (cfg->size >= offsetof(struct pft_views_config, clock_hz) + sizeof(cfg->clock_hz))
+			v->clock_hz = cfg->clock_hz;
 		err = 0;
 		/* Every function of the line tables, to list those never run. */
 		for (size_t i = 0; !err && pft_lines_function(v->lines, i, &lf, sizeof(lf)) == 0; i++) {
@@ -188,6 +191,7 @@ void pft_views_free(struct pft_views *v)
 {
 	if (!v)
 		return;
+	pft_timing_free(v);
 	for (size_t i = 0; i < 128; i++)
 		if (v->sources[i]) {
 			pft_calls_free(v->sources[i]->calls);
@@ -222,16 +226,18 @@ static struct vframe *frame_at(const struct vsource *s, size_t k)
 /* At most 4 (max_depth + 1) frames of memory: the frames move down only
  * when the base (frames forgotten, forget_oldest()) has passed their
  * number, so that each call costs O(1) amortized at the depth limit. */
-static int push_frame(struct vsource *s, struct vframe f)
+/* The new top frame, for the caller to fill in field by field (a whole
+ * struct passed by value went through the stack: a store-forwarding
+ * stall a call); NULL when out of memory. */
+static struct vframe *push_frame(struct vsource *s)
 {
 	if (s->base && s->base >= s->n && s->base + s->n == s->cap) {
 		memmove(&s->stack[0], &s->stack[s->base], s->n * sizeof(*s->stack));
 		s->base = 0;
 	}
 	if (pft_grow((void **)&s->stack, &s->cap, s->base + s->n + 1, sizeof(*s->stack)))
-		return -PFT_ERR_NOMEM;
-	*frame_at(s, s->n++) = f;
-	return 0;
+		return NULL;
+	return frame_at(s, s->n++);
 }
 
 /* The tracker forgot its oldest call frame (max_depth): so do we (the
@@ -254,8 +260,13 @@ static int ensure_root(struct pft_views *v, struct vsource *s, uint32_t addr)
 	err = func_index(v, s->image, addr, &f);
 	if (!err)
 		err = node_of(v, VNONE, f, &node);
-	if (!err)
-		err = push_frame(s, (struct vframe){ .node = node, .edge = VNONE, .site = VNONE });
+	if (!err) {
+		struct vframe *f = push_frame(s);
+		if (!f)
+			return -PFT_ERR_NOMEM;
+		*f = (struct vframe){ .node = node, .edge = VNONE, .site = VNONE, .func = VNONE,
+				      .tails = (uint32_t)s->ntails };
+	}
 	return err;
 }
 
@@ -331,13 +342,32 @@ count_call(struct pft_views *v, const struct vcall_memo *d, uint32_t target)
 static int enter(struct pft_views *v, struct vsource *s, const struct pft_call_event *ev)
 {
 	struct vcall_memo d;
-	int err = call_dest(v, s, frame_at(s, s->n - 1)->node, ev->target, ev->site, 0, &d);
+	uint32_t from = frame_at(s, s->n - 1)->node;
+	int err = call_dest(v, s, from, ev->target, ev->site, 0, &d);
 
+	if (!err && ev->kind == PFT_CALL_EXCEPTION)
+		err = pft_timing_exception(v, ev, v->nodes[from].func);
 	if (err)
 		return err;
 	count_call(v, &d, ev->target);
-	return push_frame(s, (struct vframe){ .node = d.node, .edge = d.edge,
-					      .site = d.site_index, .entry = ev->insns });
+	struct vframe *f = push_frame(s);
+	if (!f)
+		return -PFT_ERR_NOMEM;
+	f->node = d.node;
+	f->edge = d.edge;
+	f->site = d.site_index;
+	f->entry = ev->insns;
+	pft_timing_enter(v, s, f, ev, d.func);
+	return 0;
+}
+
+/* The top frame of @s closes at event @ev. */
+static void close_top(struct pft_views *v, struct vsource *s, const struct pft_call_event *ev)
+{
+	struct vframe *f = frame_at(s, --s->n);
+
+	pft_timing_close(v, s, f, s->n ? frame_at(s, s->n - 1) : NULL, ev);
+	close_frame(v, f, ev->insns);
 }
 
 static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_call_event *ev)
@@ -355,7 +385,7 @@ static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_
 	}
 	if (ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN) {
 		while (s->n > (size_t)ev->depth + 1 && s->n > 1)
-			close_frame(v, frame_at(s, --s->n), ev->insns);
+			close_top(v, s, ev);
 		if (s->n == 1 && s->base) {
 			s->stack[0] = s->stack[s->base];
 			s->base = 0;
@@ -370,8 +400,11 @@ static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_
 		if (err)
 			return err;
 		count_call(v, &d, ev->target);
-		*top = (struct vframe){ .node = d.node, .edge = d.edge, .site = d.site_index,
-					.entry = ev->insns };
+		err = pft_timing_tail(v, s, top, ev, d.func, d.edge);
+		top->node = d.node;
+		top->site = d.site_index;
+		top->entry = ev->insns;
+		return err;
 	}
 	return 0;
 }
@@ -599,6 +632,7 @@ static inline __attribute__((always_inline)) int count_range(void *counter,
 	struct range_counter *rc = counter;
 	struct pft_views *v = rc->v;
 	uint32_t index;
+
 	int err = range_index(v, rc->s->image, x, &index);
 
 	if (err == 1) {
@@ -625,6 +659,17 @@ static inline __attribute__((always_inline)) int count_range(void *counter,
 	 * memory. */
 	top_node(rc);
 	return err;
+}
+
+/* An exception's cycles: those of the interrupted function's last
+ * instructions (a waypoint update's range has none of its own). */
+static int count_exception_cycles(void *counter, const struct pft_elem *x)
+{
+	struct range_counter *rc = counter;
+
+	if (rc->node)
+		rc->node->cycles += x->cycles;
+	return 0;
 }
 
 static int drain(struct pft_views *v, struct vsource *s)
@@ -729,7 +774,7 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 	top_node(&rc);
 	for (size_t i = 0; !err && i < n;) {
 		int got = calls_put_until_events(s->calls, pft_elem_at(e, i, size), n - i, size,
-						 count_range, &rc);
+						 count_range, count_exception_cycles, &rc);
 		if (got < 0) {
 			err = got;
 			break;
@@ -739,8 +784,11 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 			continue;
 		err = drain(v, s);
 		top_node(&rc);
-		if (!err && pft_elem_at(e, i - 1, size)->type == PFT_ELEM_RANGE)
-			err = count_range(&rc, pft_elem_at(e, i - 1, size));
+		const struct pft_elem *last = pft_elem_at(e, i - 1, size);
+		if (!err && last->type == PFT_ELEM_RANGE)
+			err = count_range(&rc, last);
+		else if (!err && last->type == PFT_ELEM_EXCEPTION && last->has_cycles)
+			err = count_exception_cycles(&rc, last);
 	}
 	v->has_cycles |= rc.has_cycles;
 	return err;
@@ -1081,16 +1129,18 @@ int pft_views_finish(struct pft_views *v)
 int pft_views_function(const struct pft_views *v, size_t index,
 		       struct pft_view_func *func, size_t size)
 {
-	if (!v || !func || size < sizeof(*func) || !v->ready)
+	if (!v || !func || size < offsetof(struct pft_view_func, calls) || !v->ready)
 		return -PFT_ERR_INVALID;
 	if (index >= v->nfuncs)
 		return -PFT_ERR_EOS;
 	const struct vfunc *f = &v->funcs[v->order[index]];
-	*func = (struct pft_view_func){
+	struct pft_view_func x = {
 		.name = f->name ? f->name : "[unknown]", .start = f->start, .end = f->end,
 		.file = f->file, .line = f->line, .entered = f->entered,
 		.self_insns = f->self, .incl_insns = f->incl, .self_cycles = f->cycles
 	};
+	pft_timing_calls(v, &f->calls, &x.calls);
+	memcpy(func, &x, size < sizeof(x) ? size : sizeof(x));
 	return 0;
 }
 

@@ -77,6 +77,15 @@ void pft_vout_plain(struct vout *o, const char *s, int folded);
 /* Flush; returns 0 or the first error. */
 int pft_vout_end(struct vout *o);
 
+/* The lengths of one kind of call, in the clock's unit
+ * (pft_timing.c): how many ended within the trace, and their shortest,
+ * longest and summed lengths, inclusive and self. */
+struct vcallstat {
+	uint64_t returned;
+	uint64_t incl_min, incl_max, incl_sum;
+	uint64_t self_min, self_max, self_sum;
+};
+
 enum { VNONE = UINT32_MAX };
 
 struct vfunc {
@@ -85,6 +94,7 @@ struct vfunc {
 	uint8_t shared;           /* of the line tables: every image's */
 	uint8_t image;            /* else: the image whose symbol it is */
 	uint64_t entered, self, incl, cycles;
+	struct vcallstat calls;   /* per call (pft_timing.c) */
 };
 
 /* A range's instructions by function, for a range that leaves its
@@ -119,12 +129,29 @@ struct vnode {
 struct vedge {
 	uint32_t caller, callee;  /* function indexes */
 	uint64_t calls, incl;
+	struct vcallstat stat;    /* per call (pft_timing.c) */
+};
+
+/* A function a frame ran before it tail-called the next (pft_timing.c):
+ * its call ends with the frame, its own part ended at the tail call. */
+struct vtail {
+	uint32_t func, edge;
+	uint64_t start, exc, self;
 };
 
 struct vframe {
 	uint32_t node, edge;
 	uint32_t site;            /* index in pft_views.sites, or VNONE */
 	uint64_t entry;
+	/* Timing (pft_timing.c): the function called (VNONE: the root, not
+	 * timed), the exception that pushed it (0: a call), the source's
+	 * tail records below its own, the clock and the source's handler
+	 * time at entry, and the lengths of the calls it made. */
+	uint32_t func;
+	uint16_t exception;
+	uint8_t is_exception;
+	uint32_t tails;
+	uint64_t start, exc, child;
 };
 
 /* A call site: the calls from the branch at @site into function @callee. */
@@ -138,6 +165,25 @@ struct vsource {
 	uint8_t image;            /* index in pft_views.images */
 	struct vframe *stack;     /* see frame_at() in pft_views.c */
 	size_t n, cap, base;
+	/* Timing: the handlers' own time so far (nested ones once), and the
+	 * frames' tail records (at most VTAILS_MAX). */
+	uint64_t exc_time;
+	struct vtail *tails;
+	size_t ntails, cap_tails;
+};
+
+/* Per kind of exception (pft_timing.c): how often it was taken, and its
+ * handlers' lengths (nested handlers included) as a call's. */
+struct vexc {
+	uint64_t count;
+	struct vcallstat len;
+};
+
+/* How often exception @number interrupted function @func. */
+struct vinterrupt {
+	uint32_t func;
+	uint16_t number;
+	uint64_t count;
 };
 
 /* An executed instruction (or a conditional branch that never ran). */
@@ -232,6 +278,16 @@ struct pft_views {
 	uint8_t has_cycles;
 	/* What did not fit the tables (struct pft_views_cut). */
 	uint64_t cut_contexts, cut_calls, cut_insns;
+
+	/* Timing (pft_timing.c). */
+	uint8_t exclude_exceptions; /* handlers' time out of the lengths */
+	uint8_t clock;            /* enum vclock: the unit of the lengths */
+	uint64_t clock_hz;        /* cycles per second for the writers (0: none) */
+	struct vexc *excs;        /* [PFT_VIEWS_EXCEPTIONS], made on first use */
+	struct vinterrupt *interrupts;
+	size_t ninterrupts, cap_interrupts;
+	struct vmap interrupt_map; /* number << 32 | func -> index */
+	uint64_t tails_lost;      /* tail calls past VTAILS_MAX: not timed */
 };
 
 /* What the output's selection (pft_views_set_output()) lets through:
@@ -261,6 +317,61 @@ int pft_lines_line_at(const struct pft_lines *l, uint32_t addr, const char **fil
 /* The writers of pft_views_annotate.c and pft_views_sample.c. */
 int pft_views_write_annotate(const struct pft_views *v, struct vout *o, int json);
 int pft_views_write_sample(const struct pft_views *v, struct vout *o);
+/* ---- Timing (pft_timing.c): per-call lengths over the views' frames ---- */
+
+enum { PFT_VIEWS_EXCEPTIONS = 512, VTAILS_MAX = 4096 };
+enum vclock { VCLOCK_UNSET = 0, VCLOCK_INSNS, VCLOCK_CYCLES };
+
+/* Frame @f was pushed for event @ev (a CALL or EXCEPTION into function
+ * @func) on source @s: its clock starts.  Inline: it runs at every call. */
+/* The clock at event @ev: its cycles or its instructions, whichever the
+ * first call had (then every one has cycles: the tracker's count, once
+ * started, stays). */
+static inline uint64_t pft_timing_clock(struct pft_views *v, const struct pft_call_event *ev)
+{
+	if (!v->clock)
+		v->clock = ev->has_cycles ? VCLOCK_CYCLES : VCLOCK_INSNS;
+	return v->clock == VCLOCK_CYCLES ? ev->cycles : ev->insns;
+}
+
+static inline void pft_timing_enter(struct pft_views *v, const struct vsource *s,
+				    struct vframe *f, const struct pft_call_event *ev,
+				    uint32_t func)
+{
+	f->func = func;
+	f->is_exception = ev->kind == PFT_CALL_EXCEPTION;
+	f->exception = !f->is_exception ? 0
+			: ev->exception < PFT_VIEWS_EXCEPTIONS ? ev->exception
+							       : PFT_VIEWS_EXCEPTIONS - 1;
+	f->tails = (uint32_t)s->ntails;
+	f->start = pft_timing_clock(v, ev);
+	f->exc = s->exc_time;
+	f->child = 0;
+}
+/* Exception @ev is taken while function @interrupted runs: counted. */
+int pft_timing_exception(struct pft_views *v, const struct pft_call_event *ev,
+			 uint32_t interrupted);
+/* The top frame @f of @s tail-calls (event @ev) function @func by edge
+ * @edge: the function it ran becomes a tail record. */
+int pft_timing_tail(struct pft_views *v, struct vsource *s, struct vframe *f,
+		    const struct pft_call_event *ev, uint32_t func, uint32_t edge);
+/* Frame @f, the top of @s, closes at event @ev (@parent: the frame
+ * below, NULL for none): its call's and its tail records' lengths are
+ * counted when it returned within the trace. */
+void pft_timing_close(struct pft_views *v, struct vsource *s, struct vframe *f,
+		      struct vframe *parent, const struct pft_call_event *ev);
+void pft_timing_free(struct pft_views *v);
+/* @st in the views' unit. */
+void pft_timing_calls(const struct pft_views *v, const struct vcallstat *st,
+		      struct pft_view_calls *out);
+/* The lengths of @st as JSON fields (",\"returned\":...") or text columns,
+ * the columns' header, and a text note naming the unit. */
+void pft_timing_write_calls(const struct pft_views *v, struct vout *o,
+			    const struct vcallstat *st, int json);
+void pft_timing_write_calls_header(const struct pft_views *v, struct vout *o);
+void pft_timing_write_note(const struct pft_views *v, struct vout *o);
+/* PFT_VIEW_EXCEPTIONS_TEXT / _JSONL. */
+int pft_timing_write_exceptions(const struct pft_views *v, struct vout *o, int json);
 
 /* The name of the function around @addr from @lines, else @image's
  * symbols; NULL when none.  Also its start. */

@@ -578,9 +578,13 @@ static int profile(const struct pft_views *v, struct vout *o, int json)
 
 	if (!edges)
 		return -PFT_ERR_NOMEM;
-	if (!json)
-		pft_vout_printf(o, "%12s %12s %12s %10s  %-10s  %s\n", "self", "inclusive",
-			    v->has_cycles ? "cycles" : "-", "entered", "address", "function");
+	if (!json) {
+		pft_timing_write_note(v, o);
+		pft_vout_printf(o, "%12s %12s %12s %10s", "self", "inclusive",
+				v->has_cycles ? "cycles" : "-", "entered");
+		pft_timing_write_calls_header(v, o);
+		pft_vout_printf(o, "  %-10s  %s\n", "address", "function");
+	}
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		const struct vfunc *f = &v->funcs[v->order[i]];
 		if ((!f->self && !f->entered) || !views_func_selected(v, f))
@@ -594,6 +598,7 @@ static int profile(const struct pft_views *v, struct vout *o, int json)
 				    f->start, f->self, f->incl, f->entered);
 			if (v->has_cycles)
 				pft_vout_printf(o, ",\"cycles\":%" PRIu64, f->cycles);
+			pft_timing_write_calls(v, o, &f->calls, 1);
 			pft_vout_printf(o, "}\n");
 		} else {
 			pft_vout_printf(o, "%12" PRIu64 " %12" PRIu64 " ", f->self, f->incl);
@@ -601,13 +606,18 @@ static int profile(const struct pft_views *v, struct vout *o, int json)
 				pft_vout_printf(o, "%12" PRIu64, f->cycles);
 			else
 				pft_vout_printf(o, "%12s", "-");
-			pft_vout_printf(o, " %10" PRIu64 "  0x%08" PRIx32 "  ", f->entered, f->start);
+			pft_vout_printf(o, " %10" PRIu64, f->entered);
+			pft_timing_write_calls(v, o, &f->calls, 0);
+			pft_vout_printf(o, "  0x%08" PRIx32 "  ", f->start);
 			pft_vout_plain(o, flabel(v, f), 0);
 			pft_vout_printf(o, "\n");
 		}
 	}
-	if (!json)
-		pft_vout_printf(o, "\n%10s %12s  %s\n", "calls", "inclusive", "caller -> callee");
+	if (!json) {
+		pft_vout_printf(o, "\n%10s %12s", "calls", "inclusive");
+		pft_timing_write_calls_header(v, o);
+		pft_vout_printf(o, "  %s\n", "caller -> callee");
+	}
 	for (size_t i = 0; i < v->nedges; i++) {
 		const struct vedge *e = &edges[i];
 		if (!views_func_selected(v, &v->funcs[e->caller]))
@@ -619,10 +629,14 @@ static int profile(const struct pft_views *v, struct vout *o, int json)
 			pft_vout_printf(o, ",\"callee\":");
 			pft_vout_json(o, fname(&v->funcs[e->callee]));
 			json_label(v, o, "callee_label", &v->funcs[e->callee]);
-			pft_vout_printf(o, ",\"calls\":%" PRIu64 ",\"inclusive\":%" PRIu64 "}\n",
+			pft_vout_printf(o, ",\"calls\":%" PRIu64 ",\"inclusive\":%" PRIu64,
 				    e->calls, e->incl);
+			pft_timing_write_calls(v, o, &e->stat, 1);
+			pft_vout_printf(o, "}\n");
 		} else {
-			pft_vout_printf(o, "%10" PRIu64 " %12" PRIu64 "  ", e->calls, e->incl);
+			pft_vout_printf(o, "%10" PRIu64 " %12" PRIu64, e->calls, e->incl);
+			pft_timing_write_calls(v, o, &e->stat, 0);
+			pft_vout_printf(o, "  ");
 			pft_vout_plain(o, flabel(v, &v->funcs[e->caller]), 0);
 			pft_vout_printf(o, " -> ");
 			pft_vout_plain(o, flabel(v, &v->funcs[e->callee]), 0);
@@ -679,6 +693,10 @@ int pft_views_write(const struct pft_views *v, enum pft_view_format format,
 		break;
 	case PFT_VIEW_CALLGRIND:
 		err = callgrind(v, o);
+		break;
+	case PFT_VIEW_EXCEPTIONS_TEXT:
+	case PFT_VIEW_EXCEPTIONS_JSONL:
+		err = pft_timing_write_exceptions(v, o, format == PFT_VIEW_EXCEPTIONS_JSONL);
 		break;
 	default:
 		err = folded(v, o);

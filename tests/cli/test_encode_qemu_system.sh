@@ -23,13 +23,13 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 #   0x10 subs pc, lr, #4    0x110 bkpt #0
 #   0x14 nop                0x114 b 0x100
 #   0x18 subs pc, lr, #4    0x118 bx lr
-#   0x1c nop
+#   0x1c nop                0x11c hvc #0
 python3 - "$tmp/image.bin" <<'EOF'
 import struct, sys
 NOP, MOVS, SUBS4 = 0xe1a00000, 0xe1b0f00e, 0xe25ef004
 words = {0x00: NOP, 0x04: MOVS, 0x08: MOVS, 0x0c: MOVS, 0x10: SUBS4, 0x14: NOP, 0x18: SUBS4,
          0x1c: NOP, 0x100: NOP, 0x104: NOP, 0x108: 0xef000001, 0x10c: 0xe5910000,
-         0x110: 0xe1200070, 0x114: 0xeafffff9, 0x118: 0xe12fff1e}
+         0x110: 0xe1200070, 0x114: 0xeafffff9, 0x118: 0xe12fff1e, 0x11c: 0xe1400070}
 img = bytearray(0x120)
 for a, w in words.items():
     img[a:a + 4] = struct.pack("<I", w)
@@ -139,6 +139,21 @@ for cfg in "" "--protocol etmv3"; do
         "118 prefetch_abort@0x100000 c 104"
 done
 
+# HVC (on a core with the Virtualization Extensions): raised by the
+# instruction, which ran; an exception into Hyp mode (3).
+{
+    t 0x11c
+    echo "Taking exception 11 [Hypervisor Call] on CPU 0"
+    echo "...from EL1 to EL2"
+    t 0x14; t 0x18
+    echo "Exception return from AArch32 hyp to svc PC 0x00000104"
+    t 0x104
+} >"$tmp/hvc.log"
+for cfg in "" "--protocol etmv3"; do
+    # shellcheck disable=SC2086
+    check "HVC [$cfg]" "$(decode "$tmp/hvc.log" $cfg)" "11c hyp@0x120 14 18 104"
+done
+
 # The same flows as a plain log.
 printf '100\nexception irq\n18\n104\n108\nexception svc\n8\nexception 12 0x10c\n10\n110\n' \
     >"$tmp/plain.log"
@@ -165,6 +180,10 @@ expect_error 2 "bad5.log:2: exception: not an exception number" \
 printf '100\nexception irq 0x10g\n18\n' >"$tmp/bad6.log"
 expect_error 2 "bad6.log:2: exception: " \
     "$PFT" encode --log "$tmp/bad6.log" "${img[@]}" --out-raw "$tmp/x.raw"
+{ t 0x18; echo "Exception return from AArch32 irq to svc PC 0x00000104"; t 0x108; } \
+    >"$tmp/bad8.log"
+expect_error 2 "bad8.log:3: the exception return before \(line 2\) went to 0x00000104, not to this block's 0x00000108" \
+    "$PFT" encode --log "$tmp/bad8.log" "${img[@]}" --out-raw "$tmp/x.raw"
 { t 0x100; echo "Exception return from AArch32 irq to svc"; } >"$tmp/bad7.log"
 expect_error 2 "bad7.log:2: qemu 'Exception return' line without a PC" \
     "$PFT" encode --log "$tmp/bad7.log" "${img[@]}" --out-raw "$tmp/x.raw"

@@ -106,7 +106,7 @@ for o in --raw --formatted --tpiu --snapshot --perf --format --output --quiet; d
     check_eval "info --help lists $o" '"$PFT" info --help | grep -q -- "^ *$o "'
 done
 # Every option of every command's --help is in the man page.
-for c in dump decode coverage profile timeline calls encode stats event regs info; do
+for c in dump decode coverage profile exceptions timeline calls encode stats event regs info; do
     for o in $("$PFT" "$c" --help 2>&1 | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
         grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" "$SRC/doc/man/pft.1" ||
             bad "doc/man/pft.1 does not list pft $c $o"

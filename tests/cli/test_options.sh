@@ -31,12 +31,12 @@ expect 2 "pft: dump: unknown option '--clock' (try 'pft dump --help')" dump --cl
 expect 2 "pft: decode: option '--output' needs a value" decode --count --insn --output
 expect 2 "pft: decode: unknown option '--clock' (try 'pft decode --help')" decode --clock 5
 expect 2 "pft: --image: 'foo' needs @ADDR (the address of its first byte)" decode --image foo
-expect 2 "pft: coverage: --clock goes with pft timeline" coverage --clock 5
+expect 2 "pft: coverage: --clock goes with pft timeline, profile and exceptions" coverage --clock 5
 expect 2 "pft: coverage: --format: 'callgrind' is not one of this command's formats (try 'pft coverage --help')" coverage --format callgrind
 expect 2 "pft: profile: --format: 'lcov' is not one of this command's formats (try 'pft profile --help')" profile --format lcov
 expect 2 "pft: timeline: --clock: '0' is not a frequency between 1 Hz and 100 GHz" timeline --clock 0
 expect 2 "pft: timeline: --format: 'jsonl' is not one of this command's formats (try 'pft timeline --help')" timeline --format jsonl
-expect 2 "pft: calls: --clock goes with pft timeline" calls --cl x
+expect 2 "pft: calls: --clock goes with pft timeline, profile and exceptions" calls --cl x
 expect 2 "pft: info: unknown option '--cycle-accurate' (try 'pft info --help')" info --cycle-accurate
 expect 2 "pft: info: unknown option '-j' (try 'pft info --help')" info -j 2
 expect 2 "pft: info: unknown option '--cycle-accurate' (try 'pft info --help')" info --cycle-accurate

@@ -248,8 +248,10 @@ for v in coverage profile timeline calls; do
           "[ $? -eq 1 ] && grep -q '^pft: $bin.raw: the image does not match the trace' '$tmp/bias.err'"
 done
 
-check_eval "pft profile refuses --clock" \
-      "! '$PFT' profile --snapshot '$demo' --clock 5 2>/dev/null"
+check_eval "pft coverage refuses --clock" \
+      "! '$PFT' coverage --snapshot '$demo' --clock 5 2>/dev/null"
+check_eval "pft exceptions refuses --exclude-exceptions" \
+      "! '$PFT' exceptions --snapshot '$demo' --exclude-exceptions 2>/dev/null"
 check_eval "pft timeline refuses --format text" \
       "! '$PFT' timeline --snapshot '$demo' --format text 2>/dev/null"
 

@@ -192,6 +192,14 @@ def one(pft, tmp, label, log, plain, elf, truth, protocol, index, cfg):
         reports.append("FAIL %s: pft decode differs from the truth: %s" % (name, diff))
     else:
         passed += 1
+    r = run([pft, "exceptions", "--snapshot", ss, "--elf", elf, "--format", "jsonl"])
+    diff = handler_difference(truth.handlers, r.stdout) if not r.returncode else \
+        "exit %d: %s" % (r.returncode, r.stderr.strip())
+    if diff:
+        failed += 1
+        reports.append("FAIL %s: pft exceptions: %s" % (name, diff))
+    else:
+        passed += 1
     if protocol == "ptm":
         elf_image = bare_truth.Elf(elf)
         status, report = diff_flow.compare(pft, ss, TRACE_ID, known=True,
@@ -206,6 +214,24 @@ def one(pft, tmp, label, log, plain, elf, truth, protocol, index, cfg):
         if protocol == "ptm" and index == 0:  # what OpenCSD deviated in, once a run
             reports.append("%s: OpenCSD: %s" % (name, report.split(": ", 1)[1]))
     return passed, failed, "\n".join(reports)
+
+
+def handler_difference(kinds, jsonl):
+    """None when pft exceptions' objects give, per kind, the truth's count
+    and handler lengths (one cycle per instruction in a cycle-accurate
+    trace, as the model counts them), else what differs."""
+    got = {}
+    for line in jsonl.splitlines():
+        o = json.loads(line)
+        got[o["number"]] = (o["count"], o["returned"], o["min"], o["max"], o["total"])
+    want = {}
+    for number, (count, lengths) in kinds.items():
+        want[number] = (count, len(lengths), min(lengths, default=0), max(lengths, default=0),
+                        sum(lengths))
+    if got == want:
+        return None
+    return "truth (count, returned, min, max, total) %s, pft %s" % (
+        sorted(want.items()), sorted(got.items()))
 
 
 def is_a32_eret(elf, addr):
@@ -253,6 +279,7 @@ def prepare(tmp, board, variant, prog):
         return label, "FAIL %s: the truth does not fit the code:\n  %s" % (
             label, "\n  ".join(problems[:10]))
     bare_truth.strip(log, plain)
+    truth.handlers = bare_truth.handlers(truth, elf)
     return label, (log, plain, elf, truth)
 
 

@@ -370,6 +370,36 @@ def check(t, elf_path):
     return problems
 
 
+def handlers(t, elf_path):
+    """Per exception number: [count, [handler lengths]].  A handler runs
+    from its vector's first instruction through the exception return
+    (objdump's mnemonics; a conditional one that falls through is none)
+    that closes it, the innermost open one first; nested handlers count in
+    the outer one's length as well as in their own."""
+    elf = Elf(elf_path)
+    code = objdump(elf_path)
+    at = {}
+    for e in t.exceptions:
+        at.setdefault(e.index, []).append(e)
+    kinds, open_ = {}, []
+    for j in range(len(t.insns) + 1):
+        for e in at.get(j, []):
+            kinds.setdefault(e.number, [0, []])[0] += 1
+            open_.append((e.number, j))
+        if j == len(t.insns):
+            break
+        s = t.insns[j]
+        mnem, ops = code.get(s.addr, ("?", ""))
+        if not open_ or not is_exception_return(mnem, ops):
+            continue
+        follow = s.addr + elf.size(s.addr, s.thumb)
+        went = j + 1 in at or (j + 1 < len(t.insns) and t.insns[j + 1].addr != follow)
+        if went:
+            number, start = open_.pop()
+            kinds[number][1].append(j - start + 1)
+    return kinds
+
+
 def is_exception_return(mnemonic, operands):
     ops = operands.replace(" ", "")
     return (mnemonic.startswith(("subs", "movs")) and ops.startswith("pc,lr")) or \

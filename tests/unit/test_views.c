@@ -119,12 +119,18 @@ static void profile_by_hand(void)
 			 "0x8300 0 1\n0x8304 0 1\n") != NULL);
 	PTU_CHECK(strstr(out.text, "totals: 8\n") != NULL);
 
+	/* Per call, in cycles: fc tail-called after 4 returns after 7, 9
+	 * cycles, 6 of them its own; its call of fb 3. */
 	out.len = 0;
 	PTU_EQ(pft_views_write(v, PFT_VIEW_PROFILE_JSONL, NULL, to_buffer, &out), 0);
 	PTU_CHECK(strstr(out.text, "{\"type\":\"function\",\"name\":\"fc\",\"start\":\"0x00008300\","
-			 "\"self\":2,\"inclusive\":3,\"entered\":1,\"cycles\":6}\n") != NULL);
+			 "\"self\":2,\"inclusive\":3,\"entered\":1,\"cycles\":6,\"returned\":1,"
+			 "\"incl_min\":9,\"incl_max\":9,\"incl_avg\":9.00,\"self_min\":6,"
+			 "\"self_max\":6,\"self_avg\":6.00,\"len_unit\":\"cycles\"}\n") != NULL);
 	PTU_CHECK(strstr(out.text, "{\"type\":\"call\",\"caller\":\"fc\",\"callee\":\"fb\","
-			 "\"calls\":1,\"inclusive\":1}\n") != NULL);
+			 "\"calls\":1,\"inclusive\":1,\"returned\":1,\"incl_min\":3,"
+			 "\"incl_max\":3,\"incl_avg\":3.00,\"self_min\":3,\"self_max\":3,"
+			 "\"self_avg\":3.00,\"len_unit\":\"cycles\"}\n") != NULL);
 
 	/* No line tables: lcov is refused (an empty tracefile would say no
 	 * line ran), nothing written; coverage lists the functions. */
@@ -544,6 +550,97 @@ static void timeline_times(void)
 	}
 }
 
+/* The lengths of one call of function @name, in the views' unit. */
+static void call_lengths(struct pft_views *v, const char *name, uint64_t returned,
+			 uint64_t incl_min, uint64_t incl_max, uint64_t incl_sum,
+			 uint64_t self_min, uint64_t self_max, uint64_t self_sum)
+{
+	struct pft_view_func f;
+	size_t i = 0;
+
+	while (pft_views_function(v, i, &f, sizeof(f)) == 0 && strcmp(f.name, name))
+		i++;
+	PTU_STREQ(f.name, name);
+	PTU_EQ(f.calls.returned, returned);
+	PTU_EQ(f.calls.incl_min, incl_min);
+	PTU_EQ(f.calls.incl_max, incl_max);
+	PTU_EQ(f.calls.incl_sum, incl_sum);
+	PTU_EQ(f.calls.self_min, self_min);
+	PTU_EQ(f.calls.self_max, self_max);
+	PTU_EQ(f.calls.self_sum, self_sum);
+}
+
+/*
+ * Per-call lengths, worked out by hand (one instruction a range, 3 cycles
+ * each; a count is the instructions up to the event):
+ *   1 _start bl fa          fa's call starts at 1
+ *   2 fa bl fb              fb's at 2
+ *     IRQ (return 0x8200)   before fb's first instruction: a handler at 2
+ *   3 fc bl fb              (the handler's code) fb' from 3
+ *   4 fb bx lr              fb' returns at 4: 1
+ *   5 fc: exception return  the handler ran 3 (fc's call 3, self 2)
+ *   6 fb bx lr              fb returns at 6: 4, of which 3 the handler's
+ *   7 fa b fc               tail call: fa's own part 2 (1 and 7)
+ *   8 fc bl fb              fb'' from 8
+ *   9 fb bx lr              1
+ *  10 fc bx lr to 0x8004    fc (tail-called at 7) 3, self 2; fa's call 9
+ *  11 _start b .
+ * With the handlers excluded: fb 1, fa 6; the handler's own call stays 3.
+ */
+static void call_lengths_by_hand(void)
+{
+	static const struct {
+		uint32_t start;
+		unsigned iclass;
+	} t[] = {
+		{ 0x8000, PFT_ICLASS_CALL }, { 0x8100, PFT_ICLASS_CALL }, { 0, 0 },
+		{ 0x8300, PFT_ICLASS_CALL }, { 0x8200, PFT_ICLASS_RETURN },
+		{ 0x8304, PFT_ICLASS_EXC_RETURN }, { 0x8200, PFT_ICLASS_RETURN },
+		{ 0x8104, PFT_ICLASS_JUMP }, { 0x8300, PFT_ICLASS_CALL },
+		{ 0x8200, PFT_ICLASS_RETURN }, { 0x8304, PFT_ICLASS_RETURN },
+		{ 0x8004, PFT_ICLASS_JUMP },
+	};
+	struct pft_image *img = pft_image_alloc(NULL);
+
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	for (int exclude = 0; exclude < 2; exclude++) {
+		struct pft_views_config cfg = { .size = sizeof(cfg), .image = img,
+						.exclude_exceptions = (uint8_t)exclude };
+		struct pft_views *v = pft_views_alloc(&cfg, NULL);
+		for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+			struct pft_elem e = arm_range(t[i].start, 1, t[i].iclass, 1);
+			if (!t[i].start)
+				e = (struct pft_elem){ .type = PFT_ELEM_EXCEPTION, .exception = 14,
+						       .has_ret = 1, .addr = 0x8200 };
+			else
+				e.has_cycles = 1, e.cycles = 3;
+			PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), 0);
+		}
+		PTU_EQ(pft_views_finish(v), 0);
+		PTU_EQ(pft_views_len_unit(v), PFT_VIEW_LEN_CYCLES);
+		if (!exclude) {
+			call_lengths(v, "fb", 3, 3, 12, 18, 3, 12, 18);
+			call_lengths(v, "fa", 1, 27, 27, 27, 6, 6, 6);
+		} else {
+			call_lengths(v, "fb", 3, 3, 3, 9, 3, 3, 9);
+			call_lengths(v, "fa", 1, 18, 18, 18, 6, 6, 6);
+		}
+		call_lengths(v, "fc", 2, 9, 9, 18, 6, 6, 12);
+		call_lengths(v, "_start", 0, 0, 0, 0, 0, 0, 0);
+		struct pft_view_exception x;
+		PTU_EQ(pft_views_exception(v, 0, &x, sizeof(x)), 0);
+		PTU_EQ(x.number, 14);
+		PTU_EQ(x.count, 1);
+		PTU_EQ(x.len.returned, 1);
+		PTU_EQ(x.len.incl_sum, 9);
+		PTU_EQ(x.ninterrupted, 1);
+		PTU_STREQ(x.interrupted[0].name, "fb");
+		PTU_EQ(pft_views_exception(v, 1, &x, sizeof(x)), -PFT_ERR_EOS);
+		pft_views_free(v);
+	}
+	pft_image_free(img);
+}
+
 static void errors(void)
 {
 	struct pft_image *img = pft_image_alloc(NULL);
@@ -605,6 +702,7 @@ int main(void)
 		PTU_RUN(profile_depth_limit);
 		PTU_RUN(range_through_functions);
 		PTU_RUN(range_through_many_functions);
+		PTU_RUN(call_lengths_by_hand);
 	} else {
 		ptu_tests_failed++;
 	}
