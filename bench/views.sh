@@ -22,7 +22,8 @@ in="--snapshot $1/snapshot --elf $1/workload"
 times=$(mktemp)
 trap 'rm -f "$times"' EXIT
 for round in $(seq "$runs"); do
-	for view in "decode --count" coverage profile "profile --format callgrind" \
+	for view in "decode --count" coverage profile "profile --format callgrind" annotate \
+		    "annotate --format jsonl" \
 		    timeline ${VIEWS_CALLS+calls "calls --format jsonl"}; do
 		# shellcheck disable=SC2086
 		/usr/bin/time -f "%U %S" -o "$times.1" "$pft" $view $in -j "${JOBS:-1}" >/dev/null

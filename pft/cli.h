@@ -88,6 +88,7 @@ int cmd_info(int argc, char **argv) __attribute__((weak));
 int cmd_profile(int argc, char **argv) __attribute__((weak));
 int cmd_timeline(int argc, char **argv) __attribute__((weak));
 int cmd_calls(int argc, char **argv) __attribute__((weak));
+int cmd_annotate(int argc, char **argv) __attribute__((weak));
 int cmd_exceptions(int argc, char **argv) __attribute__((weak));
 
 #endif

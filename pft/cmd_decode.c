@@ -1,11 +1,11 @@
 /* pft decode: reconstruct the executed instructions of a PTM trace. */
-#include <capstone/capstone.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "disasm.h"
 #include "escape.h"
 #include "images.h"
 #include "input.h"
@@ -29,14 +29,16 @@ struct decode {
 	int merge;                    /* --merge: each line with its time */
 	int timed;                    /* the item being printed has @time */
 	uint64_t time;
-	csh cs_arm, cs_thumb;
-	int have_cs;
+	struct disasm cs;
 	struct dis_entry *dis;        /* DIS_CACHE_SIZE entries, with --insn */
 	uint64_t counts[PFT_ELEM_TYPE_MAX];
 	uint64_t insns;
 	uint64_t *gap_errors;         /* --count: per source, the gaps' errors */
 	const struct pft_ptm_packet *pkt; /* the packet whose elements are printed */
 	struct pft_lines *lines;      /* source lines of the --elf files */
+	struct pft_select *sel;       /* --function: NULL, everything */
+	struct pft_elem *pieces;      /* --function: a range's pieces */
+	size_t cap_pieces;
 	struct outbuf out;
 };
 
@@ -94,27 +96,16 @@ static const struct dis_entry *disassemble(struct decode *d, uint8_t isa,
 	if (c->valid && c->addr == insn->addr && c->isa == isa && c->size == insn->size &&
 	    !memcmp(c->raw, insn->raw, insn->size))
 		return c;
-	csh cs = isa == PFT_ISA_ARM ? d->cs_arm : d->cs_thumb;
-	cs_insn *dis = NULL;
-	size_t count = d->have_cs ? cs_disasm(cs, insn->raw, insn->size, insn->addr, 1, &dis)
-				  : 0;
+	struct pft_insn in = *insn;
 
+	in.isa = isa;
 	c->valid = 1;
 	c->addr = insn->addr;
 	c->isa = isa;
 	c->size = (uint8_t)insn->size;
 	memcpy(c->raw, insn->raw, insn->size);
-	c->known = count != 0;
-	if (!count)
-		/* Capstone does not know it. */
-		snprintf(c->text, sizeof(c->text), "(undecodable)");
-	else if (d->format == FMT_JSONL)
-		snprintf(c->text, sizeof(c->text), "%s%s%s", dis->mnemonic,
-			 *dis->op_str ? " " : "", dis->op_str);
-	else
-		snprintf(c->text, sizeof(c->text), "%-8s %s", dis->mnemonic, dis->op_str);
-	if (count)
-		cs_free(dis, count);
+	c->known = (uint8_t)disasm_text(&d->cs, &in, d->format != FMT_JSONL, c->text,
+					sizeof(c->text));
 	return c;
 }
 
@@ -433,6 +424,40 @@ static void print_elem(struct decode *d, const struct pft_input_source *s,
 		print_insns(d, s, e, id);
 }
 
+static void on_elem(struct decode *d, const struct pft_input_source *s, const struct pft_elem *e);
+
+/* --function: of a range, the pieces in the functions; of the other
+ * elements, the errors (the rest says nothing of the functions). */
+static int on_selected(struct decode *d, const struct pft_input_source *s,
+		       const struct pft_elem *e)
+{
+	int n;
+
+	if (e->type != PFT_ELEM_RANGE) {
+		if (e->type == PFT_ELEM_ERROR)
+			on_elem(d, s, e);
+		return 0;
+	}
+	while ((n = pft_select_clip(d->sel, s->image, e, d->pieces, d->cap_pieces,
+				    sizeof(*d->pieces))) == -PFT_ERR_NOSPACE) {
+		size_t cap = d->cap_pieces ? 2 * d->cap_pieces : 16;
+		struct pft_elem *p = realloc(d->pieces, cap * sizeof(*p));
+		if (!p) {
+			cli_error("decode: out of memory");
+			return -1;
+		}
+		d->pieces = p;
+		d->cap_pieces = cap;
+	}
+	if (n < 0) {
+		cli_error("decode: --function: %s", pft_errstr(pft_errcode(n)));
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		on_elem(d, s, &d->pieces[i]);
+	return 0;
+}
+
 static void on_elem(struct decode *d, const struct pft_input_source *s, const struct pft_elem *e)
 {
 	d->counts[e->type]++;
@@ -541,7 +566,7 @@ static void usage(void *ctx)
 	(void)ctx;
 	printf("usage: pft decode INPUT [IMAGES] [--insn] [--format text|jsonl] [--count]"
 	       " [-j N]\n"
-	       "                  [--merge] [--output FILE] [--quiet]\n\n"
+	       "                  [--merge] [--function NAME] [--output FILE] [--quiet]\n\n"
 	       "%s%s%s"
 	       "output:\n"
 	       "  --format text|jsonl   listing format (default text)\n"
@@ -550,6 +575,8 @@ static void usage(void *ctx)
 	       "  --count               print only element counts (per source, then the\n"
 	       "                        total, when there are several)\n"
 	       MERGE_HELP
+	       FUNCTION_HELP
+	       "                        (the ranges cut to them, and the errors)\n"
 	       OUTPUT_HELP,
 	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP);
 }
@@ -578,7 +605,7 @@ int cmd_decode(int argc, char **argv)
 	const struct cmd_spec spec = {
 		.name = "decode",
 		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_IMAGES | OPTS_FORMAT |
-			  OPTS_OUTPUT | OPTS_MERGE,
+			  OPTS_OUTPUT | OPTS_MERGE | OPTS_FUNCTION,
 		.format_default = FMT_TEXT, .own = own, .option = decode_option, .usage = usage,
 		.ctx = &d
 	};
@@ -591,18 +618,21 @@ int cmd_decode(int argc, char **argv)
 	if (rc != CMD_GO_ON)
 		goto out;
 	d.format = a.format;
-	o->counting = d.count_only;
+	/* --function counts what it lists: not in the library's fast count. */
+	o->counting = d.count_only && !a.nfunctions;
 	rc = input_open(&in, o, 0, 1, &a.images);
 	if (rc) {
 		input_close(&in);
 		goto out;
 	}
 	/* Source lines for the instructions listed and the JSON ranges. */
-	if ((d.insn || d.format == FMT_JSONL) && !d.count_only &&
-	    image_args_lines(&a.images, &d.lines)) {
-		rc = EXIT_USAGE;
-		input_close(&in);
-		goto out;
+	if (((d.insn || d.format == FMT_JSONL) && !d.count_only) || a.nfunctions) {
+		if (image_args_lines(&a.images, &d.lines) ||
+		    input_select(&in, cmd, d.lines, a.functions, a.nfunctions, &d.sel)) {
+			rc = EXIT_USAGE;
+			input_close(&in);
+			goto out;
+		}
 	}
 	if (cmd_open_output(&a)) {
 		rc = EXIT_USAGE;
@@ -617,8 +647,7 @@ int cmd_decode(int argc, char **argv)
 		goto out;
 	}
 	if (d.insn) {
-		d.have_cs = cs_open(CS_ARCH_ARM, CS_MODE_ARM, &d.cs_arm) == CS_ERR_OK &&
-			    cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d.cs_thumb) == CS_ERR_OK;
+		disasm_open(&d.cs);
 		d.dis = calloc(DIS_CACHE_SIZE, sizeof(*d.dis));
 		if (!d.dis) {
 			cli_error("%s: out of memory", cmd);
@@ -628,10 +657,10 @@ int cmd_decode(int argc, char **argv)
 		}
 	}
 	struct pft_item item;
-	int r;
+	int r, failed = 0;
 	/* --count: the library counts, and returns the gaps only. */
 	d.merge = o->merge != 0;
-	while ((r = d.count_only ? input_count(&in, &item) : input_next(&in, &item)) > 0) {
+	while ((r = o->counting ? input_count(&in, &item) : input_next(&in, &item)) > 0) {
 		const struct pft_input_source *s = &in.src[item.source].info;
 		d.timed = d.merge && item.timed;
 		d.time = item.time;
@@ -639,15 +668,20 @@ int cmd_decode(int argc, char **argv)
 			/* A BAD packet's elements come in a run of their own:
 			 * the packet error messages need is the run's. */
 			d.pkt = item.ptm;
-			for (uint32_t i = 0; i < item.count; i++)
-				on_elem(&d, s, &item.elem[i]);
+			for (uint32_t i = 0; i < item.count && !failed; i++)
+				if (!d.sel)
+					on_elem(&d, s, &item.elem[i]);
+				else if (on_selected(&d, s, &item.elem[i]))
+					failed = 1;
+			if (failed)
+				break;
 		} else if (item.type == PFT_ITEM_GAP) {
 			on_gap(&d, s, item.source, item.offset, item.status);
 		}
 	}
 	ob_flush(&d.out);
-	rc = r ? EXIT_USAGE : EXIT_OK;
-	for (size_t i = 0; !rc && d.count_only && i < in.nsrc; i++) {
+	rc = r || failed ? EXIT_USAGE : EXIT_OK;
+	for (size_t i = 0; !rc && o->counting && i < in.nsrc; i++) {
 		for (int t = 0; t < PFT_ELEM_TYPE_MAX; t++)
 			d.counts[t] += in.src[i].counts.elems[t];
 		d.insns += in.src[i].counts.insns;
@@ -663,10 +697,9 @@ int cmd_decode(int argc, char **argv)
 		rc = EXIT_DECODE_ERRORS;
 	input_close(&in);
 out:
-	if (d.have_cs) {
-		cs_close(&d.cs_arm);
-		cs_close(&d.cs_thumb);
-	}
+	disasm_close(&d.cs);
+	pft_select_free(d.sel);
+	free(d.pieces);
 	free(d.dis);
 	free(d.gap_errors);
 	cmd_args_free(&a);

@@ -1,25 +1,28 @@
-/* Views of the executed code: pft coverage, pft profile, pft exceptions,
- * pft timeline and pft calls.  Each decodes like pft decode and hands the elements to the
- * library's views accumulator or its calls trackers (one per source). */
+/* Views of the executed code: pft coverage, pft profile, pft annotate, pft
+ * exceptions, pft timeline and pft calls.  Each decodes like pft decode and
+ * hands the elements to the library's views accumulator or its calls
+ * trackers (one per source). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "disasm.h"
 #include "images.h"
 #include "input.h"
 #include "options.h"
 #include "outbuf.h"
 
-enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS, CMD_EXCEPTIONS };
+enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS, CMD_EXCEPTIONS,
+		CMD_ANNOTATE };
 
 /* Per command: its name, what it does, and its --format values in the
  * order of the numbers they map to (enum pft_view_format for the views). */
 static const struct {
 	const char *name, *what;
-	const char *formats[4];
-	int values[4];
+	const char *formats[5];
+	int values[5];
 	int nformats;
 } commands[] = {
 	[CMD_COVERAGE] = { "coverage",
@@ -30,9 +33,9 @@ static const struct {
 	[CMD_PROFILE] = { "profile",
 			  "instructions per function (self, inclusive), cycles, the lengths\n"
 			  "of one call (shortest, mean, longest), and calls per caller and callee",
-			  { "text", "jsonl", "callgrind", "folded" },
+			  { "text", "jsonl", "callgrind", "folded", "llvm-sample" },
 			  { PFT_VIEW_PROFILE_TEXT, PFT_VIEW_PROFILE_JSONL, PFT_VIEW_CALLGRIND,
-			    PFT_VIEW_FOLDED }, 4 },
+			    PFT_VIEW_FOLDED, PFT_VIEW_LLVM_SAMPLE }, 5 },
 	[CMD_TIMELINE] = { "timeline",
 			   "the calls as nested spans, one track per trace source, in Chrome\n"
 			   "trace-event JSON (Perfetto UI, speedscope, chrome://tracing)",
@@ -46,12 +49,19 @@ static const struct {
 			     "included) and the functions it interrupted most",
 			     { "text", "jsonl" },
 			     { PFT_VIEW_EXCEPTIONS_TEXT, PFT_VIEW_EXCEPTIONS_JSONL }, 2 },
+	[CMD_ANNOTATE] = { "annotate",
+			   "every executed instruction with its exact execution count, how often\n"
+			   "it changed the flow and did not where the trace tells it, its\n"
+			   "disassembly and source line, per function",
+			   { "text", "jsonl" },
+			   { PFT_VIEW_ANNOTATE_TEXT, PFT_VIEW_ANNOTATE_JSONL }, 2 },
 };
 
 /* The commands that feed the views accumulator. */
 static int uses_views(enum view_cmd cmd)
 {
-	return cmd == CMD_COVERAGE || cmd == CMD_PROFILE || cmd == CMD_EXCEPTIONS;
+	return cmd == CMD_COVERAGE || cmd == CMD_PROFILE || cmd == CMD_EXCEPTIONS ||
+	       cmd == CMD_ANNOTATE;
 }
 
 /* The commands that take --clock. */
@@ -101,7 +111,10 @@ struct views_run {
 	uint64_t ts_hz;               /* the snapshot's timestamp frequency */
 	uint64_t ts_clock;            /* --ts-clock (0: ts_hz) */
 	struct pft_lines *lines;      /* NULL without --elf */
-	struct pft_views *views;      /* coverage, profile */
+	struct pft_views *views;      /* coverage, profile, annotate */
+	struct pft_select *sel;       /* --function: NULL, everything */
+	struct disasm dis;            /* annotate */
+	int order;                    /* annotate: enum pft_views_order */
 	struct pft_calls **calls;     /* timeline, calls: one per source */
 	struct pft_timeline **tracks; /* timeline: one per source */
 	struct outbuf *ob;            /* calls: the lines on their way to out */
@@ -181,9 +194,11 @@ static void usage(void *ctx)
 	printf("usage: pft %s INPUT [IMAGES] [--format ", commands[cmd].name);
 	for (int i = 0; i < commands[cmd].nformats; i++)
 		printf("%s%s", i ? "|" : "", commands[cmd].formats[i]);
-	printf("] [--output FILE]%s%s%s\n\n", takes_clock(cmd) ? " [--clock HZ]" : "",
+	printf("]%s [--output FILE]%s%s%s%s\n\n", cmd == CMD_EXCEPTIONS ? "" : " [--function NAME]",
+	       takes_clock(cmd) ? " [--clock HZ]" : "",
 	       cmd == CMD_TIMELINE ? " [--ts-clock HZ]" : "",
-	       cmd == CMD_PROFILE ? " [--exclude-exceptions]" : "");
+	       cmd == CMD_PROFILE ? " [--exclude-exceptions]" : "",
+	       cmd == CMD_ANNOTATE ? " [--order hot|address]" : "");
 	printf("Decodes like pft decode and writes %s.\n"
 	       "Source files and lines come from the DWARF of the --elf files.\n%s\n",
 	       commands[cmd].what,
@@ -193,8 +208,15 @@ static void usage(void *ctx)
 	printf("%s%s%s"
 	       "output:\n"
 	       "  --format FORMAT       (default %s)\n"
+	       "%s%s"
 	       OUTPUT_HELP,
-	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP, commands[cmd].formats[0]);
+	       INPUT_OPTIONS_HELP, JOBS_HELP, IMAGES_HELP, commands[cmd].formats[0],
+	       cmd == CMD_EXCEPTIONS ? "" : FUNCTION_HELP,
+	       cmd == CMD_CALLS || cmd == CMD_TIMELINE
+	       ? "                        (the calls and returns into and out of it)\n" : "");
+	if (cmd == CMD_ANNOTATE)
+		printf("  --order hot|address   the functions most executed first (default), or\n"
+		       "                        by address\n");
 	if (cmd == CMD_TIMELINE)
 		printf("  --ts-clock HZ         timestamps per second (default: the snapshot's\n"
 		       "                        timestamp frequency; else one tick is shown as\n"
@@ -482,6 +504,8 @@ static int drain_calls(struct views_run *r, size_t i)
 	struct pft_call_event ev;
 
 	while (pft_calls_next(r->calls[i], &ev, sizeof(ev)) == 0) {
+		if (!pft_select_event(r->sel, &ev))
+			continue;
 		if (r->cmd == CMD_CALLS) {
 			print_call(r, &r->in.src[i], &ev);
 			continue;
@@ -533,7 +557,7 @@ static int on_run(struct views_run *r, size_t i, const struct pft_elem *e, size_
 		err = pft_views_put_run(r->views, (unsigned)i, e, n, sizeof(*e));
 		return err ? report(r, err) : 0;
 	}
-	if (r->cmd == CMD_TIMELINE) {
+	if (r->cmd == CMD_TIMELINE && !r->sel) {
 		err = pft_timeline_put_run(r->tracks[i], r->calls[i], e, n, sizeof(*e));
 		return err ? report(r, err) : 0;
 	}
@@ -593,12 +617,22 @@ static int start(struct views_run *r)
 	int err = 0;
 
 	if (uses_views(r->cmd)) {
+		/* The annotation needs no calls: it costs little more than
+		 * the decode without them. */
 		struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines,
 					       .exclude_exceptions = (uint8_t)r->exclude_exceptions,
+					       .insns_only = r->cmd == CMD_ANNOTATE,
 					       .clock_hz = r->hz };
 		if (!(vc.image = first_image(in)))
 			return -1;
 		if (!(r->views = pft_views_alloc(&vc, &err)))
+			goto fail;
+		if (r->cmd == CMD_ANNOTATE)
+			disasm_open(&r->dis);
+		struct pft_views_output vo = { .size = sizeof(vo), .select = r->sel,
+					       .disasm = r->dis.ok ? disasm_views : NULL,
+					       .disasm_ctx = &r->dis, .order = (uint8_t)r->order };
+		if ((err = pft_views_set_output(r->views, &vo)))
 			goto fail;
 		/* Cores with different memory: each source its own image. */
 		for (size_t i = 0; i < in->nsrc; i++)
@@ -706,6 +740,8 @@ static void release(struct views_run *r)
 	free(r->calls);
 	free(r->tracks);
 	pft_views_free(r->views);
+	pft_select_free(r->sel);
+	disasm_close(&r->dis);
 	/* Even after an error: the lines before it, as they were written. */
 	if (r->ob)
 		ob_flush(r->ob);
@@ -747,7 +783,8 @@ static int lines_check(const struct views_run *r)
 	if (pft_views_check_format(&vc, (enum pft_view_format)r->format, &why) == 0)
 		return 0;
 	cli_error("%s: %s: --format %s needs source lines%s", commands[r->cmd].name, why.text,
-		  r->format == PFT_VIEW_LCOV ? "lcov" : "?",
+		  r->format == PFT_VIEW_LCOV ? "lcov"
+		  : r->format == PFT_VIEW_LLVM_SAMPLE ? "llvm-sample" : "?",
 		  r->lines ? "" : ": give the program with --elf (built with -g)");
 	return -1;
 }
@@ -768,13 +805,26 @@ static int parse_format(void *ctx, const char *arg, int *format)
 }
 
 /* The views' own options: --clock HZ (timeline, profile, exceptions),
- * --ts-clock HZ (timeline) and --exclude-exceptions (profile). */
+ * --ts-clock HZ (timeline), --exclude-exceptions (profile) and --order
+ * (annotate). */
 static int views_option(void *ctx, int code, const char *arg)
 {
 	struct views_run *r = ctx;
 	const char *name = commands[r->cmd].name;
 	const char *opt = code == 't' ? "--ts-clock" : "--clock";
 
+	if (code == 'o') {
+		if (r->cmd != CMD_ANNOTATE) {
+			cli_error("%s: --order goes with pft annotate", name);
+			return -1;
+		}
+		if (!strcmp(arg, "hot") || !strcmp(arg, "address")) {
+			r->order = !strcmp(arg, "hot") ? PFT_VIEWS_ORDER_HOT : PFT_VIEWS_ORDER_ADDRESS;
+			return 0;
+		}
+		cli_error("%s: --order: '%s' is neither hot nor address", name, arg);
+		return -1;
+	}
 	if (code == 'x') {
 		if (r->cmd != CMD_PROFILE) {
 			cli_error("%s: --exclude-exceptions goes with pft profile", name);
@@ -800,13 +850,15 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		{ "clock", required_argument, NULL, 'k' },
 		{ "ts-clock", required_argument, NULL, 't' },
 		{ "exclude-exceptions", no_argument, NULL, 'x' },
+		{ "order", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct views_run r = { .cmd = cmd, .out = stdout };
+	struct views_run r = { .cmd = cmd, .out = stdout, .order = PFT_VIEWS_ORDER_HOT };
 	const struct cmd_spec spec = {
 		.name = commands[cmd].name,
+		/* (Exceptions are counted per kind, over every function.) */
 		.groups = OPTS_FILES | OPTS_INPUT | OPTS_JOBS | OPTS_IMAGES | OPTS_FORMAT |
-			  OPTS_OUTPUT,
+			  OPTS_OUTPUT | (cmd == CMD_EXCEPTIONS ? 0u : OPTS_FUNCTION),
 		.format_default = commands[cmd].values[0], .own = own, .option = views_option,
 		.format = parse_format, .usage = usage, .ctx = &r
 	};
@@ -829,7 +881,8 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	if (cmd == CMD_TIMELINE && o->snapshot &&
 	    snapshot_ts_hz(o->snapshot, o->allow_outside ? PFT_SNAP_ALLOW_OUTSIDE : 0u, &r.ts_hz))
 		goto out_input;
-	if (image_args_lines(&a.images, &r.lines))
+	if (image_args_lines(&a.images, &r.lines) ||
+	    input_select(&r.in, name, r.lines, a.functions, a.nfunctions, &r.sel))
 		goto out_input;
 	if (lines_check(&r) || cmd_open_output(&a))
 		goto out_input;
@@ -902,4 +955,9 @@ int cmd_calls(int argc, char **argv)
 int cmd_exceptions(int argc, char **argv)
 {
 	return run(argc, argv, CMD_EXCEPTIONS);
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	return run(argc, argv, CMD_ANNOTATE);
 }

@@ -814,3 +814,45 @@ int input_count(struct input *in, struct pft_item *item)
 {
 	return took_item(in, item, pft_input_count(in->in, item, sizeof(*item)));
 }
+
+int input_select(const struct input *in, const char *cmd, const struct pft_lines *lines,
+		 const char *const *names, size_t n, struct pft_select **sel)
+{
+	struct pft_image *images[PFT_VIEWS_MAX_IMAGES];
+	struct pft_select_config sc = { .size = sizeof(sc), .lines = lines, .images = images };
+	int err;
+
+	*sel = NULL;
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < in->nsrc; i++) {
+		struct pft_image *img = in->src[i].info.image;
+		size_t k = 0;
+		if (!in->src[i].info.decoded || !img)
+			continue;
+		while (k < sc.nimages && images[k] != img)
+			k++;
+		if (k == sc.nimages && sc.nimages < PFT_VIEWS_MAX_IMAGES)
+			images[sc.nimages++] = img;
+	}
+	*sel = pft_select_alloc(&sc, &err);
+	if (!*sel) {
+		cli_error("%s: %s", cmd, pft_errstr(pft_errcode(err)));
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		err = pft_select_add(*sel, names[i]);
+		if (err == -PFT_ERR_NOT_FOUND) {
+			cli_error("%s: --function %s: no function of that name in the images' "
+				  "symbols%s", cmd, names[i],
+				  lines ? " or the DWARF of the --elf files" : "");
+			return -1;
+		}
+		if (err < 0) {
+			cli_error("%s: --function %s: %s", cmd, names[i],
+				  pft_errstr(pft_errcode(err)));
+			return -1;
+		}
+	}
+	return 0;
+}

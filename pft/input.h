@@ -160,4 +160,11 @@ int input_next(struct input *in, struct pft_item *item);
  * @counts. */
 int input_count(struct input *in, struct pft_item *item);
 
+/* The selection of --function's @n @names in *@sel (left NULL without
+ * any): their code in @lines and the images of the decoded sources.
+ * Returns 0, or -1 after a one-line error naming a name that no function
+ * has. */
+int input_select(const struct input *in, const char *cmd, const struct pft_lines *lines,
+		 const char *const *names, size_t n, struct pft_select **sel);
+
 #endif

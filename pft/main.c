@@ -330,6 +330,7 @@ int main(int argc, char **argv)
 		{ "profile", cmd_profile, "instructions and calls per function" },
 		{ "timeline", cmd_timeline, "the calls as nested spans (Chrome JSON)" },
 		{ "calls", cmd_calls, "the stream of calls and returns" },
+		{ "annotate", cmd_annotate, "exact counts on every instruction and line" },
 		{ "exceptions", cmd_exceptions, "exceptions taken and their handlers' lengths" },
 		{ "encode", cmd_encode, "model a PTM: instruction log to PFT trace" },
 		{ "stats", cmd_stats, "trace bandwidth of an instruction log" },

@@ -12,7 +12,7 @@
 
 /* The codes of the shared options that are not input options. */
 enum { OPT_ELF = INPUT_OPT_END, OPT_IMAGE, OPT_SYMBOLS, OPT_FORMAT, OPT_OUTPUT, OPT_QUIET,
-       OPT_HELP };
+       OPT_FUNCTION, OPT_HELP };
 
 static const struct shared_option {
 	struct option opt;
@@ -49,6 +49,7 @@ static const struct shared_option {
 	{ { "output", required_argument, NULL, OPT_OUTPUT }, OPTS_OUTPUT },
 	{ { "merge", no_argument, NULL, OPT_MERGE }, OPTS_MERGE },
 	{ { "merge-window", required_argument, NULL, OPT_MERGE_WINDOW }, OPTS_MERGE },
+	{ { "function", required_argument, NULL, OPT_FUNCTION }, OPTS_FUNCTION },
 };
 
 enum { NSHARED = sizeof(shared) / sizeof(shared[0]), MAX_OWN = 16 };
@@ -69,6 +70,20 @@ static int shared_option(const struct cmd_spec *spec, struct cmd_args *a, int co
 	case OPT_OUTPUT:
 		a->output = arg;
 		return 0;
+	case OPT_FUNCTION: {
+		if (!*arg) {
+			cli_error("%s: --function: an empty name", spec->name);
+			return -1;
+		}
+		const char **f = realloc(a->functions, (a->nfunctions + 1) * sizeof(*f));
+		if (!f) {
+			cli_error("%s: out of memory", spec->name);
+			return -1;
+		}
+		f[a->nfunctions++] = arg;
+		a->functions = f;
+		return 0;
+	}
 	case OPT_QUIET:
 		cli_set_quiet(1);
 		return 0;
@@ -133,6 +148,8 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec, struct cmd_arg
 void cmd_args_free(struct cmd_args *a)
 {
 	image_args_free(&a->images);
+	free(a->functions);
+	a->functions = NULL;
 }
 
 /* Whether @path names the file @st describes. */

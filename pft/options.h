@@ -23,7 +23,8 @@ enum {
 	OPTS_IMAGES = 1u << 3,  /* --elf, --image, --symbols */
 	OPTS_FORMAT = 1u << 4,  /* --format */
 	OPTS_OUTPUT = 1u << 5,  /* --output FILE */
-	OPTS_MERGE = 1u << 6    /* --merge, --merge-window N */
+	OPTS_MERGE = 1u << 6,   /* --merge, --merge-window N */
+	OPTS_FUNCTION = 1u << 7 /* --function NAME (repeatable) */
 };
 
 /* What the shared options give. */
@@ -32,6 +33,8 @@ struct cmd_args {
 	struct image_args images;  /* OPTS_IMAGES */
 	int format;                /* OPTS_FORMAT (the command's format_default) */
 	const char *output;        /* OPTS_OUTPUT: NULL, standard output */
+	const char **functions;    /* OPTS_FUNCTION: the names given */
+	size_t nfunctions;
 };
 
 /* A command's options. */
@@ -107,6 +110,10 @@ int output_is_input(const char *path, const char *const *inputs, size_t n);
 	"  --output FILE         write there instead of standard output\n"      \
 	"  --quiet               no notes on standard error (detected options,\n" \
 	"                        progress); errors are still reported\n"
+
+#define FUNCTION_HELP                                                         \
+	"  --function NAME       only the instructions of the function NAME\n" \
+	"                        (symbol or DWARF name; repeatable)\n"
 
 #define JOBS_HELP                                                             \
 	"decoding:\n"                                                         \

@@ -7,7 +7,7 @@ PKGS="gcc make cmake pkg-config python3 libelf-dev libdw-dev libcapstone-dev
       qemu-user gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
       qemu-system-arm gcc-arm-none-eabi
       clang libfuzzer-14-dev libclang-rt-14-dev valgrind hyperfine lcov
-      man-db groff-base jq linux-perf"
+      man-db groff-base jq linux-perf llvm"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

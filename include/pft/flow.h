@@ -83,10 +83,24 @@ struct pft_elem {
 			      * ERROR: PFT_ERR_FLOW_* (pft_errstr()) */
 	uint8_t ns, hyp, vmid; /* CONTEXT */
 	uint8_t changed;     /* CONTEXT: enum pft_ctx_changed bits */
+	uint8_t flags;       /* RANGE: enum pft_elem_flags */
 	/* EXCEPTION: the enum pft_profile whose numbering @exception is in
 	 * (PFT_PROFILE_M: the IPSR number; pft_exception_name_in() names it). */
 	uint8_t profile;
-	uint8_t reserved[3];
+	uint8_t reserved[2];
+};
+
+/* What a RANGE tells of its conditional instructions. */
+enum pft_elem_flags {
+	/* Every conditional instruction of the range is traced (ETMv3: an
+	 * atom per instruction): each one before the last passed its
+	 * condition, and the last passed it unless PFT_ELEM_F_FAILED.  PTM
+	 * traces only waypoints: a conditional instruction that is no
+	 * branch leaves no trace there. */
+	PFT_ELEM_F_CONDS = 1 << 0,
+	/* The last instruction failed its condition code check (an N atom on
+	 * an instruction that is no branch as well). */
+	PFT_ELEM_F_FAILED = 1 << 1
 };
 
 struct pft_ptm_flow;

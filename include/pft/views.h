@@ -141,6 +141,33 @@ pft_export int pft_lines_function(const struct pft_lines *l, size_t index,
 pft_export int pft_lines_function_at(const struct pft_lines *l, uint32_t addr,
 				     struct pft_line_func *func, size_t size);
 
+/* A function on the inline stack at an address (pft_lines_frames()). */
+struct pft_line_frame {
+	/* The function: its linkage (mangled) name, else its name, as
+	 * compilers name it in profiles; NULL when DWARF gives none. */
+	const char *name;
+	uint32_t decl_line;      /* its declaration line (0: unknown) */
+	/* Where in it: the innermost frame's line and discriminator are the
+	 * address's (line table); an outer frame's are the call site of the
+	 * frame inside it (DW_AT_call_line, DW_AT_GNU_discriminator). */
+	uint32_t line, discriminator;
+	/* The innermost frame: the address is in the function's prologue
+	 * (before the line table's prologue_end mark), code the compiler
+	 * made for the function's entry, not for a source line. */
+	uint8_t prologue;
+	uint8_t reserved[3];
+};
+
+/*
+ * The inline stack at @addr from the DWARF: the out-of-line function in
+ * @frames[0], then each inlined subroutine, the innermost last (@size =
+ * sizeof *@frames; at most @max frames, the innermost dropped past it).
+ * Returns the number of frames (>= 1), -PFT_ERR_NOMAP (no line-table row
+ * or no function there) or -PFT_ERR_INVALID.
+ */
+pft_export int pft_lines_frames(const struct pft_lines *l, uint32_t addr,
+				struct pft_line_frame *frames, size_t max, size_t size);
+
 /* An ELF file pft_lines_add_elf() loaded. */
 struct pft_lines_file {
 	const char *path;       /* as given; valid until pft_lines_free() */
@@ -351,7 +378,12 @@ struct pft_views_config {
 	/* Per-call lengths leave out the time spent in exception handlers
 	 * (their own and those of handlers nested in them). */
 	uint8_t exclude_exceptions;
-	uint8_t reserved[3];
+	/* Count instructions only (per instruction, line and branch), not
+	 * calls: no calls stack, calling contexts or call edges, so that an
+	 * annotation costs little more than the decode.  The functions' self
+	 * counts, entries and the calls are then 0 in every view. */
+	uint8_t insns_only;
+	uint8_t reserved[2];
 	/* Cycles per second: the writers give lengths of a cycle-accurate
 	 * trace in nanoseconds (0: in cycles). */
 	uint64_t clock_hz;
@@ -460,8 +492,56 @@ enum pft_view_format {
 	 * interrupted most (struct pft_view_exception). */
 	PFT_VIEW_EXCEPTIONS_TEXT,
 	PFT_VIEW_EXCEPTIONS_JSONL,
+	/* Annotated code: per function (those executed, in the output's
+	 * order), every instruction with its execution count, disassembly
+	 * (the output's @disasm) and source line, source lines interleaved,
+	 * and how often it changed the flow and did not where the trace tells
+	 * it (pft_views_insn()). */
+	PFT_VIEW_ANNOTATE_TEXT,
+	/* The same as JSON lines: one {"type":"insn"} per executed
+	 * instruction. */
+	PFT_VIEW_ANNOTATE_JSONL,
+	/* An LLVM sample profile in its text form (llvm-profdata, clang
+	 * -fprofile-sample-use): per function its total and head (entry)
+	 * count, per line offset from the function's declaration line and
+	 * DWARF discriminator the executions of the line, the call targets of
+	 * each call site, the inlined call sites' own records.  Needs source
+	 * lines, as lcov does. */
+	PFT_VIEW_LLVM_SAMPLE,
 	PFT_VIEW_FORMAT_MAX
 };
+
+/* In which order the listings give functions (pft_views_output). */
+enum pft_views_order {
+	PFT_VIEWS_ORDER_ADDRESS = 0,  /* by start address */
+	PFT_VIEWS_ORDER_HOT           /* most instructions executed first */
+};
+
+/*
+ * How pft_views_write() writes (@size = sizeof *@o; set it before
+ * writing, the default is all zeros):
+ *  - @select (borrowed; NULL: everything): only the functions, lines,
+ *    instructions, branches, calls (by their call site) and call paths
+ *    (those that end in a selected function) of the selection are
+ *    written;
+ *  - @order: of the functions in the annotation (the other listings keep
+ *    theirs);
+ *  - @disasm: the disassembly of @insn for the annotation, written into
+ *    @buf (@len bytes, NUL-terminated); it returns 0, or a negative value
+ *    when it has none (NULL: the instruction's bytes in hex).
+ */
+struct pft_views_output {
+	size_t size;                     /* sizeof(struct pft_views_output) */
+	const struct pft_select *select;
+	int (*disasm)(void *ctx, const struct pft_insn *insn, char *buf, size_t len);
+	void *disasm_ctx;
+	uint8_t order;                   /* enum pft_views_order */
+	uint8_t reserved[7];
+};
+
+/* Returns 0, -PFT_ERR_INVALID (NULL argument, @size too small, unknown
+ * order). */
+pft_export int pft_views_set_output(struct pft_views *v, const struct pft_views_output *o);
 
 /*
  * Write view @format after a pft_views_finish() that succeeded.
@@ -680,6 +760,89 @@ pft_export void pft_names_free(struct pft_names *names);
 pft_export const char *pft_names_label(const struct pft_names *names, const char *name,
 				       uint32_t start);
 
+
+/*
+ * A selection of functions by name (--function): the address spans of
+ * the functions of @lines (DWARF subprograms and ELF function symbols)
+ * and the function symbols of @images that have the name.  Borrows
+ * @lines and @images (they must outlive it); memory follows the
+ * functions selected.
+ */
+struct pft_select_config {
+	size_t size;                    /* sizeof(struct pft_select_config) */
+	const struct pft_lines *lines;  /* may be NULL */
+	struct pft_image *const *images; /* @nimages of them (NULL entries skipped) */
+	size_t nimages;                 /* at most PFT_VIEWS_MAX_IMAGES */
+	uint8_t reserved[8];
+};
+
+struct pft_select;
+
+/* Returns NULL with *@errcode set to -PFT_ERR_INVALID (NULL @cfg, @size
+ * too small, NULL @images with @nimages > 0, too many images) or
+ * -PFT_ERR_NOMEM. */
+pft_export struct pft_select *pft_select_alloc(const struct pft_select_config *cfg,
+					       int *errcode);
+pft_export void pft_select_free(struct pft_select *s);
+
+/* Select every function named @name (exactly; aliases and functions of
+ * one name in several files or images all count).  Returns how many were
+ * found (> 0), -PFT_ERR_NOT_FOUND (none has the name: nothing changes),
+ * -PFT_ERR_INVALID or -PFT_ERR_NOMEM. */
+pft_export int pft_select_add(struct pft_select *s, const char *name);
+
+/* Spans selected (functions that touch or overlap are one); 0 for NULL. */
+pft_export size_t pft_select_count(const struct pft_select *s);
+
+/* Whether @addr is in a selected function (NULL @s selects everything). */
+pft_export int pft_select_contains(const struct pft_select *s, uint32_t addr);
+/* Whether any address of @start .. @end - 1 is selected. */
+pft_export int pft_select_overlaps(const struct pft_select *s, uint32_t start, uint64_t end);
+
+/*
+ * The pieces of RANGE @e that lie in selected functions, read from @image
+ * (the range's image), into @out (at most @max elements, each @size =
+ * sizeof *@e bytes; @out may be NULL when @max is 0): the same element with its start, end, last and
+ * instruction count cut to the piece; a piece that ends before @e's last
+ * instruction has that piece's last instruction's class, is not taken and
+ * carries no cycles.  A range wholly inside is copied, one wholly outside
+ * gives none, without reading the image.  Returns the number of pieces,
+ * -PFT_ERR_NOSPACE (more than @max), -PFT_ERR_NOMAP (the image lacks an
+ * instruction) or -PFT_ERR_INVALID.
+ */
+pft_export int pft_select_clip(const struct pft_select *s, struct pft_image *image,
+			       const struct pft_elem *e, struct pft_elem *out, size_t max,
+			       size_t size);
+
+/* Whether call event @ev touches the selection: its branch (@site) or
+ * where it went (@target) is in a selected function, so that the calls
+ * and returns of the functions selected pass, each call with its return,
+ * and those between other functions do not.  1 for NULL @s. */
+pft_export int pft_select_event(const struct pft_select *s, const struct pft_call_event *ev);
+
+/*
+ * One executed instruction after a successful pft_views_finish(), in
+ * address order (@index 0 ..): its count and, where the trace tells it,
+ * how often it changed the flow (@taken; for a conditional instruction
+ * that is no branch, how often it passed its condition) and how often
+ * not.  PTM tells it for waypoints (branches, ISB, ...); ETMv3 for those
+ * and for every conditional instruction (IT blocks included).
+ */
+struct pft_view_insn {
+	uint32_t addr;
+	uint8_t has_direction;   /* @taken and @not_taken are known */
+	uint8_t conditional;     /* a conditional branch (coverage's branches) */
+	uint8_t reserved[2];
+	uint64_t count, taken, not_taken;
+	const char *file;        /* its source line (NULL: none) */
+	uint32_t line;
+	uint32_t reserved2;
+};
+
+/* Returns 0, -PFT_ERR_EOS past the last, or -PFT_ERR_INVALID (NULL
+ * argument, @size too small, not finished). */
+pft_export int pft_views_insn(const struct pft_views *v, size_t index,
+			      struct pft_view_insn *insn, size_t size);
 
 /* ---- End of views ---- */
 

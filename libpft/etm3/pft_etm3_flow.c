@@ -35,6 +35,7 @@ struct open_range {
 	uint32_t start, last, end, prev_last, ninsn, cycles;
 	uint32_t last_cycles;     /* of the last instruction (for Cancel) */
 	uint8_t isa, space, iclass;
+	uint8_t failed;           /* its last instruction failed its condition */
 	uint64_t offset;
 };
 
@@ -86,6 +87,8 @@ static void close_range(struct pft_etm3_flow *f, int taken)
 						 r->ninsn, r->isa, r->space);
 	e->iclass = r->iclass;
 	e->taken = (uint8_t)taken;
+	e->flags = (uint8_t)(PFT_ELEM_F_CONDS | (r->failed ? PFT_ELEM_F_FAILED : 0));
+	r->failed = 0;
 	if (f->cfg.cycle_accurate) {
 		e->has_cycles = 1;
 		e->cycles = r->cycles;
@@ -168,6 +171,7 @@ static void apply_atom(struct pft_etm3_flow *f, uint64_t offset, int executed,
 
 	fc->pc += (uint32_t)size;
 	if (!executed) {
+		r->failed = 1;
 		close_range(f, 0);
 		return;
 	}

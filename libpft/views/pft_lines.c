@@ -21,6 +21,14 @@
 #include "common/pft_grow.h"
 #include "common/pft_size.h"
 #include "image/pft_image_int.h"
+#include "views/pft_views.h"
+
+/* A compilation unit's addresses (unbiased), for the units' own lookup:
+ * dwarf_addrdie() needs .debug_aranges, which clang does not write. */
+struct cu_span {
+	Dwarf_Addr start, end;
+	Dwarf_Off die;            /* the unit's DIE */
+};
 
 struct lines_module {
 	int fd;
@@ -29,11 +37,15 @@ struct lines_module {
 	int64_t bias;
 	char *path;               /* as given */
 	size_t rows;              /* rows its line table gave */
+	struct cu_span *cus;      /* sorted by start */
+	size_t ncus, cap_cus;
 };
 
 struct lines_row {
 	uint32_t addr, end;       /* biased, end exclusive (0: 2^32) */
 	uint32_t line;
+	uint32_t discriminator;
+	uint8_t prologue_end;     /* the row's prologue_end flag */
 	const char *file;
 	size_t module;
 	size_t order;             /* position in its table: later rows win */
@@ -67,6 +79,7 @@ struct pft_lines *pft_lines_alloc(int *errcode)
 static void close_module(struct lines_module *m)
 {
 	free(m->path);
+	free(m->cus);
 	if (m->dwarf)
 		dwarf_end(m->dwarf);
 	if (m->elf)
@@ -99,11 +112,14 @@ static int biased(uint64_t addr, int64_t bias, uint32_t *out)
 }
 
 static int add_row(struct pft_lines *l, size_t module, uint32_t addr,
-		   uint32_t end, uint32_t line, const char *file)
+		   uint32_t end, uint32_t line, uint32_t discriminator, int prologue_end,
+		   const char *file)
 {
 	if (pft_grow((void **)&l->rows, &l->cap_rows, l->nrows + 1, sizeof(*l->rows)))
 		return -PFT_ERR_NOMEM;
-	l->rows[l->nrows] = (struct lines_row){ addr, end, line, file, module, l->nrows };
+	l->rows[l->nrows] = (struct lines_row){ addr, end, line, discriminator,
+						(uint8_t)prologue_end, file, module,
+						l->nrows };
 	l->nrows++;
 	return 0;
 }
@@ -134,7 +150,13 @@ static int load_cu_lines(struct pft_lines *l, size_t module, Dwarf_Die *cu)
 		if (!file || !biased(a, l->mods[module].bias, &start) ||
 		    !biased(b - 1, l->mods[module].bias, &stop))
 			continue;
-		if (add_row(l, module, start, stop + 1, (uint32_t)lineno, file))
+		unsigned disc = 0;
+		bool pe = false;
+		if (dwarf_linediscriminator(row, &disc))
+			disc = 0;
+		if (dwarf_lineprologueend(row, &pe))
+			pe = false;
+		if (add_row(l, module, start, stop + 1, (uint32_t)lineno, disc, pe, file))
 			return -PFT_ERR_NOMEM;
 	}
 	return 0;
@@ -148,6 +170,23 @@ static int add_func(struct pft_lines *l, uint32_t start, uint32_t end,
 		return -PFT_ERR_NOMEM;
 	l->funcs[l->nfuncs++] = (struct lines_func){ start, end, name, file, line, rank };
 	return 0;
+}
+
+/* The declaration file of @die: DW_AT_decl_file in its unit's file table.
+ * (Not dwarf_decl_file(): elfutils 0.188 refuses DWARF 5's file 0, the
+ * primary source file, which clang names its functions' files with.) */
+static const char *decl_file(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t n;
+
+	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &idx) ||
+	    !dwarf_diecu(die, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &n) || idx >= n)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
 /* The out-of-line subprograms of a unit (at any nesting depth: C++ puts
@@ -167,7 +206,7 @@ static int load_subprograms(struct pft_lines *l, int64_t bias, Dwarf_Die *die)
 		    dwarf_highpc(&child, &hi) == 0 && hi > lo &&
 		    biased(lo, bias, &start) && biased(hi - 1, bias, &last)) {
 			const char *name = dwarf_diename(&child);
-			const char *file = dwarf_decl_file(&child);
+			const char *file = decl_file(&child);
 			int line = 0;
 
 			dwarf_decl_line(&child, &line);
@@ -185,6 +224,49 @@ static int load_subprograms(struct pft_lines *l, int64_t bias, Dwarf_Die *die)
 	return 0;
 }
 
+/* Unit @cu's address ranges into @m's table. */
+static int load_cu_spans(struct lines_module *m, Dwarf_Die *cu)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(cu, off, &base, &start, &end)) > 0) {
+		if (end <= start)
+			continue;
+		if (pft_grow((void **)&m->cus, &m->cap_cus, m->ncus + 1, sizeof(*m->cus)))
+			return -PFT_ERR_NOMEM;
+		m->cus[m->ncus++] = (struct cu_span){ start, end, dwarf_dieoffset(cu) };
+	}
+	return 0;
+}
+
+static int cmp_cu_span(const void *a, const void *b)
+{
+	const struct cu_span *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The unit around unbiased @addr of @m in *@cu: 1, else 0. */
+static int unit_at(const struct lines_module *m, Dwarf_Addr addr, Dwarf_Die *cu)
+{
+	size_t lo = 0, hi = m->ncus;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->cus[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Units' ranges may overlap (a unit's whole span around another's):
+	 * the nearest few below. */
+	for (size_t i = lo; i-- > 0 && lo - i <= 8;)
+		if (addr < m->cus[i].end)
+			return dwarf_offdie(m->dwarf, m->cus[i].die, cu) != NULL;
+	return dwarf_addrdie(m->dwarf, addr, cu) != NULL;
+}
+
 static int load_dwarf(struct pft_lines *l, size_t module)
 {
 	Dwarf *dw = l->mods[module].dwarf;
@@ -195,7 +277,9 @@ static int load_dwarf(struct pft_lines *l, size_t module)
 		Dwarf_Die cu;
 
 		if (dwarf_offdie(dw, off + hsize, &cu)) {
-			int err = load_cu_lines(l, module, &cu);
+			int err = load_cu_spans(&l->mods[module], &cu);
+			if (!err)
+				err = load_cu_lines(l, module, &cu);
 			if (!err)
 				err = load_subprograms(l, l->mods[module].bias, &cu);
 			if (err)
@@ -203,6 +287,9 @@ static int load_dwarf(struct pft_lines *l, size_t module)
 		}
 		off = next;
 	}
+	struct lines_module *m = &l->mods[module];
+	if (m->ncus)
+		qsort(m->cus, m->ncus, sizeof(*m->cus), cmp_cu_span);
 	return 0;
 }
 
@@ -337,7 +424,7 @@ int pft_lines_add_elf(struct pft_lines *l, const char *path, int64_t bias)
 		/* All or nothing. */
 		l->nrows = rows0;
 		l->nfuncs = funcs0;
-		close_module(&m);
+		close_module(&l->mods[l->nmods]);
 		return err;
 	}
 	l->nmods++;
@@ -391,14 +478,14 @@ static void fill_func(const struct lines_func *f, struct pft_line_func *out)
 }
 
 /* The name of the innermost inlined subroutine or subprogram around @addr
- * (unbiased) in @dw, or NULL. */
-static const char *innermost_function(Dwarf *dw, Dwarf_Addr addr)
+ * (unbiased) in @m, or NULL. */
+static const char *innermost_function(const struct lines_module *m, Dwarf_Addr addr)
 {
 	Dwarf_Die cu, *scopes = NULL;
 	const char *name = NULL;
 	int n;
 
-	if (!dwarf_addrdie(dw, addr, &cu))
+	if (!unit_at(m, addr, &cu))
 		return NULL;
 	n = dwarf_getscopes(&cu, addr, &scopes);
 	for (int i = 0; i < n && !name; i++) {
@@ -427,7 +514,8 @@ int pft_lines_lookup(const struct pft_lines *l, uint32_t addr,
 		const struct lines_module *m = &l->mods[r->module];
 		out.file = r->file;
 		out.line = r->line;
-		out.function = innermost_function(m->dwarf, (Dwarf_Addr)((int64_t)addr - m->bias));
+		out.function = m->dwarf ? innermost_function(m, (Dwarf_Addr)((int64_t)addr - m->bias))
+					: NULL;
 	}
 	if (f) {
 		fill_func(f, &out.func);
@@ -437,6 +525,131 @@ int pft_lines_lookup(const struct pft_lines *l, uint32_t addr,
 	out.has_func = f != NULL;
 	pft_copy_known(info, &out, size, sizeof(out));
 	return 0;
+}
+
+/* The name a compiler's profile knows a function by: its linkage
+ * (mangled) name, else its name. */
+static const char *profile_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		name = dwarf_formstring(&attr);
+	return name ? name : dwarf_diename(die);
+}
+
+/* Whether @addr (in row @r) is in its function's prologue: the line
+ * table marks the prologue's end (clang does, GCC mostly not), and the
+ * rows from the function's start up to that mark are before it. */
+static int in_prologue(const struct pft_lines *l, const struct lines_row *r, uint32_t addr)
+{
+	const struct lines_func *f = func_at(l, addr);
+
+	if (!f || r->prologue_end)
+		return 0;
+	/* Back to the function's start: no mark on the way. */
+	for (const struct lines_row *p = r; p >= l->rows && p->addr >= f->start; p--)
+		if (p->prologue_end)
+			return 0;
+	/* On to its end: a mark. */
+	for (const struct lines_row *p = r + 1; p < l->rows + l->nrows && p->addr < f->end; p++)
+		if (p->prologue_end)
+			return 1;
+	return 0;
+}
+
+/* GCC's and LLVM's discriminator of an inlined call (dwarf.h has no name
+ * for it). */
+enum { AT_GNU_DISCRIMINATOR = 0x2136 };
+
+static uint32_t die_udata(Dwarf_Die *die, int at)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+
+	if (!dwarf_attr(die, at, &attr) || dwarf_formudata(&attr, &w) || w > UINT32_MAX)
+		return 0;
+	return (uint32_t)w;
+}
+
+int pft_lines_frames(const struct pft_lines *l, uint32_t addr, struct pft_line_frame *frames,
+		     size_t max, size_t size)
+{
+	const struct lines_row *r;
+	Dwarf_Die cu, *scopes = NULL;
+	size_t n = 0;
+	int got;
+
+	if (!l || !frames || !max || size < PFT_FIRST_SIZE(struct pft_line_frame))
+		return -PFT_ERR_INVALID;
+	r = row_at(l, addr);
+	if (!r || !l->mods[r->module].dwarf)
+		return -PFT_ERR_NOMAP;
+	const struct lines_module *m = &l->mods[r->module];
+	Dwarf_Addr a = (Dwarf_Addr)((int64_t)addr - m->bias);
+	if (!unit_at(m, a, &cu))
+		return -PFT_ERR_NOMAP;
+	got = dwarf_getscopes(&cu, a, &scopes);
+	/* For an inlined subroutine those go on through its abstract
+	 * definition: the concrete scopes around the innermost function
+	 * are its own chain. */
+	for (int i = 0; i < got; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Die inner = scopes[i], *chain = NULL;
+			int n = dwarf_getscopes_die(&inner, &chain);
+			free(scopes);
+			scopes = chain;
+			got = n;
+			break;
+		}
+	}
+	/* Innermost first: count the functions, then fill outermost first. */
+	size_t total = 0;
+	for (int i = 0; i < got; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		total += tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram;
+		if (tag == DW_TAG_subprogram)
+			break;
+	}
+	if (!total) {
+		free(scopes);
+		return -PFT_ERR_NOMAP;
+	}
+	/* Deeper than @max: the innermost frames are dropped, the outer ones
+	 * say where. */
+	size_t keep = total < max ? total : max;
+	size_t k = total;     /* frames still to see, inner to outer */
+	uint32_t line = r->line, disc = r->discriminator;
+	struct pft_line_frame out[64];
+	for (int i = 0; i < got && k; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		k--;
+		int decl = 0;
+		dwarf_decl_line(&scopes[i], &decl);
+		struct pft_line_frame f = { .name = profile_name(&scopes[i]),
+					    .decl_line = decl > 0 ? (uint32_t)decl : 0,
+					    .line = line, .discriminator = disc };
+		if (k < keep && k < 64)
+			out[k] = f;
+		if (tag == DW_TAG_inlined_subroutine) {
+			line = die_udata(&scopes[i], DW_AT_call_line);
+			disc = die_udata(&scopes[i], AT_GNU_DISCRIMINATOR);
+		}
+	}
+	free(scopes);
+	n = keep < 64 ? keep : 64;
+	if (n && in_prologue(l, r, addr))
+		out[n - 1].prologue = 1;
+	for (size_t i = 0; i < n; i++)
+		pft_copy_known((uint8_t *)frames + i * size, &out[i], size, sizeof(out[i]));
+	return (int)n;
 }
 
 int pft_lines_row(const struct pft_lines *l, size_t index,
@@ -495,4 +708,16 @@ int pft_lines_file(const struct pft_lines *l, size_t index, struct pft_lines_fil
 size_t pft_lines_count(const struct pft_lines *l, int functions)
 {
 	return !l ? 0 : functions ? l->nfuncs : l->nrows;
+}
+
+int pft_lines_line_at(const struct pft_lines *l, uint32_t addr, const char **file,
+		      uint32_t *line)
+{
+	const struct lines_row *r = l ? row_at(l, addr) : NULL;
+
+	if (!r)
+		return -PFT_ERR_NOMAP;
+	*file = r->file;
+	*line = r->line;
+	return 0;
 }

@@ -34,7 +34,9 @@
 enum {
 	UNKNOWN_KEY_SHIFT = 32,   /* func_map key of "[unknown]": 1 << 32 */
 	IMAGE_KEY_SHIFT = 33,     /* func_map key of an image's symbol: start | image << 33 */
-	RANGE_IMAGE_SHIFT = 59,   /* range_map key: image in the top 5 bits */
+	RANGE_NINSN_SHIFT = 31,   /* range_map key (range_key()): the start / 2 below, */
+	RANGE_STATE_SHIFT = 53,   /* the instruction count, its state (6 bits), */
+	RANGE_IMAGE_SHIFT = 59,   /* and the image in the top 5 bits */
 	MAX_RANGE_INSNS = 1 << 22,
 	MAX_TABLE = 1 << 20
 };
@@ -126,6 +128,26 @@ static int edge_of(struct pft_views *v, uint32_t caller, uint32_t callee, uint32
 	return 0;
 }
 
+/* The call site at @site into function @callee (VNONE in *@index past
+ * the table's limit: its calls are counted per edge only). */
+static int site_of(struct pft_views *v, uint32_t site, uint32_t callee, uint32_t *index)
+{
+	uint64_t key = (uint64_t)callee << 32 | site;
+
+	if (pft_vmap_find(&v->site_map, key, index))
+		return 0;
+	if (v->nsites == MAX_TABLE) {
+		*index = VNONE;
+		return 0;
+	}
+	if (pft_grow((void **)&v->sites, &v->cap_sites, v->nsites + 1, sizeof(*v->sites)) ||
+	    pft_vmap_put(&v->site_map, key, (uint32_t)v->nsites))
+		return -PFT_ERR_NOMEM;
+	v->sites[v->nsites] = (struct vsite){ .site = site, .callee = callee };
+	*index = (uint32_t)v->nsites++;
+	return 0;
+}
+
 struct pft_views *pft_views_alloc(const struct pft_views_config *cfg, int *errcode)
 {
 	struct pft_views *v = NULL;
@@ -143,6 +165,8 @@ struct pft_views *pft_views_alloc(const struct pft_views_config *cfg, int *errco
 		v->nimages = 1;
 		v->lines = cfg->lines;
 		v->max_depth = cfg->max_depth;
+		if (cfg->size > offsetof(struct pft_views_config, insns_only))
+			v->insns_only = cfg->insns_only != 0;
 		v->exclude_exceptions = cfg->exclude_exceptions != 0;
 		if (cfg->size >= offsetof(struct pft_views_config, clock_hz) + sizeof(cfg->clock_hz))
 			v->clock_hz = cfg->clock_hz;
@@ -184,6 +208,8 @@ void pft_views_free(struct pft_views *v)
 	pft_vmap_free(&v->node_map);
 	free(v->edges);
 	pft_vmap_free(&v->edge_map);
+	free(v->sites);
+	pft_vmap_free(&v->site_map);
 	free(v->addrs);
 	free(v->vlines);
 	free(v->order);
@@ -234,12 +260,11 @@ static int ensure_root(struct pft_views *v, struct vsource *s, uint32_t addr)
 	err = func_index(v, s->image, addr, &f);
 	if (!err)
 		err = node_of(v, VNONE, f, &node);
-	if (!err)
 	if (!err) {
 		struct vframe *f = push_frame(s);
 		if (!f)
 			return -PFT_ERR_NOMEM;
-		*f = (struct vframe){ .node = node, .edge = VNONE, .func = VNONE,
+		*f = (struct vframe){ .node = node, .edge = VNONE, .site = VNONE, .func = VNONE,
 				      .tails = (uint32_t)s->ntails };
 	}
 	return err;
@@ -249,22 +274,27 @@ static void close_frame(struct pft_views *v, const struct vframe *f, uint64_t in
 {
 	if (f->edge != VNONE)
 		v->edges[f->edge].incl += insns - f->entry;
+	if (f->site != VNONE)
+		v->sites[f->site].incl += insns - f->entry;
 }
 
 /* call_dest() when @m does not have it. */
 static int __attribute__((noinline))
-find_call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint32_t target, int tail,
-	       struct vcall_memo *m, struct vcall_memo *out)
+find_call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint32_t target,
+	       uint32_t site, int tail, struct vcall_memo *m, struct vcall_memo *out)
 {
 	uint32_t parent = tail ? v->nodes[from].parent : from;
 	int err;
 
-	*out = (struct vcall_memo){ .from = from, .target = target, .tail = (uint8_t)tail };
+	*out = (struct vcall_memo){ .from = from, .target = target, .site = site,
+				    .site_index = VNONE, .tail = (uint8_t)tail };
 	err = func_index(v, s->image, target, &out->func);
 	if (!err)
 		err = node_of(v, parent, out->func, &out->node);
 	if (!err)
 		err = edge_of(v, v->nodes[from].func, out->func, &out->edge);
+	if (!err && site)
+		err = site_of(v, site, out->func, &out->site_index);
 	if (!err && target)
 		*m = *out;
 	return err;
@@ -275,19 +305,20 @@ find_call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint32_t t
  * copy is then in registers, not read back from memory the memo's copy
  * was just stored to (a store forwarding stall). */
 static inline __attribute__((always_inline)) int
-call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint32_t target, int tail,
-	  struct vcall_memo *out)
+call_dest(struct pft_views *v, struct vsource *s, uint32_t from, uint32_t target, uint32_t site,
+	  int tail, struct vcall_memo *out)
 {
-	struct vcall_memo *m = &v->call_memo[((target >> 1) ^ from * 0x9e3779b1u ^ (uint32_t)tail) %
-					     VCALL_MEMO_SIZE];
+	struct vcall_memo *m = &v->call_memo[((target >> 1) ^ from * 0x9e3779b1u ^ (site >> 1) ^
+					      (uint32_t)tail) % VCALL_MEMO_SIZE];
 
-	if (target && m->target == target && m->from == from && m->tail == tail) {
-		*out = (struct vcall_memo){ .from = from, .target = target, .func = m->func,
-					    .node = m->node, .edge = m->edge,
-					    .tail = (uint8_t)tail };
+	if (target && m->target == target && m->from == from && m->site == site &&
+	    m->tail == tail) {
+		*out = (struct vcall_memo){ .from = from, .target = target, .site = site,
+					    .func = m->func, .node = m->node, .edge = m->edge,
+					    .site_index = m->site_index, .tail = (uint8_t)tail };
 		return 0;
 	}
-	return find_call_dest(v, s, from, target, tail, m, out);
+	return find_call_dest(v, s, from, target, site, tail, m, out);
 }
 
 /* Count the call of edge @d, and an entry of its function when @target is
@@ -301,6 +332,8 @@ count_call(struct pft_views *v, const struct vcall_memo *d, uint32_t target)
 		v->edges[d->edge].calls++;
 	else
 		v->cut_calls++;
+	if (d->site_index != VNONE)
+		v->sites[d->site_index].calls++;
 	if ((target || d->tail) && f->name && target == f->start)
 		f->entered++;
 }
@@ -310,7 +343,7 @@ static int enter(struct pft_views *v, struct vsource *s, const struct pft_call_e
 {
 	struct vcall_memo d;
 	uint32_t from = frame_at(s, s->n - 1)->node;
-	int err = call_dest(v, s, from, ev->target, 0, &d);
+	int err = call_dest(v, s, from, ev->target, ev->site, 0, &d);
 
 	if (!err && ev->kind == PFT_CALL_EXCEPTION)
 		err = pft_timing_exception(v, ev, v->nodes[from].func);
@@ -322,6 +355,7 @@ static int enter(struct pft_views *v, struct vsource *s, const struct pft_call_e
 		return -PFT_ERR_NOMEM;
 	f->node = d.node;
 	f->edge = d.edge;
+	f->site = d.site_index;
 	f->entry = ev->insns;
 	pft_timing_enter(v, s, f, ev, d.func);
 	return 0;
@@ -362,12 +396,13 @@ static int apply_event(struct pft_views *v, struct vsource *s, const struct pft_
 		struct vframe *top = frame_at(s, s->n - 1);
 		struct vcall_memo d;
 		close_frame(v, top, ev->insns);
-		err = call_dest(v, s, top->node, ev->target, 1, &d);
+		err = call_dest(v, s, top->node, ev->target, ev->site, 1, &d);
 		if (err)
 			return err;
 		count_call(v, &d, ev->target);
 		err = pft_timing_tail(v, s, top, ev, d.func, d.edge);
 		top->node = d.node;
+		top->site = d.site_index;
 		top->entry = ev->insns;
 		return err;
 	}
@@ -421,6 +456,7 @@ add_range_index(struct pft_views *v, unsigned image, const struct pft_elem *e, u
 	v->ranges[v->nranges] = (struct vrange){
 		.start = e->start, .ninsn = e->ninsn, .isa = e->isa, .space = e->space,
 		.taken = e->taken != 0, .image = (uint8_t)image, .func = f,
+		.flags = e->flags & (PFT_ELEM_F_CONDS | PFT_ELEM_F_FAILED),
 		.nseg = fn->name && (fn->end == 0 || e->last < fn->end) ? VSEG_IN_FUNC : VSEG_UNSPLIT
 	};
 	*index = (uint32_t)v->nranges++;
@@ -433,9 +469,18 @@ add_range_index(struct pft_views *v, unsigned image, const struct pft_elem *e, u
 static inline int range_index(struct pft_views *v, unsigned image, const struct pft_elem *e,
 			      uint32_t *index)
 {
-	uint64_t key = e->start | (uint64_t)e->ninsn << 32 | (uint64_t)(e->isa & 3) << 54 |
-		       (uint64_t)(e->space & 3) << 56 | (uint64_t)(e->taken != 0) << 58 |
-		       (uint64_t)image << RANGE_IMAGE_SHIFT;
+	/* How it ended: taken or not, and for a trace of every conditional
+	 * instruction (ETMv3) taken, not or failed its condition (5 ends),
+	 * with the instruction set (4) and the memory space (3): 60 states.
+	 * An instruction's address is even: its start / 2 keeps it all. */
+	unsigned end = e->flags & PFT_ELEM_F_CONDS
+		       ? 2u + (e->flags & PFT_ELEM_F_FAILED ? 2u : e->taken != 0) : e->taken != 0;
+	unsigned state = ((e->isa & 3u) * 3u + (e->space < 3 ? e->space : 0u)) * 5u + end;
+	uint64_t key = e->start >> 1 | (uint64_t)e->ninsn << RANGE_NINSN_SHIFT |
+		       (uint64_t)state << RANGE_STATE_SHIFT | (uint64_t)image << RANGE_IMAGE_SHIFT;
+
+	if (e->start & 1)
+		return 1;   /* no instruction starts there: counted coarser */
 	struct vrange_memo *memo = &v->range_memo[(key ^ key >> 29) % VRANGE_MEMO_SIZE];
 
 	/* A loop's few ranges over and over: most are in the memo, in cache,
@@ -681,6 +726,26 @@ int pft_views_set_image(struct pft_views *v, unsigned source, struct pft_image *
 	return get_source(v, source, (unsigned)k, &s);
 }
 
+/* The ranges of a run, without calls (pft_views_config.insns_only). */
+static int count_ranges(struct pft_views *v, const struct vsource *s, const struct pft_elem *e,
+			size_t n, size_t size)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct pft_elem *x = pft_elem_at(e, i, size);
+		uint32_t index;
+		if (x->type != PFT_ELEM_RANGE)
+			continue;
+		int err = range_index(v, s->image, x, &index);
+		if (err < 0)
+			return err;
+		if (err)
+			v->cut_insns += x->ninsn;
+		else
+			v->ranges[index].count++;
+	}
+	return 0;
+}
+
 int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_elem *e,
 		      size_t n, size_t size)
 {
@@ -701,6 +766,8 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 	err = get_source(v, source, 0, &s);
 	if (err)
 		return err;
+	if (v->insns_only)
+		return count_ranges(v, s, e, n, size);
 	/* The tracker gives each range to count_range() as it takes it, up
 	 * to an element that makes events: its range is counted after them. */
 	struct range_counter rc = { .v = v, .s = s };
@@ -750,24 +817,115 @@ static int cmp_vline(const void *a, const void *b)
 /* The instruction at @addr of image @image; in a function of the line
  * tables, the images share it. */
 static struct vaddr *addr_entry(struct pft_views *v, struct vmap *map, unsigned image,
-				uint32_t addr)
+				const struct pft_insn *insn)
 {
-	uint32_t index;
-	uint64_t key = addr;
+	uint32_t index, func;
+	uint64_t key = insn->addr;
 
-	if (image) {
-		if (func_index(v, image, addr, &index))
-			return NULL;
-		if (!v->funcs[index].shared)
-			key |= (uint64_t)image << 32;
-	}
+	if (func_index(v, image, insn->addr, &func))
+		return NULL;
+	if (image && !v->funcs[func].shared)
+		key |= (uint64_t)image << 32;
 	if (pft_vmap_find(map, key, &index))
 		return &v->addrs[index];
 	if (pft_grow((void **)&v->addrs, &v->cap_addrs, v->naddrs + 1, sizeof(*v->addrs)) ||
 	    pft_vmap_put(map, key, (uint32_t)v->naddrs))
 		return NULL;
-	v->addrs[v->naddrs] = (struct vaddr){ .addr = addr };
+	v->addrs[v->naddrs] = (struct vaddr){ .addr = insn->addr, .isa = insn->isa,
+					      .size = insn->size, .image = (uint8_t)image,
+					      .func = func };
 	return &v->addrs[v->naddrs++];
+}
+
+/* The instructions a Thumb IT instruction (@insn) makes conditional:
+ * 1 to 4 by its mask; 0 for any other instruction. */
+static unsigned it_block(const struct pft_insn *insn)
+{
+	unsigned hw = insn->raw[0] | (unsigned)insn->raw[1] << 8;
+
+	if (insn->isa != PFT_ISA_THUMB || insn->size != 2 || (hw & 0xff00) != 0xbf00 ||
+	    !(hw & 0xf))
+		return 0;
+	return 4 - (unsigned)__builtin_ctz(hw & 0xf);
+}
+
+/* How often instruction @a (@insn, the last of range @r or not) changed
+ * the flow and not, where the trace tells it: a waypoint that ends a
+ * range by the range's end.  With every conditional instruction traced
+ * (@r's PFT_ELEM_F_CONDS), each instruction passed its condition unless
+ * it is the last and failed: counted for all, kept for the conditional
+ * ones (settle_conditions()).  An instruction of an IT block is
+ * conditional too, but a range may start inside the block (after an N
+ * atom on the one before): the IT instruction marks its block later. */
+static void count_direction(struct vaddr *a, const struct vrange *r, const struct pft_insn *insn,
+			    int last)
+{
+	if (last && insn->iclass != PFT_ICLASS_OTHER) {
+		a->dir = 1;
+		if (r->taken)
+			a->taken += r->count;
+		else
+			a->not_taken += r->count;
+	} else if (r->flags & PFT_ELEM_F_CONDS) {
+		if (last && (r->flags & PFT_ELEM_F_FAILED))
+			a->failed += r->count;
+		else
+			a->passed += r->count;
+	}
+}
+
+/* The executed instruction at @addr (v->addrs sorted), or NULL. */
+static struct vaddr *find_addr(struct pft_views *v, uint32_t addr)
+{
+	size_t lo = 0, hi = v->naddrs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v->addrs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < v->naddrs && v->addrs[lo].addr == addr ? &v->addrs[lo] : NULL;
+}
+
+/* Where conditions are traced: the instructions conditional by their
+ * encoding, in an IT block (the IT instruction ran: it is in v->addrs)
+ * or that ever failed get their passes and fails as their directions. */
+static void settle_conditions(struct pft_views *v)
+{
+	uint8_t *in_it = calloc(v->naddrs ? v->naddrs : 1, 1);
+
+	for (size_t i = 0; in_it && i < v->naddrs; i++) {
+		const struct vaddr *a = &v->addrs[i];
+		struct pft_insn insn;
+		const uint8_t *code;
+		int n;
+		if (a->isa != PFT_ISA_THUMB || a->size != 2 || !(a->passed | a->failed))
+			continue;
+		n = pft_image_map(v->images[a->image], a->addr, PFT_SPACE_ANY, &code);
+		if (n <= 0 || pft_insn_decode(PFT_ISA_THUMB, a->addr, code, (size_t)n, &insn,
+					      sizeof(insn)) <= 0)
+			continue;
+		unsigned block = it_block(&insn);
+		for (uint32_t at = a->addr + 2; block--;) {
+			struct vaddr *b = find_addr(v, at);
+			if (!b)
+				break;
+			in_it[b - v->addrs] = 1;
+			at += b->size;
+		}
+	}
+	for (size_t i = 0; i < v->naddrs; i++) {
+		struct vaddr *a = &v->addrs[i];
+		if (a->dir || !(a->passed | a->failed) ||
+		    !(a->cond_enc || a->failed || (in_it && in_it[i])))
+			continue;
+		a->dir = 1;
+		a->taken = a->passed;
+		a->not_taken = a->failed;
+	}
+	free(in_it);
 }
 
 /* Executed instructions, from the distinct ranges. */
@@ -783,17 +941,14 @@ static int resolve_addresses(struct pft_views *v, struct vmap *map)
 
 		pft_insn_iter_init(&it, v->images[r->image], &e);
 		while ((got = pft_insn_iter_next(&it, &insn, sizeof(insn))) == 1) {
-			struct vaddr *a = addr_entry(v, map, r->image, insn.addr);
+			struct vaddr *a = addr_entry(v, map, r->image, &insn);
 			if (!a)
 				return -PFT_ERR_NOMEM;
 			a->count += r->count;
-			if (it.left == 0 && insn.conditional && insn.iclass != PFT_ICLASS_OTHER) {
+			if (it.left == 0 && insn.conditional && insn.iclass != PFT_ICLASS_OTHER)
 				a->cond = 1;
-				if (r->taken)
-					a->taken += r->count;
-				else
-					a->not_taken += r->count;
-			}
+			a->cond_enc = insn.conditional;
+			count_direction(a, r, &insn, it.left == 0);
 		}
 		if (got < 0)
 			return got;
@@ -822,7 +977,7 @@ static int find_unexecuted_branches(struct pft_views *v, struct vmap *map)
 						      &insn, sizeof(insn)) <= 0)
 				break;
 			if (insn.conditional && insn.iclass != PFT_ICLASS_OTHER) {
-				struct vaddr *e = addr_entry(v, map, 0, a);
+				struct vaddr *e = addr_entry(v, map, 0, &insn);
 				if (!e)
 					return -PFT_ERR_NOMEM;
 				e->cond = 1;
@@ -956,6 +1111,7 @@ int pft_views_finish(struct pft_views *v)
 		return err;
 	if (v->naddrs)
 		qsort(v->addrs, v->naddrs, sizeof(*v->addrs), cmp_addr);
+	settle_conditions(v);
 	if (v->lines)
 		err = resolve_lines(v);
 	inclusive(v);
@@ -998,5 +1154,33 @@ int pft_views_cut(const struct pft_views *v, struct pft_views_cut *c, size_t siz
 	c->contexts = v->cut_contexts;
 	c->calls = v->cut_calls;
 	c->insns = v->cut_insns;
+	return 0;
+}
+
+int pft_views_set_output(struct pft_views *v, const struct pft_views_output *o)
+{
+	if (!v || !o || o->size < PFT_FIRST_SIZE(struct pft_views_output) ||
+	    o->order > PFT_VIEWS_ORDER_HOT)
+		return -PFT_ERR_INVALID;
+	memset(&v->out, 0, sizeof(v->out));
+	pft_copy_known(&v->out, o, o->size, sizeof(*o));
+	v->out.size = sizeof(v->out);
+	return 0;
+}
+
+int pft_views_insn(const struct pft_views *v, size_t index, struct pft_view_insn *insn,
+		   size_t size)
+{
+	if (!v || !insn || size < PFT_FIRST_SIZE(struct pft_view_insn) || !v->ready)
+		return -PFT_ERR_INVALID;
+	if (index >= v->naddrs)
+		return -PFT_ERR_EOS;
+	const struct vaddr *a = &v->addrs[index];
+	struct pft_view_insn out = {
+		.addr = a->addr, .has_direction = a->dir, .conditional = a->cond,
+		.count = a->count, .taken = a->taken, .not_taken = a->not_taken,
+		.file = a->file, .line = a->line
+	};
+	pft_copy_known(insn, &out, size, sizeof(out));
 	return 0;
 }

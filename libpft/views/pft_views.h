@@ -110,6 +110,7 @@ enum { VSEG_IN_FUNC = 0, VSEG_MAX = 8, VSEG_MANY = 254, VSEG_UNSPLIT = 255 };
 struct vrange {
 	uint32_t start, ninsn;
 	uint8_t isa, space, taken;
+	uint8_t flags;            /* its elements' enum pft_elem_flags */
 	uint8_t nseg;             /* its pieces in @segs from @seg, or VSEG_* */
 	uint8_t image;            /* index in pft_views.images */
 	uint32_t func;            /* the function of its first instruction */
@@ -140,6 +141,7 @@ struct vtail {
 
 struct vframe {
 	uint32_t node, edge;
+	uint32_t site;            /* index in pft_views.sites, or VNONE */
 	uint64_t entry;
 	/* Timing (pft_timing.c): the function called (VNONE: the root, not
 	 * timed), the exception that pushed it (0: a call), the source's
@@ -150,6 +152,12 @@ struct vframe {
 	uint8_t is_exception;
 	uint32_t tails;
 	uint64_t start, exc, child;
+};
+
+/* A call site: the calls from the branch at @site into function @callee. */
+struct vsite {
+	uint32_t site, callee;
+	uint64_t calls, incl;
 };
 
 struct vsource {
@@ -183,6 +191,16 @@ struct vinterrupt {
 struct vaddr {
 	uint32_t addr;
 	uint8_t cond;             /* a conditional branch */
+	uint8_t dir;              /* @taken and @not_taken are known */
+	uint8_t isa, size;        /* its instruction set and size */
+	uint8_t image;            /* the image it was read from */
+	uint8_t cond_enc;         /* conditional by its encoding */
+	uint32_t func;            /* its function (an index) */
+	/* Where every conditional instruction is traced (ETMv3): the times it
+	 * passed and failed its condition, whatever it is; which of these
+	 * instructions are conditional is settled at the end. */
+	uint64_t passed, failed;
+	/* The times it changed the flow (or passed its condition) and not. */
 	uint64_t count, taken, not_taken;
 	const char *file;         /* its line (NULL: none) */
 	uint32_t line;
@@ -200,8 +218,8 @@ enum { VRANGE_MEMO_SIZE = 1024 };
  * looked up lately: calls go to the same few places.  @target 0: none
  * (a call without a target is not kept). */
 struct vcall_memo {
-	uint32_t from, target;
-	uint32_t func, node, edge;
+	uint32_t from, target, site;
+	uint32_t func, node, edge, site_index;
 	uint8_t tail;
 };
 
@@ -218,6 +236,7 @@ struct pft_views {
 	size_t nimages;
 	const struct pft_lines *lines;
 	uint32_t max_depth;
+	uint8_t insns_only;       /* the config's: no calls */
 	uint8_t finished;         /* pft_views_finish() was called */
 	uint8_t ready;            /* ... and succeeded: views can be written */
 	struct vsource *sources[128];
@@ -243,6 +262,12 @@ struct pft_views {
 	size_t nedges, cap_edges;
 	struct vmap edge_map;
 
+	struct vsite *sites;
+	size_t nsites, cap_sites;
+	struct vmap site_map;     /* callee << 32 | site -> index */
+
+	struct pft_views_output out; /* pft_views_set_output() */
+
 	/* After finish. */
 	struct vaddr *addrs;      /* sorted by addr */
 	size_t naddrs, cap_addrs;
@@ -266,6 +291,33 @@ struct pft_views {
 	uint64_t tails_lost;      /* tail calls past VTAILS_MAX: not timed */
 };
 
+/* What the output's selection (pft_views_set_output()) lets through:
+ * function @f (by its start; "[unknown]" never when there is one) or
+ * address @addr. */
+static inline int views_func_selected(const struct pft_views *v, const struct vfunc *f)
+{
+	return !v->out.select || (f->name && pft_select_contains(v->out.select, f->start));
+}
+
+static inline int views_addr_selected(const struct pft_views *v, uint32_t addr)
+{
+	return !v->out.select || pft_select_contains(v->out.select, addr);
+}
+
+/* The instructions (indexes into v->addrs) grouped by function, in
+ * address order within each: *@order (malloc'ed) and in *@first the
+ * start of each function's group (v->nfuncs + 1 entries).  Returns 0 or
+ * -PFT_ERR_NOMEM. */
+int pft_views_by_function(const struct pft_views *v, uint32_t **order, size_t **first);
+
+/* The line-table row's file and line at @addr, without the inline
+ * look-up of pft_lines_lookup() (pft_lines.c).  0 or -PFT_ERR_NOMAP. */
+int pft_lines_line_at(const struct pft_lines *l, uint32_t addr, const char **file,
+		      uint32_t *line);
+
+/* The writers of pft_views_annotate.c and pft_views_sample.c. */
+int pft_views_write_annotate(const struct pft_views *v, struct vout *o, int json);
+int pft_views_write_sample(const struct pft_views *v, struct vout *o);
 /* ---- Timing (pft_timing.c): per-call lengths over the views' frames ---- */
 
 enum { PFT_VIEWS_EXCEPTIONS = 512, VTAILS_MAX = 4096 };

@@ -39,12 +39,138 @@ static const char *branch_state(const struct vaddr *a)
 	return a->taken ? "taken" : a->not_taken ? "not_taken" : "never";
 }
 
+/* ---- the selection ---- */
+
+static int cmp_line_key(const char *file, uint32_t line, const struct vline *y)
+{
+	int c = strcmp(file, y->file);
+
+	return c ? c : (line > y->line) - (line < y->line);
+}
+
+/* Which of v->vlines the selection lets through: a flag each (malloc'ed;
+ * *@flags NULL without a selection: all).  A line is in when one of its
+ * rows' code is.  Returns 0 or -PFT_ERR_NOMEM. */
+static int selected_lines(const struct pft_views *v, uint8_t **flags)
+{
+	struct pft_line_row row;
+
+	*flags = NULL;
+	if (!v->out.select)
+		return 0;
+	*flags = calloc(v->nvlines ? v->nvlines : 1, 1);
+	if (!*flags)
+		return -PFT_ERR_NOMEM;
+	for (size_t i = 0; pft_lines_row(v->lines, i, &row, sizeof(row)) == 0; i++) {
+		if (!pft_select_overlaps(v->out.select, row.start, row.end ? row.end : 1ull << 32))
+			continue;
+		size_t lo = 0, hi = v->nvlines;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int c = cmp_line_key(row.file, row.line, &v->vlines[mid]);
+			if (!c) {
+				(*flags)[mid] = 1;
+				break;
+			}
+			if (c < 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+	}
+	return 0;
+}
+
+static int line_in(const uint8_t *flags, size_t i)
+{
+	return !flags || flags[i];
+}
+
 /* ---- coverage ---- */
 
-static void coverage_jsonl(const struct pft_views *v, struct vout *o)
+/* Executed code outside every function (no symbols, no DWARF: a firmware
+ * blob, a stripped kernel): the maximal runs of consecutive instructions
+ * with the same count. */
+static void coverage_ranges_jsonl(const struct pft_views *v, struct vout *o)
+{
+	for (size_t i = 0; i < v->naddrs;) {
+		const struct vaddr *a = &v->addrs[i];
+		size_t j = i + 1;
+		if (!a->count || v->funcs[a->func].name || !views_addr_selected(v, a->addr)) {
+			i++;
+			continue;
+		}
+		uint32_t end = a->addr + a->size;
+		while (j < v->naddrs && v->addrs[j].addr == end && v->addrs[j].count == a->count &&
+		       !v->funcs[v->addrs[j].func].name && v->addrs[j].image == a->image) {
+			end += v->addrs[j].size;
+			j++;
+		}
+		pft_vout_printf(o, "{\"type\":\"range\",\"start\":\"0x%08" PRIx32 "\",\"end\":\"0x%08"
+				PRIx32 "\",\"count\":%" PRIu64 ",\"insns\":%zu}\n", a->addr, end,
+				a->count, j - i);
+		i = j;
+	}
+}
+
+/* The same in text: per image section, the bytes and instructions
+ * executed, then the runs. */
+static void coverage_ranges_text(const struct pft_views *v, struct vout *o)
+{
+	size_t outside = 0;
+
+	for (size_t i = 0; i < v->naddrs; i++)
+		outside += v->addrs[i].count && !v->funcs[v->addrs[i].func].name &&
+			   views_addr_selected(v, v->addrs[i].addr);
+	if (!outside)
+		return;
+	pft_vout_printf(o, "code in no function: %zu instructions executed\n", outside);
+	for (size_t k = 0; k < v->nimages; k++) {
+		struct pft_image_section_info sec;
+		for (size_t n = 0; pft_image_section(v->images[k], n, &sec, sizeof(sec)) == 0; n++) {
+			uint64_t bytes = 0, insns = 0, end = (uint64_t)sec.vaddr + sec.length;
+			for (size_t i = 0; i < v->naddrs; i++) {
+				const struct vaddr *a = &v->addrs[i];
+				if (a->count && !v->funcs[a->func].name && a->image == k &&
+				    a->addr >= sec.vaddr && a->addr < end &&
+				    views_addr_selected(v, a->addr)) {
+					bytes += a->size;
+					insns++;
+				}
+			}
+			if (!insns)
+				continue;
+			pft_vout_printf(o, "  section 0x%08" PRIx32 "-0x%08" PRIx64 ": %" PRIu64
+					" bytes, %" PRIu64 " instructions executed\n", sec.vaddr, end,
+					bytes, insns);
+		}
+	}
+	pft_vout_printf(o, "  %10s  %-10s  %-10s  %s\n", "count", "start", "end", "instructions");
+	for (size_t i = 0; i < v->naddrs;) {
+		const struct vaddr *a = &v->addrs[i];
+		size_t j = i + 1;
+		if (!a->count || v->funcs[a->func].name || !views_addr_selected(v, a->addr)) {
+			i++;
+			continue;
+		}
+		uint32_t end = a->addr + a->size;
+		while (j < v->naddrs && v->addrs[j].addr == end && v->addrs[j].count == a->count &&
+		       !v->funcs[v->addrs[j].func].name && v->addrs[j].image == a->image) {
+			end += v->addrs[j].size;
+			j++;
+		}
+		pft_vout_printf(o, "  %10" PRIu64 "  0x%08" PRIx32 "  0x%08" PRIx32 "  %zu\n",
+				a->count, a->addr, end, j - i);
+		i = j;
+	}
+}
+
+static void coverage_jsonl(const struct pft_views *v, struct vout *o, const uint8_t *sel)
 {
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		const struct vfunc *f = &v->funcs[v->order[i]];
+		if (!views_func_selected(v, f))
+			continue;
 		pft_vout_printf(o, "{\"type\":\"function\",\"name\":");
 		pft_vout_json(o, fname(f));
 		json_label(v, o, "label", f);
@@ -59,6 +185,8 @@ static void coverage_jsonl(const struct pft_views *v, struct vout *o)
 			    f->entered, f->self);
 	}
 	for (size_t i = 0; i < v->nvlines; i++) {
+		if (!line_in(sel, i))
+			continue;
 		pft_vout_printf(o, "{\"type\":\"line\",\"file\":");
 		pft_vout_json(o, v->vlines[i].file);
 		pft_vout_printf(o, ",\"line\":%" PRIu32 ",\"count\":%" PRIu64 "}\n",
@@ -66,7 +194,7 @@ static void coverage_jsonl(const struct pft_views *v, struct vout *o)
 	}
 	for (size_t i = 0; i < v->naddrs; i++) {
 		const struct vaddr *a = &v->addrs[i];
-		if (!a->cond)
+		if (!a->cond || !views_addr_selected(v, a->addr))
 			continue;
 		pft_vout_printf(o, "{\"type\":\"branch\",\"addr\":\"0x%08" PRIx32 "\"", a->addr);
 		if (a->file) {
@@ -77,18 +205,24 @@ static void coverage_jsonl(const struct pft_views *v, struct vout *o)
 		pft_vout_printf(o, ",\"taken\":%" PRIu64 ",\"not_taken\":%" PRIu64
 			    ",\"state\":\"%s\"}\n", a->taken, a->not_taken, branch_state(a));
 	}
+	coverage_ranges_jsonl(v, o);
 }
 
-static void coverage_text(const struct pft_views *v, struct vout *o)
+static void coverage_text(const struct pft_views *v, struct vout *o, const uint8_t *sel)
 {
-	size_t entered = 0, hit = 0, branches = 0, both = 0;
+	size_t entered = 0, hit = 0, branches = 0, both = 0, nfuncs = 0, nlines = 0;
 
 	for (size_t i = 0; i < v->nfuncs; i++)
-		entered += v->funcs[i].entered || v->funcs[i].self;
-	pft_vout_printf(o, "functions: %zu of %zu executed\n", entered, v->nfuncs);
+		if (views_func_selected(v, &v->funcs[i])) {
+			nfuncs++;
+			entered += v->funcs[i].entered || v->funcs[i].self;
+		}
+	pft_vout_printf(o, "functions: %zu of %zu executed\n", entered, nfuncs);
 	pft_vout_printf(o, "  %10s %12s  %-10s  %s\n", "entered", "insns", "address", "function");
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		const struct vfunc *f = &v->funcs[v->order[i]];
+		if (!views_func_selected(v, f))
+			continue;
 		pft_vout_printf(o, "  %10" PRIu64 " %12" PRIu64 "  0x%08" PRIx32 "  ",
 			    f->entered, f->self, f->start);
 		pft_vout_plain(o, flabel(v, f), 0);
@@ -100,21 +234,28 @@ static void coverage_text(const struct pft_views *v, struct vout *o)
 		pft_vout_printf(o, "\n");
 	}
 	for (size_t i = 0; i < v->nvlines; i++)
-		hit += v->vlines[i].count > 0;
-	pft_vout_printf(o, "lines: %zu of %zu executed\n", hit, v->nvlines);
+		if (line_in(sel, i)) {
+			nlines++;
+			hit += v->vlines[i].count > 0;
+		}
+	pft_vout_printf(o, "lines: %zu of %zu executed\n", hit, nlines);
 	for (size_t i = 0; i < v->nvlines; i++) {
+		if (!line_in(sel, i))
+			continue;
 		pft_vout_printf(o, "  %10" PRIu64 "  ", v->vlines[i].count);
 		pft_vout_plain(o, v->vlines[i].file, 0);
 		pft_vout_printf(o, ":%" PRIu32 "\n", v->vlines[i].line);
 	}
 	for (size_t i = 0; i < v->naddrs; i++) {
+		if (!views_addr_selected(v, v->addrs[i].addr))
+			continue;
 		branches += v->addrs[i].cond;
 		both += v->addrs[i].cond && v->addrs[i].taken && v->addrs[i].not_taken;
 	}
 	pft_vout_printf(o, "conditional branches: %zu of %zu went both ways\n", both, branches);
 	for (size_t i = 0; i < v->naddrs; i++) {
 		const struct vaddr *a = &v->addrs[i];
-		if (!a->cond)
+		if (!a->cond || !views_addr_selected(v, a->addr))
 			continue;
 		pft_vout_printf(o, "  0x%08" PRIx32 "  %-9s taken %" PRIu64 " not taken %" PRIu64,
 			    a->addr, branch_state(a), a->taken, a->not_taken);
@@ -125,6 +266,7 @@ static void coverage_text(const struct pft_views *v, struct vout *o)
 		}
 		pft_vout_printf(o, "\n");
 	}
+	coverage_ranges_text(v, o);
 }
 
 static int same_file(const char *a, const char *b)
@@ -133,16 +275,16 @@ static int same_file(const char *a, const char *b)
 }
 
 static void lcov_file(const struct pft_views *v, struct vout *o, const char *file,
-		      size_t first_line, size_t end_line)
+		      size_t first_line, size_t end_line, const uint8_t *sel)
 {
-	size_t fnf = 0, fnh = 0, brf = 0, brh = 0, lh = 0;
+	size_t fnf = 0, fnh = 0, brf = 0, brh = 0, lh = 0, lf = 0;
 
 	pft_vout_printf(o, "SF:");
 	pft_vout_plain(o, file, 0);
 	pft_vout_printf(o, "\n");
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		const struct vfunc *f = &v->funcs[v->order[i]];
-		if (!same_file(f->file, file))
+		if (!same_file(f->file, file) || !views_func_selected(v, f))
 			continue;
 		pft_vout_printf(o, "FN:%" PRIu32 ",", f->line);
 		pft_vout_plain(o, fname(f), 0);
@@ -150,7 +292,7 @@ static void lcov_file(const struct pft_views *v, struct vout *o, const char *fil
 	}
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		const struct vfunc *f = &v->funcs[v->order[i]];
-		if (!same_file(f->file, file))
+		if (!same_file(f->file, file) || !views_func_selected(v, f))
 			continue;
 		pft_vout_printf(o, "FNDA:%" PRIu64 ",", f->entered);
 		pft_vout_plain(o, fname(f), 0);
@@ -162,7 +304,7 @@ static void lcov_file(const struct pft_views *v, struct vout *o, const char *fil
 	for (size_t i = 0; i < v->naddrs; i++) {
 		const struct vaddr *a = &v->addrs[i];
 		size_t block = 0;
-		if (!a->cond || !same_file(a->file, file))
+		if (!a->cond || !same_file(a->file, file) || !views_addr_selected(v, a->addr))
 			continue;
 		for (size_t k = 0; k < i; k++)
 			block += v->addrs[k].cond && v->addrs[k].line == a->line &&
@@ -179,24 +321,32 @@ static void lcov_file(const struct pft_views *v, struct vout *o, const char *fil
 	}
 	pft_vout_printf(o, "BRF:%zu\nBRH:%zu\n", brf, brh);
 	for (size_t i = first_line; i < end_line; i++) {
+		if (!line_in(sel, i))
+			continue;
 		pft_vout_printf(o, "DA:%" PRIu32 ",%" PRIu64 "\n", v->vlines[i].line, v->vlines[i].count);
 		lh += v->vlines[i].count > 0;
+		lf++;
 	}
-	pft_vout_printf(o, "LF:%zu\nLH:%zu\nend_of_record\n", end_line - first_line, lh);
+	pft_vout_printf(o, "LF:%zu\nLH:%zu\nend_of_record\n", lf, lh);
 }
 
 /* One record per source file of the line tables (lines are sorted by
  * file). */
-static void lcov(const struct pft_views *v, struct vout *o, const char *test_name)
+static void lcov(const struct pft_views *v, struct vout *o, const char *test_name,
+		 const uint8_t *sel)
 {
 	for (size_t i = 0; i < v->nvlines;) {
-		size_t j = i;
+		size_t j = i, any = 0;
 		while (j < v->nvlines && same_file(v->vlines[j].file, v->vlines[i].file))
-			j++;
+			any += line_in(sel, j++);
+		if (!any) {   /* a file the selection leaves out */
+			i = j;
+			continue;
+		}
 		pft_vout_printf(o, "TN:");
 		pft_vout_plain(o, test_name ? test_name : "", 0);
 		pft_vout_printf(o, "\n");
-		lcov_file(v, o, v->vlines[i].file, i, j);
+		lcov_file(v, o, v->vlines[i].file, i, j, sel);
 		i = j;
 	}
 }
@@ -224,42 +374,132 @@ static struct vedge *sorted_edges(const struct pft_views *v)
 	return e;
 }
 
-static void callgrind_position(struct vout *o, const char *key, const struct vfunc *f)
+static void callgrind_position(struct vout *o, const char *key, const struct vfunc *f,
+			       const char *file)
 {
 	pft_vout_printf(o, "%s=", key[0] == 'f' ? "fl" : "cfl");
-	pft_vout_plain(o, f->file ? f->file : "???", 0);
+	pft_vout_plain(o, file ? file : "???", 0);
 	pft_vout_printf(o, "\n%s=", key);
 	pft_vout_plain(o, fname(f), 0);
 	pft_vout_printf(o, "\n");
 }
 
+static int cmp_site(const void *a, const void *b)
+{
+	const struct vsite *x = a, *y = b;
+
+	if (x->site != y->site)
+		return x->site < y->site ? -1 : 1;
+	return (x->callee > y->callee) - (x->callee < y->callee);
+}
+
+/* Where a callee is entered: its first instruction and line. */
+static void callee_position(const struct pft_views *v, const uint32_t *order,
+			    const size_t *first, uint32_t callee, uint32_t *addr, uint32_t *line)
+{
+	const struct vfunc *f = &v->funcs[callee];
+	size_t k = first[callee];
+
+	*addr = f->start;
+	*line = f->line;
+	if (k < first[callee + 1] && v->addrs[order[k]].addr == f->start && v->addrs[order[k]].file)
+		*line = v->addrs[order[k]].line;
+}
+
+/* Callgrind with positions "instr line": each instruction's cost on its
+ * address and source line, each call on its call site, so that
+ * callgrind_annotate and KCachegrind annotate source and disassembly. */
 static int callgrind(const struct pft_views *v, struct vout *o)
 {
-	struct vedge *edges = sorted_edges(v);
-	size_t e = 0;
+	uint32_t *order = NULL;
+	size_t *first = NULL;
+	struct vsite *sites = malloc((v->nsites ? v->nsites : 1) * sizeof(*sites));
+	uint64_t total = 0;
+	int err = sites ? pft_views_by_function(v, &order, &first) : -PFT_ERR_NOMEM;
 
-	if (!edges)
-		return -PFT_ERR_NOMEM;
-	pft_vout_printf(o, "# callgrind format\nversion: 1\ncreator: pft\npositions: line\n"
-		    "events: Ir\nsummary: %" PRIu64 "\n", v->total_insns);
+	if (err) {
+		free(sites);
+		return err;
+	}
+	if (v->nsites) {
+		memcpy(sites, v->sites, v->nsites * sizeof(*sites));
+		qsort(sites, v->nsites, sizeof(*sites), cmp_site);
+	}
+	for (uint32_t fi = 0; fi < v->nfuncs; fi++)
+		if (views_func_selected(v, &v->funcs[fi]))
+			total += v->funcs[fi].self;
+	pft_vout_printf(o, "# callgrind format\nversion: 1\ncreator: pft\npositions: instr line\n"
+		    "events: Ir\nsummary: %" PRIu64 "\n", total);
 	for (uint32_t fi = 0; fi < v->nfuncs; fi++) {
 		const struct vfunc *f = &v->funcs[fi];
-		while (e < v->nedges && edges[e].caller < fi)
-			e++;
-		if (!f->self && (e == v->nedges || edges[e].caller != fi))
+		size_t k = first[fi], end = first[fi + 1];
+		if (!views_func_selected(v, f) || (!f->self && k == end))
 			continue;
+		/* The function's file: its declaration's, else its first
+		 * instruction's. */
+		const char *file = f->file;
+		for (size_t i = k; !file && i < end; i++)
+			file = v->addrs[order[i]].file;
 		pft_vout_printf(o, "\n");
-		callgrind_position(o, "fn", f);
-		pft_vout_printf(o, "%" PRIu32 " %" PRIu64 "\n", f->line, f->self);
-		for (; e < v->nedges && edges[e].caller == fi; e++) {
-			const struct vfunc *callee = &v->funcs[edges[e].callee];
-			callgrind_position(o, "cfn", callee);
-			pft_vout_printf(o, "calls=%" PRIu64 " %" PRIu32 "\n%" PRIu32 " %" PRIu64 "\n",
-				    edges[e].calls, callee->line, f->line, edges[e].incl);
+		callgrind_position(o, "fn", f, file);
+		const char *cur = file ? file : "???";
+		uint64_t listed = 0;
+		for (size_t i = k; i < end; i++) {
+			const struct vaddr *a = &v->addrs[order[i]];
+			/* No line: "???", as valgrind writes it (not the
+			 * function's file, where line 0 would be a line). */
+			const char *afile = a->file ? a->file : "???";
+			if (!a->count)
+				continue;
+			if (!same_file(afile, cur)) {
+				pft_vout_printf(o, "fi=");
+				pft_vout_plain(o, afile, 0);
+				pft_vout_printf(o, "\n");
+				cur = afile;
+			}
+			uint32_t line = a->file ? a->line : 0;
+			pft_vout_printf(o, "0x%" PRIx32 " %" PRIu32 " %" PRIu64 "\n", a->addr, line,
+					a->count);
+			listed += a->count;
+			/* The calls made here. */
+			size_t lo = 0, hi = v->nsites;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (sites[mid].site < a->addr)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (; lo < v->nsites && sites[lo].site == a->addr; lo++) {
+				const struct vsite *c = &sites[lo];
+				const struct vfunc *callee = &v->funcs[c->callee];
+				uint32_t taddr, tline;
+				const char *cfile = callee->file;
+				callee_position(v, order, first, c->callee, &taddr, &tline);
+				for (size_t j = first[c->callee]; !cfile && j < first[c->callee + 1]; j++)
+					cfile = v->addrs[order[j]].file;
+				callgrind_position(o, "cfn", callee, cfile);
+				pft_vout_printf(o, "calls=%" PRIu64 " 0x%" PRIx32 " %" PRIu32 "\n0x%" PRIx32
+						" %" PRIu32 " %" PRIu64 "\n", c->calls, taddr, tline,
+						a->addr, line, c->incl);
+			}
+		}
+		/* Instructions past the accumulator's tables count for the
+		 * function only: on its first line. */
+		if (f->self > listed) {
+			if (!same_file(file, cur) && file) {
+				pft_vout_printf(o, "fi=");
+				pft_vout_plain(o, file, 0);
+				pft_vout_printf(o, "\n");
+			}
+			pft_vout_printf(o, "0x%" PRIx32 " %" PRIu32 " %" PRIu64 "\n", f->start,
+					f->line, f->self - listed);
 		}
 	}
-	pft_vout_printf(o, "\ntotals: %" PRIu64 "\n", v->total_insns);
-	free(edges);
+	pft_vout_printf(o, "\ntotals: %" PRIu64 "\n", total);
+	free(order);
+	free(first);
+	free(sites);
 	return 0;
 }
 
@@ -311,7 +551,8 @@ static int folded(const struct pft_views *v, struct vout *o)
 			deeper[anchor[i]] += v->nodes[i].self;
 	}
 	for (size_t i = 0; !err && i < v->nnodes; i++) {
-		if (depth[i] > FOLDED_DEPTH)
+		if (depth[i] > FOLDED_DEPTH ||
+		    !views_func_selected(v, &v->funcs[v->nodes[i].func]))
 			continue;
 		if (v->nodes[i].self) {
 			if ((err = folded_path(v, o, (uint32_t)i, &path, &cap)))
@@ -346,7 +587,7 @@ static int profile(const struct pft_views *v, struct vout *o, int json)
 	}
 	for (size_t i = 0; i < v->nfuncs; i++) {
 		const struct vfunc *f = &v->funcs[v->order[i]];
-		if (!f->self && !f->entered)
+		if ((!f->self && !f->entered) || !views_func_selected(v, f))
 			continue;
 		if (json) {
 			pft_vout_printf(o, "{\"type\":\"function\",\"name\":");
@@ -379,6 +620,8 @@ static int profile(const struct pft_views *v, struct vout *o, int json)
 	}
 	for (size_t i = 0; i < v->nedges; i++) {
 		const struct vedge *e = &edges[i];
+		if (!views_func_selected(v, &v->funcs[e->caller]))
+			continue;
 		if (json) {
 			pft_vout_printf(o, "{\"type\":\"call\",\"caller\":");
 			pft_vout_json(o, fname(&v->funcs[e->caller]));
@@ -414,21 +657,35 @@ int pft_views_write(const struct pft_views *v, enum pft_view_format format,
 	if (!v || !write || !v->ready || (unsigned)format >= PFT_VIEW_FORMAT_MAX)
 		return -PFT_ERR_INVALID;
 	/* An empty lcov file would say "no line ran", not "no lines known". */
-	if (format == PFT_VIEW_LCOV && !pft_lines_count(v->lines, 0))
+	if ((format == PFT_VIEW_LCOV || format == PFT_VIEW_LLVM_SAMPLE) &&
+	    !pft_lines_count(v->lines, 0))
 		return -PFT_ERR_NOT_FOUND;
-	o = malloc(sizeof(*o));
-	if (!o)
+	uint8_t *sel = NULL;
+	if ((format == PFT_VIEW_LCOV || format == PFT_VIEW_COVERAGE_TEXT ||
+	     format == PFT_VIEW_COVERAGE_JSONL) && selected_lines(v, &sel))
 		return -PFT_ERR_NOMEM;
+	o = malloc(sizeof(*o));
+	if (!o) {
+		free(sel);
+		return -PFT_ERR_NOMEM;
+	}
 	pft_vout_init(o, write, ctx);
 	switch (format) {
 	case PFT_VIEW_COVERAGE_TEXT:
-		coverage_text(v, o);
+		coverage_text(v, o, sel);
 		break;
 	case PFT_VIEW_COVERAGE_JSONL:
-		coverage_jsonl(v, o);
+		coverage_jsonl(v, o, sel);
 		break;
 	case PFT_VIEW_LCOV:
-		lcov(v, o, test_name);
+		lcov(v, o, test_name, sel);
+		break;
+	case PFT_VIEW_ANNOTATE_TEXT:
+	case PFT_VIEW_ANNOTATE_JSONL:
+		err = pft_views_write_annotate(v, o, format == PFT_VIEW_ANNOTATE_JSONL);
+		break;
+	case PFT_VIEW_LLVM_SAMPLE:
+		err = pft_views_write_sample(v, o);
 		break;
 	case PFT_VIEW_PROFILE_TEXT:
 	case PFT_VIEW_PROFILE_JSONL:
@@ -447,6 +704,7 @@ int pft_views_write(const struct pft_views *v, enum pft_view_format format,
 	}
 	int werr = pft_vout_end(o);
 	free(o);
+	free(sel);
 	return err ? err : werr;
 }
 
@@ -461,7 +719,8 @@ int pft_views_check_format(const struct pft_views_config *cfg, enum pft_view_for
 	if (!cfg || cfg->size < PFT_FIRST_SIZE(struct pft_views_config) ||
 	    (unsigned)format >= PFT_VIEW_FORMAT_MAX)
 		return -PFT_ERR_INVALID;
-	if (format != PFT_VIEW_LCOV || pft_lines_count(cfg->lines, 0))
+	if ((format != PFT_VIEW_LCOV && format != PFT_VIEW_LLVM_SAMPLE) ||
+	    pft_lines_count(cfg->lines, 0))
 		return 0;
 	/* Name the file the lines should have come from: the first ELF file,
 	 * else the first file of the image (a memory dump). */

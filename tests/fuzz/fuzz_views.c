@@ -196,13 +196,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		out.failed = 0;
 		out.limit = fail_at;
 		err = pft_views_write(v, (enum pft_view_format)f, "fuzz", mem_write, &out);
-		/* lcov needs source lines (pft_views_check_format()). */
-		if (f == PFT_VIEW_LCOV && !pft_lines_count(vc.lines, 0)) {
+		/* lcov and LLVM sample profiles need source lines
+		 * (pft_views_check_format()). */
+		if ((f == PFT_VIEW_LCOV || f == PFT_VIEW_LLVM_SAMPLE) &&
+		    !pft_lines_count(vc.lines, 0)) {
 			FUZZ_CHECK(err == -PFT_ERR_NOT_FOUND && out.len == 0);
 			continue;
 		}
 		FUZZ_CHECK(out.failed ? err == WRITER_FAILED : err == 0);
-		if (!out.failed && (f == PFT_VIEW_COVERAGE_JSONL || f == PFT_VIEW_PROFILE_JSONL))
+		if (!out.failed && (f == PFT_VIEW_COVERAGE_JSONL || f == PFT_VIEW_PROFILE_JSONL ||
+				    f == PFT_VIEW_ANNOTATE_JSONL))
 			check_jsonl(&out);
 	}
 

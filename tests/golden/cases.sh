@@ -123,9 +123,13 @@ golden_battery() {
         golden_run "$name/decode.insn.jsonl.j$j" "${env[@]}" -- decode $a --insn --format jsonl -j $j
         golden_run "$name/decode.count.j$j" "${env[@]}" -- decode $a --count -j $j
         golden_run "$name/coverage.j$j" "${env[@]}" -- coverage $a -j $j
+        golden_run "$name/coverage.jsonl.j$j" "${env[@]}" -- coverage $a --format jsonl -j $j
         case $img in *--elf*)   # lines: only an ELF's DWARF has them
-            golden_run "$name/coverage.lcov.j$j" "${env[@]}" -- coverage $a --format lcov -j $j ;;
+            golden_run "$name/coverage.lcov.j$j" "${env[@]}" -- coverage $a --format lcov -j $j
+            golden_run "$name/profile.llvm.j$j" "${env[@]}" -- profile $a --format llvm-sample -j $j ;;
         esac
+        golden_run "$name/annotate.j$j" "${env[@]}" -- annotate $a -j $j
+        golden_run "$name/annotate.jsonl.j$j" "${env[@]}" -- annotate $a --format jsonl --order address -j $j
         golden_run "$name/profile.j$j" "${env[@]}" -- profile $a -j $j
         golden_run "$name/profile.jsonl.j$j" "${env[@]}" -- profile $a --format jsonl -j $j
         golden_run "$name/profile.folded.j$j" "${env[@]}" -- profile $a --format folded -j $j

@@ -88,6 +88,7 @@ same 4096 2 177 dump --raw "$tmp/bad.pft" "${cfg[@]:0:2}"
 same 256 2 17 decode --raw "$tmp/one.pft" "${cfg[@]}" --count --format jsonl
 same 65536 2 11 decode --raw "$tmp/big.pft" "${cfg[@]}" --format jsonl
 same 65536 2 11 coverage --raw "$tmp/big.pft" "${cfg[@]}"
+same 65536 2 11 annotate --raw "$tmp/big.pft" "${cfg[@]}" --format jsonl
 # Detection (no configuration given) happens before the split.
 same 65536 2 11 dump --raw "$tmp/big.pft" --count
 
@@ -104,6 +105,7 @@ same 256 2 100 dump --snapshot "$tc2" --id 0x13 --count --format jsonl
 same 256 2 100 decode --snapshot "$tc2" --id 0x13 --count
 same 256 2 100 decode --snapshot "$tc2" --id 0x13 --insn
 same 1024 2 30 profile --snapshot "$tc2" --id 0x13
+same 1024 2 30 annotate --snapshot "$tc2" --id 0x13
 same 1024 2 30 calls --snapshot "$tc2" --id 0x13
 # Most pieces start in a stretch of another ID (0x13 has a tenth of the
 # frames), whose bytes they must not take as 0x13's.

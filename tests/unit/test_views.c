@@ -102,17 +102,21 @@ static void profile_by_hand(void)
 	PTU_EQ(pft_views_write(v, PFT_VIEW_FOLDED, NULL, to_buffer, &out), 0);
 	PTU_STREQ(out.text, "_start 2\n_start;fa 2\n_start;fa;fb 1\n_start;fc 2\n_start;fc;fb 1\n");
 
-	/* Callgrind: calls per edge, with the instructions from call to
-	 * return: _start -> fa from the call (after 1) to the tail call
-	 * (after 4): 3; fa -> fb 1; fa -> fc from the tail call to the return
-	 * (after 7): 3; fc -> fb 1. */
+	/* Callgrind: each instruction once (no DWARF: line 0), each call on
+	 * its call site with the instructions from call to return: _start ->
+	 * fa from the call (after 1) to the tail call (after 4): 3; fa -> fb
+	 * 1; fa -> fc from the tail call at 0x8104 to the return (after 7):
+	 * 3; fc -> fb 1.  The call's target position is the callee's entry. */
 	out.len = 0;
 	PTU_EQ(pft_views_write(v, PFT_VIEW_CALLGRIND, NULL, to_buffer, &out), 0);
-	PTU_CHECK(strstr(out.text, "events: Ir\nsummary: 8\n") != NULL);
-	PTU_CHECK(strstr(out.text, "fl=???\nfn=_start\n0 2\ncfl=???\ncfn=fa\ncalls=1 0\n0 3\n") != NULL);
-	PTU_CHECK(strstr(out.text, "fn=fa\n0 2\ncfl=???\ncfn=fb\ncalls=1 0\n0 1\n"
-			 "cfl=???\ncfn=fc\ncalls=1 0\n0 3\n") != NULL);
-	PTU_CHECK(strstr(out.text, "fn=fc\n0 2\ncfl=???\ncfn=fb\ncalls=1 0\n0 1\n") != NULL);
+	PTU_CHECK(strstr(out.text, "positions: instr line\nevents: Ir\nsummary: 8\n") != NULL);
+	PTU_CHECK(strstr(out.text, "fl=???\nfn=_start\n0x8000 0 1\ncfl=???\ncfn=fa\n"
+			 "calls=1 0x8100 0\n0x8000 0 3\n0x8004 0 1\n") != NULL);
+	PTU_CHECK(strstr(out.text, "fn=fa\n0x8100 0 1\ncfl=???\ncfn=fb\ncalls=1 0x8200 0\n"
+			 "0x8100 0 1\n0x8104 0 1\ncfl=???\ncfn=fc\ncalls=1 0x8300 0\n"
+			 "0x8104 0 3\n") != NULL);
+	PTU_CHECK(strstr(out.text, "fn=fc\n0x8300 0 1\ncfl=???\ncfn=fb\ncalls=1 0x8200 0\n"
+			 "0x8300 0 1\n0x8304 0 1\n") != NULL);
 	PTU_CHECK(strstr(out.text, "totals: 8\n") != NULL);
 
 	/* Per call, in cycles: fc tail-called after 4 returns after 7, 9

@@ -46,6 +46,23 @@ def run(args):
     return subprocess.run(args, capture_output=True, text=True, check=True).stdout
 
 
+def callgrind_self(path):
+    """{function: self cost} of a callgrind file (positions: instr line):
+    the cost lines under each fn=, without the inclusive cost line that
+    follows each calls=."""
+    out, fn, after_calls = {}, None, False
+    for ln in open(path).read().splitlines():
+        if ln.startswith("fn="):
+            fn = ln[3:]
+        elif ln.startswith("calls="):
+            after_calls = True
+        elif fn is not None and re.match(r"^(0x[0-9a-f]+|\d+) \d+ \d+$", ln):
+            if not after_calls:
+                out[fn] = out.get(fn, 0) + int(ln.split()[2])
+            after_calls = False
+    return out
+
+
 def functions(prog):
     """{start: end} of the sized function symbols (aliases merged)."""
     out = {}
@@ -171,11 +188,7 @@ def main():
     check(not diff, "self instructions differ (qemu, profile): %s" %
           {("0x%x" % k if k is not None else k): v for k, v in sorted(diff.items(), key=str)[:10]})
     by_name = {x["name"]: x["self"] for x in profile if x["type"] == "function" and x["self"]}
-    cg = open(os.path.join(out, "callgrind.out")).read().splitlines()
-    cg_self = {}
-    for i, ln in enumerate(cg):
-        if ln.startswith("fn="):
-            cg_self[ln[3:]] = cg_self.get(ln[3:], 0) + int(cg[i + 1].split()[1])
+    cg_self = callgrind_self(os.path.join(out, "callgrind.out"))
     check({k: v for k, v in cg_self.items() if v} == by_name,
           "callgrind self costs differ from profile.jsonl")
     ann = run(["callgrind_annotate", "--threshold=100", os.path.join(out, "callgrind.out")])
