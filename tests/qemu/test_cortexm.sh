@@ -18,7 +18,9 @@
 #    here without pft (tpiu_mux.py), decodes to the same instructions,
 #    the ITM named and left alone;
 #  - the calls view closes every exception a tail-chain replaced, and the
-#    exceptions view counts and names each kind as qemu took it.
+#    exceptions view counts and names each kind as qemu took it;
+#  - pft annotate counts each instruction as often as qemu ran it, and
+#    not taken as often as it failed its condition.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -106,6 +108,13 @@ for p in "${programs[@]}"; do
             python3 "$check_log" decode "$log" "$base.ss.jsonl"
         check_true "$t: OpenCSD: qemu's instructions, exceptions and atoms" \
             python3 "$check_log" opencsd "$log" "$base.ss"
+        if [ -z "$cfg" ]; then
+            "$PFT" annotate --quiet --snapshot "$base.ss" --elf "$elf" --format jsonl \
+                >"$base.annotate.jsonl"
+            check "$t: annotate: exit" "$?" 0
+            check_true "$t: annotate: qemu's counts and failed conditions" \
+                python3 "$check_log" annotate "$log" "$base.ss" "$base.annotate.jsonl"
+        fi
     done
 done
 

@@ -14,6 +14,11 @@ usage: qemu_m_log.py list LOG           one line per item: an executed
                                         here), and its atoms must be N
                                         exactly where an instruction
                                         failed its condition (a -d cpu log)
+       qemu_m_log.py annotate LOG SNAP JSONL
+                                        `pft annotate --format jsonl`
+                                        must count each address as often
+                                        as it ran, and its not_taken the
+                                        times it failed its condition
 Exit 0 when they agree; otherwise one line says where they part.
 
 The log is that of `qemu-system-arm -M mps2-an385|mps2-an386 -singlestep
@@ -230,6 +235,35 @@ def compare(who, want, got):
     return 1
 
 
+def annotate(seq, halfword, path):
+    """pft annotate's JSON lines against qemu: each address run as often,
+    and its not_taken the times it failed its condition."""
+    import collections
+    runs = collections.Counter(x[1] for x in seq if x[0] == "insn")
+    failed = collections.Counter(a for a, e in expected_atoms(seq, halfword) if e == "N")
+    got, not_taken = {}, {}
+    for line in open(path):
+        o = json.loads(line)
+        if o["type"] == "insn":
+            got[int(o["addr"], 16)] = o["count"]
+            if o.get("not_taken"):
+                not_taken[int(o["addr"], 16)] = o["not_taken"]
+    bad = 0
+    if got != dict(runs):
+        diff = sorted(a for a in set(got) | set(runs) if got.get(a) != runs.get(a))
+        print("pft annotate's counts differ from qemu's at %d addresses, first 0x%x: %s, qemu %s"
+              % (len(diff), diff[0], got.get(diff[0]), runs.get(diff[0])))
+        bad = 1
+    if not_taken != dict(failed) or not failed:
+        diff = sorted(a for a in set(not_taken) | set(failed)
+                      if not_taken.get(a) != failed.get(a))
+        print("pft annotate's not_taken differ from qemu's conditions at %d addresses%s"
+              % (len(diff), ", first 0x%x: %s, qemu %s" % (diff[0], not_taken.get(diff[0]),
+                                                         failed.get(diff[0])) if diff else ""))
+        bad = 1
+    return bad
+
+
 def main():
     if sys.argv[1:2] == ["list"] and len(sys.argv) == 3:
         for it in items(sys.argv[2]):
@@ -249,6 +283,8 @@ def main():
                   "%s, qemu %s" % (n, len(want), atoms[n:n + 2], want[n:n + 2]))
             bad = 1
         return bad
+    if sys.argv[1:2] == ["annotate"] and len(sys.argv) == 5:
+        return annotate(items(sys.argv[2]), memory(sys.argv[3]), sys.argv[4])
     sys.exit(__doc__)
 
 
