@@ -162,7 +162,8 @@ static int report_cut(const struct views_run *r)
 	struct pft_views_cut c;
 	const char *name = commands[r->cmd].name;
 
-	if (pft_views_cut(r->views, &c, sizeof(c)) < 0 || !(c.contexts | c.calls | c.insns))
+	if (pft_views_cut(r->views, &c, sizeof(c)) < 0 ||
+	    !(c.contexts | c.calls | c.insns | c.tail_calls))
 		return 0;
 	if (c.contexts)
 		cli_error("%s: the trace nests deeper than %" PRIu64 " calling contexts: those "
@@ -176,6 +177,10 @@ static int report_cut(const struct views_run *r)
 		cli_error("%s: more than %" PRIu64 " distinct ranges: %" PRIu64 " instruction%s "
 			  "of the others count for their functions, not per line", name,
 			  c.table_max, c.insns, c.insns == 1 ? "" : "s");
+	if (c.tail_calls)
+		cli_error("%s: %" PRIu64 " tail call%s past 4096 in one call's chain: the calls "
+			  "they end are not in the lengths of one call", name, c.tail_calls,
+			  c.tail_calls == 1 ? "" : "s");
 	return 1;
 }
 

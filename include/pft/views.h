@@ -462,9 +462,13 @@ struct pft_views_cut {
 	uint64_t insns;          /* instructions of ranges past the limit:
 				  * counted for their function, not per
 				  * instruction, line or branch */
+	uint64_t tail_calls;     /* tail calls past 4096 in one call's chain:
+				  * the calls they end are not timed (the
+				  * lengths of one call leave them out) */
 };
 
-/* Into *@c (@size = sizeof *@c).  Returns 0 or -PFT_ERR_INVALID. */
+/* Into *@c (@size = sizeof *@c; an older, shorter struct gets the fields
+ * it has).  Returns 0 or -PFT_ERR_INVALID. */
 pft_export int pft_views_cut(const struct pft_views *v, struct pft_views_cut *c, size_t size);
 
 enum pft_view_format {

@@ -1146,14 +1146,14 @@ int pft_views_function(const struct pft_views *v, size_t index,
 
 int pft_views_cut(const struct pft_views *v, struct pft_views_cut *c, size_t size)
 {
-	if (!v || !c || size < sizeof(*c))
+	if (!v || !c || size < offsetof(struct pft_views_cut, tail_calls))
 		return -PFT_ERR_INVALID;
+	struct pft_views_cut x = {
+		.size = sizeof(x), .table_max = MAX_TABLE, .contexts = v->cut_contexts,
+		.calls = v->cut_calls, .insns = v->cut_insns, .tail_calls = v->tails_lost
+	};
 	memset(c, 0, size);
-	c->size = sizeof(*c);
-	c->table_max = MAX_TABLE;
-	c->contexts = v->cut_contexts;
-	c->calls = v->cut_calls;
-	c->insns = v->cut_insns;
+	memcpy(c, &x, size < sizeof(x) ? size : sizeof(x));
 	return 0;
 }
 

@@ -650,6 +650,38 @@ static void call_lengths_by_hand(void)
 	pft_image_free(img);
 }
 
+/* More tail calls in one call's chain than the views keep records of:
+ * fa and fc tail-call each other 4200 times; the calls past 4096 are
+ * not timed, and pft_views_cut() says how many. */
+static void tail_chain_cut(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	struct pft_views_config cfg = { .size = sizeof(cfg), .image = img };
+	struct pft_views_cut c;
+
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	struct pft_views *v = pft_views_alloc(&cfg, NULL);
+	struct pft_elem e = arm_range(0x8000, 1, PFT_ICLASS_CALL, 1);
+	PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), 0);
+	for (int i = 0; i < 2100; i++) {
+		e = arm_range(0x8100, 2, PFT_ICLASS_JUMP, 1);   /* fa: b fc */
+		PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), 0);
+		e = arm_range(0x8300, 1, PFT_ICLASS_JUMP, 1);   /* fc, to fa's entry */
+		PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), 0);
+	}
+	e = arm_range(0x8100, 1, PFT_ICLASS_RETURN, 1);
+	PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), 0);
+	e = arm_range(0x8004, 1, PFT_ICLASS_JUMP, 1);
+	PTU_EQ(pft_views_put(v, 0, &e, sizeof(e)), 0);
+	PTU_EQ(pft_views_finish(v), 0);
+	PTU_EQ(pft_views_cut(v, &c, sizeof(c)), 0);
+	PTU_EQ(c.tail_calls, 4200 - 4096);
+	/* A caller built before tail_calls gets the fields it has. */
+	PTU_EQ(pft_views_cut(v, &c, offsetof(struct pft_views_cut, tail_calls)), 0);
+	pft_views_free(v);
+	pft_image_free(img);
+}
+
 static void errors(void)
 {
 	struct pft_image *img = pft_image_alloc(NULL);
@@ -712,6 +744,7 @@ int main(void)
 		PTU_RUN(range_through_functions);
 		PTU_RUN(range_through_many_functions);
 		PTU_RUN(call_lengths_by_hand);
+		PTU_RUN(tail_chain_cut);
 	} else {
 		ptu_tests_failed++;
 	}
