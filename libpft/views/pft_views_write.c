@@ -88,40 +88,63 @@ static int line_in(const uint8_t *flags, size_t i)
 
 /* ---- coverage ---- */
 
+/* Executed instruction @a is in no function (and selected). */
+static int outside_functions(const struct pft_views *v, const struct vaddr *a)
+{
+	return a->count && !v->funcs[a->func].name && views_addr_selected(v, a->addr);
+}
+
+/* The next maximal run of consecutive instructions outside every function
+ * with the same count, from *@i on: its first instruction in *@first, its
+ * end (exclusive) in *@end, its instructions in *@n; *@i moves past it.
+ * 0 when none is left. */
+static int next_outside_run(const struct pft_views *v, size_t *i, const struct vaddr **first,
+			    uint32_t *end, size_t *n)
+{
+	while (*i < v->naddrs && !outside_functions(v, &v->addrs[*i]))
+		(*i)++;
+	if (*i == v->naddrs)
+		return 0;
+	const struct vaddr *a = &v->addrs[*i];
+	size_t j = *i + 1;
+	uint32_t e = a->addr + a->size;
+	while (j < v->naddrs && v->addrs[j].addr == e && v->addrs[j].count == a->count &&
+	       !v->funcs[v->addrs[j].func].name && v->addrs[j].image == a->image) {
+		e += v->addrs[j].size;
+		j++;
+	}
+	*first = a;
+	*end = e;
+	*n = j - *i;
+	*i = j;
+	return 1;
+}
+
 /* Executed code outside every function (no symbols, no DWARF: a firmware
  * blob, a stripped kernel): the maximal runs of consecutive instructions
  * with the same count. */
 static void coverage_ranges_jsonl(const struct pft_views *v, struct vout *o)
 {
-	for (size_t i = 0; i < v->naddrs;) {
-		const struct vaddr *a = &v->addrs[i];
-		size_t j = i + 1;
-		if (!a->count || v->funcs[a->func].name || !views_addr_selected(v, a->addr)) {
-			i++;
-			continue;
-		}
-		uint32_t end = a->addr + a->size;
-		while (j < v->naddrs && v->addrs[j].addr == end && v->addrs[j].count == a->count &&
-		       !v->funcs[v->addrs[j].func].name && v->addrs[j].image == a->image) {
-			end += v->addrs[j].size;
-			j++;
-		}
+	const struct vaddr *a;
+	uint32_t end;
+	size_t n, i = 0;
+
+	while (next_outside_run(v, &i, &a, &end, &n))
 		pft_vout_printf(o, "{\"type\":\"range\",\"start\":\"0x%08" PRIx32 "\",\"end\":\"0x%08"
 				PRIx32 "\",\"count\":%" PRIu64 ",\"insns\":%zu}\n", a->addr, end,
-				a->count, j - i);
-		i = j;
-	}
+				a->count, n);
 }
 
 /* The same in text: per image section, the bytes and instructions
  * executed, then the runs. */
 static void coverage_ranges_text(const struct pft_views *v, struct vout *o)
 {
-	size_t outside = 0;
+	const struct vaddr *run;
+	uint32_t run_end;
+	size_t outside = 0, run_n, at = 0;
 
 	for (size_t i = 0; i < v->naddrs; i++)
-		outside += v->addrs[i].count && !v->funcs[v->addrs[i].func].name &&
-			   views_addr_selected(v, v->addrs[i].addr);
+		outside += outside_functions(v, &v->addrs[i]);
 	if (!outside)
 		return;
 	pft_vout_printf(o, "code in no function: %zu instructions executed\n", outside);
@@ -131,9 +154,8 @@ static void coverage_ranges_text(const struct pft_views *v, struct vout *o)
 			uint64_t bytes = 0, insns = 0, end = (uint64_t)sec.vaddr + sec.length;
 			for (size_t i = 0; i < v->naddrs; i++) {
 				const struct vaddr *a = &v->addrs[i];
-				if (a->count && !v->funcs[a->func].name && a->image == k &&
-				    a->addr >= sec.vaddr && a->addr < end &&
-				    views_addr_selected(v, a->addr)) {
+				if (outside_functions(v, a) && a->image == k && a->addr >= sec.vaddr &&
+				    a->addr < end) {
 					bytes += a->size;
 					insns++;
 				}
@@ -146,23 +168,9 @@ static void coverage_ranges_text(const struct pft_views *v, struct vout *o)
 		}
 	}
 	pft_vout_printf(o, "  %10s  %-10s  %-10s  %s\n", "count", "start", "end", "instructions");
-	for (size_t i = 0; i < v->naddrs;) {
-		const struct vaddr *a = &v->addrs[i];
-		size_t j = i + 1;
-		if (!a->count || v->funcs[a->func].name || !views_addr_selected(v, a->addr)) {
-			i++;
-			continue;
-		}
-		uint32_t end = a->addr + a->size;
-		while (j < v->naddrs && v->addrs[j].addr == end && v->addrs[j].count == a->count &&
-		       !v->funcs[v->addrs[j].func].name && v->addrs[j].image == a->image) {
-			end += v->addrs[j].size;
-			j++;
-		}
+	while (next_outside_run(v, &at, &run, &run_end, &run_n))
 		pft_vout_printf(o, "  %10" PRIu64 "  0x%08" PRIx32 "  0x%08" PRIx32 "  %zu\n",
-				a->count, a->addr, end, j - i);
-		i = j;
-	}
+				run->count, run->addr, run_end, run_n);
 }
 
 static void coverage_jsonl(const struct pft_views *v, struct vout *o, const uint8_t *sel)
