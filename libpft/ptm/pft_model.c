@@ -138,10 +138,13 @@ static void put_atom(struct pft_ptm_model *m, int executed, uint64_t t)
 		flush_atoms(&m->w);
 }
 
+/* A branch packet to @addr at time @t: of exception @exception (0: an
+ * ordinary branch). */
 static void put_branch(struct pft_ptm_model *m, uint32_t addr, uint8_t isa, uint8_t ns,
-		       uint64_t t)
+		       uint16_t exception, uint64_t t)
 {
-	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_BRANCH, .addr = addr, .isa = isa, .ns = ns };
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_BRANCH, .addr = addr, .isa = isa, .ns = ns,
+				    .exception = exception };
 
 	flush_atoms(&m->w);
 	set_cycles(m, &p, t);
@@ -261,7 +264,7 @@ static void trace_waypoint(struct pft_ptm_model *m, const struct model_insn *p, 
 		break;
 	}
 	if (branch)
-		put_branch(m, n->addr, n->isa, n->ns, p->t_done);
+		put_branch(m, n->addr, n->isa, n->ns, 0, p->t_done);
 	else
 		put_atom(m, taken, p->t_done);
 	if (call)
@@ -318,8 +321,6 @@ static void exception(struct model_walk *w, const struct model_insn *in, unsigne
 {
 	(void)tail_chain; /* never: no M-profile core has a PTM */
 	struct pft_ptm_model *m = (struct pft_ptm_model *)w;
-	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_BRANCH, .addr = in->addr, .isa = in->isa,
-				    .ns = in->ns, .exception = (uint16_t)number };
 
 	if (m->straight_bytes)
 		put_waypoint_update(m);
@@ -327,9 +328,7 @@ static void exception(struct model_walk *w, const struct model_insn *in, unsigne
 		trace_off(m);
 		return;
 	}
-	flush_atoms(w);
-	set_cycles(m, &p, w->now);
-	emit(m, &p);
+	put_branch(m, in->addr, in->isa, in->ns, (uint16_t)number, w->now);
 	m->t_traced = w->now;
 }
 
