@@ -614,6 +614,26 @@ static int alloc_labels(struct views_run *r)
 	return err;
 }
 
+/* A parallel decode decodes one source: its threads do the first part of
+ * the work of the views or the calls tracker it feeds (pft_input_set_fold()). */
+static int set_fold(struct views_run *r)
+{
+	const struct input *in = &r->in;
+	size_t decoded = 0, k = 0;
+
+	for (size_t i = 0; i < in->nsrc; i++)
+		if (in->src[i].info.decoded) {
+			decoded++;
+			k = i;
+		}
+	if (decoded != 1)
+		return 0;
+	const struct pft_fold *f = r->views ? pft_views_fold(r->views, (unsigned)k)
+				   : pft_calls_fold(r->calls[k]);
+	int err = f ? pft_input_set_fold(in->in, f) : -PFT_ERR_NOMEM;
+	return err ? report(r, err) : 0;
+}
+
 /* Allocate what the command feeds: the views, or a calls tracker (and a
  * timeline track) per decoded source. */
 static int start(struct views_run *r)
@@ -644,7 +664,7 @@ static int start(struct views_run *r)
 			if (in->src[i].info.decoded && in->src[i].info.image &&
 			    (err = pft_views_set_image(r->views, (unsigned)i, in->src[i].info.image)))
 				goto fail;
-		return 0;
+		return set_fold(r);
 	}
 	r->calls = calloc(in->nsrc, sizeof(*r->calls));
 	r->tracks = calloc(in->nsrc, sizeof(*r->tracks));
@@ -702,7 +722,7 @@ static int start(struct views_run *r)
 		if (!(r->tracks[i] = pft_timeline_alloc(&tc, &err)))
 			goto fail;
 	}
-	return 0;
+	return set_fold(r);
 fail:
 	return report(r, err);
 }

@@ -798,7 +798,8 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 	if (r == -PFT_ERR_EOS && piece_size_for_tests() &&
 	    !pft_input_parallel_stats(in->in, &par, sizeof(par)))
 		cli_error("parallel decode: %" PRIu64 " pieces, %" PRIu64 " handovers, %" PRIu64
-			  " absorbed", par.pieces, par.handovers, par.absorbed);
+			  " absorbed, %" PRIu64 " folded", par.pieces, par.handovers, par.absorbed,
+			  par.folded);
 	if (r == -PFT_ERR_EOS)
 		return 0;
 	input_report_error(in->in, r);

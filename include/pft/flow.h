@@ -41,11 +41,16 @@ enum pft_elem_type {
 	PFT_ELEM_TRIGGER,
 	PFT_ELEM_ADDR_NACC,        /* flow reached memory that no image covers */
 	PFT_ELEM_ERROR,            /* the trace and the image disagree, or bad trace */
+	/* Only from an input with a fold (pft_input_set_fold()): how often
+	 * (@ts) the range this element describes ran, where the decode's
+	 * workers counted it; its RANGEs are folded (PFT_ELEM_F_FOLDED). */
+	PFT_ELEM_RANGE_COUNT,
 	PFT_ELEM_TYPE_MAX
 };
 
 /* "range", "no_sync", "trace_on", "context", "exception",
- * "exception_return", "timestamp", "trigger", "addr_nacc", "error". */
+ * "exception_return", "timestamp", "trigger", "addr_nacc", "error",
+ * "range_count". */
 pft_export const char *pft_elem_type_name(enum pft_elem_type type);
 
 /* Bits of pft_elem.changed (CONTEXT elements). */
@@ -100,7 +105,13 @@ enum pft_elem_flags {
 	PFT_ELEM_F_CONDS = 1 << 0,
 	/* The last instruction failed its condition code check (an N atom on
 	 * an instruction that is no branch as well). */
-	PFT_ELEM_F_FAILED = 1 << 1
+	PFT_ELEM_F_FAILED = 1 << 1,
+	/* Only from an input with a fold (pft_input_set_fold()): consecutive
+	 * ranges of one function, in one RANGE (@start of the first, @ninsn
+	 * and @cycles of all, the rest of the last), between which no call,
+	 * return or other branch that can move a calls stack was taken; the
+	 * ranges themselves come counted in RANGE_COUNT elements. */
+	PFT_ELEM_F_FOLDED = 1 << 2
 };
 
 struct pft_ptm_flow;

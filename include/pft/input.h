@@ -239,6 +239,9 @@ struct pft_input_parallel {
 	uint64_t handovers;     /* pieces taken over at a verified I-sync */
 	uint64_t absorbed;      /* pieces decoded by the piece before instead (no
 				 * I-sync with the same state soon enough) */
+	/* Added in 0.7: ranges the threads folded or counted for a fold
+	 * (pft_input_set_fold()), parts decoded twice included. */
+	uint64_t folded;
 };
 
 /* The parallel decode's counts in *@st (@size = sizeof *@st).  Returns 0
@@ -431,6 +434,17 @@ pft_export int pft_input_add_detected(struct pft_input *in, int id);
  */
 pft_export int pft_input_add_etm3(struct pft_input *in, int id,
 				  const struct pft_etm3_config *cfg);
+
+/*
+ * Work for the parallel decode's threads (pft_views_fold(),
+ * pft_calls_fold(); borrowed: it must outlive the reading), done on the
+ * elements before they come back: it applies only to an input decoded in
+ * parallel (@threads) that returns elements in @runs without packets and
+ * without @merge; NULL: none.  Call it before the first pft_input_next().
+ * Returns 0, or -PFT_ERR_INVALID (NULL @in, reading started).
+ */
+struct pft_fold;
+pft_export int pft_input_set_fold(struct pft_input *in, const struct pft_fold *fold);
 
 /*
  * The next item of the input (pft_pipe_next()'s items; @item->source is

@@ -340,6 +340,15 @@ pft_export int pft_calls_next(struct pft_calls *c, struct pft_call_event *ev,
 /* The current depth (0 = in the outermost function); 0 for NULL. */
 pft_export uint32_t pft_calls_depth(const struct pft_calls *c);
 
+struct pft_fold;
+
+/* What the parallel decode's threads can do for this tracker, for
+ * pft_input_set_fold() (NULL for a NULL @c): the ranges between which no
+ * branch that may move the stack is taken come folded into one
+ * (PFT_ELEM_F_FOLDED), which the tracker takes as it takes them.  Valid
+ * while @c lives. */
+pft_export const struct pft_fold *pft_calls_fold(struct pft_calls *c);
+
 
 /* ---- End of calls ---- */
 
@@ -421,6 +430,20 @@ pft_export int pft_views_put(struct pft_views *v, unsigned source,
  * elements before the one that failed are counted). */
 pft_export int pft_views_put_run(struct pft_views *v, unsigned source,
 				 const struct pft_elem *e, size_t n, size_t size);
+
+/*
+ * What the parallel decode's threads can do for source @source of @v, for
+ * pft_input_set_fold() (call it after pft_views_set_image() of the
+ * source, if any): they count the ranges themselves (RANGE_COUNT
+ * elements) and fold those of one function between which no branch that
+ * may move the calls stack is taken (PFT_ELEM_F_FOLDED), so that the
+ * views, given these, count exactly what they count of the elements
+ * unfolded.  NULL: a NULL @v, @source over 127, after
+ * pft_views_finish(), or out of memory.  Valid while @v lives; one
+ * source at a time.  One difference: past 2^20 distinct ranges, which
+ * ranges are counted coarser (pft_views_cut()) may differ.
+ */
+pft_export const struct pft_fold *pft_views_fold(struct pft_views *v, unsigned source);
 
 /* Distinct images one accumulator reads (the config's included). */
 #define PFT_VIEWS_MAX_IMAGES 31

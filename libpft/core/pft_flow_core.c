@@ -21,6 +21,7 @@ const char *pft_elem_type_name(enum pft_elem_type type)
 		[PFT_ELEM_TRIGGER] = "trigger",
 		[PFT_ELEM_ADDR_NACC] = "addr_nacc",
 		[PFT_ELEM_ERROR] = "error",
+		[PFT_ELEM_RANGE_COUNT] = "range_count",
 	};
 	return (unsigned)type < PFT_ELEM_TYPE_MAX ? names[type] : "unknown";
 }

@@ -59,12 +59,22 @@
  * across frames other offsets (the decoder counts them contiguous).
  *
  * Memory: at most threads + 1 live pieces, and a piece's stream waits for
- * the reader at CHUNKS_MAX chunks, so memory does not grow with the trace.
+ * the reader at chunks_max chunks (CHUNK_BUDGET MiB over the live pieces,
+ * at least 2 each), so memory does not grow with the trace, nor much with
+ * the threads.
  * A piece's stream takes about 60 bytes per byte of trace (packets and
  * elements are 72 and 64 bytes; about half that with elements in runs and
  * no packets, where a run keeps only its first packet): a piece of the
- * default size (pft_input.c) fills its CHUNKS_MAX chunks, and its worker
- * waits for the reader.
+ * default size (pft_input.c) fills its chunks, and its worker waits for
+ * the reader.
+ *
+ * Folds (pft_fold.h): a consumer's work on the elements, done by the
+ * workers before they write them.  A worker folds from the start of the
+ * file, or from its piece's last candidate (recording over), up to where
+ * it decodes one packet at a time before its end: every record written
+ * there is read, whichever candidate the piece is taken over at and
+ * wherever it hands over; what the fold holds back comes out before the
+ * stretch ends (close_fold()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -87,10 +97,14 @@
 enum {
 	CAND_MAX = 4,              /* I-syncs a piece records for its hand-over */
 	CHUNK_SIZE = 1 << 20,      /* record stream chunk */
-	CHUNKS_MAX = 8,            /* chunks a piece may hold before it waits */
+	/* Chunks a piece may hold before it waits: at most CHUNKS_MAX, and
+	 * CHUNK_BUDGET over the live pieces (at least 2 each). */
+	CHUNKS_MAX = 8,
+	CHUNK_BUDGET = 32,
 	BATCH = 64,                /* packets per batch, as in pft_pipe.c */
 	PUBLISH_EVERY = 32,        /* batches */
 	ELEM_ROOM = BATCH * PFT_FLOW_ELEMS_MAX,
+	FOLD_ROOM = ELEM_ROOM + 1,     /* a fold's output: see pft_fold.h */
 	FRAME_SIZE = 16,
 	ID_COUNT = 128,            /* trace IDs are 7 bits */
 	/* Frames: how far back a piece looks for the ID in force at its start. */
@@ -199,6 +213,10 @@ struct worker {
 	unsigned char *pkts;       /* BATCH packets of the protocol */
 	struct pft_elem *elems;    /* ELEM_ROOM */
 	size_t end[BATCH];
+	/* With a fold: its state, and whether it holds something back (to
+	 * be closed before the stretch ends). */
+	void *fold;
+	int fold_open;
 	size_t wpos;                  /* bytes written in the piece's last chunk */
 
 	/* Frames: the deformatter and the stage, as the serial pipeline's
@@ -228,6 +246,8 @@ struct par {
 	size_t next_start;         /* the next piece a worker takes */
 	unsigned live;             /* started, not dead, not yet passed by the reader */
 	unsigned window;           /* the most live pieces: threads + 1 */
+	unsigned chunks_max;       /* chunks a piece may hold (CHUNKS_MAX) */
+	const struct pft_fold_ops *fold;   /* of c.fold, when the workers fold */
 	int stop;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -280,7 +300,7 @@ static struct chunk *chunk_get(struct par *p)
 
 static void chunk_put(struct par *p, struct chunk *c)
 {
-	if (p->npool >= p->window * CHUNKS_MAX) {
+	if (p->npool >= p->window * p->chunks_max) {
 		free(c);
 		return;
 	}
@@ -314,7 +334,7 @@ static int cancelled(struct par *p, size_t i)
 }
 
 /* Room for one packet's records at the end of piece @i's stream: a new
- * chunk when the last is full; at CHUNKS_MAX chunks, wait for the reader
+ * chunk when the last is full; at chunks_max chunks, wait for the reader
  * (the piece's recording is over then, so that no one waits for it).
  * Returns 0, 1 when the piece was cancelled, or -PFT_ERR_NOMEM. */
 static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
@@ -328,11 +348,11 @@ static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
 		pc->tail->len = w->wpos;   /* all of it, before waiting */
 		pthread_cond_broadcast(&p->cv);
 	}
-	if (pc->nchunks >= CHUNKS_MAX && !pc->recorded) {
+	if (pc->nchunks >= p->chunks_max && !pc->recorded) {
 		pc->recorded = 1;
 		pthread_cond_broadcast(&p->cv);
 	}
-	while (pc->nchunks >= CHUNKS_MAX && !cancelled(p, i))
+	while (pc->nchunks >= p->chunks_max && !cancelled(p, i))
 		pthread_cond_wait(&p->cv, &p->mu);
 	int stop = cancelled(p, i);
 	struct chunk *c = stop ? NULL : chunk_get(p);
@@ -350,9 +370,11 @@ static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
 }
 
 /* Append the worker's @npkts packets, with status @status and their
- * elements, to the stream (not yet published).  Returns 0, 1 when the
- * piece was cancelled, or -PFT_ERR_NOMEM. */
-static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, int status)
+ * elements, to the stream (not yet published); with @fold, the fold's
+ * output of the elements, written in place.  Returns 0, 1 when the piece
+ * was cancelled, or -PFT_ERR_NOMEM. */
+static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, int status,
+		      int fold)
 {
 	const struct pft_proto *pr = w->p->proto;
 	const size_t psize = pr->packet_size;
@@ -376,11 +398,24 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
 	}
 	for (int k = 0; k < npkts; k++)
 		raw += pft_proto_pkt_size(pr, from + (size_t)k * psize);
-	struct record_parts l = record_layout((unsigned)npkts, psize, nelems, raw);
+	/* A fold writes at most one element more than it is given. */
+	struct record_parts l = record_layout((unsigned)npkts, psize, nelems + (fold != 0), raw);
 	int err = make_room(w, i, pc, l.size);
 	if (err)
 		return err;
 	uint8_t *o = pc->tail->data + w->wpos;
+	if (fold) {
+		int n = w->p->fold->fold(w->fold, w->elems, nelems,
+						(struct pft_elem *)(void *)(o + l.elems));
+		if (n < 0)
+			return -PFT_ERR_NOMEM;
+		if (!n)
+			return 0;
+		nelems = (unsigned)n;
+		l = record_layout((unsigned)npkts, psize, nelems, raw);
+	} else if (nelems) {
+		memcpy(o + l.elems, w->elems, nelems * sizeof(struct pft_elem));
+	}
 	struct record *r = (struct record *)o;
 	unsigned char *pkts = o + l.pkts;
 	uint8_t *bytes = o + l.raw;
@@ -392,7 +427,6 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
 	for (int k = 0; k < npkts; k++)
 		r->elem_end[k] = (uint16_t)(!with_elems ? 0 : one ? nelems : w->end[k]);
 	memcpy(pkts, from, (size_t)npkts * psize);
-	memcpy(o + l.elems, w->elems, nelems * sizeof(struct pft_elem));
 	for (int k = 0; k < npkts; k++) {
 		unsigned char *pkt = pkts + (size_t)k * psize;
 		uint16_t size = pft_proto_pkt_size(pr, pkt);
@@ -730,6 +764,36 @@ static int refill_raw(struct worker *w, uint64_t *fed)
 	return 0;
 }
 
+/* The end of a stretch the worker folds: what the fold holds goes into
+ * piece @i's stream, in records without packets written in place (into
+ * none for @i SIZE_MAX: a piece cancelled).  Returns as put_record(). */
+static int close_fold(struct worker *w, size_t i, struct piece *pc)
+{
+	const struct pft_fold_ops *ops = w->p->fold;
+	const struct record_parts room = record_layout(0, 0, FOLD_ROOM, 0);
+	size_t n;
+
+	w->fold_open = 0;
+	do {
+		if (i == SIZE_MAX) {
+			n = ops->close(w->fold, w->elems, ELEM_ROOM);
+			continue;
+		}
+		int err = make_room(w, i, pc, room.size);
+		if (err)
+			return err;
+		uint8_t *o = pc->tail->data + w->wpos;
+		n = ops->close(w->fold, (struct pft_elem *)(void *)(o + room.elems), FOLD_ROOM);
+		if (!n)
+			break;
+		struct record *r = (struct record *)o;
+		struct record_parts l = record_layout(0, 0, (unsigned)n, 0);
+		*r = (struct record){ .size = (uint32_t)l.size, .nelems = (uint16_t)n };
+		w->wpos += l.size;
+	} while (n == (i == SIZE_MAX ? ELEM_ROOM : FOLD_ROOM));
+	return 0;
+}
+
 /* Decode piece @i until it hands over, the file ends, or it is cancelled.
  * Returns 0 or a negative error code (stored in the piece). */
 static int run_piece(struct worker *w, size_t i, struct piece *pc)
@@ -747,6 +811,8 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 	pr->pkt_reset(w->pkt);
 	if (w->flow)
 		pr->flow_reset(w->flow);
+	if (w->fold_open)   /* left by a piece cancelled */
+		close_fold(w, SIZE_MAX, pc);
 	if (p->c.frames && (err = start_frames(w, pc)) < 0)
 		return err;
 	for (;;) {
@@ -800,8 +866,18 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 					       w->end) != got)
 			return -PFT_ERR_INTERNAL;
 		tally_batch(w, pc, got, status);
+		/* Folded where every record will be read: from the file's
+		 * start or the piece's last candidate on, up to where single
+		 * packets begin before its end (pft_fold.h). */
+		if (w->fold_open && single && (err = close_fold(w, i, pc)) != 0)
+			return err < 0 ? err : 0;
+		int fold = w->fold && !single;
+		w->fold_open |= fold;
 		if ((!p->c.count_only || (status < 0 && p->c.packets)) &&
-		    (err = put_record(w, i, pc, got, status)) != 0)
+		    (err = put_record(w, i, pc, got, status, fold)) != 0)
+			return err < 0 ? err : 0;
+		if (w->fold_open && p->fold->full(w->fold) &&
+		    (err = close_fold(w, i, pc)) != 0)
 			return err < 0 ? err : 0;
 		/* Published now and then (the lock is not free), and at the
 		 * I-syncs that may end or start the piece's part. */
@@ -867,6 +943,8 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 	}
 	/* The end of the file: what the flow decoder held back, and every
 	 * later piece was decoded here. */
+	if (w->fold_open && (err = close_fold(w, i, pc)) != 0)
+		return err < 0 ? err : 0;
 	if (w->flow && pr->flow_finish) {
 		int n = pr->flow_finish(w->flow, w->elems, ELEM_ROOM);
 		if (n < 0)
@@ -974,6 +1052,8 @@ void pft_par_free(struct par *p)
 		free(p->workers[i].pkts);
 		free(p->workers[i].in);
 		free(p->workers[i].elems);
+		if (p->workers[i].fold)
+			p->fold->worker_free(p->workers[i].fold);
 		pft_dfmt_free(p->workers[i].dfmt);
 		free(p->workers[i].stage.buf);
 		free(p->workers[i].map.e);
@@ -1011,6 +1091,8 @@ static int init_worker(struct par *p, struct worker *w)
 	if (!w->pkt || (p->c.elements && !w->flow))
 		return err;
 	if (!w->pkts)
+		return -PFT_ERR_NOMEM;
+	if (p->fold && !(w->fold = p->fold->worker_alloc(p->c.fold->ctx)))
 		return -PFT_ERR_NOMEM;
 	if (p->c.frames) {
 		struct pft_dfmt_config dc = { .size = sizeof(dc) };
@@ -1060,6 +1142,15 @@ int pft_par_alloc(const struct par_config *c, struct par **out)
 	if (p->c.threads > p->npieces)
 		p->c.threads = (unsigned)p->npieces;
 	p->window = p->c.threads + 1;
+	p->chunks_max = CHUNK_BUDGET / p->window;
+	if (p->chunks_max > CHUNKS_MAX)
+		p->chunks_max = CHUNKS_MAX;
+	if (p->chunks_max < 2)
+		p->chunks_max = 2;
+	/* Its ops are static: the workers' states can be freed after the
+	 * consumer that made the fold. */
+	if (c->fold && !c->count_only && c->elements && c->runs && !c->packets)
+		p->fold = c->fold->ops;
 	p->counts.pieces = p->npieces;
 	p->pieces = calloc(p->npieces, sizeof(*p->pieces));
 	p->state = calloc(p->npieces, 1);
@@ -1124,9 +1215,13 @@ int pft_par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size)
 	return pft_fit_report(p->fit, v, size);
 }
 
-void pft_par_counts(const struct par *p, struct pft_input_parallel *st)
+void pft_par_counts(struct par *p, struct pft_input_parallel *st)
 {
+	pthread_mutex_lock(&p->mu);
 	*st = p->counts;
+	for (unsigned k = 0; p->fold && k < p->nworkers; k++)
+		st->folded += p->fold->folded(p->workers[k].fold);
+	pthread_mutex_unlock(&p->mu);
 }
 
 /* Move the reader from the piece it finished to @next, at candidate

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "pft.h"
+#include "decode/pft_fold.h"
 
 struct par;
 
@@ -35,6 +36,9 @@ struct par_config {
 	 * thread: progress (pft_par_position()). */
 	void (*progress)(void *ctx);
 	void *progress_ctx;
+	/* Run on the elements in the workers (pft_fold.h; borrowed); NULL:
+	 * none.  Only with @elements and @runs, without @packets. */
+	const struct pft_fold *fold;
 };
 
 /* 1 when the parallel decode takes a source of @protocol, raw or (@frames)
@@ -57,7 +61,7 @@ const struct pft_diag *pft_par_error(const struct par *p);
 /* The source's counts and fit verdict over the items returned so far. */
 void pft_par_source_stats(const struct par *p, struct pft_pipe_stats *st);
 int pft_par_fit(const struct par *p, struct pft_fit_verdict *v, size_t size);
-void pft_par_counts(const struct par *p, struct pft_input_parallel *st);
+void pft_par_counts(struct par *p, struct pft_input_parallel *st);
 /* Frames: the data bytes of trace ID @id in the pieces passed (the whole
  * buffer at the end), as pft_pipe_id_bytes() counts them. */
 uint64_t pft_par_id_bytes(const struct par *p, unsigned id);

@@ -90,6 +90,7 @@ struct pft_input {
 	struct pft_image *survey_img;  /* the survey's user images, when given */
 	struct par *par;       /* the parallel decode, once started */
 	int par_tried;
+	const struct pft_fold *fold;  /* pft_input_set_fold() */
 	struct pft_merge *merge;  /* cfg.merge: the sources on one time base */
 	int merge_none;        /* no decoded source has timestamps: no merge */
 	int merge_done;        /* every stream read: the merge was finished */
@@ -1118,6 +1119,8 @@ static int start_parallel(struct pft_input *in)
 				 .progress = in->progress ? report_progress : NULL,
 				 .progress_ctx = in,
 				 .threads = in->cfg.threads, .piece_size = piece,
+				 .fold = in->cfg.runs && in->cfg.elements && !in->cfg.packets &&
+					 !in->cfg.merge && in->reading != READ_COUNTS ? in->fold : NULL,
 				 .frames = (uint8_t)frames, .trace_id = (uint8_t)s->pub.id };
 	int err = pft_par_alloc(&pc, &in->par);
 	if (err < 0)
@@ -1198,11 +1201,13 @@ static void report_progress(void *ctx)
 int pft_input_parallel_stats(const struct pft_input *in, struct pft_input_parallel *st,
 			     size_t size)
 {
-	if (!in || !st || size < sizeof(*st))
+	struct pft_input_parallel all = { 0 };
+
+	if (!in || !st || size < offsetof(struct pft_input_parallel, folded))
 		return -PFT_ERR_INVALID;
-	memset(st, 0, size);
 	if (in->par)
-		pft_par_counts(in->par, st);
+		pft_par_counts(in->par, &all);
+	pft_copy_known(st, &all, size, sizeof(all));
 	return 0;
 }
 
@@ -1376,6 +1381,14 @@ static int next_merged(struct pft_input *in, struct pft_item *item, size_t size)
 		if (r == 0 && (r = pft_merge_put(in->merge, &got, sizeof(got))) < 0)
 			return pft_diag_set(&in->error, r, "%s", pft_errstr(pft_errcode(r)));
 	}
+}
+
+int pft_input_set_fold(struct pft_input *in, const struct pft_fold *fold)
+{
+	if (!in || in->par_tried || in->reading)
+		return -PFT_ERR_INVALID;
+	in->fold = fold;
+	return 0;
 }
 
 int pft_input_next(struct pft_input *in, struct pft_item *item, size_t size)

@@ -615,6 +615,14 @@ int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
 	return n < 0 ? n : 0;
 }
 
+const struct pft_fold *pft_calls_fold(struct pft_calls *c)
+{
+	if (!c)
+		return NULL;
+	pft_vfold_init(&c->fold, VFOLD_CALLS, c->image, 0, NULL);
+	return &c->fold.fold;
+}
+
 int pft_calls_finish(struct pft_calls *c)
 {
 	int err;

@@ -5,6 +5,7 @@
 #ifndef PFT_CALLS_INT_H
 #define PFT_CALLS_INT_H
 
+#include "views/pft_views_fold.h"
 #include "pft.h"
 
 struct frame {
@@ -91,6 +92,7 @@ struct pft_calls {
 	uint8_t quiet;
 	uint64_t insns, cycles, ts;
 	uint8_t has_cycles, has_ts;
+	struct vfold fold;        /* pft_calls_fold() */
 };
 
 /* Element @i of a run whose elements are @size bytes apart. */

@@ -9,6 +9,7 @@
 
 #include "views/pft_calls.h"
 #include "views/pft_views.h"
+#include "views/pft_views_fold.h"
 #include "common/pft_size.h"
 
 /*
@@ -31,15 +32,7 @@
  *  - each source's stack: at most 4 (max_depth + 1) frames;
  *  - after finish: one entry per executed instruction and per line.
  */
-enum {
-	UNKNOWN_KEY_SHIFT = 32,   /* func_map key of "[unknown]": 1 << 32 */
-	IMAGE_KEY_SHIFT = 33,     /* func_map key of an image's symbol: start | image << 33 */
-	RANGE_NINSN_SHIFT = 31,   /* range_map key (range_key()): the start / 2 below, */
-	RANGE_STATE_SHIFT = 53,   /* the instruction count, its state (6 bits), */
-	RANGE_IMAGE_SHIFT = 59,   /* and the image in the top 5 bits */
-	MAX_RANGE_INSNS = 1 << 22,
-	MAX_TABLE = 1 << 20
-};
+enum { MAX_TABLE = 1 << 20 };
 
 static int add_func(struct pft_views *v, uint64_t key, const struct vfunc *f,
 		    uint32_t *index)
@@ -52,29 +45,38 @@ static int add_func(struct pft_views *v, uint64_t key, const struct vfunc *f,
 	return 0;
 }
 
+uint64_t pft_vfunc_find(const struct pft_lines *lines, const struct pft_image *img,
+			unsigned image, uint32_t addr, struct vfunc *f)
+{
+	struct pft_line_func lf;
+	struct pft_image_symbol sym;
+
+	if (lines && pft_lines_function_at(lines, addr, &lf, sizeof(lf)) == 0) {
+		*f = (struct vfunc){ .name = lf.name, .file = lf.file, .start = lf.start,
+				     .end = lf.end, .line = lf.line, .shared = 1 };
+		return f->start;
+	}
+	if (pft_image_symbol_at(img, addr, &sym, sizeof(sym)) == 0) {
+		*f = (struct vfunc){ .name = sym.name, .start = sym.start, .end = sym.end,
+				     .image = (uint8_t)image };
+		return f->start | (uint64_t)image << VFUNC_IMAGE_KEY_SHIFT;
+	}
+	*f = (struct vfunc){ 0 };
+	return VFUNC_UNKNOWN_KEY;
+}
+
 /* The index of the function around @addr in image @image, added on first
  * sight; each address is looked up once.  The functions of the line
  * tables (the --elf files every image holds) are shared by all images,
  * a symbol of an image's own is that image's. */
 static int func_index(struct pft_views *v, unsigned image, uint32_t addr, uint32_t *index)
 {
-	struct vfunc f = { 0 };
-	struct pft_line_func lf;
-	struct pft_image_symbol sym;
-	uint64_t key = 1ull << UNKNOWN_KEY_SHIFT;
+	struct vfunc f;
 	uint64_t addr_key = addr | (uint64_t)image << 32;
 
 	if (pft_vmap_find(&v->addr_func_map, addr_key, index))
 		return 0;
-	if (v->lines && pft_lines_function_at(v->lines, addr, &lf, sizeof(lf)) == 0) {
-		f = (struct vfunc){ .name = lf.name, .file = lf.file, .start = lf.start,
-				    .end = lf.end, .line = lf.line, .shared = 1 };
-		key = f.start;
-	} else if (pft_image_symbol_at(v->images[image], addr, &sym, sizeof(sym)) == 0) {
-		f = (struct vfunc){ .name = sym.name, .start = sym.start, .end = sym.end,
-				    .image = image };
-		key = f.start | (uint64_t)image << IMAGE_KEY_SHIFT;
-	}
+	uint64_t key = pft_vfunc_find(v->lines, v->images[image], image, addr, &f);
 	if (!pft_vmap_find(&v->func_map, key, index)) {
 		int err = add_func(v, key, &f, index);
 		if (err)
@@ -457,7 +459,7 @@ add_range_index(struct pft_views *v, unsigned image, const struct pft_elem *e, u
 		.start = e->start, .ninsn = e->ninsn, .isa = e->isa, .space = e->space,
 		.taken = e->taken != 0, .image = (uint8_t)image, .func = f,
 		.flags = e->flags & (PFT_ELEM_F_CONDS | PFT_ELEM_F_FAILED),
-		.nseg = fn->name && (fn->end == 0 || e->last < fn->end) ? VSEG_IN_FUNC : VSEG_UNSPLIT
+		.nseg = vfunc_holds(fn, e) ? VSEG_IN_FUNC : VSEG_UNSPLIT
 	};
 	*index = (uint32_t)v->nranges++;
 	*memo = (struct vrange_memo){ .key = key, .index = *index };
@@ -469,15 +471,7 @@ add_range_index(struct pft_views *v, unsigned image, const struct pft_elem *e, u
 static inline int range_index(struct pft_views *v, unsigned image, const struct pft_elem *e,
 			      uint32_t *index)
 {
-	/* How it ended: taken or not, and for a trace of every conditional
-	 * instruction (ETMv3) taken, not or failed its condition (5 ends),
-	 * with the instruction set (4) and the memory space (3): 60 states.
-	 * An instruction's address is even: its start / 2 keeps it all. */
-	unsigned end = e->flags & PFT_ELEM_F_CONDS
-		       ? 2u + (e->flags & PFT_ELEM_F_FAILED ? 2u : e->taken != 0) : e->taken != 0;
-	unsigned state = ((e->isa & 3u) * 3u + (e->space < 3 ? e->space : 0u)) * 5u + end;
-	uint64_t key = e->start >> 1 | (uint64_t)e->ninsn << RANGE_NINSN_SHIFT |
-		       (uint64_t)state << RANGE_STATE_SHIFT | (uint64_t)image << RANGE_IMAGE_SHIFT;
+	uint64_t key = vrange_key(e, image);
 
 	if (e->start & 1)
 		return 1;   /* no instruction starts there: counted coarser */
@@ -624,6 +618,39 @@ static void top_node(struct range_counter *rc)
 	rc->node = s->n ? &rc->v->nodes[frame_at(s, s->n - 1)->node] : NULL;
 }
 
+/* Folded ranges @x (PFT_ELEM_F_FOLDED: of one function, counted
+ * already): their instructions in the top frame, in their function. */
+static int __attribute__((noinline)) count_folded(struct range_counter *rc,
+						  const struct pft_elem *x)
+{
+	struct pft_views *v = rc->v;
+	struct vsource *s = rc->s;
+	struct vfold_memo *m = &v->fold_memo[(x->start >> 1) % VFOLD_MEMO_SIZE];
+	uint64_t cycles = x->has_cycles ? x->cycles : 0;
+	uint32_t f;
+	int err = 0;
+
+	rc->has_cycles |= x->has_cycles;
+	if (m->known && m->addr == x->start && m->image == s->image) {
+		f = m->func;
+	} else {
+		if ((err = func_index(v, s->image, x->start, &f)))
+			return err;
+		*m = (struct vfold_memo){ .addr = x->start, .func = f, .image = s->image,
+					  .known = 1 };
+	}
+	if (rc->node && rc->node->func == f) {
+		rc->node->self += x->ninsn;
+		rc->node->cycles += cycles;
+		return 0;
+	}
+	err = ensure_root(v, s, x->start);
+	if (!err)
+		err = attribute(v, s, f, x->ninsn, cycles);
+	top_node(rc);
+	return err;
+}
+
 /* Count range @x: one in the top frame's function (most) only adds to
  * the frame's node.  Called from the tracker's loop (pft_calls.h). */
 static inline __attribute__((always_inline)) int count_range(void *counter,
@@ -633,6 +660,8 @@ static inline __attribute__((always_inline)) int count_range(void *counter,
 	struct pft_views *v = rc->v;
 	uint32_t index;
 
+	if (x->flags & PFT_ELEM_F_FOLDED)
+		return count_folded(rc, x);
 	int err = range_index(v, rc->s->image, x, &index);
 
 	if (err == 1) {
@@ -726,51 +755,49 @@ int pft_views_set_image(struct pft_views *v, unsigned source, struct pft_image *
 	return get_source(v, source, (unsigned)k, &s);
 }
 
+/* Range @x ran @count times: counted per range, not in a frame (past
+ * the table's limit: only as instructions cut). */
+static int count_times(struct pft_views *v, const struct vsource *s, const struct pft_elem *x,
+		       uint64_t count)
+{
+	uint32_t index;
+	int err = range_index(v, s->image, x, &index);
+
+	if (err < 0)
+		return err;
+	if (err)
+		v->cut_insns += x->ninsn * count;
+	else
+		v->ranges[index].count += count;
+	return 0;
+}
+
 /* The ranges of a run, without calls (pft_views_config.insns_only). */
 static int count_ranges(struct pft_views *v, const struct vsource *s, const struct pft_elem *e,
 			size_t n, size_t size)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct pft_elem *x = pft_elem_at(e, i, size);
-		uint32_t index;
-		if (x->type != PFT_ELEM_RANGE)
-			continue;
-		int err = range_index(v, s->image, x, &index);
-		if (err < 0)
-			return err;
+		int err = 0;
+		if (x->type == PFT_ELEM_RANGE && !(x->flags & PFT_ELEM_F_FOLDED))
+			err = count_times(v, s, x, 1);
+		else if (x->type == PFT_ELEM_RANGE_COUNT)
+			err = count_times(v, s, x, x->ts);
 		if (err)
-			v->cut_insns += x->ninsn;
-		else
-			v->ranges[index].count++;
+			return err;
 	}
 	return 0;
 }
 
-int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_elem *e,
-		      size_t n, size_t size)
+/* The elements of a run, none a RANGE_COUNT, through the calls tracker:
+ * each range is counted as the tracker takes it, up to an element that
+ * makes events, whose range is counted after them. */
+static int track_run(struct pft_views *v, struct vsource *s, const struct pft_elem *e,
+		     size_t n, size_t size)
 {
-	struct vsource *s = NULL;
-	int err;
-
-	if (!v || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem) ||
-	    source >= 128)
-		return -PFT_ERR_INVALID;
-	for (size_t i = 0; i < n; i++) {
-		const struct pft_elem *x = pft_elem_at(e, i, size);
-		if (x->type >= PFT_ELEM_TYPE_MAX ||
-		    (x->type == PFT_ELEM_RANGE && (x->ninsn >= MAX_RANGE_INSNS || !x->ninsn)))
-			return -PFT_ERR_INVALID;
-	}
-	if (v->finished)
-		return -PFT_ERR_EOS;
-	err = get_source(v, source, 0, &s);
-	if (err)
-		return err;
-	if (v->insns_only)
-		return count_ranges(v, s, e, n, size);
-	/* The tracker gives each range to count_range() as it takes it, up
-	 * to an element that makes events: its range is counted after them. */
 	struct range_counter rc = { .v = v, .s = s };
+	int err = 0;
+
 	top_node(&rc);
 	for (size_t i = 0; !err && i < n;) {
 		int got = calls_put_until_events(s->calls, pft_elem_at(e, i, size), n - i, size,
@@ -792,6 +819,57 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 	}
 	v->has_cycles |= rc.has_cycles;
 	return err;
+}
+
+int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_elem *e,
+		      size_t n, size_t size)
+{
+	struct vsource *s = NULL;
+	int err;
+
+	if (!v || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem) ||
+	    source >= 128)
+		return -PFT_ERR_INVALID;
+	for (size_t i = 0; i < n; i++) {
+		const struct pft_elem *x = pft_elem_at(e, i, size);
+		if (x->type >= PFT_ELEM_TYPE_MAX ||
+		    ((x->type == PFT_ELEM_RANGE || x->type == PFT_ELEM_RANGE_COUNT) &&
+		     (x->ninsn >= VRANGE_INSNS_MAX || !x->ninsn)))
+			return -PFT_ERR_INVALID;
+	}
+	if (v->finished)
+		return -PFT_ERR_EOS;
+	err = get_source(v, source, 0, &s);
+	if (err)
+		return err;
+	if (v->insns_only)
+		return count_ranges(v, s, e, n, size);
+	/* A fold's counts (pft_views_fold()) come apart from the rest. */
+	for (size_t i = 0; !err && i < n;) {
+		size_t j = i;
+		if (pft_elem_at(e, i, size)->type == PFT_ELEM_RANGE_COUNT) {
+			for (; !err && j < n && pft_elem_at(e, j, size)->type == PFT_ELEM_RANGE_COUNT; j++)
+				err = count_times(v, s, pft_elem_at(e, j, size),
+						  pft_elem_at(e, j, size)->ts);
+		} else {
+			while (j < n && pft_elem_at(e, j, size)->type != PFT_ELEM_RANGE_COUNT)
+				j++;
+			err = track_run(v, s, pft_elem_at(e, i, size), j - i, size);
+		}
+		i = j;
+	}
+	return err;
+}
+
+const struct pft_fold *pft_views_fold(struct pft_views *v, unsigned source)
+{
+	struct vsource *s = NULL;
+
+	if (!v || source >= 128 || v->finished || get_source(v, source, 0, &s))
+		return NULL;
+	pft_vfold_init(&v->fold, v->insns_only ? VFOLD_COUNTS : VFOLD_VIEWS,
+		       v->images[s->image], s->image, v->lines);
+	return &v->fold.fold;
 }
 
 int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e, size_t size)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/pft_grow.h"
+#include "views/pft_views_fold.h"
 
 /* A hash map from 64-bit keys to 32-bit indexes (open addressing). */
 struct vmap {
@@ -102,6 +103,44 @@ struct vfunc {
 struct vseg {
 	uint32_t func, ninsn;
 };
+
+enum {
+	VFUNC_IMAGE_KEY_SHIFT = 33,  /* func_map key of an image's symbol: start | image << 33 */
+	RANGE_NINSN_SHIFT = 31,      /* range_map key (vrange_key()): the start / 2 below, */
+	RANGE_STATE_SHIFT = 53,      /* the instruction count, its state (6 bits), */
+	RANGE_IMAGE_SHIFT = 59,      /* and the image in the top 5 bits */
+	VRANGE_INSNS_MAX = 1 << 22   /* a RANGE's instructions: fewer (the key) */
+};
+#define VFUNC_UNKNOWN_KEY (1ull << 32)   /* func_map key of "[unknown]" */
+
+/* The function around @addr as the views count it (@f, its name NULL in
+ * none): a function of the line tables @lines (NULL: none), else a symbol
+ * of image @img (index @image).  Returns its func_map key.  Reads only:
+ * the parallel decode's workers call it too (pft_fold.c). */
+uint64_t pft_vfunc_find(const struct pft_lines *lines, const struct pft_image *img,
+			unsigned image, uint32_t addr, struct vfunc *f);
+
+/* Whether range @e, which starts in function @f, stays in it: a named
+ * function, and the range ends before its end (if known). */
+static inline int vfunc_holds(const struct vfunc *f, const struct pft_elem *e)
+{
+	return f->name && (f->end == 0 || e->last < f->end);
+}
+
+/* The range_map key of range @e of image @image: how it ended (taken or
+ * not, and for a trace of every conditional instruction (ETMv3) taken,
+ * not or failed its condition: 5 ends), with the instruction set (4) and
+ * the memory space (3): 60 states; its start / 2 (an instruction's
+ * address is even) and instruction count. */
+static inline uint64_t vrange_key(const struct pft_elem *e, unsigned image)
+{
+	unsigned end = e->flags & PFT_ELEM_F_CONDS
+		       ? 2u + (e->flags & PFT_ELEM_F_FAILED ? 2u : e->taken != 0) : e->taken != 0;
+	unsigned state = ((e->isa & 3u) * 3u + (e->space < 3 ? e->space : 0u)) * 5u + end;
+
+	return e->start >> 1 | (uint64_t)e->ninsn << RANGE_NINSN_SHIFT |
+	       (uint64_t)state << RANGE_STATE_SHIFT | (uint64_t)image << RANGE_IMAGE_SHIFT;
+}
 
 /* vrange @nseg: in one function; not split yet; split in more than
  * VSEG_MAX pieces (counted instruction by instruction, as when split). */
@@ -225,6 +264,14 @@ struct vcall_memo {
 
 enum { VCALL_MEMO_SIZE = 512 };
 
+/* The function of a folded range's start (pft_views.c, count_folded()). */
+struct vfold_memo {
+	uint32_t addr, func;
+	uint8_t image, known;
+};
+
+enum { VFOLD_MEMO_SIZE = 256 };
+
 struct vline {
 	const char *file;
 	uint32_t line;
@@ -253,6 +300,8 @@ struct pft_views {
 	struct vseg *segs;        /* the pieces of split ranges */
 	size_t nsegs, cap_segs;
 	struct vcall_memo call_memo[VCALL_MEMO_SIZE];
+	struct vfold_memo fold_memo[VFOLD_MEMO_SIZE];
+	struct vfold fold;        /* pft_views_fold() */
 
 	struct vnode *nodes;
 	size_t nnodes, cap_nodes;

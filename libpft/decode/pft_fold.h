@@ -1,0 +1,50 @@
+/*
+ * A fold: work a consumer of flow elements has done in the parallel
+ * decode's workers (pft_par.c), on the elements of their pieces, so that
+ * its own thread (the reader's) gets fewer of them.  The consumer makes
+ * it (pft_views_fold(), pft_calls_fold()) and the input hands it to the
+ * decode (pft_input_set_fold()).
+ *
+ * Each worker has its own state (@worker_alloc).  A worker folds only
+ * where everything it writes will be read: from the start of the file,
+ * or after a piece's last hand-over candidate, up to the piece's end;
+ * before it leaves such a stretch it calls @close, so that what it
+ * folded there comes out in the same stretch.
+ */
+#ifndef PFT_FOLD_H
+#define PFT_FOLD_H
+
+#include <stddef.h>
+
+#include "pft.h"
+
+/* Static: a worker's state may be freed after the fold's context. */
+struct pft_fold_ops {
+	/* A worker's state, or NULL when out of memory. */
+	void *(*worker_alloc)(void *ctx);
+	void (*worker_free)(void *w);
+	/*
+	 * Fold the @n elements at @in into @out (room for @n + 1, then
+	 * what @close may write): returns how many it wrote.  It may hold
+	 * the last ranges back for the next call or @close.  Negative:
+	 * out of memory.
+	 */
+	int (*fold)(void *w, const struct pft_elem *in, size_t n, struct pft_elem *out);
+	/* Whether the worker should @close soon (its tables fill up). */
+	int (*full)(void *w);
+	/* The ranges it has folded or counted so far. */
+	uint64_t (*folded)(const void *w);
+	/*
+	 * Write what is held back, then the counts (RANGE_COUNT elements),
+	 * at most @room elements at @out: returns how many it wrote; call
+	 * again while it returns @room.
+	 */
+	size_t (*close)(void *w, struct pft_elem *out, size_t room);
+};
+
+struct pft_fold {
+	const struct pft_fold_ops *ops;
+	void *ctx;
+};
+
+#endif

@@ -1,0 +1,294 @@
+/*
+ * The folds of the calls tracker and the views (pft_views_fold.h), run in
+ * the parallel decode's workers.
+ *
+ * Why a fold gives what the unfolded elements give.  The tracker moves
+ * its stack only at a range whose last instruction is a taken call,
+ * return, jump or exception return, and only once the next range shows
+ * where it went (pft_calls.c, settle()); of those, a direct jump to an
+ * address that is no function's entry moves nothing whatever the stack
+ * (tail_call()).  So between two ranges where nothing moves, the tracker
+ * only adds instructions and cycles: a run of such ranges is, to it, one
+ * range with the first one's start (which settles the branch before it),
+ * the last one's end (whose branch the next element settles), and the
+ * instructions and cycles of all.  The views add each range's
+ * instructions to the function it is in, in the top frame (pft_views.c,
+ * attribute()): for ranges of one function that is one addition.  What
+ * is left, how often each distinct range ran, the worker counts itself
+ * and sends as RANGE_COUNT elements.  Anything else (other elements,
+ * ranges that leave their function or are in none, a branch that may
+ * move the stack) ends a run and goes through as it is.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft.h"
+#include "views/pft_calls.h"
+#include "views/pft_views.h"
+#include "views/pft_views_fold.h"
+
+enum {
+	TABLE_SIZE = 4096,         /* distinct ranges a worker counts at once */
+	TABLE_FULL = TABLE_SIZE / 2,
+	MEMO_SIZE = 256,           /* slots of ranges seen last */
+	ENTRY_CACHE = 256          /* addresses known to be (no) function entry */
+};
+
+/* A distinct range, how often it ran, and the function it is in. */
+struct counted {
+	uint64_t key;              /* range_key(); 0: free */
+	uint64_t count;
+	uint64_t func_key;         /* pft_vfunc_find()'s key */
+	uint32_t start, last, ninsn;
+	uint8_t isa, space, taken, flags;
+	uint8_t holds;             /* stays in its function (vfunc_holds()) */
+};
+
+struct entry_cache {
+	uint32_t addr;
+	uint8_t known, entry;
+};
+
+struct fold_worker {
+	const struct vfold *f;
+	struct pft_elem run;       /* the ranges folded so far (when @open) */
+	uint64_t run_func;         /* VFOLD_VIEWS: their function's key */
+	int open;
+	struct counted *table;     /* TABLE_SIZE slots */
+	struct counted *memo[MEMO_SIZE];
+	size_t ncounted;
+	size_t emitted;            /* close(): the slots written so far */
+	uint64_t folded;           /* ranges folded or counted */
+	struct entry_cache entries[ENTRY_CACHE];
+};
+
+static void *fold_worker_alloc(void *ctx)
+{
+	struct fold_worker *w = calloc(1, sizeof(*w));
+
+	if (w) {
+		w->f = ctx;
+		if (w->f->mode != VFOLD_CALLS &&
+		    !(w->table = calloc(TABLE_SIZE, sizeof(*w->table)))) {
+			free(w);
+			w = NULL;
+		}
+	}
+	return w;
+}
+
+static void fold_worker_free(void *worker)
+{
+	struct fold_worker *w = worker;
+
+	if (w)
+		free(w->table);
+	free(w);
+}
+
+/* Whether @addr is a function's entry to the tracker: a symbol's start
+ * (pft_calls.c, is_function_entry()). */
+static int is_entry(struct fold_worker *w, uint32_t addr)
+{
+	struct entry_cache *c = &w->entries[(addr >> 1) % ENTRY_CACHE];
+
+	if (!c->known || c->addr != addr) {
+		struct pft_image_symbol sym;
+		int found = w->f->image &&
+			    pft_image_symbol_at(w->f->image, addr, &sym, sizeof(sym)) == 0;
+		*c = (struct entry_cache){ .addr = addr, .known = 1,
+					   .entry = (uint8_t)(found && sym.start == addr) };
+	}
+	return c->entry;
+}
+
+/* Whether the run's last range, followed by a range at @next, moves no
+ * frame whatever the stack. */
+static int moves_nothing(struct fold_worker *w, uint32_t next)
+{
+	const struct pft_elem *last = &w->run;
+
+	if (!last->taken || !calls_moves_stack(last->iclass))
+		return 1;
+	return last->iclass == PFT_ICLASS_JUMP && !is_entry(w, next);
+}
+
+/* Range @e as a table key: its start / 2, instruction count (under
+ * 2^22) and how it ended, never 0. */
+static inline uint64_t range_key(const struct pft_elem *e)
+{
+	unsigned shape = (e->isa & 3u) | (e->space & 3u) << 2 | (e->taken != 0) << 4 |
+			 (e->flags & (PFT_ELEM_F_CONDS | PFT_ELEM_F_FAILED)) << 5;
+
+	return e->start >> 1 | (uint64_t)e->ninsn << 31 | (uint64_t)shape << 53;
+}
+
+/* Range @e's slot, added on first sight; NULL when the table is full
+ * and @e not in it.  The same few ranges come again and again (a loop):
+ * the memo has most. */
+static inline struct counted *counted_of(struct fold_worker *w, const struct pft_elem *e)
+{
+	uint64_t key = range_key(e);
+	struct counted **m = &w->memo[(e->start >> 1 ^ e->ninsn) % MEMO_SIZE];
+
+	if (*m && (*m)->key == key)
+		return *m;
+	size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 52) & (TABLE_SIZE - 1);
+	struct counted *c;
+	while ((c = &w->table[i])->key && c->key != key)
+		i = (i + 1) & (TABLE_SIZE - 1);
+	if (!c->key) {
+		if (w->ncounted == TABLE_FULL)
+			return NULL;
+		struct vfunc fn;
+		*c = (struct counted){ .key = key, .start = e->start, .last = e->last,
+				       .ninsn = e->ninsn, .isa = e->isa, .space = e->space,
+				       .taken = e->taken != 0,
+				       .flags = e->flags & (PFT_ELEM_F_CONDS | PFT_ELEM_F_FAILED) };
+		c->func_key = pft_vfunc_find(w->f->lines, w->f->image, w->f->image_index, e->start,
+					     &fn);
+		c->holds = (uint8_t)vfunc_holds(&fn, e);
+		w->ncounted++;
+	}
+	*m = c;
+	return c;
+}
+
+static void start_run(struct fold_worker *w, const struct pft_elem *e, uint64_t func)
+{
+	w->run = *e;
+	w->run.flags = PFT_ELEM_F_FOLDED;
+	if (!e->has_cycles)
+		w->run.cycles = 0;
+	w->run_func = func;
+	w->open = 1;
+}
+
+/* Range @e after the run: the run takes its instructions and cycles, and
+ * its end (what the tracker keeps of the last range). */
+static void extend_run(struct fold_worker *w, const struct pft_elem *e)
+{
+	struct pft_elem *r = &w->run;
+
+	r->ninsn += e->ninsn;
+	if (e->has_cycles) {
+		r->cycles += e->cycles;
+		r->has_cycles = 1;
+	}
+	r->end = e->end;
+	r->last = e->last;
+	r->taken = e->taken;
+	r->iclass = e->iclass;
+	r->isa = e->isa;
+	r->space = e->space;
+}
+
+static int joins_run(struct fold_worker *w, const struct pft_elem *e, uint64_t func)
+{
+	const struct pft_elem *r = &w->run;
+
+	return w->open && (w->f->mode != VFOLD_VIEWS || func == w->run_func) &&
+	       e->ninsn < VRANGE_INSNS_MAX - r->ninsn &&
+	       (!e->has_cycles || e->cycles <= UINT32_MAX - r->cycles) && moves_nothing(w, e->start);
+}
+
+static int fold_elems(void *worker, const struct pft_elem *in, size_t n, struct pft_elem *out)
+{
+	struct fold_worker *w = worker;
+	const unsigned mode = w->f->mode;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pft_elem *e = &in[i];
+		struct counted *c = NULL;
+		int foldable = e->type == PFT_ELEM_RANGE && e->ninsn && e->ninsn < VRANGE_INSNS_MAX &&
+			       !(e->start & 1);
+
+		if (foldable && mode != VFOLD_CALLS) {
+			c = counted_of(w, e);
+			foldable = c && (mode == VFOLD_COUNTS || c->holds);
+		}
+		w->folded += (uint64_t)foldable;
+		if (foldable && mode == VFOLD_COUNTS) {
+			c->count++;
+			continue;
+		}
+		if (foldable) {
+			uint64_t func = c ? c->func_key : 0;
+			if (joins_run(w, e, func)) {
+				extend_run(w, e);
+			} else {
+				if (w->open)
+					out[k++] = w->run;
+				start_run(w, e, func);
+			}
+			if (c)
+				c->count++;
+			continue;
+		}
+		if (w->open) {
+			out[k++] = w->run;
+			w->open = 0;
+		}
+		out[k++] = *e;
+	}
+	return (int)k;
+}
+
+static int fold_full(void *worker)
+{
+	const struct fold_worker *w = worker;
+
+	return w->ncounted >= TABLE_FULL * 3 / 4;
+}
+
+static uint64_t fold_folded(const void *worker)
+{
+	return ((const struct fold_worker *)worker)->folded;
+}
+
+static size_t fold_close(void *worker, struct pft_elem *out, size_t room)
+{
+	struct fold_worker *w = worker;
+	size_t k = 0;
+
+	if (w->open && room) {
+		out[k++] = w->run;
+		w->open = 0;
+	}
+	for (; w->table && w->emitted < TABLE_SIZE && k < room; w->emitted++) {
+		struct counted *c = &w->table[w->emitted];
+		if (!c->key)
+			continue;
+		c->key = 0;
+		if (!c->count)   /* looked up, never folded */
+			continue;
+		out[k++] = (struct pft_elem){ .type = PFT_ELEM_RANGE_COUNT, .ts = c->count,
+					      .start = c->start, .last = c->last,
+					      .ninsn = c->ninsn, .isa = c->isa, .space = c->space,
+					      .taken = c->taken, .flags = c->flags };
+	}
+	if (!w->table || w->emitted == TABLE_SIZE) {
+		w->emitted = 0;
+		w->ncounted = 0;
+		memset(w->memo, 0, sizeof(w->memo));
+	}
+	return k;
+}
+
+static const struct pft_fold_ops fold_ops = {
+	.worker_alloc = fold_worker_alloc,
+	.worker_free = fold_worker_free,
+	.fold = fold_elems,
+	.full = fold_full,
+	.folded = fold_folded,
+	.close = fold_close,
+};
+
+void pft_vfold_init(struct vfold *f, unsigned mode, const struct pft_image *image,
+		    unsigned image_index, const struct pft_lines *lines)
+{
+	*f = (struct vfold){ .fold = { .ops = &fold_ops, .ctx = f }, .mode = (uint8_t)mode,
+			     .image_index = (uint8_t)image_index, .image = image,
+			     .lines = mode == VFOLD_VIEWS ? lines : NULL };
+}

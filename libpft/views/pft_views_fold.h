@@ -1,0 +1,33 @@
+/* pft_views_fold.h - the folds of the views and the calls tracker
+ * (pft_views_fold.c): what the parallel decode's workers do for them. */
+#ifndef PFT_VIEWS_FOLD_H
+#define PFT_VIEWS_FOLD_H
+
+#include "decode/pft_fold.h"
+
+enum vfold_mode {
+	/* The calls tracker's: ranges between which no branch that may move
+	 * the stack was taken become one (PFT_ELEM_F_FOLDED). */
+	VFOLD_CALLS,
+	/* The views': the same, of one function, and the ranges folded are
+	 * counted in the workers (RANGE_COUNT elements). */
+	VFOLD_VIEWS,
+	/* Counting only (pft_views_config.insns_only): every range is
+	 * counted in the workers, none comes back. */
+	VFOLD_COUNTS
+};
+
+struct vfold {
+	struct pft_fold fold;     /* its ops, and this as their context */
+	uint8_t mode;             /* enum vfold_mode */
+	uint8_t image_index;      /* of @image in the views (range keys) */
+	const struct pft_image *image;
+	const struct pft_lines *lines;   /* VFOLD_VIEWS: NULL or the views' */
+};
+
+/* Make @f: @image is what the consumer reads the source's code from
+ * (borrowed: it must outlive the decode). */
+void pft_vfold_init(struct vfold *f, unsigned mode, const struct pft_image *image,
+		    unsigned image_index, const struct pft_lines *lines);
+
+#endif
