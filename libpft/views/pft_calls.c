@@ -54,6 +54,7 @@ void pft_calls_free(struct pft_calls *c)
 	if (!c)
 		return;
 	free(c->frames);
+	free(c->fold);
 	free(c->queue);
 	free(c->rets.keys);
 	free(c->rets.counts);
@@ -613,14 +614,6 @@ int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
 	int n = pft_calls_put_run(c, e, 1, size);
 
 	return n < 0 ? n : 0;
-}
-
-const struct pft_fold *pft_calls_fold(struct pft_calls *c)
-{
-	if (!c)
-		return NULL;
-	pft_vfold_init(&c->fold, VFOLD_CALLS, c->image, 0, NULL);
-	return &c->fold.fold;
 }
 
 int pft_calls_finish(struct pft_calls *c)

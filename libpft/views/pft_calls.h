@@ -5,7 +5,6 @@
 #ifndef PFT_CALLS_INT_H
 #define PFT_CALLS_INT_H
 
-#include "views/pft_views_fold.h"
 #include "pft.h"
 
 struct frame {
@@ -92,7 +91,7 @@ struct pft_calls {
 	uint8_t quiet;
 	uint64_t insns, cycles, ts;
 	uint8_t has_cycles, has_ts;
-	struct vfold fold;        /* pft_calls_fold() */
+	struct vfold *fold;       /* pft_calls_fold() (pft_views_fold.c) */
 };
 
 /* Element @i of a run whose elements are @size bytes apart. */

@@ -9,7 +9,6 @@
 
 #include "views/pft_calls.h"
 #include "views/pft_views.h"
-#include "views/pft_views_fold.h"
 #include "common/pft_size.h"
 
 /*
@@ -194,6 +193,7 @@ void pft_views_free(struct pft_views *v)
 	if (!v)
 		return;
 	pft_timing_free(v);
+	free(v->fold);
 	for (size_t i = 0; i < 128; i++)
 		if (v->sources[i]) {
 			pft_calls_free(v->sources[i]->calls);
@@ -861,15 +861,14 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 	return err;
 }
 
-const struct pft_fold *pft_views_fold(struct pft_views *v, unsigned source)
+int pft_views_source_image(struct pft_views *v, unsigned source, unsigned *image)
 {
 	struct vsource *s = NULL;
+	int err = get_source(v, source, 0, &s);
 
-	if (!v || source >= 128 || v->finished || get_source(v, source, 0, &s))
-		return NULL;
-	pft_vfold_init(&v->fold, v->insns_only ? VFOLD_COUNTS : VFOLD_VIEWS,
-		       v->images[s->image], s->image, v->lines);
-	return &v->fold.fold;
+	if (!err)
+		*image = s->image;
+	return err;
 }
 
 int pft_views_put(struct pft_views *v, unsigned source, const struct pft_elem *e, size_t size)

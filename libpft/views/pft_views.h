@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "common/pft_grow.h"
-#include "views/pft_views_fold.h"
 
 /* A hash map from 64-bit keys to 32-bit indexes (open addressing). */
 struct vmap {
@@ -116,7 +115,7 @@ enum {
 /* The function around @addr as the views count it (@f, its name NULL in
  * none): a function of the line tables @lines (NULL: none), else a symbol
  * of image @img (index @image).  Returns its func_map key.  Reads only:
- * the parallel decode's workers call it too (pft_fold.c). */
+ * the parallel decode's workers call it too (pft_views_fold.c). */
 uint64_t pft_vfunc_find(const struct pft_lines *lines, const struct pft_image *img,
 			unsigned image, uint32_t addr, struct vfunc *f);
 
@@ -264,6 +263,12 @@ struct vcall_memo {
 
 enum { VCALL_MEMO_SIZE = 512 };
 
+struct vfold;
+
+/* Source @source's image index in @v (the source made on first use, as
+ * by a put): 0 or -PFT_ERR_NOMEM. */
+int pft_views_source_image(struct pft_views *v, unsigned source, unsigned *image);
+
 /* The function of a folded range's start (pft_views.c, count_folded()). */
 struct vfold_memo {
 	uint32_t addr, func;
@@ -301,7 +306,7 @@ struct pft_views {
 	size_t nsegs, cap_segs;
 	struct vcall_memo call_memo[VCALL_MEMO_SIZE];
 	struct vfold_memo fold_memo[VFOLD_MEMO_SIZE];
-	struct vfold fold;        /* pft_views_fold() */
+	struct vfold *fold;       /* pft_views_fold() (pft_views_fold.c) */
 
 	struct vnode *nodes;
 	size_t nnodes, cap_nodes;

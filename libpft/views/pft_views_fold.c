@@ -285,10 +285,34 @@ static const struct pft_fold_ops fold_ops = {
 	.close = fold_close,
 };
 
-void pft_vfold_init(struct vfold *f, unsigned mode, const struct pft_image *image,
-		    unsigned image_index, const struct pft_lines *lines)
+/* *@slot (its consumer's, freed with it), made or remade: @image is what
+ * the consumer reads the source's code from.  NULL: out of memory. */
+static const struct pft_fold *make_fold(struct vfold **slot, unsigned mode,
+					 const struct pft_image *image, unsigned image_index,
+					 const struct pft_lines *lines)
 {
+	struct vfold *f = *slot ? *slot : malloc(sizeof(*f));
+
+	if (!f)
+		return NULL;
 	*f = (struct vfold){ .fold = { .ops = &fold_ops, .ctx = f }, .mode = (uint8_t)mode,
 			     .image_index = (uint8_t)image_index, .image = image,
 			     .lines = mode == VFOLD_VIEWS ? lines : NULL };
+	*slot = f;
+	return &f->fold;
+}
+
+const struct pft_fold *pft_calls_fold(struct pft_calls *c)
+{
+	return c ? make_fold(&c->fold, VFOLD_CALLS, c->image, 0, NULL) : NULL;
+}
+
+const struct pft_fold *pft_views_fold(struct pft_views *v, unsigned source)
+{
+	unsigned image;
+
+	if (!v || source >= 128 || v->finished || pft_views_source_image(v, source, &image))
+		return NULL;
+	return make_fold(&v->fold, v->insns_only ? VFOLD_COUNTS : VFOLD_VIEWS, v->images[image],
+			 image, v->lines);
 }

@@ -25,9 +25,7 @@ struct vfold {
 	const struct pft_lines *lines;   /* VFOLD_VIEWS: NULL or the views' */
 };
 
-/* Make @f: @image is what the consumer reads the source's code from
- * (borrowed: it must outlive the decode). */
-void pft_vfold_init(struct vfold *f, unsigned mode, const struct pft_image *image,
-		    unsigned image_index, const struct pft_lines *lines);
+/* Its consumer (pft_views, pft_calls) holds it and frees it with free(),
+ * as it holds no pointer of its own. */
 
 #endif

@@ -452,9 +452,16 @@ static void not_split(void)
 	struct pft_input *in = pft_input_alloc(&ic, NULL);
 	PTU_EQ(pft_input_parallel_stats(NULL, &par, sizeof(par)), -PFT_ERR_INVALID);
 	PTU_EQ(pft_input_parallel_stats(in, NULL, sizeof(par)), -PFT_ERR_INVALID);
-	PTU_EQ(pft_input_parallel_stats(in, &par, sizeof(par) - 1), -PFT_ERR_INVALID);
+	const size_t first = offsetof(struct pft_input_parallel, folded);
+	PTU_EQ(pft_input_parallel_stats(in, &par, first - 1), -PFT_ERR_INVALID);
+	/* A caller built before @folded: its struct ends there, and that is
+	 * all that is written. */
+	par.folded = 77;
+	PTU_EQ(pft_input_parallel_stats(in, &par, first), 0);
+	PTU_EQ(par.folded, 77);
 	PTU_EQ(pft_input_parallel_stats(in, &par, sizeof(par)), 0);
 	PTU_EQ(par.pieces, 0);
+	PTU_EQ(par.folded, 0);
 	/* A caller built before threads existed: its struct ends at @id. */
 	ic.size = offsetof(struct pft_input_config, reserved);
 	struct pft_input *old = pft_input_alloc(&ic, NULL);
