@@ -2,7 +2,9 @@
 # The parallel decode (-j) against the serial one (-j 1) and against
 # OpenCSD's trc_pkt_lister, whole process, in the same run, alternating,
 # RUNS times each; prints the best and worst user+system and wall-clock
-# times, and pft's peak resident memory at -j 2 on the whole trace.
+# times.  Then every command (the views too) on the whole trace at -j 1,
+# -j 2 and every core: wall-clock and CPU time, memory, and whether the
+# output is -j 1's.
 #
 #   sh bench/parallel.sh OUTDIR [MB] [RUNS]
 #
@@ -82,13 +84,40 @@ row "full decode, jsonl listing to /dev/null" decode --snapshot "$tmp/cut" --for
 row "coverage (pft) / -decode_only" coverage --snapshot "$tmp/cut" -- \
 	-ss_dir "$tmp/cut" -decode_only -logfilename /dev/null
 
-# Memory on the whole trace; the listings are compared by checksum.
-for cmd in "dump --count" "decode --count" dump decode; do
-	for j in 1 2; do
-		/usr/bin/time -o "$tmp/m" -f "%M %U %S %e" $pft $cmd --snapshot "$tmp/all" \
-			-j $j 2>/dev/null | cksum >"$tmp/sum$j" || true
-		echo "whole trace, $cmd -j $j: $(tail -n 1 "$tmp/m" | awk '{ printf "%.1f MB peak RSS, %.2f s user+system, %.2f s wall", $1 / 1024, $2 + $3, $4 }')"
+# Every command on the whole trace at -j 1, -j 2 and every core: the
+# least wall-clock time of RUNS runs, the user+system time of that run,
+# the peak resident memory, and whether the output is the one of -j 1.
+cores=$(nproc)
+jobs="1 2"; [ "$cores" -gt 2 ] && jobs="$jobs $cores"
+elf=""; [ -f "$out/workload" ] && elf="--elf $out/workload"
+echo
+echo "whole trace ($(($(stat -c %s "$raw") / 1048576)) MB), $runs runs each: least wall-clock time," \
+     "the user+system time of that run, peak RSS; $cores cores"
+printf "| command |"; for j in $jobs; do printf " -j %s |" "$j"; done; echo " -j 2 / -j 1 (wall) |"
+printf "| --- |"; for j in $jobs; do printf " --- |"; done; echo " --- |"
+for cmd in "dump --count" "decode --count" dump decode coverage profile calls annotate timeline; do
+	printf "| %s |" "$cmd"
+	case $cmd in dump*) img="" ;; *) img=$elf ;; esac
+	w1=""; w2=""
+	for j in $jobs; do
+		# The output's checksum once, untimed; then the timed runs.
+		# shellcheck disable=SC2086
+		$pft $cmd --snapshot "$tmp/all" $img -j "$j" 2>/dev/null | cksum >"$tmp/sum$j" || true
+		best=""
+		for i in $(seq "$runs"); do
+			# shellcheck disable=SC2086
+			/usr/bin/time -o "$tmp/m" -f "%e %U %S %M" $pft $cmd --snapshot "$tmp/all" \
+				$img -j "$j" >/dev/null 2>&1 || true
+			line=$(tail -n 1 "$tmp/m")
+			if [ -z "$best" ] || awk -v a="$line" -v b="$best" \
+				'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1]) }'; then
+				best=$line
+			fi
+		done
+		same=""; [ "$j" = 1 ] || cmp -s "$tmp/sum1" "$tmp/sum$j" || same=" DIFFERS"
+		echo "$best" | awk -v same="$same" '{ printf " %.2f s (cpu %.2f s, %.0f MB)%s |", $1, $2 + $3, $4 / 1024, same }'
+		[ "$j" = 1 ] && w1=$(echo "$best" | cut -d" " -f1)
+		[ "$j" = 2 ] && w2=$(echo "$best" | cut -d" " -f1)
 	done
-	cmp -s "$tmp/sum1" "$tmp/sum2" && echo "  -j 1 and -j 2 print the same" ||
-		echo "  -j 1 and -j 2 DIFFER"
+	awk -v a="$w1" -v b="$w2" 'BEGIN { printf " %.2f |\n", (a > 0 ? b / a : 0) }'
 done

@@ -166,10 +166,12 @@ pft_export int pft_snap_add_dumps(const struct pft_snapshot *s,
  * pieces' decoders are in the same state (return stack, context,
  * timestamp...).  Where no such I-sync comes soon after a piece's start,
  * the piece before decodes it too: slower, the same result.  Memory: at
- * most @threads + 1 pieces in flight, each with up to 8 MiB of decoded
- * items waiting for pft_input_next() (a 256 KiB piece makes about 8 MiB;
- * with elements in @runs and no @packets, a run keeps only its first
- * packet).  The threads count the items and run the fit check on their
+ * most @threads + 1 pieces in flight, with up to 32 MiB of decoded items
+ * waiting for pft_input_next() over them all (up to 8 MiB a piece, 2 MiB
+ * at least; a 256 KiB piece makes about 8 MiB; with elements in @runs and
+ * no @packets, a run keeps only its first packet; a fold,
+ * pft_input_set_fold(), makes fewer).  The threads count the items and
+ * run the fit check on their
  * pieces; the counts and verdicts are those of the serial decode.  Other
  * inputs, and files smaller than two pieces, are decoded in the calling
  * thread, and no thread is started.
