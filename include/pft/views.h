@@ -842,9 +842,11 @@ pft_export int pft_select_clip(const struct pft_select *s, struct pft_image *ima
 			       size_t size);
 
 /* Whether call event @ev touches the selection: its branch (@site) or
- * where it went (@target) is in a selected function, so that the calls
- * and returns of the functions selected pass, each call with its return,
- * and those between other functions do not.  1 for NULL @s. */
+ * where it went (@target) is in a selected function, or it is a RETURN or
+ * EXCEPTION_RETURN that leaves one or returns to one (@callee, @caller:
+ * a longjmp that unwinds the frame, the end of the trace), so that the
+ * calls and returns of the functions selected pass, each call with its
+ * return, and those between other functions do not.  1 for NULL @s. */
 pft_export int pft_select_event(const struct pft_select *s, const struct pft_call_event *ev);
 
 /*

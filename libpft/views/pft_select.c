@@ -240,6 +240,12 @@ int pft_select_event(const struct pft_select *s, const struct pft_call_event *ev
 {
 	if (!s || !ev)
 		return 1;
+	/* A return made by another function's branch (a longjmp unwinding
+	 * the frame) or by none (the end of the trace) passes by the
+	 * functions it leaves and returns to, as its call passed by them. */
+	int ret = ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN;
 	return (ev->site && pft_select_contains(s, ev->site)) ||
-	       (ev->target && pft_select_contains(s, ev->target));
+	       (ev->target && pft_select_contains(s, ev->target)) ||
+	       (ret && ev->callee && pft_select_contains(s, ev->callee)) ||
+	       (ret && ev->caller && pft_select_contains(s, ev->caller));
 }

@@ -130,4 +130,39 @@ check_eval "annotate --help names --order and --function" \
 run "$PFT"
 check_eval "pft's command list has annotate" "grep -q '^  annotate ' <<<\"\$err\""
 
+# A longjmp out of the function selected: its frames are unwound by a
+# branch in __longjmp; each of deep's calls still has its return, and each
+# timeline span its end.
+lj=$tmp/longjmp
+SRCDIR=${PFT_SOURCE:-$(cd "$(dirname "$0")/../.." && pwd)}
+if arm-linux-gnueabihf-gcc -static -O1 -g -marm -o "$lj" "$SRCDIR/tests/qemu/progs/longjmp.c" &&
+   qemu-arm -singlestep -d exec,nochain -D "$lj.log" "$lj" >/dev/null &&
+   "$PFT" encode --log "$lj.log" --elf "$lj" --out-raw "$lj.pft" --quiet; then
+    "$PFT" calls --raw "$lj.pft" --elf "$lj" --function deep --format jsonl 2>/dev/null >"$tmp/lj.jsonl"
+    "$PFT" timeline --raw "$lj.pft" --elf "$lj" --function deep 2>/dev/null >"$tmp/lj.json"
+    python3 - "$tmp" <<'PY'
+import json, sys
+tmp = sys.argv[1]
+ev = [json.loads(l) for l in open(tmp + "/lj.jsonl")]
+calls = sum(e["kind"] == "call" for e in ev)
+rets = sum(e["kind"] == "return" for e in ev)
+unwound = sum(e["kind"] == "return" and "unwound" in e.get("flags", []) for e in ev)
+t = [e for e in json.load(open(tmp + "/lj.json"))["traceEvents"] if e["ph"] in "BE"]
+b, e = sum(x["ph"] == "B" for x in t), sum(x["ph"] == "E" for x in t)
+bad = []
+if calls != 27 or rets != 27:   # 3 rounds: main -> deep, 6..8 deep -> deep, deep -> longjmp
+    bad.append("calls --function deep: %d calls, %d returns, not 27 each" % (calls, rets))
+if unwound < 24:
+    bad.append("calls --function deep: %d unwound returns" % unwound)
+if b != 27 or e != 27:
+    bad.append("timeline --function deep: %d begins, %d ends, not 27 each" % (b, e))
+for x in bad:
+    print("FAIL:", x)
+sys.exit(1 if bad else 0)
+PY
+    check "calls and timeline --function past a longjmp (above)" $? 0
+else
+    bad "longjmp.c: build, run under qemu, pft encode"
+fi
+
 summary

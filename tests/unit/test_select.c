@@ -63,6 +63,24 @@ static void by_name(void)
 	PTU_EQ(pft_select_event(s, &ev), 1);
 	ev = (struct pft_call_event){ .kind = PFT_CALL_RETURN, .site = 0x8304, .target = 0x8004 };
 	PTU_EQ(pft_select_event(s, &ev), 0);
+	/* fa's frame unwound by a branch elsewhere (a longjmp), or popped at
+	 * the end (no site, no target): its return passes by fa; so does
+	 * the unwound return of a function fa called (into fa); a call by
+	 * a branch outside fa to a function outside it does not. */
+	ev = (struct pft_call_event){ .kind = PFT_CALL_RETURN, .flags = PFT_CALL_F_UNWOUND,
+				      .site = 0x8304, .target = 0x8004, .callee = 0x8100,
+				      .caller = 0x8000 };
+	PTU_EQ(pft_select_event(s, &ev), 1);
+	ev = (struct pft_call_event){ .kind = PFT_CALL_RETURN, .flags = PFT_CALL_F_END,
+				      .callee = 0x8100 };
+	PTU_EQ(pft_select_event(s, &ev), 1);
+	ev = (struct pft_call_event){ .kind = PFT_CALL_RETURN, .flags = PFT_CALL_F_UNWOUND,
+				      .site = 0x8304, .target = 0x8004, .callee = 0x8300,
+				      .caller = 0x8100 };
+	PTU_EQ(pft_select_event(s, &ev), 1);
+	ev = (struct pft_call_event){ .kind = PFT_CALL_CALL, .site = 0x8300, .target = 0x8400,
+				      .callee = 0x8400, .caller = 0x8100 };
+	PTU_EQ(pft_select_event(s, &ev), 0);
 	PTU_EQ(pft_select_event(NULL, &ev), 1);
 	PTU_EQ(pft_select_contains(NULL, 0), 1);
 	pft_select_free(s);
