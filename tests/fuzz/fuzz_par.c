@@ -9,13 +9,21 @@
  * piece size, 16 + 8 * N (formatted: rounded down to whole frames), bit 7
  * formatted; the rest is the trace, or for a formatted buffer what its
  * frames are made of (make_frames()), of which trace ID 0x10 is decoded.
+ * Elements alone in runs, listed (byte 0 bits 3:0 0110): byte 1 bits
+ * 1:0 choose the fold (FOLD_*; 3: the views'), bits 6:2 the piece size,
+ * 1024 + 128 * N (threads fold only short of a piece's last 1 KiB).
  * The image is fuzz_pipe's small program at 0x8000 (loaded from a file,
  * as pft_input takes it).
  *
  * Properties (pft.h, input section): the parallel decode returns the
  * serial decode's packets and elements, in the same order (runs may group
  * them otherwise), the same counts, source statistics and fit verdict,
- * and ends with the same status.  Counting packets only, which passes
+ * and ends with the same status.  Elements alone in runs also go to the
+ * consumers that fold (pft_views_fold(), pft_calls_fold(): the threads
+ * then hand over other elements): the views (of every function, and
+ * counting only) and a calls tracker see what they see of the serial
+ * decode's elements: the same views written, the same call events (for
+ * the fold of the views every consumer; for the others, their own).  Counting packets only, which passes
  * over atoms and branches without their records: the counts by type, the
  * statistics and the fit verdict are those of the serial listing.
  */
@@ -90,6 +98,8 @@ static void remove_image(void)
  * their numbers, the counts, statistics and fit verdict. */
 struct result {
 	uint64_t hash, npkts, nelems;
+	uint64_t views, annotated, events;        /* the consumers' (fold) */
+	int consumed, fold;                       /* which fold: FOLD_* */
 	uint64_t by_type[PFT_INPUT_COUNT_TYPES];  /* packets listed */
 	int end;
 	struct pft_input_counts counts;
@@ -135,7 +145,82 @@ static void mix_elem(uint64_t *h, const struct pft_elem *e)
 	mix(h, &e->reason, 1);
 }
 
-static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads,
+/* The folds the consumers make (pft_views_fold() of the views of every
+ * function is FOLD_VIEWS). */
+enum { FOLD_VIEWS = 0, FOLD_CALLS = 1, FOLD_COUNTS = 2 };
+
+/* The consumers that fold, and what they made: a hash of the views
+ * written and of the call events. */
+struct consumers {
+	struct pft_views *views, *counts;
+	struct pft_calls *calls;
+	uint64_t events;
+	int err;
+};
+
+static int hash_write(void *ctx, const char *buf, size_t len)
+{
+	mix(ctx, buf, len);
+	return 0;
+}
+
+static void take_events(struct consumers *c)
+{
+	struct pft_call_event ev;
+
+	while (pft_calls_next(c->calls, &ev, sizeof(ev)) == 0) {
+		mix(&c->events, &ev.kind, 1);
+		mix(&c->events, &ev.flags, 1);
+		mix(&c->events, &ev.depth, sizeof(ev.depth));
+		mix(&c->events, &ev.site, sizeof(ev.site));
+		mix(&c->events, &ev.target, sizeof(ev.target));
+		mix(&c->events, &ev.insns, sizeof(ev.insns));
+		mix(&c->events, &ev.cycles, sizeof(ev.cycles));
+		mix(&c->events, &ev.ts, sizeof(ev.ts));
+	}
+}
+
+/* Source 0's elements to the consumers (their first error kept). */
+static void consume(struct consumers *c, const struct pft_item *it)
+{
+	int err = pft_views_put_run(c->views, 0, it->elem, it->count, sizeof(*it->elem));
+
+	if (!err)
+		err = pft_views_put_run(c->counts, 0, it->elem, it->count, sizeof(*it->elem));
+	for (uint32_t k = 0; !err && k < it->count;) {
+		int n = pft_calls_put_run(c->calls, it->elem + k, it->count - k, sizeof(*it->elem));
+		if (n < 0)
+			err = n;
+		else
+			k += (uint32_t)n;
+		take_events(c);
+	}
+	if (err && !c->err)
+		c->err = err;
+}
+
+/* The views' output (the profile and coverage of @views, the annotation
+ * of @counts), and the last events. */
+static void consumers_end(struct consumers *c, uint64_t *views, uint64_t *counts)
+{
+	*views = *counts = 0xcbf29ce484222325ull;
+	if (!c->err && !(c->err = pft_calls_finish(c->calls)))
+		take_events(c);
+	if (!c->err && !(c->err = pft_views_finish(c->views)))
+		c->err = pft_views_finish(c->counts);
+	if (!c->err)
+		c->err = pft_views_write(c->views, PFT_VIEW_PROFILE_JSONL, "fuzz", hash_write, views);
+	if (!c->err)
+		c->err = pft_views_write(c->views, PFT_VIEW_COVERAGE_JSONL, "fuzz", hash_write, views);
+	if (!c->err)
+		c->err = pft_views_write(c->counts, PFT_VIEW_ANNOTATE_JSONL, "fuzz", hash_write,
+					 counts);
+	pft_views_free(c->views);
+	pft_views_free(c->counts);
+	pft_calls_free(c->calls);
+}
+
+static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, int fold,
 		   struct result *r)
 {
 	int packets = flags & 1, elements = flags & 2, counting = flags & 8;
@@ -164,6 +249,26 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads,
 	}
 	FUZZ_CHECK(pft_input_add_ptm(in, frames ? DECODED_ID : -1, &cfg) == 0);
 	r->hash = 0xcbf29ce484222325ull;
+	/* Elements alone, in runs, listed: the consumers that fold. */
+	struct consumers c = { .events = 0xcbf29ce484222325ull };
+	struct pft_input_source src0;
+	r->consumed = elements && !packets && (flags & 4) && !counting &&
+		      pft_input_source(in, 0, &src0, sizeof(src0)) == 0 && src0.image;
+	if (r->consumed) {
+		struct pft_views_config vc = { .size = sizeof(vc), .image = src0.image };
+		struct pft_calls_config cc = { .size = sizeof(cc), .image = src0.image };
+		FUZZ_CHECK((c.views = pft_views_alloc(&vc, NULL)) != NULL);
+		vc.insns_only = 1;
+		FUZZ_CHECK((c.counts = pft_views_alloc(&vc, NULL)) != NULL);
+		FUZZ_CHECK((c.calls = pft_calls_alloc(&cc, NULL)) != NULL);
+		/* One fold: the views' (its elements do for all three), the
+		 * tracker's or the counting views' (each for its own only). */
+		r->fold = fold;
+		const struct pft_fold *f = r->fold == FOLD_CALLS ? pft_calls_fold(c.calls)
+				       : r->fold == FOLD_COUNTS ? pft_views_fold(c.counts, 0)
+				       : pft_views_fold(c.views, 0);
+		FUZZ_CHECK(pft_input_set_fold(in, f) == 0);
+	}
 	while ((r->end = counting ? pft_input_count(in, &it, sizeof(it))
 				  : pft_input_next(in, &it, sizeof(it))) == 0) {
 		for (uint32_t k = 0; k < it.count; k++) {
@@ -171,11 +276,19 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads,
 				mix_packet(&r->hash, &it.ptm[k], it.status);
 				r->npkts++;
 				r->by_type[it.ptm[k].type]++;
-			} else if (it.type == PFT_ITEM_ELEM) {
+			} else if (it.type == PFT_ITEM_ELEM && it.elem[k].type != PFT_ELEM_RANGE_COUNT &&
+				   !(it.elem[k].flags & PFT_ELEM_F_FOLDED)) {
 				mix_elem(&r->hash, &it.elem[k]);
 				r->nelems++;
 			}
 		}
+		if (r->consumed && it.type == PFT_ITEM_ELEM)
+			consume(&c, &it);
+	}
+	if (r->consumed) {
+		consumers_end(&c, &r->views, &r->annotated);
+		r->events = c.events;
+		FUZZ_CHECK(c.err == 0);
 	}
 	if (counting)
 		FUZZ_CHECK(pft_input_counts(in, 0, &r->counts, sizeof(r->counts)) == 0);
@@ -192,7 +305,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	uint8_t flags = data[0];
 	uint32_t piece = 16 + 8 * (uint32_t)(data[1] & 0x7f);
-	int frames = data[1] >> 7;
+	int frames = data[1] >> 7, fold = data[1] & 3;
+	if ((flags & 15) == 6) {
+		piece = 1024 + 128 * (uint32_t)(data[1] >> 2 & 0x1f);
+		fold = fold == 3 ? FOLD_VIEWS : fold;
+	}
 	static uint8_t buf[FRAMES_MAX * FRAME];
 	const uint8_t *trace = data + 2;
 	size_t len = size - 2;
@@ -203,12 +320,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_write_file(image_path, sizeof(image_path), "par-image", remove_image, code,
 			sizeof(code));
 	fuzz_write_file(trace_path, sizeof(trace_path), "par", remove_trace, trace, len);
-	decode(flags, piece, frames, 1, &serial);
-	decode(flags, piece, frames, 2, &parallel);
+	decode(flags, piece, frames, 1, fold, &serial);
+	decode(flags, piece, frames, 2, fold, &parallel);
 	FUZZ_CHECK(parallel.end == serial.end);
-	FUZZ_CHECK(parallel.hash == serial.hash);
+	/* Folded, the threads hand over other elements: the consumers tell. */
+	FUZZ_CHECK(parallel.consumed || parallel.hash == serial.hash);
+	FUZZ_CHECK(parallel.consumed || parallel.nelems == serial.nelems);
 	FUZZ_CHECK(parallel.npkts == serial.npkts);
-	FUZZ_CHECK(parallel.nelems == serial.nelems);
+	FUZZ_CHECK(parallel.consumed == serial.consumed);
+	FUZZ_CHECK(fold == FOLD_CALLS || fold == FOLD_COUNTS || parallel.views == serial.views);
+	FUZZ_CHECK(fold == FOLD_CALLS || parallel.annotated == serial.annotated);
+	FUZZ_CHECK(fold == FOLD_COUNTS || parallel.events == serial.events);
 	FUZZ_CHECK(!memcmp(&parallel.counts, &serial.counts, sizeof(serial.counts)));
 	FUZZ_CHECK(parallel.src.stats.bytes == serial.src.stats.bytes);
 	FUZZ_CHECK(parallel.src.stats.packets == serial.src.stats.packets);
@@ -218,7 +340,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(!memcmp(&parallel.verdict, &serial.verdict, sizeof(serial.verdict)));
 	if ((flags & 11) == 9) {
 		struct result listed;
-		decode(flags & ~8, piece, frames, 1, &listed);
+		decode(flags & ~8, piece, frames, 1, fold, &listed);
 		FUZZ_CHECK(!memcmp(listed.by_type, serial.counts.packets, sizeof(listed.by_type)));
 		FUZZ_CHECK(listed.src.stats.packets == serial.src.stats.packets);
 		FUZZ_CHECK(listed.src.stats.errors == serial.src.stats.errors);
