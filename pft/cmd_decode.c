@@ -243,6 +243,10 @@ static void print_elem_json(struct decode *d, const struct pft_input_source *s,
 		ob_str(o, "\",\"n\":");
 		ob_dec(o, e->ninsn);
 		ob_str(o, e->taken ? ",\"taken\":true" : ",\"taken\":false");
+		/* ETMv3: the last instruction failed its condition code check
+		 * (not taken says no more for an instruction that is no branch). */
+		if (e->flags & PFT_ELEM_F_FAILED)
+			ob_str(o, ",\"failed\":true");
 		ob_str(o, ",\"iclass\":\"");
 		ob_str(o, pft_iclass_name(e->iclass));
 		ob_char(o, '"');

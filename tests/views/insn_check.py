@@ -18,7 +18,8 @@ clients of the formats (callgrind_annotate, llvm-profdata):
     one that has them has taken = the times it changed the flow (ETMv3: the
     times it passed its condition, worked out from qemu's flags and the
     encodings as ../qemu/roundtrip.py does) and not_taken = the rest;
-    on ETMv3 every instruction that failed its condition has them;
+    on ETMv3 every instruction that failed its condition has them, and
+    pft decode's JSON lines mark "failed" the ranges it ends, as often;
  3. --function NAME (for each function of the program's own code that
     ran): pft decode --insn lists exactly qemu's instructions inside it, in
     order, and pft annotate exactly those addresses with qemu's counts;
@@ -159,6 +160,18 @@ def main():
     check(not bad and not missing and directed,
           "directions differ from qemu's: %s; none at %s" %
           (bad[:5], ["0x%x" % a for a in missing[:5]]))
+
+    # 2b. ETMv3: pft decode marks "failed" the ranges whose last
+    # instruction failed its condition, as often as qemu's flags say.
+    if proto == "etmv3" and failed:
+        marked = {}
+        for x in jsonl(run([pft, "decode"] + trace + elf + ["--format", "jsonl"])):
+            if x.get("type") == "range" and x.get("failed"):
+                a = int(x["last"], 16)
+                marked[a] = marked.get(a, 0) + 1
+        check(marked == failed, "decode: ranges marked failed differ from qemu's: %s" %
+              ["0x%x qemu %s pft %s" % (a, failed.get(a), marked.get(a))
+               for a in sorted(set(marked) | set(failed)) if marked.get(a) != failed.get(a)][:5])
 
     # 3. --function.
     funcs = own_functions(prog)
