@@ -241,8 +241,9 @@ struct pft_input_parallel {
 	uint64_t handovers;     /* pieces taken over at a verified I-sync */
 	uint64_t absorbed;      /* pieces decoded by the piece before instead (no
 				 * I-sync with the same state soon enough) */
-	/* Added in 0.7: ranges the threads folded or counted for a fold
-	 * (pft_input_set_fold()), parts decoded twice included. */
+	/* Added in 0.7: ranges the threads joined to the range before, or
+	 * counted and left out, for a fold (pft_input_set_fold()), parts
+	 * decoded twice included. */
 	uint64_t folded;
 };
 

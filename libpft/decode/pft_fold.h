@@ -32,7 +32,8 @@ struct pft_fold_ops {
 	int (*fold)(void *w, const struct pft_elem *in, size_t n, struct pft_elem *out);
 	/* Whether the worker should @close soon (its tables fill up). */
 	int (*full)(void *w);
-	/* The ranges it has folded or counted so far. */
+	/* The elements it has saved so far: ranges joined to the one
+	 * before, or counted and dropped. */
 	uint64_t (*folded)(const void *w);
 	/*
 	 * Write what is held back, then the counts (RANGE_COUNT elements),

@@ -58,7 +58,8 @@ struct fold_worker {
 	struct counted *memo[MEMO_SIZE];
 	size_t ncounted;
 	size_t emitted;            /* close(): the slots written so far */
-	uint64_t folded;           /* ranges folded or counted */
+	uint64_t folded;           /* ranges joined to the run before, or counted
+				    * and dropped (VFOLD_COUNTS) */
 	struct entry_cache entries[ENTRY_CACHE];
 };
 
@@ -208,15 +209,16 @@ static int fold_elems(void *worker, const struct pft_elem *in, size_t n, struct 
 			c = counted_of(w, e);
 			foldable = c && (mode == VFOLD_COUNTS || c->holds);
 		}
-		w->folded += (uint64_t)foldable;
 		if (foldable && mode == VFOLD_COUNTS) {
 			c->count++;
+			w->folded++;
 			continue;
 		}
 		if (foldable) {
 			uint64_t func = c ? c->func_key : 0;
 			if (joins_run(w, e, func)) {
 				extend_run(w, e);
+				w->folded++;
 			} else {
 				if (w->open)
 					out[k++] = w->run;
