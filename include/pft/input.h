@@ -171,8 +171,8 @@ pft_export int pft_snap_add_dumps(const struct pft_snapshot *s,
  * at least; a 256 KiB piece makes about 8 MiB; with elements in @runs and
  * no @packets, a run keeps only its first packet; a fold,
  * pft_input_set_fold(), makes fewer).  The threads count the items and
- * run the fit check on their
- * pieces; the counts and verdicts are those of the serial decode.  Other
+ * run the fit check on their pieces; the counts and verdicts are those of
+ * the serial decode.  Other
  * inputs, and files smaller than two pieces, are decoded in the calling
  * thread, and no thread is started.
  */
@@ -247,8 +247,9 @@ struct pft_input_parallel {
 	uint64_t folded;
 };
 
-/* The parallel decode's counts in *@st (@size = sizeof *@st).  Returns 0
- * or -PFT_ERR_INVALID (NULL argument, @size too small). */
+/* The parallel decode's counts in *@st (@size = sizeof *@st; one that
+ * ends before @folded gets the fields it has).  Returns 0 or
+ * -PFT_ERR_INVALID (NULL argument, @size too small). */
 pft_export int pft_input_parallel_stats(const struct pft_input *in,
 					struct pft_input_parallel *st, size_t size);
 

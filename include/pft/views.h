@@ -343,10 +343,11 @@ pft_export uint32_t pft_calls_depth(const struct pft_calls *c);
 struct pft_fold;
 
 /* What the parallel decode's threads can do for this tracker, for
- * pft_input_set_fold() (NULL for a NULL @c): the ranges between which no
- * branch that may move the stack is taken come folded into one
- * (PFT_ELEM_F_FOLDED), which the tracker takes as it takes them.  Valid
- * while @c lives. */
+ * pft_input_set_fold() (NULL for a NULL @c, or out of memory): the ranges
+ * between which no branch that may move the stack is taken come folded
+ * into one (PFT_ELEM_F_FOLDED), which the tracker takes as it takes them
+ * (views given them would miss the ranges' counts: pft_views_fold() is
+ * theirs, whose elements the tracker takes too).  Valid while @c lives. */
 pft_export const struct pft_fold *pft_calls_fold(struct pft_calls *c);
 
 
