@@ -104,6 +104,12 @@ if arm-linux-gnueabihf-gcc -static -O2 -g -mthumb -o "$wl" "$SRC/bench/workload.
     exceptions= views 8192 --raw "$wl.ca.pft" --cycle-accurate --timestamps --elf "$wl"
     exceptions= views 8192 --raw "$wl.rs.pft" --return-stack --elf "$wl"
     exceptions= views 8192 --raw "$wl.etm.pft" --protocol etmv3 --elf "$wl"
+    # --function narrows what the views print, not what they count.
+    for cmd in "coverage --format lcov" "profile --format callgrind" "calls" "annotate"; do
+        # shellcheck disable=SC2086
+        same 8192 2 $cmd --raw "$wl.ca.pft" --cycle-accurate --timestamps --elf "$wl" \
+            --function fib --function compare
+    done
 else
     bad "workload: build, run under qemu, pft encode"
 fi
