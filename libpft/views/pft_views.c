@@ -830,12 +830,14 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 	if (!v || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem) ||
 	    source >= 128)
 		return -PFT_ERR_INVALID;
+	size_t counts = 0;   /* RANGE_COUNT elements (of a fold) */
 	for (size_t i = 0; i < n; i++) {
 		const struct pft_elem *x = pft_elem_at(e, i, size);
 		if (x->type >= PFT_ELEM_TYPE_MAX ||
 		    ((x->type == PFT_ELEM_RANGE || x->type == PFT_ELEM_RANGE_COUNT) &&
 		     (x->ninsn >= VRANGE_INSNS_MAX || !x->ninsn)))
 			return -PFT_ERR_INVALID;
+		counts += x->type == PFT_ELEM_RANGE_COUNT;
 	}
 	if (v->finished)
 		return -PFT_ERR_EOS;
@@ -844,6 +846,8 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 		return err;
 	if (v->insns_only)
 		return count_ranges(v, s, e, n, size);
+	if (!counts)
+		return track_run(v, s, e, n, size);
 	/* A fold's counts (pft_views_fold()) come apart from the rest. */
 	for (size_t i = 0; !err && i < n;) {
 		size_t j = i;
