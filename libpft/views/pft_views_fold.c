@@ -36,7 +36,7 @@ enum {
 
 /* A distinct range, how often it ran, and the function it is in. */
 struct counted {
-	uint64_t key;              /* range_key(); 0: free */
+	uint64_t key;              /* vrange_key(); 0: free */
 	uint64_t count;
 	uint64_t func_key;         /* pft_vfunc_find()'s key */
 	uint32_t start, last, ninsn;
@@ -114,22 +114,12 @@ static int moves_nothing(struct fold_worker *w, uint32_t next)
 	return last->iclass == PFT_ICLASS_JUMP && !is_entry(w, next);
 }
 
-/* Range @e as a table key: its start / 2, instruction count (under
- * 2^22) and how it ended, never 0. */
-static inline uint64_t range_key(const struct pft_elem *e)
-{
-	unsigned shape = (e->isa & 3u) | (e->space & 3u) << 2 | (e->taken != 0) << 4 |
-			 (e->flags & (PFT_ELEM_F_CONDS | PFT_ELEM_F_FAILED)) << 5;
-
-	return e->start >> 1 | (uint64_t)e->ninsn << 31 | (uint64_t)shape << 53;
-}
-
 /* Range @e's slot, added on first sight; NULL when the table is full
  * and @e not in it.  The same few ranges come again and again (a loop):
  * the memo has most. */
 static inline struct counted *counted_of(struct fold_worker *w, const struct pft_elem *e)
 {
-	uint64_t key = range_key(e);
+	uint64_t key = vrange_key(e, w->f->image_index);
 	struct counted **m = &w->memo[(e->start >> 1 ^ e->ninsn) % MEMO_SIZE];
 
 	if (*m && (*m)->key == key)
