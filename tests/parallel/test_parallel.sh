@@ -7,6 +7,8 @@
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=same.sh
+. "$(dirname "$0")/same.sh"
 PFT=${PFT:-build/pft}
 SHARED=${PFT_SHARED:-../shared}
 SRC=${PFT_SOURCE:-.}
@@ -14,29 +16,15 @@ SS=$SHARED/testdata/opencsd-snapshots
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# same PIECE JOBS MIN_PIECES ARGS...: pft ARGS -j JOBS with pieces of
-# PIECE bytes prints what pft ARGS -j 1 prints (standard output, the other
-# messages on stderr, exit code), split into at least MIN_PIECES pieces.
+# same PIECE JOBS MIN_PIECES ARGS...: same_as_serial (same.sh), split into
+# at least MIN_PIECES pieces.
 same() {
     local piece=$1 jobs=$2 min=$3
     shift 3
-    local name="$* -j $jobs (pieces of $piece)"
-    "$PFT" "$@" -j 1 >"$tmp/serial.out" 2>"$tmp/serial.err"
-    local rc1=$?
-    PFT_PIECE_SIZE=$piece "$PFT" "$@" -j "$jobs" >"$tmp/par.out" 2>"$tmp/par.err"
-    local rc2=$?
-    check "$name: exit code" "$rc2" "$rc1"
-    if cmp -s "$tmp/serial.out" "$tmp/par.out"; then
-        ok
-    else
-        bad "$name: output differs from -j 1"
-        diff "$tmp/serial.out" "$tmp/par.out" | head -5
-    fi
-    check "$name: messages" "$(grep -v 'parallel decode:' "$tmp/par.err")" "$(cat "$tmp/serial.err")"
-    local pieces
-    pieces=$(sed -n 's/.*parallel decode: \([0-9]*\) pieces.*/\1/p' "$tmp/par.err")
-    check "$name: split into >= $min pieces" "$([ "${pieces:-0}" -ge "$min" ] && echo yes)" yes
-    last_counts=$(grep 'parallel decode:' "$tmp/par.err")
+    same_as_serial "$piece" "$jobs" "$@"
+    check "$* -j $jobs (pieces of $piece): split into >= $min pieces" \
+        "$([ "${pieces:-0}" -ge "$min" ] && echo yes)" yes
+    last_counts=$par_counts
 }
 
 # trace_cov_a15: a snapshot whose PTM buffer is raw (36 bytes): pieces of

@@ -12,6 +12,8 @@
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=same.sh
+. "$(dirname "$0")/same.sh"
 PFT=${PFT:-build/pft}
 case $PFT in /*) ;; *) PFT=$PWD/$PFT ;; esac
 SRC=${PFT_SOURCE:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -21,27 +23,12 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# same PIECE JOBS ARGS...: pft ARGS -j JOBS with pieces of PIECE bytes
-# prints what pft ARGS -j 1 prints (standard output, the other messages,
-# exit code); sets $pieces and $folded from the parallel decode's counts.
+# same PIECE JOBS ARGS...: same_as_serial (same.sh), of an output that is
+# not empty.
 same() {
-    local piece=$1 jobs=$2
-    shift 2
-    local name="$* -j $jobs (pieces of $piece)"
-    "$PFT" "$@" -j 1 >"$tmp/serial.out" 2>"$tmp/serial.err"
-    local rc1=$?
-    PFT_PIECE_SIZE=$piece "$PFT" "$@" -j "$jobs" >"$tmp/par.out" 2>"$tmp/par.err"
-    local rc2=$?
-    check "$name: exit code" "$rc2" "$rc1"
-    if [ -s "$tmp/serial.out" ] && cmp -s "$tmp/serial.out" "$tmp/par.out"; then
-        ok
-    else
-        bad "$name: output differs from -j 1 (or is empty)"
-        diff "$tmp/serial.out" "$tmp/par.out" | head -5
-    fi
-    check "$name: messages" "$(grep -v 'parallel decode:' "$tmp/par.err")" "$(cat "$tmp/serial.err")"
-    pieces=$(sed -n 's/.*parallel decode: \([0-9]*\) pieces.*/\1/p' "$tmp/par.err")
-    folded=$(sed -n 's/.*absorbed, \([0-9]*\) folded.*/\1/p' "$tmp/par.err")
+    same_as_serial "$@"
+    check "${*:3} -j $2 (pieces of $1): output not empty" \
+        "$([ -s "$tmp/serial.out" ] && echo yes)" yes
 }
 
 # views INPUT_ARGS...: every view, in every format, -j 2 and -j 3; the
@@ -74,9 +61,9 @@ views() {
 # their pieces absorbed more often than handed over: exact all the same.
 small() {
     local prog=$1 isa=$2 cfg=$3 bin=$tmp/$1.$2 cmd
+    # shellcheck disable=SC2086  # $cfg: options
     arm-linux-gnueabihf-gcc -static -O1 -g "-m$isa" -o "$bin" "$SRC/tests/qemu/progs/$prog.c" &&
         qemu-arm -singlestep -d exec,nochain -D "$bin.log" "$bin" >/dev/null &&
-        # shellcheck disable=SC2086
         "$PFT" encode --log "$bin.log" --elf "$bin" $cfg --sync-period 256 --out-raw "$bin.pft" \
             --quiet || { bad "$prog ($isa): build, run under qemu, pft encode $cfg"; return; }
     for cmd in "profile --format callgrind" "calls --format jsonl" "coverage --format lcov"; do
@@ -101,9 +88,9 @@ if arm-linux-gnueabihf-gcc -static -O2 -g -mthumb -o "$wl" "$SRC/bench/workload.
    (cd "$tmp" && qemu-arm -singlestep -d exec,nochain -D /dev/fd/3 "$wl" 4 3>&1 >/dev/null |
     "$PFT" encode --log - --elf "$wl" --protocol etmv3 --out-raw "$wl.etm.pft" --quiet); then
     # No exceptions in user mode: nothing for pft exceptions to list.
-    exceptions= views 8192 --raw "$wl.ca.pft" --cycle-accurate --timestamps --elf "$wl"
-    exceptions= views 8192 --raw "$wl.rs.pft" --return-stack --elf "$wl"
-    exceptions= views 8192 --raw "$wl.etm.pft" --protocol etmv3 --elf "$wl"
+    exceptions='' views 8192 --raw "$wl.ca.pft" --cycle-accurate --timestamps --elf "$wl"
+    exceptions='' views 8192 --raw "$wl.rs.pft" --return-stack --elf "$wl"
+    exceptions='' views 8192 --raw "$wl.etm.pft" --protocol etmv3 --elf "$wl"
     # --function narrows what the views print, not what they count.
     for cmd in "coverage --format lcov" "profile --format callgrind" "calls" "annotate"; do
         # shellcheck disable=SC2086
@@ -120,7 +107,7 @@ ft=$tmp/fallthrough
 if arm-linux-gnueabihf-gcc -nostdlib -static -o "$ft" "$SRC/tests/parallel/fallthrough.S" &&
    qemu-arm -singlestep -d exec,nochain -D "$ft.log" "$ft" &&
    "$PFT" encode --log "$ft.log" --elf "$ft" --cycle-accurate --out-raw "$ft.pft" --quiet; then
-    exceptions= no_dwarf=1 views 4096 --raw "$ft.pft" --cycle-accurate --elf "$ft"
+    exceptions='' no_dwarf=1 views 4096 --raw "$ft.pft" --cycle-accurate --elf "$ft"
 else
     bad "fallthrough.S: build, run under qemu, pft encode"
 fi
