@@ -134,8 +134,7 @@ check_eval "pft's command list has annotate" "grep -q '^  annotate ' <<<\"\$err\
 # branch in __longjmp; each of deep's calls still has its return, and each
 # timeline span its end.
 lj=$tmp/longjmp
-SRCDIR=${PFT_SOURCE:-$(cd "$(dirname "$0")/../.." && pwd)}
-if arm-linux-gnueabihf-gcc -static -O1 -g -marm -o "$lj" "$SRCDIR/tests/qemu/progs/longjmp.c" &&
+if arm-linux-gnueabihf-gcc -static -O1 -g -marm -o "$lj" "$here/../qemu/progs/longjmp.c" &&
    qemu-arm -singlestep -d exec,nochain -D "$lj.log" "$lj" >/dev/null &&
    "$PFT" encode --log "$lj.log" --elf "$lj" --out-raw "$lj.pft" --quiet; then
     "$PFT" calls --raw "$lj.pft" --elf "$lj" --function deep --format jsonl 2>/dev/null >"$tmp/lj.jsonl"
