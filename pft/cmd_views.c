@@ -647,6 +647,7 @@ static int start(struct views_run *r)
 		struct pft_views_config vc = { .size = sizeof(vc), .lines = r->lines,
 					       .exclude_exceptions = (uint8_t)r->exclude_exceptions,
 					       .insns_only = r->cmd == CMD_ANNOTATE,
+					       .no_contexts = r->cmd == CMD_COVERAGE,
 					       .clock_hz = r->hz };
 		if (!(vc.image = first_image(in)))
 			return -1;

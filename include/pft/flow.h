@@ -45,12 +45,20 @@ enum pft_elem_type {
 	 * (@ts) the range this element describes ran, where the decode's
 	 * workers counted it; its RANGEs are folded (PFT_ELEM_F_FOLDED). */
 	PFT_ELEM_RANGE_COUNT,
+	/* Only from an input with the fold of views without calling contexts
+	 * (pft_views_config.no_contexts), for those views alone: the calls
+	 * stack the decode's workers ran over ranges they counted. */
+	PFT_ELEM_ENTRY_COUNT,      /* calls, tail calls and exceptions into @addr */
+	PFT_ELEM_CALLS_BRANCH,     /* a branch only the frames before them settle */
+	PFT_ELEM_CALLS_STATE,      /* what those ranges did to the stack ... */
+	PFT_ELEM_CALLS_FRAME,      /* ... and a frame they left open on it */
 	PFT_ELEM_TYPE_MAX
 };
 
 /* "range", "no_sync", "trace_on", "context", "exception",
  * "exception_return", "timestamp", "trigger", "addr_nacc", "error",
- * "range_count". */
+ * "range_count", "entry_count", "calls_branch", "calls_state",
+ * "calls_frame". */
 pft_export const char *pft_elem_type_name(enum pft_elem_type type);
 
 /* Bits of pft_elem.changed (CONTEXT elements). */

@@ -393,7 +393,14 @@ struct pft_views_config {
 	 * annotation costs little more than the decode.  The functions' self
 	 * counts, entries and the calls are then 0 in every view. */
 	uint8_t insns_only;
-	uint8_t reserved[2];
+	/* Count instructions and the functions' entries (calls, tail calls
+	 * and exceptions into their first instruction) and self counts: all
+	 * a coverage report shows, without calling contexts, call edges or
+	 * timing, so that the parallel decode's workers can run the calls
+	 * stack over their pieces (pft_views_fold()).  The inclusive counts,
+	 * the calls and their lengths are then 0 in every view. */
+	uint8_t no_contexts;
+	uint8_t reserved;
 	/* Cycles per second: the writers give lengths of a cycle-accurate
 	 * trace in nanoseconds (0: in cycles). */
 	uint64_t clock_hz;
@@ -439,8 +446,13 @@ pft_export int pft_views_put_run(struct pft_views *v, unsigned source,
  * elements) and fold those of one function between which no branch that
  * may move the calls stack is taken (PFT_ELEM_F_FOLDED), so that the
  * views, given these, count exactly what they count of the elements
- * unfolded.  NULL: a NULL @v, @source over 127, after
- * pft_views_finish(), or out of memory.  Valid while @v lives; one
+ * unfolded.  Views without calling contexts (no_contexts): they count
+ * every range, and run the calls stack over them too, from their last
+ * range handed over; they send the entries it finds (ENTRY_COUNT), the
+ * branches only the frames before it settle (CALLS_BRANCH) and what it
+ * did to the stack (CALLS_STATE, CALLS_FRAME), which only such views
+ * take (the others refuse them).  NULL: a NULL @v, @source over 127,
+ * after pft_views_finish(), or out of memory.  Valid while @v lives; one
  * source at a time.  One difference: past 2^20 distinct ranges, which
  * ranges are counted coarser (pft_views_cut()) may differ.
  */

@@ -22,6 +22,10 @@ const char *pft_elem_type_name(enum pft_elem_type type)
 		[PFT_ELEM_ADDR_NACC] = "addr_nacc",
 		[PFT_ELEM_ERROR] = "error",
 		[PFT_ELEM_RANGE_COUNT] = "range_count",
+		[PFT_ELEM_ENTRY_COUNT] = "entry_count",
+		[PFT_ELEM_CALLS_BRANCH] = "calls_branch",
+		[PFT_ELEM_CALLS_STATE] = "calls_state",
+		[PFT_ELEM_CALLS_FRAME] = "calls_frame",
 	};
 	return (unsigned)type < PFT_ELEM_TYPE_MAX ? names[type] : "unknown";
 }

@@ -24,8 +24,8 @@ struct pft_fold_ops {
 	void *(*worker_alloc)(void *ctx);
 	void (*worker_free)(void *w);
 	/*
-	 * Fold the @n elements at @in into @out (room for @n + 1, then
-	 * what @close may write): returns how many it wrote.  It may hold
+	 * Fold the @n elements at @in into @out (room for
+	 * PFT_FOLD_OUT_MAX(@n)): returns how many it wrote.  It may hold
 	 * the last ranges back for the next call or @close.  Negative:
 	 * out of memory.
 	 */
@@ -42,6 +42,11 @@ struct pft_fold_ops {
 	 */
 	size_t (*close)(void *w, struct pft_elem *out, size_t room);
 };
+
+/* The most elements a fold writes for @n (a stack's state with its frames
+ * among them: pft_views_fold.c), and what @close is given at least. */
+enum { PFT_FOLD_EXTRA = 72 };
+#define PFT_FOLD_OUT_MAX(n) (3 * (size_t)(n) + PFT_FOLD_EXTRA)
 
 struct pft_fold {
 	const struct pft_fold_ops *ops;

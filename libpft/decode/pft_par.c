@@ -104,7 +104,7 @@ enum {
 	BATCH = 64,                /* packets per batch, as in pft_pipe.c */
 	PUBLISH_EVERY = 32,        /* batches */
 	ELEM_ROOM = BATCH * PFT_FLOW_ELEMS_MAX,
-	FOLD_ROOM = ELEM_ROOM + 1,     /* a fold's output: see pft_fold.h */
+	FOLD_ROOM = ELEM_ROOM + PFT_FOLD_EXTRA,   /* what a fold's close writes at a time */
 	FRAME_SIZE = 16,
 	ID_COUNT = 128,            /* trace IDs are 7 bits */
 	/* Frames: how far back a piece looks for the ID in force at its start. */
@@ -398,8 +398,8 @@ static int put_record(struct worker *w, size_t i, struct piece *pc, int npkts, i
 	}
 	for (int k = 0; k < npkts; k++)
 		raw += pft_proto_pkt_size(pr, from + (size_t)k * psize);
-	/* A fold writes at most one element more than it is given. */
-	struct record_parts l = record_layout((unsigned)npkts, psize, nelems + (fold != 0), raw);
+	struct record_parts l = record_layout((unsigned)npkts, psize,
+					      fold ? (unsigned)PFT_FOLD_OUT_MAX(nelems) : nelems, raw);
 	int err = make_room(w, i, pc, l.size);
 	if (err)
 		return err;

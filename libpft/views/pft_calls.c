@@ -255,21 +255,22 @@ emit(struct pft_calls *c, unsigned kind, unsigned flags, uint32_t site, uint32_t
 	return 0;
 }
 
-static int push(struct pft_calls *c, unsigned kind, unsigned flags,
-		uint32_t site, uint32_t ret, uint32_t callee, uint16_t number, uint8_t profile)
+/* Forget the oldest call frame: the outermost moves over it. */
+static void forget_oldest(struct pft_calls *c)
 {
-	uint32_t func = 0, func_end = 0;
-	uint8_t exception = kind == PFT_CALL_EXCEPTION;
+	unindex_frame(c, 1, calls_frame_at(c, 1));
+	c->frames[c->base + 1] = c->frames[c->base];
+	c->base++;
+	c->nframes--;
+}
 
-	if (callee)
-		function_of(c, callee, &func, &func_end);
-	if (c->nframes - 1 >= c->max_depth) {
-		/* Forget the oldest call frame: the outermost moves over it. */
-		unindex_frame(c, 1, calls_frame_at(c, 1));
-		c->frames[c->base + 1] = c->frames[c->base];
-		c->base++;
-		c->nframes--;
-	}
+/* A new top frame (the oldest call frame forgotten at max_depth): its
+ * caller's function in *@caller. */
+static inline int push_frame(struct pft_calls *c, uint32_t ret, uint32_t func, uint32_t func_end,
+			     uint64_t entry_insns, uint8_t exception, uint32_t *caller)
+{
+	if (c->nframes - 1 >= c->max_depth)
+		forget_oldest(c);
 	if (c->base + c->nframes == c->cap_frames) {
 		if (c->base >= c->nframes) {
 			/* Once per nframes forgotten: O(1) amortized. */
@@ -284,7 +285,7 @@ static int push(struct pft_calls *c, unsigned kind, unsigned flags,
 			c->cap_frames *= 2;
 		}
 	}
-	uint32_t caller = calls_frame_at(c, c->nframes - 1)->func;
+	*caller = calls_frame_at(c, c->nframes - 1)->func;
 	if (c->nframes - c->indexed == UNINDEXED_MAX) {
 		int err = index_next_frame(c);
 		if (err)
@@ -296,13 +297,26 @@ static int push(struct pft_calls *c, unsigned kind, unsigned flags,
 	f->ret = ret;
 	f->func = func;
 	f->func_end = func_end;
-	f->entry_insns = c->insns;
+	f->entry_insns = entry_insns;
 	f->exception = exception;
 	c->nframes++;
 	c->unindexed_rets[ret_hash(ret)]++;
 	c->exceptions += exception;
-	int err = emit(c, kind, flags | (callee ? 0 : PFT_CALL_F_NO_TARGET),
-		       site, callee, func, caller, 0);
+	return 0;
+}
+
+static int push(struct pft_calls *c, unsigned kind, unsigned flags,
+		uint32_t site, uint32_t ret, uint32_t callee, uint16_t number, uint8_t profile)
+{
+	uint32_t func = 0, func_end = 0, caller;
+	uint8_t exception = kind == PFT_CALL_EXCEPTION;
+
+	if (callee)
+		function_of(c, callee, &func, &func_end);
+	int err = push_frame(c, ret, func, func_end, c->insns, exception, &caller);
+	if (!err)
+		err = emit(c, kind, flags | (callee ? 0 : PFT_CALL_F_NO_TARGET),
+			   site, callee, func, caller, 0);
 	if (!err) {
 		c->queue[c->nqueue - 1].exception = number;
 		c->queue[c->nqueue - 1].profile = profile;
@@ -644,5 +658,221 @@ int pft_calls_next(struct pft_calls *c, struct pft_call_event *ev, size_t size)
 		*ev = c->queue[c->head++];
 	else
 		pft_copy_known(ev, &c->queue[c->head++], size, sizeof(*ev));
+	return 0;
+}
+
+/*
+ * The stack run in the parallel decode's workers (pft_views_fold.c).  A
+ * worker's tracker starts after a range it hands over (pft_calls_seed()),
+ * with frame 0 standing for the frames it does not know: the reading
+ * thread's, which takes that range itself.  Of the elements after it
+ * (pft_calls_fold_kind()):
+ *  - most look at and move only frames above frame 0: the worker takes
+ *    them (CALLS_LOCAL);
+ *  - a branch that only those frames could settle (a return, a jump that
+ *    may be a tail call, ...) when the worker has none above frame 0 is
+ *    settled by the reading thread's tracker (CALLS_BASE): the worker
+ *    sends it (pft_calls_fold_branch()) and goes on: whichever frame its
+ *    frame 0 then stands for, nothing it does looks at it;
+ *  - the others (the same with frames above frame 0, a gap) it hands over
+ *    (CALLS_HANDOVER), after what the elements it took did to the stack
+ *    (pft_calls_fold_state()).
+ * The reading thread's tracker applies what the worker sends in order
+ * (pft_calls_apply_fold()), as if it had taken the elements itself.
+ */
+
+enum {
+	FOLD_PEND = 1 << 0,        /* CALLS_STATE and _BRANCH flags: pend.active, */
+	FOLD_IN_RANGE = 1 << 1,    /* pend.in_range, */
+	FOLD_EXCEPTION = 1 << 2,   /* pexc.active, */
+	FOLD_EXC_RETURN = 1 << 3,  /* last_exc_return, */
+	FOLD_TS = 1 << 4,          /* has_ts, */
+	FOLD_KNOWN = 1 << 5        /* the branch's destination is known */
+};
+
+/* What settling the pending branch (to @target when @known) depends on,
+ * @depth_max frames at most above frame 0. */
+static int settle_kind(struct pft_calls *c, int known, uint32_t target, size_t depth_max)
+{
+	const struct pending_branch *p = &c->pend;
+	int root = c->nframes == 1;
+
+	if (!p->active)
+		return CALLS_LOCAL;
+	if (p->iclass == PFT_ICLASS_CALL || p->iclass == PFT_ICLASS_INDIRECT_CALL)
+		return c->nframes <= depth_max ? CALLS_LOCAL : CALLS_HANDOVER;
+	if (p->iclass == PFT_ICLASS_EXC_RETURN)
+		return c->exceptions ? CALLS_LOCAL : root ? CALLS_BASE : CALLS_HANDOVER;
+	if (!known && p->in_range)
+		known = direct_target(c, p, &target);
+	if (!known)
+		return CALLS_LOCAL;
+	if (p->iclass == PFT_ICLASS_RETURN || p->iclass == PFT_ICLASS_INDIRECT_JUMP)
+		return frame_returning_to(c, target) ? CALLS_LOCAL
+		       : root ? CALLS_BASE : CALLS_HANDOVER;
+	if (p->iclass == PFT_ICLASS_JUMP && root && is_function_entry(c, target))
+		return CALLS_BASE;
+	return CALLS_LOCAL;
+}
+
+int pft_calls_fold_kind(struct pft_calls *c, const struct pft_elem *e, size_t depth_max)
+{
+	/* An exception pending and a call settled: two frames. */
+	int room2 = c->nframes + 1 <= depth_max;
+
+	switch (e->type) {
+	case PFT_ELEM_RANGE:
+		return c->pexc.active && !room2 ? CALLS_HANDOVER
+		       : settle_kind(c, 1, e->start, depth_max);
+	case PFT_ELEM_EXCEPTION:
+		return c->pexc.active && !room2 ? CALLS_HANDOVER
+		       : settle_kind(c, e->has_ret, e->addr, depth_max);
+	case PFT_ELEM_EXCEPTION_RETURN:
+		if (c->last_exc_return || (c->pend.active && c->pend.iclass == PFT_ICLASS_EXC_RETURN))
+			return CALLS_LOCAL;
+		return settle_kind(c, 0, 0, depth_max);
+	case PFT_ELEM_TIMESTAMP:
+	case PFT_ELEM_CONTEXT:
+	case PFT_ELEM_TRIGGER:
+		return CALLS_LOCAL;
+	default:
+		/* A gap (frames are searched for where the trace resumes), or
+		 * a fold's own element. */
+		return CALLS_HANDOVER;
+	}
+}
+
+int pft_calls_is_entry(struct pft_calls *c, uint32_t addr)
+{
+	return is_function_entry(c, addr);
+}
+
+void pft_calls_seed(struct pft_calls *c, const struct pft_elem *e)
+{
+	if (c->rets.n)
+		memset(c->rets.counts, 0, c->rets.cap * sizeof(*c->rets.counts));
+	if (c->funcs.n)
+		memset(c->funcs.counts, 0, c->funcs.cap * sizeof(*c->funcs.counts));
+	c->rets.n = c->funcs.n = 0;
+	memset(c->unindexed_rets, 0, sizeof(c->unindexed_rets));
+	c->indexed = c->exceptions = 0;
+	c->base = 0;
+	c->nframes = 1;
+	c->frames[0] = (struct frame){ 0 };
+	c->head = c->nqueue = 0;
+	c->pend.active = 0;
+	c->pexc.active = 0;
+	c->gap = c->finished = 0;
+	c->started = c->quiet = 1;
+	calls_add_range(c, e);
+	c->insns = c->cycles = c->ts = 0;
+	c->has_cycles = c->has_ts = 0;
+}
+
+/* The counters of @c (a worker's: since its seed) in @out. */
+static void fold_counters(const struct pft_calls *c, unsigned peak, struct pft_elem *out)
+{
+	out->offset = c->insns;
+	out->cycles = (uint32_t)c->cycles;
+	out->ctxid = (uint32_t)(c->cycles >> 32);
+	out->has_cycles = c->has_cycles;
+	out->ts = c->ts;
+	out->flags |= c->has_ts ? FOLD_TS : 0;
+	out->reason = (uint8_t)peak;
+}
+
+void pft_calls_fold_branch(struct pft_calls *c, unsigned peak, const struct pft_elem *e,
+			   struct pft_elem *out)
+{
+	const struct pending_branch *p = &c->pend;
+	int known = e->type == PFT_ELEM_RANGE || (e->type == PFT_ELEM_EXCEPTION && e->has_ret);
+
+	*out = (struct pft_elem){
+		.type = PFT_ELEM_CALLS_BRANCH, .iclass = p->iclass, .isa = p->isa,
+		.space = p->space, .last = p->site, .end = p->ret,
+		.addr = !known ? 0 : e->type == PFT_ELEM_RANGE ? e->start : e->addr,
+		.flags = (uint8_t)((p->in_range ? FOLD_IN_RANGE : 0) | (known ? FOLD_KNOWN : 0))
+	};
+	fold_counters(c, peak, out);
+	c->pend.active = 0;
+}
+
+size_t pft_calls_fold_state(const struct pft_calls *c, unsigned peak, struct pft_elem *out)
+{
+	const struct pending_branch *p = &c->pend;
+	const struct pending_exception *x = &c->pexc;
+	size_t n = c->nframes - 1;
+
+	out[0] = (struct pft_elem){
+		.type = PFT_ELEM_CALLS_STATE,
+		.flags = (uint8_t)((p->active ? FOLD_PEND : 0) | (p->in_range ? FOLD_IN_RANGE : 0) |
+				   (x->active ? FOLD_EXCEPTION : 0) |
+				   (c->last_exc_return ? FOLD_EXC_RETURN : 0)),
+		.iclass = p->iclass, .isa = p->isa, .space = p->space, .last = p->site, .end = p->ret,
+		.has_ret = x->has_ret, .exception = x->number, .addr = x->ret, .profile = x->profile,
+		.changed = (uint8_t)n
+	};
+	fold_counters(c, peak, &out[0]);
+	for (size_t k = 1; k <= n; k++) {
+		const struct frame *f = calls_frame_at(c, k);
+		out[k] = (struct pft_elem){ .type = PFT_ELEM_CALLS_FRAME, .end = f->ret,
+					    .start = f->func, .last = f->func_end,
+					    .offset = f->entry_insns, .taken = f->exception };
+	}
+	return n + 1;
+}
+
+/* A worker's counters and the depth it reached (@e's), applied: the
+ * frames its deepest calls made the stack forget first (never the top
+ * one, which its frame 0 stood for). */
+static void apply_counters(struct pft_calls *c, const struct pft_elem *e)
+{
+	if (!c->fold_open) {
+		c->fold_open = 1;
+		c->fold_insns = c->insns;
+		c->fold_cycles = c->cycles;
+	}
+	size_t depth = c->nframes - 1;
+	for (size_t forget = depth + e->reason > c->max_depth ? depth + e->reason - c->max_depth : 0;
+	     forget && c->nframes > 2; forget--)
+		forget_oldest(c);
+	c->insns = c->fold_insns + e->offset;
+	c->cycles = c->fold_cycles + (e->cycles | (uint64_t)e->ctxid << 32);
+	c->has_cycles |= e->has_cycles;
+	if (e->flags & FOLD_TS) {
+		c->ts = e->ts;
+		c->has_ts = 1;
+	}
+}
+
+int pft_calls_apply_fold(struct pft_calls *c, const struct pft_elem *e)
+{
+	int err = calls_start_input(c);
+
+	if (err)
+		return err;
+	if (e->type == PFT_ELEM_CALLS_FRAME) {
+		uint32_t caller;
+		return push_frame(c, e->end, e->start, e->last, c->fold_insns + e->offset,
+				  e->taken != 0, &caller);
+	}
+	if (e->type != PFT_ELEM_CALLS_STATE && e->type != PFT_ELEM_CALLS_BRANCH)
+		return -PFT_ERR_INVALID;
+	apply_counters(c, e);
+	c->gap = 0;
+	c->started = 1;
+	c->last_exc_return = 0;
+	c->pend = (struct pending_branch){ .active = 1, .in_range = (e->flags & FOLD_IN_RANGE) != 0,
+					   .iclass = e->iclass, .isa = e->isa, .space = e->space,
+					   .site = e->last, .ret = e->end };
+	if (e->type == PFT_ELEM_CALLS_BRANCH)
+		return settle(c, (e->flags & FOLD_KNOWN) != 0, e->addr);
+	c->fold_open = 0;
+	c->pend.active = (e->flags & FOLD_PEND) != 0;
+	c->pexc = (struct pending_exception){ .active = (e->flags & FOLD_EXCEPTION) != 0,
+					      .has_ret = e->has_ret, .number = e->exception,
+					      .ret = e->addr, .profile = e->profile };
+	c->last_exc_return = (e->flags & FOLD_EXC_RETURN) != 0;
+	c->quiet = !c->pexc.active;
 	return 0;
 }

@@ -92,6 +92,10 @@ struct pft_calls {
 	uint64_t insns, cycles, ts;
 	uint8_t has_cycles, has_ts;
 	struct vfold *fold;       /* pft_calls_fold() (pft_views_fold.c) */
+	/* pft_calls_apply_fold(): the counters where the worker's seed was,
+	 * from its first element to its CALLS_STATE (@fold_open). */
+	uint64_t fold_insns, fold_cycles;
+	uint8_t fold_open;
 };
 
 /* Element @i of a run whose elements are @size bytes apart. */
@@ -231,6 +235,36 @@ calls_put_until_events(struct pft_calls *c, const struct pft_elem *e, size_t n, 
 
 int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n,
 			  size_t size);
+
+/*
+ * The stack run in the parallel decode's workers (pft_calls.c says how).
+ *
+ * pft_calls_seed(): @c (a worker's) starts after range @e with a frame 0
+ * that stands for frames it does not know, and counts from 0.
+ * pft_calls_fold_kind(): what element @e's effect on such a tracker
+ * depends on, with at most @depth_max frames (less than max_depth) above
+ * its frame 0: enum calls_fold_kind.
+ * pft_calls_fold_branch(): for a CALLS_BASE element @e, the branch it
+ * settles as a CALLS_BRANCH element at @out; the worker then takes @e
+ * without it.
+ * pft_calls_fold_state(): what the elements taken since the seed did to
+ * the stack, at @out: a CALLS_STATE element and a CALLS_FRAME element per
+ * frame above frame 0 (at most @depth_max); returns how many.  @peak: the
+ * most frames above frame 0 since the last CALLS_BRANCH.
+ * pft_calls_apply_fold(): one of them, taken by the tracker that took
+ * the seed's range, in their order (a CALLS_BRANCH may queue events).
+ */
+enum calls_fold_kind { CALLS_HANDOVER, CALLS_LOCAL, CALLS_BASE };
+
+int pft_calls_fold_kind(struct pft_calls *c, const struct pft_elem *e, size_t depth_max);
+/* Whether @addr is a function's first instruction to the tracker (a
+ * symbol's start): a jump there may be a tail call. */
+int pft_calls_is_entry(struct pft_calls *c, uint32_t addr);
+void pft_calls_seed(struct pft_calls *c, const struct pft_elem *e);
+void pft_calls_fold_branch(struct pft_calls *c, unsigned peak, const struct pft_elem *e,
+			   struct pft_elem *out);
+size_t pft_calls_fold_state(const struct pft_calls *c, unsigned peak, struct pft_elem *out);
+int pft_calls_apply_fold(struct pft_calls *c, const struct pft_elem *e);
 
 /* The next event, valid until the next put or finish; NULL when all
  * are taken. */

@@ -168,6 +168,8 @@ struct pft_views *pft_views_alloc(const struct pft_views_config *cfg, int *errco
 		v->max_depth = cfg->max_depth;
 		if (cfg->size > offsetof(struct pft_views_config, insns_only))
 			v->insns_only = cfg->insns_only != 0;
+		if (cfg->size > offsetof(struct pft_views_config, no_contexts))
+			v->no_contexts = !v->insns_only && cfg->no_contexts != 0;
 		v->exclude_exceptions = cfg->exclude_exceptions != 0;
 		if (cfg->size >= offsetof(struct pft_views_config, clock_hz) + sizeof(cfg->clock_hz))
 			v->clock_hz = cfg->clock_hz;
@@ -618,6 +620,22 @@ static void top_node(struct range_counter *rc)
 	rc->node = s->n ? &rc->v->nodes[frame_at(s, s->n - 1)->node] : NULL;
 }
 
+/* func_index() through a memo, for addresses that come again and again:
+ * folded ranges' starts, call targets. */
+static inline int func_index_memo(struct pft_views *v, unsigned image, uint32_t addr,
+				  uint32_t *f)
+{
+	struct vfold_memo *m = &v->fold_memo[(addr >> 1) % VFOLD_MEMO_SIZE];
+	int err = 0;
+
+	if (m->known && m->addr == addr && m->image == image)
+		*f = m->func;
+	else if (!(err = func_index(v, image, addr, f)))
+		*m = (struct vfold_memo){ .addr = addr, .func = *f, .image = (uint8_t)image,
+					  .known = 1 };
+	return err;
+}
+
 /* Folded ranges @x (PFT_ELEM_F_FOLDED: of one function, counted
  * already): their instructions in the top frame, in their function. */
 static int __attribute__((noinline)) count_folded(struct range_counter *rc,
@@ -625,20 +643,13 @@ static int __attribute__((noinline)) count_folded(struct range_counter *rc,
 {
 	struct pft_views *v = rc->v;
 	struct vsource *s = rc->s;
-	struct vfold_memo *m = &v->fold_memo[(x->start >> 1) % VFOLD_MEMO_SIZE];
 	uint64_t cycles = x->has_cycles ? x->cycles : 0;
 	uint32_t f;
-	int err = 0;
+	int err = func_index_memo(v, s->image, x->start, &f);
 
+	if (err)
+		return err;
 	rc->has_cycles |= x->has_cycles;
-	if (m->known && m->addr == x->start && m->image == s->image) {
-		f = m->func;
-	} else {
-		if ((err = func_index(v, s->image, x->start, &f)))
-			return err;
-		*m = (struct vfold_memo){ .addr = x->start, .func = f, .image = s->image,
-					  .known = 1 };
-	}
 	if (rc->node && rc->node->func == f) {
 		rc->node->self += x->ninsn;
 		rc->node->cycles += cycles;
@@ -757,8 +768,8 @@ int pft_views_set_image(struct pft_views *v, unsigned source, struct pft_image *
 
 /* Range @x ran @count times: counted per range, not in a frame (past
  * the table's limit: only as instructions cut). */
-static int count_times(struct pft_views *v, const struct vsource *s, const struct pft_elem *x,
-		       uint64_t count)
+static inline int count_times(struct pft_views *v, const struct vsource *s,
+			      const struct pft_elem *x, uint64_t count)
 {
 	uint32_t index;
 	int err = range_index(v, s->image, x, &index);
@@ -783,6 +794,95 @@ static int count_ranges(struct pft_views *v, const struct vsource *s, const stru
 			err = count_times(v, s, x, 1);
 		else if (x->type == PFT_ELEM_RANGE_COUNT)
 			err = count_times(v, s, x, x->ts);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* @count entries into @target by calls (@tail: tail calls): of its
+ * function when it is the function's first instruction (count_call()). */
+static int count_entries(struct pft_views *v, const struct vsource *s, uint32_t target, int tail,
+			 uint64_t count)
+{
+	uint32_t f;
+	int err = func_index_memo(v, s->image, target, &f);
+
+	if (!err && (target || tail) && v->funcs[f].name && target == v->funcs[f].start)
+		v->funcs[f].entered += count;
+	return err;
+}
+
+/* The tracker's events, for their entries only (no_contexts). */
+static int drain_entries(struct pft_views *v, struct vsource *s)
+{
+	const struct pft_call_event *ev;
+	int err = 0;
+
+	while (!err && (ev = pft_calls_take(s->calls)))
+		if (ev->kind == PFT_CALL_CALL || ev->kind == PFT_CALL_EXCEPTION ||
+		    ev->kind == PFT_CALL_TAIL_CALL)
+			err = count_entries(v, s, ev->target, ev->kind == PFT_CALL_TAIL_CALL, 1);
+	return err;
+}
+
+struct range_times {
+	struct pft_views *v;
+	const struct vsource *s;
+};
+
+static int count_once(void *ctx, const struct pft_elem *x)
+{
+	const struct range_times *rt = ctx;
+
+	return x->flags & PFT_ELEM_F_FOLDED ? 0 : count_times(rt->v, rt->s, x, 1);
+}
+
+/* Elements of a fold without calling contexts (pft_views_fold.c). */
+static int of_entries_fold(unsigned type)
+{
+	return type == PFT_ELEM_RANGE_COUNT || type == PFT_ELEM_ENTRY_COUNT ||
+	       type == PFT_ELEM_CALLS_BRANCH || type == PFT_ELEM_CALLS_STATE ||
+	       type == PFT_ELEM_CALLS_FRAME;
+}
+
+/* The elements of a run without calling contexts (no_contexts): the
+ * ranges counted, and all through the calls tracker for the entries; a
+ * fold's counts and stack states as they come. */
+static int count_entries_run(struct pft_views *v, struct vsource *s, const struct pft_elem *e,
+			     size_t n, size_t size)
+{
+	struct range_times rt = { .v = v, .s = s };
+
+	for (size_t i = 0; i < n;) {
+		const struct pft_elem *x = pft_elem_at(e, i, size);
+		int err = 0;
+		if (of_entries_fold(x->type)) {
+			if (x->type == PFT_ELEM_RANGE_COUNT)
+				err = count_times(v, s, x, x->ts);
+			else if (x->type == PFT_ELEM_ENTRY_COUNT)
+				err = count_entries(v, s, x->addr, x->taken != 0, x->ts);
+			else if (!(err = pft_calls_apply_fold(s->calls, x)))
+				err = drain_entries(v, s);
+			i++;
+		} else {
+			size_t j = i + 1;
+			while (j < n && !of_entries_fold(pft_elem_at(e, j, size)->type))
+				j++;
+			while (!err && i < j) {
+				int got = calls_put_until_events(s->calls, pft_elem_at(e, i, size),
+								 j - i, size, count_once, NULL, &rt);
+				if (got < 0)
+					return got;
+				i += (size_t)got;
+				if (pft_calls_pending(s->calls)) {
+					const struct pft_elem *last = pft_elem_at(e, i - 1, size);
+					err = drain_entries(v, s);
+					if (!err && last->type == PFT_ELEM_RANGE)
+						err = count_once(&rt, last);
+				}
+			}
+		}
 		if (err)
 			return err;
 	}
@@ -835,7 +935,8 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 		const struct pft_elem *x = pft_elem_at(e, i, size);
 		if (x->type >= PFT_ELEM_TYPE_MAX ||
 		    ((x->type == PFT_ELEM_RANGE || x->type == PFT_ELEM_RANGE_COUNT) &&
-		     (x->ninsn >= VRANGE_INSNS_MAX || !x->ninsn)))
+		     (x->ninsn >= VRANGE_INSNS_MAX || !x->ninsn)) ||
+		    (of_entries_fold(x->type) && x->type != PFT_ELEM_RANGE_COUNT && !v->no_contexts))
 			return -PFT_ERR_INVALID;
 		counts += x->type == PFT_ELEM_RANGE_COUNT;
 	}
@@ -846,6 +947,8 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 		return err;
 	if (v->insns_only)
 		return count_ranges(v, s, e, n, size);
+	if (v->no_contexts)
+		return count_entries_run(v, s, e, n, size);
 	if (!counts)
 		return track_run(v, s, e, n, size);
 	/* A fold's counts (pft_views_fold()) come apart from the rest. */
@@ -1181,7 +1284,7 @@ int pft_views_finish(struct pft_views *v)
 			continue;
 		err = pft_calls_finish(s->calls);
 		if (!err)
-			err = drain(v, s);
+			err = v->no_contexts ? drain_entries(v, s) : drain(v, s);
 	}
 	if (!err)
 		err = resolve_addresses(v, &map);
@@ -1196,6 +1299,11 @@ int pft_views_finish(struct pft_views *v)
 	if (v->lines)
 		err = resolve_lines(v);
 	inclusive(v);
+	/* Without contexts, the self counts are the instructions'. */
+	for (size_t i = 0; v->no_contexts && i < v->naddrs; i++) {
+		v->funcs[v->addrs[i].func].self += v->addrs[i].count;
+		v->total_insns += v->addrs[i].count;
+	}
 	if (!err)
 		err = sort_functions(v);
 	if (!err) {

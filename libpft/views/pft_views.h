@@ -289,6 +289,7 @@ struct pft_views {
 	const struct pft_lines *lines;
 	uint32_t max_depth;
 	uint8_t insns_only;       /* the config's: no calls */
+	uint8_t no_contexts;      /* the config's: calls for the entries only */
 	uint8_t finished;         /* pft_views_finish() was called */
 	uint8_t ready;            /* ... and succeeded: views can be written */
 	struct vsource *sources[128];

@@ -18,6 +18,17 @@
  * and sends as RANGE_COUNT elements.  Anything else (other elements,
  * ranges that leave their function or are in none, a branch that may
  * move the stack) ends a run and goes through as it is.
+ *
+ * Without calling contexts (VFOLD_ENTRIES) the views need of the stack only
+ * which calls, tail calls and exceptions enter a function.  A worker runs
+ * a tracker of its own over the ranges it counts, from just after a range
+ * it hands over, whose frame 0 stands for the reading thread's frames
+ * (pft_calls.c): it takes the elements that move only its own frames and
+ * counts what they enter, sends the branches that only the frames before
+ * settle (CALLS_BRANCH), and before an element that needs both, what it
+ * did to the stack (CALLS_STATE, CALLS_FRAME); that element goes through
+ * as it is, to the reading thread's tracker, which has the whole stack.
+ * The next range it hands over starts its tracker again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +42,21 @@ enum {
 	TABLE_SIZE = 4096,         /* distinct ranges a worker counts at once */
 	TABLE_FULL = TABLE_SIZE / 2,
 	MEMO_SIZE = 256,           /* slots of ranges seen last */
-	ENTRY_CACHE = 256          /* addresses known to be (no) function entry */
+	ENTRY_CACHE = 256,         /* addresses known to be (no) function entry */
+	TARGETS_SIZE = 1024,       /* distinct call targets a worker counts at once */
+	TARGETS_FULL = TARGETS_SIZE / 2,
+	/* VFOLD_ENTRIES: frames a worker's stack may hold above its frame 0,
+	 * so that what it sends at a time stays small (PFT_FOLD_OUT_MAX()). */
+	LOCAL_DEPTH_MAX = 64
+};
+
+_Static_assert(LOCAL_DEPTH_MAX + 2 <= PFT_FOLD_EXTRA, "a stack's state fits a fold's extra room");
+
+/* How often calls (@tail 0) or tail calls entered @target. */
+struct target_count {
+	uint64_t count;            /* 0: free */
+	uint32_t target;
+	uint8_t tail;
 };
 
 /* A distinct range, how often it ran, and the function it is in. */
@@ -61,30 +86,53 @@ struct fold_worker {
 	uint64_t folded;           /* ranges joined to the run before, or counted
 				    * and dropped (VFOLD_COUNTS) */
 	struct entry_cache entries[ENTRY_CACHE];
+	/* VFOLD_ENTRIES: the stack run from just after the last range handed
+	 * over (@seg: since then), the elements it took, the most frames it
+	 * held above frame 0, and the call targets counted. */
+	struct pft_calls *calls;
+	int seg;
+	uint64_t seg_elems;
+	unsigned peak;
+	struct target_count *targets;   /* TARGETS_SIZE slots */
+	size_t ntargets;
+	size_t targets_emitted;
 };
-
-static void *fold_worker_alloc(void *ctx)
-{
-	struct fold_worker *w = calloc(1, sizeof(*w));
-
-	if (w) {
-		w->f = ctx;
-		if (w->f->mode != VFOLD_CALLS &&
-		    !(w->table = calloc(TABLE_SIZE, sizeof(*w->table)))) {
-			free(w);
-			w = NULL;
-		}
-	}
-	return w;
-}
 
 static void fold_worker_free(void *worker)
 {
 	struct fold_worker *w = worker;
 
-	if (w)
+	if (w) {
 		free(w->table);
+		free(w->targets);
+		pft_calls_free(w->calls);
+	}
 	free(w);
+}
+
+static void *fold_worker_alloc(void *ctx)
+{
+	struct fold_worker *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->f = ctx;
+	if (w->f->mode != VFOLD_CALLS && !(w->table = calloc(TABLE_SIZE, sizeof(*w->table))))
+		goto fail;
+	if (w->f->mode == VFOLD_ENTRIES) {
+		/* The image is only read. */
+		struct pft_calls_config cc = { .size = sizeof(cc),
+					       .image = (struct pft_image *)(uintptr_t)w->f->image,
+					       .max_depth = w->f->max_depth };
+		w->calls = pft_calls_alloc(&cc, NULL);
+		w->targets = calloc(TARGETS_SIZE, sizeof(*w->targets));
+		if (!w->calls || !w->targets)
+			goto fail;
+	}
+	return w;
+fail:
+	fold_worker_free(w);
+	return NULL;
 }
 
 /* Whether @addr is a function's entry to the tracker: a symbol's start
@@ -114,16 +162,13 @@ static int moves_nothing(struct fold_worker *w, uint32_t next)
 	return last->iclass == PFT_ICLASS_JUMP && !is_entry(w, next);
 }
 
-/* Range @e's slot, added on first sight; NULL when the table is full
- * and @e not in it.  The same few ranges come again and again (a loop):
- * the memo has most. */
-static inline struct counted *counted_of(struct fold_worker *w, const struct pft_elem *e)
+/* counted_of() when the memo does not have @e (key @key): its slot in
+ * the table, remembered at @m.  Out of line: inlined, it made the loop
+ * keep the element's fields on the stack, stored as bytes and loaded back
+ * as words (a store forwarding stall per range). */
+static __attribute__((noinline)) struct counted *
+counted_slow(struct fold_worker *w, const struct pft_elem *e, uint64_t key, struct counted **m)
 {
-	uint64_t key = vrange_key(e, w->f->image_index);
-	struct counted **m = &w->memo[(e->start >> 1 ^ e->ninsn) % MEMO_SIZE];
-
-	if (*m && (*m)->key == key)
-		return *m;
 	size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 52) & (TABLE_SIZE - 1);
 	struct counted *c;
 	while ((c = &w->table[i])->key && c->key != key)
@@ -143,6 +188,17 @@ static inline struct counted *counted_of(struct fold_worker *w, const struct pft
 	}
 	*m = c;
 	return c;
+}
+
+/* Range @e's slot, added on first sight; NULL when the table is full
+ * and @e not in it.  The same few ranges come again and again (a loop):
+ * the memo has most. */
+static inline struct counted *counted_of(struct fold_worker *w, const struct pft_elem *e)
+{
+	uint64_t key = vrange_key(e, w->f->image_index);
+	struct counted **m = &w->memo[(e->start >> 1 ^ e->ninsn) % MEMO_SIZE];
+
+	return *m && (*m)->key == key ? *m : counted_slow(w, e, key, m);
 }
 
 static void start_run(struct fold_worker *w, const struct pft_elem *e, uint64_t func)
@@ -183,11 +239,127 @@ static int joins_run(struct fold_worker *w, const struct pft_elem *e, uint64_t f
 	       (!e->has_cycles || e->cycles <= UINT32_MAX - r->cycles) && moves_nothing(w, e->start);
 }
 
+/* A call (@tail 0) or tail call into @target, counted (the caller keeps
+ * room in the table). */
+static void count_target(struct fold_worker *w, uint32_t target, int tail)
+{
+	size_t i = ((target >> 1) * 0x9e3779b1u ^ (unsigned)tail) & (TARGETS_SIZE - 1);
+	struct target_count *t;
+
+	while ((t = &w->targets[i])->count && (t->target != target || t->tail != tail))
+		i = (i + 1) & (TARGETS_SIZE - 1);
+	if (!t->count) {
+		w->ntargets++;
+		*t = (struct target_count){ .target = target, .tail = (uint8_t)tail };
+	}
+	t->count++;
+}
+
+/* The frames the worker's stack may hold above its frame 0. */
+static size_t depth_max(const struct fold_worker *w)
+{
+	size_t limit = w->f->max_depth ? w->f->max_depth : 65536;
+
+	return limit - 1 < LOCAL_DEPTH_MAX ? limit - 1 : LOCAL_DEPTH_MAX;
+}
+
+/* VFOLD_ENTRIES: take element @e into the worker's stack (when it can:
+ * 1) and count the entries it makes; counted as a range if it is one.  A
+ * branch it leaves to the frames before goes to @out (*@k). */
+static int take_entries(struct fold_worker *w, const struct pft_elem *e, struct pft_elem *out,
+			size_t *k)
+{
+	struct pft_calls *c = w->calls;
+	struct counted *r = NULL;
+
+	/* An element makes at most two entries (a call and an exception). */
+	if (!w->seg || w->ntargets + 2 > TARGETS_FULL)
+		return 0;
+	if (e->type == PFT_ELEM_RANGE &&
+	    (!e->ninsn || e->ninsn >= VRANGE_INSNS_MAX || (e->start & 1) || !(r = counted_of(w, e))))
+		return 0;
+	/* Most ranges follow one that moved no frame, or a loop's jump in
+	 * a function the worker saw called, or (in the frames before) a jump
+	 * to no function's entry: they only add up (calls_put_until_events(),
+	 * tail_call()). */
+	if (r && c->quiet &&
+	    (!c->pend.active ||
+	     (c->nframes > 1 ? calls_loop_jump(c, e->start)
+			     : c->pend.iclass == PFT_ICLASS_JUMP && !pft_calls_is_entry(c, e->start)))) {
+		c->pend.active = 0;
+		calls_add_range(c, e);
+		r->count++;
+		w->folded++;
+		w->seg_elems++;
+		return 1;
+	}
+	int kind = pft_calls_fold_kind(c, e, depth_max(w));
+	if (kind == CALLS_HANDOVER)
+		return 0;
+	if (kind == CALLS_BASE) {
+		pft_calls_fold_branch(c, w->peak, e, &out[(*k)++]);
+		w->peak = 0;
+	}
+	if (r && c->quiet ? pft_calls_settle_range(c, e) : pft_calls_put_one(c, e))
+		return -1;
+	const struct pft_call_event *ev;
+	while ((ev = pft_calls_take(c)))
+		if (ev->kind == PFT_CALL_CALL || ev->kind == PFT_CALL_EXCEPTION ||
+		    ev->kind == PFT_CALL_TAIL_CALL)
+			count_target(w, ev->target, ev->kind == PFT_CALL_TAIL_CALL);
+	c->head = c->nqueue = 0;
+	if (c->nframes - 1 > w->peak)
+		w->peak = (unsigned)(c->nframes - 1);
+	if (r) {
+		r->count++;
+		w->folded++;
+	}
+	w->seg_elems++;
+	return 1;
+}
+
+/* VFOLD_ENTRIES: the worker's stack ends; what it did, at @out (if it took
+ * anything): returns how many elements. */
+static size_t end_seg(struct fold_worker *w, struct pft_elem *out)
+{
+	size_t k = w->seg && w->seg_elems ? pft_calls_fold_state(w->calls, w->peak, out) : 0;
+
+	w->seg = 0;
+	return k;
+}
+
+static int fold_entries(struct fold_worker *w, const struct pft_elem *in, size_t n,
+			struct pft_elem *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pft_elem *e = &in[i];
+		int took = take_entries(w, e, out, &k);
+		if (took < 0)
+			return -1;
+		if (took)
+			continue;
+		k += end_seg(w, out + k);
+		out[k++] = *e;
+		if (e->type == PFT_ELEM_RANGE) {
+			pft_calls_seed(w->calls, e);
+			w->seg = 1;
+			w->seg_elems = 0;
+			w->peak = 0;
+		}
+	}
+	return (int)k;
+}
+
 static int fold_elems(void *worker, const struct pft_elem *in, size_t n, struct pft_elem *out)
 {
 	struct fold_worker *w = worker;
 	const unsigned mode = w->f->mode;
 	size_t k = 0;
+
+	if (mode == VFOLD_ENTRIES)
+		return fold_entries(w, in, n, out);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pft_elem *e = &in[i];
@@ -231,7 +403,7 @@ static int fold_full(void *worker)
 {
 	const struct fold_worker *w = worker;
 
-	return w->ncounted >= TABLE_FULL * 3 / 4;
+	return w->ncounted >= TABLE_FULL * 3 / 4 || w->ntargets >= TARGETS_FULL * 3 / 4;
 }
 
 static uint64_t fold_folded(const void *worker)
@@ -248,6 +420,8 @@ static size_t fold_close(void *worker, struct pft_elem *out, size_t room)
 		out[k++] = w->run;
 		w->open = 0;
 	}
+	if (w->seg && room - k >= PFT_FOLD_EXTRA)
+		k += end_seg(w, out + k);
 	for (; w->table && w->emitted < TABLE_SIZE && k < room; w->emitted++) {
 		struct counted *c = &w->table[w->emitted];
 		if (!c->key)
@@ -260,9 +434,21 @@ static size_t fold_close(void *worker, struct pft_elem *out, size_t room)
 					      .ninsn = c->ninsn, .isa = c->isa, .space = c->space,
 					      .taken = c->taken, .flags = c->flags };
 	}
-	if (!w->table || w->emitted == TABLE_SIZE) {
+	for (; w->targets && w->emitted == TABLE_SIZE && w->targets_emitted < TARGETS_SIZE &&
+	       k < room; w->targets_emitted++) {
+		struct target_count *t = &w->targets[w->targets_emitted];
+		if (!t->count)
+			continue;
+		out[k++] = (struct pft_elem){ .type = PFT_ELEM_ENTRY_COUNT, .ts = t->count,
+					      .addr = t->target, .taken = t->tail };
+		t->count = 0;
+	}
+	if ((!w->table || w->emitted == TABLE_SIZE) &&
+	    (!w->targets || w->targets_emitted == TARGETS_SIZE)) {
 		w->emitted = 0;
 		w->ncounted = 0;
+		w->targets_emitted = 0;
+		w->ntargets = 0;
 		memset(w->memo, 0, sizeof(w->memo));
 	}
 	return k;
@@ -281,7 +467,7 @@ static const struct pft_fold_ops fold_ops = {
  * the consumer reads the source's code from.  NULL: out of memory. */
 static const struct pft_fold *make_fold(struct vfold **slot, unsigned mode,
 					 const struct pft_image *image, unsigned image_index,
-					 const struct pft_lines *lines)
+					 const struct pft_lines *lines, uint32_t max_depth)
 {
 	struct vfold *f = *slot ? *slot : malloc(sizeof(*f));
 
@@ -289,14 +475,14 @@ static const struct pft_fold *make_fold(struct vfold **slot, unsigned mode,
 		return NULL;
 	*f = (struct vfold){ .fold = { .ops = &fold_ops, .ctx = f }, .mode = (uint8_t)mode,
 			     .image_index = (uint8_t)image_index, .image = image,
-			     .lines = mode == VFOLD_VIEWS ? lines : NULL };
+			     .lines = mode == VFOLD_VIEWS ? lines : NULL, .max_depth = max_depth };
 	*slot = f;
 	return &f->fold;
 }
 
 const struct pft_fold *pft_calls_fold(struct pft_calls *c)
 {
-	return c ? make_fold(&c->fold, VFOLD_CALLS, c->image, 0, NULL) : NULL;
+	return c ? make_fold(&c->fold, VFOLD_CALLS, c->image, 0, NULL, 0) : NULL;
 }
 
 const struct pft_fold *pft_views_fold(struct pft_views *v, unsigned source)
@@ -305,6 +491,7 @@ const struct pft_fold *pft_views_fold(struct pft_views *v, unsigned source)
 
 	if (!v || source >= 128 || v->finished || pft_views_source_image(v, source, &image))
 		return NULL;
-	return make_fold(&v->fold, v->insns_only ? VFOLD_COUNTS : VFOLD_VIEWS, v->images[image],
-			 image, v->lines);
+	return make_fold(&v->fold, v->insns_only ? VFOLD_COUNTS
+				   : v->no_contexts ? VFOLD_ENTRIES : VFOLD_VIEWS,
+			 v->images[image], image, v->lines, v->max_depth);
 }

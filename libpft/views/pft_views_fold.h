@@ -14,7 +14,13 @@ enum vfold_mode {
 	VFOLD_VIEWS,
 	/* Counting only (pft_views_config.insns_only): every range is
 	 * counted in the workers, none comes back. */
-	VFOLD_COUNTS
+	VFOLD_COUNTS,
+	/* Without calling contexts (pft_views_config.no_contexts): every
+	 * range is counted in the workers, which also run the calls stack
+	 * over them and count the entries it finds (ENTRY_COUNT); where the
+	 * stack below their start would matter they hand the elements over
+	 * and send what they did to the stack before them (CALLS_STATE). */
+	VFOLD_ENTRIES
 };
 
 struct vfold {
@@ -23,6 +29,7 @@ struct vfold {
 	uint8_t image_index;      /* of @image in the views (range keys) */
 	const struct pft_image *image;
 	const struct pft_lines *lines;   /* VFOLD_VIEWS: NULL or the views' */
+	uint32_t max_depth;       /* VFOLD_ENTRIES: the calls stack's */
 };
 
 /* Its consumer (pft_views, pft_calls) holds it and frees it with free(),

@@ -3,7 +3,9 @@
  *
  * Input: byte 0: bits 2:0 the stack limit (1 << bits, 1-128), bit 3 an
  * image (the input bytes at 0x8000, so that direct targets decode and
- * ranges walk) or none; then 8 bytes per element: type, last
+ * ranges walk) or none, bit 4 views without calling contexts (which take
+ * a fold's stack states, made up here; the others refuse them); then 8
+ * bytes per element: type, last
  * instruction's class, flags (bit 0 taken, bit 1 has_cycles, bit 2
  * has_ret, bit 3 Thumb), instruction count - 1 (mod 16), a 16-bit start
  * (word index from 0x8000), a 16-bit value (exception number, cycles,
@@ -109,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pft_views *views = NULL, *run_views = NULL;
 	struct pft_elem *elems = calloc(size / 8 + 1, sizeof(*elems));
 	uint8_t *sources = calloc(size / 8 + 1, 1);
-	size_t nelems = 0;
+	size_t nelems = 0, nviews = 0;
 	int err;
 
 	FUZZ_CHECK(elems && sources);
@@ -119,7 +121,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(img && pft_image_add_buffer(img, 0x8000, data + 1, size - 1,
 						       PFT_SPACE_ANY, 0) == 0);
 		struct pft_views_config vc = { .size = sizeof(vc), .image = img,
-					       .max_depth = s.limit };
+					       .max_depth = s.limit,
+					       .no_contexts = (data[0] >> 4) & 1 };
 		views = pft_views_alloc(&vc, &err);
 		run_views = pft_views_alloc(&vc, &err);
 		FUZZ_CHECK(views && run_views);
@@ -145,10 +148,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		};
 		FUZZ_CHECK(pft_calls_put(s.calls, &e, sizeof(e)) == 0);
 		take_events(&s);
+		int refused = !(data[0] & 16) && e.type > PFT_ELEM_RANGE_COUNT;
 		if (views)
-			FUZZ_CHECK(pft_views_put(views, p[0] >> 7, &e, sizeof(e)) == 0);
+			FUZZ_CHECK(pft_views_put(views, p[0] >> 7, &e, sizeof(e)) ==
+				   (refused ? -PFT_ERR_INVALID : 0));
 		sources[nelems] = p[0] >> 7;
 		elems[nelems++] = e;
+		nviews += !refused;
 	}
 	FUZZ_CHECK(pft_calls_finish(s.calls) == 0);
 	take_events(&s);
@@ -169,9 +175,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	events += hash_events(run, &hash);
 	FUZZ_CHECK(hash == s.hash && events == s.events);
 	pft_calls_free(run);
-	/* Each source's elements in runs as they come. */
-	for (size_t i = 0, j; run_views && i < nelems; i = j) {
-		for (j = i + 1; j < nelems && sources[j] == sources[i]; j++)
+	/* Each source's elements in runs as they come, without those the
+	 * views refused. */
+	for (size_t i = 0, n = 0; i < nelems; i++)
+		if ((data[0] & 16) || elems[i].type <= PFT_ELEM_RANGE_COUNT) {
+			sources[n] = sources[i];
+			elems[n++] = elems[i];
+		}
+	for (size_t i = 0, j; run_views && i < nviews; i = j) {
+		for (j = i + 1; j < nviews && sources[j] == sources[i]; j++)
 			;
 		FUZZ_CHECK(pft_views_put_run(run_views, sources[i], &elems[i], j - i,
 					     sizeof(*elems)) == 0);

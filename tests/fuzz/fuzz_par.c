@@ -10,7 +10,7 @@
  * formatted; the rest is the trace, or for a formatted buffer what its
  * frames are made of (make_frames()), of which trace ID 0x10 is decoded.
  * Elements alone in runs, listed (byte 0 bits 3:0 0110): byte 1 bits
- * 1:0 choose the fold (FOLD_*; 3: the views'), bits 6:2 the piece size,
+ * 1:0 choose the fold (FOLD_*), bits 6:2 the piece size,
  * 1024 + 128 * N (threads fold only short of a piece's last 1 KiB).
  * The image is fuzz_pipe's small program at 0x8000 (loaded from a file,
  * as pft_input takes it).
@@ -23,7 +23,9 @@
  * then hand over other elements): the views (of every function, and
  * counting only) and a calls tracker see what they see of the serial
  * decode's elements: the same views written, the same call events (for
- * the fold of the views every consumer; for the others, their own).  Counting packets only, which passes
+ * the fold of the views every consumer; for the others, their own); the
+ * views without calling contexts, whose fold runs the calls stack in the
+ * threads, write the serial decode's coverage.  Counting packets only, which passes
  * over atoms and branches without their records: the counts by type, the
  * statistics and the fit verdict are those of the serial listing.
  */
@@ -147,12 +149,13 @@ static void mix_elem(uint64_t *h, const struct pft_elem *e)
 
 /* The folds the consumers make (pft_views_fold() of the views of every
  * function is FOLD_VIEWS). */
-enum { FOLD_VIEWS = 0, FOLD_CALLS = 1, FOLD_COUNTS = 2 };
+enum { FOLD_VIEWS = 0, FOLD_CALLS = 1, FOLD_COUNTS = 2, FOLD_ENTRIES = 3 };
 
 /* The consumers that fold, and what they made: a hash of the views
  * written and of the call events. */
 struct consumers {
 	struct pft_views *views, *counts;
+	struct pft_views *entries;   /* without calling contexts: its fold's alone */
 	struct pft_calls *calls;
 	uint64_t events;
 	int err;
@@ -183,6 +186,12 @@ static void take_events(struct consumers *c)
 /* Source 0's elements to the consumers (their first error kept). */
 static void consume(struct consumers *c, const struct pft_item *it)
 {
+	if (c->entries) {
+		int err = pft_views_put_run(c->entries, 0, it->elem, it->count, sizeof(*it->elem));
+		if (err && !c->err)
+			c->err = err;
+		return;
+	}
 	int err = pft_views_put_run(c->views, 0, it->elem, it->count, sizeof(*it->elem));
 
 	if (!err)
@@ -204,6 +213,13 @@ static void consume(struct consumers *c, const struct pft_item *it)
 static void consumers_end(struct consumers *c, uint64_t *views, uint64_t *counts)
 {
 	*views = *counts = 0xcbf29ce484222325ull;
+	if (c->entries) {
+		if (!c->err && !(c->err = pft_views_finish(c->entries)))
+			c->err = pft_views_write(c->entries, PFT_VIEW_COVERAGE_JSONL, "fuzz",
+						 hash_write, views);
+		pft_views_free(c->entries);
+		c->entries = NULL;
+	}
 	if (!c->err && !(c->err = pft_calls_finish(c->calls)))
 		take_events(c);
 	if (!c->err && !(c->err = pft_views_finish(c->views)))
@@ -261,11 +277,16 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, 
 		vc.insns_only = 1;
 		FUZZ_CHECK((c.counts = pft_views_alloc(&vc, NULL)) != NULL);
 		FUZZ_CHECK((c.calls = pft_calls_alloc(&cc, NULL)) != NULL);
+		vc.insns_only = 0;
+		vc.no_contexts = 1;
+		if (fold == FOLD_ENTRIES)
+			FUZZ_CHECK((c.entries = pft_views_alloc(&vc, NULL)) != NULL);
 		/* One fold: the views' (its elements do for all three), the
 		 * tracker's or the counting views' (each for its own only). */
 		r->fold = fold;
 		const struct pft_fold *f = r->fold == FOLD_CALLS ? pft_calls_fold(c.calls)
 				       : r->fold == FOLD_COUNTS ? pft_views_fold(c.counts, 0)
+				       : r->fold == FOLD_ENTRIES ? pft_views_fold(c.entries, 0)
 				       : pft_views_fold(c.views, 0);
 		FUZZ_CHECK(pft_input_set_fold(in, f) == 0);
 	}
@@ -276,7 +297,7 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, 
 				mix_packet(&r->hash, &it.ptm[k], it.status);
 				r->npkts++;
 				r->by_type[it.ptm[k].type]++;
-			} else if (it.type == PFT_ITEM_ELEM && it.elem[k].type != PFT_ELEM_RANGE_COUNT &&
+			} else if (it.type == PFT_ITEM_ELEM && it.elem[k].type < PFT_ELEM_RANGE_COUNT &&
 				   !(it.elem[k].flags & PFT_ELEM_F_FOLDED)) {
 				mix_elem(&r->hash, &it.elem[k]);
 				r->nelems++;
@@ -308,7 +329,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int frames = data[1] >> 7, fold = data[1] & 3;
 	if ((flags & 15) == 6) {
 		piece = 1024 + 128 * (uint32_t)(data[1] >> 2 & 0x1f);
-		fold = fold == 3 ? FOLD_VIEWS : fold;
 	}
 	static uint8_t buf[FRAMES_MAX * FRAME];
 	const uint8_t *trace = data + 2;

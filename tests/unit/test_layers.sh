@@ -126,7 +126,7 @@ for n in sorted(g):
 
 # Unit tests: test_X.c belongs to module X's layer; the others are named here.
 TEST_LAYER = {"errors": None, "sizes": None,   # by purpose, every layer
-              "views_bounds": "views", "outbuf": "common",
+              "views_bounds": "views", "calls_fold": "views", "outbuf": "common",
               "input_etm3": "input", "input_diag": "input", "par_handover": "input", "pipe_staging": "decode",
               "etm3_realign": "etm3", "detect": "decode", "dfmt": "frames", "ffmt": "frames",
               "encoder": "ptm", "model": "ptm", "flow": "ptm", "event": "ptm", "regs": "ptm",

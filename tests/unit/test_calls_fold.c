@@ -1,0 +1,257 @@
+/* The calls stack run in the parallel decode's workers (the fold of the
+ * views without calling contexts, pft_views_fold.c and pft_calls.c)
+ * against one tracker that takes every element: random element sequences
+ * over tests/views/calls_sample.S, cut into random batches and closed at
+ * random points as the decode's threads would, at several stack limits.
+ * What the fold hands over (elements, branches, stack states and frames)
+ * goes to a second tracker; the entries both count (calls, tail calls and
+ * exceptions into each address) and the frames left at the end (the
+ * returns finish() makes, field by field) must be the same. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptunit.h"
+
+#include "pft.h"
+#include "decode/pft_fold.h"
+#include "views/pft_calls.h"
+
+#include "calls_sample.h"
+
+static char elf[] = "/tmp/pft-calls-fold-XXXXXX";
+
+enum { ELEMS = 400, ENTRIES_MAX = 4096, FINISH_MAX = 256 };
+
+static uint64_t rng;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 11) % n;
+}
+
+/* Entries by (target, tail call): counts, open addressing. */
+struct entries {
+	uint64_t keys[ENTRIES_MAX], counts[ENTRIES_MAX];
+};
+
+static void add_entry(struct entries *m, uint32_t target, int tail, uint64_t count)
+{
+	uint64_t key = ((uint64_t)target << 1 | (unsigned)tail) + 1;
+	size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 52) % ENTRIES_MAX;
+
+	while (m->keys[i] && m->keys[i] != key)
+		i = (i + 1) % ENTRIES_MAX;
+	m->keys[i] = key;
+	m->counts[i] += count;
+}
+
+struct run {
+	struct pft_calls *calls;
+	struct entries entries;
+	struct pft_call_event finish[FINISH_MAX];
+	size_t nfinish;
+};
+
+static void take_events(struct run *r)
+{
+	struct pft_call_event ev;
+
+	while (pft_calls_next(r->calls, &ev, sizeof(ev)) == 0)
+		if (ev.kind == PFT_CALL_CALL || ev.kind == PFT_CALL_EXCEPTION ||
+		    ev.kind == PFT_CALL_TAIL_CALL)
+			add_entry(&r->entries, ev.target, ev.kind == PFT_CALL_TAIL_CALL, 1);
+}
+
+static void finish(struct run *r)
+{
+	PTU_EQ(pft_calls_finish(r->calls), 0);
+	while (r->nfinish < FINISH_MAX &&
+	       pft_calls_next(r->calls, &r->finish[r->nfinish], sizeof(r->finish[0])) == 0)
+		r->nfinish++;
+}
+
+/* A fold's output element to the tracker of run @r. */
+static void consume(struct run *r, const struct pft_elem *x)
+{
+	if (x->type == PFT_ELEM_RANGE_COUNT)
+		return;
+	if (x->type == PFT_ELEM_ENTRY_COUNT) {
+		add_entry(&r->entries, x->addr, x->taken != 0, x->ts);
+		return;
+	}
+	if (x->type == PFT_ELEM_CALLS_BRANCH || x->type == PFT_ELEM_CALLS_STATE ||
+	    x->type == PFT_ELEM_CALLS_FRAME)
+		PTU_EQ(pft_calls_apply_fold(r->calls, x), 0);
+	else
+		PTU_EQ(pft_calls_put(r->calls, x, sizeof(*x)), 0);
+	take_events(r);
+}
+
+static const uint32_t entry_points[] = { 0x8000, 0x8100, 0x8200, 0x8300 };
+
+static const uint8_t classes[] = {
+	PFT_ICLASS_OTHER, PFT_ICLASS_OTHER, PFT_ICLASS_OTHER, PFT_ICLASS_CALL, PFT_ICLASS_CALL,
+	PFT_ICLASS_CALL, PFT_ICLASS_INDIRECT_CALL, PFT_ICLASS_RETURN, PFT_ICLASS_RETURN,
+	PFT_ICLASS_RETURN, PFT_ICLASS_RETURN, PFT_ICLASS_JUMP, PFT_ICLASS_JUMP, PFT_ICLASS_JUMP,
+	PFT_ICLASS_INDIRECT_JUMP, PFT_ICLASS_INDIRECT_JUMP, PFT_ICLASS_EXC_RETURN,
+	PFT_ICLASS_BARRIER
+};
+
+/* A random element: mostly ranges that call, return (often to where a
+ * call returns to) and jump between the sample's functions; exceptions,
+ * their returns, timestamps, and now and then a gap. */
+static struct pft_elem random_elem(uint32_t *rets, uint64_t *ts)
+{
+	uint32_t r = rnd(100), start;
+	struct pft_elem e = { 0 };
+
+	if (r < 72) {
+		uint32_t n = 1 + rnd(4), pick = rnd(10);
+		start = pick < 3 ? entry_points[rnd(4)] : pick < 6 ? rets[rnd(16)]
+			: 0x8000 + 4 * rnd(256);
+		e = arm_range(start, n, classes[rnd(sizeof(classes))], rnd(4) != 0);
+		e.has_cycles = (uint8_t)rnd(2);
+		e.cycles = e.has_cycles ? 1 + rnd(50) : 0;
+		if (e.taken && (e.iclass == PFT_ICLASS_CALL || e.iclass == PFT_ICLASS_INDIRECT_CALL))
+			rets[rnd(16)] = e.end;
+	} else if (r < 80) {
+		e.type = PFT_ELEM_EXCEPTION;
+		e.has_ret = (uint8_t)rnd(2);
+		e.addr = rnd(2) ? rets[rnd(16)] : 0x8000 + 4 * rnd(256);
+		e.exception = (uint16_t)rnd(8);
+		e.has_cycles = (uint8_t)rnd(2);
+		e.cycles = e.has_cycles ? rnd(20) : 0;
+	} else if (r < 85) {
+		e.type = PFT_ELEM_EXCEPTION_RETURN;
+	} else if (r < 92) {
+		e.type = PFT_ELEM_TIMESTAMP;
+		e.ts = *ts += 1 + rnd(100);
+	} else if (r < 94) {
+		e.type = PFT_ELEM_CONTEXT;
+	} else if (r < 96) {
+		e.type = PFT_ELEM_ADDR_NACC;
+		e.addr = 0x9000;
+	} else {
+		static const uint8_t gaps[] = { PFT_ELEM_ERROR, PFT_ELEM_NO_SYNC, PFT_ELEM_TRACE_ON };
+		e.type = gaps[rnd(3)];
+	}
+	return e;
+}
+
+static void same_finish(const struct run *a, const struct run *b)
+{
+	PTU_EQ(a->nfinish, b->nfinish);
+	for (size_t i = 0; i < a->nfinish && i < b->nfinish; i++) {
+		const struct pft_call_event *x = &a->finish[i], *y = &b->finish[i];
+		PTU_EQ(x->kind, y->kind);
+		PTU_EQ(x->flags, y->flags);
+		PTU_EQ(x->depth, y->depth);
+		PTU_EQ(x->callee, y->callee);
+		PTU_EQ(x->caller, y->caller);
+		PTU_EQ(x->insns, y->insns);
+		PTU_EQ(x->entry_insns, y->entry_insns);
+		PTU_EQ(x->cycles, y->cycles);
+		PTU_EQ(x->ts, y->ts);
+		PTU_EQ(x->has_ts, y->has_ts);
+	}
+}
+
+/* One sequence at stack limit @max_depth: returns how many elements the
+ * workers' stack took (not handed over). */
+static size_t one_sequence(struct pft_image *img, uint32_t max_depth)
+{
+	static struct run a, b;
+	static struct pft_elem in[ELEMS], out[PFT_FOLD_OUT_MAX(ELEMS)];
+	uint32_t rets[16];
+	uint64_t ts = 0;
+	struct pft_calls_config cc = { .size = sizeof(cc), .image = img, .max_depth = max_depth };
+	struct pft_views_config vc = { .size = sizeof(vc), .image = img, .max_depth = max_depth,
+				       .no_contexts = 1 };
+	size_t passed = 0;
+
+	for (int k = 0; k < 16; k++)
+		rets[k] = 0x8004 + 0x100 * (uint32_t)rnd(4) + 4 * (uint32_t)rnd(4);
+	for (size_t i = 0; i < ELEMS; i++)
+		in[i] = random_elem(rets, &ts);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.calls = pft_calls_alloc(&cc, NULL);
+	b.calls = pft_calls_alloc(&cc, NULL);
+	struct pft_views *v = pft_views_alloc(&vc, NULL);
+	PTU_CHECK(a.calls && b.calls && v);
+	if (!a.calls || !b.calls || !v)
+		return 0;
+	const struct pft_fold *f = pft_views_fold(v, 0);
+	PTU_CHECK(f != NULL);
+	void *w = f ? f->ops->worker_alloc(f->ctx) : NULL;
+	PTU_CHECK(w != NULL);
+
+	for (size_t i = 0; i < ELEMS; i++) {
+		PTU_EQ(pft_calls_put(a.calls, &in[i], sizeof(in[i])), 0);
+		take_events(&a);
+	}
+	finish(&a);
+
+	for (size_t i = 0; w && i < ELEMS;) {
+		size_t n = 1 + rnd(40);
+		if (n > ELEMS - i)
+			n = ELEMS - i;
+		int k = f->ops->fold(w, &in[i], n, out);
+		PTU_CHECK(k >= 0 && (size_t)k <= PFT_FOLD_OUT_MAX(n));
+		for (int j = 0; j < k; j++) {
+			passed += out[j].type < PFT_ELEM_RANGE_COUNT;
+			consume(&b, &out[j]);
+		}
+		i += n;
+		/* Closed where a thread leaves a stretch it folds, and at the end. */
+		if (rnd(8) == 0 || i == ELEMS) {
+			size_t got;
+			do {
+				got = f->ops->close(w, out, PFT_FOLD_EXTRA + 64);
+				for (size_t j = 0; j < got; j++)
+					consume(&b, &out[j]);
+			} while (got == PFT_FOLD_EXTRA + 64);
+		}
+	}
+	finish(&b);
+
+	PTU_CHECK(!memcmp(&a.entries, &b.entries, sizeof(a.entries)));
+	same_finish(&a, &b);
+	if (w)
+		f->ops->worker_free(w);
+	pft_views_free(v);
+	pft_calls_free(a.calls);
+	pft_calls_free(b.calls);
+	return ELEMS - passed;
+}
+
+static void as_one_tracker(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	static const uint32_t limits[] = { 1, 2, 3, 5, 8, 70, 0 };
+	size_t taken = 0;
+
+	PTU_CHECK(img != NULL);
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	rng = 0x2545f4914f6cdd1dull;
+	for (int round = 0; round < 1400; round++)
+		taken += one_sequence(img, limits[round % 7]);
+	/* Most elements were taken by the workers' stack, not handed over. */
+	PTU_CHECK(taken > 1400 * ELEMS / 2);
+	pft_image_free(img);
+}
+
+int main(void)
+{
+	if (build_calls_sample(elf) == 0) {
+		PTU_RUN(as_one_tracker);
+	} else {
+		ptu_failed_checks++;
+		ptu_tests_failed++;
+	}
+	unlink(elf);
+	PTU_MAIN_END();
+}
