@@ -76,6 +76,13 @@ static inline void ptm_fit_elem(struct pft_fit *fit, const struct pft_elem *e)
 		pft_fit_elem(fit, e, sizeof(*e));
 }
 
+/* Give the packets of batch @b (PTM) from @ipkt on, each followed by its
+ * elements (from elems[@ielem]), to fit check @fit as ptm_fit_packet()
+ * and ptm_fit_elem() do, passing over at once what it does not look at
+ * (pft_pipe.c). */
+void pft_batch_fit(const struct pft_batch *b, struct pft_fit *fit, uint64_t *fit_bytes,
+		   int ipkt, int ielem);
+
 /* Counting only: pass over the packets ahead of decoder @d (before stream
  * offset @limit) that are whole and well formed, adding them to *@c and
  * giving them to @fit (may be NULL) as ptm_fit_packet() does, once the

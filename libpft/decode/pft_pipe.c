@@ -428,10 +428,8 @@ static void account_elem(struct pft_pipe_stats *stats, struct pft_fit *fit,
 		ptm_fit_elem(fit, e);
 }
 
-/* Give the packets of batch @b from @ipkt on, each followed by its
- * elements (from elems[@ielem]), to fit check @fit. */
-static void fit_rest(const struct pft_batch *b, struct pft_fit *fit, uint64_t *fit_bytes,
-		     int ipkt, int ielem)
+void pft_batch_fit(const struct pft_batch *b, struct pft_fit *fit, uint64_t *fit_bytes,
+		   int ipkt, int ielem)
 {
 	/* In locals: the calls may write *@b as far as C knows.  Fit checks
 	 * are of PTM sources. */
@@ -504,7 +502,7 @@ int pft_batch_item(struct pft_batch *b, int packets, int runs, struct pft_pipe_s
 		if (b->status < 0)
 			stats->errors += (uint64_t)(b->npkts - ipkt);
 		if (fit)
-			fit_rest(b, fit, fit_bytes, ipkt, first);
+			pft_batch_fit(b, fit, fit_bytes, ipkt, first);
 		uint64_t insns = 0;
 		for (int k = first; k < end; k++)
 			insns += b->elems[k].type == PFT_ELEM_RANGE ? b->elems[k].ninsn : 0;
@@ -536,7 +534,7 @@ static void count_batch(struct source *s)
 	s->stats.insns += s->counts->insns - insns;
 	s->stats.packets += (uint64_t)b->npkts;
 	if (s->fit)
-		fit_rest(b, s->fit, &s->fit_bytes, 0, 0);
+		pft_batch_fit(b, s->fit, &s->fit_bytes, 0, 0);
 	b->ipkt = b->npkts;
 	b->ielem = nelems;
 }
