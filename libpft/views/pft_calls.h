@@ -129,6 +129,13 @@ static inline int calls_moves_stack(unsigned iclass)
 	}
 }
 
+/* Whether an event of @kind enters a function (pft_views.c counts the
+ * entries of those into a function's first instruction). */
+static inline int calls_enters(unsigned kind)
+{
+	return kind == PFT_CALL_CALL || kind == PFT_CALL_EXCEPTION || kind == PFT_CALL_TAIL_CALL;
+}
+
 /* Range @e's instructions and cycles; a taken branch that may move the
  * stack waits in @pend for its destination. */
 static inline void calls_add_range(struct pft_calls *c, const struct pft_elem *e)

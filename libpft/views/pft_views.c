@@ -338,7 +338,7 @@ count_call(struct pft_views *v, const struct vcall_memo *d, uint32_t target)
 		v->cut_calls++;
 	if (d->site_index != VNONE)
 		v->sites[d->site_index].calls++;
-	if ((target || d->tail) && f->name && target == f->start)
+	if (vfunc_entered(f, target, d->tail))
 		f->entered++;
 }
 
@@ -808,7 +808,7 @@ static int count_entries(struct pft_views *v, const struct vsource *s, uint32_t 
 	uint32_t f;
 	int err = func_index_memo(v, s->image, target, &f);
 
-	if (!err && (target || tail) && v->funcs[f].name && target == v->funcs[f].start)
+	if (!err && vfunc_entered(&v->funcs[f], target, tail))
 		v->funcs[f].entered += count;
 	return err;
 }
@@ -820,8 +820,7 @@ static int drain_entries(struct pft_views *v, struct vsource *s)
 	int err = 0;
 
 	while (!err && (ev = pft_calls_take(s->calls)))
-		if (ev->kind == PFT_CALL_CALL || ev->kind == PFT_CALL_EXCEPTION ||
-		    ev->kind == PFT_CALL_TAIL_CALL)
+		if (calls_enters(ev->kind))
 			err = count_entries(v, s, ev->target, ev->kind == PFT_CALL_TAIL_CALL, 1);
 	return err;
 }

@@ -119,6 +119,13 @@ enum {
 uint64_t pft_vfunc_find(const struct pft_lines *lines, const struct pft_image *img,
 			unsigned image, uint32_t addr, struct vfunc *f);
 
+/* Whether a call (@tail 0) or tail call into @target enters function @f:
+ * @target is its first instruction (a call's target 0 is none). */
+static inline int vfunc_entered(const struct vfunc *f, uint32_t target, int tail)
+{
+	return (target || tail) && f->name && target == f->start;
+}
+
 /* Whether range @e, which starts in function @f, stays in it: a named
  * function, and the range ends before its end (if known). */
 static inline int vfunc_holds(const struct vfunc *f, const struct pft_elem *e)

@@ -258,9 +258,9 @@ static void count_target(struct fold_worker *w, uint32_t target, int tail)
 /* The frames the worker's stack may hold above its frame 0. */
 static size_t depth_max(const struct fold_worker *w)
 {
-	size_t limit = w->f->max_depth ? w->f->max_depth : 65536;
+	size_t limit = w->calls->max_depth - 1;
 
-	return limit - 1 < LOCAL_DEPTH_MAX ? limit - 1 : LOCAL_DEPTH_MAX;
+	return limit < LOCAL_DEPTH_MAX ? limit : LOCAL_DEPTH_MAX;
 }
 
 /* VFOLD_ENTRIES: take element @e into the worker's stack (when it can:
@@ -288,28 +288,24 @@ static int take_entries(struct fold_worker *w, const struct pft_elem *e, struct 
 			     : c->pend.iclass == PFT_ICLASS_JUMP && !pft_calls_is_entry(c, e->start)))) {
 		c->pend.active = 0;
 		calls_add_range(c, e);
-		r->count++;
-		w->folded++;
-		w->seg_elems++;
-		return 1;
+	} else {
+		int kind = pft_calls_fold_kind(c, e, depth_max(w));
+		if (kind == CALLS_HANDOVER)
+			return 0;
+		if (kind == CALLS_BASE) {
+			pft_calls_fold_branch(c, w->peak, e, &out[(*k)++]);
+			w->peak = 0;
+		}
+		if (r && c->quiet ? pft_calls_settle_range(c, e) : pft_calls_put_one(c, e))
+			return -1;
+		const struct pft_call_event *ev;
+		while ((ev = pft_calls_take(c)))
+			if (calls_enters(ev->kind))
+				count_target(w, ev->target, ev->kind == PFT_CALL_TAIL_CALL);
+		c->head = c->nqueue = 0;
+		if (c->nframes - 1 > w->peak)
+			w->peak = (unsigned)(c->nframes - 1);
 	}
-	int kind = pft_calls_fold_kind(c, e, depth_max(w));
-	if (kind == CALLS_HANDOVER)
-		return 0;
-	if (kind == CALLS_BASE) {
-		pft_calls_fold_branch(c, w->peak, e, &out[(*k)++]);
-		w->peak = 0;
-	}
-	if (r && c->quiet ? pft_calls_settle_range(c, e) : pft_calls_put_one(c, e))
-		return -1;
-	const struct pft_call_event *ev;
-	while ((ev = pft_calls_take(c)))
-		if (ev->kind == PFT_CALL_CALL || ev->kind == PFT_CALL_EXCEPTION ||
-		    ev->kind == PFT_CALL_TAIL_CALL)
-			count_target(w, ev->target, ev->kind == PFT_CALL_TAIL_CALL);
-	c->head = c->nqueue = 0;
-	if (c->nframes - 1 > w->peak)
-		w->peak = (unsigned)(c->nframes - 1);
 	if (r) {
 		r->count++;
 		w->folded++;
