@@ -190,7 +190,9 @@ struct pft_input_config {
 	uint32_t reserved;      /* ignored: the first layout ends here */
 	unsigned threads;       /* decode threads; 0 or 1: the calling thread only */
 	uint32_t piece_size;    /* parallel decode: bytes per piece; 0: 256 KiB
-				 * (1 MiB for pft_input_count()) */
+				 * (1 MiB for pft_input_count(), and with a
+				 * fold, pft_input_set_fold(), up to 1 MiB as
+				 * the memory per piece allows) */
 	uint8_t survey;         /* survey the input instead (see below) */
 	/* Added in 0.5: the trace IDs to decode, as a set: ID n is bit n % 8
 	 * of @ids[n / 8] (0x01-0x6f; bit 0 and those above 0x6f must be 0).

@@ -25,11 +25,7 @@
 #include "common/pft_size.h"
 #include "common/pft_diag.h"
 
-/* Pieces of the parallel decode: a piece's items wait in memory for the
- * reader (at most 8 MiB of them), its counts do not; larger pieces waste
- * less at the hand-overs (a view over the benchmark trace at -j 2: 1.9 s
- * with pieces of 64 KiB, 1.5 s with 256 KiB, 1.5 s with 1 MiB). */
-enum { READ_BLOCK = 256 * 1024, PIECE_SIZE = 256 * 1024, COUNT_PIECE_SIZE = 1024 * 1024 };
+enum { READ_BLOCK = 256 * 1024 };
 
 struct user_image {
 	char *path;
@@ -1103,8 +1099,11 @@ static int start_parallel(struct pft_input *in)
 	const struct in_source *s = &in->src[f->map[0]];
 	if (!pft_par_protocol_ok(s->pub.protocol, frames) || (s->pub.image && s->pub.image->read_cb))
 		return 0;
+	const struct pft_fold *fold = in->cfg.runs && in->cfg.elements && !in->cfg.packets &&
+				      !in->cfg.merge && in->reading != READ_COUNTS ? in->fold : NULL;
 	uint32_t piece = in->cfg.piece_size ? in->cfg.piece_size
-			 : in->reading == READ_COUNTS ? COUNT_PIECE_SIZE : PIECE_SIZE;
+			 : pft_par_piece_size(in->cfg.threads, in->reading == READ_COUNTS,
+					      fold != NULL);
 	if (frames)   /* whole frames */
 		piece = piece < 16 ? 16 : piece & ~15u;
 	struct par_config pc = { .path = f->path, .length = (uint64_t)st.st_size,
@@ -1119,8 +1118,7 @@ static int start_parallel(struct pft_input *in)
 				 .progress = in->progress ? report_progress : NULL,
 				 .progress_ctx = in,
 				 .threads = in->cfg.threads, .piece_size = piece,
-				 .fold = in->cfg.runs && in->cfg.elements && !in->cfg.packets &&
-					 !in->cfg.merge && in->reading != READ_COUNTS ? in->fold : NULL,
+				 .fold = fold,
 				 .frames = (uint8_t)frames, .trace_id = (uint8_t)s->pub.id };
 	int err = pft_par_alloc(&pc, &in->par);
 	if (err < 0)
