@@ -26,6 +26,7 @@ struct pft_batch {
 	const uint16_t *elem_end;      /* pkts[k]'s elements end at elems[elem_end[k]] */
 	int npkts, ipkt, ielem;        /* ipkt, ielem: the next to return */
 	int status;                    /* 0, or the status of a lone BAD packet */
+	uint8_t counted;               /* its threads counted it (pft_par.c): no stats */
 };
 
 /* Packet @k of batch @b: @item's packet, in the field of its protocol. */

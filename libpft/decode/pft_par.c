@@ -1428,7 +1428,7 @@ static int next_batch(struct par *p)
 							? (const struct pft_elem *)
 								(in + l.elems) : NULL,
 				       .elem_end = r->elem_end, .npkts = r->npkts,
-				       .status = r->status };
+				       .status = r->status, .counted = 1 };
 	const unsigned char *last = in + l.pkts + (size_t)(r->npkts - 1) * pr->packet_size;
 	if (!p->c.frames)
 		p->stats.bytes = pft_proto_pkt_offset(pr, last) + pft_proto_pkt_size(pr, last);

@@ -503,8 +503,10 @@ int pft_batch_item(struct pft_batch *b, int packets, int runs, struct pft_pipe_s
 			stats->errors += (uint64_t)(b->npkts - ipkt);
 		if (fit)
 			pft_batch_fit(b, fit, fit_bytes, ipkt, first);
+		/* Not for a count thrown away: the run's consumer is the
+		 * first to touch its elements, the lines of another core's. */
 		uint64_t insns = 0;
-		for (int k = first; k < end; k++)
+		for (int k = first; !b->counted && k < end; k++)
 			insns += b->elems[k].type == PFT_ELEM_RANGE ? b->elems[k].ninsn : 0;
 		stats->insns += insns;
 		b->ipkt = b->npkts;
