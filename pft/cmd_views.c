@@ -127,6 +127,9 @@ struct views_run {
 		size_t len;               /* 0: none yet */
 		char hex[32];
 	} ts;
+	/* calls: the events' instructions and cycles as written last (each
+	 * event's a little more than the one before's) */
+	struct ob_running insns_written, cycles_written;
 	struct pft_names *labels;     /* calls: the labels of ambiguous names */
 	/* calls: each kind's name, its length, and its length padded to 16
 	 * (text): a library call and a strnlen() per event were a tenth of
@@ -442,10 +445,10 @@ static void print_call(struct views_run *r, const struct source *s,
 
 	if (r->format == FMT_JSONL) {
 		print_call_memo(r, s, ev, id, 1);
-		ob_dec(o, ev->insns);
+		ob_running_dec(o, &r->insns_written, ev->insns);
 		if (ev->has_cycles) {
 			ob_lit(o, ",\"cycles\":");
-			ob_dec(o, ev->cycles);
+			ob_running_dec(o, &r->cycles_written, ev->cycles);
 		}
 		if (ev->has_ts) {
 			ob_lit(o, ",\"ts\":\"0x");
@@ -468,11 +471,11 @@ static void print_call(struct views_run *r, const struct source *s,
 		return;
 	}
 	/* insns, then the memo's part */
-	ob_dec_right(o, ev->insns, 12);
+	ob_running_dec_right(o, &r->insns_written, ev->insns, 12);
 	print_call_memo(r, s, ev, id, 0);
 	if (ev->has_cycles) {
 		ob_lit(o, "  cycles=");
-		ob_dec(o, ev->cycles);
+		ob_running_dec(o, &r->cycles_written, ev->cycles);
 	}
 	if (ev->has_ts) {
 		ob_lit(o, "  ts=0x");
@@ -506,16 +509,16 @@ static void print_calls_header(struct views_run *r)
 /* Take the events the last put or finish of source @i produced. */
 static int drain_calls(struct views_run *r, size_t i)
 {
-	struct pft_call_event ev;
+	const struct pft_call_event *ev;
 
-	while (pft_calls_next(r->calls[i], &ev, sizeof(ev)) == 0) {
-		if (!pft_select_event(r->sel, &ev))
+	while ((ev = pft_calls_next_in_place(r->calls[i]))) {
+		if (!pft_select_event(r->sel, ev))
 			continue;
 		if (r->cmd == CMD_CALLS) {
-			print_call(r, &r->in.src[i], &ev);
+			print_call(r, &r->in.src[i], ev);
 			continue;
 		}
-		int err = pft_timeline_put(r->tracks[i], &ev, sizeof(ev));
+		int err = pft_timeline_put(r->tracks[i], ev, sizeof(*ev));
 		if (err)
 			return report(r, err);
 	}

@@ -234,6 +234,54 @@ static inline void ob_dec(struct outbuf *o, uint64_t v)
 	ob_dec_left(o, v, 0);
 }
 
+/*
+ * A count written line after line that grows by little each time (the
+ * instructions and cycles of pft calls' events): its digits as written
+ * last, and their last four as a number, so that a step that does not
+ * carry past them rewrites only those four.  Zeroed: none written yet.
+ */
+struct ob_running {
+	uint64_t v;
+	unsigned low;            /* v % 10000 */
+	int n;                   /* digits in text (0: none yet) */
+	char text[32];           /* copied whole: a line keeps OUTBUF_LINE_MAX free */
+};
+
+static inline void ob_running_set(struct ob_running *m, uint64_t v)
+{
+	/* v below the last: the difference wraps, so it is written whole. */
+	if (m->n >= 4 && v - m->v < 10000u - m->low) {
+		unsigned low = m->low + (unsigned)(v - m->v);
+		char *last4 = m->text + m->n - 4;
+		memcpy(last4, &ob_digit_pairs[2 * (low / 100)], 2);
+		memcpy(last4 + 2, &ob_digit_pairs[2 * (low % 100)], 2);
+		m->low = low;
+	} else {
+		m->n = ob_ndigits(v);
+		ob_put_digits(m->text + m->n, v);
+		m->low = (unsigned)(v % 10000);
+	}
+	m->v = v;
+}
+
+/* ob_dec(@v), through running count @m. */
+static inline void ob_running_dec(struct outbuf *o, struct ob_running *m, uint64_t v)
+{
+	ob_running_set(m, v);
+	memcpy(o->buf + o->len, m->text, sizeof(m->text));
+	o->len += (size_t)m->n;
+}
+
+/* ob_dec_right(@v, @width), through running count @m. */
+static inline void ob_running_dec_right(struct outbuf *o, struct ob_running *m, uint64_t v,
+					int width)
+{
+	ob_running_set(m, v);
+	ob_spaces(o, width - m->n);
+	memcpy(o->buf + o->len, m->text, sizeof(m->text));
+	o->len += (size_t)m->n;
+}
+
 /* As "%d". */
 static inline void ob_int(struct outbuf *o, int v)
 {

@@ -337,6 +337,12 @@ pft_export int pft_calls_finish(struct pft_calls *c);
 pft_export int pft_calls_next(struct pft_calls *c, struct pft_call_event *ev,
 			      size_t size);
 
+/* The next event in place, or NULL when all are taken (or @c is NULL):
+ * pft_calls_next() without the copy, for a caller that takes millions.
+ * The event is the library's: valid until the next put, finish or free
+ * of @c, and at least as large as the struct the caller knows. */
+pft_export const struct pft_call_event *pft_calls_next_in_place(struct pft_calls *c);
+
 /* The current depth (0 = in the outermost function); 0 for NULL. */
 pft_export uint32_t pft_calls_depth(const struct pft_calls *c);
 

@@ -661,6 +661,11 @@ int pft_calls_next(struct pft_calls *c, struct pft_call_event *ev, size_t size)
 	return 0;
 }
 
+const struct pft_call_event *pft_calls_next_in_place(struct pft_calls *c)
+{
+	return c ? pft_calls_take(c) : NULL;
+}
+
 /*
  * The stack run in the parallel decode's workers (pft_views_fold.c).  A
  * worker's tracker starts after a range it hands over (pft_calls_seed()),

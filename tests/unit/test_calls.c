@@ -312,6 +312,8 @@ static void errors(void)
 	PTU_EQ(pft_calls_next(calls, &x, sizeof(x)), 0);   /* the END return */
 	PTU_EQ(x.flags, PFT_CALL_F_END);
 	PTU_EQ(pft_calls_next(calls, &x, sizeof(x)), -PFT_ERR_EOS);
+	PTU_CHECK(pft_calls_next_in_place(calls) == NULL);
+	PTU_CHECK(pft_calls_next_in_place(NULL) == NULL);
 	PTU_EQ(pft_calls_finish(calls), -PFT_ERR_EOS);
 	PTU_EQ(pft_calls_put(calls, &e, sizeof(e)), -PFT_ERR_EOS);
 	PTU_EQ(pft_calls_finish(NULL), -PFT_ERR_INVALID);
@@ -324,7 +326,8 @@ static void errors(void)
 
 /* pft_calls_put_run() applies a run as pft_calls_put() does each of its
  * elements (the rules are checked by hand above): the same events, and
- * each call stops after the element that made some. */
+ * each call stops after the element that made some.  The events taken in
+ * place are the ones copied. */
 static void runs_are_puts(void)
 {
 	struct pft_elem exc = elem(PFT_ELEM_EXCEPTION), ts = elem(PFT_ELEM_TIMESTAMP);
@@ -346,7 +349,7 @@ static void runs_are_puts(void)
 		arm_range(0x1018, 4, PFT_ICLASS_OTHER, 0),
 	};
 	const size_t n = sizeof(run) / sizeof(run[0]);
-	struct pft_call_event one[16], whole[16];
+	struct pft_call_event one[16], whole[16], spare;
 	size_t made[16], none = 0, k = 0;
 
 	start(NULL, 0);
@@ -369,8 +372,10 @@ static void runs_are_puts(void)
 			PTU_EQ(made[j], 0);
 		i += (size_t)got;
 		PTU_CHECK(made[i - 1] != 0 || i == n);
-		while (k < 16 && pft_calls_next(calls, &whole[k], sizeof(whole[0])) == 0)
-			k++;
+		/* Taken in place: the events pft_calls_next() copies. */
+		for (const struct pft_call_event *p; k < 16 && (p = pft_calls_next_in_place(calls));)
+			whole[k++] = *p;
+		PTU_EQ(pft_calls_next(calls, &spare, sizeof(spare)), -PFT_ERR_NEED_INPUT);
 	}
 	PTU_EQ(k, none);
 	PTU_EQ(memcmp(one, whole, none * sizeof(one[0])), 0);
