@@ -2,9 +2,9 @@
 # The parallel decode (-j) against the serial one (-j 1) and against
 # OpenCSD's trc_pkt_lister, whole process, in the same run, alternating,
 # RUNS times each; prints the best and worst user+system and wall-clock
-# times.  Then every command (the views too) on the whole trace at -j 1,
-# -j 2 and every core: wall-clock and CPU time, memory, and whether the
-# output is -j 1's.
+# times.  Then what two threads at once get of the machine, and every
+# command (the views too) on the whole trace at -j 1, -j 2 and every core:
+# wall-clock and CPU time, memory, and whether the output is -j 1's.
 #
 #   sh bench/parallel.sh OUTDIR [MB] [RUNS]
 #
@@ -84,12 +84,40 @@ row "full decode, jsonl listing to /dev/null" decode --snapshot "$tmp/cut" --for
 row "coverage (pft) / -decode_only" coverage --snapshot "$tmp/cut" -- \
 	-ss_dir "$tmp/cut" -decode_only -logfilename /dev/null
 
+# What the machine gives two threads at once: the serial decode alone,
+# then two of it at once (independent processes, sharing nothing); the
+# least wall-clock time of RUNS rounds each.  On two free cores the pair
+# takes as long as one alone; where the cores share (a host's
+# hyperthreads or caches, other guests) each runs slower, and -j 2 can
+# take no less than half of -j 1 divided by the speed printed.
+pair_round() {
+	/usr/bin/time -o "$tmp/p1" -f "%e" $pft decode --snapshot "$tmp/all" $elf --count -j 1 \
+		>/dev/null 2>&1 &
+	/usr/bin/time -o "$tmp/p2" -f "%e" $pft decode --snapshot "$tmp/all" $elf --count -j 1 \
+		>/dev/null 2>&1
+	wait
+	cat "$tmp/p1" "$tmp/p2" | sort -n | tail -n 1
+}
+elf=""; [ -f "$out/workload" ] && elf="--elf $out/workload"
+alone=""; pair=""
+for i in $(seq "$runs"); do
+	/usr/bin/time -o "$tmp/p0" -f "%e" $pft decode --snapshot "$tmp/all" $elf --count -j 1 \
+		>/dev/null 2>&1
+	alone="$alone $(tail -n 1 "$tmp/p0")"
+	pair="$pair $(pair_round)"
+done
+echo
+echo "$alone|$pair" | awk -F'|' -v runs="$runs" '
+function least(s,   n, v, i, m) { n = split(s, v, " "); m = v[1]; for (i = 2; i <= n; i++) if (v[i] < m) m = v[i]; return m }
+{ a = least($1); b = least($2)
+  printf "decode --count -j 1 on the whole trace, least of %d: alone %.2f s, two at once %.2f s" \
+	 " (the later of the pair): each ran at %.2f of its speed alone\n", runs, a, b, (b > 0 ? a / b : 0) }'
+
 # Every command on the whole trace at -j 1, -j 2 and every core: the
 # least wall-clock time of RUNS runs, the user+system time of that run,
 # the peak resident memory, and whether the output is the one of -j 1.
 cores=$(nproc)
 jobs="1 2"; [ "$cores" -gt 2 ] && jobs="$jobs $cores"
-elf=""; [ -f "$out/workload" ] && elf="--elf $out/workload"
 echo
 echo "whole trace ($(($(stat -c %s "$raw") / 1048576)) MB), $runs runs each: least wall-clock time," \
      "the user+system time of that run, peak RSS; $cores cores"
