@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "decode/pft_batch.h"
+#include "decode/pft_merge.h"
 #include "common/pft_size.h"
 
 enum { MAX_SOURCES = 65536, RAW_MAX = 24 };
@@ -531,6 +532,11 @@ int pft_merge_next(struct pft_merge *m, struct pft_item *item, size_t size)
 	else if (it == &whole)
 		memcpy(item, &whole, size);   /* a caller built against 0.5 */
 	return 0;
+}
+
+int pft_merge_fits(const struct pft_merge *m, const struct pft_item *item)
+{
+	return m->held + item->count <= m->cfg.window;
 }
 
 int pft_merge_wanted(const struct pft_merge *m)

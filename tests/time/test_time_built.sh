@@ -84,6 +84,17 @@ PFT_PIECE_SIZE=256 "$PFT" decode --formatted two.fmt --id 0x11 --elf b --merge -
     -j 2 --quiet >j2.jsonl 2>j2.err
 check_eval "-j 2 is -j 1 ($(cat j2.err))" \
     'cmp -s j1.jsonl j2.jsonl && [ -s j1.jsonl ] && grep -q "parallel decode: [1-9][0-9]* pieces" j2.err'
+# Also where the window is too small for the timestamps' distance: it gives
+# up on the same elements, whatever the items they came in (the serial
+# decode's batches, the pieces' records).
+"$PFT" decode --formatted two.fmt --id 0x11 --elf b --merge --merge-window 7 --format jsonl -j 1 \
+    >w1.jsonl 2>w1.err
+PFT_PIECE_SIZE=256 "$PFT" decode --formatted two.fmt --id 0x11 --elf b --merge --merge-window 7 \
+    --format jsonl -j 2 >w2.jsonl 2>w2.err
+flat=$(sed -n 's/.*: \([0-9]*\) items placed at the timestamp before.*/\1/p' w1.err)
+check_eval "a small window: -j 2 is -j 1 ($flat items flat; $(grep -v 'parallel decode' w2.err))" \
+    '[ "${flat:-0}" -gt 100 ] && cmp -s w1.jsonl w2.jsonl &&
+     [ "$(grep -v "parallel decode" w2.err)" = "$(cat w1.err)" ]'
 
 # The timeline: at the snapshot's 1 MHz one tick is a microsecond.
 "$PFT" timeline --snapshot ss --quiet >tl.json
