@@ -116,10 +116,10 @@ enum pft_elem_flags {
 	PFT_ELEM_F_FAILED = 1 << 1,
 	/* Only from an input with a fold (pft_input_set_fold()): consecutive
 	 * ranges in one RANGE (@start of the first, @ninsn and @cycles of
-	 * all, the rest of the last), between which no call, return or other
-	 * branch that can move a calls stack was taken; for the views' fold
-	 * (pft_views_fold()) ranges of one function, which come counted in
-	 * RANGE_COUNT elements as well. */
+	 * all, @ts how many, the rest of the last), between which no call,
+	 * return or other branch that can move a calls stack was taken; for
+	 * the views' fold (pft_views_fold()) ranges of one function, which
+	 * come counted in RANGE_COUNT elements as well. */
 	PFT_ELEM_F_FOLDED = 1 << 2
 };
 

@@ -445,8 +445,10 @@ pft_export int pft_input_add_etm3(struct pft_input *in, int id,
  * Work for the parallel decode's threads (pft_views_fold(),
  * pft_calls_fold(); borrowed: it must outlive the reading), done on the
  * elements before they come back: it applies only to an input decoded in
- * parallel (@threads) that returns elements in @runs without packets and
- * without @merge; NULL: none.  Call it before the first pft_input_next().
+ * parallel (@threads) that returns elements in @runs without packets;
+ * NULL: none.  With @merge a range it joins has the time of the last it
+ * joined, and counts as all of them in the merge's window.  Call it before
+ * the first pft_input_next().
  * Returns 0, or -PFT_ERR_INVALID (NULL @in, reading started).
  */
 struct pft_fold;

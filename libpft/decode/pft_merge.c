@@ -25,6 +25,7 @@ enum held_state {
 
 struct held {
 	uint64_t seq;            /* order of arrival, over all sources */
+	uint64_t weight;         /* the decode's items it stands for (elem_weight()) */
 	uint64_t cyc;            /* its source's cycles since its last timestamp,
 				  * up to and including this item's */
 	uint64_t time;
@@ -45,6 +46,7 @@ struct msrc {
 	struct held *q;          /* a ring of @cap */
 	size_t cap, head, n;
 	size_t npending;         /* the last @npending of the queue */
+	uint64_t pending_weight; /* theirs */
 	int ended;
 	int have_ts;             /* a timestamp was read */
 	uint64_t t0;             /* the last timestamp (never falling) */
@@ -57,7 +59,7 @@ struct pft_merge {
 	struct msrc *src;
 	size_t nsrc;
 	int started, finished;
-	size_t held;             /* items held, all sources */
+	uint64_t held;           /* items held, all sources, by their weight */
 	uint64_t seq;
 	uint64_t held_max;
 	int wanted;
@@ -193,9 +195,18 @@ static void place_pending(struct msrc *s, int have_t1, uint64_t t1, uint64_t c1)
 		h->state = HELD_TIMED;
 	}
 	s->npending = 0;
+	s->pending_weight = 0;
 }
 
 /* ---- Putting ---- */
+
+/* The items of the decode element @e stands for: a range a fold joined
+ * (PFT_ELEM_F_FOLDED) counts those it joined, so that the window fills at
+ * the same place with a fold as without. */
+static uint64_t elem_weight(const struct pft_elem *e)
+{
+	return e && e->type == PFT_ELEM_RANGE && (e->flags & PFT_ELEM_F_FOLDED) && e->ts ? e->ts : 1;
+}
 
 /* Copy packet @pkt of protocol @pr into @h. */
 static void hold_packet(struct held *h, const struct pft_proto *pr, const void *pkt)
@@ -235,10 +246,14 @@ static int hold(struct pft_merge *m, struct msrc *s, const struct pft_item *item
 	if (pkt && pr)
 		hold_packet(h, pr, pkt);
 	h->time = 0;
-	m->held++;
-	if (m->held > m->held_max)
-		m->held_max = m->held;
-	s->st.items++;
+	h->weight = elem_weight(e);
+	m->held += h->weight;
+	/* Joined ranges put one by one would have held one over the window
+	 * at most: it gives up then. */
+	uint64_t most = h->weight > 1 && m->held > m->cfg.window ? m->cfg.window + 1 : m->held;
+	if (most > m->held_max)
+		m->held_max = most;
+	s->st.items += h->weight;
 	if (!s->cfg.timestamps) {
 		h->state = HELD_UNTIMED;
 		return 0;
@@ -247,6 +262,7 @@ static int hold(struct pft_merge *m, struct msrc *s, const struct pft_item *item
 	h->cyc = s->cyc;
 	h->state = HELD_PENDING;
 	s->npending++;
+	s->pending_weight += h->weight;
 	if (is_ts) {
 		uint64_t t1 = ts;
 		if (!s->st.timestamps++)
@@ -329,8 +345,9 @@ int pft_merge_end(struct pft_merge *m, unsigned source)
 		/* No timestamp ever: no time. */
 		for (size_t k = s->n - s->npending; k < s->n; k++)
 			at(s, k)->state = HELD_UNTIMED;
-		s->st.untimed += s->npending;
+		s->st.untimed += s->pending_weight;
 		s->npending = 0;
+		s->pending_weight = 0;
 	}
 	return 0;
 }
@@ -372,7 +389,7 @@ static void take(struct pft_merge *m, size_t i)
 	m->out = h;
 	s->head = (s->head + 1) & (s->cap - 1);
 	s->n--;
-	m->held--;
+	m->held -= h->weight;
 	if (h->state == HELD_TIMED && m->cfg.order) {
 		if (m->any_out && h->time < m->last_out)
 			s->st.late++;
@@ -384,17 +401,54 @@ static void take(struct pft_merge *m, size_t i)
 
 /* Give up on source @s's pending items: they go at its last timestamp,
  * unscaled, or without a time before its first. */
-static void give_up(struct msrc *s)
+static void give_up_all(struct msrc *s)
 {
 	if (s->have_ts) {
-		s->st.flat += s->npending;
+		s->st.flat += s->pending_weight;
 		place_pending(s, 0, 0, 0);
 		return;
 	}
 	for (size_t k = s->n - s->npending; k < s->n; k++)
 		at(s, k)->state = HELD_UNTIMED;
-	s->st.untimed += s->npending;
+	s->st.untimed += s->pending_weight;
 	s->npending = 0;
+	s->pending_weight = 0;
+}
+
+/*
+ * give_up_all(), as it would have gone had the ranges a fold joined into
+ * the item put last come one by one: the window was passed at one of them
+ * (and again every window + 1 after it), and each time every pending item
+ * went.  Of the joined ranges only the last one's time is seen (the
+ * others' are passed over): it stays pending, standing for those after
+ * the last time the window was passed, unless that was at itself.
+ */
+static void give_up(struct pft_merge *m, struct msrc *s)
+{
+	struct held *last = s->npending ? at(s, s->n - 1) : NULL;
+
+	if (!last || last->weight < 2 || last->seq + 1 != m->seq) {
+		give_up_all(s);
+		return;
+	}
+	uint64_t w = last->weight, window = m->cfg.window, before = m->held - w;
+	uint64_t first = before < window ? window - before + 1 : 1;
+	uint64_t at_last = first + (w - first) / (window + 1) * (window + 1);
+	if (at_last == w) {
+		give_up_all(s);
+		return;
+	}
+	/* The others, and the joined items up to the last time, given up:
+	 * the last, out of the queue meanwhile, stays pending for the rest. */
+	s->n--;
+	s->npending--;
+	s->pending_weight -= w - at_last;
+	give_up_all(s);
+	s->n++;
+	s->npending = 1;
+	last->weight = w - at_last;
+	s->pending_weight = last->weight;
+	m->held -= at_last;
 }
 
 /* The source with the pending item that came first (@with_ts: among
@@ -491,7 +545,7 @@ int pft_merge_next(struct pft_merge *m, struct pft_item *item, size_t size)
 			k = oldest_pending(m, 0);
 		if (i >= 0 || k == m->nsrc)
 			break;
-		give_up(&m->src[k]);
+		give_up(m, &m->src[k]);
 		i = pick(m, 0);
 	}
 	if (i < 0) {
@@ -536,7 +590,11 @@ int pft_merge_next(struct pft_merge *m, struct pft_item *item, size_t size)
 
 int pft_merge_fits(const struct pft_merge *m, const struct pft_item *item)
 {
-	return m->held + item->count <= m->cfg.window;
+	uint64_t n = item->type == PFT_ITEM_ELEM ? 0 : item->count;
+
+	for (uint32_t k = 0; item->type == PFT_ITEM_ELEM && k < item->count; k++)
+		n += elem_weight(&item->elem[k]);
+	return m->held + n <= m->cfg.window;
 }
 
 int pft_merge_wanted(const struct pft_merge *m)

@@ -1105,7 +1105,7 @@ static int start_parallel(struct pft_input *in)
 	if (!pft_par_protocol_ok(s->pub.protocol, frames) || (s->pub.image && s->pub.image->read_cb))
 		return 0;
 	const struct pft_fold *fold = in->cfg.runs && in->cfg.elements && !in->cfg.packets &&
-				      !in->cfg.merge && in->reading != READ_COUNTS ? in->fold : NULL;
+				      in->reading != READ_COUNTS ? in->fold : NULL;
 	uint32_t piece = in->cfg.piece_size ? in->cfg.piece_size
 			 : pft_par_piece_size(in->cfg.threads, in->reading == READ_COUNTS,
 					      fold != NULL);

@@ -205,6 +205,7 @@ static void start_run(struct fold_worker *w, const struct pft_elem *e, uint64_t 
 {
 	w->run = *e;
 	w->run.flags = PFT_ELEM_F_FOLDED;
+	w->run.ts = 1;
 	if (!e->has_cycles)
 		w->run.cycles = 0;
 	w->run_func = func;
@@ -218,6 +219,7 @@ static void extend_run(struct fold_worker *w, const struct pft_elem *e)
 	struct pft_elem *r = &w->run;
 
 	r->ninsn += e->ninsn;
+	r->ts++;
 	if (e->has_cycles) {
 		r->cycles += e->cycles;
 		r->has_cycles = 1;

@@ -48,9 +48,7 @@ views() {
         # shellcheck disable=SC2086
         same $piece 2 $cmd "$@"
         check "$cmd $*: split into several pieces" "$([ "${pieces:-0}" -ge 4 ] && echo yes)" yes
-        # The timeline reads the items on their sources' time base: no fold.
-        [ "$cmd" = timeline ] ||
-            check "$cmd $*: the threads folded elements" "$([ "${folded:-0}" -gt 0 ] && echo yes)" yes
+        check "$cmd $*: the threads folded elements" "$([ "${folded:-0}" -gt 0 ] && echo yes)" yes
     done
     same $((piece / 2)) 3 profile --format callgrind "$@"
     same $((piece / 2)) 3 calls --format jsonl "$@"

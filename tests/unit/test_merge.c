@@ -262,6 +262,136 @@ static void window_flat(void)
 	pft_merge_free(m);
 }
 
+/* What a merge gave each offset: its time (UINT64_MAX: none), in order. */
+struct given {
+	uint64_t time[512];
+	uint64_t order[512];
+	size_t n;
+};
+
+/* Take what is ready of @m into @g: the code that ended it. */
+static int take_ready(struct pft_merge *m, struct given *g)
+{
+	struct got x;
+
+	while ((x = next(m)).r == 0 && x.offset < 512 && g->n < 512) {
+		g->time[x.offset] = x.time;
+		g->order[g->n++] = x.offset;
+	}
+	return x.r;
+}
+
+/* Put @e (one element) into @m, then take what is ready into @g. */
+static void put_take(struct pft_merge *m, const struct pft_elem *e, struct given *g)
+{
+	PTU_EQ(put(m, 0, e), 0);
+	PTU_EQ(take_ready(m, g), -PFT_ERR_NEED_INPUT);
+}
+
+/* The end: the rest into @g, the counts into *@st; @m freed. */
+static void finish_take(struct pft_merge *m, struct given *g, struct pft_merge_stats *st)
+{
+	PTU_EQ(pft_merge_finish(m), 0);
+	PTU_EQ(take_ready(m, g), -PFT_ERR_EOS);
+	PTU_EQ(pft_merge_stats(m, 0, st, sizeof(*st)), 0);
+	pft_merge_free(m);
+}
+
+/*
+ * A fold's joined ranges (PFT_ELEM_F_FOLDED, @ts of them) against the
+ * ranges one by one, at random windows, timestamps and runs, with and
+ * without a first timestamp: each joined range goes out with the time its
+ * last range had, in the same order, and the merge counts the same (items,
+ * flat, untimed, the most held), as the parallel decode's fold needs.
+ */
+static void folded_weights(void)
+{
+	uint64_t x = 0x853c49e6748fea9bull;
+
+	for (int round = 0; round < 3000; round++) {
+		struct pft_elem all[400], joined[400];
+		size_t n = 0, nj = 0;
+		uint64_t ts = 1000;
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		uint32_t window = 1 + (uint32_t)(x % 40);
+		int gap = 2 + (int)((x >> 8) % 60);   /* ranges between timestamps, about */
+		int first_ts = (x >> 20) & 1;
+		if (first_ts) {
+			all[0] = stamp(0, ts);
+			n = 1;
+		}
+		while (n < 380) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			if ((int)(x % (uint64_t)gap) == 0) {
+				ts += 1 + x % 500;
+				all[n] = stamp(n, ts);
+				n++;
+				continue;
+			}
+			all[n] = range(n, 1 + (uint32_t)(x >> 32) % 7);
+			n++;
+		}
+		/* Join runs of ranges (1 to 9 of them) as a fold does. */
+		for (size_t i = 0; i < n;) {
+			if (all[i].type != PFT_ELEM_RANGE) {
+				joined[nj++] = all[i++];
+				continue;
+			}
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			size_t len = 1 + x % 9, k = i;
+			struct pft_elem r = all[i];
+			r.flags = PFT_ELEM_F_FOLDED;
+			r.ts = 0;
+			r.cycles = 0;
+			while (k < n && k < i + len && all[k].type == PFT_ELEM_RANGE) {
+				r.cycles += all[k].cycles;
+				r.offset = all[k].offset;
+				r.ts++;
+				k++;
+			}
+			joined[nj++] = r;
+			i = k;
+		}
+		struct given one = { .n = 0 }, folded = { .n = 0 };
+		struct pft_merge_stats s1, s2;
+		struct pft_merge *m = merge(window, 0);
+		PTU_EQ(source(m, 1, 1, 1), 0);
+		for (size_t i = 0; i < n; i++)
+			put_take(m, &all[i], &one);
+		finish_take(m, &one, &s1);
+		m = merge(window, 0);
+		PTU_EQ(source(m, 1, 1, 1), 0);
+		for (size_t i = 0; i < nj; i++)
+			put_take(m, &joined[i], &folded);
+		finish_take(m, &folded, &s2);
+
+		int same = s1.items == s2.items && s1.flat == s2.flat && s1.untimed == s2.untimed &&
+			   s1.held_max == s2.held_max;
+		size_t k = 0;
+		for (size_t i = 0; i < folded.n && same; i++) {
+			uint64_t off = folded.order[i];
+			while (k < one.n && one.order[k] != off)
+				k++;          /* the joined ranges before it, passed over */
+			same = k < one.n && one.time[off] == folded.time[off];
+			if (!same)
+				fprintf(stderr, "offset %llu: %llu alone, %llu joined\n",
+					(unsigned long long)off, (unsigned long long)one.time[off],
+					(unsigned long long)folded.time[off]);
+		}
+		if (!same) {
+			fprintf(stderr, "round %d (window %u, gap %d): items %llu/%llu flat %llu/%llu "
+				"untimed %llu/%llu held_max %llu/%llu\n", round, window, gap,
+				(unsigned long long)s1.items, (unsigned long long)s2.items,
+				(unsigned long long)s1.flat, (unsigned long long)s2.flat,
+				(unsigned long long)s1.untimed, (unsigned long long)s2.untimed,
+				(unsigned long long)s1.held_max, (unsigned long long)s2.held_max);
+			PTU_CHECK(0);
+			return;
+		}
+		PTU_EQ(folded.n, nj);
+	}
+}
+
 /* A timestamp below the one before: time stays, counted with its offset. */
 static void backwards(void)
 {
@@ -496,6 +626,7 @@ int main(void)
 	PTU_RUN(two_sources);
 	PTU_RUN(window_late);
 	PTU_RUN(window_flat);
+	PTU_RUN(folded_weights);
 	PTU_RUN(backwards);
 	PTU_RUN(untimed_source);
 	PTU_RUN(times_only);
