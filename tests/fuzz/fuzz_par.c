@@ -11,7 +11,10 @@
  * frames are made of (make_frames()), of which trace ID 0x10 is decoded.
  * Elements alone in runs, listed (byte 0 bits 3:0 0110): byte 1 bits
  * 1:0 choose the fold (FOLD_*), bits 6:2 the piece size,
- * 1024 + 128 * N (threads fold only short of a piece's last 1 KiB).
+ * 1024 + 128 * N (threads fold only short of a piece's last 1 KiB); with
+ * the tracker's fold, cycles and timestamps, bit 2 set puts the elements
+ * on their time base (the merge, as pft timeline reads them) with a window
+ * of 1 + bits 6:3 items.
  * The image is fuzz_pipe's small program at 0x8000 (loaded from a file,
  * as pft_input takes it).
  *
@@ -25,7 +28,9 @@
  * decode's elements: the same views written, the same call events (for
  * the fold of the views every consumer; for the others, their own); the
  * views without calling contexts, whose fold runs the calls stack in the
- * threads, write the serial decode's coverage.  Counting packets only, which passes
+ * threads, write the serial decode's coverage.  Merged, each call event
+ * has the time of the element before it (as the timeline's spans), and
+ * the merge gives up as often, folded or not.  Counting packets only, which passes
  * over atoms and branches without their records: the counts by type, the
  * statistics and the fit verdict are those of the serial listing.
  */
@@ -101,6 +106,8 @@ static void remove_image(void)
 struct result {
 	uint64_t hash, npkts, nelems;
 	uint64_t views, annotated, events;        /* the consumers' (fold) */
+	int merged;                               /* on the time base */
+	struct pft_merge_stats merge;
 	int consumed, fold;                       /* which fold: FOLD_* */
 	uint64_t by_type[PFT_INPUT_COUNT_TYPES];  /* packets listed */
 	int end;
@@ -159,6 +166,8 @@ struct consumers {
 	struct pft_calls *calls;
 	uint64_t events;
 	int err;
+	int merged;                  /* items one at a time, with their times */
+	uint64_t time_before;        /* the time of the element before (merged) */
 };
 
 static int hash_write(void *ctx, const char *buf, size_t len)
@@ -172,6 +181,8 @@ static void take_events(struct consumers *c)
 	struct pft_call_event ev;
 
 	while (pft_calls_next(c->calls, &ev, sizeof(ev)) == 0) {
+		if (c->merged)
+			mix(&c->events, &c->time_before, sizeof(c->time_before));
 		mix(&c->events, &ev.kind, 1);
 		mix(&c->events, &ev.flags, 1);
 		mix(&c->events, &ev.depth, sizeof(ev.depth));
@@ -204,6 +215,8 @@ static void consume(struct consumers *c, const struct pft_item *it)
 			k += (uint32_t)n;
 		take_events(c);
 	}
+	if (c->merged)
+		c->time_before = it->timed ? it->time : UINT64_MAX;
 	if (err && !c->err)
 		c->err = err;
 }
@@ -237,13 +250,15 @@ static void consumers_end(struct consumers *c, uint64_t *views, uint64_t *counts
 }
 
 static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, int fold,
-		   struct result *r)
+		   uint32_t window, struct result *r)
 {
 	int packets = flags & 1, elements = flags & 2, counting = flags & 8;
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)(packets || !elements),
 				       .elements = (uint8_t)(elements || !packets),
 				       .fit_check = 1, .runs = (flags >> 2) & 1, .id = -1,
-				       .threads = threads, .piece_size = piece };
+				       .threads = threads, .piece_size = piece,
+				       .merge = window ? PFT_INPUT_MERGE_TIMES : PFT_INPUT_MERGE_OFF,
+				       .merge_window = window };
 	struct pft_ptm_config cfg;
 	struct pft_item it;
 	struct pft_input *in = pft_input_alloc(&ic, NULL);
@@ -266,7 +281,8 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, 
 	FUZZ_CHECK(pft_input_add_ptm(in, frames ? DECODED_ID : -1, &cfg) == 0);
 	r->hash = 0xcbf29ce484222325ull;
 	/* Elements alone, in runs, listed: the consumers that fold. */
-	struct consumers c = { .events = 0xcbf29ce484222325ull };
+	struct consumers c = { .events = 0xcbf29ce484222325ull, .merged = window != 0,
+			       .time_before = UINT64_MAX };
 	struct pft_input_source src0;
 	r->consumed = elements && !packets && (flags & 4) && !counting &&
 		      pft_input_source(in, 0, &src0, sizeof(src0)) == 0 && src0.image;
@@ -313,6 +329,7 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, 
 	}
 	if (counting)
 		FUZZ_CHECK(pft_input_counts(in, 0, &r->counts, sizeof(r->counts)) == 0);
+	r->merged = window && pft_input_merge_stats(in, 0, &r->merge, sizeof(r->merge)) == 0;
 	FUZZ_CHECK(pft_input_source(in, 0, &r->src, sizeof(r->src)) == 0);
 	r->fit = pft_input_fit(in, 0, &r->verdict, sizeof(r->verdict));
 	pft_input_free(in);
@@ -327,8 +344,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t flags = data[0];
 	uint32_t piece = 16 + 8 * (uint32_t)(data[1] & 0x7f);
 	int frames = data[1] >> 7, fold = data[1] & 3;
+	uint32_t window = 0;
 	if ((flags & 15) == 6) {
 		piece = 1024 + 128 * (uint32_t)(data[1] >> 2 & 0x1f);
+		if (fold == FOLD_CALLS && (flags & 0x20) && (data[1] & 4))
+			window = 1 + (data[1] >> 3 & 15);
 	}
 	static uint8_t buf[FRAMES_MAX * FRAME];
 	const uint8_t *trace = data + 2;
@@ -340,8 +360,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_write_file(image_path, sizeof(image_path), "par-image", remove_image, code,
 			sizeof(code));
 	fuzz_write_file(trace_path, sizeof(trace_path), "par", remove_trace, trace, len);
-	decode(flags, piece, frames, 1, fold, &serial);
-	decode(flags, piece, frames, 2, fold, &parallel);
+	decode(flags, piece, frames, 1, fold, window, &serial);
+	decode(flags, piece, frames, 2, fold, window, &parallel);
 	FUZZ_CHECK(parallel.end == serial.end);
 	/* Folded, the threads hand over other elements: the consumers tell. */
 	FUZZ_CHECK(parallel.consumed || parallel.hash == serial.hash);
@@ -351,6 +371,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(fold == FOLD_CALLS || fold == FOLD_COUNTS || parallel.views == serial.views);
 	FUZZ_CHECK(fold == FOLD_CALLS || parallel.annotated == serial.annotated);
 	FUZZ_CHECK(fold == FOLD_COUNTS || parallel.events == serial.events);
+	FUZZ_CHECK(parallel.merged == serial.merged);
+	FUZZ_CHECK(!parallel.merged || (parallel.merge.items == serial.merge.items &&
+					parallel.merge.flat == serial.merge.flat &&
+					parallel.merge.untimed == serial.merge.untimed &&
+					parallel.merge.held_max == serial.merge.held_max));
 	FUZZ_CHECK(!memcmp(&parallel.counts, &serial.counts, sizeof(serial.counts)));
 	FUZZ_CHECK(parallel.src.stats.bytes == serial.src.stats.bytes);
 	FUZZ_CHECK(parallel.src.stats.packets == serial.src.stats.packets);
@@ -360,7 +385,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(!memcmp(&parallel.verdict, &serial.verdict, sizeof(serial.verdict)));
 	if ((flags & 11) == 9) {
 		struct result listed;
-		decode(flags & ~8, piece, frames, 1, fold, &listed);
+		decode(flags & ~8, piece, frames, 1, fold, 0, &listed);
 		FUZZ_CHECK(!memcmp(listed.by_type, serial.counts.packets, sizeof(listed.by_type)));
 		FUZZ_CHECK(listed.src.stats.packets == serial.src.stats.packets);
 		FUZZ_CHECK(listed.src.stats.errors == serial.src.stats.errors);
