@@ -283,27 +283,35 @@ static int hold(struct pft_merge *m, struct msrc *s, const struct pft_item *item
 	return 0;
 }
 
-int pft_merge_put(struct pft_merge *m, const struct pft_item *item, size_t size)
+/*
+ * Put @item's elements or packets from @from on (a GAP: itself); with
+ * @until_full, only up to the one after which the window holds more than
+ * its size (at least one).  Returns how many it put, or a negative code.
+ */
+static int put_from(struct pft_merge *m, const struct pft_item *item, uint32_t from,
+		    int until_full)
 {
-	if (!m || !item || size < PFT_ITEM_SIZE_0_5 || m->finished ||
-	    item->source >= m->nsrc || m->src[item->source].ended ||
-	    (!item->count && item->type != PFT_ITEM_GAP) || item->type > PFT_ITEM_GAP)
+	if (!m || !item || m->finished || item->source >= m->nsrc ||
+	    m->src[item->source].ended || (!item->count && item->type != PFT_ITEM_GAP) ||
+	    item->type > PFT_ITEM_GAP)
 		return -PFT_ERR_INVALID;
 	m->started = 1;
 	struct msrc *s = &m->src[item->source];
 	const struct pft_proto *pr = pft_proto_of(item->protocol);
 	const void *pkt0 = item->etm3 ? (const void *)item->etm3 : (const void *)item->ptm;
 	int err = 0;
+	uint32_t k = from;
 
-	if (item->type == PFT_ITEM_GAP)
-		return hold(m, s, item, NULL, NULL, NULL, 0, 0, 0);
-	if (!pr)
+	if (item->type == PFT_ITEM_GAP) {
+		err = hold(m, s, item, NULL, NULL, NULL, 0, 0, 0);
+		return err < 0 ? err : 1;
+	}
+	if (!pr || (item->type == PFT_ITEM_PACKET ? !pkt0 : !item->elem))
 		return -PFT_ERR_INVALID;
 	if (item->type == PFT_ITEM_PACKET) {
-		if (!pkt0)
-			return -PFT_ERR_INVALID;
-		for (uint32_t k = 0; k < item->count && !err; k++) {
-			const void *pkt = (const unsigned char *)pkt0 + (size_t)k * pr->packet_size;
+		while (k < item->count && !err &&
+	       (k == from || !(until_full && m->held > m->cfg.window))) {
+			const void *pkt = (const unsigned char *)pkt0 + (size_t)k++ * pr->packet_size;
 			uint64_t ts = 0;
 			uint32_t cycles = 0;
 			int is_ts = pr->pkt_clock(pkt, &ts, &cycles);
@@ -311,13 +319,12 @@ int pft_merge_put(struct pft_merge *m, const struct pft_item *item, size_t size)
 				is_ts = 0, cycles = 0;
 			err = hold(m, s, item, NULL, pkt, pr, is_ts, ts, cycles);
 		}
-		return err;
+		return err < 0 ? err : (int)(k - from);
 	}
-	if (!item->elem)
-		return -PFT_ERR_INVALID;
 	uint64_t pkt_offset = pkt0 ? pft_proto_pkt_offset(pr, pkt0) : 0;
-	for (uint32_t k = 0; k < item->count && !err; k++) {
-		const struct pft_elem *e = &item->elem[k];
+	while (k < item->count && !err &&
+	       (k == from || !(until_full && m->held > m->cfg.window))) {
+		const struct pft_elem *e = &item->elem[k++];
 		int clock = !m->cfg.packets;
 		int is_ts = clock && e->type == PFT_ELEM_TIMESTAMP;
 		uint64_t cycles = clock && e->has_cycles ? e->cycles : 0;
@@ -327,7 +334,20 @@ int pft_merge_put(struct pft_merge *m, const struct pft_item *item, size_t size)
 		const void *pkt = pkt0 && item->status < 0 && e->offset == pkt_offset ? pkt0 : NULL;
 		err = hold(m, s, item, e, pkt, pr, is_ts, e->ts, cycles);
 	}
-	return err;
+	return err < 0 ? err : (int)(k - from);
+}
+
+int pft_merge_put(struct pft_merge *m, const struct pft_item *item, size_t size)
+{
+	if (size < PFT_ITEM_SIZE_0_5)
+		return -PFT_ERR_INVALID;
+	int r = put_from(m, item, 0, 0);
+	return r < 0 ? r : 0;
+}
+
+int pft_merge_put_until_full(struct pft_merge *m, const struct pft_item *item, uint32_t from)
+{
+	return put_from(m, item, from, 1);
 }
 
 int pft_merge_end(struct pft_merge *m, unsigned source)
@@ -586,15 +606,6 @@ int pft_merge_next(struct pft_merge *m, struct pft_item *item, size_t size)
 	else if (it == &whole)
 		memcpy(item, &whole, size);   /* a caller built against 0.5 */
 	return 0;
-}
-
-int pft_merge_fits(const struct pft_merge *m, const struct pft_item *item)
-{
-	uint64_t n = item->type == PFT_ITEM_ELEM ? 0 : item->count;
-
-	for (uint32_t k = 0; item->type == PFT_ITEM_ELEM && k < item->count; k++)
-		n += elem_weight(&item->elem[k]);
-	return m->held + n <= m->cfg.window;
 }
 
 int pft_merge_wanted(const struct pft_merge *m)

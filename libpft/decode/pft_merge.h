@@ -7,9 +7,14 @@
 
 #include "pft.h"
 
-/* Whether @item's elements or packets fit the merge's window: put at
- * once, they go out as they would put one at a time (only a full window
- * gives up on what a source holds, and it would not fill in between). */
-int pft_merge_fits(const struct pft_merge *m, const struct pft_item *item);
+/*
+ * pft_merge_put() of @item's elements or packets from @from on, stopping
+ * after the one that fills the merge's window past its size: returns how
+ * many it put (a GAP: 1), or pft_merge_put()'s codes.  Take what is ready
+ * before putting the rest: so the window gives up at the same element
+ * whatever the items' boundaries (the serial decode's batches, the
+ * parallel one's records).
+ */
+int pft_merge_put_until_full(struct pft_merge *m, const struct pft_item *item, uint32_t from);
 
 #endif

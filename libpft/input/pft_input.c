@@ -91,7 +91,7 @@ struct pft_input {
 	struct pft_merge *merge;  /* cfg.merge: the sources on one time base */
 	int merge_none;        /* no decoded source has timestamps: no merge */
 	/* The item pulled last, and how many of its elements or packets
-	 * went into the merge (next_merged()). */
+	 * went into the merge (next_merged(); a GAP counts 1). */
 	struct pft_item merging;
 	uint32_t merged;
 	int merge_done;        /* every stream read: the merge was finished */
@@ -1360,33 +1360,6 @@ static int merge_pull(struct pft_input *in, int want, struct pft_item *item)
 	return 1;
 }
 
-/* The next element or packet of the item pulled last into the merge:
- * one at a time, so that the merge's window is reached at the same
- * element whatever the items' boundaries (the serial decode's batches,
- * the parallel one's records). */
-static int merge_put_next(struct pft_input *in)
-{
-	struct pft_item one = in->merging;
-	const struct pft_proto *pr = pft_proto_of(one.protocol);
-	uint32_t k = in->merged++;
-
-	if (one.type == PFT_ITEM_ELEM) {
-		one.elem += k;
-		one.count = 1;
-	} else if (one.type == PFT_ITEM_PACKET && pr) {
-		const unsigned char *pkt = one.etm3 ? (const unsigned char *)one.etm3
-						    : (const unsigned char *)one.ptm;
-		pkt += (size_t)k * pr->packet_size;
-		if (one.etm3)
-			one.etm3 = (const struct pft_etm3_packet *)pkt;
-		else
-			one.ptm = (const struct pft_ptm_packet *)pkt;
-		one.count = 1;
-	}
-	int r = pft_merge_put(in->merge, &one, sizeof(one));
-	return r < 0 ? pft_diag_set(&in->error, r, "%s", pft_errstr(pft_errcode(r))) : 0;
-}
-
 /* The next item on the common time base. */
 static int next_merged(struct pft_input *in, struct pft_item *item, size_t size)
 {
@@ -1401,27 +1374,25 @@ static int next_merged(struct pft_input *in, struct pft_item *item, size_t size)
 		r = pft_merge_next(in->merge, item, size);
 		if (r != -PFT_ERR_NEED_INPUT)
 			return r;
-		if (in->merged < in->merging.count) {
-			if ((r = merge_put_next(in)) < 0)
+		if (in->merged == in->merging.count) {
+			r = merge_pull(in, pft_merge_wanted(in->merge), &got);
+			if (r == -PFT_ERR_EOS) {
+				pft_merge_finish(in->merge);
+				continue;
+			}
+			if (r < 0)
 				return r;
-			continue;
+			if (r > 0)    /* a file ended: nothing pulled */
+				continue;
+			in->merging = got;
+			in->merged = 0;
+			if (got.type == PFT_ITEM_GAP)
+				in->merging.count = 1;   /* goes in as one */
 		}
-		r = merge_pull(in, pft_merge_wanted(in->merge), &got);
-		if (r == -PFT_ERR_EOS) {
-			pft_merge_finish(in->merge);
-			continue;
-		}
-		if (r < 0)
-			return r;
-		if (r > 0)    /* a file ended: nothing pulled */
-			continue;
-		in->merging = got;
-		in->merged = 0;
-		if (in->merging.type == PFT_ITEM_GAP || pft_merge_fits(in->merge, &in->merging)) {
-			in->merged = in->merging.count;   /* at once */
-			if ((r = pft_merge_put(in->merge, &in->merging, sizeof(in->merging))) < 0)
-				return pft_diag_set(&in->error, r, "%s", pft_errstr(pft_errcode(r)));
-		}
+		/* The item pulled last, up to where the window fills. */
+		if ((r = pft_merge_put_until_full(in->merge, &in->merging, in->merged)) < 0)
+			return pft_diag_set(&in->error, r, "%s", pft_errstr(pft_errcode(r)));
+		in->merged += (uint32_t)r;
 	}
 }
 
