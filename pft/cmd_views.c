@@ -569,9 +569,10 @@ static int on_run(struct views_run *r, size_t i, const struct pft_elem *e, size_
 		err = pft_timeline_put_run(r->tracks[i], r->calls[i], e, n, sizeof(*e));
 		return err ? report(r, err) : 0;
 	}
-	/* The tracker stops after an element that makes events. */
+	/* The events of the whole run, taken after it (an element of unknown
+	 * type ends it: the tracker refuses that one). */
 	for (size_t k = 0; k < n; k += (size_t)err) {
-		err = pft_calls_put_run(r->calls[i], e + k, n - k, sizeof(*e));
+		err = pft_calls_put_all(r->calls[i], e + k, n - k, sizeof(*e));
 		if (err < 0)
 			return report(r, err);
 		if (drain_calls(r, i))

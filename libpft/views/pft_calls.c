@@ -623,6 +623,13 @@ int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e, size_t n, s
 	return pft_calls_put_checked(c, e, n, size);
 }
 
+int pft_calls_put_all(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
+{
+	if (!c || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem))
+		return -PFT_ERR_INVALID;
+	return calls_put_elems(c, e, n, size, 0, NULL, NULL, NULL);
+}
+
 int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
 {
 	int n = pft_calls_put_run(c, e, 1, size);

@@ -185,19 +185,20 @@ int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e);
 
 /*
  * pft_calls_put_run() with its arguments checked (non-NULL, @n from 1 to
- * INT32_MAX, @size large enough): the elements up to the first that makes
- * events.  Returns how many it took (the last made the events queued, if
- * any) or a negative code.  @on_range (NULL: none; a constant, so that
- * it is inlined) is given each range taken but that last one, after the
- * tracker: a range that moves no frame sees the stack as it is; a
- * non-zero return ends the put with it.  @on_cycles (NULL: none) is
- * given each exception with cycles (those of what ran before it) the
- * same way.
+ * INT32_MAX, @size large enough): with @stop_at_events (a constant) the
+ * elements up to the first that makes events, else all of them, the
+ * events of all queued (pft_calls_put_all()).  Returns how many it took
+ * (at a stop, the last made the events queued) or a negative code.
+ * @on_range (NULL: none; a constant, so that it is inlined) is given each
+ * range taken but one that stops the put, after the tracker: a range that
+ * moves no frame sees the stack as it is; a non-zero return ends the put
+ * with it.  @on_cycles (NULL: none) is given each exception with cycles
+ * (those of what ran before it) the same way.
  */
 static inline __attribute__((always_inline)) int
-calls_put_until_events(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size,
-		       int (*on_range)(void *ctx, const struct pft_elem *x),
-		       int (*on_cycles)(void *ctx, const struct pft_elem *x), void *ctx)
+calls_put_elems(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size,
+		int stop_at_events, int (*on_range)(void *ctx, const struct pft_elem *x),
+		int (*on_cycles)(void *ctx, const struct pft_elem *x), void *ctx)
 {
 	int err = calls_start_input(c);
 
@@ -216,7 +217,7 @@ calls_put_until_events(struct pft_calls *c, const struct pft_elem *e, size_t n, 
 				err = pft_calls_settle_range(c, x);
 				if (err)
 					return err;
-				if (c->nqueue)
+				if (stop_at_events && c->nqueue)
 					return (int)(i + 1);
 			}
 			if (on_range && (err = on_range(ctx, x)) != 0)
@@ -229,7 +230,7 @@ calls_put_until_events(struct pft_calls *c, const struct pft_elem *e, size_t n, 
 		err = pft_calls_put_one(c, x);
 		if (err)
 			return err;
-		if (c->nqueue)
+		if (stop_at_events && c->nqueue)
 			return (int)(i + 1);
 		if (on_range && x->type == PFT_ELEM_RANGE && (err = on_range(ctx, x)) != 0)
 			return err;
@@ -238,6 +239,15 @@ calls_put_until_events(struct pft_calls *c, const struct pft_elem *e, size_t n, 
 			return err;
 	}
 	return (int)n;
+}
+
+/* calls_put_elems(), up to the first element that makes events. */
+static inline __attribute__((always_inline)) int
+calls_put_until_events(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size,
+		       int (*on_range)(void *ctx, const struct pft_elem *x),
+		       int (*on_cycles)(void *ctx, const struct pft_elem *x), void *ctx)
+{
+	return calls_put_elems(c, e, n, size, 1, on_range, on_cycles, ctx);
 }
 
 int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n,

@@ -17,8 +17,8 @@
  * EXCEPTION_RETURN one shallower, other events keep the depth; the depth
  * never exceeds the limit and pft_calls_depth() agrees with the events;
  * instruction counts never go back; after finish every push has had its
- * return.  The same elements in one run (pft_calls_put_run()) give the
- * same events.  The views accumulator takes the same elements, finishes
+ * return.  The same elements in runs (pft_calls_put_run()), or all at
+ * once (pft_calls_put_all()), give the same events.  The views accumulator takes the same elements, finishes
  * and writes every format; another takes them in one run
  * (pft_views_put_run()) and writes the same.
  */
@@ -169,6 +169,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int got = pft_calls_put_run(run, &elems[i], nelems - i, sizeof(*elems));
 		FUZZ_CHECK(got >= 1 && (size_t)got <= nelems - i);
 		i += (size_t)got;
+		events += hash_events(run, &hash);
+	}
+	FUZZ_CHECK(pft_calls_finish(run) == 0);
+	events += hash_events(run, &hash);
+	FUZZ_CHECK(hash == s.hash && events == s.events);
+	pft_calls_free(run);
+	/* All of them at once (pft_calls_put_all()): the same events. */
+	run = pft_calls_alloc(&cc, &err);
+	hash = events = 0;
+	FUZZ_CHECK(run);
+	if (nelems) {
+		FUZZ_CHECK(pft_calls_put_all(run, elems, nelems, sizeof(*elems)) == (int)nelems);
 		events += hash_events(run, &hash);
 	}
 	FUZZ_CHECK(pft_calls_finish(run) == 0);

@@ -326,8 +326,9 @@ static void errors(void)
 
 /* pft_calls_put_run() applies a run as pft_calls_put() does each of its
  * elements (the rules are checked by hand above): the same events, and
- * each call stops after the element that made some.  The events taken in
- * place are the ones copied. */
+ * each call stops after the element that made some; pft_calls_put_all()
+ * applies it whole, the same events queued.  The events taken in place
+ * are the ones copied. */
 static void runs_are_puts(void)
 {
 	struct pft_elem exc = elem(PFT_ELEM_EXCEPTION), ts = elem(PFT_ELEM_TIMESTAMP);
@@ -380,6 +381,21 @@ static void runs_are_puts(void)
 	PTU_EQ(k, none);
 	PTU_EQ(memcmp(one, whole, none * sizeof(one[0])), 0);
 
+	/* pft_calls_put_all(): the whole run in one call, the same events
+	 * queued in the same order; the next put waits until all are taken. */
+	pft_calls_free(calls);
+	start(NULL, 0);
+	PTU_EQ(pft_calls_put_all(calls, run, n, sizeof(run[0])), (int)n);
+	PTU_EQ(pft_calls_put_all(calls, run, 1, sizeof(run[0])), -PFT_ERR_INVALID);
+	memset(whole, 0, sizeof(whole));
+	k = 0;
+	for (const struct pft_call_event *p; k < 16 && (p = pft_calls_next_in_place(calls));)
+		whole[k++] = *p;
+	PTU_EQ(k, none);
+	PTU_EQ(memcmp(one, whole, none * sizeof(one[0])), 0);
+	pft_calls_free(calls);
+	start(NULL, 0);
+
 	/* Errors: none applied; a later element of unknown type ends the run. */
 	struct pft_elem bad[2] = { arm_range(0x1000, 1, PFT_ICLASS_OTHER, 0),
 				   elem(PFT_ELEM_TYPE_MAX) };
@@ -389,6 +405,12 @@ static void runs_are_puts(void)
 	PTU_EQ(pft_calls_put_run(calls, bad, 1, 4), -PFT_ERR_INVALID);
 	PTU_EQ(pft_calls_put_run(calls, &bad[1], 1, sizeof(bad[0])), -PFT_ERR_INVALID);
 	PTU_EQ(pft_calls_put_run(calls, bad, 2, sizeof(bad[0])), 1);
+	PTU_EQ(pft_calls_put_all(NULL, bad, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put_all(calls, NULL, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put_all(calls, bad, 0, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put_all(calls, bad, 1, 4), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put_all(calls, &bad[1], 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+	PTU_EQ(pft_calls_put_all(calls, bad, 2, sizeof(bad[0])), 1);
 	PTU_EQ(pft_calls_depth(calls), 0);
 	PTU_EQ(pft_calls_finish(calls), 0);
 	PTU_EQ(pft_calls_put_run(calls, bad, 1, sizeof(bad[0])), -PFT_ERR_EOS);
