@@ -399,21 +399,21 @@ static void runs_are_puts(void)
 	/* Errors: none applied; a later element of unknown type ends the run. */
 	struct pft_elem bad[2] = { arm_range(0x1000, 1, PFT_ICLASS_OTHER, 0),
 				   elem(PFT_ELEM_TYPE_MAX) };
-	PTU_EQ(pft_calls_put_run(NULL, bad, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
-	PTU_EQ(pft_calls_put_run(calls, NULL, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
-	PTU_EQ(pft_calls_put_run(calls, bad, 0, sizeof(bad[0])), -PFT_ERR_INVALID);
-	PTU_EQ(pft_calls_put_run(calls, bad, 1, 4), -PFT_ERR_INVALID);
-	PTU_EQ(pft_calls_put_run(calls, &bad[1], 1, sizeof(bad[0])), -PFT_ERR_INVALID);
-	PTU_EQ(pft_calls_put_run(calls, bad, 2, sizeof(bad[0])), 1);
-	PTU_EQ(pft_calls_put_all(NULL, bad, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
-	PTU_EQ(pft_calls_put_all(calls, NULL, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
-	PTU_EQ(pft_calls_put_all(calls, bad, 0, sizeof(bad[0])), -PFT_ERR_INVALID);
-	PTU_EQ(pft_calls_put_all(calls, bad, 1, 4), -PFT_ERR_INVALID);
-	PTU_EQ(pft_calls_put_all(calls, &bad[1], 1, sizeof(bad[0])), -PFT_ERR_INVALID);
-	PTU_EQ(pft_calls_put_all(calls, bad, 2, sizeof(bad[0])), 1);
+	int (*const puts[2])(struct pft_calls *, const struct pft_elem *, size_t, size_t) = {
+		pft_calls_put_run, pft_calls_put_all
+	};
+	for (size_t f = 0; f < 2; f++) {
+		PTU_EQ(puts[f](NULL, bad, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+		PTU_EQ(puts[f](calls, NULL, 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+		PTU_EQ(puts[f](calls, bad, 0, sizeof(bad[0])), -PFT_ERR_INVALID);
+		PTU_EQ(puts[f](calls, bad, 1, 4), -PFT_ERR_INVALID);
+		PTU_EQ(puts[f](calls, &bad[1], 1, sizeof(bad[0])), -PFT_ERR_INVALID);
+		PTU_EQ(puts[f](calls, bad, 2, sizeof(bad[0])), 1);
+	}
 	PTU_EQ(pft_calls_depth(calls), 0);
 	PTU_EQ(pft_calls_finish(calls), 0);
 	PTU_EQ(pft_calls_put_run(calls, bad, 1, sizeof(bad[0])), -PFT_ERR_EOS);
+	PTU_EQ(pft_calls_put_all(calls, bad, 1, sizeof(bad[0])), -PFT_ERR_EOS);
 	pft_calls_free(calls);
 }
 
