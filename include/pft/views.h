@@ -330,8 +330,8 @@ pft_export int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e,
 /* Apply every element of a run (as pft_calls_put_run()), the events of
  * all of them queued in order: the same as a pft_calls_put() of each, the
  * events taken after each.  For a caller that takes the events only after
- * the run (pft calls: 6 % fewer instructions than a call per element
- * that makes events).  The queue holds the run's events until taken.
+ * the run: one call, not one per element that makes events.  The queue
+ * holds the run's events until taken.
  * Returns how many were applied (@n, or fewer when an element of unknown
  * type ends the run before it) or the codes of pft_calls_put_run(). */
 pft_export int pft_calls_put_all(struct pft_calls *c, const struct pft_elem *e,
