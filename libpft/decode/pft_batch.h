@@ -26,7 +26,6 @@ struct pft_batch {
 	const uint16_t *elem_end;      /* pkts[k]'s elements end at elems[elem_end[k]] */
 	int npkts, ipkt, ielem;        /* ipkt, ielem: the next to return */
 	int status;                    /* 0, or the status of a lone BAD packet */
-	uint8_t counted;               /* its threads counted it (pft_par.c): no stats */
 };
 
 /* Packet @k of batch @b: @item's packet, in the field of its protocol. */
@@ -43,7 +42,8 @@ static inline void pft_batch_item_packet(const struct pft_batch *b, int k, struc
 /* The batch's next item in *@item (its type, status, packet, elem and count;
  * the caller sets the rest): 1, or 0 when the batch is used up.  Packets
  * are returned with @packets, in runs with @runs; every packet and
- * element passed goes to @stats and to @fit (may be NULL), packets only
+ * element passed goes to @stats (NULL: counted already, by the parallel
+ * decode's threads) and to @fit (may be NULL), packets only
  * while *@fit_bytes (the bytes given to it so far) are under the
  * detection prefix or of a type it counts beyond (pft_detect.h). */
 int pft_batch_item(struct pft_batch *b, int packets, int runs, struct pft_pipe_stats *stats,

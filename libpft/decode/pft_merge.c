@@ -283,6 +283,14 @@ static int hold(struct pft_merge *m, struct msrc *s, const struct pft_item *item
 	return 0;
 }
 
+/* Whether put_from() goes on to the element or packet at @k: the first
+ * always; the others, with @until_full, while the window is not past its
+ * size. */
+static int put_more(const struct pft_merge *m, uint32_t k, uint32_t from, int until_full)
+{
+	return k == from || !(until_full && m->held > m->cfg.window);
+}
+
 /*
  * Put @item's elements or packets from @from on (a GAP: itself); with
  * @until_full, only up to the one after which the window holds more than
@@ -309,8 +317,7 @@ static int put_from(struct pft_merge *m, const struct pft_item *item, uint32_t f
 	if (!pr || (item->type == PFT_ITEM_PACKET ? !pkt0 : !item->elem))
 		return -PFT_ERR_INVALID;
 	if (item->type == PFT_ITEM_PACKET) {
-		while (k < item->count && !err &&
-	       (k == from || !(until_full && m->held > m->cfg.window))) {
+		while (k < item->count && !err && put_more(m, k, from, until_full)) {
 			const void *pkt = (const unsigned char *)pkt0 + (size_t)k++ * pr->packet_size;
 			uint64_t ts = 0;
 			uint32_t cycles = 0;
@@ -322,8 +329,7 @@ static int put_from(struct pft_merge *m, const struct pft_item *item, uint32_t f
 		return err < 0 ? err : (int)(k - from);
 	}
 	uint64_t pkt_offset = pkt0 ? pft_proto_pkt_offset(pr, pkt0) : 0;
-	while (k < item->count && !err &&
-	       (k == from || !(until_full && m->held > m->cfg.window))) {
+	while (k < item->count && !err && put_more(m, k, from, until_full)) {
 		const struct pft_elem *e = &item->elem[k++];
 		int clock = !m->cfg.packets;
 		int is_ts = clock && e->type == PFT_ELEM_TIMESTAMP;

@@ -1428,7 +1428,7 @@ static int next_batch(struct par *p)
 							? (const struct pft_elem *)
 								(in + l.elems) : NULL,
 				       .elem_end = r->elem_end, .npkts = r->npkts,
-				       .status = r->status, .counted = 1 };
+				       .status = r->status };
 	const unsigned char *last = in + l.pkts + (size_t)(r->npkts - 1) * pr->packet_size;
 	if (!p->c.frames)
 		p->stats.bytes = pft_proto_pkt_offset(pr, last) + pft_proto_pkt_size(pr, last);
@@ -1444,12 +1444,10 @@ int pft_par_next(struct par *p, struct pft_item *item, size_t size)
 	memset(item, 0, sizeof(*item));
 	item->protocol = p->proto->protocol;
 	item->count = 1;
-	struct pft_pipe_stats counted_already = { 0 };
 	uint64_t fit_bytes = 0;
 
 	/* The workers counted the items, and gave the fit checks theirs. */
-	while (!pft_batch_item(&p->batch, p->c.packets, p->c.runs, &counted_already, NULL,
-			       &fit_bytes, item)) {
+	while (!pft_batch_item(&p->batch, p->c.packets, p->c.runs, NULL, NULL, &fit_bytes, item)) {
 		if (p->ended)
 			return -PFT_ERR_EOS;
 		if ((r = next_batch(p)) < 0)

@@ -414,6 +414,8 @@ static void account_packet(struct pft_batch *b, struct pft_pipe_stats *stats,
 {
 	if (fit)
 		ptm_fit_packet(fit, fit_bytes, (const struct pft_ptm_packet *)b->pkts + k, b->status);
+	if (!stats)
+		return;
 	stats->packets++;
 	if (b->status < 0)
 		stats->errors++;
@@ -422,7 +424,7 @@ static void account_packet(struct pft_batch *b, struct pft_pipe_stats *stats,
 static void account_elem(struct pft_pipe_stats *stats, struct pft_fit *fit,
 			 const struct pft_elem *e)
 {
-	if (e->type == PFT_ELEM_RANGE)
+	if (stats && e->type == PFT_ELEM_RANGE)
 		stats->insns += e->ninsn;
 	if (fit)
 		ptm_fit_elem(fit, e);
@@ -498,17 +500,19 @@ int pft_batch_item(struct pft_batch *b, int packets, int runs, struct pft_pipe_s
 		/* Elements only, in runs: the rest of the batch at once. */
 		int ipkt = b->ipkt, first = b->ielem;
 		int end = b->elems ? b->elem_end[b->npkts - 1] : first;
-		stats->packets += (uint64_t)(b->npkts - ipkt);
-		if (b->status < 0)
-			stats->errors += (uint64_t)(b->npkts - ipkt);
 		if (fit)
 			pft_batch_fit(b, fit, fit_bytes, ipkt, first);
-		/* Not for a count thrown away: the run's consumer is the
-		 * first to touch its elements, the lines of another core's. */
-		uint64_t insns = 0;
-		for (int k = first; !b->counted && k < end; k++)
-			insns += b->elems[k].type == PFT_ELEM_RANGE ? b->elems[k].ninsn : 0;
-		stats->insns += insns;
+		/* Without @stats the elements stay untouched: the run's consumer
+		 * is the first to read them (the lines of another core's). */
+		if (stats) {
+			uint64_t insns = 0;
+			for (int k = first; k < end; k++)
+				insns += b->elems[k].type == PFT_ELEM_RANGE ? b->elems[k].ninsn : 0;
+			stats->insns += insns;
+			stats->packets += (uint64_t)(b->npkts - ipkt);
+			if (b->status < 0)
+				stats->errors += (uint64_t)(b->npkts - ipkt);
+		}
 		b->ipkt = b->npkts;
 		b->ielem = end;
 		if (end > first) {
