@@ -247,6 +247,11 @@ struct pft_input_parallel {
 	 * counted and left out, for a fold (pft_input_set_fold()), parts
 	 * decoded twice included. */
 	uint64_t folded;
+	/* Added in 0.7: the times a thread waited, its piece's records taking
+	 * all the room a piece has, for the reader to read them (the reader
+	 * is the slower), and the times the reader waited for records (the
+	 * threads are). */
+	uint64_t room_waits, reader_waits;
 };
 
 /* The parallel decode's counts in *@st (@size = sizeof *@st; one that

@@ -202,6 +202,9 @@ struct piece {
 	unsigned handover;         /* at next's candidate */
 	int err;                   /* a read error ended it */
 	int worker_gone;           /* its worker no longer touches it */
+	/* Its worker waits for the reader to free one of its chunks. */
+	pthread_cond_t room_cv;
+	int room_waiting;
 	int orphan;                /* the reader passed it: the worker frees it */
 	struct tally tally;        /* count_only: all it decoded */
 	struct pft_fit *fit;       /* count_only with fit_check */
@@ -260,8 +263,14 @@ struct par {
 	unsigned chunks_max;       /* chunks a piece may hold (CHUNKS_MAX) */
 	const struct pft_fold_ops *fold;   /* of c.fold, when the workers fold */
 	int stop;
+	/* Each kind of waiter has its own condition, so that a change wakes
+	 * only the threads it concerns (one for all woke every thread at
+	 * every chunk read): the reader waits for records (reader_cv), a
+	 * worker for room in its piece (piece.room_cv), idle workers and
+	 * workers comparing with the next piece for a piece's events
+	 * (work_cv). */
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	pthread_cond_t reader_cv, work_cv;
 	struct worker *workers;
 	unsigned nworkers;
 	struct chunk *pool;        /* chunks for reuse */
@@ -321,6 +330,34 @@ static void chunk_put(struct par *p, struct chunk *c)
 	p->npool++;
 }
 
+/* The wake-ups, under the lock. */
+static void wake_reader(struct par *p)
+{
+	if (p->reader_waiting)
+		pthread_cond_signal(&p->reader_cv);
+}
+
+static void wake_room(struct piece *pc)
+{
+	if (pc && pc->room_waiting)
+		pthread_cond_signal(&pc->room_cv);
+}
+
+/* A piece's events: started, recorded, done, passed or dead. */
+static void wake_workers(struct par *p)
+{
+	pthread_cond_broadcast(&p->work_cv);
+}
+
+/* Everyone: the decode stops. */
+static void wake_all(struct par *p)
+{
+	wake_workers(p);
+	wake_reader(p);
+	for (size_t i = 0; p->pieces && i < p->npieces; i++)
+		wake_room(p->pieces[i]);
+}
+
 static void free_chunks(struct par *p, struct chunk *c)
 {
 	while (c) {
@@ -336,6 +373,7 @@ static void free_piece(struct par *p, struct piece *pc)
 		free_chunks(p, pc->head);
 		pft_fit_free(pc->fit);
 		free(pc->id_bytes_at);
+		pthread_cond_destroy(&pc->room_cv);
 	}
 	free(pc);
 }
@@ -358,14 +396,18 @@ static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
 	pthread_mutex_lock(&p->mu);
 	if (pc->tail && pc->tail->len != w->wpos) {
 		pc->tail->len = w->wpos;   /* all of it, before waiting */
-		pthread_cond_broadcast(&p->cv);
+		wake_reader(p);
 	}
 	if (pc->nchunks >= p->chunks_max && !pc->recorded) {
 		pc->recorded = 1;
-		pthread_cond_broadcast(&p->cv);
+		wake_workers(p);
 	}
+	if (pc->nchunks >= p->chunks_max && !cancelled(p, i))
+		p->counts.room_waits++;
+	pc->room_waiting = 1;
 	while (pc->nchunks >= p->chunks_max && !cancelled(p, i))
-		pthread_cond_wait(&p->cv, &p->mu);
+		pthread_cond_wait(&pc->room_cv, &p->mu);
+	pc->room_waiting = 0;
 	int stop = cancelled(p, i);
 	struct chunk *c = stop ? NULL : chunk_get(p);
 	if (c) {
@@ -519,9 +561,8 @@ static int publish(struct par *p, size_t i, struct piece *pc, size_t written)
 	 * of a view at -j 2).  A chunk filled, a piece done wake it anyway. */
 	if (pc->tail && pc->tail->len != written) {
 		pc->tail->len = written;
-		if (p->reader_waiting && i == p->cur &&
-		    (p->rchunk != pc->tail || written - p->wait_pos >= WAKE_BYTES))
-			pthread_cond_broadcast(&p->cv);
+		if (i == p->cur && (p->rchunk != pc->tail || written - p->wait_pos >= WAKE_BYTES))
+			wake_reader(p);
 	}
 	int stop = cancelled(p, i);
 	pthread_mutex_unlock(&p->mu);
@@ -545,10 +586,10 @@ static int compare_with(struct par *p, size_t i, struct piece *pc, int *recordin
 	if (*recording && !(p->pieces[j] && p->pieces[j]->recorded)) {
 		*recording = 0;
 		pc->recorded = 1;
-		pthread_cond_broadcast(&p->cv);
+		wake_workers(p);
 	}
 	while (!cancelled(p, i) && !(p->pieces[j] && p->pieces[j]->recorded))
-		pthread_cond_wait(&p->cv, &p->mu);
+		pthread_cond_wait(&p->work_cv, &p->mu);
 	if (cancelled(p, i)) {
 		pthread_mutex_unlock(&p->mu);
 		return 0;
@@ -588,8 +629,10 @@ static void absorb(struct par *p, size_t j, size_t end)
 			p->live--;
 		p->state[j] = PC_DEAD;
 		p->counts.absorbed++;
+		wake_room(p->pieces[j]);
 	}
-	pthread_cond_broadcast(&p->cv);
+	wake_workers(p);
+	wake_reader(p);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -936,8 +979,9 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			if (pc->ncands == CAND_MAX || pc->recorded) {
 				pc->recorded = 1;
 				recording = 0;
+				wake_workers(p);
 			}
-			pthread_cond_broadcast(&p->cv);
+			wake_reader(p);
 			pthread_mutex_unlock(&p->mu);
 		}
 		if (!checking)
@@ -993,7 +1037,7 @@ static void *worker_main(void *arg)
 		if (p->stop || p->next_start >= p->npieces)
 			break;
 		if (p->live >= p->window) {
-			pthread_cond_wait(&p->cv, &p->mu);
+			pthread_cond_wait(&p->work_cv, &p->mu);
 			continue;
 		}
 		size_t i = p->next_start++;
@@ -1005,9 +1049,10 @@ static void *worker_main(void *arg)
 		if (!pc) {
 			p->stop = 1;
 			pft_diag_set(&p->error, -PFT_ERR_NOMEM, "out of memory");
-			pthread_cond_broadcast(&p->cv);
+			wake_all(p);
 			break;
 		}
+		pthread_cond_init(&pc->room_cv, NULL);
 		pc->start = i * (uint64_t)p->c.piece_size;
 		/* Every byte of a raw file is in a packet: by the time the
 		 * reader adds this piece's part, the detection prefix holds
@@ -1042,7 +1087,8 @@ static void *worker_main(void *arg)
 			p->pieces[i] = NULL;
 			free_piece(p, pc);
 		}
-		pthread_cond_broadcast(&p->cv);
+		wake_reader(p);
+		wake_workers(p);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -1054,7 +1100,7 @@ static void stop_workers(struct par *p)
 {
 	pthread_mutex_lock(&p->mu);
 	p->stop = 1;
-	pthread_cond_broadcast(&p->cv);
+	wake_all(p);
 	pthread_mutex_unlock(&p->mu);
 	for (unsigned t = 0; t < p->nworkers; t++)
 		pthread_join(p->workers[t].thread, NULL);
@@ -1092,7 +1138,8 @@ void pft_par_free(struct par *p)
 	pft_fit_free(p->fit);
 	if (p->fd >= 0)
 		close(p->fd);
-	pthread_cond_destroy(&p->cv);
+	pthread_cond_destroy(&p->reader_cv);
+	pthread_cond_destroy(&p->work_cv);
 	pthread_mutex_destroy(&p->mu);
 	free(p);
 }
@@ -1175,7 +1222,8 @@ int pft_par_alloc(const struct par_config *c, struct par **out)
 	p->proto = proto;
 	p->fd = -1;
 	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, NULL);
+	pthread_cond_init(&p->reader_cv, NULL);
+	pthread_cond_init(&p->work_cv, NULL);
 	p->npieces = (size_t)((c->length + c->piece_size - 1) / c->piece_size);
 	/* More threads than pieces would only wait. */
 	if (p->c.threads > p->npieces)
@@ -1333,9 +1381,10 @@ static void pass_pieces(struct par *p, size_t next, unsigned handover)
 			pc->nchunks--;
 			chunk_put(p, c);
 		}
+		wake_room(pc);
 		p->counts.handovers++;
 	}
-	pthread_cond_broadcast(&p->cv);
+	wake_workers(p);
 }
 
 /* The next published record for the reader (under the lock), waited for,
@@ -1364,7 +1413,7 @@ static int readable(struct par *p, const uint8_t **in)
 			pc->head = c->next;
 			pc->nchunks--;
 			chunk_put(p, c);
-			pthread_cond_broadcast(&p->cv);
+			wake_room(pc);
 			continue;
 		}
 		if (pc && done) {
@@ -1375,8 +1424,9 @@ static int readable(struct par *p, const uint8_t **in)
 		if (p->stop)
 			return -PFT_ERR_NOMEM;
 		p->reader_waiting = 1;
+		p->counts.reader_waits++;
 		p->wait_pos = p->rpos;
-		pthread_cond_wait(&p->cv, &p->mu);
+		pthread_cond_wait(&p->reader_cv, &p->mu);
 		p->reader_waiting = 0;
 	}
 	return 0;

@@ -494,6 +494,74 @@ static void default_piece_sizes(void)
 	PTU_EQ(pft_par_piece_size(16, 0, 1), 256u << 10);
 }
 
+/* The packets of raw file @trace read with @threads threads in pieces of
+ * @piece bytes, summed: how many, and a hash of their offsets, types and
+ * first bytes in the order read.  The parallel counts in *@par. */
+static void read_packets(const char *trace, unsigned threads, uint32_t piece, uint64_t *n,
+			 uint64_t *hash, struct pft_input_parallel *par)
+{
+	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .id = -1,
+				       .threads = threads, .piece_size = piece };
+	struct pft_input *in = pft_input_alloc(&ic, NULL);
+	struct pft_ptm_config cfg;
+	struct pft_item it;
+	int r = -PFT_ERR_NOMEM;
+
+	*n = 0;
+	*hash = 14695981039346656037ull;
+	pft_ptm_config_init(&cfg);
+	PTU_CHECK(in != NULL);
+	if (in && pft_input_open_file(in, trace, PFT_PIPE_RAW) == 0 &&
+	    pft_input_add_ptm(in, -1, &cfg) == 0)
+		while ((r = pft_input_next(in, &it, sizeof(it))) == 0)
+			for (uint32_t k = 0; k < it.count; k++) {
+				const struct pft_ptm_packet *p = &it.ptm[k];
+				*hash = (*hash ^ (p->offset << 16 ^ p->type << 8 ^ p->raw[0])) *
+					1099511628211ull;
+				++*n;
+			}
+	PTU_EQ(r, -PFT_ERR_EOS);
+	PTU_EQ(pft_input_parallel_stats(in, par, sizeof(*par)), 0);
+	pft_input_free(in);
+}
+
+/* Sixteen threads on pieces whose packets' records need more room than a
+ * piece has at sixteen (two 1 MiB chunks): the threads wait for a place
+ * among the pieces in flight and for room in theirs, the reader for
+ * records; each waits for its own condition, and a wake-up lost would
+ * hang here.  The packets are those of one thread, in its order. */
+static void many_threads_little_room(void)
+{
+	enum { BIG = 256 << 10, NPIECES = 40 };
+	size_t len = (size_t)BIG * NPIECES;
+	uint8_t *b = malloc(len);
+	struct pft_input_parallel par;
+	uint64_t n1, h1, n16, h16;
+
+	PTU_CHECK(b != NULL);
+	if (!b)
+		return;
+	/* An A-sync and an I-sync every KiB, ignore packets between. */
+	for (size_t at = 0; at < len; at += 1024) {
+		struct stream s = { .n = 0 };
+		async(&s);
+		isync(&s, 0x1000);
+		memcpy(b + at, s.b, s.n);
+		memset(b + at + s.n, 0x66, 1024 - s.n);
+	}
+	const char *trace = write_file("room.pft", b, len);
+	free(b);
+	read_packets(trace, 1, BIG, &n1, &h1, &par);
+	PTU_EQ(par.pieces, 0);
+	read_packets(trace, 16, BIG, &n16, &h16, &par);
+	PTU_EQ(n1, (uint64_t)NPIECES * 256 * (1 + 1 + 1012));
+	PTU_EQ(n16, n1);
+	PTU_CHECK(h16 == h1);
+	PTU_EQ(par.pieces, NPIECES);
+	PTU_EQ(par.handovers, NPIECES - 1);
+	PTU_CHECK(par.room_waits > 0);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -508,6 +576,7 @@ int main(void)
 	PTU_RUN(counting_bad_packets);
 	PTU_RUN(counting_arguments);
 	PTU_RUN(default_piece_sizes);
+	PTU_RUN(many_threads_little_room);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
