@@ -310,13 +310,14 @@ static int verdict_begin(struct pft_fit *fit, struct pft_fit_verdict *v)
 }
 
 /* Nothing a reportable verdict could rest on: no bad packet, no flow
- * error, no address the image lacks, no timestamp that falls, no
- * PFTv1.1 packet under PFTv1.0.  (A flow setting the prefix decides
- * otherwise is reported only with flow errors.) */
+ * error, no address the image lacks, no timestamp that falls as the
+ * encoding in use reads it (read the other way, most timestamped traces
+ * have some), no PFTv1.1 packet under PFTv1.0.  (A flow setting the
+ * prefix decides otherwise is reported only with flow errors.) */
 static int nothing_wrong(const struct pft_fit *fit)
 {
-	return !fit->bad && !fit->flow_errors && !fit->nacc && !fit->ts_falls_gray &&
-	       !fit->ts_falls_binary &&
+	return !fit->bad && !fit->flow_errors && !fit->nacc &&
+	       !(fit->cfg.ts_gray ? fit->ts_falls_gray : fit->ts_falls_binary) &&
 	       !(fit->cfg.version_minor == 0 && (fit->vmids || fit->exc_returns || fit->hyp_isyncs));
 }
 
