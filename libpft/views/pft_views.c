@@ -636,10 +636,9 @@ static inline int func_index_memo(struct pft_views *v, unsigned image, uint32_t 
 	return err;
 }
 
-/* Folded ranges @x (PFT_ELEM_F_FOLDED: of one function, counted
- * already): their instructions in the top frame, in their function. */
-static int __attribute__((noinline)) count_folded(struct range_counter *rc,
-						  const struct pft_elem *x)
+/* count_folded() when its function is not at hand. */
+static int __attribute__((noinline)) count_folded_slow(struct range_counter *rc,
+						       const struct pft_elem *x)
 {
 	struct pft_views *v = rc->v;
 	struct vsource *s = rc->s;
@@ -660,6 +659,25 @@ static int __attribute__((noinline)) count_folded(struct range_counter *rc,
 		err = attribute(v, s, f, x->ninsn, cycles);
 	top_node(rc);
 	return err;
+}
+
+/* Folded ranges @x (PFT_ELEM_F_FOLDED: of one function, counted
+ * already): their instructions in the top frame, in their function.
+ * Most are of the top frame's function, found in the memo: inline, as a
+ * call cost more than that. */
+static inline __attribute__((always_inline)) int count_folded(struct range_counter *rc,
+							      const struct pft_elem *x)
+{
+	const struct vfold_memo *m = &rc->v->fold_memo[(x->start >> 1) % VFOLD_MEMO_SIZE];
+
+	if (rc->node && m->known && m->addr == x->start && m->image == rc->s->image &&
+	    rc->node->func == m->func) {
+		rc->node->self += x->ninsn;
+		rc->node->cycles += x->has_cycles ? x->cycles : 0;
+		rc->has_cycles |= x->has_cycles;
+		return 0;
+	}
+	return count_folded_slow(rc, x);
 }
 
 /* Count range @x: one in the top frame's function (most) only adds to
