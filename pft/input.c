@@ -516,6 +516,11 @@ int input_check_sources(const struct input *in, const struct input_opts *o, int 
 			cli_error("%s: %sno A-sync in %" PRIu64 " bytes: nothing could be decoded",
 				  s->info.path, id, s->info.stats.bytes);
 			problems++;
+		} else if (!packets && s->info.stats.bytes && !s->flow_once) {
+			cli_error("%s: %sno A-sync followed by an I-sync in %" PRIu64 " bytes: no "
+				  "program flow could be decoded", s->info.path, id,
+				  s->info.stats.bytes);
+			problems++;
 		}
 	}
 	return problems;
@@ -778,21 +783,28 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 			cli_progress(done, total);
 	}
 	if (r == 0) {
+		struct source *src = &in->src[item->source];
+		/* The elements of a source, until one is more than NO_SYNC. */
+		for (uint32_t i = 0; item->type == PFT_ITEM_ELEM && !src->flow_once &&
+				     i < item->count; i++)
+			src->flow_once = item->elem[i].type != PFT_ELEM_NO_SYNC;
 		if (item->type == PFT_ITEM_PACKET && item->etm3)
-			in->src[item->source].synced_once |= item->etm3->type == PFT_ETM3_PKT_ASYNC;
+			src->synced_once |= item->etm3->type == PFT_ETM3_PKT_ASYNC;
 		else if (item->type == PFT_ITEM_PACKET)
 			for (uint32_t i = 0; i < item->count; i++)
-				in->src[item->source].synced_once |=
-					item->ptm[i].type == PFT_PTM_PKT_ASYNC;
+				src->synced_once |= item->ptm[i].type == PFT_PTM_PKT_ASYNC;
 		return 1;
 	}
 	cli_progress_end();
 	for (size_t i = 0; i < in->nsrc; i++) {
 		struct source *s = &in->src[i];
 		pft_input_source(in->in, i, &s->info, sizeof(s->info));
-		if (in->counting && !pft_input_counts(in->in, i, &s->counts, sizeof(s->counts)))
+		if (in->counting && !pft_input_counts(in->in, i, &s->counts, sizeof(s->counts))) {
 			s->synced_once |= s->counts.packets[PFT_PTM_PKT_ASYNC] ||
 					  s->counts.etm3_packets[PFT_ETM3_PKT_ASYNC];
+			for (int t = 0; t < PFT_INPUT_COUNT_TYPES; t++)
+				s->flow_once |= t != PFT_ELEM_NO_SYNC && s->counts.elems[t];
+		}
 	}
 	struct pft_input_parallel par;
 	if (r == -PFT_ERR_EOS && piece_size_for_tests() &&

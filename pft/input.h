@@ -87,10 +87,11 @@ int input_settle_config(struct input_opts *o, int model);
 int input_profile(const struct input_opts *o);
 
 /* What the command keeps of each source (pft_input_source()), plus
- * whether an A-sync was seen in it. */
+ * whether an A-sync was seen in it, and program flow. */
 struct source {
 	struct pft_input_source info;
 	int synced_once;
+	int flow_once;            /* an element other than NO_SYNC came */
 	struct pft_input_counts counts;   /* input_count(): final at the end */
 };
 
@@ -122,7 +123,8 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 void input_close(struct input *in);
 
 /* After the decode: one line on stderr for each source that had no trace,
- * or (when @packets were listed) no A-sync in it.  Returns how many. */
+ * or no A-sync in it (when @packets were listed), or no program flow (when
+ * elements were).  Returns how many. */
 int input_check_sources(const struct input *in, const struct input_opts *o, int packets);
 
 /* Whether the options name trace ID @id (--id). */

@@ -200,7 +200,9 @@ check "links: --allow-outside-files reads them" \
 # obeyed (issue 29, item 11).
 python3 -c "import sys; sys.stdout.buffer.write((b'\\0' * 5 + b'\\x80') * 100)" >"$tmp/asyncs.raw"
 expect_error 2 "^pft: $tmp/asyncs.raw: this is itm trace, not PTM$" "$PFT" decode --raw "$tmp/asyncs.raw" --count
-expect_status "A-syncs with --protocol ptm" 0 "$PFT" decode --raw "$tmp/asyncs.raw" --protocol ptm --count
+expect_status "A-syncs with --protocol ptm" 1 "$PFT" decode --raw "$tmp/asyncs.raw" --protocol ptm --count
+check "A-syncs with --protocol ptm: no I-sync, said" "$("$PFT" decode --raw "$tmp/asyncs.raw" \
+    --protocol ptm --count 2>&1 >/dev/null | grep -c 'asyncs.raw: no A-sync followed by an I-sync in 600 bytes: no program flow could be decoded$')" 1
 check "A-syncs with --protocol ptm: read as PTM" "$("$PFT" dump --raw "$tmp/asyncs.raw" --protocol ptm --count 2>/dev/null | grep -E '^ +async')" \
     "  async             100"
 

@@ -62,8 +62,13 @@ while IFS=$'\t' read -r file config images; do
     # shellcheck disable=SC2086
     "$PFT" decode --raw "$file" $config $images --format jsonl >"$tmp/out" 2>"$tmp/err"
     rc=$?
-    want=0; grep -q '"type":"error"' "$tmp/out" && want=1   # exit 1: errors were listed
-    if [ $rc -ne $want ] || [ -s "$tmp/err" ] || grep -vq '^{"offset":[0-9]' "$tmp/out"; then
+    # exit 1: errors were listed, or nothing but no_sync, which is said.
+    want=0 noflow=
+    grep -q '"type":"error"' "$tmp/out" && want=1
+    if ! grep -vq '"type":"no_sync"' "$tmp/out"; then
+        want=1 noflow="pft: $file: no A-sync followed by an I-sync in $(stat -c %s "$file") bytes: no program flow could be decoded"
+    fi
+    if [ $rc -ne $want ] || [ "$(cat "$tmp/err")" != "$noflow" ] || grep -vq '^{"offset":[0-9]' "$tmp/out"; then
         bad "pft decode --raw $file $config $images -> exit $rc:"; sed 's/^/    /' "$tmp/err"
     else
         ok
