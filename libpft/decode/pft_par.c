@@ -60,8 +60,10 @@
  *
  * Memory: at most threads + 1 live pieces, and a piece's stream waits for
  * the reader at chunks_max chunks (CHUNK_BUDGET MiB over the live pieces,
- * at least 2 each), so memory does not grow with the trace, nor much with
- * the threads.
+ * at least 2 each), so memory does not grow with the trace; nor with the
+ * threads past RECORD_THREADS_MAX, as a decode that hands records over
+ * runs no more (its reading thread, which takes every record, bounds it
+ * long before).
  * A piece's stream takes about 60 bytes per byte of trace (packets and
  * elements are 72 and 64 bytes; about half that with elements in runs and
  * no packets, where a run keeps only its first packet): a piece of the
@@ -117,7 +119,9 @@ enum {
 	 * at -j 2, with its fold: 1.06-1.14 s with pieces of 256 KiB,
 	 * 0.94-1.00 s with 1 MiB, 0.96-1.03 s with 2 MiB). */
 	PIECE_SIZE = 256 << 10,
-	LARGE_PIECE_SIZE = 1 << 20
+	LARGE_PIECE_SIZE = 1 << 20,
+	/* Threads of a decode that hands records over (not count_only). */
+	RECORD_THREADS_MAX = 16
 };
 
 _Static_assert(ELEM_ROOM <= UINT16_MAX, "a batch's element ends fit 16 bits (tally_batch())");
@@ -1191,8 +1195,16 @@ static unsigned chunks_per_piece(size_t window)
 	return n > CHUNKS_MAX ? CHUNKS_MAX : n < 2 ? 2 : (unsigned)n;
 }
 
+/* The threads asked for, as a decode that counts (@count_only) or hands
+ * records over runs them (before the limit of one per piece). */
+static unsigned par_threads(unsigned threads, int count_only)
+{
+	return !count_only && threads > RECORD_THREADS_MAX ? RECORD_THREADS_MAX : threads;
+}
+
 uint32_t pft_par_piece_size(unsigned threads, int count_only, int fold)
 {
+	threads = par_threads(threads, count_only);
 	if (count_only)
 		return LARGE_PIECE_SIZE;
 	if (!fold)
@@ -1226,8 +1238,10 @@ int pft_par_alloc(const struct par_config *c, struct par **out)
 	pthread_cond_init(&p->work_cv, NULL);
 	p->npieces = (size_t)((c->length + c->piece_size - 1) / c->piece_size);
 	/* More threads than pieces would only wait. */
+	p->c.threads = par_threads(p->c.threads, c->count_only);
 	if (p->c.threads > p->npieces)
 		p->c.threads = (unsigned)p->npieces;
+	p->counts.threads = p->c.threads;
 	p->window = p->c.threads + 1;
 	p->chunks_max = chunks_per_piece(p->window);
 	/* Its ops are static: the workers' states can be freed after the

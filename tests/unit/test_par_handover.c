@@ -529,7 +529,8 @@ static void read_packets(const char *trace, unsigned threads, uint32_t piece, ui
  * piece has at sixteen (two 1 MiB chunks): the threads wait for a place
  * among the pieces in flight and for room in theirs, the reader for
  * records; each waits for its own condition, and a wake-up lost would
- * hang here.  The packets are those of one thread, in its order. */
+ * hang here.  The packets are those of one thread, in its order.  More
+ * threads than 16 are asked for in vain, but for counting. */
 static void many_threads_little_room(void)
 {
 	enum { BIG = 256 << 10, NPIECES = 40 };
@@ -559,7 +560,32 @@ static void many_threads_little_room(void)
 	PTU_CHECK(h16 == h1);
 	PTU_EQ(par.pieces, NPIECES);
 	PTU_EQ(par.handovers, NPIECES - 1);
+	PTU_EQ(par.threads, 16);
 	PTU_CHECK(par.room_waits > 0);
+
+	/* Asked for 64: records handed over, 16 decode (memory stays that of
+	 * 17 pieces in flight); counting, one per piece. */
+	read_packets(trace, 64, BIG, &n16, &h16, &par);
+	PTU_EQ(n16, n1);
+	PTU_EQ(par.threads, 16);
+	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .id = -1,
+				       .threads = 64, .piece_size = BIG };
+	struct pft_input *in = pft_input_alloc(&ic, NULL);
+	struct pft_ptm_config cfg;
+	struct pft_input_counts c;
+	struct pft_item it;
+	pft_ptm_config_init(&cfg);
+	PTU_CHECK(in != NULL);
+	if (!in)
+		return;
+	PTU_EQ(pft_input_open_file(in, trace, PFT_PIPE_RAW), 0);
+	PTU_EQ(pft_input_add_ptm(in, -1, &cfg), 0);
+	PTU_EQ(pft_input_count(in, &it, sizeof(it)), -PFT_ERR_EOS);
+	PTU_EQ(pft_input_counts(in, 0, &c, sizeof(c)), 0);
+	PTU_EQ(c.packets[PFT_PTM_PKT_IGNORE], (uint64_t)NPIECES * 256 * 1012);
+	PTU_EQ(pft_input_parallel_stats(in, &par, sizeof(par)), 0);
+	PTU_EQ(par.threads, NPIECES);
+	pft_input_free(in);
 }
 
 int main(void)
