@@ -252,10 +252,11 @@ struct pft_input_parallel {
 	 * is the slower), and the times the reader waited for records (the
 	 * threads are). */
 	uint64_t room_waits, reader_waits;
-	/* Added in 0.7: the threads that decoded, of those asked for: one per
-	 * piece at most, and 16 where records are handed over (all but
-	 * counting: the one reading thread, which takes every record, bounds
-	 * such a decode long before, and each thread's pieces hold 2 MiB). */
+	/* Added in 0.7: the threads that decoded (0: not in parallel), of
+	 * those asked for: one per piece at most, and 16 where records are
+	 * handed over (all but counting: the one reading thread, which takes
+	 * every record, bounds such a decode long before, and each thread's
+	 * pieces hold 2 MiB). */
 	uint64_t threads;
 };
 
