@@ -1,6 +1,7 @@
-/* fuzz_par - the parallel decode (pft_input with @threads 2) of a raw PTM
- * file or a formatted memory buffer cut into tiny pieces, against the
- * serial decode (@threads 1).
+/* fuzz_par - the parallel decode (pft_input with @threads 2 to 5: 2 + the
+ * input's size modulo 4, so that threads also wait for a place among the
+ * pieces in flight) of a raw PTM file or a formatted memory buffer cut into
+ * tiny pieces, against the serial decode (@threads 1).
  *
  * Input: byte 0: bit 0 packets returned, bit 1 elements returned
  * (neither: both), bit 2 items in runs, bit 3 counted (pft_input_count())
@@ -361,7 +362,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sizeof(code));
 	fuzz_write_file(trace_path, sizeof(trace_path), "par", remove_trace, trace, len);
 	decode(flags, piece, frames, 1, fold, window, &serial);
-	decode(flags, piece, frames, 2, fold, window, &parallel);
+	decode(flags, piece, frames, 2 + (unsigned)(size % 4), fold, window, &parallel);
 	FUZZ_CHECK(parallel.end == serial.end);
 	/* Folded, the threads hand over other elements: the consumers tell. */
 	FUZZ_CHECK(parallel.consumed || parallel.hash == serial.hash);
