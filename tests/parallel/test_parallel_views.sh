@@ -53,6 +53,9 @@ views() {
     same $((piece / 2)) 3 profile --format callgrind "$@"
     same $((piece / 2)) 3 calls --format jsonl "$@"
     same $((piece / 2)) 3 coverage --format jsonl "$@"
+    # More threads than cores and than a view runs (16): most wait, for a
+    # place among the pieces in flight or for room in theirs.
+    same $((piece / 4)) 20 calls --format jsonl "$@"
 }
 
 # Small qemu-user programs (recursion, longjmp, calls through pointers),
