@@ -121,7 +121,8 @@ int output_is_input(const char *path, const char *const *inputs, size_t n);
 	"                        threads: PTM raw or in a formatted memory\n" \
 	"                        buffer, ETMv3 raw\n" \
 	"                        (default: the online CPUs, but 1 for dump's\n" \
-	"                        listing; the output is the same)\n"
+	"                        listing; at most 16 but for --count; the\n" \
+	"                        output is the same)\n"
 
 #define MERGE_HELP                                                            \
 	"  --merge               every source's items in the order of their time\n" \
