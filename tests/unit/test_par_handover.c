@@ -494,32 +494,47 @@ static void default_piece_sizes(void)
 	PTU_EQ(pft_par_piece_size(16, 0, 1), 256u << 10);
 }
 
-/* The packets of raw file @trace read with @threads threads in pieces of
- * @piece bytes, summed: how many, and a hash of their offsets, types and
- * first bytes in the order read.  The parallel counts in *@par. */
-static void read_packets(const char *trace, unsigned threads, uint32_t piece, uint64_t *n,
-			 uint64_t *hash, struct pft_input_parallel *par)
+/* Raw PTM file @trace (default configuration, no image), its packets read
+ * with @threads threads in pieces of @piece bytes; NULL when it cannot be
+ * opened (a failed check). */
+static struct pft_input *open_packets(const char *trace, unsigned threads, uint32_t piece)
 {
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .id = -1,
 				       .threads = threads, .piece_size = piece };
 	struct pft_input *in = pft_input_alloc(&ic, NULL);
 	struct pft_ptm_config cfg;
+
+	pft_ptm_config_init(&cfg);
+	PTU_CHECK(in != NULL);
+	if (in && (pft_input_open_file(in, trace, PFT_PIPE_RAW) || pft_input_add_ptm(in, -1, &cfg))) {
+		PTU_CHECK(0);
+		pft_input_free(in);
+		in = NULL;
+	}
+	return in;
+}
+
+/* The packets of open_packets(), summed: how many, and a hash of their
+ * offsets, types and first bytes in the order read.  The parallel counts
+ * in *@par. */
+static void read_packets(const char *trace, unsigned threads, uint32_t piece, uint64_t *n,
+			 uint64_t *hash, struct pft_input_parallel *par)
+{
+	struct pft_input *in = open_packets(trace, threads, piece);
 	struct pft_item it;
-	int r = -PFT_ERR_NOMEM;
+	int r;
 
 	*n = 0;
 	*hash = 14695981039346656037ull;
-	pft_ptm_config_init(&cfg);
-	PTU_CHECK(in != NULL);
-	if (in && pft_input_open_file(in, trace, PFT_PIPE_RAW) == 0 &&
-	    pft_input_add_ptm(in, -1, &cfg) == 0)
-		while ((r = pft_input_next(in, &it, sizeof(it))) == 0)
-			for (uint32_t k = 0; k < it.count; k++) {
-				const struct pft_ptm_packet *p = &it.ptm[k];
-				*hash = (*hash ^ (p->offset << 16 ^ p->type << 8 ^ p->raw[0])) *
-					1099511628211ull;
-				++*n;
-			}
+	if (!in)
+		return;
+	while ((r = pft_input_next(in, &it, sizeof(it))) == 0)
+		for (uint32_t k = 0; k < it.count; k++) {
+			const struct pft_ptm_packet *p = &it.ptm[k];
+			*hash = (*hash ^ (p->offset << 16 ^ p->type << 8 ^ p->raw[0])) *
+				1099511628211ull;
+			++*n;
+		}
 	PTU_EQ(r, -PFT_ERR_EOS);
 	PTU_EQ(pft_input_parallel_stats(in, par, sizeof(*par)), 0);
 	pft_input_free(in);
@@ -537,7 +552,7 @@ static void many_threads_little_room(void)
 	size_t len = (size_t)BIG * NPIECES;
 	uint8_t *b = malloc(len);
 	struct pft_input_parallel par;
-	uint64_t n1, h1, n16, h16;
+	uint64_t n1, h1, n, h;
 
 	PTU_CHECK(b != NULL);
 	if (!b)
@@ -554,10 +569,10 @@ static void many_threads_little_room(void)
 	free(b);
 	read_packets(trace, 1, BIG, &n1, &h1, &par);
 	PTU_EQ(par.pieces, 0);
-	read_packets(trace, 16, BIG, &n16, &h16, &par);
+	read_packets(trace, 16, BIG, &n, &h, &par);
 	PTU_EQ(n1, (uint64_t)NPIECES * 256 * (1 + 1 + 1012));
-	PTU_EQ(n16, n1);
-	PTU_CHECK(h16 == h1);
+	PTU_EQ(n, n1);
+	PTU_CHECK(h == h1);
 	PTU_EQ(par.pieces, NPIECES);
 	PTU_EQ(par.handovers, NPIECES - 1);
 	PTU_EQ(par.threads, 16);
@@ -565,21 +580,14 @@ static void many_threads_little_room(void)
 
 	/* Asked for 64: records handed over, 16 decode (memory stays that of
 	 * 17 pieces in flight); counting, one per piece. */
-	read_packets(trace, 64, BIG, &n16, &h16, &par);
-	PTU_EQ(n16, n1);
+	read_packets(trace, 64, BIG, &n, &h, &par);
+	PTU_EQ(n, n1);
 	PTU_EQ(par.threads, 16);
-	struct pft_input_config ic = { .size = sizeof(ic), .packets = 1, .id = -1,
-				       .threads = 64, .piece_size = BIG };
-	struct pft_input *in = pft_input_alloc(&ic, NULL);
-	struct pft_ptm_config cfg;
+	struct pft_input *in = open_packets(trace, 64, BIG);
 	struct pft_input_counts c;
 	struct pft_item it;
-	pft_ptm_config_init(&cfg);
-	PTU_CHECK(in != NULL);
 	if (!in)
 		return;
-	PTU_EQ(pft_input_open_file(in, trace, PFT_PIPE_RAW), 0);
-	PTU_EQ(pft_input_add_ptm(in, -1, &cfg), 0);
 	PTU_EQ(pft_input_count(in, &it, sizeof(it)), -PFT_ERR_EOS);
 	PTU_EQ(pft_input_counts(in, 0, &c, sizeof(c)), 0);
 	PTU_EQ(c.packets[PFT_PTM_PKT_IGNORE], (uint64_t)NPIECES * 256 * 1012);
