@@ -406,12 +406,14 @@ static int make_room(struct worker *w, size_t i, struct piece *pc, size_t need)
 		pc->recorded = 1;
 		wake_workers(p);
 	}
-	if (pc->nchunks >= p->chunks_max && !cancelled(p, i))
+	if (pc->nchunks >= p->chunks_max && !cancelled(p, i)) {
 		p->counts.room_waits++;
-	pc->room_waiting = 1;
-	while (pc->nchunks >= p->chunks_max && !cancelled(p, i))
-		pthread_cond_wait(&pc->room_cv, &p->mu);
-	pc->room_waiting = 0;
+		pc->room_waiting = 1;
+		do
+			pthread_cond_wait(&pc->room_cv, &p->mu);
+		while (pc->nchunks >= p->chunks_max && !cancelled(p, i));
+		pc->room_waiting = 0;
+	}
 	int stop = cancelled(p, i);
 	struct chunk *c = stop ? NULL : chunk_get(p);
 	if (c) {
