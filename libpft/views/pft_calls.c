@@ -616,18 +616,22 @@ int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t 
 	return calls_put_until_events(c, e, n, size, NULL, NULL, NULL);
 }
 
+/* The arguments of pft_calls_put_run() and pft_calls_put_all(). */
+static int run_args_ok(const struct pft_calls *c, const struct pft_elem *e, size_t n,
+		       size_t size)
+{
+	return c && e && n && n <= INT32_MAX && size >= PFT_FIRST_SIZE(struct pft_elem);
+}
+
 int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
 {
-	if (!c || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem))
-		return -PFT_ERR_INVALID;
-	return pft_calls_put_checked(c, e, n, size);
+	return run_args_ok(c, e, n, size) ? pft_calls_put_checked(c, e, n, size) : -PFT_ERR_INVALID;
 }
 
 int pft_calls_put_all(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
 {
-	if (!c || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem))
-		return -PFT_ERR_INVALID;
-	return calls_put_elems(c, e, n, size, 0, NULL, NULL, NULL);
+	return run_args_ok(c, e, n, size) ? calls_put_elems(c, e, n, size, 0, NULL, NULL, NULL)
+					  : -PFT_ERR_INVALID;
 }
 
 int pft_calls_put(struct pft_calls *c, const struct pft_elem *e, size_t size)
