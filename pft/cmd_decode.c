@@ -24,6 +24,12 @@ struct dis_entry {
 	char text[200];                   /* as the listing prints it */
 };
 
+/* --count: a source's gaps that lost bytes (the library counts the rest). */
+struct gap_errors {
+	uint64_t n, first_offset;
+	int first_status;
+};
+
 struct decode {
 	int format, count_only, insn, multi_id;
 	int merge;                    /* --merge: each line with its time */
@@ -33,7 +39,7 @@ struct decode {
 	struct dis_entry *dis;        /* DIS_CACHE_SIZE entries, with --insn */
 	uint64_t counts[PFT_ELEM_TYPE_MAX];
 	uint64_t insns;
-	uint64_t *gap_errors;         /* --count: per source, the gaps' errors */
+	struct gap_errors *gap_errors; /* --count: per source */
 	const struct pft_ptm_packet *pkt; /* the packet whose elements are printed */
 	struct pft_lines *lines;      /* source lines of the --elf files */
 	struct pft_select *sel;       /* --function: NULL, everything */
@@ -483,8 +489,11 @@ static void on_gap(struct decode *d, const struct pft_input_source *s, size_t so
 		return;
 	d->counts[PFT_ELEM_ERROR]++;
 	if (d->count_only) {
-		if (d->gap_errors)
-			d->gap_errors[source]++;
+		struct gap_errors *g = d->gap_errors ? &d->gap_errors[source] : NULL;
+		if (g && !g->n++) {
+			g->first_offset = offset;
+			g->first_status = status;
+		}
 		return;
 	}
 	if (d->format == FMT_JSONL) {
@@ -559,10 +568,30 @@ static void print_counts(const struct decode *d, const struct input *in)
 		if (!s->info.decoded)
 			continue;
 		memcpy(counts, s->counts.elems, sizeof(counts));
-		counts[PFT_ELEM_ERROR] += d->gap_errors ? d->gap_errors[i] : 0;
+		counts[PFT_ELEM_ERROR] += d->gap_errors ? d->gap_errors[i].n : 0;
 		print_counts_of(d, &s->info, s->counts.insns, counts);
 	}
 	print_counts_of(d, NULL, d->insns, d->counts);
+}
+
+/* --count: where each source's trace went wrong, one line each (the
+ * counts say only how often). */
+static void report_count_errors(const struct decode *d, const struct input *in)
+{
+	for (size_t i = 0; d->gap_errors && i < in->nsrc; i++) {
+		const struct pft_input_counts *c = &in->src[i].counts;
+		const struct gap_errors *g = &d->gap_errors[i];
+		uint64_t elems = c->elems[PFT_ELEM_ERROR];
+		if (!elems && !g->n)
+			continue;
+		int gap_first = g->n && (!elems || g->first_offset < c->first_error_offset);
+		const char *what = gap_first
+			? pft_errstr(pft_errcode(g->first_status))
+			: pft_errstr((enum pft_error_code)c->first_error_reason);
+		input_report_trace_errors(&in->src[i].info, elems + g->n,
+					  gap_first ? g->first_offset : c->first_error_offset, what,
+					  "pft decode without --count lists them");
+	}
 }
 
 static void usage(void *ctx)
@@ -694,11 +723,16 @@ int cmd_decode(int argc, char **argv)
 		print_counts(&d, &in);
 	if (!rc && o->merge)
 		input_merge_report(&in, "--merge-window");
-	/* Errors in the trace were listed as error elements: the input was
-	 * read, but not cleanly. */
-	if (!rc && (input_check_sources(&in, o, 0) + input_fit_report(&in) ||
-		    d.counts[PFT_ELEM_ERROR]))
-		rc = EXIT_DECODE_ERRORS;
+	/* Errors in the trace were listed as error elements (--count: where
+	 * they begin, unless a verdict on the input said why already): the
+	 * input was read, but not cleanly. */
+	if (!rc) {
+		int said = input_check_sources(&in, o, 0) + input_fit_report(&in);
+		if (d.count_only && !said)
+			report_count_errors(&d, &in);
+		if (said || d.counts[PFT_ELEM_ERROR])
+			rc = EXIT_DECODE_ERRORS;
+	}
 	input_close(&in);
 out:
 	disasm_close(&d.cs);

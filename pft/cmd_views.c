@@ -537,14 +537,10 @@ static void count_error(struct views_run *r, size_t i, uint64_t offset, const ch
 static void report_errors(const struct views_run *r)
 {
 	const struct first_error *f = &r->first_error;
-	const struct pft_input_source *s = &r->in.src[f->source].info;
-	char id[16];
 
-	if (!r->errors)
-		return;
-	cli_error("%s: %s%" PRIu64 " error%s in the trace, the first at offset 0x%" PRIx64
-		  ": %s (the views count what decoded; pft decode lists the errors)",
-		  s->path, input_id_prefix(s, id), r->errors, r->errors == 1 ? "" : "s", f->offset, f->what);
+	if (r->errors)
+		input_report_trace_errors(&r->in.src[f->source].info, r->errors, f->offset, f->what,
+					  "the views count what decoded; pft decode lists the errors");
 }
 
 /* The @n elements of a run of source @i (with @timed, one, at @time on

@@ -440,6 +440,16 @@ const char *input_id_prefix(const struct pft_input_source *s, char buf[16])
 	return buf;
 }
 
+void input_report_trace_errors(const struct pft_input_source *s, uint64_t n, uint64_t offset,
+			       const char *what, const char *lists)
+{
+	char id[16];
+
+	cli_error("%s: %s%" PRIu64 " error%s in the trace, the first at offset 0x%" PRIx64
+		  ": %s (%s)", s->path, input_id_prefix(s, id), n, n == 1 ? "" : "s", offset, what,
+		  lists);
+}
+
 int input_candidate_options(const struct pft_input_source *s, unsigned k, char *buf, size_t len)
 {
 	struct pft_ptm_config cfg = s->cfg;

@@ -133,6 +133,10 @@ int input_names_id(const struct input_opts *o, int id);
 /* "id 0x13: " in @buf for a source with an ID, else "": what a message
  * about source @s puts after the file name.  Returns @buf. */
 const char *input_id_prefix(const struct pft_input_source *s, char buf[16]);
+/* One line on stderr for the @n errors in source @s's trace, the first at
+ * @offset (@what was wrong); @lists says what lists them all. */
+void input_report_trace_errors(const struct pft_input_source *s, uint64_t n, uint64_t offset,
+			       const char *what, const char *lists);
 /* The options of detected source @s's reading @k (0: @s->cfg's; up to
  * @s->ncandidates) into @buf: "" for none.  0, or -1 when they do not fit. */
 int input_candidate_options(const struct pft_input_source *s, unsigned k, char *buf, size_t len);

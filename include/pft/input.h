@@ -314,6 +314,12 @@ struct pft_input_counts {
 	uint64_t insns;         /* instructions in RANGE elements */
 	uint64_t bytes;         /* trace bytes of the source */
 	uint64_t errors;        /* BAD packets and gaps that lost bytes */
+	/* Added in 0.7, where @elems[PFT_ELEM_ERROR] is not 0: the first
+	 * ERROR element's @offset and @reason, which say where the trace went
+	 * wrong without listing it. */
+	uint64_t first_error_offset;
+	uint32_t first_error_reason;
+	uint32_t reserved;
 };
 
 /*
@@ -326,10 +332,11 @@ struct pft_input_counts {
 pft_export int pft_input_count(struct pft_input *in, struct pft_item *item, size_t size);
 
 /*
- * Source @index's counts so far in *@c (@size = sizeof *@c); for a source
- * that is not decoded, or an input read with pft_input_next(), only
- * @bytes and @errors (its pft_input_source() statistics).  Returns 0 or -PFT_ERR_INVALID (NULL argument, @size too small,
- * @index out of range).
+ * Source @index's counts so far in *@c (@size = sizeof *@c; one that ends
+ * before @first_error_offset gets the fields it has); for a source that
+ * is not decoded, or an input read with pft_input_next(), only @bytes and
+ * @errors (its pft_input_source() statistics).  Returns 0 or
+ * -PFT_ERR_INVALID (NULL argument, @size too small, @index out of range).
  */
 pft_export int pft_input_counts(const struct pft_input *in, size_t index,
 				struct pft_input_counts *c, size_t size);

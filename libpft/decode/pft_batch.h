@@ -124,6 +124,10 @@ static inline void ptm_count_elems(struct pft_input_counts *c, const struct pft_
 			ranges++;
 			insns += elems[k].ninsn;
 		} else {
+			if (elems[k].type == PFT_ELEM_ERROR && !c->elems[PFT_ELEM_ERROR]) {
+				c->first_error_offset = elems[k].offset;
+				c->first_error_reason = elems[k].reason;
+			}
 			c->elems[elems[k].type]++;
 		}
 	}

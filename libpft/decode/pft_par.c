@@ -191,6 +191,10 @@ struct cand {
 	size_t pos;
 	struct tally tally;        /* count_only: the piece's, up to the I-sync */
 	struct pft_fit fit;        /* and its fit check's (prefix not copied) */
+	/* count_only: the first ERROR element after the I-sync (when the
+	 * piece counted one after it: @tally's are the piece's first). */
+	uint64_t error_offset;
+	uint32_t error_reason;
 };
 
 enum piece_state { PC_WAITING = 0, PC_RUNNING, PC_DONE, PC_DEAD };
@@ -199,6 +203,7 @@ struct piece {
 	uint64_t start;
 	struct cand cands[CAND_MAX];
 	unsigned ncands;
+	unsigned errors_noted;     /* candidates given the first error after them */
 	int recorded;              /* no more candidates will come */
 	struct chunk *head, *tail;
 	unsigned nchunks;
@@ -298,6 +303,7 @@ struct par {
 	/* The counts of the parts of the pieces passed, and the candidate
 	 * where the piece being read took over (none: the first). */
 	struct tally total, from_tally;
+	unsigned from_handover;    /* the candidate of @from_tally */
 	struct pft_fit from_fit;
 	int from_cand;
 	uint16_t flush_end;        /* a flush record's elements, as one packet's */
@@ -528,6 +534,24 @@ static int put_gap(struct worker *w, size_t i, struct piece *pc, int status, uin
 	return put_bare(w, i, pc, 0, status, &offset, sizeof(offset));
 }
 
+/* Count @n elements into piece @pc's tally; the candidates recorded
+ * since its last ERROR element get the next one's place (add_part()). */
+static void tally_elems(struct piece *pc, const struct pft_elem *elems, size_t n)
+{
+	uint64_t errors = pc->tally.c.elems[PFT_ELEM_ERROR];
+
+	ptm_count_elems(&pc->tally.c, elems, n);
+	if (pc->tally.c.elems[PFT_ELEM_ERROR] == errors || pc->errors_noted == pc->ncands)
+		return;
+	const struct pft_elem *e = elems;
+	while (e->type != PFT_ELEM_ERROR)
+		e++;
+	for (; pc->errors_noted < pc->ncands; pc->errors_noted++) {
+		pc->cands[pc->errors_noted].error_offset = e->offset;
+		pc->cands[pc->errors_noted].error_reason = e->reason;
+	}
+}
+
 /* Count the worker's @npkts packets (status @status) and their elements
  * into piece @pc, giving them to its fit check in the serial decode's
  * order (pft_batch_item(): each packet, then its elements). */
@@ -541,7 +565,7 @@ static void tally_batch(struct worker *w, struct piece *pc, int npkts, int statu
 		t->c.errors++;
 	if (w->p->c.packets)
 		w->p->proto->count_packets(&t->c, w->pkts, (size_t)npkts);
-	ptm_count_elems(&t->c, w->elems, nelems);
+	tally_elems(pc, w->elems, nelems);
 	if (!pc->fit)
 		return;
 	/* Fit checks are of PTM sources; the serial decode's way over the
@@ -1020,7 +1044,7 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		if (n < 0)
 			return n;
 		w->end[0] = (size_t)n;
-		ptm_count_elems(&pc->tally.c, w->elems, (size_t)n);
+		tally_elems(pc, w->elems, (size_t)n);
 		if (n && !p->c.count_only && (err = put_bare(w, i, pc, (unsigned)n, 0, NULL, 0)) != 0)
 			return err < 0 ? err : 0;
 	}
@@ -1343,8 +1367,17 @@ static void add_part(struct par *p, const struct piece *pc)
 {
 	static const struct tally none;
 	const struct tally *from = p->from_cand ? &p->from_tally : &none;
+	struct pft_input_counts *c = &p->total.c;
+	int first = !c->elems[PFT_ELEM_ERROR];
 
-	add_counts(&p->total.c, &pc->tally.c, &from->c);
+	add_counts(c, &pc->tally.c, &from->c);
+	if (first && c->elems[PFT_ELEM_ERROR]) {
+		const struct cand *at = &pc->cands[p->from_handover];
+		c->first_error_offset = from->c.elems[PFT_ELEM_ERROR] ? at->error_offset
+						: pc->tally.c.first_error_offset;
+		c->first_error_reason = from->c.elems[PFT_ELEM_ERROR] ? at->error_reason
+						: pc->tally.c.first_error_reason;
+	}
 	p->total.packets += pc->tally.packets - from->packets;
 	if (p->fit && pc->fit)
 		pft_fit_add_part(p->fit, pc->fit, p->from_cand ? &p->from_fit : NULL);
@@ -1387,6 +1420,7 @@ static void pass_pieces(struct par *p, size_t next, unsigned handover)
 		p->rchunk = pc->cands[handover].chunk;
 		p->rpos = pc->cands[handover].pos;
 		p->from_tally = pc->cands[handover].tally;
+		p->from_handover = handover;
 		p->from_fit = pc->cands[handover].fit;
 		p->from_cand = 1;
 		/* The chunks before the hand-over are never read (none: the

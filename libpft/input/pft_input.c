@@ -1483,16 +1483,18 @@ int pft_input_counts(const struct pft_input *in, size_t index, struct pft_input_
 		     size_t size)
 {
 	struct pft_input_source src;
+	struct pft_input_counts all = { 0 };
 
-	if (!in || !c || size < sizeof(*c) || pft_input_source(in, index, &src, sizeof(src)))
+	if (!in || !c || size < offsetof(struct pft_input_counts, first_error_offset) ||
+	    pft_input_source(in, index, &src, sizeof(src)))
 		return -PFT_ERR_INVALID;
-	memset(c, 0, size);
 	if (in->par && src.decoded)
-		pft_par_total(in->par, c);
+		pft_par_total(in->par, &all);
 	else if (in->counts)
-		*c = in->counts[index];
-	c->bytes = src.stats.bytes;
-	c->errors = src.stats.errors;
+		all = in->counts[index];
+	all.bytes = src.stats.bytes;
+	all.errors = src.stats.errors;
+	pft_copy_known(c, &all, size, sizeof(all));
 	return 0;
 }
 

@@ -111,6 +111,8 @@ struct result {
 	struct pft_merge_stats merge;
 	int consumed, fold;                       /* which fold: FOLD_* */
 	uint64_t by_type[PFT_INPUT_COUNT_TYPES];  /* packets listed */
+	uint64_t errors_listed;                   /* ERROR elements, the first: */
+	struct pft_elem first_error;
 	int end;
 	struct pft_input_counts counts;
 	struct pft_input_source src;
@@ -316,6 +318,8 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, 
 				r->by_type[it.ptm[k].type]++;
 			} else if (it.type == PFT_ITEM_ELEM && it.elem[k].type < PFT_ELEM_RANGE_COUNT &&
 				   !(it.elem[k].flags & PFT_ELEM_F_FOLDED)) {
+				if (it.elem[k].type == PFT_ELEM_ERROR && !r->errors_listed++)
+					r->first_error = it.elem[k];
 				mix_elem(&r->hash, &it.elem[k]);
 				r->nelems++;
 			}
@@ -388,6 +392,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct result listed;
 		decode(flags & ~8, piece, frames, 1, fold, 0, &listed);
 		FUZZ_CHECK(!memcmp(listed.by_type, serial.counts.packets, sizeof(listed.by_type)));
+		/* Where the elements were counted, the first error is the
+		 * listing's. */
+		const struct pft_input_counts *c = &serial.counts;
+		FUZZ_CHECK(!c->elems[PFT_ELEM_ERROR] ||
+			   (listed.errors_listed == c->elems[PFT_ELEM_ERROR] &&
+			    listed.first_error.offset == c->first_error_offset &&
+			    listed.first_error.reason == c->first_error_reason));
 		FUZZ_CHECK(listed.src.stats.packets == serial.src.stats.packets);
 		FUZZ_CHECK(listed.src.stats.errors == serial.src.stats.errors);
 		FUZZ_CHECK(listed.fit == serial.fit);

@@ -7,7 +7,9 @@
 # with the trace cut into small pieces at -j 2 or 3.  `pft decode --count`
 # counts each batch of elements at once: its counts by element type and
 # its instructions must be those of the decode listing, and its messages
-# (bad packets, the fit check's verdict) the listing's.
+# (the fit check's verdict) the listing's; where the trace had errors and
+# nothing else was said, one more: how many the listing has, and the first
+# one's offset.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -55,7 +57,17 @@ compare_decode() {
     check "decode $name -j $jobs: instructions" \
         "$(sed -n 's/^\([0-9]*\) instructions$/\1/p' "$tmp/count.txt")" \
         "$(jq -s 'map(select(.type == "range") | .n) | add' "$tmp/list.jsonl")"
-    check "decode $name -j $jobs: messages" "$(cat "$tmp/count.err")" "$(cat "$tmp/list.err")"
+    local errors first
+    errors=$(jq -s 'map(select(.type == "error")) | length' "$tmp/list.jsonl")
+    first=$(jq -s 'map(select(.type == "error"))[0].offset // empty' "$tmp/list.jsonl")
+    check "decode $name -j $jobs: messages" \
+        "$(grep -v -e ' in the trace, the first at ' -e 'parallel decode: ' "$tmp/count.err")" \
+        "$(grep -v 'parallel decode: ' "$tmp/list.err")"
+    check "decode $name -j $jobs: errors" \
+        "$(sed -n 's/.*: \([0-9]*\) errors\{0,1\} in the trace, the first at offset \(0x[0-9a-f]*\): .*/\1 \2/p' \
+            "$tmp/count.err")" \
+        "$([ "$errors" -gt 0 ] && ! grep -qv 'parallel decode: ' "$tmp/list.err" &&
+            printf '%s 0x%x' "$errors" "$first")"
 }
 
 # trace_cov_a15's raw PTM buffer; TC2's PTM (ID 0x13) on its own, from the
@@ -86,6 +98,16 @@ for j in 1 2; do
     compare_decode "TC2 x160" $j --raw "$tmp/big.pft" "${cfg[@]}" "${img[@]}"
     compare_decode "TC2 x160, damaged" $j --raw "$tmp/bad.pft" "${cfg[@]}" "${img[@]}"
 done
+check "damaged trace: decode --count says where the errors begin" \
+    "$(grep -c ': [0-9]* errors in the trace, the first at offset 0x' "$tmp/count.err")" 1
+# Cut inside its last packet: one error, at the cut, in the last of many
+# pieces.
+head -c $(($(wc -c <"$tmp/big.pft") - 2)) "$tmp/big.pft" >"$tmp/cut.pft"
+for j in 1 2; do
+    PFT_PIECE_SIZE=4096 compare_decode "TC2 x160, cut" $j --raw "$tmp/cut.pft" "${cfg[@]}" "${img[@]}"
+done
+check "cut trace: one error, at its end" "$(grep -c ': 1 error in the trace, the first at offset 0xb111d: ' \
+    "$tmp/count.err")" 1
 # An image 4 KB off: the fit check's verdict comes after the counts.
 compare_decode "TC2 x160, image 4 KB off" 1 --raw "$tmp/big.pft" "${cfg[@]}" \
     --image "$SS/TC2/kernel_dump.bin@0xC0009000"

@@ -156,9 +156,14 @@ static void count_items(const char *trace, const char *image, const struct pft_p
 				c->packets[it.ptm[k].type]++;
 				c->errors += it.status < 0;
 			} else {
-				c->elems[it.elem[k].type]++;
-				if (it.elem[k].type == PFT_ELEM_RANGE)
-					c->insns += it.elem[k].ninsn;
+				const struct pft_elem *e = &it.elem[k];
+				if (e->type == PFT_ELEM_ERROR && !c->elems[PFT_ELEM_ERROR]) {
+					c->first_error_offset = e->offset;
+					c->first_error_reason = e->reason;
+				}
+				c->elems[e->type]++;
+				if (e->type == PFT_ELEM_RANGE)
+					c->insns += e->ninsn;
 			}
 		}
 	}
@@ -192,6 +197,14 @@ static void count(const char *trace, const char *image, const struct pft_ptm_con
 	/* Read by counting: not by items. */
 	PTU_EQ(pft_input_next(in, &it, sizeof(it)), -PFT_ERR_INVALID);
 	PTU_EQ(pft_input_counts(in, 0, c, sizeof(*c)), 0);
+	/* A caller built before the first error's place: the fields it has. */
+	const size_t old = offsetof(struct pft_input_counts, first_error_offset);
+	struct pft_input_counts before;
+	memset(&before, 0xee, sizeof(before));
+	PTU_EQ(pft_input_counts(in, 0, &before, old - 1), -PFT_ERR_INVALID);
+	PTU_EQ(pft_input_counts(in, 0, &before, old), 0);
+	PTU_CHECK(!memcmp(&before, c, old));
+	PTU_EQ(before.first_error_offset, 0xeeeeeeeeeeeeeeeeull);
 	PTU_EQ(pft_input_parallel_stats(in, par, sizeof(*par)), 0);
 	pft_input_free(in);
 }
