@@ -687,6 +687,7 @@ int input_open(struct input *in, const struct input_opts *o, int packets, int el
 	ic.merge = (uint8_t)o->merge;
 	ic.merge_window = o->merge_window;
 	in->counting = o->counting;
+	in->jobs = o->jobs;
 	in->in = pft_input_alloc(&ic, &err);
 	if (!in->in) {
 		cli_error("%s", pft_errstr(pft_errcode(err)));
@@ -779,6 +780,31 @@ void input_close(struct input *in)
 	memset(in, 0, sizeof(*in));
 }
 
+/* -j N given, the decode ran in one thread: a note on why (a small trace
+ * is decoded in one on purpose, and says nothing). */
+static void report_serial(const struct input *in)
+{
+	static const char *const why[PFT_SERIAL_MAX] = {
+		[PFT_SERIAL_PERF] = "perf.data is not cut into pieces",
+		[PFT_SERIAL_FILES] = "the input has several trace files; the parallel decode cuts "
+				     "one",
+		[PFT_SERIAL_SOURCES] = "the buffer holds several trace sources; the parallel decode "
+				       "takes one (--id ID picks it)",
+		[PFT_SERIAL_STREAM] = "standard input and pipes are not cut into pieces; a regular "
+				      "file is",
+		[PFT_SERIAL_PROTOCOL] = "the parallel decode takes PTM raw or in a formatted "
+					"buffer, and ETMv3 raw",
+		[PFT_SERIAL_IMAGE_READER] = "an image is read through a callback",
+	};
+	struct pft_input_parallel par;
+
+	if (in->jobs < 2 || !in->nsrc || pft_input_parallel_stats(in->in, &par, sizeof(par)) ||
+	    par.serial >= PFT_SERIAL_MAX || !why[par.serial])
+		return;
+	cli_note("%s: -j %u: decoded in one thread: %s", in->src[0].info.path, in->jobs,
+		 why[par.serial]);
+}
+
 /* What pft_input_next() or pft_input_count() returned (@r, the item in
  * *@item), as input_next() returns it. */
 static int took_item(struct input *in, struct pft_item *item, int r)
@@ -822,8 +848,10 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 		cli_error("parallel decode: %" PRIu64 " pieces, %" PRIu64 " handovers, %" PRIu64
 			  " absorbed, %" PRIu64 " folded", par.pieces, par.handovers, par.absorbed,
 			  par.folded);
-	if (r == -PFT_ERR_EOS)
+	if (r == -PFT_ERR_EOS) {
+		report_serial(in);
 		return 0;
+	}
 	input_report_error(in->in, r);
 	return -1;
 }

@@ -106,6 +106,7 @@ struct input {
 				  * named as they are found missing */
 	int counting;            /* read with input_count() */
 	int warnings;            /* the input is damaged (said when opened) */
+	unsigned jobs;           /* -j N given (0: not) */
 };
 
 /* After a decode with a merge: one line on stderr for each source whose

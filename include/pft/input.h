@@ -237,6 +237,23 @@ enum pft_input_merge {
 
 struct pft_input;
 
+/* Why a decode given two threads or more ran in the calling thread alone
+ * (pft_input_parallel.serial). */
+enum pft_input_serial {
+	PFT_SERIAL_NOT = 0,       /* it ran in threads, or has not begun */
+	PFT_SERIAL_ONE_THREAD,    /* pft_input_config.threads below 2 */
+	PFT_SERIAL_SMALL,         /* less than two pieces of trace */
+	PFT_SERIAL_PERF,          /* perf.data */
+	PFT_SERIAL_FILES,         /* several trace files (a snapshot's buffers) */
+	PFT_SERIAL_SOURCES,       /* several sources decoded from one file */
+	PFT_SERIAL_STREAM,        /* standard input, a pipe or device, or a
+				   * file whose start was read to detect it */
+	PFT_SERIAL_PROTOCOL,      /* a protocol, or format, it does not cut
+				   * (ETMv3 in a formatted buffer) */
+	PFT_SERIAL_IMAGE_READER,  /* an image read through a callback */
+	PFT_SERIAL_MAX
+};
+
 /* How the parallel decode went (final at the end of the trace). */
 struct pft_input_parallel {
 	uint64_t pieces;        /* pieces the file was cut into; 0: not parallel */
@@ -258,6 +275,9 @@ struct pft_input_parallel {
 	 * every record, bounds such a decode long before, and each thread's
 	 * pieces hold 2 MiB). */
 	uint64_t threads;
+	/* Added in 0.7: why it was not parallel (enum pft_input_serial), once
+	 * the decode has begun. */
+	uint64_t serial;
 };
 
 /* The parallel decode's counts in *@st (@size = sizeof *@st; one that

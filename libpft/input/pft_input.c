@@ -87,6 +87,7 @@ struct pft_input {
 	struct pft_image *survey_img;  /* the survey's user images, when given */
 	struct par *par;       /* the parallel decode, once started */
 	int par_tried;
+	enum pft_input_serial serial;  /* without @par: why not */
 	const struct pft_fold *fold;  /* pft_input_set_fold() */
 	struct pft_merge *merge;  /* cfg.merge: the sources on one time base */
 	int merge_none;        /* no decoded source has timestamps: no merge */
@@ -1094,15 +1095,25 @@ static int start_parallel(struct pft_input *in)
 	struct stat st;
 
 	in->par_tried = 1;
-	if (in->cfg.threads < 2 || in->perf || in->nfiles != 1)
+	in->serial = in->cfg.threads < 2 ? PFT_SERIAL_ONE_THREAD
+		     : in->perf ? PFT_SERIAL_PERF
+		     : in->nfiles != 1 ? PFT_SERIAL_FILES : PFT_SERIAL_NOT;
+	if (in->serial)
 		return 0;
 	struct in_file *f = &in->files[0];
 	int frames = f->format == PFT_PIPE_FORMATTED;
-	if ((f->format != PFT_PIPE_RAW && !frames) || f->nmap != 1 || f->prefix || f->read ||
-	    !strcmp(f->path, "-") || stat(f->path, &st) || !S_ISREG(st.st_mode))
+	in->serial = f->format != PFT_PIPE_RAW && !frames ? PFT_SERIAL_PROTOCOL
+		     : f->nmap > 1 ? PFT_SERIAL_SOURCES
+		     : f->prefix || f->read || !strcmp(f->path, "-") || stat(f->path, &st) ||
+				     !S_ISREG(st.st_mode) ? PFT_SERIAL_STREAM
+		     : PFT_SERIAL_NOT;
+	if (in->serial || !f->nmap)
 		return 0;
 	const struct in_source *s = &in->src[f->map[0]];
-	if (!pft_par_protocol_ok(s->pub.protocol, frames) || (s->pub.image && s->pub.image->read_cb))
+	in->serial = !pft_par_protocol_ok(s->pub.protocol, frames) ? PFT_SERIAL_PROTOCOL
+		     : s->pub.image && s->pub.image->read_cb ? PFT_SERIAL_IMAGE_READER
+		     : PFT_SERIAL_NOT;
+	if (in->serial)
 		return 0;
 	const struct pft_fold *fold = in->cfg.runs && in->cfg.elements && !in->cfg.packets &&
 				      in->reading != READ_COUNTS ? in->fold : NULL;
@@ -1130,6 +1141,8 @@ static int start_parallel(struct pft_input *in)
 		return pft_diag_file(&in->error, err, f->path,
 				     "cannot start the parallel decode: %s",
 				     pft_errstr(pft_errcode(err)));
+	if (!in->par)   /* its other reasons were checked above */
+		in->serial = PFT_SERIAL_SMALL;
 	return 0;
 }
 
@@ -1210,6 +1223,8 @@ int pft_input_parallel_stats(const struct pft_input *in, struct pft_input_parall
 		return -PFT_ERR_INVALID;
 	if (in->par)
 		pft_par_counts(in->par, &all);
+	else
+		all.serial = in->serial;
 	pft_copy_known(st, &all, size, sizeof(all));
 	return 0;
 }
@@ -1251,8 +1266,11 @@ static int next_item(struct pft_input *in, struct pft_item *item, size_t size)
 			;
 		return err;
 	}
-	if (in->perf)
+	if (in->perf) {
+		if (!in->par_tried)
+			start_parallel(in);   /* says why not */
 		return pft_perf_in_next(in->perf, item, size);
+	}
 	if (in->survey && in->nuimg && !in->survey_img) {
 		/* The user's images: detection then tells the flow options
 		 * too, as a decode's does. */
@@ -1330,7 +1348,7 @@ static int merge_pull(struct pft_input *in, int want, struct pft_item *item)
 {
 	int r;
 
-	if (!in->par_tried && !in->perf && (r = start_parallel(in)) < 0)
+	if (!in->par_tried && (r = start_parallel(in)) < 0)
 		return r;
 	if (in->perf || in->par) {   /* one stream: perf.data's CPUs, or the pieces */
 		r = in->perf ? pft_perf_in_next(in->perf, item, sizeof(*item))

@@ -250,4 +250,28 @@ check "-j 0: message" "$(cat "$tmp/err")" "pft: -j/--jobs: '0' is not a number o
 "$PFT" decode --raw "$tmp/one.pft" --jobs 2 "${cfg[@]}" --count >"$tmp/out" 2>/dev/null
 check "--jobs 2" "$?" 0
 
+# -j N given where the decode runs in one thread: a note says why, the
+# output is the same; none without -j, with --quiet, or for a small trace
+# (decoded in one thread on purpose).
+serial_note() { grep -c -- "-j 2: decoded in one thread: $1" "$tmp/err"; }
+"$PFT" decode --snapshot "$tc2" --count >"$tmp/one.txt" 2>/dev/null
+"$PFT" decode --snapshot "$tc2" --count -j 2 >"$tmp/out" 2>"$tmp/err"
+check "-j 2, several sources in the buffer: the note" \
+    "$(serial_note 'the buffer holds several trace sources; the parallel decode takes one (--id ID picks it)$')" 1
+check "-j 2, several sources: the same counts" "$(cat "$tmp/out")" "$(cat "$tmp/one.txt")"
+"$PFT" decode --snapshot "$tc2" --count -j 2 --quiet >/dev/null 2>"$tmp/err"
+check "-j 2 --quiet: no note" "$(serial_note '')" 0
+"$PFT" decode --snapshot "$tc2" --count >/dev/null 2>"$tmp/err"
+check "no -j: no note" "$(serial_note '')" 0
+"$PFT" decode --snapshot "$tc2" --id 0x13 --count -j 2 >/dev/null 2>"$tmp/err"
+check "-j 2, one source, small: no note" "$(serial_note '')" 0
+"$PFT" decode --raw - "${cfg[@]}" --count -j 2 <"$tmp/big.pft" >"$tmp/out" 2>"$tmp/err"
+check "-j 2, standard input: the note" \
+    "$(serial_note 'standard input and pipes are not cut into pieces; a regular file is$')" 1
+"$PFT" decode --raw "$tmp/big.pft" "${cfg[@]}" --count -j 1 >"$tmp/one.txt" 2>/dev/null
+check "-j 2, standard input: the same counts" "$(cat "$tmp/out")" "$(cat "$tmp/one.txt")"
+"$PFT" decode --snapshot "$tc2" --id 0x10 --count -j 2 >/dev/null 2>"$tmp/err"
+check "-j 2, ETMv3 in a formatted buffer: the note" \
+    "$(serial_note 'the parallel decode takes PTM raw or in a formatted buffer, and ETMv3 raw$')" 1
+
 summary

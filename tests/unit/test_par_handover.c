@@ -249,6 +249,8 @@ static void same_as_serial(const struct stream *s, const char *image, int return
 	size_t n1 = decode(trace, image, &cfg, 1, serial, sizeof(serial), &none);
 	size_t n2 = decode(trace, image, &cfg, 2, parallel, sizeof(parallel), &par);
 	PTU_EQ(none.pieces, 0);
+	PTU_EQ(none.serial, PFT_SERIAL_ONE_THREAD);
+	PTU_EQ(par.serial, pieces ? PFT_SERIAL_NOT : PFT_SERIAL_SMALL);
 	PTU_CHECK(n1 > 0);
 	PTU_EQ(n2, n1);
 	PTU_CHECK(n1 == n2 && !memcmp(serial, parallel, n1));
@@ -452,6 +454,46 @@ static void counting_arguments(void)
 	pft_input_free(in);
 }
 
+/* Two files, each large enough to cut: decoded in one thread, and said
+ * why; nothing said before the decode begins. */
+static void serial_for_two_files(void)
+{
+	struct stream s = { .n = 0 };
+	struct pft_input_parallel par;
+	struct pft_ptm_config cfg;
+	struct pft_item it;
+	int r;
+
+	async(&s);
+	isync(&s, 0x1000);
+	fill_to(&s, 4 * PIECE);
+	const char *trace = write_file("two.pft", s.b, s.n);
+	const char *second = write_file("two-b.pft", s.b, s.n);
+	pft_ptm_config_init(&cfg);
+	struct pft_input *in = open_raw(trace, NULL, &cfg, 2);
+	if (!in)
+		return;
+	PTU_EQ(pft_input_open_file(in, second, PFT_PIPE_RAW), 0);
+	PTU_EQ(pft_input_add_ptm(in, -1, &cfg), 1);   /* the second source */
+	PTU_EQ(pft_input_parallel_stats(in, &par, sizeof(par)), 0);
+	PTU_EQ(par.serial, PFT_SERIAL_NOT);
+	while ((r = pft_input_next(in, &it, sizeof(it))) == 0)
+		;
+	PTU_EQ(r, -PFT_ERR_EOS);
+	PTU_EQ(pft_input_parallel_stats(in, &par, sizeof(par)), 0);
+	PTU_EQ(par.pieces, 0);
+	PTU_EQ(par.serial, PFT_SERIAL_FILES);
+	pft_input_free(in);
+	/* The same file alone is cut. */
+	in = open_raw(trace, NULL, &cfg, 2);
+	while (in && (r = pft_input_next(in, &it, sizeof(it))) == 0)
+		;
+	PTU_EQ(pft_input_parallel_stats(in, &par, sizeof(par)), 0);
+	PTU_EQ(par.pieces, 4);
+	PTU_EQ(par.serial, PFT_SERIAL_NOT);
+	pft_input_free(in);
+}
+
 /* One thread, or a file of fewer than two pieces: the serial decode. */
 static void not_split(void)
 {
@@ -620,6 +662,7 @@ int main(void)
 	PTU_RUN(return_stack_moves_the_handover);
 	PTU_RUN(flow_states_at_the_isync);
 	PTU_RUN(not_split);
+	PTU_RUN(serial_for_two_files);
 	PTU_RUN(counting_bad_packets);
 	PTU_RUN(counting_arguments);
 	PTU_RUN(default_piece_sizes);
