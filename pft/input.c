@@ -782,7 +782,7 @@ void input_close(struct input *in)
 
 /* -j N given, the decode ran in one thread: a note on why (a small trace
  * is decoded in one on purpose, and says nothing). */
-static void report_serial(const struct input *in)
+static void report_serial(struct input *in)
 {
 	static const char *const why[PFT_SERIAL_MAX] = {
 		[PFT_SERIAL_PERF] = "perf.data is not cut into pieces",
@@ -798,9 +798,11 @@ static void report_serial(const struct input *in)
 	};
 	struct pft_input_parallel par;
 
-	if (in->jobs < 2 || !in->nsrc || pft_input_parallel_stats(in->in, &par, sizeof(par)) ||
-	    par.serial >= PFT_SERIAL_MAX || !why[par.serial])
+	if (in->jobs < 2 || !in->nsrc || in->serial_said ||
+	    pft_input_parallel_stats(in->in, &par, sizeof(par)) || par.serial >= PFT_SERIAL_MAX ||
+	    !why[par.serial])
 		return;
+	in->serial_said = 1;
 	cli_note("%s: -j %u: decoded in one thread: %s", in->src[0].info.path, in->jobs,
 		 why[par.serial]);
 }

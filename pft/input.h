@@ -107,6 +107,7 @@ struct input {
 	int counting;            /* read with input_count() */
 	int warnings;            /* the input is damaged (said when opened) */
 	unsigned jobs;           /* -j N given (0: not) */
+	int serial_said;         /* the note on why -j ran one thread */
 };
 
 /* After a decode with a merge: one line on stderr for each source whose

@@ -191,8 +191,8 @@ struct cand {
 	size_t pos;
 	struct tally tally;        /* count_only: the piece's, up to the I-sync */
 	struct pft_fit fit;        /* and its fit check's (prefix not copied) */
-	/* count_only: the first ERROR element after the I-sync (when the
-	 * piece counted one after it: @tally's are the piece's first). */
+	/* count_only: the first ERROR element the piece counted after the
+	 * I-sync (set once it has counted one). */
 	uint64_t error_offset;
 	uint32_t error_reason;
 };
