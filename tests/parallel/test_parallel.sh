@@ -227,6 +227,14 @@ same 65536 2 16 coverage --raw "$tmp/e3big.bin" "${e3[@]}" "${e3img[@]}"
 same 65536 2 16 calls --raw "$tmp/e3big.bin" "${e3[@]}" "${e3img[@]}" --format jsonl
 same 65536 2 16 timeline --raw "$tmp/e3big.bin" "${e3[@]}" "${e3img[@]}"
 same 16384 2 66 decode --raw "$tmp/e3bad.bin" "${e3[@]}" "${e3img[@]}" --format jsonl
+e3errors=$(jq -s 'map(select(.type == "error")) | length' "$tmp/serial.out")
+e3first=$(printf '0x%x' "$(jq -s 'map(select(.type == "error"))[0].offset' "$tmp/serial.out")")
+# --count: how many errors and the first one's offset, the listing's (the
+# parallel count adds its pieces' first errors up).
+same 16384 2 66 decode --raw "$tmp/e3bad.bin" "${e3[@]}" "${e3img[@]}" --count
+check "ETMv3 bad trace, decode --count: the errors and the first's offset" \
+    "$(sed -n 's/.*: \([0-9]*\) errors in the trace, the first at offset \(0x[0-9a-f]*\): .*/\1 \2/p' \
+        "$tmp/par.err")" "$e3errors $e3first"
 same 16384 2 66 dump --raw "$tmp/e3bad.bin" "${e3[@]}" --count --format jsonl
 check "ETMv3 bad trace: bad packets listed" "$([ "$(grep -c 'offset 0x' "$tmp/par.err")" -gt 50 ] && echo yes)" yes
 # A formatted buffer's ETMv3 source is decoded serially (0 pieces).
