@@ -81,8 +81,9 @@ check_true "libpft-io.so exports pft_input_next, not pft_pipe_next" \
           grep -qx pft_pipe_next "$tmp/core.syms"'
 for m in "" --static; do
     f=$(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config $m --libs libpft)
+    # Flags, not substrings: the prefix is a mktemp directory ("tmp.Xudw...").
     check_true "pkg-config $m --libs libpft: no libelf, libdw or threads ($f)" \
-        eval '! echo "$f" | grep -qE "elf|dw|thread"'
+        eval '! echo " $f " | grep -qE -- " (-lelf|-ldw|-pthread|-lpthread) "'
 done
 f=$(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --static --libs libpft-io)
 check_true "pkg-config --static --libs libpft-io: -lpft-io before -lpft, libelf, libdw, -pthread ($f)" \
