@@ -756,9 +756,11 @@ static int finish(struct views_run *r)
 	return err ? report(r, err) : 0;
 }
 
-static void release(struct views_run *r)
+/* After the input is closed (its threads may fold for the consumers until
+ * then): @nsrc, its sources. */
+static void release(struct views_run *r, size_t nsrc)
 {
-	for (size_t i = 0; r->calls && i < r->in.nsrc; i++) {
+	for (size_t i = 0; r->calls && i < nsrc; i++) {
 		pft_calls_free(r->calls[i]);
 		if (r->tracks)
 			pft_timeline_free(r->tracks[i]);
@@ -949,9 +951,11 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 		input_merge_report(&r.in, NULL);
 	report_errors(&r);
 	rc = r.errors || problems || r.cut ? EXIT_DECODE_ERRORS : EXIT_OK;
-out_input:
-	release(&r);
+out_input: {
+	size_t nsrc = r.in.nsrc;
 	input_close(&r.in);
+	release(&r, nsrc);
+}
 out:
 	pft_lines_free(r.lines);
 	cmd_args_free(&a);

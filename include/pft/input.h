@@ -481,7 +481,8 @@ pft_export int pft_input_add_etm3(struct pft_input *in, int id,
 
 /*
  * Work for the parallel decode's threads (pft_views_fold(),
- * pft_calls_fold(); borrowed: it must outlive the reading), done on the
+ * pft_calls_fold(); borrowed: it must live until pft_input_next() has
+ * returned -PFT_ERR_EOS or @in is freed, where the threads stop), done on the
  * elements before they come back: it applies only to an input decoded in
  * parallel (@threads) that returns elements in @runs without packets;
  * NULL: none.  With @merge a range it joins has the time of the last it

@@ -281,7 +281,8 @@ struct par {
 	pthread_mutex_t mu;
 	pthread_cond_t reader_cv, work_cv;
 	struct worker *workers;
-	unsigned nworkers;
+	unsigned nworkers;         /* threads started */
+	unsigned joined;           /* ... and joined (stop_workers()) */
 	struct chunk *pool;        /* chunks for reuse */
 	unsigned npool;
 	int reader_waiting;
@@ -1132,9 +1133,9 @@ static void stop_workers(struct par *p)
 	p->stop = 1;
 	wake_all(p);
 	pthread_mutex_unlock(&p->mu);
-	for (unsigned t = 0; t < p->nworkers; t++)
+	for (unsigned t = p->joined; t < p->nworkers; t++)
 		pthread_join(p->workers[t].thread, NULL);
-	p->nworkers = 0;
+	p->joined = p->nworkers;
 }
 
 void pft_par_free(struct par *p)
@@ -1566,6 +1567,10 @@ int pft_par_next(struct par *p, struct pft_item *item, size_t size)
 			p->ended = 1;
 			if (!p->c.frames)
 				p->stats.bytes = p->c.length;
+			/* Threads still on pieces the reading passed would
+			 * touch the fold's context, which its owner may free
+			 * once the trace has ended. */
+			stop_workers(p);
 		}
 	}
 	return 0;
