@@ -620,20 +620,37 @@ static void top_node(struct range_counter *rc)
 	rc->node = s->n ? &rc->v->nodes[frame_at(s, s->n - 1)->node] : NULL;
 }
 
+/* The memo's slot for @addr, and whether it holds @addr of @image. */
+static inline struct vfold_memo *fold_memo_slot(struct pft_views *v, unsigned image,
+						uint32_t addr, int *hit)
+{
+	struct vfold_memo *m = &v->fold_memo[(addr >> 1) % VFOLD_MEMO_SIZE];
+
+	*hit = m->known && m->addr == addr && m->image == image;
+	return m;
+}
+
 /* func_index() through a memo, for addresses that come again and again:
  * folded ranges' starts, call targets. */
 static inline int func_index_memo(struct pft_views *v, unsigned image, uint32_t addr,
 				  uint32_t *f)
 {
-	struct vfold_memo *m = &v->fold_memo[(addr >> 1) % VFOLD_MEMO_SIZE];
-	int err = 0;
+	int hit, err = 0;
+	struct vfold_memo *m = fold_memo_slot(v, image, addr, &hit);
 
-	if (m->known && m->addr == addr && m->image == image)
+	if (hit)
 		*f = m->func;
 	else if (!(err = func_index(v, image, addr, f)))
 		*m = (struct vfold_memo){ .addr = addr, .func = *f, .image = (uint8_t)image,
 					  .known = 1 };
 	return err;
+}
+
+/* Folded ranges @x in the top frame's node, of their function. */
+static inline void add_folded(struct range_counter *rc, const struct pft_elem *x)
+{
+	rc->node->self += x->ninsn;
+	rc->node->cycles += x->has_cycles ? x->cycles : 0;
 }
 
 /* count_folded() when its function is not at hand. */
@@ -642,7 +659,6 @@ static int __attribute__((noinline)) count_folded_slow(struct range_counter *rc,
 {
 	struct pft_views *v = rc->v;
 	struct vsource *s = rc->s;
-	uint64_t cycles = x->has_cycles ? x->cycles : 0;
 	uint32_t f;
 	int err = func_index_memo(v, s->image, x->start, &f);
 
@@ -650,13 +666,12 @@ static int __attribute__((noinline)) count_folded_slow(struct range_counter *rc,
 		return err;
 	rc->has_cycles |= x->has_cycles;
 	if (rc->node && rc->node->func == f) {
-		rc->node->self += x->ninsn;
-		rc->node->cycles += cycles;
+		add_folded(rc, x);
 		return 0;
 	}
 	err = ensure_root(v, s, x->start);
 	if (!err)
-		err = attribute(v, s, f, x->ninsn, cycles);
+		err = attribute(v, s, f, x->ninsn, x->has_cycles ? x->cycles : 0);
 	top_node(rc);
 	return err;
 }
@@ -668,13 +683,12 @@ static int __attribute__((noinline)) count_folded_slow(struct range_counter *rc,
 static inline __attribute__((always_inline)) int count_folded(struct range_counter *rc,
 							      const struct pft_elem *x)
 {
-	const struct vfold_memo *m = &rc->v->fold_memo[(x->start >> 1) % VFOLD_MEMO_SIZE];
+	int hit;
+	const struct vfold_memo *m = fold_memo_slot(rc->v, rc->s->image, x->start, &hit);
 
-	if (rc->node && m->known && m->addr == x->start && m->image == rc->s->image &&
-	    rc->node->func == m->func) {
-		rc->node->self += x->ninsn;
-		rc->node->cycles += x->has_cycles ? x->cycles : 0;
+	if (rc->node && hit && rc->node->func == m->func) {
 		rc->has_cycles |= x->has_cycles;
+		add_folded(rc, x);
 		return 0;
 	}
 	return count_folded_slow(rc, x);
