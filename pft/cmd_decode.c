@@ -728,7 +728,7 @@ int cmd_decode(int argc, char **argv)
 	 * input was read, but not cleanly. */
 	if (!rc) {
 		int said = input_check_sources(&in, o, 0) + input_fit_report(&in);
-		if (d.count_only && !said)
+		if (d.count_only && !in.errors_said)
 			report_count_errors(&d, &in);
 		if (said || d.counts[PFT_ELEM_ERROR])
 			rc = EXIT_DECODE_ERRORS;

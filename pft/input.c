@@ -554,7 +554,12 @@ int input_fit_report(struct input *in)
 		if (!(in->perf && reason == PFT_FIT_NO_IMAGE))
 			cli_error("%s", v.diag.text);
 		misfits++;
+		/* A missing image, or code outside it, says nothing of the
+		 * trace's errors; the other verdicts say where they begin. */
+		if (reason != PFT_FIT_NO_IMAGE && reason != PFT_FIT_IMAGE_ADDRESS)
+			in->errors_said = 1;
 	}
+	in->errors_said |= in->warnings != 0;
 	return misfits + in->warnings;   /* damaged input, said at the open */
 }
 

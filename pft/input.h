@@ -108,6 +108,7 @@ struct input {
 	int warnings;            /* the input is damaged (said when opened) */
 	unsigned jobs;           /* -j N given (0: not) */
 	int serial_said;         /* the note on why -j ran one thread */
+	int errors_said;         /* input_fit_report() said why the trace has errors */
 };
 
 /* After a decode with a merge: one line on stderr for each source whose
@@ -153,7 +154,9 @@ int input_add_images(struct pft_input *in, const struct image_args *images);
 
 /* After the decode: one line on stderr for each source whose
  * configuration or image does not fit its trace.  Returns how many, plus
- * the warnings the open gave (a damaged input: exit 1 too). */
+ * the warnings the open gave (a damaged input: exit 1 too); sets
+ * in->errors_said where one of those lines accounts for the trace's
+ * errors. */
 int input_fit_report(struct input *in);
 
 /* The next item: 1, 0 at the end (the sources' counts are then up to

@@ -108,6 +108,12 @@ for j in 1 2; do
 done
 check "cut trace: one error, at its end" "$(grep -c ': 1 error in the trace, the first at offset 0xb111d: ' \
     "$tmp/count.err")" 1
+# Without an image: the verdict on the missing image says nothing of the
+# trace's errors, so their line comes too.
+"$PFT" decode --raw "$tmp/cut.pft" "${cfg[@]}" --count >/dev/null 2>"$tmp/noimg.err"
+check "cut trace, no image: the errors' line beside the image's" \
+    "$(grep -c -e ': 1 error in the trace, the first at offset 0xb111d: ' -e ': no image given: ' \
+        "$tmp/noimg.err")" 2
 # An image 4 KB off: the fit check's verdict comes after the counts.
 compare_decode "TC2 x160, image 4 KB off" 1 --raw "$tmp/big.pft" "${cfg[@]}" \
     --image "$SS/TC2/kernel_dump.bin@0xC0009000"
