@@ -49,7 +49,8 @@
  *   pft_input_open_perf    perf.h    perf.data as an input
  *   pft_input_perf_        perf.h    perf.data inputs: mmaps
  *   pft_cov_               views.h   coverage of the executed ranges
- *   pft_fmt_               common.h  names made safe for JSON and text
+ *   pft_fmt_               common.h  names made safe for JSON and text,
+ *                                    numbers written fast
  *   pft_lines_, pft_line_  views.h   source lines (DWARF, libdw)
  *   pft_calls_, pft_call_  views.h   calls and returns over the ranges
  *   pft_views_, pft_view_  views.h   profiles, coverage, call graphs

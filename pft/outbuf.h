@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pft/common.h"
+
 enum {
 	OUTBUF_SIZE = 1 << 16,
 	OUTBUF_LINE_MAX = 1024   /* room kept for one line of any listing */
@@ -129,104 +131,26 @@ static inline void ob_str_left(struct outbuf *o, const char *s, int width)
 	ob_spaces(o, width - (int)(o->len - before));
 }
 
-/* As "%0Nx" (@digits 0: "%x"): the digit count from the highest set bit,
- * then the digits from the last. */
+/* As "%0Nx" (@digits 0: "%x"). */
 static inline void ob_hex(struct outbuf *o, uint64_t v, int digits)
 {
-	static const char pairs[512] =
-		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-		"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
-
-	for (; n < digits; digits--)
-		o->buf[o->len++] = '0';
-	o->len += (size_t)n;
-	/* Two digits a byte (a digit a step was a tenth of pft calls'
-	 * JSON lines), the odd one last. */
-	char *p = o->buf + o->len;
-	for (; n >= 2; n -= 2, v >>= 8) {
-		p -= 2;
-		memcpy(p, &pairs[2 * (v & 0xff)], 2);
-	}
-	if (n)
-		p[-1] = "0123456789abcdef"[v & 15];
-}
-
-/* Decimal: the digit count first (compares), then the digits from the
- * last, two a division (a division per digit was most of pft calls'
- * formatting). */
-static const char ob_digit_pairs[200] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-static inline int ob_ndigits(uint64_t v)
-{
-	static const uint64_t powers[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
-		1000000000000ull, 10000000000000ull, 100000000000000ull,
-		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-		1000000000000000000ull, 10000000000000000000ull
-	};
-	/* log10(2) ~ 1233 / 4096: the digits of 2^(bits - 1), then one more
-	 * when @v reaches the next power of ten (a loop of compares was a
-	 * tenth of pft calls' formatting). */
-	int bits = 64 - __builtin_clzll(v | 1);
-	int n = (bits * 1233) >> 12;
-
-	n += v >= powers[n];
-	return n ? n : 1;
-}
-
-/* @v's digits, ending just before @end: four a division of @v, split in
- * two pairs apart from it (the divisions of a number wait for each
- * other). */
-static inline void ob_put_digits(char *end, uint64_t v)
-{
-	while (v >= 10000) {
-		uint64_t q = v / 10000;
-		unsigned four = (unsigned)(v - 10000 * q);
-		end -= 4;
-		memcpy(end, &ob_digit_pairs[2 * (four / 100)], 2);
-		memcpy(end + 2, &ob_digit_pairs[2 * (four % 100)], 2);
-		v = q;
-	}
-	if (v >= 100) {
-		end -= 2;
-		memcpy(end, &ob_digit_pairs[2 * (v % 100)], 2);
-		v /= 100;
-	}
-	if (v >= 10)
-		memcpy(end - 2, &ob_digit_pairs[2 * v], 2);
-	else
-		end[-1] = (char)('0' + v);
+	o->len = (size_t)(pft_fmt_hex(o->buf + o->len, v, digits) - o->buf);
 }
 
 /* As "%u", padded with spaces on the right up to @width ("%-Nu"). */
 static inline void ob_dec_left(struct outbuf *o, uint64_t v, int width)
 {
-	int n = ob_ndigits(v);
+	size_t before = o->len;
 
-	o->len += (size_t)n;
-	ob_put_digits(o->buf + o->len, v);
-	ob_spaces(o, width - n);
+	o->len = (size_t)(pft_fmt_dec(o->buf + o->len, v) - o->buf);
+	ob_spaces(o, width - (int)(o->len - before));
 }
 
 /* As "%Nu": @v after spaces up to @width. */
 static inline void ob_dec_right(struct outbuf *o, uint64_t v, int width)
 {
-	int n = ob_ndigits(v);
-
-	ob_spaces(o, width - n);
-	o->len += (size_t)n;
-	ob_put_digits(o->buf + o->len, v);
+	ob_spaces(o, width - pft_fmt_ndigits(v));
+	o->len = (size_t)(pft_fmt_dec(o->buf + o->len, v) - o->buf);
 }
 
 static inline void ob_dec(struct outbuf *o, uint64_t v)
@@ -253,12 +177,11 @@ static inline void ob_running_set(struct ob_running *m, uint64_t v)
 	if (m->n >= 4 && v - m->v < 10000u - m->low) {
 		unsigned low = m->low + (unsigned)(v - m->v);
 		char *last4 = m->text + m->n - 4;
-		memcpy(last4, &ob_digit_pairs[2 * (low / 100)], 2);
-		memcpy(last4 + 2, &ob_digit_pairs[2 * (low % 100)], 2);
+		memcpy(last4, &pft_fmt_digit_pairs()[2 * (low / 100)], 2);
+		memcpy(last4 + 2, &pft_fmt_digit_pairs()[2 * (low % 100)], 2);
 		m->low = low;
 	} else {
-		m->n = ob_ndigits(v);
-		ob_put_digits(m->text + m->n, v);
+		m->n = (int)(pft_fmt_dec(m->text, v) - m->text);
 		m->low = (unsigned)(v % 10000);
 	}
 	m->v = v;

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -184,6 +185,116 @@ pft_export int pft_fmt_escape_json(char *dst, size_t cap, const char *src,
  * one per byte.  The result is printable and reversible. */
 pft_export int pft_fmt_escape_text(char *dst, size_t cap, const char *src,
 				   size_t len);
+
+/*
+ * Numbers written by hand, for listings of millions of lines (printf()
+ * parsing its format was most of their time).  Each writes at @p, without
+ * a NUL, and returns the end of what it wrote: at most 20 digits (hex:
+ * 16, or @digits).
+ */
+
+/* How many decimal digits @v has: those of the power of two below it
+ * (log10(2) ~ 1233 / 4096), or one more when @v reaches the next power
+ * of ten. */
+static inline int pft_fmt_ndigits(uint64_t v)
+{
+	static const uint64_t tens[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+		1000000000000ull, 10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull
+	};
+	int n = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+
+	n += v >= tens[n];
+	return n ? n : 1;
+}
+
+/* "00" to "99": the digits of 0 to 99 at twice the number. */
+static inline const char *pft_fmt_digit_pairs(void)
+{
+	static const char pairs[201] =
+		"0001020304050607080910111213141516171819"
+		"2021222324252627282930313233343536373839"
+		"4041424344454647484950515253545556575859"
+		"6061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+
+	return pairs;
+}
+
+/* @v's decimal digits, ending just before @end: returns the first.  Four
+ * a division of @v, split in two pairs apart from it (the divisions of a
+ * number wait for each other). */
+static inline char *pft_fmt_digits_before(char *end, uint64_t v)
+{
+	const char *pairs = pft_fmt_digit_pairs();
+
+	while (v >= 10000) {
+		uint64_t q = v / 10000;
+		unsigned four = (unsigned)(v - 10000 * q);
+		end -= 4;
+		memcpy(end, &pairs[2 * (four / 100)], 2);
+		memcpy(end + 2, &pairs[2 * (four % 100)], 2);
+		v = q;
+	}
+	if (v >= 100) {
+		end -= 2;
+		memcpy(end, &pairs[2 * (v % 100)], 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, &pairs[2 * v], 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
+}
+
+/* As "%" PRIu64. */
+static inline char *pft_fmt_dec(char *p, uint64_t v)
+{
+	char *end = p + pft_fmt_ndigits(v);
+
+	pft_fmt_digits_before(end, v);
+	return end;
+}
+
+/* As "%0*" PRIx64 with @digits (0: "%" PRIx64): two digits a step from
+ * the last; 8 of a value that has no more, in four steps. */
+static inline char *pft_fmt_hex(char *p, uint64_t v, int digits)
+{
+	static const char pairs[513] =
+		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+		"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+
+	if (digits == 8 && n <= 8) {
+		memcpy(p, &pairs[2 * (v >> 24 & 0xff)], 2);
+		memcpy(p + 2, &pairs[2 * (v >> 16 & 0xff)], 2);
+		memcpy(p + 4, &pairs[2 * (v >> 8 & 0xff)], 2);
+		memcpy(p + 6, &pairs[2 * (v & 0xff)], 2);
+		return p + 8;
+	}
+	for (; n < digits; digits--)
+		*p++ = '0';
+	char *end = p + n, *q = end;
+	for (; n >= 2; n -= 2, v >>= 8) {
+		q -= 2;
+		memcpy(q, &pairs[2 * (v & 0xff)], 2);
+	}
+	if (n)
+		q[-1] = "0123456789abcdef"[v & 15];
+	return end;
+}
 
 /* ---- End of format ---- */
 

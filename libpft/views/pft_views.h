@@ -63,8 +63,6 @@ static inline void vout_put_room(struct vout *o, const char *s, size_t room, siz
 	}
 }
 void pft_vout_u64(struct vout *o, uint64_t value);
-/* @value's decimal digits, written backwards from @end: the first. */
-char *pft_vout_digits(char *end, uint64_t value);
 /* @value / 1000 with three decimals ("12.345", "0.007"). */
 void pft_vout_milli(struct vout *o, uint64_t value);
 /* "0x" and 8 lowercase hex digits. */

@@ -117,70 +117,16 @@ void pft_vout_printf(struct vout *o, const char *fmt, ...)
 		vout_put(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
-/* "00" to "99". */
-static const char digit_pairs[200] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-char *pft_vout_digits(char *end, uint64_t value)
-{
-	/* Four digits a division of @value, split in two pairs apart from
-	 * it: a timeline writes a number per event, and the divisions of a
-	 * number wait for each other. */
-	while (value >= 10000) {
-		uint64_t q = value / 10000;
-		unsigned four = (unsigned)(value - 10000 * q);
-		end -= 4;
-		memcpy(end, &digit_pairs[2 * (four / 100)], 2);
-		memcpy(end + 2, &digit_pairs[2 * (four % 100)], 2);
-		value = q;
-	}
-	if (value >= 100) {
-		end -= 2;
-		memcpy(end, &digit_pairs[2 * (value % 100)], 2);
-		value /= 100;
-	}
-	if (value >= 10) {
-		end -= 2;
-		memcpy(end, &digit_pairs[2 * value], 2);
-	} else {
-		*--end = (char)('0' + value);
-	}
-	return end;
-}
-
-/* How many decimal digits @value has: as many as the power of two below
- * it (log10(2) ~ 1233 / 4096), or one more when @value reaches the next
- * power of ten. */
-static unsigned decimal_digits(uint64_t value)
-{
-	static const uint64_t tens[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
-		10000000000000ull, 100000000000000ull, 1000000000000000ull,
-		10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
-		10000000000000000000ull
-	};
-	unsigned width = 64u - (unsigned)__builtin_clzll(value | 1);
-	unsigned below = (width * 1233u) >> 12;
-
-	below += value >= tens[below];
-	return below ? below : 1;
-}
-
 void pft_vout_u64(struct vout *o, uint64_t value)
 {
 	/* Straight into the buffer: digits made aside and copied were read
 	 * back before their stores had landed (a store forwarding stall). */
 	if (sizeof(o->buf) - o->len >= 20) {
-		unsigned n = decimal_digits(value);
-		pft_vout_digits(o->buf + o->len + n, value);
-		o->len += n;
+		o->len = (size_t)(pft_fmt_dec(o->buf + o->len, value) - o->buf);
 		return;
 	}
 	char digits[20];
-	const char *first = pft_vout_digits(digits + sizeof(digits), value);
+	const char *first = pft_fmt_digits_before(digits + sizeof(digits), value);
 
 	vout_put(o, first, (size_t)(digits + sizeof(digits) - first));
 }
@@ -192,9 +138,9 @@ void pft_vout_milli(struct vout *o, uint64_t value)
 	unsigned frac = (unsigned)(value - 1000 * whole);
 
 	end[-3] = (char)('0' + frac / 100);
-	memcpy(end - 2, &digit_pairs[2 * (frac % 100)], 2);
+	memcpy(end - 2, &pft_fmt_digit_pairs()[2 * (frac % 100)], 2);
 	end[-4] = '.';
-	const char *first = pft_vout_digits(end - 4, whole);
+	const char *first = pft_fmt_digits_before(end - 4, whole);
 	vout_put(o, first, (size_t)(end - first));
 }
 

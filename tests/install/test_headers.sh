@@ -41,9 +41,9 @@ for h in $headers pft.h; do
 done
 for h in $headers; do
     quiet_check "pft.h includes $h" grep -qx "#include \"$h\"" "$inc/pft.h"
-    quiet_check "$h includes only <std> headers and pft/ headers" \
+    quiet_check "$h includes only standard C headers and pft/ headers" \
         eval "! grep '^#include' '$inc/$h' | grep -v '^#include \"pft/[a-z0-9]*\.h\"\$' |
-              grep -v '^#include <std[a-z]*\.h>\$'"
+              grep -Ev '^#include <(std[a-z]*|string)\.h>\$'"
 done
 
 # The headers of libpft include none of libpft-io's (the head comment says
