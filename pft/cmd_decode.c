@@ -45,6 +45,9 @@ struct decode {
 	struct pft_select *sel;       /* --function: NULL, everything */
 	struct pft_elem *pieces;      /* --function: a range's pieces */
 	size_t cap_pieces;
+	struct pft_listing listing;
+	struct pft_fold *fold;        /* the threads write the lines (text) */
+	int failed;                   /* a line could not be written */
 	struct outbuf out;
 };
 
@@ -143,15 +146,6 @@ static void json_time(struct decode *d)
 	}
 }
 
-/* With --merge: " time=N" at the end of a text line. */
-static void text_time(struct decode *d)
-{
-	if (d->timed) {
-		ob_str(&d->out, " time=");
-		ob_dec(&d->out, d->time);
-	}
-}
-
 static void print_insns(struct decode *d, const struct pft_input_source *s,
 			const struct pft_elem *e, int id)
 {
@@ -225,213 +219,61 @@ static const char *error_message(const struct decode *d, const struct pft_elem *
 	return buf;
 }
 
-static void print_elem_json(struct decode *d, const struct pft_input_source *s,
-			    const struct pft_elem *e, int id)
+/* The listing's fields for an item of source @s. */
+static struct pft_listing *listing_for(struct decode *d, const struct pft_input_source *s)
 {
-	struct outbuf *o = &d->out;
-	char msg[160];
+	struct pft_listing *l = &d->listing;
 
-	json_head(o, e->offset, id);
-	ob_str(o, pft_elem_type_name(e->type));
-	ob_char(o, '"');
-	json_cpu(o, s->cpu);
-	json_time(d);
-	switch (e->type) {
-	case PFT_ELEM_RANGE: {
-		ob_str(o, ",\"start\":\"0x");
-		ob_hex(o, e->start, 0);
-		ob_str(o, "\",\"end\":\"0x");
-		ob_hex(o, e->end, 0);
-		ob_str(o, "\",\"last\":\"0x");
-		ob_hex(o, e->last, 0);
-		ob_str(o, "\",\"isa\":\"");
-		ob_str(o, pft_isa_name(e->isa));
-		ob_str(o, "\",\"n\":");
-		ob_dec(o, e->ninsn);
-		ob_str(o, e->taken ? ",\"taken\":true" : ",\"taken\":false");
-		/* ETMv3: the last instruction failed its condition code check
-		 * (not taken says no more for an instruction that is no branch). */
-		if (e->flags & PFT_ELEM_F_FAILED)
-			ob_str(o, ",\"failed\":true");
-		ob_str(o, ",\"iclass\":\"");
-		ob_str(o, pft_iclass_name(e->iclass));
-		ob_char(o, '"');
-		struct place p = place_of(d, s->image, e->start);
-		json_place(o, &p);
-		break;
-	}
-	case PFT_ELEM_TRACE_ON:
-		ob_str(o, ",\"reason\":\"");
-		ob_str(o, pft_isync_reason_name(e->reason));
-		ob_char(o, '"');
-		break;
-	case PFT_ELEM_EXCEPTION: {
-		char name[PFT_EXCEPTION_NAME_MAX];
-		ob_str(o, ",\"number\":");
-		ob_dec(o, e->exception);
-		ob_str(o, ",\"name\":\"");
-		ob_str(o, pft_exception_name_in(e->profile, e->exception, name, sizeof(name)));
-		ob_char(o, '"');
-		if (e->has_ret) {
-			ob_str(o, ",\"ret\":\"0x");
-			ob_hex(o, e->addr, 0);
-			ob_char(o, '"');
-		}
-		break;
-	}
-	case PFT_ELEM_CONTEXT:
-		if (e->changed & PFT_CTX_CTXID) {
-			ob_str(o, ",\"ctxid\":\"0x");
-			ob_hex(o, e->ctxid, 0);
-			ob_char(o, '"');
-		}
-		if (e->changed & PFT_CTX_VMID) {
-			ob_str(o, ",\"vmid\":");
-			ob_dec(o, e->vmid);
-		}
-		if (e->changed & PFT_CTX_NS) {
-			ob_str(o, ",\"ns\":");
-			ob_dec(o, e->ns);
-		}
-		if (e->changed & PFT_CTX_HYP) {
-			ob_str(o, ",\"hyp\":");
-			ob_dec(o, e->hyp);
-		}
-		if (e->changed & PFT_CTX_ISA) {
-			ob_str(o, ",\"isa\":\"");
-			ob_str(o, pft_isa_name(e->isa));
-			ob_char(o, '"');
-		}
-		break;
-	case PFT_ELEM_TIMESTAMP:
-		ob_str(o, ",\"ts\":\"0x");
-		ob_hex(o, e->ts, 0);
-		ob_char(o, '"');
-		break;
-	case PFT_ELEM_ADDR_NACC:
-		ob_str(o, ",\"addr\":\"0x");
-		ob_hex(o, e->addr, 0);
-		ob_char(o, '"');
-		break;
-	case PFT_ELEM_ERROR:
-		ob_str(o, ",\"msg\":\"");
-		ob_str(o, error_message(d, e, msg, sizeof(msg)));
-		ob_char(o, '"');
-		break;
-	default:
-		break;
-	}
-	if (e->has_cycles) {
-		ob_str(o, ",\"cycles\":");
-		ob_dec(o, e->cycles);
-	}
-	ob_str(o, "}\n");
+	l->id = s->id >= 0 ? s->id : s->cfg.trace_id;
+	l->cpu = s->cpu;
+	l->timed = (uint8_t)d->timed;
+	l->time = d->time;
+	l->fn = l->file = NULL;
+	return l;
 }
 
-/* "0xOFFSET  [ID  ]" of a text line. */
-static void text_head(struct decode *d, uint64_t offset, int id)
-{
-	ob_str(&d->out, "0x");
-	ob_hex(&d->out, offset, 8);
-	if (d->multi_id) {
-		ob_str(&d->out, "  ");
-		ob_hex(&d->out, (unsigned)id, 2);
-	}
-	ob_str(&d->out, "  ");
-}
-
-static void print_elem_text(struct decode *d, const struct pft_elem *e, int id)
+/* Line @buf, @len bytes long (pft_listing_line()), into the listing: a
+ * line longer than the room a line keeps is formatted again, alone. */
+static void put_line(struct decode *d, const struct pft_listing *l, const struct pft_elem *e,
+		     int len)
 {
 	struct outbuf *o = &d->out;
-	char msg[160];
 
-	text_head(d, e->offset, id);
-	ob_str_left(o, pft_elem_type_name(e->type), 10);
-	switch (e->type) {
-	case PFT_ELEM_RANGE:
-		ob_str(o, " 0x");
-		ob_hex(o, e->start, 8);
-		ob_str(o, "-0x");
-		ob_hex(o, e->last, 8);
-		ob_char(o, ' ');
-		ob_str_left(o, pft_isa_name(e->isa), 5);
-		ob_str(o, " n=");
-		ob_dec_left(o, e->ninsn, 3);
-		ob_str(o, e->taken ? " E" : " N");
-		break;
-	case PFT_ELEM_TRACE_ON:
-		ob_char(o, ' ');
-		ob_str(o, pft_isync_reason_name(e->reason));
-		break;
-	case PFT_ELEM_EXCEPTION: {
-		char name[PFT_EXCEPTION_NAME_MAX];
-		ob_char(o, ' ');
-		ob_str(o, pft_exception_name_in(e->profile, e->exception, name, sizeof(name)));
-		ob_str(o, " (");
-		ob_dec(o, e->exception);
-		ob_char(o, ')');
-		if (e->has_ret) {
-			ob_str(o, " ret=0x");
-			ob_hex(o, e->addr, 8);
+	if (len >= 0 && (size_t)len <= OUTBUF_LINE_MAX) {
+		o->len += (size_t)len;
+	} else {
+		char *big = len > 0 ? malloc((size_t)len) : NULL;
+		ob_flush(o);
+		if (big && pft_listing_line(l, e, big, (size_t)len) == len) {
+			fwrite(big, 1, (size_t)len, o->file ? o->file : stdout);
+		} else if (!d->failed++) {
+			cli_error("decode: %s", len < 0 ? pft_errstr(pft_errcode(len))
+							: "out of memory");
 		}
-		break;
+		free(big);
 	}
-	case PFT_ELEM_CONTEXT:
-		if (e->changed & PFT_CTX_CTXID) {
-			ob_str(o, " ctxid=0x");
-			ob_hex(o, e->ctxid, 0);
-		}
-		if (e->changed & PFT_CTX_VMID) {
-			ob_str(o, " vmid=");
-			ob_dec(o, e->vmid);
-		}
-		if (e->changed & PFT_CTX_NS)
-			ob_str(o, e->ns ? " non-secure" : " secure");
-		if (e->changed & PFT_CTX_HYP) {
-			ob_str(o, " hyp=");
-			ob_dec(o, e->hyp);
-		}
-		if (e->changed & PFT_CTX_ISA) {
-			ob_str(o, " isa=");
-			ob_str(o, pft_isa_name(e->isa));
-		}
-		break;
-	case PFT_ELEM_TIMESTAMP:
-		ob_str(o, " 0x");
-		ob_hex(o, e->ts, 0);
-		break;
-	case PFT_ELEM_ADDR_NACC:
-		ob_str(o, " 0x");
-		ob_hex(o, e->addr, 8);
-		ob_str(o, ": no memory image here");
-		break;
-	case PFT_ELEM_ERROR:
-		ob_char(o, ' ');
-		ob_str(o, error_message(d, e, msg, sizeof(msg)));
-		break;
-	default:
-		break;
-	}
-	if (e->has_cycles) {
-		ob_str(o, " cycles=");
-		ob_dec(o, e->cycles);
-	}
-	text_time(d);
-	ob_char(o, '\n');
+	ob_line_done(o);
 }
 
 static void print_elem(struct decode *d, const struct pft_input_source *s,
 		       const struct pft_elem *e)
 {
-	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
+	struct pft_listing *l;
+	struct outbuf *o = &d->out;
+	char msg[160];
+	struct place p;
 
-	if (d->format == FMT_JSONL)
-		print_elem_json(d, s, e, id);
-	else
-		print_elem_text(d, e, id);
-	ob_line_done(&d->out);
+	l = listing_for(d, s);
+	l->message = e->type == PFT_ELEM_ERROR ? error_message(d, e, msg, sizeof(msg)) : NULL;
+	if (d->format == FMT_JSONL && e->type == PFT_ELEM_RANGE) {
+		p = place_of(d, s->image, e->start);
+		l->fn = p.fn;
+		l->file = p.file;
+		l->line = p.line;
+	}
+	put_line(d, l, e, pft_listing_line(l, e, o->buf + o->len, OUTBUF_LINE_MAX));
 	if (d->insn && e->type == PFT_ELEM_RANGE)
-		print_insns(d, s, e, id);
+		print_insns(d, s, e, l->id);
 }
 
 static void on_elem(struct decode *d, const struct pft_input_source *s, const struct pft_elem *e);
@@ -468,6 +310,19 @@ static int on_selected(struct decode *d, const struct pft_input_source *s,
 	return 0;
 }
 
+/* The lines the threads wrote, in the TEXT elements of @e from @i on
+ * (before @n): returns where they end. */
+static uint32_t put_texts(struct decode *d, const struct pft_elem *e, uint32_t i, uint32_t n)
+{
+	struct outbuf *o = &d->out;
+
+	for (; i < n && e[i].type == PFT_ELEM_TEXT; i++) {
+		o->len += pft_elem_text(&e[i], o->buf + o->len);
+		ob_line_done(o);
+	}
+	return i;
+}
+
 static void on_elem(struct decode *d, const struct pft_input_source *s, const struct pft_elem *e)
 {
 	d->counts[e->type]++;
@@ -482,7 +337,6 @@ static void on_elem(struct decode *d, const struct pft_input_source *s, const st
 static void on_gap(struct decode *d, const struct pft_input_source *s, size_t source,
 		   uint64_t offset, int status)
 {
-	int id = s->id >= 0 ? s->id : s->cfg.trace_id;
 	struct outbuf *o = &d->out;
 
 	if (status == 0)
@@ -496,23 +350,10 @@ static void on_gap(struct decode *d, const struct pft_input_source *s, size_t so
 		}
 		return;
 	}
-	if (d->format == FMT_JSONL) {
-		json_head(o, offset, id);
-		ob_str(o, "error\"");
-		json_cpu(o, s->cpu);
-		json_time(d);
-		ob_str(o, ",\"msg\":\"");
-		ob_str(o, pft_errstr(pft_errcode(status)));
-		ob_str(o, "\"}\n");
-	} else {
-		text_head(d, offset, id);
-		ob_str_left(o, "error", 10);
-		ob_char(o, ' ');
-		ob_str(o, pft_errstr(pft_errcode(status)));
-		text_time(d);
-		ob_char(o, '\n');
-	}
-	ob_line_done(o);
+	struct pft_listing *l = listing_for(d, s);
+	struct pft_elem e = { .type = PFT_ELEM_ERROR, .offset = offset };
+	l->message = pft_errstr(pft_errcode(status));
+	put_line(d, l, &e, pft_listing_line(l, &e, o->buf + o->len, OUTBUF_LINE_MAX));
 }
 
 /* One source's counts (@s; NULL: the total, @insns and @counts). */
@@ -592,6 +433,26 @@ static void report_count_errors(const struct decode *d, const struct input *in)
 					  gap_first ? g->first_offset : c->first_error_offset, what,
 					  "pft decode without --count lists them");
 	}
+}
+
+/* A parallel decode decodes one source: where each line is the element's
+ * alone, its threads write the text listing (pft_listing_fold_alloc()). */
+static int set_fold(struct decode *d, const struct input *in, const struct input_opts *o)
+{
+	size_t k = 0;
+
+	if (d->count_only || d->insn || d->sel || o->merge || d->format != FMT_TEXT ||
+	    !input_one_decoded(in, &k))
+		return 0;
+	struct pft_listing l = d->listing;
+	const struct pft_input_source *s = &in->src[k].info;
+	l.id = s->id >= 0 ? s->id : s->cfg.trace_id;
+	l.cpu = s->cpu;
+	int err = (d->fold = pft_listing_fold_alloc(&l)) ? pft_input_set_fold(in->in, d->fold)
+							  : -PFT_ERR_NOMEM;
+	if (err)
+		cli_error("decode: %s", pft_errstr(pft_errcode(err)));
+	return err;
 }
 
 static void usage(void *ctx)
@@ -689,6 +550,14 @@ int cmd_decode(int argc, char **argv)
 			goto out;
 		}
 	}
+	d.listing = (struct pft_listing){ .size = sizeof(d.listing), .show_id = (uint8_t)d.multi_id,
+					  .format = d.format == FMT_JSONL ? PFT_LISTING_JSONL
+									  : PFT_LISTING_TEXT };
+	if (set_fold(&d, &in, o)) {
+		rc = EXIT_USAGE;
+		input_close(&in);
+		goto out;
+	}
 	struct pft_item item;
 	int r, failed = 0;
 	/* --count: the library counts, and returns the gaps only. */
@@ -702,7 +571,9 @@ int cmd_decode(int argc, char **argv)
 			 * the packet error messages need is the run's. */
 			d.pkt = item.ptm;
 			for (uint32_t i = 0; i < item.count && !failed; i++)
-				if (!d.sel)
+				if (item.elem[i].type == PFT_ELEM_TEXT)
+					i = put_texts(&d, item.elem, i, item.count) - 1;
+				else if (!d.sel)
 					on_elem(&d, s, &item.elem[i]);
 				else if (on_selected(&d, s, &item.elem[i]))
 					failed = 1;
@@ -713,7 +584,7 @@ int cmd_decode(int argc, char **argv)
 		}
 	}
 	ob_flush(&d.out);
-	rc = r || failed ? EXIT_USAGE : EXIT_OK;
+	rc = r || failed || d.failed ? EXIT_USAGE : EXIT_OK;
 	for (size_t i = 0; !rc && o->counting && i < in.nsrc; i++) {
 		for (int t = 0; t < PFT_ELEM_TYPE_MAX; t++)
 			d.counts[t] += in.src[i].counts.elems[t];
@@ -735,6 +606,7 @@ int cmd_decode(int argc, char **argv)
 	}
 	input_close(&in);
 out:
+	pft_listing_fold_free(d.fold);
 	disasm_close(&d.cs);
 	pft_select_free(d.sel);
 	free(d.pieces);

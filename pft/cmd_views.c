@@ -619,14 +619,9 @@ static int alloc_labels(struct views_run *r)
 static int set_fold(struct views_run *r)
 {
 	const struct input *in = &r->in;
-	size_t decoded = 0, k = 0;
+	size_t k = 0;
 
-	for (size_t i = 0; i < in->nsrc; i++)
-		if (in->src[i].info.decoded) {
-			decoded++;
-			k = i;
-		}
-	if (decoded != 1)
+	if (!input_one_decoded(in, &k))
 		return 0;
 	const struct pft_fold *f = r->views ? pft_views_fold(r->views, (unsigned)k)
 				   : pft_calls_fold(r->calls[k]);

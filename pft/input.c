@@ -873,6 +873,18 @@ int input_count(struct input *in, struct pft_item *item)
 	return took_item(in, item, pft_input_count(in->in, item, sizeof(*item)));
 }
 
+int input_one_decoded(const struct input *in, size_t *k)
+{
+	size_t decoded = 0;
+
+	for (size_t i = 0; i < in->nsrc; i++)
+		if (in->src[i].info.decoded) {
+			decoded++;
+			*k = i;
+		}
+	return decoded == 1;
+}
+
 int input_select(const struct input *in, const char *cmd, const struct pft_lines *lines,
 		 const char *const *names, size_t n, struct pft_select **sel)
 {

@@ -171,6 +171,10 @@ int input_next(struct input *in, struct pft_item *item);
  * @counts. */
 int input_count(struct input *in, struct pft_item *item);
 
+/* Whether one source of @in is decoded (the one a parallel decode cuts
+ * into pieces), and which (*@k). */
+int input_one_decoded(const struct input *in, size_t *k);
+
 /* The selection of --function's @n @names in *@sel (left NULL without
  * any): their code in @lines and the images of the decoded sources.
  * Returns 0, or -1 after a one-line error naming a name that no function

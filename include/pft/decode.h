@@ -206,6 +206,64 @@ pft_export int pft_pipe_fit(const struct pft_pipe *p, unsigned source,
 /* ---- End of pipeline ---- */
 
 /* ======================================================================
+ * Listing: the lines of pft decode
+ * ====================================================================== */
+
+/* ---- Section: listing (pft_listing_) ---- */
+
+/*
+ * The lines pft decode lists the elements in, one a line, as text or JSON
+ * lines (doc/listing-format.md).  struct pft_listing says how, for one
+ * source, and what of a line the element does not hold.
+ */
+enum pft_listing_format { PFT_LISTING_TEXT, PFT_LISTING_JSONL };
+
+struct pft_listing {
+	size_t size;            /* sizeof(struct pft_listing) */
+	uint8_t format;         /* enum pft_listing_format */
+	uint8_t show_id;        /* text: the trace ID column (several sources) */
+	uint8_t timed;          /* the line ends with @time (sources merged) */
+	uint8_t reserved;
+	int id;                 /* the source's trace ID */
+	int cpu;                /* JSON: the CPU of a perf.data source; -1: none */
+	uint64_t time;          /* with @timed: on the sources' common time base */
+	const char *message;    /* ERROR: its message; NULL: pft_errstr(@reason) */
+	/* JSON, RANGE: the function @start is in, its source file and line
+	 * (NULL: unknown). */
+	const char *fn, *file;
+	uint32_t line;
+};
+
+/* The room a line takes at most, but for the names in @fn and @file. */
+enum { PFT_LISTING_LINE_MAX = 512 };
+
+/* Element @e's line, its newline included, at @buf (@size bytes, at least
+ * PFT_LISTING_LINE_MAX).  Returns its length; a length over @size says
+ * the names did not fit, nothing was written, and @size bytes of that
+ * length will take the line.  -PFT_ERR_INVALID: NULL arguments, or @size
+ * too small. */
+pft_export int pft_listing_line(const struct pft_listing *l, const struct pft_elem *e,
+				char *buf, size_t size);
+
+/*
+ * A fold (pft_input_set_fold()) in which the parallel decode's threads
+ * write the lines of the text listing @l (copied) themselves: the caller
+ * gets TEXT elements (pft_elem_text()) in place of most elements, and the
+ * others as they were, in order, to list with pft_listing_line() (errors:
+ * their messages need the packets).  NULL: out of memory, or a listing
+ * the threads do not write: JSON lines (their names are the caller's to
+ * look up), with @timed or @message.  Not for an input that merges
+ * (pft_input_config.merge: each line would need its item's time).  It
+ * must live until pft_input_next() has returned -PFT_ERR_EOS or the input
+ * is freed.
+ */
+struct pft_fold;
+pft_export struct pft_fold *pft_listing_fold_alloc(const struct pft_listing *l);
+pft_export void pft_listing_fold_free(struct pft_fold *fold);
+
+/* ---- End of listing ---- */
+
+/* ======================================================================
  * Merge: the items of several sources on one time base
  * ====================================================================== */
 

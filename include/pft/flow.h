@@ -9,6 +9,9 @@
 #ifndef PFT_PUBLIC_FLOW_H
 #define PFT_PUBLIC_FLOW_H
 
+#include <stddef.h>
+#include <string.h>
+
 #include "pft/common.h"
 #include "pft/packets.h"
 #include "pft/image.h"
@@ -52,13 +55,16 @@ enum pft_elem_type {
 	PFT_ELEM_CALLS_BRANCH,     /* a branch only the frames before them settle */
 	PFT_ELEM_CALLS_STATE,      /* what those ranges did to the stack ... */
 	PFT_ELEM_CALLS_FRAME,      /* ... and a frame they left open on it */
+	/* Only from an input with a listing's fold (pft_listing_fold_alloc()):
+	 * bytes of listing lines, in order (pft_elem_text()). */
+	PFT_ELEM_TEXT,
 	PFT_ELEM_TYPE_MAX
 };
 
 /* "range", "no_sync", "trace_on", "context", "exception",
  * "exception_return", "timestamp", "trigger", "addr_nacc", "error",
  * "range_count", "entry_count", "calls_branch", "calls_state",
- * "calls_frame". */
+ * "calls_frame", "text". */
 pft_export const char *pft_elem_type_name(enum pft_elem_type type);
 
 /* Bits of pft_elem.changed (CONTEXT elements). */
@@ -102,6 +108,22 @@ struct pft_elem {
 	uint8_t profile;
 	uint8_t reserved[2];
 };
+
+/* A TEXT element holds up to PFT_ELEM_TEXT_MAX bytes: all of its own but
+ * @type and @isa, which counts them. */
+enum { PFT_ELEM_TEXT_MAX = 62 };
+
+/* The bytes of TEXT element @e, copied to @out (room for
+ * PFT_ELEM_TEXT_MAX, whatever their number): returns their number. */
+static inline size_t pft_elem_text(const struct pft_elem *e, char *out)
+{
+	const char *b = (const char *)e;
+
+	memcpy(out, b, offsetof(struct pft_elem, type));
+	memcpy(out + offsetof(struct pft_elem, type), b + offsetof(struct pft_elem, taken),
+	       sizeof(*e) - offsetof(struct pft_elem, taken));
+	return e->isa;
+}
 
 /* What a RANGE tells of its conditional instructions. */
 enum pft_elem_flags {

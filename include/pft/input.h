@@ -260,9 +260,10 @@ struct pft_input_parallel {
 	uint64_t handovers;     /* pieces taken over at a verified I-sync */
 	uint64_t absorbed;      /* pieces decoded by the piece before instead (no
 				 * I-sync with the same state soon enough) */
-	/* Added in 0.7: ranges the threads joined to the range before, or
-	 * counted and left out, for a fold (pft_input_set_fold()), parts
-	 * decoded twice included. */
+	/* Added in 0.7: what the threads folded for a fold
+	 * (pft_input_set_fold()), parts decoded twice included: ranges joined
+	 * to the range before, or counted and left out (the views'), or
+	 * elements written as lines (a listing's). */
 	uint64_t folded;
 	/* Added in 0.7: the times a thread waited, its piece's records taking
 	 * all the room a piece has, for the reader to read them (the reader

@@ -1,5 +1,6 @@
 /* Error codes, the version, and the name of the ISA (a common type). */
 #include "pft.h"
+#include "common/pft_linefmt.h"
 
 const char *pft_errstr(enum pft_error_code code)
 {
@@ -93,14 +94,19 @@ unsigned pft_library_version(void)
 	return PFT_VERSION;
 }
 
+const struct lf_name *pft_isa_lf_name(unsigned isa)
+{
+	static const struct lf_name names[PFT_ISA_UNKNOWN + 1] = {
+		[PFT_ISA_ARM] = LF_NAME("arm"),
+		[PFT_ISA_THUMB] = LF_NAME("thumb"),
+		[PFT_ISA_THUMBEE] = LF_NAME("thumbee"),
+		[PFT_ISA_JAZELLE] = LF_NAME("jazelle"),
+		[PFT_ISA_UNKNOWN] = LF_NAME("unknown"),
+	};
+	return &names[isa < PFT_ISA_UNKNOWN ? isa : PFT_ISA_UNKNOWN];
+}
+
 const char *pft_isa_name(enum pft_isa isa)
 {
-	switch (isa) {
-	case PFT_ISA_ARM: return "arm";
-	case PFT_ISA_THUMB: return "thumb";
-	case PFT_ISA_THUMBEE: return "thumbee";
-	case PFT_ISA_JAZELLE: return "jazelle";
-	case PFT_ISA_UNKNOWN: break;
-	}
-	return "unknown";
+	return pft_isa_lf_name(isa)->s;
 }

@@ -6,28 +6,36 @@
 #include <string.h>
 
 #include "core/pft_flow_core.h"
+#include "common/pft_linefmt.h"
 #include "common/pft_size.h"
+
+const struct lf_name *pft_elem_type_lf_name(unsigned type)
+{
+	static const struct lf_name names[PFT_ELEM_TYPE_MAX + 1] = {
+		[PFT_ELEM_RANGE] = LF_NAME("range"),
+		[PFT_ELEM_NO_SYNC] = LF_NAME("no_sync"),
+		[PFT_ELEM_TRACE_ON] = LF_NAME("trace_on"),
+		[PFT_ELEM_CONTEXT] = LF_NAME("context"),
+		[PFT_ELEM_EXCEPTION] = LF_NAME("exception"),
+		[PFT_ELEM_EXCEPTION_RETURN] = LF_NAME("exception_return"),
+		[PFT_ELEM_TIMESTAMP] = LF_NAME("timestamp"),
+		[PFT_ELEM_TRIGGER] = LF_NAME("trigger"),
+		[PFT_ELEM_ADDR_NACC] = LF_NAME("addr_nacc"),
+		[PFT_ELEM_ERROR] = LF_NAME("error"),
+		[PFT_ELEM_RANGE_COUNT] = LF_NAME("range_count"),
+		[PFT_ELEM_ENTRY_COUNT] = LF_NAME("entry_count"),
+		[PFT_ELEM_CALLS_BRANCH] = LF_NAME("calls_branch"),
+		[PFT_ELEM_CALLS_STATE] = LF_NAME("calls_state"),
+		[PFT_ELEM_CALLS_FRAME] = LF_NAME("calls_frame"),
+		[PFT_ELEM_TEXT] = LF_NAME("text"),
+		[PFT_ELEM_TYPE_MAX] = LF_NAME("unknown"),
+	};
+	return &names[type < PFT_ELEM_TYPE_MAX ? type : PFT_ELEM_TYPE_MAX];
+}
 
 const char *pft_elem_type_name(enum pft_elem_type type)
 {
-	static const char *const names[PFT_ELEM_TYPE_MAX] = {
-		[PFT_ELEM_RANGE] = "range",
-		[PFT_ELEM_NO_SYNC] = "no_sync",
-		[PFT_ELEM_TRACE_ON] = "trace_on",
-		[PFT_ELEM_CONTEXT] = "context",
-		[PFT_ELEM_EXCEPTION] = "exception",
-		[PFT_ELEM_EXCEPTION_RETURN] = "exception_return",
-		[PFT_ELEM_TIMESTAMP] = "timestamp",
-		[PFT_ELEM_TRIGGER] = "trigger",
-		[PFT_ELEM_ADDR_NACC] = "addr_nacc",
-		[PFT_ELEM_ERROR] = "error",
-		[PFT_ELEM_RANGE_COUNT] = "range_count",
-		[PFT_ELEM_ENTRY_COUNT] = "entry_count",
-		[PFT_ELEM_CALLS_BRANCH] = "calls_branch",
-		[PFT_ELEM_CALLS_STATE] = "calls_state",
-		[PFT_ELEM_CALLS_FRAME] = "calls_frame",
-	};
-	return (unsigned)type < PFT_ELEM_TYPE_MAX ? names[type] : "unknown";
+	return pft_elem_type_lf_name(type)->s;
 }
 
 void *pft_flow_core_new(const struct pft_flow_ops *ops, size_t size, const void *cfg,

@@ -1,9 +1,9 @@
 /*
  * A fold: work a consumer of flow elements has done in the parallel
  * decode's workers (pft_par.c), on the elements of their pieces, so that
- * its own thread (the reader's) gets fewer of them.  The consumer makes
- * it (pft_views_fold(), pft_calls_fold()) and the input hands it to the
- * decode (pft_input_set_fold()).
+ * its own thread (the reader's) has less to do with them.  The consumer
+ * makes it (pft_views_fold(), pft_calls_fold(), pft_listing_fold_alloc())
+ * and the input hands it to the decode (pft_input_set_fold()).
  *
  * Each worker has its own state (@worker_alloc).  A worker folds only
  * where everything it writes will be read: from the start of the file,
@@ -32,8 +32,8 @@ struct pft_fold_ops {
 	int (*fold)(void *w, const struct pft_elem *in, size_t n, struct pft_elem *out);
 	/* Whether the worker should @close soon (its tables fill up). */
 	int (*full)(void *w);
-	/* The elements it has saved so far: ranges joined to the one
-	 * before, or counted and dropped. */
+	/* The elements it has folded so far: ranges joined to the one
+	 * before, or counted and dropped; elements written as lines. */
 	uint64_t (*folded)(const void *w);
 	/*
 	 * Write what is held back, then the counts (RANGE_COUNT elements),
@@ -41,6 +41,9 @@ struct pft_fold_ops {
 	 * again while it returns @room.
 	 */
 	size_t (*close)(void *w, struct pft_elem *out, size_t room);
+	/* It writes about as many elements as it is given (a listing's
+	 * lines): its pieces are those of a decode without a fold. */
+	int keeps_size;
 };
 
 /* The most elements a fold writes for @n (a stack's state with its frames

@@ -1119,7 +1119,7 @@ static int start_parallel(struct pft_input *in)
 				      in->reading != READ_COUNTS ? in->fold : NULL;
 	uint32_t piece = in->cfg.piece_size ? in->cfg.piece_size
 			 : pft_par_piece_size(in->cfg.threads, in->reading == READ_COUNTS,
-					      fold != NULL);
+					      fold && !fold->ops->keeps_size);
 	if (frames)   /* whole frames */
 		piece = piece < 16 ? 16 : piece & ~15u;
 	struct par_config pc = { .path = f->path, .length = (uint64_t)st.st_size,

@@ -31,7 +31,10 @@
  * views without calling contexts, whose fold runs the calls stack in the
  * threads, write the serial decode's coverage.  Merged, each call event
  * has the time of the element before it (as the timeline's spans), and
- * the merge gives up as often, folded or not.  Counting packets only, which passes
+ * the merge gives up as often, folded or not.  Then once more in threads
+ * with the text listing's fold (pft_listing_fold_alloc()): the lines, the
+ * threads' TEXT and the others written with pft_listing_line(), are the
+ * serial decode's lines.  Counting packets only, which passes
  * over atoms and branches without their records: the counts by type, the
  * statistics and the fit verdict are those of the serial listing.
  */
@@ -106,6 +109,7 @@ static void remove_image(void)
  * their numbers, the counts, statistics and fit verdict. */
 struct result {
 	uint64_t hash, npkts, nelems;
+	uint64_t listing;                         /* the text listing's lines */
 	uint64_t views, annotated, events;        /* the consumers' (fold) */
 	int merged;                               /* on the time base */
 	struct pft_merge_stats merge;
@@ -252,9 +256,30 @@ static void consumers_end(struct consumers *c, uint64_t *views, uint64_t *counts
 	pft_calls_free(c->calls);
 }
 
-static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, int fold,
-		   uint32_t window, struct result *r)
+/* Element @e's line in the text listing, into @r's hash of them: as
+ * pft_listing_line() writes it, or as the threads wrote it (TEXT). */
+static void mix_line(struct result *r, const struct pft_listing *l, const struct pft_elem *e)
 {
+	char line[PFT_LISTING_LINE_MAX];
+	int n;
+
+	if (e->type == PFT_ELEM_TEXT) {
+		mix(&r->listing, line, pft_elem_text(e, line));
+		return;
+	}
+	n = pft_listing_line(l, e, line, sizeof(line));
+	FUZZ_CHECK(n > 0 && n <= (int)sizeof(line));
+	mix(&r->listing, line, (size_t)n);
+}
+
+/* @listing: the parallel decode's threads write the text listing (its
+ * fold instead of the consumers'). */
+static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, int fold,
+		   uint32_t window, int listing, struct result *r)
+{
+	struct pft_listing lst = { .size = sizeof(lst), .format = PFT_LISTING_TEXT,
+				   .id = DECODED_ID, .cpu = -1 };
+	struct pft_fold *listing_fold = NULL;
 	int packets = flags & 1, elements = flags & 2, counting = flags & 8;
 	struct pft_input_config ic = { .size = sizeof(ic), .packets = (uint8_t)(packets || !elements),
 				       .elements = (uint8_t)(elements || !packets),
@@ -282,14 +307,17 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, 
 		return;
 	}
 	FUZZ_CHECK(pft_input_add_ptm(in, frames ? DECODED_ID : -1, &cfg) == 0);
-	r->hash = 0xcbf29ce484222325ull;
+	r->hash = r->listing = 0xcbf29ce484222325ull;
 	/* Elements alone, in runs, listed: the consumers that fold. */
 	struct consumers c = { .events = 0xcbf29ce484222325ull, .merged = window != 0,
 			       .time_before = UINT64_MAX };
 	struct pft_input_source src0;
 	r->consumed = elements && !packets && (flags & 4) && !counting &&
 		      pft_input_source(in, 0, &src0, sizeof(src0)) == 0 && src0.image;
-	if (r->consumed) {
+	if (r->consumed && listing) {
+		FUZZ_CHECK((listing_fold = pft_listing_fold_alloc(&lst)) != NULL);
+		FUZZ_CHECK(pft_input_set_fold(in, listing_fold) == 0);
+	} else if (r->consumed) {
 		struct pft_views_config vc = { .size = sizeof(vc), .image = src0.image };
 		struct pft_calls_config cc = { .size = sizeof(cc), .image = src0.image };
 		FUZZ_CHECK((c.views = pft_views_alloc(&vc, NULL)) != NULL);
@@ -324,10 +352,12 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, 
 				r->nelems++;
 			}
 		}
-		if (r->consumed && it.type == PFT_ITEM_ELEM)
+		for (uint32_t k = 0; r->consumed && it.type == PFT_ITEM_ELEM && k < it.count; k++)
+			mix_line(r, &lst, &it.elem[k]);
+		if (r->consumed && !listing && it.type == PFT_ITEM_ELEM)
 			consume(&c, &it);
 	}
-	if (r->consumed) {
+	if (r->consumed && !listing) {
 		consumers_end(&c, &r->views, &r->annotated);
 		r->events = c.events;
 		FUZZ_CHECK(c.err == 0);
@@ -338,6 +368,7 @@ static void decode(uint8_t flags, uint32_t piece, int frames, unsigned threads, 
 	FUZZ_CHECK(pft_input_source(in, 0, &r->src, sizeof(r->src)) == 0);
 	r->fit = pft_input_fit(in, 0, &r->verdict, sizeof(r->verdict));
 	pft_input_free(in);
+	pft_listing_fold_free(listing_fold);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -365,8 +396,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_write_file(image_path, sizeof(image_path), "par-image", remove_image, code,
 			sizeof(code));
 	fuzz_write_file(trace_path, sizeof(trace_path), "par", remove_trace, trace, len);
-	decode(flags, piece, frames, 1, fold, window, &serial);
-	decode(flags, piece, frames, 2 + (unsigned)(size % 4), fold, window, &parallel);
+	decode(flags, piece, frames, 1, fold, window, 0, &serial);
+	decode(flags, piece, frames, 2 + (unsigned)(size % 4), fold, window, 0, &parallel);
 	FUZZ_CHECK(parallel.end == serial.end);
 	/* Folded, the threads hand over other elements: the consumers tell. */
 	FUZZ_CHECK(parallel.consumed || parallel.hash == serial.hash);
@@ -388,9 +419,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(parallel.src.stats.insns == serial.src.stats.insns);
 	FUZZ_CHECK(parallel.fit == serial.fit);
 	FUZZ_CHECK(!memcmp(&parallel.verdict, &serial.verdict, sizeof(serial.verdict)));
+	if (serial.consumed && !window) {
+		struct result lines;
+		decode(flags, piece, frames, 2 + (unsigned)(size % 4), fold, 0, 1, &lines);
+		FUZZ_CHECK(lines.end == serial.end);
+		FUZZ_CHECK(lines.listing == serial.listing);
+	}
 	if ((flags & 11) == 9) {
 		struct result listed;
-		decode(flags & ~8, piece, frames, 1, fold, 0, &listed);
+		decode(flags & ~8, piece, frames, 1, fold, 0, 0, &listed);
 		FUZZ_CHECK(!memcmp(listed.by_type, serial.counts.packets, sizeof(listed.by_type)));
 		/* Where the elements were counted, the first error is the
 		 * listing's. */

@@ -240,6 +240,30 @@ check "ETMv3 bad trace: bad packets listed" "$([ "$(grep -c 'offset 0x' "$tmp/pa
 # A formatted buffer's ETMv3 source is decoded serially (0 pieces).
 same 256 2 0 decode --snapshot "$tc2" --id 0x10 --count
 
+# The text listing: the threads write its lines (the listing's fold), but
+# those of errors, which need their bad packets; the reading thread writes
+# the lines where the threads hand over.  "folded": the lines the threads
+# wrote.  On clean, cut and damaged PTM, deformatted TC2, and ETMv3.
+folded_some() {
+    check "$1: the threads wrote lines" "$([ "${folded:-0}" -gt "$2" ] && echo yes)" yes
+}
+same 256 2 17 decode --raw "$tmp/one.pft" "${cfg[@]}"
+same 4096 3 177 decode --raw "$tmp/big.pft" "${cfg[@]}"
+folded_some "TC2 x160" 100000
+same 4096 2 177 decode --raw "$tmp/bad.pft" "${cfg[@]}"
+check "bad trace: error lines" "$([ "$(grep -c ' error ' "$tmp/par.out")" -gt 100 ] && echo yes)" yes
+folded_some "bad trace" 100000
+same 4096 2 60 decode --snapshot "$tmp/tc2bad" --id 0x13
+check "damaged TC2: bad packets' lines" "$([ "$(grep -c 'bad packet (' "$tmp/par.out")" -ge 3 ] && echo yes)" yes
+folded_some "damaged TC2" 10000
+same 16384 2 66 decode --raw "$tmp/e3bad.bin" "${e3[@]}" "${e3img[@]}"
+folded_some "ETMv3 bad trace" 10000
+# Lines the threads cannot write as the reading thread does: none written.
+same 4096 2 177 decode --raw "$tmp/big.pft" "${cfg[@]}" --format jsonl
+check "JSON lines: the reading thread's" "$folded" 0
+same 4096 2 60 decode --snapshot "$tmp/tc2bad" --id 0x13 --merge
+check "--merge: the reading thread's" "$folded" 0
+
 # Without -j: a thread per CPU.
 PFT_PIECE_SIZE=4096 "$PFT" dump --raw "$tmp/big.pft" "${cfg[@]:0:2}" --count >/dev/null 2>"$tmp/err"
 if [ "$(nproc)" -gt 1 ]; then

@@ -1,0 +1,449 @@
+/*
+ * The lines of pft decode's listing (decode.h, listing section), and the
+ * fold in which the parallel decode's threads write them (pft_fold.h).
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft.h"
+#include "common/pft_linefmt.h"
+#include "decode/pft_fold.h"
+
+_Static_assert(PFT_ELEM_TEXT_MAX == sizeof(struct pft_elem) - 2 &&
+		       offsetof(struct pft_elem, isa) == offsetof(struct pft_elem, type) + 1,
+	       "a TEXT element's bytes are all but its type and length");
+
+/* Room kept past the names of a JSON range: its line and cycles, and the
+ * copies of known size the writers make past what they write. */
+enum { TAIL_MAX = 96 };
+
+/* "{"offset":N,"id":N,"type":"NAME"" and the CPU, the time. */
+static char *json_head(const struct pft_listing *l, const struct pft_elem *e, char *p)
+{
+	p = lf_lit(p, "{\"offset\":");
+	p = pft_fmt_dec(p, e->offset);
+	p = lf_lit(p, ",\"id\":");
+	p = lf_int(p, l->id);
+	p = lf_lit(p, ",\"type\":\"");
+	const struct lf_name *type = pft_elem_type_lf_name(e->type);
+	memcpy(p, type->s, LF_NAME_ROOM);
+	p += type->len;
+	*p++ = '"';
+	if (l->cpu >= 0) {
+		p = lf_lit(p, ",\"cpu\":");
+		p = lf_int(p, l->cpu);
+	}
+	if (l->timed) {
+		p = lf_lit(p, ",\"time\":");
+		p = pft_fmt_dec(p, l->time);
+	}
+	return p;
+}
+
+/* @field (@flen bytes), @s escaped for JSON and a closing quote, at @p
+ * when that fits in @room bytes: returns the length, more than @room when
+ * it does not fit (and nothing was written). */
+static size_t json_name(char *p, size_t room, const char *field, size_t flen, const char *s)
+{
+	int n = pft_fmt_escape_json(room > flen ? p + flen : NULL, room > flen ? room - flen : 0,
+				    s, strlen(s));
+	size_t total = flen + (n > 0 ? (size_t)n : 0) + 1;
+
+	if (total <= room) {
+		memcpy(p, field, flen);
+		p[total - 1] = '"';
+	}
+	return total;
+}
+
+static char *json_range(const struct pft_listing *l, const struct pft_elem *e, char *buf,
+			char *p, char *end, size_t *need)
+{
+	p = lf_lit(p, ",\"start\":\"0x");
+	p = pft_fmt_hex(p, e->start, 0);
+	p = lf_lit(p, "\",\"end\":\"0x");
+	p = pft_fmt_hex(p, e->end, 0);
+	p = lf_lit(p, "\",\"last\":\"0x");
+	p = pft_fmt_hex(p, e->last, 0);
+	p = lf_lit(p, "\",\"isa\":\"");
+	p = lf_str(p, pft_isa_name(e->isa), 16);
+	p = lf_lit(p, "\",\"n\":");
+	p = pft_fmt_dec(p, e->ninsn);
+	p = e->taken ? lf_lit(p, ",\"taken\":true") : lf_lit(p, ",\"taken\":false");
+	/* ETMv3: the last instruction failed its condition code check (not
+	 * taken says no more of an instruction that is no branch). */
+	if (e->flags & PFT_ELEM_F_FAILED)
+		p = lf_lit(p, ",\"failed\":true");
+	p = lf_lit(p, ",\"iclass\":\"");
+	p = lf_str(p, pft_iclass_name(e->iclass), 32);
+	*p++ = '"';
+	/* The names: of any length.  Where they do not fit, the room the
+	 * whole line would take (an upper bound) in *@need. */
+	size_t room = (size_t)(end - p) - TAIL_MAX, t;
+	int over = 0;
+	if (l->fn) {
+		t = json_name(p, room, ",\"fn\":\"", 7, l->fn);
+		if (t <= room) {
+			p += t;
+			room -= t;
+		} else {
+			over = 1;
+			*need += t;
+		}
+	}
+	if (l->file) {
+		t = json_name(p, over ? 0 : room, ",\"file\":\"", 9, l->file);
+		if (!over && t <= room) {
+			p += t;
+			p = lf_lit(p, ",\"line\":");
+			p = pft_fmt_dec(p, l->line);
+		} else {
+			over = 1;
+			*need += t;
+		}
+	}
+	if (over) {
+		*need += (size_t)(p - buf) + TAIL_MAX;
+		return NULL;
+	}
+	return p;
+}
+
+static const char *error_text(const struct pft_listing *l, const struct pft_elem *e)
+{
+	return l->message ? l->message : pft_errstr(e->reason);
+}
+
+static char *json_body(const struct pft_listing *l, const struct pft_elem *e, char *p)
+{
+	char name[PFT_EXCEPTION_NAME_MAX];
+
+	switch (e->type) {
+	case PFT_ELEM_TRACE_ON:
+		p = lf_lit(p, ",\"reason\":\"");
+		p = lf_str(p, pft_isync_reason_name(e->reason), 32);
+		*p++ = '"';
+		break;
+	case PFT_ELEM_EXCEPTION:
+		p = lf_lit(p, ",\"number\":");
+		p = pft_fmt_dec(p, e->exception);
+		p = lf_lit(p, ",\"name\":\"");
+		p = lf_str(p, pft_exception_name_in(e->profile, e->exception, name, sizeof(name)),
+			   sizeof(name));
+		*p++ = '"';
+		if (e->has_ret) {
+			p = lf_lit(p, ",\"ret\":\"0x");
+			p = pft_fmt_hex(p, e->addr, 0);
+			*p++ = '"';
+		}
+		break;
+	case PFT_ELEM_CONTEXT:
+		if (e->changed & PFT_CTX_CTXID) {
+			p = lf_lit(p, ",\"ctxid\":\"0x");
+			p = pft_fmt_hex(p, e->ctxid, 0);
+			*p++ = '"';
+		}
+		if (e->changed & PFT_CTX_VMID) {
+			p = lf_lit(p, ",\"vmid\":");
+			p = pft_fmt_dec(p, e->vmid);
+		}
+		if (e->changed & PFT_CTX_NS) {
+			p = lf_lit(p, ",\"ns\":");
+			p = pft_fmt_dec(p, e->ns);
+		}
+		if (e->changed & PFT_CTX_HYP) {
+			p = lf_lit(p, ",\"hyp\":");
+			p = pft_fmt_dec(p, e->hyp);
+		}
+		if (e->changed & PFT_CTX_ISA) {
+			p = lf_lit(p, ",\"isa\":\"");
+			p = lf_str(p, pft_isa_name(e->isa), 16);
+			*p++ = '"';
+		}
+		break;
+	case PFT_ELEM_TIMESTAMP:
+		p = lf_lit(p, ",\"ts\":\"0x");
+		p = pft_fmt_hex(p, e->ts, 0);
+		*p++ = '"';
+		break;
+	case PFT_ELEM_ADDR_NACC:
+		p = lf_lit(p, ",\"addr\":\"0x");
+		p = pft_fmt_hex(p, e->addr, 0);
+		*p++ = '"';
+		break;
+	case PFT_ELEM_ERROR:
+		p = lf_lit(p, ",\"msg\":\"");
+		p = lf_str(p, error_text(l, e), 200);
+		*p++ = '"';
+		break;
+	default:
+		break;
+	}
+	return p;
+}
+
+static char *text_body(const struct pft_listing *l, const struct pft_elem *e, char *p)
+{
+	char name[PFT_EXCEPTION_NAME_MAX];
+
+	p = lf_lit(p, "0x");
+	p = pft_fmt_hex(p, e->offset, 8);
+	if (l->show_id) {
+		p = lf_lit(p, "  ");
+		p = pft_fmt_hex(p, (unsigned)l->id, 2);
+	}
+	p = lf_lit(p, "  ");
+	p = lf_name_left(p, pft_elem_type_lf_name(e->type), 10);
+	switch (e->type) {
+	case PFT_ELEM_RANGE:
+		p = lf_lit(p, " 0x");
+		p = pft_fmt_hex(p, e->start, 8);
+		p = lf_lit(p, "-0x");
+		p = pft_fmt_hex(p, e->last, 8);
+		*p++ = ' ';
+		p = lf_name_left(p, pft_isa_lf_name(e->isa), 5);
+		p = lf_lit(p, " n=");
+		p = lf_dec_left(p, e->ninsn, 3);
+		p = e->taken ? lf_lit(p, " E") : lf_lit(p, " N");
+		break;
+	case PFT_ELEM_TRACE_ON:
+		*p++ = ' ';
+		p = lf_str(p, pft_isync_reason_name(e->reason), 32);
+		break;
+	case PFT_ELEM_EXCEPTION:
+		*p++ = ' ';
+		p = lf_str(p, pft_exception_name_in(e->profile, e->exception, name, sizeof(name)),
+			   sizeof(name));
+		p = lf_lit(p, " (");
+		p = pft_fmt_dec(p, e->exception);
+		*p++ = ')';
+		if (e->has_ret) {
+			p = lf_lit(p, " ret=0x");
+			p = pft_fmt_hex(p, e->addr, 8);
+		}
+		break;
+	case PFT_ELEM_CONTEXT:
+		if (e->changed & PFT_CTX_CTXID) {
+			p = lf_lit(p, " ctxid=0x");
+			p = pft_fmt_hex(p, e->ctxid, 0);
+		}
+		if (e->changed & PFT_CTX_VMID) {
+			p = lf_lit(p, " vmid=");
+			p = pft_fmt_dec(p, e->vmid);
+		}
+		if (e->changed & PFT_CTX_NS)
+			p = e->ns ? lf_lit(p, " non-secure") : lf_lit(p, " secure");
+		if (e->changed & PFT_CTX_HYP) {
+			p = lf_lit(p, " hyp=");
+			p = pft_fmt_dec(p, e->hyp);
+		}
+		if (e->changed & PFT_CTX_ISA) {
+			p = lf_lit(p, " isa=");
+			p = lf_str(p, pft_isa_name(e->isa), 16);
+		}
+		break;
+	case PFT_ELEM_TIMESTAMP:
+		p = lf_lit(p, " 0x");
+		p = pft_fmt_hex(p, e->ts, 0);
+		break;
+	case PFT_ELEM_ADDR_NACC:
+		p = lf_lit(p, " 0x");
+		p = pft_fmt_hex(p, e->addr, 8);
+		p = lf_lit(p, ": no memory image here");
+		break;
+	case PFT_ELEM_ERROR:
+		*p++ = ' ';
+		p = lf_str(p, error_text(l, e), 200);
+		break;
+	default:
+		break;
+	}
+	if (e->has_cycles) {
+		p = lf_lit(p, " cycles=");
+		p = pft_fmt_dec(p, e->cycles);
+	}
+	if (l->timed) {
+		p = lf_lit(p, " time=");
+		p = pft_fmt_dec(p, l->time);
+	}
+	*p++ = '\n';
+	return p;
+}
+
+/* pft_listing_line() for a checked @l and @buf. */
+static size_t line_of(const struct pft_listing *l, const struct pft_elem *e, char *buf,
+		      size_t size)
+{
+	char *p = buf;
+	size_t need = 0;
+
+	if (l->format != PFT_LISTING_JSONL)
+		return (size_t)(text_body(l, e, p) - buf);
+	p = json_head(l, e, p);
+	p = e->type == PFT_ELEM_RANGE ? json_range(l, e, buf, p, buf + size, &need) : json_body(l, e, p);
+	if (!p)
+		return need;
+	if (e->has_cycles) {
+		p = lf_lit(p, ",\"cycles\":");
+		p = pft_fmt_dec(p, e->cycles);
+	}
+	p = lf_lit(p, "}\n");
+	return (size_t)(p - buf);
+}
+
+int pft_listing_line(const struct pft_listing *l, const struct pft_elem *e, char *buf,
+		     size_t size)
+{
+	if (!l || !e || !buf || l->size < sizeof(*l) || size < PFT_LISTING_LINE_MAX ||
+	    size > INT32_MAX)
+		return -PFT_ERR_INVALID;
+	return (int)line_of(l, e, buf, size);
+}
+
+/*
+ * The fold: the threads write the lines of the elements they decode as
+ * TEXT elements, PFT_ELEM_TEXT_MAX bytes each but the last of a batch
+ * (nothing is held back: the workers write gaps between batches).  They
+ * leave a batch whole where it has elements whose line they cannot write
+ * the same as the caller: an ERROR (a bad packet's message needs the
+ * packet, which stays the run's), and what no listing has (the other
+ * folds' elements).
+ */
+struct listing_fold {
+	struct pft_fold fold;        /* first: pft_listing_fold_free() */
+	struct pft_listing l;
+};
+
+/* A batch's lines are written at @text until TEXT_BATCH bytes are there,
+ * then go out but for the last bytes short of a TEXT element, moved to
+ * the start. */
+enum { TEXT_BATCH = 4096 };
+
+struct listing_worker {
+	const struct listing_fold *f;
+	uint64_t lines;
+	size_t len;                  /* bytes at @text */
+	char text[TEXT_BATCH + PFT_LISTING_LINE_MAX];
+};
+
+static void *lf_worker_alloc(void *ctx)
+{
+	/* Zeroed: a last TEXT element copies the bytes past its count too. */
+	struct listing_worker *w = calloc(1, sizeof(*w));
+
+	if (w)
+		w->f = ctx;
+	return w;
+}
+
+static void lf_worker_free(void *w)
+{
+	free(w);
+}
+
+/* TEXT element @out of the PFT_ELEM_TEXT_MAX bytes at @s, @n of which count. */
+static void put_text(struct pft_elem *out, const char *s, size_t n)
+{
+	char *b = (char *)out;
+	const size_t first = offsetof(struct pft_elem, type);
+
+	memcpy(b, s, first);
+	memcpy(b + offsetof(struct pft_elem, taken), s + first, PFT_ELEM_TEXT_MAX - first);
+	out->type = PFT_ELEM_TEXT;
+	out->isa = (uint8_t)n;
+}
+
+/* The whole TEXT elements of the bytes at w->text, at @out (the rest
+ * moved to the start; with @all, a last one of them too): how many. */
+static size_t put_texts(struct listing_worker *w, struct pft_elem *out, int all)
+{
+	size_t k = 0, at = 0;
+
+	for (; w->len - at >= PFT_ELEM_TEXT_MAX; at += PFT_ELEM_TEXT_MAX)
+		put_text(&out[k++], w->text + at, PFT_ELEM_TEXT_MAX);
+	w->len -= at;
+	if (all && w->len) {
+		put_text(&out[k++], w->text + at, w->len);
+		w->len = 0;
+	}
+	memmove(w->text, w->text + at, w->len);
+	return k;
+}
+
+/* The types the threads list: those whose lines are theirs alone, and no
+ * NO_SYNC (the CLI watches for a flow beyond those). */
+static int listed_by_threads(unsigned type)
+{
+	return type < PFT_ELEM_ERROR && type != PFT_ELEM_NO_SYNC;
+}
+
+static int lf_fold(void *worker, const struct pft_elem *in, size_t n, struct pft_elem *out)
+{
+	struct listing_worker *w = worker;
+	const struct pft_listing *l = &w->f->l;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!listed_by_threads(in[i].type)) {
+			k = put_texts(w, out, 1);
+			memcpy(out + k, in, n * sizeof(*in));
+			return (int)(k + n);
+		}
+	for (size_t i = 0; i < n; i++) {
+		w->len += line_of(l, &in[i], w->text + w->len, PFT_LISTING_LINE_MAX);
+		if (w->len >= TEXT_BATCH)
+			k += put_texts(w, out + k, 0);
+	}
+	w->lines += n;
+	return (int)(k + put_texts(w, out + k, 1));
+}
+
+static int lf_full(void *worker)
+{
+	(void)worker;
+	return 0;
+}
+
+static uint64_t lf_folded(const void *worker)
+{
+	return ((const struct listing_worker *)worker)->lines;
+}
+
+/* Each batch's lines went out whole. */
+static size_t lf_close(void *worker, struct pft_elem *out, size_t room)
+{
+	(void)worker;
+	(void)out;
+	(void)room;
+	return 0;
+}
+
+static const struct pft_fold_ops listing_fold_ops = {
+	.worker_alloc = lf_worker_alloc,
+	.worker_free = lf_worker_free,
+	.fold = lf_fold,
+	.full = lf_full,
+	.folded = lf_folded,
+	.close = lf_close,
+	.keeps_size = 1,
+};
+
+struct pft_fold *pft_listing_fold_alloc(const struct pft_listing *l)
+{
+	struct listing_fold *f;
+
+	/* JSON lines of ranges name their places: the caller's lookups. */
+	if (!l || l->size < sizeof(*l) || l->format != PFT_LISTING_TEXT || l->timed || l->message)
+		return NULL;
+	if (!(f = malloc(sizeof(*f))))
+		return NULL;
+	f->fold = (struct pft_fold){ .ops = &listing_fold_ops, .ctx = f };
+	f->l = *l;
+	return &f->fold;
+}
+
+void pft_listing_fold_free(struct pft_fold *fold)
+{
+	free(fold);
+}

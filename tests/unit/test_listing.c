@@ -1,0 +1,186 @@
+/* pft decode's listing lines (pft_listing_line()) and the fold in which
+ * the parallel decode's threads write them (pft_listing_fold_alloc()).
+ * The expected lines are doc/listing-format.md's examples and rules,
+ * written out by hand. */
+#include "ptunit.h"
+
+#include "pft.h"
+#include "decode/pft_fold.h"
+
+static char buf[4096];
+
+static const char *line(const struct pft_listing *l, const struct pft_elem *e)
+{
+	int n = pft_listing_line(l, e, buf, PFT_LISTING_LINE_MAX);
+
+	PTU_CHECK(n > 0 && n < PFT_LISTING_LINE_MAX);
+	buf[n > 0 && n < PFT_LISTING_LINE_MAX ? n : 0] = 0;
+	return buf;
+}
+
+static struct pft_elem range(uint64_t offset, uint32_t start, uint32_t last, uint32_t n)
+{
+	return (struct pft_elem){ .type = PFT_ELEM_RANGE, .offset = offset, .start = start,
+				  .last = last, .end = last + 2, .ninsn = n, .isa = PFT_ISA_THUMB,
+				  .taken = 1, .iclass = PFT_ICLASS_JUMP, .has_cycles = 1,
+				  .cycles = 522 };
+}
+
+static void text_lines(void)
+{
+	struct pft_listing l = { .size = sizeof(l), .format = PFT_LISTING_TEXT, .show_id = 1,
+				 .id = 0x13, .cpu = -1 };
+	struct pft_elem e = range(0x67de, 0xc0018d82, 0xc0018d86, 3);
+
+	PTU_STREQ(line(&l, &e),
+		  "0x000067de  13  range      0xc0018d82-0xc0018d86 thumb n=3   E cycles=522\n");
+	e.taken = 0;
+	e.has_cycles = 0;
+	e.isa = PFT_ISA_ARM;
+	e.ninsn = 1234;
+	PTU_STREQ(line(&l, &e),
+		  "0x000067de  13  range      0xc0018d82-0xc0018d86 arm   n=1234 N\n");
+	e = (struct pft_elem){ .type = PFT_ELEM_TRACE_ON, .offset = 0x67cc,
+			       .reason = PFT_ISYNC_PERIODIC };
+	PTU_STREQ(line(&l, &e), "0x000067cc  13  trace_on   periodic\n");
+	e = (struct pft_elem){ .type = PFT_ELEM_CONTEXT, .offset = 0x67cc, .isa = PFT_ISA_THUMB,
+			       .changed = PFT_CTX_NS | PFT_CTX_HYP | PFT_CTX_ISA };
+	PTU_STREQ(line(&l, &e), "0x000067cc  13  context    secure hyp=0 isa=thumb\n");
+	e = (struct pft_elem){ .type = PFT_ELEM_ADDR_NACC, .offset = 0x6816, .addr = 0xc02f5b3a };
+	PTU_STREQ(line(&l, &e), "0x00006816  13  addr_nacc  0xc02f5b3a: no memory image here\n");
+	/* One source: no ID; an offset past 32 bits takes its digits. */
+	l.show_id = 0;
+	e = (struct pft_elem){ .type = PFT_ELEM_TIMESTAMP, .offset = 0x123456789ull,
+			       .ts = 0xabc };
+	PTU_STREQ(line(&l, &e), "0x123456789  timestamp  0xabc\n");
+	/* A name longer than the column pushes the rest. */
+	e = (struct pft_elem){ .type = PFT_ELEM_EXCEPTION_RETURN, .offset = 0x20 };
+	PTU_STREQ(line(&l, &e), "0x00000020  exception_return\n");
+	/* With the time (--merge), last. */
+	l.timed = 1;
+	l.time = 987654321;
+	e = (struct pft_elem){ .type = PFT_ELEM_ERROR, .offset = 0x40,
+			       .reason = PFT_ERR_FLOW_BAD_PACKET };
+	l.message = "bad formatter frame";
+	PTU_STREQ(line(&l, &e), "0x00000040  error      bad formatter frame time=987654321\n");
+}
+
+static void json_lines(void)
+{
+	struct pft_listing l = { .size = sizeof(l), .format = PFT_LISTING_JSONL, .id = 0x10,
+				 .cpu = 2, .fn = "main", .file = "a \"b\".c", .line = 7 };
+	struct pft_elem e = range(100, 0x10594, 0x105b6, 14);
+
+	e.flags = PFT_ELEM_F_FAILED;
+	PTU_STREQ(line(&l, &e),
+		  "{\"offset\":100,\"id\":16,\"type\":\"range\",\"cpu\":2,\"start\":\"0x10594\","
+		  "\"end\":\"0x105b8\",\"last\":\"0x105b6\",\"isa\":\"thumb\",\"n\":14,"
+		  "\"taken\":true,\"failed\":true,\"iclass\":\"jump\",\"fn\":\"main\","
+		  "\"file\":\"a \\\"b\\\".c\",\"line\":7,\"cycles\":522}\n");
+	l.cpu = -1;
+	e = (struct pft_elem){ .type = PFT_ELEM_EXCEPTION, .offset = 13, .exception = 1,
+			       .has_ret = 1, .addr = 0x80000504 };
+	PTU_STREQ(line(&l, &e),
+		  "{\"offset\":13,\"id\":16,\"type\":\"exception\",\"number\":1,"
+		  "\"name\":\"debug_halt\",\"ret\":\"0x80000504\"}\n");
+}
+
+/* Names longer than the room: the length says how much a line takes, and
+ * a buffer of that size takes it. */
+static void long_names(void)
+{
+	static char fn[3000];
+	struct pft_listing l = { .size = sizeof(l), .format = PFT_LISTING_JSONL, .cpu = -1,
+				 .fn = fn, .file = "x.c", .line = 1 };
+	struct pft_elem e = range(0, 0x1000, 0x1000, 1);
+
+	memset(fn, 'f', sizeof(fn) - 1);
+	fn[5] = '\n';   /* escaped: 6 bytes */
+	int need = pft_listing_line(&l, &e, buf, PFT_LISTING_LINE_MAX);
+	PTU_CHECK(need > (int)sizeof(fn) + 5);
+	PTU_CHECK(need <= (int)sizeof(buf));
+	int n = pft_listing_line(&l, &e, buf, (size_t)need);
+	PTU_CHECK(n > 0 && n <= need);
+	PTU_CHECK(n > 0 && buf[n - 1] == '\n' && buf[n - 2] == '}');
+	PTU_CHECK(strstr(buf, "\"fn\":\"fffff\\u000afff") != NULL);
+	PTU_CHECK(strstr(buf, "\"file\":\"x.c\",\"line\":1,\"cycles\":522}\n") != NULL);
+	/* The file's name too long alone. */
+	l.fn = "main";
+	l.file = fn;
+	need = pft_listing_line(&l, &e, buf, PFT_LISTING_LINE_MAX);
+	PTU_CHECK(need > PFT_LISTING_LINE_MAX);
+	n = pft_listing_line(&l, &e, buf, (size_t)need);
+	PTU_CHECK(n > (int)sizeof(fn) && n <= need);
+	PTU_CHECK(pft_listing_line(&l, &e, buf, PFT_LISTING_LINE_MAX - 1) == -PFT_ERR_INVALID);
+	PTU_CHECK(pft_listing_line(NULL, &e, buf, sizeof(buf)) == -PFT_ERR_INVALID);
+}
+
+/* The TEXT elements of @out[0..@n), appended at @text (*@len). */
+static void take_text(const struct pft_elem *out, size_t n, char *text, size_t *len)
+{
+	for (size_t i = 0; i < n; i++) {
+		PTU_EQ(out[i].type, PFT_ELEM_TEXT);
+		PTU_CHECK(out[i].isa <= PFT_ELEM_TEXT_MAX);
+		*len += pft_elem_text(&out[i], text + *len);
+	}
+}
+
+/* The fold writes the lines pft_listing_line() writes, in TEXT elements
+ * each full but the last of a call; a batch with an error it leaves
+ * whole, after the text before it; JSON and timed listings it refuses. */
+static void fold(void)
+{
+	struct pft_listing l = { .size = sizeof(l), .format = PFT_LISTING_TEXT, .id = 0x13,
+				 .cpu = -1 };
+	struct pft_fold *f = pft_listing_fold_alloc(&l);
+	enum { N = 40 };
+	struct pft_elem in[N], out[PFT_FOLD_OUT_MAX(N)];
+	static char want[N * 200], got[N * 200 + PFT_ELEM_TEXT_MAX];
+	size_t nwant = 0, ngot = 0;
+
+	PTU_CHECK(f != NULL);
+	if (!f)
+		return;
+	void *w = f->ops->worker_alloc(f->ctx);
+	PTU_CHECK(w != NULL);
+	for (int i = 0; i < N; i++) {
+		in[i] = range(0x100 + 7 * (uint64_t)i, 0x8000 + 4 * (uint32_t)i, 0x8010, (uint32_t)i);
+		if (i % 5 == 3)
+			in[i] = (struct pft_elem){ .type = PFT_ELEM_TIMESTAMP, .offset = 9, .ts = 77 };
+		nwant += (size_t)pft_listing_line(&l, &in[i], want + nwant, PFT_LISTING_LINE_MAX);
+	}
+	int k = f->ops->fold(w, in, N, out);
+	PTU_CHECK(k > 0 && (size_t)k <= PFT_FOLD_OUT_MAX(N));
+	for (int i = 0; i + 1 < k; i++)
+		PTU_EQ(out[i].isa, PFT_ELEM_TEXT_MAX);
+	take_text(out, (size_t)k, got, &ngot);
+	PTU_EQ(f->ops->close(w, out, 4), 0);
+	PTU_EQ(ngot, nwant);
+	PTU_CHECK(ngot == nwant && memcmp(got, want, nwant) == 0);
+	PTU_EQ(f->ops->folded(w), N);
+
+	/* An error: the batch as it was, nothing held back. */
+	in[1] = (struct pft_elem){ .type = PFT_ELEM_ERROR, .offset = 3,
+				   .reason = PFT_ERR_FLOW_BAD_PACKET };
+	k = f->ops->fold(w, in, 2, out);
+	PTU_EQ(k, 2);
+	PTU_CHECK(k == 2 && !memcmp(out, in, sizeof(*in) * 2));
+	f->ops->worker_free(w);
+	pft_listing_fold_free(f);
+
+	l.format = PFT_LISTING_JSONL;
+	PTU_CHECK(pft_listing_fold_alloc(&l) == NULL);
+	l.format = PFT_LISTING_TEXT;
+	l.timed = 1;
+	PTU_CHECK(pft_listing_fold_alloc(&l) == NULL);
+	pft_listing_fold_free(NULL);
+}
+
+int main(void)
+{
+	PTU_RUN(text_lines);
+	PTU_RUN(json_lines);
+	PTU_RUN(long_names);
+	PTU_RUN(fold);
+	PTU_MAIN_END();
+}
