@@ -115,6 +115,34 @@ static void long_names(void)
 	PTU_CHECK(pft_listing_line(NULL, &e, buf, sizeof(buf)) == -PFT_ERR_INVALID);
 }
 
+/* Any bytes as an element (a caller's, not the decoder's): a line within
+ * PFT_LISTING_LINE_MAX, ended by its newline, in either format. */
+static void any_element(void)
+{
+	struct pft_listing l = { .size = sizeof(l), .show_id = 1, .id = 0x7f, .cpu = 1023 };
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	for (int i = 0; i < 20000; i++) {
+		struct pft_elem e;
+		unsigned char *b = (unsigned char *)&e;
+		for (size_t k = 0; k < sizeof(e); k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			b[k] = (unsigned char)x;
+		}
+		if (i % 2)
+			e.type = (uint8_t)(e.type % (PFT_ELEM_TYPE_MAX + 2));
+		l.format = (uint8_t)(i % 4 < 2 ? PFT_LISTING_TEXT : PFT_LISTING_JSONL);
+		l.timed = (uint8_t)(i % 3 == 0);
+		l.time = x;
+		int n = pft_listing_line(&l, &e, buf, PFT_LISTING_LINE_MAX);
+		PTU_CHECK(n > 0 && n < PFT_LISTING_LINE_MAX && buf[n - 1] == '\n');
+		if (!(n > 0 && n < PFT_LISTING_LINE_MAX))
+			break;
+	}
+}
+
 /* The TEXT elements of @out[0..@n), appended at @text (*@len). */
 static void take_text(const struct pft_elem *out, size_t n, char *text, size_t *len)
 {
@@ -181,6 +209,7 @@ int main(void)
 	PTU_RUN(text_lines);
 	PTU_RUN(json_lines);
 	PTU_RUN(long_names);
+	PTU_RUN(any_element);
 	PTU_RUN(fold);
 	PTU_MAIN_END();
 }
