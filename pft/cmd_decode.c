@@ -45,6 +45,7 @@ struct decode {
 	struct pft_select *sel;       /* --function: NULL, everything */
 	struct pft_elem *pieces;      /* --function: a range's pieces */
 	size_t cap_pieces;
+	struct place_memo *places;    /* PLACE_MEMO_SIZE, for --insn and JSON */
 	struct pft_listing listing;
 	struct pft_fold *fold;        /* the threads write the lines (text) */
 	int failed;                   /* a line could not be written */
@@ -59,11 +60,25 @@ struct place {
 	uint32_t off, line;
 };
 
-static struct place place_of(const struct decode *d, const struct pft_image *img,
-			     uint32_t addr)
+/* The places looked up last: the same ranges and instructions come again
+ * and again (the lookups and their names were half of a JSON listing). */
+enum { PLACE_MEMO_SIZE = 4096 };   /* power of two */
+
+struct place_memo {
+	const struct pft_image *img;
+	uint32_t addr;
+	int valid;
+	struct place p;
+};
+
+static struct place place_of(struct decode *d, const struct pft_image *img, uint32_t addr)
 {
+	struct place_memo *m = &d->places[(addr >> 1 ^ addr >> 13) & (PLACE_MEMO_SIZE - 1)];
 	struct place p = { 0 };
 	struct pft_line_info li;
+
+	if (m->valid && m->img == img && m->addr == addr)
+		return m->p;
 
 	if (pft_image_symbolize(img, addr, &p.fn, &p.off))
 		p.fn = NULL;
@@ -75,6 +90,7 @@ static struct place place_of(const struct decode *d, const struct pft_image *img
 		p.file = li.file;
 		p.line = li.file ? li.line : 0;
 	}
+	*m = (struct place_memo){ .img = img, .addr = addr, .valid = 1, .p = p };
 	return p;
 }
 
@@ -540,6 +556,13 @@ int cmd_decode(int argc, char **argv)
 		input_close(&in);
 		goto out;
 	}
+	if ((d.insn || d.format == FMT_JSONL) && !d.count_only &&
+	    !(d.places = calloc(PLACE_MEMO_SIZE, sizeof(*d.places)))) {
+		cli_error("%s: out of memory", cmd);
+		rc = EXIT_USAGE;
+		input_close(&in);
+		goto out;
+	}
 	if (d.insn) {
 		disasm_open(&d.cs);
 		d.dis = calloc(DIS_CACHE_SIZE, sizeof(*d.dis));
@@ -611,6 +634,7 @@ out:
 	pft_select_free(d.sel);
 	free(d.pieces);
 	free(d.dis);
+	free(d.places);
 	free(d.gap_errors);
 	cmd_args_free(&a);
 	pft_lines_free(d.lines);

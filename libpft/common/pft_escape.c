@@ -58,9 +58,11 @@ struct out {
 
 static void put(struct out *o, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++, o->len++)
-		if (o->len + 1 < o->cap)
-			o->dst[o->len] = s[i];
+	size_t room = o->len + 1 < o->cap ? o->cap - 1 - o->len : 0;
+
+	if (room)
+		memcpy(o->dst + o->len, s, n < room ? n : room);
+	o->len += n;
 }
 
 static void put_hex(struct out *o, const char *prefix, size_t plen, unsigned v)
@@ -74,6 +76,18 @@ static void put_hex(struct out *o, const char *prefix, size_t plen, unsigned v)
 
 enum style { STYLE_JSON, STYLE_TEXT, STYLE_LINE };
 
+/* Bytes @style passes as they are from @p on (printable ASCII but for
+ * what it escapes): most names are all of them, copied at once. */
+static size_t plain_run(const uint8_t *p, size_t len, enum style style)
+{
+	size_t n = 0;
+
+	while (n < len && p[n] >= 0x20 && p[n] < 0x7f &&
+	       (p[n] != '\\' || style == STYLE_LINE) && (p[n] != '"' || style != STYLE_JSON))
+		n++;
+	return n;
+}
+
 static int escape(char *dst, size_t cap, const char *src, size_t len,
 		  enum style style)
 {
@@ -83,7 +97,16 @@ static int escape(char *dst, size_t cap, const char *src, size_t len,
 	if ((!src && len) || (!dst && cap))
 		return -PFT_ERR_INVALID;
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_length(p + i, len - i);
+		size_t n = plain_run(p + i, len - i, style);
+
+		if (n) {
+			put(&o, src + i, n);
+			i += n;
+			if (o.len > INT_MAX)
+				return -PFT_ERR_INVALID;
+			continue;
+		}
+		n = utf8_length(p + i, len - i);
 
 		if ((p[i] == '\\' && style != STYLE_LINE) || (style == STYLE_JSON && p[i] == '"')) {
 			put(&o, "\\", 1);
