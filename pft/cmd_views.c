@@ -12,7 +12,6 @@
 #include "images.h"
 #include "input.h"
 #include "options.h"
-#include "outbuf.h"
 
 enum view_cmd { CMD_COVERAGE, CMD_PROFILE, CMD_TIMELINE, CMD_CALLS, CMD_EXCEPTIONS,
 		CMD_ANNOTATE };
@@ -70,38 +69,6 @@ static int takes_clock(enum view_cmd cmd)
 	return cmd == CMD_TIMELINE || cmd == CMD_PROFILE || cmd == CMD_EXCEPTIONS;
 }
 
-enum { NAME_MEMO_BITS = 10, LINE_MEMO_BITS = 10 };
-
-struct name_memo {
-	const struct pft_image *img;
-	uint32_t addr;
-	uint8_t len;                  /* 0: empty */
-	uint8_t role;                 /* enum name_role */
-	char text[118];               /* as print_name wrote it */
-};
-
-/* The part of a pft calls line that the event's time does not change:
- * in text from the source to the names (and the exception), in JSON
- * lines from the start to "insns":.  The same calls and returns come
- * millions of times: the part as last written, whole.  The key is in
- * 64-bit words, compared in registers: compares of 32-bit fields were
- * merged into loads of two fields just stored one by one (a store
- * forwarding stall at each). */
-struct line_key {
-	const struct pft_image *img;
-	uint64_t where;               /* site, target << 32 (text: 0) */
-	uint64_t who;                 /* callee, caller << 32 */
-	uint64_t rest;                /* depth, kind << 32, exception << 40,
-				       * profile << 56 (text: of an EXCEPTION) */
-	uint64_t id;                  /* id, cpu << 32 */
-};
-
-struct line_memo {
-	struct line_key key;
-	uint8_t len;                  /* 0: empty */
-	char text[224];               /* a multiple of 32 (ob_memo()) */
-};
-
 struct views_run {
 	enum view_cmd cmd;
 	int format;                   /* from commands[cmd].values */
@@ -117,27 +84,8 @@ struct views_run {
 	int order;                    /* annotate: enum pft_views_order */
 	struct pft_calls **calls;     /* timeline, calls: one per source */
 	struct pft_timeline **tracks; /* timeline: one per source */
-	struct outbuf *ob;            /* calls: the lines on their way to out */
-	struct name_memo *names;      /* calls: 1 << NAME_MEMO_BITS of them */
-	struct line_memo *lines_done; /* calls: 1 << LINE_MEMO_BITS of them */
-	/* calls: the last timestamp written, in hex (timestamps come
-	 * seldom: most events repeat the last one's) */
-	struct ts_memo {
-		uint64_t ts;
-		size_t len;               /* 0: none yet */
-		char hex[32];
-	} ts;
-	/* calls: the events' instructions and cycles as written last (each
-	 * event's a little more than the one before's) */
-	struct ob_running insns_written, cycles_written;
+	struct pft_calls_listing *listing; /* calls: the lines on their way to out */
 	struct pft_names *labels;     /* calls: the labels of ambiguous names */
-	/* calls: each kind's name, its length, and its length padded to 16
-	 * (text): a library call and a strnlen() per event were a tenth of
-	 * the formatting.  Copied whole (a line keeps OUTBUF_LINE_MAX free). */
-	struct kind_name {
-		char padded[32];
-		size_t len, padded_len;
-	} kinds[PFT_CALL_KIND_MAX + 1];
 	struct input in;
 	uint64_t errors;
 	int cut;                      /* the views did not hold everything */
@@ -246,264 +194,12 @@ static void usage(void *ctx)
 		       "                        the lengths of the calls they interrupted\n");
 }
 
-/* The name of the function at @addr: the DWARF's, else the image's symbol;
- * NULL when neither knows it.  Its label (pft_names_label()) in *@label. */
-static const char *function_name(const struct views_run *r, const struct pft_image *img,
-				 uint32_t addr, const char **label)
+/* The calls listing's writer: a failed write leaves the file's error flag
+ * set, which the command checks at the end (as for its other listings). */
+static int listing_write(void *ctx, const char *buf, size_t len)
 {
-	struct pft_line_func f;
-	struct pft_image_symbol sym;
-
-	if (r->lines && !pft_lines_function_at(r->lines, addr, &f, sizeof(f))) {
-		*label = pft_names_label(r->labels, f.name, f.start);
-		return f.name;
-	}
-	if (img && !pft_image_symbol_at(img, addr, &sym, sizeof(sym))) {
-		*label = pft_names_label(r->labels, sym.name, sym.start);
-		return sym.name;
-	}
-	return NULL;
-}
-
-/* Which name print_name() writes: in text the label; in JSON lines the
- * name, then the label as field "callee_label" or "caller_label" when it
- * is not the name. */
-enum name_role { NAME_TEXT, NAME_CALLEE, NAME_CALLER };
-
-static void print_name_uncached(const struct views_run *r, const struct pft_image *img,
-				uint32_t addr, enum name_role role)
-{
-	const char *label = NULL;
-	const char *name = addr ? function_name(r, img, addr, &label) : NULL;
-	struct outbuf *o = r->ob;
-
-	if (role != NAME_TEXT && name) {
-		ob_char(o, '"');
-		ob_escaped(o, name, 1);
-		ob_char(o, '"');
-		if (label != name) {
-			ob_str(o, role == NAME_CALLEE ? ",\"callee_label\":\"" : ",\"caller_label\":\"");
-			ob_escaped(o, label, 1);
-			ob_char(o, '"');
-		}
-	} else if (role != NAME_TEXT) {
-		ob_lit(o, "null");
-	} else if (name) {
-		ob_escaped(o, label, 0);
-	} else if (addr) {
-		ob_lit(o, "0x");
-		ob_hex(o, addr, 8);
-	} else {
-		ob_char(o, '?');
-	}
-}
-
-/* The callers and callees of a trace are few functions met millions of
- * times: their names as last written (looked up and escaped) are kept. */
-static void print_name(const struct views_run *r, const struct pft_image *img, uint32_t addr,
-		       enum name_role role)
-{
-	struct outbuf *o = r->ob;
-	uint32_t key = (addr >> 1) + (uint32_t)role;
-	struct name_memo *m = &r->names[(key * 2654435761u) >> (32 - NAME_MEMO_BITS)];
-
-	if (m->len && m->img == img && m->addr == addr && m->role == role) {
-		ob_memo(o, m->text, m->len);
-		return;
-	}
-	struct ob_mark mark = ob_mark(o);
-	print_name_uncached(r, img, addr, role);
-	/* Not kept: a name too long, or one that went out through a flush. */
-	size_t n = ob_since(o, mark, sizeof(m->text));
-	if (n) {
-		m->img = img;
-		m->addr = addr;
-		m->role = (uint8_t)role;
-		m->len = (uint8_t)n;
-		memcpy(m->text, o->buf + mark.len, n);
-	}
-}
-
-/* The line's part that line_memo keeps (@json: up to "insns":). */
-static void print_call_head(const struct views_run *r, const struct source *s,
-			    const struct pft_call_event *ev, int id, int json)
-{
-	struct outbuf *o = r->ob;
-	const struct kind_name *kind = &r->kinds[ev->kind < PFT_CALL_KIND_MAX ? ev->kind
-									      : PFT_CALL_KIND_MAX];
-
-	if (json) {
-		ob_lit(o, "{\"id\":");
-		ob_int(o, id);
-		if (s->info.cpu >= 0) {   /* perf.data: as decode's elements */
-			ob_lit(o, ",\"cpu\":");
-			ob_int(o, s->info.cpu);
-		}
-		ob_lit(o, ",\"kind\":\"");
-		ob_memo(o, kind->padded, kind->len);
-		ob_lit(o, "\",\"depth\":");
-		ob_dec(o, ev->depth);
-		ob_lit(o, ",\"site\":\"0x");
-		ob_hex(o, ev->site, 0);
-		ob_lit(o, "\",\"target\":\"0x");
-		ob_hex(o, ev->target, 0);
-		ob_lit(o, "\",\"callee\":");
-		print_name(r, s->info.image, ev->callee, NAME_CALLEE);
-		ob_lit(o, ",\"callee_addr\":\"0x");
-		ob_hex(o, ev->callee, 0);
-		ob_lit(o, "\",\"caller\":");
-		print_name(r, s->info.image, ev->caller, NAME_CALLER);
-		ob_lit(o, ",\"caller_addr\":\"0x");
-		ob_hex(o, ev->caller, 0);
-		ob_lit(o, "\",\"insns\":");
-		return;
-	}
-	/* [id] kind depth, indented by depth: caller -> callee */
-	if (r->in.multi_id) {
-		ob_spaces(o, 2);
-		ob_hex(o, (uint32_t)id, 2);
-	}
-	ob_spaces(o, 2);
-	ob_memo(o, kind->padded, kind->padded_len);
-	ob_char(o, ' ');
-	ob_dec_right(o, ev->depth, 3);
-	ob_spaces(o, 2 + 2 * (int)(ev->depth > 32 ? 32 : ev->depth));
-	int leaving = ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN;
-	print_name(r, s->info.image, leaving ? ev->callee : ev->caller, NAME_TEXT);
-	ob_lit(o, " -> ");
-	print_name(r, s->info.image, leaving ? ev->caller : ev->callee, NAME_TEXT);
-	if (ev->kind == PFT_CALL_EXCEPTION) {
-		char exc[PFT_EXCEPTION_NAME_MAX];
-		ob_lit(o, "  (");
-		ob_str(o, pft_exception_name_in(ev->profile, ev->exception, exc, sizeof(exc)));
-		ob_char(o, ')');
-	}
-}
-
-/* The head of the line, from the memo when the same one was written. */
-static void print_call_memo(const struct views_run *r, const struct source *s,
-			    const struct pft_call_event *ev, int id, int json)
-{
-	struct outbuf *o = r->ob;
-	uint32_t site = json ? ev->site : 0, target = json ? ev->target : 0;
-	uint16_t exception = !json && ev->kind == PFT_CALL_EXCEPTION ? ev->exception : 0;
-	uint8_t profile = !json && ev->kind == PFT_CALL_EXCEPTION ? ev->profile : 0;
-	struct line_key key = {
-		.img = s->info.image, .where = site | (uint64_t)target << 32,
-		.who = ev->callee | (uint64_t)ev->caller << 32,
-		.rest = ev->depth | (uint64_t)ev->kind << 32 | (uint64_t)exception << 40 |
-			(uint64_t)profile << 56,
-		.id = (uint32_t)id | (uint64_t)(uint32_t)s->info.cpu << 32
-	};
-	uint32_t h = (ev->callee >> 1) * 2654435761u ^ (ev->caller >> 1) * 0x9e3779b1u ^ site ^
-		     target * 0x85ebca6bu ^ ev->depth * 0xc2b2ae35u ^ ev->kind;
-	struct line_memo *m = &r->lines_done[(h * 2654435761u) >> (32 - LINE_MEMO_BITS)];
-
-	const struct line_key *k = &m->key;
-
-	if (m->len && k->img == key.img && k->where == key.where && k->who == key.who &&
-	    k->rest == key.rest && k->id == key.id) {
-		ob_memo(o, m->text, m->len);
-		return;
-	}
-	struct ob_mark mark = ob_mark(o);
-	print_call_head(r, s, ev, id, json);
-	/* Not kept: too long, or a name went out through a flush. */
-	size_t n = ob_since(o, mark, sizeof(m->text));
-	if (n) {
-		m->key = key;
-		m->len = (uint8_t)n;
-		memcpy(m->text, o->buf + mark.len, n);
-	}
-}
-
-/* Timestamp @ts in hex, as last written when it is the same. */
-static void print_ts(struct views_run *r, uint64_t ts)
-{
-	struct outbuf *o = r->ob;
-	struct ts_memo *m = &r->ts;
-
-	if (!m->len || m->ts != ts) {
-		size_t before = o->len;
-		ob_hex(o, ts, 0);
-		m->ts = ts;
-		m->len = o->len - before;
-		memcpy(m->hex, o->buf + before, m->len);
-		return;
-	}
-	ob_memo(o, m->hex, m->len);
-}
-
-static const char *const flag_names[] = { "unwound", "untraced", "end", "no_target" };
-
-/* One line per event, formatted by hand: fprintf() took most of the time. */
-static void print_call(struct views_run *r, const struct source *s,
-		       const struct pft_call_event *ev)
-{
-	int id = s->info.id >= 0 ? s->info.id : s->info.cfg.trace_id;
-	struct outbuf *o = r->ob;
-
-	if (r->format == FMT_JSONL) {
-		print_call_memo(r, s, ev, id, 1);
-		ob_running_dec(o, &r->insns_written, ev->insns);
-		if (ev->has_cycles) {
-			ob_lit(o, ",\"cycles\":");
-			ob_running_dec(o, &r->cycles_written, ev->cycles);
-		}
-		if (ev->has_ts) {
-			ob_lit(o, ",\"ts\":\"0x");
-			print_ts(r, ev->ts);
-			ob_char(o, '"');
-		}
-		if (ev->kind == PFT_CALL_EXCEPTION) {
-			ob_lit(o, ",\"exception\":");
-			ob_dec(o, ev->exception);
-		}
-		ob_lit(o, ",\"flags\":[");
-		for (unsigned b = 0, n = 0; b < 4; b++)
-			if (ev->flags & (1u << b)) {
-				ob_str(o, n++ ? ",\"" : "\"");
-				ob_str(o, flag_names[b]);
-				ob_char(o, '"');
-			}
-		ob_lit(o, "]}\n");
-		ob_line_done(o);
-		return;
-	}
-	/* insns, then the memo's part */
-	ob_running_dec_right(o, &r->insns_written, ev->insns, 12);
-	print_call_memo(r, s, ev, id, 0);
-	if (ev->has_cycles) {
-		ob_lit(o, "  cycles=");
-		ob_running_dec(o, &r->cycles_written, ev->cycles);
-	}
-	if (ev->has_ts) {
-		ob_lit(o, "  ts=0x");
-		print_ts(r, ev->ts);
-	}
-	for (unsigned b = 0; b < 4; b++)
-		if (ev->flags & (1u << b)) {
-			ob_lit(o, "  [");
-			ob_str(o, flag_names[b]);
-			ob_char(o, ']');
-		}
-	ob_char(o, '\n');
-	ob_line_done(o);
-}
-
-/* The text's header row, over the columns print_call() writes: insns
- * (12 wide), the ID where the input has IDs, the kind (16), the depth
- * (right-aligned, its last 3 characters), then the names: caller -> callee,
- * callee -> caller for a return. */
-static void print_calls_header(struct views_run *r)
-{
-	struct outbuf *o = r->ob;
-
-	ob_lit(o, "       insns");
-	if (r->in.multi_id)
-		ob_lit(o, "  id");
-	ob_lit(o, "  kind           depth  from -> to\n");
-	ob_line_done(o);
+	fwrite(buf, 1, len, ctx);
+	return 0;
 }
 
 /* Take the events the last put or finish of source @i produced. */
@@ -511,13 +207,16 @@ static int drain_calls(struct views_run *r, size_t i)
 {
 	const struct pft_call_event *ev;
 
+	if (r->cmd == CMD_CALLS) {
+		const struct pft_input_source *src = &r->in.src[i].info;
+		int err = pft_calls_listing_take(r->listing, r->calls[i], r->sel, src->image,
+						 src->id >= 0 ? src->id : src->cfg.trace_id,
+						 src->cpu);
+		return err ? report(r, err) : 0;
+	}
 	while ((ev = pft_calls_next_in_place(r->calls[i]))) {
 		if (!pft_select_event(r->sel, ev))
 			continue;
-		if (r->cmd == CMD_CALLS) {
-			print_call(r, &r->in.src[i], ev);
-			continue;
-		}
 		int err = pft_timeline_put(r->tracks[i], ev, sizeof(*ev));
 		if (err)
 			return report(r, err);
@@ -664,29 +363,21 @@ static int start(struct views_run *r)
 	}
 	r->calls = calloc(in->nsrc, sizeof(*r->calls));
 	r->tracks = calloc(in->nsrc, sizeof(*r->tracks));
-	if (r->cmd == CMD_CALLS && (r->ob = malloc(sizeof(*r->ob)))) {
-		r->ob->file = r->out;
-		r->ob->len = 0;
-		r->ob->flushes = 0;
-		r->names = calloc((size_t)1 << NAME_MEMO_BITS, sizeof(*r->names));
-		r->lines_done = calloc((size_t)1 << LINE_MEMO_BITS, sizeof(*r->lines_done));
-	}
-	if (!r->calls || !r->tracks ||
-	    (r->cmd == CMD_CALLS && (!r->ob || !r->names || !r->lines_done))) {
+	if (!r->calls || !r->tracks) {
 		err = -PFT_ERR_NOMEM;
 		goto fail;
 	}
-	if (r->cmd == CMD_CALLS && (err = alloc_labels(r)))
-		goto fail;
-	if (r->cmd == CMD_CALLS && r->format == FMT_TEXT)
-		print_calls_header(r);
-	for (unsigned k = 0; k <= PFT_CALL_KIND_MAX; k++) {
-		const char *name = pft_call_kind_name(k);
-		struct kind_name *kn = &r->kinds[k];
-		kn->len = strnlen(name, sizeof(kn->padded));
-		kn->padded_len = kn->len > 16 ? kn->len : 16;
-		memset(kn->padded, ' ', sizeof(kn->padded));
-		memcpy(kn->padded, name, kn->len);
+	if (r->cmd == CMD_CALLS) {
+		if ((err = alloc_labels(r)))
+			goto fail;
+		struct pft_calls_listing_config lc = {
+			.size = sizeof(lc), .show_id = (uint8_t)r->in.multi_id, .lines = r->lines,
+			.labels = r->labels, .write = listing_write, .ctx = r->out,
+			.format = r->format == FMT_JSONL ? PFT_LISTING_JSONL : PFT_LISTING_TEXT
+		};
+		if (!(r->listing = pft_calls_listing_alloc(&lc, &err)) ||
+		    (r->format == FMT_TEXT && (err = pft_calls_listing_header(r->listing))))
+			goto fail;
 	}
 	if (r->cmd == CMD_TIMELINE && (err = pft_timeline_begin(file_write, r->out)))
 		goto fail;
@@ -766,11 +457,8 @@ static void release(struct views_run *r, size_t nsrc)
 	pft_select_free(r->sel);
 	disasm_close(&r->dis);
 	/* Even after an error: the lines before it, as they were written. */
-	if (r->ob)
-		ob_flush(r->ob);
-	free(r->ob);
-	free(r->names);
-	free(r->lines_done);
+	pft_calls_listing_flush(r->listing);
+	pft_calls_listing_free(r->listing);
 	pft_names_free(r->labels);
 }
 
@@ -916,8 +604,9 @@ static int run(int argc, char **argv, enum view_cmd cmd)
 	 * (glibc takes a size only with a buffer: alone, it gave 4 KiB and a
 	 * write(2) per piece of the timeline), but one that stays in the
 	 * cache, where 1 MiB went through it.  Static: stdout is flushed at
-	 * exit, after run() returns.  The calls have their own (outbuf.h),
-	 * whose 64 KiB pieces go straight to write(2), not copied. */
+	 * exit, after run() returns.  The calls listing has its own
+	 * (pft_calls_listing_alloc()), whose 64 KiB pieces go straight to
+	 * write(2), not copied. */
 	static char out_buffer[1 << 16];
 	if (cmd == CMD_CALLS ? setvbuf(r.out, NULL, _IONBF, 0)
 			     : setvbuf(r.out, out_buffer, _IOFBF, sizeof(out_buffer))) {

@@ -19,7 +19,6 @@ void ob_flush(struct outbuf *o)
 	if (o->len)
 		fwrite(o->buf, 1, o->len, ob_file(o));
 	o->len = 0;
-	o->flushes++;
 }
 
 void ob_escaped(struct outbuf *o, const char *s, int json)

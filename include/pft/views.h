@@ -14,6 +14,7 @@
 #include "pft/common.h"
 #include "pft/image.h"
 #include "pft/flow.h"
+#include "pft/decode.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -365,6 +366,53 @@ struct pft_fold;
  * (views given them would miss the ranges' counts: pft_views_fold() is
  * theirs, whose elements the tracker takes too).  Valid while @c lives. */
 pft_export const struct pft_fold *pft_calls_fold(struct pft_calls *c);
+
+/*
+ * pft calls' listing: a line per event, text or JSON lines
+ * (doc/listing-format.md), formatted into a buffer that goes to @write
+ * many lines at a time.  Calls between the same few functions come
+ * millions of times: it keeps the names and the lines' heads it wrote
+ * last.
+ */
+struct pft_calls_listing_config {
+	size_t size;                  /* sizeof(struct pft_calls_listing_config) */
+	uint8_t format;               /* PFT_LISTING_TEXT or PFT_LISTING_JSONL */
+	uint8_t show_id;              /* text: the trace ID column (several IDs) */
+	/* Borrowed, may be NULL: the names, the DWARF's first, else the
+	 * images' symbols; the labels of names that functions share
+	 * (pft_names_label()). */
+	const struct pft_lines *lines;
+	const struct pft_names *labels;
+	/* Where the lines go: returns 0, or an error that sticks (the puts
+	 * return it). */
+	int (*write)(void *ctx, const char *buf, size_t len);
+	void *ctx;
+};
+
+struct pft_calls_listing;
+
+/* NULL with *@errcode (may be NULL) -PFT_ERR_INVALID (no writer, a format
+ * it has not) or -PFT_ERR_NOMEM. */
+pft_export struct pft_calls_listing *
+pft_calls_listing_alloc(const struct pft_calls_listing_config *cfg, int *errcode);
+/* The text's row of column names. */
+pft_export int pft_calls_listing_header(struct pft_calls_listing *l);
+/* Event @ev's line (@size = sizeof *@ev): of a source with trace ID @id,
+ * CPU @cpu (JSON lines; -1: none), whose code is in @image (may be NULL).
+ * Returns 0, the writer's error, -PFT_ERR_INVALID or -PFT_ERR_NOMEM. */
+pft_export int pft_calls_listing_put(struct pft_calls_listing *l,
+				     const struct pft_call_event *ev, size_t size,
+				     const struct pft_image *image, int id, int cpu);
+/* pft_calls_listing_put() of every event @c has queued (taken from it),
+ * but those @sel (may be NULL) leaves out (pft_select_event()). */
+struct pft_select;
+pft_export int pft_calls_listing_take(struct pft_calls_listing *l, struct pft_calls *c,
+				      const struct pft_select *sel,
+				      const struct pft_image *image, int id, int cpu);
+/* Write what is buffered: returns 0 or the writer's first error. */
+pft_export int pft_calls_listing_flush(struct pft_calls_listing *l);
+/* Writes nothing: flush first. */
+pft_export void pft_calls_listing_free(struct pft_calls_listing *l);
 
 
 /* ---- End of calls ---- */
