@@ -17,157 +17,39 @@ struct dump {
 	uint64_t errors, bytes;
 	int timed;               /* --merge: the item being printed has @time */
 	uint64_t time;
+	struct pft_listing listing;
+	int failed;              /* a line could not be written */
 	struct outbuf out;
 };
 
-static const char *atoms_str(const struct pft_ptm_packet *p, char *buf)
+/* The line pft_listing_*() wrote at the buffer's end, @len bytes. */
+static void put_line(struct dump *d, int len)
 {
-	for (unsigned i = 0; i < p->n_atoms; i++)
-		buf[i] = (p->atoms >> i) & 1 ? 'E' : 'N';
-	buf[p->n_atoms] = 0;
-	return buf;
-}
-
-/* ` key=` (text) or `,"key":` (JSON), then the value's opening quote when
- * @quoted in JSON. */
-static void field_key(struct outbuf *o, const char *k, int json, int quoted)
-{
-	if (json) {
-		ob_str(o, ",\"");
-		ob_str(o, k);
-		ob_str(o, quoted ? "\":\"" : "\":");
-	} else {
-		ob_char(o, ' ');
-		ob_str(o, k);
-		ob_char(o, '=');
-	}
-}
-
-static void field_str(struct outbuf *o, const char *k, const char *v, int json)
-{
-	field_key(o, k, json, 1);
-	ob_str(o, v);
-	if (json)
-		ob_char(o, '"');
-}
-
-static void field_hex(struct outbuf *o, const char *k, uint64_t v, int json)
-{
-	field_key(o, k, json, 1);
-	ob_str(o, "0x");
-	ob_hex(o, v, 0);
-	if (json)
-		ob_char(o, '"');
-}
-
-static void field_int(struct outbuf *o, const char *k, uint64_t v, int json)
-{
-	field_key(o, k, json, 0);
-	ob_dec(o, v);
-}
-
-/* A branch or waypoint address.  Before the first I-sync a compressed one
- * gives only its low bits and no instruction set: "addr_bits" says how many
- * (text: "addr=0x...(low N bits)"), and there is no "isa". */
-static void print_address(struct outbuf *o, const struct pft_ptm_packet *p, int json)
-{
-	if (p->isa != PFT_ISA_UNKNOWN) {
-		field_hex(o, "addr", p->addr, json);
-		field_str(o, "isa", pft_isa_name(p->isa), json);
+	if (len < 0) {   /* a packet no decoder makes */
+		if (!d->failed++)
+			cli_error("dump: %s", pft_errstr(pft_errcode(len)));
 		return;
 	}
-	field_hex(o, "addr", p->addr & ((1ull << p->addr_bits) - 1), json);
-	if (json) {
-		field_int(o, "addr_bits", p->addr_bits, json);
-	} else {
-		ob_str(o, "(low ");
-		ob_dec(o, p->addr_bits);
-		ob_str(o, " bits) isa=unknown");
-	}
+	d->out.len += (size_t)len;
+	ob_line_done(&d->out);
 }
 
-/* The packet's fields as "key=value" (text) or "\"key\":value" (JSON). */
-static void print_fields(struct outbuf *o, const struct pft_ptm_packet *p, int json,
-			 const struct source *s)
+/* The listing's fields for an item of source @s. */
+static struct pft_listing *listing_for(struct dump *d, const struct source *s)
 {
-	char atoms[8];
+	struct pft_listing *l = &d->listing;
 
-	switch (p->type) {
-	case PFT_PTM_PKT_ISYNC:
-		field_hex(o, "addr", p->addr, json);
-		field_str(o, "isa", pft_isa_name(p->isa), json);
-		field_str(o, "reason", pft_isync_reason_name(p->reason), json);
-		field_int(o, "ns", p->ns, json);
-		field_int(o, "hyp", p->hyp, json);
-		if (p->has_ctxid || s->info.cfg.ctxid_bytes)
-			field_hex(o, "ctxid", p->ctxid, json);
-		break;
-	case PFT_PTM_PKT_ATOM:
-		field_str(o, "atoms", atoms_str(p, atoms), json);
-		break;
-	case PFT_PTM_PKT_BRANCH:
-		print_address(o, p, json);
-		if (p->exc_bytes) {
-			field_int(o, "exception", p->exception, json);
-			if (!json)
-				field_str(o, "name", pft_exception_name(p->exception), json);
-			field_int(o, "ns", p->ns, json);
-			field_int(o, "hyp", p->hyp, json);
-			field_int(o, "altis", p->altis, json);
-		}
-		break;
-	case PFT_PTM_PKT_WAYPOINT:
-		print_address(o, p, json);
-		break;
-	case PFT_PTM_PKT_CONTEXTID:
-		field_hex(o, "ctxid", p->ctxid, json);
-		break;
-	case PFT_PTM_PKT_VMID:
-		field_int(o, "vmid", p->vmid, json);
-		break;
-	case PFT_PTM_PKT_TIMESTAMP:
-		field_hex(o, "ts", p->ts, json);
-		if (p->ts_clock_change)
-			field_int(o, "clock_change", 1, json);
-		break;
-	case PFT_PTM_PKT_BAD:
-		ob_str(o, json ? ",\"msg\":\"" : " ");
-		ob_str(o, pft_errstr(p->bad));
-		if (p->bad == PFT_ERR_PKT_RESERVED_HEADER) {
-			ob_str(o, " 0x");
-			ob_hex(o, p->raw[0], 2);
-		}
-		if (json)
-			ob_char(o, '"');
-		break;
-	default:
-		break;
-	}
-	if (p->has_cycles)
-		field_int(o, "cycles", p->cycles, json);
-}
-
-/* --merge: the item's time (field_int()'s format), when it has one. */
-static void print_time(const struct dump *d, struct outbuf *o, int json)
-{
-	if (d->timed)
-		field_int(o, "time", d->time, json);
-}
-
-static void print_bytes(struct outbuf *o, const struct pft_ptm_packet *p)
-{
-	for (uint32_t i = 0; i < p->size; i++) {
-		if (i)
-			ob_char(o, ' ');
-		ob_hex(o, p->raw[i], 2);
-	}
+	l->id = s->info.id;
+	l->timed = (uint8_t)d->timed;
+	l->time = d->time;
+	l->message = NULL;
+	return l;
 }
 
 static void on_packet(struct dump *d, const struct source *s, const struct pft_ptm_packet *p,
 		      int status)
 {
 	struct outbuf *o = &d->out;
-	int id = s->info.id;
 
 	d->counts[p->type]++;
 	d->bytes += p->size;
@@ -184,49 +66,15 @@ static void on_packet(struct dump *d, const struct source *s, const struct pft_p
 	}
 	if (d->count_only)
 		return;
-	if (d->format == FMT_JSONL) {
-		ob_str(o, "{\"offset\":");
-		ob_dec(o, p->offset);
-		if (id >= 0) {
-			ob_str(o, ",\"id\":");
-			ob_int(o, id);
-		}
-		ob_str(o, ",\"type\":\"");
-		ob_str(o, pft_ptm_pkt_type_name(p->type));
-		ob_str(o, "\",\"bytes\":\"");
-		print_bytes(o, p);
-		ob_char(o, '"');
-		print_fields(o, p, 1, s);
-		print_time(d, o, 1);
-		ob_str(o, "}\n");
-	} else {
-		ob_str(o, "0x");
-		ob_hex(o, p->offset, 8);
-		if (d->multi_id) {
-			ob_str(o, "  ");
-			ob_hex(o, (unsigned)id, 2);
-		}
-		ob_str(o, "  ");
-		/* Bytes column: 12 bytes wide; longer packets push the rest right. */
-		int width = p->size ? (int)(3 * p->size - 1) : 0;
-		print_bytes(o, p);
-		ob_spaces(o, width < 35 ? 35 - width : 0);
-		ob_str(o, "  ");
-		ob_str(o, pft_ptm_pkt_type_name(p->type));
-		print_fields(o, p, 0, s);
-		print_time(d, o, 0);
-		ob_char(o, '\n');
-	}
-	ob_line_done(o);
+	put_line(d, pft_listing_ptm_packet(listing_for(d, s), p, s->info.cfg.ctxid_bytes,
+					   o->buf + o->len, OUTBUF_LINE_MAX));
 }
 
 /* An ETMv3 packet: its bytes, type and main fields (doc/etmv3.md). */
 static void on_etm3_packet(struct dump *d, const struct source *s,
 			   const struct pft_etm3_packet *p, int status)
 {
-	int id = s->info.id, json = d->format == FMT_JSONL;
-	const char *sep = json ? "," : " ";
-	char atoms[20];
+	int id = s->info.id;
 
 	d->etm3_packets++;
 	d->bytes += p->size;
@@ -237,68 +85,8 @@ static void on_etm3_packet(struct dump *d, const struct source *s,
 	}
 	if (d->count_only)
 		return;
-	/* Listed through stdio, after the PTM lines buffered so far. */
-	ob_flush(&d->out);
-	if (json) {
-		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"%s\",\"bytes\":\"", p->offset,
-		       id, pft_etm3_pkt_type_name(p->type));
-	} else {
-		printf("0x%08" PRIx64 "  %02x  ", p->offset, id);
-	}
-	for (uint32_t i = 0; i < p->size; i++)
-		printf(i ? " %02x" : "%02x", p->raw[i]);
-	if (json)
-		putchar('"');
-	else
-		printf("%*s  %s", p->size && 3 * p->size - 1 < 35 ? (int)(36 - 3 * p->size) : 0,
-		       "", pft_etm3_pkt_type_name(p->type));
-	switch (p->type) {
-	case PFT_ETM3_PKT_ISYNC:
-	case PFT_ETM3_PKT_BRANCH:
-		printf(json ? "%s\"addr\":\"0x%x\",\"isa\":\"%s\"" : "%saddr=0x%x isa=%s", sep,
-		       p->addr, pft_isa_name(p->isa));
-		if (p->type == PFT_ETM3_PKT_BRANCH && p->exception) {
-			/* The packet's own number; the name of the exception it
-			 * means on the traced core. */
-			char name[PFT_EXCEPTION_NAME_MAX];
-			int m = s->info.profile == PFT_PROFILE_M;
-			int ipsr = m ? pft_etm3_m_exception_ipsr(p->exception) : p->exception;
-			if (ipsr < 0)
-				snprintf(name, sizeof(name), "reserved");
-			else
-				pft_exception_name_in(s->info.profile, (unsigned)ipsr, name,
-						      sizeof(name));
-			printf(json ? "%s\"exception\":%u,\"name\":\"%s\",\"cancel\":%u"
-				    : "%sexception=%u (%s) cancel=%u",
-			       sep, p->exception, name, p->cancel);
-			if (p->resume)
-				printf(json ? "%s\"resume\":%u" : "%sresume=%u", sep, p->resume);
-		}
-		break;
-	case PFT_ETM3_PKT_PHEADER:
-		for (unsigned i = 0; i < p->n_atoms && i < 16; i++)
-			atoms[i] = (p->atoms >> i) & 1 ? 'E' : 'N';
-		atoms[p->n_atoms < 16 ? p->n_atoms : 16] = 0;
-		printf(json ? "%s\"atoms\":\"%s\"" : "%satoms=%s", sep, atoms);
-		break;
-	case PFT_ETM3_PKT_CONTEXTID:
-		printf(json ? "%s\"ctxid\":\"0x%x\"" : "%sctxid=0x%x", sep, p->ctxid);
-		break;
-	case PFT_ETM3_PKT_TIMESTAMP:
-		printf(json ? "%s\"ts\":\"0x%" PRIx64 "\"" : "%sts=0x%" PRIx64, sep, p->ts);
-		break;
-	case PFT_ETM3_PKT_BAD:
-		printf(json ? "%s\"msg\":\"%s\"" : "%s%s", sep, pft_errstr(p->bad));
-		break;
-	default:
-		break;
-	}
-	if (p->cycles && (p->type == PFT_ETM3_PKT_PHEADER || p->type == PFT_ETM3_PKT_CYCLE_COUNT ||
-			  p->has_cycles))
-		printf(json ? "%s\"cycles\":%u" : "%scycles=%u", sep, p->cycles);
-	if (d->timed)
-		printf(json ? "%s\"time\":%" PRIu64 : "%stime=%" PRIu64, sep, d->time);
-	fputs(json ? "}\n" : "\n", stdout);
+	put_line(d, pft_listing_etm3_packet(listing_for(d, s), p, s->info.profile,
+					    d->out.buf + d->out.len, OUTBUF_LINE_MAX));
 }
 
 /* A formatter frame was dropped (or the capture is marked discontinuous):
@@ -314,17 +102,14 @@ static void on_gap(struct dump *d, const struct source *s, uint64_t offset, int 
 		  pft_errstr(pft_errcode(status)));
 	if (d->count_only)
 		return;
-	ob_flush(&d->out);
-	char time[40] = "";
-	if (d->timed)
-		snprintf(time, sizeof(time), d->format == FMT_JSONL ? ",\"time\":%" PRIu64
-				   : " time=%" PRIu64, d->time);
-	if (d->format == FMT_JSONL)
-		printf("{\"offset\":%" PRIu64 ",\"id\":%d,\"type\":\"error\",\"bytes\":\"\","
-		       "\"msg\":\"%s\"%s}\n", offset, id, pft_errstr(pft_errcode(status)), time);
-	else
-		printf("0x%08" PRIx64 "  %02x  %35s  error %s%s\n", offset, id, "",
-		       pft_errstr(pft_errcode(status)), time);
+	/* The line of a bad packet without bytes, whose message is the gap's,
+	 * with the ID whatever the input. */
+	struct pft_listing *l = listing_for(d, s);
+	struct pft_ptm_packet gap = { .type = PFT_PTM_PKT_BAD, .offset = offset };
+	l->message = pft_errstr(pft_errcode(status));
+	l->show_id = 1;
+	put_line(d, pft_listing_ptm_packet(l, &gap, 0, d->out.buf + d->out.len, OUTBUF_LINE_MAX));
+	l->show_id = (uint8_t)d->multi_id;
 }
 
 /* --count: the library counted the packets (the items were the errors). */
@@ -461,6 +246,10 @@ int cmd_dump(int argc, char **argv)
 		return rc;
 	}
 	d.multi_id = in.multi_id;
+	d.listing = (struct pft_listing){ .size = sizeof(d.listing), .show_id = (uint8_t)d.multi_id,
+					  .cpu = -1,
+					  .format = d.format == FMT_JSONL ? PFT_LISTING_JSONL
+									  : PFT_LISTING_TEXT };
 	struct pft_item item;
 	int r;
 	while ((r = d.count_only ? input_count(&in, &item) : input_next(&in, &item)) > 0) {
@@ -476,7 +265,7 @@ int cmd_dump(int argc, char **argv)
 			on_gap(&d, s, item.offset, item.status);
 	}
 	ob_flush(&d.out);
-	if (r < 0)
+	if (r < 0 || d.failed)
 		rc = EXIT_USAGE;
 	if (!rc && d.count_only) {
 		take_counts(&d, &in);

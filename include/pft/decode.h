@@ -206,15 +206,16 @@ pft_export int pft_pipe_fit(const struct pft_pipe *p, unsigned source,
 /* ---- End of pipeline ---- */
 
 /* ======================================================================
- * Listing: the lines of pft decode
+ * Listing: the lines of pft decode and pft dump
  * ====================================================================== */
 
 /* ---- Section: listing (pft_listing_) ---- */
 
 /*
- * The lines pft decode lists the elements in, one a line, as text or JSON
- * lines (doc/listing-format.md).  struct pft_listing says how, for one
- * source, and what of a line the element does not hold.
+ * The lines pft decode lists the elements in, and pft dump the packets, one
+ * a line, as text or JSON lines (doc/listing-format.md).  struct
+ * pft_listing says how, for one source, and what of a line the element or
+ * packet does not hold.
  */
 enum pft_listing_format { PFT_LISTING_TEXT, PFT_LISTING_JSONL };
 
@@ -260,6 +261,24 @@ pft_export int pft_listing_line(const struct pft_listing *l, const struct pft_el
 struct pft_fold;
 pft_export struct pft_fold *pft_listing_fold_alloc(const struct pft_listing *l);
 pft_export void pft_listing_fold_free(struct pft_fold *fold);
+
+/*
+ * pft dump's line of a packet (its offset, [ID], bytes, type and fields)
+ * at @buf (@size bytes, at least PFT_LISTING_LINE_MAX), as @l says: its
+ * format, ID (text: the column with @show_id; a PTM's JSON line has no
+ * "id" for -1), time, and for a BAD packet the message in place of the
+ * packet's own (a gap's).  A PTM source with @ctxid_bytes has its I-syncs'
+ * context IDs listed; an ETMv3 exception is named as @profile (enum
+ * pft_profile) numbers them.  Returns the length, or -PFT_ERR_INVALID
+ * (NULL arguments, @size too small, a packet of over 64 bytes).
+ */
+struct pft_etm3_packet;
+pft_export int pft_listing_ptm_packet(const struct pft_listing *l,
+				      const struct pft_ptm_packet *p, unsigned ctxid_bytes,
+				      char *buf, size_t size);
+pft_export int pft_listing_etm3_packet(const struct pft_listing *l,
+				       const struct pft_etm3_packet *p, unsigned profile,
+				       char *buf, size_t size);
 
 /* ---- End of listing ---- */
 

@@ -1,6 +1,7 @@
 /*
- * The lines of pft decode's listing (decode.h, listing section), and the
- * fold in which the parallel decode's threads write them (pft_fold.h).
+ * The lines of pft decode's and pft dump's listings (decode.h, listing
+ * section), and the fold in which the parallel decode's threads write the
+ * decode's (pft_fold.h).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -299,6 +300,276 @@ int pft_listing_line(const struct pft_listing *l, const struct pft_elem *e, char
 	    size > INT32_MAX)
 		return -PFT_ERR_INVALID;
 	return (int)line_of(l, e, buf, size);
+}
+
+/*
+ * pft dump's lines: a packet's offset, [ID], bytes, type and fields as
+ * "key=value" (text) or "key":value (JSON lines).
+ */
+
+/* ` key=` (text) or `,"key":` (JSON), and the value's opening quote when
+ * @quoted in JSON. */
+static char *field_key(char *p, const char *k, int json, int quoted)
+{
+	if (json) {
+		p = lf_lit(p, ",\"");
+		p = lf_str(p, k, 32);
+		return quoted ? lf_lit(p, "\":\"") : lf_lit(p, "\":");
+	}
+	*p++ = ' ';
+	p = lf_str(p, k, 32);
+	*p++ = '=';
+	return p;
+}
+
+static char *field_str(char *p, const char *k, const char *v, int json)
+{
+	p = lf_str(field_key(p, k, json, 1), v, 200);
+	if (json)
+		*p++ = '"';
+	return p;
+}
+
+static char *field_hex(char *p, const char *k, uint64_t v, int json)
+{
+	p = lf_lit(field_key(p, k, json, 1), "0x");
+	p = pft_fmt_hex(p, v, 0);
+	if (json)
+		*p++ = '"';
+	return p;
+}
+
+static char *field_int(char *p, const char *k, uint64_t v, int json)
+{
+	return pft_fmt_dec(field_key(p, k, json, 0), v);
+}
+
+/* The packet's bytes, two hex digits each, a space between. */
+static char *packet_bytes(char *p, const uint8_t *raw, uint32_t size)
+{
+	for (uint32_t i = 0; i < size; i++) {
+		if (i)
+			*p++ = ' ';
+		p = pft_fmt_hex(p, raw[i], 2);
+	}
+	return p;
+}
+
+/* "atoms": @n atoms of @bits (bit i: atom i, oldest first), E or N. */
+static char *field_atoms(char *p, uint32_t bits, unsigned n, int json)
+{
+	char atoms[33];
+
+	n = n < 32 ? n : 32;
+	for (unsigned i = 0; i < n; i++)
+		atoms[i] = (bits >> i) & 1 ? 'E' : 'N';
+	atoms[n] = 0;
+	return field_str(p, "atoms", atoms, json);
+}
+
+/* A packet's line up to its fields: offset, ID, bytes (text: in a column
+ * 35 wide, pushed by longer packets), type.  ETMv3's (@etm3) has the ID
+ * whatever @l says, and no bytes' column where it has no bytes. */
+static char *packet_head(const struct pft_listing *l, char *p, uint64_t offset,
+			 const uint8_t *raw, uint32_t size, const char *type, int etm3)
+{
+	if (l->format == PFT_LISTING_JSONL) {
+		p = lf_lit(p, "{\"offset\":");
+		p = pft_fmt_dec(p, offset);
+		if (etm3 || l->id >= 0) {
+			p = lf_lit(p, ",\"id\":");
+			p = lf_int(p, l->id);
+		}
+		p = lf_lit(p, ",\"type\":\"");
+		p = lf_str(p, type, 32);
+		p = lf_lit(p, "\",\"bytes\":\"");
+		p = packet_bytes(p, raw, size);
+		*p++ = '"';
+		return p;
+	}
+	p = lf_lit(p, "0x");
+	p = pft_fmt_hex(p, offset, 8);
+	if (etm3 || l->show_id) {
+		p = lf_lit(p, "  ");
+		p = pft_fmt_hex(p, (uint32_t)l->id, 2);
+	}
+	p = lf_lit(p, "  ");
+	int width = size ? (int)(3 * size - 1) : etm3 ? 35 : 0;
+	p = lf_spaces(packet_bytes(p, raw, size), width < 35 ? 35 - width : 0);
+	p = lf_lit(p, "  ");
+	return lf_str(p, type, 32);
+}
+
+/* A branch or waypoint address.  Before the first I-sync a compressed one
+ * gives only its low bits and no instruction set: "addr_bits" says how
+ * many (text: "addr=0x...(low N bits)"), and there is no "isa". */
+static char *ptm_address(char *p, const struct pft_ptm_packet *pk, int json)
+{
+	if (pk->isa != PFT_ISA_UNKNOWN) {
+		p = field_hex(p, "addr", pk->addr, json);
+		return field_str(p, "isa", pft_isa_name(pk->isa), json);
+	}
+	p = field_hex(p, "addr", pk->addr & ((1ull << pk->addr_bits) - 1), json);
+	if (json)
+		return field_int(p, "addr_bits", pk->addr_bits, json);
+	p = lf_lit(p, "(low ");
+	p = pft_fmt_dec(p, pk->addr_bits);
+	return lf_lit(p, " bits) isa=unknown");
+}
+
+static char *ptm_fields(const struct pft_listing *l, const struct pft_ptm_packet *pk,
+			unsigned ctxid_bytes, char *p, int json)
+{
+	switch (pk->type) {
+	case PFT_PTM_PKT_ISYNC:
+		p = field_hex(p, "addr", pk->addr, json);
+		p = field_str(p, "isa", pft_isa_name(pk->isa), json);
+		p = field_str(p, "reason", pft_isync_reason_name(pk->reason), json);
+		p = field_int(p, "ns", pk->ns, json);
+		p = field_int(p, "hyp", pk->hyp, json);
+		if (pk->has_ctxid || ctxid_bytes)
+			p = field_hex(p, "ctxid", pk->ctxid, json);
+		break;
+	case PFT_PTM_PKT_ATOM:
+		p = field_atoms(p, pk->atoms, pk->n_atoms, json);
+		break;
+	case PFT_PTM_PKT_BRANCH:
+		p = ptm_address(p, pk, json);
+		if (pk->exc_bytes) {
+			p = field_int(p, "exception", pk->exception, json);
+			if (!json)
+				p = field_str(p, "name", pft_exception_name(pk->exception), json);
+			p = field_int(p, "ns", pk->ns, json);
+			p = field_int(p, "hyp", pk->hyp, json);
+			p = field_int(p, "altis", pk->altis, json);
+		}
+		break;
+	case PFT_PTM_PKT_WAYPOINT:
+		p = ptm_address(p, pk, json);
+		break;
+	case PFT_PTM_PKT_CONTEXTID:
+		p = field_hex(p, "ctxid", pk->ctxid, json);
+		break;
+	case PFT_PTM_PKT_VMID:
+		p = field_int(p, "vmid", pk->vmid, json);
+		break;
+	case PFT_PTM_PKT_TIMESTAMP:
+		p = field_hex(p, "ts", pk->ts, json);
+		if (pk->ts_clock_change)
+			p = field_int(p, "clock_change", 1, json);
+		break;
+	case PFT_PTM_PKT_BAD:
+		p = json ? lf_lit(p, ",\"msg\":\"") : lf_lit(p, " ");
+		p = lf_str(p, l->message ? l->message : pft_errstr(pk->bad), 200);
+		if (!l->message && pk->bad == PFT_ERR_PKT_RESERVED_HEADER && pk->raw && pk->size) {
+			p = lf_lit(p, " 0x");
+			p = pft_fmt_hex(p, pk->raw[0], 2);
+		}
+		if (json)
+			*p++ = '"';
+		break;
+	default:
+		break;
+	}
+	if (pk->has_cycles)
+		p = field_int(p, "cycles", pk->cycles, json);
+	return p;
+}
+
+/* Whether a packet line can be written: its bytes take three characters
+ * each, and a packet's are few. */
+static int packet_ok(const struct pft_listing *l, const char *buf, size_t size,
+		     const uint8_t *raw, uint32_t psize)
+{
+	return l && buf && l->size >= sizeof(*l) && size >= PFT_LISTING_LINE_MAX &&
+	       size <= INT32_MAX && (!psize || raw) && psize <= 64;
+}
+
+/* A packet line's end: the time of a merged item, the newline. */
+static int packet_end(const struct pft_listing *l, char *buf, char *p, int json)
+{
+	if (l->timed)
+		p = field_int(p, "time", l->time, json);
+	p = json ? lf_lit(p, "}\n") : lf_lit(p, "\n");
+	return (int)(p - buf);
+}
+
+int pft_listing_ptm_packet(const struct pft_listing *l, const struct pft_ptm_packet *pk,
+			   unsigned ctxid_bytes, char *buf, size_t size)
+{
+	if (!pk || !packet_ok(l, buf, size, pk->raw, pk->size))
+		return -PFT_ERR_INVALID;
+	int json = l->format == PFT_LISTING_JSONL;
+	char *p = packet_head(l, buf, pk->offset, pk->raw, pk->size,
+			      pft_ptm_pkt_type_name(pk->type), 0);
+	return packet_end(l, buf, ptm_fields(l, pk, ctxid_bytes, p, json), json);
+}
+
+/* An ETMv3 packet's fields (@profile: how its exceptions are numbered). */
+static char *etm3_fields(const struct pft_listing *l, const struct pft_etm3_packet *pk,
+			 unsigned profile, char *p, int json)
+{
+	switch (pk->type) {
+	case PFT_ETM3_PKT_ISYNC:
+	case PFT_ETM3_PKT_BRANCH:
+		p = field_hex(p, "addr", pk->addr, json);
+		p = field_str(p, "isa", pft_isa_name(pk->isa), json);
+		if (pk->type == PFT_ETM3_PKT_BRANCH && pk->exception) {
+			/* The packet's own number; the name of the exception it
+			 * means on the traced core. */
+			char name[PFT_EXCEPTION_NAME_MAX];
+			int m = profile == PFT_PROFILE_M;
+			int ipsr = m ? pft_etm3_m_exception_ipsr(pk->exception) : pk->exception;
+			if (ipsr < 0)
+				memcpy(name, "reserved", sizeof("reserved"));
+			else
+				pft_exception_name_in(profile, (unsigned)ipsr, name, sizeof(name));
+			p = field_int(p, "exception", pk->exception, json);
+			if (json) {
+				p = field_str(p, "name", name, json);
+			} else {
+				p = lf_lit(p, " (");
+				p = lf_str(p, name, sizeof(name));
+				*p++ = ')';
+			}
+			p = field_int(p, "cancel", pk->cancel, json);
+			if (pk->resume)
+				p = field_int(p, "resume", pk->resume, json);
+		}
+		break;
+	case PFT_ETM3_PKT_PHEADER:
+		p = field_atoms(p, pk->atoms, pk->n_atoms < 16 ? pk->n_atoms : 16, json);
+		break;
+	case PFT_ETM3_PKT_CONTEXTID:
+		p = field_hex(p, "ctxid", pk->ctxid, json);
+		break;
+	case PFT_ETM3_PKT_TIMESTAMP:
+		p = field_hex(p, "ts", pk->ts, json);
+		break;
+	case PFT_ETM3_PKT_BAD:
+		p = json ? lf_lit(p, ",\"msg\":\"") : lf_lit(p, " ");
+		p = lf_str(p, l->message ? l->message : pft_errstr(pk->bad), 200);
+		if (json)
+			*p++ = '"';
+		break;
+	default:
+		break;
+	}
+	if (pk->cycles && (pk->type == PFT_ETM3_PKT_PHEADER ||
+			   pk->type == PFT_ETM3_PKT_CYCLE_COUNT || pk->has_cycles))
+		p = field_int(p, "cycles", pk->cycles, json);
+	return p;
+}
+
+int pft_listing_etm3_packet(const struct pft_listing *l, const struct pft_etm3_packet *pk,
+			    unsigned profile, char *buf, size_t size)
+{
+	if (!pk || !packet_ok(l, buf, size, pk->raw, pk->size))
+		return -PFT_ERR_INVALID;
+	int json = l->format == PFT_LISTING_JSONL;
+	char *p = packet_head(l, buf, pk->offset, pk->raw, pk->size,
+			      pft_etm3_pkt_type_name(pk->type), 1);
+	return packet_end(l, buf, etm3_fields(l, pk, profile, p, json), json);
 }
 
 /*

@@ -7,7 +7,7 @@
 #include "pft.h"
 #include "decode/pft_fold.h"
 
-static char buf[4096];
+static char buf[4096], want_line[512];
 
 static const char *line(const struct pft_listing *l, const struct pft_elem *e)
 {
@@ -143,6 +143,86 @@ static void any_element(void)
 	}
 }
 
+/* pft dump's packet lines: offset, ID (with @show_id), the bytes in a
+ * column 35 wide, the type and the fields (doc/listing-format.md). */
+static void packet_lines(void)
+{
+	struct pft_listing l = { .size = sizeof(l), .format = PFT_LISTING_TEXT, .show_id = 1,
+				 .id = 0x13, .cpu = -1 };
+	static const uint8_t isync[] = { 0x08, 0x83, 0x8d, 0x01, 0xc0, 0x01 };
+	static const uint8_t atom[] = { 0xe8, 0x20 }, bad[] = { 0x02 }, branch[] = { 0x41 };
+	struct pft_ptm_packet p = { .type = PFT_PTM_PKT_ISYNC, .offset = 0x67cc, .raw = isync,
+				    .size = sizeof(isync), .addr = 0xc0018d82, .isa = PFT_ISA_THUMB,
+				    .reason = PFT_ISYNC_PERIODIC };
+	int n = pft_listing_ptm_packet(&l, &p, 0, buf, PFT_LISTING_LINE_MAX);
+
+	buf[n > 0 ? n : 0] = 0;
+	PTU_STREQ(buf, "0x000067cc  13  08 83 8d 01 c0 01                    isync addr=0xc0018d82 "
+		       "isa=thumb reason=periodic ns=0 hyp=0\n");
+	p = (struct pft_ptm_packet){ .type = PFT_PTM_PKT_ATOM, .offset = 0x67de, .raw = atom,
+				     .size = sizeof(atom), .n_atoms = 1, .atoms = 1,
+				     .has_cycles = 1, .cycles = 522 };
+	n = pft_listing_ptm_packet(&l, &p, 0, buf, PFT_LISTING_LINE_MAX);
+	buf[n > 0 ? n : 0] = 0;
+	PTU_STREQ(buf, "0x000067de  13  e8 20                                atom atoms=E "
+		       "cycles=522\n");
+	/* Before the first I-sync: the low bits alone, no instruction set. */
+	p = (struct pft_ptm_packet){ .type = PFT_PTM_PKT_BRANCH, .offset = 5, .raw = branch,
+				     .size = 1, .addr = 0x12345640, .addr_bits = 7,
+				     .isa = PFT_ISA_UNKNOWN };
+	l.show_id = 0;
+	n = pft_listing_ptm_packet(&l, &p, 0, buf, PFT_LISTING_LINE_MAX);
+	buf[n > 0 ? n : 0] = 0;
+	PTU_STREQ(buf, "0x00000005  41                                   branch addr=0x40(low 7 bits) "
+		       "isa=unknown\n");
+	l.format = PFT_LISTING_JSONL;
+	n = pft_listing_ptm_packet(&l, &p, 0, buf, PFT_LISTING_LINE_MAX);
+	buf[n > 0 ? n : 0] = 0;
+	PTU_STREQ(buf, "{\"offset\":5,\"id\":19,\"type\":\"branch\",\"bytes\":\"41\","
+		       "\"addr\":\"0x40\",\"addr_bits\":7}\n");
+	p = (struct pft_ptm_packet){ .type = PFT_PTM_PKT_BAD, .offset = 0x3e8, .raw = bad,
+				     .size = 1, .bad = PFT_ERR_PKT_RESERVED_HEADER };
+	l.id = -1;
+	n = pft_listing_ptm_packet(&l, &p, 0, buf, PFT_LISTING_LINE_MAX);
+	buf[n > 0 ? n : 0] = 0;
+	snprintf(want_line, sizeof(want_line),
+		 "{\"offset\":1000,\"type\":\"error\",\"bytes\":\"02\",\"msg\":\"%s 0x02\"}\n",
+		 pft_errstr(PFT_ERR_PKT_RESERVED_HEADER));
+	PTU_STREQ(buf, want_line);
+	/* A gap: no bytes, its message, the time of a merge. */
+	p = (struct pft_ptm_packet){ .type = PFT_PTM_PKT_BAD, .offset = 0x40 };
+	l = (struct pft_listing){ .size = sizeof(l), .show_id = 1, .id = 0x10, .timed = 1,
+				  .time = 77, .message = "bad formatter frame" };
+	n = pft_listing_ptm_packet(&l, &p, 0, buf, PFT_LISTING_LINE_MAX);
+	buf[n > 0 ? n : 0] = 0;
+	PTU_STREQ(buf, "0x00000040  10                                       error bad formatter "
+		       "frame time=77\n");
+
+	/* ETMv3: the ID always; an exception named as the core numbers it. */
+	static const uint8_t e3[] = { 0x01, 0x02, 0x03, 0x04, 0x05 };
+	struct pft_etm3_packet q = { .type = PFT_ETM3_PKT_BRANCH, .offset = 0x700, .raw = e3,
+				     .size = sizeof(e3), .addr = 0x1000, .isa = PFT_ISA_THUMB,
+				     .exception = 11 };
+	l = (struct pft_listing){ .size = sizeof(l), .id = 0x10 };
+	n = pft_listing_etm3_packet(&l, &q, PFT_PROFILE_M, buf, PFT_LISTING_LINE_MAX);
+	buf[n > 0 ? n : 0] = 0;
+	char name[PFT_EXCEPTION_NAME_MAX];
+	pft_exception_name_in(PFT_PROFILE_M, (unsigned)pft_etm3_m_exception_ipsr(11), name,
+			      sizeof(name));
+	snprintf(want_line, sizeof(want_line), "0x00000700  10  01 02 03 04 05                       "
+		 "branch addr=0x1000 isa=thumb exception=11 (%s) cancel=0\n", name);
+	PTU_STREQ(buf, want_line);
+	q = (struct pft_etm3_packet){ .type = PFT_ETM3_PKT_PHEADER, .offset = 0x701, .raw = e3,
+				      .size = 1, .n_atoms = 3, .atoms = 5, .cycles = 2 };
+	l.format = PFT_LISTING_JSONL;
+	n = pft_listing_etm3_packet(&l, &q, PFT_PROFILE_A, buf, PFT_LISTING_LINE_MAX);
+	buf[n > 0 ? n : 0] = 0;
+	PTU_STREQ(buf, "{\"offset\":1793,\"id\":16,\"type\":\"pheader\",\"bytes\":\"01\","
+		       "\"atoms\":\"ENE\",\"cycles\":2}\n");
+	q.size = 65;
+	PTU_EQ(pft_listing_etm3_packet(&l, &q, 0, buf, PFT_LISTING_LINE_MAX), -PFT_ERR_INVALID);
+}
+
 /* The TEXT elements of @out[0..@n), appended at @text (*@len). */
 static void take_text(const struct pft_elem *out, size_t n, char *text, size_t *len)
 {
@@ -210,6 +290,7 @@ int main(void)
 	PTU_RUN(json_lines);
 	PTU_RUN(long_names);
 	PTU_RUN(any_element);
+	PTU_RUN(packet_lines);
 	PTU_RUN(fold);
 	PTU_MAIN_END();
 }
