@@ -6,7 +6,6 @@
 
 #include "cli.h"
 #include "disasm.h"
-#include "escape.h"
 #include "images.h"
 #include "input.h"
 #include "options.h"
@@ -94,22 +93,6 @@ static struct place place_of(struct decode *d, const struct pft_image *img, uint
 	return p;
 }
 
-/* ,"fn":...,"file":...,"line":N for what is known of @p. */
-static void json_place(struct outbuf *o, const struct place *p)
-{
-	if (p->fn) {
-		ob_str(o, ",\"fn\":\"");
-		ob_escaped(o, p->fn, 1);
-		ob_char(o, '"');
-	}
-	if (p->file) {
-		ob_str(o, ",\"file\":\"");
-		ob_escaped(o, p->file, 1);
-		ob_str(o, "\",\"line\":");
-		ob_dec(o, p->line);
-	}
-}
-
 /* The listing's text of @insn: "%-8s %s" (text) or "%s %s" (JSON) of
  * capstone's mnemonic and operands; known = 0 when capstone has none. */
 static const struct dis_entry *disassemble(struct decode *d, uint8_t isa,
@@ -132,90 +115,6 @@ static const struct dis_entry *disassemble(struct decode *d, uint8_t isa,
 	c->known = (uint8_t)disasm_text(&d->cs, &in, d->format != FMT_JSONL, c->text,
 					sizeof(c->text));
 	return c;
-}
-
-/* "{"offset":N,"id":N,"type":" */
-static void json_head(struct outbuf *o, uint64_t offset, int id)
-{
-	ob_str(o, "{\"offset\":");
-	ob_dec(o, offset);
-	ob_str(o, ",\"id\":");
-	ob_int(o, id);
-	ob_str(o, ",\"type\":\"");
-}
-
-/* The CPU of a perf.data source (none for others). */
-static void json_cpu(struct outbuf *o, int cpu)
-{
-	if (cpu >= 0) {
-		ob_str(o, ",\"cpu\":");
-		ob_int(o, cpu);
-	}
-}
-
-/* With --merge: ,"time":N when the item has one. */
-static void json_time(struct decode *d)
-{
-	if (d->timed) {
-		ob_str(&d->out, ",\"time\":");
-		ob_dec(&d->out, d->time);
-	}
-}
-
-static void print_insns(struct decode *d, const struct pft_input_source *s,
-			const struct pft_elem *e, int id)
-{
-	struct outbuf *o = &d->out;
-	struct pft_insn_iter it;
-	struct pft_insn insn;
-
-	pft_insn_iter_init(&it, s->image, e);
-	while (pft_insn_iter_next(&it, &insn, sizeof(insn)) > 0) {
-		const struct dis_entry *dis = disassemble(d, e->isa, &insn);
-		struct place p = place_of(d, s->image, insn.addr);
-
-		if (d->format == FMT_JSONL) {
-			json_head(o, e->offset, id);
-			ob_str(o, "insn\",\"addr\":\"0x");
-			ob_hex(o, insn.addr, 0);
-			ob_str(o, "\",\"isa\":\"");
-			ob_str(o, pft_isa_name(e->isa));
-			ob_str(o, "\",\"size\":");
-			ob_dec(o, insn.size);
-			json_cpu(o, s->cpu);
-			json_time(d);
-			json_place(o, &p);
-			if (dis->known) {
-				ob_str(o, ",\"asm\":\"");
-				ob_escaped(o, dis->text, 1);
-				ob_char(o, '"');
-			}
-			ob_str(o, "}\n");
-		} else {
-			size_t len = strlen(dis->text);
-			ob_str(o, "    0x");
-			ob_hex(o, insn.addr, 8);
-			ob_str(o, "  ");
-			ob_strn(o, dis->text, sizeof(dis->text));
-			if (p.fn || p.file)
-				ob_spaces(o, len < 33 ? 33 - (int)len : 1);
-			if (p.fn) {
-				ob_char(o, '<');
-				ob_escaped(o, p.fn, 0);
-				ob_str(o, "+0x");
-				ob_hex(o, p.off, 0);
-				ob_char(o, '>');
-			}
-			if (p.file) {
-				ob_str(o, p.fn ? "  " : "");
-				ob_escaped(o, p.file, 0);
-				ob_char(o, ':');
-				ob_dec(o, p.line);
-			}
-			ob_char(o, '\n');
-		}
-		ob_line_done(o);
-	}
 }
 
 /* An error element's message; for a bad packet, what was wrong with it. */
@@ -248,19 +147,36 @@ static struct pft_listing *listing_for(struct decode *d, const struct pft_input_
 	return l;
 }
 
-/* Line @buf, @len bytes long (pft_listing_line()), into the listing: a
- * line longer than the room a line keeps is formatted again, alone. */
-static void put_line(struct decode *d, const struct pft_listing *l, const struct pft_elem *e,
-		     int len)
+/* What a line is written from: an element's, or (@insn) an instruction's
+ * of the element, with its disassembly @text. */
+struct line_of {
+	const struct pft_listing *l;
+	const struct pft_elem *e;
+	const struct pft_insn *insn;
+	const char *text;
+};
+
+static int format_line(const struct line_of *x, char *buf, size_t size)
+{
+	if (!x->insn)
+		return pft_listing_line(x->l, x->e, buf, size);
+	return pft_listing_insn(x->l, x->e->offset, x->insn->addr, x->e->isa, x->insn->size,
+				x->text, buf, size);
+}
+
+/* The line of @x into the listing: one longer than the room a line keeps
+ * is formatted again, alone. */
+static void put_line(struct decode *d, const struct line_of *x)
 {
 	struct outbuf *o = &d->out;
+	int len = format_line(x, o->buf + o->len, OUTBUF_LINE_MAX);
 
 	if (len >= 0 && (size_t)len <= OUTBUF_LINE_MAX) {
 		o->len += (size_t)len;
 	} else {
 		char *big = len > 0 ? malloc((size_t)len) : NULL;
 		ob_flush(o);
-		if (big && pft_listing_line(l, e, big, (size_t)len) == len) {
+		if (big && format_line(x, big, (size_t)len) == len) {
 			fwrite(big, 1, (size_t)len, o->file ? o->file : stdout);
 		} else if (!d->failed++) {
 			cli_error("decode: %s", len < 0 ? pft_errstr(pft_errcode(len))
@@ -271,15 +187,36 @@ static void put_line(struct decode *d, const struct pft_listing *l, const struct
 	ob_line_done(o);
 }
 
+/* The instructions of range @e, a line each. */
+static void print_insns(struct decode *d, const struct pft_input_source *s,
+			const struct pft_elem *e)
+{
+	struct pft_listing *l = listing_for(d, s);
+	struct pft_insn_iter it;
+	struct pft_insn insn;
+
+	pft_insn_iter_init(&it, s->image, e);
+	while (pft_insn_iter_next(&it, &insn, sizeof(insn)) > 0) {
+		const struct dis_entry *dis = disassemble(d, e->isa, &insn);
+		struct place p = place_of(d, s->image, insn.addr);
+
+		l->fn = p.fn;
+		l->file = p.file;
+		l->line = p.line;
+		l->fn_offset = p.off;
+		put_line(d, &(struct line_of){ .l = l, .e = e, .insn = &insn,
+					       .text = dis->known || d->format != FMT_JSONL
+							       ? dis->text : NULL });
+	}
+}
+
 static void print_elem(struct decode *d, const struct pft_input_source *s,
 		       const struct pft_elem *e)
 {
-	struct pft_listing *l;
-	struct outbuf *o = &d->out;
+	struct pft_listing *l = listing_for(d, s);
 	char msg[160];
 	struct place p;
 
-	l = listing_for(d, s);
 	l->message = e->type == PFT_ELEM_ERROR ? error_message(d, e, msg, sizeof(msg)) : NULL;
 	if (d->format == FMT_JSONL && e->type == PFT_ELEM_RANGE) {
 		p = place_of(d, s->image, e->start);
@@ -287,9 +224,9 @@ static void print_elem(struct decode *d, const struct pft_input_source *s,
 		l->file = p.file;
 		l->line = p.line;
 	}
-	put_line(d, l, e, pft_listing_line(l, e, o->buf + o->len, OUTBUF_LINE_MAX));
+	put_line(d, &(struct line_of){ .l = l, .e = e });
 	if (d->insn && e->type == PFT_ELEM_RANGE)
-		print_insns(d, s, e, l->id);
+		print_insns(d, s, e);
 }
 
 static void on_elem(struct decode *d, const struct pft_input_source *s, const struct pft_elem *e);
@@ -353,8 +290,6 @@ static void on_elem(struct decode *d, const struct pft_input_source *s, const st
 static void on_gap(struct decode *d, const struct pft_input_source *s, size_t source,
 		   uint64_t offset, int status)
 {
-	struct outbuf *o = &d->out;
-
 	if (status == 0)
 		return;
 	d->counts[PFT_ELEM_ERROR]++;
@@ -369,7 +304,7 @@ static void on_gap(struct decode *d, const struct pft_input_source *s, size_t so
 	struct pft_listing *l = listing_for(d, s);
 	struct pft_elem e = { .type = PFT_ELEM_ERROR, .offset = offset };
 	l->message = pft_errstr(pft_errcode(status));
-	put_line(d, l, &e, pft_listing_line(l, &e, o->buf + o->len, OUTBUF_LINE_MAX));
+	put_line(d, &(struct line_of){ .l = l, .e = &e });
 }
 
 /* One source's counts (@s; NULL: the total, @insns and @counts). */

@@ -24,9 +24,6 @@ struct outbuf {
 /* Write what is buffered to o->file (stdout when NULL). */
 void ob_flush(struct outbuf *o);
 
-/* @s from an input file (a symbol or file name), escaped for JSON
- * (@json) or for a text listing, as escape.h's functions do. */
-void ob_escaped(struct outbuf *o, const char *s, int json);
 
 /* Between lines: flush once a full buffer's worth is there. */
 static inline void ob_line_done(struct outbuf *o)

@@ -229,10 +229,11 @@ struct pft_listing {
 	int cpu;                /* JSON: the CPU of a perf.data source; -1: none */
 	uint64_t time;          /* with @timed: on the sources' common time base */
 	const char *message;    /* ERROR: its message; NULL: pft_errstr(@reason) */
-	/* JSON, RANGE: the function @start is in, its source file and line
-	 * (NULL: unknown). */
+	/* JSON RANGE and instruction lines: the function the code is in, its
+	 * source file and line (NULL: unknown), and (text instruction lines)
+	 * the offset in the function. */
 	const char *fn, *file;
-	uint32_t line;
+	uint32_t line, fn_offset;
 };
 
 /* The room a line takes at most, but for the names in @fn and @file. */
@@ -279,6 +280,17 @@ pft_export int pft_listing_ptm_packet(const struct pft_listing *l,
 pft_export int pft_listing_etm3_packet(const struct pft_listing *l,
 				       const struct pft_etm3_packet *p, unsigned profile,
 				       char *buf, size_t size);
+
+/*
+ * With pft decode --insn, an instruction's line under its range's: at @buf
+ * (@size bytes, at least PFT_LISTING_LINE_MAX) the instruction at @addr
+ * (@isa, @bytes long) of the element at @offset, @text its disassembly
+ * (text: as the column shows it; JSON: its "asm", NULL: none), and @l's
+ * place of it.  Returns as pft_listing_line().
+ */
+pft_export int pft_listing_insn(const struct pft_listing *l, uint64_t offset, uint32_t addr,
+				unsigned isa, unsigned bytes, const char *text, char *buf,
+				size_t size);
 
 /* ---- End of listing ---- */
 

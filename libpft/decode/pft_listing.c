@@ -19,18 +19,24 @@ _Static_assert(PFT_ELEM_TEXT_MAX == sizeof(struct pft_elem) - 2 &&
  * copies of known size the writers make past what they write. */
 enum { TAIL_MAX = 96 };
 
-/* "{"offset":N,"id":N,"type":"NAME"" and the CPU, the time. */
-static char *json_head(const struct pft_listing *l, const struct pft_elem *e, char *p)
+/* "{"offset":N,"id":N,"type":"TYPE"". */
+static char *json_start(const struct pft_listing *l, uint64_t offset, const struct lf_name *type,
+			char *p)
 {
 	p = lf_lit(p, "{\"offset\":");
-	p = pft_fmt_dec(p, e->offset);
+	p = pft_fmt_dec(p, offset);
 	p = lf_lit(p, ",\"id\":");
 	p = lf_int(p, l->id);
 	p = lf_lit(p, ",\"type\":\"");
-	const struct lf_name *type = pft_elem_type_lf_name(e->type);
 	memcpy(p, type->s, LF_NAME_ROOM);
 	p += type->len;
 	*p++ = '"';
+	return p;
+}
+
+/* The CPU of a perf.data source, the time of a merged item. */
+static char *json_cpu_time(const struct pft_listing *l, char *p)
+{
 	if (l->cpu >= 0) {
 		p = lf_lit(p, ",\"cpu\":");
 		p = lf_int(p, l->cpu);
@@ -42,20 +48,72 @@ static char *json_head(const struct pft_listing *l, const struct pft_elem *e, ch
 	return p;
 }
 
-/* @field (@flen bytes), @s escaped for JSON and a closing quote, at @p
- * when that fits in @room bytes: returns the length, more than @room when
- * it does not fit (and nothing was written). */
-static size_t json_name(char *p, size_t room, const char *field, size_t flen, const char *s)
+/* @pre (@plen bytes), @s escaped (for JSON, @json, or a text listing)
+ * and @close (if not 0) at @p when that fits in @room bytes: returns the
+ * length, more than @room when it does not fit (and nothing was
+ * written). */
+static size_t name_at(char *p, size_t room, const char *pre, size_t plen, const char *s,
+		      int json, char close)
 {
-	int n = pft_fmt_escape_json(room > flen ? p + flen : NULL, room > flen ? room - flen : 0,
-				    s, strlen(s));
-	size_t total = flen + (n > 0 ? (size_t)n : 0) + 1;
+	int (*escape)(char *, size_t, const char *, size_t) =
+		json ? pft_fmt_escape_json : pft_fmt_escape_text;
+	int n = escape(room > plen ? p + plen : NULL, room > plen ? room - plen : 0, s,
+		       strlen(s));
+	size_t total = plen + (n > 0 ? (size_t)n : 0) + (close != 0);
 
 	if (total <= room) {
-		memcpy(p, field, flen);
-		p[total - 1] = '"';
+		memcpy(p, pre, plen);
+		if (close)
+			p[total - 1] = close;
 	}
 	return total;
+}
+
+/* Where the code is, of any length, at @p (@buf's line, @end its room
+ * but TAIL_MAX): JSON ,"fn":"...","file":"...","line":N; text (an
+ * instruction's, after its disassembly of @text_len characters)
+ * <fn+0xOFF>  file:line.  Where it does not fit: NULL, and in *@need the
+ * room the whole line takes (an upper bound). */
+static char *place(const struct pft_listing *l, char *buf, char *p, char *end, size_t *need,
+		   int json, size_t text_len)
+{
+	size_t room = (size_t)(end - p) - TAIL_MAX, t;
+	size_t over = 0;
+
+	if (!json && (l->fn || l->file))
+		p = lf_spaces(p, text_len < 33 ? 33 - (int)text_len : 1);
+	if (l->fn) {
+		t = json ? name_at(p, room, ",\"fn\":\"", 7, l->fn, 1, '"')
+			 : name_at(p, room, "<", 1, l->fn, 0, 0);
+		if (t <= room) {
+			p += t;
+			room -= t;
+			if (!json) {
+				p = lf_lit(p, "+0x");
+				p = pft_fmt_hex(p, l->fn_offset, 0);
+				*p++ = '>';
+			}
+		} else {
+			over += t;
+		}
+	}
+	if (l->file) {
+		t = json ? name_at(p, over ? 0 : room, ",\"file\":\"", 9, l->file, 1, '"')
+			 : name_at(p, over ? 0 : room, "  ", l->fn ? 2 : 0, l->file, 0, ':');
+		if (!over && t <= room) {
+			p += t;
+			if (json)
+				p = lf_lit(p, ",\"line\":");
+			p = pft_fmt_dec(p, l->line);
+		} else {
+			over += t;
+		}
+	}
+	if (over) {
+		*need = over + (size_t)(p - buf) + TAIL_MAX;
+		return NULL;
+	}
+	return p;
 }
 
 static char *json_range(const struct pft_listing *l, const struct pft_elem *e, char *buf,
@@ -79,36 +137,7 @@ static char *json_range(const struct pft_listing *l, const struct pft_elem *e, c
 	p = lf_lit(p, ",\"iclass\":\"");
 	p = lf_str(p, pft_iclass_name(e->iclass), 32);
 	*p++ = '"';
-	/* The names: of any length.  Where they do not fit, the room the
-	 * whole line would take (an upper bound) in *@need. */
-	size_t room = (size_t)(end - p) - TAIL_MAX, t;
-	int over = 0;
-	if (l->fn) {
-		t = json_name(p, room, ",\"fn\":\"", 7, l->fn);
-		if (t <= room) {
-			p += t;
-			room -= t;
-		} else {
-			over = 1;
-			*need += t;
-		}
-	}
-	if (l->file) {
-		t = json_name(p, over ? 0 : room, ",\"file\":\"", 9, l->file);
-		if (!over && t <= room) {
-			p += t;
-			p = lf_lit(p, ",\"line\":");
-			p = pft_fmt_dec(p, l->line);
-		} else {
-			over = 1;
-			*need += t;
-		}
-	}
-	if (over) {
-		*need += (size_t)(p - buf) + TAIL_MAX;
-		return NULL;
-	}
-	return p;
+	return place(l, buf, p, end, need, 1, 0);
 }
 
 static const char *error_text(const struct pft_listing *l, const struct pft_elem *e)
@@ -281,7 +310,8 @@ static size_t line_of(const struct pft_listing *l, const struct pft_elem *e, cha
 
 	if (l->format != PFT_LISTING_JSONL)
 		return (size_t)(text_body(l, e, p) - buf);
-	p = json_head(l, e, p);
+	p = json_start(l, e->offset, pft_elem_type_lf_name(e->type), p);
+	p = json_cpu_time(l, p);
 	p = e->type == PFT_ELEM_RANGE ? json_range(l, e, buf, p, buf + size, &need) : json_body(l, e, p);
 	if (!p)
 		return need;
@@ -300,6 +330,47 @@ int pft_listing_line(const struct pft_listing *l, const struct pft_elem *e, char
 	    size > INT32_MAX)
 		return -PFT_ERR_INVALID;
 	return (int)line_of(l, e, buf, size);
+}
+
+int pft_listing_insn(const struct pft_listing *l, uint64_t offset, uint32_t addr,
+		     unsigned isa, unsigned bytes, const char *text, char *buf, size_t size)
+{
+	static const struct lf_name insn = LF_NAME("insn");
+	size_t need = 0, len = text ? strnlen(text, 200) : 0;
+	char *p = buf;
+
+	if (!l || !buf || l->size < sizeof(*l) || size < PFT_LISTING_LINE_MAX ||
+	    size > INT32_MAX)
+		return -PFT_ERR_INVALID;
+	if (l->format == PFT_LISTING_JSONL) {
+		p = json_start(l, offset, &insn, p);
+		p = lf_lit(p, ",\"addr\":\"0x");
+		p = pft_fmt_hex(p, addr, 0);
+		p = lf_lit(p, "\",\"isa\":\"");
+		p = lf_str(p, pft_isa_name(isa), 16);
+		p = lf_lit(p, "\",\"size\":");
+		p = pft_fmt_dec(p, bytes);
+		p = json_cpu_time(l, p);
+		if (!(p = place(l, buf, p, buf + size, &need, 1, 0)))
+			return (int)need;
+		if (text) {
+			size_t room = (size_t)(buf + size - p) - TAIL_MAX;
+			size_t t = name_at(p, room, ",\"asm\":\"", 8, text, 1, '"');
+			if (t > room)
+				return (int)(t + (size_t)(p - buf) + TAIL_MAX);
+			p += t;
+		}
+		p = lf_lit(p, "}\n");
+		return (int)(p - buf);
+	}
+	p = lf_lit(p, "    0x");
+	p = pft_fmt_hex(p, addr, 8);
+	p = lf_lit(p, "  ");
+	p = lf_mem(p, text ? text : "", len);
+	if (!(p = place(l, buf, p, buf + size, &need, 0, len)))
+		return (int)need;
+	*p++ = '\n';
+	return (int)(p - buf);
 }
 
 /*

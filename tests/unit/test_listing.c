@@ -223,6 +223,57 @@ static void packet_lines(void)
 	PTU_EQ(pft_listing_etm3_packet(&l, &q, 0, buf, PFT_LISTING_LINE_MAX), -PFT_ERR_INVALID);
 }
 
+/* --insn's lines: the disassembly in a column 33 wide, then the place
+ * (text: <fn+0xOFF>  file:line, names escaped for text); JSON: the place
+ * and "asm", escaped, after the CPU and the time. */
+static void insn_lines(void)
+{
+	struct pft_listing l = { .size = sizeof(l), .id = 0x10, .cpu = -1, .fn = "main",
+				 .fn_offset = 0x1c, .file = "views.c", .line = 61 };
+	char text[64];
+	int n = pft_listing_insn(&l, 7, 0x1035c, PFT_ISA_THUMB, 2, "movs     r0, #1", buf,
+				 PFT_LISTING_LINE_MAX);
+
+	buf[n > 0 ? n : 0] = 0;
+	snprintf(text, sizeof(text), "%-33s", "movs     r0, #1");
+	snprintf(want_line, sizeof(want_line), "    0x0001035c  %s<main+0x1c>  views.c:61\n", text);
+	PTU_STREQ(buf, want_line);
+	/* A name with a control character; no file; a long disassembly. */
+	l.fn = "m\x1bx";
+	l.file = NULL;
+	n = pft_listing_insn(&l, 7, 0x1035c, PFT_ISA_ARM, 4,
+			     "ldr      r0, [pc, #0x120]   ; some long comment", buf,
+			     PFT_LISTING_LINE_MAX);
+	buf[n > 0 ? n : 0] = 0;
+	PTU_STREQ(buf, "    0x0001035c  ldr      r0, [pc, #0x120]   ; some long comment "
+		       "<m\\x1bx+0x1c>\n");
+	l = (struct pft_listing){ .size = sizeof(l), .format = PFT_LISTING_JSONL, .id = 0x10,
+				  .cpu = 1, .timed = 1, .time = 9, .fn = "f", .file = "a.c",
+				  .line = 3 };
+	n = pft_listing_insn(&l, 7, 0x8000, PFT_ISA_ARM, 4, "b \"x\"", buf, PFT_LISTING_LINE_MAX);
+	buf[n > 0 ? n : 0] = 0;
+	PTU_STREQ(buf, "{\"offset\":7,\"id\":16,\"type\":\"insn\",\"addr\":\"0x8000\","
+		       "\"isa\":\"arm\",\"size\":4,\"cpu\":1,\"time\":9,\"fn\":\"f\","
+		       "\"file\":\"a.c\",\"line\":3,\"asm\":\"b \\\"x\\\"\"}\n");
+	/* No disassembly, no place: the line's fixed fields alone. */
+	l.fn = l.file = NULL;
+	l.timed = 0;
+	l.cpu = -1;
+	n = pft_listing_insn(&l, 7, 0x8000, PFT_ISA_ARM, 4, NULL, buf, PFT_LISTING_LINE_MAX);
+	buf[n > 0 ? n : 0] = 0;
+	PTU_STREQ(buf, "{\"offset\":7,\"id\":16,\"type\":\"insn\",\"addr\":\"0x8000\","
+		       "\"isa\":\"arm\",\"size\":4}\n");
+	/* A file name longer than the room: the length the line takes. */
+	static char file[2000];
+	memset(file, 'd', sizeof(file) - 1);
+	l.format = PFT_LISTING_TEXT;
+	l.file = file;
+	n = pft_listing_insn(&l, 7, 0x8000, PFT_ISA_ARM, 4, "nop", buf, PFT_LISTING_LINE_MAX);
+	PTU_CHECK(n > PFT_LISTING_LINE_MAX && n <= (int)sizeof(buf));
+	int m = pft_listing_insn(&l, 7, 0x8000, PFT_ISA_ARM, 4, "nop", buf, (size_t)n);
+	PTU_CHECK(m > (int)sizeof(file) && m <= n && buf[m - 1] == '\n');
+}
+
 /* The TEXT elements of @out[0..@n), appended at @text (*@len). */
 static void take_text(const struct pft_elem *out, size_t n, char *text, size_t *len)
 {
@@ -291,6 +342,7 @@ int main(void)
 	PTU_RUN(long_names);
 	PTU_RUN(any_element);
 	PTU_RUN(packet_lines);
+	PTU_RUN(insn_lines);
 	PTU_RUN(fold);
 	PTU_MAIN_END();
 }
