@@ -41,7 +41,7 @@
  *   pft_protocol_          decode.h  trace protocols
  *   pft_detect_            decode.h  detection: framing, protocol, config
  *   pft_frame_format_      decode.h  framings
- *   pft_listing_           decode.h  pft decode's listing lines
+ *   pft_listing_           decode.h  pft decode's and pft dump's lines
  *   pft_fit_               decode.h  fit check: configuration, image, trace
  *   pft_info_              decode.h  what a capture holds (pft info)
  *   pft_snap_              input.h   OpenCSD snapshot directories

@@ -228,7 +228,8 @@ struct pft_listing {
 	int id;                 /* the source's trace ID */
 	int cpu;                /* JSON: the CPU of a perf.data source; -1: none */
 	uint64_t time;          /* with @timed: on the sources' common time base */
-	const char *message;    /* ERROR: its message; NULL: pft_errstr(@reason) */
+	/* An ERROR's (a BAD packet's) message; NULL: that of its code. */
+	const char *message;
 	/* JSON RANGE and instruction lines: the function the code is in, its
 	 * source file and line (NULL: unknown), and (text instruction lines)
 	 * the offset in the function. */
