@@ -11,6 +11,7 @@
 
 #include "pft.h"
 #include "common/pft_linefmt.h"
+#include "views/pft_views.h"
 
 enum {
 	BUF_SIZE = 1 << 16,
@@ -187,25 +188,6 @@ static void put_escaped(struct pft_calls_listing *l, const char *s, int json)
 	free(big);
 }
 
-/* The name of the function at @addr: the DWARF's, else the image's symbol;
- * NULL when neither knows it.  Its label (pft_names_label()) in *@label. */
-static const char *function_name(const struct pft_calls_listing *l,
-				 const struct pft_image *img, uint32_t addr, const char **label)
-{
-	struct pft_line_func f;
-	struct pft_image_symbol sym;
-
-	if (l->c.lines && !pft_lines_function_at(l->c.lines, addr, &f, sizeof(f))) {
-		*label = pft_names_label(l->c.labels, f.name, f.start);
-		return f.name;
-	}
-	if (img && !pft_image_symbol_at(img, addr, &sym, sizeof(sym))) {
-		*label = pft_names_label(l->c.labels, sym.name, sym.start);
-		return sym.name;
-	}
-	return NULL;
-}
-
 /* Which name put_name() writes: in text the label; in JSON lines the name,
  * then the label as field "callee_label" or "caller_label" when it is not
  * the name. */
@@ -214,8 +196,9 @@ enum name_role { NAME_TEXT, NAME_CALLEE, NAME_CALLER };
 static void put_name_uncached(struct pft_calls_listing *l, const struct pft_image *img,
 			      uint32_t addr, enum name_role role)
 {
-	const char *label = NULL;
-	const char *name = addr ? function_name(l, img, addr, &label) : NULL;
+	uint32_t start = 0;
+	const char *name = addr ? pft_views_name_at(l->c.lines, img, addr, &start) : NULL;
+	const char *label = name ? pft_names_label(l->c.labels, name, start) : NULL;
 
 	if (role != NAME_TEXT && name) {
 		put_char(l, '"');
