@@ -19,6 +19,32 @@ _Static_assert(PFT_ELEM_TEXT_MAX == sizeof(struct pft_elem) - 2 &&
  * copies of known size the writers make past what they write. */
 enum { TAIL_MAX = 96 };
 
+/* A field: ` key=value` (text) or `,"key":value` (JSON, quoted but for
+ * numbers).  @k is a string literal: its length is known when compiled. */
+#define field_key(p, k, json, quoted)                                          \
+	((json) ? ((quoted) ? lf_lit((p), ",\"" k "\":\"") : lf_lit((p), ",\"" k "\":")) \
+		: lf_lit((p), " " k "="))
+#define field_str(p, k, v, json) str_value(field_key(p, k, json, 1), (v), (json))
+#define field_hex(p, k, v, json) hex_value(field_key(p, k, json, 1), (v), (json))
+#define field_int(p, k, v, json) pft_fmt_dec(field_key(p, k, json, 0), (v))
+
+static char *str_value(char *p, const char *v, int json)
+{
+	p = lf_str(p, v, 200);
+	if (json)
+		*p++ = '"';
+	return p;
+}
+
+static char *hex_value(char *p, uint64_t v, int json)
+{
+	p = lf_lit(p, "0x");
+	p = pft_fmt_hex(p, v, 0);
+	if (json)
+		*p++ = '"';
+	return p;
+}
+
 /* "{"offset":N,"id":N,"type":"TYPE"". */
 static char *json_start(const struct pft_listing *l, uint64_t offset, const struct lf_name *type,
 			char *p)
@@ -37,14 +63,10 @@ static char *json_start(const struct pft_listing *l, uint64_t offset, const stru
 /* The CPU of a perf.data source, the time of a merged item. */
 static char *json_cpu_time(const struct pft_listing *l, char *p)
 {
-	if (l->cpu >= 0) {
-		p = lf_lit(p, ",\"cpu\":");
-		p = lf_int(p, l->cpu);
-	}
-	if (l->timed) {
-		p = lf_lit(p, ",\"time\":");
-		p = pft_fmt_dec(p, l->time);
-	}
+	if (l->cpu >= 0)
+		p = field_int(p, "cpu", (uint64_t)l->cpu, 1);
+	if (l->timed)
+		p = field_int(p, "time", l->time, 1);
 	return p;
 }
 
@@ -119,24 +141,17 @@ static char *place(const struct pft_listing *l, char *buf, char *p, char *end, s
 static char *json_range(const struct pft_listing *l, const struct pft_elem *e, char *buf,
 			char *p, char *end, size_t *need)
 {
-	p = lf_lit(p, ",\"start\":\"0x");
-	p = pft_fmt_hex(p, e->start, 0);
-	p = lf_lit(p, "\",\"end\":\"0x");
-	p = pft_fmt_hex(p, e->end, 0);
-	p = lf_lit(p, "\",\"last\":\"0x");
-	p = pft_fmt_hex(p, e->last, 0);
-	p = lf_lit(p, "\",\"isa\":\"");
-	p = lf_str(p, pft_isa_name(e->isa), 16);
-	p = lf_lit(p, "\",\"n\":");
-	p = pft_fmt_dec(p, e->ninsn);
+	p = field_hex(p, "start", e->start, 1);
+	p = field_hex(p, "end", e->end, 1);
+	p = field_hex(p, "last", e->last, 1);
+	p = field_str(p, "isa", pft_isa_name(e->isa), 1);
+	p = field_int(p, "n", e->ninsn, 1);
 	p = e->taken ? lf_lit(p, ",\"taken\":true") : lf_lit(p, ",\"taken\":false");
 	/* ETMv3: the last instruction failed its condition code check (not
 	 * taken says no more of an instruction that is no branch). */
 	if (e->flags & PFT_ELEM_F_FAILED)
 		p = lf_lit(p, ",\"failed\":true");
-	p = lf_lit(p, ",\"iclass\":\"");
-	p = lf_str(p, pft_iclass_name(e->iclass), 32);
-	*p++ = '"';
+	p = field_str(p, "iclass", pft_iclass_name(e->iclass), 1);
 	return place(l, buf, p, end, need, 1, 0);
 }
 
@@ -145,67 +160,51 @@ static const char *error_text(const struct pft_listing *l, const struct pft_elem
 	return l->message ? l->message : pft_errstr(e->reason);
 }
 
+/* A CONTEXT element's fields: what changed (text: "secure" or
+ * "non-secure" for the security state). */
+static char *context_fields(const struct pft_elem *e, char *p, int json)
+{
+	if (e->changed & PFT_CTX_CTXID)
+		p = field_hex(p, "ctxid", e->ctxid, json);
+	if (e->changed & PFT_CTX_VMID)
+		p = field_int(p, "vmid", e->vmid, json);
+	if ((e->changed & PFT_CTX_NS) && json)
+		p = field_int(p, "ns", e->ns, json);
+	else if (e->changed & PFT_CTX_NS)
+		p = e->ns ? lf_lit(p, " non-secure") : lf_lit(p, " secure");
+	if (e->changed & PFT_CTX_HYP)
+		p = field_int(p, "hyp", e->hyp, json);
+	if (e->changed & PFT_CTX_ISA)
+		p = field_str(p, "isa", pft_isa_name(e->isa), json);
+	return p;
+}
+
 static char *json_body(const struct pft_listing *l, const struct pft_elem *e, char *p)
 {
 	char name[PFT_EXCEPTION_NAME_MAX];
 
 	switch (e->type) {
 	case PFT_ELEM_TRACE_ON:
-		p = lf_lit(p, ",\"reason\":\"");
-		p = lf_str(p, pft_isync_reason_name(e->reason), 32);
-		*p++ = '"';
+		p = field_str(p, "reason", pft_isync_reason_name(e->reason), 1);
 		break;
 	case PFT_ELEM_EXCEPTION:
-		p = lf_lit(p, ",\"number\":");
-		p = pft_fmt_dec(p, e->exception);
-		p = lf_lit(p, ",\"name\":\"");
-		p = lf_str(p, pft_exception_name_in(e->profile, e->exception, name, sizeof(name)),
-			   sizeof(name));
-		*p++ = '"';
-		if (e->has_ret) {
-			p = lf_lit(p, ",\"ret\":\"0x");
-			p = pft_fmt_hex(p, e->addr, 0);
-			*p++ = '"';
-		}
+		p = field_int(p, "number", e->exception, 1);
+		p = field_str(p, "name",
+			      pft_exception_name_in(e->profile, e->exception, name, sizeof(name)), 1);
+		if (e->has_ret)
+			p = field_hex(p, "ret", e->addr, 1);
 		break;
 	case PFT_ELEM_CONTEXT:
-		if (e->changed & PFT_CTX_CTXID) {
-			p = lf_lit(p, ",\"ctxid\":\"0x");
-			p = pft_fmt_hex(p, e->ctxid, 0);
-			*p++ = '"';
-		}
-		if (e->changed & PFT_CTX_VMID) {
-			p = lf_lit(p, ",\"vmid\":");
-			p = pft_fmt_dec(p, e->vmid);
-		}
-		if (e->changed & PFT_CTX_NS) {
-			p = lf_lit(p, ",\"ns\":");
-			p = pft_fmt_dec(p, e->ns);
-		}
-		if (e->changed & PFT_CTX_HYP) {
-			p = lf_lit(p, ",\"hyp\":");
-			p = pft_fmt_dec(p, e->hyp);
-		}
-		if (e->changed & PFT_CTX_ISA) {
-			p = lf_lit(p, ",\"isa\":\"");
-			p = lf_str(p, pft_isa_name(e->isa), 16);
-			*p++ = '"';
-		}
+		p = context_fields(e, p, 1);
 		break;
 	case PFT_ELEM_TIMESTAMP:
-		p = lf_lit(p, ",\"ts\":\"0x");
-		p = pft_fmt_hex(p, e->ts, 0);
-		*p++ = '"';
+		p = field_hex(p, "ts", e->ts, 1);
 		break;
 	case PFT_ELEM_ADDR_NACC:
-		p = lf_lit(p, ",\"addr\":\"0x");
-		p = pft_fmt_hex(p, e->addr, 0);
-		*p++ = '"';
+		p = field_hex(p, "addr", e->addr, 1);
 		break;
 	case PFT_ELEM_ERROR:
-		p = lf_lit(p, ",\"msg\":\"");
-		p = lf_str(p, error_text(l, e), 200);
-		*p++ = '"';
+		p = field_str(p, "msg", error_text(l, e), 1);
 		break;
 	default:
 		break;
@@ -254,24 +253,7 @@ static char *text_body(const struct pft_listing *l, const struct pft_elem *e, ch
 		}
 		break;
 	case PFT_ELEM_CONTEXT:
-		if (e->changed & PFT_CTX_CTXID) {
-			p = lf_lit(p, " ctxid=0x");
-			p = pft_fmt_hex(p, e->ctxid, 0);
-		}
-		if (e->changed & PFT_CTX_VMID) {
-			p = lf_lit(p, " vmid=");
-			p = pft_fmt_dec(p, e->vmid);
-		}
-		if (e->changed & PFT_CTX_NS)
-			p = e->ns ? lf_lit(p, " non-secure") : lf_lit(p, " secure");
-		if (e->changed & PFT_CTX_HYP) {
-			p = lf_lit(p, " hyp=");
-			p = pft_fmt_dec(p, e->hyp);
-		}
-		if (e->changed & PFT_CTX_ISA) {
-			p = lf_lit(p, " isa=");
-			p = lf_str(p, pft_isa_name(e->isa), 16);
-		}
+		p = context_fields(e, p, 0);
 		break;
 	case PFT_ELEM_TIMESTAMP:
 		p = lf_lit(p, " 0x");
@@ -289,14 +271,10 @@ static char *text_body(const struct pft_listing *l, const struct pft_elem *e, ch
 	default:
 		break;
 	}
-	if (e->has_cycles) {
-		p = lf_lit(p, " cycles=");
-		p = pft_fmt_dec(p, e->cycles);
-	}
-	if (l->timed) {
-		p = lf_lit(p, " time=");
-		p = pft_fmt_dec(p, l->time);
-	}
+	if (e->has_cycles)
+		p = field_int(p, "cycles", e->cycles, 0);
+	if (l->timed)
+		p = field_int(p, "time", l->time, 0);
 	*p++ = '\n';
 	return p;
 }
@@ -315,10 +293,8 @@ static size_t line_of(const struct pft_listing *l, const struct pft_elem *e, cha
 	p = e->type == PFT_ELEM_RANGE ? json_range(l, e, buf, p, buf + size, &need) : json_body(l, e, p);
 	if (!p)
 		return need;
-	if (e->has_cycles) {
-		p = lf_lit(p, ",\"cycles\":");
-		p = pft_fmt_dec(p, e->cycles);
-	}
+	if (e->has_cycles)
+		p = field_int(p, "cycles", e->cycles, 1);
 	p = lf_lit(p, "}\n");
 	return (size_t)(p - buf);
 }
@@ -344,12 +320,9 @@ int pft_listing_insn(const struct pft_listing *l, uint64_t offset, uint32_t addr
 		return -PFT_ERR_INVALID;
 	if (l->format == PFT_LISTING_JSONL) {
 		p = json_start(l, offset, &insn, p);
-		p = lf_lit(p, ",\"addr\":\"0x");
-		p = pft_fmt_hex(p, addr, 0);
-		p = lf_lit(p, "\",\"isa\":\"");
-		p = lf_str(p, pft_isa_name(isa), 16);
-		p = lf_lit(p, "\",\"size\":");
-		p = pft_fmt_dec(p, bytes);
+		p = field_hex(p, "addr", addr, 1);
+		p = field_str(p, "isa", pft_isa_name(isa), 1);
+		p = field_int(p, "size", bytes, 1);
 		p = json_cpu_time(l, p);
 		if (!(p = place(l, buf, p, buf + size, &need, 1, 0)))
 			return (int)need;
@@ -377,43 +350,6 @@ int pft_listing_insn(const struct pft_listing *l, uint64_t offset, uint32_t addr
  * pft dump's lines: a packet's offset, [ID], bytes, type and fields as
  * "key=value" (text) or "key":value (JSON lines).
  */
-
-/* ` key=` (text) or `,"key":` (JSON), and the value's opening quote when
- * @quoted in JSON. */
-static char *field_key(char *p, const char *k, int json, int quoted)
-{
-	if (json) {
-		p = lf_lit(p, ",\"");
-		p = lf_str(p, k, 32);
-		return quoted ? lf_lit(p, "\":\"") : lf_lit(p, "\":");
-	}
-	*p++ = ' ';
-	p = lf_str(p, k, 32);
-	*p++ = '=';
-	return p;
-}
-
-static char *field_str(char *p, const char *k, const char *v, int json)
-{
-	p = lf_str(field_key(p, k, json, 1), v, 200);
-	if (json)
-		*p++ = '"';
-	return p;
-}
-
-static char *field_hex(char *p, const char *k, uint64_t v, int json)
-{
-	p = lf_lit(field_key(p, k, json, 1), "0x");
-	p = pft_fmt_hex(p, v, 0);
-	if (json)
-		*p++ = '"';
-	return p;
-}
-
-static char *field_int(char *p, const char *k, uint64_t v, int json)
-{
-	return pft_fmt_dec(field_key(p, k, json, 0), v);
-}
 
 /* The packet's bytes, two hex digits each, a space between. */
 static char *packet_bytes(char *p, const uint8_t *raw, uint32_t size)
