@@ -65,8 +65,11 @@ struct counted {
 	uint64_t count;
 	uint64_t func_key;         /* pft_vfunc_find()'s key */
 	uint32_t start, last, ninsn;
+	uint32_t shape;            /* range_shape() of the element first seen */
 	uint8_t isa, space, taken, flags;
+	uint8_t eflags;            /* that element's flags */
 	uint8_t holds;             /* stays in its function (vfunc_holds()) */
+	uint8_t entry;             /* @start is a function's entry (is_entry()) */
 };
 
 struct entry_cache {
@@ -151,15 +154,19 @@ static int is_entry(struct fold_worker *w, uint32_t addr)
 	return c->entry;
 }
 
-/* Whether the run's last range, followed by a range at @next, moves no
- * frame whatever the stack. */
-static int moves_nothing(struct fold_worker *w, uint32_t next)
+/* The bytes of range @e that, with its start, instruction count and
+ * flags, make its key: its instruction set, taken, class (of its code, as
+ * the rest) and memory space, read at once. */
+static inline uint32_t range_shape(const struct pft_elem *e)
 {
-	const struct pft_elem *last = &w->run;
+	uint32_t shape;
 
-	if (!last->taken || !calls_moves_stack(last->iclass))
-		return 1;
-	return last->iclass == PFT_ICLASS_JUMP && !is_entry(w, next);
+	_Static_assert(offsetof(struct pft_elem, taken) == offsetof(struct pft_elem, isa) + 1 &&
+		       offsetof(struct pft_elem, iclass) == offsetof(struct pft_elem, isa) + 2 &&
+		       offsetof(struct pft_elem, space) == offsetof(struct pft_elem, isa) + 3,
+		       "isa, taken, iclass and space are adjacent");
+	memcpy(&shape, &e->isa, sizeof(shape));
+	return shape;
 }
 
 /* counted_of() when the memo does not have @e (key @key): its slot in
@@ -184,61 +191,47 @@ counted_slow(struct fold_worker *w, const struct pft_elem *e, uint64_t key, stru
 		c->func_key = pft_vfunc_find(w->f->lines, w->f->image, w->f->image_index, e->start,
 					     &fn);
 		c->holds = (uint8_t)vfunc_holds(&fn, e);
+		c->shape = range_shape(e);
+		c->eflags = e->flags;
+		c->entry = (uint8_t)is_entry(w, e->start);
 		w->ncounted++;
 	}
 	*m = c;
 	return c;
 }
 
-/* Range @e's slot, added on first sight; NULL when the table is full
- * and @e not in it.  The same few ranges come again and again (a loop):
- * the memo has most. */
-static inline struct counted *counted_of(struct fold_worker *w, const struct pft_elem *e)
+/* Whether range @e can be counted in a worker's table: 1 to
+ * VRANGE_INSNS_MAX - 1 instructions at even addresses. */
+static inline int countable(const struct pft_elem *e)
 {
+	return e->ninsn - 1u < VRANGE_INSNS_MAX - 1u && !(e->start & 1);
+}
+
+/* counted_of() when the memo's slot was not found by @e's fields. */
+static __attribute__((noinline)) struct counted *
+counted_by_key(struct fold_worker *w, const struct pft_elem *e, struct counted **m)
+{
+	if (!countable(e))
+		return NULL;
 	uint64_t key = vrange_key(e, w->f->image_index);
-	struct counted **m = &w->memo[(e->start >> 1 ^ e->ninsn) % MEMO_SIZE];
 
 	return *m && (*m)->key == key ? *m : counted_slow(w, e, key, m);
 }
 
-static void start_run(struct fold_worker *w, const struct pft_elem *e, uint64_t func)
+/* Range @e's slot, added on first sight; NULL when @e is not countable,
+ * or the table is full and @e not in it.  The same few ranges come again
+ * and again (a loop): the memo has most, found by the fields of the
+ * element that made them (a key costs more to make than they to
+ * compare). */
+static inline struct counted *counted_of(struct fold_worker *w, const struct pft_elem *e)
 {
-	w->run = *e;
-	w->run.flags = PFT_ELEM_F_FOLDED;
-	w->run.ts = 1;
-	if (!e->has_cycles)
-		w->run.cycles = 0;
-	w->run_func = func;
-	w->open = 1;
-}
+	struct counted **m = &w->memo[(e->start >> 1 ^ e->ninsn) % MEMO_SIZE];
+	const struct counted *c = *m;
 
-/* Range @e after the run: the run takes its instructions and cycles, and
- * its end (what the tracker keeps of the last range). */
-static void extend_run(struct fold_worker *w, const struct pft_elem *e)
-{
-	struct pft_elem *r = &w->run;
-
-	r->ninsn += e->ninsn;
-	r->ts++;
-	if (e->has_cycles) {
-		r->cycles += e->cycles;
-		r->has_cycles = 1;
-	}
-	r->end = e->end;
-	r->last = e->last;
-	r->taken = e->taken;
-	r->iclass = e->iclass;
-	r->isa = e->isa;
-	r->space = e->space;
-}
-
-static int joins_run(struct fold_worker *w, const struct pft_elem *e, uint64_t func)
-{
-	const struct pft_elem *r = &w->run;
-
-	return w->open && (w->f->mode != VFOLD_VIEWS || func == w->run_func) &&
-	       e->ninsn < VRANGE_INSNS_MAX - r->ninsn &&
-	       (!e->has_cycles || e->cycles <= UINT32_MAX - r->cycles) && moves_nothing(w, e->start);
+	if (c && c->start == e->start && c->ninsn == e->ninsn && c->shape == range_shape(e) &&
+	    c->eflags == e->flags)
+		return *m;
+	return counted_by_key(w, e, m);
 }
 
 /* A call (@tail 0) or tail call into @target, counted (the caller keeps
@@ -278,7 +271,7 @@ static int take_entries(struct fold_worker *w, const struct pft_elem *e, struct 
 	if (!w->seg || w->ntargets + 2 > TARGETS_FULL)
 		return 0;
 	if (e->type == PFT_ELEM_RANGE &&
-	    (!e->ninsn || e->ninsn >= VRANGE_INSNS_MAX || (e->start & 1) || !(r = counted_of(w, e))))
+	    !(r = counted_of(w, e)))
 		return 0;
 	/* Most ranges follow one that moved no frame, or a loop's jump in
 	 * a function the worker saw called, or (in the frames before) a jump
@@ -350,51 +343,123 @@ static int fold_entries(struct fold_worker *w, const struct pft_elem *in, size_t
 	return (int)k;
 }
 
-static int fold_elems(void *worker, const struct pft_elem *in, size_t n, struct pft_elem *out)
+/* The run of @first (its first range) to @last, with @ninsn instructions,
+ * @cycles cycles (@has_cycles) and @count ranges, at @out. */
+static inline void put_run(struct pft_elem *out, const struct pft_elem *first,
+			   const struct pft_elem *last, uint32_t ninsn, uint32_t cycles,
+			   uint8_t has_cycles, uint64_t count)
 {
-	struct fold_worker *w = worker;
-	const unsigned mode = w->f->mode;
-	size_t k = 0;
+	*out = *first;
+	out->flags = PFT_ELEM_F_FOLDED;
+	out->ts = count;
+	out->ninsn = ninsn;
+	out->cycles = cycles;
+	out->has_cycles = has_cycles;
+	out->end = last->end;
+	out->last = last->last;
+	out->taken = last->taken;
+	out->iclass = last->iclass;
+	out->isa = last->isa;
+	out->space = last->space;
+}
 
-	if (mode == VFOLD_ENTRIES)
-		return fold_entries(w, in, n, out);
+/*
+ * The folds of runs (VFOLD_CALLS, VFOLD_VIEWS) and of counts
+ * (VFOLD_COUNTS), @mode a constant.  A range joins the run when its
+ * counts fit, it is of the run's function (VFOLD_VIEWS), and the run's
+ * last range moves no frame followed by it: no taken branch that may move
+ * the stack, or a jump to no function's entry.  The run is kept in locals
+ * (its first and last elements, in the input or the worker's copy, and
+ * its sums) and copied to the worker at the end: kept in the worker, each
+ * field was loaded and stored again for each range, as the stores to
+ * @out might alias it.
+ */
+static inline __attribute__((always_inline)) int
+fold_runs(struct fold_worker *w, const struct pft_elem *in, size_t n, struct pft_elem *out,
+	  const unsigned mode)
+{
+	const struct pft_elem *first = &w->run, *last = &w->run;
+	uint64_t func = w->run_func, count = w->run.ts, folded = 0;
+	uint32_t ninsn = w->run.ninsn, cycles = w->run.cycles;
+	uint8_t has_cycles = w->run.has_cycles;
+	int open = w->open;
+	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pft_elem *e = &in[i];
 		struct counted *c = NULL;
-		int foldable = e->type == PFT_ELEM_RANGE && e->ninsn && e->ninsn < VRANGE_INSNS_MAX &&
-			       !(e->start & 1);
+		uint64_t f = 0;
 
-		if (foldable && mode != VFOLD_CALLS) {
-			c = counted_of(w, e);
-			foldable = c && (mode == VFOLD_COUNTS || c->holds);
-		}
-		if (foldable && mode == VFOLD_COUNTS) {
-			c->count++;
-			w->folded++;
-			continue;
-		}
-		if (foldable) {
-			uint64_t func = c ? c->func_key : 0;
-			if (joins_run(w, e, func)) {
-				extend_run(w, e);
-				w->folded++;
-			} else {
-				if (w->open)
-					out[k++] = w->run;
-				start_run(w, e, func);
-			}
-			if (c)
+		if (e->type != PFT_ELEM_RANGE)
+			goto pass;
+		if (mode != VFOLD_CALLS) {
+			if (!(c = counted_of(w, e)))
+				goto pass;
+			if (mode == VFOLD_COUNTS) {
 				c->count++;
+				folded++;
+				continue;
+			}
+			if (!c->holds)
+				goto pass;
+			c->count++;
+			f = c->func_key;
+		} else if (!countable(e)) {
+			goto pass;
+		}
+		if (open && f == func && e->ninsn < VRANGE_INSNS_MAX - ninsn &&
+		    (!e->has_cycles || e->cycles <= UINT32_MAX - cycles) &&
+		    (!last->taken || !calls_moves_stack(last->iclass) ||
+		     (last->iclass == PFT_ICLASS_JUMP &&
+		      !(mode == VFOLD_CALLS ? is_entry(w, e->start) : c->entry)))) {
+			ninsn += e->ninsn;
+			count++;
+			if (e->has_cycles) {
+				cycles += e->cycles;
+				has_cycles = 1;
+			}
+			last = e;
+			folded++;
 			continue;
 		}
-		if (w->open) {
-			out[k++] = w->run;
-			w->open = 0;
-		}
+		if (open)
+			put_run(&out[k++], first, last, ninsn, cycles, has_cycles, count);
+		first = last = e;
+		ninsn = e->ninsn;
+		cycles = e->has_cycles ? e->cycles : 0;
+		has_cycles = e->has_cycles;
+		count = 1;
+		func = f;
+		open = 1;
+		continue;
+pass:
+		if (open)
+			put_run(&out[k++], first, last, ninsn, cycles, has_cycles, count);
+		open = 0;
 		out[k++] = *e;
 	}
+	if (open && last != &w->run)
+		put_run(&w->run, first, last, ninsn, cycles, has_cycles, count);
+	w->run_func = func;
+	w->open = open;
+	w->folded += folded;
 	return (int)k;
+}
+
+static int fold_elems(void *worker, const struct pft_elem *in, size_t n, struct pft_elem *out)
+{
+	struct fold_worker *w = worker;
+
+	switch (w->f->mode) {
+	case VFOLD_ENTRIES:
+		return fold_entries(w, in, n, out);
+	case VFOLD_CALLS:
+		return fold_runs(w, in, n, out, VFOLD_CALLS);
+	case VFOLD_VIEWS:
+		return fold_runs(w, in, n, out, VFOLD_VIEWS);
+	default:
+		return fold_runs(w, in, n, out, VFOLD_COUNTS);
+	}
 }
 
 static int fold_full(void *worker)
@@ -425,11 +490,13 @@ static size_t fold_close(void *worker, struct pft_elem *out, size_t room)
 		if (!c->key)
 			continue;
 		c->key = 0;
+		uint32_t ninsn = c->ninsn;
+		c->ninsn = 0;   /* no range's, for the memo */
 		if (!c->count)   /* looked up, never folded */
 			continue;
 		out[k++] = (struct pft_elem){ .type = PFT_ELEM_RANGE_COUNT, .ts = c->count,
 					      .start = c->start, .last = c->last,
-					      .ninsn = c->ninsn, .isa = c->isa, .space = c->space,
+					      .ninsn = ninsn, .isa = c->isa, .space = c->space,
 					      .taken = c->taken, .flags = c->flags };
 	}
 	for (; w->targets && w->emitted == TABLE_SIZE && w->targets_emitted < TARGETS_SIZE &&
