@@ -58,18 +58,21 @@
  * at input offsets, without the stage, would give the packets carried
  * across frames other offsets (the decoder counts them contiguous).
  *
- * Memory: at most threads + 1 live pieces, and a piece's stream waits for
- * the reader at chunks_max chunks (CHUNK_BUDGET MiB over the live pieces,
- * at least 2 each), so memory does not grow with the trace; nor with the
- * threads past RECORD_THREADS_MAX, as a decode that hands records over
- * runs no more (its reading thread, which takes every record, bounds it
- * long before).
+ * Memory: at most par_window() live pieces, and a piece's stream waits
+ * for the reader at chunks_max chunks (CHUNK_BUDGET MiB over the live
+ * pieces, at least 2 each), so memory does not grow with the trace; nor
+ * with the threads past RECORD_THREADS_MAX, as a decode that hands records
+ * over runs no more (its reading thread, which takes every record, bounds
+ * it long before).
  * A piece's stream takes about 60 bytes per byte of trace (packets and
  * elements are 72 and 64 bytes; about half that with elements in runs and
  * no packets, where a run keeps only its first packet): a piece of the
  * default size (pft_par_piece_size()) fills its chunks, and its worker
- * waits for the reader.  A fold's stream takes at most about 8 bytes per
- * byte: its pieces are as large as their chunks allow.
+ * waits for the reader.  The views' folds write at most about
+ * FOLD_BYTES_PER_BYTE: their pieces are as large as their chunks hold, so
+ * that a worker finishes its piece before the reader comes to it, and one
+ * more piece is live, so that the reader, which takes a piece faster than
+ * a worker makes one, still finds the next piece made.
  *
  * Folds (pft_fold.h): a consumer's work on the elements, done by the
  * workers before they write them.  A worker folds from the start of the
@@ -121,7 +124,10 @@ enum {
 	PIECE_SIZE = 256 << 10,
 	LARGE_PIECE_SIZE = 1 << 20,
 	/* Threads of a decode that hands records over (not count_only). */
-	RECORD_THREADS_MAX = 16
+	RECORD_THREADS_MAX = 16,
+	/* Bytes of records a fold that folds (not keeps_size) writes at most
+	 * per byte of trace, about: profile's, 14 to 15. */
+	FOLD_BYTES_PER_BYTE = 16
 };
 
 _Static_assert(ELEM_ROOM <= UINT16_MAX, "a batch's element ends fit 16 bits (tally_batch())");
@@ -268,7 +274,7 @@ struct par {
 	uint8_t *state;            /* enum piece_state, per piece */
 	size_t next_start;         /* the next piece a worker takes */
 	unsigned live;             /* started, not dead, not yet passed by the reader */
-	unsigned window;           /* the most live pieces: threads + 1 */
+	unsigned window;           /* the most live pieces: par_window() */
 	unsigned chunks_max;       /* chunks a piece may hold (CHUNKS_MAX) */
 	const struct pft_fold_ops *fold;   /* of c.fold, when the workers fold */
 	int stop;
@@ -1229,6 +1235,13 @@ static unsigned par_threads(unsigned threads, int count_only)
 	return !count_only && threads > RECORD_THREADS_MAX ? RECORD_THREADS_MAX : threads;
 }
 
+/* The most live pieces with @threads threads: one a thread and the one
+ * the reader reads, and one more with a fold that folds (@fold). */
+static unsigned par_window(unsigned threads, int fold)
+{
+	return threads + 1 + (fold != 0);
+}
+
 uint32_t pft_par_piece_size(unsigned threads, int count_only, int fold)
 {
 	threads = par_threads(threads, count_only);
@@ -1236,8 +1249,7 @@ uint32_t pft_par_piece_size(unsigned threads, int count_only, int fold)
 		return LARGE_PIECE_SIZE;
 	if (!fold)
 		return PIECE_SIZE;
-	/* A large piece's records fill CHUNKS_MAX chunks (profile's fold). */
-	uint32_t size = LARGE_PIECE_SIZE / CHUNKS_MAX * chunks_per_piece((size_t)threads + 1);
+	uint32_t size = chunks_per_piece(par_window(threads, fold)) * (CHUNK_SIZE / FOLD_BYTES_PER_BYTE);
 	return size > PIECE_SIZE ? size : PIECE_SIZE;
 }
 
@@ -1269,12 +1281,12 @@ int pft_par_alloc(const struct par_config *c, struct par **out)
 	if (p->c.threads > p->npieces)
 		p->c.threads = (unsigned)p->npieces;
 	p->counts.threads = p->c.threads;
-	p->window = p->c.threads + 1;
-	p->chunks_max = chunks_per_piece(p->window);
 	/* Its ops are static: the workers' states can be freed after the
 	 * consumer that made the fold. */
 	if (c->fold && !c->count_only && c->elements && c->runs && !c->packets)
 		p->fold = c->fold->ops;
+	p->window = par_window(p->c.threads, p->fold && !p->fold->keeps_size);
+	p->chunks_max = chunks_per_piece(p->window);
 	p->counts.pieces = p->npieces;
 	p->pieces = calloc(p->npieces, sizeof(*p->pieces));
 	p->state = calloc(p->npieces, 1);

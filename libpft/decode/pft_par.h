@@ -48,7 +48,8 @@ int pft_par_protocol_ok(unsigned protocol, int frames);
 /* The bytes per piece for @threads workers when the caller gives none: a
  * piece's records must fit in its share of the memory the records may
  * take.  Counting only (@count_only), there are next to none; with a fold
- * (@fold), up to about 8 bytes per byte of trace; else 30 to 60. */
+ * that folds (@fold), up to about 16 bytes per byte of trace; else 30 to
+ * 60. */
 uint32_t pft_par_piece_size(unsigned threads, int count_only, int fold);
 
 /* Start decoding @c's file in pieces: *@out is the decode, or NULL when

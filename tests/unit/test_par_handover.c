@@ -530,7 +530,7 @@ static void not_split(void)
 
 /* The pieces' default size: counting, 1 MiB; a fold's, as large as the
  * memory each piece may hold its records in allows (32 MiB over threads
- * + 1 pieces, 8 MiB each at most) at 8 bytes of records per byte, never
+ * + 2 pieces, 8 MiB each at most) at 16 bytes of records per byte, never
  * below the 256 KiB of the others, whose records take 30 to 60. */
 static void default_piece_sizes(void)
 {
@@ -538,14 +538,15 @@ static void default_piece_sizes(void)
 		PTU_EQ(pft_par_piece_size(t, 1, 0), 1u << 20);
 		PTU_EQ(pft_par_piece_size(t, 0, 0), 256u << 10);
 		uint32_t fold = pft_par_piece_size(t, 0, 1);
-		unsigned chunks = 32 / (t + 1) > 8 ? 8 : 32 / (t + 1);
+		unsigned chunks = 32 / (t + 2) > 8 ? 8 : 32 / (t + 2);
 		PTU_CHECK(fold >= 256u << 10 && fold <= 1u << 20);
-		PTU_CHECK(fold == 256u << 10 || (uint64_t)fold * 8 <= (uint64_t)chunks << 20);
+		PTU_CHECK(fold == 256u << 10 || (uint64_t)fold * 16 <= (uint64_t)chunks << 20);
 		PTU_CHECK(fold <= pft_par_piece_size(t - 1, 0, 1));
 	}
-	PTU_EQ(pft_par_piece_size(2, 0, 1), 1u << 20);
-	PTU_EQ(pft_par_piece_size(3, 0, 1), 1u << 20);
-	PTU_EQ(pft_par_piece_size(4, 0, 1), 768u << 10);
+	PTU_EQ(pft_par_piece_size(2, 0, 1), 512u << 10);
+	PTU_EQ(pft_par_piece_size(3, 0, 1), 384u << 10);
+	PTU_EQ(pft_par_piece_size(4, 0, 1), 320u << 10);
+	PTU_EQ(pft_par_piece_size(6, 0, 1), 256u << 10);
 	PTU_EQ(pft_par_piece_size(16, 0, 1), 256u << 10);
 }
 
