@@ -642,7 +642,8 @@ static int open_perf(struct pft_input *in, const struct input_opts *o)
 /* The mapped files found nowhere: their instructions decode to
  * addr_nacc elements. */
 /* PFT_PIECE_SIZE (bytes): small pieces, so that tests split even small
- * traces; the parallel decode's counts are then reported at the end. */
+ * traces (0: the default size); the parallel decode's counts are then
+ * reported at the end. */
 static uint32_t piece_size_for_tests(void)
 {
 	const char *s = getenv("PFT_PIECE_SIZE");
@@ -850,7 +851,7 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 		}
 	}
 	struct pft_input_parallel par;
-	if (r == -PFT_ERR_EOS && piece_size_for_tests() &&
+	if (r == -PFT_ERR_EOS && getenv("PFT_PIECE_SIZE") &&
 	    !pft_input_parallel_stats(in->in, &par, sizeof(par)))
 		cli_error("parallel decode: %" PRIu64 " pieces, %" PRIu64 " handovers, %" PRIu64
 			  " absorbed, %" PRIu64 " folded", par.pieces, par.handovers, par.absorbed,

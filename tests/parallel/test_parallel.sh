@@ -142,6 +142,16 @@ same 8192 2 90 decode --snapshot "$tmp/tc2big" --id 0x13 --count
 handovers=$(echo "$last_counts" | sed -n 's/.* \([0-9]*\) handovers.*/\1/p')
 check "TC2 x 24: pieces handed over at verified I-syncs" "$([ "${handovers:-0}" -gt 5 ] && echo yes)" yes
 
+# Pieces of the default size (PFT_PIECE_SIZE=0: 256 KiB for a listing,
+# 512 KiB for the views' folds at -j 2): raw, formatted, and with a fold.
+same 0 2 2 decode --raw "$tmp/bad.pft" "${cfg[@]}" --format jsonl
+same 0 2 2 dump --raw "$tmp/bad.pft" "${cfg[@]:0:2}"
+same 0 2 2 decode --snapshot "$tmp/tc2big" --id 0x13 --format jsonl
+same 0 3 2 dump --snapshot "$tmp/tc2big" --id 0x13
+bytes_of 0x13 300 "$tmp/big300.pft"
+same 0 2 2 profile --raw "$tmp/big300.pft" "${cfg[@]}" --format callgrind
+same 0 2 2 calls --raw "$tmp/big300.pft" "${cfg[@]}" --format jsonl
+
 # The benchmark's snapshot (one source, whose ID is set once, in the
 # first frame), when there: its first 2 MB, and damaged with
 # discontinuities.
