@@ -347,7 +347,7 @@ static int fold_entries(struct fold_worker *w, const struct pft_elem *in, size_t
  * @cycles cycles (@has_cycles) and @count ranges, at @out. */
 static inline void put_run(struct pft_elem *out, const struct pft_elem *first,
 			   const struct pft_elem *last, uint32_t ninsn, uint32_t cycles,
-			   uint8_t has_cycles, uint64_t count)
+			   uint8_t has_cycles, uint32_t count)
 {
 	*out = *first;
 	out->flags = PFT_ELEM_F_FOLDED;
@@ -378,11 +378,12 @@ static inline __attribute__((always_inline)) int
 fold_runs(struct fold_worker *w, const struct pft_elem *in, size_t n, struct pft_elem *out,
 	  const unsigned mode)
 {
-	const struct pft_elem *first = &w->run, *last = &w->run;
-	uint64_t func = w->run_func, count = w->run.ts, folded = 0;
-	uint32_t ninsn = w->run.ninsn, cycles = w->run.cycles;
+	/* @first: NULL when no run is open. */
+	const struct pft_elem *first = w->open ? &w->run : NULL, *last = &w->run;
+	uint64_t func = w->run_func, folded = 0;
+	/* A run's ranges have an instruction each at least. */
+	uint32_t ninsn = w->run.ninsn, cycles = w->run.cycles, count = (uint32_t)w->run.ts;
 	uint8_t has_cycles = w->run.has_cycles;
-	int open = w->open;
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -407,7 +408,7 @@ fold_runs(struct fold_worker *w, const struct pft_elem *in, size_t n, struct pft
 		} else if (!countable(e)) {
 			goto pass;
 		}
-		if (open && f == func && e->ninsn < VRANGE_INSNS_MAX - ninsn &&
+		if (first && f == func && e->ninsn < VRANGE_INSNS_MAX - ninsn &&
 		    (!e->has_cycles || e->cycles <= UINT32_MAX - cycles) &&
 		    (!last->taken || !calls_moves_stack(last->iclass) ||
 		     (last->iclass == PFT_ICLASS_JUMP &&
@@ -422,7 +423,7 @@ fold_runs(struct fold_worker *w, const struct pft_elem *in, size_t n, struct pft
 			folded++;
 			continue;
 		}
-		if (open)
+		if (first)
 			put_run(&out[k++], first, last, ninsn, cycles, has_cycles, count);
 		first = last = e;
 		ninsn = e->ninsn;
@@ -430,18 +431,17 @@ fold_runs(struct fold_worker *w, const struct pft_elem *in, size_t n, struct pft
 		has_cycles = e->has_cycles;
 		count = 1;
 		func = f;
-		open = 1;
 		continue;
 pass:
-		if (open)
+		if (first)
 			put_run(&out[k++], first, last, ninsn, cycles, has_cycles, count);
-		open = 0;
+		first = NULL;
 		out[k++] = *e;
 	}
-	if (open && last != &w->run)
+	if (first && last != &w->run)
 		put_run(&w->run, first, last, ninsn, cycles, has_cycles, count);
 	w->run_func = func;
-	w->open = open;
+	w->open = first != NULL;
 	w->folded += folded;
 	return (int)k;
 }
