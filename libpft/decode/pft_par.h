@@ -25,6 +25,10 @@ struct par_config {
 	unsigned threads;          /* worker threads, >= 2 */
 	uint32_t piece_size;       /* bytes of trace per piece, > 0 (frames: a
 				      multiple of 16) */
+	/* A thread that comes to its piece's end before the next piece is
+	 * begun decodes that one too, rather than wait (which pieces are
+	 * absorbed then depends on the threads' timing). */
+	uint8_t absorb_unbegun;
 	/* CoreSight frames of a memory buffer (PFT_PIPE_FORMATTED), of which
 	 * the bytes of trace ID @trace_id are decoded, the others ignored. */
 	uint8_t frames, trace_id;

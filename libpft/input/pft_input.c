@@ -1134,6 +1134,7 @@ static int start_parallel(struct pft_input *in)
 				 .progress = in->progress ? report_progress : NULL,
 				 .progress_ctx = in,
 				 .threads = in->cfg.threads, .piece_size = piece,
+				 .absorb_unbegun = !in->cfg.piece_size,
 				 .fold = fold,
 				 .frames = (uint8_t)frames, .trace_id = (uint8_t)s->pub.id };
 	int err = pft_par_alloc(&pc, &in->par);
