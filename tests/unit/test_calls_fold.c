@@ -1,12 +1,16 @@
-/* The calls stack run in the parallel decode's workers (the fold of the
- * views without calling contexts, pft_views_fold.c and pft_calls.c)
- * against one tracker that takes every element: random element sequences
+/* The folds run in the parallel decode's workers (pft_views_fold.c)
+ * against a consumer that takes every element: random element sequences
  * over tests/views/calls_sample.S, cut into random batches and closed at
  * random points as the decode's threads would, at several stack limits.
- * What the fold hands over (elements, branches, stack states and frames)
- * goes to a second tracker; the entries both count (calls, tail calls and
- * exceptions into each address) and the frames left at the end (the
- * returns finish() makes, field by field) must be the same. */
+ *  - The calls stack of the views without calling contexts (pft_calls.c):
+ *    what the fold hands over (elements, branches, stack states and
+ *    frames) goes to a second tracker; the entries both count (calls, tail
+ *    calls and exceptions into each address) and the frames left at the
+ *    end (the returns finish() makes, field by field) must be the same.
+ *  - The runs and counts of the views with calling contexts, and the runs
+ *    of the calls tracker: the views write the same callgrind and profile
+ *    lines, the trackers make the same events, field by field. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +25,9 @@
 static char elf[] = "/tmp/pft-calls-fold-XXXXXX";
 
 enum { ELEMS = 400, ENTRIES_MAX = 4096, FINISH_MAX = 256 };
+
+/* The end of the sample's code (fc's last instruction, + 4). */
+#define SAMPLE_END 0x8308u
 
 static uint64_t rng;
 
@@ -244,10 +251,193 @@ static void as_one_tracker(void)
 	pft_image_free(img);
 }
 
+/* A growing text: a view as written. */
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+static int to_text(void *ctx, const char *buf, size_t len)
+{
+	struct text *t = ctx;
+
+	if (t->len + len + 1 > t->cap) {
+		size_t cap = (t->len + len + 1) * 2;
+		char *s = realloc(t->s, cap);
+		if (!s)
+			return -1;
+		t->s = s;
+		t->cap = cap;
+	}
+	memcpy(t->s + t->len, buf, len);
+	t->len += len;
+	t->s[t->len] = 0;
+	return 0;
+}
+
+/* Views @v, finished, as callgrind and profile lines: *@t. */
+static void written(struct pft_views *v, struct text *t)
+{
+	PTU_EQ(pft_views_finish(v), 0);
+	PTU_EQ(pft_views_write(v, PFT_VIEW_CALLGRIND, NULL, to_text, t), 0);
+	PTU_EQ(pft_views_write(v, PFT_VIEW_PROFILE_JSONL, NULL, to_text, t), 0);
+}
+
+/* The events of tracker @c taken so far, field by field, at *@t. */
+static void event_lines(struct pft_calls *c, struct text *t)
+{
+	struct pft_call_event ev;
+	char line[200];
+
+	while (pft_calls_next(c, &ev, sizeof(ev)) == 0) {
+		int n = snprintf(line, sizeof(line),
+				 "%u %u %u %u %x %x %x %x %llu %llu %u %llu %u %llu %u %u\n",
+				 ev.kind, ev.flags, ev.exception, ev.depth, ev.site, ev.target,
+				 ev.callee, ev.caller, (unsigned long long)ev.insns,
+				 (unsigned long long)ev.cycles, ev.has_cycles,
+				 (unsigned long long)ev.ts, ev.has_ts,
+				 (unsigned long long)ev.entry_insns, ev.profile, 0u);
+		PTU_EQ(to_text(t, line, (size_t)n), 0);
+	}
+}
+
+/*
+ * The folds of the views with calling contexts (runs of one function,
+ * counted) and of the calls tracker (runs): one random sequence at stack
+ * limit @max_depth, cut into random batches and closed at random points,
+ * its fold's output given to a second views (or tracker), against one that
+ * takes every element: the views write the same callgrind and profile
+ * lines, the trackers make the same events.  Returns how many elements the
+ * folds joined to the run before them.
+ */
+static uint64_t one_fold_sequence(struct pft_image *img, uint32_t max_depth, int views)
+{
+	static struct pft_elem in[ELEMS], out[PFT_FOLD_OUT_MAX(ELEMS)];
+	uint32_t rets[16];
+	uint64_t ts = 0, joined = 0;
+	struct pft_views_config vc = { .size = sizeof(vc), .image = img, .max_depth = max_depth };
+	struct pft_calls_config cc = { .size = sizeof(cc), .image = img, .max_depth = max_depth };
+	struct pft_views *va = NULL, *vb = NULL;
+	struct pft_calls *ca = NULL, *cb = NULL;
+	struct text ta = { 0 }, tb = { 0 };
+
+	for (int k = 0; k < 16; k++)
+		rets[k] = 0x8004 + 0x100 * (uint32_t)rnd(4) + 4 * (uint32_t)rnd(4);
+	for (size_t i = 0; i < ELEMS; i++) {
+		in[i] = random_elem(rets, &ts);
+		/* Half the views' ranges run on in fa, where the fold joins
+		 * them (they stay in their function). */
+		if (views && in[i].type == PFT_ELEM_RANGE && rnd(2)) {
+			uint8_t hc = in[i].has_cycles;
+			uint32_t cycles = in[i].cycles;
+			in[i] = arm_range(0x8100 + 4 * rnd(2), 1 + rnd(2), PFT_ICLASS_OTHER, 0);
+			in[i].has_cycles = hc;
+			in[i].cycles = cycles;
+		}
+		/* The views read each range's code: within the sample's. */
+		if (in[i].type == PFT_ELEM_RANGE && in[i].end > SAMPLE_END) {
+			uint32_t start = SAMPLE_END - 4 * in[i].ninsn;
+			in[i].start = start - 4 * rnd(64);
+			in[i].last = in[i].start + 4 * (in[i].ninsn - 1);
+			in[i].end = in[i].start + 4 * in[i].ninsn;
+		}
+	}
+	if (views) {
+		va = pft_views_alloc(&vc, NULL);
+		vb = pft_views_alloc(&vc, NULL);
+	} else {
+		ca = pft_calls_alloc(&cc, NULL);
+		cb = pft_calls_alloc(&cc, NULL);
+	}
+	PTU_CHECK(views ? va && vb : ca && cb);
+	const struct pft_fold *f = views ? pft_views_fold(vb, 0) : pft_calls_fold(cb);
+	void *w = f ? f->ops->worker_alloc(f->ctx) : NULL;
+	PTU_CHECK(w != NULL);
+	if (!w)
+		goto out;
+
+	for (size_t i = 0; i < ELEMS; i++) {
+		if (views) {
+			PTU_EQ(pft_views_put_run(va, 0, &in[i], 1, sizeof(in[i])), 0);
+		} else {
+			PTU_EQ(pft_calls_put(ca, &in[i], sizeof(in[i])), 0);
+			event_lines(ca, &ta);
+		}
+	}
+	for (size_t i = 0; i < ELEMS;) {
+		size_t n = 1 + rnd(40), got = 0;
+		if (n > ELEMS - i)
+			n = ELEMS - i;
+		int k = f->ops->fold(w, &in[i], n, out);
+		PTU_CHECK(k >= 0 && (size_t)k <= PFT_FOLD_OUT_MAX(n));
+		i += n;
+		for (;;) {
+			for (int j = 0; j < k; j++) {
+				joined += out[j].type == PFT_ELEM_RANGE && (out[j].flags & PFT_ELEM_F_FOLDED)
+						  ? out[j].ts - 1 : 0;
+				if (views) {
+					PTU_EQ(pft_views_put_run(vb, 0, &out[j], 1, sizeof(out[j])), 0);
+				} else {
+					PTU_EQ(pft_calls_put(cb, &out[j], sizeof(out[j])), 0);
+					event_lines(cb, &tb);
+				}
+			}
+			/* Closed where a thread leaves a stretch it folds, and at
+			 * the end. */
+			if ((got && got < PFT_FOLD_EXTRA + 8) || (!got && rnd(8) && i < ELEMS))
+				break;
+			got = f->ops->close(w, out, PFT_FOLD_EXTRA + 8);
+			k = (int)got;
+			if (!got)
+				break;
+		}
+	}
+	if (views) {
+		written(va, &ta);
+		written(vb, &tb);
+	} else {
+		PTU_EQ(pft_calls_finish(ca), 0);
+		PTU_EQ(pft_calls_finish(cb), 0);
+		event_lines(ca, &ta);
+		event_lines(cb, &tb);
+	}
+	PTU_CHECK(ta.len > 0);
+	PTU_EQ(ta.len, tb.len);
+	PTU_CHECK(ta.s && tb.s && !strcmp(ta.s, tb.s));
+	f->ops->worker_free(w);
+out:
+	pft_views_free(va);
+	pft_views_free(vb);
+	pft_calls_free(ca);
+	pft_calls_free(cb);
+	free(ta.s);
+	free(tb.s);
+	return joined;
+}
+
+static void folds_as_unfolded(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	static const uint32_t limits[] = { 1, 2, 3, 5, 8, 70, 0 };
+	uint64_t joined[2] = { 0, 0 };
+
+	PTU_CHECK(img != NULL);
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	rng = 0x9e3779b97f4a7c15ull;
+	for (int round = 0; round < 700; round++)
+		for (int views = 0; views < 2; views++)
+			joined[views] += one_fold_sequence(img, limits[round % 7], views);
+	/* The folds joined ranges (a test of something). */
+	PTU_CHECK(joined[0] > 700 * ELEMS / 20);
+	PTU_CHECK(joined[1] > 700 * ELEMS / 50);
+	pft_image_free(img);
+}
+
 int main(void)
 {
 	if (build_calls_sample(elf) == 0) {
 		PTU_RUN(as_one_tracker);
+		PTU_RUN(folds_as_unfolded);
 	} else {
 		ptu_failed_checks++;
 		ptu_tests_failed++;
