@@ -546,7 +546,7 @@ static void default_piece_sizes(void)
 	PTU_EQ(pft_par_piece_size(2, 0, 1), 512u << 10);
 	PTU_EQ(pft_par_piece_size(3, 0, 1), 384u << 10);
 	PTU_EQ(pft_par_piece_size(4, 0, 1), 320u << 10);
-	PTU_EQ(pft_par_piece_size(6, 0, 1), 256u << 10);
+	PTU_EQ(pft_par_piece_size(5, 0, 1), 256u << 10);
 	PTU_EQ(pft_par_piece_size(16, 0, 1), 256u << 10);
 }
 
