@@ -66,7 +66,6 @@ struct counted {
 	uint64_t func_key;         /* pft_vfunc_find()'s key */
 	uint32_t start, last, ninsn;
 	uint32_t shape;            /* range_shape() of the element first seen */
-	uint8_t isa, space, taken, flags;
 	uint8_t eflags;            /* that element's flags */
 	uint8_t holds;             /* stays in its function (vfunc_holds()) */
 	uint8_t entry;             /* @start is a function's entry (is_entry()) */
@@ -169,13 +168,23 @@ static inline uint32_t range_shape(const struct pft_elem *e)
 	return shape;
 }
 
-/* counted_of() when the memo does not have @e (key @key): its slot in
- * the table, remembered at @m.  Out of line: inlined, it made the loop
- * keep the element's fields on the stack, stored as bytes and loaded back
- * as words (a store forwarding stall per range). */
-static __attribute__((noinline)) struct counted *
-counted_slow(struct fold_worker *w, const struct pft_elem *e, uint64_t key, struct counted **m)
+/* Whether range @e can be counted in a worker's table: 1 to
+ * VRANGE_INSNS_MAX - 1 instructions at even addresses. */
+static inline int countable(const struct pft_elem *e)
 {
+	return e->ninsn - 1u < VRANGE_INSNS_MAX - 1u && !(e->start & 1);
+}
+
+/* counted_of() when the memo does not have @e: its slot in the table,
+ * found by its key, remembered at @m.  Out of line: inlined, it made the
+ * loop keep the element's fields on the stack, stored as bytes and loaded
+ * back as words (a store forwarding stall per range). */
+static __attribute__((noinline)) struct counted *
+counted_slow(struct fold_worker *w, const struct pft_elem *e, struct counted **m)
+{
+	if (!countable(e))
+		return NULL;
+	uint64_t key = vrange_key(e, w->f->image_index);
 	size_t i = (size_t)(key * 0x9e3779b97f4a7c15ull >> 52) & (TABLE_SIZE - 1);
 	struct counted *c;
 	while ((c = &w->table[i])->key && c->key != key)
@@ -185,37 +194,16 @@ counted_slow(struct fold_worker *w, const struct pft_elem *e, uint64_t key, stru
 			return NULL;
 		struct vfunc fn;
 		*c = (struct counted){ .key = key, .start = e->start, .last = e->last,
-				       .ninsn = e->ninsn, .isa = e->isa, .space = e->space,
-				       .taken = e->taken != 0,
-				       .flags = e->flags & (PFT_ELEM_F_CONDS | PFT_ELEM_F_FAILED) };
+				       .ninsn = e->ninsn, .shape = range_shape(e),
+				       .eflags = e->flags };
 		c->func_key = pft_vfunc_find(w->f->lines, w->f->image, w->f->image_index, e->start,
 					     &fn);
 		c->holds = (uint8_t)vfunc_holds(&fn, e);
-		c->shape = range_shape(e);
-		c->eflags = e->flags;
 		c->entry = (uint8_t)is_entry(w, e->start);
 		w->ncounted++;
 	}
 	*m = c;
 	return c;
-}
-
-/* Whether range @e can be counted in a worker's table: 1 to
- * VRANGE_INSNS_MAX - 1 instructions at even addresses. */
-static inline int countable(const struct pft_elem *e)
-{
-	return e->ninsn - 1u < VRANGE_INSNS_MAX - 1u && !(e->start & 1);
-}
-
-/* counted_of() when the memo's slot was not found by @e's fields. */
-static __attribute__((noinline)) struct counted *
-counted_by_key(struct fold_worker *w, const struct pft_elem *e, struct counted **m)
-{
-	if (!countable(e))
-		return NULL;
-	uint64_t key = vrange_key(e, w->f->image_index);
-
-	return *m && (*m)->key == key ? *m : counted_slow(w, e, key, m);
 }
 
 /* Range @e's slot, added on first sight; NULL when @e is not countable,
@@ -231,7 +219,7 @@ static inline struct counted *counted_of(struct fold_worker *w, const struct pft
 	if (c && c->start == e->start && c->ninsn == e->ninsn && c->shape == range_shape(e) &&
 	    c->eflags == e->flags)
 		return *m;
-	return counted_by_key(w, e, m);
+	return counted_slow(w, e, m);
 }
 
 /* A call (@tail 0) or tail call into @target, counted (the caller keeps
@@ -494,10 +482,13 @@ static size_t fold_close(void *worker, struct pft_elem *out, size_t room)
 		c->ninsn = 0;   /* no range's, for the memo */
 		if (!c->count)   /* looked up, never folded */
 			continue;
+		uint8_t b[4];   /* range_shape()'s: isa, taken, iclass, space */
+		memcpy(b, &c->shape, sizeof(b));
 		out[k++] = (struct pft_elem){ .type = PFT_ELEM_RANGE_COUNT, .ts = c->count,
 					      .start = c->start, .last = c->last,
-					      .ninsn = ninsn, .isa = c->isa, .space = c->space,
-					      .taken = c->taken, .flags = c->flags };
+					      .ninsn = ninsn, .isa = b[0], .taken = b[1] != 0,
+					      .space = b[3],
+					      .flags = c->eflags & (PFT_ELEM_F_CONDS | PFT_ELEM_F_FAILED) };
 	}
 	for (; w->targets && w->emitted == TABLE_SIZE && w->targets_emitted < TARGETS_SIZE &&
 	       k < room; w->targets_emitted++) {
