@@ -673,24 +673,21 @@ static void absorb(struct par *p, size_t j, size_t end)
 	pthread_mutex_unlock(&p->mu);
 }
 
-/* With absorb_unbegun: piece @j absorbed by piece @pc, which has come to
- * its start, if no thread has begun it and @pc's records so far hold half
- * its room at most (then 1).  Pieces take their threads unequal times:
- * with two threads, the thread of a piece that ends before the piece
- * before it often waited for the next piece to be begun, which only the
- * other thread, once done with that piece, could do (0.15 to 0.3 s of the
- * threads' time in coverage -j 2 of the benchmark trace).  A piece whose
- * records fill its room would wait for the reader instead. */
-static int absorb_if_unbegun(struct par *p, const struct piece *pc, size_t j)
+/* With absorb_unbegun: whether piece @pc, come to piece @j's start, is to
+ * decode @j too (absorb it) instead of handing over: no thread has begun
+ * @j, and @pc's records so far hold half its room at most.  Pieces take
+ * their threads unequal times: with two threads, the thread of a piece
+ * that ends before the piece before it often waited for the next piece to
+ * be begun, which only the other thread, once done with that piece, could
+ * do (0.15 to 0.3 s of the threads' time in coverage -j 2 of the benchmark
+ * trace).  A piece whose records fill its room would wait for the reader
+ * instead. */
+static int takes_unbegun(struct par *p, const struct piece *pc, size_t j)
 {
-	int unbegun;
-
 	pthread_mutex_lock(&p->mu);
-	unbegun = p->c.absorb_unbegun && j < p->npieces && p->next_start <= j &&
-		  p->state[j] == PC_WAITING && pc->nchunks * 2 <= p->chunks_max;
+	int unbegun = p->c.absorb_unbegun && j < p->npieces && p->next_start <= j &&
+		      p->state[j] == PC_WAITING && pc->nchunks * 2 <= p->chunks_max;
 	pthread_mutex_unlock(&p->mu);
-	if (unbegun)
-		absorb(p, j, j + 1);
 	return unbegun;
 }
 
@@ -1044,22 +1041,12 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 		}
 		if (!checking)
 			continue;
-		if (absorb_if_unbegun(p, pc, next)) {
-			pthread_mutex_lock(&p->mu);
-			if (recording) {
-				recording = 0;
-				pc->recorded = 1;
-				wake_workers(p);
-			}
-			next = next_live(p, next + 1);
-			pthread_mutex_unlock(&p->mu);
-			until = next < p->npieces ? next * (uint64_t)p->c.piece_size : UINT64_MAX;
-			checking = at >= until;
-			continue;
-		}
 		unsigned k = 0;
-		int r = compare_with(p, i, pc, &recording, next, p->c.frames ? w->seen_id[next] : 0,
-				     at, ps, fs, pc->fit, &k);
+		int unbegun = takes_unbegun(p, pc, next);
+		int r = unbegun ? -1
+				: compare_with(p, i, pc, &recording, next,
+					       p->c.frames ? w->seen_id[next] : 0, at, ps, fs, pc->fit,
+					       &k);
 		if (r > 0) {
 			pc->next = next;
 			pc->handover = k;
@@ -1070,6 +1057,11 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			 * after it. */
 			absorb(p, next, next + 1);
 			pthread_mutex_lock(&p->mu);
+			if (unbegun && recording) {   /* as compare_with() ends it */
+				recording = 0;
+				pc->recorded = 1;
+				wake_workers(p);
+			}
 			next = next_live(p, next + 1);
 			pthread_mutex_unlock(&p->mu);
 			until = next < p->npieces ? next * (uint64_t)p->c.piece_size : UINT64_MAX;
