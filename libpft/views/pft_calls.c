@@ -603,6 +603,32 @@ int pft_calls_settle_range(struct pft_calls *c, const struct pft_elem *e)
 	return err;
 }
 
+void pft_calls_leaf_call(struct pft_calls *c, const struct pft_elem *x, const struct pft_elem *next,
+			 struct pft_call_event ev[2])
+{
+	/* As push() then pop_to() would queue them: the frame pushed is
+	 * the one above the top, its caller the top's function. */
+	uint32_t func, func_end, caller = calls_frame_at(c, c->nframes - 1)->func;
+	uint64_t entry = c->insns;
+
+	function_of(c, x->start, &func, &func_end);
+	ev[0] = (struct pft_call_event){
+		.kind = PFT_CALL_CALL, .depth = (uint32_t)c->nframes, .site = c->pend.site,
+		.target = x->start, .callee = func, .caller = caller,
+		.insns = c->insns, .cycles = c->cycles, .ts = c->ts,
+		.has_cycles = c->has_cycles, .has_ts = c->has_ts
+	};
+	c->pend.active = 0;
+	calls_add_range(c, x);
+	c->pend.active = 0;
+	ev[1] = (struct pft_call_event){
+		.kind = PFT_CALL_RETURN, .depth = (uint32_t)(c->nframes - 1), .site = x->last,
+		.target = next->start, .callee = func, .caller = caller,
+		.insns = c->insns, .cycles = c->cycles, .ts = c->ts, .entry_insns = entry,
+		.has_cycles = c->has_cycles, .has_ts = c->has_ts
+	};
+}
+
 int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e)
 {
 	int err = put_elem(c, e);
@@ -613,7 +639,7 @@ int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e)
 
 int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
 {
-	return calls_put_until_events(c, e, n, size, NULL, NULL, NULL);
+	return calls_put_until_events(c, e, n, size, NULL, NULL);
 }
 
 /* The arguments of pft_calls_put_run() and pft_calls_put_all(). */
@@ -630,7 +656,7 @@ int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e, size_t n, s
 
 int pft_calls_put_all(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
 {
-	return run_args_ok(c, e, n, size) ? calls_put_elems(c, e, n, size, 0, NULL, NULL, NULL)
+	return run_args_ok(c, e, n, size) ? calls_put_elems(c, e, n, size, 0, NULL, NULL)
 					  : -PFT_ERR_INVALID;
 }
 

@@ -179,9 +179,43 @@ static inline int calls_loop_jump(const struct pft_calls *c, uint32_t target)
  * branch settled (its events queued), then the range added. */
 int pft_calls_settle_range(struct pft_calls *c, const struct pft_elem *e);
 
+/* Whether range @x, taken while quiet with a call pending, is a leaf
+ * call's whole callee: it returns, and range @next starts where the call
+ * returns to, so that the frame the call pushes is the one the return
+ * pops, and the push forgets no frame (push_frame(); what it and the pop
+ * do to the frames' index and base leaves the stack as it was). */
+static inline int calls_leaf_call(const struct pft_calls *c, const struct pft_elem *x,
+				  const struct pft_elem *next)
+{
+	return (c->pend.iclass == PFT_ICLASS_CALL || c->pend.iclass == PFT_ICLASS_INDIRECT_CALL) &&
+	       x->taken && (x->iclass == PFT_ICLASS_RETURN || x->iclass == PFT_ICLASS_INDIRECT_JUMP) &&
+	       x->start && next->type == PFT_ELEM_RANGE && next->start == c->pend.ret &&
+	       c->nframes - 1 < c->max_depth;
+}
+
+/* Such a call (calls_leaf_call()) taken at once: range @x added, the
+ * events the pending call and @x's return would queue in @ev (CALL, then
+ * RETURN), field by field the same, and no frame pushed and popped. */
+void pft_calls_leaf_call(struct pft_calls *c, const struct pft_elem *x, const struct pft_elem *next,
+			 struct pft_call_event ev[2]);
+
 /* One element that is not a quiet range (calls_put_until_events()),
  * checked: its events are queued. */
 int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e);
+
+/* What calls_put_elems() gives its caller as it goes (NULL members:
+ * nothing; constants, so that they are inlined): each range taken but one
+ * that stops the put, after the tracker (a range that moves no frame sees
+ * the stack as it is); each exception with cycles (those of what ran
+ * before it) the same way; and, instead of queueing their events and
+ * stopping, each leaf call with its callee's range (pft_calls_leaf_call():
+ * the CALL event, the range, the RETURN event, in that order).  A
+ * non-zero return ends the put with it. */
+struct calls_put_ops {
+	int (*on_range)(void *ctx, const struct pft_elem *x);
+	int (*on_cycles)(void *ctx, const struct pft_elem *x);
+	int (*on_leaf)(void *ctx, const struct pft_call_event ev[2], const struct pft_elem *x);
+};
 
 /*
  * pft_calls_put_run() with its arguments checked (non-NULL, @n from 1 to
@@ -189,17 +223,17 @@ int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e);
  * elements up to the first that makes events, else all of them, the
  * events of all queued (pft_calls_put_all()).  Returns how many it took
  * (at a stop, the last made the events queued) or a negative code.
- * @on_range (NULL: none; a constant, so that it is inlined) is given each
- * range taken but one that stops the put, after the tracker: a range that
- * moves no frame sees the stack as it is; a non-zero return ends the put
- * with it.  @on_cycles (NULL: none) is given each exception with cycles
- * (those of what ran before it) the same way.
+ * @ops (NULL: none) with @ctx: struct calls_put_ops.
  */
 static inline __attribute__((always_inline)) int
 calls_put_elems(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size,
-		int stop_at_events, int (*on_range)(void *ctx, const struct pft_elem *x),
-		int (*on_cycles)(void *ctx, const struct pft_elem *x), void *ctx)
+		int stop_at_events, const struct calls_put_ops *ops, void *ctx)
 {
+	int (*on_range)(void *, const struct pft_elem *) = ops ? ops->on_range : NULL;
+	int (*on_cycles)(void *, const struct pft_elem *) = ops ? ops->on_cycles : NULL;
+	int (*on_leaf)(void *, const struct pft_call_event *, const struct pft_elem *) =
+		ops ? ops->on_leaf : NULL;
+
 	int err = calls_start_input(c);
 
 	if (err)
@@ -213,6 +247,13 @@ calls_put_elems(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t 
 			if (!c->pend.active || calls_loop_jump(c, x->start)) {
 				c->pend.active = 0;
 				calls_add_range(c, x);
+			} else if (on_leaf && i + 1 < n &&
+				   calls_leaf_call(c, x, pft_elem_at(e, i + 1, size))) {
+				struct pft_call_event ev[2];
+				pft_calls_leaf_call(c, x, pft_elem_at(e, i + 1, size), ev);
+				if ((err = on_leaf(ctx, ev, x)) != 0)
+					return err;
+				continue;
 			} else {
 				err = pft_calls_settle_range(c, x);
 				if (err)
@@ -244,10 +285,9 @@ calls_put_elems(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t 
 /* calls_put_elems(), up to the first element that makes events. */
 static inline __attribute__((always_inline)) int
 calls_put_until_events(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size,
-		       int (*on_range)(void *ctx, const struct pft_elem *x),
-		       int (*on_cycles)(void *ctx, const struct pft_elem *x), void *ctx)
+		       const struct calls_put_ops *ops, void *ctx)
 {
-	return calls_put_elems(c, e, n, size, 1, on_range, on_cycles, ctx);
+	return calls_put_elems(c, e, n, size, 1, ops, ctx);
 }
 
 int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t n,

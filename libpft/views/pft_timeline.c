@@ -315,7 +315,7 @@ int pft_timeline_put_run(struct pft_timeline *t, struct pft_calls *c, const stru
 	/* The tracker stops after an element that makes events. */
 	for (size_t i = 0; i < n;) {
 		const struct pft_call_event *ev;
-		int got = calls_put_until_events(c, pft_elem_at(e, i, size), n - i, size, NULL, NULL, NULL);
+		int got = calls_put_until_events(c, pft_elem_at(e, i, size), n - i, size, NULL, NULL);
 		if (got < 0)
 			return got;
 		i += (size_t)got;

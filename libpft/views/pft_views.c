@@ -869,6 +869,19 @@ static int count_once(void *ctx, const struct pft_elem *x)
 	return x->flags & PFT_ELEM_F_FOLDED ? 0 : count_times(rt->v, rt->s, x, 1);
 }
 
+/* A leaf call (pft_calls_leaf_call()) without calling contexts: its entry
+ * and its callee's range counted. */
+static int count_leaf_entry(void *ctx, const struct pft_call_event ev[2], const struct pft_elem *x)
+{
+	const struct range_times *rt = ctx;
+	int err = count_entries(rt->v, rt->s, ev[0].target, 0, 1);
+
+	return err ? err : count_once(ctx, x);
+}
+
+static const struct calls_put_ops entries_ops = { .on_range = count_once,
+						  .on_leaf = count_leaf_entry };
+
 /* Elements of a fold without calling contexts (pft_views_fold.c). */
 static int of_entries_fold(unsigned type)
 {
@@ -902,7 +915,7 @@ static int count_entries_run(struct pft_views *v, struct vsource *s, const struc
 				j++;
 			while (!err && i < j) {
 				int got = calls_put_until_events(s->calls, pft_elem_at(e, i, size),
-								 j - i, size, count_once, NULL, &rt);
+								 j - i, size, &entries_ops, &rt);
 				if (got < 0)
 					return got;
 				i += (size_t)got;
@@ -920,6 +933,27 @@ static int count_entries_run(struct pft_views *v, struct vsource *s, const struc
 	return 0;
 }
 
+/* A leaf call (pft_calls_leaf_call()): its events applied as they would
+ * be drained, its callee's range counted in between. */
+static int count_leaf_call(void *counter, const struct pft_call_event ev[2],
+			   const struct pft_elem *x)
+{
+	struct range_counter *rc = counter;
+	int err = apply_event(rc->v, rc->s, &ev[0]);
+
+	top_node(rc);
+	if (!err)
+		err = count_range(rc, x);
+	if (!err)
+		err = apply_event(rc->v, rc->s, &ev[1]);
+	top_node(rc);
+	return err;
+}
+
+static const struct calls_put_ops track_ops = { .on_range = count_range,
+						.on_cycles = count_exception_cycles,
+						.on_leaf = count_leaf_call };
+
 /* The elements of a run, none a RANGE_COUNT, through the calls tracker:
  * each range is counted as the tracker takes it, up to an element that
  * makes events, whose range is counted after them. */
@@ -932,7 +966,7 @@ static int track_run(struct pft_views *v, struct vsource *s, const struct pft_el
 	top_node(&rc);
 	for (size_t i = 0; !err && i < n;) {
 		int got = calls_put_until_events(s->calls, pft_elem_at(e, i, size), n - i, size,
-						 count_range, count_exception_cycles, &rc);
+						 &track_ops, &rc);
 		if (got < 0) {
 			err = got;
 			break;

@@ -9,7 +9,10 @@
  *    end (the returns finish() makes, field by field) must be the same.
  *  - The runs and counts of the views with calling contexts, and the runs
  *    of the calls tracker: the views write the same callgrind and profile
- *    lines, the trackers make the same events, field by field. */
+ *    lines, the trackers make the same events, field by field.
+ * And runs against single elements, where the tracker takes a leaf call
+ * (a call, a range that returns, one where it returns to) at once: the
+ * views write the same lines, the tracker gives the same events. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +278,15 @@ static int to_text(void *ctx, const char *buf, size_t len)
 	return 0;
 }
 
+/* Texts @a and @b the same, and not empty; both freed. */
+static void same_text(struct text *a, struct text *b)
+{
+	PTU_CHECK(a->len > 0 && a->len == b->len);
+	PTU_CHECK(a->s && b->s && !strcmp(a->s, b->s));
+	free(a->s);
+	free(b->s);
+}
+
 /* Views @v, finished, as callgrind and profile lines: *@t. */
 static void written(struct pft_views *v, struct text *t)
 {
@@ -283,22 +295,84 @@ static void written(struct pft_views *v, struct text *t)
 	PTU_EQ(pft_views_write(v, PFT_VIEW_PROFILE_JSONL, NULL, to_text, t), 0);
 }
 
-/* The events of tracker @c taken so far, field by field, at *@t. */
+/* Event @ev, field by field, at *@t. */
+static void event_line(const struct pft_call_event *ev, struct text *t)
+{
+	char line[200];
+	int n = snprintf(line, sizeof(line),
+			 "%u %u %u %u %x %x %x %x %llu %llu %u %llu %u %llu %u\n",
+			 ev->kind, ev->flags, ev->exception, ev->depth, ev->site, ev->target,
+			 ev->callee, ev->caller, (unsigned long long)ev->insns,
+			 (unsigned long long)ev->cycles, ev->has_cycles,
+			 (unsigned long long)ev->ts, ev->has_ts,
+			 (unsigned long long)ev->entry_insns, ev->profile);
+
+	PTU_EQ(to_text(t, line, (size_t)n), 0);
+}
+
+/* The events of tracker @c taken so far at *@t. */
 static void event_lines(struct pft_calls *c, struct text *t)
 {
 	struct pft_call_event ev;
-	char line[200];
 
-	while (pft_calls_next(c, &ev, sizeof(ev)) == 0) {
-		int n = snprintf(line, sizeof(line),
-				 "%u %u %u %u %x %x %x %x %llu %llu %u %llu %u %llu %u %u\n",
-				 ev.kind, ev.flags, ev.exception, ev.depth, ev.site, ev.target,
-				 ev.callee, ev.caller, (unsigned long long)ev.insns,
-				 (unsigned long long)ev.cycles, ev.has_cycles,
-				 (unsigned long long)ev.ts, ev.has_ts,
-				 (unsigned long long)ev.entry_insns, ev.profile, 0u);
-		PTU_EQ(to_text(t, line, (size_t)n), 0);
+	while (pft_calls_next(c, &ev, sizeof(ev)) == 0)
+		event_line(&ev, t);
+}
+
+/* Range @e moved back within the sample's code, which the views read. */
+static void within_sample(struct pft_elem *e)
+{
+	if (e->end > SAMPLE_END) {
+		uint32_t start = SAMPLE_END - 4 * e->ninsn;
+		e->start = start - 4 * rnd(64);
+		e->last = e->start + 4 * (e->ninsn - 1);
+		e->end = e->start + 4 * e->ninsn;
 	}
+}
+
+/* @in: ELEMS random elements (random_elem()); for the views (@views),
+ * half their ranges run on in fa (where a fold joins them: they stay in
+ * their function), and a leaf call follows a call now and then: a range
+ * that returns, then one where the call returns to.  Returns how many
+ * such calls it made. */
+static unsigned random_sequence(struct pft_elem *in, int views)
+{
+	uint32_t rets[16];
+	uint64_t ts = 0;
+	unsigned leaves = 0;
+
+	for (int k = 0; k < 16; k++)
+		rets[k] = 0x8004 + 0x100 * (uint32_t)rnd(4) + 4 * (uint32_t)rnd(4);
+	for (size_t i = 0; i < ELEMS; i++) {
+		in[i] = random_elem(rets, &ts);
+		if (views && in[i].type == PFT_ELEM_RANGE && rnd(2)) {
+			uint8_t hc = in[i].has_cycles;
+			uint32_t cycles = in[i].cycles;
+			in[i] = arm_range(0x8100 + 4 * rnd(2), 1 + rnd(2), PFT_ICLASS_OTHER, 0);
+			in[i].has_cycles = hc;
+			in[i].cycles = cycles;
+		}
+		if (in[i].type == PFT_ELEM_RANGE)
+			within_sample(&in[i]);
+	}
+	for (size_t i = 0; views && i + 2 < ELEMS; i++) {
+		const struct pft_elem *call = &in[i];
+		if (call->type != PFT_ELEM_RANGE || !call->taken || rnd(3) ||
+		    (call->iclass != PFT_ICLASS_CALL && call->iclass != PFT_ICLASS_INDIRECT_CALL))
+			continue;
+		uint32_t start = rnd(2) ? entry_points[rnd(4)] : 0x8000 + 4 * rnd(190);
+		uint32_t n = 1 + rnd(3);
+		if (start + 4 * n > SAMPLE_END)
+			n = (SAMPLE_END - start) / 4;
+		in[i + 1] = arm_range(start, n, rnd(4) ? PFT_ICLASS_RETURN : PFT_ICLASS_INDIRECT_JUMP, 1);
+		in[i + 1].has_cycles = (uint8_t)rnd(2);
+		in[i + 1].cycles = in[i + 1].has_cycles ? 1 + rnd(50) : 0;
+		n = 1 + rnd(3);
+		if (call->end + 4 * n <= SAMPLE_END)
+			in[i + 2] = arm_range(call->end, n, classes[rnd(sizeof(classes))], rnd(4) != 0);
+		leaves++;
+	}
+	return leaves;
 }
 
 /*
@@ -313,35 +387,14 @@ static void event_lines(struct pft_calls *c, struct text *t)
 static uint64_t one_fold_sequence(struct pft_image *img, uint32_t max_depth, int views)
 {
 	static struct pft_elem in[ELEMS], out[PFT_FOLD_OUT_MAX(ELEMS)];
-	uint32_t rets[16];
-	uint64_t ts = 0, joined = 0;
+	uint64_t joined = 0;
 	struct pft_views_config vc = { .size = sizeof(vc), .image = img, .max_depth = max_depth };
 	struct pft_calls_config cc = { .size = sizeof(cc), .image = img, .max_depth = max_depth };
 	struct pft_views *va = NULL, *vb = NULL;
 	struct pft_calls *ca = NULL, *cb = NULL;
 	struct text ta = { 0 }, tb = { 0 };
 
-	for (int k = 0; k < 16; k++)
-		rets[k] = 0x8004 + 0x100 * (uint32_t)rnd(4) + 4 * (uint32_t)rnd(4);
-	for (size_t i = 0; i < ELEMS; i++) {
-		in[i] = random_elem(rets, &ts);
-		/* Half the views' ranges run on in fa, where the fold joins
-		 * them (they stay in their function). */
-		if (views && in[i].type == PFT_ELEM_RANGE && rnd(2)) {
-			uint8_t hc = in[i].has_cycles;
-			uint32_t cycles = in[i].cycles;
-			in[i] = arm_range(0x8100 + 4 * rnd(2), 1 + rnd(2), PFT_ICLASS_OTHER, 0);
-			in[i].has_cycles = hc;
-			in[i].cycles = cycles;
-		}
-		/* The views read each range's code: within the sample's. */
-		if (in[i].type == PFT_ELEM_RANGE && in[i].end > SAMPLE_END) {
-			uint32_t start = SAMPLE_END - 4 * in[i].ninsn;
-			in[i].start = start - 4 * rnd(64);
-			in[i].last = in[i].start + 4 * (in[i].ninsn - 1);
-			in[i].end = in[i].start + 4 * in[i].ninsn;
-		}
-	}
+	random_sequence(in, views);
 	if (views) {
 		va = pft_views_alloc(&vc, NULL);
 		vb = pft_views_alloc(&vc, NULL);
@@ -415,6 +468,113 @@ out:
 	return joined;
 }
 
+/*
+ * Views given a sequence in runs (where the tracker takes a leaf call at
+ * once, pft_calls_leaf_call()) against views given it an element at a
+ * time (where it cannot look past the call's range): the same callgrind
+ * and profile lines, with calling contexts and without.
+ */
+static unsigned one_run_sequence(struct pft_image *img, uint32_t max_depth)
+{
+	static struct pft_elem in[ELEMS];
+	unsigned leaves = random_sequence(in, 1);
+
+	for (int no_contexts = 0; no_contexts < 2; no_contexts++) {
+		struct pft_views_config vc = { .size = sizeof(vc), .image = img,
+					       .max_depth = max_depth,
+					       .no_contexts = (uint8_t)no_contexts };
+		struct pft_views *va = pft_views_alloc(&vc, NULL), *vr = pft_views_alloc(&vc, NULL);
+		struct text ta = { 0 }, tr = { 0 };
+		PTU_CHECK(va && vr);
+		for (size_t i = 0; va && vr && i < ELEMS;) {
+			size_t n = 1 + rnd(60);
+			if (n > ELEMS - i)
+				n = ELEMS - i;
+			for (size_t k = i; k < i + n; k++)
+				PTU_EQ(pft_views_put_run(va, 0, &in[k], 1, sizeof(in[k])), 0);
+			PTU_EQ(pft_views_put_run(vr, 0, &in[i], n, sizeof(in[i])), 0);
+			i += n;
+		}
+		if (va && vr) {
+			written(va, &ta);
+			written(vr, &tr);
+		}
+		same_text(&ta, &tr);
+		pft_views_free(va);
+		pft_views_free(vr);
+	}
+	return leaves;
+}
+
+/* A leaf call's events, as they come (pft_calls_leaf_call()). */
+static int leaf_lines(void *text, const struct pft_call_event ev[2], const struct pft_elem *x)
+{
+	(void)x;
+	event_line(&ev[0], text);
+	event_line(&ev[1], text);
+	return 0;
+}
+
+/*
+ * A tracker given a sequence in runs, taking leaf calls at once, against
+ * one given it an element at a time: the same events, field by field.
+ */
+static void one_leaf_sequence(struct pft_image *img, uint32_t max_depth)
+{
+	static struct pft_elem in[ELEMS];
+	static const struct calls_put_ops ops = { .on_leaf = leaf_lines };
+	struct pft_calls_config cc = { .size = sizeof(cc), .image = img, .max_depth = max_depth };
+	struct pft_calls *ca = pft_calls_alloc(&cc, NULL), *cr = pft_calls_alloc(&cc, NULL);
+	struct text ta = { 0 }, tr = { 0 };
+
+	random_sequence(in, 1);
+	PTU_CHECK(ca && cr);
+	for (size_t i = 0; ca && cr && i < ELEMS;) {
+		size_t n = 1 + rnd(60);
+		if (n > ELEMS - i)
+			n = ELEMS - i;
+		for (size_t k = i; k < i + n; k++) {
+			PTU_EQ(pft_calls_put(ca, &in[k], sizeof(in[k])), 0);
+			event_lines(ca, &ta);
+		}
+		for (size_t end = i + n; i < end;) {
+			int got = calls_put_until_events(cr, &in[i], end - i, sizeof(in[i]), &ops, &tr);
+			PTU_CHECK(got > 0);
+			if (got <= 0)
+				break;
+			i += (size_t)got;
+			event_lines(cr, &tr);
+		}
+	}
+	if (ca && cr) {
+		PTU_EQ(pft_calls_finish(ca), 0);
+		PTU_EQ(pft_calls_finish(cr), 0);
+		event_lines(ca, &ta);
+		event_lines(cr, &tr);
+	}
+	same_text(&ta, &tr);
+	pft_calls_free(ca);
+	pft_calls_free(cr);
+}
+
+static void runs_as_elements(void)
+{
+	struct pft_image *img = pft_image_alloc(NULL);
+	static const uint32_t limits[] = { 1, 2, 3, 5, 8, 70, 0 };
+	unsigned leaves = 0;
+
+	PTU_CHECK(img != NULL);
+	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
+	rng = 0x2545f4914f6cdd1dull;
+	for (int round = 0; round < 700; round++) {
+		leaves += one_run_sequence(img, limits[round % 7]);
+		one_leaf_sequence(img, limits[round % 7]);
+	}
+	/* Leaf calls were made (a test of something). */
+	PTU_CHECK(leaves > 700 * ELEMS / 100);
+	pft_image_free(img);
+}
+
 static void folds_as_unfolded(void)
 {
 	struct pft_image *img = pft_image_alloc(NULL);
@@ -438,6 +598,7 @@ int main(void)
 	if (build_calls_sample(elf) == 0) {
 		PTU_RUN(as_one_tracker);
 		PTU_RUN(folds_as_unfolded);
+		PTU_RUN(runs_as_elements);
 	} else {
 		ptu_failed_checks++;
 		ptu_tests_failed++;
