@@ -424,6 +424,21 @@ static char *ptm_address(char *p, const struct pft_ptm_packet *pk, int json)
 	return lf_lit(p, " bits) isa=unknown");
 }
 
+/* A BAD packet's message: @l's, else that of its code @bad, then (if not
+ * -1) the reserved header byte @header it stopped at; "msg" in JSON. */
+static char *bad_message(const struct pft_listing *l, char *p, int bad, int header, int json)
+{
+	p = json ? lf_lit(p, ",\"msg\":\"") : lf_lit(p, " ");
+	p = lf_str(p, l->message ? l->message : pft_errstr(bad), 200);
+	if (!l->message && header >= 0) {
+		p = lf_lit(p, " 0x");
+		p = pft_fmt_hex(p, (uint64_t)header, 2);
+	}
+	if (json)
+		*p++ = '"';
+	return p;
+}
+
 static char *ptm_fields(const struct pft_listing *l, const struct pft_ptm_packet *pk,
 			unsigned ctxid_bytes, char *p, int json)
 {
@@ -466,14 +481,10 @@ static char *ptm_fields(const struct pft_listing *l, const struct pft_ptm_packet
 			p = field_int(p, "clock_change", 1, json);
 		break;
 	case PFT_PTM_PKT_BAD:
-		p = json ? lf_lit(p, ",\"msg\":\"") : lf_lit(p, " ");
-		p = lf_str(p, l->message ? l->message : pft_errstr(pk->bad), 200);
-		if (!l->message && pk->bad == PFT_ERR_PKT_RESERVED_HEADER && pk->raw && pk->size) {
-			p = lf_lit(p, " 0x");
-			p = pft_fmt_hex(p, pk->raw[0], 2);
-		}
-		if (json)
-			*p++ = '"';
+		p = bad_message(l, p, pk->bad,
+				pk->bad == PFT_ERR_PKT_RESERVED_HEADER && pk->raw && pk->size
+					? pk->raw[0] : -1,
+				json);
 		break;
 	default:
 		break;
@@ -554,10 +565,7 @@ static char *etm3_fields(const struct pft_listing *l, const struct pft_etm3_pack
 		p = field_hex(p, "ts", pk->ts, json);
 		break;
 	case PFT_ETM3_PKT_BAD:
-		p = json ? lf_lit(p, ",\"msg\":\"") : lf_lit(p, " ");
-		p = lf_str(p, l->message ? l->message : pft_errstr(pk->bad), 200);
-		if (json)
-			*p++ = '"';
+		p = bad_message(l, p, pk->bad, -1, json);
 		break;
 	default:
 		break;
