@@ -238,17 +238,27 @@ static size_t one_sequence(struct pft_image *img, uint32_t max_depth)
 	return ELEMS - passed;
 }
 
-static void as_one_tracker(void)
+/* The stack limits the sequences are taken at, round after round. */
+static const uint32_t depth_limits[7] = { 1, 2, 3, 5, 8, 70, 0 };
+
+/* The sample's image, its rounds' random numbers started from @seed. */
+static struct pft_image *sample_image(uint64_t seed)
 {
 	struct pft_image *img = pft_image_alloc(NULL);
-	static const uint32_t limits[] = { 1, 2, 3, 5, 8, 70, 0 };
-	size_t taken = 0;
 
 	PTU_CHECK(img != NULL);
 	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
-	rng = 0x2545f4914f6cdd1dull;
+	rng = seed;
+	return img;
+}
+
+static void as_one_tracker(void)
+{
+	struct pft_image *img = sample_image(0x2545f4914f6cdd1dull);
+	size_t taken = 0;
+
 	for (int round = 0; round < 1400; round++)
-		taken += one_sequence(img, limits[round % 7]);
+		taken += one_sequence(img, depth_limits[round % 7]);
 	/* Most elements were taken by the workers' stack, not handed over. */
 	PTU_CHECK(taken > 1400 * ELEMS / 2);
 	pft_image_free(img);
@@ -559,16 +569,12 @@ static void one_leaf_sequence(struct pft_image *img, uint32_t max_depth)
 
 static void runs_as_elements(void)
 {
-	struct pft_image *img = pft_image_alloc(NULL);
-	static const uint32_t limits[] = { 1, 2, 3, 5, 8, 70, 0 };
+	struct pft_image *img = sample_image(0x2545f4914f6cdd1dull);
 	unsigned leaves = 0;
 
-	PTU_CHECK(img != NULL);
-	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
-	rng = 0x2545f4914f6cdd1dull;
 	for (int round = 0; round < 700; round++) {
-		leaves += one_run_sequence(img, limits[round % 7]);
-		one_leaf_sequence(img, limits[round % 7]);
+		leaves += one_run_sequence(img, depth_limits[round % 7]);
+		one_leaf_sequence(img, depth_limits[round % 7]);
 	}
 	/* Leaf calls were made (a test of something). */
 	PTU_CHECK(leaves > 700 * ELEMS / 100);
@@ -577,16 +583,12 @@ static void runs_as_elements(void)
 
 static void folds_as_unfolded(void)
 {
-	struct pft_image *img = pft_image_alloc(NULL);
-	static const uint32_t limits[] = { 1, 2, 3, 5, 8, 70, 0 };
+	struct pft_image *img = sample_image(0x9e3779b97f4a7c15ull);
 	uint64_t joined[2] = { 0, 0 };
 
-	PTU_CHECK(img != NULL);
-	PTU_CHECK(pft_image_add_elf(img, elf, 0) >= 1);
-	rng = 0x9e3779b97f4a7c15ull;
 	for (int round = 0; round < 700; round++)
 		for (int views = 0; views < 2; views++)
-			joined[views] += one_fold_sequence(img, limits[round % 7], views);
+			joined[views] += one_fold_sequence(img, depth_limits[round % 7], views);
 	/* The folds joined ranges (a test of something). */
 	PTU_CHECK(joined[0] > 700 * ELEMS / 20);
 	PTU_CHECK(joined[1] > 700 * ELEMS / 50);
