@@ -639,8 +639,6 @@ static int open_perf(struct pft_input *in, const struct input_opts *o)
 	return pft_input_open_perf(in, o->perf, &pc);
 }
 
-/* The mapped files found nowhere: their instructions decode to
- * addr_nacc elements. */
 /* PFT_PIECE_SIZE (bytes): small pieces, so that tests split even small
  * traces (0: the default size); the parallel decode's counts are then
  * reported at the end. */
