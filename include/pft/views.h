@@ -209,9 +209,10 @@ pft_export size_t pft_lines_count(const struct pft_lines *l, int functions);
  * branch come out when the element after it is put:
  *  - CALL, INDIRECT_CALL: push a frame (return address = the range's
  *    @end, the address after the call); event CALL at the callee's depth.
- *  - RETURN (also INDIRECT_JUMP and EXC_RETURN whose destination is a
- *    frame's return address): the frames down to the deepest frame whose
- *    return address is the destination are popped, one RETURN event each
+ *  - RETURN (also EXC_RETURN whose destination is a frame's return
+ *    address, and INDIRECT_JUMP whose destination is a call frame's: an
+ *    exception frame is left by an exception return only): the frames
+ *    down to the deepest such frame are popped, one RETURN event each
  *    (those above it with PFT_CALL_F_UNWOUND: a longjmp).  With no such
  *    frame, the frames above the deepest one whose function contains the
  *    destination are popped (a longjmp into the middle of a function),

@@ -58,6 +58,8 @@ void pft_calls_free(struct pft_calls *c)
 	free(c->queue);
 	free(c->rets.keys);
 	free(c->rets.counts);
+	free(c->exc_rets.keys);
+	free(c->exc_rets.counts);
 	free(c->funcs.keys);
 	free(c->funcs.counts);
 	free(c);
@@ -143,6 +145,12 @@ static void cset_remove(struct count_set *s, uint32_t key)
 	}
 }
 
+/* The set of frame @f's return address. */
+static struct count_set *rets_of(struct pft_calls *c, const struct frame *f)
+{
+	return f->exception ? &c->exc_rets : &c->rets;
+}
+
 /* Count the lowest frame not in the sets in them. */
 static int index_next_frame(struct pft_calls *c)
 {
@@ -151,7 +159,7 @@ static int index_next_frame(struct pft_calls *c)
 	int err = 0;
 
 	if (k)
-		err = cset_add(&c->rets, f->ret);
+		err = cset_add(rets_of(c, f), f->ret);
 	if (!err && f->func_end)
 		err = cset_add(&c->funcs, f->func);
 	if (err)
@@ -167,7 +175,7 @@ static void unindex_frame(struct pft_calls *c, size_t k, const struct frame *f)
 {
 	if (k < c->indexed) {
 		if (k)
-			cset_remove(&c->rets, f->ret);
+			cset_remove(rets_of(c, f), f->ret);
 		if (f->func_end)
 			cset_remove(&c->funcs, f->func);
 		c->indexed--;
@@ -350,22 +358,71 @@ static int pop_to(struct pft_calls *c, size_t keep, unsigned flags,
 	return 0;
 }
 
-/* The deepest frame (above the outermost) returning to @addr, or 0. */
-static size_t frame_returning_to(const struct pft_calls *c, uint32_t addr)
+/* Whether frame @f returns to @addr, an exception frame only when
+ * @calls_only is 0. */
+static int returns_to(const struct frame *f, uint32_t addr, int calls_only)
+{
+	return f->ret == addr && !(calls_only && f->exception);
+}
+
+/* The deepest frame (above the outermost) returning to @addr, or 0; with
+ * @calls_only, the deepest call frame. */
+static size_t frame_returning_to(const struct pft_calls *c, uint32_t addr, int calls_only)
 {
 	/* Most returns are to the top frame: no probe of the set. */
 	size_t k = c->nframes, lowest = c->indexed > 1 ? c->indexed : 1;
 
 	if (c->unindexed_rets[ret_hash(addr)])
 		while (k-- > lowest)
-			if (calls_frame_at(c, k)->ret == addr)
+			if (returns_to(calls_frame_at(c, k), addr, calls_only))
 				return k;
-	if (!cset_count(&c->rets, addr))
+	/* Below them, a frame is searched for only when one is there. */
+	if (!cset_count(&c->rets, addr) && (calls_only || !cset_count(&c->exc_rets, addr)))
 		return 0;
 	for (k = lowest; k-- > 1;)
-		if (calls_frame_at(c, k)->ret == addr)
+		if (returns_to(calls_frame_at(c, k), addr, calls_only))
 			return k;
 	return 0;
+}
+
+int pft_calls_call_ends_at(struct pft_image *image, uint32_t addr)
+{
+	static const uint8_t isas[] = { PFT_ISA_ARM, PFT_ISA_THUMB, PFT_ISA_THUMBEE };
+	static const uint8_t spaces[] = { PFT_SPACE_ANY, PFT_SPACE_SECURE, PFT_SPACE_NONSECURE };
+
+	if (!image || addr < 4)
+		return 1;
+	for (size_t s = 0; s < sizeof(spaces); s++) {
+		/* T32: the halfword before; A32 and T32: the word before. */
+		for (unsigned size = 2; size <= 4; size += 2) {
+			uint8_t code[4];
+			if (pft_image_read(image, addr - size, (enum pft_mem_space)spaces[s], code,
+					   size) != (int)size)
+				continue;
+			/* A32 has no halfword instructions. */
+			for (size_t i = size == 2 ? 1 : 0; i < sizeof(isas); i++) {
+				struct pft_insn insn;
+				if (pft_insn_decode((enum pft_isa)isas[i], addr - size, code, size,
+						    &insn, sizeof(insn)) == (int)size &&
+				    (insn.iclass == PFT_ICLASS_CALL ||
+				     insn.iclass == PFT_ICLASS_INDIRECT_CALL))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* pft_calls_call_ends_at() of the tracker's image, through its cache. */
+static int call_ends_at(struct pft_calls *c, uint32_t addr)
+{
+	struct call_end_cache *e = &c->call_ends[(addr >> 1) % CALL_END_CACHE_SIZE];
+
+	if (!e->valid || e->addr != addr)
+		*e = (struct call_end_cache){ .addr = addr, .valid = 1,
+					      .call_ends = (uint8_t)pft_calls_call_ends_at(c->image,
+											 addr) };
+	return e->call_ends;
 }
 
 static int runs(const struct frame *f, uint32_t func)
@@ -412,7 +469,7 @@ static int return_to(struct pft_calls *c, uint32_t site, uint32_t target, size_t
 
 static int do_return(struct pft_calls *c, uint32_t site, uint32_t target)
 {
-	return return_to(c, site, target, frame_returning_to(c, target));
+	return return_to(c, site, target, frame_returning_to(c, target, 0));
 }
 
 static int do_exception_return(struct pft_calls *c, uint32_t site, uint32_t target)
@@ -485,7 +542,9 @@ static int settle(struct pft_calls *c, int known, uint32_t target)
 	if (iclass == PFT_ICLASS_RETURN)
 		return do_return(c, site, target);
 	if (iclass == PFT_ICLASS_INDIRECT_JUMP) {
-		size_t k = frame_returning_to(c, target);
+		/* It returns to a call frame, but not from an exception:
+		 * that takes an exception return. */
+		size_t k = frame_returning_to(c, target, 1);
 		return k ? return_to(c, site, target, k) : tail_call(c, site, target);
 	}
 	if (iclass == PFT_ICLASS_JUMP)
@@ -517,7 +576,7 @@ static int put_range(struct pft_calls *c, const struct pft_elem *e)
 	if (!err && c->pexc.active)
 		err = settle_exception(c, e->start);
 	if (!err && c->gap) {
-		size_t k = frame_returning_to(c, e->start);
+		size_t k = frame_returning_to(c, e->start, 0);
 		if (k)
 			err = pop_to(c, k, PFT_CALL_F_UNTRACED, 0, e->start, 0);
 	}
@@ -749,10 +808,19 @@ static int settle_kind(struct pft_calls *c, int known, uint32_t target, size_t d
 		known = direct_target(c, p, &target);
 	if (!known)
 		return CALLS_LOCAL;
-	if (p->iclass == PFT_ICLASS_RETURN || p->iclass == PFT_ICLASS_INDIRECT_JUMP)
-		return frame_returning_to(c, target) ? CALLS_LOCAL
+	if (p->iclass == PFT_ICLASS_RETURN)
+		return frame_returning_to(c, target, 0) ? CALLS_LOCAL
 		       : root ? CALLS_BASE : CALLS_HANDOVER;
-	if (p->iclass == PFT_ICLASS_JUMP && root && is_function_entry(c, target))
+	if (p->iclass == PFT_ICLASS_INDIRECT_JUMP) {
+		if (frame_returning_to(c, target, 1))
+			return CALLS_LOCAL;
+		/* Where no call ends, no frame before returns either: a
+		 * jump as the direct ones below. */
+		if (call_ends_at(c, target))
+			return root ? CALLS_BASE : CALLS_HANDOVER;
+	}
+	if ((p->iclass == PFT_ICLASS_JUMP || p->iclass == PFT_ICLASS_INDIRECT_JUMP) && root &&
+	    is_function_entry(c, target))
 		return CALLS_BASE;
 	return CALLS_LOCAL;
 }
@@ -795,7 +863,9 @@ void pft_calls_seed(struct pft_calls *c, const struct pft_elem *e)
 		memset(c->rets.counts, 0, c->rets.cap * sizeof(*c->rets.counts));
 	if (c->funcs.n)
 		memset(c->funcs.counts, 0, c->funcs.cap * sizeof(*c->funcs.counts));
-	c->rets.n = c->funcs.n = 0;
+	if (c->exc_rets.n)
+		memset(c->exc_rets.counts, 0, c->exc_rets.cap * sizeof(*c->exc_rets.counts));
+	c->rets.n = c->exc_rets.n = c->funcs.n = 0;
 	memset(c->unindexed_rets, 0, sizeof(c->unindexed_rets));
 	c->indexed = c->exceptions = 0;
 	c->base = 0;

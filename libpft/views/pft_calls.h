@@ -61,6 +61,15 @@ struct symbol_cache {
 
 enum { SYMBOL_CACHE_SIZE = 256 };
 
+/* Whether a call ends at an address (pft_calls_call_ends_at()), looked up
+ * lately: indirect jumps go to the same few places. */
+struct call_end_cache {
+	uint32_t addr;
+	uint8_t valid, call_ends;
+};
+
+enum { CALL_END_CACHE_SIZE = 256 };
+
 /* The top frames kept out of the sets: calls and returns near the top
  * (nearly all of them) then cost no hash set work.  Their return
  * addresses are counted by a hash of 6 bits, so that a search for an
@@ -70,6 +79,7 @@ enum { UNINDEXED_MAX = 8, UNINDEXED_HASH_BITS = 6 };
 struct pft_calls {
 	struct pft_image *image;
 	struct symbol_cache symbols[SYMBOL_CACHE_SIZE];
+	struct call_end_cache call_ends[CALL_END_CACHE_SIZE];
 	uint32_t max_depth;
 	/* Frame k (0: the outermost function) is frames[base + k]. */
 	struct frame *frames;
@@ -78,7 +88,8 @@ struct pft_calls {
 	 * above them are not. */
 	size_t indexed;
 	uint8_t unindexed_rets[1 << UNINDEXED_HASH_BITS];  /* of frames 1 .. above indexed */
-	struct count_set rets;    /* return addresses of indexed frames 1 .. */
+	struct count_set rets;    /* return addresses of indexed call frames 1 .. */
+	struct count_set exc_rets; /* ... and of indexed exception frames */
 	struct count_set funcs;   /* functions (known extent) of indexed frames */
 	size_t exceptions;        /* frames pushed by exceptions */
 	struct pft_call_event *queue;
@@ -317,6 +328,13 @@ int pft_calls_fold_kind(struct pft_calls *c, const struct pft_elem *e, size_t de
 /* Whether @addr is a function's first instruction to the tracker (a
  * symbol's start): a jump there may be a tail call. */
 int pft_calls_is_entry(struct pft_calls *c, uint32_t addr);
+/* Whether a call instruction of @image (NULL: any image) may end at
+ * @addr, in any instruction set and memory space: only then may a call
+ * frame return there.  An indirect jump to an address where none ends
+ * returns to no frame (exception frames are left by exception returns)
+ * and moves no frame unless it enters a function (tail_call()), whatever
+ * the stack: the folds take it as a jump within the function. */
+int pft_calls_call_ends_at(struct pft_image *image, uint32_t addr);
 void pft_calls_seed(struct pft_calls *c, const struct pft_elem *e);
 void pft_calls_fold_branch(struct pft_calls *c, unsigned peak, const struct pft_elem *e,
 			   struct pft_elem *out);

@@ -5,10 +5,12 @@
  * Why a fold gives what the unfolded elements give.  The tracker moves
  * its stack only at a range whose last instruction is a taken call,
  * return, jump or exception return, and only once the next range shows
- * where it went (pft_calls.c, settle()); of those, a direct jump to an
- * address that is no function's entry moves nothing whatever the stack
- * (tail_call()).  So between two ranges where nothing moves, the tracker
- * only adds instructions and cycles: a run of such ranges is, to it, one
+ * where it went (pft_calls.c, settle()); of those, a jump to an address
+ * that is no function's entry moves nothing whatever the stack
+ * (tail_call()) if it is direct, or indirect to where no call ends (an
+ * indirect jump returns to a call frame: pft_calls_call_ends_at()).  So
+ * between two ranges where nothing moves, the tracker only adds
+ * instructions and cycles: a run of such ranges is, to it, one
  * range with the first one's start (which settles the branch before it),
  * the last one's end (whose branch the next element settles), and the
  * instructions and cycles of all.  The views add each range's
@@ -68,12 +70,14 @@ struct counted {
 	uint32_t shape;            /* range_shape() of the element first seen */
 	uint8_t eflags;            /* that element's flags */
 	uint8_t holds;             /* stays in its function (vfunc_holds()) */
-	uint8_t entry;             /* @start is a function's entry (is_entry()) */
+	uint8_t entry;             /* @start is a function's entry (jump_to()) */
+	uint8_t call_ends;         /* a call may end at @start (jump_to()) */
 };
 
+/* What a jump to @addr may do to the stack. */
 struct entry_cache {
 	uint32_t addr;
-	uint8_t known, entry;
+	uint8_t known, entry, call_ends;
 };
 
 struct fold_worker {
@@ -137,20 +141,37 @@ fail:
 	return NULL;
 }
 
-/* Whether @addr is a function's entry to the tracker: a symbol's start
- * (pft_calls.c, is_function_entry()). */
-static int is_entry(struct fold_worker *w, uint32_t addr)
+/* What a jump to @addr may do, from the cache: whether @addr is a
+ * function's entry to the tracker, a symbol's start (pft_calls.c,
+ * is_function_entry()), and whether a call may end there. */
+static const struct entry_cache *jump_to(struct fold_worker *w, uint32_t addr)
 {
 	struct entry_cache *c = &w->entries[(addr >> 1) % ENTRY_CACHE];
 
 	if (!c->known || c->addr != addr) {
 		struct pft_image_symbol sym;
-		int found = w->f->image &&
-			    pft_image_symbol_at(w->f->image, addr, &sym, sizeof(sym)) == 0;
+		/* The image is only read. */
+		struct pft_image *image = (struct pft_image *)(uintptr_t)w->f->image;
+		int found = image && pft_image_symbol_at(image, addr, &sym, sizeof(sym)) == 0;
 		*c = (struct entry_cache){ .addr = addr, .known = 1,
-					   .entry = (uint8_t)(found && sym.start == addr) };
+					   .entry = (uint8_t)(found && sym.start == addr),
+					   .call_ends = (uint8_t)pft_calls_call_ends_at(image, addr) };
 	}
-	return c->entry;
+	return c;
+}
+
+/* Whether the taken branch that ends range @last moves no frame when
+ * range @e (@c: its count, NULL when not counted) follows: a jump to no
+ * function's entry, which no frame returns to. */
+static inline int jump_moves_nothing(struct fold_worker *w, const struct pft_elem *last,
+				     const struct pft_elem *e, const struct counted *c)
+{
+	if (last->iclass != PFT_ICLASS_JUMP && last->iclass != PFT_ICLASS_INDIRECT_JUMP)
+		return 0;
+	const struct entry_cache *j = c ? NULL : jump_to(w, e->start);
+	int entry = c ? c->entry : j->entry, call_ends = c ? c->call_ends : j->call_ends;
+
+	return !entry && (last->iclass == PFT_ICLASS_JUMP || !call_ends);
 }
 
 /* The bytes of range @e that, with its start, instruction count and
@@ -199,7 +220,9 @@ counted_slow(struct fold_worker *w, const struct pft_elem *e, struct counted **m
 		c->func_key = pft_vfunc_find(w->f->lines, w->f->image, w->f->image_index, e->start,
 					     &fn);
 		c->holds = (uint8_t)vfunc_holds(&fn, e);
-		c->entry = (uint8_t)is_entry(w, e->start);
+		const struct entry_cache *j = jump_to(w, e->start);
+		c->entry = j->entry;
+		c->call_ends = j->call_ends;
 		w->ncounted++;
 	}
 	*m = c;
@@ -356,11 +379,11 @@ static inline void put_run(struct pft_elem *out, const struct pft_elem *first,
  * (VFOLD_COUNTS), @mode a constant.  A range joins the run when its
  * counts fit, it is of the run's function (VFOLD_VIEWS), and the run's
  * last range moves no frame followed by it: no taken branch that may move
- * the stack, or a jump to no function's entry.  The run is kept in locals
- * (its first and last elements, in the input or the worker's copy, and
- * its sums) and copied to the worker at the end: kept in the worker, each
- * field was loaded and stored again for each range, as the stores to
- * @out might alias it.
+ * the stack, or a jump that moves nothing (jump_moves_nothing()).  The run
+ * is kept in locals (its first and last elements, in the input or the
+ * worker's copy, and its sums) and copied to the worker at the end: kept
+ * in the worker, each field was loaded and stored again for each range,
+ * as the stores to @out might alias it.
  */
 static inline __attribute__((always_inline)) int
 fold_runs(struct fold_worker *w, const struct pft_elem *in, size_t n, struct pft_elem *out,
@@ -399,8 +422,7 @@ fold_runs(struct fold_worker *w, const struct pft_elem *in, size_t n, struct pft
 		if (first && f == func && e->ninsn < VRANGE_INSNS_MAX - ninsn &&
 		    (!e->has_cycles || e->cycles <= UINT32_MAX - cycles) &&
 		    (!last->taken || !calls_moves_stack(last->iclass) ||
-		     (last->iclass == PFT_ICLASS_JUMP &&
-		      !(mode == VFOLD_CALLS ? is_entry(w, e->start) : c->entry)))) {
+		     jump_moves_nothing(w, last, e, c))) {
 			ninsn += e->ninsn;
 			count++;
 			if (e->has_cycles) {

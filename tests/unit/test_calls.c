@@ -208,6 +208,32 @@ static void exceptions_nest(void)
 	pft_calls_free(calls);
 }
 
+/* An indirect jump to where a call frame returns is a return to it; to
+ * where an exception frame returns, it is not: that takes an exception
+ * return. */
+static void indirect_jumps_return_to_calls(void)
+{
+	start(NULL, 0);
+	put(arm_range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* -> 0x2000, returns to 0x1004 */
+	put(arm_range(0x2000, 2, PFT_ICLASS_OTHER, 0));
+	struct pft_elem x = elem(PFT_ELEM_EXCEPTION);
+	x.exception = PFT_EXC_IRQ;
+	x.has_ret = 1;
+	x.addr = 0x2008;
+	put(x);
+	put(arm_range(0x18, 1, PFT_ICLASS_INDIRECT_JUMP, 1));
+	check(0, PFT_CALL_EXCEPTION, 0, 2, 0, 0x18, 3);
+	put(arm_range(0x2008, 1, PFT_ICLASS_INDIRECT_JUMP, 1));   /* the interrupted address */
+	PTU_EQ(nev, 0);
+	PTU_EQ(pft_calls_depth(calls), 2);
+	put(arm_range(0x1004, 1, PFT_ICLASS_OTHER, 0));           /* where the call returns */
+	PTU_EQ(nev, 2);
+	check(0, PFT_CALL_EXCEPTION_RETURN, PFT_CALL_F_UNWOUND, 1, 0x2008, 0x1004, 5);
+	check(1, PFT_CALL_RETURN, 0, 0, 0x2008, 0x1004, 5);
+	PTU_EQ(pft_calls_depth(calls), 0);
+	pft_calls_free(calls);
+}
+
 static void gaps_keep_the_stack(void)
 {
 	start(NULL, 0);
@@ -531,6 +557,7 @@ int main(void)
 	PTU_RUN(longjmp_unwinds);
 	PTU_RUN(deep_returns);
 	PTU_RUN(exceptions_nest);
+	PTU_RUN(indirect_jumps_return_to_calls);
 	PTU_RUN(gaps_keep_the_stack);
 	PTU_RUN(time_and_depth_limit);
 	PTU_RUN(errors);

@@ -102,6 +102,10 @@ static void consume(struct run *r, const struct pft_elem *x)
 
 static const uint32_t entry_points[] = { 0x8000, 0x8100, 0x8200, 0x8300 };
 
+/* Where the sample's calls end: a call frame returns to one of them,
+ * which a trace's taken calls end at (pft_calls_call_ends_at()). */
+static const uint32_t call_ends[] = { 0x8004, 0x800c, 0x8014, 0x801c, 0x8104, 0x8304 };
+
 static const uint8_t classes[] = {
 	PFT_ICLASS_OTHER, PFT_ICLASS_OTHER, PFT_ICLASS_OTHER, PFT_ICLASS_CALL, PFT_ICLASS_CALL,
 	PFT_ICLASS_CALL, PFT_ICLASS_INDIRECT_CALL, PFT_ICLASS_RETURN, PFT_ICLASS_RETURN,
@@ -123,10 +127,14 @@ static struct pft_elem random_elem(uint32_t *rets, uint64_t *ts)
 		start = pick < 3 ? entry_points[rnd(4)] : pick < 6 ? rets[rnd(16)]
 			: 0x8000 + 4 * rnd(256);
 		e = arm_range(start, n, classes[rnd(sizeof(classes))], rnd(4) != 0);
+		if (e.taken && (e.iclass == PFT_ICLASS_CALL || e.iclass == PFT_ICLASS_INDIRECT_CALL)) {
+			uint32_t end = call_ends[rnd(sizeof(call_ends) / sizeof(call_ends[0]))];
+			n = 1 + rnd((end - 0x8000) / 4 < 4 ? (end - 0x8000) / 4 : 4);
+			e = arm_range(end - 4 * n, n, e.iclass, 1);
+			rets[rnd(16)] = e.end;
+		}
 		e.has_cycles = (uint8_t)rnd(2);
 		e.cycles = e.has_cycles ? 1 + rnd(50) : 0;
-		if (e.taken && (e.iclass == PFT_ICLASS_CALL || e.iclass == PFT_ICLASS_INDIRECT_CALL))
-			rets[rnd(16)] = e.end;
 	} else if (r < 80) {
 		e.type = PFT_ELEM_EXCEPTION;
 		e.has_ret = (uint8_t)rnd(2);
@@ -151,6 +159,21 @@ static struct pft_elem random_elem(uint32_t *rets, uint64_t *ts)
 	return e;
 }
 
+/* A digest of tracker @c's stack: every frame's return address,
+ * function and kind. */
+static uint64_t stack_digest(const struct pft_calls *c)
+{
+	uint64_t h = c->nframes;
+
+	for (size_t k = 0; k < c->nframes; k++) {
+		const struct frame *f = calls_frame_at(c, k);
+		h = (h ^ f->ret) * 0x100000001b3ull;
+		h = (h ^ f->func ^ (uint64_t)f->func_end << 32) * 0x100000001b3ull;
+		h = (h ^ f->exception) * 0x100000001b3ull;
+	}
+	return h;
+}
+
 static void same_finish(const struct run *a, const struct run *b)
 {
 	PTU_EQ(a->nfinish, b->nfinish);
@@ -170,11 +193,14 @@ static void same_finish(const struct run *a, const struct run *b)
 }
 
 /* One sequence at stack limit @max_depth: returns how many elements the
- * workers' stack took (not handed over). */
+ * workers' stack took (not handed over).  After each element handed over
+ * (its @offset: its index), the reading thread's stack is the one that
+ * took every element. */
 static size_t one_sequence(struct pft_image *img, uint32_t max_depth)
 {
 	static struct run a, b;
 	static struct pft_elem in[ELEMS], out[PFT_FOLD_OUT_MAX(ELEMS)];
+	static uint64_t stacks[ELEMS];
 	uint32_t rets[16];
 	uint64_t ts = 0;
 	struct pft_calls_config cc = { .size = sizeof(cc), .image = img, .max_depth = max_depth };
@@ -184,8 +210,10 @@ static size_t one_sequence(struct pft_image *img, uint32_t max_depth)
 
 	for (int k = 0; k < 16; k++)
 		rets[k] = 0x8004 + 0x100 * (uint32_t)rnd(4) + 4 * (uint32_t)rnd(4);
-	for (size_t i = 0; i < ELEMS; i++)
+	for (size_t i = 0; i < ELEMS; i++) {
 		in[i] = random_elem(rets, &ts);
+		in[i].offset = i;
+	}
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	a.calls = pft_calls_alloc(&cc, NULL);
@@ -202,6 +230,7 @@ static size_t one_sequence(struct pft_image *img, uint32_t max_depth)
 	for (size_t i = 0; i < ELEMS; i++) {
 		PTU_EQ(pft_calls_put(a.calls, &in[i], sizeof(in[i])), 0);
 		take_events(&a);
+		stacks[i] = stack_digest(a.calls);
 	}
 	finish(&a);
 
@@ -212,8 +241,11 @@ static size_t one_sequence(struct pft_image *img, uint32_t max_depth)
 		int k = f->ops->fold(w, &in[i], n, out);
 		PTU_CHECK(k >= 0 && (size_t)k <= PFT_FOLD_OUT_MAX(n));
 		for (int j = 0; j < k; j++) {
-			passed += out[j].type < PFT_ELEM_RANGE_COUNT;
 			consume(&b, &out[j]);
+			if (out[j].type < PFT_ELEM_RANGE_COUNT) {
+				passed++;
+				PTU_EQ(stack_digest(b.calls), stacks[out[j].offset]);
+			}
 		}
 		i += n;
 		/* Closed where a thread leaves a stretch it folds, and at the end. */
@@ -595,8 +627,59 @@ static void folds_as_unfolded(void)
 	pft_image_free(img);
 }
 
+/* Where a call instruction ends, in any instruction set and memory
+ * space, and across two sections. */
+static void calls_end_where_calls_are(void)
+{
+	static const uint8_t a32[] = {
+		0x00, 0x00, 0x00, 0xeb,   /* 0x1000 bl */
+		0x33, 0xff, 0x2f, 0xe1,   /* 0x1004 blx r3 */
+		0x00, 0x00, 0xa0, 0xe1,   /* 0x1008 mov r0, r0 */
+		0x00, 0x00, 0xa0, 0xe1    /* 0x100c mov r0, r0 */
+	};
+	static const uint8_t t32[] = {
+		0x00, 0xbf,               /* 0x2000 nop */
+		0x98, 0x47,               /* 0x2002 blx r3 */
+		0x00, 0xf0, 0x00, 0xf8,   /* 0x2004 bl */
+		0x00, 0xf0, 0x00, 0xb8,   /* 0x2008 b.w */
+		0x00, 0xbf                /* 0x200c nop */
+	};
+	static const uint8_t bl_lo[] = { 0x00, 0xf0 }, bl_hi[] = { 0x00, 0xf8 };
+	struct pft_image *img = pft_image_alloc(NULL);
+
+	PTU_CHECK(img != NULL);
+	if (!img)
+		return;
+	PTU_EQ(pft_image_add_buffer(img, 0x1000, a32, sizeof(a32), PFT_SPACE_ANY, 0), 0);
+	PTU_EQ(pft_image_add_buffer(img, 0x2000, t32, sizeof(t32), PFT_SPACE_NONSECURE, 0), 1);
+	/* Non-secure code and secure code at one address: a call in one. */
+	PTU_EQ(pft_image_add_buffer(img, 0x3000, a32 + 8, 4, PFT_SPACE_NONSECURE, 0), 2);
+	PTU_EQ(pft_image_add_buffer(img, 0x3000, a32, 4, PFT_SPACE_SECURE, 0), 3);
+	PTU_EQ(pft_image_add_buffer(img, 0x3010, a32 + 8, 4, PFT_SPACE_SECURE, 0), 4);
+	PTU_EQ(pft_image_add_buffer(img, 0x3010, a32, 4, PFT_SPACE_NONSECURE, 0), 5);
+	PTU_EQ(pft_image_add_buffer(img, 0x4000, bl_lo, 2, PFT_SPACE_ANY, 0), 6);
+	PTU_EQ(pft_image_add_buffer(img, 0x4002, bl_hi, 2, PFT_SPACE_ANY, 0), 7);
+	PTU_EQ(pft_calls_call_ends_at(img, 0x1004), 1);
+	PTU_EQ(pft_calls_call_ends_at(img, 0x1008), 1);
+	PTU_EQ(pft_calls_call_ends_at(img, 0x100c), 0);
+	PTU_EQ(pft_calls_call_ends_at(img, 0x1010), 0);
+	PTU_EQ(pft_calls_call_ends_at(img, 0x2002), 0);
+	PTU_EQ(pft_calls_call_ends_at(img, 0x2004), 1);   /* 16-bit */
+	PTU_EQ(pft_calls_call_ends_at(img, 0x2008), 1);   /* 32-bit */
+	PTU_EQ(pft_calls_call_ends_at(img, 0x200c), 0);
+	PTU_EQ(pft_calls_call_ends_at(img, 0x3004), 1);
+	PTU_EQ(pft_calls_call_ends_at(img, 0x3014), 1);
+	PTU_EQ(pft_calls_call_ends_at(img, 0x4004), 1);   /* two sections */
+	PTU_EQ(pft_calls_call_ends_at(img, 0x5000), 0);   /* no code */
+	/* Without an image or before address 4, it cannot be told. */
+	PTU_EQ(pft_calls_call_ends_at(NULL, 0x5000), 1);
+	PTU_EQ(pft_calls_call_ends_at(img, 2), 1);
+	pft_image_free(img);
+}
+
 int main(void)
 {
+	PTU_RUN(calls_end_where_calls_are);
 	if (build_calls_sample(elf) == 0) {
 		PTU_RUN(as_one_tracker);
 		PTU_RUN(folds_as_unfolded);

@@ -10,6 +10,14 @@ _start:			@ 0x8000
 	b	.		@ 0x8004
 	.size _start, . - _start
 
+	@ Calls outside any function: where calls end (test_calls_fold.c).
+	bl	fb		@ 0x8008
+	nop			@ 0x800c
+	blx	r3		@ 0x8010
+	nop			@ 0x8014
+	bl	fc		@ 0x8018
+	nop			@ 0x801c
+
 	.org 0x100
 	.type fa, %function
 fa:			@ 0x8100
