@@ -58,13 +58,18 @@ enum pft_elem_type {
 	/* Only from an input with a listing's fold (pft_listing_fold_alloc()):
 	 * bytes of listing lines, in order (pft_elem_text()). */
 	PFT_ELEM_TEXT,
+	/* Only from an input with the fold of views with calling contexts
+	 * (pft_views_fold()), for those views alone: calls from the range
+	 * before, at @last, into @start, that returned at once, @ninsn of
+	 * them (pft_views.c says how they are counted). */
+	PFT_ELEM_LEAF_CALLS,
 	PFT_ELEM_TYPE_MAX
 };
 
 /* "range", "no_sync", "trace_on", "context", "exception",
  * "exception_return", "timestamp", "trigger", "addr_nacc", "error",
  * "range_count", "entry_count", "calls_branch", "calls_state",
- * "calls_frame", "text". */
+ * "calls_frame", "text", "leaf_calls". */
 pft_export const char *pft_elem_type_name(enum pft_elem_type type);
 
 /* Bits of pft_elem.changed (CONTEXT elements). */

@@ -511,7 +511,9 @@ pft_export int pft_views_put_run(struct pft_views *v, unsigned source,
  * elements) and fold those of one function between which no branch that
  * may move the calls stack is taken (PFT_ELEM_F_FOLDED), so that the
  * views, given these, count exactly what they count of the elements
- * unfolded.  Views without calling contexts (no_contexts): they count
+ * unfolded.  Where one function calls others that return at once, time
+ * after time, they send the calls counted (LEAF_CALLS) and the caller's
+ * ranges between them as one.  Views without calling contexts (no_contexts): they count
  * every range, and run the calls stack over them too, from their last
  * range handed over; they send the entries it finds (ENTRY_COUNT), the
  * branches only the frames before it settle (CALLS_BRANCH) and what it

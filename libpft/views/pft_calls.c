@@ -651,6 +651,27 @@ static int put_elem(struct pft_calls *c, const struct pft_elem *e)
 	}
 }
 
+int pft_calls_take_leaf_calls(struct pft_calls *c, const struct pft_elem *e)
+{
+	int err = calls_start_input(c);
+
+	if (err)
+		return err;
+	if (!c->quiet || c->nframes - 1 >= c->max_depth || !e->ninsn ||
+	    (c->pend.active && ((c->pend.iclass != PFT_ICLASS_CALL &&
+				 c->pend.iclass != PFT_ICLASS_INDIRECT_CALL) ||
+				c->pend.site != e->last)))
+		return -PFT_ERR_INVALID;
+	c->pend.active = 0;
+	c->last_exc_return = 0;
+	c->insns += e->offset;
+	if (e->has_cycles) {
+		c->cycles += e->ts;
+		c->has_cycles = 1;
+	}
+	return 0;
+}
+
 int pft_calls_settle_range(struct pft_calls *c, const struct pft_elem *e)
 {
 	/* Quiet: started, no gap, no exception pending, which settling a

@@ -210,6 +210,22 @@ static inline int calls_leaf_call(const struct pft_calls *c, const struct pft_el
 void pft_calls_leaf_call(struct pft_calls *c, const struct pft_elem *x, const struct pft_elem *next,
 			 struct pft_call_event ev[2]);
 
+/*
+ * A LEAF_CALLS element (pft_views_fold.c writes them, pft_views.c takes
+ * them): @ninsn calls from the call at @last into @start that returned
+ * at once (calls_leaf_call()), in a chain of them that follows a call;
+ * their callee's instructions (@offset) and cycles (@ts, with
+ * @has_cycles), and the shortest and longest call in instructions
+ * (@addr, @ctxid) and in cycles (@end, @cycles).
+ *
+ * pft_calls_take_leaf_calls(): what such calls do to the tracker, at
+ * once: their instructions and cycles added, the call they follow
+ * settled, no frame pushed or popped.  -PFT_ERR_INVALID where they cannot
+ * be: not quiet, the stack at its limit, or a branch other than such a
+ * call pending.
+ */
+int pft_calls_take_leaf_calls(struct pft_calls *c, const struct pft_elem *e);
+
 /* One element that is not a quiet range (calls_put_until_events()),
  * checked: its events are queued. */
 int pft_calls_put_one(struct pft_calls *c, const struct pft_elem *e);

@@ -54,6 +54,34 @@ static inline __attribute__((always_inline)) void count_call(struct vcallstat *s
 	st->self_sum += self;
 }
 
+/* @n calls whose own lengths are their lengths, from @min to @max,
+ * @sum in all. */
+static void count_calls(struct vcallstat *st, uint64_t n, uint64_t min, uint64_t max,
+			uint64_t sum)
+{
+	if (!st->returned) {
+		st->incl_min = min;
+		st->self_min = min;
+	} else {
+		st->incl_min = min64(st->incl_min, min);
+		st->self_min = min64(st->self_min, min);
+	}
+	st->returned += n;
+	st->incl_max = max64(st->incl_max, max);
+	st->self_max = max64(st->self_max, max);
+	st->incl_sum += sum;
+	st->self_sum += sum;
+}
+
+void pft_timing_leaf_calls(struct pft_views *v, struct vframe *caller, uint32_t func,
+			   uint32_t edge, uint64_t n, uint64_t min, uint64_t max, uint64_t sum)
+{
+	count_calls(&v->funcs[func].calls, n, min, max, sum);
+	if (edge != VNONE)
+		count_calls(&v->edges[edge].stat, n, min, max, sum);
+	caller->child += sum;
+}
+
 /* The handlers' time since @exc_at_entry, when it is left out. */
 static inline uint64_t excluded(const struct pft_views *v, const struct vsource *s,
 				uint64_t exc_at_entry)

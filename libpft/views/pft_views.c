@@ -950,6 +950,52 @@ static int count_leaf_call(void *counter, const struct pft_call_event ev[2],
 	return err;
 }
 
+/*
+ * A fold's LEAF_CALLS element @x (pft_calls.h): what its calls would do
+ * one by one (count_leaf_call(): the call, its callee's range counted in
+ * the callee's node, the return), at once.  The fold sends them after a
+ * leaf call that went through as it was: the clock is set, the stack
+ * below its limit (no call forgets a frame), the top frame the caller's.
+ */
+static int apply_leaf_calls(struct pft_views *v, struct vsource *s, const struct pft_elem *x)
+{
+	struct vcall_memo d;
+
+	if (!s->n || v->clock == VCLOCK_UNSET)
+		return -PFT_ERR_INVALID;
+	int err = pft_calls_take_leaf_calls(s->calls, x);
+	if (!err)
+		err = call_dest(v, s, frame_at(s, s->n - 1)->node, x->start, x->last, 0, &d);
+	if (err)
+		return err;
+	/* count_call(), enter() and close_frame() of each. */
+	if (d.edge != VNONE) {
+		v->edges[d.edge].calls += x->ninsn;
+		v->edges[d.edge].incl += x->offset;
+	} else {
+		v->cut_calls += x->ninsn;
+	}
+	if (d.site_index != VNONE) {
+		v->sites[d.site_index].calls += x->ninsn;
+		v->sites[d.site_index].incl += x->offset;
+	}
+	if (vfunc_entered(&v->funcs[d.func], x->start, 0))
+		v->funcs[d.func].entered += x->ninsn;
+	/* count_folded(): the callee's node is of the range's function. */
+	v->nodes[d.node].self += x->offset;
+	v->nodes[d.node].cycles += x->has_cycles ? x->ts : 0;
+	v->has_cycles |= x->has_cycles;
+	/* pft_timing_close(): no exception or tail call in them, nothing
+	 * called, so each is as long as its callee's range. */
+	if (v->clock == VCLOCK_CYCLES)
+		pft_timing_leaf_calls(v, frame_at(s, s->n - 1), d.func, d.edge, x->ninsn, x->end,
+				      x->cycles, x->has_cycles ? x->ts : 0);
+	else
+		pft_timing_leaf_calls(v, frame_at(s, s->n - 1), d.func, d.edge, x->ninsn, x->addr,
+				      x->ctxid, x->offset);
+	return 0;
+}
+
 static const struct calls_put_ops track_ops = { .on_range = count_range,
 						.on_cycles = count_exception_cycles,
 						.on_leaf = count_leaf_call };
@@ -995,15 +1041,16 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 	if (!v || !e || !n || n > INT32_MAX || size < PFT_FIRST_SIZE(struct pft_elem) ||
 	    source >= 128)
 		return -PFT_ERR_INVALID;
-	size_t counts = 0;   /* RANGE_COUNT elements (of a fold) */
+	size_t counts = 0;   /* RANGE_COUNT and LEAF_CALLS elements (of a fold) */
 	for (size_t i = 0; i < n; i++) {
 		const struct pft_elem *x = pft_elem_at(e, i, size);
 		if (x->type >= PFT_ELEM_TYPE_MAX ||
 		    ((x->type == PFT_ELEM_RANGE || x->type == PFT_ELEM_RANGE_COUNT) &&
 		     (x->ninsn >= VRANGE_INSNS_MAX || !x->ninsn)) ||
-		    (of_entries_fold(x->type) && x->type != PFT_ELEM_RANGE_COUNT && !v->no_contexts))
+		    (of_entries_fold(x->type) && x->type != PFT_ELEM_RANGE_COUNT && !v->no_contexts) ||
+		    (x->type == PFT_ELEM_LEAF_CALLS && (v->no_contexts || v->insns_only)))
 			return -PFT_ERR_INVALID;
-		counts += x->type == PFT_ELEM_RANGE_COUNT;
+		counts += x->type == PFT_ELEM_RANGE_COUNT || x->type == PFT_ELEM_LEAF_CALLS;
 	}
 	if (v->finished)
 		return -PFT_ERR_EOS;
@@ -1016,17 +1063,22 @@ int pft_views_put_run(struct pft_views *v, unsigned source, const struct pft_ele
 		return count_entries_run(v, s, e, n, size);
 	if (!counts)
 		return track_run(v, s, e, n, size);
-	/* A fold's counts (pft_views_fold()) come apart from the rest. */
+	/* A fold's counts and leaf calls (pft_views_fold()) come apart from
+	 * the rest. */
 	for (size_t i = 0; !err && i < n;) {
 		size_t j = i;
-		if (pft_elem_at(e, i, size)->type == PFT_ELEM_RANGE_COUNT) {
-			for (; !err && j < n && pft_elem_at(e, j, size)->type == PFT_ELEM_RANGE_COUNT; j++)
-				err = count_times(v, s, pft_elem_at(e, j, size),
-						  pft_elem_at(e, j, size)->ts);
+		const struct pft_elem *x = pft_elem_at(e, i, size);
+		if (x->type == PFT_ELEM_RANGE_COUNT) {
+			err = count_times(v, s, x, x->ts);
+			j++;
+		} else if (x->type == PFT_ELEM_LEAF_CALLS) {
+			err = apply_leaf_calls(v, s, x);
+			j++;
 		} else {
-			while (j < n && pft_elem_at(e, j, size)->type != PFT_ELEM_RANGE_COUNT)
+			while (j < n && pft_elem_at(e, j, size)->type != PFT_ELEM_RANGE_COUNT &&
+			       pft_elem_at(e, j, size)->type != PFT_ELEM_LEAF_CALLS)
 				j++;
-			err = track_run(v, s, pft_elem_at(e, i, size), j - i, size);
+			err = track_run(v, s, x, j - i, size);
 		}
 		i = j;
 	}

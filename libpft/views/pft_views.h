@@ -421,6 +421,12 @@ int pft_timing_tail(struct pft_views *v, struct vsource *s, struct vframe *f,
  * counted when it returned within the trace. */
 void pft_timing_close(struct pft_views *v, struct vsource *s, struct vframe *f,
 		      struct vframe *parent, const struct pft_call_event *ev);
+/* @n calls of frame @caller into function @func by edge @edge that
+ * returned at once, without a frame of their own (pft_views.c,
+ * apply_leaf_calls()): their lengths from @min to @max, @sum in all, in
+ * the views' unit (no exception in them, no tail call). */
+void pft_timing_leaf_calls(struct pft_views *v, struct vframe *caller, uint32_t func,
+			   uint32_t edge, uint64_t n, uint64_t min, uint64_t max, uint64_t sum);
 void pft_timing_free(struct pft_views *v);
 /* @st in the views' unit. */
 void pft_timing_calls(const struct pft_views *v, const struct vcallstat *st,

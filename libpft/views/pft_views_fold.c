@@ -80,8 +80,52 @@ struct entry_cache {
 	uint8_t known, entry, call_ends;
 };
 
+/* VFOLD_VIEWS: the calls of a chain (leaf_chain) from one call site into
+ * one function, as their LEAF_CALLS element counts them (pft_calls.h). */
+struct leaf_group {
+	uint32_t site, target, n;
+	uint32_t min_insns, max_insns, min_cycles, max_cycles;
+	uint64_t insns, cycles;
+	uint8_t has_cycles;
+};
+
+enum { LEAF_GROUPS_MAX = 8 };
+
+/* Where the runs written so far leave the search for leaf calls. */
+enum chain_state {
+	CHAIN_NONE,
+	CHAIN_CALLED,       /* the last run written ends in a call (@site, @ret) */
+	CHAIN_CALLEE,       /* ... and the run written after it may be its callee's */
+	CHAIN_OPEN,         /* a leaf call returned to a run that calls again: the
+			     * chain is open (that run written, or @call) */
+	CHAIN_OPEN_CALLEE   /* ... and the run after it may be its callee's (@callee) */
+};
+
+/*
+ * VFOLD_VIEWS: a chain of leaf calls, calls whose callee runs as one run
+ * that returns to where it was called from (pft_calls.h,
+ * calls_leaf_call()), of one function that calls again and again: from
+ * its second call on, the worker holds back the runs and sends the
+ * calls counted by call site and callee (LEAF_CALLS) and the caller's
+ * runs between them as one.  The first leaf call goes through as it is:
+ * after it the stack is below its limit, so that no call of the chain
+ * forgets a frame, and the tracker has a clock (pft_views.c,
+ * apply_leaf_calls()).
+ */
+struct leaf_chain {
+	uint8_t state;             /* enum chain_state */
+	uint8_t call_held;         /* CHAIN_OPEN*: @call is held back */
+	uint32_t site, ret;        /* the call pending */
+	uint64_t func;             /* CHAIN_OPEN*: the caller's function key */
+	struct pft_elem call, callee;
+	struct leaf_group groups[LEAF_GROUPS_MAX];
+	unsigned ngroups;
+	struct pft_elem caller;    /* the caller's runs taken, as one (ninsn 0: none) */
+};
+
 struct fold_worker {
 	const struct vfold *f;
+	struct leaf_chain chain;
 	struct pft_elem run;       /* the ranges folded so far (when @open) */
 	uint64_t run_func;         /* VFOLD_VIEWS: their function's key */
 	int open;
@@ -354,6 +398,182 @@ static int fold_entries(struct fold_worker *w, const struct pft_elem *in, size_t
 	return (int)k;
 }
 
+static int is_call_run(const struct pft_elem *r)
+{
+	return r->taken && (r->iclass == PFT_ICLASS_CALL || r->iclass == PFT_ICLASS_INDIRECT_CALL);
+}
+
+/* Whether run @r, after a call, may be a leaf's callee (calls_leaf_call()). */
+static int may_be_leaf(const struct pft_elem *r)
+{
+	return r->taken && (r->iclass == PFT_ICLASS_RETURN || r->iclass == PFT_ICLASS_INDIRECT_JUMP) &&
+	       r->start;
+}
+
+/* The chain's state after run @r is written, outside a chain. */
+static void chain_after(struct leaf_chain *ch, const struct pft_elem *r)
+{
+	ch->state = is_call_run(r) ? CHAIN_CALLED : CHAIN_NONE;
+	ch->site = r->last;
+	ch->ret = r->end;
+}
+
+/* Write what the chain holds, in order: its calls, the caller's runs,
+ * then as they are the run that called last and its callee's. */
+static size_t chain_flush(struct leaf_chain *ch, struct pft_elem *out, size_t k)
+{
+	for (unsigned i = 0; i < ch->ngroups; i++) {
+		const struct leaf_group *g = &ch->groups[i];
+		out[k++] = (struct pft_elem){
+			.type = PFT_ELEM_LEAF_CALLS, .start = g->target, .last = g->site,
+			.ninsn = g->n, .offset = g->insns, .ts = g->cycles,
+			.has_cycles = g->has_cycles, .addr = g->min_insns, .ctxid = g->max_insns,
+			.end = g->min_cycles, .cycles = g->max_cycles
+		};
+	}
+	if (ch->caller.ninsn)
+		out[k++] = ch->caller;
+	if (ch->state >= CHAIN_OPEN && ch->call_held)
+		out[k++] = ch->call;
+	if (ch->state == CHAIN_OPEN_CALLEE)
+		out[k++] = ch->callee;
+	ch->ngroups = 0;
+	ch->caller.ninsn = 0;
+	ch->call_held = 0;
+	ch->state = CHAIN_NONE;
+	return k;
+}
+
+/* Leaf call @x (the held callee), returned to: into its group, and the
+ * run that made it (if held) into the caller's.  0: no room (a new group
+ * past the table, a count past its field), nothing taken. */
+static int chain_take(struct fold_worker *w, const struct pft_elem *x)
+{
+	struct leaf_chain *ch = &w->chain;
+	struct leaf_group *g = ch->groups;
+	const struct pft_elem *c = &ch->call;
+
+	while (g < ch->groups + ch->ngroups && (g->site != ch->site || g->target != x->start))
+		g++;
+	if ((g == ch->groups + LEAF_GROUPS_MAX) || (g < ch->groups + ch->ngroups && g->n == UINT32_MAX))
+		return 0;
+	if (ch->call_held && ch->caller.ninsn &&
+	    (c->ninsn >= VRANGE_INSNS_MAX - ch->caller.ninsn ||
+	     (c->has_cycles && c->cycles > UINT32_MAX - ch->caller.cycles)))
+		return 0;
+	uint32_t cycles = x->has_cycles ? x->cycles : 0;
+	if (g == ch->groups + ch->ngroups) {
+		*g = (struct leaf_group){ .site = ch->site, .target = x->start,
+					  .min_insns = x->ninsn, .min_cycles = cycles };
+		ch->ngroups++;
+	}
+	g->n++;
+	g->insns += x->ninsn;
+	g->cycles += cycles;
+	g->has_cycles |= x->has_cycles;
+	g->min_insns = x->ninsn < g->min_insns ? x->ninsn : g->min_insns;
+	g->max_insns = x->ninsn > g->max_insns ? x->ninsn : g->max_insns;
+	g->min_cycles = cycles < g->min_cycles ? cycles : g->min_cycles;
+	g->max_cycles = cycles > g->max_cycles ? cycles : g->max_cycles;
+	w->folded++;
+	if (ch->call_held) {
+		if (!ch->caller.ninsn) {
+			/* Not a call any more: the tracker only adds it. */
+			ch->caller = *c;
+			ch->caller.taken = 0;
+			ch->caller.iclass = PFT_ICLASS_OTHER;
+		} else {
+			ch->caller.ts += c->ts;   /* the ranges in it (put_run()) */
+			ch->caller.ninsn += c->ninsn;
+			ch->caller.cycles += c->has_cycles ? c->cycles : 0;
+			ch->caller.has_cycles |= c->has_cycles;
+		}
+		ch->call_held = 0;
+		w->folded++;
+	}
+	return 1;
+}
+
+/*
+ * VFOLD_VIEWS: the run at out[@k] (of function key @func), just written,
+ * goes through the chain (struct leaf_chain): it stays there, or is held
+ * back, or goes after what the chain writes first.  Returns the elements
+ * written.
+ */
+static size_t chain_run(struct fold_worker *w, struct pft_elem *out, size_t k, uint64_t func)
+{
+	struct leaf_chain *ch = &w->chain;
+	const struct pft_elem *r = &out[k];
+	struct pft_elem moved;
+
+	switch (ch->state) {
+	case CHAIN_CALLED:
+		if (may_be_leaf(r))
+			ch->state = CHAIN_CALLEE;
+		else
+			chain_after(ch, r);
+		return k + 1;
+	case CHAIN_CALLEE:
+		if (r->start == ch->ret && is_call_run(r)) {
+			/* A leaf call gone through, and a call after it. */
+			ch->state = CHAIN_OPEN;
+			ch->func = func;
+			ch->site = r->last;
+			ch->ret = r->end;
+		} else {
+			chain_after(ch, r);
+		}
+		return k + 1;
+	case CHAIN_OPEN:
+		if (may_be_leaf(r)) {
+			ch->callee = *r;
+			ch->state = CHAIN_OPEN_CALLEE;
+			return k;
+		}
+		moved = *r;
+		k = chain_flush(ch, out, k);
+		out[k] = moved;
+		chain_after(ch, &moved);
+		return k + 1;
+	case CHAIN_OPEN_CALLEE:
+		if (r->start == ch->ret && func == ch->func && chain_take(w, &ch->callee)) {
+			if (is_call_run(r)) {
+				ch->call = *r;
+				ch->call_held = 1;
+				ch->state = CHAIN_OPEN;
+				ch->site = r->last;
+				ch->ret = r->end;
+				return k;
+			}
+			/* The last call's return: the chain ends. */
+			ch->state = CHAIN_OPEN;
+			moved = *r;
+			k = chain_flush(ch, out, k);
+			out[k] = moved;
+			chain_after(ch, &moved);
+			return k + 1;
+		}
+		/* The callee's run goes through as it is; if @r returned
+		 * to it, that was a leaf call: a chain may open again. */
+		int leaf = r->start == ch->ret;
+		moved = *r;
+		k = chain_flush(ch, out, k);
+		out[k] = moved;
+		if (leaf && is_call_run(&moved)) {
+			ch->state = CHAIN_OPEN;
+			ch->func = func;
+			ch->site = moved.last;
+			ch->ret = moved.end;
+		} else {
+			chain_after(ch, &moved);
+		}
+		return k + 1;
+	default:
+		chain_after(ch, r);
+		return k + 1;
+	}
+}
+
 /* The run of @first (its first range) to @last, with @ninsn instructions,
  * @cycles cycles (@has_cycles) and @count ranges, at @out. */
 static inline void put_run(struct pft_elem *out, const struct pft_elem *first,
@@ -372,6 +592,18 @@ static inline void put_run(struct pft_elem *out, const struct pft_elem *first,
 	out->iclass = last->iclass;
 	out->isa = last->isa;
 	out->space = last->space;
+}
+
+/* The run of @first to @last (put_run()) at out[@k]; in VFOLD_VIEWS (@mode
+ * a constant) through the chain of leaf calls.  Returns the elements
+ * written. */
+static inline __attribute__((always_inline)) size_t
+write_run(struct fold_worker *w, struct pft_elem *out, size_t k, const struct pft_elem *first,
+	  const struct pft_elem *last, uint32_t ninsn, uint32_t cycles, uint8_t has_cycles,
+	  uint32_t count, uint64_t func, const unsigned mode)
+{
+	put_run(&out[k], first, last, ninsn, cycles, has_cycles, count);
+	return mode == VFOLD_VIEWS ? chain_run(w, out, k, func) : k + 1;
 }
 
 /*
@@ -434,7 +666,8 @@ fold_runs(struct fold_worker *w, const struct pft_elem *in, size_t n, struct pft
 			continue;
 		}
 		if (first)
-			put_run(&out[k++], first, last, ninsn, cycles, has_cycles, count);
+			k = write_run(w, out, k, first, last, ninsn, cycles, has_cycles, count, func,
+				      mode);
 		first = last = e;
 		ninsn = e->ninsn;
 		cycles = e->has_cycles ? e->cycles : 0;
@@ -444,8 +677,11 @@ fold_runs(struct fold_worker *w, const struct pft_elem *in, size_t n, struct pft
 		continue;
 pass:
 		if (first)
-			put_run(&out[k++], first, last, ninsn, cycles, has_cycles, count);
+			k = write_run(w, out, k, first, last, ninsn, cycles, has_cycles, count, func,
+				      mode);
 		first = NULL;
+		if (mode == VFOLD_VIEWS)
+			k = chain_flush(&w->chain, out, k);   /* no run: the chain ends */
 		out[k++] = *e;
 	}
 	if (first && last != &w->run)
@@ -490,9 +726,12 @@ static size_t fold_close(void *worker, struct pft_elem *out, size_t room)
 	size_t k = 0;
 
 	if (w->open && room) {
-		out[k++] = w->run;
+		out[k] = w->run;
+		k = w->f->mode == VFOLD_VIEWS ? chain_run(w, out, k, w->run_func) : k + 1;
 		w->open = 0;
 	}
+	if (w->f->mode == VFOLD_VIEWS)
+		k = chain_flush(&w->chain, out, k);
 	if (w->seg && room - k >= PFT_FOLD_EXTRA)
 		k += end_seg(w, out + k);
 	for (; w->table && w->emitted < TABLE_SIZE && k < room; w->emitted++) {

@@ -29,8 +29,8 @@ static char elf[] = "/tmp/pft-calls-fold-XXXXXX";
 
 enum { ELEMS = 400, ENTRIES_MAX = 4096, FINISH_MAX = 256 };
 
-/* The end of the sample's code (fc's last instruction, + 4). */
-#define SAMPLE_END 0x8308u
+/* The end of the sample's code (fd's last instruction, + 4). */
+#define SAMPLE_END 0x8414u
 
 static uint64_t rng;
 
@@ -104,7 +104,8 @@ static const uint32_t entry_points[] = { 0x8000, 0x8100, 0x8200, 0x8300 };
 
 /* Where the sample's calls end: a call frame returns to one of them,
  * which a trace's taken calls end at (pft_calls_call_ends_at()). */
-static const uint32_t call_ends[] = { 0x8004, 0x800c, 0x8014, 0x801c, 0x8104, 0x8304 };
+static const uint32_t call_ends[] = { 0x8004, 0x800c, 0x8014, 0x801c, 0x8104, 0x8304,
+				      0x8404, 0x8408, 0x840c, 0x8410 };
 
 static const uint8_t classes[] = {
 	PFT_ICLASS_OTHER, PFT_ICLASS_OTHER, PFT_ICLASS_OTHER, PFT_ICLASS_CALL, PFT_ICLASS_CALL,
@@ -226,6 +227,10 @@ static size_t one_sequence(struct pft_image *img, uint32_t max_depth)
 	PTU_CHECK(f != NULL);
 	void *w = f ? f->ops->worker_alloc(f->ctx) : NULL;
 	PTU_CHECK(w != NULL);
+	/* Leaf calls are for the views with calling contexts only. */
+	struct pft_elem leaf = { .type = PFT_ELEM_LEAF_CALLS, .start = 0x8200, .last = 0x8100,
+				 .ninsn = 1, .offset = 1 };
+	PTU_EQ(pft_views_put_run(v, 0, &leaf, 1, sizeof(leaf)), -PFT_ERR_INVALID);
 
 	for (size_t i = 0; i < ELEMS; i++) {
 		PTU_EQ(pft_calls_put(a.calls, &in[i], sizeof(in[i])), 0);
@@ -372,6 +377,41 @@ static void within_sample(struct pft_elem *e)
 	}
 }
 
+enum { CHAIN_MAX = 40 };
+
+/* At @in, at most CHAIN_MAX elements of fd calling functions that return
+ * at once, in turn and in a loop (the same call again and again), with a
+ * call that does not return at once now and then: returns how many. */
+static size_t plant_chain(struct pft_elem *in)
+{
+	static const uint32_t callees[] = { 0x8200, 0x8304, 0x8300 };
+	uint32_t ret = 0x8404;
+	size_t k = 0;
+
+	in[k++] = arm_range(0x8400, 1, PFT_ICLASS_CALL, 1);
+	while (k + 4 <= CHAIN_MAX && rnd(12)) {
+		uint32_t callee = callees[rnd(3)];
+		in[k] = arm_range(callee, callee == 0x8300 ? 2 : 1,
+				  rnd(8) ? rnd(4) ? PFT_ICLASS_RETURN : PFT_ICLASS_INDIRECT_JUMP
+					 : PFT_ICLASS_OTHER, 1);
+		in[k].has_cycles = (uint8_t)rnd(2);
+		in[k].cycles = in[k].has_cycles ? 1 + rnd(30) : 0;
+		k++;
+		if (ret < 0x8410 && rnd(3)) {
+			/* On to the next call. */
+			in[k++] = arm_range(ret, 1, PFT_ICLASS_CALL, 1);
+			ret += 4;
+		} else {
+			/* Back to the call before: a jump, then the call. */
+			in[k++] = arm_range(ret, 1, PFT_ICLASS_JUMP, 1);
+			in[k++] = arm_range(ret - 4, 1, PFT_ICLASS_CALL, 1);
+		}
+		in[k - 1].has_cycles = (uint8_t)rnd(2);
+		in[k - 1].cycles = in[k - 1].has_cycles ? 1 + rnd(30) : 0;
+	}
+	return k;
+}
+
 /* @in: ELEMS random elements (random_elem()); for the views (@views),
  * half their ranges run on in fa (where a fold joins them: they stay in
  * their function), and a leaf call follows a call now and then: a range
@@ -410,10 +450,18 @@ static unsigned random_sequence(struct pft_elem *in, int views)
 		in[i + 1].has_cycles = (uint8_t)rnd(2);
 		in[i + 1].cycles = in[i + 1].has_cycles ? 1 + rnd(50) : 0;
 		n = 1 + rnd(3);
+		/* Its calls end where the sample's do (call_ends[]), as a
+		 * trace's: this one ends where it may not. */
+		unsigned iclass = classes[rnd(sizeof(classes))];
+		if (iclass == PFT_ICLASS_CALL || iclass == PFT_ICLASS_INDIRECT_CALL)
+			iclass = PFT_ICLASS_OTHER;
 		if (call->end + 4 * n <= SAMPLE_END)
-			in[i + 2] = arm_range(call->end, n, classes[rnd(sizeof(classes))], rnd(4) != 0);
+			in[i + 2] = arm_range(call->end, n, iclass, rnd(4) != 0);
 		leaves++;
 	}
+	for (size_t i = 0; views && i + CHAIN_MAX < ELEMS; i++)
+		if (!rnd(40))
+			i += plant_chain(&in[i]);
 	return leaves;
 }
 
@@ -426,6 +474,8 @@ static unsigned random_sequence(struct pft_elem *in, int views)
  * lines, the trackers make the same events.  Returns how many elements the
  * folds joined to the run before them.
  */
+static uint64_t leaf_calls;   /* the calls the folds sent in LEAF_CALLS elements */
+
 static uint64_t one_fold_sequence(struct pft_image *img, uint32_t max_depth, int views)
 {
 	static struct pft_elem in[ELEMS], out[PFT_FOLD_OUT_MAX(ELEMS)];
@@ -470,6 +520,7 @@ static uint64_t one_fold_sequence(struct pft_image *img, uint32_t max_depth, int
 			for (int j = 0; j < k; j++) {
 				joined += out[j].type == PFT_ELEM_RANGE && (out[j].flags & PFT_ELEM_F_FOLDED)
 						  ? out[j].ts - 1 : 0;
+				leaf_calls += out[j].type == PFT_ELEM_LEAF_CALLS ? out[j].ninsn : 0;
 				if (views) {
 					PTU_EQ(pft_views_put_run(vb, 0, &out[j], 1, sizeof(out[j])), 0);
 				} else {
@@ -621,9 +672,10 @@ static void folds_as_unfolded(void)
 	for (int round = 0; round < 700; round++)
 		for (int views = 0; views < 2; views++)
 			joined[views] += one_fold_sequence(img, depth_limits[round % 7], views);
-	/* The folds joined ranges (a test of something). */
+	/* The folds joined ranges and took leaf calls (a test of something). */
 	PTU_CHECK(joined[0] > 700 * ELEMS / 20);
 	PTU_CHECK(joined[1] > 700 * ELEMS / 50);
+	PTU_CHECK(leaf_calls > 700 * ELEMS / 100);
 	pft_image_free(img);
 }
 

@@ -715,6 +715,11 @@ static void errors(void)
 	PTU_EQ(pft_views_put_run(NULL, 0, run, 1, sizeof(run[0])), -PFT_ERR_INVALID);
 	PTU_EQ(pft_views_put_run(v, 128, run, 1, sizeof(run[0])), -PFT_ERR_INVALID);
 	PTU_EQ(pft_views_put_run(v, 0, run, 1, 4), -PFT_ERR_INVALID);
+	/* A fold's leaf calls before any call was seen (no clock, no stack):
+	 * refused, nothing counted. */
+	run[1] = (struct pft_elem){ .type = PFT_ELEM_LEAF_CALLS, .start = 0x1000, .last = 0x1004,
+				    .ninsn = 2, .offset = 4 };
+	PTU_EQ(pft_views_put_run(v, 0, &run[1], 1, sizeof(run[0])), -PFT_ERR_INVALID);
 	PTU_EQ(pft_views_write(v, PFT_VIEW_FOLDED, NULL, to_buffer, &out), -PFT_ERR_INVALID);
 	PTU_EQ(pft_views_function(v, 0, &f, sizeof(f)), -PFT_ERR_INVALID);
 	PTU_EQ(pft_views_finish(v), 0);

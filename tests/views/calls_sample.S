@@ -39,3 +39,13 @@ fc:			@ 0x8300
 	bl	fb		@ 0x8300
 	bx	lr		@ 0x8304
 	.size fc, . - fc
+
+	.org 0x400
+	.type fd, %function
+fd:			@ 0x8400: calls again and again (test_calls_fold.c)
+	bl	fb		@ 0x8400
+	bl	fb		@ 0x8404
+	bl	fc		@ 0x8408
+	bl	fb		@ 0x840c
+	bx	lr		@ 0x8410
+	.size fd, . - fd
