@@ -176,18 +176,26 @@ static void deep_returns(void)
 	pft_calls_free(calls);
 }
 
-static void exceptions_nest(void)
+/* A new tracker: a call from 0x1000 to 0x2000 (returning to 0x1004), an
+ * IRQ taken there before 0x2008, and its vector's range, which ends in
+ * a taken branch of @iclass: the exception's event made. */
+static void irq_in_call(unsigned iclass)
 {
 	start(NULL, 0);
-	put(arm_range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* -> 0x2000, returns to 0x1004 */
+	put(arm_range(0x1000, 1, PFT_ICLASS_CALL, 1));
 	put(arm_range(0x2000, 2, PFT_ICLASS_OTHER, 0));
 	struct pft_elem x = elem(PFT_ELEM_EXCEPTION);
 	x.exception = PFT_EXC_IRQ;
 	x.has_ret = 1;
 	x.addr = 0x2008;
 	put(x);
-	put(arm_range(0x18, 1, PFT_ICLASS_CALL, 1));     /* the vector calls 0x500 */
+	put(arm_range(0x18, 1, iclass, 1));
 	check(0, PFT_CALL_EXCEPTION, 0, 2, 0, 0x18, 3);
+}
+
+static void exceptions_nest(void)
+{
+	irq_in_call(PFT_ICLASS_CALL);                    /* the vector calls 0x500 */
 	PTU_EQ(ev[0].exception, PFT_EXC_IRQ);
 	put(arm_range(0x500, 1, PFT_ICLASS_OTHER, 0));   /* a handler that never returns */
 	check(0, PFT_CALL_CALL, 0, 3, 0x18, 0x500, 4);
@@ -213,16 +221,7 @@ static void exceptions_nest(void)
  * return. */
 static void indirect_jumps_return_to_calls(void)
 {
-	start(NULL, 0);
-	put(arm_range(0x1000, 1, PFT_ICLASS_CALL, 1));   /* -> 0x2000, returns to 0x1004 */
-	put(arm_range(0x2000, 2, PFT_ICLASS_OTHER, 0));
-	struct pft_elem x = elem(PFT_ELEM_EXCEPTION);
-	x.exception = PFT_EXC_IRQ;
-	x.has_ret = 1;
-	x.addr = 0x2008;
-	put(x);
-	put(arm_range(0x18, 1, PFT_ICLASS_INDIRECT_JUMP, 1));
-	check(0, PFT_CALL_EXCEPTION, 0, 2, 0, 0x18, 3);
+	irq_in_call(PFT_ICLASS_INDIRECT_JUMP);
 	put(arm_range(0x2008, 1, PFT_ICLASS_INDIRECT_JUMP, 1));   /* the interrupted address */
 	PTU_EQ(nev, 0);
 	PTU_EQ(pft_calls_depth(calls), 2);
