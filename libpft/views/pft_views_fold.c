@@ -44,7 +44,7 @@ enum {
 	TABLE_SIZE = 4096,         /* distinct ranges a worker counts at once */
 	TABLE_FULL = TABLE_SIZE / 2,
 	MEMO_SIZE = 256,           /* slots of ranges seen last */
-	ENTRY_CACHE = 256,         /* addresses known to be (no) function entry */
+	ENTRY_CACHE = 1024,        /* jump targets looked up lately (jump_to()) */
 	TARGETS_SIZE = 1024,       /* distinct call targets a worker counts at once */
 	TARGETS_FULL = TARGETS_SIZE / 2,
 	/* VFOLD_ENTRIES: frames a worker's stack may hold above its frame 0,
@@ -71,14 +71,18 @@ struct counted {
 	uint8_t eflags;            /* that element's flags */
 	uint8_t holds;             /* stays in its function (vfunc_holds()) */
 	uint8_t entry;             /* @start is a function's entry (jump_to()) */
-	uint8_t call_ends;         /* a call may end at @start (jump_to()) */
+	uint8_t call_ends;         /* a call may end at @start (CALL_ENDS_UNKNOWN: not
+				    * looked up yet, jump_call_ends()) */
 };
 
-/* What a jump to @addr may do to the stack. */
+/* What a jump to @addr may do to the stack: @entry, and @call_ends
+ * unless CALL_ENDS_UNKNOWN. */
 struct entry_cache {
 	uint32_t addr;
 	uint8_t known, entry, call_ends;
 };
+
+enum { CALL_ENDS_UNKNOWN = 2 };
 
 /* VFOLD_VIEWS: the calls of a chain (leaf_chain) from one call site into
  * one function, as their LEAF_CALLS element counts them (pft_calls.h). */
@@ -185,37 +189,57 @@ fail:
 	return NULL;
 }
 
-/* What a jump to @addr may do, from the cache: whether @addr is a
- * function's entry to the tracker, a symbol's start (pft_calls.c,
- * is_function_entry()), and whether a call may end there. */
-static const struct entry_cache *jump_to(struct fold_worker *w, uint32_t addr)
+/* The image, which the workers only read. */
+static struct pft_image *image_of(const struct fold_worker *w)
+{
+	return (struct pft_image *)(uintptr_t)w->f->image;
+}
+
+/* A jump to @addr in the cache: whether @addr is a function's entry to
+ * the tracker, a symbol's start (pft_calls.c, is_function_entry()). */
+static struct entry_cache *jump_to(struct fold_worker *w, uint32_t addr)
 {
 	struct entry_cache *c = &w->entries[(addr >> 1) % ENTRY_CACHE];
 
 	if (!c->known || c->addr != addr) {
 		struct pft_image_symbol sym;
-		/* The image is only read. */
-		struct pft_image *image = (struct pft_image *)(uintptr_t)w->f->image;
-		int found = image && pft_image_symbol_at(image, addr, &sym, sizeof(sym)) == 0;
+		int found = w->f->image &&
+			    pft_image_symbol_at(w->f->image, addr, &sym, sizeof(sym)) == 0;
 		*c = (struct entry_cache){ .addr = addr, .known = 1,
 					   .entry = (uint8_t)(found && sym.start == addr),
-					   .call_ends = (uint8_t)pft_calls_call_ends_at(image, addr) };
+					   .call_ends = CALL_ENDS_UNKNOWN };
 	}
 	return c;
+}
+
+/* Whether a call may end at @addr (pft_calls_call_ends_at()), looked up
+ * the first time it is asked, as only indirect jumps ask. */
+static int jump_call_ends(struct fold_worker *w, uint32_t addr)
+{
+	struct entry_cache *c = jump_to(w, addr);
+
+	if (c->call_ends == CALL_ENDS_UNKNOWN)
+		c->call_ends = (uint8_t)pft_calls_call_ends_at(image_of(w), addr);
+	return c->call_ends;
 }
 
 /* Whether the taken branch that ends range @last moves no frame when
  * range @e (@c: its count, NULL when not counted) follows: a jump to no
  * function's entry, which no frame returns to. */
 static inline int jump_moves_nothing(struct fold_worker *w, const struct pft_elem *last,
-				     const struct pft_elem *e, const struct counted *c)
+				     const struct pft_elem *e, struct counted *c)
 {
 	if (last->iclass != PFT_ICLASS_JUMP && last->iclass != PFT_ICLASS_INDIRECT_JUMP)
 		return 0;
-	const struct entry_cache *j = c ? NULL : jump_to(w, e->start);
-	int entry = c ? c->entry : j->entry, call_ends = c ? c->call_ends : j->call_ends;
-
-	return !entry && (last->iclass == PFT_ICLASS_JUMP || !call_ends);
+	if (c ? c->entry : jump_to(w, e->start)->entry)
+		return 0;
+	if (last->iclass == PFT_ICLASS_JUMP)
+		return 1;
+	if (!c)
+		return !jump_call_ends(w, e->start);
+	if (c->call_ends == CALL_ENDS_UNKNOWN)
+		c->call_ends = (uint8_t)jump_call_ends(w, e->start);
+	return !c->call_ends;
 }
 
 /* The bytes of range @e that, with its start, instruction count and
@@ -264,9 +288,8 @@ counted_slow(struct fold_worker *w, const struct pft_elem *e, struct counted **m
 		c->func_key = pft_vfunc_find(w->f->lines, w->f->image, w->f->image_index, e->start,
 					     &fn);
 		c->holds = (uint8_t)vfunc_holds(&fn, e);
-		const struct entry_cache *j = jump_to(w, e->start);
-		c->entry = j->entry;
-		c->call_ends = j->call_ends;
+		c->entry = jump_to(w, e->start)->entry;
+		c->call_ends = CALL_ENDS_UNKNOWN;
 		w->ncounted++;
 	}
 	*m = c;
