@@ -10,7 +10,7 @@
 #include "pft.h"
 
 /* Build tests/views/calls_sample.S (_start 0x8000, fa 0x8100, fb 0x8200,
- * fc 0x8300, fd 0x8400) into @path, a mkstemp() template.  Returns 0, or -1 (and says
+ * fc 0x8300, fd 0x8400, fe 0x8500, ff 0x8508) into @path, a mkstemp() template.  Returns 0, or -1 (and says
  * why) when it cannot. */
 static int build_calls_sample(char *path)
 {

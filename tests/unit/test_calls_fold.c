@@ -29,8 +29,8 @@ static char elf[] = "/tmp/pft-calls-fold-XXXXXX";
 
 enum { ELEMS = 400, ENTRIES_MAX = 4096, FINISH_MAX = 256 };
 
-/* The end of the sample's code (fd's last instruction, + 4). */
-#define SAMPLE_END 0x8414u
+/* The end of the sample's code (ff's last instruction, + 4). */
+#define SAMPLE_END 0x8510u
 
 static uint64_t rng;
 
@@ -105,7 +105,7 @@ static const uint32_t entry_points[] = { 0x8000, 0x8100, 0x8200, 0x8300 };
 /* Where the sample's calls end: a call frame returns to one of them,
  * which a trace's taken calls end at (pft_calls_call_ends_at()). */
 static const uint32_t call_ends[] = { 0x8004, 0x800c, 0x8014, 0x801c, 0x8104, 0x8304,
-				      0x8404, 0x8408, 0x840c, 0x8410 };
+				      0x8404, 0x8408, 0x840c, 0x8410, 0x8504, 0x8508, 0x850c };
 
 static const uint8_t classes[] = {
 	PFT_ICLASS_OTHER, PFT_ICLASS_OTHER, PFT_ICLASS_OTHER, PFT_ICLASS_CALL, PFT_ICLASS_CALL,
@@ -379,16 +379,18 @@ static void within_sample(struct pft_elem *e)
 
 enum { CHAIN_MAX = 40 };
 
-/* At @in, at most CHAIN_MAX elements of fd calling functions that return
- * at once, in turn and in a loop (the same call again and again), with a
- * call that does not return at once now and then: returns how many. */
+/* At @in, at most CHAIN_MAX elements of fd (or fe, whose last call
+ * returns into ff) calling functions that return at once, in turn and in
+ * a loop (the same call again and again), with a call that does not
+ * return at once now and then: returns how many. */
 static size_t plant_chain(struct pft_elem *in)
 {
 	static const uint32_t callees[] = { 0x8200, 0x8304, 0x8300 };
-	uint32_t ret = 0x8404;
+	uint32_t first = rnd(3) ? 0x8400 : 0x8500, ret = first + 4;
+	uint32_t last_ret = first == 0x8400 ? 0x8410 : 0x850c;   /* after the last call */
 	size_t k = 0;
 
-	in[k++] = arm_range(0x8400, 1, PFT_ICLASS_CALL, 1);
+	in[k++] = arm_range(first, 1, PFT_ICLASS_CALL, 1);
 	while (k + 4 <= CHAIN_MAX && rnd(12)) {
 		uint32_t callee = callees[rnd(3)];
 		in[k] = arm_range(callee, callee == 0x8300 ? 2 : 1,
@@ -397,7 +399,7 @@ static size_t plant_chain(struct pft_elem *in)
 		in[k].has_cycles = (uint8_t)rnd(2);
 		in[k].cycles = in[k].has_cycles ? 1 + rnd(30) : 0;
 		k++;
-		if (ret < 0x8410 && rnd(3)) {
+		if (ret < last_ret && rnd(3)) {
 			/* On to the next call. */
 			in[k++] = arm_range(ret, 1, PFT_ICLASS_CALL, 1);
 			ret += 4;

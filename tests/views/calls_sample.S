@@ -49,3 +49,15 @@ fd:			@ 0x8400: calls again and again (test_calls_fold.c)
 	bl	fb		@ 0x840c
 	bx	lr		@ 0x8410
 	.size fd, . - fd
+
+	.org 0x500
+	.type fe, %function
+fe:			@ 0x8500: its last call returns into ff
+	bl	fb		@ 0x8500
+	bl	fb		@ 0x8504
+	.size fe, . - fe
+	.type ff, %function
+ff:			@ 0x8508
+	bl	fb		@ 0x8508
+	bx	lr		@ 0x850c
+	.size ff, . - ff
