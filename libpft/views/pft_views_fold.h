@@ -10,7 +10,8 @@ enum vfold_mode {
 	 * the stack was taken become one (PFT_ELEM_F_FOLDED). */
 	VFOLD_CALLS,
 	/* The views': the same, of one function, and the ranges folded are
-	 * counted in the workers (RANGE_COUNT elements). */
+	 * counted in the workers (RANGE_COUNT elements); chains of leaf
+	 * calls come counted (LEAF_CALLS, pft_views_fold.c). */
 	VFOLD_VIEWS,
 	/* Counting only (pft_views_config.insns_only): every range is
 	 * counted in the workers, none comes back. */
