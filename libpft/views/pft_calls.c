@@ -734,9 +734,26 @@ int pft_calls_put_run(struct pft_calls *c, const struct pft_elem *e, size_t n, s
 	return run_args_ok(c, e, n, size) ? pft_calls_put_checked(c, e, n, size) : -PFT_ERR_INVALID;
 }
 
+/* A leaf call's two events queued (pft_calls_leaf_call() makes them as
+ * push() and pop_to() would). */
+static int queue_leaf(void *ctx, const struct pft_call_event ev[2], const struct pft_elem *x)
+{
+	struct pft_calls *c = ctx;
+
+	(void)x;
+	for (int i = 0; i < 2; i++) {
+		if (c->nqueue == c->cap_queue && grow_queue(c))
+			return -PFT_ERR_NOMEM;
+		c->queue[c->nqueue++] = ev[i];
+	}
+	return 0;
+}
+
+static const struct calls_put_ops queue_ops = { .on_leaf = queue_leaf };
+
 int pft_calls_put_all(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
 {
-	return run_args_ok(c, e, n, size) ? calls_put_elems(c, e, n, size, 0, NULL, NULL)
+	return run_args_ok(c, e, n, size) ? calls_put_elems(c, e, n, size, 0, &queue_ops, c)
 					  : -PFT_ERR_INVALID;
 }
 

@@ -352,7 +352,8 @@ static void errors(void)
 /* pft_calls_put_run() applies a run as pft_calls_put() does each of its
  * elements (the rules are checked by hand above): the same events, and
  * each call stops after the element that made some; pft_calls_put_all()
- * applies it whole, the same events queued.  The events taken in place
+ * applies it whole, the same events queued (a leaf call's too, which it
+ * takes without a frame).  The events taken in place
  * are the ones copied. */
 static void runs_are_puts(void)
 {
@@ -372,7 +373,9 @@ static void runs_are_puts(void)
 		exc,
 		arm_range(0x18, 1, PFT_ICLASS_EXC_RETURN, 1),    /* EXCEPTION */
 		arm_range(0x1014, 1, PFT_ICLASS_OTHER, 0),       /* EXCEPTION_RETURN */
-		arm_range(0x1018, 4, PFT_ICLASS_OTHER, 0),
+		arm_range(0x1018, 5, PFT_ICLASS_CALL, 1),
+		arm_range(0x3000, 2, PFT_ICLASS_RETURN, 1),      /* CALL: a leaf's, */
+		arm_range(0x102c, 1, PFT_ICLASS_OTHER, 0),       /* RETURN at once */
 	};
 	const size_t n = sizeof(run) / sizeof(run[0]);
 	struct pft_call_event one[16], whole[16], spare;
@@ -386,7 +389,7 @@ static void runs_are_puts(void)
 			one[none++] = ev[j];
 	}
 	pft_calls_free(calls);
-	PTU_EQ(none, 6);
+	PTU_EQ(none, 8);
 	start(NULL, 0);
 	for (size_t i = 0; i < n;) {
 		int got = pft_calls_put_run(calls, &run[i], n - i, sizeof(run[0]));
