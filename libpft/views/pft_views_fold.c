@@ -338,9 +338,10 @@ static size_t depth_max(const struct fold_worker *w)
 
 /* VFOLD_ENTRIES: take element @e into the worker's stack (when it can:
  * 1) and count the entries it makes; counted as a range if it is one.  A
- * branch it leaves to the frames before goes to @out (*@k). */
-static int take_entries(struct fold_worker *w, const struct pft_elem *e, struct pft_elem *out,
-			size_t *k)
+ * branch it leaves to the frames before goes to @out (*@k).  @next: the
+ * element after it, if at hand (a leaf call is then taken at once). */
+static int take_entries(struct fold_worker *w, const struct pft_elem *e,
+			const struct pft_elem *next, struct pft_elem *out, size_t *k)
 {
 	struct pft_calls *c = w->calls;
 	struct counted *r = NULL;
@@ -361,6 +362,16 @@ static int take_entries(struct fold_worker *w, const struct pft_elem *e, struct 
 			     : c->pend.iclass == PFT_ICLASS_JUMP && !pft_calls_is_entry(c, e->start)))) {
 		c->pend.active = 0;
 		calls_add_range(c, e);
+	} else if (r && c->quiet && next && c->nframes <= depth_max(w) &&
+		   calls_leaf_call(c, e, next)) {
+		/* As the call's push and the return's pop, which move only
+		 * its own frame, would: its entry counted, the frame it held
+		 * in the peak. */
+		struct pft_call_event ev[2];
+		pft_calls_leaf_call(c, e, next, ev);
+		count_target(w, ev[0].target, 0);
+		if (c->nframes > w->peak)
+			w->peak = (unsigned)c->nframes;
 	} else {
 		int kind = pft_calls_fold_kind(c, e, depth_max(w));
 		if (kind == CALLS_HANDOVER)
@@ -404,7 +415,7 @@ static int fold_entries(struct fold_worker *w, const struct pft_elem *in, size_t
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pft_elem *e = &in[i];
-		int took = take_entries(w, e, out, &k);
+		int took = take_entries(w, e, i + 1 < n ? &in[i + 1] : NULL, out, &k);
 		if (took < 0)
 			return -1;
 		if (took)
