@@ -71,8 +71,6 @@ struct counted {
 	uint8_t eflags;            /* that element's flags */
 	uint8_t holds;             /* stays in its function (vfunc_holds()) */
 	uint8_t entry;             /* @start is a function's entry (jump_to()) */
-	uint8_t call_ends;         /* a call may end at @start (CALL_ENDS_UNKNOWN: not
-				    * looked up yet, jump_call_ends()) */
 };
 
 /* What a jump to @addr may do to the stack: @entry, and @call_ends
@@ -227,19 +225,13 @@ static int jump_call_ends(struct fold_worker *w, uint32_t addr)
  * range @e (@c: its count, NULL when not counted) follows: a jump to no
  * function's entry, which no frame returns to. */
 static inline int jump_moves_nothing(struct fold_worker *w, const struct pft_elem *last,
-				     const struct pft_elem *e, struct counted *c)
+				     const struct pft_elem *e, const struct counted *c)
 {
 	if (last->iclass != PFT_ICLASS_JUMP && last->iclass != PFT_ICLASS_INDIRECT_JUMP)
 		return 0;
 	if (c ? c->entry : jump_to(w, e->start)->entry)
 		return 0;
-	if (last->iclass == PFT_ICLASS_JUMP)
-		return 1;
-	if (!c)
-		return !jump_call_ends(w, e->start);
-	if (c->call_ends == CALL_ENDS_UNKNOWN)
-		c->call_ends = (uint8_t)jump_call_ends(w, e->start);
-	return !c->call_ends;
+	return last->iclass == PFT_ICLASS_JUMP || !jump_call_ends(w, e->start);
 }
 
 /* The bytes of range @e that, with its start, instruction count and
@@ -289,7 +281,6 @@ counted_slow(struct fold_worker *w, const struct pft_elem *e, struct counted **m
 					     &fn);
 		c->holds = (uint8_t)vfunc_holds(&fn, e);
 		c->entry = jump_to(w, e->start)->entry;
-		c->call_ends = CALL_ENDS_UNKNOWN;
 		w->ncounted++;
 	}
 	*m = c;
@@ -452,6 +443,16 @@ static void chain_after(struct leaf_chain *ch, const struct pft_elem *r)
 	ch->ret = r->end;
 }
 
+/* A leaf call returned to run @r (of function key @func), which calls
+ * again: the chain is open, that call pending. */
+static void chain_open(struct leaf_chain *ch, const struct pft_elem *r, uint64_t func)
+{
+	ch->state = CHAIN_OPEN;
+	ch->func = func;
+	ch->site = r->last;
+	ch->ret = r->end;
+}
+
 /* Write what the chain holds, in order: its calls, the caller's runs,
  * then as they are the run that called last and its callee's. */
 static size_t chain_flush(struct leaf_chain *ch, struct pft_elem *out, size_t k)
@@ -475,6 +476,17 @@ static size_t chain_flush(struct leaf_chain *ch, struct pft_elem *out, size_t k)
 	ch->caller.ninsn = 0;
 	ch->call_held = 0;
 	ch->state = CHAIN_NONE;
+	return k;
+}
+
+/* chain_flush() before the run at out[@k], which moves after what it
+ * writes: returns where that run is now. */
+static size_t chain_flush_before(struct leaf_chain *ch, struct pft_elem *out, size_t k)
+{
+	struct pft_elem r = out[k];
+
+	k = chain_flush(ch, out, k);
+	out[k] = r;
 	return k;
 }
 
@@ -538,7 +550,6 @@ static size_t chain_run(struct fold_worker *w, struct pft_elem *out, size_t k, u
 {
 	struct leaf_chain *ch = &w->chain;
 	const struct pft_elem *r = &out[k];
-	struct pft_elem moved;
 
 	switch (ch->state) {
 	case CHAIN_CALLED:
@@ -548,15 +559,11 @@ static size_t chain_run(struct fold_worker *w, struct pft_elem *out, size_t k, u
 			chain_after(ch, r);
 		return k + 1;
 	case CHAIN_CALLEE:
-		if (r->start == ch->ret && is_call_run(r)) {
+		if (r->start == ch->ret && is_call_run(r))
 			/* A leaf call gone through, and a call after it. */
-			ch->state = CHAIN_OPEN;
-			ch->func = func;
-			ch->site = r->last;
-			ch->ret = r->end;
-		} else {
+			chain_open(ch, r, func);
+		else
 			chain_after(ch, r);
-		}
 		return k + 1;
 	case CHAIN_OPEN:
 		if (may_be_leaf(r)) {
@@ -564,43 +571,31 @@ static size_t chain_run(struct fold_worker *w, struct pft_elem *out, size_t k, u
 			ch->state = CHAIN_OPEN_CALLEE;
 			return k;
 		}
-		moved = *r;
-		k = chain_flush(ch, out, k);
-		out[k] = moved;
-		chain_after(ch, &moved);
+		k = chain_flush_before(ch, out, k);
+		chain_after(ch, &out[k]);
 		return k + 1;
 	case CHAIN_OPEN_CALLEE:
 		if (r->start == ch->ret && func == ch->func && chain_take(w, &ch->callee)) {
 			if (is_call_run(r)) {
 				ch->call = *r;
 				ch->call_held = 1;
-				ch->state = CHAIN_OPEN;
-				ch->site = r->last;
-				ch->ret = r->end;
+				chain_open(ch, r, func);
 				return k;
 			}
 			/* The last call's return: the chain ends. */
 			ch->state = CHAIN_OPEN;
-			moved = *r;
-			k = chain_flush(ch, out, k);
-			out[k] = moved;
-			chain_after(ch, &moved);
+			k = chain_flush_before(ch, out, k);
+			chain_after(ch, &out[k]);
 			return k + 1;
 		}
 		/* The callee's run goes through as it is; if @r returned
 		 * to it, that was a leaf call: a chain may open again. */
 		int leaf = r->start == ch->ret;
-		moved = *r;
-		k = chain_flush(ch, out, k);
-		out[k] = moved;
-		if (leaf && is_call_run(&moved)) {
-			ch->state = CHAIN_OPEN;
-			ch->func = func;
-			ch->site = moved.last;
-			ch->ret = moved.end;
-		} else {
-			chain_after(ch, &moved);
-		}
+		k = chain_flush_before(ch, out, k);
+		if (leaf && is_call_run(&out[k]))
+			chain_open(ch, &out[k], func);
+		else
+			chain_after(ch, &out[k]);
 		return k + 1;
 	default:
 		chain_after(ch, r);
