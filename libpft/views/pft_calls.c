@@ -244,15 +244,26 @@ static int __attribute__((noinline)) grow_queue(struct pft_calls *c)
 	return 0;
 }
 
+/* The queue's next slot, taken; NULL when out of memory. */
+static inline __attribute__((always_inline)) struct pft_call_event *queue_slot(struct pft_calls *c)
+{
+	if (c->nqueue == c->cap_queue && grow_queue(c))
+		return NULL;
+	return &c->queue[c->nqueue++];
+}
+
 /* Queue an event (inline: there is an event per call or return, and
  * an out-of-line call with eight arguments cost a fifth of it). */
+
 static inline __attribute__((always_inline)) int
 emit(struct pft_calls *c, unsigned kind, unsigned flags, uint32_t site, uint32_t target,
      uint32_t callee, uint32_t caller, uint64_t entry_insns)
 {
-	if (c->nqueue == c->cap_queue && grow_queue(c))
+	struct pft_call_event *q = queue_slot(c);
+
+	if (!q)
 		return -PFT_ERR_NOMEM;
-	c->queue[c->nqueue++] = (struct pft_call_event){
+	*q = (struct pft_call_event){
 		.kind = (uint8_t)kind, .flags = (uint8_t)flags,
 		.depth = (uint32_t)(c->nframes - 1), .site = site,
 		.target = target, .callee = callee, .caller = caller,
@@ -742,9 +753,10 @@ static int queue_leaf(void *ctx, const struct pft_call_event ev[2], const struct
 
 	(void)x;
 	for (int i = 0; i < 2; i++) {
-		if (c->nqueue == c->cap_queue && grow_queue(c))
+		struct pft_call_event *q = queue_slot(c);
+		if (!q)
 			return -PFT_ERR_NOMEM;
-		c->queue[c->nqueue++] = ev[i];
+		*q = ev[i];
 	}
 	return 0;
 }
