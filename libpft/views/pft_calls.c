@@ -763,6 +763,15 @@ static int queue_leaf(void *ctx, const struct pft_call_event ev[2], const struct
 
 static const struct calls_put_ops queue_ops = { .on_leaf = queue_leaf };
 
+int pft_calls_queue_leaf_call(struct pft_calls *c, const struct pft_elem *x,
+			      const struct pft_elem *next)
+{
+	struct pft_call_event ev[2];
+
+	pft_calls_leaf_call(c, x, next, ev);
+	return queue_leaf(c, ev, x);
+}
+
 int pft_calls_put_all(struct pft_calls *c, const struct pft_elem *e, size_t n, size_t size)
 {
 	return run_args_ok(c, e, n, size) ? calls_put_elems(c, e, n, size, 0, &queue_ops, c)

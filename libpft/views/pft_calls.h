@@ -341,6 +341,9 @@ int pft_calls_put_checked(struct pft_calls *c, const struct pft_elem *e, size_t 
 enum calls_fold_kind { CALLS_HANDOVER, CALLS_LOCAL, CALLS_BASE };
 
 int pft_calls_fold_kind(struct pft_calls *c, const struct pft_elem *e, size_t depth_max);
+/* pft_calls_leaf_call() with the two events queued. */
+int pft_calls_queue_leaf_call(struct pft_calls *c, const struct pft_elem *x,
+			      const struct pft_elem *next);
 /* Whether @addr is a function's first instruction to the tracker (a
  * symbol's start): a jump there may be a tail call. */
 int pft_calls_is_entry(struct pft_calls *c, uint32_t addr);
@@ -356,6 +359,57 @@ void pft_calls_fold_branch(struct pft_calls *c, unsigned peak, const struct pft_
 			   struct pft_elem *out);
 size_t pft_calls_fold_state(const struct pft_calls *c, unsigned peak, struct pft_elem *out);
 int pft_calls_apply_fold(struct pft_calls *c, const struct pft_elem *e);
+
+/*
+ * A worker's tracker (pft_calls_seed()) takes element @e, if it can
+ * without the frames before its start (pft_calls_fold_kind(), at most
+ * @depth_max frames above frame 0): returns 1 (taken, its events queued)
+ * or 0 (to be handed over), or a negative code.  A branch only those
+ * frames settle goes first to *@branch (a CALLS_BRANCH element, *@nbranch
+ * counted).  *@peak: the most frames held above frame 0 since the last
+ * such branch.  @next: the element after @e, if at hand (a leaf call is
+ * then taken at once).  The events go on the queue after those there.
+ */
+static inline int calls_seeded_take(struct pft_calls *c, const struct pft_elem *e,
+				    const struct pft_elem *next, size_t depth_max, unsigned *peak,
+				    struct pft_elem *branch, size_t *nbranch)
+{
+	int range = e->type == PFT_ELEM_RANGE, err;
+
+	/* Most ranges follow one that moved no frame, or a loop's jump in a
+	 * function the worker saw called, or (in the frames before) a jump
+	 * to no function's entry: they only add up (calls_put_until_events(),
+	 * tail_call()). */
+	if (range && c->quiet &&
+	    (!c->pend.active ||
+	     (c->nframes > 1 ? calls_loop_jump(c, e->start)
+			     : c->pend.iclass == PFT_ICLASS_JUMP && !pft_calls_is_entry(c, e->start)))) {
+		c->pend.active = 0;
+		calls_add_range(c, e);
+		return 1;
+	}
+	if (range && c->quiet && next && c->nframes <= depth_max && calls_leaf_call(c, e, next)) {
+		/* As the call's push and the return's pop, which move only its
+		 * own frame, would: the frame it held in the peak. */
+		if ((err = pft_calls_queue_leaf_call(c, e, next)) != 0)
+			return err;
+		if (c->nframes > *peak)
+			*peak = (unsigned)c->nframes;
+		return 1;
+	}
+	int kind = pft_calls_fold_kind(c, e, depth_max);
+	if (kind == CALLS_HANDOVER)
+		return 0;
+	if (kind == CALLS_BASE) {
+		pft_calls_fold_branch(c, *peak, e, &branch[(*nbranch)++]);
+		*peak = 0;
+	}
+	if ((err = range && c->quiet ? pft_calls_settle_range(c, e) : pft_calls_put_one(c, e)) != 0)
+		return err;
+	if (c->nframes - 1 > *peak)
+		*peak = (unsigned)(c->nframes - 1);
+	return 1;
+}
 
 /* The next event, valid until the next put or finish; NULL when all
  * are taken. */

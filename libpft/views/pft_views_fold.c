@@ -343,44 +343,14 @@ static int take_entries(struct fold_worker *w, const struct pft_elem *e,
 	if (e->type == PFT_ELEM_RANGE &&
 	    !(r = counted_of(w, e)))
 		return 0;
-	/* Most ranges follow one that moved no frame, or a loop's jump in
-	 * a function the worker saw called, or (in the frames before) a jump
-	 * to no function's entry: they only add up (calls_put_until_events(),
-	 * tail_call()). */
-	if (r && c->quiet &&
-	    (!c->pend.active ||
-	     (c->nframes > 1 ? calls_loop_jump(c, e->start)
-			     : c->pend.iclass == PFT_ICLASS_JUMP && !pft_calls_is_entry(c, e->start)))) {
-		c->pend.active = 0;
-		calls_add_range(c, e);
-	} else if (r && c->quiet && next && c->nframes <= depth_max(w) &&
-		   calls_leaf_call(c, e, next)) {
-		/* As the call's push and the return's pop, which move only
-		 * its own frame, would: its entry counted, the frame it held
-		 * in the peak. */
-		struct pft_call_event ev[2];
-		pft_calls_leaf_call(c, e, next, ev);
-		count_target(w, ev[0].target, 0);
-		if (c->nframes > w->peak)
-			w->peak = (unsigned)c->nframes;
-	} else {
-		int kind = pft_calls_fold_kind(c, e, depth_max(w));
-		if (kind == CALLS_HANDOVER)
-			return 0;
-		if (kind == CALLS_BASE) {
-			pft_calls_fold_branch(c, w->peak, e, &out[(*k)++]);
-			w->peak = 0;
-		}
-		if (r && c->quiet ? pft_calls_settle_range(c, e) : pft_calls_put_one(c, e))
-			return -1;
-		const struct pft_call_event *ev;
-		while ((ev = pft_calls_take(c)))
-			if (calls_enters(ev->kind))
-				count_target(w, ev->target, ev->kind == PFT_CALL_TAIL_CALL);
-		c->head = c->nqueue = 0;
-		if (c->nframes - 1 > w->peak)
-			w->peak = (unsigned)(c->nframes - 1);
-	}
+	c->head = c->nqueue = 0;
+	int took = calls_seeded_take(c, e, next, depth_max(w), &w->peak, out, k);
+	if (took <= 0)
+		return took;
+	const struct pft_call_event *ev;
+	while ((ev = pft_calls_take(c)))
+		if (calls_enters(ev->kind))
+			count_target(w, ev->target, ev->kind == PFT_CALL_TAIL_CALL);
 	if (r) {
 		r->count++;
 		w->folded++;
