@@ -22,6 +22,7 @@
 #include "pft.h"
 #include "decode/pft_fold.h"
 #include "views/pft_calls.h"
+#include "views/pft_calls_log.h"
 
 #include "calls_sample.h"
 
@@ -731,6 +732,109 @@ static void calls_end_where_calls_are(void)
 	pft_image_free(img);
 }
 
+static int events_to_text(void *ctx, const struct pft_call_event *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		event_line(&ev[i], ctx);
+	return 0;
+}
+
+/* Log @log, put by worker's tracker @w, stitched onto tracker @c, its
+ * events at *@t, then reset: returns how many its worker made. */
+static size_t stitched(struct calls_log *log, struct pft_calls *w, struct pft_calls *c,
+		       struct text *t)
+{
+	size_t made = pft_calls_log_made(log);
+
+	PTU_EQ(pft_calls_log_end(log, w), 0);
+	PTU_EQ(pft_calls_log_stitch(log, c), 0);
+	PTU_EQ(pft_calls_log_replay(log, events_to_text, t), 0);
+	pft_calls_log_reset(log);
+	return made;
+}
+
+/*
+ * The calls of pieces made without the stack at their start
+ * (pft_calls_log.c), stitched in order: one random sequence (with leaf
+ * calls and chains of them) at stack limit @max_depth, cut into random
+ * pieces put in random batches, against a tracker that takes every
+ * element: the same events, field by field and in order, and the same
+ * frames left at the end.  Returns how many events the workers' trackers
+ * made; *@all: how many there were.
+ */
+static uint64_t one_pieced_sequence(struct pft_image *img, uint32_t max_depth, uint64_t *all)
+{
+	static struct pft_elem in[ELEMS];
+	struct pft_calls_config cc = { .size = sizeof(cc), .image = img, .max_depth = max_depth };
+	struct pft_calls *ca = pft_calls_alloc(&cc, NULL), *cb = pft_calls_alloc(&cc, NULL);
+	struct pft_calls *cw = pft_calls_alloc(&cc, NULL);
+	struct calls_log *log = pft_calls_log_alloc();
+	struct text ta = { 0 }, tb = { 0 };
+	uint64_t made = 0;
+
+	PTU_CHECK(ca && cb && cw && log);
+	if (!ca || !cb || !cw || !log)
+		goto out;
+	random_sequence(in, 1);
+	for (size_t i = 0; i < ELEMS; i++) {
+		PTU_EQ(pft_calls_put(ca, &in[i], sizeof(in[i])), 0);
+		event_lines(ca, &ta);
+	}
+	for (size_t i = 0; i < ELEMS;) {
+		size_t end = i + 1 + rnd(150);
+		if (end > ELEMS)
+			end = ELEMS;
+		while (i < end) {
+			size_t n = 1 + rnd(40);
+			if (n > end - i)
+				n = end - i;
+			int took = pft_calls_log_put(log, cw, &in[i], n);
+			PTU_CHECK(took >= 0 && (size_t)took <= n);
+			if (took < 0)
+				goto out;
+			i += (size_t)took;
+			/* An error goes to the whole tracker after the log. */
+			if ((size_t)took < n) {
+				PTU_EQ(in[i].type, PFT_ELEM_ERROR);
+				made += stitched(log, cw, cb, &tb);
+				PTU_EQ(pft_calls_put(cb, &in[i], sizeof(in[i])), 0);
+				event_lines(cb, &tb);
+				i++;
+			}
+		}
+		made += stitched(log, cw, cb, &tb);
+	}
+	PTU_EQ(pft_calls_finish(ca), 0);
+	PTU_EQ(pft_calls_finish(cb), 0);
+	event_lines(ca, &ta);
+	event_lines(cb, &tb);
+	for (const char *p = ta.s; p && *p; p++)
+		*all += *p == '\n';
+	PTU_CHECK(ta.len > 0);
+	PTU_EQ(ta.len, tb.len);
+	PTU_CHECK(ta.s && tb.s && !strcmp(ta.s, tb.s));
+out:
+	free(ta.s);
+	free(tb.s);
+	pft_calls_log_free(log);
+	pft_calls_free(cw);
+	pft_calls_free(ca);
+	pft_calls_free(cb);
+	return made;
+}
+
+static void pieces_stitched(void)
+{
+	struct pft_image *img = sample_image(0x9e3779b97f4a7c15ull);
+	uint64_t made = 0, all = 0;
+
+	for (int round = 0; round < 1400; round++)
+		made += one_pieced_sequence(img, depth_limits[round % 7], &all);
+	/* Most events were the workers' trackers', not the stitch's. */
+	PTU_CHECK(made > all / 2);
+	pft_image_free(img);
+}
+
 int main(void)
 {
 	PTU_RUN(calls_end_where_calls_are);
@@ -738,6 +842,7 @@ int main(void)
 		PTU_RUN(as_one_tracker);
 		PTU_RUN(folds_as_unfolded);
 		PTU_RUN(runs_as_elements);
+		PTU_RUN(pieces_stitched);
 	} else {
 		ptu_failed_checks++;
 		ptu_tests_failed++;
