@@ -202,6 +202,12 @@ static int listing_write(void *ctx, const char *buf, size_t len)
 	return 0;
 }
 
+/* The trace ID the calls listing shows for source @src. */
+static int source_id(const struct pft_input_source *src)
+{
+	return src->id >= 0 ? src->id : src->cfg.trace_id;
+}
+
 /* Take the events the last put or finish of source @i produced. */
 static int drain_calls(struct views_run *r, size_t i)
 {
@@ -210,8 +216,7 @@ static int drain_calls(struct views_run *r, size_t i)
 	if (r->cmd == CMD_CALLS) {
 		const struct pft_input_source *src = &r->in.src[i].info;
 		int err = pft_calls_listing_take(r->listing, r->calls[i], r->sel, src->image,
-						 src->id >= 0 ? src->id : src->cfg.trace_id,
-						 src->cpu);
+						 source_id(src), src->cpu);
 		return err ? report(r, err) : 0;
 	}
 	while ((ev = pft_calls_next_in_place(r->calls[i]))) {
@@ -262,6 +267,12 @@ static int on_run(struct views_run *r, size_t i, const struct pft_elem *e, size_
 	}
 	if (r->cmd == CMD_TIMELINE && !r->sel) {
 		err = pft_timeline_put_run(r->tracks[i], r->calls[i], e, n, sizeof(*e));
+		return err ? report(r, err) : 0;
+	}
+	if (r->cmd == CMD_CALLS) {
+		const struct pft_input_source *src = &r->in.src[i].info;
+		err = pft_calls_listing_put_run(r->listing, r->calls[i], r->sel, src->image,
+						source_id(src), src->cpu, e, n, sizeof(*e));
 		return err ? report(r, err) : 0;
 	}
 	/* The events of the whole run, taken after it (an element of unknown
@@ -322,7 +333,11 @@ static int set_fold(struct views_run *r)
 
 	if (!input_one_decoded(in, &k))
 		return 0;
+	const struct pft_input_source *src = &in->src[k].info;
 	const struct pft_fold *f = r->views ? pft_views_fold(r->views, (unsigned)k)
+				   : r->listing
+				   ? pft_calls_listing_fold(r->listing, r->calls[k], r->sel, src->image,
+							    source_id(src), src->cpu)
 				   : pft_calls_fold(r->calls[k]);
 	int err = f ? pft_input_set_fold(in->in, f) : -PFT_ERR_NOMEM;
 	return err ? report(r, err) : 0;
@@ -433,6 +448,8 @@ static int finish(struct views_run *r)
 			if (drain_calls(r, i))
 				return -1;
 		}
+		if (!err && r->listing)
+			err = pft_calls_listing_flush(r->listing);
 		for (size_t i = 0; r->tracks && i < r->in.nsrc && !err; i++)
 			if (r->tracks[i])
 				err = pft_timeline_flush(r->tracks[i]);
@@ -446,6 +463,9 @@ static int finish(struct views_run *r)
  * then): @nsrc, its sources. */
 static void release(struct views_run *r, size_t nsrc)
 {
+	/* Even after an error: the lines before it, as they were written
+	 * (the decode threads' pieces formatted with the selection). */
+	pft_calls_listing_flush(r->listing);
 	for (size_t i = 0; r->calls && i < nsrc; i++) {
 		pft_calls_free(r->calls[i]);
 		if (r->tracks)
@@ -456,8 +476,6 @@ static void release(struct views_run *r, size_t nsrc)
 	pft_views_free(r->views);
 	pft_select_free(r->sel);
 	disasm_close(&r->dis);
-	/* Even after an error: the lines before it, as they were written. */
-	pft_calls_listing_flush(r->listing);
 	pft_calls_listing_free(r->listing);
 	pft_names_free(r->labels);
 }

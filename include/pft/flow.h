@@ -63,6 +63,10 @@ enum pft_elem_type {
 	 * before, at @last, into @start, that returned at once, @ninsn of
 	 * them (pft_views.c says how they are counted). */
 	PFT_ELEM_LEAF_CALLS,
+	/* Only from an input with a calls listing's fold
+	 * (pft_calls_listing_fold()), for that listing alone: the calls of
+	 * the elements before it, which the decode's workers ran. */
+	PFT_ELEM_CALLS_LOG,
 	PFT_ELEM_TYPE_MAX
 };
 

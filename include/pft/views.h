@@ -410,7 +410,34 @@ struct pft_select;
 pft_export int pft_calls_listing_take(struct pft_calls_listing *l, struct pft_calls *c,
 				      const struct pft_select *sel,
 				      const struct pft_image *image, int id, int cpu);
-/* Write what is buffered: returns 0 or the writer's first error. */
+/*
+ * The listing of a parallel decode (pft_input_set_fold(), in place of
+ * pft_calls_fold(@c)): the decode's threads run the calls over their
+ * pieces without the stack at each piece's start, and format their lines
+ * once this thread has stitched each piece onto tracker @c (which then
+ * stands as if it had taken the piece); the lines go out in order with
+ * those of the elements that come to this thread unfolded.  Feed the
+ * input's runs to pft_calls_listing_put_run(); the flush writes what is
+ * left.  @sel, @image, @id, @cpu: as pft_calls_listing_take(),
+ * the same for every run; borrowed, and read by the decode's threads too.
+ * The writer is then called from the decode's threads too, one call at a
+ * time, in the lines' order.  NULL: out of memory, or @l has a fold
+ * already.  Valid while @l lives; the input is closed before @l is freed.
+ */
+pft_export const struct pft_fold *
+pft_calls_listing_fold(struct pft_calls_listing *l, struct pft_calls *c,
+		       const struct pft_select *sel, const struct pft_image *image, int id,
+		       int cpu);
+/* Tracker @c takes the run of @n elements (@size bytes apart) and the
+ * listing writes the events (pft_calls_put_all(), then
+ * pft_calls_listing_take()), and those of the pieces the fold's threads
+ * ran.  Returns 0, the tracker's codes, or the writer's first error. */
+pft_export int pft_calls_listing_put_run(struct pft_calls_listing *l, struct pft_calls *c,
+					 const struct pft_select *sel,
+					 const struct pft_image *image, int id, int cpu,
+					 const struct pft_elem *e, size_t n, size_t size);
+/* Write what is buffered (with a fold, every piece's lines: the decode's
+ * threads are done or help): returns 0 or the writer's first error. */
 pft_export int pft_calls_listing_flush(struct pft_calls_listing *l);
 /* Writes nothing: flush first. */
 pft_export void pft_calls_listing_free(struct pft_calls_listing *l);

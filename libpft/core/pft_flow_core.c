@@ -29,6 +29,7 @@ const struct lf_name *pft_elem_type_lf_name(unsigned type)
 		[PFT_ELEM_CALLS_FRAME] = LF_NAME("calls_frame"),
 		[PFT_ELEM_TEXT] = LF_NAME("text"),
 		[PFT_ELEM_LEAF_CALLS] = LF_NAME("leaf_calls"),
+		[PFT_ELEM_CALLS_LOG] = LF_NAME("calls_log"),
 		[PFT_ELEM_TYPE_MAX] = LF_NAME("unknown"),
 	};
 	return &names[type < PFT_ELEM_TYPE_MAX ? type : PFT_ELEM_TYPE_MAX];

@@ -12,6 +12,7 @@
 #include "pft.h"
 #include "common/pft_linefmt.h"
 #include "views/pft_views.h"
+#include "views/pft_calls_listing_par.h"
 
 enum {
 	BUF_SIZE = 1 << 16,
@@ -19,6 +20,8 @@ enum {
 	NAME_MEMO_BITS = 10,
 	LINE_MEMO_BITS = 10
 };
+
+_Static_assert(BUF_SIZE + LINE_MAX == CALLS_LISTING_ROOM, "a sink's room is the buffer's");
 
 struct name_memo {
 	const struct pft_image *img;
@@ -82,13 +85,25 @@ struct pft_calls_listing {
 	struct kind_name kinds[PFT_CALL_KIND_MAX + 1];
 	struct name_memo names[1 << NAME_MEMO_BITS];
 	struct line_memo lines[1 << LINE_MEMO_BITS];
-	char buf[BUF_SIZE + LINE_MAX];
+	struct listing_par *par;      /* pft_calls_listing_fold(): NULL, none */
+	/* pft_calls_listing_set_sink(): NULL, none. */
+	char *(*sink)(void *ctx, size_t len);
+	void *sink_ctx;
+	char *buf;                    /* @own, or the sink's */
+	char own[BUF_SIZE + LINE_MAX];
 };
 
 static void flush(struct pft_calls_listing *l)
 {
-	if (l->len && !l->err)
+	if (l->sink) {
+		char *next = l->err ? NULL : l->sink(l->sink_ctx, l->len);
+		if (next)
+			l->buf = next;
+		else if (!l->err)
+			l->err = -PFT_ERR_NOMEM;
+	} else if (l->len && !l->err) {
 		l->err = l->c.write(l->c.ctx, l->buf, l->len);
+	}
 	l->len = 0;
 	l->flushes++;
 }
@@ -168,7 +183,7 @@ static inline void put_running(struct pft_calls_listing *l, struct running *m, u
  * the room a line keeps goes out alone. */
 static void put_escaped(struct pft_calls_listing *l, const char *s, int json)
 {
-	size_t limit = sizeof(l->buf) - LINE_MAX;
+	size_t limit = BUF_SIZE;
 	size_t room = l->len < limit ? limit - l->len : 0;
 	size_t len = strlen(s);
 	int (*escape)(char *, size_t, const char *, size_t) =
@@ -185,6 +200,9 @@ static void put_escaped(struct pft_calls_listing *l, const char *s, int json)
 		l->err = l->c.write(l->c.ctx, big, (size_t)n);
 	else if (!big && !l->err)
 		l->err = -PFT_ERR_NOMEM;
+	/* A sink's writer appended it where the next bytes were to go. */
+	if (l->sink)
+		flush(l);
 	free(big);
 }
 
@@ -377,6 +395,7 @@ struct pft_calls_listing *pft_calls_listing_alloc(const struct pft_calls_listing
 	}
 	if (l) {
 		l->c = *cfg;
+		l->buf = l->own;
 		for (unsigned k = 0; k <= PFT_CALL_KIND_MAX; k++) {
 			const char *name = pft_call_kind_name(k);
 			struct kind_name *kn = &l->kinds[k];
@@ -482,15 +501,71 @@ int pft_calls_listing_take(struct pft_calls_listing *l, struct pft_calls *c,
 	return l->err;
 }
 
+int pft_calls_listing_events(struct pft_calls_listing *l, const struct pft_call_event *ev, size_t n,
+			 const struct pft_select *sel, const struct pft_image *image, int id,
+			 int cpu)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!sel || pft_select_event(sel, &ev[i]))
+			put_event(l, &ev[i], image, id, cpu);
+	return l->err;
+}
+
+const struct pft_calls_listing_config *pft_calls_listing_config(const struct pft_calls_listing *l)
+{
+	return &l->c;
+}
+
+void pft_calls_listing_set_writer(struct pft_calls_listing *l,
+			      int (*write)(void *ctx, const char *buf, size_t len), void *ctx)
+{
+	l->c.write = write;
+	l->c.ctx = ctx;
+}
+
+int pft_calls_listing_flush_buffer(struct pft_calls_listing *l)
+{
+	flush(l);
+	return l->err;
+}
+
+int pft_calls_listing_set_sink(struct pft_calls_listing *l, char *(*sink)(void *ctx, size_t len),
+			   void *ctx)
+{
+	flush(l);
+	l->sink = sink;
+	l->sink_ctx = ctx;
+	l->buf = l->own;
+	if (sink) {
+		char *next = sink(ctx, 0);
+		if (!next)
+			return -PFT_ERR_NOMEM;
+		l->buf = next;
+	}
+	return 0;
+}
+
+struct listing_par **pft_calls_listing_par(struct pft_calls_listing *l)
+{
+	return &l->par;
+}
+
 int pft_calls_listing_flush(struct pft_calls_listing *l)
 {
 	if (!l)
 		return -PFT_ERR_INVALID;
 	flush(l);
+	if (l->par) {
+		int err = pft_listing_par_drain(l->par);
+		if (err && !l->err)
+			l->err = err;
+	}
 	return l->err;
 }
 
 void pft_calls_listing_free(struct pft_calls_listing *l)
 {
+	if (l)
+		pft_listing_par_free(l->par);
 	free(l);
 }

@@ -655,6 +655,7 @@ static void test_names(void)
 		"range", "no_sync", "trace_on", "context", "exception",
 		"exception_return", "timestamp", "trigger", "addr_nacc", "error", "range_count",
 		"entry_count", "calls_branch", "calls_state", "calls_frame", "text", "leaf_calls",
+		"calls_log",
 	};
 
 	for (int t = 0; t < PFT_ELEM_TYPE_MAX; t++)
