@@ -38,12 +38,13 @@
 #include "views/pft_calls_log.h"
 
 enum {
-	/* Events and items a log holds (pft_calls_log_size()): its lines are
-	 * written soon after they are made, from the cache. */
-	LOG_SIZE = 1 << 10,
-	/* Logs out of the free list (100 KiB or so each: 64 KiB of events
+	/* Events and items a log holds (pft_calls_log_size()): its lines
+	 * (about 200 KiB) are written soon after they are made, from the
+	 * cache, and the locks are taken a few times a log. */
+	LOG_SIZE = 1 << 11,
+	/* Logs out of the free list (200 KiB or so each: 128 KiB of events
 	 * and the rest) over the decode threads (logs_max()), and the texts
-	 * they format into (with a formatter each: about 600 KiB). */
+	 * they format into (with a formatter each: about 700 KiB). */
 	LOGS_MAX = 256,
 	LOGS_MIN = 16,
 	TEXTS_MAX = 8,
