@@ -397,7 +397,15 @@ static inline int calls_seeded_take(struct pft_calls *c, const struct pft_elem *
 			*peak = (unsigned)c->nframes;
 		return 1;
 	}
-	int kind = pft_calls_fold_kind(c, e, depth_max);
+	/* What pft_calls_fold_kind() finds, at once where it is plain: a
+	 * call with room above, a return to the top frame. */
+	const struct pending_branch *p = &c->pend;
+	int call = p->iclass == PFT_ICLASS_CALL || p->iclass == PFT_ICLASS_INDIRECT_CALL;
+	int kind = range && c->quiet && p->active &&
+		   (call ? c->nframes <= depth_max
+			 : p->iclass == PFT_ICLASS_RETURN && c->nframes > 1 &&
+			   calls_frame_at(c, c->nframes - 1)->ret == e->start)
+		   ? CALLS_LOCAL : pft_calls_fold_kind(c, e, depth_max);
 	if (kind == CALLS_HANDOVER)
 		return 0;
 	if (kind == CALLS_BASE) {

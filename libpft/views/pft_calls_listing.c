@@ -501,9 +501,9 @@ int pft_calls_listing_take(struct pft_calls_listing *l, struct pft_calls *c,
 	return l->err;
 }
 
-int pft_calls_listing_events(struct pft_calls_listing *l, const struct pft_call_event *ev, size_t n,
-			 const struct pft_select *sel, const struct pft_image *image, int id,
-			 int cpu)
+int pft_calls_listing_events(struct pft_calls_listing *l, const struct pft_call_event *ev,
+			     size_t n, const struct pft_select *sel, const struct pft_image *image,
+			     int id, int cpu)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!sel || pft_select_event(sel, &ev[i]))
@@ -517,7 +517,7 @@ const struct pft_calls_listing_config *pft_calls_listing_config(const struct pft
 }
 
 void pft_calls_listing_set_writer(struct pft_calls_listing *l,
-			      int (*write)(void *ctx, const char *buf, size_t len), void *ctx)
+				  int (*write)(void *ctx, const char *buf, size_t len), void *ctx)
 {
 	l->c.write = write;
 	l->c.ctx = ctx;
@@ -529,8 +529,8 @@ int pft_calls_listing_flush_buffer(struct pft_calls_listing *l)
 	return l->err;
 }
 
-int pft_calls_listing_set_sink(struct pft_calls_listing *l, char *(*sink)(void *ctx, size_t len),
-			   void *ctx)
+int pft_calls_listing_set_sink(struct pft_calls_listing *l,
+			       char *(*sink)(void *ctx, size_t len), void *ctx)
 {
 	flush(l);
 	l->sink = sink;
