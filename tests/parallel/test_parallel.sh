@@ -151,6 +151,10 @@ same 0 3 2 dump --snapshot "$tmp/tc2big" --id 0x13
 bytes_of 0x13 300 "$tmp/big300.pft"
 same 0 2 2 profile --raw "$tmp/big300.pft" "${cfg[@]}" --format callgrind
 same 0 2 2 calls --raw "$tmp/big300.pft" "${cfg[@]}" --format jsonl
+# The calls listing's threads out of logs (16 threads, more pieces in
+# flight than logs): they hand their elements over unfolded, and the
+# reading thread's own lines wait behind the logs (pft_calls_listing_par.c).
+same 16384 16 40 calls --raw "$tmp/big300.pft" "${cfg[@]}" --format jsonl
 
 # The benchmark's snapshot (one source, whose ID is set once, in the
 # first frame), when there: its first 2 MB, and damaged with
