@@ -25,6 +25,7 @@
  * the depth of an event is then that many less, as in the tracker, which
  * forgets the same frames when it takes the worker's state.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,7 @@ struct calls_log {
 	 * queue of the worker's tracker while it puts. */
 	struct pft_call_event *ev;
 	size_t nev, cap_ev;
+	size_t npairs;             /* of them, leaf calls kept as one (pack_pair()) */
 	uint32_t max_depth;        /* the worker's tracker's stack limit */
 	int seg;                   /* the worker's tracker runs */
 	int err;                   /* of pft_calls_log_end() */
@@ -88,7 +90,7 @@ void pft_calls_log_reset(struct calls_log *l)
 {
 	l->seg = 0;
 	l->err = 0;
-	l->nev = l->nitems = l->nreal = 0;
+	l->nev = l->npairs = l->nitems = l->nreal = 0;
 }
 
 static size_t depth_max(const struct calls_log *l)
@@ -96,6 +98,68 @@ static size_t depth_max(const struct calls_log *l)
 	size_t limit = l->max_depth - 1;
 
 	return limit < LOG_DEPTH_MAX ? limit : LOG_DEPTH_MAX;
+}
+
+/*
+ * A leaf call's two events (a CALL, then the RETURN to the depth below
+ * with the same callee and caller, its entry at the CALL, the timestamp
+ * the same, no flags), kept in the CALL's place: most calls are such,
+ * and the log's memory, which the worker writes and the replay reads back
+ * later, is then a third smaller.  What the RETURN adds goes in the
+ * CALL's fields that a CALL leaves 0: its site and target in entry_insns,
+ * its instructions and cycles since the CALL in profile and reserved
+ * (4 bytes) and exception (the cycles: at most 0xffff), whether it has
+ * cycles in a flag.
+ */
+enum { PAIR = 1 << 7, PAIR_CYCLES = 1 << 6 };
+
+_Static_assert(offsetof(struct pft_call_event, reserved) ==
+	       offsetof(struct pft_call_event, profile) + 1 &&
+	       sizeof(((struct pft_call_event *)0)->reserved) >= 3,
+	       "profile and reserved hold 4 bytes");
+
+/* Whether events @c and @r are a leaf call's, kept as one. */
+static int pairs(const struct pft_call_event *c, const struct pft_call_event *r)
+{
+	return c->kind == PFT_CALL_CALL && r->kind == PFT_CALL_RETURN && !c->flags && !r->flags &&
+	       !c->exception && !c->profile && !c->entry_insns && c->depth == r->depth + 1 &&
+	       c->callee == r->callee && c->caller == r->caller && r->entry_insns == c->insns &&
+	       r->insns - c->insns <= UINT32_MAX && r->cycles - c->cycles <= 0xffff &&
+	       r->ts == c->ts && r->has_ts == c->has_ts && r->has_cycles >= c->has_cycles;
+}
+
+/* Return @r kept in call @c's place. */
+static void pack_pair(struct pft_call_event *c, const struct pft_call_event *r)
+{
+	uint32_t insns = (uint32_t)(r->insns - c->insns);
+
+	c->entry_insns = r->site | (uint64_t)r->target << 32;
+	memcpy(&c->profile, &insns, sizeof(insns));
+	c->exception = (uint16_t)(r->cycles - c->cycles);
+	c->flags = (uint8_t)(PAIR | (r->has_cycles ? PAIR_CYCLES : 0));
+}
+
+/* Kept call @p, as the two events it holds. */
+static void unpack_pair(const struct pft_call_event *p, struct pft_call_event out[2])
+{
+	uint32_t insns;
+
+	memcpy(&insns, &p->profile, sizeof(insns));
+	out[0] = *p;
+	out[0].flags = 0;
+	out[0].exception = 0;
+	out[0].entry_insns = 0;
+	out[0].profile = 0;
+	memset(out[0].reserved, 0, sizeof(out[0].reserved));
+	out[1] = out[0];
+	out[1].kind = PFT_CALL_RETURN;
+	out[1].depth = p->depth - 1;
+	out[1].site = (uint32_t)p->entry_insns;
+	out[1].target = (uint32_t)(p->entry_insns >> 32);
+	out[1].insns = p->insns + insns;
+	out[1].cycles = p->cycles + p->exception;
+	out[1].entry_insns = p->insns;
+	out[1].has_cycles = (p->flags & PAIR_CYCLES) != 0;
 }
 
 /* Item @e, after the worker's first @made events. */
@@ -169,6 +233,12 @@ static int put_elems(struct calls_log *l, struct pft_calls *w, const struct pft_
 				/* The branch came before the element's events. */
 				if (nbranch && !add_item(l, &branch, before))
 					return -PFT_ERR_NOMEM;
+				if (w->nqueue == before + 2 &&
+				    pairs(&w->queue[before], &w->queue[before + 1])) {
+					pack_pair(&w->queue[before], &w->queue[before + 1]);
+					w->head = w->nqueue = before + 1;
+					l->npairs++;
+				}
 				l->seg_elems++;
 				continue;
 			}
@@ -246,7 +316,7 @@ int pft_calls_log_stitch(struct calls_log *l, struct pft_calls *c)
 
 size_t pft_calls_log_made(const struct calls_log *l)
 {
-	return l->nev;
+	return l->nev + l->npairs;
 }
 
 size_t pft_calls_log_size(const struct calls_log *l)
@@ -284,24 +354,31 @@ int pft_calls_log_replay(const struct calls_log *l,
 		const struct log_item *it = i < l->nitems ? &l->items[i] : NULL;
 		for (size_t end = it ? it->local_before : l->nev; j < end; j++) {
 			struct pft_call_event *ev = &out[k];
-			*ev = l->ev[j];
-			if (ev->depth > peak)
-				peak = ev->depth;
-			uint64_t reach = (uint64_t)base->depth + peak;
-			uint32_t forgot = reach > l->max_depth ? (uint32_t)(reach - l->max_depth) : 0;
-			if (names_frame0(ev))
-				ev->caller = base->top;
-			ev->depth += base->depth - forgot;
-			ev->insns += base->insns;
-			ev->cycles += base->cycles;
-			ev->has_cycles |= base->has_cycles;
-			if (!ev->has_ts) {
-				ev->ts = base->ts;
-				ev->has_ts = base->has_ts;
+			if (l->ev[j].flags & PAIR) {
+				unpack_pair(&l->ev[j], ev);
+				k++;
+			} else {
+				*ev = l->ev[j];
 			}
-			if (ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN)
-				ev->entry_insns += base->insns;
-			if (++k == sizeof(out) / sizeof(out[0])) {
+			for (; ev <= &out[k]; ev++) {
+				if (ev->depth > peak)
+					peak = ev->depth;
+				uint64_t reach = (uint64_t)base->depth + peak;
+				uint32_t forgot = reach > l->max_depth ? (uint32_t)(reach - l->max_depth) : 0;
+				if (names_frame0(ev))
+					ev->caller = base->top;
+				ev->depth += base->depth - forgot;
+				ev->insns += base->insns;
+				ev->cycles += base->cycles;
+				ev->has_cycles |= base->has_cycles;
+				if (!ev->has_ts) {
+					ev->ts = base->ts;
+					ev->has_ts = base->has_ts;
+				}
+				if (ev->kind == PFT_CALL_RETURN || ev->kind == PFT_CALL_EXCEPTION_RETURN)
+					ev->entry_insns += base->insns;
+			}
+			if (++k >= sizeof(out) / sizeof(out[0]) - 1) {
 				if ((err = on_events(ctx, out, k)) != 0)
 					return err;
 				k = 0;
