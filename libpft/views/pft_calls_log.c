@@ -54,9 +54,9 @@ struct log_item {
 };
 
 struct calls_log {
-	/* The worker's events (read back from the memory they were written
-	 * to, they cost less than made smaller and made whole again): the
-	 * queue of the worker's tracker while it puts. */
+	/* The worker's events, a leaf call's two as one (pack_pair()): the
+	 * queue of the worker's tracker while it puts.  Each kept in fewer
+	 * bytes, they cost more to make whole again than their memory did. */
 	struct pft_call_event *ev;
 	size_t nev, cap_ev;
 	size_t npairs;             /* of them, leaf calls kept as one (pack_pair()) */
