@@ -254,7 +254,6 @@ static inline __attribute__((always_inline)) struct pft_call_event *queue_slot(s
 
 /* Queue an event (inline: there is an event per call or return, and
  * an out-of-line call with eight arguments cost a fifth of it). */
-
 static inline __attribute__((always_inline)) int
 emit(struct pft_calls *c, unsigned kind, unsigned flags, uint32_t site, uint32_t target,
      uint32_t callee, uint32_t caller, uint64_t entry_insns)

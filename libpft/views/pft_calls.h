@@ -360,15 +360,29 @@ void pft_calls_fold_branch(struct pft_calls *c, unsigned peak, const struct pft_
 size_t pft_calls_fold_state(const struct pft_calls *c, unsigned peak, struct pft_elem *out);
 int pft_calls_apply_fold(struct pft_calls *c, const struct pft_elem *e);
 
+/* The frames a worker's tracker (pft_calls_seed()) may hold above its
+ * frame 0, under stack limit @max_depth: at most CALLS_SEEDED_DEPTH_MAX,
+ * so that what it did to the stack (pft_calls_fold_state(): a frame an
+ * element) stays small. */
+enum { CALLS_SEEDED_DEPTH_MAX = 64 };
+
+static inline size_t calls_seeded_depth_max(uint32_t max_depth)
+{
+	size_t limit = max_depth - 1;
+
+	return limit < CALLS_SEEDED_DEPTH_MAX ? limit : CALLS_SEEDED_DEPTH_MAX;
+}
+
 /*
  * A worker's tracker (pft_calls_seed()) takes element @e, if it can
  * without the frames before its start (pft_calls_fold_kind(), at most
- * @depth_max frames above frame 0): returns 1 (taken, its events queued)
- * or 0 (to be handed over), or a negative code.  A branch only those
- * frames settle goes first to *@branch (a CALLS_BRANCH element, *@nbranch
- * counted).  *@peak: the most frames held above frame 0 since the last
- * such branch.  @next: the element after @e, if at hand (a leaf call is
- * then taken at once).  The events go on the queue after those there.
+ * @depth_max frames above frame 0: calls_seeded_depth_max()): returns 1
+ * (taken, its events queued) or 0 (to be handed over), or a negative
+ * code.  A branch only those frames settle goes first to *@branch (a
+ * CALLS_BRANCH element, *@nbranch counted).  *@peak: the most frames held
+ * above frame 0 since the last such branch.  @next: the element after @e,
+ * if at hand (a leaf call is then taken at once).  The events go on the
+ * queue after those there.
  */
 static inline int calls_seeded_take(struct pft_calls *c, const struct pft_elem *e,
 				    const struct pft_elem *next, size_t depth_max, unsigned *peak,

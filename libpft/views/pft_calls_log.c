@@ -34,10 +34,6 @@
 #include "views/pft_calls.h"
 #include "views/pft_calls_log.h"
 
-/* Frames the worker's stack may hold above its frame 0 (as the views'
- * fold: what it leaves open is an item each). */
-enum { LOG_DEPTH_MAX = 64 };
-
 /* What the worker's frame 0 stands for, from an item on. */
 struct log_base {
 	uint64_t insns, cycles, ts;
@@ -91,13 +87,6 @@ void pft_calls_log_reset(struct calls_log *l)
 	l->seg = 0;
 	l->err = 0;
 	l->nev = l->npairs = l->nitems = l->nreal = 0;
-}
-
-static size_t depth_max(const struct calls_log *l)
-{
-	size_t limit = l->max_depth - 1;
-
-	return limit < LOG_DEPTH_MAX ? limit : LOG_DEPTH_MAX;
 }
 
 /*
@@ -190,7 +179,7 @@ static int take_events(struct pft_calls *c, struct pft_call_event **ev, size_t *
  * the @made events. */
 static int end_seg(struct calls_log *l, const struct pft_calls *w, size_t made)
 {
-	struct pft_elem state[LOG_DEPTH_MAX + 2];
+	struct pft_elem state[CALLS_SEEDED_DEPTH_MAX + 2];
 
 	if (l->seg && l->seg_elems) {
 		size_t n = pft_calls_fold_state(w, l->peak, state);
@@ -215,7 +204,7 @@ int pft_calls_log_end(struct calls_log *l, const struct pft_calls *w)
  * queue. */
 static int put_elems(struct calls_log *l, struct pft_calls *w, const struct pft_elem *e, size_t n)
 {
-	const size_t dmax = depth_max(l);
+	const size_t dmax = calls_seeded_depth_max(w->max_depth);
 	int err;
 
 	for (size_t i = 0; i < n; i++) {

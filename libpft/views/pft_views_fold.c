@@ -46,13 +46,11 @@ enum {
 	MEMO_SIZE = 256,           /* slots of ranges seen last */
 	ENTRY_CACHE = 1024,        /* jump targets looked up lately (jump_to()) */
 	TARGETS_SIZE = 1024,       /* distinct call targets a worker counts at once */
-	TARGETS_FULL = TARGETS_SIZE / 2,
-	/* VFOLD_ENTRIES: frames a worker's stack may hold above its frame 0,
-	 * so that what it sends at a time stays small (PFT_FOLD_OUT_MAX()). */
-	LOCAL_DEPTH_MAX = 64
+	TARGETS_FULL = TARGETS_SIZE / 2
 };
 
-_Static_assert(LOCAL_DEPTH_MAX + 2 <= PFT_FOLD_EXTRA, "a stack's state fits a fold's extra room");
+_Static_assert(CALLS_SEEDED_DEPTH_MAX + 2 <= PFT_FOLD_EXTRA,
+	       "a stack's state fits a fold's extra room");
 
 /* How often calls (@tail 0) or tail calls entered @target. */
 struct target_count {
@@ -319,14 +317,6 @@ static void count_target(struct fold_worker *w, uint32_t target, int tail)
 	t->count++;
 }
 
-/* The frames the worker's stack may hold above its frame 0. */
-static size_t depth_max(const struct fold_worker *w)
-{
-	size_t limit = w->calls->max_depth - 1;
-
-	return limit < LOCAL_DEPTH_MAX ? limit : LOCAL_DEPTH_MAX;
-}
-
 /* VFOLD_ENTRIES: take element @e into the worker's stack (when it can:
  * 1) and count the entries it makes; counted as a range if it is one.  A
  * branch it leaves to the frames before goes to @out (*@k).  @next: the
@@ -344,7 +334,8 @@ static int take_entries(struct fold_worker *w, const struct pft_elem *e,
 	    !(r = counted_of(w, e)))
 		return 0;
 	c->head = c->nqueue = 0;
-	int took = calls_seeded_take(c, e, next, depth_max(w), &w->peak, out, k);
+	int took = calls_seeded_take(c, e, next, calls_seeded_depth_max(c->max_depth), &w->peak,
+				     out, k);
 	if (took <= 0)
 		return took;
 	const struct pft_call_event *ev;
