@@ -38,7 +38,7 @@
 #include "views/pft_calls_log.h"
 
 enum {
-	/* Events and items a log holds (pft_calls_log_size()): its lines
+	/* Events and items a log holds (pft_calls_log_full()): its lines
 	 * (about 200 KiB) are written soon after they are made, from the
 	 * cache, and the locks are taken a few times a log. */
 	LOG_SIZE = 1 << 11,
@@ -373,7 +373,7 @@ static struct plog *get_log(struct par_worker *w)
 		g = p->free_list;
 		p->free_list = g->next;
 	} else if (p->out < logs_max(p) && (g = calloc(1, sizeof(*g)))) {
-		if (!(g->log = pft_calls_log_alloc())) {
+		if (!(g->log = pft_calls_log_alloc(LOG_SIZE))) {
 			free(g);
 			g = NULL;
 		} else {
@@ -472,6 +472,8 @@ static int par_fold(void *worker, const struct pft_elem *in, size_t n, struct pf
 			return -1;
 		w->folded += (uint64_t)took;
 		i += (size_t)took;
+		if (pft_calls_log_full(w->cur->log))
+			k += close_log(w, out + k);
 	}
 	return (int)k;
 }
@@ -480,7 +482,7 @@ static int par_full(void *worker)
 {
 	const struct par_worker *w = worker;
 
-	return w->cur && pft_calls_log_size(w->cur->log) >= LOG_SIZE;
+	return w->cur && pft_calls_log_full(w->cur->log);
 }
 
 static uint64_t par_folded(const void *worker)

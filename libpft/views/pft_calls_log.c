@@ -65,11 +65,26 @@ struct calls_log {
 	size_t nitems, cap_items;
 	struct pft_call_event *real;   /* the stitch's */
 	size_t nreal, cap_real;
+	size_t size;               /* full at this many events and items (0: never) */
 };
 
-struct calls_log *pft_calls_log_alloc(void)
+enum { LOG_SLACK = 4 * CALLS_SEEDED_DEPTH_MAX };
+
+struct calls_log *pft_calls_log_alloc(size_t size)
 {
-	return calloc(1, sizeof(struct calls_log));
+	struct calls_log *l = calloc(1, sizeof(*l));
+
+	if (!l || !size)
+		return l;
+	/* What one element adds past the size: the events of a return
+	 * through every frame, or a stack's state. */
+	l->cap_ev = size + LOG_SLACK;
+	if (!(l->ev = malloc(l->cap_ev * sizeof(*l->ev)))) {
+		free(l);
+		return NULL;
+	}
+	l->size = size;
+	return l;
 }
 
 void pft_calls_log_free(struct calls_log *l)
@@ -209,7 +224,7 @@ static int put_elems(struct calls_log *l, struct pft_calls *w, const struct pft_
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pft_elem *x = &e[i];
-		if (x->type == PFT_ELEM_ERROR)
+		if (x->type == PFT_ELEM_ERROR || (l->size && w->nqueue + l->nitems >= l->size))
 			return (int)i;
 		if (l->seg) {
 			struct pft_elem branch;
@@ -308,9 +323,9 @@ size_t pft_calls_log_made(const struct calls_log *l)
 	return l->nev + l->npairs;
 }
 
-size_t pft_calls_log_size(const struct calls_log *l)
+int pft_calls_log_full(const struct calls_log *l)
 {
-	return l->nev + l->nitems;
+	return l->size && l->nev + l->nitems >= l->size;
 }
 
 /* Whether worker's event @ev names the function of its frame 0 as the

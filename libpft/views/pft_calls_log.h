@@ -18,14 +18,16 @@
 
 struct calls_log;
 
-/* An empty log, or NULL when out of memory. */
-struct calls_log *pft_calls_log_alloc(void);
+/* An empty log that is full at @size events and items (0: never; its
+ * events' memory taken at once), or NULL when out of memory. */
+struct calls_log *pft_calls_log_alloc(size_t size);
 void pft_calls_log_free(struct calls_log *l);
 /* Empty, for the next piece. */
 void pft_calls_log_reset(struct calls_log *l);
 /* The next @n elements of the piece, up to an ERROR element (which the
  * caller counts: it gives it to the tracker that has the whole stack
- * after stitching the log, as the start of the next), taken by worker's
+ * after stitching the log, as the start of the next) or until the log is
+ * full (pft_calls_log_full(): the next log goes on), taken by worker's
  * tracker @w (of the image and stack limit of the whole tracker; any
  * state, as it starts again after the log's first range): returns how
  * many it took, or -PFT_ERR_NOMEM (or the tracker's codes for a malformed
@@ -48,7 +50,7 @@ int pft_calls_log_replay(const struct calls_log *l,
 /* The events the worker's tracker made of the piece (the rest the stitch
  * makes). */
 size_t pft_calls_log_made(const struct calls_log *l);
-/* The events and items it holds: what its memory grows with. */
-size_t pft_calls_log_size(const struct calls_log *l);
+/* Whether it holds its size's events and items: it takes no more. */
+int pft_calls_log_full(const struct calls_log *l);
 
 #endif

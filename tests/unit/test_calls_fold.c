@@ -757,18 +757,20 @@ static size_t stitched(struct calls_log *log, struct pft_calls *w, struct pft_ca
  * The calls of pieces made without the stack at their start
  * (pft_calls_log.c), stitched in order: one random sequence (with leaf
  * calls and chains of them) at stack limit @max_depth, cut into random
- * pieces put in random batches, against a tracker that takes every
- * element: the same events, field by field and in order, and the same
- * frames left at the end.  Returns how many events the workers' trackers
- * made; *@all: how many there were.
+ * pieces put in random batches into logs full at @log_size events and
+ * items (0: never), against a tracker that takes every element: the same
+ * events, field by field and in order, and the same frames left at the
+ * end.  Returns how many events the workers' trackers made; *@all: how
+ * many there were; *@fills: how often a log was full.
  */
-static uint64_t one_pieced_sequence(struct pft_image *img, uint32_t max_depth, uint64_t *all)
+static uint64_t one_pieced_sequence(struct pft_image *img, uint32_t max_depth, size_t log_size,
+				    uint64_t *all, uint64_t *fills)
 {
 	static struct pft_elem in[ELEMS];
 	struct pft_calls_config cc = { .size = sizeof(cc), .image = img, .max_depth = max_depth };
 	struct pft_calls *ca = pft_calls_alloc(&cc, NULL), *cb = pft_calls_alloc(&cc, NULL);
 	struct pft_calls *cw = pft_calls_alloc(&cc, NULL);
-	struct calls_log *log = pft_calls_log_alloc();
+	struct calls_log *log = pft_calls_log_alloc(log_size);
 	struct text ta = { 0 }, tb = { 0 };
 	uint64_t made = 0;
 
@@ -793,6 +795,13 @@ static uint64_t one_pieced_sequence(struct pft_image *img, uint32_t max_depth, u
 			if (took < 0)
 				goto out;
 			i += (size_t)took;
+			/* A full log ends; the next one goes on. */
+			if ((size_t)took < n && pft_calls_log_full(log)) {
+				PTU_CHECK(log_size > 0);
+				made += stitched(log, cw, cb, &tb);
+				++*fills;
+				continue;
+			}
 			/* An error goes to the whole tracker after the log. */
 			if ((size_t)took < n) {
 				PTU_EQ(in[i].type, PFT_ELEM_ERROR);
@@ -826,12 +835,16 @@ out:
 static void pieces_stitched(void)
 {
 	struct pft_image *img = sample_image(0x9e3779b97f4a7c15ull);
-	uint64_t made = 0, all = 0;
+	uint64_t made = 0, all = 0, fills = 0;
 
+	/* Every other round, logs that fill up within a piece (a few events
+	 * to a few hundred), at each stack limit. */
 	for (int round = 0; round < 1400; round++)
-		made += one_pieced_sequence(img, depth_limits[round % 7], &all);
+		made += one_pieced_sequence(img, depth_limits[round % 7],
+					    round % 2 ? 1 + rnd(300) : 0, &all, &fills);
 	/* Most events were the workers' trackers', not the stitch's. */
 	PTU_CHECK(made > all / 2);
+	PTU_CHECK(fills > 1000);
 	pft_image_free(img);
 }
 
