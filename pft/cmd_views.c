@@ -343,6 +343,17 @@ static int set_fold(struct views_run *r)
 	return err ? report(r, err) : 0;
 }
 
+
+/* PFT_CALLS_LOGS: the calls listing's logs at -j (pft_calls_listing_config
+ * .par_logs), few, so that tests run its threads out of them. */
+static uint32_t calls_logs_for_tests(void)
+{
+	const char *s = getenv("PFT_CALLS_LOGS");
+	uint32_t v;
+
+	return s && !cli_parse_u32(s, &v) ? v : 0;
+}
+
 /* Allocate what the command feeds: the views, or a calls tracker (and a
  * timeline track) per decoded source. */
 static int start(struct views_run *r)
@@ -388,7 +399,8 @@ static int start(struct views_run *r)
 		struct pft_calls_listing_config lc = {
 			.size = sizeof(lc), .show_id = (uint8_t)r->in.multi_id, .lines = r->lines,
 			.labels = r->labels, .write = listing_write, .ctx = r->out,
-			.format = r->format == FMT_JSONL ? PFT_LISTING_JSONL : PFT_LISTING_TEXT
+			.format = r->format == FMT_JSONL ? PFT_LISTING_JSONL : PFT_LISTING_TEXT,
+			.par_logs = calls_logs_for_tests()
 		};
 		if (!(r->listing = pft_calls_listing_alloc(&lc, &err)) ||
 		    (r->format == FMT_TEXT && (err = pft_calls_listing_header(r->listing))))

@@ -852,8 +852,8 @@ static int took_item(struct input *in, struct pft_item *item, int r)
 	if (r == -PFT_ERR_EOS && getenv("PFT_PIECE_SIZE") &&
 	    !pft_input_parallel_stats(in->in, &par, sizeof(par)))
 		cli_error("parallel decode: %" PRIu64 " pieces, %" PRIu64 " handovers, %" PRIu64
-			  " absorbed, %" PRIu64 " folded", par.pieces, par.handovers, par.absorbed,
-			  par.folded);
+			  " absorbed, %" PRIu64 " folded, %" PRIu64 " fold waits", par.pieces,
+			  par.handovers, par.absorbed, par.folded, par.fold_waits);
 	if (r == -PFT_ERR_EOS) {
 		report_serial(in);
 		return 0;

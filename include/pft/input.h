@@ -279,6 +279,10 @@ struct pft_input_parallel {
 	/* Added in 0.7: why it was not parallel (enum pft_input_serial), once
 	 * the decode has begun. */
 	uint64_t serial;
+	/* Added in 0.7: the times a thread ahead of the reader waited for
+	 * what its fold needs and only the reader's progress frees (a calls
+	 * listing's logs), instead of handing its elements over unfolded. */
+	uint64_t fold_waits;
 };
 
 /* The parallel decode's counts in *@st (@size = sizeof *@st; one that

@@ -388,6 +388,12 @@ struct pft_calls_listing_config {
 	 * return it). */
 	int (*write)(void *ctx, const char *buf, size_t len);
 	void *ctx;
+	/* Added in 0.7: with pft_calls_listing_fold(), the most logs of the
+	 * decode threads' calls out at once, each about 150 KiB: what the
+	 * listing's memory grows with at -j (0: 128).  Past them, a thread
+	 * ahead of the reading one waits, and the thread of the piece being
+	 * read hands its elements over unfolded. */
+	uint32_t par_logs;
 };
 
 struct pft_calls_listing;

@@ -44,6 +44,21 @@ struct pft_fold_ops {
 	/* It writes about as many elements as it is given (a listing's
 	 * lines): its pieces are those of a decode without a fold. */
 	int keeps_size;
+	/*
+	 * Optional, with @watch: whether worker @w lacks what only the
+	 * reader's progress frees (a calls listing's logs), so that it would
+	 * hand its elements over unfolded; it may first do work the reader
+	 * made for any thread.  @ahead: its piece is ahead of the one the
+	 * reader reads (which may then be left what is left).  A worker
+	 * ahead then waits before its next batch, until the fold calls the
+	 * wake-up that @watch gave it, or the reader reaches its piece.
+	 */
+	int (*blocked)(void *w, int ahead);
+	/* The decode's wake-up: the fold calls @wake(@arg) from then on,
+	 * from any thread, under its own locks too (the decode calls no op
+	 * that takes them while it holds its own); NULL once the decode's
+	 * threads have stopped. */
+	void (*watch)(void *ctx, void (*wake)(void *arg), void *arg);
 };
 
 /* The most elements a fold writes for @n (a stack's state with its frames

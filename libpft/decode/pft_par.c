@@ -86,6 +86,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +287,14 @@ struct par {
 	 * (work_cv). */
 	pthread_mutex_t mu;
 	pthread_cond_t reader_cv, work_cv;
+	/* Workers whose fold lacks what the reader's progress frees
+	 * (fold_wait()) wait on fold_cv; fold_gen counts the fold's
+	 * wake-ups (fold_wake()), so that none is lost between a worker's
+	 * look and its wait. */
+	pthread_cond_t fold_cv;
+	atomic_uint fold_waiters, fold_gen;
+	atomic_size_t reader_at;   /* @cur, read without the lock */
+	int watching;              /* the fold has fold_wake() (ops->watch) */
 	struct worker *workers;
 	unsigned nworkers;         /* threads started */
 	unsigned joined;           /* ... and joined (stop_workers()) */
@@ -366,10 +375,31 @@ static void wake_workers(struct par *p)
 	pthread_cond_broadcast(&p->work_cv);
 }
 
+static void wake_folds(struct par *p)
+{
+	if (atomic_load(&p->fold_waiters))
+		pthread_cond_broadcast(&p->fold_cv);
+}
+
+/* The fold's wake-up (pft_fold_ops.watch), from any thread but under
+ * none of this decode's locks. */
+static void fold_wake(void *arg)
+{
+	struct par *p = arg;
+
+	atomic_fetch_add(&p->fold_gen, 1);
+	if (atomic_load(&p->fold_waiters)) {
+		pthread_mutex_lock(&p->mu);
+		pthread_cond_broadcast(&p->fold_cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
 /* Everyone: the decode stops. */
 static void wake_all(struct par *p)
 {
 	wake_workers(p);
+	wake_folds(p);
 	wake_reader(p);
 	for (size_t i = 0; p->pieces && i < p->npieces; i++)
 		wake_room(p->pieces[i]);
@@ -668,6 +698,7 @@ static void absorb(struct par *p, size_t j, size_t end)
 		p->counts.absorbed++;
 		wake_room(p->pieces[j]);
 	}
+	wake_folds(p);
 	wake_workers(p);
 	wake_reader(p);
 	pthread_mutex_unlock(&p->mu);
@@ -912,6 +943,50 @@ static int close_fold(struct worker *w, size_t i, struct piece *pc)
 	return 0;
 }
 
+/*
+ * Before the worker folds a batch: when its fold lacks what only the
+ * reader's progress frees (pft_fold_ops.blocked: a calls listing's free
+ * logs), it would hand the elements over unfolded, which the reader then
+ * works through alone; instead piece @i's records so far are published
+ * and it waits, unless the reader reads or reaches the piece (whose
+ * records must never wait: the reader may wait for them).  Returns 1
+ * when the piece is cancelled.
+ */
+static int fold_wait(struct worker *w, size_t i, struct piece *pc)
+{
+	struct par *p = w->p;
+	int stop = 0;
+
+	if (!p->watching)
+		return 0;
+	for (;;) {
+		unsigned gen = atomic_load(&p->fold_gen);
+		int ahead = i > atomic_load_explicit(&p->reader_at, memory_order_relaxed);
+		if (!p->fold->blocked(w->fold, ahead) || !ahead)
+			return 0;
+		pthread_mutex_lock(&p->mu);
+		if (pc->tail && pc->tail->len != w->wpos) {
+			pc->tail->len = w->wpos;
+			if (i == p->cur)
+				wake_reader(p);
+		}
+		if ((stop = cancelled(p, i)) || i <= p->cur) {
+			pthread_mutex_unlock(&p->mu);
+			/* Not ahead now: the reserve is the worker's. */
+			if (!stop)
+				p->fold->blocked(w->fold, 0);
+			return stop;
+		}
+		atomic_fetch_add(&p->fold_waiters, 1);
+		if (atomic_load(&p->fold_gen) == gen) {
+			p->counts.fold_waits++;
+			pthread_cond_wait(&p->fold_cv, &p->mu);
+		}
+		atomic_fetch_sub(&p->fold_waiters, 1);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
 /* Decode piece @i until it hands over, the file ends, or it is cancelled.
  * Returns 0 or a negative error code (stored in the piece). */
 static int run_piece(struct worker *w, size_t i, struct piece *pc)
@@ -991,6 +1066,8 @@ static int run_piece(struct worker *w, size_t i, struct piece *pc)
 			return err < 0 ? err : 0;
 		int fold = w->fold && !single;
 		w->fold_open |= fold;
+		if (fold && (err = fold_wait(w, i, pc)) != 0)
+			return err < 0 ? err : 0;
 		if ((!p->c.count_only || (status < 0 && p->c.packets)) &&
 		    (err = put_record(w, i, pc, got, status, fold)) != 0)
 			return err < 0 ? err : 0;
@@ -1168,6 +1245,11 @@ static void stop_workers(struct par *p)
 	for (unsigned t = p->joined; t < p->nworkers; t++)
 		pthread_join(p->workers[t].thread, NULL);
 	p->joined = p->nworkers;
+	/* The fold's context may be freed from now on. */
+	if (p->watching) {
+		p->fold->watch(p->c.fold->ctx, NULL, NULL);
+		p->watching = 0;
+	}
 }
 
 void pft_par_free(struct par *p)
@@ -1203,6 +1285,7 @@ void pft_par_free(struct par *p)
 		close(p->fd);
 	pthread_cond_destroy(&p->reader_cv);
 	pthread_cond_destroy(&p->work_cv);
+	pthread_cond_destroy(&p->fold_cv);
 	pthread_mutex_destroy(&p->mu);
 	free(p);
 }
@@ -1301,6 +1384,10 @@ int pft_par_alloc(const struct par_config *c, struct par **out)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->reader_cv, NULL);
 	pthread_cond_init(&p->work_cv, NULL);
+	pthread_cond_init(&p->fold_cv, NULL);
+	atomic_init(&p->fold_waiters, 0);
+	atomic_init(&p->fold_gen, 0);
+	atomic_init(&p->reader_at, 0);
 	p->npieces = (size_t)((c->length + c->piece_size - 1) / c->piece_size);
 	/* More threads than pieces would only wait. */
 	p->c.threads = par_threads(p->c.threads, c->count_only);
@@ -1312,6 +1399,10 @@ int pft_par_alloc(const struct par_config *c, struct par **out)
 	if (c->fold && !c->count_only && c->elements && c->runs && !c->packets)
 		p->fold = c->fold->ops;
 	p->window = par_window(p->c.threads, p->fold && !p->fold->keeps_size);
+	if (p->fold && p->fold->blocked && p->fold->watch) {
+		p->fold->watch(c->fold->ctx, fold_wake, p);
+		p->watching = 1;
+	}
 	p->chunks_max = chunks_per_piece(p->window);
 	p->counts.pieces = p->npieces;
 	p->pieces = calloc(p->npieces, sizeof(*p->pieces));
@@ -1453,6 +1544,8 @@ static void pass_pieces(struct par *p, size_t next, unsigned handover)
 		}
 	}
 	p->cur = next;
+	atomic_store_explicit(&p->reader_at, next, memory_order_relaxed);
+	wake_folds(p);
 	p->rchunk = NULL;
 	if (next < p->npieces) {
 		struct piece *pc = p->pieces[next];

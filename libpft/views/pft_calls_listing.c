@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pft.h"
+#include "common/pft_size.h"
 #include "common/pft_linefmt.h"
 #include "views/pft_views.h"
 #include "views/pft_calls_listing_par.h"
@@ -388,13 +389,14 @@ struct pft_calls_listing *pft_calls_listing_alloc(const struct pft_calls_listing
 	struct pft_calls_listing *l = NULL;
 	int err = -PFT_ERR_INVALID;
 
-	if (cfg && cfg->size >= sizeof(*cfg) && cfg->write &&
-	    (cfg->format == PFT_LISTING_TEXT || cfg->format == PFT_LISTING_JSONL)) {
+	if (cfg && cfg->size >= offsetof(struct pft_calls_listing_config, par_logs) &&
+	    cfg->write && (cfg->format == PFT_LISTING_TEXT || cfg->format == PFT_LISTING_JSONL)) {
 		err = -PFT_ERR_NOMEM;
 		l = calloc(1, sizeof(*l));
 	}
 	if (l) {
-		l->c = *cfg;
+		pft_copy_known(&l->c, cfg, cfg->size, sizeof(l->c));
+		l->c.size = sizeof(l->c);
 		l->buf = l->own;
 		for (unsigned k = 0; k <= PFT_CALL_KIND_MAX; k++) {
 			const char *name = pft_call_kind_name(k);

@@ -14,16 +14,19 @@
  * elements that reached it unfolded after it.  The reading thread formats
  * a log itself when it holds too many, or at the end.
  *
- * Memory: at most logs_max() logs of at most LOG_SIZE events and items
- * are out of the free list at once; a thread that finds none free sends
- * its elements unfolded, which the reading thread lists itself, so that
- * no thread waits for another's log.  The decode threads format into at
- * most TEXTS_MAX texts (the reading thread, which formats the first log
- * queued, into one more when it must), and the reading thread holds at
- * most AFTER_MAX of its own lines behind the logs.  A log whose stream is
- * dropped (a piece another one decoded through) is never stitched: it is
- * made free when a later log of its thread is (a thread's logs are read
- * in the order it made them).
+ * Memory: at most @logs_max logs of at most LOG_SIZE events and items
+ * are out of the free list at once.  A thread that finds none free waits
+ * for one, formatting the logs queued meanwhile, when its piece is ahead
+ * of the reading thread's (pft_fold_ops.blocked).  In the piece the
+ * reading thread reads, it sends its elements unfolded instead, which the
+ * reading thread lists itself: the logs out may be those of the pieces
+ * ahead, which only the reading thread's progress frees.  The decode
+ * threads format into at most TEXTS_MAX texts (the reading thread, which
+ * formats the first log queued, into one more when it must), and the
+ * reading thread holds at most AFTER_PER_LOG of its own lines a log
+ * behind the logs.  A log whose stream is dropped (a piece another one
+ * decoded through) is never stitched: it is made free when a later log
+ * of its thread is (a thread's logs are read in the order it made them).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -42,13 +45,15 @@ enum {
 	 * (about 200 KiB) are written soon after they are made, from the
 	 * cache, and the locks are taken a few times a log. */
 	LOG_SIZE = 1 << 11,
-	/* Logs out of the free list (200 KiB or so each: 128 KiB of events
-	 * and the rest) over the decode threads (logs_max()), and the texts
-	 * they format into (with a formatter each: about 700 KiB). */
-	LOGS_MAX = 256,
-	LOGS_MIN = 16,
+	/* Logs out of the free list by default (150 KiB or so each: 128 KiB
+	 * of events and the rest: pft_calls_listing_config.par_logs), and
+	 * the texts the decode threads format into (with a formatter each:
+	 * about 700 KiB). */
+	LOGS_DEFAULT = 128,
 	TEXTS_MAX = 8,
-	AFTER_MAX = 1 << 20,       /* the reading thread's lines held behind the logs */
+	/* The reading thread's lines held behind the logs, per log there
+	 * may be (1 MiB for the default's). */
+	AFTER_PER_LOG = 8 << 10,
 	HELD_MAX = 64              /* logs queued before the reading thread formats one */
 };
 
@@ -95,6 +100,14 @@ struct listing_par {
 	struct text *texts;                    /* free */
 	size_t ntexts;                         /* made */
 	size_t out;                            /* logs out of the free list */
+	size_t logs_max;                       /* ... at most */
+	/* ... of which the decode threads ahead of the reading thread's piece
+	 * leave these to the thread of that piece, which then rarely sends
+	 * its elements unfolded. */
+	size_t logs_reserved;
+	atomic_size_t spare;                   /* @logs_max - @out */
+	void (*wake)(void *arg);               /* the decode's (pft_fold_ops.watch) */
+	void *wake_arg;
 	struct plog *fmt_head, *fmt_tail;      /* stitched, to be formatted */
 	atomic_size_t to_format;
 	/* A log was made: the reading thread looks for them (set before the
@@ -117,6 +130,7 @@ struct par_worker {
 	struct pft_calls *calls;               /* its tracker (pft_calls_log_put()) */
 	unsigned index;
 	struct plog *cur;                      /* the log being made */
+	int ahead;                             /* its piece is ahead of the reading thread's */
 	uint64_t folded;
 };
 
@@ -161,8 +175,8 @@ static int ordered_write(void *ctx, const char *buf, size_t len)
 
 	pthread_mutex_lock(&p->mu);
 	struct plog *g = p->held_tail;
-	/* Not more than AFTER_MAX waiting behind the logs: they go first. */
-	if (g && p->after_total + len > AFTER_MAX) {
+	/* Not more than that waiting behind the logs: they go first. */
+	if (g && p->after_total + len > p->logs_max * AFTER_PER_LOG) {
 		pthread_mutex_unlock(&p->mu);
 		if ((err = write_held(p, 1)) != 0)
 			return err;
@@ -341,7 +355,7 @@ static void release(struct listing_par *p, struct plog *g)
 		g->text = NULL;
 	}
 	g->after_len = 0;
-	/* A large one (an AFTER_MAX's worth, now and then) is not kept. */
+	/* A large one (all that may wait, now and then) is not kept. */
 	if (g->after_cap > CALLS_LISTING_ROOM) {
 		free(g->after);
 		g->after = NULL;
@@ -351,28 +365,25 @@ static void release(struct listing_par *p, struct plog *g)
 	g->next = p->free_list;
 	p->free_list = g;
 	p->out--;
+	atomic_store(&p->spare, p->logs_max - p->out);
+	if (p->wake)
+		p->wake(p->wake_arg);
 }
 
-/* The logs that may be out of the free list: LOGS_MAX over the decode
- * threads, at least LOGS_MIN (under the lock). */
-static size_t logs_max(const struct listing_par *p)
-{
-	size_t n = p->workers ? LOGS_MAX / p->workers : LOGS_MAX;
-
-	return n > LOGS_MIN ? n : LOGS_MIN;
-}
-
-/* A free log for decode thread @w, or NULL (logs_max() out, or no memory). */
+/* A free log for decode thread @w, or NULL (no more may be out for it,
+ * or no memory). */
 static struct plog *get_log(struct par_worker *w)
 {
 	struct listing_par *p = w->p;
 	struct plog *g = NULL;
 
 	pthread_mutex_lock(&p->mu);
-	if (p->free_list) {
+	if (p->logs_max - p->out <= (w->ahead ? p->logs_reserved : 0)) {
+		g = NULL;
+	} else if (p->free_list) {
 		g = p->free_list;
 		p->free_list = g->next;
-	} else if (p->out < logs_max(p) && (g = calloc(1, sizeof(*g)))) {
+	} else if ((g = calloc(1, sizeof(*g)))) {
 		if (!(g->log = pft_calls_log_alloc(LOG_SIZE))) {
 			free(g);
 			g = NULL;
@@ -394,6 +405,7 @@ static struct plog *get_log(struct par_worker *w)
 			m->head = g;
 		m->tail = g;
 	}
+	atomic_store(&p->spare, p->logs_max - p->out);
 	pthread_mutex_unlock(&p->mu);
 	return g;
 }
@@ -478,6 +490,30 @@ static int par_fold(void *worker, const struct pft_elem *in, size_t n, struct pf
 	return (int)k;
 }
 
+/* Whether the worker has no log and none is free for it (@ahead: its
+ * piece is ahead of the reading thread's, whose thread may have the last
+ * @logs_reserved): the logs queued are formatted first. */
+static int par_blocked(void *worker, int ahead)
+{
+	struct par_worker *w = worker;
+
+	w->ahead = ahead;
+	if (w->cur)
+		return 0;
+	help(w);
+	return atomic_load(&w->p->spare) <= (ahead ? w->p->logs_reserved : 0);
+}
+
+static void par_watch(void *ctx, void (*wake)(void *arg), void *arg)
+{
+	struct listing_par *p = ctx;
+
+	pthread_mutex_lock(&p->mu);
+	p->wake = wake;
+	p->wake_arg = arg;
+	pthread_mutex_unlock(&p->mu);
+}
+
 static int par_full(void *worker)
 {
 	const struct par_worker *w = worker;
@@ -504,6 +540,8 @@ static const struct pft_fold_ops par_ops = {
 	.full = par_full,
 	.folded = par_folded,
 	.close = par_close,
+	.blocked = par_blocked,
+	.watch = par_watch,
 };
 
 const struct pft_fold *pft_calls_listing_fold(struct pft_calls_listing *l, struct pft_calls *c,
@@ -525,6 +563,9 @@ const struct pft_fold *pft_calls_listing_fold(struct pft_calls_listing *l, struc
 	p->ctx = p->cfg.ctx;
 	atomic_init(&p->to_format, 0);
 	atomic_init(&p->made_any, 0);
+	p->logs_max = p->cfg.par_logs ? p->cfg.par_logs : LOGS_DEFAULT;
+	p->logs_reserved = (p->logs_max + 15) / 16;
+	atomic_init(&p->spare, p->logs_max);
 	if (pthread_mutex_init(&p->mu, NULL)) {
 		free(p);
 		return NULL;
@@ -602,6 +643,9 @@ static int take_log(struct listing_par *p, struct pft_calls *c, struct plog *g)
 			p->fmt_head = g;
 		p->fmt_tail = g;
 		atomic_fetch_add(&p->to_format, 1);
+		/* A thread waiting for a log formats it meanwhile. */
+		if (p->wake)
+			p->wake(p->wake_arg);
 		g->next_held = NULL;
 		if (p->held_tail)
 			p->held_tail->next_held = g;

@@ -151,10 +151,21 @@ same 0 3 2 dump --snapshot "$tmp/tc2big" --id 0x13
 bytes_of 0x13 300 "$tmp/big300.pft"
 same 0 2 2 profile --raw "$tmp/big300.pft" "${cfg[@]}" --format callgrind
 same 0 2 2 calls --raw "$tmp/big300.pft" "${cfg[@]}" --format jsonl
-# The calls listing's threads out of logs (16 threads, more pieces in
-# flight than logs): they hand their elements over unfolded, and the
-# reading thread's own lines wait behind the logs (pft_calls_listing_par.c).
 same 16384 16 40 calls --raw "$tmp/big300.pft" "${cfg[@]}" --format jsonl
+all_folded=$folded
+# The calls listing's threads out of logs (PFT_CALLS_LOGS: 4, or 1, for 16
+# threads): a thread ahead of the reading one waits for a log, formatting
+# the logs queued meanwhile; the thread of the piece being read hands its
+# elements over unfolded, and the reading thread's own lines wait behind
+# the logs (pft_calls_listing_par.c).
+for logs in 4 1; do
+    PFT_CALLS_LOGS=$logs same 16384 16 40 calls --raw "$tmp/big300.pft" "${cfg[@]}" --format jsonl
+    waits=$(echo "$par_counts" | sed -n 's/.* \([0-9]*\) fold waits.*/\1/p')
+    check "calls -j 16, $logs logs: threads ahead of the reading one waited for logs" \
+        "$([ "${waits:-0}" -gt 0 ] && echo yes)" yes
+    check "calls -j 16, $logs logs: elements handed over unfolded" \
+        "$([ "${folded:-0}" -lt "$all_folded" ] && echo yes)" yes
+done
 
 # The benchmark's snapshot (one source, whose ID is set once, in the
 # first frame), when there: its first 2 MB, and damaged with
