@@ -151,4 +151,28 @@ for cmd in "dump --count" "decode --count" dump decode coverage profile calls an
 done
 [ "$cores" -gt 16 ] && echo "(at -j $cores all but the --count commands ran 16 threads: a decode" \
 	"that hands records over runs at most 16)"
+
+# What bounds each command on more cores than this machine has: the
+# reading thread's share of the work at -j 16 (perf cpu-clock samples of
+# each thread; the reading thread is the process's first), and so how
+# many times faster than -j 1 it could run before that thread alone
+# bounded it.  Needs perf (linux-perf) and the right to sample.
+if perf record -q -e cpu-clock -o "$tmp/perf.data" true >/dev/null 2>&1; then
+	echo
+	echo "at -j 16 (perf, one run each): the reading thread's share of the samples," \
+	     "and the speed-up it would bound"
+	echo "| command | samples | reading thread | at most |"
+	echo "| --- | --- | --- | --- |"
+	for cmd in "decode --count" coverage profile calls annotate timeline; do
+		# shellcheck disable=SC2086
+		perf record -q -e cpu-clock -F 1000 -o "$tmp/perf.data" $pft $cmd \
+			--snapshot "$tmp/all" $elf -j 16 >/dev/null 2>&1 || continue
+		perf report -i "$tmp/perf.data" -n --no-children -s pid 2>/dev/null |
+		awk -v cmd="$cmd" '/^#/ || NF < 3 { next }
+			{ split($3, a, ":"); tid = a[1] + 0; n[tid] = $2; all += $2
+			  if (first == 0 || tid < first) first = tid }
+			END { if (all) printf "| %s | %d | %.1f %% | %.0fx |\n", cmd, all,
+				100 * n[first] / all, (n[first] ? all / n[first] : 0) }'
+	done
+fi
 exit 0
