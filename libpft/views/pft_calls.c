@@ -693,6 +693,29 @@ int pft_calls_settle_range(struct pft_calls *c, const struct pft_elem *e)
 	return err;
 }
 
+int pft_calls_settle_jump(struct pft_calls *c, const struct pft_elem *e)
+{
+	const struct pending_branch *p = &c->pend;
+	uint32_t site = p->site, target = e->start;
+	int err;
+
+	if (p->iclass == PFT_ICLASS_INDIRECT_JUMP) {
+		/* settle_kind() and settle() in one look at the frames. */
+		size_t k = frame_returning_to(c, target, 1);
+		if (!k && call_ends_at(c, target))
+			return 0;
+		c->pend.active = 0;
+		err = k ? return_to(c, site, target, k) : tail_call(c, site, target);
+	} else {
+		c->pend.active = 0;
+		err = tail_call(c, site, target);
+	}
+	if (err)
+		return err;
+	calls_add_range(c, e);
+	return 1;
+}
+
 void pft_calls_leaf_call(struct pft_calls *c, const struct pft_elem *x, const struct pft_elem *next,
 			 struct pft_call_event ev[2])
 {

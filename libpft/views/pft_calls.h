@@ -190,6 +190,14 @@ static inline int calls_loop_jump(const struct pft_calls *c, uint32_t target)
  * branch settled (its events queued), then the range added. */
 int pft_calls_settle_range(struct pft_calls *c, const struct pft_elem *e);
 
+/* A worker's range @e while quiet, after a jump (direct or indirect) with
+ * frames of its own above frame 0 (pft_calls_seed()): 1 with the jump
+ * settled and the range added, as pft_calls_settle_range() would; 0 when
+ * only the frames before the worker's start can settle it (an indirect
+ * jump to where a call ends, but no frame of its own returns:
+ * pft_calls_fold_kind()'s CALLS_HANDOVER); or an error. */
+int pft_calls_settle_jump(struct pft_calls *c, const struct pft_elem *e);
+
 /* Whether range @x, taken while quiet with a call pending, is a leaf
  * call's whole callee: it returns, and range @next starts where the call
  * returns to, so that the frame the call pushes is the one the return
@@ -411,9 +419,14 @@ static inline int calls_seeded_take(struct pft_calls *c, const struct pft_elem *
 			*peak = (unsigned)c->nframes;
 		return 1;
 	}
+	const struct pending_branch *p = &c->pend;
+	/* Jumps with frames of the worker's own: what pft_calls_fold_kind()
+	 * finds and their settling, in one. */
+	if (range && c->quiet && p->active && c->nframes > 1 &&
+	    (p->iclass == PFT_ICLASS_JUMP || p->iclass == PFT_ICLASS_INDIRECT_JUMP))
+		return pft_calls_settle_jump(c, e);
 	/* What pft_calls_fold_kind() finds, at once where it is plain: a
 	 * call with room above, a return to the top frame. */
-	const struct pending_branch *p = &c->pend;
 	int call = p->iclass == PFT_ICLASS_CALL || p->iclass == PFT_ICLASS_INDIRECT_CALL;
 	int kind = range && c->quiet && p->active &&
 		   (call ? c->nframes <= depth_max
