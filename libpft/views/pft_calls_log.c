@@ -217,14 +217,21 @@ int pft_calls_log_end(struct calls_log *l, const struct pft_calls *w)
 
 /* The elements at @e (pft_calls_log_put()), the log's events on @w's
  * queue. */
+/* The events at which log @l is full, with the items it holds. */
+static size_t full_at(const struct calls_log *l)
+{
+	return !l->size ? SIZE_MAX : l->nitems < l->size ? l->size - l->nitems : 0;
+}
+
 static int put_elems(struct calls_log *l, struct pft_calls *w, const struct pft_elem *e, size_t n)
 {
 	const size_t dmax = calls_seeded_depth_max(w->max_depth);
+	size_t full = full_at(l);   /* kept: it changes only with the items */
 	int err;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pft_elem *x = &e[i];
-		if (x->type == PFT_ELEM_ERROR || (l->size && w->nqueue + l->nitems >= l->size))
+		if (x->type == PFT_ELEM_ERROR || w->nqueue >= full)
 			return (int)i;
 		if (l->seg) {
 			struct pft_elem branch;
@@ -235,8 +242,11 @@ static int put_elems(struct calls_log *l, struct pft_calls *w, const struct pft_
 				return took;
 			if (took) {
 				/* The branch came before the element's events. */
-				if (nbranch && !add_item(l, &branch, before))
-					return -PFT_ERR_NOMEM;
+				if (nbranch) {
+					if (!add_item(l, &branch, before))
+						return -PFT_ERR_NOMEM;
+					full = full_at(l);
+				}
 				if (w->nqueue == before + 2 &&
 				    pairs(&w->queue[before], &w->queue[before + 1])) {
 					pack_pair(&w->queue[before], &w->queue[before + 1]);
@@ -252,6 +262,7 @@ static int put_elems(struct calls_log *l, struct pft_calls *w, const struct pft_
 		struct log_item *it = add_item(l, x, w->nqueue);
 		if (!it)
 			return -PFT_ERR_NOMEM;
+		full = full_at(l);
 		if (x->type == PFT_ELEM_RANGE) {
 			/* The seed empties the queue. */
 			size_t kept = w->nqueue;
@@ -325,7 +336,7 @@ size_t pft_calls_log_made(const struct calls_log *l)
 
 int pft_calls_log_full(const struct calls_log *l)
 {
-	return l->size && l->nev + l->nitems >= l->size;
+	return l->nev >= full_at(l);
 }
 
 /* Whether worker's event @ev names the function of its frame 0 as the
