@@ -451,7 +451,8 @@ static unsigned random_sequence(struct pft_elem *in, int views)
 			n = (SAMPLE_END - start) / 4;
 		in[i + 1] = arm_range(start, n, rnd(4) ? PFT_ICLASS_RETURN : PFT_ICLASS_INDIRECT_JUMP, 1);
 		in[i + 1].has_cycles = (uint8_t)rnd(2);
-		in[i + 1].cycles = in[i + 1].has_cycles ? 1 + rnd(50) : 0;
+		/* Now and then about the most cycles a log's pair holds. */
+		in[i + 1].cycles = !in[i + 1].has_cycles ? 0 : rnd(8) ? 1 + rnd(50) : 0xfff0 + rnd(32);
 		n = 1 + rnd(3);
 		/* Its calls end where the sample's do (call_ends[]), as a
 		 * trace's: this one ends where it may not. */
