@@ -343,7 +343,6 @@ static int set_fold(struct views_run *r)
 	return err ? report(r, err) : 0;
 }
 
-
 /* PFT_CALLS_LOGS: the calls listing's logs at -j (pft_calls_listing_config
  * .par_logs), few, so that tests run its threads out of them. */
 static uint32_t calls_logs_for_tests(void)

@@ -215,14 +215,14 @@ int pft_calls_log_end(struct calls_log *l, const struct pft_calls *w)
 	return l->err;
 }
 
-/* The elements at @e (pft_calls_log_put()), the log's events on @w's
- * queue. */
 /* The events at which log @l is full, with the items it holds. */
 static size_t full_at(const struct calls_log *l)
 {
 	return !l->size ? SIZE_MAX : l->nitems < l->size ? l->size - l->nitems : 0;
 }
 
+/* The elements at @e (pft_calls_log_put()), the log's events on @w's
+ * queue. */
 static int put_elems(struct calls_log *l, struct pft_calls *w, const struct pft_elem *e, size_t n)
 {
 	const size_t dmax = calls_seeded_depth_max(w->max_depth);
